@@ -1,0 +1,48 @@
+/**
+ * Builds the Fastify application: shared conventions registered once, then one plugin per path family.
+ * Route schemas are TypeBox, so they validate requests, serialize responses and become the OpenAPI document.
+ */
+import swagger from "@fastify/swagger";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Logger } from "../platform/logger.js";
+import { VERSION } from "../version.js";
+import type { AppContext } from "./context.js";
+import { ErrorBody, ValidationErrorBody, registerErrorHandling } from "./errors.js";
+import { applyQueryConventions } from "./query-conventions.js";
+import { healthRoutes } from "./routes/health.js";
+import { openapiRoutes } from "./routes/openapi.js";
+
+export async function buildApp(ctx: AppContext, logger: Logger): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    trustProxy: ctx.config.server.trustProxy,
+    disableRequestLogging: false,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: "array", useDefaults: true } },
+  });
+
+  registerErrorHandling(app);
+  applyQueryConventions(app);
+  app.addSchema(ErrorBody);
+  app.addSchema(ValidationErrorBody);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Pelagic",
+        version: "2.0.0",
+        description:
+          `Whale analytics for prediction markets (service ${VERSION}). ` +
+          "Errors: 404 {detail}, 422 HTTPValidationError, 401/403/429 {detail}.",
+      },
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
+  });
+
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  await typed.register(healthRoutes, ctx);
+  await typed.register(openapiRoutes, ctx);
+  return app;
+}

@@ -1,0 +1,149 @@
+/**
+ * Error bodies of the contract. Validation errors are HTTPValidationError (422), everything else is
+ * `{"detail": "..."}`; a 5xx never leaks internals.
+ */
+import type { FastifyError, FastifyInstance } from "fastify";
+import { Type } from "typebox";
+
+/** Throw from a handler to answer with a status and a `detail`. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly detail: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof detail === "string" ? detail : `HTTP ${statusCode}`);
+  }
+}
+
+export const notFound = (detail = "Not Found") => new HttpError(404, detail);
+
+export interface ValidationIssue {
+  loc: Array<string | number>;
+  msg: string;
+  type: string;
+}
+
+/** Builds a 422 for a check that a schema cannot express (e.g. `after` must be below `before`). */
+export function validationError(loc: Array<string | number>, msg: string, type = "value_error"): HttpError {
+  return new HttpError(422, [{ loc, msg, type }] satisfies ValidationIssue[]);
+}
+
+export const ErrorBody = Type.Object(
+  { detail: Type.String({ description: "What went wrong" }) },
+  { $id: "ErrorBody", description: "Error with a human-readable detail" },
+);
+
+export const ValidationErrorBody = Type.Object(
+  {
+    detail: Type.Array(
+      Type.Object({
+        loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), { description: "Where: [\"query\", name], [\"path\", name] or [\"body\", ...]" }),
+        msg: Type.String(),
+        type: Type.String({ description: "Machine-readable error kind, e.g. missing, extra_forbidden, int_parsing, less_than_equal" }),
+      }),
+    ),
+  },
+  { $id: "HTTPValidationError", description: "Validation error: invalid or unknown parameters" },
+);
+
+const LOCATIONS: Record<string, string> = { querystring: "query", params: "path", body: "body", headers: "header" };
+
+interface AjvIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+function issueFromAjv(location: string, error: AjvIssue): ValidationIssue {
+  const path: Array<string | number> = error.instancePath
+    .split("/")
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
+  const p = error.params;
+  switch (error.keyword) {
+    case "required":
+      return { loc: [location, ...path, String(p.missingProperty)], msg: "Field required", type: "missing" };
+    case "additionalProperties":
+      return { loc: [location, ...path, String(p.additionalProperty)], msg: "Extra inputs are not permitted", type: "extra_forbidden" };
+    case "type": {
+      const kind = String(p.type);
+      const names: Record<string, [string, string]> = {
+        integer: ["a valid integer", "int_parsing"],
+        number: ["a valid number", "float_parsing"],
+        boolean: ["a valid boolean", "bool_parsing"],
+        string: ["a valid string", "string_type"],
+        array: ["a valid list", "list_type"],
+        object: ["a valid object", "model_type"],
+      };
+      const [what, type] = names[kind] ?? [`of type ${kind}`, "type_error"];
+      return { loc: [location, ...path], msg: `Input should be ${what}`, type };
+    }
+    case "maximum":
+      return { loc: [location, ...path], msg: `Input should be less than or equal to ${p.limit}`, type: "less_than_equal" };
+    case "minimum":
+      return { loc: [location, ...path], msg: `Input should be greater than or equal to ${p.limit}`, type: "greater_than_equal" };
+    case "exclusiveMaximum":
+      return { loc: [location, ...path], msg: `Input should be less than ${p.limit}`, type: "less_than" };
+    case "exclusiveMinimum":
+      return { loc: [location, ...path], msg: `Input should be greater than ${p.limit}`, type: "greater_than" };
+    case "maxLength":
+      return { loc: [location, ...path], msg: `String should have at most ${p.limit} characters`, type: "string_too_long" };
+    case "minLength":
+      return { loc: [location, ...path], msg: `String should have at least ${p.limit} characters`, type: "string_too_short" };
+    case "maxItems":
+      return { loc: [location, ...path], msg: `List should have at most ${p.limit} items`, type: "too_long" };
+    case "minItems":
+      return { loc: [location, ...path], msg: `List should have at least ${p.limit} items`, type: "too_short" };
+    case "pattern":
+      return { loc: [location, ...path], msg: `String should match pattern '${p.pattern}'`, type: "string_pattern_mismatch" };
+    case "enum":
+    case "const":
+    case "anyOf": {
+      const allowed = (p.allowedValues as unknown[] | undefined) ?? (p.allowedValue !== undefined ? [p.allowedValue] : undefined);
+      const msg = allowed ? `Input should be ${allowed.map((v) => `'${String(v)}'`).join(", ")}` : "Input is not one of the allowed values";
+      return { loc: [location, ...path], msg, type: "enum" };
+    }
+    default:
+      return { loc: [location, ...path], msg: error.message ?? "Invalid input", type: "value_error" };
+  }
+}
+
+/** One issue per field: ajv reports every branch of an anyOf, which says nothing more to a caller. */
+function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = JSON.stringify(issue.loc);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setNotFoundHandler((_request, reply) => {
+    void reply.code(404).send({ detail: "Not Found" });
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
+    }
+    if (error.validation) {
+      const location = LOCATIONS[error.validationContext ?? ""] ?? "query";
+      const issues = dedupe(error.validation.map((issue) => issueFromAjv(location, issue as AjvIssue)));
+      return reply.code(422).send({ detail: issues });
+    }
+    if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || error instanceof SyntaxError) {
+      return reply.code(422).send({ detail: [{ loc: ["body"], msg: "JSON decode error", type: "json_invalid" }] });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ detail: error.message });
+    }
+    request.log.error({ err: error }, "request failed");
+    return reply.code(status >= 500 && status < 600 ? status : 500).send({ detail: "Internal Server Error" });
+  });
+}

@@ -1,0 +1,72 @@
+/** GET /api/v1/health: liveness, store and platform kinds, per-source ingest lag, and readiness. */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { listCheckpoints } from "../../store/checkpoints.js";
+import { VERSION } from "../../version.js";
+import type { AppContext } from "../context.js";
+
+const SourceStatus = Type.Object({
+  source: Type.String(),
+  status: Type.Union([Type.Literal("syncing"), Type.Literal("following"), Type.Literal("waiting")]),
+  first_sync_done: Type.Boolean(),
+  lag_seconds: Type.Union([Type.Integer(), Type.Null()], { description: "seconds since the source last advanced" }),
+  errors: Type.Integer({ description: "malformed records skipped and failed requests" }),
+  last_error: Type.Union([Type.String(), Type.Null()]),
+});
+
+const Health = Type.Object({
+  status: Type.Union([Type.Literal("ok"), Type.Literal("unavailable")]),
+  version: Type.String(),
+  store: Type.Union([Type.Literal("sqlite"), Type.Literal("postgres")]),
+  platform: Type.Union([Type.Literal("memory"), Type.Literal("redis")]),
+  role: Type.String(),
+  ready: Type.Boolean({ description: "true once every ingest source finished its first full sync" }),
+  uptime_seconds: Type.Integer(),
+  sources: Type.Array(SourceStatus),
+});
+
+export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  app.get(
+    "/api/v1/health",
+    {
+      schema: {
+        summary: "Health check",
+        tags: ["health"],
+        response: { 200: Health, 503: Health },
+      },
+    },
+    async (_request, reply) => {
+      const now = ctx.platform.clock.now();
+      const base = {
+        version: VERSION,
+        store: ctx.store.kind,
+        platform: ctx.platform.kind,
+        role: ctx.config.server.role,
+        uptime_seconds: Math.max(0, now - ctx.startedAt),
+      };
+      let checkpoints;
+      try {
+        await Promise.all([ctx.store.ping(), ctx.platform.ping()]);
+        checkpoints = await listCheckpoints(ctx.store.db);
+      } catch {
+        return reply.code(503).send({ ...base, status: "unavailable", ready: false, sources: [] });
+      }
+      const byName = new Map(checkpoints.map((c) => [c.source, c]));
+      const names = [...new Set([...ctx.expectedSources, ...byName.keys()])].sort();
+      const sources = names.map((source) => {
+        const c = byName.get(source);
+        const done = c?.first_sync_done === 1;
+        return {
+          source,
+          status: !c ? ("waiting" as const) : done ? ("following" as const) : ("syncing" as const),
+          first_sync_done: done,
+          lag_seconds: c && c.cursor !== "" ? Math.max(0, now - c.updated_at) : null,
+          errors: c?.errors ?? 0,
+          last_error: c?.last_error ?? null,
+        };
+      });
+      const ready = ctx.expectedSources.every((s) => byName.get(s)?.first_sync_done === 1);
+      return { ...base, status: "ok" as const, ready, sources };
+    },
+  );
+};

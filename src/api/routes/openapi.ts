@@ -1,0 +1,18 @@
+/** GET /api/openapi.json: the OpenAPI 3.1 document generated from the route schemas. */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import type { AppContext } from "../context.js";
+
+export const openapiRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app) => {
+  app.get(
+    "/api/openapi.json",
+    {
+      schema: {
+        summary: "Machine-readable description of every served path",
+        tags: ["meta"],
+        response: { 200: Type.Object({}, { additionalProperties: true }) },
+      },
+    },
+    async () => app.swagger(),
+  );
+};

@@ -1,0 +1,100 @@
+/**
+ * The `pelagic` command. Global flags set configuration (`--port 9000` is `PORT=9000`);
+ * each command may take flags of its own.
+ */
+import { ConfigError, flagToEnv, isConfigFlag, loadConfig, type Config } from "./config/index.js";
+import { createLogger } from "./platform/logger.js";
+import { startService, stopOnSignals, openConfiguredStore } from "./server.js";
+import { migrateStore } from "./store/migrate.js";
+
+interface Command {
+  summary: string;
+  /** Flags of this command (without the leading dashes) and whether each takes a value. */
+  flags?: Record<string, "value" | "switch">;
+  run(config: Config, flags: Record<string, string>): Promise<void>;
+}
+
+const commands: Record<string, Command> = {
+  serve: {
+    summary: "run the HTTP service (and, with role all, ingest)",
+    flags: { role: "value" },
+    async run(config) {
+      const logger = createLogger(config.server.logLevel);
+      const service = await startService(config, logger);
+      stopOnSignals(service, logger, config.server.shutdownGraceMs);
+    },
+  },
+  migrate: {
+    summary: "bring the store's schema up to date and exit",
+    async run(config) {
+      const store = await openConfiguredStore(config);
+      try {
+        const results = await migrateStore(store);
+        const applied = results.filter((r) => r.status === "Success").map((r) => r.migrationName);
+        console.log(applied.length ? `applied: ${applied.join(", ")}` : "store is up to date");
+      } finally {
+        await store.close();
+      }
+    },
+  },
+};
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return ["usage: pelagic <command> [--setting value ...]", "", "commands:", ...lines, "", "settings: see README (every environment variable is also a --flag)"].join("\n");
+}
+
+/** Splits argv into configuration flags (by environment name) and the command's own flags. */
+export function parseArgs(argv: string[], command: Command): { configFlags: Record<string, string>; ownFlags: Record<string, string> } {
+  const configFlags: Record<string, string> = {};
+  const ownFlags: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith("--")) throw new ConfigError(arg, "unexpected argument");
+    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const name = flag.slice(2);
+    const own = command.flags?.[name];
+    const takesValue = own ? own === "value" : isConfigFlag(flag);
+    if (!own && !isConfigFlag(flag)) throw new ConfigError(flag, "unknown flag");
+    let value = inline;
+    if (value === undefined) value = takesValue ? argv[++i] : "true";
+    if (value === undefined) throw new ConfigError(flag, "needs a value");
+    // A command flag that is also a setting (serve --role) sets the setting.
+    if (isConfigFlag(flag)) configFlags[flagToEnv(flag)] = value;
+    else ownFlags[name] = value;
+  }
+  return { configFlags, ownFlags };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "help" || name === "--help") {
+    console.log(usage());
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    console.error(`pelagic: unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  let config: Config;
+  let ownFlags: Record<string, string>;
+  try {
+    const parsed = parseArgs(rest, command);
+    ownFlags = parsed.ownFlags;
+    config = loadConfig(process.env, parsed.configFlags);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`pelagic: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  try {
+    await command.run(config, ownFlags);
+    return 0;
+  } catch (error) {
+    console.error(`pelagic ${name}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}

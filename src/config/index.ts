@@ -1,0 +1,167 @@
+/**
+ * The one configuration of Pelagic. Every setting, URL and threshold of design/domain.md lives here,
+ * read from the environment (`PORT=9000`) or from a flag (`--port 9000`); flags win.
+ */
+import { join, resolve } from "node:path";
+import {
+  ConfigError,
+  bool,
+  date,
+  int,
+  listSettings,
+  num,
+  oneOf,
+  optionalStr,
+  optionalUrl,
+  redactUrl,
+  resolveTree,
+  str,
+  url,
+  type Resolved,
+} from "./settings.js";
+
+export { ConfigError, redactUrl };
+
+const HTTP = ["http:", "https:"];
+
+export const settings = {
+  server: {
+    port: int("PORT", 8080, "HTTP port", { min: 0, max: 65535 }),
+    host: str("HOST", "127.0.0.1", "HTTP bind address"),
+    role: oneOf("ROLE", "all", ["all", "api", "ingest"] as const, "all: API and ingest in one process; api or ingest for the scaled mode"),
+    logLevel: oneOf("LOG_LEVEL", "info", ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const, "pino log level"),
+    trustProxy: bool("TRUST_PROXY", false, "take the client IP from X-Forwarded-For (behind a reverse proxy)"),
+    shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, "how long SIGTERM waits for in-flight requests", { min: 0 }),
+  },
+  store: {
+    dataDir: str("DATA_DIR", "./data", "folder of the SQLite file and other local state"),
+    databaseUrl: optionalUrl("DATABASE_URL", "postgres:// URL selects PostgreSQL; absent selects SQLite in DATA_DIR", ["postgres:", "postgresql:"]),
+    poolSize: int("DATABASE_POOL_SIZE", 10, "PostgreSQL connection pool size", { min: 1, max: 200 }),
+  },
+  platform: {
+    redisUrl: optionalUrl("REDIS_URL", "redis:// URL selects Redis for cache, rate limits, presence and pub/sub; absent selects in-process backends", ["redis:", "rediss:"]),
+    redisPrefix: str("REDIS_PREFIX", "pelagic:", "prefix of every Redis key"),
+    cacheMaxEntries: int("CACHE_MAX_ENTRIES", 50_000, "entries kept by the in-process cache", { min: 100 }),
+    cacheStaleSeconds: int("CACHE_STALE_SECONDS", 86_400, "how long an expired entry is kept as last-known-good", { min: 0 }),
+  },
+  venue: {
+    gammaUrl: url("VENUE_GAMMA_URL", "https://gamma-api.polymarket.com", "Gamma API (markets, events)", HTTP),
+    dataApiUrl: url("VENUE_DATA_API_URL", "https://data-api.polymarket.com", "Data API (trades, activity, positions)", HTTP),
+    pnlUrl: url("VENUE_PNL_URL", "https://user-pnl-api.polymarket.com", "user P&L curve", HTTP),
+    rtdsUrl: url("VENUE_RTDS_URL", "wss://ws-live-data.polymarket.com", "real-time data service websocket", ["ws:", "wss:"]),
+    rpcUrl: optionalUrl("VENUE_RPC_URL", "Polygon JSON-RPC; absent means fills come from the Data API /trades", HTTP),
+    marketUrl: url("VENUE_MARKET_URL", "https://polymarket.com", "public site, for /api/v2/pm redirects", HTTP),
+    v2CutoverDate: date("VENUE_V2_CUTOVER_DATE", "2026-04-28", "date of the V1 to V2 exchange cutover"),
+    requestTimeoutMs: int("VENUE_TIMEOUT_MS", 10_000, "timeout of one venue request", { min: 100 }),
+    liveTimeoutMs: int("VENUE_LIVE_TIMEOUT_MS", 2_500, "timeout of a live venue read on a request path, before a 502", { min: 100 }),
+  },
+  isw: {
+    arcgisUrl: url("ISW_ARCGIS_URL", "https://services5.arcgis.com/SaBe5HMtmnbqSWlu/arcgis/rest/services", "ArcGIS REST services root of the ISW layers", HTTP),
+    fastProbeSeconds: int("ISW_FAST_PROBE_SECONDS", 5, "probe interval inside the busy window", { min: 1 }),
+    slowProbeSeconds: int("ISW_SLOW_PROBE_SECONDS", 30, "probe interval outside the busy window", { min: 1 }),
+    busyWindowStartHour: int("ISW_BUSY_START_HOUR_UTC", 13, "busy window start (UTC hour)", { min: 0, max: 23 }),
+    busyWindowEndHour: int("ISW_BUSY_END_HOUR_UTC", 19, "busy window end (UTC hour)", { min: 0, max: 24 }),
+    criticalCoverage: num("ISW_ENTIRETY_COVERAGE", 0.98, "coverage that counts as all of a polygon captured", { min: 0, max: 1 }),
+    highDistanceM: num("ISW_HIGH_DISTANCE_M", 1_000, "HIGH threat within this distance", { min: 0 }),
+    highCoverage: num("ISW_HIGH_COVERAGE", 0.5, "HIGH threat at this coverage (entirety)", { min: 0, max: 1 }),
+    mediumDistanceM: num("ISW_MEDIUM_DISTANCE_M", 3_000, "MEDIUM threat within this distance", { min: 0 }),
+    mediumCoverage: num("ISW_MEDIUM_COVERAGE", 0.2, "MEDIUM threat at this coverage", { min: 0, max: 1 }),
+    lowDistanceM: num("ISW_LOW_DISTANCE_M", 10_000, "LOW threat within this distance", { min: 0 }),
+    webhookAllowLoopback: bool("ISW_WEBHOOK_ALLOW_LOOPBACK", false, "allow webhook URLs on loopback (tests only)"),
+  },
+  ledger: {
+    profitFactorCap: num("PROFIT_FACTOR_CAP", 99.99, "cap of profit_factor", { min: 1 }),
+    closedPositionsCompleteness: num("CLOSED_POSITIONS_COMPLETENESS", 0.95, "share of expected closed positions the venue cache must hold to use its counts", { min: 0, max: 1 }),
+    holdWindowDays: int("HOLD_WINDOW_DAYS", 90, "median hold looks at positions closed in this many days", { min: 1 }),
+    holdMinPositions: int("HOLD_MIN_POSITIONS", 3, "median hold needs at least this many positions", { min: 1 }),
+    rankMinResolvedMarkets: int("RANK_MIN_RESOLVED_MARKETS", 10, "resolved markets to be ranked", { min: 0 }),
+  },
+  farmer: {
+    favouriteMinAvgBuyPrice: num("FARMER_FAVOURITE_AVG_BUY_PRICE", 0.95, "volume-weighted average buy price above which a wallet farms favourites", { min: 0, max: 1 }),
+    botMinFills: int("FARMER_BOT_MIN_FILLS", 500_000, "fill count above which small fills mark a reward/volume bot", { min: 1 }),
+    botMaxAvgFillUsd: num("FARMER_BOT_MAX_AVG_FILL_USD", 20, "average fill under which a high-count wallet is a bot", { min: 0 }),
+    twoSidedMarketShare: num("FARMER_TWO_SIDED_MARKET_SHARE", 0.4, "share of markets held on both sides at once", { min: 0, max: 1 }),
+    mintMergeVolumeShare: num("FARMER_MINT_MERGE_VOLUME_SHARE", 0.6, "MINT+MERGE share of volume that, with near-zero P&L, marks a market maker", { min: 0, max: 1 }),
+    nearZeroPnlShare: num("FARMER_NEAR_ZERO_PNL_SHARE", 0.005, "|P&L| under this share of volume is near zero", { min: 0, max: 1 }),
+    washRingVolumeShare: num("FARMER_WASH_RING_VOLUME_SHARE", 0.2, "share of volume against a small ring that marks wash trading", { min: 0, max: 1 }),
+    washRingMaxCounterparties: int("FARMER_WASH_RING_MAX_COUNTERPARTIES", 5, "largest ring of counterparties counted as 'small'", { min: 1 }),
+  },
+  smart: {
+    minResolvedMarkets: int("SMART_MIN_RESOLVED_MARKETS", 10, "resolved markets for Smart Money", { min: 0 }),
+    minWinRate: num("SMART_MIN_WIN_RATE", 55, "win rate (percent) for Smart Money", { min: 0, max: 100 }),
+    skillMinResolvedMarkets: int("SKILL_MIN_RESOLVED_MARKETS", 30, "resolved markets for the skill badge", { min: 0 }),
+    skillMinZ: num("SKILL_MIN_Z", 2.33, "edge z-score for the skill badge (one-sided 1%)"),
+    skillMaxEventPnlShare: num("SKILL_MAX_EVENT_PNL_SHARE", 0.5, "largest share of P&L one event may hold for the skill badge", { min: 0, max: 1 }),
+  },
+  whales: {
+    consensusMinUsd: num("CONSENSUS_MIN_USD", 100, "net position at cost to stand on a market's team", { min: 0 }),
+    flipMinSwingUsd: num("FLIP_MIN_SWING_USD", 200_000, "swing of a whale flip", { min: 0 }),
+    clusterMinWhales: int("CLUSTER_MIN_WHALES", 3, "smart wallets aligned for a conviction cluster", { min: 1 }),
+    clusterMinMarkets: int("CLUSTER_MIN_MARKETS", 2, "markets of one event for a conviction cluster", { min: 1 }),
+  },
+  limits: {
+    premiumPerMinute: int("RATE_PREMIUM_PER_MINUTE", 600, "Premium requests per key per sliding minute", { min: 1 }),
+    freePerMinute: int("RATE_FREE_PER_MINUTE", 200, "Free requests per client IP per sliding minute", { min: 1 }),
+    sseConnectionsPerKey: int("SSE_CONNECTIONS_PER_KEY", 5, "concurrent SSE connections per key", { min: 1 }),
+    walletPresenceSeconds: int("PRESENCE_WALLET_SECONDS", 90, "a wallet page ping keeps a session this long", { min: 1 }),
+    homePresenceSeconds: int("PRESENCE_HOME_SECONDS", 30, "a home page ping keeps a session this long", { min: 1 }),
+  },
+  live: {
+    settlementHoldMs: int("LIVE_SETTLEMENT_HOLD_MS", 700, "hold of the raw relay while a transaction's fills are grouped", { min: 0 }),
+    keepaliveSeconds: int("LIVE_KEEPALIVE_SECONDS", 15, "SSE keepalive comment interval", { min: 1 }),
+    reconnectAttempts: int("LIVE_RECONNECT_ATTEMPTS", 5, "upstream reconnect attempts before an error event", { min: 0 }),
+  },
+  ingest: {
+    enabled: bool("INGEST", true, "run ingest in this process (role all)"),
+    startDate: optionalStr("INGEST_START", "backfill start: YYYY-MM-DD or a block number"),
+    confirmations: int("INGEST_CONFIRMATIONS", 64, "blocks behind the head the chain follower stays", { min: 0 }),
+  },
+} as const;
+
+export type Config = Resolved<typeof settings> & {
+  readonly store: Resolved<typeof settings.store> & { readonly kind: "sqlite" | "postgres"; readonly sqlitePath: string };
+  readonly platform: Resolved<typeof settings.platform> & { readonly kind: "memory" | "redis" };
+};
+
+/** Every setting with its dotted path, environment name, default and description. */
+export function describeSettings() {
+  return listSettings(settings).map(({ path, setting }) => ({
+    path,
+    env: setting.env,
+    default: setting.defaultValue,
+    description: setting.description,
+  }));
+}
+
+const ENV_NAMES = new Set(listSettings(settings).map(({ setting }) => setting.env));
+
+/** The flag `--data-dir` sets `DATA_DIR`. */
+export function flagToEnv(flag: string): string {
+  return flag.replace(/^--/, "").replace(/-/g, "_").toUpperCase();
+}
+
+export function isConfigFlag(flag: string): boolean {
+  return ENV_NAMES.has(flagToEnv(flag));
+}
+
+/**
+ * Builds the configuration. `flags` maps environment names to values taken from the command line;
+ * they override the environment. Throws ConfigError naming the first invalid setting.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): Config {
+  const base = resolveTree(settings, (name) => flags[name] ?? env[name]);
+  if (base.isw.busyWindowEndHour <= base.isw.busyWindowStartHour) {
+    throw new ConfigError("ISW_BUSY_END_HOUR_UTC", "must be after ISW_BUSY_START_HOUR_UTC");
+  }
+  const dataDir = resolve(base.store.dataDir);
+  return Object.freeze({
+    ...base,
+    store: Object.freeze({
+      ...base.store,
+      dataDir,
+      kind: base.store.databaseUrl ? "postgres" : "sqlite",
+      sqlitePath: join(dataDir, "pelagic.sqlite"),
+    }),
+    platform: Object.freeze({ ...base.platform, kind: base.platform.redisUrl ? "redis" : "memory" }),
+  }) as Config;
+}

@@ -1,0 +1,149 @@
+/**
+ * Typed setting builders. A setting knows its environment name, its default, how to parse
+ * a raw string, and a one-line description (used for the README table and for /api/v2/site-stats).
+ */
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`invalid setting ${setting}: ${message}`);
+    this.name = "ConfigError";
+  }
+}
+
+export interface Setting<T> {
+  readonly kind: "setting";
+  readonly env: string;
+  readonly defaultValue: T;
+  readonly description: string;
+  parse(raw: string): T;
+}
+
+type Parser<T> = (raw: string, env: string) => T;
+
+function setting<T>(env: string, defaultValue: T, description: string, parse: Parser<T>): Setting<T> {
+  return { kind: "setting", env, defaultValue, description, parse: (raw) => parse(raw, env) };
+}
+
+interface Range {
+  min?: number;
+  max?: number;
+}
+
+function checkRange(value: number, env: string, range: Range): number {
+  if (range.min !== undefined && value < range.min) throw new ConfigError(env, `must be >= ${range.min}, got ${value}`);
+  if (range.max !== undefined && value > range.max) throw new ConfigError(env, `must be <= ${range.max}, got ${value}`);
+  return value;
+}
+
+export function int(env: string, defaultValue: number, description: string, range: Range = {}): Setting<number> {
+  return setting(env, defaultValue, description, (raw) => {
+    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(env, `expected an integer, got "${raw}"`);
+    return checkRange(Number(raw), env, range);
+  });
+}
+
+export function num(env: string, defaultValue: number, description: string, range: Range = {}): Setting<number> {
+  return setting(env, defaultValue, description, (raw) => {
+    const value = Number(raw);
+    if (raw.trim() === "" || !Number.isFinite(value)) throw new ConfigError(env, `expected a number, got "${raw}"`);
+    return checkRange(value, env, range);
+  });
+}
+
+export function str(env: string, defaultValue: string, description: string): Setting<string> {
+  return setting(env, defaultValue, description, (raw) => raw);
+}
+
+export function optionalStr(env: string, description: string): Setting<string | undefined> {
+  return setting<string | undefined>(env, undefined, description, (raw) => (raw === "" ? undefined : raw));
+}
+
+export function bool(env: string, defaultValue: boolean, description: string): Setting<boolean> {
+  return setting(env, defaultValue, description, (raw) => {
+    const v = raw.trim().toLowerCase();
+    if (["1", "true", "yes", "on"].includes(v)) return true;
+    if (["0", "false", "no", "off"].includes(v)) return false;
+    throw new ConfigError(env, `expected true or false, got "${raw}"`);
+  });
+}
+
+export function oneOf<const T extends string>(env: string, defaultValue: T, choices: readonly T[], description: string): Setting<T> {
+  return setting(env, defaultValue, description, (raw) => {
+    if (!(choices as readonly string[]).includes(raw)) {
+      throw new ConfigError(env, `expected one of ${choices.join(", ")}, got "${raw}"`);
+    }
+    return raw as T;
+  });
+}
+
+export function url(env: string, defaultValue: string, description: string, protocols: string[]): Setting<string> {
+  return setting(env, defaultValue, description, (raw) => parseUrl(raw, env, protocols));
+}
+
+export function optionalUrl(env: string, description: string, protocols: string[]): Setting<string | undefined> {
+  return setting<string | undefined>(env, undefined, description, (raw) =>
+    raw === "" ? undefined : parseUrl(raw, env, protocols),
+  );
+}
+
+function parseUrl(raw: string, env: string, protocols: string[]): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(env, `expected a URL, got "${redactUrl(raw)}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(env, `expected a ${protocols.join(" or ")} URL, got "${parsed.protocol}"`);
+  }
+  return raw.replace(/\/+$/, "");
+}
+
+/** Hides a password in a URL so it can be printed. */
+export function redactUrl(raw: string): string {
+  return raw.replace(/\/\/([^:/@]+):([^@]*)@/, "//$1:***@");
+}
+
+/** A date `YYYY-MM-DD` as unix seconds at 00:00 UTC. */
+export function date(env: string, defaultValue: string, description: string): Setting<number> {
+  const parse = (raw: string): number => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) throw new ConfigError(env, `expected YYYY-MM-DD, got "${raw}"`);
+    const ms = Date.parse(`${raw}T00:00:00Z`);
+    if (Number.isNaN(ms)) throw new ConfigError(env, `not a calendar date: "${raw}"`);
+    return ms / 1000;
+  };
+  return setting(env, parse(defaultValue), description, parse);
+}
+
+export type SettingTree = { [key: string]: Setting<unknown> | SettingTree };
+
+export type Resolved<S> = S extends Setting<infer T> ? T : { readonly [K in keyof S]: Resolved<S[K]> };
+
+function isSetting(node: Setting<unknown> | SettingTree): node is Setting<unknown> {
+  return (node as Setting<unknown>).kind === "setting";
+}
+
+/** Every setting of a tree, depth first, with its dotted path. */
+export function listSettings(tree: SettingTree, prefix = ""): Array<{ path: string; setting: Setting<unknown> }> {
+  return Object.entries(tree).flatMap(([key, node]) => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    return isSetting(node) ? [{ path, setting: node }] : listSettings(node, path);
+  });
+}
+
+/** Resolves a tree against a source of raw values keyed by environment name. */
+export function resolveTree<S extends SettingTree>(tree: S, raw: (env: string) => string | undefined): Resolved<S> {
+  const out: Record<string, unknown> = {};
+  for (const [key, node] of Object.entries(tree)) {
+    if (isSetting(node)) {
+      const value = raw(node.env);
+      out[key] = value === undefined ? node.defaultValue : node.parse(value);
+    } else {
+      out[key] = resolveTree(node, raw);
+    }
+  }
+  return Object.freeze(out) as Resolved<S>;
+}

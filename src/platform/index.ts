@@ -1,0 +1,73 @@
+/**
+ * The platform: what API and ingest processes share besides the database. Memory backends in one process,
+ * Redis backends when REDIS_URL is set (several API processes then share caches, presence and pub/sub).
+ */
+import { Redis } from "ioredis";
+import { TtlCache, MemoryCacheBackend, RedisCacheBackend } from "./cache.js";
+import { systemClock, type Clock } from "./clock.js";
+import { MemoryPresence, RedisPresence, type Presence } from "./presence.js";
+import { MemoryPubSub, RedisPubSub, type PubSub } from "./pubsub.js";
+
+export interface PlatformOptions {
+  redisUrl?: string | undefined;
+  redisPrefix: string;
+  cacheMaxEntries: number;
+  cacheStaleSeconds: number;
+}
+
+export interface Platform {
+  readonly kind: "memory" | "redis";
+  readonly clock: Clock;
+  readonly cache: TtlCache;
+  readonly pubsub: PubSub;
+  readonly presence: Presence;
+  /** The command connection, when Redis is in use (rate limits use it). */
+  readonly redis: Redis | undefined;
+  readonly redisPrefix: string;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createPlatform(options: PlatformOptions, clock: Clock = systemClock): Promise<Platform> {
+  const staleMs = options.cacheStaleSeconds * 1000;
+  if (!options.redisUrl) {
+    return {
+      kind: "memory",
+      clock,
+      cache: new TtlCache(new MemoryCacheBackend(clock, options.cacheMaxEntries), clock, staleMs),
+      pubsub: new MemoryPubSub(),
+      presence: new MemoryPresence(clock),
+      redis: undefined,
+      redisPrefix: options.redisPrefix,
+      async ping() {},
+      async close() {},
+    };
+  }
+  const connect = () =>
+    new Redis(options.redisUrl as string, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  const redis = connect();
+  const subscriber = connect();
+  // Connection errors surface on the commands that need Redis; the emitter must not crash the process.
+  redis.on("error", () => undefined);
+  subscriber.on("error", () => undefined);
+  await Promise.all([redis.connect(), subscriber.connect()]);
+  const prefix = options.redisPrefix;
+  const pubsub = new RedisPubSub(redis, subscriber, prefix);
+  return {
+    kind: "redis",
+    clock,
+    cache: new TtlCache(new RedisCacheBackend(redis, prefix), clock, staleMs),
+    pubsub,
+    presence: new RedisPresence(redis, prefix, clock),
+    redis,
+    redisPrefix: prefix,
+    async ping() {
+      await redis.ping();
+    },
+    async close() {
+      await pubsub.close();
+      subscriber.disconnect();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/** Pub/sub of string messages: in-process, or Redis so that every API process sees what ingest publishes. */
+import { EventEmitter } from "node:events";
+import type { Redis } from "ioredis";
+
+export type Handler = (message: string) => void;
+
+export interface PubSub {
+  publish(channel: string, message: string): Promise<void>;
+  /** Resolves once the subscription is active; returns the function that ends it. */
+  subscribe(channel: string, handler: Handler): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export class MemoryPubSub implements PubSub {
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  async publish(channel: string, message: string): Promise<void> {
+    this.emitter.emit(channel, message);
+  }
+
+  async subscribe(channel: string, handler: Handler): Promise<() => Promise<void>> {
+    this.emitter.on(channel, handler);
+    return async () => {
+      this.emitter.off(channel, handler);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}
+
+/** One subscriber connection per process, shared by all subscriptions. */
+export class RedisPubSub implements PubSub {
+  private readonly local = new MemoryPubSub();
+  private readonly counts = new Map<string, number>();
+
+  constructor(
+    private readonly publisher: Redis,
+    private readonly subscriber: Redis,
+    private readonly prefix: string,
+  ) {
+    subscriber.on("message", (channel: string, message: string) => {
+      if (channel.startsWith(prefix)) void this.local.publish(channel.slice(prefix.length), message);
+    });
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.publisher.publish(this.prefix + channel, message);
+  }
+
+  async subscribe(channel: string, handler: Handler): Promise<() => Promise<void>> {
+    const count = this.counts.get(channel) ?? 0;
+    this.counts.set(channel, count + 1);
+    if (count === 0) await this.subscriber.subscribe(this.prefix + channel);
+    const stopLocal = await this.local.subscribe(channel, handler);
+    return async () => {
+      await stopLocal();
+      const left = (this.counts.get(channel) ?? 1) - 1;
+      this.counts.set(channel, left);
+      if (left === 0) {
+        this.counts.delete(channel);
+        await this.subscriber.unsubscribe(this.prefix + channel);
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.local.close();
+  }
+}

@@ -1,0 +1,52 @@
+/** Ingest checkpoints: where each source stopped, whether its first full sync finished, and its error count. */
+import type { Kysely, Selectable } from "kysely";
+import type { Database, IngestCheckpointsTable } from "./schema.js";
+
+export type Checkpoint = Selectable<IngestCheckpointsTable>;
+
+export async function readCheckpoint(db: Kysely<Database>, source: string): Promise<Checkpoint | undefined> {
+  return db.selectFrom("ingest_checkpoints").selectAll().where("source", "=", source).executeTakeFirst();
+}
+
+export async function listCheckpoints(db: Kysely<Database>): Promise<Checkpoint[]> {
+  return db.selectFrom("ingest_checkpoints").selectAll().orderBy("source").execute();
+}
+
+/**
+ * Records a source's position. Call it in the same transaction as the writes it covers,
+ * so that a crash leaves either both or neither.
+ */
+export async function saveCheckpoint(
+  db: Kysely<Database>,
+  source: string,
+  cursor: string,
+  now: number,
+  firstSyncDone?: boolean,
+): Promise<void> {
+  const done = firstSyncDone === undefined ? undefined : firstSyncDone ? 1 : 0;
+  await db
+    .insertInto("ingest_checkpoints")
+    .values({ source, cursor, first_sync_done: done ?? 0, errors: 0, last_error: null, updated_at: now })
+    .onConflict((oc) =>
+      oc.column("source").doUpdateSet({
+        cursor,
+        updated_at: now,
+        ...(done === undefined ? {} : { first_sync_done: done }),
+      }),
+    )
+    .execute();
+}
+
+/** Counts an error of a source (a malformed record, a failed request) without moving its cursor. */
+export async function recordSourceError(db: Kysely<Database>, source: string, message: string, now: number): Promise<void> {
+  await db
+    .insertInto("ingest_checkpoints")
+    .values({ source, cursor: "", first_sync_done: 0, errors: 1, last_error: message, updated_at: now })
+    .onConflict((oc) =>
+      oc.column("source").doUpdateSet((eb) => ({
+        errors: eb("ingest_checkpoints.errors", "+", 1),
+        last_error: message,
+      })),
+    )
+    .execute();
+}

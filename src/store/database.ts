@@ -1,0 +1,97 @@
+/**
+ * Opens the store: SQLite through better-sqlite3 (embedded default) or PostgreSQL through `pg`,
+ * both behind one Kysely<Database>. Both dialects return plain numbers for integer columns.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.js";
+import type { StoreKind } from "./migrations/column-types.js";
+
+export type { StoreKind };
+
+export interface StoreOptions {
+  kind: StoreKind;
+  /** SQLite file (or ":memory:"). */
+  sqlitePath?: string;
+  /** postgres:// URL. */
+  databaseUrl?: string;
+  poolSize?: number;
+  /** PostgreSQL schema to work in (tests use one schema each); default `public`. */
+  schema?: string;
+}
+
+export interface Store {
+  readonly kind: StoreKind;
+  readonly db: Kysely<Database>;
+  /** PostgreSQL schema in use, undefined on SQLite. */
+  readonly schema: string | undefined;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** pg returns 64-bit integers and numerics as strings; our values fit a double exactly. */
+const pgTypes = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  return options.kind === "postgres" ? openPostgres(options) : openSqlite(options);
+}
+
+function openSqlite(options: StoreOptions): Store {
+  const path = options.sqlitePath ?? ":memory:";
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const database = new SqliteDatabase(path);
+  database.pragma("journal_mode = WAL");
+  database.pragma("synchronous = NORMAL");
+  database.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    kind: "sqlite",
+    db,
+    schema: undefined,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function openPostgres(options: StoreOptions): Promise<Store> {
+  if (!options.databaseUrl) throw new Error("PostgreSQL store needs a database URL");
+  const schema = options.schema ?? "public";
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 10,
+    types: pgTypes,
+    options: `-c search_path=${schema}`,
+  });
+  // An idle client that loses its server must not crash the process.
+  pool.on("error", () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  if (schema !== "public") await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  return {
+    kind: "postgres",
+    db,
+    schema,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { ColumnDataType, Expression, Kysely } from "kysely";
+import { sql } from "kysely";
+
+export type StoreKind = "sqlite" | "postgres";
+
+/** Column types that differ between the two dialects, named by what they hold. */
+export interface ColumnTypes {
+  /** 64-bit integer: timestamps, micro-unit amounts, counts. */
+  int: ColumnDataType;
+  /** double precision: prices, ratios, USD figures derived from micro-units. */
+  real: ColumnDataType;
+  text: ColumnDataType;
+  /** Auto-incrementing 64-bit primary key. */
+  serial: ColumnDataType | Expression<unknown>;
+}
+
+export function columnTypes(kind: StoreKind): ColumnTypes {
+  return kind === "postgres"
+    ? { int: "bigint", real: "double precision", text: "text", serial: sql`bigserial` }
+    : { int: "integer", real: "real", text: "text", serial: "integer" };
+}
+
+/** A migration receives the database and the dialect it runs on. */
+export interface StoreMigration {
+  up(db: Kysely<unknown>, kind: StoreKind): Promise<void>;
+}

@@ -1,0 +1,10 @@
+/**
+ * Every migration, in order. A later issue adds its own tables as a new file and one line here;
+ * names sort by their number, and a migration never changes once it has landed.
+ */
+import type { StoreMigration } from "./column-types.js";
+import { core } from "./0001_core.js";
+
+export const migrations: Record<string, StoreMigration> = {
+  "0001_core": core,
+};

@@ -1,0 +1,233 @@
+/**
+ * Row types of every table, as Kysely sees them. Conventions (both dialects):
+ * - timestamps are unix seconds (integer);
+ * - share and collateral amounts are integers in micro-units (1e-6), exactly as on chain: `size`, `usd`, `fee`,
+ *   `shares`, `total_bought`, `realized_pnl`; prices are floating numbers 0..1;
+ * - flags are integers 0/1 (SQLite has no boolean and PostgreSQL's would come back as another type);
+ * - JSON is stored as text.
+ */
+import type { Generated } from "kysely";
+
+export type Flag = 0 | 1;
+export type Outcome = "YES" | "NO";
+export type Direction = "BUY" | "SELL";
+export type EntryType = "MINT" | "MERGE" | "COMPLEMENTARY";
+export type Resolution = "YES" | "NO" | "50-50";
+export type FillSource = "chain" | "data_api";
+export type ActivityType = "SPLIT" | "MERGE" | "REDEEM" | "CONVERSION" | "REWARD" | "MAKER_REBATE" | "TAKER_REBATE";
+
+export interface EventsTable {
+  id: string;
+  slug: string;
+  title: string;
+  category: string | null;
+  neg_risk: Flag;
+  neg_risk_market_id: string | null;
+  end_date: number | null;
+  closed: Flag;
+  tags: string;
+  updated_at: number;
+}
+
+export interface MarketsTable {
+  id: string;
+  condition_id: string;
+  question: string;
+  slug: string;
+  event_id: string | null;
+  category: string | null;
+  yes_token_id: string;
+  no_token_id: string;
+  price_yes: number | null;
+  price_no: number | null;
+  volume: number;
+  volume_24h: number;
+  liquidity: number;
+  start_date: number | null;
+  end_date: number | null;
+  created_at: number | null;
+  closed: Flag;
+  closed_time: number | null;
+  resolution: Resolution | null;
+  neg_risk: Flag;
+  neg_risk_market_id: string | null;
+  neg_risk_question_id: string | null;
+  group_item_title: string | null;
+  fee_rate: number;
+  image: string | null;
+  exchange_version: number | null;
+  updated_at: number;
+}
+
+export interface MarketTokensTable {
+  token_id: string;
+  condition_id: string;
+  outcome_index: number;
+  outcome: string;
+}
+
+export interface WalletsTable {
+  address: string;
+  proxy_wallet: string | null;
+  signer: string | null;
+  name: string | null;
+  pseudonym: string | null;
+  bio: string | null;
+  profile_image: string | null;
+  first_seen: number | null;
+  last_seen: number | null;
+  updated_at: number;
+}
+
+export interface FillsTable {
+  id: Generated<number>;
+  /** Natural key: `chain:<tx>:<logIndex>` on chain, `data:<tx>:<wallet>:<asset>:<side>:<size>:<price>` from the Data API. */
+  fill_key: string;
+  source: FillSource;
+  tx_hash: string;
+  log_index: number | null;
+  block_number: number | null;
+  order_hash: string | null;
+  wallet: string;
+  counterparty: string | null;
+  role: "maker" | "taker" | null;
+  condition_id: string;
+  token_id: string;
+  outcome_index: number;
+  side: Direction;
+  size: number;
+  usd: number;
+  price: number;
+  fee: number;
+  ts: number;
+  entry_type: EntryType | null;
+  exchange_version: number | null;
+}
+
+export interface WalletActivityTable {
+  id: Generated<number>;
+  activity_key: string;
+  source: FillSource;
+  wallet: string;
+  type: ActivityType;
+  condition_id: string | null;
+  token_id: string | null;
+  outcome_index: number | null;
+  size: number;
+  usd: number;
+  price: number;
+  ts: number;
+  tx_hash: string;
+  log_index: number | null;
+}
+
+export interface PositionsTable {
+  wallet: string;
+  token_id: string;
+  condition_id: string;
+  outcome_index: number;
+  shares: number;
+  avg_price: number;
+  total_bought: number;
+  realized_pnl: number;
+  fees: number;
+  first_ts: number;
+  last_ts: number;
+  closed_ts: number | null;
+  status: "open" | "closed";
+}
+
+export interface WalletStatsTable {
+  wallet: string;
+  computed_at: number;
+  total_trades: number;
+  total_markets: number;
+  total_volume: number;
+  last_trade: number | null;
+  active_count: number;
+  resolved: number;
+  wins: number;
+  losses: number;
+  win_rate: number;
+  win_source: "venue" | "market";
+  market_wins: number;
+  market_losses: number;
+  market_win_rate: number;
+  total_pnl: number;
+  realized_pnl: number;
+  unrealized_pnl: number;
+  gross_profit: number;
+  gross_loss: number;
+  profit_factor: number;
+  pnl_24h: number | null;
+  is_smart: Flag;
+  is_farmer: Flag;
+  farmer_reason: string | null;
+  has_skill: Flag;
+  skill_z: number | null;
+  edge_bps: number | null;
+  skill_sample: number;
+  profitable_streak: number;
+  median_hold_days: number | null;
+  hold_positions_count: number;
+  categories: string;
+  rank_pnl: number | null;
+  rank_winrate: number | null;
+  rank_volume: number | null;
+  rank_profit_factor: number | null;
+}
+
+export interface MarketStatsTable {
+  condition_id: string;
+  computed_at: number;
+  trades: number;
+  volume: number;
+  volume_24h: number;
+  whales_yes: number;
+  whales_no: number;
+  mint_usd: number;
+  merge_usd: number;
+  complementary_usd: number;
+  unclassified_usd: number;
+}
+
+export interface PositionSnapshotsTable {
+  day: number;
+  wallet: string;
+  condition_id: string;
+  yes_shares: number;
+  yes_cost: number;
+  no_shares: number;
+  no_cost: number;
+}
+
+export interface PnlPointsTable {
+  wallet: string;
+  resolution: "hour" | "day";
+  t: number;
+  pnl: number;
+}
+
+export interface IngestCheckpointsTable {
+  source: string;
+  cursor: string;
+  first_sync_done: Flag;
+  errors: number;
+  last_error: string | null;
+  updated_at: number;
+}
+
+export interface Database {
+  events: EventsTable;
+  markets: MarketsTable;
+  market_tokens: MarketTokensTable;
+  wallets: WalletsTable;
+  fills: FillsTable;
+  wallet_activity: WalletActivityTable;
+  positions: PositionsTable;
+  wallet_stats: WalletStatsTable;
+  market_stats: MarketStatsTable;
+  position_snapshots: PositionSnapshotsTable;
+  pnl_points: PnlPointsTable;
+  ingest_checkpoints: IngestCheckpointsTable;
+}
