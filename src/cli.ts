@@ -2,7 +2,7 @@
  * The `pelagic` command. Global flags set configuration (`--port 9000` is `PORT=9000`);
  * each command may take flags of its own.
  */
-import { ConfigError, flagToEnv, isConfigFlag, loadConfig, type Config } from "./config/index.js";
+import { ConfigError, describeSettings, flagToEnv, isConfigFlag, loadConfig, type Config } from "./config/index.js";
 import { createLogger } from "./platform/logger.js";
 import { startService, stopOnSignals, openConfiguredStore } from "./server.js";
 import { migrateStore } from "./store/migrate.js";
@@ -20,8 +20,17 @@ const commands: Record<string, Command> = {
     flags: { role: "value" },
     async run(config) {
       const logger = createLogger(config.server.logLevel);
-      const service = await startService(config, logger);
+      const service = await startService(config, { logger });
       stopOnSignals(service, logger, config.server.shutdownGraceMs);
+    },
+  },
+  settings: {
+    summary: "print every setting (environment name, default, meaning) as a Markdown table",
+    async run() {
+      console.log("| setting | default | meaning |\n|---|---|---|");
+      for (const s of describeSettings()) {
+        console.log(`| \`${s.env}\` | \`${s.defaultText}\` | ${s.description} |`);
+      }
     },
   },
   migrate: {

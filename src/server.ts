@@ -29,7 +29,14 @@ export async function openConfiguredStore(config: Config): Promise<Store> {
   });
 }
 
-export async function startService(config: Config, logger: Logger = createLogger(config.server.logLevel)): Promise<Service> {
+export interface StartOptions {
+  logger?: Logger;
+  /** Extra plugins registered before listening (tests use it for probe routes). */
+  register?: (app: FastifyInstance) => Promise<void>;
+}
+
+export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
+  const logger = options.logger ?? createLogger(config.server.logLevel);
   const store = await openConfiguredStore(config);
   try {
     await migrateStore(store);
@@ -42,6 +49,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     { config, store, platform, expectedSources: [], startedAt: platform.clock.now() },
     logger,
   );
+  if (options.register) await options.register(app);
   const url = await app.listen({ port: config.server.port, host: config.server.host });
   logger.info(
     {

@@ -129,6 +129,7 @@ export function describeSettings() {
     path,
     env: setting.env,
     default: setting.defaultValue,
+    defaultText: setting.defaultText ?? (setting.defaultValue === undefined ? "(unset)" : String(setting.defaultValue)),
     description: setting.description,
   }));
 }

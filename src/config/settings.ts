@@ -18,6 +18,8 @@ export interface Setting<T> {
   readonly env: string;
   readonly defaultValue: T;
   readonly description: string;
+  /** How the default reads in documentation, when not String(defaultValue). */
+  readonly defaultText?: string;
   parse(raw: string): T;
 }
 
@@ -115,7 +117,7 @@ export function date(env: string, defaultValue: string, description: string): Se
     if (Number.isNaN(ms)) throw new ConfigError(env, `not a calendar date: "${raw}"`);
     return ms / 1000;
   };
-  return setting(env, parse(defaultValue), description, parse);
+  return { ...setting(env, parse(defaultValue), description, parse), defaultText: defaultValue };
 }
 
 export type SettingTree = { [key: string]: Setting<unknown> | SettingTree };

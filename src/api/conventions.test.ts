@@ -1,0 +1,127 @@
+import { Type } from "typebox";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { openTestApp, type TestApp } from "../../test/support/app.js";
+import { saveCheckpoint } from "../store/checkpoints.js";
+import { HttpError } from "./errors.js";
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await openTestApp({
+    expectedSources: ["gamma-markets"],
+    register: async (app) => {
+      app.get(
+        "/test/probe",
+        {
+          schema: {
+            querystring: Type.Object({
+              limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+              include_pending: Type.Boolean({ default: false }),
+              sort: Type.Optional(Type.Union([Type.Literal("pnl"), Type.Literal("volume")])),
+            }),
+          },
+        },
+        async (request) => request.query,
+      );
+      app.get("/test/teapot", async () => {
+        throw new HttpError(418, "short and stout");
+      });
+      app.get("/test/crash", async () => {
+        throw new Error("secret internals");
+      });
+      app.post("/test/body", { schema: { body: Type.Object({ wallets: Type.Array(Type.String(), { maxItems: 2 }) }) } }, async (r) => r.body);
+    },
+  });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe("health", () => {
+  it("answers 200 with version, store kind and readiness", async () => {
+    const res = await t.app.inject("/api/v1/health");
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ status: "ok", store: "sqlite", platform: "memory", ready: false });
+    expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(body.sources).toEqual([
+      { source: "gamma-markets", status: "waiting", first_sync_done: false, lag_seconds: null, errors: 0, last_error: null },
+    ]);
+  });
+
+  it("turns ready once every expected source finished its first sync, and reports lag", async () => {
+    await saveCheckpoint(t.store.db, "gamma-markets", "offset:100", t.clock.now() - 42, true);
+    const body = (await t.app.inject("/api/v1/health")).json();
+    expect(body.ready).toBe(true);
+    expect(body.sources[0]).toMatchObject({ status: "following", lag_seconds: 42 });
+  });
+
+  it("rejects unknown query parameters with 422 naming them", async () => {
+    const res = await t.app.inject("/api/v1/health?bogus=1");
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail[0].loc).toEqual(["query", "bogus"]);
+    expect(res.json().detail[0].type).toBe("extra_forbidden");
+  });
+});
+
+describe("error conventions", () => {
+  it("answers unknown paths with a JSON 404", async () => {
+    const res = await t.app.inject("/api/nope");
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ detail: "Not Found" });
+  });
+
+  it("applies defaults and coerces query types", async () => {
+    const res = await t.app.inject("/test/probe?include_pending=1&sort=pnl");
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ limit: 100, include_pending: true, sort: "pnl" });
+    expect((await t.app.inject("/test/probe?include_pending=false")).json().include_pending).toBe(false);
+  });
+
+  it.each([
+    ["limit=501", "less_than_equal", "limit"],
+    ["limit=0", "greater_than_equal", "limit"],
+    ["limit=abc", "int_parsing", "limit"],
+    ["include_pending=maybe", "bool_parsing", "include_pending"],
+    ["sort=shoe", "enum", "sort"],
+  ])("answers %s with 422 %s", async (query, type, name) => {
+    const res = await t.app.inject(`/test/probe?${query}`);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail).toContainEqual(expect.objectContaining({ loc: ["query", name], type }));
+  });
+
+  it("validates bodies with locations inside the body and answers broken JSON with 422", async () => {
+    const tooMany = await t.app.inject({ method: "POST", url: "/test/body", payload: { wallets: ["a", "b", "c"] } });
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.json().detail[0]).toMatchObject({ loc: ["body", "wallets"], type: "too_long" });
+    const broken = await t.app.inject({ method: "POST", url: "/test/body", headers: { "content-type": "application/json" }, payload: "{nope" });
+    expect(broken.statusCode).toBe(422);
+    expect(broken.json().detail[0].type).toBe("json_invalid");
+  });
+
+  it("passes HttpError status and detail through, and hides internals of a 500", async () => {
+    const teapot = await t.app.inject("/test/teapot");
+    expect(teapot.statusCode).toBe(418);
+    expect(teapot.json()).toEqual({ detail: "short and stout" });
+    const crash = await t.app.inject("/test/crash");
+    expect(crash.statusCode).toBe(500);
+    expect(crash.json()).toEqual({ detail: "Internal Server Error" });
+    expect(crash.body).not.toContain("secret");
+  });
+});
+
+describe("openapi", () => {
+  it("is a valid OpenAPI 3.1 document listing the served paths with their parameters", async () => {
+    const res = await t.app.inject("/api/openapi.json");
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe("3.1.0");
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/v1/health", "/api/openapi.json"]));
+    const limit = doc.paths["/test/probe"].get.parameters.find((p: { name: string }) => p.name === "limit");
+    expect(limit).toMatchObject({ in: "query", schema: { type: "integer", minimum: 1, maximum: 500, default: 100 } });
+  });
+});

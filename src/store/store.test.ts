@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "kysely";
+import { storeBackends } from "../../test/support/backends.js";
+import { listCheckpoints, readCheckpoint, recordSourceError, saveCheckpoint } from "./checkpoints.js";
+import type { Store } from "./database.js";
+import { migrateStore } from "./migrate.js";
+import type { FillsTable } from "./schema.js";
+import type { Insertable } from "kysely";
+
+const TABLES = [
+  "events",
+  "markets",
+  "market_tokens",
+  "wallets",
+  "fills",
+  "wallet_activity",
+  "positions",
+  "wallet_stats",
+  "market_stats",
+  "position_snapshots",
+  "pnl_points",
+  "ingest_checkpoints",
+];
+
+function fill(key: string, overrides: Partial<Insertable<FillsTable>> = {}): Insertable<FillsTable> {
+  return {
+    fill_key: key,
+    source: "chain",
+    tx_hash: "0xabc",
+    log_index: 1,
+    block_number: 50_000_000,
+    order_hash: null,
+    wallet: "0x1111111111111111111111111111111111111111",
+    counterparty: null,
+    role: "maker",
+    condition_id: "0xcond",
+    token_id: "123",
+    outcome_index: 0,
+    side: "BUY",
+    size: 100_000_000,
+    usd: 60_000_000,
+    price: 0.6,
+    fee: 0,
+    ts: 1_777_000_000,
+    entry_type: "MINT",
+    exchange_version: 2,
+    ...overrides,
+  };
+}
+
+describe.each(storeBackends)("store on $kind", (backend) => {
+  let store: Store;
+  let dispose: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ store, dispose } = await backend.open());
+  });
+  afterAll(async () => {
+    await dispose();
+  });
+
+  it("creates every core table and re-running migrations changes nothing", async () => {
+    const tables = (await store.db.introspection.getTables()).map((t) => t.name);
+    for (const table of TABLES) expect(tables).toContain(table);
+    const again = await migrateStore(store);
+    expect(again).toEqual([]);
+  });
+
+  it("keeps a fill once per natural key", async () => {
+    const insert = () =>
+      store.db.insertInto("fills").values(fill("chain:0xabc:1")).onConflict((oc) => oc.column("fill_key").doNothing()).execute();
+    await insert();
+    await insert();
+    const rows = await store.db.selectFrom("fills").selectAll().where("fill_key", "=", "chain:0xabc:1").execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.entry_type).toBe("MINT");
+  });
+
+  it("returns 64-bit micro-unit amounts as exact numbers", async () => {
+    const big = 9_007_199_254_740_000; // 9.007e9 USD in micro-units, above 2^32 and below 2^53
+    await store.db.insertInto("fills").values(fill("chain:0xbig:7", { size: big, usd: big - 1 })).execute();
+    const row = await store.db.selectFrom("fills").select(["size", "usd", "ts"]).where("fill_key", "=", "chain:0xbig:7").executeTakeFirstOrThrow();
+    expect(row.size).toBe(big);
+    expect(row.usd).toBe(big - 1);
+    expect(typeof row.ts).toBe("number");
+  });
+
+  it("rolls back a failed transaction whole: no fill and no checkpoint", async () => {
+    await expect(
+      store.db.transaction().execute(async (trx) => {
+        await trx.insertInto("fills").values(fill("chain:0xtx:9")).execute();
+        await saveCheckpoint(trx, "chain-fills", "block:9", 100);
+        throw new Error("crash in the middle");
+      }),
+    ).rejects.toThrow("crash in the middle");
+    expect(await store.db.selectFrom("fills").selectAll().where("fill_key", "=", "chain:0xtx:9").execute()).toEqual([]);
+    expect(await readCheckpoint(store.db, "chain-fills")).toBeUndefined();
+  });
+
+  it("saves checkpoints, keeps first_sync_done unless told, and counts errors", async () => {
+    await saveCheckpoint(store.db, "gamma-markets", "offset:500", 1000);
+    await saveCheckpoint(store.db, "gamma-markets", "offset:1000", 1010, true);
+    await saveCheckpoint(store.db, "gamma-markets", "offset:1500", 1020);
+    await recordSourceError(store.db, "gamma-markets", "malformed market 42", 1030);
+    await recordSourceError(store.db, "gamma-markets", "malformed market 43", 1040);
+    const c = await readCheckpoint(store.db, "gamma-markets");
+    expect(c).toMatchObject({ cursor: "offset:1500", first_sync_done: 1, errors: 2, last_error: "malformed market 43", updated_at: 1020 });
+    expect((await listCheckpoints(store.db)).map((x) => x.source)).toContain("gamma-markets");
+  });
+
+  it("enforces the composite primary keys of ledger tables", async () => {
+    const position = {
+      wallet: "0xw",
+      token_id: "1",
+      condition_id: "0xc",
+      outcome_index: 0,
+      shares: 1,
+      avg_price: 0.5,
+      total_bought: 1,
+      realized_pnl: 0,
+      fees: 0,
+      first_ts: 1,
+      last_ts: 1,
+      closed_ts: null,
+      status: "open" as const,
+    };
+    await store.db.insertInto("positions").values(position).execute();
+    await expect(store.db.insertInto("positions").values(position).execute()).rejects.toThrow();
+    const count = await sql<{ n: number }>`select count(*) as n from positions`.execute(store.db);
+    expect(Number(count.rows[0]?.n)).toBe(1);
+  });
+});

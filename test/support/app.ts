@@ -1,0 +1,47 @@
+/** Builds the API in-process over a real (isolated) store and platform, for inject()-based tests. */
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../src/api/app.js";
+import { loadConfig, type Config } from "../../src/config/index.js";
+import { ManualClock } from "../../src/platform/clock.js";
+import { createLogger } from "../../src/platform/logger.js";
+import type { Platform } from "../../src/platform/index.js";
+import type { Store } from "../../src/store/database.js";
+import { platformBackends, storeBackends } from "./backends.js";
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  platform: Platform;
+  clock: ManualClock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export async function openTestApp(
+  options: { env?: Record<string, string>; expectedSources?: string[]; register?: (app: FastifyInstance) => Promise<void> } = {},
+): Promise<TestApp> {
+  const config = loadConfig({ LOG_LEVEL: "silent", ...options.env });
+  const clock = new ManualClock();
+  const storeBackend = storeBackends[0]!;
+  const platformBackend = platformBackends[0]!;
+  const { store, dispose: disposeStore } = await storeBackend.open();
+  const { platform, dispose: disposePlatform } = await platformBackend.open(clock);
+  const app = await buildApp(
+    { config, store, platform, expectedSources: options.expectedSources ?? [], startedAt: clock.now() },
+    createLogger("silent"),
+  );
+  if (options.register) await options.register(app);
+  await app.ready();
+  return {
+    app,
+    store,
+    platform,
+    clock,
+    config,
+    async close() {
+      await app.close();
+      await disposePlatform();
+      await disposeStore();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The real backends tests run against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set;
+ * in-process platform always, Redis when TEST_REDIS_URL is set. Each opened backend is isolated
+ * (its own SQLite file, PostgreSQL schema or Redis key prefix) so test files can run in parallel.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { sql } from "kysely";
+import type { Clock } from "../../src/platform/clock.js";
+import { createPlatform, type Platform } from "../../src/platform/index.js";
+import { openStore, type Store, type StoreKind } from "../../src/store/database.js";
+import { migrateStore } from "../../src/store/migrate.js";
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+
+export interface StoreBackend {
+  kind: StoreKind;
+  /** A fresh, migrated, isolated store; `dispose` drops what it created. */
+  open(): Promise<{ store: Store; dispose(): Promise<void> }>;
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+}
+
+const sqliteBackend: StoreBackend = {
+  kind: "sqlite",
+  async open() {
+    const dir = mkdtempSync(join(tmpdir(), "pelagic-test-"));
+    const store = await openStore({ kind: "sqlite", sqlitePath: join(dir, "test.sqlite") });
+    await migrateStore(store);
+    return {
+      store,
+      async dispose() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+const postgresBackend: StoreBackend = {
+  kind: "postgres",
+  async open() {
+    const schema = uniqueName("t");
+    const store = await openStore({ kind: "postgres", databaseUrl: TEST_DATABASE_URL, schema, poolSize: 4 });
+    await migrateStore(store);
+    return {
+      store,
+      async dispose() {
+        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db);
+        await store.close();
+      },
+    };
+  },
+};
+
+export const storeBackends: StoreBackend[] = TEST_DATABASE_URL ? [sqliteBackend, postgresBackend] : [sqliteBackend];
+
+export interface PlatformBackend {
+  kind: "memory" | "redis";
+  open(clock?: Clock): Promise<{ platform: Platform; dispose(): Promise<void> }>;
+}
+
+const memoryPlatform: PlatformBackend = {
+  kind: "memory",
+  async open(clock) {
+    const platform = await createPlatform({ redisPrefix: "", cacheMaxEntries: 1000, cacheStaleSeconds: 3600 }, clock);
+    return { platform, dispose: () => platform.close() };
+  },
+};
+
+/** Deletes every key under a prefix (SCAN, never KEYS). */
+export async function deleteRedisPrefix(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
+}
+
+const redisPlatform: PlatformBackend = {
+  kind: "redis",
+  async open(clock) {
+    const prefix = uniqueName("pelagic_test") + ":";
+    const platform = await createPlatform(
+      { redisUrl: TEST_REDIS_URL, redisPrefix: prefix, cacheMaxEntries: 1000, cacheStaleSeconds: 3600 },
+      clock,
+    );
+    return {
+      platform,
+      async dispose() {
+        await platform.close();
+        await deleteRedisPrefix(TEST_REDIS_URL as string, prefix);
+      },
+    };
+  },
+};
+
+export const platformBackends: PlatformBackend[] = TEST_REDIS_URL ? [memoryPlatform, redisPlatform] : [memoryPlatform];
