@@ -6,12 +6,15 @@ import { ConfigError, describeSettings, flagToEnv, isConfigFlag, loadConfig, typ
 import { createLogger } from "./platform/logger.js";
 import { startService, stopOnSignals, openConfiguredStore } from "./server.js";
 import { migrateStore } from "./store/migrate.js";
+import { UsageError, runKeysCommand } from "./accounts/cli.js";
 
 interface Command {
   summary: string;
   /** Flags of this command (without the leading dashes) and whether each takes a value. */
   flags?: Record<string, "value" | "switch">;
-  run(config: Config, flags: Record<string, string>): Promise<void>;
+  /** Whether the command takes positional words (e.g. `keys create`). */
+  positionals?: boolean;
+  run(config: Config, flags: Record<string, string>, positionals: string[]): Promise<void>;
 }
 
 const commands: Record<string, Command> = {
@@ -30,6 +33,20 @@ const commands: Record<string, Command> = {
       console.log("| setting | default | meaning |\n|---|---|---|");
       for (const s of describeSettings()) {
         console.log(`| \`${s.env}\` | \`${s.defaultText}\` | ${s.description} |`);
+      }
+    },
+  },
+  keys: {
+    summary: "create, rotate, revoke or list API keys (pelagic keys --help)",
+    flags: { account: "value", plan: "value", key: "value", "rate-limit": "value" },
+    positionals: true,
+    async run(config, flags, [action]) {
+      const store = await openConfiguredStore(config);
+      try {
+        await migrateStore(store);
+        await runKeysCommand(store.db, action, flags, Math.floor(Date.now() / 1000));
+      } finally {
+        await store.close();
       }
     },
   },
@@ -54,12 +71,20 @@ function usage(): string {
 }
 
 /** Splits argv into configuration flags (by environment name) and the command's own flags. */
-export function parseArgs(argv: string[], command: Command): { configFlags: Record<string, string>; ownFlags: Record<string, string> } {
+export function parseArgs(
+  argv: string[],
+  command: Command,
+): { configFlags: Record<string, string>; ownFlags: Record<string, string>; positionals: string[] } {
   const configFlags: Record<string, string> = {};
   const ownFlags: Record<string, string> = {};
+  const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (!arg.startsWith("--")) throw new ConfigError(arg, "unexpected argument");
+    if (!arg.startsWith("--")) {
+      if (!command.positionals) throw new ConfigError(arg, "unexpected argument");
+      positionals.push(arg);
+      continue;
+    }
     const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     const name = flag.slice(2);
     const own = command.flags?.[name];
@@ -72,7 +97,7 @@ export function parseArgs(argv: string[], command: Command): { configFlags: Reco
     if (isConfigFlag(flag)) configFlags[flagToEnv(flag)] = value;
     else ownFlags[name] = value;
   }
-  return { configFlags, ownFlags };
+  return { configFlags, ownFlags, positionals };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -88,9 +113,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   let config: Config;
   let ownFlags: Record<string, string>;
+  let positionals: string[];
   try {
     const parsed = parseArgs(rest, command);
     ownFlags = parsed.ownFlags;
+    positionals = parsed.positionals;
     config = loadConfig(process.env, parsed.configFlags);
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -100,10 +127,10 @@ export async function main(argv: string[]): Promise<number> {
     throw error;
   }
   try {
-    await command.run(config, ownFlags);
+    await command.run(config, ownFlags, positionals);
     return 0;
   } catch (error) {
     console.error(`pelagic ${name}: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
+    return error instanceof UsageError ? 2 : 1;
   }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { access } from "../src/api/access.js";
 import { loadConfig } from "../src/config/index.js";
 import { createLogger } from "../src/platform/logger.js";
 import { startService } from "../src/server.js";
@@ -49,7 +50,7 @@ describe("pelagic serve", () => {
     const dataDir = tempDir();
     const first = runPelagic(["migrate"], { DATA_DIR: dataDir, DATABASE_URL: "" });
     expect(first.status).toBe(0);
-    expect(first.stdout).toContain("applied: 0001_core");
+    expect(first.stdout).toContain("applied: 0001_core, 0002_accounts");
     const second = runPelagic(["migrate"], { DATA_DIR: dataDir, DATABASE_URL: "" });
     expect(second.stdout).toContain("store is up to date");
   });
@@ -61,7 +62,7 @@ describe("pelagic serve", () => {
     const service = await startService(config, {
       logger: createLogger("silent"),
       register: async (app) => {
-        app.get("/test/slow", async () => {
+        app.get("/test/slow", { config: { access: access.public } }, async () => {
           await gate;
           return { done: true };
         });

@@ -10,20 +10,22 @@ import { VERSION } from "../version.js";
 import type { AppContext } from "./context.js";
 import { ErrorBody, ValidationErrorBody, registerErrorHandling } from "./errors.js";
 import { applyQueryConventions } from "./query-conventions.js";
+import { SECURITY_SCHEMES, registerGate } from "./gate.js";
 import { healthRoutes } from "./routes/health.js";
+import { keyRoutes } from "./routes/key.js";
 import { openapiRoutes } from "./routes/openapi.js";
 
 export async function buildApp(ctx: AppContext, logger: Logger): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: ctx.config.server.trustProxy,
-    disableRequestLogging: false,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: "array", useDefaults: true } },
   });
 
   registerErrorHandling(app);
   applyQueryConventions(app);
+  registerGate(app, ctx);
   app.addSchema(ErrorBody);
   app.addSchema(ValidationErrorBody);
 
@@ -35,8 +37,11 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
         version: "2.0.0",
         description:
           `Whale analytics for prediction markets (service ${VERSION}). ` +
-          "Errors: 404 {detail}, 422 HTTPValidationError, 401/403/429 {detail}.",
+          "Errors: 404 {detail}, 422 HTTPValidationError, 401/403/429 {detail}. " +
+          "Every response carries X-RateLimit-Limit and X-RateLimit-Remaining; batch calls add X-RateLimit-Consumed; " +
+          "429 carries Retry-After: 60.",
       },
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
   });
@@ -44,5 +49,6 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   await typed.register(healthRoutes, ctx);
   await typed.register(openapiRoutes, ctx);
+  await typed.register(keyRoutes, ctx);
   return app;
 }

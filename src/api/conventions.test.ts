@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { openTestApp, type TestApp } from "../../test/support/app.js";
 import { saveCheckpoint } from "../store/checkpoints.js";
+import { access } from "./access.js";
 import { HttpError } from "./errors.js";
 
 let t: TestApp;
@@ -14,6 +15,7 @@ beforeAll(async () => {
       app.get(
         "/test/probe",
         {
+          config: { access: access.public },
           schema: {
             querystring: Type.Object({
               limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
@@ -24,13 +26,13 @@ beforeAll(async () => {
         },
         async (request) => request.query,
       );
-      app.get("/test/teapot", async () => {
+      app.get("/test/teapot", { config: { access: access.public } }, async () => {
         throw new HttpError(418, "short and stout");
       });
-      app.get("/test/crash", async () => {
+      app.get("/test/crash", { config: { access: access.public } }, async () => {
         throw new Error("secret internals");
       });
-      app.post("/test/body", { schema: { body: Type.Object({ wallets: Type.Array(Type.String(), { maxItems: 2 }) }) } }, async (r) => r.body);
+      app.post("/test/body", { config: { access: access.public }, schema: { body: Type.Object({ wallets: Type.Array(Type.String(), { maxItems: 2 }) }) } }, async (r) => r.body);
     },
   });
 });

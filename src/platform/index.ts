@@ -7,6 +7,8 @@ import { TtlCache, MemoryCacheBackend, RedisCacheBackend } from "./cache.js";
 import { systemClock, type Clock } from "./clock.js";
 import { MemoryPresence, RedisPresence, type Presence } from "./presence.js";
 import { MemoryPubSub, RedisPubSub, type PubSub } from "./pubsub.js";
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from "./rate-limiter.js";
+import { MemorySlots, RedisSlots, type ConnectionSlots } from "./slots.js";
 
 export interface PlatformOptions {
   redisUrl?: string | undefined;
@@ -21,6 +23,9 @@ export interface Platform {
   readonly cache: TtlCache;
   readonly pubsub: PubSub;
   readonly presence: Presence;
+  readonly rateLimiter: RateLimiter;
+  /** Concurrent-connection caps (SSE streams per key). */
+  readonly slots: ConnectionSlots;
   /** The command connection, when Redis is in use (rate limits use it). */
   readonly redis: Redis | undefined;
   readonly redisPrefix: string;
@@ -37,6 +42,8 @@ export async function createPlatform(options: PlatformOptions, clock: Clock = sy
       cache: new TtlCache(new MemoryCacheBackend(clock, options.cacheMaxEntries), clock, staleMs),
       pubsub: new MemoryPubSub(),
       presence: new MemoryPresence(clock),
+      rateLimiter: new MemoryRateLimiter(clock),
+      slots: new MemorySlots(clock),
       redis: undefined,
       redisPrefix: options.redisPrefix,
       async ping() {},
@@ -59,6 +66,8 @@ export async function createPlatform(options: PlatformOptions, clock: Clock = sy
     cache: new TtlCache(new RedisCacheBackend(redis, prefix), clock, staleMs),
     pubsub,
     presence: new RedisPresence(redis, prefix, clock),
+    rateLimiter: new RedisRateLimiter(redis, prefix, clock),
+    slots: new RedisSlots(redis, prefix, clock),
     redis,
     redisPrefix: prefix,
     async ping() {

@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { TEST_REDIS_URL, deleteRedisPrefix, platformBackends, uniqueName } from "../../test/support/backends.js";
+import { describe, expect, it } from "vitest";
+import { TEST_REDIS_URL, deleteRedisPrefix, platformBackends, platformsPerTest, uniqueName } from "../../test/support/backends.js";
 import { ManualClock } from "./clock.js";
-import { createPlatform, type Platform } from "./index.js";
+import { createPlatform } from "./index.js";
 
-const disposers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (disposers.length) await disposers.pop()?.();
-});
-
-async function open(backend: (typeof platformBackends)[number], clock: ManualClock): Promise<Platform> {
-  const { platform, dispose } = await backend.open(clock);
-  disposers.push(dispose);
-  return platform;
-}
+const open = platformsPerTest();
 
 const waitFor = async (check: () => boolean, ms = 2000) => {
   const start = Date.now();
@@ -105,20 +96,21 @@ describe.runIf(TEST_REDIS_URL)("platform shared by two processes through Redis",
     const options = { redisUrl: TEST_REDIS_URL, redisPrefix: prefix, cacheMaxEntries: 100, cacheStaleSeconds: 60 };
     const a = await createPlatform(options, clock);
     const b = await createPlatform(options, clock);
-    disposers.push(async () => {
+    try {
+      await a.presence.touch("home", "s1", 30_000);
+      await b.presence.touch("home", "s2", 30_000);
+      expect(await a.presence.count("home")).toBe(2);
+      await a.cache.set("k", 42, 10_000);
+      expect(await b.cache.get("k")).toBe(42);
+      const got: string[] = [];
+      await b.pubsub.subscribe("live", (m) => got.push(m));
+      await a.pubsub.publish("live", "hello");
+      await waitFor(() => got.length === 1);
+      expect(got).toEqual(["hello"]);
+    } finally {
       await a.close();
       await b.close();
       await deleteRedisPrefix(TEST_REDIS_URL as string, prefix);
-    });
-    await a.presence.touch("home", "s1", 30_000);
-    await b.presence.touch("home", "s2", 30_000);
-    expect(await a.presence.count("home")).toBe(2);
-    await a.cache.set("k", 42, 10_000);
-    expect(await b.cache.get("k")).toBe(42);
-    const got: string[] = [];
-    await b.pubsub.subscribe("live", (m) => got.push(m));
-    await a.pubsub.publish("live", "hello");
-    await waitFor(() => got.length === 1);
-    expect(got).toEqual(["hello"]);
+    }
   });
 });

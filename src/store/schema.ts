@@ -217,7 +217,34 @@ export interface IngestCheckpointsTable {
   updated_at: number;
 }
 
+export type Plan = "free" | "premium";
+export type KeyStatus = "active" | "rotated" | "revoked";
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  plan: Plan;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  /** Public part of the key, after the service prefix: finds the row without revealing anything. */
+  lookup_id: string;
+  /** SHA-256 (hex) of the whole key; the key itself is never stored. */
+  secret_hash: string;
+  status: KeyStatus;
+  /** Per-key override of the plan's requests per minute. */
+  rate_limit_per_minute: number | null;
+  created_at: number;
+  /** When the key was rotated or revoked. */
+  ended_at: number | null;
+}
+
 export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
   events: EventsTable;
   markets: MarketsTable;
   market_tokens: MarketTokensTable;

@@ -20,6 +20,8 @@ const TABLES = [
   "position_snapshots",
   "pnl_points",
   "ingest_checkpoints",
+  "accounts",
+  "api_keys",
 ];
 
 function fill(key: string, overrides: Partial<Insertable<FillsTable>> = {}): Insertable<FillsTable> {

@@ -18,7 +18,13 @@ export interface TestApp {
 }
 
 export async function openTestApp(
-  options: { env?: Record<string, string>; expectedSources?: string[]; register?: (app: FastifyInstance) => Promise<void> } = {},
+  options: {
+    env?: Record<string, string>;
+    expectedSources?: string[];
+    register?: (app: FastifyInstance) => Promise<void>;
+    /** Where logs go (at trace level); silent when absent. */
+    logSink?: NodeJS.WritableStream;
+  } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...options.env });
   const clock = new ManualClock();
@@ -28,7 +34,7 @@ export async function openTestApp(
   const { platform, dispose: disposePlatform } = await platformBackend.open(clock);
   const app = await buildApp(
     { config, store, platform, expectedSources: options.expectedSources ?? [], startedAt: clock.now() },
-    createLogger("silent"),
+    options.logSink ? createLogger("trace", options.logSink as never) : createLogger("silent"),
   );
   if (options.register) await options.register(app);
   await app.ready();

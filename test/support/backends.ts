@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { sql } from "kysely";
+import { afterEach } from "vitest";
 import type { Clock } from "../../src/platform/clock.js";
 import { createPlatform, type Platform } from "../../src/platform/index.js";
 import { openStore, type Store, type StoreKind } from "../../src/store/database.js";
@@ -108,3 +109,16 @@ const redisPlatform: PlatformBackend = {
 };
 
 export const platformBackends: PlatformBackend[] = TEST_REDIS_URL ? [memoryPlatform, redisPlatform] : [memoryPlatform];
+
+/** For a test file: opens platforms that are disposed after each test. */
+export function platformsPerTest(): (backend: PlatformBackend, clock?: Clock) => Promise<Platform> {
+  const disposers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    while (disposers.length) await disposers.pop()?.();
+  });
+  return async (backend, clock) => {
+    const { platform, dispose } = await backend.open(clock);
+    disposers.push(dispose);
+    return platform;
+  };
+}

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { listCheckpoints } from "../../store/checkpoints.js";
 import { VERSION } from "../../version.js";
+import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 
 const SourceStatus = Type.Object({
@@ -29,6 +30,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
   app.get(
     "/api/v1/health",
     {
+      config: { access: access.public },
       schema: {
         summary: "Health check",
         tags: ["health"],

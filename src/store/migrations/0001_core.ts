@@ -1,6 +1,6 @@
 /** The core tables of issue 2: markets and events, wallets, fills, activity, ledger outputs, checkpoints. */
 import type { Kysely } from "kysely";
-import { columnTypes, type StoreKind, type StoreMigration } from "./column-types.js";
+import { columnTypes, serialKey, type StoreKind, type StoreMigration } from "./column-types.js";
 
 export const core: StoreMigration = {
   async up(db: Kysely<unknown>, kind: StoreKind) {
@@ -83,7 +83,7 @@ export const core: StoreMigration = {
 
     await s
       .createTable("fills")
-      .addColumn("id", t.serial, (c) => (kind === "sqlite" ? c.primaryKey().autoIncrement() : c.primaryKey()))
+      .addColumn("id", t.serial, serialKey(kind))
       .addColumn("fill_key", t.text, (c) => c.notNull().unique())
       .addColumn("source", t.text, (c) => c.notNull())
       .addColumn("tx_hash", t.text, (c) => c.notNull())
@@ -111,7 +111,7 @@ export const core: StoreMigration = {
 
     await s
       .createTable("wallet_activity")
-      .addColumn("id", t.serial, (c) => (kind === "sqlite" ? c.primaryKey().autoIncrement() : c.primaryKey()))
+      .addColumn("id", t.serial, serialKey(kind))
       .addColumn("activity_key", t.text, (c) => c.notNull().unique())
       .addColumn("source", t.text, (c) => c.notNull())
       .addColumn("wallet", t.text, (c) => c.notNull())

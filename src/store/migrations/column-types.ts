@@ -1,4 +1,4 @@
-import type { ColumnDataType, Expression, Kysely } from "kysely";
+import type { ColumnDataType, ColumnDefinitionBuilder, Expression, Kysely } from "kysely";
 import { sql } from "kysely";
 
 export type StoreKind = "sqlite" | "postgres";
@@ -18,6 +18,11 @@ export function columnTypes(kind: StoreKind): ColumnTypes {
   return kind === "postgres"
     ? { int: "bigint", real: "double precision", text: "text", serial: sql`bigserial` }
     : { int: "integer", real: "real", text: "text", serial: "integer" };
+}
+
+/** The constraint of an auto-incrementing primary key column (`.addColumn("id", t.serial, serialKey(kind))`). */
+export function serialKey(kind: StoreKind): (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder {
+  return kind === "sqlite" ? (c) => c.primaryKey().autoIncrement() : (c) => c.primaryKey();
 }
 
 /** A migration receives the database and the dialect it runs on. */

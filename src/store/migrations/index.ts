@@ -4,7 +4,9 @@
  */
 import type { StoreMigration } from "./column-types.js";
 import { core } from "./0001_core.js";
+import { accounts } from "./0002_accounts.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
+  "0002_accounts": accounts,
 };

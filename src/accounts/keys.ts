@@ -1,0 +1,167 @@
+/**
+ * API keys. A key is `pelagic_` + a 10-character lookup id + a 32-character secret (base62). Only the SHA-256
+ * of the whole key is stored; a presented key is found by its lookup id and compared in constant time.
+ * Keys are random (about 190 bits of secret), so a fast hash is enough: nothing to brute-force.
+ */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Kysely, Transaction } from "kysely";
+import type { Database, KeyStatus, Plan } from "../store/schema.js";
+
+export const KEY_PREFIX = "pelagic_";
+const LOOKUP_LENGTH = 10;
+const SECRET_LENGTH = 32;
+const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${LOOKUP_LENGTH + SECRET_LENGTH}}$`);
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 4 * 62: rejecting higher bytes keeps every character equally likely.
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+function hashKey(key: string): Buffer {
+  return createHash("sha256").update(key).digest();
+}
+
+/** The part of a key that may be shown and logged: the service prefix and the lookup id. */
+export function displayPrefix(lookupId: string): string {
+  return `${KEY_PREFIX}${lookupId}`;
+}
+
+export function looksLikeKey(value: string): boolean {
+  return KEY_PATTERN.test(value);
+}
+
+export interface IssuedKey {
+  /** The whole key: shown once, never stored. */
+  key: string;
+  prefix: string;
+  account: string;
+  plan: Plan;
+}
+
+export type KeyCheck =
+  | { status: "valid"; keyId: number; prefix: string; account: string; plan: Plan; rateLimitPerMinute: number | null }
+  | { status: "invalid" }
+  | { status: "revoked" | "rotated"; prefix: string };
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+async function insertKey(db: Db, accountId: number, rateLimit: number | null, now: number): Promise<{ key: string; prefix: string }> {
+  const lookupId = randomBase62(LOOKUP_LENGTH);
+  const key = `${KEY_PREFIX}${lookupId}${randomBase62(SECRET_LENGTH)}`;
+  await db
+    .insertInto("api_keys")
+    .values({
+      account_id: accountId,
+      lookup_id: lookupId,
+      secret_hash: hashKey(key).toString("hex"),
+      status: "active",
+      rate_limit_per_minute: rateLimit,
+      created_at: now,
+      ended_at: null,
+    })
+    .execute();
+  return { key, prefix: displayPrefix(lookupId) };
+}
+
+/** Creates a key for an account, creating the account (or changing its plan) as needed. */
+export async function createKey(
+  db: Kysely<Database>,
+  options: { account: string; plan: Plan; rateLimitPerMinute?: number | null; now: number },
+): Promise<IssuedKey> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("accounts")
+      .values({ name: options.account, plan: options.plan, created_at: options.now })
+      .onConflict((oc) => oc.column("name").doUpdateSet({ plan: options.plan }))
+      .execute();
+    const account = await trx.selectFrom("accounts").select("id").where("name", "=", options.account).executeTakeFirstOrThrow();
+    const issued = await insertKey(trx, account.id, options.rateLimitPerMinute ?? null, options.now);
+    return { ...issued, account: options.account, plan: options.plan };
+  });
+}
+
+async function findActiveByPrefix(db: Db, prefix: string) {
+  const lookupId = prefix.startsWith(KEY_PREFIX) ? prefix.slice(KEY_PREFIX.length, KEY_PREFIX.length + LOOKUP_LENGTH) : prefix;
+  return db
+    .selectFrom("api_keys")
+    .innerJoin("accounts", "accounts.id", "api_keys.account_id")
+    .select(["api_keys.id", "api_keys.account_id", "api_keys.rate_limit_per_minute", "accounts.name", "accounts.plan", "api_keys.status"])
+    .where("api_keys.lookup_id", "=", lookupId)
+    .executeTakeFirst();
+}
+
+export class KeyNotFoundError extends Error {}
+
+/** Ends a key (by its prefix) and issues a new one on the same account with the same override. */
+export async function rotateKey(db: Kysely<Database>, prefix: string, now: number): Promise<IssuedKey> {
+  return db.transaction().execute(async (trx) => {
+    const row = await findActiveByPrefix(trx, prefix);
+    if (!row || row.status !== "active") throw new KeyNotFoundError(`no active key ${prefix}`);
+    await trx.updateTable("api_keys").set({ status: "rotated", ended_at: now }).where("id", "=", row.id).execute();
+    const issued = await insertKey(trx, row.account_id, row.rate_limit_per_minute, now);
+    return { ...issued, account: row.name, plan: row.plan };
+  });
+}
+
+export async function revokeKey(db: Kysely<Database>, prefix: string, now: number): Promise<void> {
+  const row = await findActiveByPrefix(db, prefix);
+  if (!row || row.status !== "active") throw new KeyNotFoundError(`no active key ${prefix}`);
+  await db.updateTable("api_keys").set({ status: "revoked", ended_at: now }).where("id", "=", row.id).execute();
+}
+
+export interface KeyListing {
+  prefix: string;
+  account: string;
+  plan: Plan;
+  status: KeyStatus;
+  rateLimitPerMinute: number | null;
+  createdAt: number;
+  endedAt: number | null;
+}
+
+export async function listKeys(db: Kysely<Database>, account?: string): Promise<KeyListing[]> {
+  let query = db
+    .selectFrom("api_keys")
+    .innerJoin("accounts", "accounts.id", "api_keys.account_id")
+    .select(["api_keys.lookup_id", "accounts.name", "accounts.plan", "api_keys.status", "api_keys.rate_limit_per_minute", "api_keys.created_at", "api_keys.ended_at"])
+    .orderBy("api_keys.id");
+  if (account) query = query.where("accounts.name", "=", account);
+  const rows = await query.execute();
+  return rows.map((r) => ({
+    prefix: displayPrefix(r.lookup_id),
+    account: r.name,
+    plan: r.plan,
+    status: r.status,
+    rateLimitPerMinute: r.rate_limit_per_minute,
+    createdAt: r.created_at,
+    endedAt: r.ended_at,
+  }));
+}
+
+const DUMMY_HASH = hashKey("pelagic_dummy");
+
+/** Checks a presented key. Unknown keys cost the same hash and comparison as known ones. */
+export async function verifyKey(db: Kysely<Database>, presented: string): Promise<KeyCheck> {
+  if (!looksLikeKey(presented)) return { status: "invalid" };
+  const lookupId = presented.slice(KEY_PREFIX.length, KEY_PREFIX.length + LOOKUP_LENGTH);
+  const row = await db
+    .selectFrom("api_keys")
+    .innerJoin("accounts", "accounts.id", "api_keys.account_id")
+    .select(["api_keys.id", "api_keys.secret_hash", "api_keys.status", "api_keys.rate_limit_per_minute", "accounts.name", "accounts.plan"])
+    .where("api_keys.lookup_id", "=", lookupId)
+    .executeTakeFirst();
+  const presentedHash = hashKey(presented);
+  const stored = row ? Buffer.from(row.secret_hash, "hex") : DUMMY_HASH;
+  const matches = timingSafeEqual(presentedHash, stored) && row !== undefined;
+  if (!row || !matches) return { status: "invalid" };
+  const prefix = displayPrefix(lookupId);
+  if (row.status !== "active") return { status: row.status, prefix };
+  return { status: "valid", keyId: row.id, prefix, account: row.name, plan: row.plan, rateLimitPerMinute: row.rate_limit_per_minute };
+}

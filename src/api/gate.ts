@@ -1,0 +1,192 @@
+/**
+ * The gate: authentication, plans and rate limits for every route, from its `access` declaration.
+ * - onRoute: refuses a route without a declaration; documents its security and 401/403/422/429 bodies in OpenAPI.
+ * - onRequest: local-only check, key extraction and verification, then the rate limit (cost 1).
+ * - preValidation: the rate limit of batch routes, whose cost depends on the parsed body.
+ * Keys are never logged: only their display prefix is kept on the request.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
+import { Type } from "typebox";
+import { verifyKey, type KeyCheck } from "../accounts/keys.js";
+import type { RateDecision } from "../platform/rate-limiter.js";
+import type { SlotLease } from "../platform/slots.js";
+import type { Access } from "./access.js";
+import type { AppContext } from "./context.js";
+import { HttpError } from "./errors.js";
+
+export interface PresentedKey {
+  /** Value of X-API-Key, if sent. */
+  xApiKey?: string;
+  /** The token of `Authorization: Bearer <token>`, if sent. */
+  bearer?: string;
+  /** An Authorization header that is not a Bearer token. */
+  otherAuthorization?: boolean;
+}
+
+export interface RequestAuth {
+  presented: PresentedKey;
+  /** The key this route accepts, from the headers it reads. */
+  key?: string;
+  /** Which header it came from. */
+  header?: "X-API-Key" | "Authorization";
+  check?: KeyCheck;
+  rate?: RateDecision;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    auth: RequestAuth;
+  }
+}
+
+const ErrorDetail = (description: string) => Type.Object({ detail: Type.String() }, { description });
+
+const SECURITY: Record<Access["headers"], Array<Record<string, string[]>>> = {
+  "x-api-key": [{ ApiKeyHeader: [] }],
+  bearer: [{ BearerAuth: [] }],
+  either: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],
+};
+
+export const SECURITY_SCHEMES = {
+  ApiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "API key (Premium)" },
+  BearerAuth: { type: "http", scheme: "bearer", description: "API key as a Bearer token (Premium)" },
+} as const;
+
+function presentedKey(request: FastifyRequest): PresentedKey {
+  const out: PresentedKey = {};
+  const xApiKey = request.headers["x-api-key"];
+  if (typeof xApiKey === "string" && xApiKey.trim()) out.xApiKey = xApiKey.trim();
+  const authorization = request.headers.authorization;
+  if (typeof authorization === "string" && authorization.trim()) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
+    if (match) out.bearer = match[1];
+    else out.otherAuthorization = true;
+  }
+  return out;
+}
+
+function acceptedKey(presented: PresentedKey, headers: Access["headers"]): Pick<RequestAuth, "key" | "header"> {
+  if (headers !== "bearer" && presented.xApiKey) return { key: presented.xApiKey, header: "X-API-Key" };
+  if (headers !== "x-api-key" && presented.bearer) return { key: presented.bearer, header: "Authorization" };
+  return {};
+}
+
+const HOW_TO_SEND: Record<Access["headers"], string> = {
+  "x-api-key": "send it as X-API-Key: <API_KEY>",
+  bearer: "send it as Authorization: Bearer <API_KEY>",
+  either: "send it as Authorization: Bearer <API_KEY> or X-API-Key: <API_KEY>",
+};
+
+function missingKeyDetail(presented: PresentedKey, headers: Access["headers"]): string {
+  const inOtherHeader = (headers === "x-api-key" && presented.bearer) || (headers === "bearer" && presented.xApiKey);
+  if (inOtherHeader) return `API key sent in a header this endpoint does not read: ${HOW_TO_SEND[headers]}`;
+  if (presented.otherAuthorization) return `Authorization header is not a Bearer token: ${HOW_TO_SEND[headers]}`;
+  return `Missing API key: ${HOW_TO_SEND[headers]}`;
+}
+
+function refusalOf(check: KeyCheck): HttpError | undefined {
+  switch (check.status) {
+    case "invalid":
+      return new HttpError(401, "Invalid API key");
+    case "revoked":
+      return new HttpError(401, "API key has been revoked");
+    case "rotated":
+      return new HttpError(401, "API key has been rotated; use the new key");
+    case "valid":
+      return check.plan === "premium" ? undefined : new HttpError(403, "This endpoint needs a Premium plan; the key's account is on the free plan");
+  }
+}
+
+function isLocal(request: FastifyRequest): boolean {
+  const remote = request.socket.remoteAddress ?? "";
+  const forwarded = request.headers["x-forwarded-for"] !== undefined || request.headers.forwarded !== undefined;
+  return !forwarded && (remote === "127.0.0.1" || remote === "::1" || remote === "::ffff:127.0.0.1");
+}
+
+export function registerGate(app: FastifyInstance, ctx: AppContext): void {
+  const limits = ctx.config.limits;
+  app.decorateRequest("auth", undefined as unknown as RequestAuth);
+
+  app.addHook("onRoute", (route: RouteOptions) => {
+    const declared = (route.config as { access?: Access } | undefined)?.access;
+    if (!declared) throw new Error(`route ${String(route.method)} ${route.url} declares no access (config.access)`);
+    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    const responses = ((schema.response as Record<string, unknown> | undefined) ??= {});
+    responses[422] ??= { $ref: "HTTPValidationError#" };
+    responses[429] ??= ErrorDetail("Rate limit exceeded; retry after the Retry-After header (60 s)");
+    if (declared.kind === "premium") {
+      schema.security = SECURITY[declared.headers];
+      responses[401] ??= ErrorDetail("Missing, invalid, rotated or revoked API key (detail says which)");
+      responses[403] ??= ErrorDetail("Valid API key, but the plan is not Premium");
+    }
+    if (declared.cost) {
+      schema.description = `${(schema.description as string | undefined) ?? ""} Costs one request of the budget per wallet (header X-RateLimit-Consumed).`.trim();
+    }
+  });
+
+  /** The budget a request draws from: its key's when it sent a valid one, else its client IP's. */
+  const budgetOf = (request: FastifyRequest): { bucket: string; limit: number } => {
+    const check = request.auth.check;
+    if (check?.status !== "valid") return { bucket: `ip:${request.ip}`, limit: limits.freePerMinute };
+    const planLimit = check.plan === "premium" ? limits.premiumPerMinute : limits.freePerMinute;
+    return { bucket: `key:${check.keyId}`, limit: check.rateLimitPerMinute ?? planLimit };
+  };
+
+  /** Consumes `cost` (0 = only look), sets the rate headers, and throws 429 when the budget is spent. */
+  const consume = async (request: FastifyRequest, reply: FastifyReply, cost: number, batchCall: boolean) => {
+    const { bucket, limit } = budgetOf(request);
+    const limiter = ctx.platform.rateLimiter;
+    const decision = cost === 0 ? await limiter.peek(bucket, limit) : await limiter.consume(bucket, limit, cost);
+    request.auth.rate = decision;
+    reply.header("X-RateLimit-Limit", decision.limit).header("X-RateLimit-Remaining", decision.remaining);
+    if (batchCall && cost > 0) reply.header("X-RateLimit-Consumed", decision.consumed);
+    if (!decision.allowed && cost > 0) {
+      throw new HttpError(429, `Rate limit exceeded: ${decision.limit} requests per minute. Retry after 60 seconds.`, { "Retry-After": "60" });
+    }
+  };
+
+  app.addHook("onRequest", async (request, reply) => {
+    const rule: Access = request.routeOptions.config.access ?? { kind: "public", headers: "either" };
+    request.auth = { presented: {} };
+    if (rule.kind === "local") {
+      if (isLocal(request)) return;
+      await consume(request, reply, 1, false);
+      throw new HttpError(404, "Not Found");
+    }
+    const presented = presentedKey(request);
+    const accepted = acceptedKey(presented, rule.headers);
+    request.auth = { presented, ...accepted };
+    if (accepted.key) request.auth.check = await verifyKey(ctx.store.db, accepted.key);
+    if (rule.kind === "premium") {
+      const refusal = accepted.key ? refusalOf(request.auth.check as KeyCheck) : new HttpError(401, missingKeyDetail(presented, rule.headers));
+      if (refusal) {
+        // A refused call still counts, against the client IP, so that guessing keys is throttled too.
+        const { check } = request.auth;
+        request.auth.check = undefined;
+        await consume(request, reply, 1, false);
+        request.auth.check = check;
+        throw refusal;
+      }
+    }
+    await consume(request, reply, rule.cost ? 0 : 1, false);
+  });
+
+  app.addHook("preValidation", async (request, reply) => {
+    const rule = request.routeOptions.config.access;
+    if (rule?.cost && rule.kind !== "local") await consume(request, reply, rule.cost(request), true);
+  });
+}
+
+/**
+ * Takes one of the key's concurrent-stream slots (5 per key by default) for an SSE connection;
+ * answers 429 when all are in use. Release the lease when the stream ends.
+ */
+export async function acquireStreamSlot(ctx: AppContext, request: FastifyRequest): Promise<SlotLease> {
+  const check = request.auth.check;
+  const bucket = check?.status === "valid" ? `stream:key:${check.keyId}` : `stream:ip:${request.ip}`;
+  const lease = await ctx.platform.slots.acquire(bucket, ctx.config.limits.sseConnectionsPerKey, 60_000);
+  if (!lease) {
+    throw new HttpError(429, `Too many concurrent streams: at most ${ctx.config.limits.sseConnectionsPerKey} per key`, { "Retry-After": "60" });
+  }
+  return lease;
+}
