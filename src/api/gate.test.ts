@@ -26,7 +26,7 @@ beforeAll(async () => {
           config: { access: batch(access.premiumAnyHeader, "wallets") },
           schema: { body: Type.Object({ wallets: Type.Array(Type.String(), { maxItems: 50 }) }) },
         },
-        async (request) => ({ n: request.body.wallets.length }),
+        async (request) => ({ n: (request.body as { wallets: string[] }).wallets.length }),
       );
     },
   });
@@ -67,7 +67,8 @@ describe("the header table", () => {
   });
 
   it("reads header names case-insensitively, and the Bearer scheme too", async () => {
-    for (const headers of [{ "X-API-KEY": premium }, { "X-Api-Key": premium }, { AUTHORIZATION: `bearer ${premium}` }, { Authorization: `BEARER  ${premium}` }]) {
+    const variants: Array<Record<string, string>> = [{ "X-API-KEY": premium }, { "X-Api-Key": premium }, { AUTHORIZATION: `bearer ${premium}` }, { Authorization: `BEARER  ${premium}` }];
+    for (const headers of variants) {
       expect((await get("/api/public/v1/test/premium", headers)).statusCode).toBe(200);
     }
   });
