@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { storeBackends } from "../../test/support/backends.js";
 import { listCheckpoints, readCheckpoint, recordSourceError, saveCheckpoint } from "./checkpoints.js";
 import type { Store } from "./database.js";
+import { insertActivity, insertFills } from "./fills.js";
 import { migrateStore } from "./migrate.js";
 import type { FillsTable } from "./schema.js";
 import type { Insertable } from "kysely";
@@ -76,6 +77,41 @@ describe.each(storeBackends)("store on $kind", (backend) => {
     const rows = await store.db.selectFrom("fills").selectAll().where("fill_key", "=", "chain:0xabc:1").execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]?.entry_type).toBe("MINT");
+  });
+
+  it("bulk-inserts fills and activity idempotently, inside the caller's transaction", async () => {
+    const batch = Array.from({ length: 1200 }, (_, i) =>
+      fill(`chain:0xbulk:${i}`, { log_index: i, counterparty: i % 2 ? null : "0x2222222222222222222222222222222222222222", entry_type: i % 3 ? "MINT" : null }),
+    );
+    const first = await store.db.transaction().execute((trx) => insertFills(store, trx, batch));
+    const again = await store.db.transaction().execute((trx) => insertFills(store, trx, [...batch.slice(0, 10), fill("chain:0xbulk:new")]));
+    expect(first).toBe(1200);
+    expect(again).toBe(1);
+    const stored = await store.db.selectFrom("fills").select(["log_index", "counterparty", "entry_type"]).where("fill_key", "=", "chain:0xbulk:3").executeTakeFirstOrThrow();
+    expect(stored).toEqual({ log_index: 3, counterparty: null, entry_type: null });
+    await expect(
+      store.db.transaction().execute(async (trx) => {
+        await insertFills(store, trx, [fill("chain:0xbulk:rolled-back")]);
+        throw new Error("abort");
+      }),
+    ).rejects.toThrow("abort");
+    expect(await store.db.selectFrom("fills").select("id").where("fill_key", "=", "chain:0xbulk:rolled-back").execute()).toEqual([]);
+    const activity = {
+      activity_key: "redeem:0xr:0",
+      source: "chain" as const,
+      wallet: "0x1111111111111111111111111111111111111111",
+      type: "REDEEM" as const,
+      condition_id: "0xcond",
+      token_id: null,
+      outcome_index: null,
+      size: 5_000_000,
+      usd: 5_000_000,
+      price: 1,
+      ts: 1_777_000_100,
+      tx_hash: "0xr",
+      log_index: 0,
+    };
+    expect(await insertActivity(store, store.db, [activity, activity])).toBe(1);
   });
 
   it("returns 64-bit micro-unit amounts as exact numbers", async () => {
