@@ -35,3 +35,32 @@ export function isProtocolAddress(address: string): boolean {
   const a = address.toLowerCase();
   return EXCHANGE_CONTRACTS.has(a) || a === CONTRACTS.negRiskAdapter.toLowerCase();
 }
+
+export type ExchangeVersion = "v1" | "v2";
+
+/** Lower-cased exchange address → the exchange generation whose event layout it emits. */
+const EXCHANGE_VERSIONS: ReadonlyMap<string, ExchangeVersion> = new Map([
+  [CONTRACTS.ctfExchangeV1.toLowerCase(), "v1"],
+  [CONTRACTS.negRiskCtfExchangeV1.toLowerCase(), "v1"],
+  [CONTRACTS.ctfExchangeV2.toLowerCase(), "v2"],
+  [CONTRACTS.negRiskCtfExchangeV2.toLowerCase(), "v2"],
+]);
+
+export function exchangeVersion(address: string): ExchangeVersion | undefined {
+  return EXCHANGE_VERSIONS.get(address.toLowerCase());
+}
+
+/** The exchange addresses of one generation, as eth_getLogs `address` filters. */
+export function exchangeAddresses(version?: ExchangeVersion): `0x${string}`[] {
+  const all = [CONTRACTS.ctfExchangeV1, CONTRACTS.negRiskCtfExchangeV1, CONTRACTS.ctfExchangeV2, CONTRACTS.negRiskCtfExchangeV2];
+  return all.filter((a) => version === undefined || exchangeVersion(a) === version);
+}
+
+/** Collateral of each generation: USDC.e for V1, pUSD for V2 (both 6 decimals, like outcome tokens). */
+export const COLLATERAL_BY_VERSION: Readonly<Record<ExchangeVersion, `0x${string}`>> = {
+  v1: CONTRACTS.usdcE,
+  v2: CONTRACTS.pUsd,
+};
+
+/** Collateral and outcome tokens both have 6 decimals: 1 share = 1_000_000 micro-units. */
+export const TOKEN_DECIMALS = 6;

@@ -1,0 +1,54 @@
+/**
+ * The one table from venue tags to the contract's six categories (design/domain.md, Wallet statistics).
+ * A market carries many tags ("Politics", "Geopolitics", "Ukraine"); the most specific category wins, so the
+ * broad POLITICS umbrella is tried last.
+ */
+export const CATEGORIES = ["SPORTS", "GEOPOLITICS", "CRYPTO", "POLITICS", "ECONOMICS", "TECH"] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+const PRECEDENCE: readonly Category[] = ["SPORTS", "CRYPTO", "GEOPOLITICS", "ECONOMICS", "TECH", "POLITICS"];
+
+/** Tag slugs (lower case) of each category. Gamma's legacy `category` field is looked up here too, slugified. */
+export const CATEGORY_TAG_SLUGS: Readonly<Record<Category, readonly string[]>> = {
+  SPORTS: [
+    "sports", "nba", "nfl", "mlb", "nhl", "soccer", "football", "epl", "champions-league", "tennis", "golf", "ufc", "mma",
+    "boxing", "f1", "formula-1", "cricket", "esports", "ncaa", "cfb", "cbb", "olympics", "world-cup", "chess",
+  ],
+  CRYPTO: ["crypto", "bitcoin", "btc", "ethereum", "eth", "solana", "xrp", "crypto-prices", "stablecoins", "defi", "airdrops", "memecoins"],
+  GEOPOLITICS: [
+    "geopolitics", "world", "ukraine", "ukraine-map", "russia", "israel", "iran", "gaza", "middle-east", "china", "taiwan",
+    "north-korea", "war", "military", "nato", "world-affairs",
+  ],
+  ECONOMICS: [
+    "economics", "economy", "finance", "fed", "fed-rates", "interest-rates", "inflation", "cpi", "gdp", "recession", "jobs",
+    "stocks", "business", "commodities", "tariffs", "earnings",
+  ],
+  TECH: ["tech", "technology", "ai", "science", "big-tech", "openai", "space", "spacex", "apple", "google", "elon-musk"],
+  POLITICS: ["politics", "us-politics", "elections", "global-elections", "us-election", "trump", "congress", "senate", "us-current-affairs"],
+};
+
+const CATEGORY_BY_SLUG: ReadonlyMap<string, Category> = new Map(
+  PRECEDENCE.flatMap((category) => CATEGORY_TAG_SLUGS[category].map((slug) => [slug, category] as const)),
+);
+
+function slugify(text: string): string {
+  return text.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+}
+
+/**
+ * The category of a market or event from its tags (slug, else label) and Gamma's legacy `category` string;
+ * null when nothing maps (such markets count in no category share).
+ */
+export function categoryFromTags(tags: readonly { slug?: string | null; label?: string | null }[], legacyCategory?: string | null): Category | null {
+  const found = new Set<Category>();
+  for (const tag of tags) {
+    const key = slugify(tag.slug || tag.label || "");
+    const category = CATEGORY_BY_SLUG.get(key);
+    if (category) found.add(category);
+  }
+  if (legacyCategory) {
+    const category = CATEGORY_BY_SLUG.get(slugify(legacyCategory));
+    if (category) found.add(category);
+  }
+  return PRECEDENCE.find((c) => found.has(c)) ?? null;
+}

@@ -1,0 +1,214 @@
+/**
+ * Polygon JSON-RPC over the shared HTTP client: head, block timestamps, and eth_getLogs that halves its
+ * block range whenever the provider refuses one as too large ("query returned more than 10000 results",
+ * "Log response size exceeded", "block range is too wide", ...).
+ */
+import type { Config } from "../config/index.js";
+import { VenueHttpClient, type Verdict, type VenueHttpOptions } from "./http.js";
+import type { RateLimit } from "./pacing.js";
+import { JsonRpcResponseShape, RpcBlockShape, RpcLogShape, type RpcLog } from "./shapes/json-rpc.js";
+import { VenueShapeError, partitionRows, type RejectedRow } from "./shapes/shape.js";
+
+/** Providers differ; this stays under common free-tier limits. Override through `rateLimits`. */
+export const CHAIN_RATE_LIMITS: readonly RateLimit[] = [{ name: "rpc", limit: 250, windowMs: 10_000 }];
+
+export class JsonRpcError extends Error {
+  constructor(
+    readonly method: string,
+    readonly code: number,
+    readonly rpcMessage: string,
+    readonly data?: unknown,
+  ) {
+    super(`${method}: JSON-RPC error ${code}: ${rpcMessage}`);
+    this.name = "JsonRpcError";
+  }
+}
+
+const RATE_LIMITED = /rate.?limit|too many requests|request limit reached|daily request count|exceeded .*(quota|capacity|compute units)/i;
+const RANGE_TOO_LARGE =
+  /more than \d+ results|too many (results|logs)|response size|limit exceeded|block range|range (is )?too (large|wide|big)|exceeds? (the )?max|query timeout|results? (limit|cap)|is limited to/i;
+
+/** Whether an eth_getLogs failure means "ask for a smaller block range". */
+export function isRangeTooLarge(error: unknown): boolean {
+  return error instanceof JsonRpcError && !RATE_LIMITED.test(error.rpcMessage) && RANGE_TOO_LARGE.test(error.rpcMessage);
+}
+
+function isRateLimited(body: unknown): boolean {
+  const items = Array.isArray(body) ? body : [body];
+  return items.some((item) => {
+    const error = (item as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    return !!error && (error.code === 429 || (typeof error.message === "string" && RATE_LIMITED.test(error.message)));
+  });
+}
+
+/** A rate-limit error inside an HTTP 200 is retried like a 429. */
+const inspectRpc = (status: number, body: unknown): Verdict | null => (status === 200 && isRateLimited(body) ? { kind: "retry", status: 429 } : null);
+
+const hex = (n: number) => `0x${n.toString(16)}`;
+
+export interface LogFilter {
+  readonly address?: string | readonly string[];
+  /** Topic alternatives per position; null matches anything. */
+  readonly topics?: readonly (string | readonly string[] | null)[];
+  readonly fromBlock: number;
+  readonly toBlock: number;
+}
+
+export interface LogsResult {
+  readonly logs: RpcLog[];
+  readonly rejected: RejectedRow[];
+}
+
+export interface LogChunk extends LogsResult {
+  readonly fromBlock: number;
+  readonly toBlock: number;
+}
+
+export interface BlockHeader {
+  readonly number: number;
+  readonly hash: string;
+  readonly parentHash: string;
+  /** Unix seconds. */
+  readonly timestamp: number;
+}
+
+export interface ChainClientOptions {
+  /** Largest block span the chunked log reader asks for at once. Default 2000. */
+  readonly maxBlockSpan?: number;
+  /** Calls per JSON-RPC batch; 1 turns batching off. Default 50. */
+  readonly batchSize?: number;
+}
+
+export class ChainClient {
+  private nextId = 1;
+  private readonly maxBlockSpan: number;
+  private readonly batchSize: number;
+
+  constructor(
+    readonly http: VenueHttpClient,
+    options: ChainClientOptions = {},
+  ) {
+    this.maxBlockSpan = Math.max(1, options.maxBlockSpan ?? 2_000);
+    this.batchSize = Math.max(1, options.batchSize ?? 50);
+  }
+
+  /** Null when no RPC URL is configured (fills then come from the Data API). */
+  static fromConfig(config: Pick<Config, "venue">, overrides: Partial<VenueHttpOptions> = {}, options: ChainClientOptions = {}): ChainClient | null {
+    if (!config.venue.rpcUrl) return null;
+    const http = new VenueHttpClient({
+      name: "rpc",
+      baseUrl: config.venue.rpcUrl,
+      timeoutMs: config.venue.requestTimeoutMs,
+      rateLimits: CHAIN_RATE_LIMITS,
+      ...overrides,
+    });
+    return new ChainClient(http, options);
+  }
+
+  /** One JSON-RPC call; throws JsonRpcError for an error response. */
+  async call(method: string, params: readonly unknown[], signal?: AbortSignal): Promise<unknown> {
+    const id = this.nextId++;
+    const response = await this.http.post("", { jsonrpc: "2.0", id, method, params }, { signal, inspect: inspectRpc });
+    const body = JsonRpcResponseShape.parse(response.body, `rpc ${method}`);
+    if (body.error) throw new JsonRpcError(method, body.error.code, body.error.message, body.error.data);
+    if (!("result" in body)) throw new VenueShapeError(`rpc ${method}`, [{ path: "", message: "neither result nor error" }]);
+    return body.result;
+  }
+
+  /** Several calls in one JSON-RPC batch; results in call order, errors thrown as JsonRpcError. */
+  async batch(calls: readonly { method: string; params: readonly unknown[] }[], signal?: AbortSignal): Promise<unknown[]> {
+    if (calls.length === 0) return [];
+    const requests = calls.map((c) => ({ jsonrpc: "2.0", id: this.nextId++, method: c.method, params: c.params }));
+    const response = await this.http.post("", requests, { signal, inspect: inspectRpc });
+    if (!Array.isArray(response.body)) throw new VenueShapeError("rpc batch", [{ path: "", message: "expected an array" }]);
+    const byId = new Map<unknown, unknown>();
+    for (const item of response.body) {
+      const parsed = JsonRpcResponseShape.parse(item, "rpc batch item");
+      byId.set(parsed.id, parsed);
+    }
+    return requests.map((req) => {
+      const item = byId.get(req.id) as { result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined;
+      if (!item) throw new VenueShapeError("rpc batch", [{ path: "", message: `no answer for id ${req.id}` }]);
+      if (item.error) throw new JsonRpcError(req.method, item.error.code, item.error.message, item.error.data);
+      return item.result;
+    });
+  }
+
+  async blockNumber(signal?: AbortSignal): Promise<number> {
+    const result = await this.call("eth_blockNumber", [], signal);
+    if (typeof result !== "string" || !/^0x[0-9a-f]+$/i.test(result)) throw new VenueShapeError("rpc eth_blockNumber", [{ path: "", message: "not a hex quantity" }]);
+    return Number(BigInt(result));
+  }
+
+  async block(number: number, signal?: AbortSignal): Promise<BlockHeader> {
+    return this.toHeader(number, await this.call("eth_getBlockByNumber", [hex(number), false], signal));
+  }
+
+  /** Timestamps (unix seconds) of the given blocks, fetched in JSON-RPC batches. */
+  async blockTimestamps(numbers: readonly number[], signal?: AbortSignal): Promise<Map<number, number>> {
+    const unique = [...new Set(numbers)];
+    const result = new Map<number, number>();
+    if (this.batchSize === 1) {
+      // For providers without JSON-RPC batches.
+      for (const n of unique) result.set(n, (await this.block(n, signal)).timestamp);
+      return result;
+    }
+    for (let i = 0; i < unique.length; i += this.batchSize) {
+      const slice = unique.slice(i, i + this.batchSize);
+      const blocks = await this.batch(slice.map((n) => ({ method: "eth_getBlockByNumber", params: [hex(n), false] })), signal);
+      slice.forEach((n, j) => result.set(n, this.toHeader(n, blocks[j]).timestamp));
+    }
+    return result;
+  }
+
+  private toHeader(number: number, raw: unknown): BlockHeader {
+    if (raw === null) throw new VenueShapeError(`rpc block ${number}`, [{ path: "", message: "block not found" }]);
+    const block = RpcBlockShape.parse(raw, `rpc block ${number}`);
+    return { number: Number(BigInt(block.number)), hash: block.hash.toLowerCase(), parentHash: block.parentHash.toLowerCase(), timestamp: Number(BigInt(block.timestamp)) };
+  }
+
+  /** eth_getLogs for one range, split in halves (recursively) while the provider calls it too large. */
+  async getLogs(filter: LogFilter, signal?: AbortSignal): Promise<LogsResult> {
+    try {
+      return await this.getLogsOnce(filter, signal);
+    } catch (error) {
+      if (!isRangeTooLarge(error) || filter.fromBlock >= filter.toBlock) throw error;
+      const mid = Math.floor((filter.fromBlock + filter.toBlock) / 2);
+      const left = await this.getLogs({ ...filter, toBlock: mid }, signal);
+      const right = await this.getLogs({ ...filter, fromBlock: mid + 1 }, signal);
+      return { logs: [...left.logs, ...right.logs], rejected: [...left.rejected, ...right.rejected] };
+    }
+  }
+
+  /**
+   * Logs of a long range in consecutive chunks (for backfills that checkpoint per chunk). The span halves
+   * on "too large" answers and grows back, doubling after each success, up to `maxBlockSpan`.
+   */
+  async *logs(filter: LogFilter, signal?: AbortSignal): AsyncGenerator<LogChunk, void, undefined> {
+    let from = filter.fromBlock;
+    let span = this.maxBlockSpan;
+    while (from <= filter.toBlock) {
+      const to = Math.min(filter.toBlock, from + span - 1);
+      let result: LogsResult;
+      try {
+        result = await this.getLogsOnce({ ...filter, fromBlock: from, toBlock: to }, signal);
+      } catch (error) {
+        if (!isRangeTooLarge(error) || from === to) throw error;
+        span = Math.max(1, Math.floor((to - from + 1) / 2));
+        continue;
+      }
+      yield { fromBlock: from, toBlock: to, ...result };
+      from = to + 1;
+      span = Math.min(this.maxBlockSpan, span * 2);
+    }
+  }
+
+  private async getLogsOnce(filter: LogFilter, signal?: AbortSignal): Promise<LogsResult> {
+    const params: Record<string, unknown> = { fromBlock: hex(filter.fromBlock), toBlock: hex(filter.toBlock) };
+    if (filter.address !== undefined) params.address = filter.address;
+    if (filter.topics !== undefined) params.topics = filter.topics;
+    const result = await this.call("eth_getLogs", [params], signal);
+    const { rows, rejected } = partitionRows(RpcLogShape, result, `rpc eth_getLogs ${filter.fromBlock}-${filter.toBlock}`);
+    return { logs: rows, rejected };
+  }
+}

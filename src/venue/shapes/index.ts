@@ -1,0 +1,9 @@
+/** The venue's payload shapes (TypeBox schemas written from design/venue.md) and their normalizers. */
+export * from "./shape.js";
+export * from "./gamma.js";
+export * from "./data-api.js";
+export * from "./rtds.js";
+export * from "./json-rpc.js";
+export * from "./arcgis.js";
+export * from "./normalize-gamma.js";
+export * from "./normalize-wallet-data.js";
