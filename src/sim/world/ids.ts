@@ -1,0 +1,57 @@
+/**
+ * Deterministic identifiers of the simulated venue, derived from (world seed, domain, index) by hashWords:
+ * nothing is stored for them, so a 10-million-fill world holds no hash strings until someone asks for one.
+ */
+import { hashString, hashWords } from "./random.js";
+
+export type Hex = `0x${string}`;
+
+/** Domains of derived identifiers; one label each so that no two kinds of id share a stream. */
+export const ID_DOMAIN = {
+  walletProxy: hashString("wallet-proxy"),
+  walletSigner: hashString("wallet-signer"),
+  condition: hashString("condition-id"),
+  question: hashString("question-id"),
+  negRiskMarket: hashString("negrisk-market-id"),
+  tokenYes: hashString("token-yes"),
+  tokenNo: hashString("token-no"),
+  txMatch: hashString("tx-match"),
+  txOp: hashString("tx-op"),
+  order: hashString("order-hash"),
+  block: hashString("block-hash"),
+} as const;
+
+const scratch = new Uint32Array(8);
+
+function wordsToHex(words: Uint32Array, count: number): Hex {
+  let out = "0x";
+  for (let i = 0; i < count; i++) out += (words[i] as number).toString(16).padStart(8, "0");
+  return out as Hex;
+}
+
+/** 0x + 64 lower-case hex digits. */
+export function bytes32(key: readonly [number, number], domain: number, index: number): Hex {
+  return wordsToHex(hashWords(key, domain, index, 8, scratch), 8);
+}
+
+/** A lower-case 20-byte address (the Data API's spelling of proxyWallet). */
+export function address(key: readonly [number, number], domain: number, index: number): Hex {
+  return wordsToHex(hashWords(key, domain, index, 5, scratch), 5);
+}
+
+/** A uint256 as a decimal string (the shape of clobTokenIds and ERC-1155 position ids). */
+export function uint256Decimal(key: readonly [number, number], domain: number, index: number): string {
+  return BigInt(bytes32(key, domain, index)).toString(10);
+}
+
+/**
+ * A NegRisk market id: 32 bytes whose last byte is zero, so that question ids are the market id plus the
+ * question's index (the NegRiskAdapter's own scheme).
+ */
+export function negRiskMarketId(key: readonly [number, number], eventIndex: number): Hex {
+  return `${bytes32(key, ID_DOMAIN.negRiskMarket, eventIndex).slice(0, 64)}00` as Hex;
+}
+
+export function negRiskQuestionId(marketId: Hex, questionIndex: number): Hex {
+  return `${marketId.slice(0, 64)}${questionIndex.toString(16).padStart(2, "0")}` as Hex;
+}
