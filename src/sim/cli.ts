@@ -1,0 +1,141 @@
+/**
+ * `pelagic sim` (the simulated venue alone, printing the settings that point Pelagic at it; `--stats` prints
+ * the world's make-up instead) and `pelagic demo` (the simulated venue and the service pointed at it, in one
+ * process). `--port`/`--host` are Pelagic's own settings. `sim` listens on `--sim-port` (default 8090); `demo` serves
+ * Pelagic on `--port` and puts the venue on `--sim-port` (default: any free port).
+ */
+import { join } from "node:path";
+import type { Config } from "../config/index.js";
+import { createLogger } from "../platform/logger.js";
+import { startService, stopOnSignals, type Service } from "../server.js";
+import { parseFaults, startSimVenue, venueEnvironment, withSimulatedVenue, type SimVenue, type SimVenueUrls } from "./servers/index.js";
+import { WORLD_DEFAULTS, formatWorldStats, generateWorld, resolveWorldOptions, worldStats, type ResolvedWorldOptions } from "./world/index.js";
+
+const DAY = 86_400;
+const DEFAULT_LIVE_RATE = 0.5;
+
+type Flags = Record<string, string>;
+
+const WORLD_FLAGS = {
+  seed: "value",
+  markets: "value",
+  wallets: "value",
+  fills: "value",
+  days: "value",
+  end: "value",
+  "live-rate": "value",
+  faults: "value",
+  "isw-data": "value",
+  "isw-step": "value",
+} as const;
+
+function numberFlag(flags: Flags, name: string, fallback: number): number {
+  const text = flags[name];
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number, got "${text}"`);
+  return value;
+}
+
+/** `--end YYYY-MM-DD` as that day's 00:00 UTC; by default today's. */
+function endFlag(flags: Flags): number {
+  const text = flags.end;
+  if (text === undefined) return Math.floor(Date.now() / 1000 / DAY) * DAY;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !Number.isFinite(Date.parse(`${text}T00:00:00Z`))) throw new Error(`--end must be YYYY-MM-DD, got "${text}"`);
+  return Date.parse(`${text}T00:00:00Z`) / 1000;
+}
+
+function worldOptionsOf(flags: Flags): ResolvedWorldOptions {
+  const seedText = flags.seed ?? "1";
+  return resolveWorldOptions({
+    seed: /^-?\d+$/.test(seedText) ? Number(seedText) : seedText,
+    markets: numberFlag(flags, "markets", WORLD_DEFAULTS.markets),
+    wallets: numberFlag(flags, "wallets", WORLD_DEFAULTS.wallets),
+    fills: numberFlag(flags, "fills", WORLD_DEFAULTS.fills),
+    days: numberFlag(flags, "days", WORLD_DEFAULTS.days),
+    end: endFlag(flags),
+  });
+}
+
+function describeWorld(o: ResolvedWorldOptions, liveRate: number): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const live = liveRate > 0 ? `, live ${liveRate} matches/s` : ", no live trading";
+  return `seed ${o.seed}: ${n(o.markets)} markets, ${n(o.wallets)} wallets, ${n(o.fills)} fills over ${o.days} days to ${new Date(o.end * 1000).toISOString().slice(0, 10)}${live}`;
+}
+
+async function startVenue(flags: Flags, host: string, port: number): Promise<{ venue: SimVenue; options: ResolvedWorldOptions; liveRate: number }> {
+  const options = worldOptionsOf(flags);
+  const liveRate = numberFlag(flags, "live-rate", DEFAULT_LIVE_RATE);
+  const venue = await startSimVenue({
+    world: generateWorld(options),
+    host,
+    port,
+    live: liveRate > 0 ? { matchesPerSecond: liveRate } : null,
+    faults: parseFaults(flags.faults ?? "off"),
+    arcgis: { dataDir: flags["isw-data"], liveStepSeconds: flags["isw-step"] === undefined ? undefined : numberFlag(flags, "isw-step", 300) },
+  });
+  return { venue, options, liveRate };
+}
+
+/** Closes on SIGINT/SIGTERM. */
+function closeOnSignals(close: () => Promise<void>): void {
+  const onSignal = () => void close().then(() => process.exit(0), () => process.exit(1));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+}
+
+/** The venue's own default port, so that `pelagic sim` and `pelagic serve` (8080) run side by side. */
+const DEFAULT_SIM_PORT = 8090;
+
+export const simCommand = {
+  summary: "run the simulated venue alone and print its URLs (--stats: print the world's make-up and exit)",
+  flags: { ...WORLD_FLAGS, stats: "switch", "sim-port": "value" } as Record<string, "value" | "switch">,
+  async run(config: Config, flags: Flags): Promise<void> {
+    if (flags.stats === "true") {
+      console.log(formatWorldStats(worldStats(generateWorld(worldOptionsOf(flags)))));
+      return;
+    }
+    const { venue, options, liveRate } = await startVenue(flags, config.server.host, numberFlag(flags, "sim-port", DEFAULT_SIM_PORT));
+    console.log(`# Pelagic's simulated venue, ${describeWorld(options, liveRate)}`);
+    console.log("# point Pelagic at it with these settings (e.g. env $(grep = <this output>) pelagic serve --port 8081):");
+    for (const [name, value] of Object.entries(venueEnvironment(venue.urls))) console.log(`${name}=${value}`);
+    closeOnSignals(() => venue.close());
+  },
+};
+
+/** The demo's configuration: the simulated venue, and a SQLite store of its own per world (the same world reuses it). */
+function demoConfig(config: Config, urls: SimVenueUrls, world: ResolvedWorldOptions): Config {
+  const identity = `demo-${world.seed}-${world.markets}-${world.wallets}-${world.fills}-${world.days}-${new Date(world.end * 1000).toISOString().slice(0, 10)}`;
+  const dataDir = join(config.store.dataDir, identity);
+  const pointed = withSimulatedVenue(config, urls);
+  return config.store.kind === "sqlite" ? { ...pointed, store: { ...config.store, dataDir, sqlitePath: join(dataDir, "pelagic.sqlite") } } : pointed;
+}
+
+export const demoCommand = {
+  summary: "start the simulated venue and the service pointed at it (--markets --wallets --fills --seed size the world)",
+  flags: { ...WORLD_FLAGS, "sim-port": "value" } as Record<string, "value" | "switch">,
+  async run(config: Config, flags: Flags): Promise<void> {
+    const started = Date.now();
+    const { venue, options, liveRate } = await startVenue(flags, "127.0.0.1", numberFlag(flags, "sim-port", 0));
+    const serviceConfig = demoConfig(config, venue.urls, options);
+    const logger = createLogger(config.server.logLevel);
+    let service: Service;
+    try {
+      service = await startService(serviceConfig, { logger });
+    } catch (error) {
+      await venue.close();
+      throw error;
+    }
+    stopOnSignals({ ...service, stop: () => service.stop().then(() => venue.close()) }, logger, config.server.shutdownGraceMs);
+    const lines = [
+      `Pelagic demo ready in ${((Date.now() - started) / 1000).toFixed(1)} s, on a simulated venue (${describeWorld(options, liveRate)}).`,
+      `  open ${service.url}/api/v1/health`,
+      `       ${service.url}/api/openapi.json   (every path with its parameters)`,
+      `  store: ${serviceConfig.store.kind === "sqlite" ? serviceConfig.store.sqlitePath : "PostgreSQL (DATABASE_URL)"}`,
+      "  the simulated venue:",
+      ...Object.entries(venueEnvironment(venue.urls)).map(([name, value]) => `    ${name}=${value}`),
+      "  Ctrl-C stops both.",
+    ];
+    console.log(lines.join("\n"));
+  },
+};

@@ -1,0 +1,151 @@
+/**
+ * Polygon JSON-RPC over the world (single calls and batches): eth_chainId, net_version, eth_blockNumber (the
+ * block of the venue's clock), eth_getBlockByNumber (2 s blocks, hashes derived from the number), and
+ * eth_getLogs with address and topic filters over a block range. A range whose answer would exceed
+ * `maxLogs` is refused the way providers refuse it, so clients halve the range.
+ */
+import { encodeVenueLog, VENUE_EVENT_TOPICS, type EncodedLog } from "../../venue/abi.js";
+import { POLYGON_CHAIN_ID } from "../../venue/contracts.js";
+import { blockAt, blockTimestamp, type World } from "../world/index.js";
+import { blockHash, logsInBlocks, type SimLog } from "./chain-logs.js";
+import { HttpError, json, type RouteHandler, type SimReply } from "./http.js";
+import type { VenueState } from "./venue-state.js";
+
+export const DEFAULT_MAX_LOGS = 10_000;
+/** How far behind the head the `safe` and `finalized` tags sit. */
+const SAFE_DEPTH = 16;
+const FINALIZED_DEPTH = 64;
+
+const hex = (n: number | bigint) => `0x${n.toString(16)}`;
+
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface RpcCall {
+  jsonrpc?: unknown;
+  id?: unknown;
+  method?: unknown;
+  params?: unknown;
+}
+
+export interface RpcOptions {
+  maxLogs?: number;
+}
+
+export function rpcHandler(state: VenueState, options: RpcOptions = {}): RouteHandler {
+  const maxLogs = options.maxLogs ?? DEFAULT_MAX_LOGS;
+  return (request): SimReply => {
+    if (request.path !== "" && request.path !== "/") throw new HttpError(404, { error: "not found" });
+    if (request.method !== "POST") throw new HttpError(405, { error: "JSON-RPC takes POST" });
+    let body: unknown;
+    try {
+      body = JSON.parse(request.rawBody);
+    } catch {
+      return json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error" } });
+    }
+    const answer = (call: RpcCall) => {
+      const id = call.id ?? null;
+      try {
+        if (call.jsonrpc !== "2.0" || typeof call.method !== "string") throw new RpcError(-32600, "invalid request");
+        const params = Array.isArray(call.params) ? call.params : [];
+        return { jsonrpc: "2.0", id, result: dispatch(state, call.method, params, maxLogs) };
+      } catch (error) {
+        if (error instanceof RpcError) return { jsonrpc: "2.0", id, error: { code: error.code, message: error.message } };
+        throw error;
+      }
+    };
+    if (Array.isArray(body)) return json(body.map((call) => answer(call as RpcCall)));
+    return json(answer((body ?? {}) as RpcCall));
+  };
+}
+
+function dispatch(state: VenueState, method: string, params: unknown[], maxLogs: number): unknown {
+  const head = blockAt(state.now());
+  switch (method) {
+    case "eth_chainId":
+      return hex(POLYGON_CHAIN_ID);
+    case "net_version":
+      return String(POLYGON_CHAIN_ID);
+    case "eth_blockNumber":
+      return hex(head);
+    case "eth_getBlockByNumber": {
+      const n = blockParam(params[0], head);
+      return n > head ? null : blockJson(state.world, n);
+    }
+    case "eth_getLogs":
+      return getLogs(state.world, params[0], head, maxLogs);
+    default:
+      throw new RpcError(-32601, `the method ${method} does not exist/is not available`);
+  }
+}
+
+function blockParam(value: unknown, head: number): number {
+  if (value === undefined || value === "latest" || value === "pending") return head;
+  if (value === "earliest") return 0;
+  if (value === "safe") return head - SAFE_DEPTH;
+  if (value === "finalized") return head - FINALIZED_DEPTH;
+  if (typeof value === "string" && /^0x[0-9a-fA-F]+$/.test(value)) return Number(BigInt(value));
+  throw new RpcError(-32602, `invalid block number: ${JSON.stringify(value)}`);
+}
+
+function blockJson(world: World, n: number) {
+  const ts = blockTimestamp(n);
+  const [j0, j1] = world.matchesBetween(ts, ts + 1);
+  const [i0, i1] = world.opsBetween(ts, ts + 1);
+  const transactions: string[] = [];
+  for (let j = j0; j < j1; j++) transactions.push(world.txHashOfMatch(j));
+  for (let i = i0; i < i1; i++) transactions.push(world.txHashOfOp(i));
+  return { number: hex(n), hash: blockHash(world, n), parentHash: blockHash(world, n - 1), timestamp: hex(ts), transactions };
+}
+
+/** One topic position of a filter: null (anything), one value, or alternatives. */
+function topicMatcher(value: unknown): ((topic: string | undefined) => boolean) | null {
+  if (value === null || value === undefined) return null;
+  const allowed = new Set((Array.isArray(value) ? value : [value]).map((v) => String(v).toLowerCase()));
+  return (topic) => topic !== undefined && allowed.has(topic);
+}
+
+function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number) {
+  if (typeof rawFilter !== "object" || rawFilter === null) throw new RpcError(-32602, "eth_getLogs takes a filter object");
+  const filter = rawFilter as { fromBlock?: unknown; toBlock?: unknown; address?: unknown; topics?: unknown; blockHash?: unknown };
+  if (filter.blockHash !== undefined) throw new RpcError(-32602, "blockHash filters are not supported by this node");
+  const from = blockParam(filter.fromBlock, head);
+  const to = Math.min(blockParam(filter.toBlock, head), head);
+  if (from > to) return [];
+  const addresses = filter.address === undefined || filter.address === null ? null : new Set((Array.isArray(filter.address) ? filter.address : [filter.address]).map((a) => String(a).toLowerCase()));
+  const topics = Array.isArray(filter.topics) ? filter.topics.map(topicMatcher) : [];
+  const topic0 = topics[0] ?? null;
+  const deeper = topics.slice(1).some((m) => m !== null);
+  const out: { log: SimLog; encoded: EncodedLog | null }[] = [];
+  for (const log of logsInBlocks(world, from, to)) {
+    if (addresses && !addresses.has(log.event.address)) continue;
+    if (topic0 && !topic0(VENUE_EVENT_TOPICS[log.event.kind])) continue;
+    // Encoding is the costly part: only done up front when a filter looks past topic0.
+    const encoded = deeper ? encodeVenueLog(log.event) : null;
+    if (encoded && !topics.every((m, k) => m === null || m(encoded.topics[k]))) continue;
+    out.push({ log, encoded });
+    if (out.length > maxLogs) {
+      throw new RpcError(-32005, `query returned more than ${maxLogs} results. Try with this block range [${hex(from)}, ${hex(log.blockNumber)}].`);
+    }
+  }
+  return out.map(({ log, encoded }) => {
+    const { address, topics: logTopics, data } = encoded ?? encodeVenueLog(log.event);
+    return {
+      address,
+      topics: logTopics,
+      data,
+      blockNumber: hex(log.blockNumber),
+      blockHash: blockHash(world, log.blockNumber),
+      transactionHash: log.transactionHash,
+      transactionIndex: hex(log.transactionIndex),
+      logIndex: hex(log.logIndex),
+      removed: false,
+    };
+  });
+}

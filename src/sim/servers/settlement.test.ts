@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeVenueLog, logFilterFor, type DecodedVenueLog, type VenueEventKind } from "../../venue/abi.js";
+import { settleFills } from "../../venue/settlement.js";
+import { divRound } from "../../venue/units.js";
+import { Rng } from "../world/random.js";
+import { blockAt, takerFeeMicro, V2_CUTOVER_TS, notionalMicro } from "../world/index.js";
+import { v1BuyFeeTokens } from "./chain-logs.js";
+import { truthFills, truthOperations, truthResolutions } from "./ground-truth.js";
+import { SMALL_WORLD, clientsFor, closeVenues, smallVenue } from "./test-support.js";
+import type { SimVenue } from "./index.js";
+
+const ALL_KINDS: VenueEventKind[] = [
+  "OrderFilledV1", "OrdersMatchedV1", "OrderFilledV2", "OrdersMatchedV2",
+  "PositionsConverted", "PositionSplit", "PositionsMerge", "PayoutRedemption", "ConditionResolution",
+];
+
+let venue: SimVenue;
+let logs: DecodedVenueLog[];
+let chunks = 0;
+
+beforeAll(async () => {
+  venue = await smallVenue({ worldOptions: { ...SMALL_WORLD, fills: 5_000 }, rpc: { maxLogs: 2_000 } });
+  const { chain } = clientsFor(venue);
+  const head = await chain.blockNumber();
+  logs = [];
+  for await (const chunk of chain.logs({ ...logFilterFor(ALL_KINDS), fromBlock: blockAt(venue.world.start), toBlock: head })) {
+    chunks++;
+    for (const raw of chunk.logs) logs.push(decodeVenueLog(raw)!);
+  }
+});
+afterAll(closeVenues);
+
+describe("V1/V2 settlement round trip", () => {
+  it("settles every served exchange log back to the world's fills exactly", () => {
+    const { fills, anomalies } = settleFills(logs);
+    expect(anomalies).toEqual([]);
+    const truth = [...truthFills(venue.world)];
+    expect(truth.some((f) => f.exchangeVersion === "v1") && truth.some((f) => f.exchangeVersion === "v2")).toBe(true);
+    // The token-denominated V1 BUY fee is exercised.
+    expect(fills.some((f) => f.exchangeVersion === "v1" && f.feeAsset === "TOKEN" && f.feeMicro > 0)).toBe(true);
+    expect(fills.map((f) => ({
+      txHash: f.txHash, logIndex: f.logIndex, blockNumber: f.blockNumber, wallet: f.wallet, role: f.role, orderHash: f.orderHash, exchange: f.exchange,
+      exchangeVersion: f.exchangeVersion, tokenId: f.tokenId, side: f.direction, sizeMicro: f.sizeMicro, usdMicro: f.usdMicro, priceMicro: f.priceMicro,
+      feeUsdMicro: f.feeUsdMicro, entryType: f.entryType,
+    }))).toEqual(truth.map(({ ts: _ts, conditionId: _c, outcomeIndex: _o, ...rest }) => rest));
+  });
+
+  it("pages the whole history in range-halved chunks", () => {
+    expect(chunks).toBeGreaterThan(3);
+    expect(logs.some((l) => l.blockNumber < blockAt(V2_CUTOVER_TS)) && logs.some((l) => l.blockNumber >= blockAt(V2_CUTOVER_TS))).toBe(true);
+  });
+
+  it("serves every wallet operation and resolution as its event", () => {
+    const ops = logs.filter((l) => l.kind === "PositionSplit" || l.kind === "PositionsMerge" || l.kind === "PositionsConverted" || l.kind === "PayoutRedemption");
+    const truth = [...truthOperations(venue.world)];
+    expect(ops.map((l) => [l.transactionHash, l.logIndex])).toEqual(truth.map((o) => [o.txHash, o.logIndex]));
+    for (const [k, log] of ops.entries()) {
+      const t = truth[k]!;
+      if (log.kind === "PayoutRedemption") expect([log.redeemer, log.conditionId, log.payout]).toEqual([t.wallet, t.conditionId, BigInt(t.payoutMicro)]);
+      else if (log.kind === "PositionsConverted") expect([log.stakeholder, log.marketId, log.indexSet, log.amount]).toEqual([t.wallet, t.negRiskMarketId, BigInt(t.indexSet), BigInt(t.amountMicro)]);
+      else expect([log.kind, log.stakeholder, log.conditionId, log.amount, log.collateralToken]).toEqual([t.type === "SPLIT" ? "PositionSplit" : "PositionsMerge", t.wallet, t.conditionId, BigInt(t.amountMicro), t.collateral]);
+    }
+    const resolutions = logs.filter((l) => l.kind === "ConditionResolution");
+    expect(resolutions.length).toBeGreaterThan(0);
+    const expected = [...truthResolutions(venue.world)];
+    expect(resolutions.map((l) => (l.kind === "ConditionResolution" ? [l.conditionId, l.payoutNumerators.join("/")] : []))).toEqual(
+      expected.map((r) => [r.conditionId, r.resolution === "YES" ? "1/0" : r.resolution === "NO" ? "0/1" : "1/1"]),
+    );
+  });
+});
+
+describe("v1BuyFeeTokens", () => {
+  it("always settles back to the collateral fee, for any lot size, tick price and rate", () => {
+    const rng = Rng.derive([1, 2], "fee-check");
+    for (let k = 0; k < 20_000; k++) {
+      const size = rng.intBetween(1, 2_000_000) * 10_000;
+      const price = rng.intBetween(1, 99) * 10_000;
+      const fee = takerFeeMicro(size, price, rng.pick([300, 400, 500, 700]));
+      const usd = notionalMicro(size, price);
+      expect(Number(divRound(v1BuyFeeTokens(fee, size, usd) * BigInt(usd), BigInt(size)))).toBe(fee);
+    }
+  });
+});
