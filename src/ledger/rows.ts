@@ -1,0 +1,154 @@
+/**
+ * The ledger's results as rows of the store's tables (`positions`, `wallet_stats`,
+ * `position_snapshots`, `pnl_points`). Pure: the store layer writes them.
+ */
+import type { WalletStatsTable } from "../store/schema.js";
+import type { WalletAssessment } from "./assess.js";
+import { SECONDS_PER_DAY, type Position } from "./books.js";
+import type { WalletBook } from "./wallets.js";
+import { MICRO } from "./fixed-point.js";
+import type { WalletRankings } from "./rankings.js";
+import type { LedgerState } from "./state.js";
+import type { PnlPointRow, PositionRow, PositionSnapshotRow } from "./types.js";
+
+export function positionRow(state: LedgerState, position: Position): PositionRow {
+  const condition = position.conditionIndex;
+  const conditionId = state.markets.conditionIds[condition]!;
+  return {
+    wallet: state.walletTable.addresses[position.walletId]!,
+    // A token seen only through splits or conversions of a market without facts has no known id yet.
+    token_id: state.markets.tokenIds[position.token] ?? `${conditionId}/${position.outcomeIndex}`,
+    condition_id: conditionId,
+    outcome_index: position.outcomeIndex,
+    shares: position.shares,
+    avg_price: position.avgPrice / MICRO,
+    total_bought: position.totalBought,
+    realized_pnl: position.realizedPnl,
+    fees: position.fees,
+    first_ts: position.firstTs,
+    last_ts: position.lastTs,
+    closed_ts: position.closedTs >= 0 ? position.closedTs : null,
+    status: position.open ? "open" : "closed",
+  };
+}
+
+/** Every position of one wallet, or of every wallet. */
+export function positionRows(state: LedgerState, wallet?: string): PositionRow[] {
+  const books = wallet === undefined ? state.wallets() : [state.wallet(wallet)].filter((b): b is WalletBook => !!b);
+  return books.flatMap((book) => state.positionIndices(book).map((p) => positionRow(state, state.positions.read(p))));
+}
+
+export function walletStatsRow(assessment: WalletAssessment, rankings: WalletRankings | undefined, computedAt: number): WalletStatsTable {
+  const { stats, farmer, skill } = assessment;
+  return {
+    wallet: stats.wallet,
+    computed_at: computedAt,
+    total_trades: stats.totalTrades,
+    total_markets: stats.totalMarkets,
+    total_volume: stats.totalVolume,
+    last_trade: stats.lastTrade,
+    active_count: stats.activeCount,
+    resolved: stats.resolved,
+    wins: stats.wins,
+    losses: stats.losses,
+    win_rate: stats.winRate,
+    win_source: stats.winSource,
+    market_wins: stats.marketWins,
+    market_losses: stats.marketLosses,
+    market_win_rate: stats.marketWinRate,
+    total_pnl: stats.totalPnl,
+    realized_pnl: stats.realizedPnl,
+    unrealized_pnl: stats.unrealizedPnl,
+    gross_profit: stats.grossProfit,
+    gross_loss: stats.grossLoss,
+    profit_factor: stats.profitFactor,
+    pnl_24h: stats.pnl24h,
+    is_smart: assessment.isSmart ? 1 : 0,
+    is_farmer: farmer.isFarmer ? 1 : 0,
+    farmer_reason: farmer.test,
+    has_skill: skill.hasSkill ? 1 : 0,
+    skill_z: skill.z,
+    edge_bps: skill.edgeBps,
+    skill_sample: skill.sample,
+    profitable_streak: stats.profitableStreak,
+    median_hold_days: stats.medianHoldDays,
+    hold_positions_count: stats.holdPositionsCount,
+    categories: JSON.stringify(stats.categories),
+    rank_pnl: rankings?.rankPnl ?? null,
+    rank_winrate: rankings?.rankWinRate ?? null,
+    rank_volume: rankings?.rankVolume ?? null,
+    rank_profit_factor: rankings?.rankProfitFactor ?? null,
+  };
+}
+
+/**
+ * A daily snapshot: per wallet and market with open shares, each side's shares and cost in USD
+ * (shares * average price), dated at 00:00 UTC of the day containing `at` (the ledger is advanced to `at`).
+ */
+export function positionSnapshotRows(state: LedgerState, at: number): PositionSnapshotRow[] {
+  state.advanceTo(at);
+  const day = Math.floor(at / SECONDS_PER_DAY) * SECONDS_PER_DAY;
+  const rows: PositionSnapshotRow[] = [];
+  for (const book of state.wallets()) {
+    const byMarket = new Map<number, PositionSnapshotRow>();
+    for (const p of state.positionIndices(book)) {
+      const position = state.positions.read(p);
+      if (!position.open) continue;
+      const condition = position.conditionIndex;
+      let row = byMarket.get(condition);
+      if (!row) {
+        row = { day, wallet: book.address, condition_id: state.markets.conditionIds[condition]!, yes_shares: 0, yes_cost: 0, no_shares: 0, no_cost: 0 };
+        byMarket.set(condition, row);
+        rows.push(row);
+      }
+      const cost = (position.shares * position.avgPrice) / (MICRO * MICRO);
+      if (position.outcomeIndex === 0) {
+        row.yes_shares = position.shares;
+        row.yes_cost = cost;
+      } else {
+        row.no_shares = position.shares;
+        row.no_cost = cost;
+      }
+    }
+  }
+  return rows;
+}
+
+/** The ledger's total P&L of a wallet in USD: settled net P&L plus open positions at current prices. */
+export function ledgerTotalPnl(state: LedgerState, book: WalletBook): number {
+  let settled = 0;
+  let unrealized = 0;
+  for (const p of state.positionIndices(book)) {
+    const position = state.positions.read(p);
+    settled += state.settledNet(p);
+    if (!position.open) continue;
+    const price = state.markets.currentPrice(position.conditionIndex, position.outcomeIndex);
+    if (price !== null) unrealized += (position.shares * (price - position.avgPrice)) / (MICRO * MICRO);
+  }
+  return settled / MICRO + unrealized;
+}
+
+/**
+ * P&L points written as time passes: every wallet's ledger total P&L at `at` (the ledger is advanced to
+ * `at`), dated at the hour or day start.
+ */
+export function pnlPointRows(state: LedgerState, at: number, resolution: "hour" | "day"): PnlPointRow[] {
+  state.advanceTo(at);
+  const span = resolution === "hour" ? 3_600 : SECONDS_PER_DAY;
+  const t = Math.floor(at / span) * span;
+  return [...state.wallets()].map((book) => ({ wallet: book.address, resolution, t, pnl: ledgerTotalPnl(state, book) }));
+}
+
+/**
+ * Daily points rebuilt from history: cumulative settled net P&L at the end of each day with a change
+ * (prices of the past are not known to the ledger, so open positions count at cost).
+ */
+export function dailyRealizedPnlPoints(state: LedgerState, wallet: string): PnlPointRow[] {
+  const book = state.wallet(wallet);
+  if (!book) return [];
+  let cumulative = 0;
+  return [...book.days.entries()].map(([day, pnl]) => {
+    cumulative += pnl;
+    return { wallet, resolution: "day" as const, t: day * SECONDS_PER_DAY, pnl: cumulative / MICRO };
+  });
+}

@@ -1,0 +1,217 @@
+/**
+ * Wallet statistics exactly as design/domain.md defines them. Each formula is a small exported
+ * function so it can be tested by hand; `computeWalletStats` assembles them from a WalletSummary.
+ */
+import type { Config } from "../config/index.js";
+import { SECONDS_PER_DAY } from "./books.js";
+import { categoryShares, type Category } from "./categories.js";
+import { MICRO } from "./fixed-point.js";
+import type { WalletSummary } from "./summary.js";
+
+/** What the synced venue cache of `/closed-positions` holds for a wallet (USD). */
+export interface VenueClosedPositions {
+  /** Closed positions the cache holds. */
+  readonly held: number;
+  readonly wins: number;
+  readonly losses: number;
+  readonly grossProfit: number;
+  readonly grossLoss: number;
+}
+
+export interface PnlPoint {
+  readonly t: number;
+  readonly p: number;
+}
+
+export interface WalletStatsInput {
+  readonly now: number;
+  /** The venue cache's closed positions, when synced. */
+  readonly venueClosed?: VenueClosedPositions | null;
+  /** Closed positions the ledger expects the venue to list; defaults to the ledger's own closed count. */
+  readonly expectedClosed?: number;
+  /** Last point of the venue's lifetime P&L curve, when synced. */
+  readonly venueLifetimePnl?: number | null;
+  /** The wallet's P&L points (any resolution), for pnl_24h. */
+  readonly pnlPoints?: readonly PnlPoint[];
+}
+
+export type WinSource = "venue" | "market";
+
+export interface WalletStats {
+  readonly wallet: string;
+  readonly totalTrades: number;
+  readonly totalMarkets: number;
+  /** USD. */
+  readonly totalVolume: number;
+  readonly lastTrade: number | null;
+  readonly activeCount: number;
+  /** Resolved market units (a NegRisk event counts once). */
+  readonly resolved: number;
+  readonly wins: number;
+  readonly losses: number;
+  readonly winRate: number;
+  /** Which source `wins`, `losses`, `win_rate` and `profit_factor` came from. */
+  readonly winSource: WinSource;
+  readonly closedCount: number;
+  readonly marketWins: number;
+  readonly marketLosses: number;
+  readonly marketWinRate: number;
+  /** The ledger's own per-position counts, and how many closed positions it expects the venue to list. */
+  readonly ledgerWins: number;
+  readonly ledgerLosses: number;
+  readonly ledgerClosed: number;
+  /** USD. */
+  readonly totalPnl: number;
+  readonly totalPnlSource: "venue" | "ledger";
+  readonly realizedPnl: number;
+  readonly unrealizedPnl: number;
+  readonly grossProfit: number;
+  readonly grossLoss: number;
+  readonly profitFactor: number;
+  readonly feesPaid: number;
+  readonly income: number;
+  readonly pnl24h: number | null;
+  readonly profitableStreak: number;
+  readonly medianHoldDays: number | null;
+  readonly holdPositionsCount: number;
+  readonly categories: Record<Category, number>;
+}
+
+/** `100 * wins / (wins + losses)`; 0 with neither. */
+export function winRate(wins: number, losses: number): number {
+  return wins + losses > 0 ? (100 * wins) / (wins + losses) : 0;
+}
+
+/** Gross profit over gross loss, capped; the cap when there is profit and no loss; 0 with neither. */
+export function profitFactor(grossProfit: number, grossLoss: number, cap: number): number {
+  if (grossLoss > 0) return Math.min(grossProfit / grossLoss, cap);
+  return grossProfit > 0 ? cap : 0;
+}
+
+/** The venue's counts are used when its cache holds at least `completeness` of the expected closed positions. */
+export function chooseWinSource(venueHeld: number | null, expected: number, completeness: number): WinSource {
+  if (venueHeld === null) return "market";
+  return venueHeld >= completeness * expected ? "venue" : "market";
+}
+
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Median hold in days, or null below the minimum sample. */
+export function medianHoldDays(holdSeconds: readonly number[], minPositions: number): number | null {
+  if (holdSeconds.length < minPositions) return null;
+  return median(holdSeconds)! / SECONDS_PER_DAY;
+}
+
+/**
+ * Consecutive UTC days ending today or yesterday, each with positive summed realized P&L and at least
+ * one closed position. Today may still be in progress, so a streak may end yesterday; any earlier
+ * day that does not qualify (including a day without trades) ends it.
+ */
+export function profitableStreak(days: { get(day: number): { pnl: number; closes: number } | undefined }, now: number): number {
+  const qualifies = (day: number) => {
+    const bucket = days.get(day);
+    return bucket !== undefined && bucket.pnl > 0 && bucket.closes > 0;
+  };
+  const today = Math.floor(now / SECONDS_PER_DAY);
+  let day = qualifies(today) ? today : today - 1;
+  let streak = 0;
+  while (qualifies(day)) {
+    streak++;
+    day--;
+  }
+  return streak;
+}
+
+/** Change of total P&L against the latest point at least 24 h old; null when there is none. */
+export function pnlChange24h(points: readonly PnlPoint[], now: number, totalPnl: number): number | null {
+  const cutoff = now - SECONDS_PER_DAY;
+  let reference: PnlPoint | null = null;
+  for (const point of points) if (point.t <= cutoff && (reference === null || point.t > reference.t)) reference = point;
+  return reference === null ? null : totalPnl - reference.p;
+}
+
+/** Counts of the venue's closed-positions rows (their `realizedPnl`, USD) as the venue UI shows them. */
+export function summarizeVenueClosedPositions(rows: Iterable<{ readonly realizedPnl: number }>): VenueClosedPositions {
+  let held = 0;
+  let wins = 0;
+  let losses = 0;
+  let grossProfit = 0;
+  let grossLoss = 0;
+  for (const row of rows) {
+    held++;
+    if (row.realizedPnl > 0) {
+      wins++;
+      grossProfit += row.realizedPnl;
+    } else if (row.realizedPnl < 0) {
+      losses++;
+      grossLoss -= row.realizedPnl;
+    }
+  }
+  return { held, wins, losses, grossProfit, grossLoss };
+}
+
+export function computeWalletStats(summary: WalletSummary, input: WalletStatsInput, cfg: Config["ledger"]): WalletStats {
+  let marketWins = 0;
+  let marketLosses = 0;
+  let resolved = 0;
+  for (const unit of summary.marketUnits) {
+    if (!unit.resolved) continue;
+    resolved++;
+    if (unit.pnl > 0) marketWins++;
+    else if (unit.pnl < 0) marketLosses++;
+  }
+
+  const expected = input.expectedClosed ?? summary.closed.count;
+  const venue = input.venueClosed ?? null;
+  const winSource = chooseWinSource(venue ? venue.held : null, expected, cfg.closedPositionsCompleteness);
+  const fromVenue = winSource === "venue" && venue !== null;
+  const wins = fromVenue ? venue.wins : marketWins;
+  const losses = fromVenue ? venue.losses : marketLosses;
+  const grossProfit = fromVenue ? venue.grossProfit : summary.closed.grossProfit / MICRO;
+  const grossLoss = fromVenue ? venue.grossLoss : summary.closed.grossLoss / MICRO;
+
+  const realizedPnl = summary.realizedNet / MICRO;
+  const unrealizedPnl = summary.unrealizedUsd;
+  const venuePnl = input.venueLifetimePnl ?? null;
+  const totalPnl = venuePnl ?? realizedPnl + unrealizedPnl;
+
+  return {
+    wallet: summary.wallet,
+    totalTrades: summary.trades,
+    totalMarkets: summary.totalMarkets,
+    totalVolume: summary.volume / MICRO,
+    lastTrade: summary.lastTrade,
+    activeCount: summary.activeCount,
+    resolved,
+    wins,
+    losses,
+    winRate: winRate(wins, losses),
+    winSource,
+    closedCount: wins + losses,
+    marketWins,
+    marketLosses,
+    marketWinRate: winRate(marketWins, marketLosses),
+    ledgerWins: summary.closed.wins,
+    ledgerLosses: summary.closed.losses,
+    ledgerClosed: summary.closed.count,
+    totalPnl,
+    totalPnlSource: venuePnl === null ? "ledger" : "venue",
+    realizedPnl,
+    unrealizedPnl,
+    grossProfit,
+    grossLoss,
+    profitFactor: profitFactor(grossProfit, grossLoss, cfg.profitFactorCap),
+    feesPaid: summary.feesPaid / MICRO,
+    income: summary.income / MICRO,
+    pnl24h: pnlChange24h(input.pnlPoints ?? [], input.now, totalPnl),
+    profitableStreak: profitableStreak(summary.days, input.now),
+    medianHoldDays: medianHoldDays(summary.holdSeconds, cfg.holdMinPositions),
+    holdPositionsCount: summary.holdSeconds.length,
+    categories: categoryShares(summary.volumeByCategory),
+  };
+}
