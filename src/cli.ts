@@ -7,6 +7,8 @@ import { createLogger } from "./platform/logger.js";
 import { startService, stopOnSignals, openConfiguredStore } from "./server.js";
 import { migrateStore } from "./store/migrate.js";
 import { UsageError, runKeysCommand } from "./accounts/cli.js";
+import { runIngestCommand } from "./ingest/command.js";
+import { demoCommand, simCommand } from "./sim/cli.js";
 
 interface Command {
   summary: string;
@@ -25,6 +27,13 @@ const commands: Record<string, Command> = {
       const logger = createLogger(config.server.logLevel);
       const service = await startService(config, { logger });
       stopOnSignals(service, logger, config.server.shutdownGraceMs);
+    },
+  },
+  ingest: {
+    summary: "backfill from the venue, then follow it (--until-caught-up: exit once caught up)",
+    flags: { "until-caught-up": "switch" },
+    async run(config, flags) {
+      await runIngestCommand(config, { untilCaughtUp: flags["until-caught-up"] === "true" });
     },
   },
   settings: {
@@ -50,6 +59,13 @@ const commands: Record<string, Command> = {
       }
     },
   },
+  rebuild: {
+    summary: "recompute positions, wallet and market statistics, snapshots and P&L points from the stored fills (run with ingest stopped)",
+    async run(config) {
+      const { runRebuildCommand } = await import("./derive/command.js");
+      await runRebuildCommand(config);
+    },
+  },
   migrate: {
     summary: "bring the store's schema up to date and exit",
     async run(config) {
@@ -63,6 +79,8 @@ const commands: Record<string, Command> = {
       }
     },
   },
+  sim: simCommand,
+  demo: demoCommand,
 };
 
 function usage(): string {

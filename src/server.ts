@@ -1,20 +1,29 @@
 /**
- * `pelagic serve`: opens the store (migrating it), the platform, and the HTTP server; SIGTERM and SIGINT
- * stop accepting connections, drain in-flight requests, then close the store cleanly.
+ * `pelagic serve`: opens the store (migrating it), the platform, the HTTP server and, by role, the ingest;
+ * SIGTERM and SIGINT stop accepting connections, drain in-flight requests, stop ingest between two batches,
+ * then close the store cleanly. Roles: `all` serves the API and runs ingest (unless INGEST=false), `api` serves
+ * without ingest, `ingest` runs ingest and serves only /api/v1/health.
  */
-import type { FastifyInstance } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { buildApp } from "./api/app.js";
+import type { AppContext } from "./api/context.js";
+import { healthRoutes } from "./api/routes/health.js";
 import type { Config } from "./config/index.js";
 import { redactUrl } from "./config/index.js";
 import { createPlatform, type Platform } from "./platform/index.js";
 import { createLogger, type Logger } from "./platform/logger.js";
 import { openStore, type Store } from "./store/database.js";
 import { migrateStore } from "./store/migrate.js";
+import { Ingest, expectedIngestSources } from "./ingest/index.js";
+import type { Sleep, VenueClients } from "./venue/index.js";
 
 export interface Service {
   app: FastifyInstance;
   store: Store;
   platform: Platform;
+  /** The ingest this process runs (role all with INGEST=true, or role ingest); null otherwise. */
+  ingest: Ingest | null;
   /** The address the server listens on. */
   url: string;
   stop(): Promise<void>;
@@ -26,6 +35,7 @@ export async function openConfiguredStore(config: Config): Promise<Store> {
     sqlitePath: config.store.sqlitePath,
     databaseUrl: config.store.databaseUrl,
     poolSize: config.store.poolSize,
+    sqliteCacheMb: config.store.sqliteCacheMb,
   });
 }
 
@@ -33,6 +43,18 @@ export interface StartOptions {
   logger?: Logger;
   /** Extra plugins registered before listening (tests use it for probe routes). */
   register?: (app: FastifyInstance) => Promise<void>;
+  /** The venue's clients for ingest (tests point them at a simulated venue); built from the configuration when absent. */
+  venue?: VenueClients;
+  sleep?: Sleep;
+  /** Runs before the ingest starts (register `onCommitted` listeners here, so they see every batch). */
+  beforeIngest?: (ingest: Ingest) => Promise<void>;
+}
+
+/** role ingest: only /api/v1/health, so an orchestrator can probe the ingest process. */
+async function buildHealthApp(ctx: AppContext, logger: Logger): Promise<FastifyInstance> {
+  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, return503OnClosing: true });
+  await app.withTypeProvider<TypeBoxTypeProvider>().register(healthRoutes, ctx);
+  return app;
 }
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
@@ -45,33 +67,41 @@ export async function startService(config: Config, options: StartOptions = {}): 
     throw error;
   }
   const platform = await createPlatform(config.platform);
-  const app = await buildApp(
-    { config, store, platform, expectedSources: [], startedAt: platform.clock.now() },
-    logger,
-  );
+  const role = config.server.role;
+  const ingestRuns = role === "ingest" || (role === "all" && config.ingest.enabled);
+  // An API process reports the readiness of the ingest process that shares its store.
+  const expectedSources = ingestRuns || role === "api" ? expectedIngestSources(config) : [];
+  const ctx: AppContext = { config, store, platform, expectedSources, startedAt: platform.clock.now() };
+  const app = role === "ingest" ? await buildHealthApp(ctx, logger) : await buildApp(ctx, logger);
   if (options.register) await options.register(app);
+  const ingest = ingestRuns ? new Ingest({ config, store, platform, logger, venue: options.venue, sleep: options.sleep }) : null;
   const url = await app.listen({ port: config.server.port, host: config.server.host });
+  if (ingest) {
+    await options.beforeIngest?.(ingest);
+    ingest.start();
+  }
   logger.info(
     {
       url,
       store: config.store.kind === "postgres" ? redactUrl(config.store.databaseUrl ?? "") : config.store.sqlitePath,
       platform: config.platform.kind,
-      role: config.server.role,
+      role,
+      ingest: ingestRuns,
     },
     "pelagic serving",
   );
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await app.close();
+      await Promise.all([app.close(), ingest?.stop()]);
       await platform.close();
       await store.close();
     })());
-  return { app, store, platform, url, stop };
+  return { app, store, platform, ingest, url, stop };
 }
 
-/** Stops the service on SIGTERM/SIGINT, forcing an exit if draining outlasts the grace period. */
-export function stopOnSignals(service: Service, logger: Logger, graceMs: number): void {
+/** Stops the service (or any process part) on SIGTERM/SIGINT, forcing an exit if draining outlasts the grace period. */
+export function stopOnSignals(service: Pick<Service, "stop">, logger: Logger, graceMs: number): void {
   const onSignal = (signal: NodeJS.Signals) => {
     logger.info({ signal }, "draining");
     const timer = setTimeout(() => {

@@ -37,6 +37,7 @@ export const settings = {
     dataDir: str("DATA_DIR", "./data", "folder of the SQLite file and other local state"),
     databaseUrl: optionalUrl("DATABASE_URL", "postgres:// URL selects PostgreSQL; absent selects SQLite in DATA_DIR", ["postgres:", "postgresql:"]),
     poolSize: int("DATABASE_POOL_SIZE", 10, "PostgreSQL connection pool size", { min: 1, max: 200 }),
+    sqliteCacheMb: int("SQLITE_CACHE_MB", 256, "SQLite page cache in MiB (bulk ingest into the indexed fills table is fastest when its indexes stay cached)", { min: 2 }),
   },
   platform: {
     redisUrl: optionalUrl("REDIS_URL", "redis:// URL selects Redis for cache, rate limits, presence and pub/sub; absent selects in-process backends", ["redis:", "rediss:"]),
@@ -99,6 +100,12 @@ export const settings = {
     clusterMinWhales: int("CLUSTER_MIN_WHALES", 3, "smart wallets aligned for a conviction cluster", { min: 1 }),
     clusterMinMarkets: int("CLUSTER_MIN_MARKETS", 2, "markets of one event for a conviction cluster", { min: 1 }),
   },
+  derive: {
+    refreshSeconds: int("DERIVE_REFRESH_SECONDS", 60, "interval of the ledger's refresh: rankings, market stats, venue syncs, resolutions, re-derived wallets", { min: 1 }),
+    washRefreshSeconds: int("DERIVE_WASH_REFRESH_SECONDS", 900, "a trading wallet's wash-ring share is recomputed from its fills at most this often", { min: 0 }),
+    hourlyPointsDays: int("PNL_HOURLY_DAYS", 8, "hourly P&L points are written and kept for this many days", { min: 2 }),
+    snapshotDays: int("POSITION_SNAPSHOT_DAYS", 35, "daily position snapshots are written and kept for this many days", { min: 2 }),
+  },
   limits: {
     premiumPerMinute: int("RATE_PREMIUM_PER_MINUTE", 600, "Premium requests per key per sliding minute", { min: 1 }),
     freePerMinute: int("RATE_FREE_PER_MINUTE", 200, "Free requests per client IP per sliding minute", { min: 1 }),
@@ -113,8 +120,17 @@ export const settings = {
   },
   ingest: {
     enabled: bool("INGEST", true, "run ingest in this process (role all)"),
-    startDate: optionalStr("INGEST_START", "backfill start: YYYY-MM-DD or a block number"),
+    startDate: optionalStr("INGEST_START", "backfill start: YYYY-MM-DD or a block number (a date only without VENUE_RPC_URL); unset: follow from now"),
     confirmations: int("INGEST_CONFIRMATIONS", 64, "blocks behind the head the chain follower stays", { min: 0 }),
+    blockSpan: int("INGEST_BLOCK_SPAN", 2_000, "largest block range of one eth_getLogs request (halved when the node refuses it)", { min: 1 }),
+    pollSeconds: int("INGEST_POLL_SECONDS", 4, "pause of a caught-up fills pipeline before it looks for new blocks or trades", { min: 0 }),
+    marketsIntervalSeconds: int("INGEST_MARKETS_INTERVAL_SECONDS", 60, "pause between incremental market syncs (prices, volumes, closed state, resolutions)", { min: 0 }),
+    livePollSeconds: int("INGEST_LIVE_POLL_SECONDS", 2, "pause between /trades polls while the live feed (RTDS) is down", { min: 0 }),
+    tradesOverlapSeconds: int("INGEST_TRADES_OVERLAP_SECONDS", 600, "seconds each Data API /trades pass re-reads before the previous pass's end (the venue's indexing lag)", { min: 0 }),
+    retryMaxSeconds: int("INGEST_RETRY_MAX_SECONDS", 60, "longest pause of a pipeline after a failed step (exponential backoff with jitter)", { min: 1 }),
+    walletSyncConcurrency: int("INGEST_WALLET_SYNC_CONCURRENCY", 2, "wallets synced from the venue at once", { min: 1 }),
+    walletSyncFreshSeconds: int("INGEST_WALLET_SYNC_FRESH_SECONDS", 600, "a wallet synced this recently is answered from the cache", { min: 0 }),
+    walletMaxClosedPositions: int("INGEST_WALLET_MAX_CLOSED_POSITIONS", 20_000, "closed positions read per wallet sync; beyond, the venue cache counts as truncated", { min: 1 }),
   },
 } as const;
 

@@ -45,10 +45,10 @@ describe("P&L points", () => {
     expect(pnlPointRows(state, at, "day")[0]).toMatchObject({ t: T0 + 3 * DAY });
   });
 
-  it("are rebuilt daily from the realized history", () => {
+  it("are rebuilt daily from the realized history, each dated at the end of its day", () => {
     expect(dailyRealizedPnlPoints(state, W)).toEqual([
-      { wallet: W, resolution: "day", t: T0, pnl: 2 },
-      { wallet: W, resolution: "day", t: T0 + 2 * DAY, pnl: 1 },
+      { wallet: W, resolution: "day", t: T0 + DAY, pnl: 2 },
+      { wallet: W, resolution: "day", t: T0 + 3 * DAY, pnl: 1 },
     ]);
   });
 });

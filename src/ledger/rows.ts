@@ -140,8 +140,9 @@ export function pnlPointRows(state: LedgerState, at: number, resolution: "hour" 
 }
 
 /**
- * Daily points rebuilt from history: cumulative settled net P&L at the end of each day with a change
- * (prices of the past are not known to the ledger, so open positions count at cost).
+ * Daily points rebuilt from history: cumulative settled net P&L at the end of each day with a change, dated
+ * at that end (00:00 UTC of the next day), as every point is the P&L as of its time (prices of the past are
+ * not known to the ledger, so open positions count at cost).
  */
 export function dailyRealizedPnlPoints(state: LedgerState, wallet: string): PnlPointRow[] {
   const book = state.wallet(wallet);
@@ -149,6 +150,6 @@ export function dailyRealizedPnlPoints(state: LedgerState, wallet: string): PnlP
   let cumulative = 0;
   return [...book.days.entries()].map(([day, pnl]) => {
     cumulative += pnl;
-    return { wallet, resolution: "day" as const, t: day * SECONDS_PER_DAY, pnl: cumulative / MICRO };
+    return { wallet, resolution: "day" as const, t: (day + 1) * SECONDS_PER_DAY, pnl: cumulative / MICRO };
   });
 }

@@ -37,14 +37,14 @@ export async function saveCheckpoint(
     .execute();
 }
 
-/** Counts an error of a source (a malformed record, a failed request) without moving its cursor. */
-export async function recordSourceError(db: Kysely<Database>, source: string, message: string, now: number): Promise<void> {
+/** Counts `count` errors of a source (malformed records, a failed request) without moving its cursor. */
+export async function recordSourceError(db: Kysely<Database>, source: string, message: string, now: number, count = 1): Promise<void> {
   await db
     .insertInto("ingest_checkpoints")
-    .values({ source, cursor: "", first_sync_done: 0, errors: 1, last_error: message, updated_at: now })
+    .values({ source, cursor: "", first_sync_done: 0, errors: count, last_error: message, updated_at: now })
     .onConflict((oc) =>
       oc.column("source").doUpdateSet((eb) => ({
-        errors: eb("ingest_checkpoints.errors", "+", 1),
+        errors: eb("ingest_checkpoints.errors", "+", count),
         last_error: message,
       })),
     )

@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPool } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.js";
 import type { StoreKind } from "./migrations/column-types.js";
@@ -21,6 +21,20 @@ export interface StoreOptions {
   poolSize?: number;
   /** PostgreSQL schema to work in (tests use one schema each); default `public`. */
   schema?: string;
+  /** SQLite page cache in MiB; default 64. Bulk ingest into indexed tables is much faster when the indexes stay cached. */
+  sqliteCacheMb?: number;
+}
+
+/** The connection a transaction runs on, for measured bulk paths (prepared statements, COPY). */
+export type RawConnection =
+  | { readonly kind: "sqlite"; readonly handle: SqliteDatabase.Database }
+  | { readonly kind: "postgres"; readonly client: pg.PoolClient };
+
+export interface StoreTransaction {
+  readonly kind: StoreKind;
+  /** Kysely bound to this transaction. */
+  readonly db: Kysely<Database>;
+  readonly raw: RawConnection;
 }
 
 export interface Store {
@@ -33,6 +47,11 @@ export interface Store {
    * single connection Kysely uses, so statements run on it inside a Kysely transaction belong to that transaction.
    */
   readonly sqlite: SqliteDatabase.Database | undefined;
+  /**
+   * Runs `fn` in one transaction (committed when it resolves, rolled back when it throws) and hands it both a
+   * Kysely bound to the transaction and the raw connection underneath.
+   */
+  transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -60,12 +79,18 @@ function openSqlite(options: StoreOptions): Store {
   database.pragma("journal_mode = WAL");
   database.pragma("synchronous = NORMAL");
   database.pragma("busy_timeout = 5000");
+  database.pragma(`cache_size = ${-Math.round((options.sqliteCacheMb ?? 64) * 1024)}`);
+  // Checkpointing the WAL every 40 MB instead of every 4 MB: bulk inserts into randomly keyed indexes dirty most
+  // index pages, and each checkpoint copies them back into the database file (measured 1.3-1.5x on fills backfills).
+  database.pragma("wal_autocheckpoint = 10000");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const raw: RawConnection = { kind: "sqlite", handle: database };
   return {
     kind: "sqlite",
     db,
     schema: undefined,
     sqlite: database,
+    transaction: (fn) => db.transaction().execute((trx) => fn({ kind: "sqlite", db: trx, raw })),
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -94,6 +119,7 @@ async function openPostgres(options: StoreOptions): Promise<Store> {
     db,
     schema,
     sqlite: undefined,
+    transaction: (fn) => postgresTransaction(pool, fn),
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -101,4 +127,26 @@ async function openPostgres(options: StoreOptions): Promise<Store> {
       await db.destroy();
     },
   };
+}
+
+/** One pooled client for the whole transaction, with a Kysely that runs every query on it. */
+async function postgresTransaction<T>(pool: pg.Pool, fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query("begin");
+    const onClient: PostgresPool = {
+      connect: async () => ({ query: client.query.bind(client) as never, release: () => undefined }),
+      end: async () => undefined,
+    };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: onClient }) });
+    const result = await fn({ kind: "postgres", db, raw: { kind: "postgres", client } });
+    await client.query("commit");
+    return result;
+  } catch (error) {
+    await client.query("rollback").catch(() => (broken = true));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }

@@ -1,33 +1,34 @@
 /**
  * Writing fills and wallet activity: batched, idempotent by natural key (a replayed batch inserts nothing),
- * and fast enough for backfills. SQLite: one prepared statement run per row on the raw handle (measured 1.6x
- * faster than multi-row statements through Kysely). PostgreSQL: one INSERT ... SELECT FROM unnest(arrays) per chunk.
+ * and fast enough for backfills. Each call returns the rows that were new, so listeners see every row once.
+ * SQLite: one prepared statement run per row on the raw handle (measured 1.6x faster than multi-row statements
+ * through Kysely, and faster than raw multi-row statements too). PostgreSQL: COPY, straight into the table when
+ * no row exists yet (a backfill past its checkpoint), else through a temporary table and
+ * INSERT ... SELECT ... ON CONFLICT DO NOTHING (measured 1.4x the former INSERT ... SELECT FROM unnest).
  * Call inside the transaction that also saves the source's checkpoint.
  */
-import type { Statement } from "better-sqlite3";
-import { sql, type Insertable, type Kysely, type Transaction } from "kysely";
-import type { Store } from "./database.js";
-import type { Database, FillsTable, WalletActivityTable } from "./schema.js";
+import type { Insertable } from "kysely";
+import type pg from "pg";
+import type { StoreTransaction } from "./database.js";
+import { copyRows, sqlIdentifier } from "./pg-copy.js";
+import { preparedStatement } from "./sqlite-statements.js";
+import type { FillsTable, WalletActivityTable } from "./schema.js";
 
 export type NewFill = Insertable<FillsTable>;
 export type NewActivity = Insertable<WalletActivityTable>;
-type Db = Kysely<Database> | Transaction<Database>;
 
 interface TableSpec {
   table: "fills" | "wallet_activity";
   key: string;
-  /** Column name and its PostgreSQL array element type. */
-  columns: ReadonlyArray<readonly [string, string]>;
+  columns: readonly string[];
 }
 
 const FILLS: TableSpec = {
   table: "fills",
   key: "fill_key",
   columns: [
-    ["fill_key", "text"], ["source", "text"], ["tx_hash", "text"], ["log_index", "bigint"], ["block_number", "bigint"],
-    ["order_hash", "text"], ["wallet", "text"], ["counterparty", "text"], ["role", "text"], ["condition_id", "text"],
-    ["token_id", "text"], ["outcome_index", "bigint"], ["side", "text"], ["size", "bigint"], ["usd", "bigint"],
-    ["price", "double precision"], ["fee", "bigint"], ["ts", "bigint"], ["entry_type", "text"], ["exchange_version", "bigint"],
+    "fill_key", "source", "tx_hash", "log_index", "block_number", "order_hash", "wallet", "counterparty", "role", "condition_id",
+    "token_id", "outcome_index", "side", "size", "usd", "price", "fee", "ts", "entry_type", "exchange_version",
   ],
 };
 
@@ -35,60 +36,65 @@ const ACTIVITY: TableSpec = {
   table: "wallet_activity",
   key: "activity_key",
   columns: [
-    ["activity_key", "text"], ["source", "text"], ["wallet", "text"], ["type", "text"], ["condition_id", "text"],
-    ["token_id", "text"], ["outcome_index", "bigint"], ["size", "bigint"], ["usd", "bigint"], ["price", "double precision"],
-    ["ts", "bigint"], ["tx_hash", "text"], ["log_index", "bigint"],
+    "activity_key", "source", "wallet", "type", "condition_id", "token_id", "outcome_index", "size", "usd", "price",
+    "ts", "tx_hash", "log_index", "neg_risk_market_id", "index_set", "fee",
   ],
 };
 
-const PG_ROWS_PER_STATEMENT = 10_000;
-const statements = new WeakMap<object, Map<string, Statement>>();
+/** SQLite runs this many rows, then lets the event loop breathe (the driver is synchronous). */
+const SQLITE_ROWS_PER_SLICE = 10_000;
+const UNIQUE_VIOLATION = "23505";
 
-function sqliteInsert(store: Store, spec: TableSpec): Statement {
-  const handle = store.sqlite!;
-  let cache = statements.get(handle);
-  if (!cache) statements.set(handle, (cache = new Map()));
-  let statement = cache.get(spec.table);
-  if (!statement) {
-    const names = spec.columns.map(([c]) => c);
-    statement = handle.prepare(
-      `insert into ${spec.table} (${names.join(", ")}) values (${names.map(() => "?").join(", ")}) on conflict (${spec.key}) do nothing`,
+async function insertIgnoringDuplicates<R extends Record<string, unknown>>(tx: StoreTransaction, spec: TableSpec, rows: readonly R[]): Promise<R[]> {
+  if (rows.length === 0) return [];
+  if (tx.raw.kind === "sqlite") {
+    const statement = preparedStatement(
+      tx.raw.handle,
+      `insert into ${spec.table} (${spec.columns.join(", ")}) values (${spec.columns.map(() => "?").join(", ")}) on conflict (${spec.key}) do nothing`,
     );
-    cache.set(spec.table, statement);
+    const fresh: R[] = [];
+    for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_SLICE) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      const end = Math.min(rows.length, start + SQLITE_ROWS_PER_SLICE);
+      for (let i = start; i < end; i++) {
+        const row = rows[i] as R;
+        if (statement.run(spec.columns.map((c) => row[c] ?? null)).changes > 0) fresh.push(row);
+      }
+    }
+    return fresh;
   }
-  return statement;
+  return postgresInsert(tx.raw.client, spec, rows);
 }
 
-async function insertIgnoringDuplicates(store: Store, db: Db, spec: TableSpec, rows: ReadonlyArray<Record<string, unknown>>): Promise<number> {
-  if (rows.length === 0) return 0;
-  if (store.kind === "sqlite") {
-    const statement = sqliteInsert(store, spec);
-    let inserted = 0;
-    for (const row of rows) inserted += statement.run(spec.columns.map(([c]) => row[c] ?? null)).changes;
-    return inserted;
+async function postgresInsert<R extends Record<string, unknown>>(client: pg.PoolClient, spec: TableSpec, rows: readonly R[]): Promise<R[]> {
+  const columns = spec.columns.map(sqlIdentifier).join(", ");
+  await client.query("savepoint bulk_insert");
+  try {
+    await copyRows(client, `copy ${spec.table} (${columns}) from stdin`, spec.columns, rows);
+    await client.query("release savepoint bulk_insert");
+    return [...rows];
+  } catch (error) {
+    await client.query("rollback to savepoint bulk_insert");
+    if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
   }
-  let inserted = 0;
-  for (let start = 0; start < rows.length; start += PG_ROWS_PER_STATEMENT) {
-    const part = rows.slice(start, start + PG_ROWS_PER_STATEMENT);
-    const arrays = spec.columns.map(([column, type]) => sql`${part.map((row) => row[column] ?? null)}::${sql.raw(type)}[]`);
-    const result = await sql`
-      insert into ${sql.table(spec.table)} (${sql.join(spec.columns.map(([c]) => sql.id(c)))})
-      select * from unnest(${sql.join(arrays)})
-      on conflict (${sql.id(spec.key)}) do nothing`.execute(db);
-    inserted += Number(result.numAffectedRows ?? 0);
-  }
-  return inserted;
+  const staging = `${spec.table}_incoming`;
+  await client.query(`create temp table if not exists ${staging} (like ${spec.table} including defaults) on commit delete rows`);
+  await client.query(`truncate ${staging}`);
+  await copyRows(client, `copy ${staging} (${columns}) from stdin`, spec.columns, rows);
+  const result = await client.query<{ key: string }>(
+    `insert into ${spec.table} (${columns}) select ${columns} from ${staging} on conflict (${spec.key}) do nothing returning ${spec.key} as key`,
+  );
+  // A key repeated within the batch is inserted once and reported once.
+  const inserted = new Set(result.rows.map((r) => r.key));
+  return rows.filter((row) => inserted.delete(row[spec.key] as string));
 }
 
-/**
- * Inserts fills, skipping those whose `fill_key` is already stored; returns how many were new.
- * `db` is the transaction to write in (or the store's db); on SQLite the rows go through the same connection.
- */
-export function insertFills(store: Store, db: Db, fills: readonly NewFill[]): Promise<number> {
-  return insertIgnoringDuplicates(store, db, FILLS, fills as ReadonlyArray<Record<string, unknown>>);
+/** Inserts fills, skipping those whose `fill_key` is already stored; returns the new ones. */
+export function insertFills(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
+  return insertIgnoringDuplicates(tx, FILLS, fills as ReadonlyArray<NewFill & Record<string, unknown>>);
 }
 
-/** Inserts activity rows, skipping those whose `activity_key` is already stored; returns how many were new. */
-export function insertActivity(store: Store, db: Db, rows: readonly NewActivity[]): Promise<number> {
-  return insertIgnoringDuplicates(store, db, ACTIVITY, rows as ReadonlyArray<Record<string, unknown>>);
+/** Inserts activity rows, skipping those whose `activity_key` is already stored; returns the new ones. */
+export function insertActivity(tx: StoreTransaction, rows: readonly NewActivity[]): Promise<NewActivity[]> {
+  return insertIgnoringDuplicates(tx, ACTIVITY, rows as ReadonlyArray<NewActivity & Record<string, unknown>>);
 }

@@ -119,6 +119,12 @@ export interface WalletActivityTable {
   ts: number;
   tx_hash: string;
   log_index: number | null;
+  /** CONVERSION: the event's `negRiskMarketID`. */
+  neg_risk_market_id: string | null;
+  /** CONVERSION: the index set (decimal; bit i = question i's NO given up). REDEEM: the redeemed index sets OR-ed together. */
+  index_set: string | null;
+  /** CONVERSION: micro-shares the adapter keeps per NO given up (`amount * feeBips / 10000`); null when unknown. */
+  fee: number | null;
 }
 
 export interface PositionsTable {
@@ -217,6 +223,86 @@ export interface IngestCheckpointsTable {
   updated_at: number;
 }
 
+/** A market's settlement as ConditionResolution reported it on chain. */
+export interface MarketResolutionsTable {
+  condition_id: string;
+  resolution: Resolution;
+  /** JSON array of the payout numerators as decimal strings, e.g. `["1","0"]`. */
+  payout_numerators: string;
+  /** Block timestamp of the resolution. */
+  resolved_at: number;
+  block_number: number;
+  tx_hash: string;
+  log_index: number;
+}
+
+/** The venue's own view of a wallet's open positions (Data API /positions), replaced at each wallet sync. */
+export interface VenuePositionsTable {
+  wallet: string;
+  token_id: string;
+  condition_id: string;
+  outcome_index: number;
+  size: number;
+  avg_price: number;
+  cur_price: number;
+  initial_value: number;
+  current_value: number;
+  cash_pnl: number;
+  realized_pnl: number;
+  total_bought: number;
+  redeemable: Flag;
+  mergeable: Flag;
+  title: string | null;
+  slug: string | null;
+  event_slug: string | null;
+  synced_at: number;
+}
+
+/** The venue's closed positions of a wallet (Data API /closed-positions), replaced at each wallet sync. */
+export interface VenueClosedPositionsTable {
+  wallet: string;
+  token_id: string;
+  condition_id: string;
+  outcome_index: number;
+  avg_price: number;
+  cur_price: number;
+  total_bought: number;
+  realized_pnl: number;
+  /** When the position closed. */
+  ts: number;
+  title: string | null;
+  slug: string | null;
+  event_slug: string | null;
+  synced_at: number;
+}
+
+/** The venue's lifetime P&L curve of a wallet (user-pnl), in USD micro-units. */
+export interface VenuePnlPointsTable {
+  wallet: string;
+  t: number;
+  pnl: number;
+}
+
+/** Per-wallet sync state: when, how much the venue handed out, and whether a pagination ceiling cut it short. */
+export interface WalletSyncTable {
+  wallet: string;
+  synced_at: number | null;
+  status: "ok" | "error";
+  positions_count: number;
+  positions_truncated: Flag;
+  /** Closed positions the venue cache holds: the numerator of domain.md's 95% rule. */
+  closed_positions_count: number;
+  closed_positions_truncated: Flag;
+  activity_count: number;
+  activity_truncated: Flag;
+  /** Timestamp of the newest activity synced: the next sync starts there. */
+  activity_cursor: number | null;
+  /** The last point of the venue's P&L curve, USD micro-units; null when the curve is empty. */
+  lifetime_pnl: number | null;
+  last_error: string | null;
+  updated_at: number;
+}
+
 export type Plan = "free" | "premium";
 export type KeyStatus = "active" | "rotated" | "revoked";
 
@@ -257,4 +343,9 @@ export interface Database {
   position_snapshots: PositionSnapshotsTable;
   pnl_points: PnlPointsTable;
   ingest_checkpoints: IngestCheckpointsTable;
+  market_resolutions: MarketResolutionsTable;
+  venue_positions: VenuePositionsTable;
+  venue_closed_positions: VenueClosedPositionsTable;
+  venue_pnl_points: VenuePnlPointsTable;
+  wallet_sync: WalletSyncTable;
 }

@@ -83,15 +83,15 @@ describe.each(storeBackends)("store on $kind", (backend) => {
     const batch = Array.from({ length: 1200 }, (_, i) =>
       fill(`chain:0xbulk:${i}`, { log_index: i, counterparty: i % 2 ? null : "0x2222222222222222222222222222222222222222", entry_type: i % 3 ? "MINT" : null }),
     );
-    const first = await store.db.transaction().execute((trx) => insertFills(store, trx, batch));
-    const again = await store.db.transaction().execute((trx) => insertFills(store, trx, [...batch.slice(0, 10), fill("chain:0xbulk:new")]));
-    expect(first).toBe(1200);
-    expect(again).toBe(1);
+    const first = await store.transaction((tx) => insertFills(tx, batch));
+    const again = await store.transaction((tx) => insertFills(tx, [...batch.slice(0, 10), fill("chain:0xbulk:new"), fill("chain:0xbulk:new")]));
+    expect(first).toHaveLength(1200);
+    expect(again.map((f) => f.fill_key)).toEqual(["chain:0xbulk:new"]);
     const stored = await store.db.selectFrom("fills").select(["log_index", "counterparty", "entry_type"]).where("fill_key", "=", "chain:0xbulk:3").executeTakeFirstOrThrow();
     expect(stored).toEqual({ log_index: 3, counterparty: null, entry_type: null });
     await expect(
-      store.db.transaction().execute(async (trx) => {
-        await insertFills(store, trx, [fill("chain:0xbulk:rolled-back")]);
+      store.transaction(async (tx) => {
+        await insertFills(tx, [fill("chain:0xbulk:rolled-back")]);
         throw new Error("abort");
       }),
     ).rejects.toThrow("abort");
@@ -111,7 +111,11 @@ describe.each(storeBackends)("store on $kind", (backend) => {
       tx_hash: "0xr",
       log_index: 0,
     };
-    expect(await insertActivity(store, store.db, [activity, activity])).toBe(1);
+    expect(await store.transaction((tx) => insertActivity(tx, [activity, activity]))).toHaveLength(1);
+    const awkward = { ...activity, activity_key: "data:tab\tnew\nline\\slash", index_set: null };
+    await store.transaction((tx) => insertActivity(tx, [awkward]));
+    const back = await store.db.selectFrom("wallet_activity").select("activity_key").where("activity_key", "=", awkward.activity_key).execute();
+    expect(back).toEqual([{ activity_key: awkward.activity_key }]);
   });
 
   it("returns 64-bit micro-unit amounts as exact numbers", async () => {

@@ -5,8 +5,10 @@
 import type { StoreMigration } from "./column-types.js";
 import { core } from "./0001_core.js";
 import { accounts } from "./0002_accounts.js";
+import { ingest } from "./0003_ingest.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
   "0002_accounts": accounts,
+  "0003_ingest": ingest,
 };

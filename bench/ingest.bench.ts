@@ -1,0 +1,184 @@
+/**
+ * Backfill throughput of ingest: `node --import tsx bench/ingest.bench.ts [--fills 2000000] [--batch 50000]
+ * [--pg postgres://postgres@127.0.0.1:5432/test | --pg none] [--decode 150000]`.
+ *
+ * 1. Write path: the chain pipeline's commits (BatchWriter: fills with every index of the schema, the wallets
+ *    they name, and the checkpoint, one transaction per batch) of a seeded synthetic history: matches of one to
+ *    four makers plus the taker, Zipf-active wallets on Zipf-popular markets, increasing blocks. Into a fresh
+ *    SQLite file (the configured page cache) and into a fresh schema of PostgreSQL.
+ * 2. CPU path: the same kind of history as encoded exchange logs, decoded (src/ingest/log-decoder.ts), settled
+ *    (settleFills) and turned into rows, on one core.
+ * Prints fills/s for each, and the process's peak RSS.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "kysely";
+import { loadConfig } from "../src/config/index.js";
+import { BatchWriter } from "../src/ingest/batch-writer.js";
+import { chainFillRow } from "../src/ingest/chain-rows.js";
+import { decodeLog } from "../src/ingest/log-decoder.js";
+import { EXCHANGE_V1, EXCHANGE_V2, matchEvents } from "../src/ingest/testing/chain-events.js";
+import { ManualClock } from "../src/platform/clock.js";
+import { createLogger } from "../src/platform/logger.js";
+import { openStore, type Store } from "../src/store/database.js";
+import type { NewFill } from "../src/store/fills.js";
+import { migrateStore } from "../src/store/migrate.js";
+import { encodeVenueLog as encodeLog, settleFills, type DecodedVenueLog, type Hex, type RawLog } from "../src/venue/index.js";
+
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ""), process.argv[i + 1] ?? "");
+const FILLS = Number(args.get("fills") ?? 2_000_000);
+const BATCH = Number(args.get("batch") ?? 50_000);
+const PG_URL = args.get("pg") ?? "postgres://postgres@127.0.0.1:5432/test";
+const DECODE = Number(args.get("decode") ?? 150_000);
+const WALLETS = 200_000;
+const MARKETS = 20_000;
+
+/** mulberry32: small, fast, seeded. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
+const walletAddress = (i: number) => `0x${hex(i + 1, 8)}${hex(Math.imul(i + 1, 2_654_435_761) >>> 0, 32)}` as Hex;
+const conditionOf = (m: number) => `0x${hex(m + 1, 8)}${"c".repeat(56)}`;
+const tokenOf = (m: number, outcome: number) => String(BigInt(m + 1) * 1_000_003n * 10n ** 60n + BigInt(outcome));
+
+/** A seeded history, batch by batch: each batch `BATCH` fills (whole matches), as the chain pipeline writes them. */
+function* history(total: number, seed: number): Generator<NewFill[]> {
+  const random = rng(seed);
+  const zipf = (n: number, skew: number) => Math.min(n - 1, Math.floor(n * random() ** skew));
+  let made = 0;
+  let block = 81_000_000;
+  let tx = 0;
+  let batch: NewFill[] = [];
+  while (made < total) {
+    if (random() < 0.05) block += 1;
+    const ts = 1_767_225_600 + (block - 81_000_000) * 2;
+    const market = zipf(MARKETS, 2.5);
+    const makers = 1 + Math.floor(random() * random() * 4);
+    const txHash = `0x${hex(++tx, 16)}${hex(Math.imul(tx, 0x9e3779b1) >>> 0, 8)}${"ab".repeat(20)}`;
+    const takerOutcome = random() < 0.5 ? 0 : 1;
+    const type = random() < 0.6 ? "MINT" : random() < 0.5 ? "COMPLEMENTARY" : "MERGE";
+    for (let i = 0; i <= makers; i++) {
+      const taker = i === makers;
+      const outcome = taker || type === "COMPLEMENTARY" ? takerOutcome : 1 - takerOutcome;
+      const size = 1_000_000 + Math.floor(random() * 500_000_000);
+      const priceMicro = 10_000 + Math.floor(random() * 980_000);
+      batch.push(
+        chainFillRow(
+          {
+            txHash: txHash as Hex, logIndex: i, blockNumber: block, exchange: EXCHANGE_V2, exchangeVersion: "v2", orderHash: `0x${hex(made + i, 64)}` as Hex,
+            wallet: walletAddress(zipf(WALLETS, 3)), role: taker ? "TAKER" : "MAKER", counterparty: taker && makers > 1 ? null : walletAddress(zipf(WALLETS, 3)),
+            direction: type === "MERGE" ? "SELL" : "BUY", tokenId: tokenOf(market, outcome), sizeMicro: size, usdMicro: Math.floor((size * priceMicro) / 1e6),
+            priceMicro, feeMicro: 0, feeAsset: "COLLATERAL", feeUsdMicro: taker ? Math.floor(size / 1000) : 0, entryType: type,
+          },
+          { conditionId: conditionOf(market), outcomeIndex: outcome },
+          ts,
+        ),
+      );
+    }
+    made += makers + 1;
+    if (batch.length >= BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const rssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+const logger = createLogger("silent");
+
+async function measureWrites(label: string, store: Store): Promise<void> {
+  const writer = new BatchWriter(store, new ManualClock(), logger);
+  let written = 0;
+  let busyMs = 0;
+  let batches = 0;
+  for (const batch of history(FILLS, 42)) {
+    const started = performance.now();
+    const committed = await writer.commit({ source: "chain-logs", cursor: `block:${batch.at(-1)!.block_number}`, fills: batch });
+    busyMs += performance.now() - started;
+    written += committed.fills.length;
+    batches += 1;
+  }
+  console.log(`${label}: ${written.toLocaleString("en-US")} fills in ${(busyMs / 1000).toFixed(1)} s = ${Math.round(written / (busyMs / 1000)).toLocaleString("en-US")} fills/s (${batches} batches of ${BATCH.toLocaleString("en-US")}; wallets and checkpoint included)`);
+}
+
+/** The history as the exchanges' logs: one match per transaction, V1 then V2. */
+function encodedLogs(total: number): RawLog[] {
+  const random = rng(7);
+  const logs: RawLog[] = [];
+  let fills = 0;
+  for (let tx = 0; fills < total; tx++) {
+    const makers = 1 + Math.floor(random() * random() * 4);
+    const exchange = tx % 2 ? EXCHANGE_V1 : EXCHANGE_V2;
+    const token = BigInt(tokenOf(Math.floor(random() * MARKETS), 0));
+    const events = matchEvents(exchange, { owner: walletAddress(tx % WALLETS), side: "BUY", token, size: 10_000_000n, usd: 6_000_000n, fee: 10_000n },
+      Array.from({ length: makers }, (_, i) => ({ owner: walletAddress((tx + i + 1) % WALLETS), side: "BUY" as const, token: token + 1n, size: 10_000_000n / BigInt(makers), usd: 4_000_000n / BigInt(makers) })));
+    const txHash = `0x${hex(tx + 1, 64)}`;
+    events.forEach((event, i) => logs.push({ ...encodeLog(event), blockNumber: `0x${(81_000_000 + (tx >> 5)).toString(16)}`, blockHash: null, transactionHash: txHash, logIndex: `0x${i.toString(16)}` }));
+    fills += makers + 1;
+  }
+  return logs;
+}
+
+function measureDecode(): void {
+  const logs = encodedLogs(DECODE);
+  gc?.();
+  const started = performance.now();
+  const decoded: DecodedVenueLog[] = [];
+  for (const log of logs) {
+    const event = decodeLog(log);
+    if (event) decoded.push(event);
+  }
+  const decodedAt = performance.now();
+  const { fills } = settleFills(decoded);
+  const rows = fills.map((f) => chainFillRow(f, { conditionId: "0xc", outcomeIndex: 0 }, 0));
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `decode + settle + rows (one core): ${rows.length.toLocaleString("en-US")} fills from ${logs.length.toLocaleString("en-US")} logs = ${Math.round(rows.length / seconds).toLocaleString("en-US")} fills/s ` +
+      `(decode ${Math.round(logs.length / ((decodedAt - started) / 1000)).toLocaleString("en-US")} logs/s)`,
+  );
+}
+
+console.log(`ingest bench: ${FILLS.toLocaleString("en-US")} synthetic chain fills, ${WALLETS.toLocaleString("en-US")} wallets, ${MARKETS.toLocaleString("en-US")} markets`);
+
+const dir = mkdtempSync(join(tmpdir(), "pelagic-bench-"));
+try {
+  const config = loadConfig({ DATA_DIR: dir });
+  const sqlite = await openStore({ kind: "sqlite", sqlitePath: join(dir, "bench.sqlite"), sqliteCacheMb: config.store.sqliteCacheMb });
+  await migrateStore(sqlite);
+  await measureWrites(`SQLite (cache ${config.store.sqliteCacheMb} MiB)`, sqlite);
+  await sqlite.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+if (PG_URL !== "none") {
+  const schema = `bench_ingest_${Date.now().toString(36)}`;
+  let pg: Store | undefined;
+  try {
+    pg = await openStore({ kind: "postgres", databaseUrl: PG_URL, schema, poolSize: 2 });
+    await migrateStore(pg);
+    await measureWrites("PostgreSQL (COPY)", pg);
+  } catch (error) {
+    console.log(`PostgreSQL: not measured (${(error as Error).message})`);
+  } finally {
+    if (pg) {
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(pg.db).catch(() => undefined);
+      await pg.close();
+    }
+  }
+}
+console.log(`peak RSS of the write path: ${rssMb()} MiB`);
+measureDecode();

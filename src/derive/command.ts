@@ -1,0 +1,22 @@
+/** `pelagic rebuild`: recomputes every derived table from the stored fills and activity, then prints what it did. */
+import type { Config } from "../config/index.js";
+import { systemClock, type Clock } from "../platform/clock.js";
+import { openConfiguredStore } from "../server.js";
+import { migrateStore } from "../store/migrate.js";
+import { rebuild } from "./rebuild.js";
+
+export async function runRebuildCommand(config: Config, clock: Clock = systemClock, print: (line: string) => void = console.log): Promise<void> {
+  const store = await openConfiguredStore(config);
+  try {
+    await migrateStore(store);
+    const { ledger, farmer, smart, whales } = config;
+    const result = await rebuild(store, { ledger, farmer, smart, whales }, clock);
+    const seconds = (ms: number) => (ms / 1000).toFixed(1);
+    print(
+      `rebuilt as of ${result.fills > 0 ? new Date(result.asOf * 1000).toISOString() : "(no stored fills)"}: ${result.fills} fills, ${result.wallets} wallets, ${result.positions} positions, ` +
+        `${result.markets} markets (replay ${seconds(result.replayMs)} s, statistics ${seconds(result.statsMs)} s, write ${seconds(result.writeMs)} s)`,
+    );
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,380 @@
+/**
+ * The stateful side of the ledger: one LedgerState fed from the store (a stream in wallet order) or from
+ * committed batches, plus what the derived tables need beyond it: each wallet's last applied event (to spot
+ * events that arrive out of order), wash-ring shares, market totals, and the latest standing of every
+ * wallet for rankings and whale counts.
+ *
+ * A wallet whose events arrive out of order is derived again from the store. The ledger cannot forget a
+ * wallet, so the new copy lives under an alias key (`address#n`) and the old copy is ignored from then on:
+ * every row leaves here under its address, and only the live copy of each wallet is read.
+ */
+import {
+  LedgerState,
+  assessWallet,
+  computeRankings,
+  dailyRealizedPnlPoints,
+  pnlPointRows,
+  positionRow,
+  positionRows,
+  positionSnapshotRows,
+  walletStatsRow,
+  type LedgerCapacity,
+  type LedgerConfig,
+  type LedgerEvent,
+  type MarketFacts,
+  type PnlPointRow,
+  type PositionRow,
+  type PositionSnapshotRow,
+  type RankingEntry,
+  type WalletAssessment,
+  type WalletBook,
+  type WalletRankings,
+} from "../ledger/index.js";
+import type { Config } from "../config/index.js";
+import type { Store } from "../store/database.js";
+import type { WalletStatsTable } from "../store/schema.js";
+import { streamWalletEvents, type StreamedRow, type StreamScope } from "./event-stream.js";
+import { MarketTotals } from "./market-stats.js";
+import { activityEvent, compareEventOrder, fillEvent, isIncome, isIncomeType, type OrderKey } from "./stored-events.js";
+import { WashLegs, type WalletStoreInputs } from "./wallet-inputs.js";
+
+export type DeriveConfig = LedgerConfig & Pick<Config, "whales">;
+
+export interface StreamOptions {
+  /** Add each fill to the market totals (rows seen for the first time). */
+  readonly countMarkets: boolean;
+  /** Sum wash legs while streaming: of "all" wallets (their whole history is in the scope), or of "carried" ones only (see `carryLegs`). */
+  readonly washLegs: "all" | "carried";
+  /** Called with the natural key of each row read with its key (see `StreamScope.keysAbove`). */
+  readonly onKey?: (key: string) => void;
+}
+
+/** Rows stored after these ids, whose keys a read reports (a batch may still hand them over). */
+export interface RecentRows {
+  readonly keysAbove: { readonly fills: number; readonly activity: number };
+  readonly onKey: (key: string) => void;
+}
+
+export interface Standing {
+  readonly entry: RankingEntry;
+  readonly isSmart: boolean;
+}
+
+export class Derivation {
+  readonly state: LedgerState;
+  readonly marketTotals = new MarketTotals();
+  /** The latest event time applied, rewards and rebates aside: the ledger is complete up to it. */
+  frontier = 0;
+  /** Each wallet's latest statistics that rankings and whale counts read, by address. */
+  readonly standings = new Map<string, Standing>();
+  rankings = new Map<string, WalletRankings>();
+  private readonly aliases = new Map<string, string>();
+  private readonly addressOfAlias = new Map<string, string>();
+  private aliasCount = 0;
+  private readonly lastOrder = new Map<string, OrderKey>();
+  private readonly washShares = new Map<string, number | null>();
+  /** The wallet a stream is on, its ledger key, its latest row in order, and its wash legs so far. */
+  private streamWallet: string | null = null;
+  private streamKey = "";
+  private streamLast: StreamedRow | null = null;
+  private streamLegs = new WashLegs();
+  private summingLegs = false;
+  private readonly carried = new Map<string, WashLegs>();
+
+  constructor(
+    facts: Iterable<MarketFacts>,
+    readonly config: DeriveConfig,
+    capacity?: LedgerCapacity,
+  ) {
+    this.state = new LedgerState(facts, capacity);
+  }
+
+  /** The key the ledger knows a wallet by. */
+  keyOf(address: string): string {
+    return this.aliases.get(address) ?? address;
+  }
+
+  /** The address behind a ledger key, or null for a superseded copy of a re-derived wallet. */
+  liveAddress(key: string): string | null {
+    const address = this.addressOfAlias.get(key) ?? key;
+    return this.keyOf(address) === key ? address : null;
+  }
+
+  /** Every wallet's ledger record, live copies only. */
+  liveBooks(): Array<{ address: string; book: WalletBook }> {
+    const out: Array<{ address: string; book: WalletBook }> = [];
+    for (const book of this.state.wallets()) {
+      const address = this.liveAddress(book.address);
+      if (address !== null) out.push({ address, book });
+    }
+    return out;
+  }
+
+  /** Applies one streamed row (the rows of one wallet come together, in ledger order). */
+  applyStreamed(streamed: StreamedRow, options: StreamOptions): void {
+    const row = streamed.row;
+    if (row.wallet !== this.streamWallet) this.finishStreamedWallet(options, row.wallet);
+    const key = streamed.kind === 0 ? streamed.row.fill_key : streamed.row.activity_key;
+    if (key !== "") options.onKey?.(key);
+    let event: LedgerEvent | null;
+    if (streamed.kind === 0) {
+      const fill = streamed.row;
+      event = fillEvent(fill);
+      if (options.countMarkets) this.marketTotals.add(fill.condition_id, fill.role, fill.entry_type, fill.usd);
+      if (this.summingLegs) this.streamLegs.add(fill.counterparty, fill.token_id, fill.side, fill.size, fill.usd);
+    } else {
+      event = activityEvent(streamed.row);
+    }
+    if (streamed.kind === 0 || !isIncomeType(streamed.row.type)) {
+      this.observe(row.ts);
+      this.streamLast = streamed;
+    }
+    if (event) this.state.apply(this.streamKey === row.wallet ? event : { ...event, wallet: this.streamKey });
+  }
+
+  /** Ends a stream: the last wallet's order and wash share are recorded. */
+  finishStream(options: StreamOptions): void {
+    this.finishStreamedWallet(options, null);
+  }
+
+  private finishStreamedWallet(options: StreamOptions, next: string | null): void {
+    const wallet = this.streamWallet;
+    if (wallet !== null) {
+      const last = this.streamLast?.row;
+      if (last) this.lastOrder.set(wallet, { ts: last.ts, logIndex: last.log_index, kind: this.streamLast!.kind });
+      if (this.carried.has(wallet)) this.carried.set(wallet, this.streamLegs);
+      else if (this.summingLegs) this.setWashLegs(wallet, this.streamLegs);
+    }
+    this.streamWallet = next;
+    this.streamKey = next === null ? "" : this.keyOf(next);
+    this.streamLast = null;
+    this.summingLegs = next !== null && (options.washLegs === "all" || (options.washLegs === "carried" && this.carried.has(next)));
+    this.streamLegs = (next !== null && this.carried.get(next)) || new WashLegs();
+  }
+
+  /**
+   * Keeps the wash legs of these wallets across streams of different time ranges, until `settleCarriedLegs`
+   * (a rebuild streams the day's rows apart from the rest).
+   */
+  carryLegs(wallets: Iterable<string>): void {
+    for (const wallet of wallets) this.carried.set(wallet, new WashLegs());
+  }
+
+  settleCarriedLegs(): void {
+    for (const [wallet, legs] of this.carried) this.setWashLegs(wallet, legs);
+    this.carried.clear();
+  }
+
+  /** Streams stored rows of the scope into the ledger. */
+  async load(store: Store, scope: StreamScope, options: StreamOptions): Promise<void> {
+    await streamWalletEvents(store, scope, (row) => this.applyStreamed(row, options));
+    this.finishStream(options);
+  }
+
+  /** Records that the store holds events up to `ts` (rewards and rebates aside). */
+  observe(ts: number): void {
+    if (ts > this.frontier) this.frontier = ts;
+  }
+
+  /** Applies an event of `event.wallet` (an address) in its place in the wallet's order. */
+  apply(event: LedgerEvent, order: OrderKey): void {
+    const address = event.wallet;
+    const key = this.keyOf(address);
+    this.state.apply(key === address ? event : { ...event, wallet: key });
+    if (!isIncome(event)) this.lastOrder.set(address, order);
+  }
+
+  /** The markets (condition indices) an event acts on; a conversion acts on every question of its event. */
+  private conditionsOf(event: LedgerEvent): number[] {
+    const markets = this.state.markets;
+    if (event.kind === "fill" || event.type === "SPLIT" || event.type === "MERGE" || event.type === "REDEEM") {
+      const c = markets.find(event.conditionId);
+      return c === undefined ? [] : [c];
+    }
+    if (event.type === "CONVERSION") return (markets.negRiskEvent(event.negRiskEventId)?.questions ?? []).filter((c) => c >= 0);
+    return [];
+  }
+
+  /** The condition ids an applied event acted on. */
+  touchedMarkets(event: LedgerEvent): string[] {
+    return this.conditionsOf(event).map((c) => this.state.markets.conditionIds[c]!);
+  }
+
+  /**
+   * The earliest time an event at `ts` may book P&L at: a resolution reaches a position at its first later
+   * event and is booked at the resolution's time.
+   */
+  bookedFrom(event: LedgerEvent, ts: number): number {
+    let from = ts;
+    for (const c of this.conditionsOf(event)) from = Math.min(from, this.state.markets.resolvedAt[c] as number);
+    return from;
+  }
+
+  /**
+   * Applies every resolution before `asOf` to the positions of its market; returns the (wallet, market)
+   * pairs whose positions it changed.
+   */
+  advance(asOf: number): Array<{ address: string; conditionId: string; resolvedAt: number }> {
+    const { markets, positions, walletTable } = this.state;
+    const changed: Array<{ address: string; conditionId: string; resolvedAt: number }> = [];
+    for (let c = 0; c < markets.size; c++) {
+      if (markets.swept[c] || !((markets.resolvedAt[c] as number) < asOf)) continue;
+      for (let p = markets.firstHolder[c]!; p >= 0; p = positions.nextInMarket(p)) {
+        const address = this.liveAddress(walletTable.addresses[positions.walletOf(p)]!);
+        if (address !== null) changed.push({ address, conditionId: markets.conditionIds[c]!, resolvedAt: markets.resolvedAt[c] as number });
+      }
+    }
+    this.state.advanceTo(asOf);
+    return changed;
+  }
+
+  /** When the wallet's latest applied event happened (rewards and rebates aside). */
+  lastEventTs(address: string): number {
+    return this.lastOrder.get(address)?.ts ?? Number.NEGATIVE_INFINITY;
+  }
+
+  /**
+   * Whether an event cannot simply be applied now: it comes before an event of its wallet already applied,
+   * or before the resolution of a market the ledger has already swept (the sweep would have missed it).
+   */
+  isLate(event: LedgerEvent, order: OrderKey): boolean {
+    if (isIncome(event)) return false;
+    const last = this.lastOrder.get(event.wallet);
+    if (last && compareEventOrder(order, last) < 0) return true;
+    const markets = this.state.markets;
+    return this.conditionsOf(event).some((c) => markets.swept[c] === true && (markets.resolvedAt[c] as number) >= order.ts);
+  }
+
+  /**
+   * Derives a wallet again from its stored rows, under a fresh alias. Keys of recent rows go to `recent.onKey`
+   * (their market totals were counted when they first came).
+   */
+  async rederive(store: Store, address: string, recent?: RecentRows): Promise<void> {
+    const alias = `${address}#${++this.aliasCount}`;
+    this.aliases.set(address, alias);
+    this.addressOfAlias.set(alias, address);
+    this.lastOrder.delete(address);
+    await this.load(store, { wallet: address, keysAbove: recent?.keysAbove }, { countMarkets: false, washLegs: "all", onKey: recent?.onKey });
+  }
+
+  /** Sets a wallet's wash legs (summed by the store or while streaming). */
+  setWashLegs(address: string, legs: WashLegs): void {
+    const book = this.state.wallet(this.keyOf(address));
+    this.washShares.set(address, book ? legs.share(book.volume, this.config.farmer) : null);
+  }
+
+  /**
+   * Closed positions the venue lists for a wallet: bought, then brought to zero shares by one of its own
+   * events. A loser the wallet never redeemed still holds its shares on the venue (the ledger closed it at 0).
+   */
+  venueListedClosed(book: WalletBook): number {
+    const { positions, markets } = this.state;
+    let count = 0;
+    for (const p of this.state.positionIndices(book)) {
+      const position = positions.read(p);
+      if (position.totalBought === 0 || position.shares !== 0) continue;
+      const resolvedAt = markets.resolvedAt[position.conditionIndex] as number;
+      if (position.resolved && position.closedTs === resolvedAt && position.lastTs < resolvedAt) continue;
+      count++;
+    }
+    return count;
+  }
+
+  /** Assesses a wallet as of `asOf` and records its standing; undefined for an unknown wallet. */
+  assess(address: string, inputs: WalletStoreInputs, asOf: number): WalletAssessment | undefined {
+    const key = this.keyOf(address);
+    this.state.advanceTo(asOf);
+    const book = this.state.wallet(key);
+    if (!book) return undefined;
+    const assessment = assessWallet(
+      this.state,
+      key,
+      {
+        now: asOf,
+        venueClosed: inputs.venueClosed,
+        expectedClosed: this.venueListedClosed(book),
+        venueLifetimePnl: inputs.venueLifetimePnl,
+        pnlPoints: inputs.pnlPoints,
+        washRingVolumeShare: this.washShares.get(address) ?? null,
+      },
+      this.config,
+    );
+    if (!assessment) return undefined;
+    const { stats } = assessment;
+    this.standings.set(address, {
+      entry: { wallet: address, resolved: stats.resolved, totalPnl: stats.totalPnl, winRate: stats.winRate, totalVolume: stats.totalVolume, profitFactor: stats.profitFactor },
+      isSmart: assessment.isSmart,
+    });
+    return assessment;
+  }
+
+  /** Ranks every assessed wallet; returns the wallets whose ranks changed. */
+  rank(): string[] {
+    const next = computeRankings([...this.standings.values()].map((s) => s.entry), this.config.ledger);
+    const changed: string[] = [];
+    for (const [wallet, ranks] of next) {
+      const before = this.rankings.get(wallet);
+      if (!before || before.rankPnl !== ranks.rankPnl || before.rankWinRate !== ranks.rankWinRate || before.rankVolume !== ranks.rankVolume || before.rankProfitFactor !== ranks.rankProfitFactor) {
+        changed.push(wallet);
+      }
+    }
+    this.rankings = next;
+    return changed;
+  }
+
+  statsRow(address: string, assessment: WalletAssessment, computedAt: number): WalletStatsTable {
+    return { ...walletStatsRow(assessment, this.rankings.get(address), computedAt), wallet: address };
+  }
+
+  /** The positions rows of a wallet in one market (both sides, those it has). */
+  positionRowsIn(address: string, conditionId: string): PositionRow[] {
+    const rows: PositionRow[] = [];
+    for (const outcome of [0, 1] as const) {
+      const position = this.state.position(this.keyOf(address), conditionId, outcome);
+      if (position) rows.push({ ...positionRow(this.state, position), wallet: address });
+    }
+    return rows;
+  }
+
+  /** The positions rows of one wallet, or of every wallet. */
+  positionRows(address?: string): PositionRow[] {
+    if (address !== undefined) return positionRows(this.state, this.keyOf(address)).map((row) => ({ ...row, wallet: address }));
+    return this.live(positionRows(this.state));
+  }
+
+  snapshotRows(at: number): PositionSnapshotRow[] {
+    return this.live(positionSnapshotRows(this.state, at));
+  }
+
+  hourlyPoints(at: number): PnlPointRow[] {
+    return this.live(pnlPointRows(this.state, at, "hour"));
+  }
+
+  /** A wallet's daily points from its realized history, dated after `since` and up to `asOf`. */
+  dailyPoints(address: string, asOf: number, since = Number.NEGATIVE_INFINITY): PnlPointRow[] {
+    return dailyRealizedPnlPoints(this.state, this.keyOf(address))
+      .filter((point) => point.t > since && point.t <= asOf)
+      .map((point) => ({ ...point, wallet: address }));
+  }
+
+  /** The live wallets with Smart Money standing. */
+  whaleBooks(): WalletBook[] {
+    const books: WalletBook[] = [];
+    for (const [address, standing] of this.standings) {
+      const book = standing.isSmart ? this.state.wallet(this.keyOf(address)) : undefined;
+      if (book) books.push(book);
+    }
+    return books;
+  }
+
+  /** Rows of live wallets only, under their addresses. */
+  private live<R extends { wallet: string }>(rows: R[]): R[] {
+    const out: R[] = [];
+    for (const row of rows) {
+      const address = this.liveAddress(row.wallet);
+      if (address === null) continue;
+      out.push(address === row.wallet ? row : { ...row, wallet: address });
+    }
+    return out;
+  }
+}

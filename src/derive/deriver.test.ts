@@ -1,0 +1,136 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { storeBackends } from "../../test/support/backends.js";
+import { loadConfig } from "../config/index.js";
+import { SECONDS_PER_DAY } from "../ledger/index.js";
+import { ManualClock } from "../platform/clock.js";
+import { createLogger } from "../platform/logger.js";
+import { smallWorld } from "../sim/world/test-support.js";
+import type { Store } from "../store/database.js";
+import type { DerivedTable } from "./table-writes.js";
+import { Deriver, type CommittedRows } from "./deriver.js";
+import { dayStart, rebuild } from "./rebuild.js";
+import { deriveConfig, loadWorld, type LoadedRows } from "./test-support.js";
+
+const world = smallWorld(5);
+const config = loadConfig({});
+const mid = dayStart(world.start + (world.end - world.start) / 2);
+
+async function rows(store: Store, table: DerivedTable, where?: (row: Record<string, unknown>) => boolean): Promise<string[]> {
+  const all = (await store.db.selectFrom(table).selectAll().execute()) as Record<string, unknown>[];
+  return all
+    .filter((row) => !where || where(row))
+    .map((row) => JSON.stringify(row))
+    .sort();
+}
+
+describe.each(storeBackends)("the Deriver on $kind", (backend) => {
+  const disposers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    while (disposers.length) await disposers.pop()!();
+  });
+  async function open(): Promise<Store> {
+    const { store, dispose } = await backend.open();
+    disposers.push(dispose);
+    return store;
+  }
+  /** A store holding the first half of the world, its Deriver started, and the second half's batches, stored but not yet handed over. */
+  async function halfway(clock: ManualClock): Promise<{ store: Store; deriver: Deriver; batches: LoadedRows[] }> {
+    const store = await open();
+    await loadWorld(store, world, { range: { to: mid }, updatedAt: clock.now() });
+    const deriver = new Deriver({ store, config, clock, logger: createLogger("silent") });
+    disposers.push(() => deriver.stop());
+    await deriver.start();
+    const batches: LoadedRows[] = [];
+    await loadWorld(store, world, { range: { from: mid }, updatedAt: clock.now(), batchRows: 400, onBatch: async (batch) => void batches.push(batch) });
+    return { store, deriver, batches };
+  }
+  async function rebuilt(clock: ManualClock): Promise<Store> {
+    const store = await open();
+    await loadWorld(store, world, { updatedAt: clock.now() });
+    await rebuild(store, deriveConfig(), clock);
+    return store;
+  }
+  async function expectSameAsRebuild(store: Store, clock: ManualClock): Promise<void> {
+    const reference = await rebuilt(clock);
+    for (const table of ["positions", "wallet_stats", "market_stats"] as const) expect(await rows(store, table), table).toEqual(await rows(reference, table));
+    const daily = (row: Record<string, unknown>) => row.resolution === "day";
+    expect(await rows(store, "pnl_points", daily)).toEqual(await rows(reference, "pnl_points", daily));
+  }
+
+  it("leaves the same tables as one rebuild when the world comes in two halves, the second batch by batch", async () => {
+    const clock = new ManualClock((world.end + 3_600) * 1000);
+    const { store, deriver, batches } = await halfway(clock);
+    for (const batch of batches) await deriver.onCommitted(batch);
+    await deriver.refresh({ full: true });
+    await expectSameAsRebuild(store, clock);
+    // The day's snapshot is the state at its start, as the rebuild's.
+    const today = (row: Record<string, unknown>) => row.day === dayStart(world.end);
+    expect(await rows(store, "position_snapshots", today)).toEqual(await rows(await rebuilt(clock), "position_snapshots", today));
+  });
+
+  it("derives again from the store the wallets whose events come out of order", async () => {
+    const clock = new ManualClock((world.end + 3_600) * 1000);
+    const { store, deriver, batches } = await halfway(clock);
+    const shuffled = batches.map((batch, i) => [Math.sin(i * 7.3), batch] as const).sort((a, b) => a[0] - b[0]).map(([, batch]) => batch);
+    for (const batch of shuffled.slice(0, shuffled.length >> 1)) await deriver.onCommitted(batch);
+    // A refresh in between derives the late wallets from rows that later batches still hand over: they count once.
+    await deriver.refresh();
+    for (const batch of shuffled.slice(shuffled.length >> 1)) await deriver.onCommitted(batch);
+    await deriver.refresh({ full: true });
+    await expectSameAsRebuild(store, clock);
+  });
+
+  it("updates touched positions and statistics with each batch, before any refresh (statistics wait for it while catching up)", async () => {
+    const clock = new ManualClock(mid * 1000);
+    const { store, deriver, batches } = await halfway(clock);
+    const first: CommittedRows = batches[0]!;
+    const second: CommittedRows = batches[1]!;
+    const trades = async (wallet: string) => (await store.db.selectFrom("wallet_stats").select("total_trades").where("wallet", "=", wallet).executeTakeFirst())?.total_trades ?? 0;
+    const count = (batch: CommittedRows, wallet: string) => batch.fills.filter((f) => f.wallet === wallet).length;
+    const wallet = first.fills[0]!.wallet;
+    const before = await trades(wallet);
+    clock.set((Math.max(...first.fills.map((f) => f.ts)) + 60) * 1000);
+    await deriver.onCommitted(first);
+    expect(await trades(wallet)).toBe(before + count(first, wallet));
+    const position = await store.db.selectFrom("positions").selectAll().where("wallet", "=", wallet).where("token_id", "=", first.fills[0]!.token_id).executeTakeFirstOrThrow();
+    expect(position.last_ts).toBeGreaterThanOrEqual(first.fills.filter((f) => f.wallet === wallet && f.token_id === position.token_id).at(-1)!.ts);
+
+    // Days behind the clock, a batch writes positions only; the refresh writes the statistics.
+    clock.set((world.end + 3_600) * 1000);
+    const other = second.fills[0]!.wallet;
+    const otherBefore = await trades(other);
+    await deriver.onCommitted(second);
+    expect(await trades(other)).toBe(otherBefore);
+    await deriver.refresh();
+    expect(await trades(other)).toBe(otherBefore + count(second, other));
+  });
+
+  it("snapshots each day as its first event arrives and writes hourly points as the clock passes hours", async () => {
+    // The clock follows the events, as it does when the ingest keeps up.
+    const clock = new ManualClock(mid * 1000);
+    const { store, deriver, batches } = await halfway(clock);
+    const days = new Set<number>();
+    for (const batch of batches.slice(0, 12)) {
+      const last = Math.max(...batch.fills.map((f) => f.ts));
+      clock.set((last + 60) * 1000);
+      await deriver.onCommitted(batch);
+      days.add(dayStart(last));
+      await deriver.refresh();
+    }
+    const snapshotDays = new Set((await store.db.selectFrom("position_snapshots").select("day").distinct().execute()).map((r) => r.day));
+    for (const day of days) expect(snapshotDays.has(day)).toBe(true);
+    const hours = await store.db.selectFrom("pnl_points").select("t").distinct().where("resolution", "=", "hour").execute();
+    expect(hours.length).toBeGreaterThan(1);
+    expect(hours.every(({ t }) => t % 3_600 === 0 && t <= clock.now())).toBe(true);
+    // pnl_24h compares with the hourly point a day back.
+    const withChange = await store.db.selectFrom("wallet_stats").select("pnl_24h").where("pnl_24h", "is not", null).execute();
+    expect(withChange.length).toBeGreaterThan(0);
+    // Old snapshots and hourly points are pruned as the clock moves on.
+    clock.set((clock.now() + 60 * SECONDS_PER_DAY) * 1000);
+    const late = batches[12]!;
+    await deriver.onCommitted(late);
+    await deriver.refresh();
+    const oldest = (await store.db.selectFrom("pnl_points").select((eb) => eb.fn.min("t").as("t")).where("resolution", "=", "hour").executeTakeFirst())?.t;
+    expect(oldest ?? Infinity).toBeGreaterThanOrEqual(clock.now() - config.derive.hourlyPointsDays * SECONDS_PER_DAY);
+  });
+});

@@ -1,0 +1,28 @@
+/**
+ * The stateful side of the ledger: reads the store, runs the pure ledger (src/ledger), writes its results
+ * (positions, wallet_stats, market_stats, position_snapshots, pnl_points). `rebuild` recomputes everything;
+ * the Deriver keeps the tables current from the ingest's committed batches. See deriver.ts for what is written
+ * when, and rebuild.ts for the "as of" rule.
+ */
+import { Deriver, type CommittedRows, type DeriverDeps } from "./deriver.js";
+
+export { Deriver, type CommittedRows, type DeriverDeps } from "./deriver.js";
+export { rebuild, deriveFromStore, derivedTables, writeDerivedTables, storedFrontier, type RebuildResult } from "./rebuild.js";
+export { loadMarketFacts, questionIndexOf } from "./market-facts.js";
+export { runRebuildCommand } from "./command.js";
+
+/** What the Deriver listens to: the ingest (`Ingest.onCommitted`). */
+export interface CommittedSource {
+  onCommitted(listener: (batch: CommittedRows) => Promise<void>): () => void;
+}
+
+/**
+ * Starts the ingest process's Deriver: listens to the ingest's committed batches, warms from the store and
+ * rewrites the derived tables. Call it before `ingest.start()`, and `deriver.stop()` after `ingest.stop()`.
+ */
+export async function startDeriver(deps: DeriverDeps & { readonly ingest: CommittedSource }): Promise<Deriver> {
+  const deriver = new Deriver(deps);
+  deps.ingest.onCommitted(deriver.onCommitted);
+  await deriver.start();
+  return deriver;
+}

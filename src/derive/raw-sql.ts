@@ -1,0 +1,31 @@
+/**
+ * Plain SQL text with `?` placeholders on either dialect, through Kysely, so that a read waits for a
+ * transaction another part of the process holds on SQLite's single connection instead of reading inside it.
+ */
+import { CompiledQuery, type Kysely } from "kysely";
+import type { StoreKind } from "../store/database.js";
+import type { Database } from "../store/schema.js";
+
+/** `?` placeholders as PostgreSQL's `$1, $2, ...` (our SQL text holds no `?` inside literals). */
+export function dialectText(kind: StoreKind, text: string): string {
+  if (kind === "sqlite") return text;
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+}
+
+export async function queryRows<T>(db: Kysely<Database>, kind: StoreKind, text: string, params: readonly unknown[] = []): Promise<T[]> {
+  const result = await db.executeQuery<T>(CompiledQuery.raw(dialectText(kind, text), [...params]));
+  return result.rows as T[];
+}
+
+/** `(?, ?, ...)` for an IN list. */
+export function placeholders(count: number): string {
+  return `(${new Array<string>(count).fill("?").join(", ")})`;
+}
+
+/** Runs `run` over the values in slices small enough for any dialect's parameter limit. */
+export async function inSlices<V, R>(values: readonly V[], run: (slice: V[]) => Promise<R[]>, size = 500): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < values.length; i += size) for (const row of await run(values.slice(i, i + size))) out.push(row);
+  return out;
+}

@@ -1,0 +1,149 @@
+/**
+ * `rebuild`: every derived table recomputed from the stored fills and activity, and replaced in one
+ * transaction (a crash before the commit leaves the previous results). The Deriver warms itself the same way.
+ *
+ * Everything is as of `asOf`: the clock, or the latest stored event when the store is behind the clock
+ * (a resolution must not be swept before the events that precede it have arrived). The day's position
+ * snapshot is the state at 00:00 UTC of asOf's day: events before it are streamed first, the snapshot
+ * taken, then the day's events follow (wallets are independent, so each still sees its events in order).
+ */
+import { performance } from "node:perf_hooks";
+import type { PositionSnapshotRow, WalletAssessment } from "../ledger/index.js";
+import { SECONDS_PER_DAY } from "../ledger/index.js";
+import type { Clock } from "../platform/clock.js";
+import type { Store } from "../store/database.js";
+import type { MarketStatsTable, PnlPointsTable, PositionsTable, WalletStatsTable } from "../store/schema.js";
+import { Derivation, type DeriveConfig, type RecentRows } from "./derivation.js";
+import { loadMarketFacts } from "./market-facts.js";
+import { marketStatsRows, volume24h, whaleConsensus } from "./market-stats.js";
+import { queryRows } from "./raw-sql.js";
+import { deleteAll, insertRows } from "./table-writes.js";
+import { INCOME_TYPES } from "./stored-events.js";
+import { loadWalletInputs } from "./wallet-inputs.js";
+
+export const dayStart = (t: number): number => Math.floor(t / SECONDS_PER_DAY) * SECONDS_PER_DAY;
+
+/** The latest stored event time (rewards and rebates aside, which come from per-wallet syncs at any time). */
+export async function storedFrontier(store: Store): Promise<number> {
+  const [fills] = await queryRows<{ t: number | null }>(store.db, store.kind, "select max(ts) as t from fills");
+  const [activity] = await queryRows<{ t: number | null }>(store.db, store.kind, `select max(ts) as t from wallet_activity where type not in (${INCOME_TYPES.map((t) => `'${t}'`).join(", ")})`);
+  return Math.max(Number(fills?.t ?? 0), Number(activity?.t ?? 0));
+}
+
+/** The highest stored row ids: rows stored later than a read that began here are above them. */
+export async function storedWatermarks(store: Store): Promise<{ fills: number; activity: number }> {
+  const [fills] = await queryRows<{ id: number | null }>(store.db, store.kind, "select max(id) as id from fills");
+  const [activity] = await queryRows<{ id: number | null }>(store.db, store.kind, "select max(id) as id from wallet_activity");
+  return { fills: Number(fills?.id ?? 0), activity: Number(activity?.id ?? 0) };
+}
+
+export interface DerivedFromStore {
+  readonly derivation: Derivation;
+  readonly asOf: number;
+  /** 00:00 UTC of asOf's day, and the positions open then. */
+  readonly day: number;
+  readonly snapshot: PositionSnapshotRow[];
+  /** Milliseconds spent reading and replaying. */
+  readonly replayMs: number;
+}
+
+/** Replays the whole store into a new Derivation (markets facts first, then every wallet's events). */
+export async function deriveFromStore(store: Store, config: DeriveConfig, now: number, recent?: RecentRows): Promise<DerivedFromStore> {
+  const started = performance.now();
+  const facts = await loadMarketFacts(store.db);
+  const { fills } = await storedWatermarks(store);
+  const [previous] = await queryRows<{ n: number }>(store.db, store.kind, "select count(*) as n from wallet_stats");
+  // Sizes from the store, so that the ledger's tables do not grow on the way (estimates are fine).
+  const derivation = new Derivation(facts, config, { positions: Math.ceil(fills / 2), wallets: Math.max(1_024, Number(previous?.n ?? 0)) });
+  const asOf = Math.min(now, await storedFrontier(store));
+  const day = dayStart(asOf);
+  const keysAbove = recent?.keysAbove ?? { fills: Number.MAX_SAFE_INTEGER, activity: Number.MAX_SAFE_INTEGER };
+  // Wallets that trade today are streamed twice: their wash legs are carried from one stream to the other.
+  derivation.carryLegs((await queryRows<{ wallet: string }>(store.db, store.kind, "select distinct wallet from fills where ts >= ?", [day])).map((r) => r.wallet));
+  await derivation.load(store, { before: day, keysAbove }, { countMarkets: true, washLegs: "all", onKey: recent?.onKey });
+  const snapshot = derivation.snapshotRows(day);
+  await derivation.load(store, { from: day, keysAbove }, { countMarkets: true, washLegs: "carried", onKey: recent?.onKey });
+  derivation.settleCarriedLegs();
+  derivation.state.advanceTo(asOf);
+  return { derivation, asOf, day, snapshot, replayMs: performance.now() - started };
+}
+
+export interface DerivedTables {
+  readonly positions: PositionsTable[];
+  readonly walletStats: WalletStatsTable[];
+  readonly marketStats: MarketStatsTable[];
+  readonly dailyPoints: PnlPointsTable[];
+}
+
+/** Assesses every wallet, ranks them, and builds the rows of every derived table. */
+export async function derivedTables(store: Store, derived: DerivedFromStore, computedAt: number): Promise<DerivedTables> {
+  const { derivation, asOf } = derived;
+  const inputs = await loadWalletInputs(store, "all", asOf);
+  const assessed: Array<[string, WalletAssessment]> = [];
+  const dailyPoints: PnlPointsTable[] = [];
+  for (const { address } of derivation.liveBooks()) {
+    const assessment = derivation.assess(address, inputs(address), asOf);
+    if (assessment) assessed.push([address, assessment]);
+    dailyPoints.push(...derivation.dailyPoints(address, asOf));
+  }
+  derivation.rank();
+  const consensus = whaleConsensus(derivation.state, derivation.whaleBooks(), derivation.config.whales.consensusMinUsd);
+  return {
+    positions: derivation.positionRows(),
+    walletStats: assessed.map(([address, assessment]) => derivation.statsRow(address, assessment, computedAt)),
+    marketStats: marketStatsRows(derivation.marketTotals, await volume24h(store, asOf), consensus, computedAt),
+    dailyPoints,
+  };
+}
+
+/** Replaces every derived table (today's snapshot and the daily P&L points included) in one transaction. */
+export async function writeDerivedTables(store: Store, tables: DerivedTables, snapshot: { day: number; rows: readonly PositionSnapshotRow[] }): Promise<void> {
+  await store.transaction(async (tx) => {
+    await deleteAll(tx, "positions");
+    await insertRows(tx, "positions", tables.positions);
+    await deleteAll(tx, "wallet_stats");
+    await insertRows(tx, "wallet_stats", tables.walletStats);
+    await deleteAll(tx, "market_stats");
+    await insertRows(tx, "market_stats", tables.marketStats);
+    await deleteAll(tx, "position_snapshots", "day = ?", [snapshot.day]);
+    await insertRows(tx, "position_snapshots", snapshot.rows);
+    await deleteAll(tx, "pnl_points", "resolution = 'day'");
+    await insertRows(tx, "pnl_points", tables.dailyPoints);
+  });
+}
+
+export interface RebuildResult {
+  readonly asOf: number;
+  readonly fills: number;
+  readonly wallets: number;
+  readonly positions: number;
+  readonly markets: number;
+  readonly replayMs: number;
+  readonly statsMs: number;
+  readonly writeMs: number;
+  readonly derivation: Derivation;
+}
+
+/**
+ * Recomputes every derived table from the stored fills and activity. Run it while no ingest process derives
+ * into the same store (the ingest's Deriver does this same work when it starts).
+ */
+export async function rebuild(store: Store, config: DeriveConfig, clock: Clock): Promise<RebuildResult> {
+  const derived = await deriveFromStore(store, config, clock.now());
+  const statsStarted = performance.now();
+  const tables = await derivedTables(store, derived, clock.now());
+  const writeStarted = performance.now();
+  await writeDerivedTables(store, tables, { day: derived.day, rows: derived.snapshot });
+  const done = performance.now();
+  return {
+    asOf: derived.asOf,
+    fills: derived.derivation.liveBooks().reduce((n, { book }) => n + book.trades, 0),
+    wallets: tables.walletStats.length,
+    positions: tables.positions.length,
+    markets: tables.marketStats.length,
+    replayMs: derived.replayMs,
+    statsMs: writeStarted - statsStarted,
+    writeMs: done - writeStarted,
+    derivation: derived.derivation,
+  };
+}

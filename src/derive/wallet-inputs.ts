@@ -1,0 +1,116 @@
+/**
+ * What a wallet's statistics read from the store besides its fills: the venue's synced closed positions and
+ * lifetime P&L (domain.md's 95% rule and total_pnl), the P&L point pnl_24h compares with, and the legs of its
+ * fills with each counterparty for the wash-trading test.
+ */
+import { fromMicro, summarizeVenueClosedPositions, washRing, type CounterpartyFill, type LedgerConfig, type PnlPoint, type VenueClosedPositions } from "../ledger/index.js";
+import type { Store } from "../store/database.js";
+import type { Direction } from "../store/schema.js";
+import { inSlices, placeholders, queryRows } from "./raw-sql.js";
+
+export interface WalletStoreInputs {
+  /** The venue cache's closed positions; null when the wallet was never synced. */
+  readonly venueClosed: VenueClosedPositions | null;
+  /** The last point of the venue's P&L curve, USD; null when not synced or empty. */
+  readonly venueLifetimePnl: number | null;
+  /** The latest P&L point at least 24 h old, from the same source as total_pnl (empty when none). */
+  readonly pnlPoints: readonly PnlPoint[];
+}
+
+const NOT_SYNCED: WalletStoreInputs = { venueClosed: null, venueLifetimePnl: null, pnlPoints: [] };
+
+/** A wallet list, or every wallet with stored inputs. */
+export type WalletSelection = readonly string[] | "all";
+
+async function selectFor<T>(store: Store, text: string, params: readonly unknown[], wallets: WalletSelection, column = "wallet"): Promise<T[]> {
+  if (wallets === "all") return queryRows<T>(store.db, store.kind, text.replace("/*wallets*/", ""), params);
+  return inSlices(wallets, (slice) => queryRows<T>(store.db, store.kind, text.replace("/*wallets*/", ` and ${column} in ${placeholders(slice.length)}`), [...params, ...slice]));
+}
+
+/** The latest point at or before `cutoff` per wallet, from a (wallet, t, pnl) table (our hourly points, or the venue's curve). */
+async function latestPoints(store: Store, table: "pnl_points" | "venue_pnl_points", cutoff: number, wallets: WalletSelection): Promise<Map<string, PnlPoint>> {
+  const hourly = table === "pnl_points" ? " and resolution = 'hour'" : "";
+  const rows = await selectFor<{ wallet: string; t: number; pnl: number }>(
+    store,
+    `select p.wallet, p.t, p.pnl from ${table} p join (select wallet, max(t) as t from ${table} where t <= ?${hourly}/*wallets*/ group by wallet) latest ` +
+      `on p.wallet = latest.wallet and p.t = latest.t${hourly.replace("resolution", "p.resolution")}`,
+    [cutoff],
+    wallets,
+  );
+  // venue_pnl_points are micro-units, ours USD.
+  const scale = table === "venue_pnl_points" ? fromMicro : (usd: number) => usd;
+  return new Map(rows.map((r) => [r.wallet, { t: r.t, p: scale(r.pnl) }]));
+}
+
+/** The store inputs of the given wallets (or all) as of `asOf`; wallets without any get the not-synced inputs. */
+export async function loadWalletInputs(store: Store, wallets: WalletSelection, asOf: number): Promise<(wallet: string) => WalletStoreInputs> {
+  const synced = await selectFor<{ wallet: string; lifetime_pnl: number | null }>(store, "select wallet, lifetime_pnl from wallet_sync where synced_at is not null/*wallets*/", [], wallets);
+  const closedRows = await selectFor<{ wallet: string; realized_pnl: number }>(store, "select wallet, realized_pnl from venue_closed_positions where 1 = 1/*wallets*/", [], wallets);
+  const closedByWallet = new Map<string, { realizedPnl: number }[]>();
+  for (const row of closedRows) {
+    let list = closedByWallet.get(row.wallet);
+    if (!list) closedByWallet.set(row.wallet, (list = []));
+    list.push({ realizedPnl: fromMicro(row.realized_pnl) });
+  }
+  const cutoff = asOf - 86_400;
+  const ours = await latestPoints(store, "pnl_points", cutoff, wallets);
+  const venue = await latestPoints(store, "venue_pnl_points", cutoff, wallets);
+  const inputs = new Map<string, WalletStoreInputs>();
+  for (const wallet of new Set([...synced.map((s) => s.wallet), ...ours.keys()])) inputs.set(wallet, NOT_SYNCED);
+  for (const row of synced) {
+    const lifetime = row.lifetime_pnl === null ? null : fromMicro(row.lifetime_pnl);
+    const point = lifetime === null ? ours.get(row.wallet) : venue.get(row.wallet);
+    inputs.set(row.wallet, { venueClosed: summarizeVenueClosedPositions(closedByWallet.get(row.wallet) ?? []), venueLifetimePnl: lifetime, pnlPoints: point ? [point] : [] });
+  }
+  for (const [wallet, point] of ours) if (inputs.get(wallet) === NOT_SYNCED) inputs.set(wallet, { ...NOT_SYNCED, pnlPoints: [point] });
+  return (wallet) => inputs.get(wallet) ?? NOT_SYNCED;
+}
+
+/**
+ * A wallet's fills with each counterparty, summed per (counterparty, token, side): what `washRing` adds up
+ * anyway, so the legs summed while streaming and those summed by the store give the same share.
+ */
+export class WashLegs {
+  private readonly legs = new Map<string, CounterpartyFill & { size: number; usd: number }>();
+
+  add(counterparty: string | null, tokenId: string, side: Direction, size: number, usd: number): void {
+    if (!counterparty) return;
+    const key = `${counterparty}\n${tokenId}\n${side}`;
+    const leg = this.legs.get(key);
+    if (leg) {
+      leg.size += size;
+      leg.usd += usd;
+    } else {
+      this.legs.set(key, { counterparty, tokenId, side, size, usd });
+    }
+  }
+
+  get empty(): boolean {
+    return this.legs.size === 0;
+  }
+
+  /** The wash-ring share of `volume` (micro-units); null when no counterparty is known. */
+  share(volume: number, cfg: LedgerConfig["farmer"]): number | null {
+    if (this.legs.size === 0) return null;
+    // A fixed order, so that float sums do not depend on the order the legs were gathered in.
+    const ordered = [...this.legs.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, leg]) => leg);
+    return washRing(ordered, volume, cfg).share;
+  }
+}
+
+/** The wash legs of the given wallets, summed by the store. */
+export async function loadWashLegs(store: Store, wallets: readonly string[]): Promise<Map<string, WashLegs>> {
+  const rows = await selectFor<{ wallet: string; counterparty: string; token_id: string; side: Direction; size: number; usd: number }>(
+    store,
+    "select wallet, counterparty, token_id, side, sum(size) as size, sum(usd) as usd from fills where counterparty is not null/*wallets*/ group by wallet, counterparty, token_id, side",
+    [],
+    wallets,
+  );
+  const out = new Map<string, WashLegs>();
+  for (const row of rows) {
+    let legs = out.get(row.wallet);
+    if (!legs) out.set(row.wallet, (legs = new WashLegs()));
+    legs.add(row.counterparty, row.token_id, row.side, Number(row.size), Number(row.usd));
+  }
+  return out;
+}

@@ -1,0 +1,105 @@
+/**
+ * The one way ingest writes: a batch's fills, activity, resolutions, wallet sightings, pipeline-specific rows and
+ * the source's checkpoint in one transaction, so a crash leaves all or nothing and a replay inserts nothing twice.
+ * It is also the one guard that keeps the venue's contracts (the four exchanges, the NegRisk adapter) out of the
+ * wallets and the fills, and the one place that logs and counts the malformed records a batch skipped. After the
+ * commit it hands the rows that were new to the registered listeners (the ledger keeps positions with them).
+ */
+import type { Clock } from "../platform/clock.js";
+import type { Logger } from "../platform/logger.js";
+import { recordSourceError, saveCheckpoint } from "../store/checkpoints.js";
+import type { Store, StoreTransaction } from "../store/database.js";
+import { insertActivity, insertFills, type NewActivity, type NewFill } from "../store/fills.js";
+import { recordResolutions, type NewResolution } from "../store/markets.js";
+import { recordWalletSightings, type WalletSighting } from "../store/wallets.js";
+import { isProtocolAddress } from "../venue/index.js";
+
+/** A record the venue sent that ingest could not use: logged with where it came from, skipped and counted. */
+export interface SkippedRecord {
+  /** Where it came from, e.g. "data-api /trades offset 2000 row 17". */
+  readonly origin: string;
+  readonly reason: string;
+}
+
+export interface Batch {
+  /** The checkpoint name (`ingest_checkpoints.source`). */
+  readonly source: string;
+  readonly cursor: string;
+  /** Set once the source's first full sync is complete. */
+  readonly firstSyncDone?: boolean;
+  readonly fills?: readonly NewFill[];
+  readonly activity?: readonly NewActivity[];
+  readonly resolutions?: readonly NewResolution[];
+  /** Wallets with profile fields (fills and activity add their own wallets). */
+  readonly sightings?: readonly WalletSighting[];
+  readonly skipped?: readonly SkippedRecord[];
+  /** The pipeline's own rows (markets, the wallet cache), written in the same transaction. */
+  readonly write?: (tx: StoreTransaction) => Promise<void>;
+}
+
+export interface CommittedBatch {
+  readonly source: string;
+  readonly cursor: string;
+  /** Only rows that were not stored before: a replayed batch hands over nothing. */
+  readonly fills: readonly NewFill[];
+  readonly activity: readonly NewActivity[];
+  readonly resolutions: readonly NewResolution[];
+}
+
+export type CommitListener = (batch: CommittedBatch) => void | Promise<void>;
+
+/** Skipped records logged one by one, at most this many per batch (all are counted). */
+const LOGGED_SKIPS_PER_BATCH = 20;
+
+export class BatchWriter {
+  private readonly listeners = new Set<CommitListener>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Registers a listener for committed batches; returns the function that removes it. */
+  onCommitted(listener: CommitListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async commit(batch: Batch): Promise<CommittedBatch> {
+    const now = this.clock.now();
+    const fills = (batch.fills ?? []).filter((f) => !isProtocolAddress(f.wallet)).map(withoutProtocolCounterparty);
+    // Merges and splits of an exchange or the adapter are trade mechanics, not a wallet's own action.
+    const activity = (batch.activity ?? []).filter((a) => !isProtocolAddress(a.wallet));
+    const skipped = batch.skipped ?? [];
+    for (const s of skipped.slice(0, LOGGED_SKIPS_PER_BATCH)) this.logger.warn({ source: batch.source, origin: s.origin, reason: s.reason }, "skipped a malformed venue record");
+    if (skipped.length > LOGGED_SKIPS_PER_BATCH) this.logger.warn({ source: batch.source, more: skipped.length - LOGGED_SKIPS_PER_BATCH }, "skipped more malformed venue records");
+
+    const committed = await this.store.transaction(async (tx) => {
+      const newFills = await insertFills(tx, fills);
+      const newActivity = await insertActivity(tx, activity);
+      const newResolutions = batch.resolutions?.length ? await recordResolutions(tx, batch.resolutions) : [];
+      const sightings: WalletSighting[] = (batch.sightings ?? []).filter((s) => !isProtocolAddress(s.address));
+      for (const f of newFills) sightings.push({ address: f.wallet, ts: f.ts });
+      for (const a of newActivity) sightings.push({ address: a.wallet, ts: a.ts });
+      await recordWalletSightings(tx, sightings, now);
+      await batch.write?.(tx);
+      const last = skipped.at(-1);
+      if (last) await recordSourceError(tx.db, batch.source, `${last.origin}: ${last.reason}`, now, skipped.length);
+      await saveCheckpoint(tx.db, batch.source, batch.cursor, now, batch.firstSyncDone);
+      return { source: batch.source, cursor: batch.cursor, fills: newFills, activity: newActivity, resolutions: newResolutions };
+    });
+    for (const listener of this.listeners) {
+      try {
+        await listener(committed);
+      } catch (error) {
+        this.logger.error({ err: error, source: batch.source }, "a committed-batch listener failed");
+      }
+    }
+    return committed;
+  }
+}
+
+function withoutProtocolCounterparty(fill: NewFill): NewFill {
+  return fill.counterparty && isProtocolAddress(fill.counterparty) ? { ...fill, counterparty: null } : fill;
+}

@@ -1,0 +1,207 @@
+/**
+ * Market-wide fills, NegRisk conversions, splits, merges, redemptions and resolutions from chain logs, V1 and V2
+ * exchanges in one filter (so the 2026-04-28 cutover needs no special case). Backfills from INGEST_START, then
+ * follows the head INGEST_CONFIRMATIONS blocks behind. Each chunk of blocks is one batch: its logs grouped per
+ * transaction and settled (settleFills), written with the checkpoint `block:<last block of the chunk>`.
+ */
+import { readCheckpoint } from "../store/checkpoints.js";
+import type { NewActivity, NewFill } from "../store/fills.js";
+import type { NewResolution } from "../store/markets.js";
+import {
+  CONTRACTS,
+  JsonRpcError,
+  logFilterFor,
+  settleFills,
+  VenueLogDecodeError,
+  type ChainClient,
+  type DecodedVenueLog,
+  type LogChunk,
+  type RpcLog,
+  type VenueEventKind,
+} from "../venue/index.js";
+import type { Batch, SkippedRecord } from "./batch-writer.js";
+import { chainActivityRow, chainFillRow, chainResolutionRow, isActivityLog, resolutionOfPayouts } from "./chain-rows.js";
+import { writeMarketRows, type IngestContext } from "./context.js";
+import { resolveStartBlock, type IngestStart } from "./ingest-start.js";
+import { decodeLog } from "./log-decoder.js";
+import type { MarketDirectory } from "./market-directory.js";
+import { emptyMarketRows, skippedRows, type MarketRows } from "./market-rows.js";
+import type { Pipeline, StepResult } from "./runner.js";
+import { SOURCES } from "./sources.js";
+
+const KINDS: readonly VenueEventKind[] = [
+  "OrderFilledV1", "OrdersMatchedV1", "OrderFilledV2", "OrdersMatchedV2",
+  "PositionsConverted", "PositionSplit", "PositionsMerge", "PayoutRedemption", "ConditionResolution",
+];
+const FILTER = logFilterFor(KINDS);
+
+/** NegRiskAdapter.getFeeBips(bytes32 marketId). */
+const GET_FEE_BIPS = "0x2582cb5e";
+
+export interface ChainLogsOptions {
+  readonly start: IngestStart | undefined;
+  readonly confirmations: number;
+  /** Blocks per step; ChainClient splits further when the provider refuses a range. */
+  readonly blockSpan: number;
+}
+
+const blockCursor = (block: number) => `block:${block}`;
+
+function parseBlockCursor(text: string | undefined): number | null {
+  const match = /^block:(\d+)$/.exec(text ?? "");
+  return match ? Number(match[1]) : null;
+}
+
+export class ChainLogsPipeline implements Pipeline {
+  readonly source = SOURCES.chain;
+  private readonly feeBips = new Map<string, number | null>();
+
+  constructor(
+    private readonly ctx: IngestContext,
+    private readonly chain: ChainClient,
+    private readonly directory: MarketDirectory,
+    private readonly options: ChainLogsOptions,
+  ) {}
+
+  async step(signal: AbortSignal): Promise<StepResult> {
+    const checkpoint = await readCheckpoint(this.ctx.store.db, this.source);
+    const head = await this.chain.blockNumber(signal);
+    const target = head - this.options.confirmations;
+    let last = parseBlockCursor(checkpoint?.cursor);
+    if (last === null) {
+      // Fixed once, so that a restart before the first chunk does not move the start with the head.
+      last = (await resolveStartBlock(this.chain, this.options.start, target, signal)) - 1;
+      await this.ctx.writer.commit({ source: this.source, cursor: blockCursor(last) });
+    }
+    if (last >= target) {
+      if (checkpoint?.first_sync_done !== 1) await this.ctx.writer.commit({ source: this.source, cursor: blockCursor(last), firstSyncDone: true });
+      return { caughtUp: true };
+    }
+    const to = Math.min(target, last + this.options.blockSpan);
+    // The next chunk is fetched and settled while the previous one commits (PostgreSQL works in its own process).
+    let committing: Promise<void> | null = null;
+    try {
+      for await (const chunk of this.chain.logs({ ...FILTER, fromBlock: last + 1, toBlock: to }, signal)) {
+        const batch = await this.prepareChunk(chunk, target, signal);
+        await committing;
+        committing = this.commitChunk(batch, chunk.toBlock, target);
+        committing.catch(() => undefined);
+      }
+      await committing;
+    } finally {
+      await committing?.catch(() => undefined);
+    }
+    return { caughtUp: to >= target };
+  }
+
+  private async commitChunk(batch: Batch, toBlock: number, target: number): Promise<void> {
+    const committed = await this.ctx.writer.commit(batch);
+    this.ctx.progress({ source: this.source, newFills: committed.fills.length, position: toBlock, target, unit: "block" });
+  }
+
+  private async prepareChunk(chunk: LogChunk, target: number, signal: AbortSignal): Promise<Batch> {
+    const skipped: SkippedRecord[] = skippedRows(chunk.rejected);
+    const decoded: DecodedVenueLog[] = [];
+    for (const log of chunk.logs) {
+      if (log.removed) continue;
+      try {
+        const event = decodeLog(log);
+        if (event) decoded.push(event);
+      } catch (error) {
+        if (!(error instanceof VenueLogDecodeError)) throw error;
+        skipped.push({ origin: `rpc log ${log.transactionHash}#${Number(BigInt(log.logIndex))}`, reason: error.message });
+      }
+    }
+    const timestamps = await this.blockTimestamps(chunk.logs, decoded, signal);
+    const marketRows = emptyMarketRows();
+    const fills = await this.fillRows(decoded, timestamps, marketRows, skipped, signal);
+    const { activity, resolutions } = await this.otherRows(decoded, timestamps, marketRows, skipped, signal);
+    return {
+      source: this.source,
+      cursor: blockCursor(chunk.toBlock),
+      firstSyncDone: chunk.toBlock >= target ? true : undefined,
+      fills,
+      activity,
+      resolutions,
+      skipped: [...skipped, ...marketRows.skipped],
+      write: (tx) => writeMarketRows(tx, marketRows),
+    };
+  }
+
+  /** From the logs' `blockTimestamp` when the node sends it (many do), else from the blocks, in batches. */
+  private async blockTimestamps(logs: readonly RpcLog[], decoded: readonly DecodedVenueLog[], signal: AbortSignal): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (const log of logs) {
+      const stamp = (log as { blockTimestamp?: unknown }).blockTimestamp;
+      if (typeof stamp === "string" && /^0x[0-9a-fA-F]+$/.test(stamp)) out.set(Number(BigInt(log.blockNumber)), Number(BigInt(stamp)));
+    }
+    const missing = [...new Set(decoded.map((d) => d.blockNumber))].filter((b) => !out.has(b));
+    if (missing.length > 0) for (const [block, ts] of await this.chain.blockTimestamps(missing, signal)) out.set(block, ts);
+    return out;
+  }
+
+  private async fillRows(decoded: readonly DecodedVenueLog[], timestamps: Map<number, number>, marketRows: MarketRows, skipped: SkippedRecord[], signal: AbortSignal): Promise<NewFill[]> {
+    const settlement = settleFills(decoded);
+    for (const a of settlement.anomalies) skipped.push({ origin: `rpc log ${a.txHash}#${a.logIndex}`, reason: a.reason });
+    const tokens = await this.directory.tokenFacts(settlement.fills.map((f) => f.tokenId), signal);
+    mergeRows(marketRows, tokens.rows);
+    const fills: NewFill[] = [];
+    for (const fill of settlement.fills) {
+      const facts = tokens.found.get(fill.tokenId);
+      if (!facts) skipped.push({ origin: `rpc log ${fill.txHash}#${fill.logIndex}`, reason: `outcome token ${fill.tokenId} belongs to no known market` });
+      else fills.push(chainFillRow(fill, facts, timestamps.get(fill.blockNumber) as number));
+    }
+    return fills;
+  }
+
+  private async otherRows(decoded: readonly DecodedVenueLog[], timestamps: Map<number, number>, marketRows: MarketRows, skipped: SkippedRecord[], signal: AbortSignal) {
+    const activity: NewActivity[] = [];
+    const resolutions: NewResolution[] = [];
+    // The ConditionalTokens contract serves other applications too: only conditions of the venue's markets count.
+    const conditionIds = decoded.flatMap((d) => (d.kind === "PositionSplit" || d.kind === "PositionsMerge" || d.kind === "PayoutRedemption" || d.kind === "ConditionResolution" ? [d.conditionId] : []));
+    const conditions = await this.directory.knownConditions(conditionIds, signal);
+    mergeRows(marketRows, conditions.rows);
+    for (const log of decoded) {
+      const ts = timestamps.get(log.blockNumber) as number;
+      const origin = `rpc log ${log.transactionHash}#${log.logIndex}`;
+      if (log.kind === "ConditionResolution") {
+        if (!conditions.found.has(log.conditionId)) continue;
+        const resolution = resolutionOfPayouts(log.payoutNumerators);
+        if (resolution) resolutions.push(chainResolutionRow(log, ts, resolution));
+        else skipped.push({ origin, reason: `payouts ${log.payoutNumerators.join("/")} settle no binary outcome` });
+        continue;
+      }
+      if (!isActivityLog(log)) continue;
+      if (log.kind !== "PositionsConverted" && !conditions.found.has(log.conditionId)) continue;
+      try {
+        const feeBips = log.kind === "PositionsConverted" ? await this.conversionFeeBips(log.marketId, signal) : null;
+        activity.push(chainActivityRow(log, ts, feeBips));
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        skipped.push({ origin, reason: error.message });
+      }
+    }
+    return { activity, resolutions };
+  }
+
+  /** The adapter's fee rate of a NegRisk market (fixed when the market is prepared); null when the node cannot say. */
+  private async conversionFeeBips(marketId: string, signal: AbortSignal): Promise<number | null> {
+    if (this.feeBips.has(marketId)) return this.feeBips.get(marketId) as number | null;
+    let bips: number | null = null;
+    try {
+      const result = await this.chain.call("eth_call", [{ to: CONTRACTS.negRiskAdapter.toLowerCase(), data: GET_FEE_BIPS + marketId.slice(2) }, "latest"], signal);
+      if (typeof result === "string" && /^0x[0-9a-fA-F]{1,64}$/.test(result)) bips = Number(BigInt(result));
+    } catch (error) {
+      if (!(error instanceof JsonRpcError)) throw error;
+    }
+    this.feeBips.set(marketId, bips);
+    return bips;
+  }
+}
+
+function mergeRows(into: MarketRows, from: MarketRows): void {
+  into.events.push(...from.events);
+  into.markets.push(...from.markets);
+  into.tokens.push(...from.tokens);
+  into.skipped.push(...from.skipped);
+}

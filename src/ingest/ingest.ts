@@ -1,0 +1,126 @@
+/**
+ * The ingest: builds the pipelines from the configuration and runs them. `runUntilCaughtUp` does the first full
+ * sync (markets, then fills up to the venue's head) and returns; `start` does that in the background and then
+ * keeps every source current (markets on an interval, fills by polling, the live relay) until `stop`, which ends
+ * each pipeline between two batches. `onCommitted` registers listeners for every committed batch's new rows;
+ * `wallets` syncs a wallet on demand.
+ */
+import type { Config } from "../config/index.js";
+import type { Logger } from "../platform/logger.js";
+import type { Platform } from "../platform/index.js";
+import type { Store } from "../store/database.js";
+import { ChainClient, createVenueClients, realSleep, type Sleep, type VenueClients, type VenueHttpOptions } from "../venue/index.js";
+import { BatchWriter, type CommitListener } from "./batch-writer.js";
+import { ChainLogsPipeline } from "./chain-logs.js";
+import type { IngestContext, ProgressEvent } from "./context.js";
+import { DataApiTradesPipeline } from "./data-api-trades.js";
+import { parseIngestStart } from "./ingest-start.js";
+import { LiveFeed } from "./live-feed.js";
+import { MarketDirectory } from "./market-directory.js";
+import { MarketsSync } from "./markets-sync.js";
+import { follow, runUntilCaughtUp, Stopped, type Pipeline, type RunnerContext } from "./runner.js";
+import { expectedIngestSources } from "./sources.js";
+import { createWalletSyncQueue, type WalletSyncQueue } from "./wallet-sync-queue.js";
+
+export interface IngestDeps {
+  readonly config: Config;
+  readonly store: Store;
+  readonly platform: Platform;
+  readonly logger: Logger;
+  /** The venue's clients; built from the configuration when absent (tests pass their own). */
+  readonly venue?: VenueClients;
+  readonly sleep?: Sleep;
+}
+
+export type ProgressListener = (event: ProgressEvent) => void;
+
+export class Ingest {
+  readonly expectedSources: readonly string[];
+  readonly wallets: WalletSyncQueue;
+  private readonly writer: BatchWriter;
+  private readonly markets: Pipeline;
+  private readonly fills: Pipeline;
+  private readonly live: LiveFeed;
+  private readonly runner: RunnerContext;
+  private readonly progressListeners = new Set<ProgressListener>();
+  private readonly controller = new AbortController();
+  private background: Promise<void> | null = null;
+
+  constructor(private readonly deps: IngestDeps) {
+    const { config, store, platform, logger } = deps;
+    const clock = platform.clock;
+    const sleep = deps.sleep ?? realSleep;
+    const venue = deps.venue ?? defaultVenueClients(config, logger);
+    this.writer = new BatchWriter(store, clock, logger);
+    const ctx: IngestContext = { store, writer: this.writer, clock, logger, progress: (event) => this.progressListeners.forEach((l) => l(event)) };
+    const start = parseIngestStart(config.ingest.startDate);
+    this.expectedSources = expectedIngestSources(config);
+    this.markets = new MarketsSync(ctx, venue.gamma);
+    if (venue.chain) {
+      const directory = new MarketDirectory(store, venue.gamma, clock);
+      this.fills = new ChainLogsPipeline(ctx, venue.chain, directory, { start, confirmations: config.ingest.confirmations, blockSpan: config.ingest.blockSpan });
+    } else {
+      if (start?.kind === "block") logger.warn("INGEST_START is a block number but no VENUE_RPC_URL is set: the Data API backfill starts now");
+      // Without a start date it follows from now, as the chain pipeline follows from the head without a start block.
+      const startTs = start?.kind === "date" ? start.ts : clock.now();
+      this.fills = new DataApiTradesPipeline(ctx, venue.dataApi, { startTs, overlapSeconds: config.ingest.tradesOverlapSeconds });
+    }
+    this.live = new LiveFeed(ctx, venue.rtds, venue.dataApi, platform.pubsub, { pollMs: config.ingest.livePollSeconds * 1000, sleep });
+    this.wallets = createWalletSyncQueue({ config, store, clock, logger, writer: this.writer, dataApi: venue.dataApi, pnl: venue.pnl, chainFills: !!venue.chain });
+    this.runner = { store, clock, logger, sleep, retryBaseMs: 1_000, retryMaxMs: config.ingest.retryMaxSeconds * 1000 };
+  }
+
+  /** Registers a listener for the new rows of every committed batch; returns the function that removes it. */
+  onCommitted(listener: CommitListener): () => void {
+    return this.writer.onCommitted(listener);
+  }
+
+  onProgress(listener: ProgressListener): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
+  }
+
+  /**
+   * The first full sync: markets, then fills up to the venue's head (less the confirmation depth). Resolves when
+   * caught up; rejects with Stopped when `stop` (or `signal`) ends it first. Safe to call again: it resumes.
+   */
+  async runUntilCaughtUp(signal?: AbortSignal): Promise<void> {
+    const combined = signal ? AbortSignal.any([signal, this.controller.signal]) : this.controller.signal;
+    await runUntilCaughtUp(this.markets, this.runner, combined);
+    await runUntilCaughtUp(this.fills, this.runner, combined);
+  }
+
+  /** Runs in the background: the live relay at once, the first full sync, then following every source. */
+  start(): void {
+    if (this.background) return;
+    const signal = this.controller.signal;
+    this.live.start();
+    this.background = (async () => {
+      try {
+        await this.runUntilCaughtUp();
+        this.deps.logger.info("ingest caught up; following the venue");
+        const config = this.deps.config.ingest;
+        await Promise.all([
+          follow(this.markets, this.runner, config.marketsIntervalSeconds * 1000, signal),
+          follow(this.fills, this.runner, config.pollSeconds * 1000, signal),
+        ]);
+      } catch (error) {
+        if (!(error instanceof Stopped)) this.deps.logger.error({ err: error }, "ingest stopped on an unexpected error");
+      }
+    })();
+  }
+
+  /** Stops between batches: requests under way are aborted before anything of theirs is written. */
+  async stop(): Promise<void> {
+    this.controller.abort();
+    this.wallets.close();
+    await Promise.all([this.background, this.live.stop()]);
+  }
+}
+
+function defaultVenueClients(config: Config, logger: Logger): VenueClients {
+  const http: Partial<VenueHttpOptions> = {
+    onEvent: (event) => logger.debug({ venue: event }, event.type === "retry" ? "venue request retried" : "venue unavailable"),
+  };
+  return { ...createVenueClients(config, http), chain: ChainClient.fromConfig(config, http, { maxBlockSpan: config.ingest.blockSpan }) };
+}

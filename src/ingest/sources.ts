@@ -1,0 +1,25 @@
+/** The ingest sources: each pipeline's checkpoint name, as `/api/v1/health` lists them. */
+import type { Config } from "../config/index.js";
+
+export const SOURCES = {
+  /** Events, markets and tokens from Gamma. */
+  markets: "gamma-markets",
+  /** Market-wide fills, conversions, splits, merges, redemptions and resolutions from chain logs. */
+  chain: "chain-logs",
+  /** Market-wide fills from the Data API /trades, when no RPC URL is configured. */
+  dataApiTrades: "data-api-trades",
+  /** The live trade relay (RTDS, or /trades polling while it is down). */
+  live: "rtds-live",
+  /** Per-wallet syncs of positions, closed positions, activity and the P&L curve. */
+  wallets: "wallet-sync",
+} as const;
+
+/** Where fills come from: chain logs when an RPC URL is configured, else the Data API. */
+export function fillsSource(config: Pick<Config, "venue">): typeof SOURCES.chain | typeof SOURCES.dataApiTrades {
+  return config.venue.rpcUrl ? SOURCES.chain : SOURCES.dataApiTrades;
+}
+
+/** The sources whose first full sync must finish before the service is ready. */
+export function expectedIngestSources(config: Pick<Config, "venue">): string[] {
+  return [SOURCES.markets, fillsSource(config)];
+}

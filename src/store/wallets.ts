@@ -1,0 +1,84 @@
+/**
+ * Wallets seen by ingest: one row per address, with first and last activity and the profile fields the venue
+ * sends along (kept when a later row omits them). Callers pass sightings; this aggregates them per address and
+ * upserts in one statement per dialect path. Never given a protocol address: the ingest's batch writer filters those.
+ */
+import type { StoreTransaction } from "./database.js";
+import { preparedStatement } from "./sqlite-statements.js";
+
+export interface WalletSighting {
+  readonly address: string;
+  /** Unix seconds of the row that showed the wallet. */
+  readonly ts: number;
+  readonly name?: string | null;
+  readonly pseudonym?: string | null;
+  readonly bio?: string | null;
+  readonly profileImage?: string | null;
+}
+
+interface WalletRow {
+  address: string;
+  name: string | null;
+  pseudonym: string | null;
+  bio: string | null;
+  profile_image: string | null;
+  first_seen: number;
+  last_seen: number;
+}
+
+const COLUMNS = ["address", "name", "pseudonym", "bio", "profile_image", "first_seen", "last_seen", "updated_at"] as const;
+const PG_TYPES = ["text", "text", "text", "text", "text", "bigint", "bigint", "bigint"] as const;
+
+const ON_CONFLICT = `on conflict (address) do update set
+  name = coalesce(excluded.name, wallets.name),
+  pseudonym = coalesce(excluded.pseudonym, wallets.pseudonym),
+  bio = coalesce(excluded.bio, wallets.bio),
+  profile_image = coalesce(excluded.profile_image, wallets.profile_image),
+  first_seen = case when wallets.first_seen is null or excluded.first_seen < wallets.first_seen then excluded.first_seen else wallets.first_seen end,
+  last_seen = case when wallets.last_seen is null or excluded.last_seen > wallets.last_seen then excluded.last_seen else wallets.last_seen end,
+  updated_at = excluded.updated_at`;
+
+function aggregate(sightings: Iterable<WalletSighting>): WalletRow[] {
+  const rows = new Map<string, WalletRow>();
+  for (const s of sightings) {
+    const row = rows.get(s.address);
+    if (!row) {
+      rows.set(s.address, {
+        address: s.address,
+        name: s.name ?? null,
+        pseudonym: s.pseudonym ?? null,
+        bio: s.bio ?? null,
+        profile_image: s.profileImage ?? null,
+        first_seen: s.ts,
+        last_seen: s.ts,
+      });
+      continue;
+    }
+    if (s.ts < row.first_seen) row.first_seen = s.ts;
+    if (s.ts > row.last_seen) row.last_seen = s.ts;
+    row.name = s.name ?? row.name;
+    row.pseudonym = s.pseudonym ?? row.pseudonym;
+    row.bio = s.bio ?? row.bio;
+    row.profile_image = s.profileImage ?? row.profile_image;
+  }
+  // One lock order for every writer: concurrent upserts on PostgreSQL cannot deadlock on each other.
+  return [...rows.values()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+}
+
+/** Upserts the wallets of `sightings`; returns how many distinct addresses were written. */
+export async function recordWalletSightings(tx: StoreTransaction, sightings: Iterable<WalletSighting>, now: number): Promise<number> {
+  const rows = aggregate(sightings);
+  if (rows.length === 0) return 0;
+  const values = (r: WalletRow) => [r.address, r.name, r.pseudonym, r.bio, r.profile_image, r.first_seen, r.last_seen, now];
+  if (tx.raw.kind === "sqlite") {
+    const statement = preparedStatement(tx.raw.handle, `insert into wallets (${COLUMNS.join(", ")}) values (${COLUMNS.map(() => "?").join(", ")}) ${ON_CONFLICT}`);
+    for (const row of rows) statement.run(values(row));
+    return rows.length;
+  }
+  const arrays = COLUMNS.map((_, i) => rows.map((r) => values(r)[i]));
+  await tx.raw.client.query(
+    `insert into wallets (${COLUMNS.join(", ")}) select * from unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(", ")}) ${ON_CONFLICT}`,
+    arrays,
+  );
+  return rows.length;
+}

@@ -1,0 +1,146 @@
+/**
+ * `pelagic ingest` and `pelagic serve --role ...` as processes against a fake venue on loopback: the ingest
+ * command catches up and exits, survives kill -9 at random points with a store equal to a clean run's, and the
+ * roles split serving and ingest.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXCHANGE_V1, EXCHANGE_V2, M, matchEvents, resolution, split } from "../src/ingest/testing/chain-events.js";
+import { address, startFakeVenue, type FakeVenue } from "../src/ingest/testing/fake-venue.js";
+import { storeChecksum } from "../src/store/checksum.js";
+import { openStore } from "../src/store/database.js";
+import { gammaMarket } from "../src/venue/testing/fixtures.js";
+import { spawnPelagic } from "./support/cli.js";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "pelagic-ingest-"));
+  dirs.push(dir);
+  return dir;
+};
+
+let venue: FakeVenue;
+const condition = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
+
+beforeAll(async () => {
+  venue = await startFakeVenue();
+  venue.gamma.events = [{ id: "900", slug: "e", title: "E" }];
+  venue.gamma.markets = [gammaMarket(1, { events: [{ id: "900", slug: "e", title: "E" }] }), gammaMarket(2, { events: [{ id: "900", slug: "e", title: "E" }] })];
+  venue.chain.head = 400;
+  for (let block = 100; block < 400; block += 3) {
+    const exchange = block < 250 ? EXCHANGE_V1 : EXCHANGE_V2;
+    const market = 1 + (block % 2);
+    const taker = { owner: address(0x100 + (block % 11)), side: "BUY" as const, token: BigInt(1000 + market), size: 10n * M, usd: 6n * M };
+    venue.chain.addTx(block, matchEvents(exchange, taker, [{ owner: address(0x200 + (block % 7)), side: "BUY", token: BigInt(2000 + market), size: 10n * M, usd: 4n * M }]));
+    if (block % 30 === 1) venue.chain.addTx(block, [split(address(0x300 + (block % 5)), condition(market), 2n * M)]);
+  }
+  venue.chain.addTx(390, [resolution(condition(1), [0n, 1n])]);
+});
+afterAll(async () => {
+  await venue.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function venueEnv(dataDir: string): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    REDIS_URL: "",
+    LOG_LEVEL: "info",
+    VENUE_GAMMA_URL: venue.urls.gamma,
+    VENUE_DATA_API_URL: venue.urls.dataApi,
+    VENUE_PNL_URL: venue.urls.dataApi,
+    VENUE_RTDS_URL: venue.urls.rtds,
+    VENUE_RPC_URL: venue.urls.rpc,
+    INGEST_START: "100",
+    INGEST_CONFIRMATIONS: "0",
+    INGEST_BLOCK_SPAN: "7",
+  };
+}
+
+/** Runs `pelagic ingest --until-caught-up` to its end (asynchronously: the fake venue lives in this process). */
+async function ingestToTheEnd(dataDir: string): Promise<{ code: number | null; lines: unknown[] }> {
+  const run = spawnPelagic(["ingest", "--until-caught-up"], venueEnv(dataDir));
+  return { code: await run.exited, lines: run.lines };
+}
+
+async function checksumOf(dataDir: string) {
+  const store = await openStore({ kind: "sqlite", sqlitePath: join(dataDir, "pelagic.sqlite") });
+  try {
+    return await storeChecksum(store.db);
+  } finally {
+    await store.close();
+  }
+}
+
+describe("pelagic ingest", () => {
+  it("backfills until caught up and exits 0, and a kill -9 at any point followed by a restart changes nothing", async () => {
+    const clean = tempDir();
+    const run = await ingestToTheEnd(clean);
+    expect(run.code).toBe(0);
+    expect(run.lines).toContainEqual(expect.objectContaining({ msg: "ingest caught up", fills: 200 }));
+    const expected = await checksumOf(clean);
+    expect(expected.fills.count).toBe(200);
+    expect(expected.activity.count).toBe(10);
+    expect(expected.resolutions.count).toBe(1);
+
+    const killed = tempDir();
+    // eth_getLogs answers slowly, so that the kills land between and inside batches.
+    venue.chain.intercept = () => undefined;
+    const slow = venue.chain.handle.bind(venue.chain);
+    venue.chain.handle = (request) => {
+      const started = Date.now();
+      while (Date.now() - started < 3);
+      return slow(request);
+    };
+    try {
+      for (let i = 0; i < 4; i++) {
+        const child = spawnPelagic(["ingest", "--until-caught-up"], venueEnv(killed));
+        await child.waitFor((l) => l.msg === "ingest starting", 20_000);
+        await new Promise((r) => setTimeout(r, 50 + Math.random() * 400));
+        child.child.kill("SIGKILL");
+        await child.exited;
+      }
+    } finally {
+      venue.chain.handle = slow;
+    }
+    expect((await ingestToTheEnd(killed)).code).toBe(0);
+    expect(await checksumOf(killed)).toEqual(expected);
+  }, 120_000);
+});
+
+describe("pelagic serve roles", () => {
+  it("--role ingest runs ingest and serves only /api/v1/health; it turns ready after the first full sync", async () => {
+    const dir = tempDir();
+    const run = spawnPelagic(["serve", "--port", "0", "--role", "ingest"], venueEnv(dir));
+    const line = await run.waitFor((l) => l.msg === "pelagic serving", 20_000);
+    const url = line.url as string;
+    expect(line).toMatchObject({ role: "ingest", ingest: true });
+    expect((await fetch(`${url}/api/openapi.json`)).status).toBe(404);
+    let health: { ready: boolean; sources: { source: string; status: string }[] } = { ready: false, sources: [] };
+    for (let i = 0; i < 200 && !health.ready; i++) {
+      health = (await (await fetch(`${url}/api/v1/health`)).json()) as typeof health;
+      if (!health.ready) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(health.ready).toBe(true);
+    expect(health.sources.map((s) => s.source)).toEqual(expect.arrayContaining(["chain-logs", "gamma-markets"]));
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(0);
+    expect(await checksumOf(dir)).toMatchObject({ fills: { count: 200 } });
+  }, 60_000);
+
+  it("--role api serves without ingest, and reports the ingest sources as waiting", async () => {
+    const dir = tempDir();
+    const run = spawnPelagic(["serve", "--port", "0", "--role", "api"], venueEnv(dir));
+    const line = await run.waitFor((l) => l.msg === "pelagic serving", 20_000);
+    expect(line).toMatchObject({ role: "api", ingest: false });
+    const health = (await (await fetch(`${line.url as string}/api/v1/health`)).json()) as { ready: boolean; sources: { status: string }[] };
+    expect(health.ready).toBe(false);
+    expect(health.sources.map((s) => s.status)).toEqual(["waiting", "waiting"]);
+    expect((await fetch(`${line.url as string}/api/openapi.json`)).status).toBe(200);
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(0);
+  }, 60_000);
+});
