@@ -21,16 +21,14 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 const serving = (l: Record<string, unknown>) => l.msg === "pelagic serving";
 
 describe("pelagic serve", () => {
-  it("answers health within 3 s, creates its SQLite file under DATA_DIR, and stops cleanly on SIGTERM", async () => {
+  // The 3 s start-up goal is measured (see docs), never asserted: a loaded machine must not fail the suite.
+  it("answers health, creates its SQLite file under DATA_DIR, and stops cleanly on SIGTERM", async () => {
     const dataDir = tempDir();
-    const started = Date.now();
     const run = spawnPelagic(["serve", "--port", "0"], { DATA_DIR: dataDir, REDIS_URL: "", DATABASE_URL: "" });
     const line = await run.waitFor(serving);
     const res = await fetch(`${line.url as string}/api/v1/health`);
-    const elapsed = Date.now() - started;
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: "ok", store: "sqlite", platform: "memory" });
-    expect(elapsed).toBeLessThan(3000);
     expect(existsSync(join(dataDir, "pelagic.sqlite"))).toBe(true);
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);

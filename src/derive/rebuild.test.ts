@@ -81,6 +81,24 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     expect(fromVenue).toBeGreaterThan(100);
   });
 
+  it("counts each wallet's trades, volume and markets from its fills", async () => {
+    const store = await loaded();
+    await rebuild(store, config, clock);
+    const expected = await store.db
+      .selectFrom("fills")
+      .select((eb) => ["wallet", eb.fn.countAll<number>().as("trades"), eb.fn.sum<number>("usd").as("usd"), eb.fn.count<number>("condition_id").distinct().as("markets")])
+      .groupBy("wallet")
+      .execute();
+    const stats = new Map((await store.db.selectFrom("wallet_stats").selectAll().execute()).map((row) => [row.wallet, row]));
+    expect(expected.length).toBeGreaterThan(100);
+    for (const row of expected) {
+      const s = stats.get(row.wallet)!;
+      expect(s.total_trades).toBe(Number(row.trades));
+      expect(s.total_volume).toBeCloseTo(Number(row.usd) / 1e6, 6);
+      expect(s.total_markets).toBe(Number(row.markets));
+    }
+  });
+
   it("counts market trades and volume as the venue does, once per match at the taker's notional", async () => {
     const store = await loaded();
     await rebuild(store, config, clock);

@@ -22,9 +22,10 @@ const NOT_SYNCED: WalletStoreInputs = { venueClosed: null, venueLifetimePnl: nul
 /** A wallet list, or every wallet with stored inputs. */
 export type WalletSelection = readonly string[] | "all";
 
-async function selectFor<T>(store: Store, text: string, params: readonly unknown[], wallets: WalletSelection, column = "wallet"): Promise<T[]> {
+/** Runs `text` for the selection: its wallets placeholder comment becomes a condition on the wallet column (or nothing, for all). */
+async function selectFor<T>(store: Store, text: string, params: readonly unknown[], wallets: WalletSelection): Promise<T[]> {
   if (wallets === "all") return queryRows<T>(store.db, store.kind, text.replace("/*wallets*/", ""), params);
-  return inSlices(wallets, (slice) => queryRows<T>(store.db, store.kind, text.replace("/*wallets*/", ` and ${column} in ${placeholders(slice.length)}`), [...params, ...slice]));
+  return inSlices(wallets, (slice) => queryRows<T>(store.db, store.kind, text.replace("/*wallets*/", ` and wallet in ${placeholders(slice.length)}`), [...params, ...slice]));
 }
 
 /** The latest point at or before `cutoff` per wallet, from a (wallet, t, pnl) table (our hourly points, or the venue's curve). */
@@ -56,13 +57,13 @@ export async function loadWalletInputs(store: Store, wallets: WalletSelection, a
   const ours = await latestPoints(store, "pnl_points", cutoff, wallets);
   const venue = await latestPoints(store, "venue_pnl_points", cutoff, wallets);
   const inputs = new Map<string, WalletStoreInputs>();
-  for (const wallet of new Set([...synced.map((s) => s.wallet), ...ours.keys()])) inputs.set(wallet, NOT_SYNCED);
+  for (const [wallet, point] of ours) inputs.set(wallet, { ...NOT_SYNCED, pnlPoints: [point] });
   for (const row of synced) {
     const lifetime = row.lifetime_pnl === null ? null : fromMicro(row.lifetime_pnl);
+    // pnl_24h compares total_pnl with a point of the same source.
     const point = lifetime === null ? ours.get(row.wallet) : venue.get(row.wallet);
     inputs.set(row.wallet, { venueClosed: summarizeVenueClosedPositions(closedByWallet.get(row.wallet) ?? []), venueLifetimePnl: lifetime, pnlPoints: point ? [point] : [] });
   }
-  for (const [wallet, point] of ours) if (inputs.get(wallet) === NOT_SYNCED) inputs.set(wallet, { ...NOT_SYNCED, pnlPoints: [point] });
   return (wallet) => inputs.get(wallet) ?? NOT_SYNCED;
 }
 
