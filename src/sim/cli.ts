@@ -12,6 +12,8 @@ import { parseFaults, startSimVenue, venueEnvironment, withSimulatedVenue, type 
 import { WORLD_DEFAULTS, formatWorldStats, generateWorld, resolveWorldOptions, worldStats, type ResolvedWorldOptions } from "./world/index.js";
 
 const DAY = 86_400;
+/** Blocks per eth_getLogs call in the demo (about 2.3 days of 2 s blocks). */
+const DEMO_BLOCK_SPAN = 100_000;
 const DEFAULT_LIVE_RATE = 0.5;
 
 type Flags = Record<string, string>;
@@ -107,7 +109,11 @@ export const simCommand = {
 function demoConfig(config: Config, urls: SimVenueUrls, world: ResolvedWorldOptions): Config {
   const identity = `demo-${world.seed}-${world.markets}-${world.wallets}-${world.fills}-${world.days}-${new Date(world.end * 1000).toISOString().slice(0, 10)}`;
   const dataDir = join(config.store.dataDir, identity);
-  const pointed = withSimulatedVenue(config, urls);
+  // Ingest the whole simulated history: the backfill starts at the world's first day.
+  const startDate = new Date((world.end - world.days * DAY) * 1000).toISOString().slice(0, 10);
+  // A loopback node answers wide log ranges quickly: fewer, larger eth_getLogs calls (the client halves when refused).
+  const blockSpan = Math.max(config.ingest.blockSpan, DEMO_BLOCK_SPAN);
+  const pointed = { ...withSimulatedVenue(config, urls), ingest: { ...config.ingest, startDate: config.ingest.startDate ?? startDate, blockSpan } };
   return config.store.kind === "sqlite" ? { ...pointed, store: { ...config.store, dataDir, sqlitePath: join(dataDir, "pelagic.sqlite") } } : pointed;
 }
 
