@@ -7,5 +7,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     restoreMocks: true,
+    setupFiles: ["test/support/fast-check-seed.ts"],
   },
 });

@@ -24,6 +24,7 @@ import {
   type World,
 } from "../world/index.js";
 import { ID_DOMAIN, bytes32 } from "../world/ids.js";
+import { redeemedIndexSets } from "./ground-truth.js";
 
 const ZERO32 = `0x${"0".repeat(64)}` as Hex;
 /** Oracle of plain markets' ConditionResolution: the UMA CTF adapter (NegRisk markets resolve through the NegRiskAdapter). */
@@ -141,7 +142,7 @@ export function opLog(world: World, i: number): SimLog | null {
         collateralToken: collateral,
         parentCollectionId: ZERO32,
         conditionId: market!.conditionId as Hex,
-        indexSets: [1n, 2n],
+        indexSets: [1n, 2n].filter((set) => BigInt(redeemedIndexSets(op.amount, op.amount2)) & set),
         payout: BigInt(Math.trunc(op.payout)),
       };
       break;

@@ -33,6 +33,8 @@ export interface TruthFill {
   ts: number;
   /** The order's owner (proxy wallet). */
   wallet: string;
+  /** The wallet on the other side: the taker for a maker fill, the first maker (log order) for the taker's fill. */
+  counterparty: string;
   role: "MAKER" | "TAKER";
   orderHash: string;
   exchange: string;
@@ -60,8 +62,12 @@ export interface TruthOperation {
   wallet: string;
   /** The market's condition; for a conversion, that of the event's first market. */
   conditionId: string;
-  /** CONVERSION: the NegRisk market id and the indexSet (bit i: question i's NO given up); otherwise null and 0. */
+  /** CONVERSION: the NegRisk market id; otherwise null. */
   negRiskMarketId: string | null;
+  /**
+   * CONVERSION: the indexSet (bit i: question i's NO given up). REDEEM: the index sets redeemed, OR-ed (1: YES,
+   * 2: NO; those of the outcomes the wallet held). Otherwise 0.
+   */
   indexSet: number;
   /** SPLIT/MERGE: collateral = shares of each outcome; CONVERSION: NO shares given up per question; REDEEM: YES shares redeemed. */
   amountMicro: number;
@@ -69,6 +75,8 @@ export interface TruthOperation {
   amount2Micro: number;
   /** REDEEM: collateral paid out; CONVERSION: collateral received; otherwise 0. */
   payoutMicro: number;
+  /** CONVERSION: micro-shares the adapter keeps per NO given up (`amount * feeBips / 10000`); otherwise 0. */
+  feeMicro: number;
   collateral: string;
 }
 
@@ -129,6 +137,7 @@ export function* truthFills(world: World, range: TimeRange = {}): Generator<Trut
         blockNumber: fill.block,
         ts: fill.ts,
         wallet: world.wallets[fill.wallet]!.proxyWallet,
+        counterparty: world.wallets[fill.counterparty]!.proxyWallet,
         role: fill.role === "taker" ? "TAKER" : "MAKER",
         orderHash: world.orderHash(f),
         exchange,
@@ -145,6 +154,11 @@ export function* truthFills(world: World, range: TimeRange = {}): Generator<Trut
       };
     }
   }
+}
+
+/** The index sets a redemption passes: those of the outcomes redeemed (1: YES, 2: NO), OR-ed. */
+export function redeemedIndexSets(yesMicro: number, noMicro: number): number {
+  return (yesMicro > 0 ? 1 : 0) | (noMicro > 0 ? 2 : 0);
 }
 
 const OPERATION_TYPES: Partial<Record<number, OperationType>> = { [OP_SPLIT]: "SPLIT", [OP_MERGE]: "MERGE", [OP_CONVERSION]: "CONVERSION", [OP_REDEEM]: "REDEEM" };
@@ -166,10 +180,11 @@ export function* truthOperations(world: World, range: TimeRange = {}): Generator
       wallet: world.wallets[op.wallet]!.proxyWallet,
       conditionId: market.conditionId,
       negRiskMarketId: type === "CONVERSION" ? world.events[op.event]!.negRiskMarketId : null,
-      indexSet: op.indexSet,
+      indexSet: type === "REDEEM" ? redeemedIndexSets(op.amount, op.amount2) : op.indexSet,
       amountMicro: op.amount,
       amount2Micro: op.amount2,
       payoutMicro: Math.trunc(op.payout),
+      feeMicro: type === "CONVERSION" ? Math.trunc((op.amount * world.events[op.event]!.convertFeeBips) / 10_000) : 0,
       collateral: collateralAddress(exchangeVersion(op.ts)).toLowerCase(),
     };
   }

@@ -56,11 +56,16 @@ export interface SimHttpServer {
   close(): Promise<void>;
 }
 
-export async function startHttpServer(state: VenueState, faults: Faults, mounts: readonly Mount[], host: string, port: number): Promise<SimHttpServer> {
+/** `latencyMs`: every answer waits this long first (a remote venue's round trip; tests slow the venue down with it). */
+export async function startHttpServer(state: VenueState, faults: Faults, mounts: readonly Mount[], host: string, port: number, latencyMs = 0): Promise<SimHttpServer> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => respond(req, res, Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      if (latencyMs > 0) setTimeout(() => respond(req, res, body), latencyMs);
+      else respond(req, res, body);
+    });
   });
 
   function respond(req: IncomingMessage, res: ServerResponse, rawBody: string): void {

@@ -42,6 +42,8 @@ export interface SimVenueOptions {
   /** How often live mode advances the world and pushes RTDS messages, ms (default 500). */
   liveTickMs?: number;
   faults?: FaultOptions;
+  /** Every HTTP answer waits this long first, ms (default 0). */
+  latencyMs?: number;
   arcgis?: ArcGisOptions;
   rpc?: RpcOptions;
   rtds?: RtdsServerOptions;
@@ -76,7 +78,7 @@ export async function startSimVenue(options: SimVenueOptions): Promise<SimVenue>
     { prefix: "/arcgis", handler: arcgisHandler(state, options.arcgis), faultStyle: "arcgis" },
   ];
   const host = options.host ?? "127.0.0.1";
-  const http = await startHttpServer(state, faults, mounts, host, options.port ?? 0);
+  const http = await startHttpServer(state, faults, mounts, host, options.port ?? 0, options.latencyMs);
   const rtds = startRtdsServer(state, faults, http.server, "/rtds", options.rtds);
   state.sync();
   const ticker = state.isLive ? setInterval(() => state.sync(), options.liveTickMs ?? 500) : null;

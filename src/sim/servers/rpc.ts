@@ -2,10 +2,12 @@
  * Polygon JSON-RPC over the world (single calls and batches): eth_chainId, net_version, eth_blockNumber (the
  * block of the venue's clock), eth_getBlockByNumber (2 s blocks, hashes derived from the number), and
  * eth_getLogs with address and topic filters over a block range. A range whose answer would exceed
- * `maxLogs` is refused the way providers refuse it, so clients halve the range.
+ * `maxLogs` is refused the way providers refuse it, so clients halve the range. eth_call answers the one view
+ * ingest reads, `NegRiskAdapter.getFeeBips(marketId)` (0 for a market the adapter does not know, as its mapping
+ * would); any other call reverts.
  */
 import { encodeVenueLog, VENUE_EVENT_TOPICS, type EncodedLog } from "../../venue/abi.js";
-import { POLYGON_CHAIN_ID } from "../../venue/contracts.js";
+import { CONTRACTS, NEG_RISK_GET_FEE_BIPS_SELECTOR, POLYGON_CHAIN_ID } from "../../venue/contracts.js";
 import { blockAt, blockTimestamp, type World } from "../world/index.js";
 import { blockHash, logsInBlocks, type SimLog } from "./chain-logs.js";
 import { HttpError, json, type RouteHandler, type SimReply } from "./http.js";
@@ -80,6 +82,8 @@ function dispatch(state: VenueState, method: string, params: unknown[], maxLogs:
     }
     case "eth_getLogs":
       return getLogs(state.world, params[0], head, maxLogs);
+    case "eth_call":
+      return ethCall(state.world, params[0]);
     default:
       throw new RpcError(-32601, `the method ${method} does not exist/is not available`);
   }
@@ -102,6 +106,23 @@ function blockJson(world: World, n: number) {
   for (let j = j0; j < j1; j++) transactions.push(world.txHashOfMatch(j));
   for (let i = i0; i < i1; i++) transactions.push(world.txHashOfOp(i));
   return { number: hex(n), hash: blockHash(world, n), parentHash: blockHash(world, n - 1), timestamp: hex(ts), transactions };
+}
+
+const ADAPTER = CONTRACTS.negRiskAdapter.toLowerCase();
+const FEE_BIPS_CALL = new RegExp(`^${NEG_RISK_GET_FEE_BIPS_SELECTOR}([0-9a-f]{64})$`);
+const feeBipsByMarket = new WeakMap<World, Map<string, number>>();
+
+function ethCall(world: World, rawCall: unknown): string {
+  const call = (typeof rawCall === "object" && rawCall !== null ? rawCall : {}) as { to?: unknown; data?: unknown; input?: unknown };
+  const data = String(call.data ?? call.input ?? "").toLowerCase();
+  const match = String(call.to ?? "").toLowerCase() === ADAPTER ? FEE_BIPS_CALL.exec(data) : null;
+  if (!match) throw new RpcError(-32000, "execution reverted");
+  let fees = feeBipsByMarket.get(world);
+  if (!fees) {
+    fees = new Map(world.events.filter((e) => e.negRiskMarketId).map((e) => [e.negRiskMarketId!.toLowerCase(), e.convertFeeBips]));
+    feeBipsByMarket.set(world, fees);
+  }
+  return `0x${(fees.get(`0x${match[1]}`) ?? 0).toString(16).padStart(64, "0")}`;
 }
 
 /** One topic position of a filter: null (anything), one value, or alternatives. */
@@ -131,7 +152,8 @@ function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number
     if (encoded && !topics.every((m, k) => m === null || m(encoded.topics[k]))) continue;
     out.push({ log, encoded });
     if (out.length > maxLogs) {
-      throw new RpcError(-32005, `query returned more than ${maxLogs} results. Try with this block range [${hex(from)}, ${hex(log.blockNumber)}].`);
+      // Like providers, suggest a range that fits: up to the block before the one that overflowed.
+      throw new RpcError(-32005, `query returned more than ${maxLogs} results. Try with this block range [${hex(from)}, ${hex(Math.max(from, log.blockNumber - 1))}].`);
     }
   }
   return out.map(({ log, encoded }) => {
@@ -142,6 +164,8 @@ function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number
       data,
       blockNumber: hex(log.blockNumber),
       blockHash: blockHash(world, log.blockNumber),
+      // Erigon, Reth and newer geth add the block's timestamp to each log; clients then need no header lookups.
+      blockTimestamp: hex(blockTimestamp(log.blockNumber)),
       transactionHash: log.transactionHash,
       transactionIndex: hex(log.transactionIndex),
       logIndex: hex(log.logIndex),

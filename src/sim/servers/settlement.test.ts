@@ -6,7 +6,8 @@ import { Rng } from "../world/random.js";
 import { blockAt, takerFeeMicro, V2_CUTOVER_TS, notionalMicro } from "../world/index.js";
 import { v1BuyFeeTokens } from "./chain-logs.js";
 import { truthFills, truthOperations, truthResolutions } from "./ground-truth.js";
-import { SMALL_WORLD, clientsFor, closeVenues, smallVenue } from "./test-support.js";
+import { CONTRACTS, NEG_RISK_GET_FEE_BIPS_SELECTOR } from "../../venue/contracts.js";
+import { SMALL_WORLD, clientsFor, closeVenues, rpc, smallVenue } from "./test-support.js";
 import type { SimVenue } from "./index.js";
 
 const ALL_KINDS: VenueEventKind[] = [
@@ -39,7 +40,7 @@ describe("V1/V2 settlement round trip", () => {
     // The token-denominated V1 BUY fee is exercised.
     expect(fills.some((f) => f.exchangeVersion === "v1" && f.feeAsset === "TOKEN" && f.feeMicro > 0)).toBe(true);
     expect(fills.map((f) => ({
-      txHash: f.txHash, logIndex: f.logIndex, blockNumber: f.blockNumber, wallet: f.wallet, role: f.role, orderHash: f.orderHash, exchange: f.exchange,
+      txHash: f.txHash, logIndex: f.logIndex, blockNumber: f.blockNumber, wallet: f.wallet, counterparty: f.counterparty, role: f.role, orderHash: f.orderHash, exchange: f.exchange,
       exchangeVersion: f.exchangeVersion, tokenId: f.tokenId, side: f.direction, sizeMicro: f.sizeMicro, usdMicro: f.usdMicro, priceMicro: f.priceMicro,
       feeUsdMicro: f.feeUsdMicro, entryType: f.entryType,
     }))).toEqual(truth.map(({ ts: _ts, conditionId: _c, outcomeIndex: _o, ...rest }) => rest));
@@ -56,7 +57,10 @@ describe("V1/V2 settlement round trip", () => {
     expect(ops.map((l) => [l.transactionHash, l.logIndex])).toEqual(truth.map((o) => [o.txHash, o.logIndex]));
     for (const [k, log] of ops.entries()) {
       const t = truth[k]!;
-      if (log.kind === "PayoutRedemption") expect([log.redeemer, log.conditionId, log.payout]).toEqual([t.wallet, t.conditionId, BigInt(t.payoutMicro)]);
+      if (log.kind === "PayoutRedemption") {
+        const indexSets = log.indexSets.reduce((all, set) => all | set, 0n);
+        expect([log.redeemer, log.conditionId, log.payout, indexSets]).toEqual([t.wallet, t.conditionId, BigInt(t.payoutMicro), BigInt(t.indexSet)]);
+      }
       else if (log.kind === "PositionsConverted") expect([log.stakeholder, log.marketId, log.indexSet, log.amount]).toEqual([t.wallet, t.negRiskMarketId, BigInt(t.indexSet), BigInt(t.amountMicro)]);
       else expect([log.kind, log.stakeholder, log.conditionId, log.amount, log.collateralToken]).toEqual([t.type === "SPLIT" ? "PositionSplit" : "PositionsMerge", t.wallet, t.conditionId, BigInt(t.amountMicro), t.collateral]);
     }
@@ -66,6 +70,31 @@ describe("V1/V2 settlement round trip", () => {
     expect(resolutions.map((l) => (l.kind === "ConditionResolution" ? [l.conditionId, l.payoutNumerators.join("/")] : []))).toEqual(
       expected.map((r) => [r.conditionId, r.resolution === "YES" ? "1/0" : r.resolution === "NO" ? "0/1" : "1/1"]),
     );
+  });
+});
+
+describe("eth_call", () => {
+  // Seed 2 has NegRisk markets with and without a conversion fee.
+  let feeVenue: SimVenue;
+  beforeAll(async () => {
+    feeVenue = await smallVenue({ worldOptions: { ...SMALL_WORLD, seed: 2, fills: 2_000 } });
+  });
+  const call = (to: string, data: string) => rpc(feeVenue, "eth_call", [{ to, data }, "latest"]);
+  const word = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+
+  it("answers NegRiskAdapter.getFeeBips(marketId) with each NegRisk market's conversion fee, 0 for a market it does not know", async () => {
+    const events = feeVenue.world.events.filter((e) => e.negRiskMarketId);
+    expect(events.some((e) => e.convertFeeBips > 0) && events.some((e) => e.convertFeeBips === 0)).toBe(true);
+    for (const event of events) {
+      expect(await call(CONTRACTS.negRiskAdapter, NEG_RISK_GET_FEE_BIPS_SELECTOR + event.negRiskMarketId!.slice(2))).toMatchObject({ result: word(event.convertFeeBips) });
+    }
+    expect(await call(CONTRACTS.negRiskAdapter.toLowerCase(), NEG_RISK_GET_FEE_BIPS_SELECTOR + "ab".repeat(32))).toMatchObject({ result: word(0) });
+  });
+
+  it("reverts any other call", async () => {
+    const marketId = "ab".repeat(32);
+    expect((await call(CONTRACTS.ctfExchangeV2, NEG_RISK_GET_FEE_BIPS_SELECTOR + marketId)).error?.message).toBe("execution reverted");
+    expect((await call(CONTRACTS.negRiskAdapter, "0x12345678" + marketId)).error?.message).toBe("execution reverted");
   });
 });
 

@@ -39,6 +39,9 @@ export function sharesFor(usd: number, priceMicro: number): number {
   return Math.max(SHARE, Math.floor(((usd * 1e6) / priceMicro) * 100) * LOT);
 }
 
+/** How often a trader without edge, out of its side of a market, buys the other side instead. */
+const OTHER_SIDE_CHANCE = 0.05;
+
 function lots(shares: number): number {
   return Math.floor(shares / LOT) * LOT;
 }
@@ -65,10 +68,10 @@ export class Behaviour {
     switch (this.pop.archetypeCode[wallet]) {
       case A.retail:
         if (rng.chance(0.06) && this.sellSome(wallet, book, rng)) return true;
-        return this.buy(rng.int(2), Math.max(1, rng.logNormal(median, 1)));
+        return this.buy(this.usualSide(wallet, market, ts, book, rng), Math.max(1, rng.logNormal(median, 1)));
       case A.noise:
         if (rng.chance(0.08) && this.sellSome(wallet, book, rng)) return true;
-        return this.buy(rng.int(2), Math.max(2, rng.logNormal(median, 1.2)));
+        return this.buy(this.usualSide(wallet, market, ts, book, rng), Math.max(2, rng.logNormal(median, 1.2)));
       case A.skilled: {
         // backs one side per market, the winning one with probability `knowledge`
         const side = this.view(wallet, market, ts, rng, false).side;
@@ -118,6 +121,15 @@ export class Behaviour {
       default:
         return false;
     }
+  }
+
+  /**
+   * A trader without edge picks a side per market (at random: its view knows nothing) and keeps to it while it
+   * holds it; once out of it, it now and then changes its mind and buys the other side.
+   */
+  private usualSide(wallet: number, market: WorldMarket, ts: number, book: MarketBook, rng: Rng): number {
+    const side = this.view(wallet, market, ts, rng, false).side;
+    return book.shares(wallet, side) === 0 && rng.chance(OTHER_SIDE_CHANCE) ? 1 - side : side;
   }
 
   private priceOf(outcome: number): number {

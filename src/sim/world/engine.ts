@@ -143,6 +143,9 @@ export class TradingEngine {
           cap = Math.min(cap, book.shares(w, outcome));
           // Selling one side leaves the other: a market maker sells only what keeps it within its limit.
           if (archetype === MARKET_MAKER) cap = Math.min(cap, this.mmLimit - (book.shares(w, 1 - outcome) - book.shares(w, outcome)));
+        } else if ((archetype === RETAIL || archetype === NOISE) && book.shares(w, 1 - outcome) > 0) {
+          // A directional trader rests buy orders on the side it holds, not against its own position.
+          continue;
         } else if (archetype === MARKET_MAKER) {
           // Market makers do not buy lottery tickets, and keep each market's inventory nearly flat.
           if (price < 50_000 || price > 950_000) continue;

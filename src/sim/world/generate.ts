@@ -120,10 +120,11 @@ function runHistory(ctx: SimContext, rng: Rng): void {
         operations.execute(items, i, rng);
         continue;
       }
+      // The budget is a ceiling on every day, not only the last: a busy early day must not overshoot it.
       const left = o.fills - tables.fillCount;
-      if (lastDay && left < 2) continue;
+      if (left < 2) continue;
       slots++;
-      engine.match(items.a[i]!, items.ts[i]!, rng, lastDay ? left : undefined);
+      engine.match(items.a[i]!, items.ts[i]!, rng, left);
     }
   }
 }
