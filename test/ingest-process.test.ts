@@ -1,25 +1,22 @@
 /**
- * `pelagic ingest` and `pelagic serve --role ...` as processes against a fake venue on loopback: the ingest
- * command catches up and exits, survives kill -9 at random points with a store equal to a clean run's, and the
- * roles split serving and ingest.
+ * `pelagic ingest` and `pelagic serve --role ...` as processes against a fake venue on loopback, on SQLite and
+ * (with TEST_DATABASE_URL) a fresh PostgreSQL database: the ingest command catches up and exits, and the roles
+ * split serving and ingest. (Kills at random points against the simulated venue: ingest-kill.test.ts.)
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXCHANGE_V1, EXCHANGE_V2, M, matchEvents, resolution, split } from "../src/ingest/testing/chain-events.js";
 import { address, startFakeVenue, type FakeVenue } from "../src/ingest/testing/fake-venue.js";
-import { storeChecksum } from "../src/store/checksum.js";
-import { openStore } from "../src/store/database.js";
 import { gammaMarket } from "../src/venue/testing/fixtures.js";
 import { spawnPelagic } from "./support/cli.js";
+import { openProcessStore, processStoreKinds, type ProcessStore } from "./process-stores.js";
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "pelagic-ingest-"));
-  dirs.push(dir);
-  return dir;
-};
+const stores: ProcessStore[] = [];
+/** A fresh store, disposed at the end of the file. */
+async function freshStore(kind: ProcessStore["kind"]): Promise<ProcessStore> {
+  const store = await openProcessStore(kind);
+  stores.push(store);
+  return store;
+}
 
 let venue: FakeVenue;
 const condition = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
@@ -40,13 +37,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await venue.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  for (const store of stores.splice(0)) await store.dispose();
 });
 
-function venueEnv(dataDir: string): Record<string, string> {
+function venueEnv(store: ProcessStore): Record<string, string> {
   return {
-    DATA_DIR: dataDir,
-    DATABASE_URL: "",
+    ...store.env,
     REDIS_URL: "",
     LOG_LEVEL: "info",
     VENUE_GAMMA_URL: venue.urls.gamma,
@@ -60,61 +56,23 @@ function venueEnv(dataDir: string): Record<string, string> {
   };
 }
 
-/** Runs `pelagic ingest --until-caught-up` to its end (asynchronously: the fake venue lives in this process). */
-async function ingestToTheEnd(dataDir: string): Promise<{ code: number | null; lines: unknown[] }> {
-  const run = spawnPelagic(["ingest", "--until-caught-up"], venueEnv(dataDir));
-  return { code: await run.exited, lines: run.lines };
-}
-
-async function checksumOf(dataDir: string) {
-  const store = await openStore({ kind: "sqlite", sqlitePath: join(dataDir, "pelagic.sqlite") });
-  try {
-    return await storeChecksum(store.db);
-  } finally {
-    await store.close();
-  }
-}
-
-describe("pelagic ingest", () => {
-  it("backfills until caught up and exits 0, and a kill -9 at any point followed by a restart changes nothing", async () => {
-    const clean = tempDir();
-    const run = await ingestToTheEnd(clean);
-    expect(run.code).toBe(0);
+describe.each(processStoreKinds)("pelagic ingest on %s", (kind) => {
+  it("backfills until caught up and exits 0", async () => {
+    const store = await freshStore(kind);
+    const run = spawnPelagic(["ingest", "--until-caught-up"], venueEnv(store));
+    expect(await run.exited).toBe(0);
     expect(run.lines).toContainEqual(expect.objectContaining({ msg: "ingest caught up", fills: 200 }));
-    const expected = await checksumOf(clean);
-    expect(expected.fills.count).toBe(200);
-    expect(expected.activity.count).toBe(10);
-    expect(expected.resolutions.count).toBe(1);
-
-    const killed = tempDir();
-    // eth_getLogs answers slowly, so that the kills land between and inside batches.
-    venue.chain.intercept = () => undefined;
-    const slow = venue.chain.handle.bind(venue.chain);
-    venue.chain.handle = (request) => {
-      const started = Date.now();
-      while (Date.now() - started < 3);
-      return slow(request);
-    };
-    try {
-      for (let i = 0; i < 4; i++) {
-        const child = spawnPelagic(["ingest", "--until-caught-up"], venueEnv(killed));
-        await child.waitFor((l) => l.msg === "ingest starting", 20_000);
-        await new Promise((r) => setTimeout(r, 50 + Math.random() * 400));
-        child.child.kill("SIGKILL");
-        await child.exited;
-      }
-    } finally {
-      venue.chain.handle = slow;
-    }
-    expect((await ingestToTheEnd(killed)).code).toBe(0);
-    expect(await checksumOf(killed)).toEqual(expected);
-  }, 120_000);
+    const stored = await store.checksum();
+    expect(stored.fills.count).toBe(200);
+    expect(stored.activity.count).toBe(10);
+    expect(stored.resolutions.count).toBe(1);
+  }, 60_000);
 });
 
-describe("pelagic serve roles", () => {
+describe.each(processStoreKinds)("pelagic serve roles on %s", (kind) => {
   it("--role ingest runs ingest and serves only /api/v1/health; it turns ready after the first full sync", async () => {
-    const dir = tempDir();
-    const run = spawnPelagic(["serve", "--port", "0", "--role", "ingest"], venueEnv(dir));
+    const store = await freshStore(kind);
+    const run = spawnPelagic(["serve", "--port", "0", "--role", "ingest"], venueEnv(store));
     const line = await run.waitFor((l) => l.msg === "pelagic serving", 20_000);
     const url = line.url as string;
     expect(line).toMatchObject({ role: "ingest", ingest: true });
@@ -128,12 +86,11 @@ describe("pelagic serve roles", () => {
     expect(health.sources.map((s) => s.source)).toEqual(expect.arrayContaining(["chain-logs", "gamma-markets"]));
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
-    expect(await checksumOf(dir)).toMatchObject({ fills: { count: 200 } });
+    expect(await store.checksum()).toMatchObject({ fills: { count: 200 } });
   }, 60_000);
 
   it("--role api serves without ingest, and reports the ingest sources as waiting", async () => {
-    const dir = tempDir();
-    const run = spawnPelagic(["serve", "--port", "0", "--role", "api"], venueEnv(dir));
+    const run = spawnPelagic(["serve", "--port", "0", "--role", "api"], venueEnv(await freshStore(kind)));
     const line = await run.waitFor((l) => l.msg === "pelagic serving", 20_000);
     expect(line).toMatchObject({ role: "api", ingest: false });
     const health = (await (await fetch(`${line.url as string}/api/v1/health`)).json()) as { ready: boolean; sources: { status: string }[] };

@@ -80,7 +80,7 @@ describe.each(storeBackends)("chain logs on $kind", (backend) => {
       [`chain:${tx.mergeV2}:1`, ALICE, "taker", "SELL", 0, 50_000_000, 35_000_000, 420_000, "MERGE", 2, BOB],
       [`chain:${tx.twoMakersV2}:0`, ALICE, "maker", "BUY", 1, 20_000_000, 8_000_000, 0, "COMPLEMENTARY", 2, CAROL],
       [`chain:${tx.twoMakersV2}:1`, BOB, "maker", "BUY", 1, 10_000_000, 4_000_000, 0, "COMPLEMENTARY", 2, CAROL],
-      [`chain:${tx.twoMakersV2}:2`, CAROL, "taker", "SELL", 1, 30_000_000, 12_000_000, 0, "COMPLEMENTARY", 2, null],
+      [`chain:${tx.twoMakersV2}:2`, CAROL, "taker", "SELL", 1, 30_000_000, 12_000_000, 0, "COMPLEMENTARY", 2, ALICE],
     ]);
     expect(rows[0]).toMatchObject({ condition_id: A.condition, token_id: "2001", price: 0.4, block_number: 110, ts: 1_770_000_220, source: "chain" });
     // Market 3 was not in Gamma's event listing: found by token id, and stored with the batch.
@@ -139,6 +139,26 @@ describe.each(storeBackends)("chain logs on $kind", (backend) => {
     await h.ingest.runUntilCaughtUp();
     expect((await checkpointOf(h.store, SOURCES.chain))?.cursor).toBe("block:255");
     expect(await h.store.db.selectFrom("fills").select("id").execute()).toHaveLength(9);
+  });
+
+  it("ends its first full sync at the head it saw when the backfill started, though the head keeps running ahead; then follows", async () => {
+    // Every eth_blockNumber finds the head 30 blocks further, more than one step (25 blocks) covers.
+    venue.chain.intercept = (method) => {
+      if (method === "eth_blockNumber") venue.chain.head += 30;
+      return method === "eth_call" ? { result: hash32(200) } : undefined;
+    };
+    await h.ingest.runUntilCaughtUp();
+    const first = await checkpointOf(h.store, SOURCES.chain);
+    expect(first?.first_sync_done).toBe(1);
+    // The first step saw the head at 230: the sync ran to it, within one step past it.
+    const block = (cursor: string | undefined) => Number(/^block:(\d+)$/.exec(cursor ?? "")?.[1]);
+    expect(block(first?.cursor)).toBeGreaterThanOrEqual(230);
+    expect(block(first?.cursor)).toBeLessThan(230 + 25);
+    expect(await h.store.db.selectFrom("fills").select("id").execute()).toHaveLength(9);
+    // Following: once the head rests, the next round reaches it.
+    venue.chain.intercept = (method) => (method === "eth_call" ? { result: hash32(200) } : undefined);
+    await h.ingest.runUntilCaughtUp();
+    expect(await checkpointOf(h.store, SOURCES.chain)).toMatchObject({ cursor: `block:${venue.chain.head}`, first_sync_done: 1 });
   });
 
   it("resolves INGEST_START given as a date to the first block at or after it", async () => {

@@ -11,6 +11,7 @@ import {
   CONTRACTS,
   JsonRpcError,
   logFilterFor,
+  NEG_RISK_GET_FEE_BIPS_SELECTOR,
   settleFills,
   VenueLogDecodeError,
   type ChainClient,
@@ -35,9 +36,6 @@ const KINDS: readonly VenueEventKind[] = [
 ];
 const FILTER = logFilterFor(KINDS);
 
-/** NegRiskAdapter.getFeeBips(bytes32 marketId). */
-const GET_FEE_BIPS = "0x2582cb5e";
-
 export interface ChainLogsOptions {
   readonly start: IngestStart | undefined;
   readonly confirmations: number;
@@ -55,6 +53,8 @@ function parseBlockCursor(text: string | undefined): number | null {
 export class ChainLogsPipeline implements Pipeline {
   readonly source = SOURCES.chain;
   private readonly feeBips = new Map<string, number | null>();
+  /** The block the first full sync runs to: the target (head less confirmations) of this process's first step. */
+  private backfillTarget: number | null = null;
 
   constructor(
     private readonly ctx: IngestContext,
@@ -67,14 +67,19 @@ export class ChainLogsPipeline implements Pipeline {
     const checkpoint = await readCheckpoint(this.ctx.store.db, this.source);
     const head = await this.chain.blockNumber(signal);
     const target = head - this.options.confirmations;
+    const syncing = checkpoint?.first_sync_done !== 1;
+    // The first full sync ends at the head seen when this process started it (a later head does too): a head
+    // that keeps advancing while the backfill runs must not keep the source from ever being ready.
+    if (syncing) this.backfillTarget ??= target;
+    const goal = syncing ? Math.min(target, this.backfillTarget as number) : target;
     let last = parseBlockCursor(checkpoint?.cursor);
     if (last === null) {
       // Fixed once, so that a restart before the first chunk does not move the start with the head.
       last = (await resolveStartBlock(this.chain, this.options.start, target, signal)) - 1;
       await this.ctx.writer.commit({ source: this.source, cursor: blockCursor(last) });
     }
-    if (last >= target) {
-      if (checkpoint?.first_sync_done !== 1) await this.ctx.writer.commit({ source: this.source, cursor: blockCursor(last), firstSyncDone: true });
+    if (last >= goal) {
+      if (syncing) await this.ctx.writer.commit({ source: this.source, cursor: blockCursor(last), firstSyncDone: true });
       return { caughtUp: true };
     }
     const to = Math.min(target, last + this.options.blockSpan);
@@ -82,7 +87,7 @@ export class ChainLogsPipeline implements Pipeline {
     let committing: Promise<void> | null = null;
     try {
       for await (const chunk of this.chain.logs({ ...FILTER, fromBlock: last + 1, toBlock: to }, signal)) {
-        const batch = await this.prepareChunk(chunk, target, signal);
+        const batch = await this.prepareChunk(chunk, signal, syncing && chunk.toBlock >= goal);
         await committing;
         committing = this.commitChunk(batch, chunk.toBlock, target);
         committing.catch(() => undefined);
@@ -91,7 +96,7 @@ export class ChainLogsPipeline implements Pipeline {
     } finally {
       await committing?.catch(() => undefined);
     }
-    return { caughtUp: to >= target };
+    return { caughtUp: to >= goal };
   }
 
   private async commitChunk(batch: Batch, toBlock: number, target: number): Promise<void> {
@@ -99,7 +104,7 @@ export class ChainLogsPipeline implements Pipeline {
     this.ctx.progress({ source: this.source, newFills: committed.fills.length, position: toBlock, target, unit: "block" });
   }
 
-  private async prepareChunk(chunk: LogChunk, target: number, signal: AbortSignal): Promise<Batch> {
+  private async prepareChunk(chunk: LogChunk, signal: AbortSignal, completesFirstSync: boolean): Promise<Batch> {
     const skipped: SkippedRecord[] = skippedRows(chunk.rejected);
     const decoded: DecodedVenueLog[] = [];
     for (const log of chunk.logs) {
@@ -119,7 +124,7 @@ export class ChainLogsPipeline implements Pipeline {
     return {
       source: this.source,
       cursor: blockCursor(chunk.toBlock),
-      firstSyncDone: chunk.toBlock >= target ? true : undefined,
+      firstSyncDone: completesFirstSync ? true : undefined,
       fills,
       activity,
       resolutions,
@@ -189,7 +194,7 @@ export class ChainLogsPipeline implements Pipeline {
     if (this.feeBips.has(marketId)) return this.feeBips.get(marketId) as number | null;
     let bips: number | null = null;
     try {
-      const result = await this.chain.call("eth_call", [{ to: CONTRACTS.negRiskAdapter.toLowerCase(), data: GET_FEE_BIPS + marketId.slice(2) }, "latest"], signal);
+      const result = await this.chain.call("eth_call", [{ to: CONTRACTS.negRiskAdapter.toLowerCase(), data: NEG_RISK_GET_FEE_BIPS_SELECTOR + marketId.slice(2) }, "latest"], signal);
       if (typeof result === "string" && /^0x[0-9a-fA-F]{1,64}$/.test(result)) bips = Number(BigInt(result));
     } catch (error) {
       if (!(error instanceof JsonRpcError)) throw error;

@@ -52,3 +52,30 @@ export function categoryFromTags(tags: readonly { slug?: string | null; label?: 
   }
   return PRECEDENCE.find((c) => found.has(c)) ?? null;
 }
+
+/** The search filter's labels (contract: All, Crypto, Geopolitics, Sports, Politics, Economics, Tech/AI) by category. */
+export const CATEGORY_LABELS: Readonly<Record<Category, string>> = {
+  CRYPTO: "Crypto",
+  GEOPOLITICS: "Geopolitics",
+  SPORTS: "Sports",
+  POLITICS: "Politics",
+  ECONOMICS: "Economics",
+  TECH: "Tech/AI",
+};
+
+const CATEGORY_ALIASES: ReadonlyMap<string, Category> = new Map([
+  ...CATEGORIES.map((c) => [c.toLowerCase(), c] as const),
+  ...CATEGORIES.map((c) => [CATEGORY_LABELS[c].toLowerCase(), c] as const),
+  ["ai", "TECH"],
+  ["tech-ai", "TECH"],
+]);
+
+/**
+ * A category filter value (every `category` query parameter) as a category: null for all ("" or "All"),
+ * undefined when unknown. Case-insensitive; takes the labels and the stored codes (`SPORTS`, `Tech`).
+ */
+export function parseCategory(value: string): Category | null | undefined {
+  const key = value.trim().toLowerCase();
+  if (key === "" || key === "all") return null;
+  return CATEGORY_ALIASES.get(key);
+}

@@ -31,7 +31,7 @@ interface RpcRequest {
 }
 
 /** A JSON-RPC node that refuses eth_getLogs answers of more than `maxLogs` logs, Infura style. */
-function rpcNode(options: { maxLogs?: number; head?: number; onRequest?: (r: RpcRequest) => LoopbackReply | undefined } = {}) {
+function rpcNode(options: { maxLogs?: number; head?: number; suggest?: boolean; onRequest?: (r: RpcRequest) => LoopbackReply | undefined } = {}) {
   const answered: [number, number][] = [];
   const answer = (r: RpcRequest): unknown => {
     if (r.method === "eth_blockNumber") return { jsonrpc: "2.0", id: r.id, result: hex(options.head ?? 200) };
@@ -46,7 +46,10 @@ function rpcNode(options: { maxLogs?: number; head?: number; onRequest?: (r: Rpc
       const to = Number(BigInt(f.toBlock));
       const logs = chainLogs.filter((l) => Number(BigInt(l.blockNumber)) >= from && Number(BigInt(l.blockNumber)) <= to);
       if (logs.length > (options.maxLogs ?? Infinity)) {
-        return { jsonrpc: "2.0", id: r.id, error: { code: -32005, message: "query returned more than 10000 results" } };
+        // With `suggest`, the refusal names the widest range that fits, as Alchemy and Infura word it.
+        const fits = Number(BigInt(logs[options.maxLogs ?? 0]!.blockNumber)) - 1;
+        const hint = options.suggest ? ` Try with this block range [${hex(from)}, ${hex(fits)}].` : "";
+        return { jsonrpc: "2.0", id: r.id, error: { code: -32005, message: `query returned more than 10000 results.${hint}` } };
       }
       answered.push([from, to]);
       return { jsonrpc: "2.0", id: r.id, result: logs };
@@ -113,6 +116,17 @@ describe("ChainClient", () => {
     for (let i = 1; i < chunks.length; i++) expect(chunks[i]?.fromBlock).toBe((chunks[i - 1]?.toBlock ?? 0) + 1);
     expect(chunks.flatMap((c) => c.logs)).toHaveLength(40);
     expect(chunks.every((c) => c.logs.length <= 12)).toBe(true);
+  });
+
+  it("follows the range the provider suggests, and requests the next range while the caller works", async () => {
+    const node = rpcNode({ maxLogs: 12, suggest: true });
+    const { client } = await chainClient(node, 64);
+    const chunks = [];
+    for await (const chunk of client.logs({ address: ADAPTER, fromBlock: 90, toBlock: 160 })) chunks.push([chunk.fromBlock, chunk.toBlock]);
+    // Logs sit one per block in 100..139: 90..111 holds 12 of them, the most a chunk can; no halving in between.
+    expect(chunks[0]).toEqual([90, 111]);
+    expect(chunks.at(-1)?.[1]).toBe(160);
+    expect(node.answered.slice(0, chunks.length)).toEqual(chunks);
   });
 
   it("gives up when a single block is still too large", async () => {

@@ -9,8 +9,10 @@ import type { RateLimit } from "./pacing.js";
 import { JsonRpcResponseShape, RpcBlockShape, RpcLogShape, type RpcLog } from "./shapes/json-rpc.js";
 import { VenueShapeError, partitionRows, type RejectedRow } from "./shapes/shape.js";
 
-/** Providers differ; this stays under common free-tier limits. Override through `rateLimits`. */
-export const CHAIN_RATE_LIMITS: readonly RateLimit[] = [{ name: "rpc", limit: 250, windowMs: 10_000 }];
+/** Providers differ by plan: `VENUE_RPC_REQUESTS_PER_SECOND` (default 25, under common free-tier limits). */
+export function chainRateLimits(requestsPerSecond: number): readonly RateLimit[] {
+  return [{ name: "rpc", limit: requestsPerSecond * 10, windowMs: 10_000 }];
+}
 
 export class JsonRpcError extends Error {
   constructor(
@@ -29,6 +31,17 @@ const RANGE_TOO_LARGE =
   /more than \d+ results|too many (results|logs)|response size|limit exceeded|block range|range (is )?too (large|wide|big)|exceeds? (the )?max|query timeout|results? (limit|cap)|is limited to/i;
 
 /** Whether an eth_getLogs failure means "ask for a smaller block range". */
+/** The end block of the range a refusing node suggests ("... Try with this block range [0xa, 0xb]."), when inside [from, to). */
+function suggestedEnd(error: unknown, from: number, to: number): number | null {
+  const match = error instanceof JsonRpcError ? /\[\s*(0x[0-9a-f]+|\d+)\s*,\s*(0x[0-9a-f]+|\d+)\s*\]/i.exec(error.rpcMessage) : null;
+  if (!match) return null;
+  const end = Number(match[2]);
+  return Number.isSafeInteger(end) && end >= from && end < to ? end : null;
+}
+
+/** Batches of block headers requested at once. */
+const TIMESTAMP_BATCHES_IN_FLIGHT = 4;
+
 export function isRangeTooLarge(error: unknown): boolean {
   return error instanceof JsonRpcError && !RATE_LIMITED.test(error.rpcMessage) && RANGE_TOO_LARGE.test(error.rpcMessage);
 }
@@ -99,7 +112,7 @@ export class ChainClient {
       name: "rpc",
       baseUrl: config.venue.rpcUrl,
       timeoutMs: config.venue.requestTimeoutMs,
-      rateLimits: CHAIN_RATE_LIMITS,
+      rateLimits: chainRateLimits(config.venue.rpcRequestsPerSecond),
       ...overrides,
     });
     return new ChainClient(http, options);
@@ -153,11 +166,24 @@ export class ChainClient {
       for (const n of unique) result.set(n, (await this.block(n, signal)).timestamp);
       return result;
     }
-    for (let i = 0; i < unique.length; i += this.batchSize) {
-      const slice = unique.slice(i, i + this.batchSize);
-      const blocks = await this.batch(slice.map((n) => ({ method: "eth_getBlockByNumber", params: [hex(n), false] })), signal);
-      slice.forEach((n, j) => result.set(n, this.toHeader(n, blocks[j]).timestamp));
-    }
+    const slices: number[][] = [];
+    for (let i = 0; i < unique.length; i += this.batchSize) slices.push(unique.slice(i, i + this.batchSize));
+    // A few batches in flight: one at a time spends most of a dense range's time waiting on round trips (the
+    // pacer still holds the request rate).
+    let next = 0;
+    const worker = async () => {
+      for (let k = next++; k < slices.length; k = next++) {
+        const slice = slices[k]!;
+        try {
+          const blocks = await this.batch(slice.map((n) => ({ method: "eth_getBlockByNumber", params: [hex(n), false] })), signal);
+          slice.forEach((n, j) => result.set(n, this.toHeader(n, blocks[j]).timestamp));
+        } catch (error) {
+          next = slices.length; // the other workers stop after their current batch
+          throw error;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(TIMESTAMP_BATCHES_IN_FLIGHT, slices.length) }, worker));
     return result;
   }
 
@@ -184,22 +210,38 @@ export class ChainClient {
    * Logs of a long range in consecutive chunks (for backfills that checkpoint per chunk). The span halves
    * on "too large" answers and grows back, doubling after each success, up to `maxBlockSpan`.
    */
+  /**
+   * The logs of `filter`'s block range in chunks, oldest first. A range the node refuses as too large is
+   * retried smaller: up to the block the node suggests ("Try with this block range [a, b]", as providers word
+   * it), else half as wide; after a success the span grows back. The next range is requested while the caller
+   * works on the current chunk.
+   */
   async *logs(filter: LogFilter, signal?: AbortSignal): AsyncGenerator<LogChunk, void, undefined> {
     let from = filter.fromBlock;
     let span = this.maxBlockSpan;
-    while (from <= filter.toBlock) {
-      const to = Math.min(filter.toBlock, from + span - 1);
+    const fetchRange = (fromBlock: number, toBlock: number) => {
+      const result = this.getLogsOnce({ ...filter, fromBlock, toBlock }, signal);
+      result.catch(() => undefined); // observed when awaited; a prefetch the caller never reaches must not go unhandled
+      return { toBlock, result };
+    };
+    let pending = from <= filter.toBlock ? fetchRange(from, Math.min(filter.toBlock, from + span - 1)) : null;
+    while (pending) {
+      const to = pending.toBlock;
       let result: LogsResult;
       try {
-        result = await this.getLogsOnce({ ...filter, fromBlock: from, toBlock: to }, signal);
+        result = await pending.result;
       } catch (error) {
         if (!isRangeTooLarge(error) || from === to) throw error;
-        span = Math.max(1, Math.floor((to - from + 1) / 2));
+        const suggested = suggestedEnd(error, from, to);
+        span = suggested === null ? Math.max(1, Math.floor((to - from + 1) / 2)) : suggested - from + 1;
+        pending = fetchRange(from, from + span - 1);
         continue;
       }
-      yield { fromBlock: from, toBlock: to, ...result };
+      const chunk: LogChunk = { fromBlock: from, toBlock: to, ...result };
       from = to + 1;
       span = Math.min(this.maxBlockSpan, span * 2);
+      pending = from <= filter.toBlock ? fetchRange(from, Math.min(filter.toBlock, from + span - 1)) : null;
+      yield chunk;
     }
   }
 

@@ -16,6 +16,12 @@ export const CONTRACTS = {
   pUsd: "0xC011a7E12a19f7B1f670d46F03B03f3342E82DFB",
 } as const;
 
+/**
+ * `NegRiskAdapter.getFeeBips(bytes32 marketId) returns (uint256)`: the conversion fee rate of a NegRisk market
+ * (fixed when the market is prepared). Its selector, for `eth_call` data = selector + marketId.
+ */
+export const NEG_RISK_GET_FEE_BIPS_SELECTOR = "0x2582cb5e";
+
 export type ExchangeContractType = "CTF Exchange V1" | "NegRisk CTF V1" | "CTF Exchange V2" | "NegRisk CTF V2";
 
 /** Lower-cased exchange address → the contract's name, as the contract-address error body names it. */

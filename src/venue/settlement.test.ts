@@ -107,7 +107,7 @@ describe("settleFills", () => {
     ]);
   });
 
-  it("a taker against mixed makers takes the type covering most of its size; each maker keeps its own", () => {
+  it("a taker against mixed makers takes the type covering most of its size and its first maker as counterparty; each maker keeps its own", () => {
     // Taker BUY YES 100: 30 from a maker selling YES (COMPLEMENTARY), 70 minted with a maker buying NO (MINT).
     const logs = onChain([
       filledV1(V1, hash(9), MAKER, TAKER, YES, 0n, 30n * M, 18n * M),
@@ -119,7 +119,7 @@ describe("settleFills", () => {
     expect(fills.map((f) => [f.wallet, f.entryType, f.counterparty])).toEqual([
       [MAKER, "COMPLEMENTARY", TAKER],
       [MAKER2, "MINT", TAKER],
-      [TAKER, "MINT", null],
+      [TAKER, "MINT", MAKER],
     ]);
   });
 

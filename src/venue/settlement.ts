@@ -27,7 +27,7 @@ export interface ChainFill {
   readonly wallet: Hex;
   /** Null when the fill is not part of a derivable match (e.g. an operator's direct fill). */
   readonly role: FillRole | null;
-  /** The wallet on the other side, when it is a single wallet. */
+  /** The wallet on the other side: the taker for a maker fill, the first maker (log order) for the taker's fill. */
   readonly counterparty: Hex | null;
   readonly direction: Direction;
   /** The outcome token, as a decimal uint256 string. */
@@ -167,7 +167,8 @@ function settleMatch(b: Builder, makers: readonly OrderFilledLog[], taker: Order
     b.fill(maker, terms, "MAKER", maker.taker, type);
   }
   if (taker && takerTerms && typeof takerTerms !== "string") {
-    const counterparty = makers.length === 1 ? (makers[0]?.maker ?? null) : null;
+    // One rule for every match: the taker's counterparty is its first maker in log order (each maker's is the taker).
+    const counterparty = makers[0]?.maker ?? null;
     b.fill(taker, takerTerms, "TAKER", counterparty, dominantMatchType(parts));
   }
 }

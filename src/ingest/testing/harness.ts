@@ -1,11 +1,12 @@
 /**
- * Test support: an Ingest over a real, isolated store (test/support/backends.ts) and the fake venue, with
- * instant retries and captured log lines.
+ * Test support: an Ingest over a real, isolated store (test/support/backends.ts) and the fake venue (or clients
+ * of the simulated venue, see sim-ingest.ts), with instant retries and captured log lines.
  */
 import { loadConfig, type Config } from "../../config/index.js";
 import { createPlatform, type Platform } from "../../platform/index.js";
 import { createLogger, type Logger } from "../../platform/logger.js";
 import type { Store } from "../../store/database.js";
+import type { Sleep, VenueClients } from "../../venue/index.js";
 import type { StoreBackend } from "../../../test/support/backends.js";
 import { BatchWriter } from "../batch-writer.js";
 import type { IngestContext, ProgressEvent } from "../context.js";
@@ -26,10 +27,13 @@ export interface IngestHarness {
   dispose(): Promise<void>;
 }
 
+/** The venue's clients, built from the harness's configuration (the simulated venue: src/ingest/testing/sim-ingest.ts). */
+export type ClientsFor = (config: Config) => VenueClients;
+
 export async function openIngestHarness(
   backend: StoreBackend,
-  venue: FakeVenue,
-  options: { env?: Record<string, string>; withChain?: boolean; maxBlockSpan?: number } = {},
+  venue: FakeVenue | ClientsFor,
+  options: { env?: Record<string, string>; withChain?: boolean; maxBlockSpan?: number; sleep?: Sleep } = {},
 ): Promise<IngestHarness> {
   const { store, dispose } = await backend.open();
   const config = loadConfig({ LOG_LEVEL: "silent", INGEST_CONFIRMATIONS: "0", INGEST_RETRY_MAX_SECONDS: "1", ...options.env });
@@ -41,11 +45,8 @@ export async function openIngestHarness(
     store,
     platform,
     logger,
-    venue: venue.clients({ withChain: options.withChain ?? true, maxBlockSpan: options.maxBlockSpan }),
-    sleep: async (_ms, signal) => {
-      if (signal?.aborted) throw signal.reason;
-      await new Promise((resolve) => setImmediate(resolve));
-    },
+    venue: typeof venue === "function" ? venue(config) : venue.clients({ withChain: options.withChain ?? true, maxBlockSpan: options.maxBlockSpan }),
+    sleep: options.sleep ?? instantSleep,
   });
   const progress: ProgressEvent[] = [];
   return {
@@ -63,6 +64,12 @@ export async function openIngestHarness(
       await dispose();
     },
   };
+}
+
+/** A sleep that only yields to the event loop: retries and pauses cost no wall time. */
+export async function instantSleep(_ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) throw signal.reason;
+  await new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The checkpoint of a source. */
