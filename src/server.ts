@@ -16,6 +16,7 @@ import { createLogger, type Logger } from "./platform/logger.js";
 import { openStore, type Store } from "./store/database.js";
 import { migrateStore } from "./store/migrate.js";
 import { Ingest, expectedIngestSources } from "./ingest/index.js";
+import { startDeriver, type Deriver } from "./derive/index.js";
 import type { Sleep, VenueClients } from "./venue/index.js";
 
 export interface Service {
@@ -24,6 +25,8 @@ export interface Service {
   platform: Platform;
   /** The ingest this process runs (role all with INGEST=true, or role ingest); null otherwise. */
   ingest: Ingest | null;
+  /** The ledger's derivation, fed by this process's ingest; null when no ingest runs here. */
+  deriver: Deriver | null;
   /** The address the server listens on. */
   url: string;
   stop(): Promise<void>;
@@ -76,8 +79,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
   if (options.register) await options.register(app);
   const ingest = ingestRuns ? new Ingest({ config, store, platform, logger, venue: options.venue, sleep: options.sleep }) : null;
   const url = await app.listen({ port: config.server.port, host: config.server.host });
+  let deriver: Deriver | null = null;
   if (ingest) {
     await options.beforeIngest?.(ingest);
+    // The derived tables (positions, statistics, market figures) follow every committed ingest batch.
+    deriver = await startDeriver({ store, config, clock: platform.clock, logger, ingest });
     ingest.start();
   }
   logger.info(
@@ -94,10 +100,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const stop = () =>
     (stopping ??= (async () => {
       await Promise.all([app.close(), ingest?.stop()]);
+      await deriver?.stop();
       await platform.close();
       await store.close();
     })());
-  return { app, store, platform, ingest, url, stop };
+  return { app, store, platform, ingest, deriver, url, stop };
 }
 
 /** Stops the service (or any process part) on SIGTERM/SIGINT, forcing an exit if draining outlasts the grace period. */

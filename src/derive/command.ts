@@ -9,8 +9,7 @@ export async function runRebuildCommand(config: Config, clock: Clock = systemClo
   const store = await openConfiguredStore(config);
   try {
     await migrateStore(store);
-    const { ledger, farmer, smart, whales } = config;
-    const result = await rebuild(store, { ledger, farmer, smart, whales }, clock);
+    const result = await rebuild(store, config, clock);
     const seconds = (ms: number) => (ms / 1000).toFixed(1);
     print(
       `rebuilt as of ${result.fills > 0 ? new Date(result.asOf * 1000).toISOString() : "(no stored fills)"}: ${result.fills} fills, ${result.wallets} wallets, ${result.positions} positions, ` +

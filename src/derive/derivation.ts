@@ -343,7 +343,7 @@ export class Derivation {
   }
 
   snapshotRows(at: number): PositionSnapshotRow[] {
-    return this.live(positionSnapshotRows(this.state, at));
+    return this.live(positionSnapshotRows(this.state, at, this.config.whales.consensusMinUsd));
   }
 
   hourlyPoints(at: number): PnlPointRow[] {

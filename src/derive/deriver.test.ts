@@ -80,7 +80,7 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     await expectSameAsRebuild(store, clock);
   });
 
-  it("updates touched positions and statistics with each batch, before any refresh (statistics wait for it while catching up)", async () => {
+  it("updates touched positions and statistics with each batch, before any refresh (both wait for it while catching up)", async () => {
     const clock = new ManualClock(mid * 1000);
     const { store, deriver, batches } = await halfway(clock);
     const first: CommittedRows = batches[0]!;
@@ -95,14 +95,18 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     const position = await store.db.selectFrom("positions").selectAll().where("wallet", "=", wallet).where("token_id", "=", first.fills[0]!.token_id).executeTakeFirstOrThrow();
     expect(position.last_ts).toBeGreaterThanOrEqual(first.fills.filter((f) => f.wallet === wallet && f.token_id === position.token_id).at(-1)!.ts);
 
-    // Days behind the clock, a batch writes positions only; the refresh writes the statistics.
+    // Days behind the clock (a backfill), a batch writes nothing; the refresh writes its positions and statistics.
     clock.set((world.end + 3_600) * 1000);
     const other = second.fills[0]!.wallet;
     const otherBefore = await trades(other);
+    const lastFill = second.fills.filter((f) => f.wallet === other).at(-1)!;
+    const lastTs = async () => (await store.db.selectFrom("positions").select("last_ts").where("wallet", "=", other).where("token_id", "=", lastFill.token_id).executeTakeFirst())?.last_ts ?? 0;
     await deriver.onCommitted(second);
     expect(await trades(other)).toBe(otherBefore);
+    expect(await lastTs()).toBeLessThan(lastFill.ts);
     await deriver.refresh();
     expect(await trades(other)).toBe(otherBefore + count(second, other));
+    expect(await lastTs()).toBeGreaterThanOrEqual(lastFill.ts);
   });
 
   it("snapshots each day as its first event arrives and writes hourly points as the clock passes hours", async () => {

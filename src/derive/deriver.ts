@@ -3,7 +3,8 @@
  * derived table (as `rebuild` does, so a crash between an ingest commit and our write loses nothing). Then:
  *
  * - each committed batch (`onCommitted`): its events applied in order, the positions they touched (and those
- *   a resolution closed) upserted, and the touched wallets' statistics recomputed, in one transaction;
+ *   a resolution closed) upserted, and the touched wallets' statistics recomputed, in one transaction (while the
+ *   ledger is over an hour behind the clock, a backfill, both wait for the refresh or the batch that catches up);
  * - a day's position snapshot when the first event of that day arrives (the state at 00:00 UTC exactly);
  * - every `derive.refreshSeconds` (`refresh`): rankings and market_stats, which depend on every wallet at once
  *   (one trade can move every rank below it, a wallet turning Smart Money changes the whale counts of all its
@@ -15,6 +16,7 @@
  * Time is `asOf` = min(clock, latest event applied): a resolution is never swept before the events that precede
  * it have arrived (the ingest may be backfilling months behind the clock).
  */
+import { performance } from "node:perf_hooks";
 import type { Config } from "../config/index.js";
 import { SECONDS_PER_DAY, type MarketFacts } from "../ledger/index.js";
 import type { Clock } from "../platform/clock.js";
@@ -22,7 +24,7 @@ import type { Logger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
 import type { NewActivity, NewFill } from "../store/fills.js";
 import type { NewResolution } from "../store/markets.js";
-import type { Derivation, DeriveConfig, RecentRows } from "./derivation.js";
+import type { Derivation, RecentRows } from "./derivation.js";
 import { loadMarketFacts } from "./market-facts.js";
 import { marketStatsRows, volume24h, whaleConsensus } from "./market-stats.js";
 import { PendingWrites } from "./pending-writes.js";
@@ -49,6 +51,10 @@ export interface DeriverDeps {
 const HOUR = 3_600;
 /** A ledger this far behind the clock is catching up with a backfill. */
 const CATCHING_UP_SECONDS = 3_600;
+const CATCH_UP_FLUSH_MS = 2_000;
+/** Share of the refresh interval spent recomputing wash-ring shares, and wallets summed per query. */
+const WASH_BUDGET = 0.05;
+const WASH_WALLETS_PER_QUERY = 50;
 /** Refreshes a row read from the store is remembered for, in case its batch is handed over after the read. */
 const READ_MEMORY_REFRESHES = 2;
 
@@ -58,7 +64,8 @@ export class Deriver {
   private early: CommittedRows[] | null = [];
   private timer: NodeJS.Timeout | null = null;
   private timerRefresh: Promise<void> | null = null;
-  private readonly cfg: DeriveConfig;
+  /** Armed by each batch a backfill defers: fires once the batches stop coming (see writeWallets). */
+  private catchUpFlush: NodeJS.Timeout | null = null;
   private readonly pending = new PendingWrites();
   private readonly rederive = new Set<string>();
   private readonly washDue = new Set<string>();
@@ -74,10 +81,7 @@ export class Deriver {
   private snapshotDay = 0;
   private pointsHour = 0;
 
-  constructor(private readonly deps: DeriverDeps) {
-    const { ledger, farmer, smart, whales } = deps.config;
-    this.cfg = { ledger, farmer, smart, whales };
-  }
+  constructor(private readonly deps: DeriverDeps) {}
 
   /** The listener for the ingest's committed batches; resolves once the batch's rows are written. */
   readonly onCommitted = (batch: CommittedRows): Promise<void> => {
@@ -96,7 +100,7 @@ export class Deriver {
     const { store, clock } = this.deps;
     const now = clock.now();
     const before = await storedWatermarks(store);
-    const derived = await deriveFromStore(store, this.cfg, now, this.recentRows(before, true));
+    const derived = await deriveFromStore(store, this.deps.config, now, this.recentRows(before, true));
     await writeDerivedTables(store, await derivedTables(store, derived, now), { day: derived.day, rows: derived.snapshot });
     this.derivation = derived.derivation;
     this.watermarks = before;
@@ -132,7 +136,9 @@ export class Deriver {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.catchUpFlush) clearTimeout(this.catchUpFlush);
     this.timer = null;
+    this.catchUpFlush = null;
     await this.queue;
   }
 
@@ -237,6 +243,18 @@ export class Deriver {
     const now = this.deps.clock.now();
     for (const change of d.advance(asOf)) this.pending.mark(change.address, [change.conditionId], change.resolvedAt);
     const withStats = refresh || now - asOf <= CATCHING_UP_SECONDS;
+    // Catching up with a backfill, the tables wait: most positions are touched by batch after batch, and writing
+    // each once is most of a backfill's saving. They are written by the refresh, by the batch that catches up,
+    // or CATCH_UP_FLUSH_MS after the last deferred batch (when the backfill is done, or paused).
+    if (!withStats) {
+      if (this.catchUpFlush) clearTimeout(this.catchUpFlush);
+      this.catchUpFlush = setTimeout(() => {
+        this.catchUpFlush = null;
+        void this.enqueue("catch-up flush", () => this.writeWallets(this.asOf(), true));
+      }, CATCH_UP_FLUSH_MS);
+      this.catchUpFlush.unref();
+      return;
+    }
     if (this.pending.positions.size === 0 && this.pending.rewrittenPositions.size === 0 && !(withStats && this.pending.stats.size > 0) && !refresh) return;
     const wallets = withStats ? [...this.pending.stats] : [];
     const inputs = await loadWalletInputs(this.deps.store, wallets, asOf);
@@ -266,7 +284,7 @@ export class Deriver {
   }
 
   private async refreshNow(full: boolean): Promise<void> {
-    const { store, clock, config } = this.deps;
+    const { store, clock } = this.deps;
     const d = this.d;
     const now = clock.now();
     this.refreshes++;
@@ -285,14 +303,7 @@ export class Deriver {
 
     const synced = await queryRows<{ wallet: string }>(store.db, store.kind, "select wallet from wallet_sync where updated_at >= ?", [this.lastRefreshAt]);
     for (const { wallet } of synced) this.pending.stats.add(wallet);
-    const washNow = [...this.washDue].filter((w) => full || now - (this.washComputedAt.get(w) ?? this.warmedAt) >= config.derive.washRefreshSeconds);
-    const legs = await loadWashLegs(store, washNow);
-    for (const wallet of washNow) {
-      d.setWashLegs(wallet, legs.get(wallet) ?? new WashLegs());
-      this.washComputedAt.set(wallet, now);
-      this.washDue.delete(wallet);
-      this.pending.stats.add(wallet);
-    }
+    await this.refreshWashShares(now, full);
 
     const asOf = this.asOf();
     const hour = Math.floor(asOf / HOUR);
@@ -308,10 +319,31 @@ export class Deriver {
     this.lastRefreshAt = now;
   }
 
+  /**
+   * Recomputes the wash-ring shares of wallets that traded since theirs was computed, the stalest first. It
+   * sums every fill of each wallet, so a refresh spends at most WASH_BUDGET of its interval on it (a full
+   * refresh does them all); the others wait for the next refresh.
+   */
+  private async refreshWashShares(now: number, full: boolean): Promise<void> {
+    const computedAt = (w: string) => this.washComputedAt.get(w) ?? this.warmedAt;
+    const due = [...this.washDue].filter((w) => full || now - computedAt(w) >= this.deps.config.derive.washRefreshSeconds).sort((a, b) => computedAt(a) - computedAt(b));
+    const deadline = performance.now() + WASH_BUDGET * this.deps.config.derive.refreshSeconds * 1000;
+    for (let i = 0; i < due.length && (full || performance.now() < deadline); i += WASH_WALLETS_PER_QUERY) {
+      const wallets = due.slice(i, i + WASH_WALLETS_PER_QUERY);
+      const legs = await loadWashLegs(this.deps.store, wallets);
+      for (const wallet of wallets) {
+        this.d.setWashLegs(wallet, legs.get(wallet) ?? new WashLegs());
+        this.washComputedAt.set(wallet, now);
+        this.washDue.delete(wallet);
+        this.pending.stats.add(wallet);
+      }
+    }
+  }
+
   /** market_stats rows that changed since last written. */
   private async writeMarketStats(asOf: number, now: number): Promise<void> {
     const d = this.d;
-    const consensus = whaleConsensus(d.state, d.whaleBooks(), this.cfg.whales.consensusMinUsd);
+    const consensus = whaleConsensus(d.state, d.whaleBooks(), this.deps.config.whales.consensusMinUsd);
     const changed = marketStatsRows(d.marketTotals, await volume24h(this.deps.store, asOf), consensus, now).flatMap((row) => {
       const { computed_at: _, ...figures } = row;
       const text = JSON.stringify(figures);

@@ -5,6 +5,7 @@
 import { sql, type Kysely } from "kysely";
 import type { MarketFacts } from "../ledger/index.js";
 import type { Database, Resolution } from "../store/schema.js";
+import { parseEventTags } from "../store/markets.js";
 
 /** The question's position in its NegRisk event: the low byte of its questionId (null when unknown). */
 export function questionIndexOf(questionId: string | null): number | null {
@@ -12,15 +13,6 @@ export function questionIndexOf(questionId: string | null): number | null {
   return Number.parseInt(questionId.slice(-2), 16);
 }
 
-function tagsOf(json: string | null): string[] {
-  if (!json) return [];
-  try {
-    const tags: unknown = JSON.parse(json);
-    return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === "string") : [];
-  } catch {
-    return [];
-  }
-}
 
 interface FactsRow {
   condition_id: string;
@@ -54,7 +46,7 @@ function factsOf(row: FactsRow, questionCounts: ReadonlyMap<string, number>): Ma
     yesTokenId: row.yes_token_id,
     noTokenId: row.no_token_id,
     category: row.category ?? row.event_category,
-    tags: tagsOf(row.event_tags),
+    tags: parseEventTags(row.event_tags),
     eventId: row.event_id,
     negRiskEventId,
     questionIndex: negRiskEventId ? questionIndexOf(row.neg_risk_question_id) : null,

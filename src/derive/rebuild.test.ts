@@ -123,14 +123,23 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     const { asOf } = await rebuild(store, config, clock);
     const day = dayStart(asOf);
     const snapshot = await store.db.selectFrom("position_snapshots").selectAll().where("day", "=", day).execute();
+    // Markets where one side's cost reaches the consensus minimum (100 USD), with both of their sides.
     const expected = new Map<string, number>();
     for (const wallet of world.wallets) {
+      const byMarket = new Map<number, Array<{ outcome: number; amount: number; cost: number }>>();
       for (const p of referencePnl(world, wallet.index, day - 1).positions) {
         const market = world.markets[p.market]!;
         if (market.resolvedAt !== null && market.resolvedAt < day) continue;
-        expected.set(`${wallet.proxyWallet}/${market.conditionId}/${p.outcome}`, p.micro.amount);
+        const sides = byMarket.get(p.market) ?? [];
+        sides.push({ outcome: p.outcome, amount: p.micro.amount, cost: (p.micro.amount / 1e6) * (p.micro.avgPrice / 1e6) });
+        byMarket.set(p.market, sides);
+      }
+      for (const [m, sides] of byMarket) {
+        if (Math.max(...sides.map((side) => side.cost)) < config.whales.consensusMinUsd) continue;
+        for (const side of sides) expected.set(`${wallet.proxyWallet}/${world.markets[m]!.conditionId}/${side.outcome}`, side.amount);
       }
     }
+    expect(expected.size).toBeGreaterThan(100);
     const actual = new Map<string, number>();
     for (const row of snapshot) {
       if (row.yes_shares > 0) actual.set(`${row.wallet}/${row.condition_id}/0`, row.yes_shares);

@@ -5,7 +5,7 @@
  * For the derive tests and the bench.
  */
 import { loadConfig } from "../config/index.js";
-import { categoryLabel } from "../sim/servers/format.js";
+import { categoryFromTags } from "../venue/categories.js";
 import { truthOperations, truthResolutions, truthRewards, type TimeRange, type TruthOperation } from "../sim/servers/ground-truth.js";
 import { referencePnl, type World } from "../sim/world/index.js";
 import type { Store } from "../store/database.js";
@@ -14,10 +14,7 @@ import { recordResolutions, upsertEvents, upsertMarkets, type NewEvent, type New
 import { replaceVenueClosedPositions, replaceVenuePnlPoints, saveWalletSync } from "../store/wallet-cache.js";
 import type { DeriveConfig } from "./derivation.js";
 
-export const deriveConfig = (env: Record<string, string> = {}): DeriveConfig => {
-  const { ledger, farmer, smart, whales } = loadConfig(env);
-  return { ledger, farmer, smart, whales };
-};
+export const deriveConfig = (env: Record<string, string> = {}): DeriveConfig => loadConfig(env);
 
 function bounds(range: TimeRange): [number, number] {
   return [range.from ?? 0, range.to ?? Number.MAX_SAFE_INTEGER];
@@ -110,13 +107,16 @@ export function* worldOperationRows(world: World, range: TimeRange = {}): Genera
   }
 }
 
-/** Gamma's events, markets and tokens as of `asOf`: prices then, resolutions published by then (rows stamped `updatedAt`). */
+/**
+ * Gamma's events, markets and tokens as of `asOf`, as the markets sync stores them: prices then, resolutions
+ * published by then (rows stamped `updatedAt`), categories mapped from the tags (src/venue/categories.ts).
+ */
 export function worldMarketRows(world: World, asOf: number, updatedAt = asOf): { events: NewEvent[]; markets: NewMarket[]; tokens: NewMarketToken[] } {
   const events: NewEvent[] = world.events.map((e) => ({
     id: e.id,
     slug: e.slug,
     title: e.title,
-    category: categoryLabel(e.category),
+    category: categoryFromTags(e.tags, e.category),
     neg_risk: e.negRisk ? 1 : 0,
     neg_risk_market_id: e.negRiskMarketId,
     end_date: e.endDate,
@@ -134,7 +134,7 @@ export function worldMarketRows(world: World, asOf: number, updatedAt = asOf): {
       question: m.question,
       slug: m.slug,
       event_id: world.events[m.eventIndex]!.id,
-      category: categoryLabel(m.category),
+      category: categoryFromTags(world.events[m.eventIndex]!.tags, m.category),
       yes_token_id: m.yesTokenId,
       no_token_id: m.noTokenId,
       price_yes: yes,

@@ -15,6 +15,7 @@ const honest: FarmerMetrics = {
   incomeUsd: 0,
   tradingPnlUsd: 5_000,
   volumeUsd: 250_000,
+  marketsHeld: 40,
   bothSidesMarketShare: 0.05,
   mintMergeVolumeShare: 0.8,
   washRingVolumeShare: 0.01,
@@ -50,6 +51,9 @@ describe("the farmer test", () => {
   it("two-sided farming: at least 40% of markets held on both sides at once", () => {
     expect(checkFarmer({ ...honest, bothSidesMarketShare: 0.4 }, config.farmer).test).toBe("two_sided_farming");
     expect(checkFarmer({ ...honest, bothSidesMarketShare: 0.39 }, config.farmer).isFarmer).toBe(false);
+    // a sample of fewer than 10 held markets says nothing: one hedged market of one is not farming
+    expect(checkFarmer({ ...honest, marketsHeld: 9, bothSidesMarketShare: 1 }, config.farmer).isFarmer).toBe(false);
+    expect(checkFarmer({ ...honest, marketsHeld: 10, bothSidesMarketShare: 0.4 }, config.farmer).test).toBe("two_sided_farming");
     // from the ledger: a split holds both sides (m1), m2 one side only -> 1 of 2 markets = 50%
     const state = replay([split(W, "m1", 10), buy(W, "m2", 0, 10, 0.5)]);
     expect(farmerMetrics(summarizeWallet(state, W, T0, config.ledger)!).bothSidesMarketShare).toBe(0.5);
@@ -61,6 +65,8 @@ describe("the farmer test", () => {
     expect(checkFarmer({ ...mm, tradingPnlUsd: 40 }, config.farmer).test).toBe("two_sided_farming");
     expect(checkFarmer({ ...mm, tradingPnlUsd: 60 }, config.farmer).isFarmer).toBe(false);
     expect(checkFarmer({ ...mm, mintMergeVolumeShare: 0.6, tradingPnlUsd: 0 }, config.farmer).isFarmer).toBe(false);
+    // fewer than 10 held markets: a few fills netting near zero are no sample
+    expect(checkFarmer({ ...mm, marketsHeld: 9, tradingPnlUsd: 0 }, config.farmer).isFarmer).toBe(false);
   });
 
   it("wash trading: at least 20% of volume round-tripped with a small ring", () => {

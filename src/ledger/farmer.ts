@@ -20,7 +20,8 @@ export interface FarmerMetrics {
   /** The ledger's settled net P&L plus unrealized, USD. */
   readonly tradingPnlUsd: number;
   readonly volumeUsd: number;
-  /** Share of held markets held on both YES and NO at once. */
+  /** Markets the wallet held shares in, and the share of them held on both YES and NO at once. */
+  readonly marketsHeld: number;
   readonly bothSidesMarketShare: number;
   /** Share of volume settled by MINT or MERGE matches. */
   readonly mintMergeVolumeShare: number;
@@ -46,6 +47,7 @@ export function farmerMetrics(summary: WalletSummary, washRingVolumeShare: numbe
     incomeUsd: summary.income / MICRO,
     tradingPnlUsd: summary.realizedNet / MICRO + summary.unrealizedUsd,
     volumeUsd,
+    marketsHeld: summary.marketsHeld,
     bothSidesMarketShare: summary.marketsHeld > 0 ? summary.marketsBothSides / summary.marketsHeld : 0,
     mintMergeVolumeShare: summary.volume > 0 ? summary.mintMergeUsd / summary.volume : 0,
     washRingVolumeShare,
@@ -71,10 +73,12 @@ export function checkFarmer(m: FarmerMetrics, cfg: Config["farmer"]): FarmerVerd
   if (m.incomeUsd > 0 && m.incomeUsd > Math.abs(m.tradingPnlUsd)) {
     fail("reward_volume_farming", `rewards and rebates ${round(m.incomeUsd, 2)} USD > |trading P&L| ${round(Math.abs(m.tradingPnlUsd), 2)} USD`);
   }
-  if (m.bothSidesMarketShare >= cfg.twoSidedMarketShare) {
-    fail("two_sided_farming", `${round(100 * m.bothSidesMarketShare, 1)}% of markets held on both sides`);
+  // Both two-sided measures need a sample: one hedged market, or a few trades netting near zero, are not farming.
+  const twoSidedSample = m.marketsHeld >= cfg.twoSidedMinMarkets;
+  if (twoSidedSample && m.bothSidesMarketShare >= cfg.twoSidedMarketShare) {
+    fail("two_sided_farming", `${round(100 * m.bothSidesMarketShare, 1)}% of ${m.marketsHeld} markets held on both sides`);
   }
-  if (m.mintMergeVolumeShare > cfg.mintMergeVolumeShare && Math.abs(m.tradingPnlUsd) < cfg.nearZeroPnlShare * m.volumeUsd) {
+  if (twoSidedSample && m.mintMergeVolumeShare > cfg.mintMergeVolumeShare && Math.abs(m.tradingPnlUsd) < cfg.nearZeroPnlShare * m.volumeUsd) {
     fail("two_sided_farming", `MINT+MERGE ${round(100 * m.mintMergeVolumeShare, 1)}% of volume with P&L ${round(m.tradingPnlUsd, 2)} USD`);
   }
   if (m.washRingVolumeShare !== null && m.washRingVolumeShare >= cfg.washRingVolumeShare) {

@@ -23,6 +23,8 @@ describe("position snapshots", () => {
     expect(rows).toHaveLength(2);
     expect(rows.find((r) => r.wallet === W)).toEqual({ day: T0, wallet: W, condition_id: "m1", yes_shares: micro(100), yes_cost: 40, no_shares: micro(50), no_cost: 25 });
     expect(rows.find((r) => r.wallet === V)).toMatchObject({ yes_shares: 0, yes_cost: 0, no_shares: micro(10), no_cost: 3 });
+    // with a 30 USD floor per side: W's YES leg (40) keeps its market, with both legs; V (3) is on no side
+    expect(positionSnapshotRows(state, T0 + 5 * 3_600, 30)).toEqual([{ day: T0, wallet: W, condition_id: "m1", yes_shares: micro(100), yes_cost: 40, no_shares: micro(50), no_cost: 25 }]);
   });
 });
 

@@ -84,8 +84,10 @@ export function walletStatsRow(assessment: WalletAssessment, rankings: WalletRan
 /**
  * A daily snapshot: per wallet and market with open shares, each side's shares and cost in USD
  * (shares * average price), dated at 00:00 UTC of the day containing `at` (the ledger is advanced to `at`).
+ * Markets where neither side reaches `minSideCostUsd` are left out: below the consensus minimum a wallet is on
+ * no side (domain.md), so there is nothing a flip could start from, and most open positions are that small.
  */
-export function positionSnapshotRows(state: LedgerState, at: number): PositionSnapshotRow[] {
+export function positionSnapshotRows(state: LedgerState, at: number, minSideCostUsd = 0): PositionSnapshotRow[] {
   state.advanceTo(at);
   const day = Math.floor(at / SECONDS_PER_DAY) * SECONDS_PER_DAY;
   const rows: PositionSnapshotRow[] = [];
@@ -111,7 +113,7 @@ export function positionSnapshotRows(state: LedgerState, at: number): PositionSn
       }
     }
   }
-  return rows;
+  return minSideCostUsd > 0 ? rows.filter((row) => Math.max(row.yes_cost, row.no_cost) >= minSideCostUsd) : rows;
 }
 
 /** The ledger's total P&L of a wallet in USD: settled net P&L plus open positions at current prices. */

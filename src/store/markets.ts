@@ -144,3 +144,14 @@ export async function knownConditions(db: Kysely<Database>, conditionIds: readon
   }
   return out;
 }
+
+/** An event's stored `tags` (JSON text of tag slugs) as a list; empty when absent or malformed. */
+export function parseEventTags(json: string | null): string[] {
+  if (!json) return [];
+  try {
+    const tags: unknown = JSON.parse(json);
+    return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === "string") : [];
+  } catch {
+    return [];
+  }
+}

@@ -303,6 +303,14 @@ export interface WalletSyncTable {
   updated_at: number;
 }
 
+/** Wallet overview lookups per wallet and UTC hour (community lookups), shared by every API process. */
+export interface WalletLookupsTable {
+  wallet: string;
+  /** Start of the hour, unix seconds. */
+  hour: number;
+  count: number;
+}
+
 export type Plan = "free" | "premium";
 export type KeyStatus = "active" | "rotated" | "revoked";
 
@@ -348,4 +356,5 @@ export interface Database {
   venue_closed_positions: VenueClosedPositionsTable;
   venue_pnl_points: VenuePnlPointsTable;
   wallet_sync: WalletSyncTable;
+  wallet_lookups: WalletLookupsTable;
 }

@@ -6,9 +6,11 @@ import type { StoreMigration } from "./column-types.js";
 import { core } from "./0001_core.js";
 import { accounts } from "./0002_accounts.js";
 import { ingest } from "./0003_ingest.js";
+import { walletLookups } from "./0004_wallet_lookups.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
   "0002_accounts": accounts,
   "0003_ingest": ingest,
+  "0004_wallet_lookups": walletLookups,
 };
