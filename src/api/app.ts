@@ -9,11 +9,23 @@ import type { Logger } from "../platform/logger.js";
 import { VERSION } from "../version.js";
 import type { AppContext } from "./context.js";
 import { ErrorBody, ValidationErrorBody, registerErrorHandling } from "./errors.js";
+import { ContractAddressBody } from "./params.js";
 import { applyQueryConventions } from "./query-conventions.js";
 import { SECURITY_SCHEMES, registerGate } from "./gate.js";
 import { healthRoutes } from "./routes/health.js";
 import { keyRoutes } from "./routes/key.js";
-import { openapiRoutes } from "./routes/openapi.js";
+import { marketDetailRoutes } from "./routes/market-detail.js";
+import { marketsRoutes } from "./routes/markets.js";
+import { publicMarketRoutes } from "./routes/public-market.js";
+import { markDefaultedParametersOptional, openapiRoutes } from "./routes/openapi.js";
+import { walletCoreRoutes } from "./routes/wallet.js";
+import { walletHistoryRoutes } from "./routes/wallet-history.js";
+import { walletInsightRoutes } from "./routes/wallet-insights.js";
+import { walletSearchRoutes } from "./routes/wallet-search.js";
+import { analyticsRoutes } from "./routes/analytics.js";
+import { homeRoutes } from "./routes/home.js";
+import { leaderboardRoutes } from "./routes/leaderboards.js";
+import { siteRoutes } from "./routes/site.js";
 
 export async function buildApp(ctx: AppContext, logger: Logger): Promise<FastifyInstance> {
   const app = Fastify({
@@ -28,6 +40,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   registerGate(app, ctx);
   app.addSchema(ErrorBody);
   app.addSchema(ValidationErrorBody);
+  app.addSchema(ContractAddressBody);
 
   await app.register(swagger, {
     openapi: {
@@ -43,6 +56,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
       },
       components: { securitySchemes: SECURITY_SCHEMES },
     },
+    transformObject: (document) => markDefaultedParametersOptional("openapiObject" in document ? document.openapiObject : document.swaggerObject),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
   });
 
@@ -50,5 +64,16 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   await typed.register(healthRoutes, ctx);
   await typed.register(openapiRoutes, ctx);
   await typed.register(keyRoutes, ctx);
+  await typed.register(marketsRoutes, ctx);
+  await typed.register(marketDetailRoutes, ctx);
+  await typed.register(publicMarketRoutes, ctx);
+  await typed.register(walletCoreRoutes, ctx);
+  await typed.register(walletInsightRoutes, ctx);
+  await typed.register(walletHistoryRoutes, ctx);
+  await typed.register(walletSearchRoutes, ctx);
+  await typed.register(leaderboardRoutes, ctx);
+  await typed.register(siteRoutes, ctx);
+  await typed.register(homeRoutes, ctx);
+  await typed.register(analyticsRoutes, ctx);
   return app;
 }

@@ -6,7 +6,7 @@ import { ManualClock } from "../../src/platform/clock.js";
 import { createLogger } from "../../src/platform/logger.js";
 import type { Platform } from "../../src/platform/index.js";
 import type { Store } from "../../src/store/database.js";
-import { platformBackends, storeBackends } from "./backends.js";
+import { platformBackends, storeBackends, type StoreBackend } from "./backends.js";
 
 export interface TestApp {
   app: FastifyInstance;
@@ -24,11 +24,13 @@ export async function openTestApp(
     register?: (app: FastifyInstance) => Promise<void>;
     /** Where logs go (at trace level); silent when absent. */
     logSink?: NodeJS.WritableStream;
+    /** The store to build on; SQLite when absent. */
+    storeBackend?: StoreBackend;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...options.env });
   const clock = new ManualClock();
-  const storeBackend = storeBackends[0]!;
+  const storeBackend = options.storeBackend ?? storeBackends[0]!;
   const platformBackend = platformBackends[0]!;
   const { store, dispose: disposeStore } = await storeBackend.open();
   const { platform, dispose: disposePlatform } = await platformBackend.open(clock);

@@ -4,6 +4,26 @@ import { Type } from "typebox";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 
+interface Parameter {
+  required?: boolean;
+  schema?: { default?: unknown };
+}
+
+/**
+ * A query parameter with a default is optional, as the contract writes it ("name:type=default"). The route
+ * schemas list such parameters as required properties (the validator fills in the default before it checks),
+ * which the generated document would otherwise present as required.
+ */
+export function markDefaultedParametersOptional<T>(document: T): T {
+  const paths = (document as { paths?: Record<string, Record<string, { parameters?: Parameter[] }>> }).paths ?? {};
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      for (const parameter of operation.parameters ?? []) if (parameter.schema?.default !== undefined) parameter.required = false;
+    }
+  }
+  return document;
+}
+
 export const openapiRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app) => {
   app.get(
     "/api/openapi.json",

@@ -1,0 +1,86 @@
+/**
+ * Endpoint throughput and latency on the 10,000,000-fill world, beside the ceiling (a bare Fastify route with a
+ * fixed pre-serialized body):
+ *   npm run bench api                      (BENCH_FILLS=1000000 for a smaller world; BENCH_SECONDS per run, default 10)
+ *   BENCH_ONLY=overview,market npm run bench api   (some targets only)
+ * The first run builds the world's store (several minutes at 10 million fills; see bench/support/world-store.ts)
+ * and keeps it in BENCH_DIR for the next runs.
+ *
+ * Each target runs twice: as fast as 10 connections go (throughput, and its share of the ceiling's), then at a
+ * fixed 1,000 requests/s (p50 and p99 latency at that load, corrected for coordinated omission). Requests rotate
+ * over many wallets or markets, so no single cached row makes the figures.
+ */
+import { createKey } from "../src/accounts/keys.js";
+import { loadConfig } from "../src/config/index.js";
+import { openStore } from "../src/store/database.js";
+import { migrateStore } from "../src/store/migrate.js";
+import { load, startCeiling, startService, type LoadFigures, type Target } from "./support/http-load.js";
+import { prepareWorldStore } from "./support/world-store.js";
+
+const FILLS = Number(process.env.BENCH_FILLS ?? 10_000_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ONLY = process.env.BENCH_ONLY?.split(",");
+const CONNECTIONS = 10;
+const FIXED_RATE = 1_000;
+const SAMPLE = 500;
+
+const { dataDir, sqlitePath } = await prepareWorldStore(FILLS);
+
+/** Wallets and markets to rotate through, and a Premium key, read from the prepared store. */
+async function fixtures() {
+  const config = loadConfig({ DATA_DIR: dataDir });
+  const store = await openStore({ kind: "sqlite", sqlitePath, sqliteCacheMb: config.store.sqliteCacheMb });
+  try {
+    await migrateStore(store);
+    const wallets = (await store.db.selectFrom("wallet_stats").select("wallet").orderBy("total_volume", "desc").limit(SAMPLE).execute()).map((r) => r.wallet);
+    const markets = (await store.db.selectFrom("markets").select(["id", "slug"]).orderBy("volume", "desc").limit(SAMPLE).execute());
+    const { key } = await createKey(store.db, { account: "bench", plan: "premium", now: Math.floor(Date.now() / 1000) });
+    return { wallets, markets, key };
+  } finally {
+    await store.close();
+  }
+}
+
+const { wallets, markets, key } = await fixtures();
+const premium = { "x-api-key": key };
+const words = [...new Set(markets.flatMap((m) => m.slug.split("-")).filter((w) => w.length > 4))].slice(0, 100);
+const batches = Array.from({ length: 50 }, (_, i) => JSON.stringify({ wallets: Array.from({ length: 50 }, (_, j) => wallets[(i * 50 + j) % wallets.length]) }));
+
+const targets: Array<Target & { key: string }> = [
+  { key: "overview", label: "GET /api/v2/wallet/{address}/overview", paths: wallets.map((w) => `/api/v2/wallet/${w}/overview`) },
+  { key: "positions", label: "GET /api/v2/wallet/{address}/positions", paths: wallets.map((w) => `/api/v2/wallet/${w}/positions`) },
+  { key: "batch", label: "POST /api/public/v1/wallets/overview (50 wallets)", method: "POST", paths: ["/api/public/v1/wallets/overview"], body: batches[0], headers: premium },
+  { key: "market", label: "GET /api/v2/market/{market_id}", paths: markets.map((m) => `/api/v2/market/${m.id}`) },
+  { key: "leaderboard", label: "GET /api/v2/whales/leaderboard", paths: ["/api/v2/whales/leaderboard", "/api/v2/whales/leaderboard?sort=win_rate", "/api/v2/whales/leaderboard?category=SPORTS&filter=all", "/api/v2/whales/leaderboard?sort=volume&offset=50"] },
+  { key: "search", label: "GET /api/v2/markets/search", paths: words.map((w) => `/api/v2/markets/search?q=${encodeURIComponent(w)}`) },
+];
+
+const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const line = (label: string, max: LoadFigures, fixed: LoadFigures, ceiling?: number) =>
+  console.log(
+    `${label.padEnd(52)} ${fmt(max.rps).padStart(7)} req/s${ceiling ? ` (${fmt((100 * max.rps) / ceiling)}% of ceiling)` : ""}; ` +
+      `at ${fmt(FIXED_RATE)} req/s: p50 ${fmt(fixed.p50, 1)} ms, p99 ${fmt(fixed.p99, 1)} ms` +
+      (max.non2xx + fixed.non2xx > 0 ? `  [${fmt(max.non2xx + fixed.non2xx)} non-2xx answers]` : ""),
+  );
+
+const measure = async (base: string, target: Target) => ({
+  max: await load(base, target, { seconds: SECONDS, connections: CONNECTIONS }),
+  fixed: await load(base, target, { seconds: SECONDS, connections: CONNECTIONS, rate: FIXED_RATE }),
+});
+
+console.log(`endpoints on the ${fmt(FILLS)}-fill world; ${CONNECTIONS} connections, ${SECONDS} s per run`);
+const ceilingServer = await startCeiling();
+const ceiling = await measure(ceilingServer.url, { label: "ceiling", paths: ["/fixed"] });
+await ceilingServer.close();
+line("ceiling: Fastify route, fixed pre-serialized body", ceiling.max, ceiling.fixed);
+
+const service = await startService(dataDir);
+try {
+  for (const target of targets.filter((t) => !ONLY || ONLY.includes(t.key))) {
+    // The batch target rotates its bodies too: one per run is enough to keep the 50 wallets varied.
+    const figures = await measure(service.url, target.key === "batch" ? { ...target, body: batches[Math.floor(Math.random() * batches.length)] } : target);
+    line(target.label, figures.max, figures.fixed, ceiling.max.rps);
+  }
+} finally {
+  await service.close();
+}

@@ -1,0 +1,21 @@
+/** The part of autocannon's API the benches use (the package ships no types). */
+declare module "autocannon" {
+  interface Histogram {
+    average: number;
+    p50: number;
+    p99: number;
+  }
+  interface Result {
+    requests: Histogram;
+    latency: Histogram;
+    non2xx: number;
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    overallRate?: number;
+    requests?: Array<Record<string, unknown>>;
+  }
+  export default function autocannon(options: Options): Promise<Result>;
+}

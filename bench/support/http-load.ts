@@ -1,0 +1,111 @@
+/**
+ * HTTP load for the endpoint benches: the service runs in a child process (`pelagic serve` over a prepared
+ * store, ingest off), the load generator (autocannon) in this one, so the two do not share an event loop.
+ * The ceiling is a bare Fastify route answering a fixed pre-serialized body, in a child process too: the
+ * fastest any endpoint can be on this machine.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+const BIN = fileURLToPath(new URL("../../bin/pelagic.js", import.meta.url));
+const CEILING = fileURLToPath(new URL("./ceiling-server.ts", import.meta.url));
+
+export interface Server {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+function serverFrom(child: ChildProcess, urlOf: (line: string) => string | undefined): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("exit", (code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
+    child.stdout?.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      for (const line of buffer.split("\n")) {
+        const url = urlOf(line);
+        if (url) {
+          child.stdout?.removeAllListeners("data");
+          child.stdout?.resume();
+          resolve({
+            url,
+            close: () =>
+              new Promise<void>((done) => {
+                child.once("exit", () => done());
+                child.kill("SIGTERM");
+              }),
+          });
+          return;
+        }
+      }
+    });
+  });
+}
+
+/** `pelagic serve` over DATA_DIR, API only, rate limits out of the way, logs at warn. */
+export function startService(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
+  const child = spawn(process.execPath, [BIN, "serve"], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      INGEST: "false",
+      LOG_LEVEL: "info",
+      RATE_FREE_PER_MINUTE: "100000000",
+      RATE_PREMIUM_PER_MINUTE: "100000000",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return serverFrom(child, (line) => {
+    if (!line.includes("pelagic serving")) return undefined;
+    return (JSON.parse(line) as { url: string }).url;
+  });
+}
+
+export function startCeiling(): Promise<Server> {
+  const child = spawn(process.execPath, ["--import", "tsx", CEILING], { stdio: ["ignore", "pipe", "pipe"] });
+  return serverFrom(child, (line) => (line.startsWith("http://") ? line.trim() : undefined));
+}
+
+export interface Target {
+  readonly label: string;
+  readonly method?: "GET" | "POST";
+  /** Paths to rotate through (different wallets or markets), or one. */
+  readonly paths: readonly string[];
+  readonly body?: string;
+  readonly headers?: Record<string, string>;
+}
+
+export interface LoadFigures {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly non2xx: number;
+}
+
+/** Runs `target` against `base` for `seconds`: as fast as `connections` allow, or at a fixed overall rate. */
+export async function load(base: string, target: Target, options: { seconds: number; connections: number; rate?: number }): Promise<LoadFigures> {
+  let next = 0;
+  const result = await autocannon({
+    url: base,
+    connections: options.connections,
+    duration: options.seconds,
+    ...(options.rate ? { overallRate: options.rate } : {}),
+    requests: [
+      {
+        method: target.method ?? "GET",
+        headers: { "content-type": "application/json", ...target.headers },
+        ...(target.body === undefined ? {} : { body: target.body }),
+        setupRequest: (request: Record<string, unknown>) => {
+          request.path = target.paths[next++ % target.paths.length];
+          return request;
+        },
+      },
+    ],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../config/index.js";
+import { parseCategory } from "../venue/categories.js";
+import { queryBoard, roleProfile, type BoardQuery, type BoardWallet } from "./leaderboard.js";
+
+const boards = loadConfig({}).boards;
+
+function wallet(address: string, over: Partial<BoardWallet>): BoardWallet {
+  return {
+    wallet: address, name: null, total_pnl: 0, win_rate: 0, profit_factor: 0, resolved_markets: 20, wins: 0, losses: 0, total_volume: 0, total_trades: 0,
+    main_category: null, avg_entry_price: null, last_trade_ts: null, active_count: 0, market_win_rate: 0, market_wins: 0, market_losses: 0,
+    mint_volume_30d: 0, merge_volume_30d: 0, is_smart: false, is_farmer: false, has_skill: false, skill_z: null, sports_pct: 0, pnl_24h: null,
+    role_profile: "directional", ...over,
+  };
+}
+
+const query = (over: Partial<BoardQuery>): BoardQuery => ({
+  sort: "pnl", category: "", filter: "all", limit: 50, offset: 0, min_markets: 0, min_wr: 0, min_pnl: 0, min_profit_factor: 0,
+  max_avg_entry: 0, max_sports_pct: 0, exclude_wallets: "", skill: 0, ...over,
+});
+
+const wallets = [
+  wallet("0xa", { total_pnl: -500, avg_entry_price: 0.3, sports_pct: 80 }),
+  wallet("0xb", { total_pnl: 900, is_smart: true, avg_entry_price: 0.9, main_category: "SPORTS" }),
+  wallet("0xc", { total_pnl: 900, is_smart: true, has_skill: true, avg_entry_price: null }),
+];
+const listed = (over: Partial<BoardQuery>) => queryBoard(wallets, query(over)).whales.map((w) => w.wallet);
+
+describe("queryBoard", () => {
+  it("treats 0 as no bound for min_pnl, max_avg_entry and max_sports_pct", () => {
+    expect(listed({})).toEqual(["0xb", "0xc", "0xa"]);
+    expect(listed({ min_pnl: -100 })).toEqual(["0xb", "0xc"]);
+    expect(listed({ max_avg_entry: 0.5 })).toEqual(["0xa"]);
+    expect(listed({ max_sports_pct: 50 })).toEqual(["0xb", "0xc"]);
+  });
+
+  it("filters smart, skill, category (any case) and excluded wallets (any case); counts before paging", () => {
+    expect(listed({ filter: "smart" })).toEqual(["0xb", "0xc"]);
+    expect(listed({ skill: 1 })).toEqual(["0xc"]);
+    expect(listed({ category: "sports" })).toEqual(["0xb"]);
+    expect(listed({ exclude_wallets: " 0XB ,0xa" })).toEqual(["0xc"]);
+    expect(queryBoard(wallets, query({ limit: 1, offset: 1 }))).toMatchObject({ total: 3, whales: [{ wallet: "0xc" }] });
+  });
+
+  it("parses categories and profiles roles by maker share first, then entry price", () => {
+    expect(parseCategory(" Tech ")).toBe("TECH");
+    expect(parseCategory("")).toBeNull();
+    expect(parseCategory("weather")).toBeUndefined();
+    expect(roleProfile(0.9, 0.9, boards)).toBe("market maker");
+    expect(roleProfile(0.1, 0.85, boards)).toBe("favourite buyer");
+    expect(roleProfile(null, 0.1, boards)).toBe("longshot buyer");
+    expect(roleProfile(null, null, boards)).toBe("directional");
+  });
+});

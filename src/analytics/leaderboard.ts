@@ -1,0 +1,276 @@
+/**
+ * The leaderboards' per-wallet table: wallet_stats plus the figures the ledger does not store (average entry
+ * price from positions; 30-day MINT, MERGE, maker and period volumes from fills) and a behaviour profile.
+ * It is built in one pass and cached (LEADERBOARD_CACHE_SECONDS); every leaderboard request then filters and
+ * sorts it in memory, so a request never touches fills.
+ */
+import type { Config } from "../config/index.js";
+import { queryRows } from "../derive/raw-sql.js";
+import { parseCategory, type Category } from "../venue/categories.js";
+import type { Store } from "../store/database.js";
+import { parseCategoryShares, rankedCategories, SECONDS_PER_DAY, usd } from "./insight-support.js";
+
+export const ROLE_PROFILES = ["market maker", "favourite buyer", "longshot buyer", "directional"] as const;
+export type RoleProfile = (typeof ROLE_PROFILES)[number];
+
+/** The window of `mint_volume_30d` and `merge_volume_30d`, and of the maker share behind `role_profile`. */
+export const MINT_MERGE_WINDOW_DAYS = 30;
+
+export interface BoardWallet {
+  wallet: string;
+  name: string | null;
+  total_pnl: number;
+  win_rate: number;
+  profit_factor: number;
+  resolved_markets: number;
+  wins: number;
+  losses: number;
+  total_volume: number;
+  total_trades: number;
+  main_category: Category | null;
+  avg_entry_price: number | null;
+  last_trade_ts: number | null;
+  active_count: number;
+  market_win_rate: number;
+  market_wins: number;
+  market_losses: number;
+  mint_volume_30d: number;
+  merge_volume_30d: number;
+  is_smart: boolean;
+  is_farmer: boolean;
+  has_skill: boolean;
+  skill_z: number | null;
+  sports_pct: number;
+  pnl_24h: number | null;
+  role_profile: RoleProfile;
+}
+
+interface StatsRow {
+  wallet: string;
+  name: string | null;
+  pseudonym: string | null;
+  total_pnl: number;
+  win_rate: number;
+  profit_factor: number;
+  resolved: number;
+  wins: number;
+  losses: number;
+  total_volume: number;
+  total_trades: number;
+  categories: string;
+  last_trade: number | null;
+  active_count: number;
+  market_win_rate: number;
+  market_wins: number;
+  market_losses: number;
+  is_smart: number;
+  is_farmer: number;
+  has_skill: number;
+  skill_z: number | null;
+  pnl_24h: number | null;
+}
+
+interface FillVolumes {
+  wallet: string;
+  mint: number;
+  merge: number;
+  maker: number;
+  v30: number;
+}
+
+export function roleProfile(makerShare: number | null, avgEntry: number | null, boards: Config["boards"]): RoleProfile {
+  if (makerShare !== null && makerShare >= boards.roleMakerShare) return "market maker";
+  if (avgEntry !== null && avgEntry >= boards.roleFavouriteAvgEntry) return "favourite buyer";
+  if (avgEntry !== null && avgEntry <= boards.roleLongshotAvgEntry) return "longshot buyer";
+  return "directional";
+}
+
+/** Every wallet with statistics, as the leaderboards see it at `now`. */
+export async function loadBoardWallets(store: Store, config: Config, now: number): Promise<BoardWallet[]> {
+  const since = now - MINT_MERGE_WINDOW_DAYS * SECONDS_PER_DAY;
+  const [stats, entries, volumes] = await Promise.all([
+    store.db
+      .selectFrom("wallet_stats as s")
+      .leftJoin("wallets as w", "w.address", "s.wallet")
+      .select([
+        "s.wallet", "w.name", "w.pseudonym", "s.total_pnl", "s.win_rate", "s.profit_factor", "s.resolved", "s.wins", "s.losses",
+        "s.total_volume", "s.total_trades", "s.categories", "s.last_trade", "s.active_count", "s.market_win_rate", "s.market_wins",
+        "s.market_losses", "s.is_smart", "s.is_farmer", "s.has_skill", "s.skill_z", "s.pnl_24h",
+      ])
+      .execute() as Promise<StatsRow[]>,
+    queryRows<{ wallet: string; weighted: number; bought: number }>(
+      store.db,
+      store.kind,
+      "select wallet, sum(avg_price * total_bought) as weighted, sum(total_bought) as bought from positions group by wallet",
+    ),
+    queryRows<FillVolumes>(
+      store.db,
+      store.kind,
+      `select wallet,
+         sum(case when entry_type = 'MINT' then usd else 0 end) as mint,
+         sum(case when entry_type = 'MERGE' then usd else 0 end) as merge,
+         sum(case when role = 'maker' then usd else 0 end) as maker,
+         sum(usd) as v30
+       from fills where ts > ? and ts <= ? group by wallet`,
+      [since, now],
+    ),
+  ]);
+  const avgEntry = new Map(entries.map((e) => [e.wallet, Number(e.bought) > 0 ? Number(e.weighted) / Number(e.bought) : null]));
+  const byWallet = new Map(volumes.map((v) => [v.wallet, v]));
+  const cap = config.ledger.profitFactorCap;
+  return stats.map((s) => {
+    const shares = parseCategoryShares(s.categories);
+    const v = byWallet.get(s.wallet);
+    const entry = avgEntry.get(s.wallet) ?? null;
+    const v30 = Number(v?.v30 ?? 0);
+    return {
+      wallet: s.wallet,
+      name: s.name || s.pseudonym || null,
+      total_pnl: s.total_pnl,
+      win_rate: s.win_rate,
+      profit_factor: Math.min(s.profit_factor, cap),
+      resolved_markets: s.resolved,
+      wins: s.wins,
+      losses: s.losses,
+      total_volume: s.total_volume,
+      total_trades: s.total_trades,
+      main_category: rankedCategories(shares)[0]?.category ?? null,
+      avg_entry_price: entry,
+      last_trade_ts: s.last_trade,
+      active_count: s.active_count,
+      market_win_rate: s.market_win_rate,
+      market_wins: s.market_wins,
+      market_losses: s.market_losses,
+      mint_volume_30d: usd(Number(v?.mint ?? 0)),
+      merge_volume_30d: usd(Number(v?.merge ?? 0)),
+      is_smart: s.is_smart === 1 && s.is_farmer === 0,
+      is_farmer: s.is_farmer === 1,
+      has_skill: s.has_skill === 1 && s.is_farmer === 0,
+      skill_z: s.skill_z,
+      sports_pct: shares.SPORTS,
+      pnl_24h: s.pnl_24h,
+      role_profile: roleProfile(v30 > 0 ? Number(v!.maker) / v30 : null, entry, config.boards),
+    };
+  });
+}
+
+export const BOARD_SORTS = ["pnl", "win_rate", "volume", "trades"] as const;
+export type BoardSort = (typeof BOARD_SORTS)[number];
+
+const SORT_KEY: Record<BoardSort, (w: BoardWallet) => number> = {
+  pnl: (w) => w.total_pnl,
+  win_rate: (w) => w.win_rate,
+  volume: (w) => w.total_volume,
+  trades: (w) => w.total_trades,
+};
+
+export interface BoardQuery {
+  sort: BoardSort;
+  /** One of the six categories (any case), or "" for all. */
+  category: string;
+  filter: "smart" | "all";
+  limit: number;
+  offset: number;
+  min_markets: number;
+  min_wr: number;
+  /** 0: no floor (so filter=all lists losing wallets too). */
+  min_pnl: number;
+  min_profit_factor: number;
+  /** 0: no cap. */
+  max_avg_entry: number;
+  /** 0: no cap. */
+  max_sports_pct: number;
+  exclude_wallets: string;
+  skill: number;
+}
+
+export function boardPredicate(q: Omit<BoardQuery, "sort" | "limit" | "offset">): (w: BoardWallet) => boolean {
+  const category = parseCategory(q.category);
+  const excluded = new Set(q.exclude_wallets.split(",").map((a) => a.trim().toLowerCase()).filter(Boolean));
+  return (w) =>
+    (q.filter === "all" || w.is_smart) &&
+    (q.skill !== 1 || w.has_skill) &&
+    (!category || w.main_category === category) &&
+    w.resolved_markets >= q.min_markets &&
+    w.win_rate >= q.min_wr &&
+    (q.min_pnl === 0 || w.total_pnl >= q.min_pnl) &&
+    w.profit_factor >= q.min_profit_factor &&
+    (q.max_avg_entry <= 0 || (w.avg_entry_price !== null && w.avg_entry_price <= q.max_avg_entry)) &&
+    (q.max_sports_pct <= 0 || w.sports_pct <= q.max_sports_pct) &&
+    !excluded.has(w.wallet);
+}
+
+/** Descending by the sort key, then by address, so pages are stable. */
+export function sortBoard<T extends { wallet: string }>(rows: T[], key: (row: T) => number): T[] {
+  return rows.sort((a, b) => key(b) - key(a) || (a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : 0));
+}
+
+export function queryBoard(wallets: readonly BoardWallet[], q: BoardQuery): { whales: BoardWallet[]; total: number } {
+  const matching = sortBoard(wallets.filter(boardPredicate(q)), SORT_KEY[q.sort]);
+  return { whales: matching.slice(q.offset, q.offset + q.limit), total: matching.length };
+}
+
+export const PERIODS = ["24h", "7d", "30d", "all"] as const;
+export type Period = (typeof PERIODS)[number];
+export const PERIOD_DAYS: Record<Exclude<Period, "all">, number> = { "24h": 1, "7d": 7, "30d": 30 };
+
+/**
+ * Ledger total P&L per wallet as of `at`: the last daily P&L point at or before it (wallets without one are
+ * absent: they had no P&L yet).
+ */
+export async function pnlAsOf(store: Store, at: number): Promise<Map<string, number>> {
+  const rows = await queryRows<{ wallet: string; pnl: number }>(
+    store.db,
+    store.kind,
+    `select p.wallet, p.pnl from pnl_points p
+       join (select wallet, max(t) as t from pnl_points where resolution = 'day' and t <= ? group by wallet) latest
+         on latest.wallet = p.wallet and latest.t = p.t
+     where p.resolution = 'day'`,
+    [at],
+  );
+  return new Map(rows.map((r) => [r.wallet, r.pnl]));
+}
+
+export interface Trader {
+  wallet: string;
+  display_name: string | null;
+  win_rate: number;
+  market_win_rate: number;
+  total_pnl: number;
+  lifetime_pnl: number;
+  roi: number | null;
+  is_smart: boolean;
+  role_profile: RoleProfile;
+}
+
+/**
+ * P&L over a period per wallet: 24h is the ledger's `pnl_24h` (null counts 0); 7d and 30d are the change of the
+ * daily P&L points over the period (a wallet without a point before the period started from 0); all is total_pnl.
+ */
+export async function periodPnl(store: Store, wallets: readonly BoardWallet[], period: Period, now: number): Promise<Map<string, number>> {
+  if (period === "all") return new Map(wallets.map((w) => [w.wallet, w.total_pnl]));
+  if (period === "24h") return new Map(wallets.map((w) => [w.wallet, w.pnl_24h ?? 0]));
+  const [end, start] = await Promise.all([pnlAsOf(store, now), pnlAsOf(store, now - PERIOD_DAYS[period] * SECONDS_PER_DAY)]);
+  return new Map(wallets.map((w) => [w.wallet, (end.get(w.wallet) ?? 0) - (start.get(w.wallet) ?? 0)]));
+}
+
+/** Traders ranked by P&L over the period; `roi` is the lifetime return on traded volume. */
+export function traderRows(wallets: readonly BoardWallet[], pnl: ReadonlyMap<string, number>, filter: "smart" | "all", limit: number): Trader[] {
+  const rows = wallets
+    .filter((w) => filter === "all" || w.is_smart)
+    .map((w) => {
+      const p = pnl.get(w.wallet) ?? 0;
+      return {
+        wallet: w.wallet,
+        display_name: w.name,
+        win_rate: w.win_rate,
+        market_win_rate: w.market_win_rate,
+        total_pnl: p,
+        lifetime_pnl: w.total_pnl,
+        roi: w.total_volume > 0 ? (100 * w.total_pnl) / w.total_volume : null,
+        is_smart: w.is_smart,
+        role_profile: w.role_profile,
+      };
+    });
+  return sortBoard(rows, (r) => r.total_pnl).slice(0, limit);
+}

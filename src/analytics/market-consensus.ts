@@ -1,0 +1,140 @@
+/**
+ * Who holds a market: the open positions of one market with their wallets' statistics, ranked three ways
+ * (design/domain.md "Whales and market figures"):
+ * - Smart Money teams: a Smart Money wallet (never a farmer) is on the YES (NO) team when its net position at
+ *   cost is YES (NO) by at least the consensus minimum; its row is its position on that side.
+ * - Top Size and Top Shares: every open position of the side, whoever holds it.
+ */
+import type { Store } from "../store/database.js";
+
+export type Side = "YES" | "NO";
+
+export interface HolderRow {
+  wallet: string;
+  name: string | null;
+  side: Side;
+  /** Shares held on this side. */
+  shares: number;
+  avg_price: number;
+  /** USD at cost: shares * avg_price. */
+  cost: number;
+  /** Unrealized P&L at the current price: shares * (price - avg_price); null without a price. */
+  pnl: number | null;
+  pnl_pct: number | null;
+  win_rate: number | null;
+  global_pnl: number | null;
+  is_smart: boolean;
+}
+
+export interface Aggregates {
+  count: number;
+  invested: number;
+  avg_wr: number | null;
+  agg_pnl: number;
+}
+
+export interface Ranking {
+  top: HolderRow[];
+  /** Over every row of the ranking's population. */
+  all: Aggregates;
+  /** Over the top rows only. */
+  shown: Aggregates;
+}
+
+export interface SideRankings {
+  smart: Ranking;
+  size: Ranking;
+  shares: Ranking;
+}
+
+export interface MarketHolders {
+  yes: SideRankings;
+  no: SideRankings;
+  whales: { yes: number; no: number; total: number; yes_pct: number | null };
+}
+
+interface PositionJoin {
+  wallet: string;
+  outcome_index: number;
+  shares: number;
+  avg_price: number;
+  name: string | null;
+  pseudonym: string | null;
+  win_rate: number | null;
+  total_pnl: number | null;
+  is_smart: number | null;
+  is_farmer: number | null;
+}
+
+export function aggregates(rows: readonly HolderRow[]): Aggregates {
+  const rates = rows.map((r) => r.win_rate).filter((w): w is number => w !== null);
+  return {
+    count: rows.length,
+    invested: rows.reduce((s, r) => s + r.cost, 0),
+    avg_wr: rates.length ? rates.reduce((s, w) => s + w, 0) / rates.length : null,
+    agg_pnl: rows.reduce((s, r) => s + (r.pnl ?? 0), 0),
+  };
+}
+
+function ranking(rows: HolderRow[], by: (r: HolderRow) => number, top: number): Ranking {
+  const sorted = [...rows].sort((a, b) => by(b) - by(a) || (a.wallet < b.wallet ? -1 : 1));
+  const shown = sorted.slice(0, top);
+  return { top: shown, all: aggregates(sorted), shown: aggregates(shown) };
+}
+
+/** Holders of a market's open positions, ranked; `priceYes` null when the market has no price. */
+export async function marketHolders(store: Store, conditionId: string, priceYes: number | null, minUsd: number, top = 10): Promise<MarketHolders> {
+  const rows: PositionJoin[] = await store.db
+    .selectFrom("positions as p")
+    .leftJoin("wallet_stats as s", "s.wallet", "p.wallet")
+    .leftJoin("wallets as w", "w.address", "p.wallet")
+    .where("p.condition_id", "=", conditionId)
+    .where("p.status", "=", "open")
+    .where("p.shares", ">", 0)
+    .select(["p.wallet", "p.outcome_index", "p.shares", "p.avg_price", "w.name", "w.pseudonym", "s.win_rate", "s.total_pnl", "s.is_smart", "s.is_farmer"])
+    .execute();
+  const bySide: Record<Side, HolderRow[]> = { YES: [], NO: [] };
+  const net = new Map<string, { yes: HolderRow | null; no: HolderRow | null; smart: boolean }>();
+  for (const r of rows) {
+    const side: Side = r.outcome_index === 0 ? "YES" : "NO";
+    const price = priceYes === null ? null : side === "YES" ? priceYes : 1 - priceYes;
+    const shares = r.shares / 1e6;
+    const cost = shares * r.avg_price;
+    const pnl = price === null ? null : shares * (price - r.avg_price);
+    const smart = r.is_smart === 1 && r.is_farmer !== 1;
+    const row: HolderRow = {
+      wallet: r.wallet,
+      name: r.name ?? r.pseudonym,
+      side,
+      shares,
+      avg_price: r.avg_price,
+      cost,
+      pnl,
+      pnl_pct: pnl === null || cost <= 0 ? null : (100 * pnl) / cost,
+      win_rate: r.win_rate,
+      global_pnl: r.total_pnl,
+      is_smart: smart,
+    };
+    bySide[side].push(row);
+    const entry = net.get(r.wallet) ?? { yes: null, no: null, smart };
+    if (side === "YES") entry.yes = row;
+    else entry.no = row;
+    net.set(r.wallet, entry);
+  }
+  const teams: Record<Side, HolderRow[]> = { YES: [], NO: [] };
+  for (const entry of net.values()) {
+    if (!entry.smart) continue;
+    const balance = (entry.yes?.cost ?? 0) - (entry.no?.cost ?? 0);
+    if (Math.abs(balance) < minUsd || balance === 0) continue;
+    if (balance > 0) teams.YES.push(entry.yes!);
+    else teams.NO.push(entry.no!);
+  }
+  const side = (s: Side): SideRankings => ({
+    smart: ranking(teams[s], (r) => r.cost, top),
+    size: ranking(bySide[s], (r) => r.cost, top),
+    shares: ranking(bySide[s], (r) => r.shares, top),
+  });
+  const yes = teams.YES.length;
+  const no = teams.NO.length;
+  return { yes: side("YES"), no: side("NO"), whales: { yes, no, total: yes + no, yes_pct: yes + no > 0 ? (100 * yes) / (yes + no) : null } };
+}

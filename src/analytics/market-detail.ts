@@ -1,0 +1,167 @@
+/**
+ * One market: finding it by any of its ids, the lookup record, its event group, recent smart-whale trades and a
+ * daily YES price history from fills, the settlement breakdown of its volume, and its URL on the venue.
+ */
+import { sql } from "kysely";
+import type { Store } from "../store/database.js";
+import type { Direction, EntryType } from "../store/schema.js";
+import type { IndexedMarket, MarketIndex } from "./market-index.js";
+import { marketRow } from "./markets-search.js";
+
+const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
+const NUMERIC_ID = /^[0-9]{1,20}$/;
+
+/**
+ * A market by the venue's numeric market id, its condition id (0x and 64 hex digits, any case) or its slug;
+ * undefined when unknown or malformed.
+ */
+export function findMarket(index: MarketIndex, marketId: string): IndexedMarket | undefined {
+  if (NUMERIC_ID.test(marketId)) return index.byId.get(marketId);
+  if (CONDITION_ID.test(marketId)) return index.byConditionId.get(marketId.toLowerCase());
+  return index.bySlug.get(marketId);
+}
+
+export function lookupRecord(m: IndexedMarket) {
+  return {
+    id: m.id,
+    condition_id: m.condition_id,
+    slug: m.slug,
+    question: m.question,
+    prices: { yes: m.price_yes, no: m.price_no },
+    closed: m.closed,
+    end_date: m.end_date,
+    image_url: m.image,
+    event_id: m.event_id,
+    event_slug: m.event_slug,
+    neg_risk: m.neg_risk,
+    is_negrisk: m.neg_risk,
+  };
+}
+
+/** The venue's page of a market: under its event when it has one. */
+export function venueUrl(base: string, m: IndexedMarket): string {
+  const root = base.replace(/\/+$/, "");
+  const slug = encodeURIComponent(m.slug);
+  return m.event_slug ? `${root}/event/${encodeURIComponent(m.event_slug)}/${slug}` : `${root}/market/${slug}`;
+}
+
+/** The markets of the same event (the market itself included), by YES price desc. */
+export function eventGroup(index: MarketIndex, m: IndexedMarket, now: number) {
+  if (!m.event_id) return null;
+  const markets = (index.byEventId.get(m.event_id) ?? [])
+    .map((sibling) => ({ ...marketRow(sibling, now), group_item_title: sibling.group_item_title, resolution: sibling.resolution }))
+    .sort((a, b) => (b.price_yes ?? -1) - (a.price_yes ?? -1) || (a.id < b.id ? -1 : 1));
+  return { event_id: m.event_id, event_slug: m.event_slug, title: m.event_title, neg_risk: m.neg_risk, markets };
+}
+
+export interface WhaleTrade {
+  timestamp: number;
+  wallet: string;
+  name: string | null;
+  direction: Direction;
+  side: "YES" | "NO";
+  price: number;
+  shares: number;
+  usd_amount: number;
+  entry_type: EntryType | null;
+  role: "maker" | "taker" | null;
+  tx_hash: string;
+}
+
+/** The newest fills of Smart Money wallets in a market. */
+export async function recentWhaleTrades(store: Store, conditionId: string, limit: number): Promise<WhaleTrade[]> {
+  const rows = await store.db
+    .selectFrom("fills as f")
+    .innerJoin("wallet_stats as s", "s.wallet", "f.wallet")
+    .leftJoin("wallets as w", "w.address", "f.wallet")
+    .where("f.condition_id", "=", conditionId)
+    .where("s.is_smart", "=", 1)
+    .select(["f.ts", "f.wallet", "w.name", "w.pseudonym", "f.side", "f.outcome_index", "f.price", "f.size", "f.usd", "f.entry_type", "f.role", "f.tx_hash"])
+    .orderBy("f.ts", "desc")
+    .orderBy("f.id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    timestamp: r.ts,
+    wallet: r.wallet,
+    name: r.name ?? r.pseudonym,
+    direction: r.side,
+    side: r.outcome_index === 0 ? "YES" : "NO",
+    price: r.price,
+    shares: r.size / 1e6,
+    usd_amount: r.usd / 1e6,
+    entry_type: r.entry_type,
+    role: r.role,
+    tx_hash: r.tx_hash,
+  }));
+}
+
+export interface PricePoint {
+  /** Unix seconds of the UTC day's start. */
+  t: number;
+  date: string;
+  /** Share-weighted average YES price of the day's trades (a NO trade at p counts as YES at 1 - p). */
+  vwap_yes: number;
+  /** YES price of the day's last trade. */
+  close_yes: number;
+  trades: number;
+  volume: number;
+}
+
+/**
+ * Daily YES price history of a market from its fills. Only each match's taker side counts (maker fills of one
+ * match repeat it), as for the market's trade count; fills of unknown role all count.
+ */
+export async function dailyPriceHistory(store: Store, conditionId: string): Promise<PricePoint[]> {
+  const rows = await store.db
+    .selectFrom("fills")
+    .where("condition_id", "=", conditionId)
+    .where((eb) => eb.or([eb("role", "is", null), eb("role", "<>", "maker")]))
+    .select(["ts", "outcome_index", "price", "size", "usd"])
+    .orderBy("ts")
+    .orderBy("id")
+    .execute();
+  const days = new Map<number, { weighted: number; shares: number; close: number; trades: number; usd: number }>();
+  for (const r of rows) {
+    const t = r.ts - (r.ts % 86_400);
+    const yes = r.outcome_index === 0 ? r.price : 1 - r.price;
+    const d = days.get(t) ?? { weighted: 0, shares: 0, close: yes, trades: 0, usd: 0 };
+    d.weighted += yes * r.size;
+    d.shares += r.size;
+    d.close = yes;
+    d.trades++;
+    d.usd += r.usd;
+    days.set(t, d);
+  }
+  return [...days.entries()].map(([t, d]) => ({
+    t,
+    date: new Date(t * 1000).toISOString().slice(0, 10),
+    vwap_yes: d.shares > 0 ? d.weighted / d.shares : d.close,
+    close_yes: d.close,
+    trades: d.trades,
+    volume: d.usd / 1e6,
+  }));
+}
+
+const ENTRY_KEYS = ["MINT", "MERGE", "COMPLEMENTARY", "UNCLASSIFIED"] as const;
+
+/** Trades and USD of a market by settlement, counted as market_stats counts them (taker sides). */
+export async function entryTypeBreakdown(store: Store, conditionId: string) {
+  const rows = await store.db
+    .selectFrom("fills")
+    .where("condition_id", "=", conditionId)
+    .where((eb) => eb.or([eb("role", "is", null), eb("role", "<>", "maker")]))
+    .groupBy("entry_type")
+    .select(["entry_type", sql<number>`count(*)`.as("trades"), sql<number>`sum(usd)`.as("usd")])
+    .execute();
+  const by = new Map(rows.map((r) => [r.entry_type ?? "UNCLASSIFIED", { trades: Number(r.trades), usd: Number(r.usd) / 1e6 }]));
+  const totalUsd = [...by.values()].reduce((s, v) => s + v.usd, 0);
+  const totalTrades = [...by.values()].reduce((s, v) => s + v.trades, 0);
+  const breakdown = Object.fromEntries(
+    ENTRY_KEYS.map((k) => {
+      const v = by.get(k) ?? { trades: 0, usd: 0 };
+      return [k, { usd: v.usd, count: v.trades, share_pct: totalUsd > 0 ? (100 * v.usd) / totalUsd : 0, count_share_pct: totalTrades > 0 ? (100 * v.trades) / totalTrades : 0 }];
+    }),
+  ) as Record<(typeof ENTRY_KEYS)[number], { usd: number; count: number; share_pct: number; count_share_pct: number }>;
+  return { total_usd: totalUsd, total_count: totalTrades, breakdown };
+}

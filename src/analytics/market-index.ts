@@ -1,0 +1,154 @@
+/**
+ * Every market as one in-memory row (market, event, market_stats and chain resolution joined), so that search
+ * and the market lists filter a few thousand rows in memory instead of querying per request. The index is
+ * loaded once per store, then reloaded in the background when older than its refresh window: a request never
+ * waits for a reload once the first load is done.
+ */
+import type { Clock } from "../platform/clock.js";
+import type { Store } from "../store/database.js";
+import type { Resolution } from "../store/schema.js";
+import { parseCategory, type Category } from "../venue/categories.js";
+
+export interface IndexedMarket {
+  id: string;
+  condition_id: string;
+  slug: string;
+  question: string;
+  category: Category | null;
+  event_id: string | null;
+  event_slug: string | null;
+  event_title: string | null;
+  group_item_title: string | null;
+  price_yes: number | null;
+  price_no: number | null;
+  /** USD: the venue's figure when it reports one, else the stored fills'. */
+  volume: number;
+  volume_24h: number;
+  liquidity: number;
+  trades: number;
+  whales_yes: number;
+  whales_no: number;
+  start_date: number | null;
+  end_date: number | null;
+  created_at: number | null;
+  closed: boolean;
+  closed_time: number | null;
+  resolution: Resolution | null;
+  /** When the market resolved: the chain's ConditionResolution, else the venue's closed time, else its end date. */
+  resolved_at: number | null;
+  neg_risk: boolean;
+  image: string | null;
+  /** Lower-case question, slug, event slug and title: what a text query matches. */
+  text: string;
+}
+
+export interface MarketIndex {
+  /** Sorted by volume_24h desc, volume desc, id: the search order. */
+  readonly markets: readonly IndexedMarket[];
+  readonly byId: ReadonlyMap<string, IndexedMarket>;
+  readonly bySlug: ReadonlyMap<string, IndexedMarket>;
+  readonly byConditionId: ReadonlyMap<string, IndexedMarket>;
+  readonly byEventSlug: ReadonlyMap<string, readonly IndexedMarket[]>;
+  readonly byEventId: ReadonlyMap<string, readonly IndexedMarket[]>;
+  /** Unix seconds of the load. */
+  readonly loadedAt: number;
+}
+
+function category(stored: string | null): Category | null {
+  return stored ? (parseCategory(stored) ?? null) : null;
+}
+
+export async function loadMarketIndex(store: Store, now: number): Promise<MarketIndex> {
+  const rows = await store.db
+    .selectFrom("markets as m")
+    .leftJoin("events as e", "e.id", "m.event_id")
+    .leftJoin("market_stats as s", "s.condition_id", "m.condition_id")
+    .leftJoin("market_resolutions as r", "r.condition_id", "m.condition_id")
+    .select([
+      "m.id", "m.condition_id", "m.slug", "m.question", "m.category", "m.event_id", "m.group_item_title", "m.price_yes", "m.price_no",
+      "m.volume", "m.volume_24h", "m.liquidity", "m.start_date", "m.end_date", "m.created_at", "m.closed", "m.closed_time",
+      "m.resolution", "m.neg_risk", "m.image",
+      "e.slug as event_slug", "e.title as event_title", "e.category as event_category",
+      "s.volume as stored_volume", "s.volume_24h as stored_volume_24h", "s.trades", "s.whales_yes", "s.whales_no",
+      "r.resolved_at",
+    ])
+    .execute();
+  const markets: IndexedMarket[] = rows.map((r) => ({
+    id: r.id,
+    condition_id: r.condition_id.toLowerCase(),
+    slug: r.slug,
+    question: r.question,
+    category: category(r.category) ?? category(r.event_category),
+    event_id: r.event_id,
+    event_slug: r.event_slug,
+    event_title: r.event_title,
+    group_item_title: r.group_item_title,
+    price_yes: r.price_yes,
+    price_no: r.price_no ?? (r.price_yes === null ? null : 1 - r.price_yes),
+    volume: r.volume > 0 ? r.volume : (r.stored_volume ?? 0),
+    volume_24h: r.volume_24h > 0 ? r.volume_24h : (r.stored_volume_24h ?? 0),
+    liquidity: r.liquidity,
+    trades: r.trades ?? 0,
+    whales_yes: r.whales_yes ?? 0,
+    whales_no: r.whales_no ?? 0,
+    start_date: r.start_date,
+    end_date: r.end_date,
+    created_at: r.created_at,
+    closed: r.closed === 1,
+    closed_time: r.closed_time,
+    resolution: r.resolution,
+    resolved_at: r.resolution ? (r.resolved_at ?? r.closed_time ?? r.end_date) : null,
+    neg_risk: r.neg_risk === 1,
+    image: r.image,
+    text: [r.question, r.slug, r.event_slug ?? "", r.event_title ?? ""].join(" ").toLowerCase(),
+  }));
+  markets.sort((a, b) => b.volume_24h - a.volume_24h || b.volume - a.volume || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return {
+    markets,
+    byId: new Map(markets.map((m) => [m.id, m])),
+    bySlug: new Map(markets.map((m) => [m.slug, m])),
+    byConditionId: new Map(markets.map((m) => [m.condition_id, m])),
+    byEventSlug: groupBy(markets, (m) => m.event_slug),
+    byEventId: groupBy(markets, (m) => m.event_id),
+    loadedAt: now,
+  };
+}
+
+function groupBy(markets: readonly IndexedMarket[], key: (m: IndexedMarket) => string | null): Map<string, IndexedMarket[]> {
+  const out = new Map<string, IndexedMarket[]>();
+  for (const m of markets) {
+    const k = key(m);
+    if (k === null) continue;
+    const list = out.get(k);
+    if (list) list.push(m);
+    else out.set(k, [m]);
+  }
+  return out;
+}
+
+interface Holder {
+  index?: MarketIndex;
+  loading?: Promise<MarketIndex>;
+}
+
+const holders = new WeakMap<Store, Holder>();
+
+/**
+ * The store's market index, at most `refreshSeconds` old when a reload succeeds. Only the first call waits for a
+ * load; later ones get the current index while a stale one reloads in the background.
+ */
+export async function marketIndex(store: Store, clock: Clock, refreshSeconds: number): Promise<MarketIndex> {
+  let holder = holders.get(store);
+  if (!holder) holders.set(store, (holder = {}));
+  const h = holder;
+  const now = clock.now();
+  if (h.index && now - h.index.loadedAt < refreshSeconds) return h.index;
+  h.loading ??= loadMarketIndex(store, now)
+    .then((index) => (h.index = index))
+    .finally(() => (h.loading = undefined));
+  if (h.index) {
+    h.loading.catch(() => undefined);
+    return h.index;
+  }
+  return h.loading;
+}

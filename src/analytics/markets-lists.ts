@@ -1,0 +1,150 @@
+/** The market lists: hot markets (smart-whale trades in a window), category counts, resolved markets. */
+import { sql } from "kysely";
+import type { Store } from "../store/database.js";
+import type { Category } from "../venue/categories.js";
+import { CATEGORY_LABELS } from "../venue/categories.js";
+import type { IndexedMarket, MarketIndex } from "./market-index.js";
+import { marketIdentity, marketRow, type MarketRow } from "./markets-search.js";
+
+export interface HotMarket extends MarketRow {
+  whale_trades: number;
+  whale_volume: number;
+  whale_wallets: number;
+  last_whale_trade: number;
+}
+
+/**
+ * Markets by the number of fills of Smart Money wallets (is_smart = 1) in the last `minutes`, then their USD;
+ * at most `limit` rows. Markets missing from the index (not yet synced) are left out.
+ */
+export async function hotMarkets(store: Store, index: MarketIndex, now: number, minutes: number, limit: number): Promise<HotMarket[]> {
+  const rows = await store.db
+    .selectFrom("fills as f")
+    .innerJoin("wallet_stats as w", "w.wallet", "f.wallet")
+    .where("w.is_smart", "=", 1)
+    .where("f.ts", ">", now - minutes * 60)
+    .where("f.ts", "<=", now)
+    .groupBy("f.condition_id")
+    .select([
+      "f.condition_id",
+      sql<number>`count(*)`.as("trades"),
+      sql<number>`sum(f.usd)`.as("usd"),
+      sql<number>`count(distinct f.wallet)`.as("wallets"),
+      sql<number>`max(f.ts)`.as("last_ts"),
+    ])
+    .orderBy("trades", "desc")
+    .orderBy("usd", "desc")
+    .orderBy("f.condition_id")
+    .execute();
+  const out: HotMarket[] = [];
+  for (const r of rows) {
+    const market = index.byConditionId.get(r.condition_id.toLowerCase());
+    if (!market) continue;
+    out.push({
+      ...marketRow(market, now),
+      whale_trades: Number(r.trades),
+      whale_volume: Number(r.usd) / 1e6,
+      whale_wallets: Number(r.wallets),
+      last_whale_trade: Number(r.last_ts),
+    });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+export interface QualityThresholds {
+  minVolume: number;
+  priceMin: number;
+  priceMax: number;
+}
+
+/** Open, not past its end date, volume at least the threshold, YES price inside the non-extreme band. */
+export function isActiveQuality(m: IndexedMarket, now: number, t: QualityThresholds): boolean {
+  if (m.closed || (m.end_date !== null && m.end_date < now)) return false;
+  if (m.volume < t.minVolume || m.price_yes === null) return false;
+  return m.price_yes >= t.priceMin && m.price_yes <= t.priceMax;
+}
+
+export function categoryStats(index: MarketIndex, category: Category | null, now: number, t: QualityThresholds) {
+  let activeQuality = 0;
+  let allOpen = 0;
+  let allTime = 0;
+  for (const m of index.markets) {
+    if (category !== null && m.category !== category) continue;
+    allTime++;
+    if (!m.closed) allOpen++;
+    if (isActiveQuality(m, now, t)) activeQuality++;
+  }
+  return {
+    category: category === null ? "All" : CATEGORY_LABELS[category],
+    active_quality: activeQuality,
+    all_open: allOpen,
+    all_time: allTime,
+    thresholds: { min_volume: t.minVolume, price_min: t.priceMin, price_max: t.priceMax },
+    as_of: now,
+  };
+}
+
+export type ResolvedOutcome = "YES" | "NO" | "50-50" | "PENDING";
+
+export interface ResolvedFilters {
+  days: number;
+  limit: number;
+  offset: number;
+  slugPrefix: string;
+  /** Unix seconds, inclusive bounds on the end date; null when open. */
+  endFrom: number | null;
+  endTo: number | null;
+  includePending: boolean;
+}
+
+export type ResolvedMarket = ReturnType<typeof marketIdentity> &
+  Pick<IndexedMarket, "end_date" | "resolved_at" | "volume" | "whales_yes" | "whales_no"> & { outcome: ResolvedOutcome; final_price_yes: number | null };
+
+function outcomeOf(m: IndexedMarket): ResolvedOutcome | null {
+  if (m.resolution) return m.resolution;
+  return m.closed ? "PENDING" : null;
+}
+
+const PAYOUT_YES: Record<"YES" | "NO" | "50-50", number> = { YES: 1, NO: 0, "50-50": 0.5 };
+
+/**
+ * With a slug prefix: every resolved market whose slug starts with it, newest end date first. Without: markets
+ * resolved in the last `days`, newest resolution first. YES and NO only, unless include_pending adds closed
+ * markets awaiting resolution (PENDING) and 50-50 resolutions.
+ */
+export function resolvedMarkets(index: MarketIndex, f: ResolvedFilters, now: number): { markets: ResolvedMarket[]; total: number } {
+  const prefix = f.slugPrefix.toLowerCase();
+  const since = now - f.days * 86_400;
+  const matches: IndexedMarket[] = [];
+  for (const m of index.markets) {
+    const outcome = outcomeOf(m);
+    if (outcome === null) continue;
+    if ((outcome === "PENDING" || outcome === "50-50") && !f.includePending) continue;
+    if (prefix) {
+      if (!m.slug.toLowerCase().startsWith(prefix)) continue;
+    } else {
+      const at = m.resolved_at ?? m.closed_time ?? m.end_date;
+      if (at === null || at < since || at > now) continue;
+    }
+    if (f.endFrom !== null && (m.end_date === null || m.end_date < f.endFrom)) continue;
+    if (f.endTo !== null && (m.end_date === null || m.end_date > f.endTo)) continue;
+    matches.push(m);
+  }
+  const key = (m: IndexedMarket) => (prefix ? m.end_date : (m.resolved_at ?? m.closed_time ?? m.end_date)) ?? 0;
+  matches.sort((a, b) => key(b) - key(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const page = matches.slice(f.offset, f.offset + f.limit).map((m): ResolvedMarket => {
+    const outcome = outcomeOf(m)!;
+    return {
+      ...marketIdentity(m),
+      outcome,
+      final_price_yes: outcome === "PENDING" ? m.price_yes : PAYOUT_YES[outcome],
+      end_date: m.end_date,
+      resolved_at: outcome === "PENDING" ? null : m.resolved_at,
+      volume: m.volume,
+      whales_yes: m.whales_yes,
+      whales_no: m.whales_no,
+    };
+  });
+  return { markets: page, total: matches.length };
+}

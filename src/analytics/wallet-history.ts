@@ -1,0 +1,141 @@
+/**
+ * A wallet over time: P&L curves (the ledger's points, the venue's closed positions), what changed since a
+ * moment, and the latest move per market labelled by its economic meaning.
+ */
+import type { Store } from "../store/database.js";
+import type { Direction, EntryType } from "../store/schema.js";
+import { SECONDS_PER_DAY, loadMarkets, outcomeLabel, usd, type OutcomeLabel } from "./insight-support.js";
+
+export const PNL_PERIODS = ["1D", "1W", "1M", "ALL"] as const;
+export type PnlPeriod = (typeof PNL_PERIODS)[number];
+
+/** Resolution and span of each period (span null: the full history). */
+export const PERIOD_WINDOWS: Record<PnlPeriod, { resolution: "hour" | "day"; seconds: number | null }> = {
+  "1D": { resolution: "hour", seconds: SECONDS_PER_DAY },
+  "1W": { resolution: "hour", seconds: 7 * SECONDS_PER_DAY },
+  "1M": { resolution: "day", seconds: 30 * SECONDS_PER_DAY },
+  ALL: { resolution: "day", seconds: null },
+};
+
+export async function pnlHistory(store: Store, wallet: string, period: PnlPeriod, now: number) {
+  const window = PERIOD_WINDOWS[period];
+  let query = store.db.selectFrom("pnl_points").select(["t", "pnl"]).where("wallet", "=", wallet).where("resolution", "=", window.resolution).where("t", "<=", now);
+  if (window.seconds !== null) query = query.where("t", ">=", now - window.seconds);
+  const rows = await query.orderBy("t").execute();
+  return { address: wallet, period, points: rows.map((r) => ({ t: r.t, p: r.pnl })) };
+}
+
+/**
+ * Daily cumulative realized P&L from the venue's closed positions (the synced cache), one point per UTC day
+ * with a close, dated at 00:00 UTC of that day.
+ */
+export async function pnlHistoryChain(store: Store, wallet: string) {
+  const rows = await store.db.selectFrom("venue_closed_positions").select(["ts", "realized_pnl"]).where("wallet", "=", wallet).orderBy("ts").execute();
+  const byDay = new Map<number, number>();
+  for (const r of rows) {
+    const day = Math.floor(r.ts / SECONDS_PER_DAY);
+    byDay.set(day, (byDay.get(day) ?? 0) + r.realized_pnl);
+  }
+  let cumulative = 0;
+  const points = [...byDay.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([day, micro]) => {
+      cumulative += micro;
+      return { t: day * SECONDS_PER_DAY, p: usd(cumulative) };
+    });
+  return { address: wallet, period: "ALL" as const, source: "chain" as const, points };
+}
+
+export interface MoveLabel {
+  action_label: string;
+  side_label: OutcomeLabel;
+  /** Collateral of the move on the side it concerns, USD. */
+  usd: number;
+}
+
+/**
+ * The economic meaning of one fill. A BUY enters its outcome. A SELL settled as MINT is an entry into the other
+ * outcome (the protocol minted a pair: the seller keeps the complement and pays 1 - price per share); any other
+ * SELL exits its outcome (MERGE burns the pair back to collateral).
+ */
+export function labelMove(fill: { side: Direction; outcome_index: number; entry_type: EntryType | null; size: number; usd: number; price: number }): MoveLabel {
+  const outcome = outcomeLabel(fill.outcome_index);
+  if (fill.side === "BUY") return { action_label: `Bought ${outcome}`, side_label: outcome, usd: usd(fill.usd) };
+  if (fill.entry_type === "MINT") {
+    const other = outcomeLabel(1 - fill.outcome_index);
+    return { action_label: `Bought ${other}`, side_label: other, usd: usd(fill.size) * (1 - fill.price) };
+  }
+  return { action_label: fill.entry_type === "MERGE" ? `Merged ${outcome}` : `Sold ${outcome}`, side_label: outcome, usd: usd(fill.usd) };
+}
+
+const fillColumns = ["id", "condition_id", "side", "outcome_index", "entry_type", "size", "usd", "price", "ts"] as const;
+
+/** The wallet's latest fill per market (ties at the same second: the last stored), labelled. */
+export async function lastMoves(store: Store, wallet: string) {
+  const latest = store.db.selectFrom("fills").select(["condition_id", (eb) => eb.fn.max("ts").as("ts")]).where("wallet", "=", wallet).groupBy("condition_id").as("l");
+  const rows = await store.db
+    .selectFrom("fills as f")
+    .innerJoin(latest, (join) => join.onRef("l.condition_id", "=", "f.condition_id").onRef("l.ts", "=", "f.ts"))
+    .select(fillColumns.map((c) => `f.${c}` as const))
+    .where("f.wallet", "=", wallet)
+    .orderBy("f.id")
+    .execute();
+  const moves: Record<string, { entry_type: EntryType | null; action_label: string; usd: number; side_label: OutcomeLabel; ts: number }> = {};
+  for (const r of rows) {
+    const { action_label, side_label, usd: amount } = labelMove(r);
+    moves[r.condition_id] = { entry_type: r.entry_type, action_label, usd: amount, side_label, ts: r.ts };
+  }
+  return moves;
+}
+
+/** Since is capped at this many seconds back. */
+export const CHANGES_MAX_LOOKBACK = 30 * SECONDS_PER_DAY;
+/** A since closer to now than this counts no trades. */
+export const CHANGES_MIN_AGE = 60;
+
+async function pointAt(store: Store, wallet: string, resolution: "hour" | "day", t: number) {
+  return store.db.selectFrom("pnl_points").select("pnl").where("wallet", "=", wallet).where("resolution", "=", resolution).where("t", "<=", t).orderBy("t", "desc").limit(1).executeTakeFirst();
+}
+
+/**
+ * Change of the wallet's P&L points from `from` to `now`, within one series: hourly points when they reach back
+ * to `from`, else daily ones; a wallet with no point that old had a P&L of 0 then.
+ */
+async function pnlDelta(store: Store, wallet: string, from: number, now: number): Promise<number> {
+  for (const resolution of ["hour", "day"] as const) {
+    const reference = await pointAt(store, wallet, resolution, from);
+    if (reference) return ((await pointAt(store, wallet, resolution, now))?.pnl ?? reference.pnl) - reference.pnl;
+  }
+  const latest = (await pointAt(store, wallet, "day", now)) ?? (await pointAt(store, wallet, "hour", now));
+  return latest?.pnl ?? 0;
+}
+
+export async function changesSince(store: Store, wallet: string, since: number, now: number) {
+  const effective = Math.max(since, now - CHANGES_MAX_LOOKBACK);
+  const counted = now - since >= CHANGES_MIN_AGE;
+  const [totals, last, delta] = await Promise.all([
+    counted
+      ? store.db
+          .selectFrom("fills")
+          .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.sum<number>("usd").as("usd")])
+          .where("wallet", "=", wallet)
+          .where("ts", ">", effective)
+          .where("ts", "<=", now)
+          .executeTakeFirst()
+      : undefined,
+    store.db.selectFrom("fills").select([...fillColumns]).where("wallet", "=", wallet).where("ts", "<=", now).orderBy("ts", "desc").orderBy("id", "desc").limit(1).executeTakeFirst(),
+    counted ? pnlDelta(store, wallet, effective, now) : 0,
+  ]);
+  const market = last ? (await loadMarkets(store, [last.condition_id])).get(last.condition_id) : undefined;
+  return {
+    address: wallet,
+    since,
+    effective_since: effective,
+    trades_count: Number(totals?.n ?? 0),
+    volume_usd: usd(Number(totals?.usd ?? 0)),
+    pnl_delta: delta,
+    last_move: last
+      ? { condition_id: last.condition_id, market_id: market?.market_id ?? null, question: market?.question ?? null, entry_type: last.entry_type, ...labelMove(last), ts: last.ts }
+      : null,
+  };
+}

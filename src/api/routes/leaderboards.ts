@@ -1,0 +1,170 @@
+/**
+ * Leaderboards: GET /api/v2/whales/leaderboard, GET /api/public/v1/whales/leaderboard (free, like every
+ * leaderboard: Authentication 1) and GET /api/leaderboard. All three read one cached per-wallet table.
+ */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { BOARD_SORTS, PERIODS, ROLE_PROFILES, loadBoardWallets, periodPnl, queryBoard, traderRows, type BoardQuery, type BoardWallet } from "../../analytics/leaderboard.js";
+import { LocalWindowCache, cachedAsOf } from "../../analytics/window-cache.js";
+import { CATEGORIES } from "../../ledger/categories.js";
+import { access } from "../access.js";
+import type { AppContext } from "../context.js";
+import { Offset, categoryFilter } from "../params.js";
+
+/** Largest page of the v2 whale leaderboard (the contract names none). */
+export const LEADERBOARD_MAX_LIMIT = 200;
+const PUBLIC_MAX_LIMIT = 100;
+const TRADERS_MAX_LIMIT = 200;
+
+
+const PageLimit = (fallback: number, max: number) => Type.Integer({ minimum: 1, maximum: max, default: fallback, description: `rows to return (1..${max})` });
+
+const Num = (description: string) => Type.Number({ description });
+const NullableNum = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
+
+const WhaleRow = Type.Object(
+  {
+    wallet: Type.String({ description: "wallet address, lower case" }),
+    name: Type.Union([Type.String(), Type.Null()], { description: "profile name, else pseudonym" }),
+    total_pnl: Num("lifetime P&L, USD (the venue's when synced, else the ledger's realized + unrealized)"),
+    win_rate: Num("percent 0-100"),
+    profit_factor: Num("gross profit / gross loss of closed positions, capped at 99.99"),
+    resolved_markets: Type.Integer({ description: "resolved markets traded" }),
+    wins: Type.Integer(),
+    losses: Type.Integer(),
+    total_volume: Num("USD over all fills"),
+    total_trades: Type.Integer({ description: "fills" }),
+    main_category: Type.Union([Type.String(), Type.Null()], { description: "category with the largest volume share (SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH); null when none maps" }),
+    avg_entry_price: NullableNum("average entry price over the wallet's positions, weighted by shares bought (0..1)"),
+    last_trade_ts: Type.Union([Type.Integer(), Type.Null()], { description: "unix seconds of the last fill" }),
+    active_count: Type.Integer({ description: "open positions" }),
+    market_win_rate: Num("per-market win rate, percent"),
+    market_wins: Type.Integer(),
+    market_losses: Type.Integer(),
+    mint_volume_30d: Num("USD of the wallet's MINT-settled fills over the last 30 days"),
+    merge_volume_30d: Num("USD of the wallet's MERGE-settled fills over the last 30 days"),
+    is_smart: Type.Boolean({ description: "Smart Money (never a farmer)" }),
+    is_farmer: Type.Boolean({ description: "failed a farmer test (only listed with filter=all)" }),
+    has_skill: Type.Boolean({ description: "strict skill badge" }),
+    skill_z: NullableNum("edge z-score behind the skill badge"),
+    role_profile: Type.Enum(ROLE_PROFILES, { description: "behaviour profile (see /api/leaderboard)" }),
+  },
+  { description: "leaderboard row" },
+);
+
+const Board = Type.Object({
+  whales: Type.Array(WhaleRow),
+  total: Type.Integer({ description: "wallets matching every filter (all pages)" }),
+  sort: Type.String(),
+  offset: Type.Integer(),
+  limit: Type.Integer(),
+});
+
+const boardFilters = {
+  sort: Type.Enum(BOARD_SORTS, { default: "pnl", description: "pnl (total_pnl), win_rate, volume (total_volume) or trades (total_trades); descending" }),
+  category: Type.String({ default: "", maxLength: 40, description: `main category: ${CATEGORIES.join(", ")} (any case); empty for all` }),
+  filter: Type.Enum(["smart", "all"] as const, { default: "smart", description: "smart: Smart Money only (farmers never); all: every wallet" }),
+  min_markets: Type.Integer({ minimum: 0, default: 10, description: "least resolved markets" }),
+  min_wr: Type.Number({ minimum: 0, maximum: 100, default: 0, description: "least win rate, percent" }),
+  min_pnl: Type.Number({ default: 0, description: "least total_pnl, USD (may be negative); 0: no floor" }),
+  min_profit_factor: Type.Number({ minimum: 0, default: 0, description: "least profit factor" }),
+  max_avg_entry: Type.Number({ minimum: 0, maximum: 1, default: 0, description: "largest avg_entry_price (0..1); 0: no cap" }),
+};
+
+const V2Query = Type.Object({
+  ...boardFilters,
+  limit: PageLimit(50, LEADERBOARD_MAX_LIMIT),
+  offset: Offset,
+  max_sports_pct: Type.Number({ minimum: 0, maximum: 100, default: 0, description: "largest SPORTS volume share, percent; 0: no cap" }),
+  exclude_wallets: Type.String({ default: "", maxLength: 50_000, description: "comma-separated addresses to leave out" }),
+  skill: Type.Integer({ minimum: 0, maximum: 1, default: 0, description: "1: only wallets with the strict skill badge" }),
+});
+
+const PublicQuery = Type.Object({ ...boardFilters, limit: PageLimit(50, PUBLIC_MAX_LIMIT), offset: Offset });
+
+const Trader = Type.Object({
+  wallet: Type.String(),
+  display_name: Type.Union([Type.String(), Type.Null()]),
+  win_rate: Num("percent 0-100"),
+  market_win_rate: Num("per-market win rate, percent"),
+  total_pnl: Num("P&L over the period, USD (the ranking key; lifetime for period=all)"),
+  lifetime_pnl: Num("lifetime total_pnl, USD"),
+  roi: NullableNum("lifetime return on traded volume, percent: 100 * lifetime_pnl / total_volume; null without volume"),
+  is_smart: Type.Boolean(),
+  role_profile: Type.Enum(ROLE_PROFILES, {
+    description:
+      "market maker: at least ROLE_MARKET_MAKER_SHARE of its 30-day volume rested as maker; favourite buyer: average entry at or above " +
+      "ROLE_FAVOURITE_AVG_ENTRY; longshot buyer: at or below ROLE_LONGSHOT_AVG_ENTRY; otherwise directional",
+  }),
+});
+
+const TradersQuery = Type.Object({
+  period: Type.Enum(PERIODS, { default: "24h", description: "24h (the ledger's pnl_24h), 7d or 30d (change of the daily P&L points), all (total_pnl)" }),
+  filter: Type.Enum(["smart", "all"] as const, { default: "smart", description: "smart: Smart Money only; all: every wallet" }),
+  limit: PageLimit(50, TRADERS_MAX_LIMIT),
+});
+
+export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  const ttl = ctx.config.boards.leaderboardCacheSeconds;
+  // The per-wallet table stays in this process; each distinct query's page is cached for the same window.
+  const boardWallets = new LocalWindowCache(ctx.platform, ttl, (now) => loadBoardWallets(ctx.store, ctx.config, now));
+
+  async function board(q: Omit<BoardQuery, "max_sports_pct" | "exclude_wallets" | "skill"> & Partial<BoardQuery>) {
+    categoryFilter(q.category);
+    const query: BoardQuery = { max_sports_pct: 0, exclude_wallets: "", skill: 0, ...q };
+    return cachedAsOf(ctx.platform, `boards:page:${JSON.stringify(query)}`, ttl, async () => {
+      const { whales, total } = queryBoard(await boardWallets.get(), query);
+      return { whales, total, sort: query.sort, offset: query.offset, limit: query.limit };
+    });
+  }
+
+  const description =
+    "Wallets filtered, sorted descending by the sort key (then by address) and paged; `total` counts every match. " +
+    "filter=smart lists Smart Money only, never a farmer. Figures come from a per-wallet table refreshed every LEADERBOARD_CACHE_SECONDS.";
+
+  app.get(
+    "/api/v2/whales/leaderboard",
+    {
+      config: { access: access.public },
+      schema: { summary: "Whale leaderboard", description: `${description} limit max ${LEADERBOARD_MAX_LIMIT}.`, tags: ["leaderboards"], querystring: V2Query, response: { 200: Board } },
+    },
+    async (request) => board(request.query),
+  );
+
+  app.get(
+    "/api/public/v1/whales/leaderboard",
+    {
+      config: { access: access.public },
+      schema: {
+        summary: "Whale leaderboard (key-oriented API)",
+        description: `${description} Free: no key needed (a key, when sent, draws from its own budget). limit 1..${PUBLIC_MAX_LIMIT}.`,
+        tags: ["leaderboards"],
+        querystring: PublicQuery,
+        response: { 200: Board },
+      },
+    },
+    async (request) => board(request.query),
+  );
+
+  app.get(
+    "/api/leaderboard",
+    {
+      config: { access: access.public },
+      schema: {
+        summary: "Public leaderboard by period",
+        description: "Traders ranked by P&L over the period, descending (then by address).",
+        tags: ["leaderboards"],
+        querystring: TradersQuery,
+        response: { 200: Type.Object({ traders: Type.Array(Trader), period: Type.String(), filter: Type.String() }) },
+      },
+    },
+    async (request) => {
+      const { period, filter, limit } = request.query;
+      const top = await cachedAsOf(ctx.platform, `boards:traders:${period}:${filter}`, ctx.config.boards.leaderboardCacheSeconds, async (now) => {
+        const wallets: BoardWallet[] = await boardWallets.get();
+        return traderRows(wallets, await periodPnl(ctx.store, wallets, period, now), filter, TRADERS_MAX_LIMIT);
+      });
+      return { traders: top.slice(0, limit), period, filter };
+    },
+  );
+};

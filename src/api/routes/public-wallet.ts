@@ -1,0 +1,213 @@
+/**
+ * The key-oriented wallet API, `/api/public/v1` (Premium, Bearer or X-API-Key): overview (by address or venue
+ * username, 202 while a very heavy wallet's cold overview computes), the full open position set, raw fills, and
+ * the batch calls over many wallets.
+ */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { lookupCounterOf } from "../../analytics/lookups.js";
+import { openPositions } from "../../analytics/wallet-positions.js";
+import { access, batch } from "../access.js";
+import type { AppContext } from "../context.js";
+import { notFound } from "../errors.js";
+import { contractAddressBody, refuseContractAddresses, walletErrorResponses } from "../params.js";
+import { walletTradesRoute } from "./wallet-trades-route.js";
+import { trackWalletLoad } from "./wallet-load.js";
+import { BatchStatus, PositionsEnvelope, V1Positions, View, WalletOverview } from "./wallet-schemas.js";
+import { WalletService } from "./wallet-service.js";
+
+const TAGS = ["public v1"];
+const RETRY_AFTER_SECONDS = 30;
+const OVERVIEW_BATCH_MAX = 50;
+const POSITIONS_BATCH_MAX = 20;
+
+const AddressOrName = Type.String({ minLength: 1, maxLength: 100, pattern: "^\\S+$", description: "a 0x wallet address or a venue username (or pseudonym)" });
+
+const Computing = Type.Object(
+  {
+    status: Type.Literal("computing"),
+    detail: Type.String(),
+    retry_after_seconds: Type.Integer(),
+  },
+  { description: "A very heavy wallet's overview is being computed in the background; retry after Retry-After seconds" },
+);
+
+const ContractFields = {
+  is_contract: Type.Optional(Type.Boolean({ description: "true when the address is an exchange contract (status not_found)" })),
+  contract_type: Type.Optional(Type.String()),
+};
+
+const BatchBody = (max: number) =>
+  Type.Object({ wallets: Type.Array(AddressOrName, { minItems: 1, maxItems: max, description: `addresses or usernames (at most ${max}); costs one request per wallet` }) });
+
+export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  app.addHook("preHandler", refuseContractAddresses);
+  const load = trackWalletLoad(app, ctx);
+  const service = new WalletService(ctx);
+  const { store } = ctx;
+  const fresh = ctx.config.ingest.walletSyncFreshSeconds;
+
+  const requireAddress = async (param: string) => {
+    const address = await service.addressOf(param);
+    if (!address) throw notFound(`Wallet ${param} not found`);
+    return address;
+  };
+
+  app.get(
+    "/api/public/v1/wallet/:address/overview",
+    {
+      config: { access: access.premiumAnyHeader },
+      schema: {
+        summary: "Wallet overview",
+        description:
+          "Same shape as /api/v2/wallet/{address}/overview. Accepts a 0x address or a venue username. On a cold cache for a very heavy wallet " +
+          `(WALLET_HEAVY_TRADES fills or more) answers 202 with Retry-After: ${RETRY_AFTER_SECONDS} while it computes; retry once.`,
+        tags: TAGS,
+        params: Type.Object({ address: AddressOrName }),
+        querystring: Type.Object({ view: View }),
+        response: { 200: WalletOverview, 202: Computing, ...walletErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const address = await requireAddress(request.params.address);
+      const state = await service.warmOrQueue(address);
+      if (state === "not_found") throw notFound(`Wallet ${request.params.address} not found`);
+      if (state === "computing") {
+        return reply
+          .code(202)
+          .header("Retry-After", String(RETRY_AFTER_SECONDS))
+          .send({ status: "computing" as const, detail: "This wallet's overview is being computed; retry shortly", retry_after_seconds: RETRY_AFTER_SECONDS });
+      }
+      const body = await service.overview(address, request.query.view, load.degraded());
+      lookupCounterOf(store).record(body.profile.proxy_wallet, service.now());
+      return body;
+    },
+  );
+
+  app.get(
+    "/api/public/v1/wallet/:address/positions",
+    {
+      config: { access: access.premiumAnyHeader },
+      schema: {
+        summary: "Open positions (full set)",
+        description: "The full open set in one response; limit and offset are accepted but not enforced; order not guaranteed.",
+        tags: TAGS,
+        params: Type.Object({ address: AddressOrName }),
+        querystring: Type.Object({
+          limit: Type.Optional(Type.Integer({ minimum: 0, description: "accepted, not enforced" })),
+          offset: Type.Optional(Type.Integer({ minimum: 0, description: "accepted, not enforced" })),
+        }),
+        response: { 200: V1Positions, ...walletErrorResponses },
+      },
+    },
+    async (request) => {
+      const wallet = await service.requireProxy(await requireAddress(request.params.address));
+      const open = await openPositions(store, wallet, service.now(), fresh);
+      return { address: wallet, ...open, count: open.positions.length };
+    },
+  );
+
+  walletTradesRoute(app, "/api/public/v1/wallet/:address/trades", access.premiumAnyHeader, TAGS, service);
+
+  /** Resolves one batch item: its address, or why it has none. */
+  const batchItem = async (input: string) => {
+    const contract = contractAddressBody(input);
+    if (contract) return { wallet: input, address: contract.address, status: "not_found" as const, is_contract: true, contract_type: contract.contract_type };
+    const address = await service.addressOf(input);
+    return { wallet: input, address, status: address ? ("ok" as const) : ("not_found" as const) };
+  };
+
+  app.post(
+    "/api/public/v1/wallets/overview",
+    {
+      config: { access: batch(access.premiumAnyHeader, "wallets") },
+      schema: {
+        summary: "Batch wallet overviews",
+        description: `Overviews of up to ${OVERVIEW_BATCH_MAX} wallets; costs one request per wallet. A cold very heavy wallet is queued (status computing).`,
+        tags: TAGS,
+        body: BatchBody(OVERVIEW_BATCH_MAX),
+        response: {
+          200: Type.Object({
+            wallets: Type.Array(
+              Type.Object({
+                wallet: Type.String({ description: "as sent" }),
+                address: Type.Union([Type.String(), Type.Null()]),
+                status: BatchStatus,
+                overview: Type.Union([WalletOverview, Type.Null()]),
+                ...ContractFields,
+              }),
+            ),
+            count: Type.Integer(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const degraded = load.degraded();
+      const wallets = [];
+      for (const input of request.body.wallets) {
+        const item = await batchItem(input);
+        if (item.status !== "ok" || !item.address) {
+          wallets.push({ ...item, overview: null });
+          continue;
+        }
+        const state = await service.warmOrQueue(item.address);
+        if (state !== "warm") {
+          wallets.push({ ...item, status: state, overview: null });
+          continue;
+        }
+        wallets.push({ ...item, overview: await service.overview(item.address, "proxy", degraded) });
+      }
+      return { wallets, count: wallets.length };
+    },
+  );
+
+  app.post(
+    "/api/public/v1/wallets/positions",
+    {
+      config: { access: batch(access.premiumAnyHeader, "wallets") },
+      schema: {
+        summary: "Batch open positions",
+        description: `Full open position sets of up to ${POSITIONS_BATCH_MAX} wallets; costs one request per wallet.`,
+        tags: TAGS,
+        body: BatchBody(POSITIONS_BATCH_MAX),
+        response: {
+          200: Type.Object({
+            wallets: Type.Array(
+              Type.Object({
+                wallet: Type.String({ description: "as sent" }),
+                address: Type.Union([Type.String(), Type.Null()]),
+                status: BatchStatus,
+                positions: Type.Union([PositionsEnvelope.positions, Type.Null()]),
+                source: Type.Union([Type.String(), Type.Null()]),
+                is_estimated: Type.Union([Type.Boolean(), Type.Null()]),
+                count: Type.Integer(),
+                ...ContractFields,
+              }),
+            ),
+            count: Type.Integer(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const wallets = [];
+      for (const input of request.body.wallets) {
+        const item = await batchItem(input);
+        const empty = { positions: null, source: null, is_estimated: null, count: 0 };
+        if (item.status !== "ok" || !item.address) {
+          wallets.push({ ...item, ...empty });
+          continue;
+        }
+        const wallet = await service.requireProxy(item.address).catch(() => null);
+        if (!wallet) {
+          wallets.push({ ...item, status: "not_found" as const, ...empty });
+          continue;
+        }
+        const open = await openPositions(store, wallet, service.now(), fresh);
+        wallets.push({ ...item, address: wallet, ...open, count: open.positions.length });
+      }
+      return { wallets, count: wallets.length };
+    },
+  );
+};

@@ -1,0 +1,131 @@
+/**
+ * What the wallet route plugins share: resolving an address (or a venue username) to the stored wallet, the
+ * overview in its three views with its cache, and the cold-cache rule of very heavy wallets.
+ */
+import {
+  emptyStats,
+  findWalletByName,
+  mergeStats,
+  overviewBody,
+  rankedTraders,
+  readStats,
+  resolveWallet,
+  type OverviewBody,
+  type WalletIdentity,
+  type WalletView,
+} from "../../analytics/wallet-overview.js";
+import { LiveVenueError, liveSignerStats, type LiveVenue } from "../../analytics/wallet-signer.js";
+import type { WalletStatsTable } from "../../store/schema.js";
+import { DataApiClient, PnlClient } from "../../venue/index.js";
+import type { AppContext } from "../context.js";
+import { HttpError, notFound } from "../errors.js";
+import { ADDRESS_PATTERN } from "../params.js";
+
+interface StoredOverview {
+  identity: WalletIdentity;
+  stats: WalletStatsTable;
+  totalTraders: number;
+}
+
+const ADDRESS = new RegExp(ADDRESS_PATTERN);
+
+export class WalletService {
+  private live: LiveVenue | undefined;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  get store() {
+    return this.ctx.store;
+  }
+
+  private get cacheMs(): number {
+    return this.ctx.config.wallet.overviewCacheSeconds * 1000;
+  }
+
+  now(): number {
+    return this.ctx.platform.clock.now();
+  }
+
+  /** A 0x address as is (lower case), or the wallet whose venue username or pseudonym this is; null when unknown. */
+  async addressOf(addressOrName: string): Promise<string | null> {
+    if (ADDRESS.test(addressOrName)) return addressOrName.toLowerCase();
+    return findWalletByName(this.ctx.store, addressOrName);
+  }
+
+  /** The proxy wallet a position endpoint reads (an explicit `proxy` wins); 404 when the store knows neither. */
+  async requireProxy(address: string, proxyParam = ""): Promise<string> {
+    const wallet = proxyParam ? proxyParam.toLowerCase() : (await resolveWallet(this.ctx.store, address)).proxy;
+    const known =
+      (await readStats(this.ctx.store, wallet)) ??
+      (await this.ctx.store.db.selectFrom("wallets").select("address").where("address", "=", wallet).executeTakeFirst());
+    if (!known) throw notFound(`Wallet ${address.toLowerCase()} not found`);
+    return wallet;
+  }
+
+  private cacheKey(address: string): string {
+    return `wallet-overview:${address.toLowerCase()}`;
+  }
+
+  private async loadStored(address: string): Promise<StoredOverview | null> {
+    const identity = await resolveWallet(this.ctx.store, address);
+    const stats = await readStats(this.ctx.store, identity.proxy);
+    if (!stats) return null;
+    const totalTraders = await this.totalTraders();
+    return { identity, stats, totalTraders };
+  }
+
+  totalTraders(): Promise<number> {
+    return this.ctx.platform.cache.getOrLoad("wallet:ranked-traders", this.cacheMs, () => rankedTraders(this.ctx.store)).then((r) => r.value);
+  }
+
+  /** The stored overview inputs, cached for the overview window (null for an unknown wallet, also cached). */
+  async stored(address: string): Promise<StoredOverview | null> {
+    return (await this.ctx.platform.cache.getOrLoad(this.cacheKey(address), this.cacheMs, () => this.loadStored(address))).value;
+  }
+
+  /**
+   * Whether a public v1 overview can answer now: false when the overview cache is cold for a very heavy wallet,
+   * in which case the load is started in the background (the caller answers 202).
+   */
+  async warmOrQueue(address: string): Promise<"warm" | "computing" | "not_found"> {
+    const cached = await this.ctx.platform.cache.get<StoredOverview | null>(this.cacheKey(address));
+    if (cached !== undefined) return cached ? "warm" : "not_found";
+    const { proxy } = await resolveWallet(this.ctx.store, address);
+    const row = await this.ctx.store.db.selectFrom("wallet_stats").select("total_trades").where("wallet", "=", proxy).executeTakeFirst();
+    if (!row) return "not_found";
+    if (row.total_trades < this.ctx.config.wallet.heavyWalletTrades) return "warm";
+    void this.stored(address).catch(() => undefined);
+    return "computing";
+  }
+
+  /** The overview of one address in the given view; 404 unknown wallet, 404 no known signer, 502 venue down. */
+  async overview(address: string, view: WalletView, degraded: boolean): Promise<OverviewBody> {
+    const stored = await this.stored(address);
+    if (!stored) throw notFound(`Wallet ${address.toLowerCase()} not found`);
+    const { identity, stats, totalTraders } = stored;
+    if (view === "proxy") return overviewBody(identity, stats, totalTraders, view, degraded);
+    if (!identity.signer) throw notFound(`No signer is known for wallet ${identity.proxy}`);
+    const signerStats = await this.liveSigner(identity.signer);
+    const merged = view === "signer" ? { ...signerStats, rank_pnl: null, rank_winrate: null, rank_volume: null, rank_profit_factor: null } : mergeStats(stats, signerStats, this.ctx.config.ledger.profitFactorCap);
+    return overviewBody(identity, merged, totalTraders, view, degraded);
+  }
+
+  private async liveSigner(signer: string): Promise<WalletStatsTable> {
+    const base = (await readStats(this.ctx.store, signer)) ?? emptyStats(signer, this.now());
+    try {
+      return await liveSignerStats(this.liveVenue(), signer, base, this.ctx.config.ledger.profitFactorCap);
+    } catch (error) {
+      if (error instanceof LiveVenueError) throw new HttpError(502, "Upstream data service temporarily unavailable");
+      throw error;
+    }
+  }
+
+  private liveVenue(): LiveVenue {
+    if (!this.live) {
+      const { config } = this.ctx;
+      const http = { timeoutMs: config.venue.liveTimeoutMs, maxAttempts: 1 };
+      this.live = { dataApi: DataApiClient.fromConfig(config, http), pnl: PnlClient.fromConfig(config, http), timeoutMs: config.venue.liveTimeoutMs };
+    }
+    return this.live;
+  }
+}

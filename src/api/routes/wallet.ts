@@ -1,0 +1,195 @@
+/**
+ * The wallet core of `/api/v2/wallet/{address}`: overview (and its alias), rankings, positions, closed positions,
+ * pending redemptions, fees and (Premium) raw trades.
+ */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { lookupCounterOf } from "../../analytics/lookups.js";
+import { rankingsOf } from "../../analytics/wallet-overview.js";
+import { byCurrentValue, closedPositions, openPositions, pendingRedemptions } from "../../analytics/wallet-positions.js";
+import { walletFees } from "../../analytics/wallet-trades.js";
+import { access } from "../access.js";
+import type { AppContext } from "../context.js";
+import { notFound, validationError } from "../errors.js";
+import { Offset, WalletParams, refuseContractAddresses, walletErrorResponses } from "../params.js";
+import { publicWalletRoutes } from "./public-wallet.js";
+import { trackWalletLoad } from "./wallet-load.js";
+import { walletTradesRoute } from "./wallet-trades-route.js";
+import { walletPresenceRoutes } from "./wallet-presence.js";
+import {
+  ClosedBody,
+  IntLimit,
+  ClosedSort,
+  FeesBody,
+  PendingBody,
+  ProxyParam,
+  RankingsBody,
+  V2Positions,
+  View,
+  WalletOverview,
+} from "./wallet-schemas.js";
+import { WalletService } from "./wallet-service.js";
+
+const TAGS = ["wallet"];
+const POSITIONS_CAP = 500;
+const FEES_CACHE_MS = 5 * 60_000;
+const PRICE_BOUND = (what: string) => Type.Number({ minimum: 0, maximum: 1, default: 0, description: `${what} average entry price (0..1); 0 = no bound` });
+
+export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  app.addHook("preHandler", refuseContractAddresses);
+  const load = trackWalletLoad(app, ctx);
+  const service = new WalletService(ctx);
+  const { store } = ctx;
+
+  const overviewRoute = (url: string, summary: string) =>
+    app.get(
+      url,
+      {
+        config: { access: access.public },
+        schema: {
+          summary,
+          description:
+            "Profile, overview, stats, rankings and categories from stored data (cached 60 s). view=signer and view=union read the venue live and answer 502 when it is down. " +
+            "Under load (degraded=true) the secondary counters are null; the primary stats are always served. Every lookup counts towards community lookups.",
+          tags: TAGS,
+          params: WalletParams,
+          querystring: Type.Object({ view: View }),
+          response: { 200: WalletOverview, ...walletErrorResponses },
+        },
+      },
+      async (request) => {
+        const { address } = request.params;
+        const body = await service.overview(address, request.query.view, load.degraded());
+        lookupCounterOf(store).record(body.profile.proxy_wallet, service.now());
+        return body;
+      },
+    );
+  overviewRoute("/api/v2/wallet/:address", "Wallet overview (alias of /overview)");
+  overviewRoute("/api/v2/wallet/:address/overview", "Wallet overview");
+
+  app.get(
+    "/api/v2/wallet/:address/rankings",
+    {
+      config: { access: access.public },
+      schema: {
+        summary: "Wallet rankings",
+        description: "Rank among traders with at least 10 resolved markets by P&L, win rate, volume and profit factor. Ranks exist for the proxy view only; other views answer null ranks.",
+        tags: TAGS,
+        params: WalletParams,
+        querystring: Type.Object({ view: View }),
+        response: { 200: RankingsBody, ...walletErrorResponses },
+      },
+    },
+    async (request) => {
+      const stored = await service.stored(request.params.address);
+      if (!stored) throw notFound(`Wallet ${request.params.address.toLowerCase()} not found`);
+      const view = request.query.view;
+      const stats = view === "proxy" ? stored.stats : { ...stored.stats, rank_pnl: null, rank_winrate: null, rank_volume: null, rank_profit_factor: null };
+      return { address: stored.identity.address, view, rankings: rankingsOf(stats, stored.totalTraders), as_of: stored.stats.computed_at };
+    },
+  );
+
+  app.get(
+    "/api/v2/wallet/:address/positions",
+    {
+      config: { access: access.public },
+      schema: {
+        summary: "Open positions",
+        description: `Open positions, largest current value first. Without limit: the full list, capped at ${POSITIONS_CAP}.`,
+        tags: TAGS,
+        params: WalletParams,
+        querystring: Type.Object({ proxy: ProxyParam, limit: Type.Optional(IntLimit({ max: POSITIONS_CAP })), offset: Offset }),
+        response: { 200: V2Positions, ...walletErrorResponses },
+      },
+    },
+    async (request) => {
+      const wallet = await service.requireProxy(request.params.address, request.query.proxy);
+      const open = await openPositions(store, wallet, service.now(), ctx.config.ingest.walletSyncFreshSeconds);
+      const { offset } = request.query;
+      const page = byCurrentValue(open.positions).slice(offset, offset + (request.query.limit ?? POSITIONS_CAP));
+      return { address: wallet, positions: page, source: open.source, is_estimated: open.is_estimated, count: page.length, total: open.positions.length, offset };
+    },
+  );
+
+  app.get(
+    "/api/v2/wallet/:address/closed",
+    {
+      config: { access: access.public },
+      schema: {
+        summary: "Closed positions",
+        description: "Closed positions (sold or merged to zero, or their market resolved) with settled P&L net of fees.",
+        tags: TAGS,
+        params: WalletParams,
+        querystring: Type.Object({
+          proxy: ProxyParam,
+          limit: IntLimit({ default: 200, max: 1000 }),
+          offset: Offset,
+          sort: ClosedSort,
+          min_buy_cost: Type.Number({ minimum: 0, default: 0, description: "keep positions whose buy_cost is at least this (USD)" }),
+          avg_entry_min: PRICE_BOUND("lowest"),
+          avg_entry_max: PRICE_BOUND("highest"),
+        }),
+        response: { 200: ClosedBody, ...walletErrorResponses },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      if (q.avg_entry_max > 0 && q.avg_entry_min > q.avg_entry_max) throw validationError(["query", "avg_entry_min"], "avg_entry_min must not exceed avg_entry_max");
+      const wallet = await service.requireProxy(request.params.address, q.proxy);
+      const { closed, total } = await closedPositions(store, wallet, {
+        limit: q.limit, offset: q.offset, sort: q.sort, minBuyCost: q.min_buy_cost, avgEntryMin: q.avg_entry_min, avgEntryMax: q.avg_entry_max,
+      });
+      return { address: wallet, closed, count: closed.length, total, has_more: q.offset + closed.length < total, sort: q.sort, offset: q.offset };
+    },
+  );
+
+  app.get(
+    "/api/v2/wallet/:address/pending-redemption",
+    {
+      config: { access: access.public },
+      schema: {
+        summary: "Winnings not yet redeemed",
+        description: "Positions of resolved markets whose paying shares (winning outcome, or either side of a 50-50) are still held.",
+        tags: TAGS,
+        params: WalletParams,
+        querystring: Type.Object({ proxy: ProxyParam }),
+        response: { 200: PendingBody, ...walletErrorResponses },
+      },
+    },
+    async (request) => {
+      const wallet = await service.requireProxy(request.params.address, request.query.proxy);
+      const pending = await pendingRedemptions(store, wallet);
+      return { address: wallet, ...pending, count: pending.positions.length };
+    },
+  );
+
+  app.get(
+    "/api/v2/wallet/:address/fees",
+    {
+      config: { access: access.public },
+      schema: {
+        summary: "Fees paid",
+        description: "Exchange fees the wallet paid over all its fills: total, per UTC month, per entry type and per role. Cached 5 min.",
+        tags: TAGS,
+        params: WalletParams,
+        response: { 200: FeesBody, ...walletErrorResponses },
+      },
+    },
+    async (request) => {
+      const wallet = await service.requireProxy(request.params.address);
+      const { value, storedAt } = await ctx.platform.cache.getOrLoad(`wallet-fees:${wallet}`, FEES_CACHE_MS, () => walletFees(store, wallet));
+      return { address: wallet, ...value, as_of: Math.floor(storedAt / 1000) };
+    },
+  );
+
+  walletTradesRoute(app, "/api/v2/wallet/:address/trades", access.premiumXApiKey, TAGS, service);
+};
+
+/** The wallet core families, registered as one (each keeps its own hooks). */
+export const walletCoreRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  // Lookups counted in memory reach the store before it closes.
+  app.addHook("onClose", async () => lookupCounterOf(ctx.store).close());
+  await app.register(walletRoutes, ctx);
+  await app.register(walletPresenceRoutes, ctx);
+  await app.register(publicWalletRoutes, ctx);
+};

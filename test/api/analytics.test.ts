@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Mover } from "../../src/analytics/movers.js";
+import type { WorldApp } from "../support/world-app.js";
+import { SMART, expect422, get, isSortedDesc, marketCategories, openApiPaths, openBoardsWorld, rows } from "./boards-support.js";
+
+let t: WorldApp;
+const HOUR = 3_600;
+const DAY = 86_400;
+const CATEGORIES = ["CRYPTO", "ECONOMICS", "GEOPOLITICS", "POLITICS", "SPORTS", "TECH"];
+
+beforeAll(async () => {
+  t = await openBoardsWorld();
+});
+afterAll(async () => t?.close());
+
+describe("GET /api/analytics/smart-money-flow", () => {
+  it("per category: smart-whale volume of 24 h against the 24 h before, markets and wallets active, whales holding", async () => {
+    const res = await get<{ flow: Array<{ category: string; markets: number; whales_now: number; volume_24h: number; volume_prev: number; volume_delta_pct: number | null; wallets_24h: number }> }>(t, "/api/analytics/smart-money-flow");
+    expect(res.status).toBe(200);
+    expect(res.body.flow.map((f) => f.category).sort()).toEqual(CATEGORIES);
+    expect(isSortedDesc(res.body.flow.map((f) => f.volume_24h))).toBe(true);
+    const categoryOf = await marketCategories(t);
+    const fills = await rows<{ wallet: string; condition_id: string; ts: number; usd: number }>(
+      t,
+      `select f.wallet, f.condition_id, f.ts, f.usd / 1e6 as usd from fills f join wallet_stats s on s.wallet = f.wallet
+        where ${SMART} and f.ts > ${t.now - 2 * DAY} and f.ts <= ${t.now}`,
+    );
+    const holdings = await rows<{ wallet: string; condition_id: string }>(
+      t,
+      `select distinct p.wallet, p.condition_id from positions p join wallet_stats s on s.wallet = p.wallet where ${SMART} and p.status = 'open' and p.shares > 0`,
+    );
+    let active = 0;
+    for (const row of res.body.flow) {
+      const mine = fills.filter((f) => categoryOf.get(f.condition_id) === row.category);
+      const now = mine.filter((f) => f.ts > t.now - DAY);
+      const vol = now.reduce((a, f) => a + f.usd, 0);
+      const prev = mine.filter((f) => f.ts <= t.now - DAY).reduce((a, f) => a + f.usd, 0);
+      expect(row.volume_24h, row.category).toBeCloseTo(vol, 4);
+      expect(row.volume_prev, row.category).toBeCloseTo(prev, 4);
+      if (prev > 0) expect(row.volume_delta_pct).toBeCloseTo((100 * (vol - prev)) / prev, 6);
+      else expect(row.volume_delta_pct).toBeNull();
+      expect(row.markets).toBe(new Set(now.filter((f) => f.usd > 0).map((f) => f.condition_id)).size);
+      expect(row.wallets_24h).toBe(new Set(now.filter((f) => f.usd > 0).map((f) => f.wallet)).size);
+      expect(row.whales_now).toBe(new Set(holdings.filter((h) => categoryOf.get(h.condition_id) === row.category).map((h) => h.wallet)).size);
+      if (row.volume_24h > 0) active++;
+    }
+    expect(active).toBeGreaterThan(1);
+  });
+});
+
+describe("GET /api/analytics/whale-clusters", () => {
+  interface Cluster {
+    market_id: string | null;
+    condition_id: string;
+    question: string | null;
+    category: string | null;
+    side: "YES" | "NO";
+    whale_count: number;
+    combined_usd: number;
+    wallets: Array<{ wallet: string; name: string | null }>;
+  }
+
+  it("markets where at least 3 smart whales hold a net position of at least 100 USD on the same side", async () => {
+    const res = await get<{ clusters: Cluster[] }>(t, "/api/analytics/whale-clusters?limit=100");
+    expect(res.status).toBe(200);
+    const nets = await rows<{ wallet: string; condition_id: string; net: number }>(
+      t,
+      `select p.wallet, p.condition_id, sum(case when p.outcome_index = 0 then 1 else -1 end * p.shares * p.avg_price) / 1e6 as net
+         from positions p join wallet_stats s on s.wallet = p.wallet where ${SMART} and p.status = 'open' and p.shares > 0 group by p.wallet, p.condition_id`,
+    );
+    const groups = new Map<string, { wallets: string[]; usd: number }>();
+    for (const n of nets) {
+      if (Math.abs(n.net) < 100) continue;
+      const key = `${n.condition_id}/${n.net > 0 ? "YES" : "NO"}`;
+      const g = groups.get(key) ?? { wallets: [], usd: 0 };
+      g.wallets.push(n.wallet);
+      g.usd += Math.abs(n.net);
+      groups.set(key, g);
+    }
+    const expected = [...groups].filter(([, g]) => g.wallets.length >= 3);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(res.body.clusters).toHaveLength(Math.min(100, expected.length));
+    for (const c of res.body.clusters) {
+      const g = groups.get(`${c.condition_id}/${c.side}`)!;
+      expect(g, c.condition_id).toBeDefined();
+      expect(c.whale_count).toBe(g.wallets.length);
+      expect(c.wallets.map((w) => w.wallet).sort()).toEqual([...g.wallets].sort());
+      expect(c.combined_usd).toBeCloseTo(g.usd, 4);
+      expect(c.question).toEqual(expect.any(String));
+    }
+    const counts = res.body.clusters.map((c) => c.whale_count);
+    expect(isSortedDesc(counts)).toBe(true);
+    const limited = await get<{ clusters: Cluster[] }>(t, "/api/analytics/whale-clusters?limit=2");
+    expect(limited.body.clusters).toEqual(res.body.clusters.slice(0, 2));
+    const defaults = await get<{ clusters: Cluster[] }>(t, "/api/analytics/whale-clusters");
+    expect(defaults.body.clusters).toHaveLength(Math.min(20, expected.length));
+  });
+
+  it("limit is 1..100", async () => {
+    await expect422(t, "/api/analytics/whale-clusters?limit=101", "limit");
+    await expect422(t, "/api/analytics/whale-clusters?limit=0", "limit");
+  });
+});
+
+describe("GET /api/analytics/top-movers", () => {
+  const pnlAt = (at: number) => `coalesce((select p.pnl from pnl_points p where p.wallet = s.wallet and p.resolution = 'day' and p.t <= ${at} order by p.t desc limit 1), 0)`;
+
+  it("the wallets (never farmers) whose P&L rose most over 7 days, with a daily sparkline", async () => {
+    const res = await get<{ winners: Mover[]; days: number }>(t, "/api/analytics/top-movers?limit=50");
+    expect(res.status).toBe(200);
+    expect(res.body.days).toBe(7);
+    const expected = await rows<{ wallet: string; now: number; delta: number; win_rate: number; closed: number }>(
+      t,
+      `select * from (select s.wallet, ${pnlAt(t.now)} as now, ${pnlAt(t.now)} - ${pnlAt(t.now - 7 * DAY)} as delta, s.win_rate, s.wins + s.losses as closed
+         from wallet_stats s where s.is_farmer = 0) x where delta > 0 order by delta desc, wallet limit 50`,
+    );
+    expect(expected.length).toBeGreaterThan(3);
+    expect(res.body.winners.map((w) => w.wallet)).toEqual(expected.map((e) => e.wallet));
+    for (const [i, w] of res.body.winners.entries()) {
+      expect(w.pnl_now).toBeCloseTo(expected[i]!.now, 6);
+      expect(w.delta).toBeCloseTo(expected[i]!.delta, 6);
+      expect(w.closed_count).toBe(expected[i]!.closed);
+      expect(w.sparkline).toHaveLength(8);
+      expect(w.sparkline[7]).toBeCloseTo(w.pnl_now, 6);
+      expect(w.sparkline[7]! - w.sparkline[0]!).toBeCloseTo(w.delta, 6);
+      const [mid] = await rows<{ p: number }>(t, `select ${pnlAt(t.now - 4 * DAY)} as p from wallet_stats s where s.wallet = '${w.wallet}'`);
+      expect(w.sparkline[3]).toBeCloseTo(mid!.p, 6);
+    }
+    expect((await get<{ winners: Mover[] }>(t, "/api/analytics/top-movers")).body.winners).toHaveLength(Math.min(10, expected.length));
+  });
+
+  it("limit is 1..50", async () => {
+    await expect422(t, "/api/analytics/top-movers?limit=51", "limit");
+    await expect422(t, "/api/analytics/top-movers?limit=0", "limit");
+  });
+});
+
+describe("GET /api/analytics/whale-volume-24h", () => {
+  it("24 hourly items, oldest first, ending with the current hour; volumes recomputed from fills", async () => {
+    const res = await get<{ series: Array<{ hour: string; yes_volume: number; no_volume: number; trades: number }> }>(t, "/api/analytics/whale-volume-24h");
+    expect(res.status).toBe(200);
+    const series = res.body.series;
+    expect(series).toHaveLength(24);
+    const current = Math.floor(t.now / HOUR) * HOUR;
+    expect(series[23]!.hour).toBe(new Date(current * 1000).toISOString().replace(".000Z", "Z"));
+    for (const [i, item] of series.entries()) {
+      expect(item.hour).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:00:00Z$/);
+      const start = Date.parse(item.hour) / 1000;
+      expect(start).toBe(current - (23 - i) * HOUR);
+      const [e] = await rows<{ yes: number | null; no: number | null; n: number }>(
+        t,
+        `select sum(case when f.outcome_index = 0 then f.usd end) / 1e6 as yes, sum(case when f.outcome_index = 1 then f.usd end) / 1e6 as no, count(*) as n
+           from fills f join wallet_stats s on s.wallet = f.wallet where ${SMART} and f.ts >= ${start} and f.ts < ${start + HOUR} and f.ts <= ${t.now}`,
+      );
+      expect(item.yes_volume, item.hour).toBeCloseTo(e!.yes ?? 0, 4);
+      expect(item.no_volume, item.hour).toBeCloseTo(e!.no ?? 0, 4);
+      expect(item.trades, item.hour).toBe(e!.n);
+    }
+    expect(series.filter((s) => s.trades > 0).length).toBeGreaterThan(5);
+  });
+});
+
+describe("conventions", () => {
+  it.each(["/api/analytics/smart-money-flow", "/api/analytics/whale-volume-24h"])("%s takes no parameters (422 on an unknown one)", async (path) => {
+    await expect422(t, `${path}?hours=48`, "hours");
+  });
+
+  it("lists the analytics paths in /api/openapi.json", async () => {
+    const paths = await openApiPaths(t);
+    for (const p of ["smart-money-flow", "whale-clusters", "top-movers", "whale-volume-24h"]) expect(paths).toContain(`/api/analytics/${p}`);
+  });
+});

@@ -1,0 +1,38 @@
+/** The in-memory market index behind search: reloaded in the background once older than its refresh window. */
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { openTestApp, type TestApp } from "../support/app.js";
+
+let t: TestApp;
+const NOW = Date.UTC(2026, 5, 1) / 1000;
+
+async function addMarket(id: string, question: string) {
+  await t.store.db
+    .insertInto("markets")
+    .values({
+      id, condition_id: `0x${id.padStart(64, "0")}`, question, slug: question.toLowerCase().replace(/\W+/g, "-"), event_id: null, category: "Crypto",
+      yes_token_id: `${id}1`, no_token_id: `${id}2`, price_yes: 0.4, price_no: 0.6, volume: 1000, volume_24h: 10, liquidity: 0, start_date: NOW - 86_400,
+      end_date: NOW + 10 * 86_400, created_at: NOW - 86_400, closed: 0, closed_time: null, resolution: null, neg_risk: 0, neg_risk_market_id: null,
+      neg_risk_question_id: null, group_item_title: null, fee_rate: 0, image: null, exchange_version: 2, updated_at: NOW,
+    })
+    .execute();
+}
+
+const search = async (q: string) => JSON.parse((await t.app.inject({ url: `/api/v2/markets/search?q=${q}` })).body) as { total: number; markets: { id: string; category: string }[] };
+
+beforeAll(async () => {
+  t = await openTestApp({ env: { MARKET_INDEX_REFRESH_SECONDS: "30" } });
+  t.clock.set(NOW * 1000);
+  await addMarket("1", "Will bitcoin reach 200k?");
+}, 60_000);
+afterAll(async () => t?.close());
+
+it("serves the loaded index inside the window, then reloads it in the background", async () => {
+  expect((await search("bitcoin")).markets.map((m) => [m.id, m.category])).toEqual([["1", "Crypto"]]);
+  await addMarket("2", "Will bitcoin fall under 50k?");
+  t.clock.advance(29_000);
+  expect((await search("bitcoin")).total).toBe(1);
+  t.clock.advance(2_000);
+  const during = await search("bitcoin");
+  expect(during.total).toBeGreaterThanOrEqual(1);
+  await vi.waitFor(async () => expect((await search("bitcoin")).markets.map((m) => m.id).sort()).toEqual(["1", "2"]), { timeout: 10_000 });
+});

@@ -1,0 +1,40 @@
+/**
+ * The API over a simulated world, for end-to-end endpoint tests: a small seeded world (spanning the V1 to V2
+ * cutover) stored as a complete ingest stores it (markets, fills, activity, resolutions, wallet profiles, the
+ * venue's per-wallet cache), derived by `rebuild`, and the app built over that store with the clock at the
+ * world's end. The world itself is returned, so tests can compute expectations independently of the API.
+ */
+import { rebuild } from "../../src/derive/rebuild.js";
+import { loadVenueCache, loadWorld } from "../../src/derive/test-support.js";
+import { smallWorld } from "../../src/sim/world/test-support.js";
+import type { World, WorldOptions } from "../../src/sim/world/index.js";
+import { recordWalletSightings } from "../../src/store/wallets.js";
+import { openTestApp, type TestApp } from "./app.js";
+import type { StoreBackend } from "./backends.js";
+
+export interface WorldApp extends TestApp {
+  readonly world: World;
+  /** The world's last instant: the clock's time (unix seconds). */
+  readonly now: number;
+}
+
+export async function openWorldApp(
+  options: { seed?: number | string; world?: Partial<WorldOptions>; env?: Record<string, string>; venueCache?: boolean; storeBackend?: StoreBackend } = {},
+): Promise<WorldApp> {
+  const world = smallWorld(options.seed ?? 7, options.world);
+  const testApp = await openTestApp({ env: options.env, storeBackend: options.storeBackend });
+  const { store, clock } = testApp;
+  const now = world.end;
+  clock.set(now * 1000);
+  await loadWorld(store, world);
+  await store.transaction((tx) =>
+    recordWalletSightings(
+      tx,
+      world.wallets.map((w) => ({ address: w.proxyWallet, ts: w.createdAt, name: w.name || null, pseudonym: w.pseudonym, bio: w.bio || null, profileImage: w.profileImage || null })),
+      now,
+    ),
+  );
+  if (options.venueCache ?? true) await loadVenueCache(store, world, now);
+  await rebuild(store, testApp.config, clock);
+  return { ...testApp, world, now };
+}
