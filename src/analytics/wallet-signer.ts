@@ -4,11 +4,13 @@
  */
 import { profitFactor, summarizeVenueClosedPositions, winRate } from "../ledger/index.js";
 import type { WalletStatsTable } from "../store/schema.js";
-import type { DataApiClient, OffsetPaging, PnlClient } from "../venue/index.js";
+import type { ChainClient, DataApiClient, OffsetPaging, PnlClient } from "../venue/index.js";
 
 export interface LiveVenue {
   readonly dataApi: DataApiClient;
   readonly pnl: PnlClient;
+  /** Null when no RPC is configured: signers are then known only from the store. */
+  readonly chain: ChainClient | null;
   /** The whole live read must finish within this many ms. */
   readonly timeoutMs: number;
 }

@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LoadMonitor } from "../../src/api/routes/wallet-load.js";
+import { startSimVenue, venueEnvironment } from "../../src/sim/servers/index.js";
 import type { WorldApp } from "../support/world-app.js";
 import { CONTRACT, UNKNOWN, keys, one, openWalletWorld, request, rows, variantApp } from "./wallet-core-support.js";
 
@@ -299,6 +300,42 @@ describe("view=signer and view=union (live venue reads)", () => {
     expect(res.status).toBe(502);
     expect(res.body.detail).toMatch(/temporarily unavailable/);
     expect((await request(down.app, "GET", `/api/v2/wallet/${proxy}/overview`)).status).toBe(200);
+  });
+});
+
+describe("view=signer on a wallet whose signer the store does not know", () => {
+  it("asks the chain (Safe.getOwners), records the signer, and resolves the signer's address to its proxy", async () => {
+    const venue = await startSimVenue({ world: t.world, now: t.now });
+    closers.push(venue.close);
+    const proxy = byTrades[10]!.wallet;
+    const expected = t.world.wallets.find((w) => w.proxyWallet === proxy)!.signer.toLowerCase();
+    expect((await one(t, `select signer from wallets where address = '${proxy}'`)).signer).toBeNull();
+    const live = await variantApp(t, venueEnvironment(venue.urls));
+    closers.push(live.close);
+
+    const res = await request(live.app, "GET", `/api/v2/wallet/${proxy}/overview?view=signer`);
+    expect(res.status).toBe(200);
+    expect(res.body.profile.signer).toBe(expected);
+    // The simulated signers never trade themselves: the venue has nothing for them.
+    expect(res.body.stats).toMatchObject({ wins: 0, losses: 0, win_source: "venue" });
+    expect((await one(t, `select signer from wallets where address = '${proxy}'`)).signer).toBe(expected);
+    const viaSigner = await request(live.app, "GET", `/api/v2/wallet/${expected}/overview`);
+    expect(viaSigner.status).toBe(200);
+    expect(viaSigner.body.profile).toMatchObject({ address: expected, proxy_wallet: proxy });
+  });
+
+  it("answers 404 when no RPC is configured to ask, and 502 when the node is down", async () => {
+    const proxy = byTrades[11]!.wallet;
+    const none = await variantApp(t, { VENUE_RPC_URL: "" });
+    closers.push(none.close);
+    const missing = await request(none.app, "GET", `/api/v2/wallet/${proxy}/overview?view=union`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.detail).toMatch(/No signer is known/);
+    const down = await variantApp(t, { VENUE_RPC_URL: "http://127.0.0.1:9", VENUE_LIVE_TIMEOUT_MS: "500" });
+    closers.push(down.close);
+    const res = await request(down.app, "GET", `/api/v2/wallet/${proxy}/overview?view=signer`);
+    expect(res.status).toBe(502);
+    expect(res.body.detail).toMatch(/temporarily unavailable/);
   });
 });
 

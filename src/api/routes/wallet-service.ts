@@ -16,7 +16,8 @@ import {
 } from "../../analytics/wallet-overview.js";
 import { LiveVenueError, liveSignerStats, type LiveVenue } from "../../analytics/wallet-signer.js";
 import type { WalletStatsTable } from "../../store/schema.js";
-import { DataApiClient, PnlClient } from "../../venue/index.js";
+import { ChainClient, DataApiClient, PnlClient } from "../../venue/index.js";
+import { safeSigner } from "../../venue/safe-owners.js";
 import type { AppContext } from "../context.js";
 import { HttpError, notFound } from "../errors.js";
 import { ADDRESS_PATTERN } from "../params.js";
@@ -104,10 +105,32 @@ export class WalletService {
     if (!stored) throw notFound(`Wallet ${address.toLowerCase()} not found`);
     const { identity, stats, totalTraders } = stored;
     if (view === "proxy") return overviewBody(identity, stats, totalTraders, view, degraded);
-    if (!identity.signer) throw notFound(`No signer is known for wallet ${identity.proxy}`);
-    const signerStats = await this.liveSigner(identity.signer);
+    const signer = identity.signer ?? (await this.discoverSigner(identity.proxy));
+    if (!signer) throw notFound(`No signer is known for wallet ${identity.proxy} (it is not a 1-of-1 Safe, or no RPC is configured)`);
+    const signerStats = await this.liveSigner(signer);
     const merged = view === "signer" ? { ...signerStats, rank_pnl: null, rank_winrate: null, rank_volume: null, rank_profit_factor: null } : mergeStats(stats, signerStats, this.ctx.config.ledger.profitFactorCap);
-    return overviewBody(identity, merged, totalTraders, view, degraded);
+    return overviewBody({ ...identity, signer }, merged, totalTraders, view, degraded);
+  }
+
+  /**
+   * Asks the chain who owns the proxy (a 1-of-1 Safe names its signer) and records the answer on the wallet, so
+   * later reads, and lookups by the signer's address, know it. A proxy without one is remembered for the
+   * overview window. No RPC configured: null. Chain down or slow: 502.
+   */
+  private async discoverSigner(proxy: string): Promise<string | null> {
+    const { chain, timeoutMs } = this.liveVenue();
+    if (!chain) return null;
+    const found = await this.ctx.platform.cache.getOrLoad(`wallet-signer:${proxy}`, this.cacheMs, async () => {
+      let signer: string | null;
+      try {
+        signer = await safeSigner(chain, proxy, AbortSignal.timeout(timeoutMs));
+      } catch {
+        throw new HttpError(502, "Upstream data service temporarily unavailable");
+      }
+      if (signer) await this.ctx.store.db.updateTable("wallets").set({ signer }).where("address", "=", proxy).execute();
+      return signer;
+    });
+    return found.value;
   }
 
   private async liveSigner(signer: string): Promise<WalletStatsTable> {
@@ -124,7 +147,12 @@ export class WalletService {
     if (!this.live) {
       const { config } = this.ctx;
       const http = { timeoutMs: config.venue.liveTimeoutMs, maxAttempts: 1 };
-      this.live = { dataApi: DataApiClient.fromConfig(config, http), pnl: PnlClient.fromConfig(config, http), timeoutMs: config.venue.liveTimeoutMs };
+      this.live = {
+        dataApi: DataApiClient.fromConfig(config, http),
+        pnl: PnlClient.fromConfig(config, http),
+        chain: ChainClient.fromConfig(config, http),
+        timeoutMs: config.venue.liveTimeoutMs,
+      };
     }
     return this.live;
   }

@@ -2,12 +2,13 @@
  * Polygon JSON-RPC over the world (single calls and batches): eth_chainId, net_version, eth_blockNumber (the
  * block of the venue's clock), eth_getBlockByNumber (2 s blocks, hashes derived from the number), and
  * eth_getLogs with address and topic filters over a block range. A range whose answer would exceed
- * `maxLogs` is refused the way providers refuse it, so clients halve the range. eth_call answers the one view
- * ingest reads, `NegRiskAdapter.getFeeBips(marketId)` (0 for a market the adapter does not know, as its mapping
- * would); any other call reverts.
+ * `maxLogs` is refused the way providers refuse it, so clients halve the range. eth_call answers two views:
+ * `NegRiskAdapter.getFeeBips(marketId)` (0 for a market the adapter does not know, as its mapping would) and a
+ * proxy wallet's `Safe.getOwners()` (its signer; "0x" for an address without code); any other call reverts.
  */
 import { encodeVenueLog, VENUE_EVENT_TOPICS, type EncodedLog } from "../../venue/abi.js";
 import { CONTRACTS, NEG_RISK_GET_FEE_BIPS_SELECTOR, POLYGON_CHAIN_ID } from "../../venue/contracts.js";
+import { SAFE_GET_OWNERS_SELECTOR } from "../../venue/safe-owners.js";
 import { blockAt, blockTimestamp, type World } from "../world/index.js";
 import { blockHash, logsInBlocks, type SimLog } from "./chain-logs.js";
 import { HttpError, json, type RouteHandler, type SimReply } from "./http.js";
@@ -112,10 +113,27 @@ const ADAPTER = CONTRACTS.negRiskAdapter.toLowerCase();
 const FEE_BIPS_CALL = new RegExp(`^${NEG_RISK_GET_FEE_BIPS_SELECTOR}([0-9a-f]{64})$`);
 const feeBipsByMarket = new WeakMap<World, Map<string, number>>();
 
+const signerByProxy = new WeakMap<World, Map<string, string>>();
+
+/** Every simulated proxy is a 1-of-1 Safe owned by its signer: `getOwners()` answers `[signer]`. */
+function safeOwners(world: World, proxy: string): string {
+  let signers = signerByProxy.get(world);
+  if (!signers) {
+    signers = new Map(world.wallets.map((w) => [w.proxyWallet.toLowerCase(), w.signer.toLowerCase()]));
+    signerByProxy.set(world, signers);
+  }
+  const signer = signers.get(proxy);
+  if (!signer) return "0x";
+  const word = (value: string) => value.padStart(64, "0");
+  return `0x${word("20")}${word("1")}${word(signer.slice(2))}`;
+}
+
 function ethCall(world: World, rawCall: unknown): string {
   const call = (typeof rawCall === "object" && rawCall !== null ? rawCall : {}) as { to?: unknown; data?: unknown; input?: unknown };
   const data = String(call.data ?? call.input ?? "").toLowerCase();
-  const match = String(call.to ?? "").toLowerCase() === ADAPTER ? FEE_BIPS_CALL.exec(data) : null;
+  const to = String(call.to ?? "").toLowerCase();
+  if (data === SAFE_GET_OWNERS_SELECTOR && to !== ADAPTER) return safeOwners(world, to);
+  const match = to === ADAPTER ? FEE_BIPS_CALL.exec(data) : null;
   if (!match) throw new RpcError(-32000, "execution reverted");
   let fees = feeBipsByMarket.get(world);
   if (!fees) {
