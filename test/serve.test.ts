@@ -57,17 +57,21 @@ describe("pelagic serve", () => {
     const config = loadConfig({ DATA_DIR: tempDir(), PORT: "0", LOG_LEVEL: "silent" });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const handling = new Promise<void>((r) => (entered = r));
     const service = await startService(config, {
       logger: createLogger("silent"),
       register: async (app) => {
         app.get("/test/slow", { config: { access: access.public } }, async () => {
+          entered();
           await gate;
           return { done: true };
         });
       },
     });
     const inFlight = fetch(`${service.url}/test/slow`);
-    await new Promise((r) => setTimeout(r, 50));
+    // Stop only once the request is inside its handler (a fixed pause loses the race on a busy machine).
+    await handling;
     const stopped = service.stop();
     release();
     const res = await inFlight;

@@ -103,6 +103,21 @@ describe("GET /api/v2/wallet/{address}/overview", () => {
     expect(contract.body).toMatchObject({ is_contract: true, contract_type: "CTF Exchange V1", address: CONTRACT.toLowerCase() });
   });
 
+  it("serves the same answer for the overview window (60 s), then the stored figures as they are now", async () => {
+    const wallet = (await one(t, "select wallet from wallet_stats order by total_trades desc, wallet limit 1 offset 3")).wallet;
+    const before = (await get(`/api/v2/wallet/${wallet}/overview`)).body;
+    await t.store.db.updateTable("wallet_stats").set({ total_trades: before.overview.total_trades + 1000 }).where("wallet", "=", wallet).execute();
+    try {
+      t.clock.set((t.now + 30) * 1000);
+      expect((await get(`/api/v2/wallet/${wallet}/overview`)).body).toEqual(before);
+      t.clock.set((t.now + 61) * 1000);
+      expect((await get(`/api/v2/wallet/${wallet}/overview`)).body.overview.total_trades).toBe(before.overview.total_trades + 1000);
+    } finally {
+      t.clock.set(t.now * 1000);
+      await t.store.db.updateTable("wallet_stats").set({ total_trades: before.overview.total_trades }).where("wallet", "=", wallet).execute();
+    }
+  });
+
   it("answers 404 for the signer views of a wallet with no known signer", async () => {
     expect((await get(`/api/v2/wallet/${W}?view=signer`)).status).toBe(404);
   });

@@ -50,7 +50,7 @@ export function spawnPelagic(args: string[], env: Record<string, string | undefi
     lines,
     stderr: () => err,
     exited,
-    waitFor(match, ms = 10_000) {
+    waitFor(match, ms = 30_000) {
       const found = lines.find((l): l is Record<string, unknown> => typeof l === "object" && match(l));
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {

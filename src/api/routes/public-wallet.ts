@@ -5,7 +5,6 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { lookupCounterOf } from "../../analytics/lookups.js";
 import { openPositions } from "../../analytics/wallet-positions.js";
 import { access, batch } from "../access.js";
 import type { AppContext } from "../context.js";
@@ -78,9 +77,7 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
           .header("Retry-After", String(RETRY_AFTER_SECONDS))
           .send({ status: "computing" as const, detail: "This wallet's overview is being computed; retry shortly", retry_after_seconds: RETRY_AFTER_SECONDS });
       }
-      const body = await service.overview(address, request.query.view, load.degraded());
-      lookupCounterOf(store).record(body.profile.proxy_wallet, service.now());
-      return body;
+      return service.sendOverview(reply, address, request.query.view, load.degraded());
     },
   );
 

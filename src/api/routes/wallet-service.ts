@@ -14,6 +14,9 @@ import {
   type WalletIdentity,
   type WalletView,
 } from "../../analytics/wallet-overview.js";
+import type { FastifyReply } from "fastify";
+import { lookupCounterOf } from "../../analytics/lookups.js";
+import { LocalBodyCache } from "../../analytics/window-cache.js";
 import { LiveVenueError, liveSignerStats, type LiveVenue } from "../../analytics/wallet-signer.js";
 import type { WalletStatsTable } from "../../store/schema.js";
 import { ChainClient, DataApiClient, PnlClient } from "../../venue/index.js";
@@ -32,8 +35,13 @@ const ADDRESS = new RegExp(ADDRESS_PATTERN);
 
 export class WalletService {
   private live: LiveVenue | undefined;
+  private readonly overviewBodies: LocalBodyCache;
+  /** The proxy that answered each cached overview body (lookups count for the proxy). */
+  private readonly proxyOfBody = new Map<string, string>();
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AppContext) {
+    this.overviewBodies = new LocalBodyCache(ctx.platform.clock, ctx.config.wallet.overviewCacheSeconds, ctx.config.wallet.overviewCachedBodies);
+  }
 
   get store() {
     return this.ctx.store;
@@ -97,6 +105,28 @@ export class WalletService {
     if (row.total_trades < this.ctx.config.wallet.heavyWalletTrades) return "warm";
     void this.stored(address).catch(() => undefined);
     return "computing";
+  }
+
+  /**
+   * Answers an overview request and counts the lookup (for the proxy that answered). The proxy view is kept
+   * serialized by the route's own serializer in this process, per address and load state, for the overview
+   * window; the live views are computed each time.
+   */
+  async sendOverview(reply: FastifyReply, address: string, view: WalletView, degraded: boolean): Promise<FastifyReply | OverviewBody> {
+    if (view !== "proxy") {
+      const body = await this.overview(address, view, degraded);
+      lookupCounterOf(this.store).record(body.profile.proxy_wallet, this.now());
+      return body;
+    }
+    const key = `${address.toLowerCase()}|${degraded ? 1 : 0}`;
+    const json = await this.overviewBodies.get(key, async () => {
+      const body = await this.overview(address, "proxy", degraded);
+      if (this.proxyOfBody.size >= this.ctx.config.wallet.overviewCachedBodies) this.proxyOfBody.clear();
+      this.proxyOfBody.set(key, body.profile.proxy_wallet);
+      return reply.serialize(body) as string;
+    });
+    lookupCounterOf(this.store).record(this.proxyOfBody.get(key) ?? address.toLowerCase(), this.now());
+    return reply.type("application/json; charset=utf-8").send(json);
   }
 
   /** The overview of one address in the given view; 404 unknown wallet, 404 no known signer, 502 venue down. */

@@ -57,12 +57,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
           response: { 200: WalletOverview, ...walletErrorResponses },
         },
       },
-      async (request) => {
-        const { address } = request.params;
-        const body = await service.overview(address, request.query.view, load.degraded());
-        lookupCounterOf(store).record(body.profile.proxy_wallet, service.now());
-        return body;
-      },
+      async (request, reply) => service.sendOverview(reply, request.params.address, request.query.view, load.degraded()),
     );
   overviewRoute("/api/v2/wallet/:address", "Wallet overview (alias of /overview)");
   overviewRoute("/api/v2/wallet/:address/overview", "Wallet overview");
