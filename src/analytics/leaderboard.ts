@@ -1,20 +1,21 @@
 /**
- * The leaderboards' per-wallet table: wallet_stats plus the figures the ledger does not store (average entry
- * price from positions; 30-day MINT, MERGE, maker and period volumes from fills) and a behaviour profile.
- * It is built in one pass and cached (LEADERBOARD_CACHE_SECONDS); every leaderboard request then filters and
- * sorts it in memory, so a request never touches fills.
+ * The leaderboards' per-wallet table: wallet_stats (the ledger's statistics plus the figures the Deriver keeps for
+ * the leaderboards: average entry price, 30-day MINT, MERGE, maker and total volume) joined with the wallets'
+ * names, and a behaviour profile. It is read whole by `BoardTable` (board-table.ts) when the Deriver rewrote the
+ * statistics; every leaderboard request then filters and pages it in memory, so a request never touches the store.
  */
 import type { Config } from "../config/index.js";
+import { BOARD_WINDOW_DAYS } from "../derive/recent-volumes.js";
 import { queryRows } from "../derive/raw-sql.js";
 import { parseCategory, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
-import { parseCategoryShares, rankedCategories, SECONDS_PER_DAY, usd } from "./insight-support.js";
+import { parseCategoryShares, rankedCategories, SECONDS_PER_DAY } from "./insight-support.js";
 
 export const ROLE_PROFILES = ["market maker", "favourite buyer", "longshot buyer", "directional"] as const;
 export type RoleProfile = (typeof ROLE_PROFILES)[number];
 
 /** The window of `mint_volume_30d` and `merge_volume_30d`, and of the maker share behind `role_profile`. */
-export const MINT_MERGE_WINDOW_DAYS = 30;
+export const MINT_MERGE_WINDOW_DAYS = BOARD_WINDOW_DAYS;
 
 export interface BoardWallet {
   wallet: string;
@@ -68,14 +69,11 @@ interface StatsRow {
   has_skill: number;
   skill_z: number | null;
   pnl_24h: number | null;
-}
-
-interface FillVolumes {
-  wallet: string;
-  mint: number;
-  merge: number;
-  maker: number;
-  v30: number;
+  avg_entry_price: number | null;
+  mint_volume_30d: number;
+  merge_volume_30d: number;
+  maker_volume_30d: number;
+  volume_30d: number;
 }
 
 export function roleProfile(makerShare: number | null, avgEntry: number | null, boards: Config["boards"]): RoleProfile {
@@ -85,79 +83,69 @@ export function roleProfile(makerShare: number | null, avgEntry: number | null, 
   return "directional";
 }
 
-/** Every wallet with statistics, as the leaderboards see it at `now`. */
-export async function loadBoardWallets(store: Store, config: Config, now: number): Promise<BoardWallet[]> {
-  const since = now - MINT_MERGE_WINDOW_DAYS * SECONDS_PER_DAY;
-  const [stats, entries, volumes] = await Promise.all([
-    store.db
+/** Rows read per query while loading: between two pages the event loop serves requests (SQLite reads block it). */
+const LOAD_PAGE_ROWS = 1_000;
+
+function boardWallet(s: StatsRow, config: Config): BoardWallet {
+  const shares = parseCategoryShares(s.categories);
+  return {
+    wallet: s.wallet,
+    name: s.name || s.pseudonym || null,
+    total_pnl: s.total_pnl,
+    win_rate: s.win_rate,
+    profit_factor: Math.min(s.profit_factor, config.ledger.profitFactorCap),
+    resolved_markets: s.resolved,
+    wins: s.wins,
+    losses: s.losses,
+    total_volume: s.total_volume,
+    total_trades: s.total_trades,
+    main_category: rankedCategories(shares)[0]?.category ?? null,
+    avg_entry_price: s.avg_entry_price,
+    last_trade_ts: s.last_trade,
+    active_count: s.active_count,
+    market_win_rate: s.market_win_rate,
+    market_wins: s.market_wins,
+    market_losses: s.market_losses,
+    mint_volume_30d: s.mint_volume_30d,
+    merge_volume_30d: s.merge_volume_30d,
+    is_smart: s.is_smart === 1 && s.is_farmer === 0,
+    is_farmer: s.is_farmer === 1,
+    has_skill: s.has_skill === 1 && s.is_farmer === 0,
+    skill_z: s.skill_z,
+    sports_pct: shares.SPORTS,
+    pnl_24h: s.pnl_24h,
+    role_profile: roleProfile(s.volume_30d > 0 ? s.maker_volume_30d / s.volume_30d : null, s.avg_entry_price, config.boards),
+  };
+}
+
+/** Every wallet with statistics, as the leaderboards see it, read page by page (by address). */
+export async function loadBoardWallets(store: Store, config: Config): Promise<BoardWallet[]> {
+  const out: BoardWallet[] = [];
+  for (let after = ""; ; ) {
+    const page = (await store.db
       .selectFrom("wallet_stats as s")
       .leftJoin("wallets as w", "w.address", "s.wallet")
       .select([
         "s.wallet", "w.name", "w.pseudonym", "s.total_pnl", "s.win_rate", "s.profit_factor", "s.resolved", "s.wins", "s.losses",
         "s.total_volume", "s.total_trades", "s.categories", "s.last_trade", "s.active_count", "s.market_win_rate", "s.market_wins",
         "s.market_losses", "s.is_smart", "s.is_farmer", "s.has_skill", "s.skill_z", "s.pnl_24h",
+        "s.avg_entry_price", "s.mint_volume_30d", "s.merge_volume_30d", "s.maker_volume_30d", "s.volume_30d",
       ])
-      .execute() as Promise<StatsRow[]>,
-    queryRows<{ wallet: string; weighted: number; bought: number }>(
-      store.db,
-      store.kind,
-      "select wallet, sum(avg_price * total_bought) as weighted, sum(total_bought) as bought from positions group by wallet",
-    ),
-    queryRows<FillVolumes>(
-      store.db,
-      store.kind,
-      `select wallet,
-         sum(case when entry_type = 'MINT' then usd else 0 end) as mint,
-         sum(case when entry_type = 'MERGE' then usd else 0 end) as merge,
-         sum(case when role = 'maker' then usd else 0 end) as maker,
-         sum(usd) as v30
-       from fills where ts > ? and ts <= ? group by wallet`,
-      [since, now],
-    ),
-  ]);
-  const avgEntry = new Map(entries.map((e) => [e.wallet, Number(e.bought) > 0 ? Number(e.weighted) / Number(e.bought) : null]));
-  const byWallet = new Map(volumes.map((v) => [v.wallet, v]));
-  const cap = config.ledger.profitFactorCap;
-  return stats.map((s) => {
-    const shares = parseCategoryShares(s.categories);
-    const v = byWallet.get(s.wallet);
-    const entry = avgEntry.get(s.wallet) ?? null;
-    const v30 = Number(v?.v30 ?? 0);
-    return {
-      wallet: s.wallet,
-      name: s.name || s.pseudonym || null,
-      total_pnl: s.total_pnl,
-      win_rate: s.win_rate,
-      profit_factor: Math.min(s.profit_factor, cap),
-      resolved_markets: s.resolved,
-      wins: s.wins,
-      losses: s.losses,
-      total_volume: s.total_volume,
-      total_trades: s.total_trades,
-      main_category: rankedCategories(shares)[0]?.category ?? null,
-      avg_entry_price: entry,
-      last_trade_ts: s.last_trade,
-      active_count: s.active_count,
-      market_win_rate: s.market_win_rate,
-      market_wins: s.market_wins,
-      market_losses: s.market_losses,
-      mint_volume_30d: usd(Number(v?.mint ?? 0)),
-      merge_volume_30d: usd(Number(v?.merge ?? 0)),
-      is_smart: s.is_smart === 1 && s.is_farmer === 0,
-      is_farmer: s.is_farmer === 1,
-      has_skill: s.has_skill === 1 && s.is_farmer === 0,
-      skill_z: s.skill_z,
-      sports_pct: shares.SPORTS,
-      pnl_24h: s.pnl_24h,
-      role_profile: roleProfile(v30 > 0 ? Number(v!.maker) / v30 : null, entry, config.boards),
-    };
-  });
+      .where("s.wallet", ">", after)
+      .orderBy("s.wallet")
+      .limit(LOAD_PAGE_ROWS)
+      .execute()) as StatsRow[];
+    for (const row of page) out.push(boardWallet(row, config));
+    if (page.length < LOAD_PAGE_ROWS) return out;
+    after = page[page.length - 1]!.wallet;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 export const BOARD_SORTS = ["pnl", "win_rate", "volume", "trades"] as const;
 export type BoardSort = (typeof BOARD_SORTS)[number];
 
-const SORT_KEY: Record<BoardSort, (w: BoardWallet) => number> = {
+export const SORT_KEY: Record<BoardSort, (w: BoardWallet) => number> = {
   pnl: (w) => w.total_pnl,
   win_rate: (w) => w.win_rate,
   volume: (w) => w.total_volume,
@@ -203,11 +191,6 @@ export function boardPredicate(q: Omit<BoardQuery, "sort" | "limit" | "offset">)
 /** Descending by the sort key, then by address, so pages are stable. */
 export function sortBoard<T extends { wallet: string }>(rows: T[], key: (row: T) => number): T[] {
   return rows.sort((a, b) => key(b) - key(a) || (a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : 0));
-}
-
-export function queryBoard(wallets: readonly BoardWallet[], q: BoardQuery): { whales: BoardWallet[]; total: number } {
-  const matching = sortBoard(wallets.filter(boardPredicate(q)), SORT_KEY[q.sort]);
-  return { whales: matching.slice(q.offset, q.offset + q.limit), total: matching.length };
 }
 
 export const PERIODS = ["24h", "7d", "30d", "all"] as const;

@@ -8,6 +8,7 @@ import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
 import type { Resolution } from "../store/schema.js";
 import { parseCategory, type Category } from "../venue/categories.js";
+import { MarketTextIndex } from "./market-text.js";
 
 export interface IndexedMarket {
   id: string;
@@ -40,6 +41,8 @@ export interface IndexedMarket {
   image: string | null;
   /** Lower-case question, slug, event slug and title: what a text query matches. */
   text: string;
+  /** Position in `MarketIndex.markets` (the search order). */
+  rank: number;
 }
 
 export interface MarketIndex {
@@ -50,16 +53,25 @@ export interface MarketIndex {
   readonly byConditionId: ReadonlyMap<string, IndexedMarket>;
   readonly byEventSlug: ReadonlyMap<string, readonly IndexedMarket[]>;
   readonly byEventId: ReadonlyMap<string, readonly IndexedMarket[]>;
+  /** Markets by the trigrams of their text (kept from one load to the next). */
+  readonly text: MarketTextIndex;
   /** Unix seconds of the load. */
   readonly loadedAt: number;
+  /** Counts the loads of this process: answers computed from one load are not those of another. */
+  readonly version: number;
 }
+
+let loads = 0;
 
 function category(stored: string | null): Category | null {
   return stored ? (parseCategory(stored) ?? null) : null;
 }
 
-export async function loadMarketIndex(store: Store, now: number): Promise<MarketIndex> {
-  const rows = await store.db
+/** Markets read per query while loading: between two pages the event loop serves requests (SQLite reads block it). */
+const LOAD_PAGE_ROWS = 250;
+
+function marketRowsAfter(store: Store, after: string) {
+  return store.db
     .selectFrom("markets as m")
     .leftJoin("events as e", "e.id", "m.event_id")
     .leftJoin("market_stats as s", "s.condition_id", "m.condition_id")
@@ -72,7 +84,22 @@ export async function loadMarketIndex(store: Store, now: number): Promise<Market
       "s.volume as stored_volume", "s.volume_24h as stored_volume_24h", "s.trades", "s.whales_yes", "s.whales_no",
       "r.resolved_at",
     ])
+    .where("m.id", ">", after)
+    .orderBy("m.id")
+    .limit(LOAD_PAGE_ROWS)
     .execute();
+}
+
+/** Loads every market, page by page; `previous` hands over its text index, brought up to date. */
+export async function loadMarketIndex(store: Store, now: number, previous?: MarketIndex): Promise<MarketIndex> {
+  const rows: Awaited<ReturnType<typeof marketRowsAfter>> = [];
+  for (let after = ""; ; ) {
+    const page = await marketRowsAfter(store, after);
+    rows.push(...page);
+    if (page.length < LOAD_PAGE_ROWS) break;
+    after = page[page.length - 1]!.id;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   const markets: IndexedMarket[] = rows.map((r) => ({
     id: r.id,
     condition_id: r.condition_id.toLowerCase(),
@@ -101,8 +128,14 @@ export async function loadMarketIndex(store: Store, now: number): Promise<Market
     neg_risk: r.neg_risk === 1,
     image: r.image,
     text: [r.question, r.slug, r.event_slug ?? "", r.event_title ?? ""].join(" ").toLowerCase(),
+    rank: 0,
   }));
   markets.sort((a, b) => b.volume_24h - a.volume_24h || b.volume - a.volume || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const text = previous?.text ?? new MarketTextIndex();
+  markets.forEach((m, rank) => {
+    m.rank = rank;
+    text.add(m.condition_id, m.text);
+  });
   return {
     markets,
     byId: new Map(markets.map((m) => [m.id, m])),
@@ -110,8 +143,25 @@ export async function loadMarketIndex(store: Store, now: number): Promise<Market
     byConditionId: new Map(markets.map((m) => [m.condition_id, m])),
     byEventSlug: groupBy(markets, (m) => m.event_slug),
     byEventId: groupBy(markets, (m) => m.event_id),
+    text,
     loadedAt: now,
+    version: ++loads,
   };
+}
+
+/**
+ * The markets whose text may hold every word, in search order: the candidates of the text index, or every market
+ * when no word is long enough to narrow them (or they are too many for a sort to pay).
+ */
+export function textCandidates(index: MarketIndex, words: readonly string[]): readonly IndexedMarket[] {
+  const ids = index.text.candidates(words);
+  if (ids === undefined || ids.size > index.markets.length / 4) return index.markets;
+  const out: IndexedMarket[] = [];
+  for (const id of ids) {
+    const m = index.byConditionId.get(id);
+    if (m) out.push(m);
+  }
+  return out.sort((a, b) => a.rank - b.rank);
 }
 
 function groupBy(markets: readonly IndexedMarket[], key: (m: IndexedMarket) => string | null): Map<string, IndexedMarket[]> {
@@ -143,7 +193,7 @@ export async function marketIndex(store: Store, clock: Clock, refreshSeconds: nu
   const h = holder;
   const now = clock.now();
   if (h.index && now - h.index.loadedAt < refreshSeconds) return h.index;
-  h.loading ??= loadMarketIndex(store, now)
+  h.loading ??= loadMarketIndex(store, now, h.index)
     .then((index) => (h.index = index))
     .finally(() => (h.loading = undefined));
   if (h.index) {

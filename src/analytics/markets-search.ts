@@ -4,7 +4,7 @@
  */
 import type { Category } from "../venue/categories.js";
 import { CATEGORY_LABELS } from "../venue/categories.js";
-import type { IndexedMarket, MarketIndex } from "./market-index.js";
+import { textCandidates, type IndexedMarket, type MarketIndex } from "./market-index.js";
 
 export interface SearchFilters {
   q: string;
@@ -112,7 +112,7 @@ export interface SearchResult {
 export function searchMarkets(index: MarketIndex, f: SearchFilters, now: number): SearchResult {
   const named = f.q.trim() === "" ? undefined : identifiedMarkets(index, f.q);
   const words = named ? [] : f.q.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  const candidates = named ?? index.markets;
+  const candidates = named ?? textCandidates(index, words);
   const fullPriceRange = f.priceMin <= 0 && f.priceMax >= 100;
   const matches: IndexedMarket[] = [];
   for (const m of candidates) {

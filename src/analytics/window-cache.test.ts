@@ -1,31 +1,35 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ManualClock } from "../platform/clock.js";
-import { createPlatform, type Platform } from "../platform/index.js";
-import { LocalWindowCache } from "./window-cache.js";
+import { LocalBodyCache } from "./window-cache.js";
 
-describe("LocalWindowCache", () => {
-  let platform: Platform | undefined;
-  afterEach(async () => platform?.close());
-
-  it("loads once per window, again in the next, and retries a failed load", async () => {
-    const clock = new ManualClock(1_000 * 60_000);
-    platform = await createPlatform({ redisPrefix: "test", cacheMaxEntries: 100, cacheStaleSeconds: 60 }, clock);
-    const loads: number[] = [];
+describe("LocalBodyCache", () => {
+  it("serves an answer for at most its window, computes one at a time, recomputes after a failure or a clock set back", async () => {
+    const clock = new ManualClock(1_000_000 * 1_000);
+    const cache = new LocalBodyCache(clock, 60, 2);
+    const computed: number[] = [];
     let fail = false;
-    const cache = new LocalWindowCache(platform, 60, async (now) => {
-      loads.push(now);
+    const compute = async (now: number) => {
+      computed.push(now);
       if (fail) throw new Error("store unavailable");
-      return now;
-    });
-    expect(await cache.get()).toBe(60_000);
-    clock.set(clock.nowMs() + 59_000);
-    expect(await cache.get()).toBe(60_000); // same window: the first value, no second load
-    expect(loads).toHaveLength(1);
-    clock.set(clock.nowMs() + 1_000);
+      return `{"as_of":${now}}`;
+    };
+    const text = async (key = "a") => (await cache.get(key, compute)).toString();
+    expect(await Promise.all([text(), text()])).toEqual(['{"as_of":1000000}', '{"as_of":1000000}']);
+    expect(computed).toHaveLength(1);
+    clock.set((1_000_000 + 44) * 1_000);
+    expect(await text()).toBe('{"as_of":1000000}'); // within three quarters of the window: always cached
+    clock.set((1_000_000 + 60) * 1_000);
     fail = true;
-    await expect(cache.get()).rejects.toThrow("store unavailable");
+    await expect(text()).rejects.toThrow("store unavailable");
     fail = false;
-    expect(await cache.get()).toBe(60_060); // the failure is not kept: the next caller loads again
-    expect(loads).toEqual([60_000, 60_060, 60_060]);
+    expect(await text()).toBe('{"as_of":1000060}');
+    clock.set((1_000_000 + 30) * 1_000);
+    expect(await text()).toBe('{"as_of":1000030}'); // an answer computed later than the clock is not served
+    expect(computed).toEqual([1_000_000, 1_000_060, 1_000_060, 1_000_030]);
+    // Past maxEntries the oldest entry goes.
+    await text("b");
+    await text("c");
+    await text("a");
+    expect(computed).toHaveLength(7);
   });
 });

@@ -1,8 +1,9 @@
 /**
- * Cache of an aggregate computed "as of now" (leaderboards, home and analytics figures). The key carries the
+ * Cache of an aggregate computed "as of now" (home and analytics figures, period leaderboards). The key carries the
  * cache window the clock is in, so a figure is recomputed once per window and a clock that is set back (tests,
  * replays) never meets a figure computed for another time.
  */
+import type { Clock } from "../platform/clock.js";
 import type { Platform } from "../platform/index.js";
 
 export async function cachedAsOf<T>(platform: Platform, name: string, ttlSeconds: number, load: (now: number) => Promise<T>): Promise<T> {
@@ -14,29 +15,40 @@ export async function cachedAsOf<T>(platform: Platform, name: string, ttlSeconds
 }
 
 /**
- * The same window rule for a large value kept in this process only (a shared cache would ship it across the
- * network on every read): one value per window, computed once; a failed load is retried by the next caller.
+ * Serialized answers kept in this process (a route sends them as they are, without serializing again). An entry
+ * serves from the clock second it was computed for at most `ttlSeconds`, shortened at random by up to a quarter,
+ * so that entries computed together (a cold start, a burst) do not all expire, and load the store, together. A
+ * clock set back never meets an entry computed later. Loads of one key are single-flight; the oldest entry goes
+ * past `maxEntries`.
  */
-export class LocalWindowCache<T> {
-  private entry: { window: number; value: Promise<T> } | null = null;
+export class LocalBodyCache {
+  private readonly entries = new Map<string, { from: number; until: number; body: Buffer }>();
+  private readonly inflight = new Map<string, Promise<Buffer>>();
 
   constructor(
-    private readonly platform: Platform,
+    private readonly clock: Clock,
     private readonly ttlSeconds: number,
-    private readonly load: (now: number) => Promise<T>,
+    private readonly maxEntries: number,
   ) {}
 
-  get(): Promise<T> {
-    const now = this.platform.clock.now();
-    if (this.ttlSeconds <= 0) return this.load(now);
-    const window = Math.floor(now / this.ttlSeconds);
-    if (this.entry?.window !== window) {
-      const value = this.load(now);
-      this.entry = { window, value };
-      value.catch(() => {
-        if (this.entry?.value === value) this.entry = null;
-      });
-    }
-    return this.entry.value;
+  async get(key: string, compute: (now: number) => Promise<string>): Promise<Buffer> {
+    const now = this.clock.now();
+    const entry = this.entries.get(key);
+    if (entry && entry.from <= now && now < entry.until) return entry.body;
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const loading = compute(now)
+      .then((text) => {
+        const body = Buffer.from(text);
+        if (this.ttlSeconds > 0 && this.maxEntries > 0) {
+          this.entries.delete(key);
+          if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+          this.entries.set(key, { from: now, until: now + this.ttlSeconds * (1 - 0.25 * Math.random()), body });
+        }
+        return body;
+      })
+      .finally(() => this.inflight.delete(key));
+    this.inflight.set(key, loading);
+    return loading;
   }
 }

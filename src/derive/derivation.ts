@@ -10,6 +10,9 @@
  */
 import {
   LedgerState,
+  MICRO,
+  SECONDS_PER_DAY,
+  fromMicro,
   assessWallet,
   computeRankings,
   dailyRealizedPnlPoints,
@@ -32,9 +35,10 @@ import {
 } from "../ledger/index.js";
 import type { Config } from "../config/index.js";
 import type { Store } from "../store/database.js";
-import type { WalletStatsTable } from "../store/schema.js";
+import type { Database, EntryType, WalletBoardColumns } from "../store/schema.js";
 import { streamWalletEvents, type StreamedRow, type StreamScope } from "./event-stream.js";
 import { MarketTotals } from "./market-stats.js";
+import { BOARD_WINDOW_DAYS, RecentVolumes } from "./recent-volumes.js";
 import { activityEvent, compareEventOrder, fillEvent, isIncome, isIncomeType, type OrderKey } from "./stored-events.js";
 import { WashLegs, type WalletStoreInputs } from "./wallet-inputs.js";
 
@@ -63,6 +67,8 @@ export interface Standing {
 export class Derivation {
   readonly state: LedgerState;
   readonly marketTotals = new MarketTotals();
+  /** Each wallet's 30-day volumes as of the last `advance` (rebuild, refresh). */
+  readonly recentVolumes = new RecentVolumes(BOARD_WINDOW_DAYS * SECONDS_PER_DAY);
   /** The latest event time applied, rewards and rebates aside: the ledger is complete up to it. */
   frontier = 0;
   /** Each wallet's latest statistics that rankings and whale counts read, by address. */
@@ -120,7 +126,7 @@ export class Derivation {
     if (streamed.kind === 0) {
       const fill = streamed.row;
       event = fillEvent(fill);
-      if (options.countMarkets) this.marketTotals.add(fill.condition_id, fill.role, fill.entry_type, fill.usd);
+      if (options.countMarkets) this.countFill(fill.wallet, fill.condition_id, fill.ts, fill.role, fill.entry_type, fill.usd);
       if (this.summingLegs) this.streamLegs.add(fill.counterparty, fill.token_id, fill.side, fill.size, fill.usd);
     } else {
       event = activityEvent(streamed.row);
@@ -169,6 +175,12 @@ export class Derivation {
   async load(store: Store, scope: StreamScope, options: StreamOptions): Promise<void> {
     await streamWalletEvents(store, scope, (row) => this.applyStreamed(row, options));
     this.finishStream(options);
+  }
+
+  /** Adds a fill seen for the first time to its market's totals and its wallet's recent volumes. */
+  countFill(wallet: string, conditionId: string, ts: number, role: "maker" | "taker" | null, entryType: EntryType | null, usd: number): void {
+    this.marketTotals.add(conditionId, role, entryType, usd);
+    this.recentVolumes.add(wallet, ts, role, entryType, usd);
   }
 
   /** Records that the store holds events up to `ts` (rewards and rebates aside). */
@@ -322,8 +334,30 @@ export class Derivation {
     return changed;
   }
 
-  statsRow(address: string, assessment: WalletAssessment, computedAt: number): WalletStatsTable {
-    return { ...walletStatsRow(assessment, this.rankings.get(address), computedAt), wallet: address };
+  statsRow(address: string, assessment: WalletAssessment, computedAt: number): Database["wallet_stats"] {
+    return { ...walletStatsRow(assessment, this.rankings.get(address), computedAt), wallet: address, ...this.boardColumns(address) };
+  }
+
+  /** The leaderboards' figures of a wallet: average entry over its positions, 30-day volumes as of the last advance. */
+  boardColumns(address: string): WalletBoardColumns {
+    const book = this.state.wallet(this.keyOf(address));
+    let weighted = 0;
+    let bought = 0;
+    if (book) {
+      for (const p of this.state.positionIndices(book)) {
+        const position = this.state.positions.read(p);
+        weighted += (position.avgPrice / MICRO) * position.totalBought;
+        bought += position.totalBought;
+      }
+    }
+    const v = this.recentVolumes.of(address);
+    return {
+      avg_entry_price: bought > 0 ? weighted / bought : null,
+      mint_volume_30d: fromMicro(v.mint),
+      merge_volume_30d: fromMicro(v.merge),
+      maker_volume_30d: fromMicro(v.maker),
+      volume_30d: fromMicro(v.total),
+    };
   }
 
   /** The positions rows of a wallet in one market (both sides, those it has). */

@@ -68,6 +68,26 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     expect(await rows(store, "position_snapshots", today)).toEqual(await rows(await rebuilt(clock), "position_snapshots", today));
   });
 
+  it("moves the leaderboards' 30-day window at each refresh, and counts the writes of wallet_stats in stats_generation", async () => {
+    const clock = new ManualClock((world.end + 3_600) * 1000);
+    const { store, deriver, batches } = await halfway(clock);
+    const generation = async () => Number((await store.db.selectFrom("derive_state").select("value").where("name", "=", "stats_generation").executeTakeFirstOrThrow()).value);
+    const volumes = async () => new Map((await store.db.selectFrom("wallet_stats").select(["wallet", "volume_30d"]).execute()).map((r) => [r.wallet, r.volume_30d]));
+    const started = await generation();
+    for (const batch of batches) await deriver.onCommitted(batch);
+    expect(await generation()).toBe(started);
+    await deriver.refresh();
+    expect(await generation()).toBe(started + 1);
+    const before = await volumes();
+    // Two weeks on, no new fills: the fills of the window's first two weeks leave it.
+    clock.set((world.end + 14 * SECONDS_PER_DAY) * 1000);
+    await deriver.refresh({ full: true });
+    const after = await volumes();
+    expect([...after].filter(([wallet, v]) => v < before.get(wallet)!).length).toBeGreaterThan(0);
+    // (market_stats rows that did not change keep their computed_at, so only wallet_stats compares whole here.)
+    expect(await rows(store, "wallet_stats")).toEqual(await rows(await rebuilt(clock), "wallet_stats"));
+  });
+
   it("derives again from the store the wallets whose events come out of order", async () => {
     const clock = new ManualClock((world.end + 3_600) * 1000);
     const { store, deriver, batches } = await halfway(clock);

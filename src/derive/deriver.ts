@@ -6,7 +6,9 @@
  *   a resolution closed) upserted, and the touched wallets' statistics recomputed, in one transaction (while the
  *   ledger is over an hour behind the clock, a backfill, both wait for the refresh or the batch that catches up);
  * - a day's position snapshot when the first event of that day arrives (the state at 00:00 UTC exactly);
- * - every `derive.refreshSeconds` (`refresh`): rankings and market_stats, which depend on every wallet at once
+ * - every `derive.refreshSeconds` (`refresh`): the leaderboards' 30-day volumes moved to the clock (wallets whose
+ *   window changed are written again), and `derive_state.stats_generation` bumped when statistics were written;
+ *   rankings and market_stats, which depend on every wallet at once
  *   (one trade can move every rank below it, a wallet turning Smart Money changes the whale counts of all its
  *   markets), so per batch they would rewrite whole tables many times a second; market facts from Gamma;
  *   venue caches of synced wallets; wash-ring shares of trading wallets; wallets whose events came out of
@@ -31,7 +33,7 @@ import { PendingWrites } from "./pending-writes.js";
 import { queryRows } from "./raw-sql.js";
 import { dayStart, deriveFromStore, derivedTables, storedWatermarks, writeDerivedTables } from "./rebuild.js";
 import { isIncome, isIncomeType, orderedBatchEvents, storedActivity, storedFill, type StoredActivity, type StoredFill } from "./stored-events.js";
-import { deleteAll, deleteWhereIn, insertRows, updateRanks, upsertRows } from "./table-writes.js";
+import { bumpStatsGeneration, deleteAll, deleteWhereIn, insertRows, updateRanks, upsertRows } from "./table-writes.js";
 import { WashLegs, loadWalletInputs, loadWashLegs } from "./wallet-inputs.js";
 
 /** The new rows of one committed ingest batch (the ingest's `CommittedBatch` is one). */
@@ -168,7 +170,7 @@ export class Deriver {
     const activity: StoredActivity[] = [];
     for (const row of batch.fills) {
       const read = this.readFromStore.get(row.fill_key);
-      if (!read?.counted) d.marketTotals.add(row.condition_id, row.role ?? null, row.entry_type ?? null, row.usd);
+      if (!read?.counted) d.countFill(row.wallet, row.condition_id, row.ts, row.role ?? null, row.entry_type ?? null, row.usd);
       d.observe(row.ts);
       if (read) continue;
       fills.push(storedFill(row));
@@ -278,6 +280,7 @@ export class Deriver {
       await upsertRows(tx, "positions", positions);
       await upsertRows(tx, "wallet_stats", stats);
       await updateRanks(tx, ranks);
+      if (refresh && stats.length + ranks.length > 0) await bumpStatsGeneration(tx);
     });
     this.pending.positionsWritten();
     if (withStats) this.pending.stats.clear();
@@ -309,6 +312,8 @@ export class Deriver {
     const hour = Math.floor(asOf / HOUR);
     const hourPassed = hour > this.pointsHour;
     if (full || hourPassed) for (const { address } of d.liveBooks()) this.pending.stats.add(address);
+    // The leaderboards' 30-day volumes move to this refresh's clock: wallets whose fills entered or left the window.
+    for (const address of d.recentVolumes.advance(now)) this.pending.stats.add(address);
     await this.writeWallets(asOf, true);
     await this.writeMarketStats(asOf, now);
     await this.writeDailyPoints(asOf);

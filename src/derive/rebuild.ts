@@ -12,12 +12,12 @@ import type { PositionSnapshotRow, WalletAssessment } from "../ledger/index.js";
 import { SECONDS_PER_DAY } from "../ledger/index.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
-import type { MarketStatsTable, PnlPointsTable, PositionsTable, WalletStatsTable } from "../store/schema.js";
+import type { Database, MarketStatsTable, PnlPointsTable, PositionsTable } from "../store/schema.js";
 import { Derivation, type DeriveConfig, type RecentRows } from "./derivation.js";
 import { loadMarketFacts } from "./market-facts.js";
 import { marketStatsRows, volume24h, whaleConsensus } from "./market-stats.js";
 import { queryRows } from "./raw-sql.js";
-import { deleteAll, insertRows } from "./table-writes.js";
+import { bumpStatsGeneration, deleteAll, insertRows } from "./table-writes.js";
 import { INCOME_TYPES } from "./stored-events.js";
 import { loadWalletInputs } from "./wallet-inputs.js";
 
@@ -58,6 +58,8 @@ export async function deriveFromStore(store: Store, config: DeriveConfig, now: n
   const asOf = Math.min(now, await storedFrontier(store));
   const day = dayStart(asOf);
   const keysAbove = recent?.keysAbove ?? { fills: Number.MAX_SAFE_INTEGER, activity: Number.MAX_SAFE_INTEGER };
+  // The leaderboards' 30-day volumes end at the clock, as the API's window did (backfilling, they stay empty).
+  derivation.recentVolumes.advance(now);
   // Wallets that trade today are streamed twice: their wash legs are carried from one stream to the other.
   derivation.carryLegs((await queryRows<{ wallet: string }>(store.db, store.kind, "select distinct wallet from fills where ts >= ?", [day])).map((r) => r.wallet));
   await derivation.load(store, { before: day, keysAbove }, { countMarkets: true, washLegs: "all", onKey: recent?.onKey });
@@ -65,12 +67,14 @@ export async function deriveFromStore(store: Store, config: DeriveConfig, now: n
   await derivation.load(store, { from: day, keysAbove }, { countMarkets: true, washLegs: "carried", onKey: recent?.onKey });
   derivation.settleCarriedLegs();
   derivation.state.advanceTo(asOf);
+  // Every wallet's statistics are written next: the changes counted while streaming are not pending.
+  derivation.recentVolumes.advance(now);
   return { derivation, asOf, day, snapshot, replayMs: performance.now() - started };
 }
 
 export interface DerivedTables {
   readonly positions: PositionsTable[];
-  readonly walletStats: WalletStatsTable[];
+  readonly walletStats: Database["wallet_stats"][];
   readonly marketStats: MarketStatsTable[];
   readonly dailyPoints: PnlPointsTable[];
 }
@@ -109,6 +113,7 @@ export async function writeDerivedTables(store: Store, tables: DerivedTables, sn
     await insertRows(tx, "position_snapshots", snapshot.rows);
     await deleteAll(tx, "pnl_points", "resolution = 'day'");
     await insertRows(tx, "pnl_points", tables.dailyPoints);
+    await bumpStatsGeneration(tx);
   });
 }
 

@@ -23,6 +23,7 @@ export const DERIVED_TABLES: { readonly [T in DerivedTable]: { readonly columns:
       "win_source", "market_wins", "market_losses", "market_win_rate", "total_pnl", "realized_pnl", "unrealized_pnl", "gross_profit", "gross_loss",
       "profit_factor", "pnl_24h", "is_smart", "is_farmer", "farmer_reason", "has_skill", "skill_z", "edge_bps", "skill_sample", "profitable_streak",
       "median_hold_days", "hold_positions_count", "categories", "rank_pnl", "rank_winrate", "rank_volume", "rank_profit_factor",
+      "avg_entry_price", "mint_volume_30d", "merge_volume_30d", "maker_volume_30d", "volume_30d",
     ],
     key: ["wallet"],
   },
@@ -117,4 +118,11 @@ export async function updateRanks(tx: StoreTransaction, rows: readonly RankColum
   await client.query("truncate wallet_ranks_incoming");
   await copyRows(client, `copy wallet_ranks_incoming (${columns.join(", ")}) from stdin`, columns, rows as unknown as Row[]);
   await client.query(`update wallet_stats s set ${RANK_COLUMNS.map((c) => `${c} = i.${c}`).join(", ")} from wallet_ranks_incoming i where s.wallet = i.wallet`);
+}
+
+/** The generation of the whole wallet_stats table: bumped in the transaction of each rebuild and refresh. */
+export const STATS_GENERATION = "stats_generation";
+
+export async function bumpStatsGeneration(tx: StoreTransaction): Promise<void> {
+  await queryRows(tx.db, tx.kind, "update derive_state set value = value + 1 where name = ?", [STATS_GENERATION]);
 }

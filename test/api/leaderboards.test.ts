@@ -316,3 +316,43 @@ describe("GET /api/v2/hot-traders", () => {
     for (const p of ["/api/v2/site-stats", "/api/v2/hot-traders"]) expect(paths).toContain(p);
   });
 });
+
+describe("the leaderboards' table", () => {
+  it("is read again once the Deriver rewrote wallet_stats (stats_generation moved), not before", async () => {
+    const url = "/api/v2/whales/leaderboard?filter=all&min_markets=0&sort=trades&limit=1";
+    const top = (await get<Board>(t, url)).body.whales[0]!;
+    const boards = t.config.boards;
+    const write = async (trades: number) => {
+      // What a refresh does: rewrite rows, and bump the generation in the same transaction.
+      await t.store.transaction(async (tx) => {
+        await tx.db.updateTable("wallet_stats").set({ total_trades: trades }).where("wallet", "=", top.wallet).execute();
+        await tx.db.updateTable("derive_state").set((eb) => ({ value: eb("value", "+", 1) })).where("name", "=", "stats_generation").execute();
+      });
+    };
+    const trades = async () => (await get<Board>(t, url)).body.whales[0]!;
+    const eventually = async (expected: number) => {
+      for (let i = 0; i < 100 && (await trades()).total_trades !== expected; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect((await trades()).total_trades).toBe(expected);
+    };
+    try {
+      t.clock.advance(boards.leaderboardCheckSeconds * 1000);
+      await eventually(top.total_trades);
+      await write(top.total_trades + 1_000);
+      // Within the check interval the table (and every answer computed from it) stays as it was.
+      expect((await trades()).total_trades).toBe(top.total_trades);
+      t.clock.advance(boards.leaderboardCheckSeconds * 1000);
+      await eventually(top.total_trades + 1_000);
+      // A rewrite without a new generation (a batch's statistics) waits for the next refresh.
+      await t.store.db.updateTable("wallet_stats").set({ total_trades: top.total_trades + 2_000 }).where("wallet", "=", top.wallet).execute();
+      t.clock.advance(boards.leaderboardCheckSeconds * 1000);
+      await trades();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await trades()).total_trades).toBe(top.total_trades + 1_000);
+    } finally {
+      await write(top.total_trades);
+      t.clock.advance(boards.leaderboardCheckSeconds * 1000);
+      await eventually(top.total_trades);
+      t.clock.set(t.now * 1000);
+    }
+  });
+});

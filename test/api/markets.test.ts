@@ -77,6 +77,38 @@ describe("GET /api/v2/markets/search", () => {
     expect(all.body.total).toBe(open.length);
   });
 
+  it("finds by text exactly the open markets whose question, slug or event holds every word (any part of a word)", async () => {
+    const open = (await rows<{ id: string; text: string; end_date: number | null }>(
+      t,
+      `select m.id, lower(m.question || ' ' || m.slug || ' ' || coalesce(e.slug, '') || ' ' || coalesce(e.title, '')) as text, m.end_date
+         from markets m left join events e on e.id = m.event_id where m.closed = 0`,
+    )).filter(withinYear);
+    const words = [...new Set(open.flatMap((m) => m.text.split(/\s+/)))].filter((w) => w.length >= 4).slice(0, 40);
+    const queries = [...words.map((w) => w.slice(1, -1)), `${words[0]} ${words[1]}`, "ll", "zzqq"];
+    for (const q of queries) {
+      const res = await getJson(t, `/api/v2/markets/search?limit=200&q=${encodeURIComponent(q)}`);
+      const expected = open.filter((m) => q.split(" ").every((w) => m.text.includes(w)));
+      expect(res.body.total, q).toBe(expected.length);
+      if (expected.length <= 200) expect(ids(res.body.markets), q).toEqual(ids(expected));
+    }
+  });
+
+  it("answers a repeated search within the same clock second with the same body but its own _elapsed_ms", async () => {
+    const url = "/api/v2/markets/search?limit=20&min_days=1";
+    const first = await getJson(t, url);
+    const again = await getJson(t, url);
+    expect({ ...again.body, _elapsed_ms: 0 }).toEqual({ ...first.body, _elapsed_ms: 0 });
+    expect(typeof again.body._elapsed_ms).toBe("number");
+    t.clock.advance(1_000);
+    try {
+      const later = await getJson(t, url);
+      // days_left moves with the clock: the next second's answer is computed again.
+      expect(later.body.markets[0].days_left).toBeCloseTo(first.body.markets[0].days_left - 1 / DAY, 9);
+    } finally {
+      t.clock.set(t.now * 1000);
+    }
+  });
+
   it("matches free text on every word, and a venue URL, slug or condition id exactly", async () => {
     const open = (await openMarkets()).filter(withinYear);
     const target = open.find((m) => m.event_slug)!;

@@ -3,13 +3,16 @@
  * leaderboard: Authentication 1) and GET /api/leaderboard. All three read one cached per-wallet table.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyReply } from "fastify";
 import { Type } from "typebox";
-import { BOARD_SORTS, PERIODS, ROLE_PROFILES, loadBoardWallets, periodPnl, queryBoard, traderRows, type BoardQuery, type BoardWallet } from "../../analytics/leaderboard.js";
-import { LocalWindowCache, cachedAsOf } from "../../analytics/window-cache.js";
+import { BoardTable } from "../../analytics/board-table.js";
+import { BOARD_SORTS, PERIODS, ROLE_PROFILES, periodPnl, traderRows, type BoardQuery } from "../../analytics/leaderboard.js";
+import { cachedAsOf } from "../../analytics/window-cache.js";
 import { CATEGORIES } from "../../ledger/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { Offset, categoryFilter } from "../params.js";
+import { sendSerialized } from "./market-schemas.js";
 
 /** Largest page of the v2 whale leaderboard (the contract names none). */
 export const LEADERBOARD_MAX_LIMIT = 200;
@@ -41,8 +44,8 @@ const WhaleRow = Type.Object(
     market_win_rate: Num("per-market win rate, percent"),
     market_wins: Type.Integer(),
     market_losses: Type.Integer(),
-    mint_volume_30d: Num("USD of the wallet's MINT-settled fills over the last 30 days"),
-    merge_volume_30d: Num("USD of the wallet's MERGE-settled fills over the last 30 days"),
+    mint_volume_30d: Num("USD of the wallet's MINT-settled fills over the 30 days before the ledger's last refresh"),
+    merge_volume_30d: Num("USD of the wallet's MERGE-settled fills over the 30 days before the ledger's last refresh"),
     is_smart: Type.Boolean({ description: "Smart Money (never a farmer)" }),
     is_farmer: Type.Boolean({ description: "failed a farmer test (only listed with filter=all)" }),
     has_skill: Type.Boolean({ description: "strict skill badge" }),
@@ -105,22 +108,18 @@ const TradersQuery = Type.Object({
 });
 
 export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
-  const ttl = ctx.config.boards.leaderboardCacheSeconds;
-  // The per-wallet table stays in this process; each distinct query's page is cached for the same window.
-  const boardWallets = new LocalWindowCache(ctx.platform, ttl, (now) => loadBoardWallets(ctx.store, ctx.config, now));
+  const boards = new BoardTable(ctx.store, ctx.config, ctx.platform.clock);
 
-  async function board(q: Omit<BoardQuery, "max_sports_pct" | "exclude_wallets" | "skill"> & Partial<BoardQuery>) {
+  async function board(q: Omit<BoardQuery, "max_sports_pct" | "exclude_wallets" | "skill"> & Partial<BoardQuery>, reply: FastifyReply) {
     categoryFilter(q.category);
     const query: BoardQuery = { max_sports_pct: 0, exclude_wallets: "", skill: 0, ...q };
-    return cachedAsOf(ctx.platform, `boards:page:${JSON.stringify(query)}`, ttl, async () => {
-      const { whales, total } = queryBoard(await boardWallets.get(), query);
-      return { whales, total, sort: query.sort, offset: query.offset, limit: query.limit };
-    });
+    const body = await boards.answer(query, (value) => reply.serialize(value) as string);
+    return sendSerialized(reply, body);
   }
 
   const description =
     "Wallets filtered, sorted descending by the sort key (then by address) and paged; `total` counts every match. " +
-    "filter=smart lists Smart Money only, never a farmer. Figures come from a per-wallet table refreshed every LEADERBOARD_CACHE_SECONDS.";
+    "filter=smart lists Smart Money only, never a farmer. Figures are those of the ledger's last refresh; mint_volume_30d, merge_volume_30d and the maker share cover the 30 days before it.";
 
   app.get(
     "/api/v2/whales/leaderboard",
@@ -128,7 +127,7 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
       config: { access: access.public },
       schema: { summary: "Whale leaderboard", description: `${description} limit max ${LEADERBOARD_MAX_LIMIT}.`, tags: ["leaderboards"], querystring: V2Query, response: { 200: Board } },
     },
-    async (request) => board(request.query),
+    async (request, reply) => board(request.query, reply),
   );
 
   app.get(
@@ -143,7 +142,7 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
         response: { 200: Board },
       },
     },
-    async (request) => board(request.query),
+    async (request, reply) => board(request.query, reply),
   );
 
   app.get(
@@ -160,10 +159,10 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
     },
     async (request) => {
       const { period, filter, limit } = request.query;
-      const top = await cachedAsOf(ctx.platform, `boards:traders:${period}:${filter}`, ctx.config.boards.leaderboardCacheSeconds, async (now) => {
-        const wallets: BoardWallet[] = await boardWallets.get();
-        return traderRows(wallets, await periodPnl(ctx.store, wallets, period, now), filter, TRADERS_MAX_LIMIT);
-      });
+      const { wallets, generation } = await boards.current();
+      const top = await cachedAsOf(ctx.platform, `boards:traders:${generation}:${period}:${filter}`, ctx.config.boards.leaderboardCacheSeconds, async (now) =>
+        traderRows(wallets, await periodPnl(ctx.store, wallets, period, now), filter, TRADERS_MAX_LIMIT),
+      );
       return { traders: top.slice(0, limit), period, filter };
     },
   );

@@ -4,11 +4,12 @@ import { Type } from "typebox";
 import { marketHolders } from "../../analytics/market-consensus.js";
 import { dailyPriceHistory, entryTypeBreakdown, eventGroup, findMarket, lookupRecord, recentWhaleTrades, venueUrl } from "../../analytics/market-detail.js";
 import { marketRow } from "../../analytics/markets-search.js";
+import { LocalBodyCache } from "../../analytics/window-cache.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { notFound } from "../errors.js";
 import { Limit } from "../params.js";
-import { HolderRowSchema, MarketIdParams, MarketRowSchema, Nullable, WhalesSchema, indexOf, marketNotFound } from "./market-schemas.js";
+import { HolderRowSchema, MarketIdParams, MarketRowSchema, Nullable, WhalesSchema, indexOf, marketNotFound, sendSerialized } from "./market-schemas.js";
 
 const NotFound = { $ref: "ErrorBody#" } as const;
 const LOOKUP_OPEN_MS = 60_000;
@@ -112,6 +113,7 @@ const Breakdown = Type.Object({
 
 export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
+  const pages = new LocalBodyCache(clock, ctx.config.markets.detailCacheSeconds, ctx.config.markets.detailCachedBodies);
   const find = async (marketId: string) => {
     const market = findMarket(await indexOf(ctx), marketId);
     if (!market) throw notFound(marketNotFound(marketId));
@@ -124,30 +126,33 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       config: { access: access.public },
       schema: {
         summary: "Market: prices, whale consensus, top traders, event group",
+        description: "Cached per market for up to MARKET_DETAIL_CACHE_SECONDS (60 s); as_of tells when it was computed.",
         tags: ["markets"],
         params: MarketIdParams,
         response: { 200: MarketDetail, 404: NotFound },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const m = await find(request.params.market_id);
-      const now = clock.now();
-      const holders = await marketHolders(ctx.store, m.condition_id, m.price_yes, ctx.config.whales.consensusMinUsd);
-      return {
-        market: { ...marketRow(m, now), event_title: m.event_title, group_item_title: m.group_item_title, resolution: m.resolution },
-        prices: { yes: m.price_yes, no: m.price_no },
-        consensus: {
-          whales: holders.whales,
-          yes_invested: holders.yes.smart.all.invested,
-          no_invested: holders.no.smart.all.invested,
-          yes_team: holders.yes.smart.top,
-          no_team: holders.no.smart.top,
-          min_usd: ctx.config.whales.consensusMinUsd,
-        },
-        top_traders: { yes: holders.yes.size.top, no: holders.no.size.top },
-        event_group: eventGroup(await indexOf(ctx), m, now),
-        as_of: now,
-      };
+      const body = await pages.get(m.condition_id, async (now) => {
+        const holders = await marketHolders(ctx.store, m.condition_id, m.price_yes, ctx.config.whales.consensusMinUsd);
+        return reply.serialize({
+          market: { ...marketRow(m, now), event_title: m.event_title, group_item_title: m.group_item_title, resolution: m.resolution },
+          prices: { yes: m.price_yes, no: m.price_no },
+          consensus: {
+            whales: holders.whales,
+            yes_invested: holders.yes.smart.all.invested,
+            no_invested: holders.no.smart.all.invested,
+            yes_team: holders.yes.smart.top,
+            no_team: holders.no.smart.top,
+            min_usd: ctx.config.whales.consensusMinUsd,
+          },
+          top_traders: { yes: holders.yes.size.top, no: holders.no.size.top },
+          event_group: eventGroup(await indexOf(ctx), m, now),
+          as_of: now,
+        }) as string;
+      });
+      return sendSerialized(reply, body);
     },
   );
 

@@ -2,12 +2,13 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { categoryStats, hotMarkets, resolvedMarkets } from "../../analytics/markets-lists.js";
-import { searchMarkets } from "../../analytics/markets-search.js";
+import { searchMarkets, type SearchFilters } from "../../analytics/markets-search.js";
+import { LocalBodyCache } from "../../analytics/window-cache.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { validationError } from "../errors.js";
 import { Limit, Offset, categoryFilter } from "../params.js";
-import { MarketRowSchema, Nullable, indexOf } from "./market-schemas.js";
+import { MarketRowSchema, Nullable, indexOf, sendSerialized } from "./market-schemas.js";
 
 const CategoryParam = Type.String({
   default: "",
@@ -61,8 +62,12 @@ const HOT_CACHED_ROWS = 100;
 const CATEGORY_STATS_CACHE_MS = 10 * 60_000;
 const RESOLVED_UNPREFIXED_MAX = 100;
 
+const ELAPSED_FIELD = '"_elapsed_ms":';
+const ELAPSED_LAST = `${ELAPSED_FIELD}0}`;
+
 export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
+  const searchAnswers = new LocalBodyCache(clock, 1, ctx.config.markets.searchCachedAnswers);
 
   app.get(
     "/api/v2/markets/search",
@@ -100,32 +105,36 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const started = performance.now();
       const q = request.query;
       const category = categoryFilter(q.category);
       if (q.price_min > q.price_max) throw validationError(["query", "price_min"], "price_min must not exceed price_max");
       if (q.min_days > q.max_days) throw validationError(["query", "min_days"], "min_days must not exceed max_days");
       const index = await indexOf(ctx);
-      const result = searchMarkets(
-        index,
-        {
-          q: q.q,
-          category,
-          limit: q.limit as number,
-          offset: q.offset,
-          minVolume: q.min_volume,
-          minWhales: q.min_whales,
-          minDays: q.min_days,
-          maxDays: q.max_days,
-          priceMin: q.price_min,
-          priceMax: q.price_max,
-          windowHours: q.window_hours,
-          createdWithinDays: q.created_within_days,
-        },
-        clock.now(),
-      );
-      return { ...result, limit: q.limit as number, offset: q.offset, _elapsed_ms: Math.round((performance.now() - started) * 1000) / 1000 };
+      const filters: SearchFilters = {
+        q: q.q,
+        category,
+        limit: q.limit as number,
+        offset: q.offset,
+        minVolume: q.min_volume,
+        minWhales: q.min_whales,
+        minDays: q.min_days,
+        maxDays: q.max_days,
+        priceMin: q.price_min,
+        priceMax: q.price_max,
+        windowHours: q.window_hours,
+        createdWithinDays: q.created_within_days,
+      };
+      // An answer depends on the index, the query and the clock's second only: within one second the same query is
+      // answered from its serialized body, which ends with `_elapsed_ms` (the schema's last field): this request's.
+      const head = await searchAnswers.get(`${index.version}|${JSON.stringify(filters)}`, async (now) => {
+        const text = reply.serialize({ ...searchMarkets(index, filters, now), limit: filters.limit, offset: filters.offset, _elapsed_ms: 0 }) as string;
+        if (!text.endsWith(ELAPSED_LAST)) throw new Error("markets/search: _elapsed_ms is no longer the last field of the answer");
+        return text.slice(0, -ELAPSED_LAST.length);
+      });
+      const elapsed = Math.round((performance.now() - started) * 1000) / 1000;
+      return sendSerialized(reply, Buffer.concat([head, Buffer.from(`${ELAPSED_FIELD}${elapsed}}`)]));
     },
   );
 

@@ -3,11 +3,12 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type, type TSchema } from "typebox";
 import { marketHolders, type SideRankings } from "../../analytics/market-consensus.js";
 import { findMarket } from "../../analytics/market-detail.js";
+import { LocalBodyCache } from "../../analytics/window-cache.js";
 import { CATEGORY_LABELS } from "../../venue/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { notFound } from "../errors.js";
-import { HolderRowSchema, MarketIdParams, Nullable, WhalesSchema, indexOf, marketNotFound } from "./market-schemas.js";
+import { HolderRowSchema, MarketIdParams, Nullable, WhalesSchema, indexOf, marketNotFound, sendSerialized } from "./market-schemas.js";
 
 const n = (description: string) => Type.Number({ description });
 const wr = (description: string) => Nullable(Type.Number(), description);
@@ -74,6 +75,7 @@ function sideBody(side: "yes" | "no", r: SideRankings) {
 }
 
 export const publicMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  const pages = new LocalBodyCache(ctx.platform.clock, ctx.config.markets.detailCacheSeconds, ctx.config.markets.detailCachedBodies);
   app.get(
     "/api/public/v1/market/:market_id",
     {
@@ -83,35 +85,39 @@ export const publicMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         description:
           "Smart Money teams (yes_team, no_team): Smart Money wallets (farmers never are) whose net open position at cost is YES (NO) by at least min_usd, by USD invested. " +
           "Top Size and Top Shares: every open position of the side, by USD invested and by shares. Each list holds the top 10; team and size aggregates cover the whole " +
-          "population, shares aggregates the 10 rows shown. P&L figures are unrealized, at the market's current price.",
+          "population, shares aggregates the 10 rows shown. P&L figures are unrealized, at the market's current price. " +
+          "Cached per market for up to MARKET_DETAIL_CACHE_SECONDS (60 s); as_of tells when it was computed.",
         tags: ["markets", "public v1"],
         params: MarketIdParams,
         response: { 200: PublicMarket, 404: { $ref: "ErrorBody#" } },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const m = findMarket(await indexOf(ctx), request.params.market_id);
       if (!m) throw notFound(marketNotFound(request.params.market_id));
       const minUsd = ctx.config.whales.consensusMinUsd;
-      const holders = await marketHolders(ctx.store, m.condition_id, m.price_yes, minUsd);
-      return {
-        market: {
-          id: m.id,
-          condition_id: m.condition_id,
-          slug: m.slug,
-          question: m.question,
-          price_yes: m.price_yes,
-          price_no: m.price_no,
-          category: m.category ? CATEGORY_LABELS[m.category] : null,
-          volume: m.volume,
-          closed: m.closed,
-        },
-        whales: holders.whales,
-        ...sideBody("yes", holders.yes),
-        ...sideBody("no", holders.no),
-        min_usd: minUsd,
-        as_of: ctx.platform.clock.now(),
-      };
+      const body = await pages.get(m.condition_id, async (now) => {
+        const holders = await marketHolders(ctx.store, m.condition_id, m.price_yes, minUsd);
+        return reply.serialize({
+          market: {
+            id: m.id,
+            condition_id: m.condition_id,
+            slug: m.slug,
+            question: m.question,
+            price_yes: m.price_yes,
+            price_no: m.price_no,
+            category: m.category ? CATEGORY_LABELS[m.category] : null,
+            volume: m.volume,
+            closed: m.closed,
+          },
+          whales: holders.whales,
+          ...sideBody("yes", holders.yes),
+          ...sideBody("no", holders.no),
+          min_usd: minUsd,
+          as_of: now,
+        }) as string;
+      });
+      return sendSerialized(reply, body);
     },
   );
 };

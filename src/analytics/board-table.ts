@@ -1,0 +1,130 @@
+/**
+ * One API process's copy of the leaderboards' per-wallet table, and its answers.
+ *
+ * The table is read whole (page by page) when the Deriver rewrote wallet_stats: a rebuild or a refresh bumps
+ * `derive_state.stats_generation` in the transaction of its writes, and the process looks at that one row at most
+ * every LEADERBOARD_CHECK_SECONDS. Only the first request of a process waits for a load; later reloads run in the
+ * background while the previous table answers. Rows are sorted once per load by each sort key (Smart Money apart,
+ * the default filter), so a query walks the rows in answer order, and each distinct query's serialized answer is
+ * kept until the next load: the answer of a query depends on nothing else than the table.
+ */
+import type { Config } from "../config/index.js";
+import { STATS_GENERATION } from "../derive/table-writes.js";
+import type { Clock } from "../platform/clock.js";
+import type { Store } from "../store/database.js";
+import { BOARD_SORTS, SORT_KEY, boardPredicate, loadBoardWallets, sortBoard, type BoardQuery, type BoardSort, type BoardWallet } from "./leaderboard.js";
+
+type SortedLists = Map<BoardSort, { all: BoardWallet[]; smart: BoardWallet[] }>;
+
+function sortedBy(wallets: readonly BoardWallet[], sort: BoardSort): { all: BoardWallet[]; smart: BoardWallet[] } {
+  const all = sortBoard([...wallets], SORT_KEY[sort]);
+  return { all, smart: all.filter((w) => w.is_smart) };
+}
+
+export class Board {
+  private readonly sorted: SortedLists;
+
+  constructor(
+    readonly wallets: readonly BoardWallet[],
+    /** The stats generation the rows were read at (or after). */
+    readonly generation: number,
+    sorted?: SortedLists,
+  ) {
+    this.sorted = sorted ?? new Map(BOARD_SORTS.map((sort) => [sort, sortedBy(wallets, sort)]));
+  }
+
+  /** The same board, sorted one key at a time with the event loop free in between (a large table sorts for a while). */
+  static async build(wallets: readonly BoardWallet[], generation: number): Promise<Board> {
+    const sorted: SortedLists = new Map();
+    for (const sort of BOARD_SORTS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sorted.set(sort, sortedBy(wallets, sort));
+    }
+    return new Board(wallets, generation, sorted);
+  }
+
+  /** The wallets matching the query, sorted descending by its key (then by address), paged; `total` before paging. */
+  query(q: BoardQuery): { whales: BoardWallet[]; total: number } {
+    const lists = this.sorted.get(q.sort)!;
+    const keep = boardPredicate(q);
+    const whales: BoardWallet[] = [];
+    let total = 0;
+    for (const w of q.filter === "smart" ? lists.smart : lists.all) {
+      if (!keep(w)) continue;
+      if (total >= q.offset && whales.length < q.limit) whales.push(w);
+      total++;
+    }
+    return { whales, total };
+  }
+}
+
+export async function statsGeneration(store: Store): Promise<number> {
+  const row = await store.db.selectFrom("derive_state").select("value").where("name", "=", STATS_GENERATION).executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
+export class BoardTable {
+  private board: Board | null = null;
+  private loading: Promise<Board> | null = null;
+  private checking = false;
+  private checkedAt = Number.NEGATIVE_INFINITY;
+  /** Serialized answers by normalized query, of the current board. */
+  private readonly answers = new Map<string, Buffer>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly config: Config,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The current table; the first call waits for it to load. */
+  async current(): Promise<Board> {
+    const board = this.board;
+    if (!board) return this.loading ?? this.reload();
+    const now = this.clock.now();
+    if (!this.checking && (now - this.checkedAt >= this.config.boards.leaderboardCheckSeconds || now < this.checkedAt)) {
+      this.checking = true;
+      this.checkedAt = now;
+      void statsGeneration(this.store)
+        .then((generation) => {
+          if (generation !== board.generation && !this.loading) return this.reload();
+          return undefined;
+        })
+        .catch(() => undefined)
+        .finally(() => (this.checking = false));
+    }
+    return board;
+  }
+
+  /** The serialized answer to a query (by `serialize`, the route's serializer), computed once per table. */
+  async answer(q: BoardQuery, serialize: (body: unknown) => string): Promise<Buffer> {
+    const board = await this.current();
+    const key = `${board.generation}|${q.sort}|${q.category}|${q.filter}|${q.limit}|${q.offset}|${q.min_markets}|${q.min_wr}|${q.min_pnl}|${q.min_profit_factor}|${q.max_avg_entry}|${q.max_sports_pct}|${q.skill}|${q.exclude_wallets}`;
+    const cached = this.answers.get(key);
+    if (cached) return cached;
+    const { whales, total } = board.query(q);
+    const body = Buffer.from(serialize({ whales, total, sort: q.sort, offset: q.offset, limit: q.limit }));
+    if (this.board === board && this.config.boards.leaderboardCachedPages > 0) {
+      if (this.answers.size >= this.config.boards.leaderboardCachedPages) this.answers.delete(this.answers.keys().next().value!);
+      this.answers.set(key, body);
+    }
+    return body;
+  }
+
+  /** Reads the generation, then the rows (a refresh between the two is seen again at the next check). */
+  private reload(): Promise<Board> {
+    const loading = statsGeneration(this.store)
+      .then(async (generation) => ({ generation, wallets: await loadBoardWallets(this.store, this.config) }))
+      .then(({ generation, wallets }) => Board.build(wallets, generation))
+      .then((board) => {
+        this.board = board;
+        this.answers.clear();
+        return board;
+      })
+      .finally(() => {
+        if (this.loading === loading) this.loading = null;
+      });
+    this.loading = loading;
+    return loading;
+  }
+}
