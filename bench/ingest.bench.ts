@@ -1,11 +1,13 @@
 /**
  * Backfill throughput of ingest: `node --import tsx bench/ingest.bench.ts [--fills 10000000] [--batch 50000]
- * [--pg postgres://postgres@127.0.0.1:5432/test | --pg none] [--decode 150000]`.
+ * [--pg postgres://postgres@127.0.0.1:5432/test | --pg none] [--stores sqlite,pg] [--defer-indexes yes|no] [--decode 150000]`.
  *
- * 1. Write path: the chain pipeline's commits (BatchWriter: fills with every index of the schema, the wallets
- *    they name, and the checkpoint, one transaction per batch) of a seeded synthetic history: matches of one to
- *    four makers plus the taker, Zipf-active wallets on Zipf-popular markets, increasing blocks. Into a fresh
- *    SQLite file (the configured page cache) and into a fresh schema of PostgreSQL.
+ * 1. Write path: the chain pipeline's commits in a first sync (BatchWriter: fills, the wallets they name, and the
+ *    checkpoint, one transaction per batch; the fills' wallet and market indexes dropped first and built by the
+ *    last batch, and so the fills' wallets, included in the time, unless `--defer-indexes no`) of a seeded synthetic history: matches of one
+ *    to four makers plus the taker, Zipf-active wallets on Zipf-popular markets, increasing blocks. Into a fresh
+ *    SQLite file (the configured page cache) and into a fresh schema of PostgreSQL. Rates per tenth of the history
+ *    show whether the rate holds as the table grows.
  * 2. CPU path: the same kind of history as encoded exchange logs, decoded (src/ingest/log-decoder.ts), settled
  *    (settleFills) and turned into rows, on one core.
  * Prints fills/s for each, and the process's peak RSS.
@@ -21,8 +23,8 @@ import { decodeLog } from "../src/ingest/log-decoder.js";
 import { EXCHANGE_V1, EXCHANGE_V2, matchEvents } from "../src/ingest/testing/chain-events.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { createLogger } from "../src/platform/logger.js";
-import { openStore, type Store } from "../src/store/database.js";
-import type { NewFill } from "../src/store/fills.js";
+import { openStore, type Store, type StoreTransaction } from "../src/store/database.js";
+import { completeDeferredFills, dropDeferredFillIndexes, type NewFill } from "../src/store/fills.js";
 import { migrateStore } from "../src/store/migrate.js";
 import { encodeVenueLog as encodeLog, settleFills, type DecodedVenueLog, type Hex, type RawLog } from "../src/venue/index.js";
 
@@ -33,6 +35,10 @@ const FILLS = Number(args.get("fills") ?? 10_000_000);
 const BATCH = Number(args.get("batch") ?? 50_000);
 const PG_URL = args.get("pg") ?? "postgres://postgres@127.0.0.1:5432/test";
 const DECODE = Number(args.get("decode") ?? 150_000);
+/** `no`: the fills keep every index through the backfill (as a first sync shorter than INGEST_DEFER_INDEXES_BLOCKS). */
+const DEFER_INDEXES = (args.get("defer-indexes") ?? "yes") !== "no";
+/** Which stores to measure: `sqlite,pg` (default), `sqlite` or `pg`. */
+const STORES = new Set((args.get("stores") ?? "sqlite,pg").split(","));
 const WALLETS = 200_000;
 const MARKETS = 20_000;
 
@@ -59,10 +65,14 @@ function* history(total: number, seed: number): Generator<NewFill[]> {
   const zipf = (n: number, skew: number) => Math.min(n - 1, Math.floor(n * random() ** skew));
   let made = 0;
   let block = 81_000_000;
+  let blockLogs = 0;
   let tx = 0;
   let batch: NewFill[] = [];
   while (made < total) {
-    if (random() < 0.05) block += 1;
+    if (random() < 0.05) {
+      block += 1;
+      blockLogs = 0;
+    }
     const ts = 1_767_225_600 + (block - 81_000_000) * 2;
     const market = zipf(MARKETS, 2.5);
     const makers = 1 + Math.floor(random() * random() * 4);
@@ -77,7 +87,7 @@ function* history(total: number, seed: number): Generator<NewFill[]> {
       batch.push(
         chainFillRow(
           {
-            txHash: txHash as Hex, logIndex: i, blockNumber: block, exchange: EXCHANGE_V2, exchangeVersion: "v2", orderHash: `0x${hex(made + i, 64)}` as Hex,
+            txHash: txHash as Hex, logIndex: blockLogs + i, blockNumber: block, exchange: EXCHANGE_V2, exchangeVersion: "v2", orderHash: `0x${hex(made + i, 64)}` as Hex,
             wallet: walletAddress(zipf(WALLETS, 3)), role: taker ? "TAKER" : "MAKER", counterparty: walletAddress(zipf(WALLETS, 3)),
             direction: type === "MERGE" ? "SELL" : "BUY", tokenId: tokenOf(market, outcome), sizeMicro: size, usdMicro: Math.floor((size * priceMicro) / 1e6),
             priceMicro, feeMicro: 0, feeAsset: "COLLATERAL", feeUsdMicro: taker ? Math.floor(size / 1000) : 0, entryType: type,
@@ -88,6 +98,8 @@ function* history(total: number, seed: number): Generator<NewFill[]> {
       );
     }
     made += makers + 1;
+    // The makers' and the taker's OrderFilled, then OrdersMatched: log indexes count within the block.
+    blockLogs += makers + 2;
     if (batch.length >= BATCH) {
       yield batch;
       batch = [];
@@ -102,17 +114,39 @@ const logger = createLogger("silent");
 
 async function measureWrites(label: string, store: Store): Promise<void> {
   const writer = new BatchWriter(store, new ManualClock(), logger);
+  const cpuStart = process.cpuUsage();
   let written = 0;
   let busyMs = 0;
   let batches = 0;
+  // The rate per tenth of the history: it should stay flat as the table grows.
+  const tenth = Math.ceil(FILLS / 10);
+  const tenths: string[] = [];
+  let tenthStart = { written: 0, busyMs: 0 };
+  if (DEFER_INDEXES) await store.transaction(dropDeferredFillIndexes);
+  let indexMs = 0;
+  const batchCount = Math.ceil(FILLS / BATCH);
   for (const batch of history(FILLS, 42)) {
     const started = performance.now();
-    const committed = await writer.commit({ source: "chain-logs", cursor: `block:${batch.at(-1)!.block_number}`, fills: batch });
+    // As the chain pipeline's first sync: the batch that completes it builds the deferred indexes.
+    const completes = DEFER_INDEXES && batches === batchCount - 1;
+    const write = async (tx: StoreTransaction) => {
+      const indexStarted = performance.now();
+      await completeDeferredFills(tx, loadConfig(process.env).ingest.indexBuildMemoryMb, 0);
+      indexMs = performance.now() - indexStarted;
+    };
+    const committed = await writer.commit({ source: "chain-logs", cursor: `block:${batch.at(-1)!.block_number}`, fills: batch, fillWalletsLater: DEFER_INDEXES, write: completes ? write : undefined });
     busyMs += performance.now() - started;
     written += committed.fills.length;
     batches += 1;
+    if (written - tenthStart.written >= tenth) {
+      tenths.push(`${Math.round((written - tenthStart.written) / ((busyMs - tenthStart.busyMs) / 1000) / 1000)}k`);
+      tenthStart = { written, busyMs };
+    }
   }
-  console.log(`${label}: ${written.toLocaleString("en-US")} fills in ${(busyMs / 1000).toFixed(1)} s = ${Math.round(written / (busyMs / 1000)).toLocaleString("en-US")} fills/s (${batches} batches of ${BATCH.toLocaleString("en-US")}; wallets and checkpoint included)`);
+  const cpu = process.cpuUsage(cpuStart);
+  console.log(`${label}: ${written.toLocaleString("en-US")} fills in ${(busyMs / 1000).toFixed(1)} s = ${Math.round(written / (busyMs / 1000)).toLocaleString("en-US")} fills/s (${batches} batches of ${BATCH.toLocaleString("en-US")}; wallets and checkpoint included${DEFER_INDEXES ? `; wallet and market indexes and the fills' wallets built at the end in ${(indexMs / 1000).toFixed(1)} s, included` : ""})`);
+  console.log(`  this process's CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (history generation included)`);
+  console.log(`  fills/s per tenth of the history: ${tenths.join(" ")}`);
 }
 
 /** The history as the exchanges' logs: one match per transaction, V1 then V2. */
@@ -154,6 +188,7 @@ function measureDecode(): void {
 
 console.log(`ingest bench: ${FILLS.toLocaleString("en-US")} synthetic chain fills, ${WALLETS.toLocaleString("en-US")} wallets, ${MARKETS.toLocaleString("en-US")} markets`);
 
+if (STORES.has("sqlite")) {
 const dir = mkdtempSync(join(tmpdir(), "pelagic-bench-"));
 try {
   const config = loadConfig({ ...process.env, DATA_DIR: dir });
@@ -164,8 +199,9 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
+}
 
-if (PG_URL !== "none") {
+if (PG_URL !== "none" && STORES.has("pg")) {
   const schema = `bench_ingest_${Date.now().toString(36)}`;
   let pg: Store | undefined;
   try {

@@ -32,6 +32,7 @@ export const settings = {
     logLevel: oneOf("LOG_LEVEL", "info", ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const, "pino log level"),
     trustProxy: bool("TRUST_PROXY", false, "take the client IP from X-Forwarded-For (behind a reverse proxy)"),
     shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, "how long SIGTERM waits for in-flight requests", { min: 0 }),
+    slowRequestMs: int("SLOW_REQUEST_MS", 1_000, "requests slower than this are logged at warn; the others at debug (access log)", { min: 0 }),
   },
   store: {
     dataDir: str("DATA_DIR", "./data", "folder of the SQLite file and other local state"),
@@ -104,6 +105,9 @@ export const settings = {
   },
   markets: {
     indexRefreshSeconds: int("MARKET_INDEX_REFRESH_SECONDS", 30, "age at which the in-memory market index (search, market lists, market pages) is reloaded from the store in the background", { min: 1 }),
+    detailCacheSeconds: int("MARKET_DETAIL_CACHE_SECONDS", 60, "cache window of a market page (/api/v2/market/{id}, /api/public/v1/market/{id}): consensus and holder rankings", { min: 0 }),
+    detailCachedBodies: int("MARKET_DETAIL_CACHED_BODIES", 5_000, "market page answers an API process keeps serialized", { min: 0 }),
+    searchCachedAnswers: int("MARKET_SEARCH_CACHED_ANSWERS", 1_000, "distinct market searches whose serialized answers an API process keeps for the current clock second", { min: 0 }),
     qualityMinVolume: num("MARKET_QUALITY_MIN_VOLUME", 10_000, "volume (USD) an open market needs to count as active_quality in category-stats", { min: 0 }),
     qualityPriceMin: num("MARKET_QUALITY_PRICE_MIN", 0.03, "YES price below which an open market is extreme (not active_quality)", { min: 0, max: 1 }),
     qualityPriceMax: num("MARKET_QUALITY_PRICE_MAX", 0.97, "YES price above which an open market is extreme (not active_quality)", { min: 0, max: 1 }),
@@ -119,7 +123,9 @@ export const settings = {
     searchMaxResults: int("WALLET_SEARCH_MAX_RESULTS", 20, "results returned by wallet-search", { min: 1, max: 200 }),
   },
   boards: {
-    leaderboardCacheSeconds: int("LEADERBOARD_CACHE_SECONDS", 60, "cache window of the leaderboards' per-wallet table (stats plus avg entry, MINT/MERGE 30-day volume, maker share)", { min: 0 }),
+    leaderboardCacheSeconds: int("LEADERBOARD_CACHE_SECONDS", 60, "cache window of /api/leaderboard's period rankings (7d and 30d move with the clock)", { min: 0 }),
+    leaderboardCheckSeconds: int("LEADERBOARD_CHECK_SECONDS", 5, "how often an API process looks whether the Deriver rewrote wallet_stats (a rebuild or refresh); only then it reloads its leaderboard table", { min: 0 }),
+    leaderboardCachedPages: int("LEADERBOARD_CACHED_PAGES", 2_000, "distinct leaderboard queries whose serialized answers an API process keeps (until the table is reloaded)", { min: 0 }),
     whaleMoveMinUsd: num("HOME_WHALE_MOVE_MIN_USD", 50_000, "smallest smart-whale fill (USD) shown by /home/whale-moves", { min: 0 }),
     whaleMoveHours: int("HOME_WHALE_MOVE_HOURS", 6, "window (hours) of /home/whale-moves", { min: 1 }),
     topWhalesDays: int("HOME_TOP_WHALES_DAYS", 7, "window (days) of the realized P&L ranked by /home/top-whales-7d", { min: 1 }),
@@ -143,6 +149,7 @@ export const settings = {
   },
   wallet: {
     overviewCacheSeconds: int("WALLET_OVERVIEW_CACHE_SECONDS", 60, "cache window of a wallet overview read from stored data", { min: 1 }),
+    overviewCachedBodies: int("WALLET_OVERVIEW_CACHED_BODIES", 20_000, "proxy-view overview answers an API process keeps serialized (within the overview window)", { min: 0 }),
     heavyWalletTrades: int("WALLET_HEAVY_TRADES", 250_000, "fills from which a wallet counts as very heavy: a cold public v1 overview answers 202 and computes in the background", { min: 1 }),
     degradedInFlightRequests: int("DEGRADED_IN_FLIGHT_REQUESTS", 256, "wallet requests in flight in one process above which overviews drop their secondary counters (degraded)", { min: 0 }),
     degradedEventLoopDelayMs: int("DEGRADED_EVENT_LOOP_DELAY_MS", 0, "event-loop delay (p99 over the last seconds) above which overviews are degraded; 0: off (in role all, ingest batches delay the loop without any API load)", { min: 0 }),
@@ -157,6 +164,8 @@ export const settings = {
     startDate: optionalStr("INGEST_START", "backfill start: YYYY-MM-DD or a block number (a date only without VENUE_RPC_URL); unset: follow from now"),
     confirmations: int("INGEST_CONFIRMATIONS", 64, "blocks behind the head the chain follower stays", { min: 0 }),
     blockSpan: int("INGEST_BLOCK_SPAN", 2_000, "largest block range of one eth_getLogs request (halved when the node refuses it)", { min: 1 }),
+    deferIndexesBlocks: int("INGEST_DEFER_INDEXES_BLOCKS", 100_000, "a first chain sync with at least this many blocks to go drops the fills' wallet and market indexes and builds them, and its fills' wallets, once it reaches the head (0: always)", { min: 0 }),
+    indexBuildMemoryMb: int("INGEST_INDEX_BUILD_MEMORY_MB", 256, "PostgreSQL maintenance_work_mem of the transaction that builds the indexes a first sync deferred", { min: 1 }),
     pollSeconds: int("INGEST_POLL_SECONDS", 4, "pause of a caught-up fills pipeline before it looks for new blocks or trades", { min: 0 }),
     marketsIntervalSeconds: int("INGEST_MARKETS_INTERVAL_SECONDS", 60, "pause between incremental market syncs (prices, volumes, closed state, resolutions)", { min: 0 }),
     livePollSeconds: int("INGEST_LIVE_POLL_SECONDS", 2, "pause between /trades polls while the live feed (RTDS) is down", { min: 0 }),

@@ -9,7 +9,7 @@ import { categoryFromTags } from "../venue/categories.js";
 import { truthOperations, truthResolutions, truthRewards, type TimeRange, type TruthOperation } from "../sim/servers/ground-truth.js";
 import { referencePnl, type World } from "../sim/world/index.js";
 import type { Store } from "../store/database.js";
-import { insertActivity, insertFills, type NewActivity, type NewFill } from "../store/fills.js";
+import { chainFillKey, insertActivity, insertFills, type NewActivity, type NewFill } from "../store/fills.js";
 import { recordResolutions, upsertEvents, upsertMarkets, type NewEvent, type NewMarket, type NewMarketToken, type NewResolution } from "../store/markets.js";
 import { replaceVenueClosedPositions, replaceVenuePnlPoints, saveWalletSync } from "../store/wallet-cache.js";
 import type { DeriveConfig } from "./derivation.js";
@@ -33,7 +33,7 @@ export function* worldFillRows(world: World, range: TimeRange = {}): Generator<N
     for (let f = from; f < to; f++) {
       const fill = world.fill(f);
       yield {
-        fill_key: `chain:${txHash}:${fill.logIndex}`,
+        fill_key: chainFillKey(fill.block, fill.logIndex),
         source: "chain",
         tx_hash: txHash,
         log_index: fill.logIndex,

@@ -28,6 +28,8 @@ export interface Batch {
   /** Set once the source's first full sync is complete. */
   readonly firstSyncDone?: boolean;
   readonly fills?: readonly NewFill[];
+  /** The fills' wallets are left to the batch that ends the first sync (ChainLogsPipeline, deferred indexes). */
+  readonly fillWalletsLater?: boolean;
   readonly activity?: readonly NewActivity[];
   readonly resolutions?: readonly NewResolution[];
   /** Wallets with profile fields (fills and activity add their own wallets). */
@@ -80,7 +82,7 @@ export class BatchWriter {
       const newActivity = await insertActivity(tx, activity);
       const newResolutions = batch.resolutions?.length ? await recordResolutions(tx, batch.resolutions) : [];
       const sightings: WalletSighting[] = (batch.sightings ?? []).filter((s) => !isProtocolAddress(s.address));
-      for (const f of newFills) sightings.push({ address: f.wallet, ts: f.ts });
+      if (!batch.fillWalletsLater) for (const f of newFills) sightings.push({ address: f.wallet, ts: f.ts });
       for (const a of newActivity) sightings.push({ address: a.wallet, ts: a.ts });
       await recordWalletSightings(tx, sightings, now);
       await batch.write?.(tx);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import { storeChecksum } from "../store/checksum.js";
+import { chainFillKey, deferredFillIndexesPresent } from "../store/fills.js";
 import { EXCHANGE_CONTRACTS, VENUE_EVENT_TOPICS, isProtocolAddress, type Hex } from "../venue/index.js";
 import { gammaMarket } from "../venue/testing/fixtures.js";
 import type { CommittedBatch } from "./batch-writer.js";
@@ -72,15 +73,15 @@ describe.each(storeBackends)("chain logs on $kind", (backend) => {
     await h.ingest.runUntilCaughtUp();
     const rows = await fills();
     expect(rows.map((f) => [f.fill_key, f.wallet, f.role, f.side, f.outcome_index, f.size, f.usd, f.fee, f.entry_type, f.exchange_version, f.counterparty])).toEqual([
-      [`chain:${tx.mintV1}:0`, BOB, "maker", "BUY", 1, 100_000_000, 40_000_000, 0, "MINT", 1, ALICE],
-      [`chain:${tx.mintV1}:1`, ALICE, "taker", "BUY", 0, 100_000_000, 60_000_000, 960_000, "MINT", 1, BOB],
-      [`chain:${tx.complementaryV1}:0`, BOB, "maker", "SELL", 0, 10_000_000, 7_000_000, 0, "COMPLEMENTARY", 1, CAROL],
-      [`chain:${tx.complementaryV1}:1`, CAROL, "taker", "BUY", 0, 10_000_000, 7_000_000, 0, "COMPLEMENTARY", 1, BOB],
-      [`chain:${tx.mergeV2}:0`, BOB, "maker", "SELL", 1, 50_000_000, 15_000_000, 0, "MERGE", 2, ALICE],
-      [`chain:${tx.mergeV2}:1`, ALICE, "taker", "SELL", 0, 50_000_000, 35_000_000, 420_000, "MERGE", 2, BOB],
-      [`chain:${tx.twoMakersV2}:0`, ALICE, "maker", "BUY", 1, 20_000_000, 8_000_000, 0, "COMPLEMENTARY", 2, CAROL],
-      [`chain:${tx.twoMakersV2}:1`, BOB, "maker", "BUY", 1, 10_000_000, 4_000_000, 0, "COMPLEMENTARY", 2, CAROL],
-      [`chain:${tx.twoMakersV2}:2`, CAROL, "taker", "SELL", 1, 30_000_000, 12_000_000, 0, "COMPLEMENTARY", 2, ALICE],
+      [chainFillKey(110, 0), BOB, "maker", "BUY", 1, 100_000_000, 40_000_000, 0, "MINT", 1, ALICE],
+      [chainFillKey(110, 1), ALICE, "taker", "BUY", 0, 100_000_000, 60_000_000, 960_000, "MINT", 1, BOB],
+      [chainFillKey(120, 0), BOB, "maker", "SELL", 0, 10_000_000, 7_000_000, 0, "COMPLEMENTARY", 1, CAROL],
+      [chainFillKey(120, 1), CAROL, "taker", "BUY", 0, 10_000_000, 7_000_000, 0, "COMPLEMENTARY", 1, BOB],
+      [chainFillKey(150, 0), BOB, "maker", "SELL", 1, 50_000_000, 15_000_000, 0, "MERGE", 2, ALICE],
+      [chainFillKey(150, 1), ALICE, "taker", "SELL", 0, 50_000_000, 35_000_000, 420_000, "MERGE", 2, BOB],
+      [chainFillKey(160, 0), ALICE, "maker", "BUY", 1, 20_000_000, 8_000_000, 0, "COMPLEMENTARY", 2, CAROL],
+      [chainFillKey(160, 1), BOB, "maker", "BUY", 1, 10_000_000, 4_000_000, 0, "COMPLEMENTARY", 2, CAROL],
+      [chainFillKey(160, 2), CAROL, "taker", "SELL", 1, 30_000_000, 12_000_000, 0, "COMPLEMENTARY", 2, ALICE],
     ]);
     expect(rows[0]).toMatchObject({ condition_id: A.condition, token_id: "2001", price: 0.4, block_number: 110, ts: 1_770_000_220, source: "chain" });
     // Market 3 was not in Gamma's event listing: found by token id, and stored with the batch.
@@ -159,6 +160,37 @@ describe.each(storeBackends)("chain logs on $kind", (backend) => {
     venue.chain.intercept = (method) => (method === "eth_call" ? { result: hash32(200) } : undefined);
     await h.ingest.runUntilCaughtUp();
     expect(await checkpointOf(h.store, SOURCES.chain)).toMatchObject({ cursor: `block:${venue.chain.head}`, first_sync_done: 1 });
+  });
+
+  it("builds the fills' wallet and market indexes and records the fills' wallets when a long first sync reaches the head, in the batch that completes it", async () => {
+    const walletRows = () => h.store.db.selectFrom("wallets").select(["address", "first_seen", "last_seen"]).orderBy("address").execute();
+    await h.ingest.runUntilCaughtUp();
+    const expectedWallets = await walletRows();
+    expect(expectedWallets.map((w) => w.address)).toEqual([ALICE, BOB, CAROL].sort());
+    await h.dispose();
+    h = await openIngestHarness(backend, venue, { env: { INGEST_START: "100", INGEST_BLOCK_SPAN: "25", INGEST_DEFER_INDEXES_BLOCKS: "50" }, maxBlockSpan: 25 });
+    const seen: { firstSyncDone: number | undefined; fills: number; indexes: boolean }[] = [];
+    h.ingest.onCommitted(async (batch) => {
+      const checkpoint = await checkpointOf(h.store, SOURCES.chain);
+      seen.push({ firstSyncDone: checkpoint?.first_sync_done, fills: batch.fills.length, indexes: await h.store.transaction(deferredFillIndexesPresent) });
+    });
+    await h.ingest.runUntilCaughtUp();
+    // The sync's first commit (its start block) comes before the indexes are dropped; every batch of fills after it.
+    const during = seen.filter((s) => s.firstSyncDone !== 1 && s.fills > 0);
+    expect(during.length).toBeGreaterThan(0);
+    expect(during.every((s) => !s.indexes)).toBe(true);
+    expect(seen.filter((s) => s.firstSyncDone === 1).every((s) => s.indexes)).toBe(true);
+    expect(seen.at(-1)).toMatchObject({ firstSyncDone: 1, indexes: true });
+    expect(await fills()).toHaveLength(9);
+    expect(await walletRows()).toEqual(expectedWallets);
+  });
+
+  it("keeps the fills indexes through a first sync shorter than INGEST_DEFER_INDEXES_BLOCKS", async () => {
+    const seen: boolean[] = [];
+    h.ingest.onCommitted(async () => void seen.push(await h.store.transaction(deferredFillIndexesPresent)));
+    await h.ingest.runUntilCaughtUp();
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.every(Boolean)).toBe(true);
   });
 
   it("resolves INGEST_START given as a date to the first block at or after it", async () => {

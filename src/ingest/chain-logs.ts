@@ -3,9 +3,15 @@
  * exchanges in one filter (so the 2026-04-28 cutover needs no special case). Backfills from INGEST_START, then
  * follows the head INGEST_CONFIRMATIONS blocks behind. Each chunk of blocks is one batch: its logs grouped per
  * transaction and settled (settleFills), written with the checkpoint `block:<last block of the chunk>`.
+ *
+ * A first sync with `deferIndexesBlocks` or more to go drops the fills' wallet and market indexes and leaves its
+ * fills' wallets out of `wallets`; the batch that completes it (sets `first_sync_done`) builds the indexes and
+ * records the wallets of all stored fills, in its transaction: a store whose chain source has finished its first
+ * sync always has both, and a crash meanwhile leaves the first sync unfinished.
  */
 import { readCheckpoint } from "../store/checkpoints.js";
-import type { NewActivity, NewFill } from "../store/fills.js";
+import type { StoreTransaction } from "../store/database.js";
+import { completeDeferredFills, dropDeferredFillIndexes, type NewActivity, type NewFill } from "../store/fills.js";
 import type { NewResolution } from "../store/markets.js";
 import {
   CONTRACTS,
@@ -41,6 +47,10 @@ export interface ChainLogsOptions {
   readonly confirmations: number;
   /** Blocks per step; ChainClient splits further when the provider refuses a range. */
   readonly blockSpan: number;
+  /** A first sync with at least this many blocks to go builds the deferred fills indexes once, at its end. */
+  readonly deferIndexesBlocks: number;
+  /** PostgreSQL memory for building them. */
+  readonly indexBuildMemoryMb: number;
 }
 
 const blockCursor = (block: number) => `block:${block}`;
@@ -55,6 +65,7 @@ export class ChainLogsPipeline implements Pipeline {
   private readonly feeBips = new Map<string, number | null>();
   /** The block the first full sync runs to: the target (head less confirmations) of this process's first step. */
   private backfillTarget: number | null = null;
+  private indexesDeferred = false;
 
   constructor(
     private readonly ctx: IngestContext,
@@ -78,8 +89,13 @@ export class ChainLogsPipeline implements Pipeline {
       last = (await resolveStartBlock(this.chain, this.options.start, target, signal)) - 1;
       await this.ctx.writer.commit({ source: this.source, cursor: blockCursor(last) });
     }
+    if (syncing && !this.indexesDeferred && goal > last && goal - last >= this.options.deferIndexesBlocks) {
+      await this.ctx.store.transaction(dropDeferredFillIndexes);
+      this.indexesDeferred = true;
+      this.ctx.logger.info({ source: this.source, blocks: goal - last }, "first sync: the fills' wallet and market indexes are built when it reaches the head");
+    }
     if (last >= goal) {
-      if (syncing) await this.ctx.writer.commit({ source: this.source, cursor: blockCursor(last), firstSyncDone: true });
+      if (syncing) await this.ctx.writer.commit({ source: this.source, cursor: blockCursor(last), firstSyncDone: true, write: (tx) => this.completeFirstSync(tx) });
       return { caughtUp: true };
     }
     const to = Math.min(target, last + this.options.blockSpan);
@@ -126,11 +142,24 @@ export class ChainLogsPipeline implements Pipeline {
       cursor: blockCursor(chunk.toBlock),
       firstSyncDone: completesFirstSync ? true : undefined,
       fills,
+      fillWalletsLater: this.indexesDeferred,
       activity,
       resolutions,
       skipped: [...skipped, ...marketRows.skipped],
-      write: (tx) => writeMarketRows(tx, marketRows),
+      write: async (tx) => {
+        await writeMarketRows(tx, marketRows);
+        if (completesFirstSync) await this.completeFirstSync(tx);
+      },
     };
+  }
+
+  /**
+   * In the transaction that sets `first_sync_done`: the indexes and wallets a first sync deferred, also when an
+   * earlier process deferred them (without, the index build is a no-op and the wallets only merge again).
+   */
+  private async completeFirstSync(tx: StoreTransaction): Promise<void> {
+    if (this.indexesDeferred) this.ctx.logger.info({ source: this.source }, "first sync: building the fills' wallet and market indexes, and the fills' wallets");
+    await completeDeferredFills(tx, this.options.indexBuildMemoryMb, this.ctx.clock.now());
   }
 
   /** From the logs' `blockTimestamp` when the node sends it (many do), else from the blocks, in batches. */

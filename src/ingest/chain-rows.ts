@@ -1,18 +1,19 @@
 /**
  * Chain records → store rows: settled fills, NegRisk conversions, splits, merges, redemptions (wallet
- * activity) and ConditionResolution payouts. Natural keys: `chain:<tx>:<logIndex>` for fills and activity,
- * the condition id for a resolution.
+ * activity) and ConditionResolution payouts. Natural keys: `chain:<block>:<logIndex>` zero-padded for fills
+ * (chainFillKey: chain order), `chain:<tx>:<logIndex>` for activity, the condition id for a resolution.
  */
-import type { NewActivity, NewFill } from "../store/fills.js";
+import { chainFillKey, type NewActivity, type NewFill } from "../store/fills.js";
 import type { NewResolution, TokenFacts } from "../store/markets.js";
 import type { Resolution } from "../store/schema.js";
 import { fromMicro, type ChainFill, type DecodedVenueLog, type LogPosition, type PayoutRedemptionEvent, type PositionSplitEvent, type PositionsConvertedEvent, type PositionsMergeEvent, type ConditionResolutionEvent } from "../venue/index.js";
 
+/** The natural key of a chain activity row. */
 export const chainKey = (log: { readonly transactionHash: string; readonly logIndex: number }) => `chain:${log.transactionHash}:${log.logIndex}`;
 
 export function chainFillRow(fill: ChainFill, facts: TokenFacts, ts: number): NewFill {
   return {
-    fill_key: chainKey({ transactionHash: fill.txHash, logIndex: fill.logIndex }),
+    fill_key: chainFillKey(fill.blockNumber, fill.logIndex),
     source: "chain",
     tx_hash: fill.txHash,
     log_index: fill.logIndex,

@@ -58,7 +58,7 @@ export class Ingest {
     this.markets = new MarketsSync(ctx, venue.gamma);
     if (venue.chain) {
       const directory = new MarketDirectory(store, venue.gamma, clock);
-      this.fills = new ChainLogsPipeline(ctx, venue.chain, directory, { start, confirmations: config.ingest.confirmations, blockSpan: config.ingest.blockSpan });
+      this.fills = new ChainLogsPipeline(ctx, venue.chain, directory, { start, confirmations: config.ingest.confirmations, blockSpan: config.ingest.blockSpan, deferIndexesBlocks: config.ingest.deferIndexesBlocks, indexBuildMemoryMb: config.ingest.indexBuildMemoryMb });
     } else {
       if (start?.kind === "block") logger.warn("INGEST_START is a block number but no VENUE_RPC_URL is set: the Data API backfill starts now");
       // Without a start date it follows from now, as the chain pipeline follows from the head without a start block.

@@ -1,17 +1,20 @@
 /**
  * Writing fills and wallet activity: batched, idempotent by natural key (a replayed batch inserts nothing),
  * and fast enough for backfills. Each call returns the rows that were new, so listeners see every row once.
- * SQLite: one prepared statement run per row on the raw handle (measured 1.6x faster than multi-row statements
- * through Kysely, and faster than raw multi-row statements too). PostgreSQL: COPY, straight into the table when
- * no row exists yet (a backfill past its checkpoint), else through a temporary table and
+ * SQLite: one prepared statement run per row on the raw handle, with one reused values array (measured 1.6x faster
+ * than multi-row statements through Kysely, and faster than raw multi-row statements too: 300,000 fills, 91,000
+ * against 77,000 rows per CPU second for 200 rows per statement with `returning`). PostgreSQL: COPY, straight into
+ * the table when no row exists yet (a backfill past its checkpoint), else through a temporary table and
  * INSERT ... SELECT ... ON CONFLICT DO NOTHING (measured 1.4x the former INSERT ... SELECT FROM unnest).
  * Call inside the transaction that also saves the source's checkpoint.
  */
 import type { Insertable } from "kysely";
+import type SqliteDatabase from "better-sqlite3";
 import type pg from "pg";
 import type { StoreTransaction } from "./database.js";
 import { copyRows, sqlIdentifier } from "./pg-copy.js";
 import { preparedStatement } from "./sqlite-statements.js";
+import { recordWalletsOfFills } from "./wallets.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
 
 export type NewFill = Insertable<FillsTable>;
@@ -41,29 +44,46 @@ const ACTIVITY: TableSpec = {
   ],
 };
 
+/**
+ * A chain fill's natural key: its block and log index (a log's place on the chain), zero-padded so that keys sort
+ * in chain order and a backfill appends to the right edge of the unique index instead of writing all over it (a
+ * transaction hash is random). Not less stable than the transaction hash: a log index counts within its block.
+ */
+export function chainFillKey(blockNumber: number, logIndex: number): string {
+  return `chain:${String(blockNumber).padStart(CHAIN_KEY_BLOCK_DIGITS, "0")}:${String(logIndex).padStart(CHAIN_KEY_LOG_DIGITS, "0")}`;
+}
+
+export const CHAIN_KEY_BLOCK_DIGITS = 10;
+export const CHAIN_KEY_LOG_DIGITS = 6;
+
 /** SQLite runs this many rows, then lets the event loop breathe (the driver is synchronous). */
 const SQLITE_ROWS_PER_SLICE = 10_000;
+type SqliteHandle = SqliteDatabase.Database;
 const UNIQUE_VIOLATION = "23505";
 
 async function insertIgnoringDuplicates<R extends Record<string, unknown>>(tx: StoreTransaction, spec: TableSpec, rows: readonly R[]): Promise<R[]> {
   if (rows.length === 0) return [];
-  if (tx.raw.kind === "sqlite") {
-    const statement = preparedStatement(
-      tx.raw.handle,
-      `insert into ${spec.table} (${spec.columns.join(", ")}) values (${spec.columns.map(() => "?").join(", ")}) on conflict (${spec.key}) do nothing`,
-    );
-    const fresh: R[] = [];
-    for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_SLICE) {
-      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-      const end = Math.min(rows.length, start + SQLITE_ROWS_PER_SLICE);
-      for (let i = start; i < end; i++) {
-        const row = rows[i] as R;
-        if (statement.run(spec.columns.map((c) => row[c] ?? null)).changes > 0) fresh.push(row);
-      }
-    }
-    return fresh;
-  }
+  if (tx.raw.kind === "sqlite") return sqliteInsert(tx.raw.handle, spec, rows);
   return postgresInsert(tx.raw.client, spec, rows);
+}
+
+async function sqliteInsert<R extends Record<string, unknown>>(handle: SqliteHandle, spec: TableSpec, rows: readonly R[]): Promise<R[]> {
+  const statement = preparedStatement(
+    handle,
+    `insert into ${spec.table} (${spec.columns.join(", ")}) values (${spec.columns.map(() => "?").join(", ")}) on conflict (${spec.key}) do nothing`,
+  );
+  const values = new Array<unknown>(spec.columns.length);
+  const fresh: R[] = [];
+  for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_SLICE) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    const end = Math.min(rows.length, start + SQLITE_ROWS_PER_SLICE);
+    for (let i = start; i < end; i++) {
+      const row = rows[i] as R;
+      for (let c = 0; c < values.length; c++) values[c] = row[spec.columns[c] as string] ?? null;
+      if (statement.run(values).changes > 0) fresh.push(row);
+    }
+  }
+  return fresh;
 }
 
 async function postgresInsert<R extends Record<string, unknown>>(client: pg.PoolClient, spec: TableSpec, rows: readonly R[]): Promise<R[]> {
@@ -97,4 +117,48 @@ export function insertFills(tx: StoreTransaction, fills: readonly NewFill[]): Pr
 /** Inserts activity rows, skipping those whose `activity_key` is already stored; returns the new ones. */
 export function insertActivity(tx: StoreTransaction, rows: readonly NewActivity[]): Promise<NewActivity[]> {
   return insertIgnoringDuplicates(tx, ACTIVITY, rows as ReadonlyArray<NewActivity & Record<string, unknown>>);
+}
+
+/**
+ * The fills indexes a first sync builds once, when it reaches the head, instead of row by row: their keys (wallet,
+ * market) put each insert at a random place, which made a backfill several times slower than appending. `fills_ts`
+ * and `fill_key` stay: chain order appends to both, and the deriver's time-window queries read `fills_ts`.
+ * Same definitions as migration 0001_core, which creates them.
+ */
+const DEFERRED_FILL_INDEXES = [
+  { name: "fills_wallet_ts", columns: ["wallet", "ts"] },
+  { name: "fills_condition_ts", columns: ["condition_id", "ts"] },
+] as const;
+
+/** Drops the deferred fills indexes (if present), in the caller's transaction. */
+export async function dropDeferredFillIndexes(tx: StoreTransaction): Promise<void> {
+  for (const index of DEFERRED_FILL_INDEXES) await tx.db.schema.dropIndex(index.name).ifExists().execute();
+}
+
+/**
+ * Creates the deferred fills indexes that are missing, in the caller's transaction; on PostgreSQL with
+ * `buildMemoryMb` of maintenance_work_mem (sorting in memory instead of in temporary files).
+ */
+export async function createDeferredFillIndexes(tx: StoreTransaction, buildMemoryMb?: number): Promise<void> {
+  if (tx.raw.kind === "postgres" && buildMemoryMb) await tx.raw.client.query(`set local maintenance_work_mem = '${Math.floor(buildMemoryMb)}MB'`);
+  for (const index of DEFERRED_FILL_INDEXES) await tx.db.schema.createIndex(index.name).ifNotExists().on("fills").columns([...index.columns]).execute();
+}
+
+/**
+ * What the batch that ends a first sync adds when the sync deferred its fills' indexes and wallets: the indexes,
+ * then the wallets of all stored fills (over the wallet index). Safe to run when nothing was deferred.
+ */
+export async function completeDeferredFills(tx: StoreTransaction, buildMemoryMb: number, now: number): Promise<void> {
+  await createDeferredFillIndexes(tx, buildMemoryMb);
+  await recordWalletsOfFills(tx, now);
+}
+
+/** Whether every deferred fills index exists. */
+export async function deferredFillIndexesPresent(tx: StoreTransaction): Promise<boolean> {
+  const names = DEFERRED_FILL_INDEXES.map((index) => index.name);
+  const found =
+    tx.raw.kind === "sqlite"
+      ? tx.raw.handle.prepare(`select name from sqlite_master where type = 'index' and name in (${names.map(() => "?").join(", ")})`).all(...names)
+      : (await tx.raw.client.query("select indexname from pg_indexes where schemaname = current_schema() and indexname = any($1)", [names])).rows;
+  return found.length === names.length;
 }

@@ -183,6 +183,27 @@ export interface WalletStatsTable {
   rank_profit_factor: number | null;
 }
 
+/**
+ * What the leaderboards read beside the ledger's statistics, written with them by the Deriver (migration 0005).
+ * The 30-day volumes cover fills with ts in (t - 30 days, t], t being the clock at the ledger's last refresh (or
+ * rebuild). USD.
+ */
+export interface WalletBoardColumns {
+  /** Σ avg_price · total_bought / Σ total_bought over the wallet's positions; null when it bought nothing. */
+  avg_entry_price: number | null;
+  mint_volume_30d: number;
+  merge_volume_30d: number;
+  /** Of the wallet's own fills where it was the maker. */
+  maker_volume_30d: number;
+  volume_30d: number;
+}
+
+/** Named counters of the derived tables (`stats_generation`: bumped by every rebuild and refresh of wallet_stats). */
+export interface DeriveStateTable {
+  name: string;
+  value: number;
+}
+
 export interface MarketStatsTable {
   condition_id: string;
   computed_at: number;
@@ -346,7 +367,7 @@ export interface Database {
   fills: FillsTable;
   wallet_activity: WalletActivityTable;
   positions: PositionsTable;
-  wallet_stats: WalletStatsTable;
+  wallet_stats: WalletStatsTable & WalletBoardColumns;
   market_stats: MarketStatsTable;
   position_snapshots: PositionSnapshotsTable;
   pnl_points: PnlPointsTable;
@@ -357,4 +378,5 @@ export interface Database {
   venue_pnl_points: VenuePnlPointsTable;
   wallet_sync: WalletSyncTable;
   wallet_lookups: WalletLookupsTable;
+  derive_state: DeriveStateTable;
 }

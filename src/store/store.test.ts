@@ -3,7 +3,8 @@ import { sql } from "kysely";
 import { storeBackends } from "../../test/support/backends.js";
 import { listCheckpoints, readCheckpoint, recordSourceError, saveCheckpoint } from "./checkpoints.js";
 import type { Store } from "./database.js";
-import { insertActivity, insertFills } from "./fills.js";
+import { chainFillKey, createDeferredFillIndexes, deferredFillIndexesPresent, dropDeferredFillIndexes, insertActivity, insertFills } from "./fills.js";
+import { chainOrderedFillKeys } from "./migrations/0006_chain_ordered_fill_keys.js";
 import { migrateStore } from "./migrate.js";
 import type { FillsTable } from "./schema.js";
 import type { Insertable } from "kysely";
@@ -148,6 +149,43 @@ describe.each(storeBackends)("store on $kind", (backend) => {
     const c = await readCheckpoint(store.db, "gamma-markets");
     expect(c).toMatchObject({ cursor: "offset:1500", first_sync_done: 1, errors: 2, last_error: "malformed market 43", updated_at: 1020 });
     expect((await listCheckpoints(store.db)).map((x) => x.source)).toContain("gamma-markets");
+  });
+
+  it("keys chain fills by block and log index, zero-padded into chain order, and migrates the keys of stored fills", async () => {
+    expect(chainFillKey(81_000_123, 7)).toBe("chain:0081000123:000007");
+    expect([chainFillKey(99, 10), chainFillKey(100, 2), chainFillKey(100, 11)].sort()).toEqual([chainFillKey(99, 10), chainFillKey(100, 2), chainFillKey(100, 11)]);
+    const own = await backend.open();
+    try {
+      await own.store.db.insertInto("fills").values([
+        fill("chain:0xabc:7", { block_number: 81_000_123, log_index: 7 }),
+        fill("chain:0xabc:12", { block_number: 81_000_123, log_index: 12 }),
+        fill("data:0xabc:0x1111:123:BUY:100000000:600000", { source: "data_api", log_index: null, block_number: null }),
+      ]).execute();
+      await chainOrderedFillKeys.up(own.store.db as never, own.store.kind);
+      const keys = await own.store.db.selectFrom("fills").select("fill_key").orderBy("fill_key").execute();
+      expect(keys.map((k) => k.fill_key)).toEqual([chainFillKey(81_000_123, 7), chainFillKey(81_000_123, 12), "data:0xabc:0x1111:123:BUY:100000000:600000"]);
+      // A replayed log is still a no-op.
+      expect(await own.store.transaction((tx) => insertFills(tx, [fill(chainFillKey(81_000_123, 7), { block_number: 81_000_123, log_index: 7 })]))).toEqual([]);
+    } finally {
+      await own.dispose();
+    }
+  });
+
+  it("drops and rebuilds the deferred fills indexes idempotently, inside the caller's transaction", async () => {
+    expect(await store.transaction(deferredFillIndexesPresent)).toBe(true);
+    await store.transaction(dropDeferredFillIndexes);
+    await store.transaction(dropDeferredFillIndexes);
+    expect(await store.transaction(deferredFillIndexesPresent)).toBe(false);
+    await expect(
+      store.transaction(async (tx) => {
+        await createDeferredFillIndexes(tx);
+        throw new Error("killed while building");
+      }),
+    ).rejects.toThrow("killed while building");
+    expect(await store.transaction(deferredFillIndexesPresent)).toBe(false);
+    await store.transaction(createDeferredFillIndexes);
+    await store.transaction(createDeferredFillIndexes);
+    expect(await store.transaction(deferredFillIndexesPresent)).toBe(true);
   });
 
   it("enforces the composite primary keys of ledger tables", async () => {

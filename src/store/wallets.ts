@@ -69,16 +69,49 @@ function aggregate(sightings: Iterable<WalletSighting>): WalletRow[] {
 export async function recordWalletSightings(tx: StoreTransaction, sightings: Iterable<WalletSighting>, now: number): Promise<number> {
   const rows = aggregate(sightings);
   if (rows.length === 0) return 0;
-  const values = (r: WalletRow) => [r.address, r.name, r.pseudonym, r.bio, r.profile_image, r.first_seen, r.last_seen, now];
+  const width = COLUMNS.length;
   if (tx.raw.kind === "sqlite") {
     const statement = preparedStatement(tx.raw.handle, `insert into wallets (${COLUMNS.join(", ")}) values (${COLUMNS.map(() => "?").join(", ")}) ${ON_CONFLICT}`);
-    for (const row of rows) statement.run(values(row));
+    const values: unknown[] = new Array(width);
+    for (const row of rows) {
+      writeValues(row, now, values);
+      statement.run(values);
+    }
     return rows.length;
   }
-  const arrays = COLUMNS.map((_, i) => rows.map((r) => values(r)[i]));
+  const arrays: unknown[][] = COLUMNS.map(() => new Array(rows.length));
+  const values: unknown[] = new Array(width);
+  rows.forEach((row, r) => {
+    writeValues(row, now, values);
+    for (let c = 0; c < width; c++) (arrays[c] as unknown[])[r] = values[c];
+  });
   await tx.raw.client.query(
     `insert into wallets (${COLUMNS.join(", ")}) select * from unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(", ")}) ${ON_CONFLICT}`,
     arrays,
   );
   return rows.length;
+}
+
+/** A row's values in COLUMNS order, into a reused array (no array per row and column). */
+function writeValues(r: WalletRow, now: number, out: unknown[]): void {
+  out[0] = r.address;
+  out[1] = r.name;
+  out[2] = r.pseudonym;
+  out[3] = r.bio;
+  out[4] = r.profile_image;
+  out[5] = r.first_seen;
+  out[6] = r.last_seen;
+  out[7] = now;
+}
+
+/**
+ * Records the wallet of every stored fill (first and last seen from the fills), merged with what `wallets` holds:
+ * a first sync that left its fills' wallets to its end does this once, over the wallet index built just before.
+ */
+export async function recordWalletsOfFills(tx: StoreTransaction, now: number): Promise<void> {
+  // `where true`: SQLite needs a WHERE before an upsert's ON CONFLICT when the rows come from a SELECT.
+  const select = `select wallet, null, null, null, null, min(ts), max(ts), ${tx.raw.kind === "sqlite" ? "?" : "$1::bigint"} from fills where true group by wallet`;
+  const text = `insert into wallets (${COLUMNS.join(", ")}) ${select} ${ON_CONFLICT}`;
+  if (tx.raw.kind === "sqlite") tx.raw.handle.prepare(text).run(now);
+  else await tx.raw.client.query(text, [now]);
 }

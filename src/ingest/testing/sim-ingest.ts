@@ -16,7 +16,7 @@ export const isoDate = (ts: number) => new Date(ts * 1000).toISOString().slice(0
 
 /**
  * Settings that point ingest at the simulation: backfill from the world's first day, no confirmations, wide log
- * ranges (the simulated node halves a range whose answer is too large, as providers do).
+ * ranges, fills indexes deferred to the end of the first sync (the simulated node halves a range whose answer is too large, as providers do).
  */
 export function simIngestEnv(venue: SimVenue, env: Record<string, string> = {}): Record<string, string> {
   return {
@@ -24,6 +24,8 @@ export function simIngestEnv(venue: SimVenue, env: Record<string, string> = {}):
     INGEST_START: isoDate(Math.floor(venue.world.start / DAY) * DAY),
     INGEST_CONFIRMATIONS: "0",
     INGEST_BLOCK_SPAN: "100000",
+    // Every first sync defers the fills indexes, so the end-to-end tests (kills included) cover that path.
+    INGEST_DEFER_INDEXES_BLOCKS: "0",
     ...env,
   };
 }

@@ -22,12 +22,13 @@ import {
   type ResolutionChecksumFields,
   type StoreChecksum,
 } from "../../store/checksum.js";
+import { chainFillKey } from "../../store/fills.js";
 
 const key = (txHash: string, logIndex: number) => `chain:${txHash}:${logIndex}`;
 
 export function truthFillRow(f: TruthFill): FillChecksumFields {
   return {
-    fill_key: key(f.txHash, f.logIndex),
+    fill_key: chainFillKey(f.blockNumber, f.logIndex),
     source: "chain",
     wallet: f.wallet,
     counterparty: f.counterparty,

@@ -7,10 +7,14 @@ import { core } from "./0001_core.js";
 import { accounts } from "./0002_accounts.js";
 import { ingest } from "./0003_ingest.js";
 import { walletLookups } from "./0004_wallet_lookups.js";
+import { boardExtras } from "./0005_board_extras.js";
+import { chainOrderedFillKeys } from "./0006_chain_ordered_fill_keys.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
   "0002_accounts": accounts,
   "0003_ingest": ingest,
   "0004_wallet_lookups": walletLookups,
+  "0005_board_extras": boardExtras,
+  "0006_chain_ordered_fill_keys": chainOrderedFillKeys,
 };
