@@ -12,6 +12,7 @@ const KEEP_SECONDS = 2 * LOOKUP_WINDOW_SECONDS;
 
 /** How often each process adds its counted lookups to the store. */
 const FLUSH_MS = 5_000;
+const FLUSH_ROWS_PER_STATEMENT = 500;
 
 /**
  * Counts lookups in memory and adds them to the store every few seconds in one transaction (`count + n`, so
@@ -38,12 +39,13 @@ export class LookupCounter {
     if (this.pending.size === 0) return;
     const rows = [...this.pending.values()];
     this.pending = new Map();
+    // A few multi-row statements, not one per wallet: on SQLite the flush holds the event loop while it runs.
     await this.store.transaction(async (tx) => {
-      for (const row of rows) {
+      for (let i = 0; i < rows.length; i += FLUSH_ROWS_PER_STATEMENT) {
         await tx.db
           .insertInto("wallet_lookups")
-          .values(row)
-          .onConflict((oc) => oc.columns(["wallet", "hour"]).doUpdateSet({ count: sql`wallet_lookups.count + ${row.count}` }))
+          .values(rows.slice(i, i + FLUSH_ROWS_PER_STATEMENT))
+          .onConflict((oc) => oc.columns(["wallet", "hour"]).doUpdateSet({ count: sql`wallet_lookups.count + excluded.count` }))
           .execute();
       }
     });
