@@ -5,6 +5,7 @@
  *   cost is YES (NO) by at least the consensus minimum; its row is its position on that side.
  * - Top Size and Top Shares: every open position of the side, whoever holds it.
  */
+import { fromMicro } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 
 export type Side = "YES" | "NO";
@@ -98,7 +99,7 @@ export async function marketHolders(store: Store, conditionId: string, priceYes:
   for (const r of rows) {
     const side: Side = r.outcome_index === 0 ? "YES" : "NO";
     const price = priceYes === null ? null : side === "YES" ? priceYes : 1 - priceYes;
-    const shares = r.shares / 1e6;
+    const shares = fromMicro(r.shares);
     const cost = shares * r.avg_price;
     const pnl = price === null ? null : shares * (price - r.avg_price);
     const smart = r.is_smart === 1 && r.is_farmer !== 1;

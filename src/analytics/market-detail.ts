@@ -3,6 +3,7 @@
  * daily YES price history from fills, the settlement breakdown of its volume, and its URL on the venue.
  */
 import { sql } from "kysely";
+import { fromMicro } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import type { Direction, EntryType } from "../store/schema.js";
 import type { IndexedMarket, MarketIndex } from "./market-index.js";
@@ -88,8 +89,8 @@ export async function recentWhaleTrades(store: Store, conditionId: string, limit
     direction: r.side,
     side: r.outcome_index === 0 ? "YES" : "NO",
     price: r.price,
-    shares: r.size / 1e6,
-    usd_amount: r.usd / 1e6,
+    shares: fromMicro(r.size),
+    usd_amount: fromMicro(r.usd),
     entry_type: r.entry_type,
     role: r.role,
     tx_hash: r.tx_hash,
@@ -139,7 +140,7 @@ export async function dailyPriceHistory(store: Store, conditionId: string): Prom
     vwap_yes: d.shares > 0 ? d.weighted / d.shares : d.close,
     close_yes: d.close,
     trades: d.trades,
-    volume: d.usd / 1e6,
+    volume: fromMicro(d.usd),
   }));
 }
 
@@ -154,7 +155,7 @@ export async function entryTypeBreakdown(store: Store, conditionId: string) {
     .groupBy("entry_type")
     .select(["entry_type", sql<number>`count(*)`.as("trades"), sql<number>`sum(usd)`.as("usd")])
     .execute();
-  const by = new Map(rows.map((r) => [r.entry_type ?? "UNCLASSIFIED", { trades: Number(r.trades), usd: Number(r.usd) / 1e6 }]));
+  const by = new Map(rows.map((r) => [r.entry_type ?? "UNCLASSIFIED", { trades: Number(r.trades), usd: fromMicro(Number(r.usd)) }]));
   const totalUsd = [...by.values()].reduce((s, v) => s + v.usd, 0);
   const totalTrades = [...by.values()].reduce((s, v) => s + v.trades, 0);
   const breakdown = Object.fromEntries(

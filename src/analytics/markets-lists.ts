@@ -1,5 +1,6 @@
 /** The market lists: hot markets (smart-whale trades in a window), category counts, resolved markets. */
 import { sql } from "kysely";
+import { fromMicro, resolutionPayoutYes } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import type { Category } from "../venue/categories.js";
 import { CATEGORY_LABELS } from "../venue/categories.js";
@@ -43,7 +44,7 @@ export async function hotMarkets(store: Store, index: MarketIndex, now: number, 
     out.push({
       ...marketRow(market, now),
       whale_trades: Number(r.trades),
-      whale_volume: Number(r.usd) / 1e6,
+      whale_volume: fromMicro(Number(r.usd)),
       whale_wallets: Number(r.wallets),
       last_whale_trade: Number(r.last_ts),
     });
@@ -106,8 +107,6 @@ function outcomeOf(m: IndexedMarket): ResolvedOutcome | null {
   return m.closed ? "PENDING" : null;
 }
 
-const PAYOUT_YES: Record<"YES" | "NO" | "50-50", number> = { YES: 1, NO: 0, "50-50": 0.5 };
-
 /**
  * With a slug prefix: every resolved market whose slug starts with it, newest end date first. Without: markets
  * resolved in the last `days`, newest resolution first. YES and NO only, unless include_pending adds closed
@@ -138,7 +137,7 @@ export function resolvedMarkets(index: MarketIndex, f: ResolvedFilters, now: num
     return {
       ...marketIdentity(m),
       outcome,
-      final_price_yes: outcome === "PENDING" ? m.price_yes : PAYOUT_YES[outcome],
+      final_price_yes: outcome === "PENDING" ? m.price_yes : fromMicro(resolutionPayoutYes(outcome)),
       end_date: m.end_date,
       resolved_at: outcome === "PENDING" ? null : m.resolved_at,
       volume: m.volume,

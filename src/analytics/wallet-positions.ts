@@ -4,15 +4,13 @@
  * their settled P&L, and resolved winners not yet redeemed.
  */
 import { sql, type SelectQueryBuilder } from "kysely";
+import { MICRO, fromMicro, resolutionPayoutYes, sidePayout } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import type { Resolution } from "../store/schema.js";
 
-const MICRO = 1e6;
-
 /** Payout of one outcome token of a resolved market (0..1). */
 export function payoutOf(resolution: Resolution, outcomeIndex: number): number {
-  const yes = resolution === "YES" ? 1 : resolution === "NO" ? 0 : 0.5;
-  return outcomeIndex === 0 ? yes : 1 - yes;
+  return fromMicro(sidePayout(resolutionPayoutYes(resolution), outcomeIndex));
 }
 
 function positionsWithMarkets(store: Store, wallet: string) {

@@ -2,7 +2,7 @@
  * The live part of the `signer` and `union` overview views: the signer's figures read from the venue's Data API
  * and P&L curve, within a bounded time. The default (`proxy`) view never comes here.
  */
-import { profitFactor, summarizeVenueClosedPositions, winRate } from "../ledger/index.js";
+import { fromMicro, profitFactor, summarizeVenueClosedPositions, winRate } from "../ledger/index.js";
 import type { WalletStatsTable } from "../store/schema.js";
 import type { ChainClient, DataApiClient, OffsetPaging, PnlClient } from "../venue/index.js";
 
@@ -58,6 +58,6 @@ export async function liveSignerStats(venue: LiveVenue, signer: string, base: Wa
     gross_profit: summary.grossProfit,
     gross_loss: summary.grossLoss,
     profit_factor: profitFactor(summary.grossProfit, summary.grossLoss, profitFactorCap),
-    total_pnl: lifetime === null ? base.total_pnl : lifetime / 1e6,
+    total_pnl: lifetime === null ? base.total_pnl : fromMicro(lifetime),
   };
 }

@@ -3,10 +3,10 @@
  * fees it paid, aggregated from its fills.
  */
 import { sql } from "kysely";
+import { MICRO } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import type { EntryType } from "../store/schema.js";
 
-const MICRO = 1e6;
 const DAY = 86_400;
 /** `since=0` (or omitted) reads this far back; `since=1` reads the full archive. */
 export const DEFAULT_TRADES_WINDOW_SECONDS = 30 * DAY;

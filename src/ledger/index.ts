@@ -19,7 +19,7 @@ export type {
 export { MICRO, FIFTY_CENTS, fillPrice, fromMicro, negRiskYesPrice, realizedDelta, toMicroPrice, weightedAveragePrice } from "./fixed-point.js";
 export { PositionTable, SECONDS_PER_DAY, type Position } from "./books.js";
 export { DayLog, WalletTable, type WalletBook } from "./wallets.js";
-export { MarketBook, resolutionPayoutYes } from "./markets.js";
+export { MarketBook, resolutionPayoutYes, sidePayout } from "./markets.js";
 export { LedgerState, replay, type LedgerCapacity } from "./state.js";
 export { CATEGORIES, categoryShares, marketCategory, type Category } from "./categories.js";
 export { summarizeWallet, type WalletSummary, type MarketUnit, type SkillCluster } from "./summary.js";
