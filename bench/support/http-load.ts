@@ -5,8 +5,16 @@
  * fastest any endpoint can be on this machine.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+
+// autocannon appends every response body to a string (`body += chunk`), for checks these benches never ask for
+// (expectBody, verifyBody, onResponse). That decoding runs in the load generator, which shares the 2 cores with the
+// service: it cost a quarter of its CPU on 29 KB JSON answers, and more on gzip ones (binary data decodes slowly as
+// UTF-8), so it measured the load generator instead of the service. Bytes are counted apart and stay exact.
+const queue = createRequire(import.meta.url)("autocannon/lib/pipelinedRequestsQueue.js") as { prototype: { addBody(data: Buffer): void } };
+queue.prototype.addBody = () => undefined;
 
 const BIN = fileURLToPath(new URL("../../bin/pelagic.js", import.meta.url));
 const CEILING = fileURLToPath(new URL("./ceiling-server.ts", import.meta.url));
@@ -45,8 +53,10 @@ function serverFrom(child: ChildProcess, urlOf: (line: string) => string | undef
 }
 
 /** `pelagic serve` over DATA_DIR, API only, rate limits out of the way, logs at warn. */
+/** `BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles the service under load. */
 export function startService(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, "serve"], {
+  const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, BIN, "serve"], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,

@@ -12,6 +12,7 @@ import type { Config } from "../config/index.js";
 import { STATS_GENERATION } from "../derive/table-writes.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
+import { SerializedBody } from "./window-cache.js";
 import { BOARD_SORTS, SORT_KEY, boardPredicate, loadBoardWallets, sortBoard, type BoardQuery, type BoardSort, type BoardWallet } from "./leaderboard.js";
 
 type SortedLists = Map<BoardSort, { all: BoardWallet[]; smart: BoardWallet[] }>;
@@ -69,7 +70,7 @@ export class BoardTable {
   private checking = false;
   private checkedAt = Number.NEGATIVE_INFINITY;
   /** Serialized answers by normalized query, of the current board. */
-  private readonly answers = new Map<string, Buffer>();
+  private readonly answers = new Map<string, SerializedBody>();
 
   constructor(
     private readonly store: Store,
@@ -97,13 +98,13 @@ export class BoardTable {
   }
 
   /** The serialized answer to a query (by `serialize`, the route's serializer), computed once per table. */
-  async answer(q: BoardQuery, serialize: (body: unknown) => string): Promise<Buffer> {
+  async answer(q: BoardQuery, serialize: (body: unknown) => string): Promise<SerializedBody> {
     const board = await this.current();
     const key = `${board.generation}|${q.sort}|${q.category}|${q.filter}|${q.limit}|${q.offset}|${q.min_markets}|${q.min_wr}|${q.min_pnl}|${q.min_profit_factor}|${q.max_avg_entry}|${q.max_sports_pct}|${q.skill}|${q.exclude_wallets}`;
     const cached = this.answers.get(key);
     if (cached) return cached;
     const { whales, total } = board.query(q);
-    const body = Buffer.from(serialize({ whales, total, sort: q.sort, offset: q.offset, limit: q.limit }));
+    const body = SerializedBody.of(serialize({ whales, total, sort: q.sort, offset: q.offset, limit: q.limit }), this.config.server.gzipMinBytes);
     if (this.board === board && this.config.boards.leaderboardCachedPages > 0) {
       if (this.answers.size >= this.config.boards.leaderboardCachedPages) this.answers.delete(this.answers.keys().next().value!);
       this.answers.set(key, body);

@@ -13,7 +13,7 @@ describe("LocalBodyCache", () => {
       if (fail) throw new Error("store unavailable");
       return `{"as_of":${now}}`;
     };
-    const text = async (key = "a") => (await cache.get(key, compute)).toString();
+    const text = async (key = "a") => (await cache.get(key, compute)).json.toString();
     expect(await Promise.all([text(), text()])).toEqual(['{"as_of":1000000}', '{"as_of":1000000}']);
     expect(computed).toHaveLength(1);
     clock.set((1_000_000 + 44) * 1_000);

@@ -3,6 +3,7 @@
  * cache window the clock is in, so a figure is recomputed once per window and a clock that is set back (tests,
  * replays) never meets a figure computed for another time.
  */
+import { gzipSync } from "node:zlib";
 import type { Clock } from "../platform/clock.js";
 import type { Platform } from "../platform/index.js";
 
@@ -15,6 +16,32 @@ export async function cachedAsOf<T>(platform: Platform, name: string, ttlSeconds
 }
 
 /**
+ * A JSON answer serialized once and kept: sent as it is, or gzip-compressed for clients that accept it. The
+ * compressed form is made on first need and kept with it, so a kept answer is compressed once, not per request.
+ */
+export class SerializedBody {
+  private gzipped: Buffer | undefined;
+
+  constructor(
+    readonly json: Buffer,
+    /** Smaller answers are never compressed (GZIP_MIN_BYTES; 0: none is). */
+    private readonly gzipMinBytes: number,
+  ) {}
+
+  static of(text: string, gzipMinBytes: number): SerializedBody {
+    return new SerializedBody(Buffer.from(text), gzipMinBytes);
+  }
+
+  get compressible(): boolean {
+    return this.gzipMinBytes > 0 && this.json.length >= this.gzipMinBytes;
+  }
+
+  gzip(): Buffer {
+    return (this.gzipped ??= gzipSync(this.json));
+  }
+}
+
+/**
  * Serialized answers kept in this process (a route sends them as they are, without serializing again). An entry
  * serves from the clock second it was computed for at most `ttlSeconds`, shortened at random by up to a quarter,
  * so that entries computed together (a cold start, a burst) do not all expire, and load the store, together. A
@@ -22,16 +49,18 @@ export async function cachedAsOf<T>(platform: Platform, name: string, ttlSeconds
  * past `maxEntries`.
  */
 export class LocalBodyCache {
-  private readonly entries = new Map<string, { from: number; until: number; body: Buffer }>();
-  private readonly inflight = new Map<string, Promise<Buffer>>();
+  private readonly entries = new Map<string, { from: number; until: number; body: SerializedBody }>();
+  private readonly inflight = new Map<string, Promise<SerializedBody>>();
 
   constructor(
     private readonly clock: Clock,
     private readonly ttlSeconds: number,
     private readonly maxEntries: number,
+    /** GZIP_MIN_BYTES (0: kept answers are never compressed). */
+    private readonly gzipMinBytes = 0,
   ) {}
 
-  async get(key: string, compute: (now: number) => Promise<string>): Promise<Buffer> {
+  async get(key: string, compute: (now: number) => Promise<string>): Promise<SerializedBody> {
     const now = this.clock.now();
     const entry = this.entries.get(key);
     if (entry && entry.from <= now && now < entry.until) return entry.body;
@@ -39,7 +68,7 @@ export class LocalBodyCache {
     if (running) return running;
     const loading = compute(now)
       .then((text) => {
-        const body = Buffer.from(text);
+        const body = SerializedBody.of(text, this.gzipMinBytes);
         if (this.ttlSeconds > 0 && this.maxEntries > 0) {
           this.entries.delete(key);
           if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);

@@ -33,6 +33,7 @@ export const settings = {
     trustProxy: bool("TRUST_PROXY", false, "take the client IP from X-Forwarded-For (behind a reverse proxy)"),
     shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, "how long SIGTERM waits for in-flight requests", { min: 0 }),
     slowRequestMs: int("SLOW_REQUEST_MS", 1_000, "requests slower than this are logged at warn; the others at debug (access log)", { min: 0 }),
+    gzipMinBytes: int("GZIP_MIN_BYTES", 1_024, "answers kept serialized (leaderboards, market pages, overviews) this large or larger are sent gzip-compressed to clients that accept it; 0: never", { min: 0 }),
   },
   store: {
     dataDir: str("DATA_DIR", "./data", "folder of the SQLite file and other local state"),
@@ -107,7 +108,8 @@ export const settings = {
     indexRefreshSeconds: int("MARKET_INDEX_REFRESH_SECONDS", 30, "age at which the in-memory market index (search, market lists, market pages) is reloaded from the store in the background", { min: 1 }),
     detailCacheSeconds: int("MARKET_DETAIL_CACHE_SECONDS", 60, "cache window of a market page (/api/v2/market/{id}, /api/public/v1/market/{id}): consensus and holder rankings", { min: 0 }),
     detailCachedBodies: int("MARKET_DETAIL_CACHED_BODIES", 5_000, "market page answers an API process keeps serialized", { min: 0 }),
-    searchCachedAnswers: int("MARKET_SEARCH_CACHED_ANSWERS", 1_000, "distinct market searches whose serialized answers an API process keeps for the current clock second", { min: 0 }),
+    searchCacheSeconds: int("MARKET_SEARCH_CACHE_SECONDS", 10, "how long an API process answers a repeated market search from the answer it computed (days_left and the date filters as of then); 0: never", { min: 0 }),
+    searchCachedAnswers: int("MARKET_SEARCH_CACHED_ANSWERS", 1_000, "distinct market searches whose serialized answers an API process keeps (MARKET_SEARCH_CACHE_SECONDS)", { min: 0 }),
     qualityMinVolume: num("MARKET_QUALITY_MIN_VOLUME", 10_000, "volume (USD) an open market needs to count as active_quality in category-stats", { min: 0 }),
     qualityPriceMin: num("MARKET_QUALITY_PRICE_MIN", 0.03, "YES price below which an open market is extreme (not active_quality)", { min: 0, max: 1 }),
     qualityPriceMax: num("MARKET_QUALITY_PRICE_MAX", 0.97, "YES price above which an open market is extreme (not active_quality)", { min: 0, max: 1 }),

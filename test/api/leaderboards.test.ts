@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
 import type { BoardWallet, Trader } from "../../src/analytics/leaderboard.js";
@@ -174,6 +175,18 @@ describe("GET /api/v2/whales/leaderboard", () => {
     }
     expect(sample.some((w) => w.mint_volume_30d > 0)).toBe(true);
     expect(sample.some((w) => w.merge_volume_30d > 0)).toBe(true);
+  });
+
+  it("sends the same answer gzip-compressed to a client that accepts gzip, and plain to one that does not", async () => {
+    const url = "/api/v2/whales/leaderboard?filter=all&min_markets=0&limit=100";
+    const plain = await t.app.inject({ method: "GET", url });
+    const packed = await t.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(packed.headers["content-encoding"]).toBe("gzip");
+    expect(packed.headers.vary).toBe("accept-encoding");
+    expect(packed.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(gunzipSync(packed.rawPayload).toString()).toBe(plain.body);
+    expect(JSON.parse(plain.body).whales).toHaveLength(100);
   });
 
   it("answers 422 past its limits and on unknown or invalid parameters", async () => {

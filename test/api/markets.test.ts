@@ -93,17 +93,22 @@ describe("GET /api/v2/markets/search", () => {
     }
   });
 
-  it("answers a repeated search within the same clock second with the same body but its own _elapsed_ms", async () => {
+  it("answers a repeated search within MARKET_SEARCH_CACHE_SECONDS with the same body but its own _elapsed_ms", async () => {
     const url = "/api/v2/markets/search?limit=20&min_days=1";
     const first = await getJson(t, url);
     const again = await getJson(t, url);
     expect({ ...again.body, _elapsed_ms: 0 }).toEqual({ ...first.body, _elapsed_ms: 0 });
     expect(typeof again.body._elapsed_ms).toBe("number");
+    const window = t.config.markets.searchCacheSeconds;
+    expect(window).toBeGreaterThan(1);
     t.clock.advance(1_000);
     try {
+      const soon = await getJson(t, url);
+      expect(soon.body.markets).toEqual(first.body.markets);
+      // Past the window (at most its length, shortened at random by up to a quarter) the answer is computed again.
+      t.clock.advance(window * 1_000);
       const later = await getJson(t, url);
-      // days_left moves with the clock: the next second's answer is computed again.
-      expect(later.body.markets[0].days_left).toBeCloseTo(first.body.markets[0].days_left - 1 / DAY, 9);
+      expect(later.body.markets[0].days_left).toBeCloseTo(first.body.markets[0].days_left - (1 + window) / DAY, 9);
     } finally {
       t.clock.set(t.now * 1000);
     }

@@ -11,8 +11,8 @@ import { cachedAsOf } from "../../analytics/window-cache.js";
 import { CATEGORIES } from "../../ledger/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
+import { sendSerialized } from "../send-serialized.js";
 import { Offset, categoryFilter } from "../params.js";
-import { sendSerialized } from "./market-schemas.js";
 
 /** Largest page of the v2 whale leaderboard (the contract names none). */
 export const LEADERBOARD_MAX_LIMIT = 200;

@@ -7,9 +7,10 @@ import { marketRow } from "../../analytics/markets-search.js";
 import { LocalBodyCache } from "../../analytics/window-cache.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
+import { sendSerialized } from "../send-serialized.js";
 import { notFound } from "../errors.js";
 import { Limit } from "../params.js";
-import { HolderRowSchema, MarketIdParams, MarketRowSchema, Nullable, WhalesSchema, indexOf, marketNotFound, sendSerialized } from "./market-schemas.js";
+import { HolderRowSchema, MarketIdParams, MarketRowSchema, Nullable, WhalesSchema, indexOf, marketNotFound } from "./market-schemas.js";
 
 const NotFound = { $ref: "ErrorBody#" } as const;
 const LOOKUP_OPEN_MS = 60_000;
@@ -113,7 +114,7 @@ const Breakdown = Type.Object({
 
 export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
-  const pages = new LocalBodyCache(clock, ctx.config.markets.detailCacheSeconds, ctx.config.markets.detailCachedBodies);
+  const pages = new LocalBodyCache(clock, ctx.config.markets.detailCacheSeconds, ctx.config.markets.detailCachedBodies, ctx.config.server.gzipMinBytes);
   const find = async (marketId: string) => {
     const market = findMarket(await indexOf(ctx), marketId);
     if (!market) throw notFound(marketNotFound(marketId));

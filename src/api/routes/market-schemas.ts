@@ -2,7 +2,6 @@
  * Response schemas shared by the market route families (search and lists, one market, public v1 market), and the
  * sending of an answer serialized earlier.
  */
-import type { FastifyReply } from "fastify";
 import { Type, type TSchema } from "typebox";
 import type { AppContext } from "../context.js";
 import { marketIndex } from "../../analytics/market-index.js";
@@ -67,8 +66,3 @@ export const WhalesSchema = Type.Object({
   total: Type.Integer(),
   yes_pct: Nullable(Type.Number(), "100 * yes / (yes + no); null when no whale holds the market"),
 });
-
-/** Sends an answer serialized earlier (by the route's own serializer) as it is. */
-export function sendSerialized(reply: FastifyReply, body: Buffer): FastifyReply {
-  return reply.type("application/json; charset=utf-8").send(body);
-}

@@ -6,9 +6,10 @@ import { searchMarkets, type SearchFilters } from "../../analytics/markets-searc
 import { LocalBodyCache } from "../../analytics/window-cache.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
+import { sendSerialized } from "../send-serialized.js";
 import { validationError } from "../errors.js";
 import { Limit, Offset, categoryFilter } from "../params.js";
-import { MarketRowSchema, Nullable, indexOf, sendSerialized } from "./market-schemas.js";
+import { MarketRowSchema, Nullable, indexOf } from "./market-schemas.js";
 
 const CategoryParam = Type.String({
   default: "",
@@ -67,7 +68,7 @@ const ELAPSED_LAST = `${ELAPSED_FIELD}0}`;
 
 export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
-  const searchAnswers = new LocalBodyCache(clock, 1, ctx.config.markets.searchCachedAnswers);
+  const searchAnswers = new LocalBodyCache(clock, ctx.config.markets.searchCacheSeconds, ctx.config.markets.searchCachedAnswers);
 
   app.get(
     "/api/v2/markets/search",
@@ -126,15 +127,16 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
         windowHours: q.window_hours,
         createdWithinDays: q.created_within_days,
       };
-      // An answer depends on the index, the query and the clock's second only: within one second the same query is
-      // answered from its serialized body, which ends with `_elapsed_ms` (the schema's last field): this request's.
-      const head = await searchAnswers.get(`${index.version}|${JSON.stringify(filters)}`, async (now) => {
+      // A repeated query is answered from the body computed up to MARKET_SEARCH_CACHE_SECONDS earlier (from the index
+      // load and the clock of then), which ends with `_elapsed_ms` (the schema's last field): this request's. Not keyed
+      // by index load: a reload would expire every answer at once, and their recomputation would queue requests.
+      const head = await searchAnswers.get(JSON.stringify(filters), async (now) => {
         const text = reply.serialize({ ...searchMarkets(index, filters, now), limit: filters.limit, offset: filters.offset, _elapsed_ms: 0 }) as string;
         if (!text.endsWith(ELAPSED_LAST)) throw new Error("markets/search: _elapsed_ms is no longer the last field of the answer");
         return text.slice(0, -ELAPSED_LAST.length);
       });
       const elapsed = Math.round((performance.now() - started) * 1000) / 1000;
-      return sendSerialized(reply, Buffer.concat([head, Buffer.from(`${ELAPSED_FIELD}${elapsed}}`)]));
+      return sendSerialized(reply, Buffer.concat([head.json, Buffer.from(`${ELAPSED_FIELD}${elapsed}}`)]));
     },
   );
 

@@ -7,8 +7,9 @@ import { LocalBodyCache } from "../../analytics/window-cache.js";
 import { CATEGORY_LABELS } from "../../venue/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
+import { sendSerialized } from "../send-serialized.js";
 import { notFound } from "../errors.js";
-import { HolderRowSchema, MarketIdParams, Nullable, WhalesSchema, indexOf, marketNotFound, sendSerialized } from "./market-schemas.js";
+import { HolderRowSchema, MarketIdParams, Nullable, WhalesSchema, indexOf, marketNotFound } from "./market-schemas.js";
 
 const n = (description: string) => Type.Number({ description });
 const wr = (description: string) => Nullable(Type.Number(), description);
@@ -75,7 +76,7 @@ function sideBody(side: "yes" | "no", r: SideRankings) {
 }
 
 export const publicMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
-  const pages = new LocalBodyCache(ctx.platform.clock, ctx.config.markets.detailCacheSeconds, ctx.config.markets.detailCachedBodies);
+  const pages = new LocalBodyCache(ctx.platform.clock, ctx.config.markets.detailCacheSeconds, ctx.config.markets.detailCachedBodies, ctx.config.server.gzipMinBytes);
   app.get(
     "/api/public/v1/market/:market_id",
     {

@@ -24,6 +24,7 @@ import { safeSigner } from "../../venue/safe-owners.js";
 import type { AppContext } from "../context.js";
 import { HttpError, notFound } from "../errors.js";
 import { ADDRESS_PATTERN } from "../params.js";
+import { sendSerialized } from "../send-serialized.js";
 
 interface StoredOverview {
   identity: WalletIdentity;
@@ -40,7 +41,7 @@ export class WalletService {
   private readonly proxyOfBody = new Map<string, string>();
 
   constructor(private readonly ctx: AppContext) {
-    this.overviewBodies = new LocalBodyCache(ctx.platform.clock, ctx.config.wallet.overviewCacheSeconds, ctx.config.wallet.overviewCachedBodies);
+    this.overviewBodies = new LocalBodyCache(ctx.platform.clock, ctx.config.wallet.overviewCacheSeconds, ctx.config.wallet.overviewCachedBodies, ctx.config.server.gzipMinBytes);
   }
 
   get store() {
@@ -126,7 +127,7 @@ export class WalletService {
       return reply.serialize(body) as string;
     });
     lookupCounterOf(this.store).record(this.proxyOfBody.get(key) ?? address.toLowerCase(), this.now());
-    return reply.type("application/json; charset=utf-8").send(json);
+    return sendSerialized(reply, json);
   }
 
   /** The overview of one address in the given view; 404 unknown wallet, 404 no known signer, 502 venue down. */

@@ -1,0 +1,33 @@
+/**
+ * Sending answers kept serialized (leaderboards, market pages, proxy-view overviews): as they are, or their gzip
+ * form when the client accepts gzip and the answer is large enough (GZIP_MIN_BYTES). Browsers, curl --compressed
+ * and most HTTP libraries ask for it; a 50-row leaderboard shrinks about fivefold.
+ */
+import type { FastifyReply } from "fastify";
+import type { SerializedBody } from "../analytics/window-cache.js";
+
+/** Whether an Accept-Encoding header admits gzip: `gzip`, `x-gzip` or `*`, unless given q=0. */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const text = Array.isArray(header) ? header.join(",") : header;
+  if (!text) return false;
+  let gzip: boolean | undefined;
+  let any = false;
+  for (const part of text.split(",")) {
+    const [name = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p)).find(Boolean);
+    const allowed = !q || Number(q[1]) > 0;
+    if (name.trim() === "gzip" || name.trim() === "x-gzip") gzip = allowed;
+    else if (name.trim() === "*") any = allowed;
+  }
+  return gzip ?? any;
+}
+
+/** Sends an answer serialized earlier (by the route's own serializer), compressed when the client accepts it. */
+export function sendSerialized(reply: FastifyReply, body: SerializedBody | Buffer): FastifyReply {
+  reply.type("application/json; charset=utf-8");
+  if (Buffer.isBuffer(body)) return reply.send(body);
+  if (!body.compressible) return reply.send(body.json);
+  reply.header("vary", "accept-encoding");
+  if (!acceptsGzip(reply.request.headers["accept-encoding"])) return reply.send(body.json);
+  return reply.header("content-encoding", "gzip").send(body.gzip());
+}
