@@ -5,6 +5,7 @@ import { listCheckpoints, readCheckpoint, recordSourceError, saveCheckpoint } fr
 import type { Store } from "./database.js";
 import { chainFillKey, createDeferredFillIndexes, deferredFillIndexesPresent, dropDeferredFillIndexes, insertActivity, insertFills } from "./fills.js";
 import { chainOrderedFillKeys } from "./migrations/0006_chain_ordered_fill_keys.js";
+import { byteOrderText } from "./migrations/0007_byte_order_text.js";
 import { migrateStore } from "./migrate.js";
 import type { FillsTable } from "./schema.js";
 import type { Insertable } from "kysely";
@@ -68,6 +69,38 @@ describe.each(storeBackends)("store on $kind", (backend) => {
     for (const table of TABLES) expect(tables).toContain(table);
     const again = await migrateStore(store);
     expect(again).toEqual([]);
+  });
+
+  it("compares every text column byte by byte (PostgreSQL: COLLATE \"C\"; SQLite: BINARY)", async () => {
+    if (store.kind === "postgres") {
+      const other = await sql<{ table_name: string; column_name: string; collation_name: string | null }>`
+        select c.table_name, c.column_name, c.collation_name from information_schema.columns c
+          join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name and t.table_type = 'BASE TABLE'
+        where c.table_schema = current_schema() and c.data_type = 'text' and c.collation_name is distinct from 'C'`.execute(store.db);
+      expect(other.rows).toEqual([]);
+    }
+    await store.db.insertInto("wallets").values(["0xZb", "0xaa", "0x_a"].map((address) => ({ address, updated_at: 0 }))).execute();
+    const ordered = await store.db.selectFrom("wallets").select("address").where("address", "in", ["0xZb", "0xaa", "0x_a"]).orderBy("address").execute();
+    expect(ordered.map((r) => r.address)).toEqual(["0xZb", "0x_a", "0xaa"]);
+    await store.db.deleteFrom("wallets").where("address", "in", ["0xZb", "0xaa", "0x_a"]).execute();
+  });
+
+  it("0007 turns the locale-ordered text columns of a store created before it into byte-ordered ones, indexes included", async () => {
+    if (store.kind !== "postgres") return;
+    await sql`create table collation_probe (k text primary key, v text, n bigint)`.execute(store.db);
+    await sql`create index collation_probe_v on collation_probe (v)`.execute(store.db);
+    await sql`insert into collation_probe values ('0xb', '0xZ', 1), ('0xa', '0x_', 2)`.execute(store.db);
+    try {
+      await byteOrderText.up(store.db as never, "postgres");
+      const columns = await sql<{ column_name: string; collation_name: string | null }>`
+        select column_name, collation_name from information_schema.columns
+        where table_schema = current_schema() and table_name = 'collation_probe' order by ordinal_position`.execute(store.db);
+      expect(columns.rows).toEqual([{ column_name: "k", collation_name: "C" }, { column_name: "v", collation_name: "C" }, { column_name: "n", collation_name: null }]);
+      const rows = await sql<{ k: string }>`select k from collation_probe where v >= '0x' order by v`.execute(store.db);
+      expect(rows.rows.map((r) => r.k)).toEqual(["0xb", "0xa"]);
+    } finally {
+      await sql`drop table collation_probe`.execute(store.db);
+    }
   });
 
   it("keeps a fill once per natural key", async () => {

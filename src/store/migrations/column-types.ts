@@ -9,14 +9,15 @@ export interface ColumnTypes {
   int: ColumnDataType;
   /** double precision: prices, ratios, USD figures derived from micro-units. */
   real: ColumnDataType;
-  text: ColumnDataType;
+  /** Compared byte by byte on both stores (PostgreSQL: `COLLATE "C"`, see 0007_byte_order_text). */
+  text: ColumnDataType | Expression<unknown>;
   /** Auto-incrementing 64-bit primary key. */
   serial: ColumnDataType | Expression<unknown>;
 }
 
 export function columnTypes(kind: StoreKind): ColumnTypes {
   return kind === "postgres"
-    ? { int: "bigint", real: "double precision", text: "text", serial: sql`bigserial` }
+    ? { int: "bigint", real: "double precision", text: sql`text collate "C"`, serial: sql`bigserial` }
     : { int: "integer", real: "real", text: "text", serial: "integer" };
 }
 

@@ -9,6 +9,7 @@ import { ingest } from "./0003_ingest.js";
 import { walletLookups } from "./0004_wallet_lookups.js";
 import { boardExtras } from "./0005_board_extras.js";
 import { chainOrderedFillKeys } from "./0006_chain_ordered_fill_keys.js";
+import { byteOrderText } from "./0007_byte_order_text.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -17,4 +18,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0004_wallet_lookups": walletLookups,
   "0005_board_extras": boardExtras,
   "0006_chain_ordered_fill_keys": chainOrderedFillKeys,
+  "0007_byte_order_text": byteOrderText,
 };
