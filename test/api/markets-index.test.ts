@@ -1,5 +1,6 @@
 /** The in-memory market index behind search: reloaded in the background once older than its refresh window. */
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { marketIndex } from "../../src/analytics/market-index.js";
 import { openTestApp, type TestApp } from "../support/app.js";
 
 let t: TestApp;
@@ -37,4 +38,22 @@ it("serves the loaded index inside the window, then reloads it in the background
   // Answers already given may be repeated for MARKET_SEARCH_CACHE_SECONDS; the next ones read the new load.
   t.clock.advance(t.config.markets.searchCacheSeconds * 1_000);
   await vi.waitFor(async () => expect((await search("bitcoin")).markets.map((m) => m.id).sort()).toEqual(["1", "2"]), { timeout: 10_000 });
+});
+
+it("after the window, keeps the loaded index while the tables are unchanged, and reloads once a market's row changes", async () => {
+  const refresh = t.config.markets.indexRefreshSeconds;
+  const current = () => marketIndex(t.store, t.clock, refresh);
+  const before = await current();
+  t.clock.advance((refresh + 1) * 1_000);
+  await current();
+  await vi.waitFor(async () => expect((await current()).loadedAt).toBe(t.clock.now()), { timeout: 10_000 });
+  const checked = await current();
+  expect(checked.version).toBe(before.version);
+  expect(checked.markets).toBe(before.markets);
+
+  await t.store.db.updateTable("markets").set({ price_yes: 0.9, updated_at: NOW + 3_600 }).where("id", "=", "1").execute();
+  t.clock.advance((refresh + 1) * 1_000);
+  await current();
+  await vi.waitFor(async () => expect((await current()).byId.get("1")?.price_yes).toBe(0.9), { timeout: 10_000 });
+  expect((await current()).version).toBeGreaterThan(before.version);
 });
