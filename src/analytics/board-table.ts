@@ -59,7 +59,7 @@ export class Board {
   }
 }
 
-export async function statsGeneration(store: Store): Promise<number> {
+async function statsGeneration(store: Store): Promise<number> {
   const row = await store.db.selectFrom("derive_state").select("value").where("name", "=", STATS_GENERATION).executeTakeFirst();
   return Number(row?.value ?? 0);
 }
@@ -100,7 +100,7 @@ export class BoardTable {
   /** The serialized answer to a query (by `serialize`, the route's serializer), computed once per table. */
   async answer(q: BoardQuery, serialize: (body: unknown) => string): Promise<SerializedBody> {
     const board = await this.current();
-    const key = `${board.generation}|${q.sort}|${q.category}|${q.filter}|${q.limit}|${q.offset}|${q.min_markets}|${q.min_wr}|${q.min_pnl}|${q.min_profit_factor}|${q.max_avg_entry}|${q.max_sports_pct}|${q.skill}|${q.exclude_wallets}`;
+    const key = `${board.generation}|${JSON.stringify(q)}`;
     const cached = this.answers.get(key);
     if (cached) return cached;
     const { whales, total } = board.query(q);

@@ -60,11 +60,7 @@ export interface MarketIndex {
   readonly loadedAt: number;
   /** What the tables looked like just before the load (see `tablesFingerprint`). */
   readonly fingerprint: string;
-  /** Counts the loads of this process: answers computed from one load are not those of another. */
-  readonly version: number;
 }
-
-let loads = 0;
 
 function category(stored: string | null): Category | null {
   return stored ? (parseCategory(stored) ?? null) : null;
@@ -165,7 +161,6 @@ export async function loadMarketIndex(store: Store, now: number, previous?: Mark
     text,
     loadedAt: now,
     fingerprint,
-    version: ++loads,
   };
 }
 

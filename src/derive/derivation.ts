@@ -10,7 +10,6 @@
  */
 import {
   LedgerState,
-  MICRO,
   SECONDS_PER_DAY,
   fromMicro,
   assessWallet,
@@ -346,7 +345,7 @@ export class Derivation {
     if (book) {
       for (const p of this.state.positionIndices(book)) {
         const position = this.state.positions.read(p);
-        weighted += (position.avgPrice / MICRO) * position.totalBought;
+        weighted += fromMicro(position.avgPrice) * position.totalBought;
         bought += position.totalBought;
       }
     }

@@ -1,7 +1,4 @@
-/**
- * Response schemas shared by the market route families (search and lists, one market, public v1 market), and the
- * sending of an answer serialized earlier.
- */
+/** Response schemas shared by the market route families (search and lists, one market, public v1 market). */
 import { Type, type TSchema } from "typebox";
 import type { AppContext } from "../context.js";
 import { marketIndex } from "../../analytics/market-index.js";
