@@ -1,6 +1,7 @@
 /**
  * Backfill throughput of ingest: `node --import tsx bench/ingest.bench.ts [--fills 10000000] [--batch 50000]
- * [--pg postgres://postgres@127.0.0.1:5432/test | --pg none] [--stores sqlite,pg] [--defer-indexes yes|no] [--decode 150000]`.
+ * [--pg postgres://postgres@127.0.0.1:5432/test | --pg none] [--stores sqlite,pg] [--defer-indexes yes|no] [--background-checkpoints yes|no]
+ * [--decode 150000]`.
  *
  * 1. Write path: the chain pipeline's commits in a first sync (BatchWriter: fills, the wallets they name, and the
  *    checkpoint, one transaction per batch; the fills' wallet and market indexes dropped first and built by the
@@ -37,6 +38,8 @@ const PG_URL = args.get("pg") ?? "postgres://postgres@127.0.0.1:5432/test";
 const DECODE = Number(args.get("decode") ?? 150_000);
 /** `no`: the fills keep every index through the backfill (as a first sync shorter than INGEST_DEFER_INDEXES_BLOCKS). */
 const DEFER_INDEXES = (args.get("defer-indexes") ?? "yes") !== "no";
+/** `no`: SQLite checkpoints its WAL on the writing thread, as without src/store/wal-checkpointer.ts. */
+const BACKGROUND_CHECKPOINTS = (args.get("background-checkpoints") ?? "yes") !== "no";
 /** Which stores to measure: `sqlite,pg` (default), `sqlite` or `pg`. */
 const STORES = new Set((args.get("stores") ?? "sqlite,pg").split(","));
 const WALLETS = 200_000;
@@ -192,7 +195,7 @@ if (STORES.has("sqlite")) {
 const dir = mkdtempSync(join(tmpdir(), "pelagic-bench-"));
 try {
   const config = loadConfig({ ...process.env, DATA_DIR: dir });
-  const sqlite = await openStore({ kind: "sqlite", sqlitePath: join(dir, "bench.sqlite"), sqliteCacheMb: config.store.sqliteCacheMb });
+  const sqlite = await openStore({ kind: "sqlite", sqlitePath: join(dir, "bench.sqlite"), sqliteCacheMb: config.store.sqliteCacheMb, sqliteBackgroundCheckpoints: BACKGROUND_CHECKPOINTS });
   await migrateStore(sqlite);
   await measureWrites(`SQLite (cache ${config.store.sqliteCacheMb} MiB)`, sqlite);
   await sqlite.close();

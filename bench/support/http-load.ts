@@ -97,14 +97,13 @@ export interface LoadFigures {
   readonly non2xx: number;
 }
 
-/** Runs `target` against `base` for `seconds`: as fast as `connections` allow, or at a fixed overall rate. */
-export async function load(base: string, target: Target, options: { seconds: number; connections: number; rate?: number }): Promise<LoadFigures> {
+/** Runs `target` against `base` for `seconds`, as fast as `connections` allow (closed loop: throughput). */
+export async function load(base: string, target: Target, options: { seconds: number; connections: number }): Promise<LoadFigures> {
   let next = 0;
   const result = await autocannon({
     url: base,
     connections: options.connections,
     duration: options.seconds,
-    ...(options.rate ? { overallRate: options.rate } : {}),
     requests: [
       {
         method: target.method ?? "GET",

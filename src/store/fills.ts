@@ -13,6 +13,7 @@ import type SqliteDatabase from "better-sqlite3";
 import type pg from "pg";
 import type { StoreTransaction } from "./database.js";
 import { copyRows, sqlIdentifier } from "./pg-copy.js";
+import { rowBinder } from "./row-values.js";
 import { preparedStatement } from "./sqlite-statements.js";
 import { recordWalletsOfFills } from "./wallets.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
@@ -72,6 +73,7 @@ async function sqliteInsert<R extends Record<string, unknown>>(handle: SqliteHan
     handle,
     `insert into ${spec.table} (${spec.columns.join(", ")}) values (${spec.columns.map(() => "?").join(", ")}) on conflict (${spec.key}) do nothing`,
   );
+  const bind = rowBinder(spec.columns);
   const values = new Array<unknown>(spec.columns.length);
   const fresh: R[] = [];
   for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_SLICE) {
@@ -79,7 +81,7 @@ async function sqliteInsert<R extends Record<string, unknown>>(handle: SqliteHan
     const end = Math.min(rows.length, start + SQLITE_ROWS_PER_SLICE);
     for (let i = start; i < end; i++) {
       const row = rows[i] as R;
-      for (let c = 0; c < values.length; c++) values[c] = row[spec.columns[c] as string] ?? null;
+      bind(row, values);
       if (statement.run(values).changes > 0) fresh.push(row);
     }
   }

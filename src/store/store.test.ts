@@ -6,6 +6,7 @@ import type { Store } from "./database.js";
 import { chainFillKey, createDeferredFillIndexes, deferredFillIndexesPresent, dropDeferredFillIndexes, insertActivity, insertFills } from "./fills.js";
 import { chainOrderedFillKeys } from "./migrations/0006_chain_ordered_fill_keys.js";
 import { byteOrderText } from "./migrations/0007_byte_order_text.js";
+import { plainRowIds } from "./migrations/0008_plain_row_ids.js";
 import { migrateStore } from "./migrate.js";
 import type { FillsTable } from "./schema.js";
 import type { Insertable } from "kysely";
@@ -121,6 +122,9 @@ describe.each(storeBackends)("store on $kind", (backend) => {
     const again = await store.transaction((tx) => insertFills(tx, [...batch.slice(0, 10), fill("chain:0xbulk:new"), fill("chain:0xbulk:new")]));
     expect(first).toHaveLength(1200);
     expect(again.map((f) => f.fill_key)).toEqual(["chain:0xbulk:new"]);
+    // A stored key in the last of several COPY chunks (PostgreSQL sends 500 rows per chunk): the rows before it are new.
+    const later = [...Array.from({ length: 1100 }, (_, i) => fill(`chain:0xlater:${i}`)), batch[1199]!];
+    expect((await store.transaction((tx) => insertFills(tx, later))).map((f) => f.fill_key)).toEqual(later.slice(0, 1100).map((f) => f.fill_key));
     const stored = await store.db.selectFrom("fills").select(["log_index", "counterparty", "entry_type"]).where("fill_key", "=", "chain:0xbulk:3").executeTakeFirstOrThrow();
     expect(stored).toEqual({ log_index: 3, counterparty: null, entry_type: null });
     await expect(
@@ -199,6 +203,40 @@ describe.each(storeBackends)("store on $kind", (backend) => {
       expect(keys.map((k) => k.fill_key)).toEqual([chainFillKey(81_000_123, 7), chainFillKey(81_000_123, 12), "data:0xabc:0x1111:123:BUY:100000000:600000"]);
       // A replayed log is still a no-op.
       expect(await own.store.transaction((tx) => insertFills(tx, [fill(chainFillKey(81_000_123, 7), { block_number: 81_000_123, log_index: 7 })]))).toEqual([]);
+    } finally {
+      await own.dispose();
+    }
+  });
+
+  it("0008 rebuilds SQLite's fills without AUTOINCREMENT: rows, ids and the indexes that stood are kept, ids go on increasing", async () => {
+    if (backend.kind !== "sqlite") return;
+    const own = await backend.open();
+    try {
+      const db = own.store.db;
+      const schemaOf = async () => (await sql<{ type: string; name: string; sql: string | null }>`select type, name, sql from sqlite_master where tbl_name = 'fills' order by name`.execute(db)).rows;
+      const current = await schemaOf();
+      const definition = current.find((r) => r.type === "table")!.sql!;
+      expect(definition).not.toMatch(/autoincrement/i);
+      // The table as migration 0001 made it, in a first sync that has dropped its deferred indexes.
+      await sql`drop table fills`.execute(db);
+      await sql.raw(definition.replace(/primary key/i, "primary key autoincrement")).execute(db);
+      for (const index of current.filter((r) => r.type === "index" && r.sql && r.name !== "fills_wallet_ts")) await sql.raw(index.sql!).execute(db);
+      const keys = [chainFillKey(81_000_000, 1), chainFillKey(81_000_000, 2), chainFillKey(81_000_001, 0)];
+      await own.store.transaction((tx) => insertFills(tx, keys.map((k, i) => fill(k, { log_index: i }))));
+      const before = await db.selectFrom("fills").selectAll().orderBy("id").execute();
+
+      await own.store.transaction((tx) => plainRowIds.up(tx.db as never, "sqlite"));
+
+      const after = await schemaOf();
+      expect(after.find((r) => r.type === "table")!.sql).not.toMatch(/autoincrement/i);
+      expect(after.map((r) => r.name)).toEqual(current.map((r) => r.name).filter((name) => name !== "fills_wallet_ts"));
+      expect(await db.selectFrom("fills").selectAll().orderBy("id").execute()).toEqual(before);
+      expect(await own.store.transaction((tx) => insertFills(tx, [fill(keys[0]!)]))).toEqual([]);
+      await own.store.transaction((tx) => insertFills(tx, [fill(chainFillKey(81_000_002, 0))]));
+      const ids = (await db.selectFrom("fills").select("id").orderBy("fill_key").execute()).map((r) => r.id);
+      expect(ids).toEqual([before[0]!.id, before[1]!.id, before[2]!.id, before[2]!.id + 1]);
+      await own.store.transaction((tx) => plainRowIds.up(tx.db as never, "sqlite"));
+      expect(await schemaOf()).toEqual(after);
     } finally {
       await own.dispose();
     }

@@ -10,6 +10,7 @@ import { walletLookups } from "./0004_wallet_lookups.js";
 import { boardExtras } from "./0005_board_extras.js";
 import { chainOrderedFillKeys } from "./0006_chain_ordered_fill_keys.js";
 import { byteOrderText } from "./0007_byte_order_text.js";
+import { plainRowIds } from "./0008_plain_row_ids.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -19,4 +20,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0005_board_extras": boardExtras,
   "0006_chain_ordered_fill_keys": chainOrderedFillKeys,
   "0007_byte_order_text": byteOrderText,
+  "0008_plain_row_ids": plainRowIds,
 };

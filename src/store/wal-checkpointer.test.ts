@@ -1,0 +1,61 @@
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStore, type Store } from "./database.js";
+import { insertFills, type NewFill } from "./fills.js";
+import { migrateStore } from "./migrate.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function fileStore(backgroundCheckpoints: boolean): Promise<{ store: Store; path: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "pelagic-wal-"));
+  dirs.push(dir);
+  const path = join(dir, "store.sqlite");
+  const store = await openStore({ kind: "sqlite", sqlitePath: path, sqliteBackgroundCheckpoints: backgroundCheckpoints });
+  await migrateStore(store);
+  return { store, path };
+}
+
+/** About 8 MB of fills in one transaction: far below the writing connection's own auto-checkpoint mark. */
+async function writeFills(store: Store): Promise<void> {
+  const fills = Array.from({ length: 20_000 }, (_, i): NewFill => ({
+    fill_key: `chain:${String(i).padStart(10, "0")}:000000`, source: "chain", tx_hash: `0x${"ab".repeat(32)}`, log_index: 0, block_number: i,
+    order_hash: `0x${"cd".repeat(32)}`, wallet: `0x${String(i).padStart(40, "1")}`, counterparty: null, role: "maker", condition_id: `0x${"c".repeat(64)}`,
+    token_id: "1".repeat(76), outcome_index: 0, side: "BUY", size: 1_000_000, usd: 500_000, price: 0.5, fee: 0, ts: 1_777_000_000 + i, entry_type: "MINT", exchange_version: 2,
+  }));
+  await store.transaction((tx) => insertFills(tx, fills));
+}
+
+async function databaseFileGrows(path: string, from: number, withinMs: number): Promise<boolean> {
+  const until = Date.now() + withinMs;
+  while (Date.now() < until) {
+    if (statSync(path).size > from + 4_000_000) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
+describe("WAL checkpoints on a worker thread", () => {
+  it("copy committed pages into the database file without the writing connection checkpointing", async () => {
+    const { store, path } = await fileStore(true);
+    const before = statSync(path).size;
+    await writeFills(store);
+    expect(await databaseFileGrows(path, before, 5_000)).toBe(true);
+    await store.close();
+    // The worker's connection closed first, so the store's own close removed the WAL as the last one out.
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  it("are the writing connection's own past its mark when switched off (the pages stay in the WAL)", async () => {
+    const { store, path } = await fileStore(false);
+    const before = statSync(path).size;
+    await writeFills(store);
+    expect(await databaseFileGrows(path, before, 500)).toBe(false);
+    expect(statSync(`${path}-wal`).size).toBeGreaterThan(4_000_000);
+    await store.close();
+  });
+});
