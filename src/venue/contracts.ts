@@ -38,10 +38,13 @@ export function exchangeContractType(address: string): ExchangeContractType | un
 
 const PROTOCOL_ADDRESSES: ReadonlySet<string> = new Set([...EXCHANGE_CONTRACTS.keys(), CONTRACTS.negRiskAdapter.toLowerCase()]);
 
-/** Characters 2..7 of an address (its first six hex digits), lower-cased arithmetically: no string is made. */
+/**
+ * Characters 2..5 of an address (its first four hex digits), lower-cased arithmetically: no string is made, and the
+ * key stays a small integer (six digits made a heap number per call).
+ */
 function leadingDigits(address: string): number {
   let key = 0;
-  for (let i = 2; i < 8; i++) key = key * 128 + (address.charCodeAt(i) | 0x20);
+  for (let i = 2; i < 6; i++) key = key * 128 + (address.charCodeAt(i) | 0x20);
   return key;
 }
 
