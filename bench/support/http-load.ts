@@ -52,8 +52,10 @@ function serverFrom(child: ChildProcess, urlOf: (line: string) => string | undef
   });
 }
 
-/** `pelagic serve` over DATA_DIR, API only, rate limits out of the way, logs at warn. */
-/** `BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles the service under load. */
+/**
+ * `pelagic serve` over DATA_DIR, API only, rate limits out of the way, logs at info (the access log writes its
+ * per-request lines at debug). `BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles it under load.
+ */
 export function startService(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
   const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, BIN, "serve"], {
@@ -92,8 +94,6 @@ export interface Target {
 
 export interface LoadFigures {
   readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
   readonly non2xx: number;
 }
 
@@ -116,5 +116,5 @@ export async function load(base: string, target: Target, options: { seconds: num
       },
     ],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+  return { rps: result.requests.average, non2xx: result.non2xx };
 }

@@ -25,14 +25,11 @@ export interface OpenLoopOptions {
 }
 
 export interface OpenLoopFigures {
-  readonly sent: number;
   readonly p50: number;
   readonly p99: number;
   readonly p999: number;
   readonly max: number;
   readonly non2xx: number;
-  /** Sockets the run needed (more than a few: answers fell behind the arrivals). */
-  readonly sockets: number;
 }
 
 const MAX_SOCKETS = 512;
@@ -132,7 +129,7 @@ export async function openLoop(base: string, options: OpenLoopOptions): Promise<
   for (const c of connections) c.close();
   const sorted = latencies.sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-  return { sent: total, p50: at(0.5), p99: at(0.99), p999: at(0.999), max: sorted[sorted.length - 1] as number, non2xx, sockets: connections.length };
+  return { p50: at(0.5), p99: at(0.99), p999: at(0.999), max: sorted[sorted.length - 1] as number, non2xx };
 }
 
 function requestBytes(host: string, path: string, options: OpenLoopOptions): Buffer {

@@ -95,7 +95,7 @@ function marketRowsAfter(store: Store, after: string) {
  * re-indexing) every market when nothing changed: a reload holds a SQLite process's event loop for about 200 ms
  * in steps of up to 15-20 ms, which showed as the p99 of every request meanwhile.
  */
-export async function tablesFingerprint(store: Store): Promise<string> {
+async function tablesFingerprint(store: Store): Promise<string> {
   const { rows } = await sql<Record<string, number | string>>`select
       (select count(*) from markets) as markets, (select coalesce(sum(updated_at), 0) from markets) as markets_updated,
       (select count(*) from events) as events, (select coalesce(sum(updated_at), 0) from events) as events_updated,

@@ -22,8 +22,8 @@ let timer;
 const checkpoint = () => {
   try {
     db.pragma("wal_checkpoint(PASSIVE)");
-  } catch (error) {
-    parentPort.postMessage({ error: String(error && error.message) });
+  } catch {
+    // Retried at the next interval; the writing connection's own mark bounds the WAL meanwhile.
   }
   timer = setTimeout(checkpoint, workerData.intervalMs);
 };
@@ -38,16 +38,14 @@ parentPort.on("message", () => {
 export class WalCheckpointer {
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
-  /** The last error the worker met (a failed checkpoint is retried at the next interval). */
-  lastError: string | undefined;
 
   constructor(sqlitePath: string) {
     const driver = createRequire(import.meta.url).resolve("better-sqlite3");
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path: sqlitePath, intervalMs: CHECKPOINT_INTERVAL_MS } });
     // It must not keep a process alive that is otherwise done.
     this.worker.unref();
-    this.worker.on("message", (message: { error?: string }) => (this.lastError = message.error));
-    this.worker.on("error", (error) => (this.lastError = error.message));
+    // A worker that could not start (or died) leaves checkpoints to the writing connection's own mark.
+    this.worker.on("error", () => undefined);
     this.exited = new Promise((resolve) => this.worker.once("exit", () => resolve()));
   }
 
