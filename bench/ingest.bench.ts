@@ -20,6 +20,7 @@ import { sql } from "kysely";
 import { loadConfig } from "../src/config/index.js";
 import { BatchWriter } from "../src/ingest/batch-writer.js";
 import { chainFillRow } from "../src/ingest/chain-rows.js";
+import { indexBuildMemory } from "../src/ingest/ingest.js";
 import { decodeLog } from "../src/ingest/log-decoder.js";
 import { EXCHANGE_V1, EXCHANGE_V2, matchEvents } from "../src/ingest/testing/chain-events.js";
 import { ManualClock } from "../src/platform/clock.js";
@@ -134,7 +135,7 @@ async function measureWrites(label: string, store: Store): Promise<void> {
     const completes = DEFER_INDEXES && batches === batchCount - 1;
     const write = async (tx: StoreTransaction) => {
       const indexStarted = performance.now();
-      await completeDeferredFills(tx, loadConfig(process.env).ingest.indexBuildMemoryMb, 0);
+      await completeDeferredFills(tx, indexBuildMemory(loadConfig(process.env)), 0);
       indexMs = performance.now() - indexStarted;
     };
     const committed = await writer.commit({ source: "chain-logs", cursor: `block:${batch.at(-1)!.block_number}`, fills: batch, fillWalletsLater: DEFER_INDEXES, write: completes ? write : undefined });
@@ -195,7 +196,7 @@ if (STORES.has("sqlite")) {
 const dir = mkdtempSync(join(tmpdir(), "pelagic-bench-"));
 try {
   const config = loadConfig({ ...process.env, DATA_DIR: dir });
-  const sqlite = await openStore({ kind: "sqlite", sqlitePath: join(dir, "bench.sqlite"), sqliteCacheMb: config.store.sqliteCacheMb, sqliteBackgroundCheckpoints: BACKGROUND_CHECKPOINTS });
+  const sqlite = await openStore({ kind: "sqlite", sqlitePath: join(dir, "bench.sqlite"), sqliteCacheMb: config.store.sqliteCacheMb, sqliteSortThreads: config.store.sqliteSortThreads, sqliteBackgroundCheckpoints: BACKGROUND_CHECKPOINTS });
   await migrateStore(sqlite);
   await measureWrites(`SQLite (cache ${config.store.sqliteCacheMb} MiB)`, sqlite);
   await sqlite.close();

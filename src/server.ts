@@ -39,6 +39,7 @@ export async function openConfiguredStore(config: Config): Promise<Store> {
     databaseUrl: config.store.databaseUrl,
     poolSize: config.store.poolSize,
     sqliteCacheMb: config.store.sqliteCacheMb,
+    sqliteSortThreads: config.store.sqliteSortThreads,
   });
 }
 

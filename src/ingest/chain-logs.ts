@@ -11,7 +11,7 @@
  */
 import { readCheckpoint } from "../store/checkpoints.js";
 import type { StoreTransaction } from "../store/database.js";
-import { completeDeferredFills, dropDeferredFillIndexes, type NewActivity, type NewFill } from "../store/fills.js";
+import { completeDeferredFills, dropDeferredFillIndexes, type IndexBuildMemory, type NewActivity, type NewFill } from "../store/fills.js";
 import type { NewResolution } from "../store/markets.js";
 import {
   CONTRACTS,
@@ -50,7 +50,7 @@ export interface ChainLogsOptions {
   /** A first sync with at least this many blocks to go builds the deferred fills indexes once, at its end. */
   readonly deferIndexesBlocks: number;
   /** PostgreSQL memory for building them. */
-  readonly indexBuildMemoryMb: number;
+  readonly indexBuildMemory: IndexBuildMemory;
 }
 
 const blockCursor = (block: number) => `block:${block}`;
@@ -159,7 +159,7 @@ export class ChainLogsPipeline implements Pipeline {
    */
   private async completeFirstSync(tx: StoreTransaction): Promise<void> {
     if (this.indexesDeferred) this.ctx.logger.info({ source: this.source }, "first sync: building the fills' wallet and market indexes, and the fills' wallets");
-    await completeDeferredFills(tx, this.options.indexBuildMemoryMb, this.ctx.clock.now());
+    await completeDeferredFills(tx, this.options.indexBuildMemory, this.ctx.clock.now());
   }
 
   /** From the logs' `blockTimestamp` when the node sends it (many do), else from the blocks, in batches. */

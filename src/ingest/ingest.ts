@@ -9,6 +9,7 @@ import type { Config } from "../config/index.js";
 import type { Logger } from "../platform/logger.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
+import type { IndexBuildMemory } from "../store/fills.js";
 import { ChainClient, createVenueClients, realSleep, type Sleep, type VenueClients, type VenueHttpOptions } from "../venue/index.js";
 import { BatchWriter, type CommitListener } from "./batch-writer.js";
 import { ChainLogsPipeline } from "./chain-logs.js";
@@ -58,7 +59,7 @@ export class Ingest {
     this.markets = new MarketsSync(ctx, venue.gamma);
     if (venue.chain) {
       const directory = new MarketDirectory(store, venue.gamma, clock);
-      this.fills = new ChainLogsPipeline(ctx, venue.chain, directory, { start, confirmations: config.ingest.confirmations, blockSpan: config.ingest.blockSpan, deferIndexesBlocks: config.ingest.deferIndexesBlocks, indexBuildMemoryMb: config.ingest.indexBuildMemoryMb });
+      this.fills = new ChainLogsPipeline(ctx, venue.chain, directory, { start, confirmations: config.ingest.confirmations, blockSpan: config.ingest.blockSpan, deferIndexesBlocks: config.ingest.deferIndexesBlocks, indexBuildMemory: indexBuildMemory(config) });
     } else {
       if (start?.kind === "block") logger.warn("INGEST_START is a block number but no VENUE_RPC_URL is set: the Data API backfill starts now");
       // Without a start date it follows from now, as the chain pipeline follows from the head without a start block.
@@ -116,6 +117,11 @@ export class Ingest {
     this.wallets.close();
     await Promise.all([this.background, this.live.stop()]);
   }
+}
+
+/** The memory of the index build that ends a first chain sync, from the configuration. */
+export function indexBuildMemory(config: Config): IndexBuildMemory {
+  return { postgresMb: config.ingest.indexBuildMemoryMb, sqliteCacheMb: config.ingest.sqliteIndexBuildCacheMb };
 }
 
 function defaultVenueClients(config: Config, logger: Logger): VenueClients {

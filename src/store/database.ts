@@ -26,6 +26,8 @@ export interface StoreOptions {
   sqliteCacheMb?: number;
   /** SQLite file: WAL checkpoints on a worker thread (src/store/wal-checkpointer.ts); default true. */
   sqliteBackgroundCheckpoints?: boolean;
+  /** Helper threads SQLite may start for one large sort (index builds, large ORDER BY); default 2. */
+  sqliteSortThreads?: number;
 }
 
 /** The connection a transaction runs on, for measured bulk paths (prepared statements, COPY). */
@@ -83,6 +85,7 @@ function openSqlite(options: StoreOptions): Store {
   database.pragma("synchronous = NORMAL");
   database.pragma("busy_timeout = 5000");
   database.pragma(`cache_size = ${-Math.round((options.sqliteCacheMb ?? 64) * 1024)}`);
+  database.pragma(`threads = ${options.sqliteSortThreads ?? 2}`);
   const checkpointer = path !== ":memory:" && options.sqliteBackgroundCheckpoints !== false ? new WalCheckpointer(path) : undefined;
   // Checkpointing the WAL every 200 MB instead of every 4 MB: bulk inserts into randomly keyed indexes dirty most
   // index pages, and each checkpoint copies them back into the database file and syncs it (measured 1.3-1.5x on

@@ -89,12 +89,14 @@ class CopyFromStdin implements pg.Submittable {
   handleCopyData(): void {}
 }
 
+const NEEDS_ESCAPE = /[\\\t\n\r]/;
+
 /** A value in COPY text format: `\N` for null, backslash escapes for the characters the format reserves. */
 export function copyText(value: unknown): string {
   if (value === null || value === undefined) return "\\N";
   if (typeof value === "number") return String(value);
   const text = typeof value === "string" ? value : String(value);
-  return /[\\\t\n\r]/.test(text) ? text.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r") : text;
+  return NEEDS_ESCAPE.test(text) ? text.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r") : text;
 }
 
 /** Quotes an identifier we generate ourselves (table and column names of the schema). */
@@ -108,14 +110,73 @@ function* copyChunks(columns: readonly string[], rows: ReadonlyArray<Record<stri
   const bind = rowBinder(columns);
   const values = new Array<unknown>(columns.length);
   for (let start = 0; start < rows.length; start += ROWS_PER_CHUNK) {
-    let text = "";
+    const chunk = new ChunkBuilder();
     const end = Math.min(rows.length, start + ROWS_PER_CHUNK);
     for (let i = start; i < end; i++) {
       bind(rows[i] as Record<string, unknown>, values);
-      for (let c = 0; c < values.length; c++) text += (c === 0 ? "" : "\t") + copyText(values[c]);
-      text += "\n";
+      for (let c = 0; c < values.length; c++) {
+        if (c > 0) chunk.byte(TAB);
+        chunk.value(values[c]);
+      }
+      chunk.byte(NEWLINE);
     }
-    yield Buffer.from(text, "utf8");
+    yield chunk.done();
+  }
+}
+
+const TAB = 0x09;
+const NEWLINE = 0x0a;
+const DIGIT_ZERO = 0x30;
+const MINUS = 0x2d;
+
+/**
+ * One COPY data message, written straight into a buffer: integers digit by digit, strings by `Buffer.write`.
+ * Building the text as a string first made about 40 short-lived strings per fill (a quarter of a PostgreSQL
+ * backfill's CPU went to garbage collection) and one large flat copy per chunk.
+ */
+class ChunkBuilder {
+  private buffer = Buffer.allocUnsafe(256 * 1024);
+  private length = 0;
+
+  byte(code: number): void {
+    this.reserve(1);
+    this.buffer[this.length++] = code;
+  }
+
+  value(value: unknown): void {
+    if (typeof value === "number" && Number.isSafeInteger(value)) return this.integer(value);
+    const text = copyText(value);
+    this.reserve(text.length * 3);
+    this.length += this.buffer.write(text, this.length, "utf8");
+  }
+
+  done(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+
+  private integer(value: number): void {
+    this.reserve(17);
+    if (value < 0) {
+      this.buffer[this.length++] = MINUS;
+      value = -value;
+    }
+    let digits = 1;
+    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    let at = this.length + digits - 1;
+    for (let rest = value; ; at--) {
+      const next = Math.floor(rest / 10);
+      this.buffer[at] = DIGIT_ZERO + (rest - next * 10);
+      if (next === 0) break;
+      rest = next;
+    }
+    this.length += digits;
+  }
+
+  private reserve(bytes: number): void {
+    if (this.length + bytes <= this.buffer.length) return;
+    const larger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
+    this.buffer.copy(larger, 0, 0, this.length);
+    this.buffer = larger;
   }
 }
 

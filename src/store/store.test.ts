@@ -156,6 +156,18 @@ describe.each(storeBackends)("store on $kind", (backend) => {
     expect(back).toEqual([{ activity_key: awkward.activity_key }]);
   });
 
+  it("bulk-inserts every kind of value exactly: signed and fractional numbers, nulls, escapes, non-ASCII, a value larger than a COPY buffer", async () => {
+    const awkward = [
+      fill("chain:0xvalues:0", { size: 0, usd: -9_007_199_254_740_991, fee: 9_007_199_254_740_991, price: 0.123456789, log_index: -1, counterparty: null }),
+      fill("chain:0xvalues:1", { wallet: "0xünïcødé✓𝄞", tx_hash: "tab\tnew\nline\\slash\rreturn", price: 1e-7, block_number: null }),
+      fill("chain:0xvalues:2", { token_id: "7".repeat(300_000) + "é", price: -0.5, size: 10, usd: -10 }),
+    ];
+    expect(await store.transaction((tx) => insertFills(tx, awkward))).toHaveLength(3);
+    const columns = ["fill_key", "wallet", "tx_hash", "token_id", "size", "usd", "fee", "price", "log_index", "block_number", "counterparty"] as const;
+    const back = await store.db.selectFrom("fills").select(columns).where("fill_key", "like", "chain:0xvalues:%").orderBy("fill_key").execute();
+    expect(back).toEqual(awkward.map((row) => Object.fromEntries(columns.map((column) => [column, row[column] ?? null]))));
+  });
+
   it("returns 64-bit micro-unit amounts as exact numbers", async () => {
     const big = 9_007_199_254_740_000; // 9.007e9 USD in micro-units, above 2^32 and below 2^53
     await store.db.insertInto("fills").values(fill("chain:0xbig:7", { size: big, usd: big - 1 })).execute();
@@ -254,9 +266,12 @@ describe.each(storeBackends)("store on $kind", (backend) => {
       }),
     ).rejects.toThrow("killed while building");
     expect(await store.transaction(deferredFillIndexesPresent)).toBe(false);
-    await store.transaction(createDeferredFillIndexes);
+    const cacheSize = store.sqlite?.pragma("cache_size", { simple: true });
+    await store.transaction((tx) => createDeferredFillIndexes(tx, { postgresMb: 16, sqliteCacheMb: 4 }));
     await store.transaction(createDeferredFillIndexes);
     expect(await store.transaction(deferredFillIndexesPresent)).toBe(true);
+    // SQLite builds with a small page cache (it sizes the sort's runs), then gets its own back.
+    expect(store.sqlite?.pragma("cache_size", { simple: true })).toBe(cacheSize);
   });
 
   it("enforces the composite primary keys of ledger tables", async () => {

@@ -109,8 +109,9 @@ function writeValues(r: WalletRow, now: number, out: unknown[]): void {
  * a first sync that left its fills' wallets to its end does this once, over the wallet index built just before.
  */
 export async function recordWalletsOfFills(tx: StoreTransaction, now: number): Promise<void> {
-  // `where true`: SQLite needs a WHERE before an upsert's ON CONFLICT when the rows come from a SELECT.
-  const select = `select wallet, null, null, null, null, min(ts), max(ts), ${tx.raw.kind === "sqlite" ? "?" : "$1::bigint"} from fills where true group by wallet`;
+  // `where true`: SQLite needs a WHERE before an upsert's ON CONFLICT when the rows come from a SELECT. `order by`:
+  // PostgreSQL aggregates by hashing; in address order the inserts walk the wallets' key index instead of jumping.
+  const select = `select wallet, null, null, null, null, min(ts), max(ts), ${tx.raw.kind === "sqlite" ? "?" : "$1::bigint"} from fills where true group by wallet order by wallet`;
   const text = `insert into wallets (${COLUMNS.join(", ")}) ${select} ${ON_CONFLICT}`;
   if (tx.raw.kind === "sqlite") tx.raw.handle.prepare(text).run(now);
   else await tx.raw.client.query(text, [now]);
