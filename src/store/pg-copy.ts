@@ -92,7 +92,7 @@ class CopyFromStdin implements pg.Submittable {
 const NEEDS_ESCAPE = /[\\\t\n\r]/;
 
 /** A value in COPY text format: `\N` for null, backslash escapes for the characters the format reserves. */
-export function copyText(value: unknown): string {
+function copyText(value: unknown): string {
   if (value === null || value === undefined) return "\\N";
   if (typeof value === "number") return String(value);
   const text = typeof value === "string" ? value : String(value);
