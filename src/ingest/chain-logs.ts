@@ -49,7 +49,7 @@ export interface ChainLogsOptions {
   readonly blockSpan: number;
   /** A first sync with at least this many blocks to go builds the deferred fills indexes once, at its end. */
   readonly deferIndexesBlocks: number;
-  /** PostgreSQL memory for building them. */
+  /** Memory for building them (PostgreSQL's sort memory, SQLite's page cache meanwhile). */
   readonly indexBuildMemory: IndexBuildMemory;
 }
 

@@ -77,6 +77,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   return options.kind === "postgres" ? openPostgres(options) : openSqlite(options);
 }
 
+/** Sets a SQLite connection's page cache, in MiB (a negative `cache_size` counts KiB). */
+export function setSqliteCacheMb(database: SqliteDatabase.Database, mb: number): void {
+  database.pragma(`cache_size = ${-Math.round(mb * 1024)}`);
+}
+
 function openSqlite(options: StoreOptions): Store {
   const path = options.sqlitePath ?? ":memory:";
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -84,7 +89,7 @@ function openSqlite(options: StoreOptions): Store {
   database.pragma("journal_mode = WAL");
   database.pragma("synchronous = NORMAL");
   database.pragma("busy_timeout = 5000");
-  database.pragma(`cache_size = ${-Math.round((options.sqliteCacheMb ?? 64) * 1024)}`);
+  setSqliteCacheMb(database, options.sqliteCacheMb ?? 64);
   database.pragma(`threads = ${options.sqliteSortThreads ?? 2}`);
   const checkpointer = path !== ":memory:" && options.sqliteBackgroundCheckpoints !== false ? new WalCheckpointer(path) : undefined;
   // Checkpointing the WAL every 200 MB instead of every 4 MB: bulk inserts into randomly keyed indexes dirty most

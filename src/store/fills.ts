@@ -11,7 +11,7 @@
 import type { Insertable } from "kysely";
 import type SqliteDatabase from "better-sqlite3";
 import type pg from "pg";
-import type { StoreTransaction } from "./database.js";
+import { setSqliteCacheMb, type StoreTransaction } from "./database.js";
 import { copyRows, sqlIdentifier } from "./pg-copy.js";
 import { rowBinder } from "./row-values.js";
 import { preparedStatement } from "./sqlite-statements.js";
@@ -157,7 +157,7 @@ export async function createDeferredFillIndexes(tx: StoreTransaction, memory?: I
   // 1.6x slower than runs of 8 MiB, which the sort's helper threads also share (src/store/database.ts).
   const handle = tx.raw.handle;
   const cacheSize = handle.pragma("cache_size", { simple: true }) as number;
-  handle.pragma(`cache_size = ${-Math.round(memory.sqliteCacheMb * 1024)}`);
+  setSqliteCacheMb(handle, memory.sqliteCacheMb);
   try {
     await create();
   } finally {
