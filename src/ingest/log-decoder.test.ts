@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeVenueLog, encodeVenueLog, VENUE_EVENT_TOPICS, VenueLogDecodeError, type Hex, type RawLog, type VenueEvent } from "../venue/index.js";
-import { decodeLog } from "./log-decoder.js";
-import { CTF, EXCHANGE_V1, EXCHANGE_V2, NEG_RISK_EXCHANGE_V1, NEG_RISK_EXCHANGE_V2, conversion, matchEvents, split } from "./testing/chain-events.js";
+import { decodeCanonicalLog, decodeLog } from "./log-decoder.js";
+import { CTF, EXCHANGE_V1, EXCHANGE_V2, NEG_RISK_EXCHANGE_V1, NEG_RISK_EXCHANGE_V2, conversion, matchEvents, redemption, resolution, split } from "./testing/chain-events.js";
 import { address, hash32 } from "./testing/fake-venue.js";
 
 const at = (event: VenueEvent, logIndex = 3): RawLog => ({ ...encodeVenueLog(event), blockNumber: "0x5f5e100", blockHash: hash32(9), transactionHash: hash32(0x77), logIndex: `0x${logIndex.toString(16)}` });
@@ -21,15 +21,56 @@ describe("decodeLog", () => {
         fc.integer({ min: 1, max: 2 ** 30 }),
         (exchange, token, size, usd, fee, buy, owner) => {
           const events = matchEvents(exchange, { owner: address(owner), side: buy ? "BUY" : "SELL", token, size, usd, fee }, [{ owner: address(owner + 1), side: "BUY", token: token ^ 1n, size, usd }]);
-          for (const [i, event] of events.entries()) expect(decodeLog(at(event, i))).toEqual(decodeVenueLog(at(event, i)));
+          for (const [i, event] of events.entries()) {
+            expect(decodeCanonicalLog(at(event, i))).toEqual(decodeVenueLog(at(event, i)));
+            expect(decodeLog(at(event, i))).toEqual(decodeVenueLog(at(event, i)));
+          }
         },
       ),
       { numRuns: 200 },
     );
   });
 
-  it("hands every other event to decodeVenueLog", () => {
-    for (const event of [split(address(5), hash32(1), 7n), conversion(address(6), hash32(2), 5n, 9n)]) expect(decodeLog(at(event))).toEqual(decodeVenueLog(at(event)));
+  it("decodes conversions, splits, merges, redemptions and resolutions (arrays included) exactly as decodeVenueLog does", () => {
+    const uint = fc.bigInt({ min: 0n, max: 2n ** 256n - 1n });
+    const event = fc.oneof(
+      fc.tuple(fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 0, max: 2 ** 30 }), uint, uint).map(([owner, market, set, amount]) => conversion(address(owner), hash32(market), set, amount)),
+      fc.tuple(fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 0, max: 2 ** 30 }), uint, fc.boolean(), fc.array(uint, { maxLength: 5 })).map(([owner, condition, amount, merge, partition]) => ({
+        ...split(address(owner), hash32(condition), amount, merge ? "PositionsMerge" : "PositionSplit"),
+        partition,
+      })),
+      fc.tuple(fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 0, max: 2 ** 30 }), uint, fc.array(uint, { maxLength: 5 })).map(([owner, condition, payout, indexSets]) => ({ ...redemption(address(owner), hash32(condition), payout), indexSets })),
+      fc.tuple(fc.integer({ min: 0, max: 2 ** 30 }), fc.array(uint, { maxLength: 5 })).map(([condition, payouts]) => resolution(hash32(condition), payouts)),
+    );
+    fc.assert(
+      fc.property(event, (e) => {
+        const log = at(e as VenueEvent);
+        expect(decodeCanonicalLog(log)).toEqual(decodeVenueLog(log));
+        expect(decodeLog(log)).toEqual(decodeVenueLog(log));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("leaves an array that is not where the ABI encoder puts it to decodeVenueLog", () => {
+    const log = at(resolution(hash32(4), [1n, 0n]));
+    const words = log.data.slice(2).match(/.{64}/g)!;
+    // Trailing data after the last array; an offset that points past the head; a length beyond the data.
+    const trailing = { ...log, data: `${log.data}${"0".repeat(64)}` as Hex };
+    const moved = { ...log, data: `0x${words[0]}${(64 + 32).toString(16).padStart(64, "0")}${words.slice(2).join("")}${"0".repeat(64)}` as Hex };
+    const long = { ...log, data: `0x${words.slice(0, 2).join("")}${"9".padStart(64, "0")}${words.slice(3).join("")}` as Hex };
+    expect(decodeCanonicalLog(log)).not.toBeNull();
+    for (const odd of [trailing, moved, long]) {
+      expect(decodeCanonicalLog(odd)).toBeNull();
+      let expected: unknown;
+      try {
+        expected = decodeVenueLog(odd);
+      } catch (error) {
+        expected = error;
+      }
+      if (expected instanceof Error) expect(() => decodeLog(odd)).toThrow(VenueLogDecodeError);
+      else expect(decodeLog(odd)).toEqual(expected);
+    }
   });
 
   it("returns null for logs that are not the venue's, and throws the same error for a venue event that does not decode", () => {

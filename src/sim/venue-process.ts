@@ -21,6 +21,8 @@ const URL_SETTINGS: Record<string, keyof SimVenueUrls> = {
 
 export interface VenueProcess {
   readonly urls: SimVenueUrls;
+  /** The child's process id (to read its resource use). */
+  readonly pid: number;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ export function startVenueProcess(args: readonly string[]): Promise<VenueProcess
         const field = URL_SETTINGS[name ?? ""];
         if (field) urls[field] = value.join("=");
       }
-      if (Object.values(URL_SETTINGS).every((field) => urls[field])) resolve({ urls: urls as SimVenueUrls, close });
+      if (Object.values(URL_SETTINGS).every((field) => urls[field])) resolve({ urls: urls as SimVenueUrls, pid: child.pid as number, close });
     });
     void exited.then((code) => reject(new Error(`the simulated venue exited (code ${code}) before it was ready`)));
   });

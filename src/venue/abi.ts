@@ -188,7 +188,7 @@ export interface EncodedLog {
   readonly data: Hex;
 }
 
-interface EventSpec {
+export interface EventSpec {
   readonly kind: VenueEventKind;
   readonly abi: AbiEvent;
   readonly version?: "v1" | "v2";
@@ -212,6 +212,9 @@ const SPECS: readonly EventSpec[] = [
 
 const SPEC_BY_KIND = new Map(SPECS.map((s) => [s.kind, s]));
 const SPEC_BY_TOPIC = new Map(SPECS.map((s) => [toEventSelector(s.abi), s]));
+
+/** The venue's events by topic0 (lower case): kind, ABI item, generation and emitting contracts. */
+export const VENUE_EVENT_SPECS: ReadonlyMap<string, EventSpec> = SPEC_BY_TOPIC;
 
 /** topic0 of each event kind. */
 export const VENUE_EVENT_TOPICS: Readonly<Record<VenueEventKind, Hex>> = Object.fromEntries(
@@ -246,6 +249,20 @@ function quantity(value: string | number | bigint): number {
   return n;
 }
 
+/** Where a log sits on chain, addresses and hashes lower case; VenueLogDecodeError when its quantities do not read. */
+export function logPosition(log: RawLog): LogPosition {
+  try {
+    return {
+      blockNumber: quantity(log.blockNumber),
+      blockHash: log.blockHash ? (log.blockHash.toLowerCase() as Hex) : null,
+      transactionHash: log.transactionHash.toLowerCase() as Hex,
+      logIndex: quantity(log.logIndex),
+    };
+  } catch (error) {
+    throw new VenueLogDecodeError(log, (error as Error).message);
+  }
+}
+
 function lower(value: unknown): unknown {
   if (typeof value === "string") return value.toLowerCase();
   if (Array.isArray(value)) return [...(value as unknown[])];
@@ -277,18 +294,7 @@ export function decodeVenueLog(log: RawLog): DecodedVenueLog | null {
   if (spec.version) fields.version = spec.version;
   fields.address = address;
   for (const input of spec.abi.inputs) fields[input.name as string] = lower(args[input.name as string]);
-  let position: LogPosition;
-  try {
-    position = {
-      blockNumber: quantity(log.blockNumber),
-      blockHash: log.blockHash ? (log.blockHash.toLowerCase() as Hex) : null,
-      transactionHash: log.transactionHash.toLowerCase() as Hex,
-      logIndex: quantity(log.logIndex),
-    };
-  } catch (error) {
-    throw new VenueLogDecodeError(log, (error as Error).message);
-  }
-  return { ...fields, ...position } as DecodedVenueLog;
+  return { ...fields, ...logPosition(log) } as DecodedVenueLog;
 }
 
 /** The log a contract would emit for the event: what the simulated venue serves from eth_getLogs. */

@@ -85,7 +85,7 @@ export function partitionRows<S extends TSchema>(
 
 export const HexAddress = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$" });
 export const Hex32 = Type.String({ pattern: "^0x[0-9a-fA-F]{64}$" });
-export const HexData = Type.String({ pattern: "^0x([0-9a-fA-F]{2})*$" });
+export const HexData = Type.String({ pattern: "^0x(?:[0-9a-fA-F]{2})*$" });
 export const HexQuantity = Type.String({ pattern: "^0x[0-9a-fA-F]+$" });
 /** A uint256 token id written in decimal, as the venue's JSON APIs write outcome token ids. */
 export const DecimalTokenId = Type.String({ pattern: "^[0-9]{1,78}$" });

@@ -1,0 +1,148 @@
+/**
+ * A chain backfill end to end: `pelagic ingest` (its own process, as deployed) against the simulated venue (in a
+ * `pelagic sim` process), from the world's first block to the head, into a fresh SQLite file and into a fresh
+ * PostgreSQL database. Everything the pipeline does is in: eth_getLogs over HTTP, the answers' shapes checked,
+ * logs decoded and settled, market lookups, the writes and the index build at the end.
+ *
+ *   node --import tsx bench/backfill.bench.ts [--fills 1000000] [--stores sqlite,pg] [--pg postgres://postgres@127.0.0.1:5432/postgres]
+ *
+ * Prints, per store: fills/s over the wall time of the first sync, the ingest process's CPU seconds (all its
+ * threads) and fills per CPU second of it, and the simulated node's CPU seconds meanwhile. On two cores the
+ * simulated node (which encodes every log it serves) competes with the ingest for the machine: fills per ingest CPU
+ * second is the figure that does not depend on how fast the node answers.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { startVenueProcess, type VenueProcess } from "../src/sim/venue-process.js";
+import { venueEnvironment } from "../src/sim/servers/index.js";
+
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ""), process.argv[i + 1] ?? "");
+const FILLS = Number(args.get("fills") ?? 1_000_000);
+const STORES = new Set((args.get("stores") ?? "sqlite,pg").split(","));
+const PG_ADMIN_URL = args.get("pg") ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const DAYS = 60;
+const DAY = 86_400;
+const BIN = fileURLToPath(new URL("../bin/pelagic.js", import.meta.url));
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ: 100 on Linux). */
+const TICKS = 100;
+
+/** User plus system CPU seconds of a process, all its threads, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+const isoDate = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
+const end = Math.floor(Date.now() / 1000 / DAY) * DAY;
+
+interface Run {
+  readonly fills: number;
+  readonly seconds: number;
+  readonly cpu: number;
+  readonly simCpu: number;
+}
+
+/** Runs `pelagic ingest` until its first sync is done (its "caught up" line), then counts the stored fills. */
+async function backfill(env: Record<string, string>, simPid: number, countFills: () => Promise<number>): Promise<Run> {
+  const run = await runUntilCaughtUp(env, simPid);
+  return { ...run, fills: await countFills() };
+}
+
+function runUntilCaughtUp(env: Record<string, string>, simPid: number): Promise<Omit<Run, "fills">> {
+  const child = spawn(process.execPath, [BIN, "ingest"], { env: { ...process.env, ...env, LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "inherit"] });
+  const simCpuStart = cpuSeconds(simPid);
+  let started = 0;
+  let buffer = "";
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`pelagic ingest exited (code ${code}) before its first sync was done`)));
+    child.stdout.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let newline: number;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const line = JSON.parse(buffer.slice(0, newline)) as { msg?: string };
+        buffer = buffer.slice(newline + 1);
+        if (line.msg === "ingest starting") started = performance.now();
+        if (line.msg?.startsWith("ingest caught up")) {
+          const run = { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds(child.pid as number), simCpu: cpuSeconds(simPid) - simCpuStart };
+          child.removeAllListeners("exit");
+          child.once("exit", () => resolve(run));
+          child.kill("SIGKILL");
+        }
+      }
+    });
+  });
+}
+
+function report(label: string, run: Run): void {
+  const n = (x: number) => Math.round(x).toLocaleString("en-US");
+  console.log(
+    `${label}: ${n(run.fills)} fills in ${run.seconds.toFixed(1)} s = ${n(run.fills / run.seconds)} fills/s; ` +
+      `ingest process ${run.cpu.toFixed(1)} CPU s = ${n(run.fills / run.cpu)} fills per CPU second; simulated node ${run.simCpu.toFixed(1)} CPU s meanwhile`,
+  );
+}
+
+const worldArgs = ["--fills", String(FILLS), "--markets", String(Math.max(500, Math.round(FILLS / 500))), "--wallets", String(Math.max(5_000, Math.round(FILLS / 50)))];
+let venue: VenueProcess | undefined;
+try {
+  venue = await startVenueProcess([...worldArgs, "--days", String(DAYS), "--end", isoDate(end), "--live-rate", "0", "--sim-port", "0"]);
+  const simPid = venue.pid;
+  const env = {
+    ...venueEnvironment(venue.urls),
+    INGEST_START: isoDate(end - (DAYS + 1) * DAY),
+    INGEST_CONFIRMATIONS: "0",
+    INGEST_BLOCK_SPAN: "100000",
+    VENUE_RPC_REQUESTS_PER_SECOND: "1000",
+  };
+  console.log(`backfill bench: pelagic ingest against the simulated venue (${worldArgs.join(" ")}, ${DAYS} days)`);
+  if (STORES.has("sqlite")) {
+    const dir = mkdtempSync(join(tmpdir(), "pelagic-backfill-"));
+    try {
+      const countFills = async () => {
+        const db = new Database(join(dir, "pelagic.sqlite"), { readonly: true });
+        try {
+          return (db.prepare("select count(*) as n from fills").get() as { n: number }).n;
+        } finally {
+          db.close();
+        }
+      };
+      report("SQLite", await backfill({ ...env, DATA_DIR: dir }, simPid, countFills));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (STORES.has("pg")) {
+    const database = `pelagic_backfill_${Date.now().toString(36)}`;
+    const dataDir = mkdtempSync(join(tmpdir(), "pelagic-backfill-"));
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    try {
+      await admin.connect();
+      await admin.query(`create database ${database}`);
+      const url = new URL(PG_ADMIN_URL);
+      url.pathname = `/${database}`;
+      const countFills = async () => {
+        const client = new pg.Client({ connectionString: url.toString() });
+        await client.connect();
+        try {
+          return Number((await client.query<{ n: string }>("select count(*) as n from fills")).rows[0]!.n);
+        } finally {
+          await client.end();
+        }
+      };
+      report("PostgreSQL", await backfill({ ...env, DATABASE_URL: url.toString(), DATA_DIR: dataDir }, simPid, countFills));
+    } catch (error) {
+      console.log(`PostgreSQL: not measured (${(error as Error).message})`);
+    } finally {
+      await admin.query(`drop database if exists ${database} with (force)`).catch(() => undefined);
+      await admin.end().catch(() => undefined);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+} finally {
+  await venue?.close();
+}
