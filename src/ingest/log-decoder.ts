@@ -1,57 +1,13 @@
 /**
  * Decoding of the venue's logs at backfill speed. `decodeVenueLog` (viem's decodeEventLog) hashes the event
  * signature on every call and decodes about 30,000 logs/s, a ceiling of some 18,000 fills/s on one core. Every
- * venue event is made of 32-byte words: static fields (address, uintN, bytes32) in the topics or the data's head,
- * and `uint256[]` arrays (partitions, index sets, payouts) in the data's tail. So their words are sliced straight
- * out of the topics and data, following the ABI items of src/venue/abi.ts. A log that is not encoded exactly as
- * the ABI encoder writes it (wrong word count, dirty address padding, offsets out of place) goes through
- * decodeVenueLog, which stays the reference (the tests compare both).
+ * venue event is made of 32-byte words (src/venue/log-words.ts), so they are sliced straight out of the topics
+ * and data. A log that is not encoded exactly as the ABI encoder writes it (wrong word count, dirty address
+ * padding, offsets out of place) goes through decodeVenueLog, which stays the reference (the tests compare both).
  */
-import type { AbiEvent } from "viem";
-import { VENUE_EVENT_SPECS, decodeVenueLog, logPosition, type DecodedVenueLog, type EventSpec, type RawLog } from "../venue/index.js";
-
-type WordType = "address" | "bytes32" | "uint8" | "uint256" | "uint256[]";
-
-interface Field {
-  readonly name: string;
-  readonly type: WordType;
-  /** Indexed: topic `index`; else data head word `index`. */
-  readonly topic: boolean;
-  readonly index: number;
-}
-
-interface WordLayout {
-  readonly spec: EventSpec;
-  readonly fields: readonly Field[];
-  readonly topicCount: number;
-  /** Words of the data's head: one per non-indexed field (an array's holds its offset). */
-  readonly headWords: number;
-}
-
-const WORD_TYPES = new Set<string>(["address", "bytes32", "uint8", "uint256", "uint256[]"]);
-
-/** Null when an input is of a type this decoder does not read (viem then decodes the event). */
-function layoutOf(spec: EventSpec): WordLayout | null {
-  const abi: AbiEvent = spec.abi;
-  let topic = 1;
-  let word = 0;
-  const fields: Field[] = [];
-  for (const input of abi.inputs) {
-    if (!WORD_TYPES.has(input.type) || (input.indexed && input.type === "uint256[]")) return null;
-    const type = input.type as WordType;
-    fields.push(input.indexed ? { name: input.name as string, type, topic: true, index: topic++ } : { name: input.name as string, type, topic: false, index: word++ });
-  }
-  return { spec, fields, topicCount: topic, headWords: word };
-}
-
-const LAYOUTS = new Map<string, WordLayout>();
-for (const [topic, spec] of VENUE_EVENT_SPECS) {
-  const layout = layoutOf(spec);
-  if (layout) LAYOUTS.set(topic, layout);
-}
+import { WORD, WORD_LAYOUTS, decodeVenueLog, logPosition, type DecodedVenueLog, type RawLog, type WordLayout, type WordType } from "../venue/index.js";
 
 const HEX = /^0x[0-9a-fA-F]*$/;
-const WORD = 64;
 /** An array's offset or length fits in a few digits; a larger word cannot be a canonical encoding here. */
 const SMALL_WORD = /^0{56}[0-9a-f]{8}$/;
 
@@ -118,7 +74,7 @@ function decodeWords(log: RawLog, layout: WordLayout, address: string): DecodedV
 
 /** The venue event of a log encoded exactly as the ABI encoder writes it; null for any other log. */
 export function decodeCanonicalLog(log: RawLog): DecodedVenueLog | null {
-  const layout = LAYOUTS.get((log.topics[0] ?? "").toLowerCase());
+  const layout = WORD_LAYOUTS.get((log.topics[0] ?? "").toLowerCase());
   const address = log.address.toLowerCase();
   return layout && layout.spec.emittedBy(address) ? decodeWords(log, layout, address) : null;
 }

@@ -13,6 +13,7 @@ import { PnlClient } from "./pnl.js";
 import { RtdsClient, type RtdsOptions } from "./rtds.js";
 
 export * from "./abi.js";
+export * from "./log-words.js";
 export * from "./arcgis.js";
 export * from "./categories.js";
 export * from "./chain.js";

@@ -2,7 +2,7 @@
  * The world's transactions as the venue's on-chain events (venue.md section 4), at the real contract
  * addresses with the V1 to V2 cutover: each match is one OrderFilled per maker, the taker's OrderFilled (whose
  * `taker` is the exchange), then OrdersMatched; each operation one event (rewards emit none the venue's
- * decoder reads). Encoding is left to `encodeVenueLog`, so the logs are exactly what src/venue decodes.
+ * decoder reads). Encoding is left to the node (src/sim/servers/rpc.ts: `encodeLogWords`, byte for byte `encodeVenueLog`).
  *
  * Fees: the world keeps every taker fee in collateral. The V1 exchange charges a BUY order's fee in the
  * outcome tokens it receives, and settlement values such a fee at the fill's price (rounding half up), so a V1

@@ -6,7 +6,8 @@
  * `NegRiskAdapter.getFeeBips(marketId)` (0 for a market the adapter does not know, as its mapping would) and a
  * proxy wallet's `Safe.getOwners()` (its signer; "0x" for an address without code); any other call reverts.
  */
-import { encodeVenueLog, VENUE_EVENT_TOPICS, type EncodedLog } from "../../venue/abi.js";
+import { encodeVenueLog, VENUE_EVENT_TOPICS, type EncodedLog, type VenueEvent } from "../../venue/abi.js";
+import { encodeLogWords } from "../../venue/log-words.js";
 import { CONTRACTS, NEG_RISK_GET_FEE_BIPS_SELECTOR, POLYGON_CHAIN_ID } from "../../venue/contracts.js";
 import { SAFE_GET_OWNERS_SELECTOR } from "../../venue/safe-owners.js";
 import { blockAt, blockTimestamp, type World } from "../world/index.js";
@@ -150,6 +151,9 @@ function topicMatcher(value: unknown): ((topic: string | undefined) => boolean) 
   return (topic) => topic !== undefined && allowed.has(topic);
 }
 
+/** The word encoder, byte for byte viem's (tested), and viem for any event it leaves. */
+const encodeLog = (event: VenueEvent): EncodedLog => encodeLogWords(event) ?? encodeVenueLog(event);
+
 function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number) {
   if (typeof rawFilter !== "object" || rawFilter === null) throw new RpcError(-32602, "eth_getLogs takes a filter object");
   const filter = rawFilter as { fromBlock?: unknown; toBlock?: unknown; address?: unknown; topics?: unknown; blockHash?: unknown };
@@ -166,7 +170,7 @@ function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number
     if (addresses && !addresses.has(log.event.address)) continue;
     if (topic0 && !topic0(VENUE_EVENT_TOPICS[log.event.kind])) continue;
     // Encoding is the costly part: only done up front when a filter looks past topic0.
-    const encoded = deeper ? encodeVenueLog(log.event) : null;
+    const encoded = deeper ? encodeLog(log.event) : null;
     if (encoded && !topics.every((m, k) => m === null || m(encoded.topics[k]))) continue;
     out.push({ log, encoded });
     if (out.length > maxLogs) {
@@ -175,7 +179,7 @@ function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number
     }
   }
   return out.map(({ log, encoded }) => {
-    const { address, topics: logTopics, data } = encoded ?? encodeVenueLog(log.event);
+    const { address, topics: logTopics, data } = encoded ?? encodeLog(log.event);
     return {
       address,
       topics: logTopics,

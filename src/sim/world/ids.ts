@@ -22,11 +22,16 @@ export const ID_DOMAIN = {
 } as const;
 
 const scratch = new Uint32Array(8);
+/** `0x` and up to 64 hex digits, as bytes: one flat string per id (a string joined of pieces costs each reader a flattening). */
+const text = Buffer.alloc(2 + 64, "0x", "latin1");
+const HEX_DIGITS = Buffer.from("0123456789abcdef", "latin1");
 
 function wordsToHex(words: Uint32Array, count: number): Hex {
-  let out = "0x";
-  for (let i = 0; i < count; i++) out += (words[i] as number).toString(16).padStart(8, "0");
-  return out as Hex;
+  for (let i = 0; i < count; i++) {
+    const word = words[i] as number;
+    for (let k = 0; k < 8; k++) text[2 + i * 8 + k] = HEX_DIGITS[(word >>> (28 - 4 * k)) & 15] as number;
+  }
+  return text.toString("latin1", 0, 2 + count * 8) as Hex;
 }
 
 /** 0x + 64 lower-case hex digits. */
