@@ -24,6 +24,8 @@ function readWord(word: string, type: Exclude<WordType, "uint256[]">): unknown {
   return value;
 }
 
+const NO_ARRAYS: ReadonlyMap<string, bigint[]> = new Map();
+
 /** The `index`-th 32-byte word of the data (`data` lower case with its 0x). */
 const dataWord = (data: string, index: number) => data.slice(2 + index * WORD, 2 + (index + 1) * WORD);
 
@@ -31,7 +33,8 @@ const dataWord = (data: string, index: number) => data.slice(2 + index * WORD, 2
  * The arrays of the data's tail, in field order, where the canonical encoding puts them: the first right after the
  * head, each next right after the previous one's elements, and nothing after the last. Undefined otherwise.
  */
-function readArrays(data: string, layout: WordLayout): Map<string, bigint[]> | undefined {
+function readArrays(data: string, layout: WordLayout): ReadonlyMap<string, bigint[]> | undefined {
+  if (!layout.hasArrays) return 2 + layout.headWords * WORD === data.length ? NO_ARRAYS : undefined;
   const arrays = new Map<string, bigint[]>();
   let next = layout.headWords;
   for (const field of layout.fields) {

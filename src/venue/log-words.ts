@@ -25,6 +25,7 @@ export interface WordLayout {
   readonly topicCount: number;
   /** Words of the data's head: one per non-indexed field (an array's holds its offset). */
   readonly headWords: number;
+  readonly hasArrays: boolean;
 }
 
 /** Hex digits per word. */
@@ -42,7 +43,7 @@ function layoutOf(topic0: string, spec: EventSpec): WordLayout | null {
     const type = input.type as WordType;
     fields.push(input.indexed ? { name: input.name as string, type, topic: true, index: topic++ } : { name: input.name as string, type, topic: false, index: word++ });
   }
-  return { spec, topic0, fields, topicCount: topic, headWords: word };
+  return { spec, topic0, fields, topicCount: topic, headWords: word, hasArrays: fields.some((f) => f.type === "uint256[]") };
 }
 
 /** Word layouts by topic0 (lower case). */
