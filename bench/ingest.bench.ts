@@ -15,7 +15,8 @@
  *    logs each), parsed, decoded (src/ingest/log-decoder.ts), settled (settleFills) and turned into rows, one answer
  *    at a time, on one core. The chain pipeline does this on the thread that also writes: on PostgreSQL it overlaps
  *    the server's work on the previous batch, on SQLite (a synchronous driver) it adds to the write time.
- * Prints fills/s for each, and the process's peak RSS.
+ * Prints fills/s for each, and the process's peak RSS. The whole pipeline (HTTP, shape checks, market lookups, the
+ * ingest process as deployed) is measured by bench/backfill.bench.ts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
