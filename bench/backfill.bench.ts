@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { startVenueProcess, type VenueProcess } from "../src/sim/venue-process.js";
+import { isoDate } from "../src/sim/servers/format.js";
 import { venueEnvironment } from "../src/sim/servers/index.js";
 
 const args = new Map<string, string>();
@@ -38,7 +39,6 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
 
-const isoDate = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
 const end = Math.floor(Date.now() / 1000 / DAY) * DAY;
 
 interface Run {

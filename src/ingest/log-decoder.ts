@@ -55,7 +55,8 @@ function readArrays(data: string, layout: WordLayout): ReadonlyMap<string, bigin
 
 function decodeWords(log: RawLog, layout: WordLayout, address: string): DecodedVenueLog | null {
   const data = log.data.toLowerCase();
-  if (log.topics.length !== layout.topicCount || data.length < 2 + layout.headWords * WORD || (data.length - 2) % WORD !== 0 || !HEX.test(data)) return null;
+  // Word count and array places are checked by readArrays (the data's length must be exactly theirs).
+  if (log.topics.length !== layout.topicCount || !HEX.test(data)) return null;
   for (const topic of log.topics) if (topic.length !== 2 + WORD || !HEX.test(topic)) return null;
   const arrays = readArrays(data, layout);
   if (!arrays) return null;

@@ -5,14 +5,12 @@
  * waits sleep instantly and no request pacing applies (the simulation does not rate-limit unless its faults say so).
  */
 import type { StoreBackend } from "../../../test/support/backends.js";
+import { isoDate } from "../../sim/servers/format.js";
 import { venueEnvironment, type SimVenue } from "../../sim/servers/index.js";
 import { ChainClient, createVenueClients, type RtdsOptions, type Sleep, type VenueClients, type VenueHttpOptions } from "../../venue/index.js";
 import { instantSleep, openIngestHarness, type ClientsFor, type IngestHarness } from "./harness.js";
 
 const DAY = 86_400;
-
-/** YYYY-MM-DD of a unix time. */
-export const isoDate = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
 
 /**
  * Settings that point ingest at the simulation: backfill from the world's first day, no confirmations, wide log
