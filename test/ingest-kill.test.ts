@@ -49,8 +49,9 @@ describe.each([TEST_DATABASE_URL ? "postgres" : "sqlite"] as const)("pelagic ing
     stores.push(store);
     return store;
   };
-  // About 50 steps of 50,000 blocks over the world's 60 days (fewer JSON-RPC calls than the client's pacing allows).
-  const env = (store: ProcessStore) => ({ ...store.env, ...simIngestEnv(venue, { INGEST_BLOCK_SPAN: "50000" }), REDIS_URL: "", LOG_LEVEL: "info" });
+  // About 65 steps of 40,000 blocks over the world's 60 days, paced by the client (two JSON-RPC calls a step), so
+  // that 20 kills about two steps apart end near its middle (at 52 steps and 150 ms they reached its end in CI).
+  const env = (store: ProcessStore) => ({ ...store.env, ...simIngestEnv(venue, { INGEST_BLOCK_SPAN: "40000" }), REDIS_URL: "", LOG_LEVEL: "info" });
   const ingestProcess = (store: ProcessStore) => {
     const child = spawnPelagic(["ingest", "--until-caught-up"], env(store));
     children.push(child);
@@ -73,9 +74,9 @@ describe.each([TEST_DATABASE_URL ? "postgres" : "sqlite"] as const)("pelagic ing
         reader ??= await killed.open();
         let exited = false;
         void child.exited.then(() => (exited = true));
-        // Once this run has committed a batch of its own, anywhere within the next 150 ms.
+        // Once this run has committed a batch of its own, anywhere within the next 100 ms (about two steps).
         while (!exited && (await chainBlock(reader)) <= previous) await pause(5);
-        await pause(Math.random() * 150);
+        await pause(Math.random() * 100);
         if (exited) throw new Error(`the backfill ended after ${kills.length} kills: ${JSON.stringify(kills)}`);
         child.child.kill("SIGKILL");
         expect(await child.exited).toBeNull();
