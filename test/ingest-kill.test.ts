@@ -1,9 +1,11 @@
 /**
  * `pelagic ingest --until-caught-up` as a process against the simulated venue (served from this test process):
  * killed with SIGKILL at random points of its backfill at least 20 times and restarted each time, it ends with
- * the store of a clean run, which is the simulation's ground truth. Each run is killed at a random moment after it
- * has committed something new (so every kill lands inside the backfill, wherever a step stands: fetching,
- * settling or committing), and the venue answers after a few ms, as a remote one does.
+ * the store of a clean run, which is the simulation's ground truth. The i-th run is killed once it has committed
+ * something new and the store holds a number of fills drawn at random from the i-th twentieth of the backfill's
+ * first 85%, at a random moment within the next 30 ms (so every kill lands inside the backfill, wherever a step
+ * stands: fetching, settling or committing, however fast the machine), and the venue answers after a few ms, as a
+ * remote one does.
  *
  * On SQLite by default; with TEST_DATABASE_URL (npm run test:backends) on a fresh PostgreSQL database instead,
  * since `npm test` has already run it on SQLite and each kill costs a process start.
@@ -42,6 +44,7 @@ afterAll(async () => {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const blockOf = (cursor: string | undefined) => Number(/^block:(\d+)$/.exec(cursor ?? "")?.[1] ?? -1);
 const chainBlock = async (store: Store) => blockOf((await readCheckpoint(store.db, SOURCES.chain))?.cursor);
+const fillCount = async (store: Store) => Number((await store.db.selectFrom("fills").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
 
 describe.each([TEST_DATABASE_URL ? "postgres" : "sqlite"] as const)("pelagic ingest killed with SIGKILL on %s", (kind) => {
   const open = async () => {
@@ -49,8 +52,7 @@ describe.each([TEST_DATABASE_URL ? "postgres" : "sqlite"] as const)("pelagic ing
     stores.push(store);
     return store;
   };
-  // About 65 steps of 40,000 blocks over the world's 60 days, paced by the client (two JSON-RPC calls a step), so
-  // that 20 kills about two steps apart end near its middle (at 52 steps and 150 ms they reached its end in CI).
+  // Ranges of at most 40,000 blocks (about 65 over the world's 60 days), paced by the client: many commits to land between.
   const env = (store: ProcessStore) => ({ ...store.env, ...simIngestEnv(venue, { INGEST_BLOCK_SPAN: "40000" }), REDIS_URL: "", LOG_LEVEL: "info" });
   const ingestProcess = (store: ProcessStore) => {
     const child = spawnPelagic(["ingest", "--until-caught-up"], env(store));
@@ -65,6 +67,7 @@ describe.each([TEST_DATABASE_URL ? "postgres" : "sqlite"] as const)("pelagic ing
     expect(expected).toEqual(truth);
 
     const killed = await open();
+    const slot = (0.85 * expected.fills.count) / KILLS;
     const kills: { block: number; fills: number }[] = [];
     let reader: Store | null = null;
     try {
@@ -74,9 +77,9 @@ describe.each([TEST_DATABASE_URL ? "postgres" : "sqlite"] as const)("pelagic ing
         reader ??= await killed.open();
         let exited = false;
         void child.exited.then(() => (exited = true));
-        // Once this run has committed a batch of its own, anywhere within the next 100 ms (about two steps).
-        while (!exited && (await chainBlock(reader)) <= previous) await pause(5);
-        await pause(Math.random() * 100);
+        const target = (kills.length + Math.random()) * slot;
+        while (!exited && ((await chainBlock(reader)) <= previous || (await fillCount(reader)) < target)) await pause(5);
+        await pause(Math.random() * 30);
         if (exited) throw new Error(`the backfill ended after ${kills.length} kills: ${JSON.stringify(kills)}`);
         child.child.kill("SIGKILL");
         expect(await child.exited).toBeNull();

@@ -45,13 +45,19 @@ const FILTER = logFilterFor(KINDS);
 export interface ChainLogsOptions {
   readonly start: IngestStart | undefined;
   readonly confirmations: number;
-  /** Blocks per step; ChainClient splits further when the provider refuses a range. */
+  /** Largest block range of one eth_getLogs request (ChainClient's `maxBlockSpan`); a step reads RANGES_PER_STEP of them. */
   readonly blockSpan: number;
   /** A first sync with at least this many blocks to go builds the deferred fills indexes once, at its end. */
   readonly deferIndexesBlocks: number;
   /** Memory for building them (PostgreSQL's sort memory, SQLite's page cache meanwhile). */
   readonly indexBuildMemory: IndexBuildMemory;
 }
+
+/**
+ * Blocks a step reads, in full-span requests: ChainClient requests the next range while a chunk is settled and
+ * written, so a step of several keeps the node and the ingest busy at once (between steps, only the head is read).
+ */
+const RANGES_PER_STEP = 20;
 
 const blockCursor = (block: number) => `block:${block}`;
 
@@ -98,7 +104,7 @@ export class ChainLogsPipeline implements Pipeline {
       if (syncing) await this.ctx.writer.commit({ source: this.source, cursor: blockCursor(last), firstSyncDone: true, write: (tx) => this.completeFirstSync(tx) });
       return { caughtUp: true };
     }
-    const to = Math.min(target, last + this.options.blockSpan);
+    const to = Math.min(target, last + RANGES_PER_STEP * this.options.blockSpan);
     // The next chunk is fetched and settled while the previous one commits (PostgreSQL works in its own process).
     let committing: Promise<void> | null = null;
     try {

@@ -33,6 +33,9 @@ interface RpcRequest {
 /** A JSON-RPC node that refuses eth_getLogs answers of more than `maxLogs` logs, Infura style. */
 function rpcNode(options: { maxLogs?: number; head?: number; suggest?: boolean; onRequest?: (r: RpcRequest) => LoopbackReply | undefined } = {}) {
   const answered: [number, number][] = [];
+  const refused: [number, number][] = [];
+  /** Every eth_getLogs range in the order the node received it. */
+  const requested: [number, number][] = [];
   const answer = (r: RpcRequest): unknown => {
     if (r.method === "eth_blockNumber") return { jsonrpc: "2.0", id: r.id, result: hex(options.head ?? 200) };
     if (r.method === "eth_getBlockByNumber") {
@@ -44,12 +47,14 @@ function rpcNode(options: { maxLogs?: number; head?: number; suggest?: boolean; 
       const f = r.params[0] as { fromBlock: string; toBlock: string };
       const from = Number(BigInt(f.fromBlock));
       const to = Number(BigInt(f.toBlock));
+      requested.push([from, to]);
       const logs = chainLogs.filter((l) => Number(BigInt(l.blockNumber)) >= from && Number(BigInt(l.blockNumber)) <= to);
       if (logs.length > (options.maxLogs ?? Infinity)) {
         // With `suggest`, the refusal names the widest range that fits, as Alchemy and Infura word it.
         const fits = Number(BigInt(logs[options.maxLogs ?? 0]!.blockNumber)) - 1;
         const hint = options.suggest ? ` Try with this block range [${hex(from)}, ${hex(fits)}].` : "";
-        return { jsonrpc: "2.0", id: r.id, error: { code: -32005, message: `query returned more than 10000 results.${hint}` } };
+        refused.push([from, to]);
+        return { jsonrpc: "2.0", id: r.id, error: { code: -32005, message: `query returned more than ${options.maxLogs} results.${hint}` } };
       }
       answered.push([from, to]);
       return { jsonrpc: "2.0", id: r.id, result: logs };
@@ -58,6 +63,8 @@ function rpcNode(options: { maxLogs?: number; head?: number; suggest?: boolean; 
   };
   return {
     answered,
+    refused,
+    requested,
     handler: (req: { body: unknown }): LoopbackReply => {
       const body = req.body as RpcRequest | RpcRequest[];
       const first = Array.isArray(body) ? body[0] : body;
@@ -118,15 +125,39 @@ describe("ChainClient", () => {
     expect(chunks.every((c) => c.logs.length <= 12)).toBe(true);
   });
 
-  it("follows the range the provider suggests, and requests the next range while the caller works", async () => {
+  it("follows the range the provider suggests, and keeps two ranges requested while the caller works", async () => {
     const node = rpcNode({ maxLogs: 12, suggest: true });
     const { client } = await chainClient(node, 64);
-    const chunks = [];
-    for await (const chunk of client.logs({ address: ADAPTER, fromBlock: 90, toBlock: 160 })) chunks.push([chunk.fromBlock, chunk.toBlock]);
-    // Logs sit one per block in 100..139: 90..111 holds 12 of them, the most a chunk can; no halving in between.
-    expect(chunks[0]).toEqual([90, 111]);
-    expect(chunks.at(-1)?.[1]).toBe(160);
-    expect(node.answered.slice(0, chunks.length)).toEqual(chunks);
+    const chunks: [number, number][] = [];
+    const requestedNext: boolean[] = [];
+    for await (const chunk of client.logs({ address: ADAPTER, fromBlock: 90, toBlock: 160 })) {
+      chunks.push([chunk.fromBlock, chunk.toBlock]);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the caller at work
+      requestedNext.push(node.requested.some(([from]) => from === chunk.toBlock + 1));
+    }
+    // Logs sit one per block in 100..139. 90..153 is refused with 90..111 suggested (12 logs, the most an answer
+    // holds); 112..133, requested beside it at that span, holds 22 and is refused too. From then on the span aims
+    // at 80% of the limit named (12) at the density just read: 9 blocks at a log a block, 18 where the logs end.
+    expect(chunks).toEqual([[90, 111], [112, 123], [124, 135], [136, 144], [145, 153], [154, 160]]);
+    expect(node.refused).toEqual([[90, 153], [112, 133]]);
+    expect(requestedNext).toEqual([true, true, true, true, true, false]);
+  });
+
+  it("sizes the next ranges to the log limit the refusal names, at the density just read, and starts the next call there", async () => {
+    const node = rpcNode({ maxLogs: 12, suggest: true });
+    const { client } = await chainClient(node, 64);
+    const read = async (fromBlock: number, toBlock: number) => {
+      const chunks = [];
+      for await (const chunk of client.logs({ address: ADAPTER, fromBlock, toBlock })) chunks.push([chunk.fromBlock, chunk.toBlock]);
+      return chunks;
+    };
+    // 100..119 at one log a block: refused, then the suggested 12 blocks and the 8 left beside them; the limit
+    // named is 12, so the span becomes 80% of it at a log a block: 9 blocks.
+    expect(await read(100, 119)).toEqual([[100, 111], [112, 119]]);
+    expect(node.refused).toEqual([[100, 119]]);
+    // The next call starts from the span learnt: no refusal, 9 blocks a chunk.
+    expect(await read(120, 139)).toEqual([[120, 128], [129, 137], [138, 139]]);
+    expect(node.refused).toHaveLength(1);
   });
 
   it("gives up when a single block is still too large", async () => {

@@ -1,7 +1,8 @@
 /**
- * Polygon JSON-RPC over the shared HTTP client: head, block timestamps, and eth_getLogs that halves its
+ * Polygon JSON-RPC over the shared HTTP client: head, block timestamps, and eth_getLogs that narrows its
  * block range whenever the provider refuses one as too large ("query returned more than 10000 results",
- * "Log response size exceeded", "block range is too wide", ...).
+ * "Log response size exceeded", "block range is too wide", ...), and sizes its ranges to the log limit a
+ * refusal names.
  */
 import type { Config } from "../config/index.js";
 import { VenueHttpClient, type Verdict, type VenueHttpOptions } from "./http.js";
@@ -30,7 +31,6 @@ const RATE_LIMITED = /rate.?limit|too many requests|request limit reached|daily 
 const RANGE_TOO_LARGE =
   /more than \d+ results|too many (results|logs)|response size|limit exceeded|block range|range (is )?too (large|wide|big)|exceeds? (the )?max|query timeout|results? (limit|cap)|is limited to/i;
 
-/** Whether an eth_getLogs failure means "ask for a smaller block range". */
 /** The end block of the range a refusing node suggests ("... Try with this block range [0xa, 0xb]."), when inside [from, to). */
 function suggestedEnd(error: unknown, from: number, to: number): number | null {
   const match = error instanceof JsonRpcError ? /\[\s*(0x[0-9a-f]+|\d+)\s*,\s*(0x[0-9a-f]+|\d+)\s*\]/i.exec(error.rpcMessage) : null;
@@ -39,9 +39,29 @@ function suggestedEnd(error: unknown, from: number, to: number): number | null {
   return Number.isSafeInteger(end) && end >= from && end < to ? end : null;
 }
 
+/** The most logs an answer may hold, when the refusal names it ("query returned more than 10000 results"). */
+function refusedLogLimit(error: unknown): number | null {
+  const match = error instanceof JsonRpcError ? /more than (\d+) (results|logs)/i.exec(error.rpcMessage) : null;
+  const limit = match ? Number(match[1]) : NaN;
+  return Number.isSafeInteger(limit) && limit > 0 ? limit : null;
+}
+
+/**
+ * Share of a node's log limit a chunk aims at: the next range is sized from the last answer's log density, and
+ * activity varies from block to block, so aiming at the limit itself would have every other request refused.
+ */
+const LOG_LIMIT_AIM = 0.8;
+
+/**
+ * eth_getLogs requests in flight ahead of the chunk the caller works on: with two, the node starts the next
+ * answer while the caller still reads the last one, and one slow answer does not leave the caller idle.
+ */
+const RANGES_AHEAD = 2;
+
 /** Batches of block headers requested at once. */
 const TIMESTAMP_BATCHES_IN_FLIGHT = 4;
 
+/** Whether an eth_getLogs failure means "ask for a smaller block range". */
 export function isRangeTooLarge(error: unknown): boolean {
   return error instanceof JsonRpcError && !RATE_LIMITED.test(error.rpcMessage) && RANGE_TOO_LARGE.test(error.rpcMessage);
 }
@@ -96,12 +116,17 @@ export class ChainClient {
   private nextId = 1;
   private readonly maxBlockSpan: number;
   private readonly batchSize: number;
+  /** The span the chunked log reader starts from: the one its last answer suggested (the next call continues with it). */
+  private logsSpan: number;
+  /** The most logs the node returns in one answer, once a refusal has named it. */
+  private logLimit: number | null = null;
 
   constructor(
     readonly http: VenueHttpClient,
     options: ChainClientOptions = {},
   ) {
     this.maxBlockSpan = Math.max(1, options.maxBlockSpan ?? 2_000);
+    this.logsSpan = this.maxBlockSpan;
     this.batchSize = Math.max(1, options.batchSize ?? 50);
   }
 
@@ -207,42 +232,56 @@ export class ChainClient {
   }
 
   /**
-   * Logs of a long range in consecutive chunks (for backfills that checkpoint per chunk). The span halves
-   * on "too large" answers and grows back, doubling after each success, up to `maxBlockSpan`.
-   */
-  /**
    * The logs of `filter`'s block range in chunks, oldest first. A range the node refuses as too large is
    * retried smaller: up to the block the node suggests ("Try with this block range [a, b]", as providers word
-   * it), else half as wide; after a success the span grows back. The next range is requested while the caller
-   * works on the current chunk.
+   * it), else half as wide. After a success the span changes to aim at LOG_LIMIT_AIM of the node's log limit
+   * at the density just seen (at most doubling), or doubles while no refusal has named a limit; it never exceeds
+   * `maxBlockSpan`, and the next call starts from it. The next range is requested while the caller works on the
+   * current chunk, so a span that fits keeps the node and the caller busy at once.
    */
   async *logs(filter: LogFilter, signal?: AbortSignal): AsyncGenerator<LogChunk, void, undefined> {
-    let from = filter.fromBlock;
-    let span = this.maxBlockSpan;
-    const fetchRange = (fromBlock: number, toBlock: number) => {
+    let span = this.logsSpan;
+    /** Ranges requested and not yet read, consecutive, the first starting at the first block not yet yielded. */
+    const ahead: { fromBlock: number; toBlock: number; requested: number; result: Promise<LogsResult> }[] = [];
+    let unrequested = filter.fromBlock;
+    const request = (fromBlock: number, wanted: number) => {
+      const toBlock = Math.min(filter.toBlock, fromBlock + wanted - 1);
       const result = this.getLogsOnce({ ...filter, fromBlock, toBlock }, signal);
       result.catch(() => undefined); // observed when awaited; a prefetch the caller never reaches must not go unhandled
-      return { toBlock, result };
+      ahead.push({ fromBlock, toBlock, requested: wanted, result });
+      unrequested = toBlock + 1;
     };
-    let pending = from <= filter.toBlock ? fetchRange(from, Math.min(filter.toBlock, from + span - 1)) : null;
-    while (pending) {
-      const to = pending.toBlock;
+    const fillAhead = () => {
+      while (ahead.length < RANGES_AHEAD && unrequested <= filter.toBlock) request(unrequested, span);
+    };
+    fillAhead();
+    while (ahead.length > 0) {
+      const { fromBlock: from, toBlock: to, requested, result: pending } = ahead.shift() as (typeof ahead)[number];
       let result: LogsResult;
       try {
-        result = await pending.result;
+        result = await pending;
       } catch (error) {
         if (!isRangeTooLarge(error) || from === to) throw error;
+        this.logLimit = refusedLogLimit(error) ?? this.logLimit;
         const suggested = suggestedEnd(error, from, to);
         span = suggested === null ? Math.max(1, Math.floor((to - from + 1) / 2)) : suggested - from + 1;
-        pending = fetchRange(from, from + span - 1);
+        // The ranges requested after this one start at the wrong block now (their answers are dropped).
+        ahead.length = 0;
+        unrequested = from;
+        fillAhead();
         continue;
       }
       const chunk: LogChunk = { fromBlock: from, toBlock: to, ...result };
-      from = to + 1;
-      span = Math.min(this.maxBlockSpan, span * 2);
-      pending = from <= filter.toBlock ? fetchRange(from, Math.min(filter.toBlock, from + span - 1)) : null;
+      span = this.logsSpan = this.nextSpan(requested, to - from + 1, chunk.logs.length + chunk.rejected.length);
+      fillAhead();
       yield chunk;
     }
+  }
+
+  /** After an answer of `logs` logs over `blocks` blocks (fewer than `requested` at the filter's end). */
+  private nextSpan(requested: number, blocks: number, logs: number): number {
+    const fitting = this.logLimit === null ? Infinity : Math.floor((LOG_LIMIT_AIM * this.logLimit * blocks) / Math.max(1, logs));
+    return Math.max(1, Math.min(this.maxBlockSpan, 2 * requested, fitting));
   }
 
   private async getLogsOnce(filter: LogFilter, signal?: AbortSignal): Promise<LogsResult> {
