@@ -31,6 +31,18 @@ describe("decodeLog", () => {
     );
   });
 
+  it("reads amounts and quantities exactly on both sides of the 13-hex-digit fast path", () => {
+    for (const amount of [0n, 1n, 2n ** 52n - 1n, 2n ** 52n, 2n ** 53n + 1n, 2n ** 64n - 1n]) {
+      const [filled] = matchEvents(EXCHANGE_V2, { owner: address(1), side: "BUY", token: 5n, size: amount, usd: amount, fee: amount }, []);
+      for (const blockNumber of ["0x1", "0xfffffffffffff", "0x1fffffffffffff"]) {
+        const log = { ...at(filled!), blockNumber };
+        const decoded = decodeLog(log);
+        expect(decoded).toEqual(decodeVenueLog(log));
+        expect(decoded).toMatchObject({ makerAmountFilled: amount, blockNumber: Number(BigInt(blockNumber)) });
+      }
+    }
+  });
+
   it("decodes conversions, splits, merges, redemptions and resolutions (arrays included) exactly as decodeVenueLog does", () => {
     const uint = fc.bigInt({ min: 0n, max: 2n ** 256n - 1n });
     const event = fc.oneof(

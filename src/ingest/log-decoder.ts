@@ -10,6 +10,7 @@ import { WORD, WORD_LAYOUTS, decodeVenueLog, logPosition, type DecodedVenueLog, 
 const HEX = /^0x[0-9a-fA-F]*$/;
 /** An array's offset or length fits in a few digits; a larger word cannot be a canonical encoding here. */
 const SMALL_WORD = /^0{56}[0-9a-f]{8}$/;
+const SMALL_UINT_ZEROS = "0".repeat(WORD - 13);
 
 /** A static word's value; undefined when it is not what the ABI encoder writes for `type`. */
 function readWord(word: string, type: Exclude<WordType, "uint256[]">): unknown {
@@ -19,7 +20,8 @@ function readWord(word: string, type: Exclude<WordType, "uint256[]">): unknown {
     return `0x${word.slice(24)}`;
   }
   if (type === "bytes32") return `0x${word}`;
-  const value = BigInt(`0x${word}`);
+  // Amounts fit in 13 hex digits (52 bits, exact as a double): parsed as a number, skipping BigInt's text parser.
+  const value = word.startsWith(SMALL_UINT_ZEROS) ? BigInt(parseInt(word.slice(SMALL_UINT_ZEROS.length), 16)) : BigInt(`0x${word}`);
   if (type === "uint8") return value > 255n ? undefined : Number(value);
   return value;
 }
@@ -53,6 +55,18 @@ function readArrays(data: string, layout: WordLayout): ReadonlyMap<string, bigin
   return 2 + next * WORD === data.length ? arrays : undefined;
 }
 
+/**
+ * Each event's properties in their final order, copied for each log: filling in properties that exist is cheaper
+ * than adding a dozen by name, a shape transition each.
+ */
+const TEMPLATES = new Map(
+  [...WORD_LAYOUTS.values()].map((layout) => {
+    const template: Record<string, unknown> = { kind: layout.spec.kind, ...(layout.spec.version ? { version: layout.spec.version } : {}), address: "" };
+    for (const field of layout.fields) template[field.name] = undefined;
+    return [layout, Object.assign(template, { blockNumber: 0, blockHash: null, transactionHash: "", logIndex: 0 })] as const;
+  }),
+);
+
 function decodeWords(log: RawLog, layout: WordLayout, address: string): DecodedVenueLog | null {
   const data = log.data.toLowerCase();
   // Word count and array places are checked by readArrays (the data's length must be exactly theirs).
@@ -60,8 +74,7 @@ function decodeWords(log: RawLog, layout: WordLayout, address: string): DecodedV
   for (const topic of log.topics) if (topic.length !== 2 + WORD || !HEX.test(topic)) return null;
   const arrays = readArrays(data, layout);
   if (!arrays) return null;
-  const out: Record<string, unknown> = { kind: layout.spec.kind };
-  if (layout.spec.version) out.version = layout.spec.version;
+  const out: Record<string, unknown> = { ...TEMPLATES.get(layout) };
   out.address = address;
   for (const field of layout.fields) {
     if (field.type === "uint256[]") {
@@ -73,7 +86,12 @@ function decodeWords(log: RawLog, layout: WordLayout, address: string): DecodedV
     if (value === undefined) return null;
     out[field.name] = value;
   }
-  return Object.assign(out, logPosition(log)) as unknown as DecodedVenueLog;
+  const position = logPosition(log);
+  out.blockNumber = position.blockNumber;
+  out.blockHash = position.blockHash;
+  out.transactionHash = position.transactionHash;
+  out.logIndex = position.logIndex;
+  return out as unknown as DecodedVenueLog;
 }
 
 /** The venue event of a log encoded exactly as the ABI encoder writes it; null for any other log. */

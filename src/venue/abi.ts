@@ -243,8 +243,11 @@ export class VenueLogDecodeError extends Error {
   }
 }
 
+/** A hex quantity of at most 13 digits: exact as a double, read without BigInt. */
+const SHORT_QUANTITY = /^0x[0-9a-fA-F]{1,13}$/;
+
 function quantity(value: string | number | bigint): number {
-  const n = typeof value === "number" ? value : Number(BigInt(value));
+  const n = typeof value === "number" ? value : typeof value === "string" && SHORT_QUANTITY.test(value) ? parseInt(value, 16) : Number(BigInt(value));
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`bad quantity ${String(value)}`);
   return n;
 }
