@@ -5,7 +5,7 @@
  * and data. A log that is not encoded exactly as the ABI encoder writes it (wrong word count, dirty address
  * padding, offsets out of place) goes through decodeVenueLog, which stays the reference (the tests compare both).
  */
-import { WORD, WORD_LAYOUTS, decodeVenueLog, logPosition, type DecodedVenueLog, type RawLog, type WordLayout, type WordType } from "../venue/index.js";
+import { WORD, WORD_LAYOUTS, decodeVenueLog, logPosition, type DecodedVenueLog, type LogPosition, type RawLog, type WordField, type WordLayout, type WordType } from "../venue/index.js";
 
 const HEX = /^0x[0-9a-fA-F]*$/;
 /** An array's offset or length fits in a few digits; a larger word cannot be a canonical encoding here. */
@@ -55,17 +55,32 @@ function readArrays(data: string, layout: WordLayout): ReadonlyMap<string, bigin
   return 2 + next * WORD === data.length ? arrays : undefined;
 }
 
+/** Makes one event from its address, field values (in layout order) and place on chain. */
+type EventBuilder = (address: string, values: readonly unknown[], position: LogPosition) => DecodedVenueLog;
+
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /**
- * Each event's properties in their final order, copied for each log: filling in properties that exist is cheaper
- * than adding a dozen by name, a shape transition each.
+ * One builder per event kind, compiled to a single object literal (`{ kind: "OrderFilledV2", version: "v2", address,
+ * orderHash: values[0], ... }`): every event of a kind gets one shape at once, where adding a dozen properties by
+ * name went through a shape transition each, and a shared copy of per-kind templates went megamorphic over 9 kinds.
  */
-const TEMPLATES = new Map(
+const BUILDERS = new Map(
   [...WORD_LAYOUTS.values()].map((layout) => {
-    const template: Record<string, unknown> = { kind: layout.spec.kind, ...(layout.spec.version ? { version: layout.spec.version } : {}), address: "" };
-    for (const field of layout.fields) template[field.name] = undefined;
-    return [layout, Object.assign(template, { blockNumber: 0, blockHash: null, transactionHash: "", logIndex: 0 })] as const;
+    for (const field of layout.fields) if (!FIELD_NAME.test(field.name)) throw new Error(`unexpected event field name ${field.name}`);
+    const properties = [
+      `kind: ${JSON.stringify(layout.spec.kind)}`,
+      ...(layout.spec.version ? [`version: ${JSON.stringify(layout.spec.version)}`] : []),
+      "address",
+      ...layout.fields.map((field, i) => `${field.name}: values[${i}]`),
+      "blockNumber: position.blockNumber, blockHash: position.blockHash, transactionHash: position.transactionHash, logIndex: position.logIndex",
+    ];
+    return [layout, new Function("address", "values", "position", `return { ${properties.join(", ")} };`) as EventBuilder] as const;
   }),
 );
+
+/** Field values of the log being decoded, reused (decoding is synchronous and the builder copies them out). */
+const VALUES: unknown[] = [];
 
 function decodeWords(log: RawLog, layout: WordLayout, address: string): DecodedVenueLog | null {
   const data = log.data.toLowerCase();
@@ -74,24 +89,19 @@ function decodeWords(log: RawLog, layout: WordLayout, address: string): DecodedV
   for (const topic of log.topics) if (topic.length !== 2 + WORD || !HEX.test(topic)) return null;
   const arrays = readArrays(data, layout);
   if (!arrays) return null;
-  const out: Record<string, unknown> = { ...TEMPLATES.get(layout) };
-  out.address = address;
-  for (const field of layout.fields) {
+  const fields = layout.fields;
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] as WordField;
     if (field.type === "uint256[]") {
-      out[field.name] = arrays.get(field.name);
+      VALUES[i] = arrays.get(field.name);
       continue;
     }
     const word = field.topic ? (log.topics[field.index] as string).slice(2).toLowerCase() : dataWord(data, field.index);
     const value = readWord(word, field.type);
     if (value === undefined) return null;
-    out[field.name] = value;
+    VALUES[i] = value;
   }
-  const position = logPosition(log);
-  out.blockNumber = position.blockNumber;
-  out.blockHash = position.blockHash;
-  out.transactionHash = position.transactionHash;
-  out.logIndex = position.logIndex;
-  return out as unknown as DecodedVenueLog;
+  return (BUILDERS.get(layout) as EventBuilder)(address, VALUES, logPosition(log));
 }
 
 /** The venue event of a log encoded exactly as the ABI encoder writes it; null for any other log. */
