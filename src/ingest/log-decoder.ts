@@ -48,7 +48,7 @@ function readArrays(data: string, layout: WordLayout): ReadonlyMap<string, bigin
     const length = parseInt(lengthWord, 16);
     if (2 + (next + 1 + length) * WORD > data.length) return undefined;
     const values: bigint[] = [];
-    for (let k = 0; k < length; k++) values.push(BigInt(`0x${dataWord(data, next + 1 + k)}`));
+    for (let k = 0; k < length; k++) values.push(readWord(dataWord(data, next + 1 + k), "uint256") as bigint);
     arrays.set(field.name, values);
     next += 1 + length;
   }

@@ -116,7 +116,7 @@ export class ChainClient {
   private nextId = 1;
   private readonly maxBlockSpan: number;
   private readonly batchSize: number;
-  /** The span the chunked log reader starts from: the one its last answer suggested (the next call continues with it). */
+  /** The span the chunked log reader starts from: the one it sized after its last answer (a next call continues with it). */
   private logsSpan: number;
   /** The most logs the node returns in one answer, once a refusal has named it. */
   private logLimit: number | null = null;

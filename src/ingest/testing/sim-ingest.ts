@@ -14,7 +14,7 @@ const DAY = 86_400;
 
 /**
  * Settings that point ingest at the simulation: backfill from the world's first day, no confirmations, wide log
- * ranges, fills indexes deferred to the end of the first sync (the simulated node halves a range whose answer is too large, as providers do).
+ * ranges, fills indexes deferred to the end of the first sync (the simulated node refuses a range whose answer is too large, as providers do, and the client narrows it).
  */
 export function simIngestEnv(venue: SimVenue, env: Record<string, string> = {}): Record<string, string> {
   return {
