@@ -55,6 +55,18 @@ describe.each(storeBackends)("ingest of the simulated venue on $kind", (backend)
     }
   }, 60_000);
 
+  it("stores exactly the ground truth with chain logs read on a worker thread, as deployed", async () => {
+    const h = await openSimIngest(backend, venue, { readThread: true });
+    try {
+      await h.ingest.runUntilCaughtUp();
+      expect(await storeChecksum(h.store.db)).toEqual(truth);
+      expect(await checkpointOf(h.store, SOURCES.chain)).toMatchObject({ first_sync_done: 1, errors: 0 });
+      expect(h.logs).toEqual([]);
+    } finally {
+      await h.dispose();
+    }
+  }, 60_000);
+
   it("converges to the same store with 429s and 5xx on every venue host", async () => {
     const faulty = await smallVenue({ world: venue.world, faults: parseFaults("rate-limit=0.15,server-error=0.1") });
     const retries: VenueHttpEvent[] = [];

@@ -1,8 +1,9 @@
 /**
  * Market-wide fills, NegRisk conversions, splits, merges, redemptions and resolutions from chain logs, V1 and V2
  * exchanges in one filter (so the 2026-04-28 cutover needs no special case). Backfills from INGEST_START, then
- * follows the head INGEST_CONFIRMATIONS blocks behind. Each chunk of blocks is one batch: its logs grouped per
- * transaction and settled (settleFills), written with the checkpoint `block:<last block of the chunk>`.
+ * follows the head INGEST_CONFIRMATIONS blocks behind. Each chunk of blocks is one batch: its logs decoded and
+ * settled per transaction by the chain reader (chain-reader.ts, chain-chunk.ts), their markets looked up, written
+ * with the checkpoint `block:<last block of the chunk>`.
  *
  * A first sync with `deferIndexesBlocks` or more to go drops the fills' wallet and market indexes and leaves its
  * fills' wallets out of `wallets`; the batch that completes it (sets `first_sync_done`) builds the indexes and
@@ -18,21 +19,19 @@ import {
   JsonRpcError,
   logFilterFor,
   NEG_RISK_GET_FEE_BIPS_SELECTOR,
-  settleFills,
-  VenueLogDecodeError,
   type ChainClient,
+  type ChainFill,
   type DecodedVenueLog,
-  type LogChunk,
-  type RpcLog,
   type VenueEventKind,
 } from "../venue/index.js";
 import type { Batch, SkippedRecord } from "./batch-writer.js";
+import type { SettledChunk } from "./chain-chunk.js";
+import type { ChainReader } from "./chain-reader.js";
 import { chainActivityRow, chainFillRow, chainResolutionRow, isActivityLog, resolutionOfPayouts } from "./chain-rows.js";
 import { writeMarketRows, type IngestContext } from "./context.js";
 import { resolveStartBlock, type IngestStart } from "./ingest-start.js";
-import { decodeLog } from "./log-decoder.js";
 import type { MarketDirectory } from "./market-directory.js";
-import { emptyMarketRows, skippedRows, type MarketRows } from "./market-rows.js";
+import { emptyMarketRows, type MarketRows } from "./market-rows.js";
 import type { Pipeline, StepResult } from "./runner.js";
 import { SOURCES } from "./sources.js";
 
@@ -54,8 +53,8 @@ export interface ChainLogsOptions {
 }
 
 /**
- * Blocks a step reads, in full-span requests: ChainClient requests the next range while a chunk is settled and
- * written, so a step of several keeps the node and the ingest busy at once (between steps, only the head is read).
+ * Blocks a step reads, in full-span requests: the reader requests the next ranges and settles the next chunk while
+ * a chunk is written, so a step of several keeps the node and the ingest busy at once (between steps, only the head is read).
  */
 const RANGES_PER_STEP = 20;
 
@@ -76,6 +75,7 @@ export class ChainLogsPipeline implements Pipeline {
   constructor(
     private readonly ctx: IngestContext,
     private readonly chain: ChainClient,
+    private readonly reader: ChainReader,
     private readonly directory: MarketDirectory,
     private readonly options: ChainLogsOptions,
   ) {}
@@ -108,7 +108,7 @@ export class ChainLogsPipeline implements Pipeline {
     // The next chunk is fetched and settled while the previous one commits (PostgreSQL works in its own process).
     let committing: Promise<void> | null = null;
     try {
-      for await (const chunk of this.chain.logs({ ...FILTER, fromBlock: last + 1, toBlock: to }, signal)) {
+      for await (const chunk of this.reader.chunks({ ...FILTER, fromBlock: last + 1, toBlock: to }, signal)) {
         const batch = await this.prepareChunk(chunk, signal, syncing && chunk.toBlock >= goal);
         await committing;
         committing = this.commitChunk(batch, chunk.toBlock, target);
@@ -126,23 +126,12 @@ export class ChainLogsPipeline implements Pipeline {
     this.ctx.progress({ source: this.source, newFills: committed.fills.length, position: toBlock, target, unit: "block" });
   }
 
-  private async prepareChunk(chunk: LogChunk, signal: AbortSignal, completesFirstSync: boolean): Promise<Batch> {
-    const skipped: SkippedRecord[] = skippedRows(chunk.rejected);
-    const decoded: DecodedVenueLog[] = [];
-    for (const log of chunk.logs) {
-      if (log.removed) continue;
-      try {
-        const event = decodeLog(log);
-        if (event) decoded.push(event);
-      } catch (error) {
-        if (!(error instanceof VenueLogDecodeError)) throw error;
-        skipped.push({ origin: `rpc log ${log.transactionHash}#${Number(BigInt(log.logIndex))}`, reason: error.message });
-      }
-    }
-    const timestamps = await this.blockTimestamps(chunk.logs, decoded, signal);
+  private async prepareChunk(chunk: SettledChunk, signal: AbortSignal, completesFirstSync: boolean): Promise<Batch> {
+    const skipped: SkippedRecord[] = [...chunk.skipped];
+    const timestamps = await this.blockTimestamps(chunk, signal);
     const marketRows = emptyMarketRows();
-    const fills = await this.fillRows(decoded, timestamps, marketRows, skipped, signal);
-    const { activity, resolutions } = await this.otherRows(decoded, timestamps, marketRows, skipped, signal);
+    const fills = await this.fillRows(chunk.fills, timestamps, marketRows, skipped, signal);
+    const { activity, resolutions } = await this.otherRows(chunk.others, timestamps, marketRows, skipped, signal);
     return {
       source: this.source,
       cursor: blockCursor(chunk.toBlock),
@@ -168,25 +157,21 @@ export class ChainLogsPipeline implements Pipeline {
     await completeDeferredFills(tx, this.options.indexBuildMemory, this.ctx.clock.now());
   }
 
-  /** From the logs' `blockTimestamp` when the node sends it (many do), else from the blocks, in batches. */
-  private async blockTimestamps(logs: readonly RpcLog[], decoded: readonly DecodedVenueLog[], signal: AbortSignal): Promise<Map<number, number>> {
-    const out = new Map<number, number>();
-    for (const log of logs) {
-      const stamp = (log as { blockTimestamp?: unknown }).blockTimestamp;
-      if (typeof stamp === "string" && /^0x[0-9a-fA-F]+$/.test(stamp)) out.set(Number(BigInt(log.blockNumber)), Number(BigInt(stamp)));
-    }
-    const missing = [...new Set(decoded.map((d) => d.blockNumber))].filter((b) => !out.has(b));
-    if (missing.length > 0) for (const [block, ts] of await this.chain.blockTimestamps(missing, signal)) out.set(block, ts);
+  /** The chunk's timestamps: those its logs carried, the others from the blocks, in batches. */
+  private async blockTimestamps(chunk: SettledChunk, signal: AbortSignal): Promise<Map<number, number>> {
+    const out = chunk.timestamps;
+    const missing = new Set<number>();
+    for (const fill of chunk.fills) if (!out.has(fill.blockNumber)) missing.add(fill.blockNumber);
+    for (const log of chunk.others) if (!out.has(log.blockNumber)) missing.add(log.blockNumber);
+    if (missing.size > 0) for (const [block, ts] of await this.chain.blockTimestamps([...missing], signal)) out.set(block, ts);
     return out;
   }
 
-  private async fillRows(decoded: readonly DecodedVenueLog[], timestamps: Map<number, number>, marketRows: MarketRows, skipped: SkippedRecord[], signal: AbortSignal): Promise<NewFill[]> {
-    const settlement = settleFills(decoded);
-    for (const a of settlement.anomalies) skipped.push({ origin: `rpc log ${a.txHash}#${a.logIndex}`, reason: a.reason });
-    const tokens = await this.directory.tokenFacts(settlement.fills.map((f) => f.tokenId), signal);
+  private async fillRows(settled: readonly ChainFill[], timestamps: Map<number, number>, marketRows: MarketRows, skipped: SkippedRecord[], signal: AbortSignal): Promise<NewFill[]> {
+    const tokens = await this.directory.tokenFacts(settled.map((f) => f.tokenId), signal);
     mergeRows(marketRows, tokens.rows);
     const fills: NewFill[] = [];
-    for (const fill of settlement.fills) {
+    for (const fill of settled) {
       const facts = tokens.found.get(fill.tokenId);
       if (!facts) skipped.push({ origin: `rpc log ${fill.txHash}#${fill.logIndex}`, reason: `outcome token ${fill.tokenId} belongs to no known market` });
       else fills.push(chainFillRow(fill, facts, timestamps.get(fill.blockNumber) as number));

@@ -10,9 +10,10 @@ import type { Logger } from "../platform/logger.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
 import type { IndexBuildMemory } from "../store/fills.js";
-import { ChainClient, createVenueClients, realSleep, type Sleep, type VenueClients, type VenueHttpOptions } from "../venue/index.js";
+import { ChainClient, chainRateLimits, createVenueClients, realSleep, rpcRateShares, type Sleep, type VenueClients, type VenueHttpOptions } from "../venue/index.js";
 import { BatchWriter, type CommitListener } from "./batch-writer.js";
 import { ChainLogsPipeline } from "./chain-logs.js";
+import { inlineChainReader, ThreadedChainReader, type ChainReader } from "./chain-reader.js";
 import type { IngestContext, ProgressEvent } from "./context.js";
 import { DataApiTradesPipeline } from "./data-api-trades.js";
 import { parseIngestStart } from "./ingest-start.js";
@@ -30,6 +31,11 @@ export interface IngestDeps {
   readonly logger: Logger;
   /** The venue's clients; built from the configuration when absent (tests pass their own). */
   readonly venue?: VenueClients;
+  /**
+   * Where chain logs are read: when absent, on a worker thread with its own client from the configuration
+   * (INGEST_READ_THREAD) if the clients are too, else on this thread with `venue.chain`.
+   */
+  readonly chainReader?: (config: Config) => ChainReader;
   readonly sleep?: Sleep;
 }
 
@@ -42,6 +48,7 @@ export class Ingest {
   private readonly markets: Pipeline;
   private readonly fills: Pipeline;
   private readonly live: LiveFeed;
+  private readonly chainReader: ChainReader | null = null;
   private readonly runner: RunnerContext;
   private readonly progressListeners = new Set<ProgressListener>();
   private readonly controller = new AbortController();
@@ -59,7 +66,8 @@ export class Ingest {
     this.markets = new MarketsSync(ctx, venue.gamma);
     if (venue.chain) {
       const directory = new MarketDirectory(store, venue.gamma, clock);
-      this.fills = new ChainLogsPipeline(ctx, venue.chain, directory, { start, confirmations: config.ingest.confirmations, blockSpan: config.ingest.blockSpan, deferIndexesBlocks: config.ingest.deferIndexesBlocks, indexBuildMemory: indexBuildMemory(config) });
+      this.chainReader = deps.chainReader?.(config) ?? (!deps.venue && config.ingest.readThread ? new ThreadedChainReader(config) : inlineChainReader(venue.chain));
+      this.fills = new ChainLogsPipeline(ctx, venue.chain, this.chainReader, directory, { start, confirmations: config.ingest.confirmations, blockSpan: config.ingest.blockSpan, deferIndexesBlocks: config.ingest.deferIndexesBlocks, indexBuildMemory: indexBuildMemory(config) });
     } else {
       if (start?.kind === "block") logger.warn("INGEST_START is a block number but no VENUE_RPC_URL is set: the Data API backfill starts now");
       // Without a start date it follows from now, as the chain pipeline follows from the head without a start block.
@@ -116,6 +124,7 @@ export class Ingest {
     this.controller.abort();
     this.wallets.close();
     await Promise.all([this.background, this.live.stop()]);
+    await this.chainReader?.close();
   }
 }
 
@@ -128,5 +137,7 @@ function defaultVenueClients(config: Config, logger: Logger): VenueClients {
   const http: Partial<VenueHttpOptions> = {
     onEvent: (event) => logger.debug({ venue: event }, event.type === "retry" ? "venue request retried" : "venue unavailable"),
   };
-  return { ...createVenueClients(config, http), chain: ChainClient.fromConfig(config, http, { maxBlockSpan: config.ingest.blockSpan }) };
+  // With the reader thread, eth_getLogs has a client of its own there, paced at its share of the rate.
+  const rateLimits = config.ingest.readThread ? chainRateLimits(rpcRateShares(config.venue.rpcRequestsPerSecond).other) : undefined;
+  return { ...createVenueClients(config, http), chain: ChainClient.fromConfig(config, { ...http, ...(rateLimits && { rateLimits }) }, { maxBlockSpan: config.ingest.blockSpan }) };
 }

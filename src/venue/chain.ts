@@ -15,6 +15,15 @@ export function chainRateLimits(requestsPerSecond: number): readonly RateLimit[]
   return [{ name: "rpc", limit: requestsPerSecond * 10, windowMs: 10_000 }];
 }
 
+/**
+ * The RPC rate split when eth_getLogs runs on a thread (and client) of its own: 4/5 for it, 1/5 for every other
+ * call (head, block headers, fee rates), at least one request a second each.
+ */
+export function rpcRateShares(requestsPerSecond: number): { readonly logs: number; readonly other: number } {
+  const other = Math.max(1, Math.round(requestsPerSecond / 5));
+  return { logs: Math.max(1, requestsPerSecond - other), other };
+}
+
 export class JsonRpcError extends Error {
   constructor(
     readonly method: string,

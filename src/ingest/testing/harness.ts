@@ -10,7 +10,7 @@ import type { Sleep, VenueClients } from "../../venue/index.js";
 import type { StoreBackend } from "../../../test/support/backends.js";
 import { BatchWriter } from "../batch-writer.js";
 import type { IngestContext, ProgressEvent } from "../context.js";
-import { Ingest } from "../ingest.js";
+import { Ingest, type IngestDeps } from "../ingest.js";
 import type { FakeVenue } from "./fake-venue.js";
 
 export interface IngestHarness {
@@ -33,7 +33,7 @@ export type ClientsFor = (config: Config) => VenueClients;
 export async function openIngestHarness(
   backend: StoreBackend,
   venue: FakeVenue | ClientsFor,
-  options: { env?: Record<string, string>; withChain?: boolean; maxBlockSpan?: number; sleep?: Sleep } = {},
+  options: { env?: Record<string, string>; withChain?: boolean; maxBlockSpan?: number; sleep?: Sleep; chainReader?: IngestDeps["chainReader"] } = {},
 ): Promise<IngestHarness> {
   const { store, dispose } = await backend.open();
   const config = loadConfig({ LOG_LEVEL: "silent", INGEST_CONFIRMATIONS: "0", INGEST_RETRY_MAX_SECONDS: "1", ...options.env });
@@ -47,6 +47,7 @@ export async function openIngestHarness(
     logger,
     venue: typeof venue === "function" ? venue(config) : venue.clients({ withChain: options.withChain ?? true, maxBlockSpan: options.maxBlockSpan }),
     sleep: options.sleep ?? instantSleep,
+    chainReader: options.chainReader,
   });
   const progress: ProgressEvent[] = [];
   return {

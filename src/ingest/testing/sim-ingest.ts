@@ -8,6 +8,7 @@ import type { StoreBackend } from "../../../test/support/backends.js";
 import { isoDate } from "../../sim/servers/format.js";
 import { venueEnvironment, type SimVenue } from "../../sim/servers/index.js";
 import { ChainClient, createVenueClients, type RtdsOptions, type Sleep, type VenueClients, type VenueHttpOptions } from "../../venue/index.js";
+import { ThreadedChainReader } from "../chain-reader.js";
 import { instantSleep, openIngestHarness, type ClientsFor, type IngestHarness } from "./harness.js";
 
 const DAY = 86_400;
@@ -46,13 +47,21 @@ export interface SimIngestHarness extends IngestHarness {
   readonly clients: VenueClients;
 }
 
+/**
+ * `readThread`: chain logs read on the worker thread production uses (ThreadedChainReader), whose client is built
+ * from the configuration alone: paced, and its retries wait for real.
+ */
 export async function openSimIngest(
   backend: StoreBackend,
   venue: SimVenue,
-  options: SimClientOptions & { env?: Record<string, string>; sleep?: Sleep } = {},
+  options: SimClientOptions & { env?: Record<string, string>; sleep?: Sleep; readThread?: boolean } = {},
 ): Promise<SimIngestHarness> {
   let clients: VenueClients | undefined;
   const build = simClients(options);
-  const harness = await openIngestHarness(backend, (config) => (clients = build(config)), { env: simIngestEnv(venue, options.env), sleep: options.sleep });
+  const harness = await openIngestHarness(backend, (config) => (clients = build(config)), {
+    env: simIngestEnv(venue, options.env),
+    sleep: options.sleep,
+    chainReader: options.readThread ? (config) => new ThreadedChainReader(config) : undefined,
+  });
   return { ...harness, clients: clients as VenueClients };
 }

@@ -1,0 +1,62 @@
+/**
+ * One eth_getLogs answer made ready for the chain pipeline, without the store: its logs decoded, the exchanges'
+ * fills settled per transaction (settleFills), the other venue events kept as decoded, the block timestamps the
+ * logs carry, and every record that could not be read. Pure, so it runs on the reader thread (chain-reader.ts)
+ * as well as on the pipeline's own.
+ */
+import { VenueLogDecodeError, settleFills, type ChainFill, type DecodedVenueLog, type LogChunk, type RpcLog } from "../venue/index.js";
+import type { SkippedRecord } from "./batch-writer.js";
+import { decodeLog } from "./log-decoder.js";
+import { skippedRows } from "./market-rows.js";
+
+export interface SettledChunk {
+  readonly fromBlock: number;
+  readonly toBlock: number;
+  readonly fills: ChainFill[];
+  /** The chunk's conversions, splits, merges, redemptions and resolutions. */
+  readonly others: DecodedVenueLog[];
+  /** Unix seconds of the blocks whose logs carried `blockTimestamp` (many nodes send it). */
+  readonly timestamps: Map<number, number>;
+  /** Rows of the answer that are no log, logs that do not decode, fills that do not settle. */
+  readonly skipped: SkippedRecord[];
+}
+
+const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/;
+
+const isExchangeEvent = (log: DecodedVenueLog) =>
+  log.kind === "OrderFilledV1" || log.kind === "OrderFilledV2" || log.kind === "OrdersMatchedV1" || log.kind === "OrdersMatchedV2";
+
+export function settleChunk(chunk: LogChunk): SettledChunk {
+  const skipped = skippedRows(chunk.rejected);
+  const decoded: DecodedVenueLog[] = [];
+  const others: DecodedVenueLog[] = [];
+  for (const log of chunk.logs) {
+    if (log.removed) continue;
+    try {
+      const event = decodeLog(log);
+      if (!event) continue;
+      decoded.push(event);
+      if (!isExchangeEvent(event)) others.push(event);
+    } catch (error) {
+      if (!(error instanceof VenueLogDecodeError)) throw error;
+      skipped.push({ origin: `rpc log ${log.transactionHash}#${Number(BigInt(log.logIndex))}`, reason: error.message });
+    }
+  }
+  const settlement = settleFills(decoded);
+  for (const a of settlement.anomalies) skipped.push({ origin: `rpc log ${a.txHash}#${a.logIndex}`, reason: a.reason });
+  return { fromBlock: chunk.fromBlock, toBlock: chunk.toBlock, fills: settlement.fills, others, timestamps: carriedTimestamps(chunk.logs), skipped };
+}
+
+function carriedTimestamps(logs: readonly RpcLog[]): Map<number, number> {
+  const out = new Map<number, number>();
+  let lastBlock = "";
+  for (const log of logs) {
+    // Logs come in block order: one parse per block.
+    if (log.blockNumber === lastBlock) continue;
+    const stamp = (log as { blockTimestamp?: unknown }).blockTimestamp;
+    if (typeof stamp !== "string" || !HEX_QUANTITY.test(stamp)) continue;
+    lastBlock = log.blockNumber;
+    out.set(Number(BigInt(log.blockNumber)), Number(BigInt(stamp)));
+  }
+  return out;
+}
