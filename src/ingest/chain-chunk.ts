@@ -6,7 +6,7 @@
  */
 import { VenueLogDecodeError, settleFills, type ChainFill, type DecodedVenueLog, type LogChunk, type RpcLog } from "../venue/index.js";
 import type { SkippedRecord } from "./batch-writer.js";
-import { decodeLog } from "./log-decoder.js";
+import { decodeRpcLog } from "./log-decoder.js";
 import { skippedRows } from "./market-rows.js";
 
 export interface SettledChunk {
@@ -33,7 +33,7 @@ export function settleChunk(chunk: LogChunk): SettledChunk {
   for (const log of chunk.logs) {
     if (log.removed) continue;
     try {
-      const event = decodeLog(log);
+      const event = decodeRpcLog(log);
       if (!event) continue;
       decoded.push(event);
       if (!isExchangeEvent(event)) others.push(event);

@@ -5,7 +5,7 @@
  * and data. A log that is not encoded exactly as the ABI encoder writes it (wrong word count, dirty address
  * padding, offsets out of place) goes through decodeVenueLog, which stays the reference (the tests compare both).
  */
-import { WORD, WORD_LAYOUTS, decodeVenueLog, logPosition, type DecodedVenueLog, type LogPosition, type RawLog, type WordField, type WordLayout, type WordType } from "../venue/index.js";
+import { WORD, WORD_LAYOUTS, decodeVenueLog, logPosition, type DecodedVenueLog, type LogPosition, type RawLog, type RpcLog, type WordField, type WordLayout, type WordType } from "../venue/index.js";
 
 const HEX = /^0x[0-9a-fA-F]*$/;
 /** An array's offset or length fits in a few digits; a larger word cannot be a canonical encoding here. */
@@ -82,11 +82,14 @@ const BUILDERS = new Map(
 /** Field values of the log being decoded, reused (decoding is synchronous and the builder copies them out). */
 const VALUES: unknown[] = [];
 
-function decodeWords(log: RawLog, layout: WordLayout, address: string): DecodedVenueLog | null {
+function decodeWords(log: RawLog, layout: WordLayout, address: string, hexChecked: boolean): DecodedVenueLog | null {
   const data = log.data.toLowerCase();
   // Word count and array places are checked by readArrays (the data's length must be exactly theirs).
-  if (log.topics.length !== layout.topicCount || !HEX.test(data)) return null;
-  for (const topic of log.topics) if (topic.length !== 2 + WORD || !HEX.test(topic)) return null;
+  if (log.topics.length !== layout.topicCount) return null;
+  if (!hexChecked) {
+    if (!HEX.test(data)) return null;
+    for (const topic of log.topics) if (topic.length !== 2 + WORD || !HEX.test(topic)) return null;
+  }
   const arrays = readArrays(data, layout);
   if (!arrays) return null;
   const fields = layout.fields;
@@ -104,14 +107,22 @@ function decodeWords(log: RawLog, layout: WordLayout, address: string): DecodedV
   return (BUILDERS.get(layout) as EventBuilder)(address, VALUES, logPosition(log));
 }
 
-/** The venue event of a log encoded exactly as the ABI encoder writes it; null for any other log. */
-export function decodeCanonicalLog(log: RawLog): DecodedVenueLog | null {
+/**
+ * The venue event of a log encoded exactly as the ABI encoder writes it; null for any other log. `hexChecked`: the
+ * log passed RpcLogShape (its topics are 32-byte hex words, its data hex), so that is not tested twice.
+ */
+export function decodeCanonicalLog(log: RawLog, hexChecked = false): DecodedVenueLog | null {
   const layout = WORD_LAYOUTS.get((log.topics[0] ?? "").toLowerCase());
   const address = log.address.toLowerCase();
-  return layout && layout.spec.emittedBy(address) ? decodeWords(log, layout, address) : null;
+  return layout && layout.spec.emittedBy(address) ? decodeWords(log, layout, address, hexChecked) : null;
 }
 
 /** Same contract as decodeVenueLog: the event, null for a log that is not a venue event, VenueLogDecodeError when it does not decode. */
 export function decodeLog(log: RawLog): DecodedVenueLog | null {
   return decodeCanonicalLog(log) ?? decodeVenueLog(log);
+}
+
+/** decodeLog for a log of an eth_getLogs answer, which ChainClient has checked against RpcLogShape. */
+export function decodeRpcLog(log: RpcLog): DecodedVenueLog | null {
+  return decodeCanonicalLog(log, true) ?? decodeVenueLog(log);
 }
