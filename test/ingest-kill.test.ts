@@ -53,7 +53,7 @@ describe.each([TEST_DATABASE_URL ? "postgres" : "sqlite"] as const)("pelagic ing
     return store;
   };
   // Ranges of at most 40,000 blocks (about 65 over the world's 60 days), paced by the client: many commits to land between.
-  const env = (store: ProcessStore) => ({ ...store.env, ...simIngestEnv(venue, { INGEST_BLOCK_SPAN: "40000" }), REDIS_URL: "", LOG_LEVEL: "info" });
+  const env = (store: ProcessStore) => ({ ...store.env, ...simIngestEnv(venue, { INGEST_BLOCK_SPAN: "40000", INGEST_BATCH_RECORDS: "100" }), REDIS_URL: "", LOG_LEVEL: "info" });
   const ingestProcess = (store: ProcessStore) => {
     const child = spawnPelagic(["ingest", "--until-caught-up"], env(store));
     children.push(child);

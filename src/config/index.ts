@@ -167,6 +167,7 @@ export const settings = {
     startDate: optionalStr("INGEST_START", "backfill start: YYYY-MM-DD or a block number (a date only without VENUE_RPC_URL); unset: follow from now"),
     confirmations: int("INGEST_CONFIRMATIONS", 64, "blocks behind the head the chain follower stays", { min: 0 }),
     blockSpan: int("INGEST_BLOCK_SPAN", 2_000, "largest block range of one eth_getLogs request (smaller when the node refuses it; then sized to its log limit)", { min: 1 }),
+    batchRecords: int("INGEST_BATCH_RECORDS", 5_000, "chain fills and other events gathered into one write transaction (fewer at the end of a step): a transaction per small eth_getLogs answer spends the writer's time on per-batch work", { min: 1 }),
     readThread: bool("INGEST_READ_THREAD", true, "fetch, parse, decode and settle chain logs on a worker thread while the ingest's thread writes (it takes 4/5 of VENUE_RPC_REQUESTS_PER_SECOND, the other calls the rest)"),
     deferIndexesBlocks: int("INGEST_DEFER_INDEXES_BLOCKS", 100_000, "a first chain sync with at least this many blocks to go drops the fills' wallet and market indexes and builds them, and its fills' wallets, once it reaches the head (0: always)", { min: 0 }),
     indexBuildMemoryMb: int("INGEST_INDEX_BUILD_MEMORY_MB", 256, "PostgreSQL maintenance_work_mem of the transaction that builds the indexes a first sync deferred", { min: 1 }),

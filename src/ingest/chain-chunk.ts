@@ -60,3 +60,18 @@ function carriedTimestamps(logs: readonly RpcLog[]): Map<number, number> {
   }
   return out;
 }
+
+/** Consecutive chunks as one (the first's start, the last's end). */
+export function mergeChunks(chunks: readonly SettledChunk[]): SettledChunk {
+  if (chunks.length === 1) return chunks[0] as SettledChunk;
+  const timestamps = new Map<number, number>();
+  for (const chunk of chunks) for (const [block, ts] of chunk.timestamps) timestamps.set(block, ts);
+  return {
+    fromBlock: (chunks[0] as SettledChunk).fromBlock,
+    toBlock: (chunks.at(-1) as SettledChunk).toBlock,
+    fills: chunks.flatMap((c) => c.fills),
+    others: chunks.flatMap((c) => c.others),
+    timestamps,
+    skipped: chunks.flatMap((c) => c.skipped),
+  };
+}

@@ -130,6 +130,25 @@ describe.each(storeBackends)("chain logs on $kind", (backend) => {
     expect(batches.every((b) => b.fills.length === 0 && b.activity.length === 0 && b.resolutions.length === 0)).toBe(true);
   });
 
+  it("gathers a step's chunks into batches of INGEST_BATCH_RECORDS fills and events, each checkpointed at its last chunk's end", async () => {
+    // Default (5,000): the one step over blocks 100..200 (chunks of 25 blocks) is one batch.
+    await h.ingest.runUntilCaughtUp();
+    const whole = await storeChecksum(h.store.db);
+    const withRows = () => batches.filter((b) => b.fills.length + b.activity.length + b.resolutions.length > 0);
+    expect(withRows().map((b) => b.cursor)).toEqual(["block:200"]);
+    await h.dispose();
+    h = await openIngestHarness(backend, venue, { env: { INGEST_START: "100", INGEST_BLOCK_SPAN: "25", INGEST_BATCH_RECORDS: "3" }, maxBlockSpan: 25 });
+    batches.length = 0;
+    h.ingest.onCommitted((b) => void batches.push(b));
+    await h.ingest.runUntilCaughtUp();
+    // Chunks 100-124 (4 fills), 125-149 (none), 150-174 (5 fills, 4 split/merge events), 175-199 (a resolution,
+    // a redemption, a conversion), 200: a batch closes once it holds 3 or more; the empty chunk joins the next, the
+    // last (nothing in it) closes the step.
+    expect(withRows().map((b) => b.cursor)).toEqual(["block:124", "block:174", "block:199"]);
+    expect(batches.at(-1)?.cursor).toBe("block:200");
+    expect(await storeChecksum(h.store.db)).toEqual(whole);
+  });
+
   it("follows the head INGEST_CONFIRMATIONS blocks behind, and picks up new blocks as they come", async () => {
     await h.dispose();
     h = await openIngestHarness(backend, venue, { env: { INGEST_START: "100", INGEST_CONFIRMATIONS: "45" }, maxBlockSpan: 25 });
@@ -168,7 +187,7 @@ describe.each(storeBackends)("chain logs on $kind", (backend) => {
     const expectedWallets = await walletRows();
     expect(expectedWallets.map((w) => w.address)).toEqual([ALICE, BOB, CAROL].sort());
     await h.dispose();
-    h = await openIngestHarness(backend, venue, { env: { INGEST_START: "100", INGEST_BLOCK_SPAN: "25", INGEST_DEFER_INDEXES_BLOCKS: "50" }, maxBlockSpan: 25 });
+    h = await openIngestHarness(backend, venue, { env: { INGEST_START: "100", INGEST_BLOCK_SPAN: "25", INGEST_DEFER_INDEXES_BLOCKS: "50", INGEST_BATCH_RECORDS: "1" }, maxBlockSpan: 25 });
     const seen: { firstSyncDone: number | undefined; fills: number; indexes: boolean }[] = [];
     h.ingest.onCommitted(async (batch) => {
       const checkpoint = await checkpointOf(h.store, SOURCES.chain);

@@ -25,7 +25,7 @@ import {
   type VenueEventKind,
 } from "../venue/index.js";
 import type { Batch, SkippedRecord } from "./batch-writer.js";
-import type { SettledChunk } from "./chain-chunk.js";
+import { mergeChunks, type SettledChunk } from "./chain-chunk.js";
 import type { ChainReader } from "./chain-reader.js";
 import { chainActivityRow, chainFillRow, chainResolutionRow, isActivityLog, resolutionOfPayouts } from "./chain-rows.js";
 import { writeMarketRows, type IngestContext } from "./context.js";
@@ -46,6 +46,8 @@ export interface ChainLogsOptions {
   readonly confirmations: number;
   /** Largest block range of one eth_getLogs request (ChainClient's `maxBlockSpan`); a step reads RANGES_PER_STEP of them. */
   readonly blockSpan: number;
+  /** Fills and other events a batch gathers before it is written (fewer at a step's end). */
+  readonly batchRecords: number;
   /** A first sync with at least this many blocks to go builds the deferred fills indexes once, at its end. */
   readonly deferIndexesBlocks: number;
   /** Memory for building them (PostgreSQL's sort memory, SQLite's page cache meanwhile). */
@@ -105,18 +107,30 @@ export class ChainLogsPipeline implements Pipeline {
       return { caughtUp: true };
     }
     const to = Math.min(target, last + RANGES_PER_STEP * this.options.blockSpan);
-    // The next chunk is fetched and settled while the previous one commits (PostgreSQL works in its own process).
-    let committing: Promise<void> | null = null;
+    // Chunks are gathered into batches of `batchRecords` fills and other events; a batch is prepared and committed while the reader goes on
+    // (PostgreSQL works in its own process, the reader in its thread).
+    let gathered: SettledChunk[] = [];
+    let records = 0;
+    let committing: Promise<void> = Promise.resolve();
+    const commitGathered = async () => {
+      const chunk = mergeChunks(gathered);
+      gathered = [];
+      records = 0;
+      const batch = await this.prepareChunk(chunk, signal, syncing && chunk.toBlock >= goal);
+      await committing;
+      committing = this.commitChunk(batch, chunk.toBlock, target);
+      committing.catch(() => undefined);
+    };
     try {
       for await (const chunk of this.reader.chunks({ ...FILTER, fromBlock: last + 1, toBlock: to }, signal)) {
-        const batch = await this.prepareChunk(chunk, signal, syncing && chunk.toBlock >= goal);
-        await committing;
-        committing = this.commitChunk(batch, chunk.toBlock, target);
-        committing.catch(() => undefined);
+        gathered.push(chunk);
+        records += chunk.fills.length + chunk.others.length;
+        if (records >= this.options.batchRecords) await commitGathered();
       }
+      if (gathered.length > 0) await commitGathered();
       await committing;
     } finally {
-      await committing?.catch(() => undefined);
+      await committing.catch(() => undefined);
     }
     return { caughtUp: to >= goal };
   }
