@@ -57,49 +57,64 @@ export function v1BuyFeeTokens(feeUsdMicro: number, sizeMicro: number, usdMicro:
   return (numerator + denominator - 1n) / denominator;
 }
 
-/** The order's amounts as the exchange emits them: the side that gives collateral is the BUY. */
-function orderAmounts(fill: FillView): { makerAmountFilled: bigint; takerAmountFilled: bigint } {
+function feeOf(fill: FillView): bigint {
+  if (fill.fee === 0) return 0n;
+  return fill.exchangeVersion === 1 && fill.side === "BUY" ? v1BuyFeeTokens(fill.fee, fill.size, fill.usd) : BigInt(fill.fee);
+}
+
+// Events are written as whole object literals (no spreads): a backfill asks the node for millions of them, and a
+// literal gets its final shape at once, which the word encoder then reads fast.
+
+/** An order's terms as the exchange emits them: the maker side gives collateral on a BUY (asset 0 in V1), tokens on a SELL. */
+function orderTerms(world: World, fill: FillView) {
+  const buy = fill.side === "BUY";
   const size = BigInt(fill.size);
   const usd = BigInt(fill.usd);
-  return fill.side === "BUY" ? { makerAmountFilled: usd, takerAmountFilled: size } : { makerAmountFilled: size, takerAmountFilled: usd };
-}
-
-/** V1 names the assets (0 is collateral); V2 the side and the token. */
-function v1Terms(world: World, fill: FillView) {
-  const tokenId = BigInt(world.tokenId(fill.token));
-  const assets = fill.side === "BUY" ? { makerAssetId: 0n, takerAssetId: tokenId } : { makerAssetId: tokenId, takerAssetId: 0n };
-  return { ...assets, ...orderAmounts(fill) };
-}
-
-function v2Terms(world: World, fill: FillView) {
-  return { side: fill.side === "BUY" ? SIDE_BUY : SIDE_SELL, tokenId: BigInt(world.tokenId(fill.token)), ...orderAmounts(fill) };
+  return { buy, tokenId: BigInt(world.tokenId(fill.token)), orderHash: world.orderHash(fill.index), makerAmountFilled: buy ? usd : size, takerAmountFilled: buy ? size : usd };
 }
 
 function orderFilled(world: World, exchange: Hex, fill: FillView, taker: Hex): VenueEvent {
-  const fee = fill.fee === 0 ? 0n : fill.exchangeVersion === 1 && fill.side === "BUY" ? v1BuyFeeTokens(fill.fee, fill.size, fill.usd) : BigInt(fill.fee);
-  const common = { address: exchange, orderHash: world.orderHash(fill.index), maker: lower(world.wallets[fill.wallet]!.proxyWallet), taker, fee };
-  if (fill.exchangeVersion === 1) return { kind: "OrderFilledV1", version: "v1", ...common, ...v1Terms(world, fill) };
-  return { kind: "OrderFilledV2", version: "v2", ...common, ...v2Terms(world, fill), builder: ZERO32, metadata: ZERO32 };
+  const { buy, tokenId, orderHash, makerAmountFilled, takerAmountFilled } = orderTerms(world, fill);
+  const maker = lower(world.wallets[fill.wallet]!.proxyWallet);
+  const fee = feeOf(fill);
+  if (fill.exchangeVersion === 1) {
+    return {
+      kind: "OrderFilledV1", version: "v1", address: exchange, orderHash, maker, taker,
+      makerAssetId: buy ? 0n : tokenId, takerAssetId: buy ? tokenId : 0n, makerAmountFilled, takerAmountFilled, fee,
+    };
+  }
+  return {
+    kind: "OrderFilledV2", version: "v2", address: exchange, orderHash, maker, taker, side: buy ? SIDE_BUY : SIDE_SELL, tokenId,
+    makerAmountFilled, takerAmountFilled, fee, builder: ZERO32, metadata: ZERO32,
+  };
+}
+
+function ordersMatched(world: World, exchange: Hex, taker: FillView, takerOrderMaker: Hex): VenueEvent {
+  const { buy, tokenId, orderHash: takerOrderHash, makerAmountFilled, takerAmountFilled } = orderTerms(world, taker);
+  if (taker.exchangeVersion === 1) {
+    return {
+      kind: "OrdersMatchedV1", version: "v1", address: exchange, takerOrderHash, takerOrderMaker,
+      makerAssetId: buy ? 0n : tokenId, takerAssetId: buy ? tokenId : 0n, makerAmountFilled, takerAmountFilled,
+    };
+  }
+  return { kind: "OrdersMatchedV2", version: "v2", address: exchange, takerOrderHash, takerOrderMaker, side: buy ? SIDE_BUY : SIDE_SELL, tokenId, makerAmountFilled, takerAmountFilled };
 }
 
 /** The logs of match j, in log order. */
 export function matchLogs(world: World, j: number): SimLog[] {
   const match = world.match(j);
   const exchange = lower(world.exchangeOfMatch(j));
-  const place = { blockNumber: match.block, ts: match.ts, transactionHash: world.txHashOfMatch(j), transactionIndex: match.txIndex };
+  const { block: blockNumber, ts, txIndex: transactionIndex } = match;
+  const transactionHash = world.txHashOfMatch(j);
   const taker = world.fill(match.takerFill);
   const takerAddress = lower(world.wallets[taker.wallet]!.proxyWallet);
   const logs: SimLog[] = [];
   for (let f = match.firstFill; f < match.takerFill; f++) {
-    logs.push({ ...place, logIndex: match.logIndex + (f - match.firstFill), event: orderFilled(world, exchange, world.fill(f), takerAddress) });
+    const event = orderFilled(world, exchange, world.fill(f), takerAddress);
+    logs.push({ event, blockNumber, ts, transactionHash, transactionIndex, logIndex: match.logIndex + (f - match.firstFill) });
   }
-  logs.push({ ...place, logIndex: match.logIndex + match.fillCount - 1, event: orderFilled(world, exchange, taker, exchange) });
-  const matched = { address: exchange, takerOrderHash: world.orderHash(taker.index), takerOrderMaker: takerAddress };
-  const event: VenueEvent =
-    taker.exchangeVersion === 1
-      ? { kind: "OrdersMatchedV1", version: "v1", ...matched, ...v1Terms(world, taker) }
-      : { kind: "OrdersMatchedV2", version: "v2", ...matched, ...v2Terms(world, taker) };
-  logs.push({ ...place, logIndex: match.logIndex + match.fillCount, event });
+  logs.push({ event: orderFilled(world, exchange, taker, exchange), blockNumber, ts, transactionHash, transactionIndex, logIndex: match.logIndex + match.fillCount - 1 });
+  logs.push({ event: ordersMatched(world, exchange, taker, takerAddress), blockNumber, ts, transactionHash, transactionIndex, logIndex: match.logIndex + match.fillCount });
   return logs;
 }
 

@@ -178,16 +178,21 @@ function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number
       throw new RpcError(-32005, `query returned more than ${maxLogs} results. Try with this block range [${hex(from)}, ${hex(Math.max(from, log.blockNumber - 1))}].`);
     }
   }
+  // Logs come block by block: a block's number, hash and timestamp are written once.
+  let block = { number: -1, hex: "", hash: "", timestamp: "" };
   return out.map(({ log, encoded }) => {
     const { address, topics: logTopics, data } = encoded ?? encodeLog(log.event);
+    if (log.blockNumber !== block.number) {
+      block = { number: log.blockNumber, hex: hex(log.blockNumber), hash: blockHash(world, log.blockNumber), timestamp: hex(blockTimestamp(log.blockNumber)) };
+    }
     return {
       address,
       topics: logTopics,
       data,
-      blockNumber: hex(log.blockNumber),
-      blockHash: blockHash(world, log.blockNumber),
+      blockNumber: block.hex,
+      blockHash: block.hash,
       // Erigon, Reth and newer geth add the block's timestamp to each log; clients then need no header lookups.
-      blockTimestamp: hex(blockTimestamp(log.blockNumber)),
+      blockTimestamp: block.timestamp,
       transactionHash: log.transactionHash,
       transactionIndex: hex(log.transactionIndex),
       logIndex: hex(log.logIndex),
