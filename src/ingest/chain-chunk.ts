@@ -4,7 +4,7 @@
  * logs carry, and every record that could not be read. Pure, so it runs on the reader thread (chain-reader.ts)
  * as well as on the pipeline's own.
  */
-import { VenueLogDecodeError, settleFills, type ChainFill, type DecodedVenueLog, type LogChunk, type RpcLog } from "../venue/index.js";
+import { VenueLogDecodeError, isExchangeEvent, settleFills, type ChainFill, type DecodedVenueLog, type LogChunk, type RpcLog } from "../venue/index.js";
 import type { SkippedRecord } from "./batch-writer.js";
 import { decodeRpcLog } from "./log-decoder.js";
 import { skippedRows } from "./market-rows.js";
@@ -22,9 +22,6 @@ export interface SettledChunk {
 }
 
 const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/;
-
-const isExchangeEvent = (log: DecodedVenueLog) =>
-  log.kind === "OrderFilledV1" || log.kind === "OrderFilledV2" || log.kind === "OrdersMatchedV1" || log.kind === "OrdersMatchedV2";
 
 export function settleChunk(chunk: LogChunk): SettledChunk {
   const skipped = skippedRows(chunk.rejected);

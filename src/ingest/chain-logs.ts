@@ -1,9 +1,10 @@
 /**
  * Market-wide fills, NegRisk conversions, splits, merges, redemptions and resolutions from chain logs, V1 and V2
  * exchanges in one filter (so the 2026-04-28 cutover needs no special case). Backfills from INGEST_START, then
- * follows the head INGEST_CONFIRMATIONS blocks behind. Each chunk of blocks is one batch: its logs decoded and
- * settled per transaction by the chain reader (chain-reader.ts, chain-chunk.ts), their markets looked up, written
- * with the checkpoint `block:<last block of the chunk>`.
+ * follows the head INGEST_CONFIRMATIONS blocks behind. The chain reader (chain-reader.ts, chain-chunk.ts) decodes
+ * each chunk of blocks and settles it per transaction; consecutive chunks are gathered into a batch of
+ * `batchRecords` fills and events (fewer at a step's end), their markets looked up, written with the checkpoint
+ * `block:<last block of the batch>`.
  *
  * A first sync with `deferIndexesBlocks` or more to go drops the fills' wallet and market indexes and leaves its
  * fills' wallets out of `wallets`; the batch that completes it (sets `first_sync_done`) builds the indexes and
@@ -107,8 +108,8 @@ export class ChainLogsPipeline implements Pipeline {
       return { caughtUp: true };
     }
     const to = Math.min(target, last + RANGES_PER_STEP * this.options.blockSpan);
-    // Chunks are gathered into batches of `batchRecords` fills and other events; a batch is prepared and committed while the reader goes on
-    // (PostgreSQL works in its own process, the reader in its thread).
+    // A batch is prepared and committed while the reader goes on (PostgreSQL works in its own process, the reader
+    // in its thread).
     let gathered: SettledChunk[] = [];
     let records = 0;
     let committing: Promise<void> = Promise.resolve();

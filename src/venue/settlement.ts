@@ -213,6 +213,11 @@ function settleGroup(b: Builder, logs: readonly (OrderFilledLog | OrdersMatchedL
   settleOrphans(b, pending);
 }
 
+/** Whether a decoded log is one of the exchanges' (OrderFilled or OrdersMatched, V1 or V2): what settlement reads. */
+export function isExchangeEvent(log: DecodedVenueLog): log is OrderFilledLog | OrdersMatchedLog {
+  return log.kind === "OrderFilledV1" || log.kind === "OrderFilledV2" || log.kind === "OrdersMatchedV1" || log.kind === "OrdersMatchedV2";
+}
+
 /**
  * Fills of every exchange OrderFilled among `logs` (any number of transactions, any order; other events
  * are ignored). Fills come out in (block, log index) order.
@@ -220,7 +225,7 @@ function settleGroup(b: Builder, logs: readonly (OrderFilledLog | OrdersMatchedL
 export function settleFills(logs: readonly DecodedVenueLog[]): Settlement {
   const groups = new Map<string, (OrderFilledLog | OrdersMatchedLog)[]>();
   for (const log of logs) {
-    if (log.kind !== "OrderFilledV1" && log.kind !== "OrderFilledV2" && log.kind !== "OrdersMatchedV1" && log.kind !== "OrdersMatchedV2") continue;
+    if (!isExchangeEvent(log)) continue;
     const key = `${log.transactionHash}|${log.address}`;
     const group = groups.get(key);
     if (group) group.push(log);
