@@ -17,10 +17,13 @@ interface Read {
 const port = parentPort;
 if (!port) throw new Error("chain-reader-worker runs as a worker thread");
 const { config } = workerData as ChainReaderWorkerData;
-const chain = ChainClient.fromConfig(config, { rateLimits: chainRateLimits(rpcRateShares(config.venue.rpcRequestsPerSecond).logs) }, { maxBlockSpan: config.ingest.blockSpan });
-const reads = new Map<number, Read>();
-
 const post = (message: FromReaderWorker) => port.postMessage(message);
+const chain = ChainClient.fromConfig(
+  config,
+  { rateLimits: chainRateLimits(rpcRateShares(config.venue.rpcRequestsPerSecond).logs), onEvent: (event) => post({ type: "venue", event }) },
+  { maxBlockSpan: config.ingest.blockSpan },
+);
+const reads = new Map<number, Read>();
 
 port.on("message", (message: ToReaderWorker) => {
   const read = reads.get(message.id);

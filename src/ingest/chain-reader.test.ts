@@ -5,7 +5,7 @@ import { loadConfig, type Config } from "../config/index.js";
 import { venueEnvironment, type SimVenue } from "../sim/servers/index.js";
 import { blockAt } from "../sim/world/index.js";
 import { closeVenues, smallVenue } from "../sim/servers/test-support.js";
-import { ChainClient, logFilterFor, type LogFilter } from "../venue/index.js";
+import { ChainClient, logFilterFor, type LogFilter, type VenueHttpEvent } from "../venue/index.js";
 import type { SettledChunk } from "./chain-chunk.js";
 import { inlineChainReader, ThreadedChainReader, type ChainReader } from "./chain-reader.js";
 
@@ -80,6 +80,37 @@ describe("ThreadedChainReader", () => {
       await threaded.close();
     }
   }, 60_000);
+
+  describe("against a node that is unavailable once", () => {
+    let node: Server;
+    let url: string;
+    beforeAll(async () => {
+      let requests = 0;
+      node = createServer((req, res) => {
+        req.resume();
+        req.on("end", () => {
+          requests += 1;
+          if (requests === 1) res.writeHead(503).end("busy");
+          else res.end(JSON.stringify({ jsonrpc: "2.0", id: 1, result: [] }));
+        });
+      });
+      await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));
+      url = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+    });
+    afterAll(() => new Promise<void>((resolve) => node.close(() => resolve())));
+
+    it("retries in the worker and reports the retry to the pipeline's thread", async () => {
+      const events: VenueHttpEvent[] = [];
+      const threaded = new ThreadedChainReader(loadConfig({ VENUE_RPC_URL: url }), (event) => events.push(event));
+      try {
+        const chunks = await readAll(threaded, { ...FILTER, fromBlock: 0, toBlock: 100 });
+        expect(chunks.map((c) => [c.fromBlock, c.toBlock, c.fills.length])).toEqual([[0, 100, 0]]);
+        expect(events).toEqual([expect.objectContaining({ type: "retry", client: "rpc", attempt: 1, status: 503 })]);
+      } finally {
+        await threaded.close();
+      }
+    }, 30_000);
+  });
 
   describe("against a node that answers with an error", () => {
     let node: Server;

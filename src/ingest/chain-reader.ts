@@ -8,7 +8,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Config } from "../config/index.js";
-import type { ChainClient, LogFilter } from "../venue/index.js";
+import type { ChainClient, LogFilter, VenueHttpEvent } from "../venue/index.js";
 import { settleChunk, type SettledChunk } from "./chain-chunk.js";
 
 export interface ChainReader {
@@ -39,7 +39,12 @@ export type ToReaderWorker =
 export type FromReaderWorker =
   | { readonly type: "chunk"; readonly id: number; readonly chunk: SettledChunk }
   | { readonly type: "done"; readonly id: number }
-  | { readonly type: "error"; readonly id: number; readonly name: string; readonly message: string };
+  | { readonly type: "error"; readonly id: number; readonly name: string; readonly message: string }
+  /** A retry or give-up of the worker's HTTP client, for the pipeline's thread to log as its own clients' are. */
+  | { readonly type: "venue"; readonly event: VenueHttpEvent };
+
+/** The messages of one read. */
+type ReadMessage = Exclude<FromReaderWorker, { readonly type: "venue" }>;
 
 /**
  * Chunks the worker may settle ahead of the pipeline: one being written, one ready; the worker's ChainClient
@@ -52,10 +57,10 @@ const WORKER_ENTRY = new URL("./chain-reader-worker.mjs", import.meta.url);
 
 /** Messages of one read, and the pipeline waiting for the next. */
 class Inbox {
-  private readonly queue: FromReaderWorker[] = [];
-  private waiter: ((message: FromReaderWorker) => void) | null = null;
+  private readonly queue: ReadMessage[] = [];
+  private waiter: ((message: ReadMessage) => void) | null = null;
 
-  push(message: FromReaderWorker): void {
+  push(message: ReadMessage): void {
     if (this.waiter) {
       const wake = this.waiter;
       this.waiter = null;
@@ -63,7 +68,7 @@ class Inbox {
     } else this.queue.push(message);
   }
 
-  next(signal: AbortSignal): Promise<FromReaderWorker> {
+  next(signal: AbortSignal): Promise<ReadMessage> {
     const queued = this.queue.shift();
     if (queued) return Promise.resolve(queued);
     if (signal.aborted) return Promise.reject(signal.reason);
@@ -86,7 +91,10 @@ export class ThreadedChainReader implements ChainReader {
   private nextId = 0;
   private readonly reads = new Map<number, Inbox>();
 
-  constructor(private readonly config: Pick<Config, "venue" | "ingest">) {}
+  constructor(
+    private readonly config: Pick<Config, "venue" | "ingest">,
+    private readonly onVenueEvent: (event: VenueHttpEvent) => void = () => undefined,
+  ) {}
 
   async *chunks(filter: LogFilter, signal: AbortSignal): AsyncGenerator<SettledChunk, void, undefined> {
     const worker = this.started();
@@ -132,7 +140,10 @@ export class ThreadedChainReader implements ChainReader {
     const data: ChainReaderWorkerData = { config: { venue: this.config.venue, ingest: this.config.ingest } };
     const worker = new Worker(WORKER_ENTRY, { workerData: data });
     worker.unref();
-    worker.on("message", (message: FromReaderWorker) => this.reads.get(message.id)?.push(message));
+    worker.on("message", (message: FromReaderWorker) => {
+      if (message.type === "venue") this.onVenueEvent(message.event);
+      else this.reads.get(message.id)?.push(message);
+    });
     // A worker that dies fails the reads under way; the next read starts a new one.
     worker.on("error", (error) => this.dropWorker(worker, error));
     worker.on("exit", (code) => this.dropWorker(worker, new Error(`exited with code ${code}`)));

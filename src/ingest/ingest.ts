@@ -10,7 +10,7 @@ import type { Logger } from "../platform/logger.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
 import type { IndexBuildMemory } from "../store/fills.js";
-import { ChainClient, chainRateLimits, createVenueClients, realSleep, rpcRateShares, type Sleep, type VenueClients, type VenueHttpOptions } from "../venue/index.js";
+import { ChainClient, chainRateLimits, createVenueClients, realSleep, rpcRateShares, type Sleep, type VenueClients, type VenueHttpEvent, type VenueHttpOptions } from "../venue/index.js";
 import { BatchWriter, type CommitListener } from "./batch-writer.js";
 import { ChainLogsPipeline } from "./chain-logs.js";
 import { inlineChainReader, ThreadedChainReader, type ChainReader } from "./chain-reader.js";
@@ -66,7 +66,7 @@ export class Ingest {
     this.markets = new MarketsSync(ctx, venue.gamma);
     if (venue.chain) {
       const directory = new MarketDirectory(store, venue.gamma, clock);
-      this.chainReader = deps.chainReader?.(config) ?? (!deps.venue && config.ingest.readThread ? new ThreadedChainReader(config) : inlineChainReader(venue.chain));
+      this.chainReader = deps.chainReader?.(config) ?? (!deps.venue && config.ingest.readThread ? new ThreadedChainReader(config, logVenueEvent(logger)) : inlineChainReader(venue.chain));
       this.fills = new ChainLogsPipeline(ctx, venue.chain, this.chainReader, directory, { start, confirmations: config.ingest.confirmations, blockSpan: config.ingest.blockSpan, batchRecords: config.ingest.batchRecords, deferIndexesBlocks: config.ingest.deferIndexesBlocks, indexBuildMemory: indexBuildMemory(config) });
     } else {
       if (start?.kind === "block") logger.warn("INGEST_START is a block number but no VENUE_RPC_URL is set: the Data API backfill starts now");
@@ -133,10 +133,13 @@ export function indexBuildMemory(config: Config): IndexBuildMemory {
   return { postgresMb: config.ingest.indexBuildMemoryMb, sqliteCacheMb: config.ingest.sqliteIndexBuildCacheMb };
 }
 
+/** How the venue clients' retries and give-ups are logged, on this thread's clients and the reader thread's alike. */
+function logVenueEvent(logger: Logger): (event: VenueHttpEvent) => void {
+  return (event) => logger.debug({ venue: event }, event.type === "retry" ? "venue request retried" : "venue unavailable");
+}
+
 function defaultVenueClients(config: Config, logger: Logger): VenueClients {
-  const http: Partial<VenueHttpOptions> = {
-    onEvent: (event) => logger.debug({ venue: event }, event.type === "retry" ? "venue request retried" : "venue unavailable"),
-  };
+  const http: Partial<VenueHttpOptions> = { onEvent: logVenueEvent(logger) };
   // With the reader thread, eth_getLogs has a client of its own there, paced at its share of the rate.
   const rateLimits = config.ingest.readThread ? chainRateLimits(rpcRateShares(config.venue.rpcRequestsPerSecond).other) : undefined;
   return { ...createVenueClients(config, http), chain: ChainClient.fromConfig(config, { ...http, ...(rateLimits && { rateLimits }) }, { maxBlockSpan: config.ingest.blockSpan }) };
