@@ -77,6 +77,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   return options.kind === "postgres" ? openPostgres(options) : openSqlite(options);
 }
 
+/**
+ * Page size of a new SQLite store: 16 KiB instead of SQLite's 4. Fewer, larger pages make the fills' b-trees
+ * shallower and cheaper to append to and scan: a 3,000,000-fill write-path run went from 99-107k to 129-139k
+ * fills/s, the deferred index build from 6.3-7.2 to 3.9-5.1 s (32 and 64 KiB measured no better).
+ */
+const SQLITE_PAGE_SIZE = 16_384;
+
 /** Sets a SQLite connection's page cache, in MiB (a negative `cache_size` counts KiB). */
 export function setSqliteCacheMb(database: SqliteDatabase.Database, mb: number): void {
   database.pragma(`cache_size = ${-Math.round(mb * 1024)}`);
@@ -86,6 +93,8 @@ function openSqlite(options: StoreOptions): Store {
   const path = options.sqlitePath ?? ":memory:";
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const database = new SqliteDatabase(path);
+  // Takes effect only while the file holds no table yet: a store keeps the page size it was created with.
+  database.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
   database.pragma("journal_mode = WAL");
   database.pragma("synchronous = NORMAL");
   database.pragma("busy_timeout = 5000");
@@ -95,8 +104,9 @@ function openSqlite(options: StoreOptions): Store {
   // Checkpointing the WAL every 200 MB instead of every 4 MB: bulk inserts into randomly keyed indexes dirty most
   // index pages, and each checkpoint copies them back into the database file and syncs it (measured 1.3-1.5x on
   // fills backfills at 40 MB; the demo's first sync spent about 6 s of 80 in those syncs at 40 MB). With the
-  // checkpointer thread, this connection only checkpoints past 1 GB, when that thread lags.
-  database.pragma(`wal_autocheckpoint = ${checkpointer ? 250_000 : 50_000}`);
+  // checkpointer thread, this connection only checkpoints past 1 GB, when that thread lags. The mark counts pages.
+  const pageSize = database.pragma("page_size", { simple: true }) as number;
+  database.pragma(`wal_autocheckpoint = ${Math.round(((checkpointer ? 1024 : 200) * 1024 * 1024) / pageSize)}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   const raw: RawConnection = { kind: "sqlite", handle: database };
   return {

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import SqliteDatabase from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore, type Store } from "./database.js";
 import { insertFills, type NewFill } from "./fills.js";
@@ -56,6 +57,34 @@ describe("WAL checkpoints on a worker thread", () => {
     await writeFills(store);
     expect(await databaseFileGrows(path, before, 500)).toBe(false);
     expect(statSync(`${path}-wal`).size).toBeGreaterThan(4_000_000);
+    await store.close();
+  });
+});
+
+describe("a SQLite store's pages", () => {
+  const pragma = (store: Store, name: string) => store.sqlite?.pragma(name, { simple: true });
+
+  it("are 16 KiB in a new store, with the WAL's auto-checkpoint mark counted in them (1 GiB, or 200 MiB without the worker)", async () => {
+    const withWorker = await fileStore(true);
+    expect(pragma(withWorker.store, "page_size")).toBe(16_384);
+    expect(pragma(withWorker.store, "wal_autocheckpoint")).toBe(65_536);
+    await withWorker.store.close();
+    const alone = await fileStore(false);
+    expect(pragma(alone.store, "wal_autocheckpoint")).toBe(12_800);
+    await alone.store.close();
+  });
+
+  it("keep the size an existing store was created with", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pelagic-wal-"));
+    dirs.push(dir);
+    const path = join(dir, "old.sqlite");
+    const old = new SqliteDatabase(path);
+    old.pragma("page_size = 4096");
+    old.exec("create table t (x integer)");
+    old.close();
+    const store = await openStore({ kind: "sqlite", sqlitePath: path });
+    expect(pragma(store, "page_size")).toBe(4_096);
+    expect(pragma(store, "wal_autocheckpoint")).toBe(262_144);
     await store.close();
   });
 });
