@@ -170,6 +170,7 @@ export async function createDeferredFillIndexes(tx: StoreTransaction, memory?: I
  * then the wallets of all stored fills (over the wallet index). Safe to run when nothing was deferred.
  */
 export async function completeDeferredFills(tx: StoreTransaction, memory: IndexBuildMemory, now: number): Promise<void> {
+  // On PostgreSQL this also sets the transaction's work_mem and JIT for the grouping by wallet that follows.
   await createDeferredFillIndexes(tx, memory);
   await recordWalletsOfFills(tx, now);
 }

@@ -109,16 +109,16 @@ function writeValues(r: WalletRow, now: number, out: unknown[]): void {
  * a first sync that left its fills' wallets to its end does this once, over the wallet index built just before.
  */
 export async function recordWalletsOfFills(tx: StoreTransaction, now: number): Promise<void> {
-  // `where true`: SQLite needs a WHERE before an upsert's ON CONFLICT when the rows come from a SELECT. `order by`:
-  // in address order the inserts walk the wallets' key index instead of jumping.
+  // Both stores insert in address order: the inserts walk the wallets' key index instead of jumping.
   if (tx.raw.kind === "sqlite") {
-    // Grouped over the wallet index, already in address order.
+    // Grouped over the wallet index, already in address order. `where true`: SQLite needs a WHERE before an
+    // upsert's ON CONFLICT when the rows come from a SELECT.
     const select = "select wallet, null, null, null, null, min(ts), max(ts), ? from fills where true group by wallet order by wallet";
     tx.raw.handle.prepare(`insert into wallets (${COLUMNS.join(", ")}) ${select} ${ON_CONFLICT}`).run(now);
     return;
   }
-  // PostgreSQL groups by hashing a full scan; CREATE TABLE AS may run that with parallel workers, an INSERT's
-  // SELECT may not (10,000,000 fills: 5.4 s and 1.2 s for the insert, against 8.7-9.3 s in one statement).
+  // PostgreSQL groups by hashing a full scan (work_mem and JIT as completeDeferredFills's transaction set them);
+  // CREATE TABLE AS may run that with parallel workers, an INSERT's SELECT may not (10,000,000 fills: 5.4 s and 1.2 s for the insert, against 8.7-9.3 s in one statement).
   const client = tx.raw.client;
   await client.query("create temporary table fill_wallets as select wallet, min(ts) as first_seen, max(ts) as last_seen from fills group by wallet");
   const select = "select wallet, null, null, null, null, first_seen, last_seen, $1::bigint from fill_wallets order by wallet";
