@@ -62,13 +62,13 @@ async function postgresWrite(tx: StoreTransaction & { raw: { kind: "postgres" } 
   const list = columns.map(sqlIdentifier).join(", ");
   const client = tx.raw.client;
   if (!upsert) {
-    await copyRows(client, `copy ${table} (${list}) from stdin`, columns, rows);
+    await copyRows(client, table, columns, rows);
     return;
   }
   const staging = `${table}_derived_incoming`;
   await client.query(`create temp table if not exists ${staging} (like ${table} including defaults) on commit delete rows`);
   await client.query(`truncate ${staging}`);
-  await copyRows(client, `copy ${staging} (${list}) from stdin`, columns, rows);
+  await copyRows(client, staging, columns, rows);
   const updates = columns.filter((c) => !key.includes(c as never)).map((c) => `${sqlIdentifier(c)} = excluded.${sqlIdentifier(c)}`);
   await client.query(`insert into ${table} (${list}) select ${list} from ${staging} on conflict (${key.map(sqlIdentifier).join(", ")}) do update set ${updates.join(", ")}`);
 }
@@ -116,7 +116,7 @@ export async function updateRanks(tx: StoreTransaction, rows: readonly RankColum
   const columns = ["wallet", ...RANK_COLUMNS];
   await client.query("create temp table if not exists wallet_ranks_incoming (wallet text, rank_pnl bigint, rank_winrate bigint, rank_volume bigint, rank_profit_factor bigint) on commit delete rows");
   await client.query("truncate wallet_ranks_incoming");
-  await copyRows(client, `copy wallet_ranks_incoming (${columns.join(", ")}) from stdin`, columns, rows as unknown as Row[]);
+  await copyRows(client, "wallet_ranks_incoming", columns, rows as unknown as Row[]);
   await client.query(`update wallet_stats s set ${RANK_COLUMNS.map((c) => `${c} = i.${c}`).join(", ")} from wallet_ranks_incoming i where s.wallet = i.wallet`);
 }
 

@@ -92,7 +92,7 @@ async function postgresInsert<R extends Record<string, unknown>>(client: pg.Pool
   const columns = spec.columns.map(sqlIdentifier).join(", ");
   await client.query("savepoint bulk_insert");
   try {
-    await copyRows(client, `copy ${spec.table} (${columns}) from stdin`, spec.columns, rows);
+    await copyRows(client, spec.table, spec.columns, rows);
     await client.query("release savepoint bulk_insert");
     return [...rows];
   } catch (error) {
@@ -102,7 +102,7 @@ async function postgresInsert<R extends Record<string, unknown>>(client: pg.Pool
   const staging = `${spec.table}_incoming`;
   await client.query(`create temp table if not exists ${staging} (like ${spec.table} including defaults) on commit delete rows`);
   await client.query(`truncate ${staging}`);
-  await copyRows(client, `copy ${staging} (${columns}) from stdin`, spec.columns, rows);
+  await copyRows(client, staging, spec.columns, rows);
   const result = await client.query<{ key: string }>(
     `insert into ${spec.table} (${columns}) select ${columns} from ${staging} on conflict (${spec.key}) do nothing returning ${spec.key} as key`,
   );

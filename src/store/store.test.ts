@@ -160,12 +160,24 @@ describe.each(storeBackends)("store on $kind", (backend) => {
     const awkward = [
       fill("chain:0xvalues:0", { size: 0, usd: -9_007_199_254_740_991, fee: 9_007_199_254_740_991, price: 0.123456789, log_index: -1, counterparty: null }),
       fill("chain:0xvalues:1", { wallet: "0xünïcødé✓𝄞", tx_hash: "tab\tnew\nline\\slash\rreturn", price: 1e-7, block_number: null }),
-      fill("chain:0xvalues:2", { token_id: "7".repeat(300_000) + "é", price: -0.5, size: 10, usd: -10 }),
+      fill("chain:0xvalues:2", { token_id: "7".repeat(700_000) + "é", price: -0.5, size: 10, usd: -10 }),
     ];
     expect(await store.transaction((tx) => insertFills(tx, awkward))).toHaveLength(3);
     const columns = ["fill_key", "wallet", "tx_hash", "token_id", "size", "usd", "fee", "price", "log_index", "block_number", "counterparty"] as const;
     const back = await store.db.selectFrom("fills").select(columns).where("fill_key", "like", "chain:0xvalues:%").orderBy("fill_key").execute();
     expect(back).toEqual(awkward.map((row) => Object.fromEntries(columns.map((column) => [column, row[column] ?? null]))));
+  });
+
+  it.runIf(backend.kind === "postgres")("refuses a value its column cannot hold, naming the column, and writes none of the batch", async () => {
+    const batch = [fill("chain:0xrefused:0"), fill("chain:0xrefused:1", { size: 1.5 })];
+    await expect(
+      store.transaction(async (tx) => {
+        await insertFills(tx, batch);
+        await saveCheckpoint(tx.db, "refused-source", "block:1", 100);
+      }),
+    ).rejects.toThrow(/column size needs an integer/);
+    expect(await store.db.selectFrom("fills").select("fill_key").where("fill_key", "like", "chain:0xrefused:%").execute()).toEqual([]);
+    expect(await readCheckpoint(store.db, "refused-source")).toBeUndefined();
   });
 
   it("returns 64-bit micro-unit amounts as exact numbers", async () => {
