@@ -11,8 +11,8 @@
  * (10,000) sizes them, as the real venue's density does; a large span makes every answer reach that limit.
  *
  * Prints, per store: fills/s over the wall time of the first sync, the ingest process's CPU seconds (all its
- * threads) and fills per CPU second of it, the simulated node's CPU seconds meanwhile, and the CPU of the ingest's
- * main thread and of its chain reader thread. On two cores the simulated node (which encodes every log it serves)
+ * threads) and fills per CPU second of it, the simulated node's CPU seconds meanwhile, the ingest's peak RSS, and
+ * the CPU of the ingest's main thread and of its chain reader thread. On two cores the simulated node (which encodes every log it serves)
  * competes with the ingest for the machine: the busier of the ingest's two threads bounds it where the node runs
  * elsewhere (as the real one does); both include what the contention for the cores costs them here.
  */
@@ -46,6 +46,8 @@ function statCpuSeconds(path: string): number {
 }
 
 const cpuSeconds = (pid: number) => statCpuSeconds(`/proc/${pid}/stat`);
+/** The process's peak resident memory so far (VmHWM of /proc/<pid>/status), in MiB. */
+const peakRssMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
 
 /**
  * CPU seconds of the process's main thread (the pipeline: market lookups, rows, writes), of its busiest other
@@ -72,6 +74,7 @@ interface Run {
   readonly cpu: number;
   readonly threads: Threads;
   readonly simCpu: number;
+  readonly peakRssMb: number;
 }
 
 /** Runs `pelagic ingest` until its first sync is done (its "caught up" line), then counts the stored fills. */
@@ -96,7 +99,7 @@ function runUntilCaughtUp(env: Record<string, string>, simPid: number): Promise<
         if (line.msg === "ingest starting") started = performance.now();
         if (line.msg?.startsWith("ingest caught up")) {
           const pid = child.pid as number;
-          const run = { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds(pid), threads: threadCpuSeconds(pid), simCpu: cpuSeconds(simPid) - simCpuStart };
+          const run = { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds(pid), threads: threadCpuSeconds(pid), simCpu: cpuSeconds(simPid) - simCpuStart, peakRssMb: peakRssMb(pid) };
           child.removeAllListeners("exit");
           child.once("exit", () => resolve(run));
           child.kill("SIGKILL");
@@ -110,7 +113,7 @@ function report(label: string, run: Run): void {
   const n = (x: number) => Math.round(x).toLocaleString("en-US");
   console.log(
     `${label}: ${n(run.fills)} fills in ${run.seconds.toFixed(1)} s = ${n(run.fills / run.seconds)} fills/s; ` +
-      `ingest process ${run.cpu.toFixed(1)} CPU s = ${n(run.fills / run.cpu)} fills per CPU second; simulated node ${run.simCpu.toFixed(1)} CPU s meanwhile`,
+      `ingest process ${run.cpu.toFixed(1)} CPU s = ${n(run.fills / run.cpu)} fills per CPU second; simulated node ${run.simCpu.toFixed(1)} CPU s meanwhile; ingest peak RSS ${n(run.peakRssMb)} MiB`,
   );
   const { main, reader, rest } = run.threads;
   console.log(

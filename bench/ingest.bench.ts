@@ -1,5 +1,5 @@
 /**
- * Backfill throughput of ingest: `node --import tsx bench/ingest.bench.ts [--fills 10000000] [--batch 50000]
+ * Backfill throughput of ingest: `node --import tsx bench/ingest.bench.ts [--fills 10000000] [--batch 5000]
  * [--pg postgres://postgres@127.0.0.1:5432/test | --pg none] [--stores sqlite,pg] [--defer-indexes yes|no] [--background-checkpoints yes|no]
  * [--decode 150000]`.
  *
@@ -39,11 +39,12 @@ const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ""), process.argv[i + 1] ?? "");
 /** As many fills as the 10,000,000-fill world of the other benches (about 5 minutes per store). */
 const FILLS = Number(args.get("fills") ?? 10_000_000);
-const BATCH = Number(args.get("batch") ?? 50_000);
 const PG_URL = args.get("pg") ?? "postgres://postgres@127.0.0.1:5432/test";
 const DECODE = Number(args.get("decode") ?? 150_000);
 /** `no`: the fills keep every index through the backfill (as a first sync shorter than INGEST_DEFER_INDEXES_BLOCKS). */
 const DEFER_INDEXES = (args.get("defer-indexes") ?? "yes") !== "no";
+/** Fills a commit holds: by default the chain pipeline's (INGEST_BATCH_RECORDS). */
+const BATCH = Number(args.get("batch") ?? loadConfig(process.env).ingest.batchRecords);
 /** `no`: SQLite checkpoints its WAL on the writing thread, as without src/store/wal-checkpointer.ts. */
 const BACKGROUND_CHECKPOINTS = (args.get("background-checkpoints") ?? "yes") !== "no";
 /** Which stores to measure: `sqlite,pg` (default), `sqlite` or `pg`. */

@@ -162,18 +162,17 @@ describe.each(storeBackends)("chain logs on $kind", (backend) => {
   });
 
   it("ends its first full sync at the head it saw when the backfill started, though the head keeps running ahead; then follows", async () => {
-    // Every eth_blockNumber finds the head 30 blocks further, more than one step (25 blocks) covers.
+    // Every eth_blockNumber finds the head 600 blocks further, more than one step (20 ranges of 25 blocks) covers.
     venue.chain.intercept = (method) => {
-      if (method === "eth_blockNumber") venue.chain.head += 30;
+      if (method === "eth_blockNumber") venue.chain.head += 600;
       return method === "eth_call" ? { result: hash32(200) } : undefined;
     };
     await h.ingest.runUntilCaughtUp();
     const first = await checkpointOf(h.store, SOURCES.chain);
     expect(first?.first_sync_done).toBe(1);
-    // The first step saw the head at 230: the sync ran to it, within one step past it.
-    const block = (cursor: string | undefined) => Number(/^block:(\d+)$/.exec(cursor ?? "")?.[1]);
-    expect(block(first?.cursor)).toBeGreaterThanOrEqual(230);
-    expect(block(first?.cursor)).toBeLessThan(230 + 25);
+    // The first step saw the head at 800 and read to 599; the second, seeing 1,400, ran to 800 and ended there (a
+    // first sync's last step stops at its goal, so that only the batch reaching it completes the sync).
+    expect(first?.cursor).toBe("block:800");
     expect(await h.store.db.selectFrom("fills").select("id").execute()).toHaveLength(9);
     // Following: once the head rests, the next round reaches it.
     venue.chain.intercept = (method) => (method === "eth_call" ? { result: hash32(200) } : undefined);
@@ -202,6 +201,33 @@ describe.each(storeBackends)("chain logs on $kind", (backend) => {
     expect(seen.at(-1)).toMatchObject({ firstSyncDone: 1, indexes: true });
     expect(await fills()).toHaveLength(9);
     expect(await walletRows()).toEqual(expectedWallets);
+  });
+
+  it("ends a first sync that deferred the fills indexes at its goal, then follows with the fills' wallets recorded as they come", async () => {
+    await h.dispose();
+    h = await openIngestHarness(backend, venue, {
+      env: { INGEST_START: "100", INGEST_BLOCK_SPAN: "25", INGEST_DEFER_INDEXES_BLOCKS: "50", INGEST_BATCH_RECORDS: "3" },
+      maxBlockSpan: 25,
+    });
+    batches.length = 0;
+    h.ingest.onCommitted((b) => void batches.push(b));
+    const withRows = () => batches.filter((b) => b.fills.length + b.activity.length + b.resolutions.length > 0).map((b) => b.cursor);
+    await h.ingest.runUntilCaughtUp();
+    expect(withRows()).toEqual(["block:124", "block:174", "block:199"]);
+    const DAVE = address(0xda7e);
+    venue.chain.addTx(210, matchEvents(EXCHANGE_V2, { owner: DAVE, side: "BUY", token: A.yes, size: 4n * M, usd: 2n * M }, [
+      { owner: ALICE, side: "SELL", token: A.yes, size: 2n * M, usd: 1n * M },
+      { owner: BOB, side: "SELL", token: A.yes, size: 2n * M, usd: 1n * M },
+    ]));
+    venue.chain.addTx(240, matchEvents(EXCHANGE_V2, { owner: DAVE, side: "SELL", token: A.yes, size: 1n * M, usd: 1n * M }, [{ owner: CAROL, side: "BUY", token: A.yes, size: 1n * M, usd: 1n * M }]));
+    venue.chain.addTx(255, matchEvents(EXCHANGE_V2, { owner: DAVE, side: "SELL", token: A.yes, size: 1n * M, usd: 1n * M }, [{ owner: CAROL, side: "BUY", token: A.yes, size: 1n * M, usd: 1n * M }]));
+    venue.chain.head = 260;
+    batches.length = 0;
+    await h.ingest.runUntilCaughtUp();
+    // Chunks 201-225 (3 fills), 226-250 (2) and 251-260 (2): a batch closes once it holds 3 or more.
+    expect(withRows()).toEqual(["block:225", "block:260"]);
+    const dave = await h.store.db.selectFrom("wallets").select(["first_seen", "last_seen"]).where("address", "=", DAVE).executeTakeFirst();
+    expect(dave).toEqual({ first_seen: 1_770_000_000 + 2 * 210, last_seen: 1_770_000_000 + 2 * 255 });
   });
 
   it("keeps the fills indexes through a first sync shorter than INGEST_DEFER_INDEXES_BLOCKS", async () => {

@@ -107,7 +107,10 @@ export class ChainLogsPipeline implements Pipeline {
       if (syncing) await this.ctx.writer.commit({ source: this.source, cursor: blockCursor(last), firstSyncDone: true, write: (tx) => this.completeFirstSync(tx) });
       return { caughtUp: true };
     }
-    const to = Math.min(target, last + RANGES_PER_STEP * this.options.blockSpan);
+    // A first sync's last step ends at its goal, so that only its last batch completes it (builds what it deferred).
+    const to = Math.min(syncing ? goal : target, last + RANGES_PER_STEP * this.options.blockSpan);
+    // Once the first sync is done (this process's `indexesDeferred` stays set), fills record their wallets again.
+    const deferring = syncing && this.indexesDeferred;
     // A batch is prepared and committed while the reader goes on (PostgreSQL works in its own process, the reader
     // in its thread).
     let gathered: SettledChunk[] = [];
@@ -117,7 +120,7 @@ export class ChainLogsPipeline implements Pipeline {
       const chunk = mergeChunks(gathered);
       gathered = [];
       records = 0;
-      const batch = await this.prepareChunk(chunk, signal, syncing && chunk.toBlock >= goal);
+      const batch = await this.prepareChunk(chunk, signal, { completesFirstSync: syncing && chunk.toBlock >= goal, walletsLater: deferring });
       await committing;
       committing = this.commitChunk(batch, chunk.toBlock, target);
       committing.catch(() => undefined);
@@ -141,7 +144,7 @@ export class ChainLogsPipeline implements Pipeline {
     this.ctx.progress({ source: this.source, newFills: committed.fills.length, position: toBlock, target, unit: "block" });
   }
 
-  private async prepareChunk(chunk: SettledChunk, signal: AbortSignal, completesFirstSync: boolean): Promise<Batch> {
+  private async prepareChunk(chunk: SettledChunk, signal: AbortSignal, { completesFirstSync, walletsLater }: { completesFirstSync: boolean; walletsLater: boolean }): Promise<Batch> {
     const skipped: SkippedRecord[] = [...chunk.skipped];
     const timestamps = await this.blockTimestamps(chunk, signal);
     const marketRows = emptyMarketRows();
@@ -152,7 +155,7 @@ export class ChainLogsPipeline implements Pipeline {
       cursor: blockCursor(chunk.toBlock),
       firstSyncDone: completesFirstSync ? true : undefined,
       fills,
-      fillWalletsLater: this.indexesDeferred,
+      fillWalletsLater: walletsLater,
       activity,
       resolutions,
       skipped: [...skipped, ...marketRows.skipped],

@@ -67,7 +67,10 @@ export class Ingest {
     if (venue.chain) {
       const directory = new MarketDirectory(store, venue.gamma, clock);
       this.chainReader = deps.chainReader?.(config) ?? (!deps.venue && config.ingest.readThread ? new ThreadedChainReader(config, logVenueEvent(logger)) : inlineChainReader(venue.chain));
-      this.fills = new ChainLogsPipeline(ctx, venue.chain, this.chainReader, directory, { start, confirmations: config.ingest.confirmations, blockSpan: config.ingest.blockSpan, batchRecords: config.ingest.batchRecords, deferIndexesBlocks: config.ingest.deferIndexesBlocks, indexBuildMemory: indexBuildMemory(config) });
+      const { confirmations, blockSpan, batchRecords, deferIndexesBlocks } = config.ingest;
+      this.fills = new ChainLogsPipeline(ctx, venue.chain, this.chainReader, directory, {
+        start, confirmations, blockSpan, batchRecords, deferIndexesBlocks, indexBuildMemory: indexBuildMemory(config),
+      });
     } else {
       if (start?.kind === "block") logger.warn("INGEST_START is a block number but no VENUE_RPC_URL is set: the Data API backfill starts now");
       // Without a start date it follows from now, as the chain pipeline follows from the head without a start block.
