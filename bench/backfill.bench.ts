@@ -12,9 +12,10 @@
  *
  * Prints, per store: fills/s over the wall time of the first sync, the ingest process's CPU seconds (all its
  * threads) and fills per CPU second of it, the simulated node's CPU seconds meanwhile, the ingest's peak RSS, and
- * the CPU of the ingest's main thread and of its chain reader thread. On two cores the simulated node (which encodes every log it serves)
- * competes with the ingest for the machine: the busier of the ingest's two threads bounds it where the node runs
- * elsewhere (as the real one does); both include what the contention for the cores costs them here.
+ * the CPU of the ingest's main thread and of its chain reader thread. On two cores the simulated node (which
+ * encodes every log it serves) competes with the ingest for the machine: the busier of the ingest's two threads
+ * bounds it where the node runs elsewhere (as the real one does); both include what the contention for the cores
+ * costs them here.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";

@@ -59,12 +59,12 @@ async function sqliteWrite(tx: StoreTransaction & { raw: { kind: "sqlite" } }, t
 
 async function postgresWrite(tx: StoreTransaction & { raw: { kind: "postgres" } }, table: DerivedTable, rows: readonly Row[], upsert: boolean): Promise<void> {
   const { columns, key } = DERIVED_TABLES[table];
-  const list = columns.map(sqlIdentifier).join(", ");
   const client = tx.raw.client;
   if (!upsert) {
     await copyRows(client, table, columns, rows);
     return;
   }
+  const list = columns.map(sqlIdentifier).join(", ");
   const staging = `${table}_derived_incoming`;
   await client.query(`create temp table if not exists ${staging} (like ${table} including defaults) on commit delete rows`);
   await client.query(`truncate ${staging}`);

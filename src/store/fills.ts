@@ -89,7 +89,6 @@ async function sqliteInsert<R extends Record<string, unknown>>(handle: SqliteHan
 }
 
 async function postgresInsert<R extends Record<string, unknown>>(client: pg.PoolClient, spec: TableSpec, rows: readonly R[]): Promise<R[]> {
-  const columns = spec.columns.map(sqlIdentifier).join(", ");
   await client.query("savepoint bulk_insert");
   try {
     await copyRows(client, spec.table, spec.columns, rows);
@@ -103,6 +102,7 @@ async function postgresInsert<R extends Record<string, unknown>>(client: pg.Pool
   await client.query(`create temp table if not exists ${staging} (like ${spec.table} including defaults) on commit delete rows`);
   await client.query(`truncate ${staging}`);
   await copyRows(client, staging, spec.columns, rows);
+  const columns = spec.columns.map(sqlIdentifier).join(", ");
   const result = await client.query<{ key: string }>(
     `insert into ${spec.table} (${columns}) select ${columns} from ${staging} on conflict (${spec.key}) do nothing returning ${spec.key} as key`,
   );

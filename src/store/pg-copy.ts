@@ -115,22 +115,22 @@ const columnTypesByConnection = new WeakMap<pg.PoolClient, Map<string, Map<strin
 async function columnEncodings(client: pg.PoolClient, table: string, columns: readonly string[]): Promise<Encoding[]> {
   let tables = columnTypesByConnection.get(client);
   if (!tables) columnTypesByConnection.set(client, (tables = new Map()));
-  let types = tables.get(table);
-  if (!types) {
-    // Resolved as COPY resolves the name: the session's temporary tables first, then the search path.
-    const result = await client.query<{ name: string; type: number }>(
-      "select attname as name, atttypid::int as type from pg_attribute where attrelid = $1::regclass and attnum > 0 and not attisdropped",
-      [table],
-    );
-    types = new Map(result.rows.map((r) => [r.name, r.type]));
-    tables.set(table, types);
-  }
-  const known = types;
+  const types = tables.get(table) ?? (await readColumnTypes(client, table));
+  tables.set(table, types);
   return columns.map((column) => {
-    const encoding = ENCODING_OF_TYPE.get(known.get(column) ?? -1);
-    if (!encoding) throw new Error(`COPY into ${table}: column ${column} has type ${known.get(column) ?? "(none)"}, which the binary writer does not encode`);
+    const encoding = ENCODING_OF_TYPE.get(types.get(column) ?? -1);
+    if (!encoding) throw new Error(`COPY into ${table}: column ${column} has type ${types.get(column) ?? "(none)"}, which the binary writer does not encode`);
     return encoding;
   });
+}
+
+async function readColumnTypes(client: pg.PoolClient, table: string): Promise<Map<string, number>> {
+  // Resolved as COPY resolves the name: the session's temporary tables first, then the search path.
+  const result = await client.query<{ name: string; type: number }>(
+    "select attname as name, atttypid::int as type from pg_attribute where attrelid = $1::regclass and attnum > 0 and not attisdropped",
+    [table],
+  );
+  return new Map(result.rows.map((r) => [r.name, r.type]));
 }
 
 /** The rows in COPY binary format, `ROWS_PER_CHUNK` tuples per buffer, formatted as they are taken. */
