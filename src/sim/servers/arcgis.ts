@@ -2,23 +2,19 @@
  * The ISW territory layers as ArcGIS FeatureServer layers (design/isw.md, Source): `?f=json` metadata with
  * `editingInfo.lastEditDate`, and `query` with `f=geojson`, `resultOffset`/`resultRecordCount` paging
  * (`exceededTransferLimit` under `properties`), `orderByFields`, `outFields`, `returnGeometry` and
- * `geometryPrecision`. The control and advance layers replay the real daily snapshots in the data directory as
+ * `geometryPrecision`. The control and advance layers replay the real daily snapshots (src/sim/isw-snapshots.ts) as
  * a front line that advances: one snapshot a simulated day, ending at the world's end; in live mode from the
  * first snapshot at start-up, one every `liveStepSeconds`. Gains in the past 24 h are the advance features new
  * since the previous snapshot; settlements are the world's territory places; infiltration and claimed
  * territory are empty (those layers exist, with their shapes, but never count here).
  */
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readSnapshots, type Snapshot, type SnapshotGeometry } from "../isw-snapshots.js";
 import { hashString } from "../world/random.js";
 import { HttpError, json, type RouteHandler, type SimReply } from "./http.js";
 import type { VenueState } from "./venue-state.js";
 
 const DAY = 86_400;
 const MAX_RECORD_COUNT = 2_000;
-/** The twelve real snapshots beside the repository (`../shared/data/isw` from its root). */
-export const DEFAULT_ISW_DATA_DIR = fileURLToPath(new URL("../../../../shared/data/isw/", import.meta.url));
 
 type LayerKey = "control" | "advance" | "gains24h" | "infiltration" | "claimed" | "settlements";
 
@@ -43,37 +39,33 @@ export const ISW_LAYERS: Readonly<Record<LayerKey, LayerSpec>> = {
 };
 
 export interface ArcGisOptions {
-  /** Folder of the daily GeoJSON snapshots (default: DEFAULT_ISW_DATA_DIR). */
+  /** A snapshot bundle or a folder of daily GeoJSON files (default: the repository's, DEFAULT_ISW_SNAPSHOTS). */
   dataDir?: string;
   /** Live mode: seconds between two snapshots (default 300). */
   liveStepSeconds?: number;
 }
 
-interface Geometry {
-  type: string;
-  coordinates: unknown;
-}
+type Geometry = SnapshotGeometry;
 type Feature = { type: "Feature"; id: number; geometry: Geometry | null; properties: Record<string, unknown> };
 
-/** Loads each snapshot file once, on first use, split into its layers. */
+/** The snapshots split into their layers, each day on first use. */
 class Snapshots {
-  private readonly files: string[];
+  private readonly days: Snapshot[];
   private readonly loaded = new Map<number, Map<string, Geometry[]>>();
 
-  constructor(dir: string) {
-    this.files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".geojson")).sort().map((f) => join(dir, f)) : [];
+  constructor(path: string | undefined) {
+    this.days = readSnapshots(path);
   }
 
   get count(): number {
-    return this.files.length;
+    return this.days.length;
   }
 
   geometries(index: number, layer: string): Geometry[] {
     let layers = this.loaded.get(index);
     if (!layers) {
-      const collection = JSON.parse(readFileSync(this.files[index]!, "utf8")) as { features: { geometry: Geometry | null; properties?: { layer?: string } }[] };
       layers = new Map();
-      for (const f of collection.features) {
+      for (const f of this.days[index]!.collection().features) {
         if (!f.geometry) continue;
         const name = f.properties?.layer ?? "";
         if (!layers.has(name)) layers.set(name, []);
@@ -97,7 +89,7 @@ function roundCoordinates(value: unknown, factor: number): unknown {
 
 export function arcgisHandler(state: VenueState, options: ArcGisOptions = {}): RouteHandler {
   const world = state.world;
-  const snapshots = new Snapshots(options.dataDir ?? DEFAULT_ISW_DATA_DIR);
+  const snapshots = new Snapshots(options.dataDir);
   const last = Math.max(0, snapshots.count - 1);
   const step = state.isLive ? (options.liveStepSeconds ?? 300) : DAY;
   const anchor = state.isLive ? state.liveStart! : world.end - last * DAY;

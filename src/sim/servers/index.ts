@@ -21,7 +21,7 @@ import { startRtdsServer, type RtdsServerOptions } from "./rtds.js";
 import { VenueState, type LiveModeOptions } from "./venue-state.js";
 import { pnlHandler } from "./wallet-data.js";
 
-export { DEFAULT_ISW_DATA_DIR, ISW_LAYERS, type ArcGisOptions } from "./arcgis.js";
+export { ISW_LAYERS, type ArcGisOptions } from "./arcgis.js";
 export { TYPICAL_FAULTS, parseFaults, type FaultOptions } from "./faults.js";
 export { VenueState, type LiveModeOptions } from "./venue-state.js";
 export * from "./ground-truth.js";
