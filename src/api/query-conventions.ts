@@ -1,23 +1,88 @@
 /**
- * Query-string conventions applied to every route in one place:
+ * Query-string and path conventions applied to every route in one place:
  * - unknown query parameters are a 422 (every querystring schema is closed; a route without one accepts none);
- * - boolean parameters also accept 1/0 and yes/no, as the contract's `include_pending=1` does.
+ * - boolean parameters also accept 1/0 and yes/no, as the contract's `include_pending=1` does;
+ * - numbers are written in decimal and are finite: `Infinity`, `1e309`, `0x10` or a blank are a 422 naming the
+ *   parameter, and an integer is whole digits within ±(2^53 - 1), the range a JSON number holds exactly (a
+ *   larger one would be rounded, and neither store's integer columns could take it);
+ * - no text holds a NUL character (PostgreSQL's text cannot, so it would fail a query instead of the request).
  */
-import type { FastifyInstance, RouteOptions } from "fastify";
+import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
+import { HttpError, type ValidationIssue } from "./errors.js";
 
 const TRUE = new Set(["1", "yes", "on"]);
 const FALSE = new Set(["0", "no", "off"]);
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const WHOLE = /^[+-]?\d+$/;
+
+interface PropertySchema {
+  type?: string | string[];
+  anyOf?: PropertySchema[];
+}
 
 interface ObjectSchema {
   type?: string;
-  properties?: Record<string, { type?: string | string[] }>;
+  properties?: Record<string, PropertySchema>;
   additionalProperties?: boolean;
 }
 
-function booleanKeys(schema: ObjectSchema): string[] {
-  return Object.entries(schema.properties ?? {})
-    .filter(([, prop]) => prop.type === "boolean")
-    .map(([key]) => key);
+type Kind = "boolean" | "integer" | "number";
+
+/** The scalar kind a property takes (a union of integers is an integer; with any number in it, a number). */
+function kindOf(prop: PropertySchema): Kind | undefined {
+  const named = Array.isArray(prop.type) ? prop.type : prop.type ? [prop.type] : [];
+  const types = prop.anyOf ? prop.anyOf.map(kindOf) : named;
+  const kinds = new Set(types.filter((t): t is Kind => t === "boolean" || t === "integer" || t === "number"));
+  if (kinds.has("number")) return "number";
+  if (kinds.has("integer")) return "integer";
+  return kinds.has("boolean") ? "boolean" : undefined;
+}
+
+function kindsOf(schema: ObjectSchema | undefined): Array<[string, Kind]> {
+  return Object.entries(schema?.properties ?? {}).flatMap(([key, prop]) => {
+    const kind = kindOf(prop);
+    return kind ? [[key, kind] as [string, Kind]] : [];
+  });
+}
+
+/** Why `text` is not a number of this kind, or null when it is one. */
+export function numberProblem(text: string, kind: "integer" | "number"): Omit<ValidationIssue, "loc"> | null {
+  if (kind === "integer") {
+    if (!WHOLE.test(text)) return { msg: "Input should be a valid integer", type: "int_parsing" };
+    if (!Number.isSafeInteger(Number(text))) return { msg: `Input should be between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`, type: "int_range" };
+    return null;
+  }
+  if (!DECIMAL.test(text)) return { msg: "Input should be a valid number", type: "float_parsing" };
+  if (!Number.isFinite(Number(text))) return { msg: "Input should be a finite number", type: "finite_number" };
+  return null;
+}
+
+/** Normalizes booleans and refuses malformed numbers of one part of the request (query or path). */
+function checkPart(values: Record<string, unknown>, kinds: Array<[string, Kind]>, location: "query" | "path"): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const [key, kind] of kinds) {
+    const value = values[key];
+    for (const text of Array.isArray(value) ? value : [value]) {
+      if (typeof text !== "string") continue;
+      if (kind === "boolean") {
+        if (Array.isArray(value)) continue;
+        const lower = text.toLowerCase();
+        if (TRUE.has(lower)) values[key] = "true";
+        else if (FALSE.has(lower)) values[key] = "false";
+        continue;
+      }
+      const problem = numberProblem(text, kind);
+      if (problem) issues.push({ loc: [location, key], ...problem });
+    }
+  }
+  return issues;
+}
+
+/** Where a value (query, path or a parsed JSON body, walked whole) holds text with a NUL character. */
+function nulCharacters(value: unknown, loc: Array<string | number>): ValidationIssue[] {
+  if (typeof value === "string") return value.includes("\u0000") ? [{ loc, msg: "Text should not contain NUL characters", type: "string_nul" }] : [];
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, item]) => nulCharacters(item, [...loc, Array.isArray(value) ? Number(key) : key]));
 }
 
 export function applyQueryConventions(app: FastifyInstance): void {
@@ -27,17 +92,17 @@ export function applyQueryConventions(app: FastifyInstance): void {
     query.additionalProperties = false;
     schema.querystring = query;
 
-    const keys = booleanKeys(query);
-    if (keys.length === 0) return;
-    const normalize = async (request: { query: unknown }) => {
-      const q = request.query as Record<string, unknown>;
-      for (const key of keys) {
-        const value = q[key];
-        if (typeof value !== "string") continue;
-        const lower = value.toLowerCase();
-        if (TRUE.has(lower)) q[key] = "true";
-        else if (FALSE.has(lower)) q[key] = "false";
-      }
+    const queryKinds = kindsOf(query);
+    const pathKinds = kindsOf(schema.params as ObjectSchema | undefined).filter(([, kind]) => kind !== "boolean");
+    const normalize = async (request: FastifyRequest) => {
+      const issues = [
+        ...checkPart(request.query as Record<string, unknown>, queryKinds, "query"),
+        ...checkPart(request.params as Record<string, unknown>, pathKinds, "path"),
+        ...nulCharacters(request.query, ["query"]),
+        ...nulCharacters(request.params, ["path"]),
+        ...nulCharacters(request.body, ["body"]),
+      ];
+      if (issues.length > 0) throw new HttpError(422, issues);
     };
     const existing = route.preValidation;
     route.preValidation = existing ? [normalize, ...(Array.isArray(existing) ? existing : [existing])] : [normalize];

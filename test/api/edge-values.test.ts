@@ -1,0 +1,111 @@
+/**
+ * Every parameter (and JSON body) of every operation of the served OpenAPI document, called with edge values (infinities,
+ * overflows, fractions, blanks, very long text), on every store backend: no answer is a 5xx, and a number that is
+ * not a finite decimal (or, for an integer, not a whole one within ±(2^53 - 1)) is a 422 naming the parameter.
+ * The operations come from the document, so a new route is covered without anyone remembering to.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey } from "../../src/accounts/keys.js";
+import { storeBackends } from "../support/backends.js";
+import { openWorldApp, type WorldApp } from "../support/world-app.js";
+
+/** Streams stay open by design; they have tests of their own. */
+const SKIPPED = [/\/live\//];
+
+const EDGE_VALUES = ["Infinity", "-Infinity", "1e309", "-1e309", "NaN", "1e20", "-1e20", "9007199254740993", "1.5", "-1", "0", "", " ", "0x10", "1_000", "x".repeat(4_000), "%00", "\u0000", "😀", "[]", "' or 1=1 --"];
+/** Values no number parameter may accept. */
+const NOT_A_NUMBER = ["Infinity", "-Infinity", "1e309", "-1e309", "NaN", "", " ", "0x10", "1_000"];
+const NOT_AN_INTEGER = [...NOT_A_NUMBER, "1e20", "-1e20", "9007199254740993", "1.5"];
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: { type?: string; anyOf?: Array<{ type?: string }> };
+}
+interface Operation {
+  parameters?: Parameter[];
+  requestBody?: unknown;
+}
+
+const typeOf = (p: Parameter) => p.schema?.type ?? p.schema?.anyOf?.find((s) => s.type && s.type !== "null")?.type;
+
+describe.each(storeBackends)("edge values in every parameter on $kind", (backend) => {
+  let w: WorldApp;
+  let key: string;
+  let wallet: string;
+  let market: { id: string; condition_id: string };
+
+  beforeAll(async () => {
+    w = await openWorldApp({ storeBackend: backend, env: { RATE_FREE_PER_MINUTE: "100000000", RATE_PREMIUM_PER_MINUTE: "100000000" } });
+    key = (await createKey(w.store.db, { account: "edge-values", plan: "premium", now: w.now })).key;
+    const busiest = await w.store.db.selectFrom("wallet_stats").select("wallet").orderBy("total_trades", "desc").orderBy("wallet").limit(1).executeTakeFirstOrThrow();
+    wallet = busiest.wallet;
+    const traded = await w.store.db.selectFrom("positions").select("condition_id").where("wallet", "=", wallet).limit(1).executeTakeFirstOrThrow();
+    market = await w.store.db.selectFrom("markets").select(["id", "condition_id"]).where("condition_id", "=", traded.condition_id).executeTakeFirstOrThrow();
+  }, 120_000);
+  afterAll(async () => w?.close());
+
+  function validValue(p: Parameter): string {
+    if (["address", "wallet", "addr"].includes(p.name)) return wallet;
+    if (p.name === "market_id") return market.id;
+    if (p.name === "condition_id" || p.name === "market") return market.condition_id;
+    if (p.name === "since" || p.name === "after") return String(w.now - 7 * 86_400);
+    if (p.name === "before") return String(w.now);
+    const type = typeOf(p);
+    return type === "integer" || type === "number" ? "1" : "x";
+  }
+
+  it("answers every edge value below 500, and refuses malformed numbers with a 422 naming the parameter", async () => {
+    const doc = (await w.app.inject({ url: "/api/openapi.json" })).json() as { paths: Record<string, Record<string, Operation>> };
+    const failures: string[] = [];
+    let calls = 0;
+    let numberParameters = 0;
+    for (const [template, methods] of Object.entries(doc.paths)) {
+      if (SKIPPED.some((skip) => skip.test(template))) continue;
+      for (const [method, operation] of Object.entries(methods)) {
+        const parameters = (operation.parameters ?? []).filter((p) => p.in === "query" || p.in === "path");
+        for (const target of parameters) {
+          const type = typeOf(target);
+          if (type === "integer" || type === "number") numberParameters++;
+          for (const edge of EDGE_VALUES) {
+            const query = new URLSearchParams();
+            for (const p of parameters) if (p.in === "query" && (p === target || p.required)) query.set(p.name, p === target ? edge : validValue(p));
+            const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(name === target.name && target.in === "path" ? edge : validValue({ name, in: "path" })));
+            const url = query.size > 0 ? `${path}?${query}` : path;
+            const response = await w.app.inject({
+              method: method.toUpperCase() as "GET",
+              url,
+              headers: { "x-api-key": key, authorization: `Bearer ${key}` },
+              ...(operation.requestBody ? { payload: { wallets: [wallet] } } : {}),
+            });
+            calls++;
+            const where = `${method.toUpperCase()} ${template} ${target.name}=${JSON.stringify(edge.slice(0, 20))}`;
+            if (response.statusCode >= 500) failures.push(`${where} → ${response.statusCode} ${response.body.slice(0, 200)}`);
+            const refused = type === "integer" ? NOT_AN_INTEGER : type === "number" ? NOT_A_NUMBER : [];
+            if (refused.includes(edge)) {
+              const named = response.statusCode === 422 && JSON.stringify(response.json().detail).includes(JSON.stringify(target.name));
+              if (!named) failures.push(`${where} → ${response.statusCode}, expected a 422 naming ${target.name}`);
+            }
+          }
+        }
+      }
+    }
+    for (const [template, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        if (!operation.requestBody) continue;
+        const path = template.replace(/\{(\w+)\}/g, (_, name: string) => validValue({ name, in: "path" }));
+        for (const edge of [...EDGE_VALUES, 1e308, -1, null, true, { nested: "\u0000" }]) {
+          for (const payload of [{ wallets: [edge] }, { wallets: edge }, { wallets: [wallet], extra: edge }]) {
+            const response = await w.app.inject({ method: method.toUpperCase() as "POST", url: path, headers: { "x-api-key": key, authorization: `Bearer ${key}` }, payload });
+            calls++;
+            if (response.statusCode >= 500) failures.push(`${method.toUpperCase()} ${template} body ${JSON.stringify(payload).slice(0, 60)} → ${response.statusCode} ${response.body.slice(0, 200)}`);
+          }
+        }
+      }
+    }
+    expect(numberParameters).toBeGreaterThan(50);
+    expect(calls).toBeGreaterThan(2_000);
+    expect(failures).toEqual([]);
+  }, 600_000);
+});
