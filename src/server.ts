@@ -7,7 +7,7 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { buildApp } from "./api/app.js";
-import type { AppContext } from "./api/context.js";
+import { appContext, type AppInput } from "./api/context.js";
 import { healthRoutes } from "./api/routes/health.js";
 import type { Config } from "./config/index.js";
 import { redactUrl } from "./config/index.js";
@@ -55,9 +55,9 @@ export interface StartOptions {
 }
 
 /** role ingest: only /api/v1/health, so an orchestrator can probe the ingest process. */
-async function buildHealthApp(ctx: AppContext, logger: Logger): Promise<FastifyInstance> {
+async function buildHealthApp(input: AppInput, logger: Logger): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, return503OnClosing: true });
-  await app.withTypeProvider<TypeBoxTypeProvider>().register(healthRoutes, ctx);
+  await app.withTypeProvider<TypeBoxTypeProvider>().register(healthRoutes, appContext(input));
   return app;
 }
 
@@ -75,7 +75,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const ingestRuns = role === "ingest" || (role === "all" && config.ingest.enabled);
   // An API process reports the readiness of the ingest process that shares its store.
   const expectedSources = ingestRuns || role === "api" ? expectedIngestSources(config) : [];
-  const ctx: AppContext = { config, store, platform, expectedSources, startedAt: platform.clock.now() };
+  const ctx: AppInput = { config, store, platform, expectedSources, startedAt: platform.clock.now() };
   const app = role === "ingest" ? await buildHealthApp(ctx, logger) : await buildApp(ctx, logger);
   if (options.register) await options.register(app);
   const ingest = ingestRuns ? new Ingest({ config, store, platform, logger, venue: options.venue, sleep: options.sleep }) : null;

@@ -9,7 +9,7 @@
  * kept until the next load: the answer of a query depends on nothing else than the table.
  */
 import type { Config } from "../config/index.js";
-import { STATS_GENERATION } from "../derive/table-writes.js";
+import { STATS_GENERATION, readDeriveState } from "../store/derive-state.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
 import { SerializedBody } from "./window-cache.js";
@@ -59,10 +59,7 @@ export class Board {
   }
 }
 
-async function statsGeneration(store: Store): Promise<number> {
-  const row = await store.db.selectFrom("derive_state").select("value").where("name", "=", STATS_GENERATION).executeTakeFirst();
-  return Number(row?.value ?? 0);
-}
+const statsGeneration = (store: Store) => readDeriveState(store.db, STATS_GENERATION);
 
 export class BoardTable {
   private board: Board | null = null;
@@ -97,6 +94,13 @@ export class BoardTable {
     return board;
   }
 
+  /** Drops the table, so that the next call waits for a fresh load (readiness turned on). */
+  forget(): void {
+    this.board = null;
+    this.loading = null;
+    this.answers.clear();
+  }
+
   /** The serialized answer to a query (by `serialize`, the route's serializer), computed once per table. */
   async answer(q: BoardQuery, serialize: (body: unknown) => string): Promise<SerializedBody> {
     const board = await this.current();
@@ -118,6 +122,8 @@ export class BoardTable {
       .then(async (generation) => ({ generation, wallets: await loadBoardWallets(this.store, this.config) }))
       .then(({ generation, wallets }) => Board.build(wallets, generation))
       .then((board) => {
+        // A load that `forget` left behind answers its own caller only.
+        if (this.loading !== loading) return board;
         this.board = board;
         this.answers.clear();
         return board;

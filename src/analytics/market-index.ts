@@ -204,6 +204,11 @@ async function refreshed(store: Store, now: number, index: MarketIndex): Promise
   return loadMarketIndex(store, now, index);
 }
 
+/** Drops the store's index, so that the next call waits for a fresh load (readiness turned on). */
+export function forgetMarketIndex(store: Store): void {
+  holders.delete(store);
+}
+
 /**
  * The store's market index, at most `refreshSeconds` behind the tables when a reload succeeds. Only the first
  * call waits for a load; later ones get the current index while a stale one is checked, and reloaded if the

@@ -32,4 +32,18 @@ describe("LocalBodyCache", () => {
     await text("a");
     expect(computed).toHaveLength(7);
   });
+
+  it("keeps an answer only if its admission held when the computation began", async () => {
+    const clock = new ManualClock(1_000_000 * 1_000);
+    let admitted = false;
+    const cache = new LocalBodyCache(clock, 60, 10, 0, () => admitted);
+    let n = 0;
+    const compute = async () => `{"n":${++n}}`;
+    const text = async () => (await cache.get("a", compute)).json.toString();
+    expect(await text()).toBe('{"n":1}');
+    expect(await text()).toBe('{"n":2}');
+    admitted = true;
+    expect(await text()).toBe('{"n":3}');
+    expect(await text()).toBe('{"n":3}');
+  });
 });

@@ -46,7 +46,7 @@ export class SerializedBody {
  * serves from the clock second it was computed for at most `ttlSeconds`, shortened at random by up to a quarter,
  * so that entries computed together (a cold start, a burst) do not all expire, and load the store, together. A
  * clock set back never meets an entry computed later. Loads of one key are single-flight; the oldest entry goes
- * past `maxEntries`.
+ * past `maxEntries`. An answer is kept only if `admitted` held when its computation began (readiness).
  */
 export class LocalBodyCache {
   private readonly entries = new Map<string, { from: number; until: number; body: SerializedBody }>();
@@ -58,6 +58,7 @@ export class LocalBodyCache {
     private readonly maxEntries: number,
     /** GZIP_MIN_BYTES (0: kept answers are never compressed). */
     private readonly gzipMinBytes = 0,
+    private readonly admitted: () => boolean = () => true,
   ) {}
 
   async get(key: string, compute: (now: number) => Promise<string>): Promise<SerializedBody> {
@@ -66,10 +67,11 @@ export class LocalBodyCache {
     if (entry && entry.from <= now && now < entry.until) return entry.body;
     const running = this.inflight.get(key);
     if (running) return running;
+    const keep = this.admitted() && this.ttlSeconds > 0 && this.maxEntries > 0;
     const loading = compute(now)
       .then((text) => {
         const body = SerializedBody.of(text, this.gzipMinBytes);
-        if (this.ttlSeconds > 0 && this.maxEntries > 0) {
+        if (keep) {
           this.entries.delete(key);
           if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
           this.entries.set(key, { from: now, until: now + this.ttlSeconds * (1 - 0.25 * Math.random()), body });

@@ -5,9 +5,10 @@
 import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { forgetMarketIndex } from "../analytics/market-index.js";
 import type { Logger } from "../platform/logger.js";
 import { VERSION } from "../version.js";
-import type { AppContext } from "./context.js";
+import { appContext, type AppInput } from "./context.js";
 import { ErrorBody, ValidationErrorBody, registerErrorHandling } from "./errors.js";
 import { ContractAddressBody } from "./params.js";
 import { applyQueryConventions } from "./query-conventions.js";
@@ -48,7 +49,8 @@ class AccessLog extends LogController {
   }
 }
 
-export async function buildApp(ctx: AppContext, logger: Logger): Promise<FastifyInstance> {
+export async function buildApp(input: AppInput, logger: Logger): Promise<FastifyInstance> {
+  const ctx = appContext(input);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: ctx.config.server.trustProxy,
@@ -56,6 +58,12 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     logController: new AccessLog(ctx.config.server.slowRequestMs),
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: "array", useDefaults: true } },
   });
+
+  // Nothing computed from a store still filling is kept; what was kept before it filled is dropped.
+  ctx.platform.cache.admitWhen(() => ctx.readiness.ready);
+  ctx.readiness.onReady(() => forgetMarketIndex(ctx.store));
+  ctx.readiness.start();
+  app.addHook("onClose", async () => ctx.readiness.stop());
 
   registerErrorHandling(app);
   applyQueryConventions(app);

@@ -1,13 +1,24 @@
-/** What every route plugin receives: the process's configuration, store and platform. */
+/** What every route plugin receives: the process's configuration, store and platform, and the store's readiness. */
+import { Readiness } from "../analytics/readiness.js";
 import type { Config } from "../config/index.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
 
-export interface AppContext {
+/** What a process hands to the HTTP layer. */
+export interface AppInput {
   readonly config: Config;
   readonly store: Store;
   readonly platform: Platform;
   /** Ingest sources whose first full sync must finish before `ready` turns true. */
   readonly expectedSources: readonly string[];
   readonly startedAt: number;
+}
+
+export interface AppContext extends AppInput {
+  /** Whether the store holds the first sync's derived statistics: answers are kept (cached) only once it does. */
+  readonly readiness: Readiness;
+}
+
+export function appContext(input: AppInput): AppContext {
+  return { ...input, readiness: new Readiness(input.store, input.expectedSources) };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { openTestApp, type TestApp } from "../../test/support/app.js";
 import { saveCheckpoint } from "../store/checkpoints.js";
+import { FIRST_SYNC_DERIVED, writeDeriveState } from "../store/derive-state.js";
 import { access } from "./access.js";
 import { HttpError } from "./errors.js";
 
@@ -52,8 +53,10 @@ describe("health", () => {
     ]);
   });
 
-  it("turns ready once every expected source finished its first sync, and reports lag", async () => {
+  it("turns ready once every expected source finished its first sync and its statistics are written, and reports lag", async () => {
     await saveCheckpoint(t.store.db, "gamma-markets", "offset:100", t.clock.now() - 42, true);
+    expect((await t.app.inject("/api/v1/health")).json().ready).toBe(false);
+    await writeDeriveState(t.store.db, FIRST_SYNC_DERIVED, 1);
     const body = (await t.app.inject("/api/v1/health")).json();
     expect(body.ready).toBe(true);
     expect(body.sources[0]).toMatchObject({ status: "following", lag_seconds: 42 });

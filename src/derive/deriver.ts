@@ -24,6 +24,7 @@ import { SECONDS_PER_DAY, type MarketFacts } from "../ledger/index.js";
 import type { Clock } from "../platform/clock.js";
 import type { Logger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
+import { FIRST_SYNC_DERIVED, writeDeriveState } from "../store/derive-state.js";
 import type { NewActivity, NewFill } from "../store/fills.js";
 import type { NewResolution } from "../store/markets.js";
 import type { Derivation, RecentRows } from "./derivation.js";
@@ -82,6 +83,8 @@ export class Deriver {
   private lastRefreshAt = 0;
   private snapshotDay = 0;
   private pointsHour = 0;
+  /** The ingest's first sync caught up: the next refresh that completes records it (FIRST_SYNC_DERIVED). */
+  private firstSyncToRecord = false;
 
   constructor(private readonly deps: DeriverDeps) {}
 
@@ -129,6 +132,16 @@ export class Deriver {
    */
   refresh(options: { full?: boolean } = {}): Promise<void> {
     return this.enqueue("refresh", () => this.refreshNow(options.full ?? false));
+  }
+
+  /**
+   * The ingest's first full sync caught up (every batch of it handed over): a refresh writes the statistics the
+   * backfill deferred, then records that the first sync is derived, which turns health's `ready` on. A refresh
+   * that fails leaves the record to the next one.
+   */
+  firstSyncCaughtUp(): Promise<void> {
+    this.firstSyncToRecord = true;
+    return this.refresh();
   }
 
   /** Resolves once everything handed over so far is written. */
@@ -322,6 +335,10 @@ export class Deriver {
       this.pointsHour = hour;
     }
     this.lastRefreshAt = now;
+    if (this.firstSyncToRecord) {
+      await writeDeriveState(store.db, FIRST_SYNC_DERIVED, 1);
+      this.firstSyncToRecord = false;
+    }
   }
 
   /**

@@ -11,9 +11,10 @@ export { rebuild, deriveFromStore, derivedTables, writeDerivedTables, storedFron
 export { loadMarketFacts, questionIndexOf } from "./market-facts.js";
 export { runRebuildCommand } from "./command.js";
 
-/** What the Deriver listens to: the ingest (`Ingest.onCommitted`). */
+/** What the Deriver listens to: the ingest (`Ingest.onCommitted`, `Ingest.onCaughtUp`). */
 export interface CommittedSource {
   onCommitted(listener: (batch: CommittedRows) => Promise<void>): () => void;
+  onCaughtUp?(listener: () => unknown): () => void;
 }
 
 /**
@@ -23,6 +24,7 @@ export interface CommittedSource {
 export async function startDeriver(deps: DeriverDeps & { readonly ingest: CommittedSource }): Promise<Deriver> {
   const deriver = new Deriver(deps);
   deps.ingest.onCommitted(deriver.onCommitted);
+  deps.ingest.onCaughtUp?.(() => deriver.firstSyncCaughtUp());
   await deriver.start();
   return deriver;
 }

@@ -3,6 +3,7 @@
  * transaction's connection. PostgreSQL: COPY, straight into the table after it was emptied, else through a
  * temporary table and INSERT ... ON CONFLICT DO UPDATE.
  */
+import { STATS_GENERATION } from "../store/derive-state.js";
 import type { StoreTransaction } from "../store/database.js";
 import { copyRows, sqlIdentifier } from "../store/pg-copy.js";
 import type { Database } from "../store/schema.js";
@@ -120,9 +121,7 @@ export async function updateRanks(tx: StoreTransaction, rows: readonly RankColum
   await client.query(`update wallet_stats s set ${RANK_COLUMNS.map((c) => `${c} = i.${c}`).join(", ")} from wallet_ranks_incoming i where s.wallet = i.wallet`);
 }
 
-/** The generation of the whole wallet_stats table: bumped in the transaction of each rebuild and refresh. */
-export const STATS_GENERATION = "stats_generation";
-
+/** Bumps the generation of the whole wallet_stats table, in the transaction of each rebuild and refresh. */
 export async function bumpStatsGeneration(tx: StoreTransaction): Promise<void> {
   await queryRows(tx.db, tx.kind, "update derive_state set value = value + 1 where name = ?", [STATS_GENERATION]);
 }

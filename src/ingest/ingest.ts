@@ -51,6 +51,7 @@ export class Ingest {
   private readonly chainReader: ChainReader | null = null;
   private readonly runner: RunnerContext;
   private readonly progressListeners = new Set<ProgressListener>();
+  private readonly caughtUpListeners = new Set<() => unknown>();
   private readonly controller = new AbortController();
   private background: Promise<void> | null = null;
 
@@ -87,6 +88,12 @@ export class Ingest {
     return this.writer.onCommitted(listener);
   }
 
+  /** Registers a listener called once `start`'s first full sync has caught up (every batch of it committed). */
+  onCaughtUp(listener: () => unknown): () => void {
+    this.caughtUpListeners.add(listener);
+    return () => this.caughtUpListeners.delete(listener);
+  }
+
   onProgress(listener: ProgressListener): () => void {
     this.progressListeners.add(listener);
     return () => this.progressListeners.delete(listener);
@@ -111,6 +118,7 @@ export class Ingest {
       try {
         await this.runUntilCaughtUp();
         this.deps.logger.info("ingest caught up; following the venue");
+        for (const listener of this.caughtUpListeners) void Promise.resolve(listener()).catch((error: unknown) => this.deps.logger.error({ err: error }, "a caught-up listener failed"));
         const config = this.deps.config.ingest;
         await Promise.all([
           follow(this.markets, this.runner, config.marketsIntervalSeconds * 1000, signal),

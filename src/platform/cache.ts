@@ -30,6 +30,7 @@ export interface CacheResult<T> {
 
 export class TtlCache {
   private readonly inflight = new Map<string, Promise<CacheResult<unknown>>>();
+  private admitted: () => boolean = () => true;
 
   constructor(
     private readonly backend: CacheBackend,
@@ -43,7 +44,19 @@ export class TtlCache {
     return entry && entry.freshUntil > this.clock.nowMs() ? (entry.value as T) : undefined;
   }
 
+  /**
+   * Values are stored only while `predicate` holds (loads still answer): an API process keeps nothing computed
+   * from a store whose first sync is not derived yet (src/analytics/readiness.ts).
+   */
+  admitWhen(predicate: () => boolean): void {
+    this.admitted = predicate;
+  }
+
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
+    if (this.admitted()) await this.store(key, value, ttlMs);
+  }
+
+  private async store<T>(key: string, value: T, ttlMs: number): Promise<void> {
     await this.backend.set(key, { value, freshUntil: this.clock.nowMs() + ttlMs }, ttlMs + this.staleMs);
   }
 
@@ -60,10 +73,12 @@ export class TtlCache {
     }
     const running = this.inflight.get(key);
     if (running) return running as Promise<CacheResult<T>>;
+    // Admission is decided before the load: a value computed before readiness turned on is not kept after it.
+    const admitted = this.admitted();
     const attempt = (async (): Promise<CacheResult<T>> => {
       try {
         const value = await load();
-        await this.set(key, value, ttlMs);
+        if (admitted) await this.store(key, value, ttlMs);
         return { value, stale: false, storedAt: this.clock.nowMs() };
       } catch (error) {
         if (entry) return { value: entry.value as T, stale: true, storedAt: entry.freshUntil - ttlMs };

@@ -40,6 +40,28 @@ describe.each(platformBackends)("platform on $kind", (backend) => {
     expect(loads).toBe(1);
   });
 
+  it("keeps nothing while its admission is closed, and nothing whose load began before it opened", async () => {
+    const clock = new ManualClock();
+    const { cache } = await open(backend, clock);
+    let admitted = false;
+    cache.admitWhen(() => admitted);
+    let loads = 0;
+    const load = async () => ++loads;
+    expect((await cache.getOrLoad("early", 60_000, load)).value).toBe(1);
+    expect((await cache.getOrLoad("early", 60_000, load)).value).toBe(2);
+    await cache.set("set-early", "x", 60_000);
+    expect(await cache.get("set-early")).toBeUndefined();
+    let release: (() => void) | undefined;
+    const slow = cache.getOrLoad("straddling", 60_000, () => new Promise<string>((resolve) => (release = () => resolve("before"))));
+    await waitFor(() => release !== undefined);
+    admitted = true;
+    release!();
+    expect((await slow).value).toBe("before");
+    expect((await cache.getOrLoad("straddling", 60_000, async () => "after")).value).toBe("after");
+    expect((await cache.getOrLoad("early", 60_000, load)).value).toBe(3);
+    expect((await cache.getOrLoad("early", 60_000, load)).value).toBe(3);
+  });
+
   it("falls back to the last known good value when a reload fails, and rethrows without one", async () => {
     const clock = new ManualClock();
     const { cache } = await open(backend, clock);

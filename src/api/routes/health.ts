@@ -1,7 +1,7 @@
 /** GET /api/v1/health: liveness, store and platform kinds, per-source ingest lag, and readiness. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { listCheckpoints } from "../../store/checkpoints.js";
+import { readReadiness } from "../../analytics/readiness.js";
 import { VERSION } from "../../version.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
@@ -21,7 +21,9 @@ const Health = Type.Object({
   store: Type.Union([Type.Literal("sqlite"), Type.Literal("postgres")]),
   platform: Type.Union([Type.Literal("memory"), Type.Literal("redis")]),
   role: Type.String(),
-  ready: Type.Boolean({ description: "true once every ingest source finished its first full sync" }),
+  ready: Type.Boolean({
+    description: "true once every ingest source finished its first full sync and the ledger wrote its statistics: from then on the service answers with its data",
+  }),
   uptime_seconds: Type.Integer(),
   sources: Type.Array(SourceStatus),
 });
@@ -46,13 +48,16 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
         role: ctx.config.server.role,
         uptime_seconds: Math.max(0, now - ctx.startedAt),
       };
-      let checkpoints;
+      let reading;
       try {
         await Promise.all([ctx.store.ping(), ctx.platform.ping()]);
-        checkpoints = await listCheckpoints(ctx.store.db);
+        reading = await readReadiness(ctx.store, ctx.expectedSources);
       } catch {
         return reply.code(503).send({ ...base, status: "unavailable", ready: false, sources: [] });
       }
+      // What this answer says, the process's caches act on before any later request.
+      ctx.readiness.observe(reading.ready);
+      const { checkpoints, ready } = reading;
       const byName = new Map(checkpoints.map((c) => [c.source, c]));
       const names = [...new Set([...ctx.expectedSources, ...byName.keys()])].sort();
       const sources = names.map((source) => {
@@ -67,7 +72,6 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
           last_error: c?.last_error ?? null,
         };
       });
-      const ready = ctx.expectedSources.every((s) => byName.get(s)?.first_sync_done === 1);
       return { ...base, status: "ok" as const, ready, sources };
     },
   );

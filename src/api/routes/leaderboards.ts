@@ -109,6 +109,7 @@ const TradersQuery = Type.Object({
 
 export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const boards = new BoardTable(ctx.store, ctx.config, ctx.platform.clock);
+  ctx.readiness.onReady(() => boards.forget());
 
   async function board(q: Omit<BoardQuery, "max_sports_pct" | "exclude_wallets" | "skill"> & Partial<BoardQuery>, reply: FastifyReply) {
     categoryFilter(q.category);

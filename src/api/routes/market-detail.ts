@@ -114,7 +114,7 @@ const Breakdown = Type.Object({
 
 export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
-  const pages = new LocalBodyCache(clock, ctx.config.markets.detailCacheSeconds, ctx.config.markets.detailCachedBodies, ctx.config.server.gzipMinBytes);
+  const pages = new LocalBodyCache(clock, ctx.config.markets.detailCacheSeconds, ctx.config.markets.detailCachedBodies, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
   const find = async (marketId: string) => {
     const market = findMarket(await indexOf(ctx), marketId);
     if (!market) throw notFound(marketNotFound(marketId));

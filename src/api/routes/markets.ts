@@ -68,7 +68,7 @@ const ELAPSED_LAST = `${ELAPSED_FIELD}0}`;
 
 export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
-  const searchAnswers = new LocalBodyCache(clock, ctx.config.markets.searchCacheSeconds, ctx.config.markets.searchCachedAnswers);
+  const searchAnswers = new LocalBodyCache(clock, ctx.config.markets.searchCacheSeconds, ctx.config.markets.searchCachedAnswers, 0, () => ctx.readiness.ready);
 
   app.get(
     "/api/v2/markets/search",

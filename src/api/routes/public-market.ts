@@ -76,7 +76,7 @@ function sideBody(side: "yes" | "no", r: SideRankings) {
 }
 
 export const publicMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
-  const pages = new LocalBodyCache(ctx.platform.clock, ctx.config.markets.detailCacheSeconds, ctx.config.markets.detailCachedBodies, ctx.config.server.gzipMinBytes);
+  const pages = new LocalBodyCache(ctx.platform.clock, ctx.config.markets.detailCacheSeconds, ctx.config.markets.detailCachedBodies, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
   app.get(
     "/api/public/v1/market/:market_id",
     {

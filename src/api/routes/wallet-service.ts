@@ -41,7 +41,7 @@ export class WalletService {
   private readonly proxyOfBody = new Map<string, string>();
 
   constructor(private readonly ctx: AppContext) {
-    this.overviewBodies = new LocalBodyCache(ctx.platform.clock, ctx.config.wallet.overviewCacheSeconds, ctx.config.wallet.overviewCachedBodies, ctx.config.server.gzipMinBytes);
+    this.overviewBodies = new LocalBodyCache(ctx.platform.clock, ctx.config.wallet.overviewCacheSeconds, ctx.config.wallet.overviewCachedBodies, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
   }
 
   get store() {

@@ -1,0 +1,23 @@
+/**
+ * Named counters and flags of the derived tables (`derive_state`): `stats_generation`, bumped in the transaction of
+ * each rebuild and refresh of wallet_stats (API processes reload what they keep when it moves), and
+ * `first_sync_derived`, set once the statistics of the ingest's first full sync are written (`ready` in health).
+ */
+import type { Kysely } from "kysely";
+import type { Database } from "./schema.js";
+
+export const STATS_GENERATION = "stats_generation";
+export const FIRST_SYNC_DERIVED = "first_sync_derived";
+
+export async function readDeriveState(db: Kysely<Database>, name: string): Promise<number> {
+  const row = await db.selectFrom("derive_state").select("value").where("name", "=", name).executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
+export async function writeDeriveState(db: Kysely<Database>, name: string, value: number): Promise<void> {
+  await db
+    .insertInto("derive_state")
+    .values({ name, value })
+    .onConflict((oc) => oc.column("name").doUpdateSet({ value }))
+    .execute();
+}
