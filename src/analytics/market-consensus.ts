@@ -1,6 +1,6 @@
 /**
  * Who holds a market: the open positions of one market with their wallets' statistics, ranked three ways
- * (design/domain.md "Whales and market figures"):
+ * (docs/METRICS.md, market figures):
  * - Smart Money teams: a Smart Money wallet (never a farmer) is on the YES (NO) team when its net position at
  *   cost is YES (NO) by at least the consensus minimum; its row is its position on that side.
  * - Top Size and Top Shares: every open position of the side, whoever holds it.

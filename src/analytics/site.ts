@@ -39,7 +39,7 @@ export async function siteStats(store: Store): Promise<SiteStats> {
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const snakeKeys = (section: Record<string, number>) => Object.fromEntries(Object.entries(section).map(([k, v]) => [snake(k), v]));
 
-/** The domain thresholds the labels were earned with (domain.md: the service reports the thresholds it used). */
+/** The domain thresholds the labels were earned with (docs/METRICS.md: the service reports the thresholds it used). */
 export function thresholdsInForce(config: Config) {
   return {
     smart: { ...snakeKeys(config.smart), min_total_pnl: 0 },

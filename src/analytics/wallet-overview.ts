@@ -62,7 +62,7 @@ export async function findWalletByName(store: Store, name: string): Promise<stri
   return null;
 }
 
-/** Size of the ranked population (wallets with a rank; domain.md: at least the configured resolved markets). */
+/** Size of the ranked population (wallets with a rank; docs/METRICS.md: at least the configured resolved markets). */
 export async function rankedTraders(store: Store): Promise<number> {
   const row = await store.db
     .selectFrom("wallet_stats")

@@ -1,5 +1,5 @@
 /**
- * The one configuration of Pelagic. Every setting, URL and threshold of design/domain.md lives here,
+ * The one configuration of Pelagic. Every setting, URL and threshold of docs/METRICS.md lives here,
  * read from the environment (`PORT=9000`) or from a flag (`--port 9000`); flags win.
  */
 import { join, resolve } from "node:path";

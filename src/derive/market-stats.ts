@@ -1,6 +1,6 @@
 /**
  * Market figures: trades and volume as the venue counts them (one trade per match, at the taker's notional),
- * split by how the match settled, volume over the last 24 h, and the whale consensus of domain.md (Smart
+ * split by how the match settled, volume over the last 24 h, and the whale consensus of docs/METRICS.md (Smart
  * Money wallets whose net position at cost is at least the consensus minimum on one side).
  */
 import { MICRO, fromMicro, type LedgerState, type WalletBook } from "../ledger/index.js";

@@ -41,7 +41,7 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
         expect(row, `${wallet.proxyWallet} ${p.token}`).toBeDefined();
         expect(Math.round(row!.avg_price * 1e6)).toBe(p.micro.avgPrice);
         expect(row!.total_bought).toBe(p.micro.totalBought);
-        // The venue keeps an unredeemed loser open at its cost; the ledger closes it at 0 (domain.md), realizing the loss.
+        // The venue keeps an unredeemed loser open at its cost; the ledger closes it at 0 (docs/METRICS.md), realizing the loss.
         const unredeemedLoser = row!.shares === 0 && p.micro.amount > 0;
         if (unredeemedLoser) unredeemedLosers++;
         else expect(row!.shares).toBe(p.micro.amount);

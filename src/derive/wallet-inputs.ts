@@ -1,6 +1,6 @@
 /**
  * What a wallet's statistics read from the store besides its fills: the venue's synced closed positions and
- * lifetime P&L (domain.md's 95% rule and total_pnl), the P&L point pnl_24h compares with, and the legs of its
+ * lifetime P&L (docs/METRICS.md's 95% rule and total_pnl), the P&L point pnl_24h compares with, and the legs of its
  * fills with each counterparty for the wash-trading test.
  */
 import { fromMicro, summarizeVenueClosedPositions, washRing, type CounterpartyFill, type LedgerConfig, type PnlPoint, type VenueClosedPositions } from "../ledger/index.js";

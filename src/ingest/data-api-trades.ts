@@ -17,7 +17,7 @@ import { skippedRows } from "./market-rows.js";
 import type { Pipeline, StepResult } from "./runner.js";
 import { SOURCES } from "./sources.js";
 
-/** The natural key of a fill from the Data API or the live feed (design/domain.md). */
+/** The natural key of a fill from the Data API or the live feed (docs/METRICS.md). */
 export function apiFillKey(fill: Pick<ApiFill, "txHash" | "wallet" | "tokenId" | "direction" | "sizeMicro" | "priceMicro">): string {
   return `data:${fill.txHash}:${fill.wallet}:${fill.tokenId}:${fill.direction}:${fill.sizeMicro}:${fill.priceMicro}`;
 }

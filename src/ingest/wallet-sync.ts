@@ -5,7 +5,7 @@
  * history is read to the end; only a single second holding more rows than the ceiling stays truncated. Rewards
  * and rebates are always stored; trades, splits, merges, redemptions and conversions only when fills come from
  * the Data API (with chain logs they are already stored, exactly). The wallet_sync row keeps the counts and
- * truncation flags that domain.md's 95% rule needs.
+ * truncation flags that docs/METRICS.md's 95% rule needs.
  */
 import type { NewActivity, NewFill } from "../store/fills.js";
 import { readWalletSync, replaceVenueClosedPositions, replaceVenuePnlPoints, replaceVenuePositions, saveWalletSync, type NewVenueClosedPosition, type NewVenuePosition, type WalletSyncRow } from "../store/wallet-cache.js";

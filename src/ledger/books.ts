@@ -1,5 +1,5 @@
 /**
- * The ledger's position records and the venue's reference buy and sell (venue.md section 6).
+ * The ledger's position records and the venue's reference buy and sell (docs/METRICS.md, positions and P&L).
  *
  * Positions live in one Float64Array, a fixed-width record each, found through a small open-addressing
  * table per wallet and chained per wallet and per market. Replaying millions of fills then allocates

@@ -1,5 +1,5 @@
 /**
- * The farmer test of design/domain.md: four archetypes whose win rate or P&L says nothing about
+ * The farmer test of docs/METRICS.md: four archetypes whose win rate or P&L says nothing about
  * forecasting skill. The verdict names the test that caught the wallet.
  */
 import type { Config } from "../config/index.js";
@@ -31,7 +31,7 @@ export interface FarmerMetrics {
 
 export interface FarmerVerdict {
   readonly isFarmer: boolean;
-  /** The first test failed, in domain.md's order; null for a non-farmer. */
+  /** The first test failed, in docs/METRICS.md's order; null for a non-farmer. */
   readonly test: FarmerTest | null;
   readonly failed: readonly FarmerTest[];
   /** One readable line per failed test, with the figures that failed it. */

@@ -1,5 +1,5 @@
 /**
- * The arithmetic of the venue's P&L subgraph (venue.md section 6), reproduced bit for bit.
+ * The arithmetic of the venue's P&L subgraph (docs/METRICS.md, positions and P&L), reproduced bit for bit.
  *
  * The subgraph keeps every amount as an integer of 6 decimals (shares, collateral and prices alike:
  * a price of 0.57 is 570000) and divides with integer division that truncates toward zero. Its
@@ -109,7 +109,7 @@ export function toMicroPrice(price: number): number {
 }
 
 /**
- * NegRisk conversion prices (venue.md section 6): the mean of the given-up NO average prices, then
+ * NegRisk conversion prices (docs/METRICS.md, positions and P&L): the mean of the given-up NO average prices, then
  * `yesPrice = (noPrice * noCount - 1e6 * (noCount - 1)) / (questionCount - noCount)`, both truncated.
  * Operands are small (prices times question counts), so plain doubles are exact here.
  */

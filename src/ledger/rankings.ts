@@ -1,5 +1,5 @@
 /**
- * Rankings among ranked traders (domain.md): wallets with at least `rankMinResolvedMarkets` resolved
+ * Rankings among ranked traders (docs/METRICS.md): wallets with at least `rankMinResolvedMarkets` resolved
  * markets, ranked 1-based and best first by each metric. Equal values share a rank and the next rank
  * skips ("1, 2, 2, 4"), so a rank never depends on the order wallets were listed in.
  */

@@ -85,7 +85,7 @@ export function walletStatsRow(assessment: WalletAssessment, rankings: WalletRan
  * A daily snapshot: per wallet and market with open shares, each side's shares and cost in USD
  * (shares * average price), dated at 00:00 UTC of the day containing `at` (the ledger is advanced to `at`).
  * Markets where neither side reaches `minSideCostUsd` are left out: below the consensus minimum a wallet is on
- * no side (domain.md), so there is nothing a flip could start from, and most open positions are that small.
+ * no side (docs/METRICS.md), so there is nothing a flip could start from, and most open positions are that small.
  */
 export function positionSnapshotRows(state: LedgerState, at: number, minSideCostUsd = 0): PositionSnapshotRow[] {
   state.advanceTo(at);

@@ -1,5 +1,5 @@
 /**
- * Smart Money and the strict skill badge (design/domain.md). Win rate alone rewards buying
+ * Smart Money and the strict skill badge (docs/METRICS.md). Win rate alone rewards buying
  * favourites; the badge asks for edge over the price paid, across independent events, that persists.
  */
 import type { Config } from "../config/index.js";

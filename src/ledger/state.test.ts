@@ -12,7 +12,7 @@ function positionOf(state: LedgerState, conditionId: string, outcome: 0 | 1) {
   return position && positionRow(state, position);
 }
 
-describe("buy, sell and average price (venue.md section 6)", () => {
+describe("buy, sell and average price (docs/METRICS.md, positions and P&L)", () => {
   // 100 @ 0.40 then 50 @ 0.70: avg = (40 + 35) / 150 = 0.50; sell 60 @ 0.80: +60 * 0.30 = +18;
   // sell 200 @ 0.30 with 90 held: only 90 count, 90 * (0.30 - 0.50) = -18, total 0.
   const state = replay([

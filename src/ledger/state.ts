@@ -191,7 +191,7 @@ export class LedgerState {
   }
 
   /**
-   * NegRisk conversion (venue.md section 6): each NO given up is sold at its own average price (no P&L),
+   * NegRisk conversion (docs/METRICS.md, positions and P&L): each NO given up is sold at its own average price (no P&L),
    * then each YES received is bought at the synthetic price derived from the mean NO price.
    */
   private convert(wallet: number, activity: ConversionActivity): void {

@@ -1,5 +1,5 @@
 /**
- * Wallet statistics exactly as design/domain.md defines them. Each formula is a small exported
+ * Wallet statistics exactly as docs/METRICS.md defines them. Each formula is a small exported
  * function so it can be tested by hand; `computeWalletStats` assembles them from a WalletSummary.
  */
 import type { Config } from "../config/index.js";

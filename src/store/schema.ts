@@ -311,7 +311,7 @@ export interface WalletSyncTable {
   status: "ok" | "error";
   positions_count: number;
   positions_truncated: Flag;
-  /** Closed positions the venue cache holds: the numerator of domain.md's 95% rule. */
+  /** Closed positions the venue cache holds: the numerator of docs/METRICS.md's 95% rule. */
   closed_positions_count: number;
   closed_positions_truncated: Flag;
   activity_count: number;

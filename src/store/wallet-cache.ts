@@ -1,7 +1,7 @@
 /**
  * The venue's per-wallet cache: open positions, closed positions and the lifetime P&L curve as the venue reports
  * them (each replaced whole at a sync), and the sync state with the counts and truncation flags that
- * domain.md's 95% rule reads.
+ * docs/METRICS.md's 95% rule reads.
  */
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type { StoreTransaction } from "./database.js";

@@ -1,5 +1,5 @@
 /**
- * The venue's on-chain events (design/venue.md section 4) and their decoding into a typed union, plus the
+ * The venue's on-chain events (the venue's Polygon contracts) and their decoding into a typed union, plus the
  * inverse encoding the simulated venue uses to serve real-looking logs. Addresses and hashes come out lower case.
  */
 import { decodeEventLog, encodeAbiParameters, encodeEventTopics, parseAbiItem, toEventSelector, type AbiEvent } from "viem";

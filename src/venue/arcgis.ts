@@ -1,5 +1,5 @@
 /**
- * ArcGIS FeatureServer client for the ISW territory layers (design/isw.md, Source): a cheap change check on
+ * ArcGIS FeatureServer client for the ISW territory layers (the ISW layers on ArcGIS): a cheap change check on
  * layer metadata, and paged GeoJSON queries. The server throttles with an error object inside HTTP 200 and
  * refuses bursts, so every request goes through one slot, one after another, and such errors are retried.
  */

@@ -1,5 +1,5 @@
 /**
- * The one table from venue tags to the contract's six categories (design/domain.md, Wallet statistics).
+ * The one table from venue tags to the contract's six categories (docs/METRICS.md, wallet figures).
  * A market carries many tags ("Politics", "Geopolitics", "Ukraine"); the most specific category wins, so the
  * broad POLITICS umbrella is tried last.
  */

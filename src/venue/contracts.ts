@@ -1,5 +1,5 @@
 /**
- * The venue's contracts on Polygon (design/venue.md section 4). The four exchange addresses are the
+ * The venue's contracts on Polygon (the venue's Polygon contracts). The four exchange addresses are the
  * "contract addresses" of the contract: never a wallet.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Data API client (design/venue.md section 2). List endpoints page by offset up to the venue's ceilings
+ * Data API client (the venue's Data API). List endpoints page by offset up to the venue's ceilings
  * and end with `truncated` when a ceiling cut the list short. Returns validated payloads.
  */
 import type { Config } from "../config/index.js";
@@ -26,14 +26,14 @@ import {
 import type { Shape } from "./shapes/shape.js";
 import type { TSchema } from "typebox";
 
-/** venue.md: about 1000 requests per 10 s overall, 200 on /trades, 150 on /positions. */
+/** the venue's documentation: about 1000 requests per 10 s overall, 200 on /trades, 150 on /positions. */
 export const DATA_API_RATE_LIMITS: readonly RateLimit[] = [
   { name: "data-api", limit: 1000, windowMs: 10_000 },
   pathLimit("data-api /trades", "/trades", 200, 10_000),
   pathLimit("data-api /positions", "/positions", 150, 10_000),
 ];
 
-/** Page size and offset ceiling of each list endpoint (venue.md); Infinity where none is documented. */
+/** Page size and offset ceiling of each list endpoint (the venue's documented limits); Infinity where none is documented. */
 export const DATA_API_LIMITS = {
   trades: { maxLimit: 10_000, maxOffset: 10_000 },
   activity: { maxLimit: 500, maxOffset: 10_000 },

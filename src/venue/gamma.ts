@@ -7,7 +7,7 @@ import { GammaEventShape, GammaEventsKeysetEnvelopeShape, GammaMarketShape, type
 import { partitionRows, type RejectedRow } from "./shapes/shape.js";
 
 /**
- * Gamma's limits are not in venue.md; these stay under the ones the venue has published for its
+ * Gamma's limits are not in the venue's documentation; these stay under the ones the venue has published for its
  * listing endpoints. Override through `rateLimits`.
  */
 export const GAMMA_RATE_LIMITS: readonly RateLimit[] = [

@@ -1,6 +1,6 @@
 /**
  * The venue's lifetime P&L curve of a wallet (`user-pnl-api` `/user-pnl`). Summing /closed-positions is no
- * substitute: it drops unredeemed losers (venue.md section 2).
+ * substitute: it drops unredeemed losers (the venue's Data API).
  */
 import type { Config } from "../config/index.js";
 import { VenueHttpClient, type VenueHttpOptions } from "./http.js";

@@ -1,5 +1,5 @@
 /**
- * Client of the venue's real-time data service (design/venue.md section 3). It subscribes to the activity
+ * Client of the venue's real-time data service (the venue's RTDS websocket). It subscribes to the activity
  * topic, sends the text `ping` every 5 s, ignores keep-alive frames, validates each envelope and payload,
  * and reconnects with backoff. The feed is known to drop events and disconnect: `status` and the "status"
  * listener tell the caller when it is down, so it can poll /trades meanwhile. It is "up" once a connection

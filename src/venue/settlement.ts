@@ -1,5 +1,5 @@
 /**
- * Fills from the exchanges' logs, classified by match type (design/venue.md section 4).
+ * Fills from the exchanges' logs, classified by match type (the venue's Polygon contracts).
  *
  * One match emits, in log order: one OrderFilled per maker order (`maker` = that order's owner, `taker` =
  * the taker order's owner), then the taker order's own OrderFilled (its `taker` is the exchange), then

@@ -1,6 +1,6 @@
 /**
  * Test support: what a complete chain ingest of the simulated venue must store, built from the simulation's ground
- * truth (src/sim/servers/ground-truth.ts) and the rules of design/venue.md, sharing no code with the ingest's
+ * truth (src/sim/servers/ground-truth.ts) and the venue's settlement rules, sharing no code with the ingest's
  * mapping (src/ingest/chain-rows.ts, src/venue/settlement.ts). The rows go through the store's own checksum line
  * functions, so `truthChecksum(world)` is comparable with `storeChecksum(store.db)`.
  *

@@ -1,5 +1,5 @@
 /**
- * The ISW territory layers as ArcGIS FeatureServer layers (design/isw.md, Source): `?f=json` metadata with
+ * The ISW territory layers as ArcGIS FeatureServer layers (the ISW layers on ArcGIS): `?f=json` metadata with
  * `editingInfo.lastEditDate`, and `query` with `f=geojson`, `resultOffset`/`resultRecordCount` paging
  * (`exceededTransferLimit` under `properties`), `orderByFields`, `outFields`, `returnGeometry` and
  * `geometryPrecision`. The control and advance layers replay the real daily snapshots (src/sim/isw-snapshots.ts) as

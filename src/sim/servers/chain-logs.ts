@@ -1,5 +1,5 @@
 /**
- * The world's transactions as the venue's on-chain events (venue.md section 4), at the real contract
+ * The world's transactions as the venue's on-chain events (the venue's Polygon contracts), at the real contract
  * addresses with the V1 to V2 cutover: each match is one OrderFilled per maker, the taker's OrderFilled (whose
  * `taker` is the exchange), then OrdersMatched; each operation one event (rewards emit none the venue's
  * decoder reads). Encoding is left to the node (src/sim/servers/rpc.ts: `encodeLogWords`, byte for byte `encodeVenueLog`).

@@ -1,5 +1,5 @@
 /**
- * Data API trade history (venue.md section 2): `/trades` (market-wide or per user, taker rows only unless
+ * Data API trade history (the venue's Data API): `/trades` (market-wide or per user, taker rows only unless
  * takerOnly=false) and `/activity` (a wallet's trades, splits, merges, conversions, redemptions and rewards),
  * newest first, with the venue's page limits and its offset ceiling. The other Data API paths are in
  * wallet-data.ts and leaderboard.ts; `dataApiHandler` routes them all.

@@ -1,5 +1,5 @@
 /**
- * Gamma API (venue.md section 1): `/markets` (offset paging, repeated array parameters, closed markets only
+ * Gamma API (the venue's Gamma API): `/markets` (offset paging, repeated array parameters, closed markets only
  * with closed=true), `/events` (offset) and `/events/keyset` (`after_cursor` → `next_cursor`; offset is a 422).
  * State is as of the venue's clock: a market is closed once trading stopped, resolved once its
  * ConditionResolution is past. The world's hidden `truth` shows only through resolved markets' payouts.

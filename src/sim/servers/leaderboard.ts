@@ -1,5 +1,5 @@
 /**
- * `/v1/leaderboard` (venue.md section 2): wallets ranked by P&L or volume over DAY, WEEK, MONTH or ALL,
+ * `/v1/leaderboard` (the venue's Data API): wallets ranked by P&L or volume over DAY, WEEK, MONTH or ALL,
  * overall or in one category. A period's P&L is the change of lifetime P&L (the reference method, realized
  * plus open positions marked at that instant) across the period; its volume is the wallet's fill notional in it.
  * Tables are computed for a whole minute of venue time at once (live mode would otherwise recompute per second).

@@ -1,5 +1,5 @@
 /**
- * The real-time data service (venue.md section 3) on a websocket path: clients subscribe to the `activity`
+ * The real-time data service (the venue's RTDS websocket) on a websocket path: clients subscribe to the `activity`
  * topic's `trades` (one message per wallet side of each new fill) and `orders_matched` (one per match, the
  * taker's row), optionally filtered by `event_slug` or `market_slug`. Messages come in the envelope
  * `{connection_id, topic, type, timestamp (ms), payload}`; the text `ping` is answered `pong`; empty frames keep

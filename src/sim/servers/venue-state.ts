@@ -122,7 +122,7 @@ export class VenueState {
     return { resolved, closed: resolved || market.tradingStop <= at };
   }
 
-  /** The venue's own numbers for wallet w as of now (venue.md section 6), cached per instant and world size. */
+  /** The venue's own numbers for wallet w as of now (docs/METRICS.md, positions and P&L), cached per instant and world size. */
   reference(w: number): WalletReference {
     const now = this.now();
     const key = `${w}|${now}|${this.world.fillCount}|${this.world.opCount}`;

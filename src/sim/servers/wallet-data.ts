@@ -1,5 +1,5 @@
 /**
- * The venue's per-wallet numbers (venue.md section 2), all from the world's reference P&L method as of the
+ * The venue's per-wallet numbers (the venue's Data API), all from the world's reference P&L method as of the
  * venue's clock: `/positions`, `/closed-positions`, `/value`, `/traded`, `/holders`, and the user P&L curve
  * (`/user-pnl` on its own host).
  */

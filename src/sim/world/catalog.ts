@@ -20,7 +20,7 @@ export interface Catalog {
   paths: PricePath[];
 }
 
-/** venue.md section 5 rates; sports vary per market. */
+/** the venue's fee schedule rates; sports vary per market. */
 function feeRateBps(category: Category, rng: Rng): number {
   switch (category) {
     case "CRYPTO":

@@ -1,5 +1,5 @@
 /**
- * Money arithmetic of fills. Taker fees (venue.md section 5): fee = C * rate * p * (1 - p) in collateral, C the shares of the taker's
+ * Money arithmetic of fills. Taker fees (the venue's fee schedule): fee = C * rate * p * (1 - p) in collateral, C the shares of the taker's
  * fill and p its price, rounded to 5 decimals; makers pay none. The fee is paid in collateral on top of the
  * trade (BUY) or out of its proceeds (SELL); share amounts are never reduced by it.
  */

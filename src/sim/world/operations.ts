@@ -1,6 +1,6 @@
 /**
  * Non-trade transactions: market makers' splits and merges, NegRisk conversions (convertPositions semantics,
- * venue.md section 4), liquidity rewards, resolutions, and redemptions (some holders never redeem, mostly
+ * the venue's Polygon contracts), liquidity rewards, resolutions, and redemptions (some holders never redeem, mostly
  * holders of losing tokens). Each is planned on a day's timeline and executed in time order against the
  * balances, so it can never spend shares a wallet does not hold.
  */

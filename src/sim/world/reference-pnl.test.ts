@@ -5,7 +5,7 @@ import { TEST_END, balancesOf, smallWorld } from "./test-support.js";
 const S = 1_000_000; // one share, or one dollar, in micro-units
 const price = (p: number) => Math.round(p * S);
 
-describe("reference P&L method (venue.md section 6), hand-computed", () => {
+describe("reference P&L method (docs/METRICS.md, positions and P&L), hand-computed", () => {
   it("averages buys and realizes sells against the average", () => {
     const p = newPosition();
     ledgerBuy(p, price(0.4), 100 * S);

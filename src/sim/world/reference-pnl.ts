@@ -1,5 +1,5 @@
 /**
- * The venue's own per-wallet numbers, by the venue's reference P&L method (venue.md section 6, the P&L
+ * The venue's own per-wallet numbers, by the venue's reference P&L method (docs/METRICS.md, positions and P&L, the P&L
  * subgraph), in exact integer arithmetic on 6-decimal units: BigInt semantics (division truncates toward zero),
  * done in Number while the intermediate products are safe integers and in BigInt when they are not.
  *

@@ -58,7 +58,7 @@ export interface Tag {
   slug: string;
 }
 
-/** venue.md section 5: taker fee = C * rate * p * (1 - p), rounded to 5 decimals; makers pay none. */
+/** the venue's fee schedule: taker fee = C * rate * p * (1 - p), rounded to 5 decimals; makers pay none. */
 export interface FeeSchedule {
   rate: number;
   /** rate in basis points (700 for 0.07). */
@@ -182,7 +182,7 @@ export interface ResolvedWorldOptions {
   start: number;
 }
 
-/** One wallet's side of one order fill (domain.md "Fills"). */
+/** One wallet's side of one order fill (docs/METRICS.md, the ledger's input). */
 export interface FillView {
   index: number;
   match: number;

@@ -1,4 +1,4 @@
-/** ArcGIS FeatureServer payloads of the ISW territory layers (design/isw.md, Source). */
+/** ArcGIS FeatureServer payloads of the ISW territory layers (the ISW layers on ArcGIS). */
 import { Type, type Static } from "typebox";
 import { Maybe, defineShape } from "./shape.js";
 

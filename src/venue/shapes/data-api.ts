@@ -1,5 +1,5 @@
 /**
- * Data API payloads (design/venue.md section 2) and the user P&L curve. Fields the normalizers need are
+ * Data API payloads (the venue's Data API) and the user P&L curve. Fields the normalizers need are
  * required; profile and display fields are optional, so a missing `bio` never costs Pelagic a fill.
  */
 import { Type, type Static } from "typebox";

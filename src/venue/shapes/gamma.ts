@@ -1,4 +1,4 @@
-/** Gamma API payloads (design/venue.md section 1): markets, events, the events keyset page. */
+/** Gamma API payloads (the venue's Gamma API): markets, events, the events keyset page. */
 import { Type, type Static } from "typebox";
 import { Hex32, JsonStringArray, Maybe, NumericString, defineShape } from "./shape.js";
 

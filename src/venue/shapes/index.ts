@@ -1,4 +1,4 @@
-/** The venue's payload shapes (TypeBox schemas written from design/venue.md) and their normalizers. */
+/** The venue's payload shapes (TypeBox schemas written from the venue's documented and recorded payloads) and their normalizers. */
 export * from "./shape.js";
 export * from "./gamma.js";
 export * from "./data-api.js";

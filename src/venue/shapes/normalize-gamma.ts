@@ -94,7 +94,7 @@ export interface NormalizedEvent {
 }
 
 /**
- * Resolution per venue.md: closed, UMA status "resolved" (or absent, for markets settled before UMA), and
+ * Resolution per the venue's documentation: closed, UMA status "resolved" (or absent, for markets settled before UMA), and
  * prices exactly 1/0, 0/1 or 0.5/0.5. Anything else closed is pending (e.g. "proposed", "disputed").
  */
 export function resolutionOf(closed: boolean, umaResolutionStatus: string | null, prices: readonly [number, number] | null): Resolution | null {

@@ -26,7 +26,7 @@ export function outcomeSideOf(outcomeIndex: number): OutcomeSide | null {
 
 /**
  * One wallet's side of a fill as the Data API `/trades` or the RTDS feed reports it. Natural key
- * (design/domain.md): (txHash, wallet, tokenId, direction, sizeMicro, priceMicro).
+ * (docs/METRICS.md): (txHash, wallet, tokenId, direction, sizeMicro, priceMicro).
  */
 export interface ApiFill {
   readonly source: "data-api" | "rtds";

@@ -1,4 +1,4 @@
-/** Real-time data service messages (design/venue.md section 3). */
+/** Real-time data service messages (the venue's RTDS websocket). */
 import { Type, type Static } from "typebox";
 import { DecimalTokenId, Hex32, HexAddress, Maybe, NumericString, Side, defineShape } from "./shape.js";
 
@@ -49,7 +49,7 @@ export const RtdsTradePayloadSchema = Type.Object({
   title: Text,
 });
 
-/** venue.md names the `orders_matched` type but not its fields; the venue's client documents the trade row for it. */
+/** the venue's documentation names the `orders_matched` type but not its fields; the venue's client documents the trade row for it. */
 export const RtdsOrdersMatchedPayloadSchema = RtdsTradePayloadSchema;
 
 export type RtdsSubscription = Static<typeof RtdsSubscriptionSchema>;

@@ -11,7 +11,7 @@ export interface ShapeIssue {
   readonly message: string;
 }
 
-/** A payload from the venue that does not have the shape design/venue.md gives. */
+/** A payload from the venue that does not have the shape the venue documents. */
 export class VenueShapeError extends Error {
   constructor(
     /** Where the payload came from, e.g. "data-api /trades row 17". */
