@@ -6,7 +6,7 @@
  */
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import { buildApp } from "./api/app.js";
+import { buildApp, httpServerOptions } from "./api/app.js";
 import { appContext, type AppInput } from "./api/context.js";
 import { healthRoutes } from "./api/routes/health.js";
 import type { Config } from "./config/index.js";
@@ -56,7 +56,7 @@ export interface StartOptions {
 
 /** role ingest: only /api/v1/health, so an orchestrator can probe the ingest process. */
 async function buildHealthApp(input: AppInput, logger: Logger): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, return503OnClosing: true });
+  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, return503OnClosing: true, ...httpServerOptions(input.config.server) });
   await app.withTypeProvider<TypeBoxTypeProvider>().register(healthRoutes, appContext(input));
   return app;
 }

@@ -6,6 +6,8 @@ import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { forgetMarketIndex } from "../analytics/market-index.js";
+import type { Config } from "../config/index.js";
+import type { ProxyTrust } from "../config/settings.js";
 import type { Logger } from "../platform/logger.js";
 import { VERSION } from "../version.js";
 import { appContext, type AppInput } from "./context.js";
@@ -49,13 +51,41 @@ class AccessLog extends LogController {
   }
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count trusts the peer and the hops before it (Fastify itself refuses a
+ * bare number, since a client that reaches the service directly could then name any address): use it only where
+ * nothing reaches the service but through those proxies, and list the proxies' addresses otherwise.
+ */
+function trustProxyOption(trust: ProxyTrust): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === "number" ? (_address, hop) => hop < trust : trust;
+}
+
+/** The HTTP server's limits and proxy trust, for the API and the ingest role's health server alike. */
+export function httpServerOptions(server: Config["server"]) {
+  return {
+    trustProxy: trustProxyOption(server.trustProxy),
+    bodyLimit: server.bodyLimitBytes,
+    requestTimeout: server.requestTimeoutMs,
+    connectionTimeout: server.connectionTimeoutMs,
+    keepAliveTimeout: server.keepAliveTimeoutMs,
+    // Node's server enforces the request timeout only when it is given at construction, and looks for requests
+    // past it at connectionsCheckingInterval (30 s by default, which would let a slow body stay that much longer).
+    http: {
+      requestTimeout: server.requestTimeoutMs,
+      headersTimeout: server.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(server.requestTimeoutMs / 4))),
+    },
+  };
+}
+
 export async function buildApp(input: AppInput, logger: Logger): Promise<FastifyInstance> {
   const ctx = appContext(input);
+  const server = ctx.config.server;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    trustProxy: ctx.config.server.trustProxy,
+    ...httpServerOptions(server),
     return503OnClosing: true,
-    logController: new AccessLog(ctx.config.server.slowRequestMs),
+    logController: new AccessLog(server.slowRequestMs),
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: "array", useDefaults: true } },
   });
 

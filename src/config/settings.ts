@@ -1,3 +1,5 @@
+import { isIP } from "node:net";
+
 /**
  * Typed setting builders. A setting knows its environment name, its default, how to parse
  * a raw string, and a one-line description (used for the README table and for /api/v2/site-stats).
@@ -52,6 +54,35 @@ export function num(env: string, defaultValue: number, description: string, rang
     const value = Number(raw);
     if (raw.trim() === "" || !Number.isFinite(value)) throw new ConfigError(env, `expected a number, got "${raw}"`);
     return checkRange(value, env, range);
+  });
+}
+
+/**
+ * Which proxies in front of the service to trust for the client address in X-Forwarded-For, as Fastify takes it:
+ * false (none: the peer is the client), a hop count (the client is that many addresses from the right of the
+ * header, each proxy appending its peer), or proxy addresses and CIDR ranges (the client is the rightmost address
+ * that is not one of them). `true` is refused: it would take the leftmost address, which the client writes itself.
+ */
+export type ProxyTrust = false | number | string[];
+
+function proxyAddress(entry: string, env: string): string {
+  const [address, prefix, ...rest] = entry.split("/");
+  const family = isIP(address ?? "");
+  const bits = family === 4 ? 32 : 128;
+  const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= bits);
+  if (family === 0 || !prefixOk || rest.length > 0) throw new ConfigError(env, `"${entry}" is not an IP address or CIDR range`);
+  return entry;
+}
+
+export function proxyTrust(env: string, description: string): Setting<ProxyTrust> {
+  return setting<ProxyTrust>(env, false, description, (raw) => {
+    const text = raw.trim().toLowerCase();
+    if (text === "" || text === "false" || text === "0") return false;
+    if (text === "true") {
+      throw new ConfigError(env, "true would trust an X-Forwarded-For the client writes itself; give the number of proxies in front of the service (e.g. 1) or their addresses (e.g. 10.0.0.0/8)");
+    }
+    if (/^\d+$/.test(text)) return Number(text);
+    return text.split(",").map((entry) => proxyAddress(entry.trim(), env));
   });
 }
 
