@@ -18,6 +18,16 @@ export interface HotMarket extends MarketRow {
  * Markets by the number of fills of Smart Money wallets (is_smart = 1) in the last `minutes`, then their USD;
  * at most `limit` rows. Markets missing from the index (not yet synced) are left out.
  */
+/**
+ * The window hot markets are computed for: the requested minutes rounded up to 5 minutes within the hour, to
+ * whole hours within the day, to 6 hours beyond. Each window is computed once per cache window, so a client
+ * cycling through every minute from 1 to 10,080 meets 59 computations, not 10,080 scans of up to 7 days of fills.
+ */
+export function hotWindowMinutes(minutes: number): number {
+  const step = minutes <= 60 ? 5 : minutes <= 1_440 ? 60 : 360;
+  return Math.min(10_080, Math.ceil(minutes / step) * step);
+}
+
 export async function hotMarkets(store: Store, index: MarketIndex, now: number, minutes: number, limit: number): Promise<HotMarket[]> {
   const rows = await store.db
     .selectFrom("fills as f")

@@ -16,8 +16,11 @@ export interface Access {
    */
   readonly kind: "public" | "premium" | "key-optional" | "local";
   readonly headers: KeyHeaders;
-  /** Requests of the budget one call consumes (batch calls: the wallet count). Defaults to 1. */
-  readonly cost?: (request: FastifyRequest) => number;
+  /**
+   * Requests of the budget one call consumes, when not 1: a fixed number (expensive reads), or one that depends
+   * on the validated body (batch calls: the wallet count, of which 1 is charged on receipt whatever the body).
+   */
+  readonly cost?: number | ((request: FastifyRequest) => number);
 }
 
 export const access = {
@@ -32,6 +35,11 @@ export const access = {
   keyOptional: { kind: "key-optional", headers: "either" },
   localOnly: { kind: "local", headers: "either" },
 } as const satisfies Record<string, Access>;
+
+/** An expensive read: costs `cost` requests of the budget (RATE_HEAVY_READ_COST). */
+export function heavy(base: Access, cost: number): Access {
+  return { ...base, cost };
+}
 
 /** A batch route: costs as many requests as the body's list has items (at least 1). */
 export function batch(base: Access, field: string): Access {

@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApp, type TestApp } from "../../test/support/app.js";
 import { createKey, revokeKey, rotateKey } from "../accounts/keys.js";
-import { access, batch } from "./access.js";
+import { access, batch, heavy } from "./access.js";
 
 let t: TestApp;
 let premium: string;
@@ -20,6 +20,7 @@ beforeAll(async () => {
       app.get("/api/public/v1/test/premium", { config: { access: access.premiumAnyHeader } }, ok);
       app.get("/api/v2/isw/premium/test", { config: { access: access.premiumBearer } }, ok);
       app.post("/api/v2/test/local", { config: { access: access.localOnly } }, ok);
+      app.get("/test/heavy", { config: { access: heavy(access.public, 5) } }, ok);
       app.post(
         "/api/public/v1/test/batch",
         {
@@ -157,10 +158,34 @@ describe("rate limits in one process (memory backend)", () => {
     expect(first.statusCode).toBe(200);
     expect(first.headers["x-ratelimit-consumed"]).toBe("20");
     expect(first.headers["x-ratelimit-remaining"]).toBe("10");
+    // Over budget: the call was received (1), its wallets were not served.
     const refused = await call(11);
     expect(refused.statusCode).toBe(429);
-    expect(refused.headers["x-ratelimit-consumed"]).toBe("0");
-    expect((await call(10)).headers["x-ratelimit-remaining"]).toBe("0");
+    expect(refused.headers["x-ratelimit-consumed"]).toBe("1");
+    expect(refused.headers["x-ratelimit-remaining"]).toBe("9");
+    expect((await call(9)).headers["x-ratelimit-remaining"]).toBe("0");
+  });
+
+  it("charges a batch on receipt whatever its body: malformed JSON and too many wallets cost 1, not nothing or all", async () => {
+    const { key } = await createKey(t.store.db, { account: "sloppy-batcher", plan: "premium", rateLimitPerMinute: 100, now: t.clock.now() });
+    const post = (payload: string) =>
+      t.app.inject({ method: "POST", url: "/api/public/v1/test/batch", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, payload });
+    const malformed = await post("{nope");
+    expect(malformed.statusCode).toBe(422);
+    expect(malformed.headers["x-ratelimit-consumed"]).toBe("1");
+    expect(malformed.headers["x-ratelimit-remaining"]).toBe("99");
+    const tooMany = await post(JSON.stringify({ wallets: Array.from({ length: 51 }, (_, i) => `0x${i}`) }));
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.headers["x-ratelimit-consumed"]).toBe("1");
+    expect(tooMany.headers["x-ratelimit-remaining"]).toBe("98");
+  });
+
+  it("charges an expensive read its declared cost", async () => {
+    const ip = { remoteAddress: "203.0.113.77" };
+    const first = await t.app.inject({ url: "/test/heavy", ...ip });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers["x-ratelimit-consumed"]).toBe("5");
+    expect(first.headers["x-ratelimit-remaining"]).toBe(String(200 - 5));
   });
 });
 

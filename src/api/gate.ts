@@ -1,8 +1,9 @@
 /**
  * The gate: authentication, plans and rate limits for every route, from its `access` declaration.
  * - onRoute: refuses a route without a declaration; documents its security and 401/403/422/429 bodies in OpenAPI.
- * - onRequest: local-only check, key extraction and verification, then the rate limit (cost 1).
- * - preValidation: the rate limit of batch routes, whose cost depends on the parsed body.
+ * - onRequest: local-only check, key extraction and verification, then the rate limit: the route's fixed cost,
+ *   or 1 on receipt for a batch route (malformed or oversized, it still cost that);
+ * - preHandler: the rest of a batch route's cost, which depends on its validated body.
  * Keys are never logged: only their display prefix is kept on the request.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
@@ -119,8 +120,9 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
       responses[401] ??= ErrorDetail("Missing, invalid, rotated or revoked API key (detail says which)");
       responses[403] ??= ErrorDetail("Valid API key, but the plan is not Premium");
     }
-    if (declared.cost) {
-      schema.description = `${(schema.description as string | undefined) ?? ""} Costs one request of the budget per wallet (header X-RateLimit-Consumed).`.trim();
+    if (declared.cost !== undefined) {
+      const cost = typeof declared.cost === "number" ? `${declared.cost} requests of the budget` : "one request of the budget per wallet (one on receipt whatever the body)";
+      schema.description = `${(schema.description as string | undefined) ?? ""} Costs ${cost} (header X-RateLimit-Consumed).`.trim();
     }
   });
 
@@ -132,15 +134,17 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
     return { bucket: `key:${check.keyId}`, limit: check.rateLimitPerMinute ?? planLimit };
   };
 
-  /** Consumes `cost` (0 = only look), sets the rate headers, and throws 429 when the budget is spent. */
-  const consume = async (request: FastifyRequest, reply: FastifyReply, cost: number, batchCall: boolean) => {
+  /**
+   * Consumes `cost`, sets the rate headers (X-RateLimit-Consumed, with what the request consumed before, on a
+   * route that declares its cost), and throws 429 when the budget cannot take it.
+   */
+  const consume = async (request: FastifyRequest, reply: FastifyReply, cost: number, declaresCost: boolean, consumedBefore = 0) => {
     const { bucket, limit } = budgetOf(request);
-    const limiter = ctx.platform.rateLimiter;
-    const decision = cost === 0 ? await limiter.peek(bucket, limit) : await limiter.consume(bucket, limit, cost);
+    const decision = await ctx.platform.rateLimiter.consume(bucket, limit, cost);
     request.auth.rate = decision;
     reply.header("X-RateLimit-Limit", decision.limit).header("X-RateLimit-Remaining", decision.remaining);
-    if (batchCall && cost > 0) reply.header("X-RateLimit-Consumed", decision.consumed);
-    if (!decision.allowed && cost > 0) {
+    if (declaresCost) reply.header("X-RateLimit-Consumed", consumedBefore + decision.consumed);
+    if (!decision.allowed) {
       throw new HttpError(429, `Rate limit exceeded: ${decision.limit} requests per minute. Retry after 60 seconds.`, { "Retry-After": "60" });
     }
   };
@@ -168,12 +172,14 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
         throw refusal;
       }
     }
-    await consume(request, reply, rule.cost ? 0 : 1, false);
+    await consume(request, reply, typeof rule.cost === "number" ? rule.cost : 1, rule.cost !== undefined);
   });
 
-  app.addHook("preValidation", async (request, reply) => {
+  app.addHook("preHandler", async (request, reply) => {
     const rule = request.routeOptions.config.access;
-    if (rule?.cost && rule.kind !== "local") await consume(request, reply, rule.cost(request), true);
+    if (typeof rule?.cost !== "function" || rule.kind === "local") return;
+    const rest = rule.cost(request) - 1;
+    if (rest > 0) await consume(request, reply, rest, true, 1);
   });
 }
 

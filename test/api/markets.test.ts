@@ -1,4 +1,5 @@
 /** /api/v2/markets/search, /hot, /category-stats, /resolved over the simulated world. */
+import { hotWindowMinutes } from "../../src/analytics/markets-lists.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorldApp } from "../support/world-app.js";
 import { VOLUME_SQL, getJson, isSortedDesc, openMarketsWorld, rows } from "./markets-support.js";
@@ -191,6 +192,21 @@ describe("GET /api/v2/markets/hot", () => {
 
   it("answers 422 past its limits", async () => {
     for (const query of ["minutes=0", "minutes=10081", "limit=0", "limit=101", "x=1"]) expect((await getJson(t, `/api/v2/markets/hot?${query}`)).status, query).toBe(422);
+  });
+
+  it("rounds the window up to a bucket and says which: cycling the minutes cannot make every request a cold scan", async () => {
+    const windows = new Set<number>();
+    for (const [asked, used] of [[1, 5], [59, 60], [61, 120], [1_439, 1_440], [1_441, 1_800], [10_079, 10_080]] as const) {
+      const res = await getJson(t, `/api/v2/markets/hot?minutes=${asked}&limit=100`);
+      expect(res.body.minutes, String(asked)).toBe(used);
+      expect(res.body.markets.length, String(asked)).toBe((await whaleCounts(used)).length);
+    }
+    for (let minutes = 1; minutes <= 10_080; minutes++) {
+      const used = hotWindowMinutes(minutes);
+      expect(used).toBeGreaterThanOrEqual(minutes);
+      windows.add(used);
+    }
+    expect(windows.size).toBeLessThanOrEqual(60);
   });
 });
 

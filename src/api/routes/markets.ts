@@ -1,7 +1,7 @@
 /** /api/v2/markets/*: search, hot markets, category counts, resolved markets. Public reads over the market index. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { categoryStats, hotMarkets, resolvedMarkets } from "../../analytics/markets-lists.js";
+import { categoryStats, hotMarkets, hotWindowMinutes, resolvedMarkets } from "../../analytics/markets-lists.js";
 import { searchMarkets, type SearchFilters } from "../../analytics/markets-search.js";
 import { LocalBodyCache } from "../../analytics/window-cache.js";
 import { access } from "../access.js";
@@ -146,7 +146,9 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       config: { access: access.public },
       schema: {
         summary: "Hot markets",
-        description: `Markets ranked by the number of Smart Money fills in the last \`minutes\`, then by their USD. Cached ${HOT_CACHE_MS / 1000} s.`,
+        description:
+          `Markets ranked by the number of Smart Money fills in the last \`minutes\`, then by their USD. Cached ${HOT_CACHE_MS / 1000} s. ` +
+          "The window is rounded up to 5 minutes within the hour, to whole hours within the day, and to 6 hours beyond; `minutes` in the answer is the window used.",
         tags: ["markets"],
         querystring: Type.Object({
           minutes: Type.Integer({ minimum: 1, maximum: 10_080, default: 60, description: "window, minutes (up to 7 days)" }),
@@ -156,7 +158,7 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       },
     },
     async (request) => {
-      const { minutes } = request.query;
+      const minutes = hotWindowMinutes(request.query.minutes);
       const limit = request.query.limit as number;
       const { value } = await ctx.platform.cache.getOrLoad(`markets:hot:${minutes}`, HOT_CACHE_MS, async () => {
         const now = clock.now();

@@ -1,6 +1,7 @@
 /**
  * A wallet over time under /api/v2/wallet/{address}: pnl-history, pnl-history-chain, changes-since, last-moves.
  */
+import { access, heavy } from "../access.js";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { CHANGES_MAX_LOOKBACK, CHANGES_MIN_AGE, PNL_PERIODS, changesSince, lastMoves, pnlHistory, pnlHistoryChain } from "../../analytics/wallet-history.js";
@@ -102,7 +103,7 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     async (request) => changesSince(store, await service.requireProxy(request.params.address), request.query.since, platform.clock.now()),
   );
 
-  app.get("/api/v2/wallet/:address/last-moves", route("Latest move per market", LastMoves, NoQuery), async (request) =>
+  app.get("/api/v2/wallet/:address/last-moves", route("Latest move per market", LastMoves, NoQuery, heavy(access.public, ctx.config.limits.heavyReadCost)), async (request) =>
     lastMoves(store, await service.requireProxy(request.params.address)),
   );
 };

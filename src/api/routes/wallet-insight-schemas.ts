@@ -4,7 +4,7 @@
  */
 import { Type, type TSchema } from "typebox";
 import { CATEGORIES } from "../../ledger/categories.js";
-import { access } from "../access.js";
+import { access, type Access } from "../access.js";
 import { WalletParams, walletErrorResponses } from "../params.js";
 import { ProxyParam } from "./wallet-schemas.js";
 
@@ -16,8 +16,8 @@ export const NoQuery = Type.Object({});
 /** Options of a free wallet route: path address, closed query, the response and the wallet error bodies. */
 export const walletRoute =
   (tags: string[]) =>
-  <R extends TSchema, Q extends TSchema>(summary: string, response: R, querystring: Q) => ({
-    config: { access: access.public },
+  <R extends TSchema, Q extends TSchema>(summary: string, response: R, querystring: Q, routeAccess: Access = access.public) => ({
+    config: { access: routeAccess },
     schema: { summary, tags, params: WalletParams, querystring, response: { 200: response, ...walletErrorResponses } },
   });
 

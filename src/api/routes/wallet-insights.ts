@@ -2,6 +2,7 @@
  * Wallet insights and copy-trading aids under /api/v2/wallet/{address}: insights, closed-insights, highlights,
  * hold, alignment, related-markets, similar-traders, whale-matches, missed-opportunities, active-whale-markets.
  */
+import { access, heavy } from "../access.js";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { activeWhaleMarkets, missedOpportunities, relatedMarkets, similarTraders, walletAlignment, whaleMatches } from "../../analytics/whale-matches.js";
@@ -40,6 +41,7 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   const service = new WalletService(ctx);
   const { store, config, platform } = ctx;
   const now = () => platform.clock.now();
+  const heavyRead = heavy(access.public, config.limits.heavyReadCost);
 
   app.get("/api/v2/wallet/:address/insights", route("Wallet insights: categories, entry prices, hold, skill", Insights, NoQuery), async (request) =>
     walletInsights(store, await service.requireProxy(request.params.address)),
@@ -77,19 +79,19 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
 
   app.get(
     "/api/v2/wallet/:address/whale-matches",
-    route("Whales with the most overlapping (market, side) positions", WhaleMatches, LimitQuery(10, 100)),
+    route("Whales with the most overlapping (market, side) positions", WhaleMatches, LimitQuery(10, 100), heavyRead),
     async (request) => whaleMatches(store, await service.requireProxy(request.params.address), request.query.limit),
   );
 
   app.get(
     "/api/v2/wallet/:address/missed-opportunities",
-    route("Markets matched whales won without the wallet", MissedOpportunities, LimitQuery(5, 50)),
+    route("Markets matched whales won without the wallet", MissedOpportunities, LimitQuery(5, 50), heavyRead),
     async (request) => missedOpportunities(store, await service.requireProxy(request.params.address), request.query.limit, config),
   );
 
   app.get(
     "/api/v2/wallet/:address/active-whale-markets",
-    route("Open markets where matched whales hold a side the wallet does not", ActiveWhaleMarkets, LimitQuery(5, 50)),
+    route("Open markets where matched whales hold a side the wallet does not", ActiveWhaleMarkets, LimitQuery(5, 50), heavyRead),
     async (request) => {
       const wallet = await service.requireProxy(request.params.address);
       const all = (await platform.cache.getOrLoad(`wallet-insights:active-whale-markets:${wallet}`, ACTIVE_WHALES_TTL_MS, () => activeWhaleMarkets(store, wallet, config))).value;

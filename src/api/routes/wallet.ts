@@ -8,7 +8,7 @@ import { lookupCounterOf } from "../../analytics/lookups.js";
 import { rankingsOf } from "../../analytics/wallet-overview.js";
 import { byCurrentValue, closedPositions, openPositions, pendingRedemptions } from "../../analytics/wallet-positions.js";
 import { walletFees } from "../../analytics/wallet-trades.js";
-import { access } from "../access.js";
+import { access, heavy } from "../access.js";
 import type { AppContext } from "../context.js";
 import { notFound, validationError } from "../errors.js";
 import { Offset, WalletParams, refuseContractAddresses, walletErrorResponses } from "../params.js";
@@ -161,7 +161,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
   app.get(
     "/api/v2/wallet/:address/fees",
     {
-      config: { access: access.public },
+      config: { access: heavy(access.public, ctx.config.limits.heavyReadCost) },
       schema: {
         summary: "Fees paid",
         description: "Exchange fees the wallet paid over all its fills: total, per UTC month, per entry type and per role. Cached 5 min.",
