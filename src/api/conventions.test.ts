@@ -2,7 +2,8 @@ import { Type } from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { openTestApp, type TestApp } from "../../test/support/app.js";
-import { saveCheckpoint } from "../store/checkpoints.js";
+import { recordSourceError, saveCheckpoint } from "../store/checkpoints.js";
+import { errorClass } from "./routes/health.js";
 import { FIRST_SYNC_DERIVED, writeDeriveState } from "../store/derive-state.js";
 import { access } from "./access.js";
 import { HttpError } from "./errors.js";
@@ -49,7 +50,7 @@ describe("health", () => {
     expect(body).toMatchObject({ status: "ok", store: "sqlite", platform: "memory", ready: false });
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(body.sources).toEqual([
-      { source: "gamma-markets", status: "waiting", first_sync_done: false, lag_seconds: null, errors: 0, last_error: null },
+      { source: "gamma-markets", status: "waiting", first_sync_done: false, lag_seconds: null, errors: 0, last_error_class: null, last_error: null },
     ]);
   });
 
@@ -60,6 +61,31 @@ describe("health", () => {
     const body = (await t.app.inject("/api/v1/health")).json();
     expect(body.ready).toBe(true);
     expect(body.sources[0]).toMatchObject({ status: "following", lag_seconds: 42 });
+  });
+
+  it("shows remote callers the class and count of ingest errors, and their full text only to the local host", async () => {
+    await recordSourceError(t.store.db, "chain-logs", "rpc eth_getLogs: unavailable after 5 attempt(s) (last HTTP 503) at http://10.20.30.40:8545", t.clock.now());
+    const sourceFor = async (remoteAddress: string, headers: Record<string, string> = {}) =>
+      ((await t.app.inject({ url: "/api/v1/health", remoteAddress, headers })).json().sources as Array<Record<string, unknown>>).find((s) => s.source === "chain-logs");
+    const remote = await sourceFor("198.51.100.7");
+    expect(remote).toMatchObject({ errors: 1, last_error_class: "venue_unavailable", last_error: null });
+    expect(JSON.stringify(remote)).not.toContain("10.20.30.40");
+    expect(await sourceFor("127.0.0.1", { "x-forwarded-for": "198.51.100.7" })).toMatchObject({ last_error: null });
+    expect(await sourceFor("127.0.0.1")).toMatchObject({ last_error_class: "venue_unavailable", last_error: expect.stringContaining("10.20.30.40") });
+  });
+
+  it.each([
+    ["gamma /markets: timed out after 10000 ms", "timeout"],
+    ["fetch failed: connect ECONNREFUSED 127.0.0.1:9", "network"],
+    ["data-api /trades: HTTP 503", "venue_http_5xx"],
+    ["data-api /trades: HTTP 404 not found", "venue_http_4xx"],
+    ["gamma /markets: unexpected payload shape: /0/id expected string", "venue_shape"],
+    ["eth_getLogs: JSON-RPC error -32005: too many logs", "rpc_error"],
+    ["data-api /trades offset 0 row 9: bad price", "malformed_record"],
+    ["SQLITE_BUSY: database is locked", "store"],
+    ["something else", "other"],
+  ])("classes %j as %s", (message, expected) => {
+    expect(errorClass(message)).toBe(expected);
   });
 
   it("rejects unknown query parameters with 422 naming them", async () => {

@@ -98,7 +98,8 @@ function refusalOf(check: KeyCheck): HttpError | undefined {
   }
 }
 
-function isLocal(request: FastifyRequest): boolean {
+/** A request from the local host itself, not forwarded by a proxy. */
+export function isLocalRequest(request: FastifyRequest): boolean {
   const remote = request.socket.remoteAddress ?? "";
   const forwarded = request.headers["x-forwarded-for"] !== undefined || request.headers.forwarded !== undefined;
   return !forwarded && (remote === "127.0.0.1" || remote === "::1" || remote === "::ffff:127.0.0.1");
@@ -153,7 +154,7 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
     const rule: Access = request.routeOptions.config.access ?? { kind: "public", headers: "either" };
     request.auth = { presented: {} };
     if (rule.kind === "local") {
-      if (isLocal(request)) return;
+      if (isLocalRequest(request)) return;
       await consume(request, reply, 1, false);
       throw new HttpError(404, "Not Found");
     }

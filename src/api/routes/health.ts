@@ -5,6 +5,24 @@ import { readReadiness } from "../../analytics/readiness.js";
 import { VERSION } from "../../version.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
+import { isLocalRequest } from "../gate.js";
+
+const ERROR_CLASSES = ["timeout", "network", "venue_unavailable", "venue_http_4xx", "venue_http_5xx", "venue_shape", "rpc_error", "malformed_record", "store", "other"] as const;
+type ErrorClass = (typeof ERROR_CLASSES)[number];
+
+/** The kind of an ingest error, from the text the pipelines record (the text itself stays in the log). */
+export function errorClass(message: string): ErrorClass {
+  if (/timed? ?out|timeout|ETIMEDOUT|aborted/i.test(message)) return "timeout";
+  if (/unavailable after/.test(message)) return "venue_unavailable";
+  if (/HTTP 5\d\d/.test(message)) return "venue_http_5xx";
+  if (/HTTP 4\d\d/.test(message)) return "venue_http_4xx";
+  if (/unexpected payload shape/.test(message)) return "venue_shape";
+  if (/JSON-RPC error/.test(message)) return "rpc_error";
+  if (/ECONN|ENOTFOUND|EAI_AGAIN|EPIPE|fetch failed|socket|network/i.test(message)) return "network";
+  if (/SQLITE|database|relation|constraint|deadlock|connection terminated|too many clients/i.test(message)) return "store";
+  if (/ row \d+|record|malformed|invalid|expected/i.test(message)) return "malformed_record";
+  return "other";
+}
 
 const SourceStatus = Type.Object({
   source: Type.String(),
@@ -12,7 +30,10 @@ const SourceStatus = Type.Object({
   first_sync_done: Type.Boolean(),
   lag_seconds: Type.Union([Type.Integer(), Type.Null()], { description: "seconds since the source last advanced" }),
   errors: Type.Integer({ description: "malformed records skipped and failed requests" }),
-  last_error: Type.Union([Type.String(), Type.Null()]),
+  last_error_class: Type.Union([Type.Enum(ERROR_CLASSES), Type.Null()], { description: "what kind the last error was" }),
+  last_error: Type.Union([Type.String(), Type.Null()], {
+    description: "the last error's full text, to callers on the local host only (it can name hosts and drivers); null for others, and in the log",
+  }),
 });
 
 const Health = Type.Object({
@@ -39,7 +60,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
         response: { 200: Health, 503: Health },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
+      const local = isLocalRequest(request);
       const now = ctx.platform.clock.now();
       const base = {
         version: VERSION,
@@ -69,7 +91,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
           first_sync_done: done,
           lag_seconds: c && c.cursor !== "" ? Math.max(0, now - c.updated_at) : null,
           errors: c?.errors ?? 0,
-          last_error: c?.last_error ?? null,
+          last_error_class: c?.last_error ? errorClass(c.last_error) : null,
+          last_error: local ? (c?.last_error ?? null) : null,
         };
       });
       return { ...base, status: "ok" as const, ready, sources };
