@@ -105,6 +105,12 @@ export function isLocalRequest(request: FastifyRequest): boolean {
   return !forwarded && (remote === "127.0.0.1" || remote === "::1" || remote === "::ffff:127.0.0.1");
 }
 
+/** Who a request counts against: its key when it sent a valid one, else its client IP. */
+export function clientOf(request: FastifyRequest): string {
+  const check = request.auth?.check;
+  return check?.status === "valid" ? `key:${check.keyId}` : `ip:${request.ip}`;
+}
+
 export function registerGate(app: FastifyInstance, ctx: AppContext): void {
   const limits = ctx.config.limits;
   app.decorateRequest("auth", undefined as unknown as RequestAuth);
@@ -130,9 +136,9 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
   /** The budget a request draws from: its key's when it sent a valid one, else its client IP's. */
   const budgetOf = (request: FastifyRequest): { bucket: string; limit: number } => {
     const check = request.auth.check;
-    if (check?.status !== "valid") return { bucket: `ip:${request.ip}`, limit: limits.freePerMinute };
+    if (check?.status !== "valid") return { bucket: clientOf(request), limit: limits.freePerMinute };
     const planLimit = check.plan === "premium" ? limits.premiumPerMinute : limits.freePerMinute;
-    return { bucket: `key:${check.keyId}`, limit: check.rateLimitPerMinute ?? planLimit };
+    return { bucket: clientOf(request), limit: check.rateLimitPerMinute ?? planLimit };
   };
 
   /**

@@ -245,6 +245,7 @@ describe("the load signal", () => {
 describe("view=signer and view=union (live venue reads)", () => {
   let venue: Server;
   let venueUrl: string;
+  let venueRequests = 0;
   const signer = "0x5151515151515151515151515151515151515151";
   const closed = [25.5, 10, -4].map((pnl, i) => ({
     proxyWallet: signer, asset: String(1000 + i), conditionId: `0x${String(i + 1).padStart(64, "0")}`, avgPrice: 0.4, totalBought: 100, realizedPnl: pnl, curPrice: 1, timestamp: 1_779_000_000 + i, outcomeIndex: 0,
@@ -255,6 +256,7 @@ describe("view=signer and view=union (live venue reads)", () => {
 
   beforeAll(async () => {
     venue = createServer((req, res) => {
+      venueRequests++;
       const url = new URL(req.url ?? "/", "http://x");
       const offset = Number(url.searchParams.get("offset") ?? 0);
       const body = url.pathname === "/closed-positions" ? (offset === 0 ? closed : []) : url.pathname === "/positions" ? (offset === 0 ? open : []) : url.pathname === "/user-pnl" ? [{ t: 1_779_000_000, p: 12 }, { t: 1_779_100_000, p: 31.5 }] : null;
@@ -289,6 +291,25 @@ describe("view=signer and view=union (live venue reads)", () => {
     const viaSigner = await request(live.app, "GET", `/api/v2/wallet/${signer}/overview`);
     expect(viaSigner.body.profile).toMatchObject({ address: signer, proxy_wallet: proxy });
     expect(viaSigner.body.stats.total_trades).toBe(proxyView.stats.total_trades);
+  });
+
+  it("keeps a live view per signer for the overview window, and limits each client's live computations", async () => {
+    const [first, second] = [byTrades[12]!.wallet, byTrades[13]!.wallet];
+    await t.store.db.updateTable("wallets").set({ signer }).where("address", "=", first).execute();
+    await t.store.db.updateTable("wallets").set({ signer: "0x5252525252525252525252525252525252525252" }).where("address", "=", second).execute();
+    const live = await variantApp(t, { VENUE_DATA_API_URL: venueUrl, VENUE_PNL_URL: venueUrl, RATE_LIVE_VIEWS_PER_MINUTE: "1" });
+    closers.push(live.close);
+    const before = venueRequests;
+    expect((await request(live.app, "GET", `/api/v2/wallet/${first}/overview?view=signer`)).status).toBe(200);
+    const perView = venueRequests - before;
+    expect(perView).toBeGreaterThan(0);
+    expect((await request(live.app, "GET", `/api/v2/wallet/${first}/overview?view=union`)).status).toBe(200);
+    expect(venueRequests - before).toBe(perView);
+    const limited = await request(live.app, "GET", `/api/v2/wallet/${second}/overview?view=signer`);
+    expect(limited.status).toBe(429);
+    expect(limited.body.detail).toMatch(/Live views/);
+    expect(venueRequests - before).toBe(perView);
+    expect((await request(live.app, "GET", `/api/v2/wallet/${second}/overview`)).status).toBe(200);
   });
 
   it("answers 502 when the venue is down, and the default view does not notice", async () => {

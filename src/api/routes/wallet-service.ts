@@ -23,6 +23,7 @@ import { ChainClient, DataApiClient, PnlClient } from "../../venue/index.js";
 import { safeSigner } from "../../venue/safe-owners.js";
 import type { AppContext } from "../context.js";
 import { HttpError, notFound } from "../errors.js";
+import { clientOf } from "../gate.js";
 import { ADDRESS_PATTERN } from "../params.js";
 import { sendSerialized } from "../send-serialized.js";
 
@@ -115,7 +116,7 @@ export class WalletService {
    */
   async sendOverview(reply: FastifyReply, address: string, view: WalletView, degraded: boolean): Promise<FastifyReply | OverviewBody> {
     if (view !== "proxy") {
-      const body = await this.overview(address, view, degraded);
+      const body = await this.overview(address, view, degraded, clientOf(reply.request));
       lookupCounterOf(this.store).record(body.profile.proxy_wallet, this.now());
       return body;
     }
@@ -130,15 +131,18 @@ export class WalletService {
     return sendSerialized(reply, json);
   }
 
-  /** The overview of one address in the given view; 404 unknown wallet, 404 no known signer, 502 venue down. */
-  async overview(address: string, view: WalletView, degraded: boolean): Promise<OverviewBody> {
+  /**
+   * The overview of one address in the given view; 404 unknown wallet, 404 no known signer, 502 venue down, 429
+   * when `client` has had RATE_LIVE_VIEWS_PER_MINUTE live views computed in the last minute.
+   */
+  async overview(address: string, view: WalletView, degraded: boolean, client = "internal"): Promise<OverviewBody> {
     const stored = await this.stored(address);
     if (!stored) throw notFound(`Wallet ${address.toLowerCase()} not found`);
     const { identity, stats, totalTraders } = stored;
     if (view === "proxy") return overviewBody(identity, stats, totalTraders, view, degraded);
     const signer = identity.signer ?? (await this.discoverSigner(identity.proxy));
     if (!signer) throw notFound(`No signer is known for wallet ${identity.proxy} (it is not a 1-of-1 Safe, or no RPC is configured)`);
-    const signerStats = await this.liveSigner(signer);
+    const signerStats = await this.liveSigner(signer, client);
     const merged = view === "signer" ? { ...signerStats, rank_pnl: null, rank_winrate: null, rank_volume: null, rank_profit_factor: null } : mergeStats(stats, signerStats, this.ctx.config.ledger.profitFactorCap);
     return overviewBody({ ...identity, signer }, merged, totalTraders, view, degraded);
   }
@@ -164,14 +168,28 @@ export class WalletService {
     return found.value;
   }
 
-  private async liveSigner(signer: string): Promise<WalletStatsTable> {
-    const base = (await readStats(this.ctx.store, signer)) ?? emptyStats(signer, this.now());
-    try {
-      return await liveSignerStats(this.liveVenue(), signer, base, this.ctx.config.ledger.profitFactorCap);
-    } catch (error) {
-      if (error instanceof LiveVenueError) throw new HttpError(502, "Upstream data service temporarily unavailable");
-      throw error;
+  /**
+   * The signer's statistics read live from the venue, kept per signer for the overview window: the venue's request
+   * budget is shared by every user, so each client may have only a few computed per minute (cached ones are free).
+   */
+  private async liveSigner(signer: string, client: string): Promise<WalletStatsTable> {
+    const key = `wallet-live-signer:${signer}`;
+    const cached = await this.ctx.platform.cache.get<WalletStatsTable>(key);
+    if (cached) return cached;
+    const perMinute = this.ctx.config.limits.liveViewsPerMinute;
+    if (!(await this.ctx.platform.rateLimiter.consume(`live-view:${client}`, perMinute, 1)).allowed) {
+      throw new HttpError(429, `Live views (view=signer or view=union) are limited to ${perMinute} per minute per client; view=proxy is not. Retry after 60 seconds.`, { "Retry-After": "60" });
     }
+    const load = async () => {
+      const base = (await readStats(this.ctx.store, signer)) ?? emptyStats(signer, this.now());
+      try {
+        return await liveSignerStats(this.liveVenue(), signer, base, this.ctx.config.ledger.profitFactorCap);
+      } catch (error) {
+        if (error instanceof LiveVenueError) throw new HttpError(502, "Upstream data service temporarily unavailable");
+        throw error;
+      }
+    };
+    return (await this.ctx.platform.cache.getOrLoad(key, this.cacheMs, load)).value;
   }
 
   private liveVenue(): LiveVenue {
