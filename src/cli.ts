@@ -4,8 +4,7 @@
  */
 import { ConfigError, describeSettings, flagToEnv, isConfigFlag, loadConfig, type Config } from "./config/index.js";
 import { createLogger } from "./platform/logger.js";
-import { startService, stopOnSignals, openConfiguredStore } from "./server.js";
-import { migrateStore } from "./store/migrate.js";
+import { startService, stopOnSignals, withMigratedStore } from "./runtime/index.js";
 import { UsageError, runKeysCommand } from "./accounts/cli.js";
 import { runIngestCommand } from "./ingest/command.js";
 import { demoCommand, simCommand } from "./sim/cli.js";
@@ -50,13 +49,7 @@ const commands: Record<string, Command> = {
     flags: { account: "value", plan: "value", key: "value", "rate-limit": "value" },
     positionals: true,
     async run(config, flags, [action]) {
-      const store = await openConfiguredStore(config);
-      try {
-        await migrateStore(store);
-        await runKeysCommand(store.db, action, flags, Math.floor(Date.now() / 1000));
-      } finally {
-        await store.close();
-      }
+      await withMigratedStore(config, (store) => runKeysCommand(store.db, action, flags, Math.floor(Date.now() / 1000)));
     },
   },
   rebuild: {
@@ -69,14 +62,9 @@ const commands: Record<string, Command> = {
   migrate: {
     summary: "bring the store's schema up to date and exit",
     async run(config) {
-      const store = await openConfiguredStore(config);
-      try {
-        const results = await migrateStore(store);
-        const applied = results.filter((r) => r.status === "Success").map((r) => r.migrationName);
+      await withMigratedStore(config, async (_store, applied) => {
         console.log(applied.length ? `applied: ${applied.join(", ")}` : "store is up to date");
-      } finally {
-        await store.close();
-      }
+      });
     },
   },
   sim: simCommand,

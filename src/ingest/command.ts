@@ -5,7 +5,7 @@
 import type { Config } from "../config/index.js";
 import { createPlatform } from "../platform/index.js";
 import { createLogger } from "../platform/logger.js";
-import { openConfiguredStore, stopOnSignals } from "../server.js";
+import { openConfiguredStore, stopOnSignals } from "../runtime/index.js";
 import { migrateStore } from "../store/migrate.js";
 import { Ingest } from "./ingest.js";
 import { ProgressReporter } from "./progress.js";

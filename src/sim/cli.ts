@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Config } from "../config/index.js";
 import type { Store } from "../store/database.js";
 import { createLogger } from "../platform/logger.js";
-import { startService, stopOnSignals, type Service } from "../server.js";
+import { startService, stopOnSignals, type Service } from "../runtime/index.js";
 import { startVenueProcess } from "./venue-process.js";
 import { parseFaults, startSimVenue, venueEnvironment, withSimulatedVenue, type SimVenue, type SimVenueUrls } from "./servers/index.js";
 import { WORLD_DEFAULTS, formatWorldStats, generateWorld, resolveWorldOptions, worldStats, type ResolvedWorldOptions } from "./world/index.js";
