@@ -1,8 +1,9 @@
 /** `pelagic rebuild`: recomputes every derived table from the stored fills and activity, then prints what it did. */
 import type { Config } from "../config/index.js";
+import { rebuild } from "../derive/index.js";
 import { systemClock, type Clock } from "../platform/clock.js";
 import { withMigratedStore } from "../runtime/index.js";
-import { rebuild } from "./rebuild.js";
+import type { CommandSpec } from "./spec.js";
 
 export async function runRebuildCommand(config: Config, clock: Clock = systemClock, print: (line: string) => void = console.log): Promise<void> {
   await withMigratedStore(config, async (store) => {
@@ -14,3 +15,15 @@ export async function runRebuildCommand(config: Config, clock: Clock = systemClo
     );
   });
 }
+
+export const rebuildCommand: CommandSpec = {
+  name: "rebuild",
+  summary: "recompute positions, statistics, snapshots and P&L points from the stored fills",
+  description:
+    "Replays the stored fills and activity through the ledger and replaces positions, wallet_stats, market_stats, " +
+    "today's position snapshot and the daily P&L points in one transaction. Run it with ingest stopped; the ingest " +
+    "process does the same when it starts.",
+  flags: {},
+  examples: ["pelagic rebuild", "pelagic rebuild --database-url postgres://localhost/pelagic"],
+  run: (config) => runRebuildCommand(config),
+};
