@@ -43,6 +43,12 @@ function closeOnSignals(close: () => Promise<void>): void {
   process.once("SIGTERM", onSignal);
 }
 
+/** How to use the settings `pelagic sim` prints: only its setting lines start with a capital (not `#`, nor npm's `>`). */
+const SIM_INSTRUCTION = [
+  "# point Pelagic at it with the settings below: with this output saved (node bin/pelagic.js sim > sim.env &), run",
+  "#   env $(grep '^[A-Z]' sim.env) node bin/pelagic.js serve",
+];
+
 export const simCommand: CommandSpec = {
   name: "sim",
   summary: "run the simulated venue alone, printing the settings that point Pelagic at it",
@@ -65,7 +71,7 @@ export const simCommand: CommandSpec = {
     }
     const { venue, options, liveRate } = await startVenue(flags, config.server.host);
     console.log(`# Pelagic's simulated venue, ${describeWorld(options, liveRate)}`);
-    console.log("# point Pelagic at it with these settings (e.g. env $(grep = <this output>) pelagic serve --port 8081):");
+    for (const line of SIM_INSTRUCTION) console.log(line);
     for (const [name, value] of Object.entries(venueEnvironment(venue.urls))) console.log(`${name}=${value}`);
     closeOnSignals(() => venue.close());
   },
