@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/index.js";
 import { simIngestEnv } from "../src/ingest/testing/sim-ingest.js";
 import { createLogger } from "../src/platform/logger.js";
-import { startService, type Service } from "../src/server.js";
+import { startService, type Service } from "../src/runtime/index.js";
 import { startSimVenue, type SimVenue } from "../src/sim/servers/index.js";
 import { openProcessStore, processStoreKinds, type ProcessStore } from "./process-stores.js";
 

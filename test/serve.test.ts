@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { access } from "../src/api/access.js";
 import { loadConfig } from "../src/config/index.js";
 import { createLogger } from "../src/platform/logger.js";
-import { startService } from "../src/server.js";
+import { startService } from "../src/runtime/index.js";
 import { TEST_DATABASE_URL, uniqueName } from "./support/backends.js";
 import { runPelagic, spawnPelagic } from "./support/cli.js";
 

@@ -209,15 +209,14 @@ export function describeSettings() {
   }));
 }
 
-const ENV_NAMES = new Set(listSettings(settings).map(({ setting }) => setting.env));
-
 /** The flag `--data-dir` sets `DATA_DIR`. */
 export function flagToEnv(flag: string): string {
   return flag.replace(/^--/, "").replace(/-/g, "_").toUpperCase();
 }
 
-export function isConfigFlag(flag: string): boolean {
-  return ENV_NAMES.has(flagToEnv(flag));
+/** `DATA_DIR` is set by the flag `--data-dir`: its name without the dashes. */
+export function settingFlagName(env: string): string {
+  return env.toLowerCase().replace(/_/g, "-");
 }
 
 /**

@@ -9,7 +9,6 @@ import { Deriver, type CommittedRows, type DeriverDeps } from "./deriver.js";
 export { Deriver, type CommittedRows, type DeriverDeps } from "./deriver.js";
 export { rebuild, deriveFromStore, derivedTables, writeDerivedTables, storedFrontier, type RebuildResult } from "./rebuild.js";
 export { loadMarketFacts, questionIndexOf } from "./market-facts.js";
-export { runRebuildCommand } from "./command.js";
 
 /** What the Deriver listens to: the ingest (`Ingest.onCommitted`, `Ingest.onCaughtUp`). */
 export interface CommittedSource {

@@ -15,7 +15,11 @@ export interface Running {
 }
 
 export function spawnPelagic(args: string[], env: Record<string, string | undefined>): Running {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  return follow(spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }));
+}
+
+/** Follows a child process started with piped stdout and stderr (a `pelagic` command, or a shell running one). */
+export function follow(child: ChildProcess): Running {
   const lines: Running["lines"] = [];
   let err = "";
   let buffer = "";

@@ -1,23 +1,24 @@
 /**
- * `pelagic serve`: opens the store (migrating it), the platform, the HTTP server and, by role, the ingest;
- * SIGTERM and SIGINT stop accepting connections, drain in-flight requests, stop ingest between two batches,
- * then close the store cleanly. Roles: `all` serves the API and runs ingest (unless INGEST=false), `api` serves
+ * The service (`pelagic serve`, `pelagic demo`): opens the store (migrating it), the platform, the HTTP server and,
+ * by role, the ingest; SIGTERM and SIGINT stop accepting connections, drain in-flight requests, stop ingest between
+ * two batches, then close the store cleanly. Roles: `all` serves the API and runs ingest (unless INGEST=false), `api` serves
  * without ingest, `ingest` runs ingest and serves only /api/v1/health.
  */
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import { buildApp, httpServerOptions } from "./api/app.js";
-import { appContext, type AppInput } from "./api/context.js";
-import { healthRoutes } from "./api/routes/health.js";
-import type { Config } from "./config/index.js";
-import { redactUrl } from "./config/index.js";
-import { createPlatform, type Platform } from "./platform/index.js";
-import { createLogger, type Logger } from "./platform/logger.js";
-import { openStore, type Store } from "./store/database.js";
-import { migrateStore } from "./store/migrate.js";
-import { Ingest, expectedIngestSources } from "./ingest/index.js";
-import { startDeriver, type Deriver } from "./derive/index.js";
-import type { Sleep, VenueClients } from "./venue/index.js";
+import { buildApp, httpServerOptions } from "../api/app.js";
+import { appContext, type AppInput } from "../api/context.js";
+import { healthRoutes } from "../api/routes/health.js";
+import type { Config } from "../config/index.js";
+import { redactUrl } from "../config/index.js";
+import { createPlatform, type Platform } from "../platform/index.js";
+import { createLogger, type Logger } from "../platform/logger.js";
+import type { Store } from "../store/database.js";
+import { migrateStore } from "../store/migrate.js";
+import { Ingest, expectedIngestSources } from "../ingest/index.js";
+import { startDeriver, type Deriver } from "../derive/index.js";
+import type { Sleep, VenueClients } from "../venue/index.js";
+import { openConfiguredStore } from "./store.js";
 
 export interface Service {
   app: FastifyInstance;
@@ -30,17 +31,6 @@ export interface Service {
   /** The address the server listens on. */
   url: string;
   stop(): Promise<void>;
-}
-
-export async function openConfiguredStore(config: Config): Promise<Store> {
-  return openStore({
-    kind: config.store.kind,
-    sqlitePath: config.store.sqlitePath,
-    databaseUrl: config.store.databaseUrl,
-    poolSize: config.store.poolSize,
-    sqliteCacheMb: config.store.sqliteCacheMb,
-    sqliteSortThreads: config.store.sqliteSortThreads,
-  });
 }
 
 export interface StartOptions {

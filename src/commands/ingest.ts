@@ -3,15 +3,30 @@
  * venue until SIGTERM/SIGINT, which stops between two batches. `--until-caught-up` exits 0 once caught up.
  */
 import type { Config } from "../config/index.js";
+import { Ingest, Stopped } from "../ingest/index.js";
+import { ProgressReporter } from "../ingest/progress.js";
 import { createPlatform } from "../platform/index.js";
 import { createLogger } from "../platform/logger.js";
-import { openConfiguredStore, stopOnSignals } from "../server.js";
+import { openConfiguredStore, stopOnSignals } from "../runtime/index.js";
 import { migrateStore } from "../store/migrate.js";
-import { Ingest } from "./ingest.js";
-import { ProgressReporter } from "./progress.js";
-import { Stopped } from "./runner.js";
+import { settingFlag, type CommandSpec } from "./spec.js";
 
-export async function runIngestCommand(config: Config, options: { untilCaughtUp: boolean }): Promise<void> {
+export const ingestCommand: CommandSpec = {
+  name: "ingest",
+  summary: "backfill from the venue, then follow it (--until-caught-up: exit once caught up)",
+  description:
+    "Backfills markets, then fills and activity from INGEST_START, with a progress bar on a terminal (log lines " +
+    "otherwise), then follows the venue until SIGTERM or Ctrl-C, which stop it between two batches. Use it for the " +
+    "scaled mode's one ingest process, or to fill a store before serving it.",
+  flags: {
+    "until-caught-up": { description: "exit (code 0) once every source has caught up, instead of following the venue" },
+    "ingest-start": settingFlag("INGEST_START", "<date|block>"),
+  },
+  examples: ["pelagic ingest --ingest-start 2026-01-01 --until-caught-up", "pelagic ingest --database-url postgres://localhost/pelagic"],
+  run: (config, flags) => runIngestCommand(config, { untilCaughtUp: flags["until-caught-up"] === "true" }),
+};
+
+async function runIngestCommand(config: Config, options: { untilCaughtUp: boolean }): Promise<void> {
   const logger = createLogger(config.server.logLevel);
   const store = await openConfiguredStore(config);
   await migrateStore(store);

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/index.js";
+import { loadWorld } from "../derive/test-support.js";
 import { ManualClock } from "../platform/clock.js";
 import { smallWorld } from "../sim/world/test-support.js";
 import { openStore } from "../store/database.js";
 import { migrateStore } from "../store/migrate.js";
-import { runRebuildCommand } from "./command.js";
-import { loadWorld } from "./test-support.js";
+import { runRebuildCommand } from "./rebuild.js";
 
 describe("pelagic rebuild", () => {
   const dir = mkdtempSync(join(tmpdir(), "pelagic-rebuild-"));

@@ -1,0 +1,111 @@
+/**
+ * `pelagic demo`: the simulated venue, in a `pelagic sim` child process, and the service pointed at it. Pelagic
+ * serves on `--port`; the venue listens on `--sim-port` (default: any free port).
+ */
+import { join } from "node:path";
+import type { Config } from "../config/index.js";
+import { createLogger } from "../platform/logger.js";
+import { startService, stopOnSignals, type Service } from "../runtime/index.js";
+import { venueEnvironment, withSimulatedVenue, type SimVenueUrls } from "../sim/servers/index.js";
+import { startVenueProcess } from "../sim/venue-process.js";
+import type { ResolvedWorldOptions } from "../sim/world/index.js";
+import { settingFlag, type CommandSpec } from "./spec.js";
+import { WORLD_FLAGS, describeWorld, numberFlag, worldOptionsOf } from "./world-flags.js";
+
+const DAY = 86_400;
+/** Blocks per eth_getLogs call in the demo (about 2.3 days of 2 s blocks). */
+const DEMO_BLOCK_SPAN = 100_000;
+const DEMO_RPC_REQUESTS_PER_SECOND = 1_000;
+
+/** The demo's configuration: the simulated venue, and a SQLite store of its own per world (the same world reuses it). */
+function demoConfig(config: Config, urls: SimVenueUrls, world: ResolvedWorldOptions): Config {
+  const identity = `demo-${world.seed}-${world.markets}-${world.wallets}-${world.fills}-${world.days}-${new Date(world.end * 1000).toISOString().slice(0, 10)}`;
+  const dataDir = join(config.store.dataDir, identity);
+  // Ingest the whole simulated history: the backfill starts at the world's first day.
+  const startDate = new Date((world.end - world.days * DAY) * 1000).toISOString().slice(0, 10);
+  // A loopback node answers wide log ranges quickly: fewer, larger eth_getLogs calls (the client halves when refused).
+  const blockSpan = Math.max(config.ingest.blockSpan, DEMO_BLOCK_SPAN);
+  const simulated = withSimulatedVenue(config, urls);
+  // The pacing protects a public RPC provider; the simulated node is on loopback.
+  const venue = { ...simulated.venue, rpcRequestsPerSecond: Math.max(config.venue.rpcRequestsPerSecond, DEMO_RPC_REQUESTS_PER_SECOND) };
+  const pointed = { ...simulated, venue, ingest: { ...config.ingest, startDate: config.ingest.startDate ?? startDate, blockSpan } };
+  return config.store.kind === "sqlite" ? { ...pointed, store: { ...config.store, dataDir, sqlitePath: join(dataDir, "pelagic.sqlite") } } : pointed;
+}
+
+/**
+ * Polls the service's health until it is ready: every ingest source finished its first sync and the ledger wrote
+ * its statistics, so the pages the demo lists answer with data (the same signal health gives everyone).
+ */
+async function waitUntilReady(url: string, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    const health = (await fetch(`${url}/api/v1/health`).then((r) => r.json(), () => null)) as { ready?: boolean } | null;
+    if (health?.ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+/** A few pages worth opening on the demo's data: the first whale of the leaderboard and its first market. */
+async function showcase(url: string): Promise<string[]> {
+  const board = (await fetch(`${url}/api/v2/whales/leaderboard?limit=1&min_markets=1`).then((r) => r.json(), () => null)) as { whales?: { wallet: string }[] } | null;
+  const wallet = board?.whales?.[0]?.wallet;
+  const search = (await fetch(`${url}/api/v2/markets/search?limit=1`).then((r) => r.json(), () => null)) as { markets?: { id: string }[] } | null;
+  const market = search?.markets?.[0]?.id;
+  return [
+    `${url}/api/v2/whales/leaderboard`,
+    ...(wallet ? [`${url}/api/v2/wallet/${wallet}`, `${url}/api/v2/wallet/${wallet}/positions`] : []),
+    `${url}/api/v2/markets/search?q=russia`,
+    ...(market ? [`${url}/api/v2/market/${market}`] : []),
+    `${url}/api/analytics/whale-volume-24h`,
+    `${url}/api/openapi.json   (every path with its parameters)`,
+  ];
+}
+
+export const demoCommand: CommandSpec = {
+  name: "demo",
+  summary: "start the simulated venue and the service pointed at it",
+  description:
+    "Starts the simulated venue (pelagic sim, in a process of its own) and the service pointed at it, ingesting the " +
+    "world's whole history into a SQLite store kept per world under DATA_DIR (the same world resumes where it " +
+    "stopped). When /api/v1/health says ready: true, it prints what to open. Ctrl-C stops both.",
+  flags: {
+    ...WORLD_FLAGS,
+    "sim-port": { value: "<port>", default: "0", description: "the venue's port; 0: any free port" },
+    port: settingFlag("PORT", "<port>"),
+  },
+  examples: ["pelagic demo", "pelagic demo --fills 1000000 --wallets 20000 --port 9000"],
+  async run(config, flags) {
+    const started = Date.now();
+    const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
+    const options = worldOptionsOf(flags);
+    const liveRate = numberFlag(flags, "live-rate");
+    // The world's flags, passed through; the venue's live trading starts now (see sim.ts, startVenue).
+    const venueArgs = Object.entries(flags)
+      .filter(([name]) => name in WORLD_FLAGS)
+      .flatMap(([name, value]) => [`--${name}`, value]);
+    const venue = await startVenueProcess([...venueArgs, "--sim-port", String(numberFlag(flags, "sim-port")), "--live-from", "now", "--end", new Date(options.end * 1000).toISOString().slice(0, 10)]);
+    const serviceConfig = demoConfig(config, venue.urls, options);
+    const logger = createLogger(config.server.logLevel);
+    let service: Service;
+    try {
+      service = await startService(serviceConfig, { logger });
+    } catch (error) {
+      await venue.close();
+      throw error;
+    }
+    const stopping = new AbortController();
+    stopOnSignals({ ...service, stop: () => (stopping.abort(), service.stop().then(() => venue.close())) }, logger, config.server.shutdownGraceMs);
+    console.log(
+      [
+        `Pelagic demo on a simulated venue (${describeWorld(options, liveRate)}), serving at ${service.url} after ${seconds()} s.`,
+        `  ingesting the simulated history; ${service.url}/api/v1/health says "ready": true when done`,
+        `  store: ${serviceConfig.store.kind === "sqlite" ? serviceConfig.store.sqlitePath : "PostgreSQL (DATABASE_URL)"}`,
+        "  the simulated venue (its own process):",
+        ...Object.entries(venueEnvironment(venue.urls)).map(([name, value]) => `    ${name}=${value}`),
+        "  Ctrl-C stops both.",
+      ].join("\n"),
+    );
+    await waitUntilReady(service.url, stopping.signal);
+    if (stopping.signal.aborted) return;
+    console.log([`Pelagic demo ready in ${seconds()} s. Open:`, ...(await showcase(service.url)).map((line) => `  ${line}`)].join("\n"));
+  },
+};

@@ -1,0 +1,94 @@
+/**
+ * `pelagic keys create|rotate|revoke|list`. The whole key is printed once (create, rotate) to stdout and
+ * nowhere else; listings show only prefixes.
+ */
+import type { Kysely } from "kysely";
+import { createKey, listKeys, revokeKey, rotateKey, type IssuedKey } from "../accounts/keys.js";
+import { withMigratedStore } from "../runtime/index.js";
+import type { Database, Plan } from "../store/schema.js";
+import { UsageError, type CommandSpec, type Flags } from "./spec.js";
+
+function required(flags: Flags, name: string): string {
+  const value = flags[name];
+  if (!value || value === "true") throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function printIssued(issued: IssuedKey, out: (line: string) => void): void {
+  out(`account: ${issued.account} (${issued.plan})`);
+  out(`key:     ${issued.key}`);
+  out("This is the only time the key is shown. Store it now.");
+}
+
+export async function runKeysCommand(
+  db: Kysely<Database>,
+  action: string | undefined,
+  flags: Flags,
+  now: number,
+  out: (line: string) => void = console.log,
+): Promise<void> {
+  switch (action) {
+    case "create": {
+      const plan = required(flags, "plan");
+      if (plan !== "premium" && plan !== "free") throw new UsageError(`--plan must be premium or free, got "${plan}"`);
+      const rate = flags["rate-limit"];
+      if (rate !== undefined && !/^[1-9]\d*$/.test(rate)) throw new UsageError(`--rate-limit must be a positive integer, got "${rate}"`);
+      const issued = await createKey(db, { account: required(flags, "account"), plan: plan as Plan, rateLimitPerMinute: rate ? Number(rate) : null, now });
+      printIssued(issued, out);
+      return;
+    }
+    case "rotate": {
+      const issued = await rotateKey(db, required(flags, "key"), now);
+      out(`rotated: the old key stopped working now`);
+      printIssued(issued, out);
+      return;
+    }
+    case "revoke":
+      await revokeKey(db, required(flags, "key"), now);
+      out(`revoked ${flags.key}`);
+      return;
+    case "list": {
+      const keys = await listKeys(db, flags.account);
+      out(["prefix", "account", "plan", "status", "limit/min", "created"].join("\t"));
+      for (const k of keys) {
+        out([k.prefix, k.account, k.plan, k.status, k.rateLimitPerMinute ?? "plan", new Date(k.createdAt * 1000).toISOString()].join("\t"));
+      }
+      return;
+    }
+    default:
+      throw unknownAction(action);
+  }
+}
+
+const KEY_ACTIONS = {
+  create: { usage: "pelagic keys create --account <name> --plan premium|free [--rate-limit <per minute>]", summary: "issue a key (creating the account, or setting its plan)" },
+  rotate: { usage: "pelagic keys rotate --key <prefix>", summary: "replace a key with a new one; the old one stops working" },
+  revoke: { usage: "pelagic keys revoke --key <prefix>", summary: "end a key" },
+  list: { usage: "pelagic keys list [--account <name>]", summary: "keys by prefix, account, plan, status, rate limit and creation time" },
+};
+
+function unknownAction(action: string | undefined): UsageError {
+  const actions = Object.keys(KEY_ACTIONS).join(", ");
+  return new UsageError(action === undefined ? `which action? ${actions}` : `unknown action "${action}" (${actions})`);
+}
+
+export const keysCommand: CommandSpec = {
+  name: "keys",
+  summary: "create, rotate, revoke or list API keys",
+  description:
+    "Manages the API keys in the configured store (DATA_DIR or DATABASE_URL). A new key is printed once, to " +
+    "stdout, and stored only as a hash; listings show only its prefix. A rotated or revoked key answers 401 from the next request.",
+  actions: KEY_ACTIONS,
+  flags: {
+    account: { value: "<name>", description: "the account (create: created if new; list: only its keys)" },
+    plan: { value: "premium|free", description: "the account's plan (create)" },
+    "rate-limit": { value: "<per minute>", description: "this key's requests per minute instead of its plan's (create)" },
+    key: { value: "<prefix>", description: "the key's prefix, as list shows it (rotate, revoke)" },
+  },
+  examples: ["pelagic keys create --account acme --plan premium", "pelagic keys list --account acme", "pelagic keys revoke --key pelagic_AbCdEf1234"],
+  async run(config, flags, [action]) {
+    // Refused before the store is opened (and, on SQLite, created).
+    if (action === undefined || !Object.hasOwn(KEY_ACTIONS, action)) throw unknownAction(action);
+    await withMigratedStore(config, (store) => runKeysCommand(store.db, action, flags, Math.floor(Date.now() / 1000)));
+  },
+};

@@ -1,0 +1,29 @@
+/** The store the configuration names (SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL), as every process opens it. */
+import type { Config } from "../config/index.js";
+import { openStore, type Store } from "../store/database.js";
+import { migrateStore } from "../store/migrate.js";
+
+export async function openConfiguredStore(config: Config): Promise<Store> {
+  return openStore({
+    kind: config.store.kind,
+    sqlitePath: config.store.sqlitePath,
+    databaseUrl: config.store.databaseUrl,
+    poolSize: config.store.poolSize,
+    sqliteCacheMb: config.store.sqliteCacheMb,
+    sqliteSortThreads: config.store.sqliteSortThreads,
+  });
+}
+
+/**
+ * Opens the configured store, brings its schema up to date, hands it to `use` with the names of the migrations
+ * just applied, and closes it.
+ */
+export async function withMigratedStore<T>(config: Config, use: (store: Store, applied: string[]) => Promise<T>): Promise<T> {
+  const store = await openConfiguredStore(config);
+  try {
+    const results = await migrateStore(store);
+    return await use(store, results.filter((r) => r.status === "Success").map((r) => r.migrationName));
+  } finally {
+    await store.close();
+  }
+}
