@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import type { Store } from "../store/database.js";
-import { KEY_PREFIX, createKey, listKeys, revokeKey, rotateKey, verifyKey, KeyNotFoundError } from "./keys.js";
+import { AccountError, KEY_PREFIX, createKey, listKeys, revokeKey, rotateKey, setAccountPlan, verifyKey, KeyNotFoundError } from "./keys.js";
 
 describe.each(storeBackends)("API keys on $kind", (backend) => {
   let store: Store;
@@ -51,9 +51,21 @@ describe.each(storeBackends)("API keys on $kind", (backend) => {
     ]);
   });
 
-  it("creating a key for an existing account sets the account's plan", async () => {
-    const free = await createKey(store.db, { account: "upgrader", plan: "free", now: 100 });
-    await createKey(store.db, { account: "upgrader", plan: "premium", now: 110 });
-    expect(await verifyKey(store.db, free.key)).toMatchObject({ status: "valid", plan: "premium" });
+  it("refuses a key whose plan differs from its existing account's, and changes a plan only when asked to", async () => {
+    const premium = await createKey(store.db, { account: "upgrader", plan: "premium", now: 100 });
+    await expect(createKey(store.db, { account: "upgrader", plan: "free", now: 110 })).rejects.toThrow(/keys plan --account upgrader --plan free/);
+    expect(await verifyKey(store.db, premium.key)).toMatchObject({ status: "valid", plan: "premium" });
+    expect(await listKeys(store.db, "upgrader")).toHaveLength(1);
+    expect(await setAccountPlan(store.db, "upgrader", "free")).toEqual({ previous: "premium", keys: 1 });
+    expect(await verifyKey(store.db, premium.key)).toMatchObject({ status: "valid", plan: "free" });
+    await expect(setAccountPlan(store.db, "nobody", "free")).rejects.toThrow(AccountError);
+  });
+
+  it.each([["tab\tforged\tpremium"], ["new\nline"], ["bidi\u202Eoverride"], [""], ["   "], ["x".repeat(65)]])("refuses the account name %j", async (name) => {
+    await expect(createKey(store.db, { account: name, plan: "free", now: 100 })).rejects.toThrow(AccountError);
+  });
+
+  it.each([[0], [-5], [1.5], [100_001], [1e21]])("refuses a rate limit of %s per minute", async (perMinute) => {
+    await expect(createKey(store.db, { account: "limits", plan: "free", rateLimitPerMinute: perMinute, now: 100 })).rejects.toThrow(AccountError);
   });
 });

@@ -70,20 +70,57 @@ async function insertKey(db: Db, accountId: number, rateLimit: number | null, no
   return { key, prefix: displayPrefix(lookupId) };
 }
 
-/** Creates a key for an account, creating the account (or changing its plan) as needed. */
+/** A per-key rate limit outside this range (requests per minute) is refused. */
+export const RATE_LIMIT_RANGE = { min: 1, max: 100_000 } as const;
+const ACCOUNT_NAME_MAX = 64;
+
+/** Why an account request is refused (a bad name, a plan that differs from the account's, an absurd limit). */
+export class AccountError extends Error {}
+
+/** Account names are 1-64 printable characters: a control character could forge rows in a listing or a log. */
+export function checkAccountName(name: string): string {
+  if (name.trim() === "" || name.length > ACCOUNT_NAME_MAX) throw new AccountError(`account names are 1 to ${ACCOUNT_NAME_MAX} characters, got ${name.length}`);
+  if (/\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}/u.test(name)) throw new AccountError("account names cannot hold control characters (tabs, newlines, ...)");
+  return name;
+}
+
+function checkRateLimit(perMinute: number | null | undefined): number | null {
+  if (perMinute === null || perMinute === undefined) return null;
+  if (!Number.isInteger(perMinute) || perMinute < RATE_LIMIT_RANGE.min || perMinute > RATE_LIMIT_RANGE.max) {
+    throw new AccountError(`a key's rate limit is a whole number of requests per minute from ${RATE_LIMIT_RANGE.min} to ${RATE_LIMIT_RANGE.max}, got ${perMinute}`);
+  }
+  return perMinute;
+}
+
+/**
+ * Creates a key for an account, creating the account as needed. An existing account keeps its plan: asking for
+ * another one is refused (`setAccountPlan` changes it, for every key of the account, on purpose).
+ */
 export async function createKey(
   db: Kysely<Database>,
   options: { account: string; plan: Plan; rateLimitPerMinute?: number | null; now: number },
 ): Promise<IssuedKey> {
+  const name = checkAccountName(options.account);
+  const rateLimit = checkRateLimit(options.rateLimitPerMinute);
   return db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto("accounts")
-      .values({ name: options.account, plan: options.plan, created_at: options.now })
-      .onConflict((oc) => oc.column("name").doUpdateSet({ plan: options.plan }))
-      .execute();
-    const account = await trx.selectFrom("accounts").select("id").where("name", "=", options.account).executeTakeFirstOrThrow();
-    const issued = await insertKey(trx, account.id, options.rateLimitPerMinute ?? null, options.now);
-    return { ...issued, account: options.account, plan: options.plan };
+    await trx.insertInto("accounts").values({ name, plan: options.plan, created_at: options.now }).onConflict((oc) => oc.column("name").doNothing()).execute();
+    const account = await trx.selectFrom("accounts").select(["id", "plan"]).where("name", "=", name).executeTakeFirstOrThrow();
+    if (account.plan !== options.plan) {
+      throw new AccountError(`account ${name} is on the ${account.plan} plan; change it for all its keys with: pelagic keys plan --account ${name} --plan ${options.plan}`);
+    }
+    const issued = await insertKey(trx, account.id, rateLimit, options.now);
+    return { ...issued, account: name, plan: options.plan };
+  });
+}
+
+/** Changes an account's plan (every key of it answers with the new plan from the next request). */
+export async function setAccountPlan(db: Kysely<Database>, account: string, plan: Plan): Promise<{ previous: Plan; keys: number }> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("accounts").select(["id", "plan"]).where("name", "=", account).executeTakeFirst();
+    if (!row) throw new AccountError(`no account ${account}`);
+    await trx.updateTable("accounts").set({ plan }).where("id", "=", row.id).execute();
+    const keys = await trx.selectFrom("api_keys").select((eb) => eb.fn.countAll<number>().as("n")).where("account_id", "=", row.id).where("status", "=", "active").executeTakeFirstOrThrow();
+    return { previous: row.plan, keys: Number(keys.n) };
   });
 }
 

@@ -126,6 +126,7 @@ describe("keys help", () => {
     expect(actions).toMatch(/^ {2}pelagic keys rotate .*--key/m);
     expect(actions).toMatch(/^ {2}pelagic keys revoke .*--key/m);
     expect(actions).toMatch(/^ {2}pelagic keys list .*--account/m);
+    expect(actions).toMatch(/^ {2}pelagic keys plan .*--account .*--plan/m);
   });
 });
 
@@ -176,8 +177,32 @@ describe("keys without a known action", () => {
     for (const argv of [["keys"], ["keys", "renew"]]) {
       const run = await pelagic(...argv, "--data-dir", join(dir, "store"));
       expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/^pelagic keys: .*create, rotate, revoke, list.* \(see pelagic keys --help\)$/);
+      expect(run.stderr).toMatch(/^pelagic keys: .*create, plan, rotate, revoke, list.* \(see pelagic keys --help\)$/);
     }
     expect(existsSync(join(dir, "store"))).toBe(false);
+  });
+});
+
+describe("keys refusing junk", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pelagic-keys-junk-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const keys = (...argv: string[]) => pelagic("keys", ...argv, "--data-dir", dir, "--database-url", "");
+
+  it("refuses a plan change through create, a control character in a name and an absurd limit, with one line and exit 2", async () => {
+    expect((await keys("create", "--account", "acme", "--plan", "premium")).code).toBe(0);
+    const downgrade = await keys("create", "--account", "acme", "--plan", "free");
+    expect(downgrade.code).toBe(2);
+    expect(downgrade.stderr.split("\n")).toEqual([expect.stringContaining("pelagic keys plan --account acme --plan free")]);
+    for (const argv of [["--account", "tab\there", "--plan", "free"], ["--account", "ok", "--plan", "free", "--rate-limit", "99999999999999999999999"]]) {
+      const refused = await keys("create", ...argv);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr.split("\n")).toHaveLength(1);
+    }
+    const listing = (await keys("list")).stdout.split("\n");
+    expect(listing.slice(1).map((line) => line.split("\t")[1])).toEqual(["acme"]);
+    expect(listing[1]).toContain("premium");
+    const changed = await keys("plan", "--account", "acme", "--plan", "free");
+    expect(changed.code).toBe(0);
+    expect(changed.stdout).toContain("premium -> free");
   });
 });

@@ -3,7 +3,7 @@
  * nowhere else; listings show only prefixes.
  */
 import type { Kysely } from "kysely";
-import { createKey, listKeys, revokeKey, rotateKey, type IssuedKey } from "../accounts/keys.js";
+import { AccountError, KeyNotFoundError, RATE_LIMIT_RANGE, createKey, listKeys, revokeKey, rotateKey, setAccountPlan, type IssuedKey } from "../accounts/keys.js";
 import { withMigratedStore } from "../runtime/index.js";
 import type { Database, Plan } from "../store/schema.js";
 import { UsageError, type CommandSpec, type Flags } from "./spec.js";
@@ -20,6 +20,12 @@ function printIssued(issued: IssuedKey, out: (line: string) => void): void {
   out("This is the only time the key is shown. Store it now.");
 }
 
+function planFlag(flags: Flags): Plan {
+  const plan = required(flags, "plan");
+  if (plan !== "premium" && plan !== "free") throw new UsageError(`--plan must be premium or free, got "${plan}"`);
+  return plan;
+}
+
 export async function runKeysCommand(
   db: Kysely<Database>,
   action: string | undefined,
@@ -27,14 +33,30 @@ export async function runKeysCommand(
   now: number,
   out: (line: string) => void = console.log,
 ): Promise<void> {
+  try {
+    await runKeysAction(db, action, flags, now, out);
+  } catch (error) {
+    // Refusals of the accounts layer are the caller's to fix: one line, exit 2.
+    if (error instanceof AccountError || error instanceof KeyNotFoundError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function runKeysAction(db: Kysely<Database>, action: string | undefined, flags: Flags, now: number, out: (line: string) => void): Promise<void> {
   switch (action) {
     case "create": {
-      const plan = required(flags, "plan");
-      if (plan !== "premium" && plan !== "free") throw new UsageError(`--plan must be premium or free, got "${plan}"`);
+      const plan = planFlag(flags);
       const rate = flags["rate-limit"];
-      if (rate !== undefined && !/^[1-9]\d*$/.test(rate)) throw new UsageError(`--rate-limit must be a positive integer, got "${rate}"`);
-      const issued = await createKey(db, { account: required(flags, "account"), plan: plan as Plan, rateLimitPerMinute: rate ? Number(rate) : null, now });
+      if (rate !== undefined && !/^[1-9]\d{0,9}$/.test(rate)) throw new UsageError(`--rate-limit must be a whole number from ${RATE_LIMIT_RANGE.min} to ${RATE_LIMIT_RANGE.max}, got "${rate}"`);
+      const issued = await createKey(db, { account: required(flags, "account"), plan, rateLimitPerMinute: rate ? Number(rate) : null, now });
       printIssued(issued, out);
+      return;
+    }
+    case "plan": {
+      const account = required(flags, "account");
+      const plan = planFlag(flags);
+      const { previous, keys } = await setAccountPlan(db, account, plan);
+      out(`account ${account}: plan ${previous} -> ${plan} (${keys} active key${keys === 1 ? "" : "s"})`);
       return;
     }
     case "rotate": {
@@ -61,7 +83,8 @@ export async function runKeysCommand(
 }
 
 const KEY_ACTIONS = {
-  create: { usage: "pelagic keys create --account <name> --plan premium|free [--rate-limit <per minute>]", summary: "issue a key (creating the account, or setting its plan)" },
+  create: { usage: "pelagic keys create --account <name> --plan premium|free [--rate-limit <per minute>]", summary: "issue a key (creating the account if new; an existing account must already be on that plan)" },
+  plan: { usage: "pelagic keys plan --account <name> --plan premium|free", summary: "change an account's plan, for every key of it" },
   rotate: { usage: "pelagic keys rotate --key <prefix>", summary: "replace a key with a new one; the old one stops working" },
   revoke: { usage: "pelagic keys revoke --key <prefix>", summary: "end a key" },
   list: { usage: "pelagic keys list [--account <name>]", summary: "keys by prefix, account, plan, status, rate limit and creation time" },
@@ -74,15 +97,15 @@ function unknownAction(action: string | undefined): UsageError {
 
 export const keysCommand: CommandSpec = {
   name: "keys",
-  summary: "create, rotate, revoke or list API keys",
+  summary: "create, rotate, revoke or list API keys, or change an account's plan",
   description:
     "Manages the API keys in the configured store (DATA_DIR or DATABASE_URL). A new key is printed once, to " +
     "stdout, and stored only as a hash; listings show only its prefix. A rotated or revoked key answers 401 from the next request.",
   actions: KEY_ACTIONS,
   flags: {
     account: { value: "<name>", description: "the account (create: created if new; list: only its keys)" },
-    plan: { value: "premium|free", description: "the account's plan (create)" },
-    "rate-limit": { value: "<per minute>", description: "this key's requests per minute instead of its plan's (create)" },
+    plan: { value: "premium|free", description: "the account's plan (create: must match an existing account's; plan: the new one)" },
+    "rate-limit": { value: "<per minute>", description: `this key's requests per minute instead of its plan's, ${RATE_LIMIT_RANGE.min} to ${RATE_LIMIT_RANGE.max} (create)` },
     key: { value: "<prefix>", description: "the key's prefix, as list shows it (rotate, revoke)" },
   },
   examples: ["pelagic keys create --account acme --plan premium", "pelagic keys list --account acme", "pelagic keys revoke --key pelagic_AbCdEf1234"],
