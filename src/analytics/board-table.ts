@@ -6,10 +6,12 @@
  * every LEADERBOARD_CHECK_SECONDS. Only the first request of a process waits for a load; later reloads run in the
  * background while the previous table answers. Rows are sorted once per load by each sort key (Smart Money apart,
  * the default filter), so a query walks the rows in answer order, and each distinct query's serialized answer is
- * kept until the next load: the answer of a query depends on nothing else than the table.
+ * kept until the next load: the answer of a query depends on nothing else than the table. The answers kept are
+ * bounded by LEADERBOARD_CACHED_PAGES and LEADERBOARD_CACHED_MB; the oldest go first.
  */
 import type { Config } from "../config/index.js";
 import { STATS_GENERATION, readDeriveState } from "../store/derive-state.js";
+import { BoundedMap, mebibytes } from "../platform/bounded-map.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
 import { SerializedBody } from "./window-cache.js";
@@ -67,13 +69,20 @@ export class BoardTable {
   private checking = false;
   private checkedAt = Number.NEGATIVE_INFINITY;
   /** Serialized answers by normalized query, of the current board. */
-  private readonly answers = new Map<string, SerializedBody>();
+  private readonly answers: BoundedMap<SerializedBody>;
 
   constructor(
     private readonly store: Store,
     private readonly config: Config,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.answers = new BoundedMap({ maxEntries: config.boards.leaderboardCachedPages, maxBytes: mebibytes(config.boards.leaderboardCachedMb) });
+  }
+
+  /** Answers held and the bytes charged for them. */
+  get footprint(): { entries: number; bytes: number } {
+    return { entries: this.answers.size, bytes: this.answers.bytes };
+  }
 
   /** The current table; the first call waits for it to load. */
   async current(): Promise<Board> {
@@ -105,14 +114,11 @@ export class BoardTable {
   async answer(q: BoardQuery, serialize: (body: unknown) => string): Promise<SerializedBody> {
     const board = await this.current();
     const key = `${board.generation}|${JSON.stringify(q)}`;
-    const cached = this.answers.get(key);
+    const cached = this.answers.get(key, 0);
     if (cached) return cached;
     const { whales, total } = board.query(q);
     const body = SerializedBody.of(serialize({ whales, total, sort: q.sort, offset: q.offset, limit: q.limit }), this.config.server.gzipMinBytes);
-    if (this.board === board && this.config.boards.leaderboardCachedPages > 0) {
-      if (this.answers.size >= this.config.boards.leaderboardCachedPages) this.answers.delete(this.answers.keys().next().value!);
-      this.answers.set(key, body);
-    }
+    if (this.board === board) this.answers.set(key, body, body.maxBytes, Number.POSITIVE_INFINITY, 0);
     return body;
   }
 

@@ -1,7 +1,12 @@
 /**
- * Community lookups: every wallet overview lookup counts, per wallet and UTC hour, in the store (so every API
- * process adds to the same counts); the home page shows the most looked-up wallets of the last 24 hours.
+ * Community lookups: the home page shows the most looked-up wallets of the last 24 hours. A wallet overview
+ * lookup counts once per client, wallet and UTC hour, in the store (so every API process adds to the same
+ * counts): a client is its IPv4 address or its IPv6 /64 (one subscriber's usual allocation), never a header it
+ * chooses, so repeating lookups or sending them under invented sessions adds nothing; pushing a wallet up the
+ * list takes as many addresses as the lookups it adds per hour.
  */
+import { createHash } from "node:crypto";
+import { isIPv6 } from "node:net";
 import { sql } from "kysely";
 import type { Store } from "../store/database.js";
 
@@ -9,17 +14,36 @@ const HOUR = 3_600;
 export const LOOKUP_WINDOW_SECONDS = 24 * HOUR;
 /** Hour buckets older than this are deleted when the top list is computed. */
 const KEEP_SECONDS = 2 * LOOKUP_WINDOW_SECONDS;
+/** Who looked a wallet up matters only within the hour (and a flush late across its end). */
+const CLIENTS_KEEP_SECONDS = 2 * HOUR;
 
 /** How often each process adds its counted lookups to the store. */
 const FLUSH_MS = 5_000;
 const FLUSH_ROWS_PER_STATEMENT = 500;
 
+/** The client a lookup counts for: its IPv4 address, or the /64 of its IPv6 address, hashed (16 hex digits). */
+export function lookupClient(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  const client = mapped ? mapped[1]! : isIPv6(ip) ? ipv6Prefix64(ip) : ip;
+  return createHash("sha256").update(client).digest("hex").slice(0, 16);
+}
+
+/** The first four groups of an IPv6 address, written out ("2001:db8::1" is "2001:db8:0:0"). */
+function ipv6Prefix64(ip: string): string {
+  const [head = "", tail] = ip.toLowerCase().split("%")[0]!.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":");
+}
+
 /**
- * Counts lookups in memory and adds them to the store every few seconds in one transaction (`count + n`, so
- * every process adds to the same rows): a write per overview request would cost more than the read it counts.
+ * Gathers lookups in memory (each client once per wallet and hour) and writes them to the store every few
+ * seconds in one transaction: a client row is inserted unless another request or process recorded it first, and
+ * the hour's count grows by the rows inserted. A write per overview request would cost more than the read it counts.
  */
 export class LookupCounter {
-  private pending = new Map<string, { wallet: string; hour: number; count: number }>();
+  private pending = new Map<string, { wallet: string; hour: number; client: string }>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly store: Store) {
@@ -27,12 +51,11 @@ export class LookupCounter {
     this.timer.unref();
   }
 
-  record(wallet: string, now: number): void {
+  /** A lookup of `wallet` at `now` by the client at IP address `ip`. */
+  record(wallet: string, now: number, ip: string): void {
     const hour = now - (now % HOUR);
-    const key = `${wallet}|${hour}`;
-    const entry = this.pending.get(key);
-    if (entry) entry.count++;
-    else this.pending.set(key, { wallet, hour, count: 1 });
+    const client = lookupClient(ip);
+    this.pending.set(`${wallet}|${hour}|${client}`, { wallet, hour, client });
   }
 
   async flush(): Promise<void> {
@@ -42,9 +65,22 @@ export class LookupCounter {
     // A few multi-row statements, not one per wallet: on SQLite the flush holds the event loop while it runs.
     await this.store.transaction(async (tx) => {
       for (let i = 0; i < rows.length; i += FLUSH_ROWS_PER_STATEMENT) {
+        const added = await tx.db
+          .insertInto("wallet_lookup_clients")
+          .values(rows.slice(i, i + FLUSH_ROWS_PER_STATEMENT))
+          .onConflict((oc) => oc.columns(["wallet", "hour", "client"]).doNothing())
+          .returning(["wallet", "hour"])
+          .execute();
+        const counts = new Map<string, { wallet: string; hour: number; count: number }>();
+        for (const { wallet, hour } of added) {
+          const entry = counts.get(`${wallet}|${hour}`);
+          if (entry) entry.count++;
+          else counts.set(`${wallet}|${hour}`, { wallet, hour: Number(hour), count: 1 });
+        }
+        if (counts.size === 0) continue;
         await tx.db
           .insertInto("wallet_lookups")
-          .values(rows.slice(i, i + FLUSH_ROWS_PER_STATEMENT))
+          .values([...counts.values()])
           .onConflict((oc) => oc.columns(["wallet", "hour"]).doUpdateSet({ count: sql`wallet_lookups.count + excluded.count` }))
           .execute();
       }
@@ -75,6 +111,7 @@ export function lookupCounterOf(store: Store): LookupCounter {
 export async function topLookups(store: Store, now: number, limit: number) {
   await lookupCounterOf(store).flush();
   await store.db.deleteFrom("wallet_lookups").where("hour", "<", now - KEEP_SECONDS).execute();
+  await store.db.deleteFrom("wallet_lookup_clients").where("hour", "<", now - CLIENTS_KEEP_SECONDS).execute();
   const rows = await store.db
     .selectFrom("wallet_lookups as l")
     .leftJoin("wallets as w", "w.address", "l.wallet")

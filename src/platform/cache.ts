@@ -4,6 +4,7 @@
  * Loads of one key are single-flight within a process.
  */
 import type { Redis } from "ioredis";
+import { BoundedMap, type MapBounds } from "./bounded-map.js";
 import type { Clock } from "./clock.js";
 
 export interface CacheEntry<T> {
@@ -37,6 +38,8 @@ export class TtlCache {
     private readonly clock: Clock,
     /** How long past expiry an entry is kept as last-known-good. */
     private readonly staleMs: number,
+    /** How long a "not found" (getOrLoadFound's null) is believed; 0: never kept. */
+    private readonly notFoundMs = 0,
   ) {}
 
   async get<T>(key: string): Promise<T | undefined> {
@@ -53,11 +56,11 @@ export class TtlCache {
   }
 
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
-    if (this.admitted()) await this.store(key, value, ttlMs);
+    if (this.admitted()) await this.store(key, value, ttlMs, this.staleMs);
   }
 
-  private async store<T>(key: string, value: T, ttlMs: number): Promise<void> {
-    await this.backend.set(key, { value, freshUntil: this.clock.nowMs() + ttlMs }, ttlMs + this.staleMs);
+  private async store<T>(key: string, value: T, ttlMs: number, staleMs: number): Promise<void> {
+    await this.backend.set(key, { value, freshUntil: this.clock.nowMs() + ttlMs }, ttlMs + staleMs);
   }
 
   async delete(key: string): Promise<void> {
@@ -65,7 +68,22 @@ export class TtlCache {
   }
 
   /** Returns the fresh cached value, or loads and stores it; on a load failure returns the stale value if any. */
-  async getOrLoad<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<CacheResult<T>> {
+  getOrLoad<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<CacheResult<T>> {
+    return this.loadThrough(key, ttlMs, load, () => ({ ttlMs, staleMs: this.staleMs }));
+  }
+
+  /**
+   * As getOrLoad, for a lookup whose null answer means "not found" (an unknown wallet): a null is kept for
+   * CACHE_NOT_FOUND_SECONDS only and never as last-known-good, so lookups of random keys leave no lasting state
+   * and a key that appears is found soon.
+   */
+  getOrLoadFound<T>(key: string, ttlMs: number, load: () => Promise<T | null>): Promise<CacheResult<T | null>> {
+    return this.loadThrough(key, ttlMs, load, (value) =>
+      value === null ? { ttlMs: Math.min(ttlMs, this.notFoundMs), staleMs: 0 } : { ttlMs, staleMs: this.staleMs },
+    );
+  }
+
+  private async loadThrough<T>(key: string, ttlMs: number, load: () => Promise<T>, keep: (value: T) => { ttlMs: number; staleMs: number }): Promise<CacheResult<T>> {
     const entry = await this.backend.get(key);
     const now = this.clock.nowMs();
     if (entry && entry.freshUntil > now) {
@@ -78,10 +96,12 @@ export class TtlCache {
     const attempt = (async (): Promise<CacheResult<T>> => {
       try {
         const value = await load();
-        if (admitted) await this.store(key, value, ttlMs);
+        const kept = keep(value);
+        if (admitted && kept.ttlMs > 0) await this.store(key, value, kept.ttlMs, kept.staleMs);
         return { value, stale: false, storedAt: this.clock.nowMs() };
       } catch (error) {
-        if (entry) return { value: entry.value as T, stale: true, storedAt: entry.freshUntil - ttlMs };
+        // A value kept without a stale period (a "not found") never stands in for a failed load.
+        if (entry && keep(entry.value as T).staleMs > 0) return { value: entry.value as T, stale: true, storedAt: entry.freshUntil - ttlMs };
         throw error;
       }
     })();
@@ -98,34 +118,33 @@ export class TtlCache {
   }
 }
 
-/** Bounded in-process backend: drops the least recently used entry past maxEntries. */
+/**
+ * In-process backend, bounded by entries and by bytes: an entry is charged its key and its value's JSON length
+ * (what Redis would hold); past either bound the least recently used entry goes, and expired entries are dropped
+ * as later writes pass them (src/platform/bounded-map.ts).
+ */
 export class MemoryCacheBackend implements CacheBackend {
-  private readonly entries = new Map<string, { entry: CacheEntry<unknown>; keepUntil: number }>();
+  private readonly entries: BoundedMap<CacheEntry<unknown>>;
 
   constructor(
     private readonly clock: Clock,
-    private readonly maxEntries: number,
-  ) {}
+    bounds: MapBounds,
+  ) {
+    this.entries = new BoundedMap(bounds);
+  }
+
+  /** Entries held and the bytes charged for them. */
+  get footprint(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.entries.bytes };
+  }
 
   async get(key: string): Promise<CacheEntry<unknown> | undefined> {
-    const item = this.entries.get(key);
-    if (!item) return undefined;
-    if (item.keepUntil <= this.clock.nowMs()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    this.entries.delete(key);
-    this.entries.set(key, item);
-    return item.entry;
+    return this.entries.get(key, this.clock.nowMs(), true);
   }
 
   async set(key: string, entry: CacheEntry<unknown>, keepMs: number): Promise<void> {
-    this.entries.delete(key);
-    this.entries.set(key, { entry, keepUntil: this.clock.nowMs() + keepMs });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
-    }
+    const now = this.clock.nowMs();
+    this.entries.set(key, entry, JSON.stringify(entry.value)?.length ?? 0, now + keepMs, now);
   }
 
   async delete(key: string): Promise<void> {

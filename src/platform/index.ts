@@ -3,6 +3,8 @@
  * Redis backends when REDIS_URL is set (several API processes then share caches, presence and pub/sub).
  */
 import { Redis } from "ioredis";
+import { settings } from "../config/index.js";
+import { mebibytes } from "./bounded-map.js";
 import { TtlCache, MemoryCacheBackend, RedisCacheBackend } from "./cache.js";
 import { systemClock, type Clock } from "./clock.js";
 import { MemoryPresence, RedisPresence, type Presence } from "./presence.js";
@@ -15,6 +17,10 @@ export interface PlatformOptions {
   redisPrefix: string;
   cacheMaxEntries: number;
   cacheStaleSeconds: number;
+  /** In-process cache budget (CACHE_MAX_MB); its default when absent. */
+  cacheMaxMb?: number | undefined;
+  /** CACHE_NOT_FOUND_SECONDS; its default when absent. */
+  cacheNotFoundSeconds?: number | undefined;
 }
 
 export interface Platform {
@@ -35,19 +41,24 @@ export interface Platform {
 
 export async function createPlatform(options: PlatformOptions, clock: Clock = systemClock): Promise<Platform> {
   const staleMs = options.cacheStaleSeconds * 1000;
+  const notFoundMs = (options.cacheNotFoundSeconds ?? settings.platform.cacheNotFoundSeconds.defaultValue) * 1000;
   if (!options.redisUrl) {
+    const bounds = { maxEntries: options.cacheMaxEntries, maxBytes: mebibytes(options.cacheMaxMb ?? settings.platform.cacheMaxMb.defaultValue) };
+    const presence = new MemoryPresence(clock);
     return {
       kind: "memory",
       clock,
-      cache: new TtlCache(new MemoryCacheBackend(clock, options.cacheMaxEntries), clock, staleMs),
+      cache: new TtlCache(new MemoryCacheBackend(clock, bounds), clock, staleMs, notFoundMs),
       pubsub: new MemoryPubSub(),
-      presence: new MemoryPresence(clock),
+      presence,
       rateLimiter: new MemoryRateLimiter(clock),
       slots: new MemorySlots(clock),
       redis: undefined,
       redisPrefix: options.redisPrefix,
       async ping() {},
-      async close() {},
+      async close() {
+        await presence.close();
+      },
     };
   }
   const connect = () =>
@@ -63,7 +74,7 @@ export async function createPlatform(options: PlatformOptions, clock: Clock = sy
   return {
     kind: "redis",
     clock,
-    cache: new TtlCache(new RedisCacheBackend(redis, prefix), clock, staleMs),
+    cache: new TtlCache(new RedisCacheBackend(redis, prefix), clock, staleMs, notFoundMs),
     pubsub,
     presence: new RedisPresence(redis, prefix, clock),
     rateLimiter: new RedisRateLimiter(redis, prefix, clock),

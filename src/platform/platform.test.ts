@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { TEST_REDIS_URL, deleteRedisPrefix, platformBackends, platformsPerTest, uniqueName } from "../../test/support/backends.js";
 import { ManualClock } from "./clock.js";
 import { createPlatform } from "./index.js";
+import type { MemoryPresence } from "./presence.js";
 
 const open = platformsPerTest();
 
@@ -108,6 +109,56 @@ describe.each(platformBackends)("platform on $kind", (backend) => {
     clock.advance(60_000);
     expect(await presence.count("wallet:0xa")).toBe(0);
     expect(await presence.count("nobody")).toBe(0);
+  });
+
+  it("keeps no presence set past its last member's expiry: swept in memory without a count, expired by Redis a few seconds later", async () => {
+    const clock = new ManualClock();
+    const platform = await open(backend, clock);
+    await platform.presence.touch("wallet:0xa", "s:1", 30_000);
+    // A member touched later with a shorter TTL does not shorten the set's life.
+    await platform.presence.touch("wallet:0xa", "s:2", 10_000);
+    if (platform.redis) {
+      const ttl = await platform.redis.pttl(`${platform.redisPrefix}presence:wallet:0xa`);
+      expect(ttl).toBeGreaterThan(25_000);
+      expect(ttl).toBeLessThanOrEqual(35_000);
+    } else {
+      const presence = platform.presence as MemoryPresence;
+      clock.advance(29_999);
+      await platform.presence.touch("wallet:0xb", "s:1", 30_000);
+      expect(presence.footprint.sets).toBe(2);
+      clock.advance(1);
+      // Each touch sweeps a few other sets in turn: a handful of touches elsewhere pass over the expired one.
+      for (const set of ["wallet:0xc", "wallet:0xd", "wallet:0xe"]) await platform.presence.touch(set, "s:1", 30_000);
+      expect(presence.footprint).toEqual({ sets: 4, members: 4 });
+    }
+  });
+
+  it("believes a 'not found' for CACHE_NOT_FOUND_SECONDS only, and never as last-known-good", async () => {
+    const clock = new ManualClock();
+    const platform = await open(backend, clock);
+    const { cache } = platform;
+    let loads = 0;
+    const lookup = () =>
+      cache.getOrLoadFound<string>("wallet-overview:0xunknown", 60_000, async () => {
+        loads++;
+        return null;
+      });
+    expect((await lookup()).value).toBeNull();
+    if (platform.redis) expect(await platform.redis.pttl(`${platform.redisPrefix}cache:wallet-overview:0xunknown`)).toBeLessThanOrEqual(30_000);
+    clock.advance(29_999);
+    await lookup();
+    expect(loads).toBe(1);
+    clock.advance(1);
+    await lookup();
+    expect(loads).toBe(2);
+    clock.advance(30_000);
+    await expect(cache.getOrLoadFound("wallet-overview:0xunknown", 60_000, async () => Promise.reject(new Error("store down")))).rejects.toThrow("store down");
+    // A found value keeps the full TTL, and stands in for a failed reload.
+    expect((await cache.getOrLoadFound("wallet-overview:0xknown", 60_000, async () => "found")).value).toBe("found");
+    clock.advance(59_999);
+    expect(await cache.get("wallet-overview:0xknown")).toBe("found");
+    clock.advance(1);
+    expect(await cache.getOrLoadFound("wallet-overview:0xknown", 60_000, async () => Promise.reject(new Error("store down")))).toMatchObject({ value: "found", stale: true });
   });
 });
 

@@ -332,6 +332,15 @@ export interface WalletLookupsTable {
   count: number;
 }
 
+/** A client that looked a wallet up in an hour (community lookups count these rows). */
+export interface WalletLookupClientsTable {
+  wallet: string;
+  /** Start of the hour, unix seconds. */
+  hour: number;
+  /** Hash of the client's IPv4 address or IPv6 /64 (src/analytics/lookups.ts). */
+  client: string;
+}
+
 export type Plan = "free" | "premium";
 export type KeyStatus = "active" | "rotated" | "revoked";
 
@@ -378,5 +387,6 @@ export interface Database {
   venue_pnl_points: VenuePnlPointsTable;
   wallet_sync: WalletSyncTable;
   wallet_lookups: WalletLookupsTable;
+  wallet_lookup_clients: WalletLookupClientsTable;
   derive_state: DeriveStateTable;
 }

@@ -178,6 +178,15 @@ describe("homepage presence", () => {
     t.clock.advance(16_000);
     expect(await watching()).toBe(0);
   });
+
+  it("never counts a session header as a client address", async () => {
+    const from = (remoteAddress: string, session?: string) =>
+      t.app.inject({ method: "POST", url: "/api/v2/home/ping", remoteAddress, headers: session ? { "x-service-session": session } : {} });
+    await from("192.0.2.7");
+    await from("192.0.2.8", "ip:192.0.2.7");
+    expect(await watching()).toBe(2);
+    t.clock.advance(31_000);
+  });
 });
 
 describe("conventions", () => {

@@ -1,6 +1,6 @@
 /**
- * The key-oriented wallet API (/api/public/v1), the batch calls, the load-degraded and live signer views, presence
- * (ping / watching) and community lookups.
+ * The key-oriented wallet API (/api/public/v1), the batch calls, the load-degraded and live signer views. Presence
+ * and community lookups: wallet-presence.test.ts.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,46 +8,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LoadMonitor } from "../../src/api/routes/wallet-load.js";
 import { startSimVenue, venueEnvironment } from "../../src/sim/servers/index.js";
 import type { WorldApp } from "../support/world-app.js";
-import { CONTRACT, UNKNOWN, keys, one, openWalletWorld, request, rows, variantApp } from "./wallet-core-support.js";
+import { CONTRACT, UNKNOWN, one, openWalletFixture, request, rows, variantApp, type ByTrades } from "./wallet-core-support.js";
 
 let t: WorldApp;
 let premium: string;
 let free: string;
-/** Wallets by total trades, busiest first. */
-let byTrades: Array<{ wallet: string; total_trades: number }>;
+let byTrades: ByTrades;
 const closers: Array<() => Promise<void>> = [];
 
 const get = <T = any>(url: string, headers: Record<string, string> = {}) => request<T>(t.app, "GET", url, { headers });
 const keyed = () => ({ "x-api-key": premium });
 
-beforeAll(async () => {
-  t = await openWalletWorld();
-  ({ premium, free } = await keys(t));
-  byTrades = await rows(t, "select wallet, total_trades from wallet_stats order by total_trades desc, wallet");
-}, 60_000);
+beforeAll(async () => ({ t, premium, free, byTrades } = await openWalletFixture()), 60_000);
 afterAll(async () => {
   for (const close of closers) await close();
   await t.close();
-});
-
-describe("community lookups", () => {
-  it("counts every overview lookup and lists the 6 most looked-up wallets of the last 24 h with names", async () => {
-    const wallets = byTrades.slice(20, 27).map((w) => w.wallet);
-    const other = await variantApp(t, {});
-    closers.push(other.close);
-    for (const [i, wallet] of wallets.entries()) {
-      for (let n = 0; n < 7 - i; n++) {
-        // Lookups through another API process count in the same store.
-        const app = n % 2 === 0 ? t.app : other.app;
-        expect((await request(app, "GET", n % 3 === 0 ? `/api/v2/wallet/${wallet}` : `/api/v2/wallet/${wallet}/overview`)).status).toBe(200);
-      }
-    }
-    const res = await get("/api/v2/home/community-lookups");
-    expect(res.status).toBe(200);
-    expect(res.body.window_hours).toBe(24);
-    const profiles = new Map(t.world.wallets.map((w) => [w.proxyWallet, w.name || w.pseudonym]));
-    expect(res.body.wallets).toEqual(wallets.slice(0, 6).map((wallet, i) => ({ wallet, name: profiles.get(wallet), pseudonym: expect.any(String), lookups: 7 - i })));
-  });
 });
 
 describe("GET /api/public/v1/wallet/{address}/overview", () => {
@@ -357,43 +332,5 @@ describe("view=signer on a wallet whose signer the store does not know", () => {
     const res = await request(down.app, "GET", `/api/v2/wallet/${proxy}/overview?view=signer`);
     expect(res.status).toBe(502);
     expect(res.body.detail).toMatch(/temporarily unavailable/);
-  });
-});
-
-describe("POST /api/v2/wallet/{address}/ping and GET /watching", () => {
-  it("counts unique sessions (header, else client IP) for 90 s, across API processes", async () => {
-    const wallet = byTrades[9]!.wallet;
-    const other = await variantApp(t, {}, t.platform);
-    closers.push(other.close);
-    const ping = (headers: Record<string, string> = {}) => request(t.app, "POST", `/api/v2/wallet/${wallet}/ping`, { headers });
-    const watching = async () => (await request(other.app, "GET", `/api/v2/wallet/${wallet}/watching`)).body.watching;
-    expect(await watching()).toBe(0);
-    const first = await ping({ "x-service-session": "tab-a" });
-    expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ address: wallet, watching: 1, ttl_seconds: 90 });
-    await ping({ "x-service-session": "tab-b" });
-    await ping();
-    await ping({ "x-service-session": "tab-a" });
-    expect(await watching()).toBe(3);
-    t.clock.advance(60_000);
-    await ping({ "x-service-session": "tab-a" });
-    t.clock.advance(31_000);
-    expect(await watching()).toBe(1);
-    t.clock.set(t.clock.nowMs() + 90_000);
-    expect(await watching()).toBe(0);
-    expect((await request(t.app, "POST", `/api/v2/wallet/${CONTRACT}/ping`)).status).toBe(400);
-    expect((await request(t.app, "POST", `/api/v2/wallet/0xabc/ping`)).status).toBe(422);
-  });
-});
-
-describe("community lookups, a day later", () => {
-  it("forgets lookups older than 24 h; public v1 overview lookups count too", async () => {
-    t.clock.advance(25 * 3_600_000);
-    const res = await get("/api/v2/home/community-lookups");
-    expect(res.body.wallets).toEqual([]);
-    await get(`/api/v2/wallet/${byTrades[1]!.wallet}`);
-    await get(`/api/public/v1/wallet/${byTrades[1]!.wallet}/overview`, keyed());
-    t.clock.advance(61_000);
-    expect((await get("/api/v2/home/community-lookups")).body.wallets.map((w: any) => [w.wallet, w.lookups])).toEqual([[byTrades[1]!.wallet, 2]]);
   });
 });

@@ -35,9 +35,20 @@ export interface Reply<T = any> {
   headers: Record<string, unknown>;
 }
 
-export async function request<T = any>(app: FastifyInstance, method: "GET" | "POST", url: string, options: { headers?: Record<string, string>; payload?: unknown } = {}): Promise<Reply<T>> {
-  const res = await app.inject({ method, url, headers: options.headers, payload: options.payload as never });
+/** A request by inject(); `from` is the client's IP address (127.0.0.1 when absent). */
+export async function request<T = any>(app: FastifyInstance, method: "GET" | "POST", url: string, options: { headers?: Record<string, string>; payload?: unknown; from?: string } = {}): Promise<Reply<T>> {
+  const res = await app.inject({ method, url, headers: options.headers, payload: options.payload as never, ...(options.from ? { remoteAddress: options.from } : {}) });
   return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as T) : (undefined as T), headers: res.headers };
+}
+
+/** Wallets by total trades, busiest first. */
+export type ByTrades = Array<{ wallet: string; total_trades: number }>;
+
+/** The wallet world of a test file, with a Premium and a Free key and its wallets by total trades. */
+export async function openWalletFixture(): Promise<{ t: WorldApp; premium: string; free: string; byTrades: ByTrades }> {
+  const t = await openWalletWorld();
+  const { premium, free } = await keys(t);
+  return { t, premium, free, byTrades: await rows(t, "select wallet, total_trades from wallet_stats order by total_trades desc, wallet") };
 }
 
 export async function keys(t: WorldApp) {

@@ -10,6 +10,7 @@ import { cachedAsOf } from "../../analytics/window-cache.js";
 import { CATEGORIES } from "../../ledger/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
+import { SessionHeaders, presenceMember } from "../presence-member.js";
 
 const MINUTE = 60;
 const FIVE_MINUTES = 300;
@@ -141,16 +142,15 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
       ...read,
       schema: {
         summary: "Register a homepage session",
-        description: "Keeps the caller present for PRESENCE_HOME_SECONDS (30). The session is the X-Service-Session header, else the client IP.",
+        description: "Keeps the caller present for PRESENCE_HOME_SECONDS (30). The session is the X-Service-Session header, else the client IP (a header never counts as an IP).",
         tags: ["home"],
-        headers: Type.Object({ "x-service-session": Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "session id" })) }),
+        headers: SessionHeaders,
         response: { 200: Type.Object({ ok: Type.Literal(true), watching: Type.Integer(), ttl_seconds: Type.Integer() }) },
       },
     },
     async (request) => {
-      const session = request.headers["x-service-session"] || `ip:${request.ip}`;
       const ttl = ctx.config.limits.homePresenceSeconds;
-      await ctx.platform.presence.touch(PRESENCE_SET, session, ttl * 1000);
+      await ctx.platform.presence.touch(PRESENCE_SET, presenceMember(request), ttl * 1000);
       return { ok: true as const, watching: await ctx.platform.presence.count(PRESENCE_SET), ttl_seconds: ttl };
     },
   );

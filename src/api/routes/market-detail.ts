@@ -5,6 +5,7 @@ import { marketHolders } from "../../analytics/market-consensus.js";
 import { dailyPriceHistory, entryTypeBreakdown, eventGroup, findMarket, lookupRecord, recentWhaleTrades, venueUrl } from "../../analytics/market-detail.js";
 import { marketRow } from "../../analytics/markets-search.js";
 import { LocalBodyCache } from "../../analytics/window-cache.js";
+import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { sendSerialized } from "../send-serialized.js";
@@ -114,7 +115,7 @@ const Breakdown = Type.Object({
 
 export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
-  const pages = new LocalBodyCache(clock, ctx.config.markets.detailCacheSeconds, ctx.config.markets.detailCachedBodies, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
+  const pages = new LocalBodyCache(clock, ctx.config.markets.detailCacheSeconds, { maxEntries: ctx.config.markets.detailCachedBodies, maxBytes: mebibytes(ctx.config.markets.detailCachedMb) }, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
   const find = async (marketId: string) => {
     const market = findMarket(await indexOf(ctx), marketId);
     if (!market) throw notFound(marketNotFound(marketId));

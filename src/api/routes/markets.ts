@@ -4,6 +4,7 @@ import { Type } from "typebox";
 import { categoryStats, hotMarkets, hotWindowMinutes, resolvedMarkets } from "../../analytics/markets-lists.js";
 import { searchMarkets, type SearchFilters } from "../../analytics/markets-search.js";
 import { LocalBodyCache } from "../../analytics/window-cache.js";
+import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { sendSerialized } from "../send-serialized.js";
@@ -68,7 +69,7 @@ const ELAPSED_LAST = `${ELAPSED_FIELD}0}`;
 
 export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
-  const searchAnswers = new LocalBodyCache(clock, ctx.config.markets.searchCacheSeconds, ctx.config.markets.searchCachedAnswers, 0, () => ctx.readiness.ready);
+  const searchAnswers = new LocalBodyCache(clock, ctx.config.markets.searchCacheSeconds, { maxEntries: ctx.config.markets.searchCachedAnswers, maxBytes: mebibytes(ctx.config.markets.searchCachedMb) }, 0, () => ctx.readiness.ready);
 
   app.get(
     "/api/v2/markets/search",

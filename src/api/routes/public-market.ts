@@ -4,6 +4,7 @@ import { Type, type TSchema } from "typebox";
 import { marketHolders, type SideRankings } from "../../analytics/market-consensus.js";
 import { findMarket } from "../../analytics/market-detail.js";
 import { LocalBodyCache } from "../../analytics/window-cache.js";
+import { mebibytes } from "../../platform/bounded-map.js";
 import { CATEGORY_LABELS } from "../../venue/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
@@ -76,7 +77,7 @@ function sideBody(side: "yes" | "no", r: SideRankings) {
 }
 
 export const publicMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
-  const pages = new LocalBodyCache(ctx.platform.clock, ctx.config.markets.detailCacheSeconds, ctx.config.markets.detailCachedBodies, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
+  const pages = new LocalBodyCache(ctx.platform.clock, ctx.config.markets.detailCacheSeconds, { maxEntries: ctx.config.markets.detailCachedBodies, maxBytes: mebibytes(ctx.config.markets.detailCachedMb) }, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
   app.get(
     "/api/public/v1/market/:market_id",
     {

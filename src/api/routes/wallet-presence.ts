@@ -3,22 +3,23 @@
  * platform) and the home page's community lookups (most looked-up wallets of the last 24 h).
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { LOOKUP_WINDOW_SECONDS, topLookups } from "../../analytics/lookups.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { WalletParams, refuseContractAddresses, walletErrorResponses } from "../params.js";
+import { SessionHeaders, presenceMember } from "../presence-member.js";
+import { WalletService } from "./wallet-service.js";
 import { CommunityLookupsBody, PingBody, WatchingBody } from "./wallet-schemas.js";
 
 const COMMUNITY_LOOKUPS = 6;
 const COMMUNITY_CACHE_MS = 60_000;
-const SESSION_HEADER = "x-service-session";
 
 const presenceSet = (address: string) => `wallet:${address.toLowerCase()}`;
 
 export const walletPresenceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
   const { presence } = ctx.platform;
+  const service = new WalletService(ctx);
   const ttlSeconds = ctx.config.limits.walletPresenceSeconds;
 
   app.post(
@@ -27,18 +28,17 @@ export const walletPresenceRoutes: FastifyPluginAsyncTypebox<AppContext> = async
       config: { access: access.public },
       schema: {
         summary: "Register a wallet page session",
-        description: `Keeps the session present for ${ttlSeconds} s. The session is the X-Service-Session header, else the client IP.`,
+        description: `Keeps the session present for ${ttlSeconds} s. The session is the X-Service-Session header, else the client IP (a header never counts as an IP). 404 for a wallet the store has never seen: nothing is kept for it.`,
         tags: ["wallet"],
         params: WalletParams,
-        headers: Type.Object({ "x-service-session": Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "session id" })) }),
+        headers: SessionHeaders,
         response: { 200: PingBody, ...walletErrorResponses },
       },
     },
     async (request) => {
       const address = request.params.address.toLowerCase();
-      const header = request.headers[SESSION_HEADER];
-      const member = typeof header === "string" && header ? `s:${header}` : `ip:${request.ip}`;
-      await presence.touch(presenceSet(address), member, ttlSeconds * 1000);
+      await service.requireProxy(address);
+      await presence.touch(presenceSet(address), presenceMember(request), ttlSeconds * 1000);
       return { address, watching: await presence.count(presenceSet(address)), ttl_seconds: ttlSeconds };
     },
   );
@@ -66,7 +66,9 @@ export const walletPresenceRoutes: FastifyPluginAsyncTypebox<AppContext> = async
       config: { access: access.public },
       schema: {
         summary: "Most looked-up wallets",
-        description: `Top ${COMMUNITY_LOOKUPS} wallets by overview lookups over the last 24 h (hour buckets, counted across API processes); cached 60 s.`,
+        description:
+          `Top ${COMMUNITY_LOOKUPS} wallets by overview lookups over the last 24 h; cached 60 s. A lookup counts once per client (IPv4 address, IPv6 /64) ` +
+          "per wallet and UTC hour, across API processes: repeating a lookup, or sending it under other session headers, adds nothing.",
         tags: ["home"],
         response: { 200: CommunityLookupsBody },
       },

@@ -17,6 +17,7 @@ import {
 import type { FastifyReply } from "fastify";
 import { lookupCounterOf } from "../../analytics/lookups.js";
 import { LocalBodyCache } from "../../analytics/window-cache.js";
+import { mebibytes } from "../../platform/bounded-map.js";
 import { LiveVenueError, liveSignerStats, type LiveVenue } from "../../analytics/wallet-signer.js";
 import type { WalletStatsTable } from "../../store/schema.js";
 import { ChainClient, DataApiClient, PnlClient } from "../../venue/index.js";
@@ -35,6 +36,9 @@ interface StoredOverview {
 
 const ADDRESS = new RegExp(ADDRESS_PATTERN);
 
+/** The 404 of every wallet route for a wallet the store has never seen. */
+export const walletNotFound = (address: string) => notFound(`Wallet ${address.toLowerCase()} not found`);
+
 export class WalletService {
   private live: LiveVenue | undefined;
   private readonly overviewBodies: LocalBodyCache;
@@ -42,7 +46,7 @@ export class WalletService {
   private readonly proxyOfBody = new Map<string, string>();
 
   constructor(private readonly ctx: AppContext) {
-    this.overviewBodies = new LocalBodyCache(ctx.platform.clock, ctx.config.wallet.overviewCacheSeconds, ctx.config.wallet.overviewCachedBodies, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
+    this.overviewBodies = new LocalBodyCache(ctx.platform.clock, ctx.config.wallet.overviewCacheSeconds, { maxEntries: ctx.config.wallet.overviewCachedBodies, maxBytes: mebibytes(ctx.config.wallet.overviewCachedMb) }, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
   }
 
   get store() {
@@ -69,7 +73,7 @@ export class WalletService {
     const known =
       (await readStats(this.ctx.store, wallet)) ??
       (await this.ctx.store.db.selectFrom("wallets").select("address").where("address", "=", wallet).executeTakeFirst());
-    if (!known) throw notFound(`Wallet ${address.toLowerCase()} not found`);
+    if (!known) throw walletNotFound(address);
     return wallet;
   }
 
@@ -89,9 +93,9 @@ export class WalletService {
     return this.ctx.platform.cache.getOrLoad("wallet:ranked-traders", this.cacheMs, () => rankedTraders(this.ctx.store)).then((r) => r.value);
   }
 
-  /** The stored overview inputs, cached for the overview window (null for an unknown wallet, also cached). */
+  /** The stored overview inputs, cached for the overview window (null for an unknown wallet, cached CACHE_NOT_FOUND_SECONDS). */
   async stored(address: string): Promise<StoredOverview | null> {
-    return (await this.ctx.platform.cache.getOrLoad(this.cacheKey(address), this.cacheMs, () => this.loadStored(address))).value;
+    return (await this.ctx.platform.cache.getOrLoadFound(this.cacheKey(address), this.cacheMs, () => this.loadStored(address))).value;
   }
 
   /**
@@ -117,7 +121,7 @@ export class WalletService {
   async sendOverview(reply: FastifyReply, address: string, view: WalletView, degraded: boolean): Promise<FastifyReply | OverviewBody> {
     if (view !== "proxy") {
       const body = await this.overview(address, view, degraded, clientOf(reply.request));
-      lookupCounterOf(this.store).record(body.profile.proxy_wallet, this.now());
+      lookupCounterOf(this.store).record(body.profile.proxy_wallet, this.now(), reply.request.ip);
       return body;
     }
     const key = `${address.toLowerCase()}|${degraded ? 1 : 0}`;
@@ -127,7 +131,7 @@ export class WalletService {
       this.proxyOfBody.set(key, body.profile.proxy_wallet);
       return reply.serialize(body) as string;
     });
-    lookupCounterOf(this.store).record(this.proxyOfBody.get(key) ?? address.toLowerCase(), this.now());
+    lookupCounterOf(this.store).record(this.proxyOfBody.get(key) ?? address.toLowerCase(), this.now(), reply.request.ip);
     return sendSerialized(reply, json);
   }
 
@@ -137,7 +141,7 @@ export class WalletService {
    */
   async overview(address: string, view: WalletView, degraded: boolean, client = "internal"): Promise<OverviewBody> {
     const stored = await this.stored(address);
-    if (!stored) throw notFound(`Wallet ${address.toLowerCase()} not found`);
+    if (!stored) throw walletNotFound(address);
     const { identity, stats, totalTraders } = stored;
     if (view === "proxy") return overviewBody(identity, stats, totalTraders, view, degraded);
     const signer = identity.signer ?? (await this.discoverSigner(identity.proxy));

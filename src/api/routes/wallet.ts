@@ -10,7 +10,7 @@ import { byCurrentValue, closedPositions, openPositions, pendingRedemptions } fr
 import { walletFees } from "../../analytics/wallet-trades.js";
 import { access, heavy } from "../access.js";
 import type { AppContext } from "../context.js";
-import { notFound, validationError } from "../errors.js";
+import { validationError } from "../errors.js";
 import { Offset, WalletParams, refuseContractAddresses, walletErrorResponses } from "../params.js";
 import { publicWalletRoutes } from "./public-wallet.js";
 import { trackWalletLoad } from "./wallet-load.js";
@@ -28,7 +28,7 @@ import {
   View,
   WalletOverview,
 } from "./wallet-schemas.js";
-import { WalletService } from "./wallet-service.js";
+import { WalletService, walletNotFound } from "./wallet-service.js";
 
 const TAGS = ["wallet"];
 const POSITIONS_CAP = 500;
@@ -77,7 +77,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
     },
     async (request) => {
       const stored = await service.stored(request.params.address);
-      if (!stored) throw notFound(`Wallet ${request.params.address.toLowerCase()} not found`);
+      if (!stored) throw walletNotFound(request.params.address);
       const view = request.query.view;
       const stats = view === "proxy" ? stored.stats : { ...stored.stats, rank_pnl: null, rank_winrate: null, rank_volume: null, rank_profit_factor: null };
       return { address: stored.identity.address, view, rankings: rankingsOf(stats, stored.totalTraders), as_of: stored.stats.computed_at };
