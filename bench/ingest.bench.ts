@@ -12,7 +12,7 @@
  *    SQLite file (the configured page cache) and into a fresh schema of PostgreSQL. Rates per tenth of the history
  *    show whether the rate holds as the table grows.
  * 2. CPU path: the same kind of history as the node's eth_getLogs answers (JSON text of 10,000 encoded exchange
- *    logs each), parsed, decoded (src/ingest/log-decoder.ts), settled (settleFills) and turned into rows, one answer
+ *    logs each), parsed, decoded (src/venue/chain/decoder.ts), settled (settleFills) and turned into rows, one answer
  *    at a time, on one core. The chain pipeline does this on the thread that also writes: on PostgreSQL it overlaps
  *    the server's work on the previous batch, on SQLite (a synchronous driver) it adds to the write time.
  * Prints fills/s for each, and the process's peak RSS. The whole pipeline (HTTP, shape checks, market lookups, the
@@ -26,14 +26,13 @@ import { loadConfig } from "../src/config/index.js";
 import { BatchWriter } from "../src/ingest/batch-writer.js";
 import { chainFillRow } from "../src/ingest/chain-rows.js";
 import { indexBuildMemory } from "../src/ingest/ingest.js";
-import { decodeLog } from "../src/ingest/log-decoder.js";
-import { EXCHANGE_V1, EXCHANGE_V2, matchEvents } from "../src/ingest/testing/chain-events.js";
+import { EXCHANGE_V1, EXCHANGE_V2, matchEvents } from "../src/venue/testing/chain-events.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { createLogger } from "../src/platform/logger.js";
 import { openStore, type Store, type StoreTransaction } from "../src/store/database.js";
 import { completeDeferredFills, dropDeferredFillIndexes, type NewFill } from "../src/store/fills.js";
 import { migrateStore } from "../src/store/migrate.js";
-import { encodeVenueLog as encodeLog, settleFills, type DecodedVenueLog, type Hex, type RawLog } from "../src/venue/index.js";
+import { decodeLog, encodeVenueLog as encodeLog, settleFills, type DecodedVenueLog, type Hex, type RawLog } from "../src/venue/index.js";
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ""), process.argv[i + 1] ?? "");

@@ -5,8 +5,8 @@
  *
  *   node --import tsx bench/sim-venue.bench.ts
  */
-import { logFilterFor, type VenueEventKind } from "../src/venue/abi.js";
-import { ChainClient } from "../src/venue/chain.js";
+import { logFilterFor, type VenueEventKind } from "../src/venue/chain/abi.js";
+import { ChainClient } from "../src/venue/chain/client.js";
 import { DataApiClient } from "../src/venue/data-api.js";
 import { GammaClient } from "../src/venue/gamma.js";
 import { VenueHttpClient } from "../src/venue/http.js";

@@ -4,7 +4,7 @@
  * split serving and ingest. (Kills at random points against the simulated venue: ingest-kill.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXCHANGE_V1, EXCHANGE_V2, M, matchEvents, resolution, split } from "../src/ingest/testing/chain-events.js";
+import { EXCHANGE_V1, EXCHANGE_V2, M, matchEvents, resolution, split } from "../src/venue/testing/chain-events.js";
 import { address, startFakeVenue, type FakeVenue } from "../src/ingest/testing/fake-venue.js";
 import { gammaMarket } from "../src/venue/testing/fixtures.js";
 import { spawnPelagic } from "./support/cli.js";

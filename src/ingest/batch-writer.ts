@@ -12,14 +12,10 @@ import type { Store, StoreTransaction } from "../store/database.js";
 import { insertActivity, insertFills, type NewActivity, type NewFill } from "../store/fills.js";
 import { recordResolutions, type NewResolution } from "../store/markets.js";
 import { recordWalletSightings, type WalletSighting } from "../store/wallets.js";
-import { isProtocolAddress } from "../venue/index.js";
+import { isProtocolAddress, type SkippedRecord } from "../venue/index.js";
 
-/** A record the venue sent that ingest could not use: logged with where it came from, skipped and counted. */
-export interface SkippedRecord {
-  /** Where it came from, e.g. "data-api /trades offset 2000 row 17". */
-  readonly origin: string;
-  readonly reason: string;
-}
+/** A record the venue sent that ingest could not use (defined beside the venue's shapes, src/venue/shapes/shape.ts). */
+export type { SkippedRecord };
 
 export interface Batch {
   /** The checkpoint name (`ingest_checkpoints.source`). */

@@ -1,9 +1,9 @@
 /**
  * Market-wide fills, NegRisk conversions, splits, merges, redemptions and resolutions from chain logs, V1 and V2
  * exchanges in one filter (so the 2026-04-28 cutover needs no special case). Backfills from INGEST_START, then
- * follows the head INGEST_CONFIRMATIONS blocks behind. The chain reader (chain-reader.ts, chain-chunk.ts) decodes
- * each chunk of blocks and settles it per transaction; consecutive chunks are gathered into a batch of
- * `batchRecords` fills and events (fewer at a step's end), their markets looked up, written with the checkpoint
+ * follows the head INGEST_CONFIRMATIONS blocks behind. The chain reader (chain-reader.ts) has each chunk of blocks
+ * decoded and settled per transaction (settleChunk, src/venue/chain/); consecutive chunks are gathered into a batch
+ * of `batchRecords` fills and events (fewer at a step's end), their markets looked up, written with the checkpoint
  * `block:<last block of the batch>`.
  *
  * A first sync with `deferIndexesBlocks` or more to go drops the fills' wallet and market indexes and leaves its
@@ -19,14 +19,15 @@ import {
   CONTRACTS,
   JsonRpcError,
   logFilterFor,
+  mergeChunks,
   NEG_RISK_GET_FEE_BIPS_SELECTOR,
   type ChainClient,
   type ChainFill,
   type DecodedVenueLog,
+  type SettledChunk,
   type VenueEventKind,
 } from "../venue/index.js";
 import type { Batch, SkippedRecord } from "./batch-writer.js";
-import { mergeChunks, type SettledChunk } from "./chain-chunk.js";
 import type { ChainReader } from "./chain-reader.js";
 import { chainActivityRow, chainFillRow, chainResolutionRow, isActivityLog, resolutionOfPayouts } from "./chain-rows.js";
 import { writeMarketRows, type IngestContext } from "./context.js";

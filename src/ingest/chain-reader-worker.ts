@@ -1,10 +1,10 @@
 /**
  * The chain reader's thread (chain-reader.ts): reads the ranges it is asked for with a ChainClient of its own,
- * settles each chunk (chain-chunk.ts) and posts it, at most `credits` ahead of what the pipeline has taken.
+ * settles each chunk (settleChunk, src/venue/chain/chunk.ts) and posts it, at most `credits` ahead of what the
+ * pipeline has taken.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { ChainClient, chainRateLimits, rpcRateShares, type LogFilter } from "../venue/index.js";
-import { settleChunk } from "./chain-chunk.js";
+import { ChainClient, chainRateLimits, rpcRateShares, settleChunk, type LogFilter } from "../venue/index.js";
 import type { ChainReaderWorkerData, FromReaderWorker, ToReaderWorker } from "./chain-reader.js";
 
 interface Read {

@@ -1,15 +1,15 @@
 /**
- * Where the chain pipeline gets its settled chunks (chain-chunk.ts): read on its own thread (`inlineChainReader`),
- * or on a worker thread (`ThreadedChainReader`, INGEST_READ_THREAD), which fetches, parses, shape-checks, decodes and
- * settles while the pipeline's thread writes: about half of the ingest's CPU a fill moves off the writer's thread.
+ * Where the chain pipeline gets its settled chunks (settleChunk, src/venue/chain/chunk.ts): read on its own thread
+ * (`inlineChainReader`), or on a worker thread (`ThreadedChainReader`, INGEST_READ_THREAD), which fetches, parses,
+ * shape-checks, decodes and settles while the pipeline's thread writes: about half of the ingest's CPU a fill moves
+ * off the writer's thread.
  * The worker has its own ChainClient built from the configuration (chain-reader-worker.ts), paced at its share
  * of the RPC rate (rpcRateShares); what crosses the threads is the settled fills (a structured clone costs about
  * 1 µs a fill, a decoded log 4).
  */
 import { Worker } from "node:worker_threads";
 import type { Config } from "../config/index.js";
-import type { ChainClient, LogFilter, VenueHttpEvent } from "../venue/index.js";
-import { settleChunk, type SettledChunk } from "./chain-chunk.js";
+import { settleChunk, type ChainClient, type LogFilter, type SettledChunk, type VenueHttpEvent } from "../venue/index.js";
 
 export interface ChainReader {
   /** The settled chunks of the filter's block range, oldest first. */

@@ -10,10 +10,9 @@
 import { readCheckpoint } from "../store/checkpoints.js";
 import type { NewFill } from "../store/fills.js";
 import type { WalletSighting } from "../store/wallets.js";
-import { fillFromDataTrade, fromMicro, walletProfileOf, type ApiFill, type DataApiClient, type DataTradeRow, type TradesQuery } from "../venue/index.js";
+import { fillFromDataTrade, fromMicro, skippedRows, walletProfileOf, type ApiFill, type DataApiClient, type DataTradeRow, type TradesQuery } from "../venue/index.js";
 import type { SkippedRecord } from "./batch-writer.js";
 import type { IngestContext } from "./context.js";
-import { skippedRows } from "./market-rows.js";
 import type { Pipeline, StepResult } from "./runner.js";
 import { SOURCES } from "./sources.js";
 

@@ -6,9 +6,9 @@
  */
 import type { Store } from "../store/database.js";
 import { knownConditions, tokenFacts, type TokenFacts } from "../store/markets.js";
-import type { GammaClient, GammaMarket } from "../venue/index.js";
+import { skippedRows, type GammaClient, type GammaMarket } from "../venue/index.js";
 import type { Clock } from "../platform/clock.js";
-import { addMarkets, emptyMarketRows, skippedRows, type MarketRows } from "./market-rows.js";
+import { addMarkets, emptyMarketRows, type MarketRows } from "./market-rows.js";
 
 const CACHE_LIMIT = 500_000;
 /** Ids per Gamma request (repeated parameters in one URL). */

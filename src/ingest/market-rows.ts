@@ -12,7 +12,6 @@ import {
   type GammaEvent,
   type GammaMarket,
   type MarketRecord,
-  type RejectedRow,
 } from "../venue/index.js";
 import type { SkippedRecord } from "./batch-writer.js";
 
@@ -93,13 +92,6 @@ export function tokenRows(record: MarketRecord): NewMarketToken[] {
     { token_id: record.yesTokenId, condition_id: record.conditionId, outcome_index: 0, outcome: record.outcomeLabels[0] },
     { token_id: record.noTokenId, condition_id: record.conditionId, outcome_index: 1, outcome: record.outcomeLabels[1] },
   ];
-}
-
-export function skippedRows(rejected: readonly RejectedRow[]): SkippedRecord[] {
-  return rejected.map((r) => ({
-    origin: `${r.source} row ${r.index}`,
-    reason: r.issues.slice(0, 3).map((i) => `${i.path || "/"} ${i.message}`).join("; "),
-  }));
 }
 
 const notTradableYet = (raw: GammaMarket) => raw.clobTokenIds === null || raw.clobTokenIds === undefined;

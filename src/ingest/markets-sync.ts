@@ -5,10 +5,10 @@
  * the stored open markets that left that list (now closed), and the closed markets still awaiting resolution.
  */
 import { readCheckpoint } from "../store/checkpoints.js";
-import type { GammaClient } from "../venue/index.js";
+import { skippedRows, type GammaClient } from "../venue/index.js";
 import type { IngestContext } from "./context.js";
 import { writeMarketRows } from "./context.js";
-import { addEvents, addMarkets, emptyMarketRows, skippedRows, type MarketRows } from "./market-rows.js";
+import { addEvents, addMarkets, emptyMarketRows, type MarketRows } from "./market-rows.js";
 import type { Pipeline, StepResult } from "./runner.js";
 import { SOURCES } from "./sources.js";
 

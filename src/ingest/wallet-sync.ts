@@ -16,6 +16,7 @@ import {
   fromMicro,
   isProtocolAddress,
   positionRecordOf,
+  skippedRows,
   walletProfileOf,
   type DataActivityRow,
   type DataApiClient,
@@ -25,7 +26,6 @@ import {
 import type { SkippedRecord } from "./batch-writer.js";
 import type { IngestContext } from "./context.js";
 import { rowsOf } from "./data-api-trades.js";
-import { skippedRows } from "./market-rows.js";
 import { SOURCES } from "./sources.js";
 
 export interface WalletSyncOptions {

@@ -1,22 +1,21 @@
 /**
  * The venue: clients of the real venue (Gamma, Data API, user P&L, RTDS, Polygon JSON-RPC, ISW ArcGIS) and the
- * single definition of what it speaks (shapes, event ABIs, settlement rules). The simulated venue serves these
- * same shapes, so the ingest code that talks to the real venue is the code that talks to the simulation.
+ * single definition of what it speaks (shapes, event ABIs, settlement rules: the chain's in chain/). The simulated
+ * venue serves these same shapes, so the ingest code that talks to the real venue is the code that talks to the
+ * simulation.
  */
 import type { Config } from "../config/index.js";
 import { ArcGisClient } from "./arcgis.js";
-import { ChainClient } from "./chain.js";
+import { ChainClient } from "./chain/client.js";
 import { DataApiClient } from "./data-api.js";
 import { GammaClient } from "./gamma.js";
 import type { VenueHttpOptions } from "./http.js";
 import { PnlClient } from "./pnl.js";
 import { RtdsClient, type RtdsOptions } from "./rtds.js";
 
-export * from "./abi.js";
-export * from "./log-words.js";
 export * from "./arcgis.js";
 export * from "./categories.js";
-export * from "./chain.js";
+export * from "./chain/index.js";
 export * from "./contracts.js";
 export * from "./data-api.js";
 export * from "./gamma.js";
@@ -25,7 +24,6 @@ export * from "./pacing.js";
 export * from "./paging.js";
 export * from "./pnl.js";
 export * from "./rtds.js";
-export * from "./settlement.js";
 export * from "./shapes/index.js";
 export * from "./units.js";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimVenue, type SimVenue } from "../sim/servers/index.js";
 import { smallWorld } from "../sim/world/test-support.js";
-import { ChainClient } from "./chain.js";
+import { ChainClient } from "./chain/client.js";
 import { CONTRACTS } from "./contracts.js";
 import { VenueHttpClient } from "./http.js";
 import { decodeAddressArray, safeSigner } from "./safe-owners.js";

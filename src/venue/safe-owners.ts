@@ -3,7 +3,7 @@
  * user's EOA; `Safe.getOwners() returns (address[])` names it. Other proxies (the venue's email-login proxy
  * wallets) have no such view: the call reverts, and the signer stays unknown.
  */
-import { JsonRpcError, type ChainClient } from "./chain.js";
+import { JsonRpcError, type ChainClient } from "./chain/client.js";
 
 /** `getOwners()` selector: keccak256("getOwners()")[0..4]. */
 export const SAFE_GET_OWNERS_SELECTOR = "0xa0e67e2b";

@@ -5,6 +5,7 @@
  */
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
+import { address, hash32 } from "../../venue/testing/chain-events.js";
 import { startLoopback, type Loopback, type LoopbackReply, type LoopbackRequest } from "../../venue/testing/loopback.js";
 import {
   ArcGisClient,
@@ -27,8 +28,8 @@ import {
 } from "../../venue/index.js";
 
 const hex = (n: number | bigint) => `0x${n.toString(16)}`;
-export const hash32 = (n: number | bigint) => `0x${n.toString(16).padStart(64, "0")}` as Hex;
-export const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Hex;
+/** Zero-padded hashes and addresses (src/venue/testing/chain-events.ts), for the tests that use this venue. */
+export { address, hash32 };
 const CEILING_BODY = { error: "max historical trades offset of 10000 exceeded" };
 
 function page<T>(rows: readonly T[], query: URLSearchParams, ceiling: number): LoopbackReply {

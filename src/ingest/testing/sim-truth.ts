@@ -1,8 +1,8 @@
 /**
  * Test support: what a complete chain ingest of the simulated venue must store, built from the simulation's ground
  * truth (src/sim/servers/ground-truth.ts) and the venue's settlement rules, sharing no code with the ingest's
- * mapping (src/ingest/chain-rows.ts, src/venue/settlement.ts). The rows go through the store's own checksum line
- * functions, so `truthChecksum(world)` is comparable with `storeChecksum(store.db)`.
+ * mapping (src/ingest/chain-rows.ts, src/venue/chain/settlement.ts). The rows go through the store's own checksum
+ * line functions, so `truthChecksum(world)` is comparable with `storeChecksum(store.db)`.
  *
  * The venue's events decide the shape of the rows where the world knows more than the chain says:
  * - a conversion names the NegRisk market, not a condition (condition_id null); its fee is the adapter's

@@ -9,7 +9,7 @@
  * BUY emits the token amount that settles back to the world's collateral fee exactly (`v1BuyFeeTokens`).
  */
 import { CONTRACTS } from "../../venue/contracts.js";
-import { SIDE_BUY, SIDE_SELL, type Hex, type VenueEvent } from "../../venue/abi.js";
+import { SIDE_BUY, SIDE_SELL, type Hex, type VenueEvent } from "../../venue/chain/abi.js";
 import {
   BLOCK_TIME_SECONDS,
   OP_CONVERSION,

@@ -1,7 +1,7 @@
 /** The clients of src/venue, unchanged, read the simulated venue correctly. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectPages } from "../../venue/paging.js";
-import { logFilterFor } from "../../venue/abi.js";
+import { logFilterFor } from "../../venue/chain/abi.js";
 import { RtdsClient, type RtdsMessage } from "../../venue/rtds.js";
 import { fillFromRtdsTrade, normalizeGammaMarket, positionRecordOf } from "../../venue/shapes/index.js";
 import { blockAt, referencePnl } from "../world/index.js";

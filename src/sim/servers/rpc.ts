@@ -6,8 +6,8 @@
  * `NegRiskAdapter.getFeeBips(marketId)` (0 for a market the adapter does not know, as its mapping would) and a
  * proxy wallet's `Safe.getOwners()` (its signer; "0x" for an address without code); any other call reverts.
  */
-import { encodeVenueLog, VENUE_EVENT_TOPICS, type EncodedLog, type VenueEvent } from "../../venue/abi.js";
-import { encodeLogWords } from "../../venue/log-words.js";
+import { encodeVenueLog, VENUE_EVENT_TOPICS, type EncodedLog, type VenueEvent } from "../../venue/chain/abi.js";
+import { encodeLogWords } from "../../venue/chain/words.js";
 import { CONTRACTS, NEG_RISK_GET_FEE_BIPS_SELECTOR, POLYGON_CHAIN_ID } from "../../venue/contracts.js";
 import { SAFE_GET_OWNERS_SELECTOR } from "../../venue/safe-owners.js";
 import { blockAt, blockTimestamp, type World } from "../world/index.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeVenueLog, logFilterFor, type DecodedVenueLog, type VenueEventKind } from "../../venue/abi.js";
-import { settleFills } from "../../venue/settlement.js";
+import { decodeVenueLog, logFilterFor, type DecodedVenueLog, type VenueEventKind } from "../../venue/chain/abi.js";
+import { settleFills } from "../../venue/chain/settlement.js";
 import { divRound } from "../../venue/units.js";
 import { Rng } from "../world/random.js";
 import { blockAt, takerFeeMicro, V2_CUTOVER_TS, notionalMicro } from "../world/index.js";

@@ -1,6 +1,6 @@
 /** Helpers for the simulated venue's tests: small venues on loopback and the src/venue clients pointed at them. */
 import { ArcGisClient } from "../../venue/arcgis.js";
-import { ChainClient } from "../../venue/chain.js";
+import { ChainClient } from "../../venue/chain/client.js";
 import { DataApiClient } from "../../venue/data-api.js";
 import { GammaClient } from "../../venue/gamma.js";
 import { VenueHttpClient, type VenueHttpOptions } from "../../venue/http.js";

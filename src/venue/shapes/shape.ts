@@ -60,6 +60,21 @@ export interface RejectedRow {
   readonly raw: unknown;
 }
 
+/** A record the venue sent that cannot be used: skipped whole, logged with where it came from, and counted. */
+export interface SkippedRecord {
+  /** Where it came from, e.g. "data-api /trades offset 2000 row 17". */
+  readonly origin: string;
+  readonly reason: string;
+}
+
+/** The skipped records of a list payload's rejected rows, each with its first three issues. */
+export function skippedRows(rejected: readonly RejectedRow[]): SkippedRecord[] {
+  return rejected.map((r) => ({
+    origin: `${r.source} row ${r.index}`,
+    reason: r.issues.slice(0, 3).map((i) => `${i.path || "/"} ${i.message}`).join("; "),
+  }));
+}
+
 /**
  * Splits a list payload into the rows that have the shape and the rows that do not, so one malformed
  * record is skipped instead of failing its whole page. A payload that is not an array at all throws.

@@ -8,9 +8,9 @@
  */
 import type { DecodedVenueLog, Hex, OrderFilledEvent, OrdersMatchedEvent, LogPosition } from "./abi.js";
 import { SIDE_BUY, SIDE_SELL } from "./abi.js";
-import { exchangeContractType, type ExchangeVersion } from "./contracts.js";
-import type { Direction } from "./shapes/normalize-wallet-data.js";
-import { divRound } from "./units.js";
+import { exchangeContractType, type ExchangeVersion } from "../contracts.js";
+import type { Direction } from "../shapes/normalize-wallet-data.js";
+import { divRound } from "../units.js";
 
 export type MatchType = "MINT" | "MERGE" | "COMPLEMENTARY";
 export type FillRole = "MAKER" | "TAKER";

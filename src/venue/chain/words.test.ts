@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CONTRACTS } from "./contracts.js";
+import { CONTRACTS } from "../contracts.js";
 import { encodeVenueLog, type Hex, type VenueEvent } from "./abi.js";
-import { encodeLogWords } from "./log-words.js";
+import { encodeLogWords } from "./words.js";
 
 const hexOf = (bytes: number) => fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => `0x${Buffer.from(b).toString("hex")}` as Hex);
 const uint = fc.bigInt({ min: 0n, max: 2n ** 256n - 1n });

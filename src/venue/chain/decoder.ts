@@ -1,11 +1,13 @@
 /**
  * Decoding of the venue's logs at backfill speed. `decodeVenueLog` (viem's decodeEventLog) hashes the event
  * signature on every call and decodes about 30,000 logs/s, a ceiling of some 18,000 fills/s on one core. Every
- * venue event is made of 32-byte words (src/venue/log-words.ts), so they are sliced straight out of the topics
- * and data. A log that is not encoded exactly as the ABI encoder writes it (wrong word count, dirty address
- * padding, offsets out of place) goes through decodeVenueLog, which stays the reference (the tests compare both).
+ * venue event is made of 32-byte words (words.ts), so they are sliced straight out of the topics and data. A log
+ * that is not encoded exactly as the ABI encoder writes it (wrong word count, dirty address padding, offsets out of
+ * place) goes through decodeVenueLog, which stays the reference (the tests compare both).
  */
-import { WORD, WORD_LAYOUTS, decodeVenueLog, logPosition, type DecodedVenueLog, type LogPosition, type RawLog, type RpcLog, type WordField, type WordLayout, type WordType } from "../venue/index.js";
+import type { RpcLog } from "../shapes/json-rpc.js";
+import { decodeVenueLog, logPosition, type DecodedVenueLog, type LogPosition, type RawLog } from "./abi.js";
+import { WORD, WORD_LAYOUTS, type WordField, type WordLayout, type WordType } from "./words.js";
 
 const HEX = /^0x[0-9a-fA-F]*$/;
 /** An array's offset or length fits in a few digits; a larger word cannot be a canonical encoding here. */

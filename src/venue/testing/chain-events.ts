@@ -1,6 +1,10 @@
 /** Test support: the venue's on-chain events for one match or operation, as the exchanges and the CTF emit them. */
-import { CONTRACTS, type Hex, type VenueEvent } from "../../venue/index.js";
-import { hash32 } from "./fake-venue.js";
+import type { Hex, VenueEvent } from "../chain/abi.js";
+import { CONTRACTS } from "../contracts.js";
+
+/** `n` as a 32-byte hash and as a 20-byte address, zero-padded hex. */
+export const hash32 = (n: number | bigint) => `0x${n.toString(16).padStart(64, "0")}` as Hex;
+export const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Hex;
 
 export const EXCHANGE_V1 = CONTRACTS.ctfExchangeV1.toLowerCase() as Hex;
 export const NEG_RISK_EXCHANGE_V1 = CONTRACTS.negRiskCtfExchangeV1.toLowerCase() as Hex;

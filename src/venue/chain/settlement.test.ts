@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeVenueLog, encodeVenueLog, type DecodedVenueLog, type Hex, type VenueEvent } from "./abi.js";
-import { CONTRACTS } from "./contracts.js";
+import { CONTRACTS } from "../contracts.js";
 import { matchTypeOf, settleFills } from "./settlement.js";
 
 const V1 = CONTRACTS.ctfExchangeV1.toLowerCase() as Hex;

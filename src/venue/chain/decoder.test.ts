@@ -1,9 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeVenueLog, encodeVenueLog, VENUE_EVENT_TOPICS, VenueLogDecodeError, type Hex, type RawLog, type VenueEvent } from "../venue/index.js";
-import { decodeCanonicalLog, decodeLog } from "./log-decoder.js";
-import { CTF, EXCHANGE_V1, EXCHANGE_V2, NEG_RISK_EXCHANGE_V1, NEG_RISK_EXCHANGE_V2, conversion, matchEvents, redemption, resolution, split } from "./testing/chain-events.js";
-import { address, hash32 } from "./testing/fake-venue.js";
+import { decodeVenueLog, encodeVenueLog, VENUE_EVENT_TOPICS, VenueLogDecodeError, type Hex, type RawLog, type VenueEvent } from "./abi.js";
+import { decodeCanonicalLog, decodeLog } from "./decoder.js";
+import { CTF, EXCHANGE_V1, EXCHANGE_V2, NEG_RISK_EXCHANGE_V1, NEG_RISK_EXCHANGE_V2, address, conversion, hash32, matchEvents, redemption, resolution, split } from "../testing/chain-events.js";
 
 const at = (event: VenueEvent, logIndex = 3): RawLog => ({ ...encodeVenueLog(event), blockNumber: "0x5f5e100", blockHash: hash32(9), transactionHash: hash32(0x77), logIndex: `0x${logIndex.toString(16)}` });
 

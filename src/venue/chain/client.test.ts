@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { decodeVenueLog, encodeVenueLog, type Hex } from "./abi.js";
-import { ChainClient, JsonRpcError, isRangeTooLarge } from "./chain.js";
-import { CONTRACTS } from "./contracts.js";
-import { VenueHttpClient } from "./http.js";
-import { fakeTime } from "./testing/fake-time.js";
-import { startLoopback, type Loopback, type LoopbackReply } from "./testing/loopback.js";
+import { ChainClient, JsonRpcError, isRangeTooLarge } from "./client.js";
+import { CONTRACTS } from "../contracts.js";
+import { VenueHttpClient } from "../http.js";
+import { fakeTime } from "../testing/fake-time.js";
+import { startLoopback, type Loopback, type LoopbackReply } from "../testing/loopback.js";
 
 let server: Loopback | undefined;
 afterEach(async () => {

@@ -1,13 +1,15 @@
 /**
- * One eth_getLogs answer made ready for the chain pipeline, without the store: its logs decoded, the exchanges'
- * fills settled per transaction (settleFills), the other venue events kept as decoded, the block timestamps the
- * logs carry, and every record that could not be read. Pure, so it runs on the reader thread (chain-reader.ts)
- * as well as on the pipeline's own.
+ * One eth_getLogs answer made ready for the chain pipeline, without the store: its logs decoded (decoder.ts), the
+ * exchanges' fills settled per transaction (settleFills), the other venue events kept as decoded, the block
+ * timestamps the logs carry, and every record that could not be read. Pure, so it runs on ingest's reader thread
+ * (src/ingest/chain-reader.ts) as well as on the pipeline's own.
  */
-import { VenueLogDecodeError, isExchangeEvent, settleFills, type ChainFill, type DecodedVenueLog, type LogChunk, type RpcLog } from "../venue/index.js";
-import type { SkippedRecord } from "./batch-writer.js";
-import { decodeRpcLog } from "./log-decoder.js";
-import { skippedRows } from "./market-rows.js";
+import type { RpcLog } from "../shapes/json-rpc.js";
+import { skippedRows, type SkippedRecord } from "../shapes/shape.js";
+import { VenueLogDecodeError, type DecodedVenueLog } from "./abi.js";
+import type { LogChunk } from "./client.js";
+import { decodeRpcLog } from "./decoder.js";
+import { isExchangeEvent, settleFills, type ChainFill } from "./settlement.js";
 
 export interface SettledChunk {
   readonly fromBlock: number;

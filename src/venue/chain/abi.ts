@@ -3,7 +3,7 @@
  * inverse encoding the simulated venue uses to serve real-looking logs. Addresses and hashes come out lower case.
  */
 import { decodeEventLog, encodeAbiParameters, encodeEventTopics, parseAbiItem, toEventSelector, type AbiEvent } from "viem";
-import { CONTRACTS, exchangeVersion } from "./contracts.js";
+import { CONTRACTS, exchangeVersion } from "../contracts.js";
 
 export type Hex = `0x${string}`;
 

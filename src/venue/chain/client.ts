@@ -4,11 +4,11 @@
  * "Log response size exceeded", "block range is too wide", ...), and sizes its ranges to the log limit a
  * refusal names.
  */
-import type { Config } from "../config/index.js";
-import { VenueHttpClient, type Verdict, type VenueHttpOptions } from "./http.js";
-import type { RateLimit } from "./pacing.js";
-import { JsonRpcResponseShape, RpcBlockShape, RpcLogShape, type RpcLog } from "./shapes/json-rpc.js";
-import { VenueShapeError, partitionRows, type RejectedRow } from "./shapes/shape.js";
+import type { Config } from "../../config/index.js";
+import { VenueHttpClient, type Verdict, type VenueHttpOptions } from "../http.js";
+import type { RateLimit } from "../pacing.js";
+import { JsonRpcResponseShape, RpcBlockShape, RpcLogShape, type RpcLog } from "../shapes/json-rpc.js";
+import { VenueShapeError, partitionRows, type RejectedRow } from "../shapes/shape.js";
 
 /** Providers differ by plan: `VENUE_RPC_REQUESTS_PER_SECOND` (default 25, under common free-tier limits). */
 export function chainRateLimits(requestsPerSecond: number): readonly RateLimit[] {

@@ -2,7 +2,7 @@
  * The venue's events as 32-byte words. Every one of them is made of static fields (address, uint8, uint256,
  * bytes32), in the topics when indexed or in the data's head otherwise, and `uint256[]` arrays (partitions, index
  * sets, payouts) in the data's tail, their offsets in the head. The layouts follow the ABI items of ./abi.ts; the
- * backfill's decoder (src/ingest/log-decoder.ts) slices these words and the simulated node writes them (1.4 µs a
+ * backfill's decoder (./decoder.ts) slices these words and the simulated node writes them (1.4 µs a
  * log against viem's 6.3), viem's generic coder staying the reference (tests compare both ways).
  */
 import type { EncodedLog, EventSpec, Hex, VenueEvent, VenueEventKind } from "./abi.js";

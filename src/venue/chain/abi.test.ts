@@ -10,7 +10,7 @@ import {
   type Hex,
   type VenueEvent,
 } from "./abi.js";
-import { CONTRACTS } from "./contracts.js";
+import { CONTRACTS } from "../contracts.js";
 
 const hexOf = (bytes: Uint8Array): Hex => `0x${Buffer.from(bytes).toString("hex")}`;
 const bytesN = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }).map(hexOf);
