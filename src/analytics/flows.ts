@@ -1,6 +1,6 @@
 /** Smart-money volume: the 24 h flow per category (/api/analytics/smart-money-flow) and the hourly YES/NO series (/api/analytics/whale-volume-24h). */
-import { queryRows } from "../derive/raw-sql.js";
-import type { Category } from "../ledger/categories.js";
+import { queryRows } from "../store/raw-sql.js";
+import type { Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
 import { categoryVolumes, deltaPct } from "./home.js";
 import { loadMarkets, usd } from "./insight-support.js";

@@ -3,10 +3,10 @@
  * winning streaks and hold times. Every figure is net of fees, as the wallet statistics are.
  */
 import type { Config } from "../config/index.js";
-import { CATEGORIES, type Category } from "../ledger/categories.js";
-import { medianHoldDays, profitFactor, profitableStreak } from "../ledger/stats.js";
+import { medianHoldDays, profitFactor, profitableStreak } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
-import { SECONDS_PER_DAY, isoDay, loadMarkets, outcomeLabel, parseCategoryShares, usd, type MarketInfo } from "./insight-support.js";
+import { CATEGORIES, type Category } from "../venue/categories.js";
+import { SECONDS_PER_DAY, isoDay, loadMarkets, outcomeSide, parseCategoryShares, usd, type MarketInfo } from "./insight-support.js";
 
 export interface PositionFacts {
   condition_id: string;
@@ -47,7 +47,7 @@ export function closedPositionItem(p: PositionFacts, market: MarketInfo | undefi
     market_id: market?.market_id ?? null,
     question: market?.question ?? null,
     category: market?.category ?? null,
-    outcome: outcomeLabel(p.outcome_index),
+    outcome: outcomeSide(p.outcome_index),
     avg_price: p.avg_price,
     shares_bought: usd(p.total_bought),
     pnl: p.pnl,

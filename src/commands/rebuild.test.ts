@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/index.js";
-import { loadWorld } from "../derive/test-support.js";
+import { loadWorld } from "../derive/testing/stored-world.js";
 import { ManualClock } from "../platform/clock.js";
 import { smallWorld } from "../sim/world/test-support.js";
 import { openStore } from "../store/database.js";

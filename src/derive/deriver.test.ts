@@ -6,10 +6,10 @@ import { ManualClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";
 import { smallWorld } from "../sim/world/test-support.js";
 import type { Store } from "../store/database.js";
-import type { DerivedTable } from "./table-writes.js";
+import type { DerivedTable } from "../store/derived-tables.js";
 import { Deriver, type CommittedRows } from "./deriver.js";
 import { dayStart, rebuild } from "./rebuild.js";
-import { deriveConfig, loadWorld, type LoadedRows } from "./test-support.js";
+import { deriveConfig, loadWorld, type LoadedRows } from "./testing/stored-world.js";
 
 const world = smallWorld(5);
 const config = loadConfig({});

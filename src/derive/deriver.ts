@@ -20,21 +20,21 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Config } from "../config/index.js";
-import { SECONDS_PER_DAY, type MarketFacts } from "../ledger/index.js";
+import { SECONDS_PER_DAY, whaleConsensus, type MarketFacts } from "../ledger/index.js";
 import type { Clock } from "../platform/clock.js";
 import type { Logger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
-import { FIRST_SYNC_DERIVED, writeDeriveState } from "../store/derive-state.js";
+import { FIRST_SYNC_DERIVED, bumpStatsGeneration, writeDeriveState } from "../store/derive-state.js";
 import type { NewActivity, NewFill } from "../store/fills.js";
 import type { NewResolution } from "../store/markets.js";
 import type { Derivation, RecentRows } from "./derivation.js";
 import { loadMarketFacts } from "./market-facts.js";
-import { marketStatsRows, volume24h, whaleConsensus } from "./market-stats.js";
+import { marketStatsRows, volume24h } from "./market-stats.js";
 import { PendingWrites } from "./pending-writes.js";
-import { queryRows } from "./raw-sql.js";
+import { queryRows } from "../store/raw-sql.js";
 import { dayStart, deriveFromStore, derivedTables, storedWatermarks, writeDerivedTables } from "./rebuild.js";
 import { isIncome, isIncomeType, orderedBatchEvents, storedActivity, storedFill, type StoredActivity, type StoredFill } from "./stored-events.js";
-import { bumpStatsGeneration, deleteAll, deleteWhereIn, insertRows, updateRanks, upsertRows } from "./table-writes.js";
+import { deleteAll, deleteWhereIn, insertRows, updateRanks, upsertRows } from "../store/derived-tables.js";
 import { WashLegs, loadWalletInputs, loadWashLegs } from "./wallet-inputs.js";
 
 /** The new rows of one committed ingest batch (the ingest's `CommittedBatch` is one). */

@@ -13,7 +13,7 @@ import {
   winRate,
 } from "./stats.js";
 import { summarizeWallet } from "./summary.js";
-import { DAY, T0, buy, defaultLedgerConfig, market, sell } from "./test-support.js";
+import { DAY, T0, buy, defaultLedgerConfig, market, sell } from "./testing/events.js";
 
 const { ledger } = defaultLedgerConfig();
 const W = "0xbbbb000000000000000000000000000000000002";

@@ -4,8 +4,9 @@
  */
 import type { Config } from "../config/index.js";
 import { SECONDS_PER_DAY } from "./books.js";
-import { categoryShares, type Category } from "./categories.js";
-import { MICRO } from "./fixed-point.js";
+import type { Category } from "../venue/categories.js";
+import { categoryShares } from "./categories.js";
+import { MICRO } from "../venue/units.js";
 import type { WalletSummary } from "./summary.js";
 
 /** What the synced venue cache of `/closed-positions` holds for a wallet (USD). */
@@ -80,6 +81,11 @@ export interface WalletStats {
 /** `100 * wins / (wins + losses)`; 0 with neither. */
 export function winRate(wins: number, losses: number): number {
   return wins + losses > 0 ? (100 * wins) / (wins + losses) : 0;
+}
+
+/** Return on traded volume, percent: `100 * pnl / volume`; null without volume. */
+export function returnOnVolumePct(pnl: number, volume: number): number | null {
+  return volume > 0 ? (100 * pnl) / volume : null;
 }
 
 /** Gross profit over gross loss, capped; the cap when there is profit and no loss; 0 with neither. */
