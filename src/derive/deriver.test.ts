@@ -7,7 +7,8 @@ import { createLogger } from "../platform/logger.js";
 import { smallWorld } from "../sim/world/test-support.js";
 import type { Store } from "../store/database.js";
 import type { DerivedTable } from "../store/derived-tables.js";
-import { Deriver, type CommittedRows } from "./deriver.js";
+import type { CommittedRows } from "./batch-applier.js";
+import { Deriver } from "./deriver.js";
 import { dayStart, rebuild } from "./rebuild.js";
 import { deriveConfig, loadWorld, type LoadedRows } from "./testing/stored-world.js";
 
