@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/index.js";
 import { loadWorld } from "../derive/testing/stored-world.js";
 import { ManualClock } from "../platform/clock.js";
-import { smallWorld } from "../sim/world/test-support.js";
+import { smallWorld } from "../sim/world/testing/worlds.js";
 import { openStore } from "../store/database.js";
 import { migrateStore } from "../store/migrate.js";
 import { runRebuildCommand } from "./rebuild.js";

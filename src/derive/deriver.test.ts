@@ -4,7 +4,7 @@ import { loadConfig } from "../config/index.js";
 import { SECONDS_PER_DAY } from "../ledger/index.js";
 import { ManualClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";
-import { smallWorld } from "../sim/world/test-support.js";
+import { smallWorld } from "../sim/world/testing/worlds.js";
 import type { Store } from "../store/database.js";
 import type { DerivedTable } from "../store/derived-tables.js";
 import type { CommittedRows } from "./batch-applier.js";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import { ManualClock } from "../platform/clock.js";
 import { generateWorld, type Archetype } from "../sim/world/index.js";
-import { TEST_END } from "../sim/world/test-support.js";
+import { TEST_END } from "../sim/world/testing/worlds.js";
 import type { WalletStatsTable } from "../store/schema.js";
 import { rebuild } from "./rebuild.js";
 import { deriveConfig, loadWorld } from "./testing/stored-world.js";

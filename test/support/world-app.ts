@@ -6,7 +6,7 @@
  */
 import { rebuild } from "../../src/derive/rebuild.js";
 import { loadVenueCache, loadWorld } from "../../src/derive/testing/stored-world.js";
-import { smallWorld } from "../../src/sim/world/test-support.js";
+import { smallWorld } from "../../src/sim/world/testing/worlds.js";
 import type { World, WorldOptions } from "../../src/sim/world/index.js";
 import { recordWalletSightings } from "../../src/store/wallets.js";
 import { openTestApp, type TestApp } from "./app.js";
