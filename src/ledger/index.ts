@@ -1,6 +1,7 @@
 /**
- * The pure ledger: fills and activity in, positions, P&L, wallet statistics, farmer verdicts,
- * Smart Money and skill out. No I/O; time is an input.
+ * The pure ledger: fills and activity in, positions, P&L, wallet statistics, farmer verdicts, Smart Money and skill
+ * out; and the rule of every other figure (valuations, market totals, whale consensus, role profile), wherever it is
+ * applied. No I/O; time is an input; domain records in and out (the store's rows are mapped in src/derive/).
  */
 export type {
   ConversionActivity,

@@ -1,7 +1,7 @@
 /**
- * Bulk writes of the derived tables (what `src/derive/` computes) inside a transaction. SQLite: one prepared statement run per row on the
- * transaction's connection. PostgreSQL: COPY, straight into the table after it was emptied, else through a
- * temporary table and INSERT ... ON CONFLICT DO UPDATE.
+ * Bulk writes of the derived tables (what `src/derive/` computes) inside a transaction. SQLite: one prepared
+ * statement run per row on the transaction's connection. PostgreSQL: COPY, straight into the table after it was
+ * emptied, else through a temporary table and INSERT ... ON CONFLICT DO UPDATE.
  */
 import type { StoreTransaction } from "./database.js";
 import { copyRows, sqlIdentifier } from "./pg-copy.js";
