@@ -2,7 +2,7 @@
  * The home page's figures: the biggest recent smart-whale trades, the hottest active markets with a price
  * sparkline, the week's best smart whales by realized P&L, and the 24 h volume rotation between categories.
  */
-import type { OutcomeSide } from "../ledger/index.js";
+import { changePct, type OutcomeSide } from "../ledger/index.js";
 import { queryRows } from "../store/raw-sql.js";
 import { CATEGORIES, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
@@ -204,9 +204,6 @@ export async function categoryVolumes(store: Store, now: number, hours: number, 
   return { byCategory, rows, categoryOf };
 }
 
-/** Percent change from `prev` to `now`; null when there was nothing before. */
-export const deltaPct = (now: number, prev: number): number | null => (prev > 0 ? (100 * (now - prev)) / prev : null);
-
 export interface CategoryRotation {
   category: Category;
   volume_24h: number;
@@ -225,7 +222,7 @@ export async function categoryRotation(store: Store, now: number): Promise<Categ
       volume_24h: usd(v.now),
       volume_prev_24h: usd(v.prev),
       delta_usd: usd(v.now - v.prev),
-      delta_pct: deltaPct(v.now, v.prev),
+      delta_pct: changePct(v.now, v.prev),
       share_pct: total > 0 ? (100 * v.now) / total : 0,
     }))
     .sort((a, b) => b.delta_usd - a.delta_usd || a.category.localeCompare(b.category));
