@@ -20,7 +20,7 @@ import { performance } from "node:perf_hooks";
 import { loadConfig } from "../src/config/index.js";
 import { Deriver } from "../src/derive/deriver.js";
 import { rebuild } from "../src/derive/rebuild.js";
-import { deriveConfig, loadWorld } from "../src/derive/test-support.js";
+import { deriveConfig, loadWorld } from "../src/derive/testing/stored-world.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { createLogger } from "../src/platform/logger.js";
 import { generateWorld, type Archetype } from "../src/sim/world/index.js";

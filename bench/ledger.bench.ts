@@ -18,7 +18,8 @@
  */
 import { performance } from "node:perf_hooks";
 import { loadConfig } from "../src/config/index.js";
-import { LedgerState, assessWallet, positionRows, replay, type LedgerActivity, type LedgerEvent, type LedgerFill, type MarketFacts } from "../src/ledger/index.js";
+import { positionRows } from "../src/derive/ledger-rows.js";
+import { LedgerState, assessWallet, replay, type LedgerActivity, type LedgerEvent, type LedgerFill, type MarketFacts } from "../src/ledger/index.js";
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ""), process.argv[i + 1] ?? "");

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -83,6 +83,14 @@ describe("docs", () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it("names only repository files that exist, in the architecture, the metrics and the folders' READMEs", () => {
+    const docs = ["docs/ARCHITECTURE.md", "docs/METRICS.md", ...filesUnder(["src"]).filter((file) => file.endsWith("README.md"))];
+    const missing = docs.flatMap((doc) =>
+      [...read(doc).matchAll(/`((?:src|test|bench)\/[A-Za-z0-9_./-]+)`/g)].map((m) => m[1]!).filter((path) => !existsSync(join(root, path))).map((path) => `${doc}: ${path}`),
+    );
+    expect(missing).toEqual([]);
   });
 
   it("METRICS.md gives every metric threshold with its default", () => {

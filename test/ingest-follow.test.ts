@@ -10,7 +10,7 @@ import { checkpointOf } from "../src/ingest/testing/harness.js";
 import { openSimIngest } from "../src/ingest/testing/sim-ingest.js";
 import { truthChecksum } from "../src/ingest/testing/sim-truth.js";
 import { parseFaults } from "../src/sim/servers/index.js";
-import { SMALL_WORLD, closeVenues, smallVenue } from "../src/sim/servers/test-support.js";
+import { SMALL_WORLD, closeVenues, smallVenue } from "../src/sim/servers/testing/venues.js";
 import { blockAt, blockTimestamp, generateWorld } from "../src/sim/world/index.js";
 import { storeChecksum } from "../src/store/checksum.js";
 import { realSleep, type RtdsStatus } from "../src/venue/index.js";

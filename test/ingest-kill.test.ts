@@ -15,7 +15,7 @@ import { SOURCES } from "../src/ingest/sources.js";
 import { simIngestEnv } from "../src/ingest/testing/sim-ingest.js";
 import { truthChecksum } from "../src/ingest/testing/sim-truth.js";
 import type { SimVenue } from "../src/sim/servers/index.js";
-import { SMALL_WORLD, closeVenues, smallVenue } from "../src/sim/servers/test-support.js";
+import { SMALL_WORLD, closeVenues, smallVenue } from "../src/sim/servers/testing/venues.js";
 import { readCheckpoint } from "../src/store/checkpoints.js";
 import type { StoreChecksum } from "../src/store/checksum.js";
 import type { Store } from "../src/store/database.js";

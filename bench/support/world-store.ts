@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { loadConfig } from "../../src/config/index.js";
 import { rebuild } from "../../src/derive/rebuild.js";
-import { loadVenueCache, loadWorld } from "../../src/derive/test-support.js";
+import { loadVenueCache, loadWorld } from "../../src/derive/testing/stored-world.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { generateWorld } from "../../src/sim/world/index.js";
 import { openStore } from "../../src/store/database.js";

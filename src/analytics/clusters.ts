@@ -3,10 +3,11 @@
  * now. A whale stands on a side when its net open position there (YES cost minus NO cost, at average entry)
  * is at least CONSENSUS_MIN_USD; a cluster needs CLUSTER_MIN_WHALES of them on one side.
  */
-import { queryRows } from "../derive/raw-sql.js";
-import type { Category } from "../ledger/categories.js";
+import { teamOf, type OutcomeSide } from "../ledger/index.js";
+import { queryRows } from "../store/raw-sql.js";
+import type { Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
-import { loadMarkets, loadNames, usd, type OutcomeLabel } from "./insight-support.js";
+import { loadMarkets, loadNames, usd } from "./insight-support.js";
 import { smartSql } from "./site.js";
 
 export interface WhaleCluster {
@@ -14,7 +15,7 @@ export interface WhaleCluster {
   condition_id: string;
   question: string | null;
   category: Category | null;
-  side: OutcomeLabel;
+  side: OutcomeSide;
   whale_count: number;
   combined_usd: number;
   wallets: Array<{ wallet: string; name: string | null }>;
@@ -31,11 +32,11 @@ export async function whaleClusters(store: Store, minWhales: number, minUsd: num
       where ${smartSql("s")} and p.status = 'open' and p.shares > 0
       group by p.wallet, p.condition_id`,
   );
-  const groups = new Map<string, { condition_id: string; side: OutcomeLabel; members: Array<{ wallet: string; usd: number }> }>();
+  const groups = new Map<string, { condition_id: string; side: OutcomeSide; members: Array<{ wallet: string; usd: number }> }>();
   for (const r of rows) {
     const net = usd(Number(r.yes_cost) - Number(r.no_cost));
-    if (Math.abs(net) < minUsd || net === 0) continue;
-    const side: OutcomeLabel = net > 0 ? "YES" : "NO";
+    const side = teamOf(net, minUsd);
+    if (side === null) continue;
     const key = `${r.condition_id}:${side}`;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { condition_id: r.condition_id, side, members: [] }));

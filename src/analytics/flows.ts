@@ -1,8 +1,9 @@
 /** Smart-money volume: the 24 h flow per category (/api/analytics/smart-money-flow) and the hourly YES/NO series (/api/analytics/whale-volume-24h). */
-import { queryRows } from "../derive/raw-sql.js";
-import type { Category } from "../ledger/categories.js";
+import { queryRows } from "../store/raw-sql.js";
+import { changePct } from "../ledger/index.js";
+import type { Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
-import { categoryVolumes, deltaPct } from "./home.js";
+import { categoryVolumes } from "./home.js";
 import { loadMarkets, usd } from "./insight-support.js";
 import { smartSql } from "./site.js";
 
@@ -62,7 +63,7 @@ export async function smartMoneyFlow(store: Store, now: number): Promise<FlowRow
       whales_now: holders.get(v.category)?.size ?? 0,
       volume_24h: usd(v.now),
       volume_prev: usd(v.prev),
-      volume_delta_pct: deltaPct(v.now, v.prev),
+      volume_delta_pct: changePct(v.now, v.prev),
       wallets_24h: wallets.get(v.category)?.size ?? 0,
     }))
     .sort((a, b) => b.volume_24h - a.volume_24h || a.category.localeCompare(b.category));

@@ -2,11 +2,12 @@
  * The home page's figures: the biggest recent smart-whale trades, the hottest active markets with a price
  * sparkline, the week's best smart whales by realized P&L, and the 24 h volume rotation between categories.
  */
-import { queryRows } from "../derive/raw-sql.js";
-import { CATEGORIES, type Category } from "../ledger/categories.js";
+import { changePct, type OutcomeSide } from "../ledger/index.js";
+import { queryRows } from "../store/raw-sql.js";
+import { CATEGORIES, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
-import type { Direction, EntryType } from "../store/schema.js";
-import { loadMarkets, loadNames, outcomeLabel, SECONDS_PER_DAY, usd, type OutcomeLabel } from "./insight-support.js";
+import { marketSideFills, type Direction, type EntryType } from "../store/schema.js";
+import { loadMarkets, loadNames, outcomeSide, SECONDS_PER_DAY, usd } from "./insight-support.js";
 import { smartSql } from "./site.js";
 
 export const WHALE_MOVES = 8;
@@ -14,8 +15,6 @@ export const HOT_MARKETS = 5;
 export const TOP_WHALES = 5;
 const HOUR = 3_600;
 
-/** Fills (alias `f`) that count toward a market's volume: the taker's side of each match (unknown roles count too). */
-const MARKET_SIDE_SQL = "(f.role is null or f.role <> 'maker')";
 
 export interface WhaleMove {
   wallet: string;
@@ -24,7 +23,7 @@ export interface WhaleMove {
   condition_id: string;
   question: string | null;
   category: Category | null;
-  outcome: OutcomeLabel;
+  outcome: OutcomeSide;
   side: Direction;
   price: number;
   usd: number;
@@ -53,7 +52,7 @@ export async function whaleMoves(store: Store, now: number, minUsd: number, hour
       condition_id: r.condition_id,
       question: m?.question ?? null,
       category: m?.category ?? null,
-      outcome: outcomeLabel(r.outcome_index),
+      outcome: outcomeSide(r.outcome_index),
       side: r.side,
       price: r.price,
       usd: usd(r.usd),
@@ -64,7 +63,8 @@ export async function whaleMoves(store: Store, now: number, minUsd: number, hour
   });
 }
 
-export interface HotMarket {
+/** A home page hot market: an open market among the largest by stored 24 h volume. */
+export interface HotMarketByVolume {
   market_id: string;
   condition_id: string;
   question: string;
@@ -96,7 +96,7 @@ async function hourlyYesPrices(store: Store, conditionId: string, now: number, f
   return out;
 }
 
-export async function hotMarkets(store: Store, now: number): Promise<HotMarket[]> {
+export async function hotMarketsByVolume(store: Store, now: number): Promise<HotMarketByVolume[]> {
   const rows = await store.db
     .selectFrom("market_stats as s")
     .innerJoin("markets as m", "m.condition_id", "s.condition_id")
@@ -187,7 +187,7 @@ export async function categoryVolumes(store: Store, now: number, hours: number, 
     store.kind,
     `select f.condition_id, ${smart ? "f.wallet" : "'' as wallet"}, sum(case when f.ts > ? then f.usd else 0 end) as now_usd, sum(case when f.ts <= ? then f.usd else 0 end) as prev_usd
        from fills f ${smart ? "join wallet_stats s on s.wallet = f.wallet" : ""}
-      where f.ts > ? and f.ts <= ? and ${smart ? smartSql("s") : MARKET_SIDE_SQL}
+      where f.ts > ? and f.ts <= ? and ${smart ? smartSql("s") : marketSideFills("f")}
       group by f.condition_id${smart ? ", f.wallet" : ""}`,
     [mid, mid, mid - hours * HOUR, now],
   );
@@ -203,9 +203,6 @@ export async function categoryVolumes(store: Store, now: number, hours: number, 
   }
   return { byCategory, rows, categoryOf };
 }
-
-/** Percent change from `prev` to `now`; null when there was nothing before. */
-export const deltaPct = (now: number, prev: number): number | null => (prev > 0 ? (100 * (now - prev)) / prev : null);
 
 export interface CategoryRotation {
   category: Category;
@@ -225,7 +222,7 @@ export async function categoryRotation(store: Store, now: number): Promise<Categ
       volume_24h: usd(v.now),
       volume_prev_24h: usd(v.prev),
       delta_usd: usd(v.now - v.prev),
-      delta_pct: deltaPct(v.now, v.prev),
+      delta_pct: changePct(v.now, v.prev),
       share_pct: total > 0 ? (100 * v.now) / total : 0,
     }))
     .sort((a, b) => b.delta_usd - a.delta_usd || a.category.localeCompare(b.category));

@@ -2,20 +2,19 @@
  * Lookups shared by the wallet insight, history and whale-match analytics: which wallet a request is about,
  * market facts (question, contract category, resolution) and display names, all by indexed reads.
  */
-import { CATEGORIES, marketCategory, type Category } from "../ledger/categories.js";
-import { SECONDS_PER_DAY, fromMicro } from "../ledger/index.js";
+import { SECONDS_PER_DAY, marketCategory, type OutcomeSide } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import { parseEventTags } from "../store/markets.js";
 import type { Resolution } from "../store/schema.js";
+import { CATEGORIES, type Category } from "../venue/categories.js";
+import { fromMicro } from "../venue/units.js";
 
-export const OUTCOMES = ["YES", "NO"] as const;
-export type OutcomeLabel = (typeof OUTCOMES)[number];
 export { SECONDS_PER_DAY };
 
 /** USD from the store's integer micro-units. */
 export const usd = fromMicro;
 
-export const outcomeLabel = (outcomeIndex: number): OutcomeLabel => (outcomeIndex === 0 ? "YES" : "NO");
+export const outcomeSide = (outcomeIndex: number): OutcomeSide => (outcomeIndex === 0 ? "YES" : "NO");
 
 /** A row-count safe size for `in (...)` lists on both dialects. */
 const CHUNK = 500;

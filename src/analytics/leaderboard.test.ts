@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../config/index.js";
 import { parseCategory } from "../venue/categories.js";
 import { Board } from "./board-table.js";
-import { BOARD_SORTS, boardPredicate, roleProfile, type BoardQuery, type BoardWallet } from "./leaderboard.js";
-
-const boards = loadConfig({}).boards;
+import { BOARD_SORTS, boardPredicate, type BoardQuery, type BoardWallet } from "./leaderboard.js";
 
 function wallet(address: string, over: Partial<BoardWallet>): BoardWallet {
   return {
@@ -45,14 +42,10 @@ describe("Board.query", () => {
     expect(board.query(query({ filter: "smart", sort: "trades", limit: 1, offset: 1 }))).toMatchObject({ total: 2, whales: [{ wallet: "0xc" }] });
   });
 
-  it("parses categories and profiles roles by maker share first, then entry price", () => {
+  it("parses categories", () => {
     expect(parseCategory(" Tech ")).toBe("TECH");
     expect(parseCategory("")).toBeNull();
     expect(parseCategory("weather")).toBeUndefined();
-    expect(roleProfile(0.9, 0.9, boards)).toBe("market maker");
-    expect(roleProfile(0.1, 0.85, boards)).toBe("favourite buyer");
-    expect(roleProfile(null, 0.1, boards)).toBe("longshot buyer");
-    expect(roleProfile(null, null, boards)).toBe("directional");
   });
 
   it("answers every query as filtering the whole table, sorting it and paging would", () => {

@@ -5,17 +5,11 @@
  * statistics; every leaderboard request then filters and pages it in memory, so a request never touches the store.
  */
 import type { Config } from "../config/index.js";
-import { BOARD_WINDOW_DAYS } from "../derive/recent-volumes.js";
-import { queryRows } from "../derive/raw-sql.js";
+import { makerShare, returnOnVolumePct, roleProfile, type RoleProfile } from "../ledger/index.js";
+import { queryRows } from "../store/raw-sql.js";
 import { parseCategory, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
 import { parseCategoryShares, rankedCategories, SECONDS_PER_DAY } from "./insight-support.js";
-
-export const ROLE_PROFILES = ["market maker", "favourite buyer", "longshot buyer", "directional"] as const;
-export type RoleProfile = (typeof ROLE_PROFILES)[number];
-
-/** The window of `mint_volume_30d` and `merge_volume_30d`, and of the maker share behind `role_profile`. */
-export const MINT_MERGE_WINDOW_DAYS = BOARD_WINDOW_DAYS;
 
 export interface BoardWallet {
   wallet: string;
@@ -76,13 +70,6 @@ interface StatsRow {
   volume_30d: number;
 }
 
-export function roleProfile(makerShare: number | null, avgEntry: number | null, boards: Config["boards"]): RoleProfile {
-  if (makerShare !== null && makerShare >= boards.roleMakerShare) return "market maker";
-  if (avgEntry !== null && avgEntry >= boards.roleFavouriteAvgEntry) return "favourite buyer";
-  if (avgEntry !== null && avgEntry <= boards.roleLongshotAvgEntry) return "longshot buyer";
-  return "directional";
-}
-
 /** Rows read per query while loading: between two pages the event loop serves requests (SQLite reads block it). */
 const LOAD_PAGE_ROWS = 1_000;
 
@@ -114,7 +101,7 @@ function boardWallet(s: StatsRow, config: Config): BoardWallet {
     skill_z: s.skill_z,
     sports_pct: shares.SPORTS,
     pnl_24h: s.pnl_24h,
-    role_profile: roleProfile(s.volume_30d > 0 ? s.maker_volume_30d / s.volume_30d : null, s.avg_entry_price, config.boards),
+    role_profile: roleProfile(makerShare(s.maker_volume_30d, s.volume_30d), s.avg_entry_price, config.boards),
   };
 }
 
@@ -198,10 +185,10 @@ export type Period = (typeof PERIODS)[number];
 export const PERIOD_DAYS: Record<Exclude<Period, "all">, number> = { "24h": 1, "7d": 7, "30d": 30 };
 
 /**
- * Ledger total P&L per wallet as of `at`: the last daily P&L point at or before it (wallets without one are
+ * Cumulative settled P&L per wallet as of `at`: the last daily P&L point at or before it (wallets without one are
  * absent: they had no P&L yet).
  */
-export async function pnlAsOf(store: Store, at: number): Promise<Map<string, number>> {
+export async function settledPnlAsOf(store: Store, at: number): Promise<Map<string, number>> {
   const rows = await queryRows<{ wallet: string; pnl: number }>(
     store.db,
     store.kind,
@@ -214,12 +201,15 @@ export async function pnlAsOf(store: Store, at: number): Promise<Map<string, num
   return new Map(rows.map((r) => [r.wallet, r.pnl]));
 }
 
+/** A row of `/api/leaderboard`, under the API's names. */
 export interface Trader {
   wallet: string;
   display_name: string | null;
   win_rate: number;
   market_win_rate: number;
+  /** The P&L over the requested period (the ranking key): not the lifetime `total_pnl` of the other boards. */
   total_pnl: number;
+  /** The wallet's lifetime `total_pnl`. */
   lifetime_pnl: number;
   roi: number | null;
   is_smart: boolean;
@@ -228,32 +218,30 @@ export interface Trader {
 
 /**
  * P&L over a period per wallet: 24h is the ledger's `pnl_24h` (null counts 0); 7d and 30d are the change of the
- * daily P&L points over the period (a wallet without a point before the period started from 0); all is total_pnl.
+ * daily P&L points over the period (a wallet without a point before the period started from 0); all is the
+ * lifetime total_pnl.
  */
 export async function periodPnl(store: Store, wallets: readonly BoardWallet[], period: Period, now: number): Promise<Map<string, number>> {
   if (period === "all") return new Map(wallets.map((w) => [w.wallet, w.total_pnl]));
   if (period === "24h") return new Map(wallets.map((w) => [w.wallet, w.pnl_24h ?? 0]));
-  const [end, start] = await Promise.all([pnlAsOf(store, now), pnlAsOf(store, now - PERIOD_DAYS[period] * SECONDS_PER_DAY)]);
+  const [end, start] = await Promise.all([settledPnlAsOf(store, now), settledPnlAsOf(store, now - PERIOD_DAYS[period] * SECONDS_PER_DAY)]);
   return new Map(wallets.map((w) => [w.wallet, (end.get(w.wallet) ?? 0) - (start.get(w.wallet) ?? 0)]));
 }
 
-/** Traders ranked by P&L over the period; `roi` is the lifetime return on traded volume. */
-export function traderRows(wallets: readonly BoardWallet[], pnl: ReadonlyMap<string, number>, filter: "smart" | "all", limit: number): Trader[] {
-  const rows = wallets
-    .filter((w) => filter === "all" || w.is_smart)
-    .map((w) => {
-      const p = pnl.get(w.wallet) ?? 0;
-      return {
-        wallet: w.wallet,
-        display_name: w.name,
-        win_rate: w.win_rate,
-        market_win_rate: w.market_win_rate,
-        total_pnl: p,
-        lifetime_pnl: w.total_pnl,
-        roi: w.total_volume > 0 ? (100 * w.total_pnl) / w.total_volume : null,
-        is_smart: w.is_smart,
-        role_profile: w.role_profile,
-      };
-    });
-  return sortBoard(rows, (r) => r.total_pnl).slice(0, limit);
+/** Traders ranked by their P&L over the period; `roi` is the lifetime return on traded volume. */
+export function traderRows(wallets: readonly BoardWallet[], periodPnlOf: ReadonlyMap<string, number>, filter: "smart" | "all", limit: number): Trader[] {
+  const ranked = wallets.filter((w) => filter === "all" || w.is_smart).map((w) => ({ wallet: w.wallet, board: w, periodPnl: periodPnlOf.get(w.wallet) ?? 0 }));
+  return sortBoard(ranked, (r) => r.periodPnl)
+    .slice(0, limit)
+    .map(({ board: w, periodPnl }) => ({
+      wallet: w.wallet,
+      display_name: w.name,
+      win_rate: w.win_rate,
+      market_win_rate: w.market_win_rate,
+      total_pnl: periodPnl,
+      lifetime_pnl: w.total_pnl,
+      roi: returnOnVolumePct(w.total_pnl, w.total_volume),
+      is_smart: w.is_smart,
+      role_profile: w.role_profile,
+    }));
 }

@@ -5,15 +5,14 @@
  *   cost is YES (NO) by at least the consensus minimum; its row is its position on that side.
  * - Top Size and Top Shares: every open position of the side, whoever holds it.
  */
-import { fromMicro } from "../ledger/index.js";
+import { teamOf, yesPct, type OutcomeSide } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
-
-export type Side = "YES" | "NO";
+import { fromMicro } from "../venue/units.js";
 
 export interface HolderRow {
   wallet: string;
   name: string | null;
-  side: Side;
+  side: OutcomeSide;
   /** Shares held on this side. */
   shares: number;
   avg_price: number;
@@ -94,10 +93,10 @@ export async function marketHolders(store: Store, conditionId: string, priceYes:
     .where("p.shares", ">", 0)
     .select(["p.wallet", "p.outcome_index", "p.shares", "p.avg_price", "w.name", "w.pseudonym", "s.win_rate", "s.total_pnl", "s.is_smart", "s.is_farmer"])
     .execute();
-  const bySide: Record<Side, HolderRow[]> = { YES: [], NO: [] };
+  const bySide: Record<OutcomeSide, HolderRow[]> = { YES: [], NO: [] };
   const net = new Map<string, { yes: HolderRow | null; no: HolderRow | null; smart: boolean }>();
   for (const r of rows) {
-    const side: Side = r.outcome_index === 0 ? "YES" : "NO";
+    const side: OutcomeSide = r.outcome_index === 0 ? "YES" : "NO";
     const price = priceYes === null ? null : side === "YES" ? priceYes : 1 - priceYes;
     const shares = fromMicro(r.shares);
     const cost = shares * r.avg_price;
@@ -122,20 +121,19 @@ export async function marketHolders(store: Store, conditionId: string, priceYes:
     else entry.no = row;
     net.set(r.wallet, entry);
   }
-  const teams: Record<Side, HolderRow[]> = { YES: [], NO: [] };
+  const teams: Record<OutcomeSide, HolderRow[]> = { YES: [], NO: [] };
   for (const entry of net.values()) {
     if (!entry.smart) continue;
-    const balance = (entry.yes?.cost ?? 0) - (entry.no?.cost ?? 0);
-    if (Math.abs(balance) < minUsd || balance === 0) continue;
-    if (balance > 0) teams.YES.push(entry.yes!);
-    else teams.NO.push(entry.no!);
+    const team = teamOf((entry.yes?.cost ?? 0) - (entry.no?.cost ?? 0), minUsd);
+    if (team === "YES") teams.YES.push(entry.yes!);
+    else if (team === "NO") teams.NO.push(entry.no!);
   }
-  const side = (s: Side): SideRankings => ({
+  const side = (s: OutcomeSide): SideRankings => ({
     smart: ranking(teams[s], (r) => r.cost, top),
     size: ranking(bySide[s], (r) => r.cost, top),
     shares: ranking(bySide[s], (r) => r.shares, top),
   });
   const yes = teams.YES.length;
   const no = teams.NO.length;
-  return { yes: side("YES"), no: side("NO"), whales: { yes, no, total: yes + no, yes_pct: yes + no > 0 ? (100 * yes) / (yes + no) : null } };
+  return { yes: side("YES"), no: side("NO"), whales: { yes, no, total: yes + no, yes_pct: yesPct(yes, no) } };
 }

@@ -3,9 +3,9 @@
  * daily YES price history from fills, the settlement breakdown of its volume, and its URL on the venue.
  */
 import { sql } from "kysely";
-import { fromMicro } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
-import type { Direction, EntryType } from "../store/schema.js";
+import { marketSideFills, type Direction, type EntryType } from "../store/schema.js";
+import { fromMicro } from "../venue/units.js";
 import type { IndexedMarket, MarketIndex } from "./market-index.js";
 import { marketRow } from "./markets-search.js";
 
@@ -117,7 +117,7 @@ export async function dailyPriceHistory(store: Store, conditionId: string): Prom
   const rows = await store.db
     .selectFrom("fills")
     .where("condition_id", "=", conditionId)
-    .where((eb) => eb.or([eb("role", "is", null), eb("role", "<>", "maker")]))
+    .where(sql.raw<boolean>(marketSideFills()))
     .select(["ts", "outcome_index", "price", "size", "usd"])
     .orderBy("ts")
     .orderBy("id")
@@ -151,7 +151,7 @@ export async function entryTypeBreakdown(store: Store, conditionId: string) {
   const rows = await store.db
     .selectFrom("fills")
     .where("condition_id", "=", conditionId)
-    .where((eb) => eb.or([eb("role", "is", null), eb("role", "<>", "maker")]))
+    .where(sql.raw<boolean>(marketSideFills()))
     .groupBy("entry_type")
     .select(["entry_type", sql<number>`count(*)`.as("trades"), sql<number>`sum(usd)`.as("usd")])
     .execute();

@@ -1,23 +1,19 @@
 /** The market lists: hot markets (smart-whale trades in a window), category counts, resolved markets. */
 import { sql } from "kysely";
-import { fromMicro, resolutionPayoutYes } from "../ledger/index.js";
+import { resolutionPayoutYes } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
-import type { Category } from "../venue/categories.js";
-import { CATEGORY_LABELS } from "../venue/categories.js";
+import { CATEGORY_LABELS, type Category } from "../venue/categories.js";
+import { fromMicro } from "../venue/units.js";
 import type { IndexedMarket, MarketIndex } from "./market-index.js";
 import { marketIdentity, marketRow, type MarketRow } from "./markets-search.js";
 
-export interface HotMarket extends MarketRow {
+export interface HotMarketByWhaleTrades extends MarketRow {
   whale_trades: number;
   whale_volume: number;
   whale_wallets: number;
   last_whale_trade: number;
 }
 
-/**
- * Markets by the number of fills of Smart Money wallets (is_smart = 1) in the last `minutes`, then their USD;
- * at most `limit` rows. Markets missing from the index (not yet synced) are left out.
- */
 /**
  * The window hot markets are computed for: the requested minutes rounded up to 5 minutes within the hour, to
  * whole hours within the day, to 6 hours beyond. Each window is computed once per cache window, so a client
@@ -28,7 +24,11 @@ export function hotWindowMinutes(minutes: number): number {
   return Math.min(10_080, Math.ceil(minutes / step) * step);
 }
 
-export async function hotMarkets(store: Store, index: MarketIndex, now: number, minutes: number, limit: number): Promise<HotMarket[]> {
+/**
+ * Markets by the number of fills of Smart Money wallets (is_smart = 1) in the last `minutes`, then their USD;
+ * at most `limit` rows. Markets missing from the index (not yet synced) are left out.
+ */
+export async function hotMarketsByWhaleTrades(store: Store, index: MarketIndex, now: number, minutes: number, limit: number): Promise<HotMarketByWhaleTrades[]> {
   const rows = await store.db
     .selectFrom("fills as f")
     .innerJoin("wallet_stats as w", "w.wallet", "f.wallet")
@@ -47,7 +47,7 @@ export async function hotMarkets(store: Store, index: MarketIndex, now: number, 
     .orderBy("usd", "desc")
     .orderBy("f.condition_id")
     .execute();
-  const out: HotMarket[] = [];
+  const out: HotMarketByWhaleTrades[] = [];
   for (const r of rows) {
     const market = index.byConditionId.get(r.condition_id.toLowerCase());
     if (!market) continue;

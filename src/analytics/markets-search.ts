@@ -2,8 +2,7 @@
  * Market search over the in-memory market index: a text query, a venue URL, a slug or a condition id, plus the
  * numeric filters of /api/v2/markets/search, all applied server-side; `total` counts every match.
  */
-import type { Category } from "../venue/categories.js";
-import { CATEGORY_LABELS } from "../venue/categories.js";
+import { CATEGORY_LABELS, type Category } from "../venue/categories.js";
 import { textCandidates, type IndexedMarket, type MarketIndex } from "./market-index.js";
 
 export interface SearchFilters {

@@ -4,7 +4,7 @@
  */
 import type { Store } from "../store/database.js";
 import { loadNames, SECONDS_PER_DAY } from "./insight-support.js";
-import { pnlAsOf } from "./leaderboard.js";
+import { settledPnlAsOf } from "./leaderboard.js";
 
 export interface Mover {
   wallet: string;
@@ -24,8 +24,8 @@ export interface Mover {
 export async function topMovers(store: Store, now: number, days: number, limit: number): Promise<Mover[]> {
   const start = now - days * SECONDS_PER_DAY;
   const [end, begin, stats] = await Promise.all([
-    pnlAsOf(store, now),
-    pnlAsOf(store, start),
+    settledPnlAsOf(store, now),
+    settledPnlAsOf(store, start),
     store.db.selectFrom("wallet_stats").select(["wallet", "win_rate", "wins", "losses", "is_smart", "is_farmer"]).where("is_farmer", "=", 0).execute(),
   ]);
   const top = stats

@@ -2,9 +2,10 @@
  * A wallet over time: P&L curves (the ledger's points, the venue's closed positions), what changed since a
  * moment, and the latest move per market labelled by its economic meaning.
  */
+import type { OutcomeSide } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import type { Direction, EntryType } from "../store/schema.js";
-import { SECONDS_PER_DAY, loadMarkets, outcomeLabel, usd, type OutcomeLabel } from "./insight-support.js";
+import { SECONDS_PER_DAY, loadMarkets, outcomeSide, usd } from "./insight-support.js";
 
 export const PNL_PERIODS = ["1D", "1W", "1M", "ALL"] as const;
 export type PnlPeriod = (typeof PNL_PERIODS)[number];
@@ -48,7 +49,7 @@ export async function pnlHistoryChain(store: Store, wallet: string) {
 
 export interface MoveLabel {
   action_label: string;
-  side_label: OutcomeLabel;
+  side_label: OutcomeSide;
   /** Collateral of the move on the side it concerns, USD. */
   usd: number;
 }
@@ -59,10 +60,10 @@ export interface MoveLabel {
  * SELL exits its outcome (MERGE burns the pair back to collateral).
  */
 export function labelMove(fill: { side: Direction; outcome_index: number; entry_type: EntryType | null; size: number; usd: number; price: number }): MoveLabel {
-  const outcome = outcomeLabel(fill.outcome_index);
+  const outcome = outcomeSide(fill.outcome_index);
   if (fill.side === "BUY") return { action_label: `Bought ${outcome}`, side_label: outcome, usd: usd(fill.usd) };
   if (fill.entry_type === "MINT") {
-    const other = outcomeLabel(1 - fill.outcome_index);
+    const other = outcomeSide(1 - fill.outcome_index);
     return { action_label: `Bought ${other}`, side_label: other, usd: usd(fill.size) * (1 - fill.price) };
   }
   return { action_label: fill.entry_type === "MERGE" ? `Merged ${outcome}` : `Sold ${outcome}`, side_label: outcome, usd: usd(fill.usd) };
@@ -80,7 +81,7 @@ export async function lastMoves(store: Store, wallet: string) {
     .where("f.wallet", "=", wallet)
     .orderBy("f.id")
     .execute();
-  const moves: Record<string, { entry_type: EntryType | null; action_label: string; usd: number; side_label: OutcomeLabel; ts: number }> = {};
+  const moves: Record<string, { entry_type: EntryType | null; action_label: string; usd: number; side_label: OutcomeSide; ts: number }> = {};
   for (const r of rows) {
     const { action_label, side_label, usd: amount } = labelMove(r);
     moves[r.condition_id] = { entry_type: r.entry_type, action_label, usd: amount, side_label, ts: r.ts };

@@ -3,10 +3,10 @@
  * winning streaks and hold times. Every figure is net of fees, as the wallet statistics are.
  */
 import type { Config } from "../config/index.js";
-import { CATEGORIES, type Category } from "../ledger/categories.js";
-import { medianHoldDays, profitFactor, profitableStreak } from "../ledger/stats.js";
+import { longestProfitableRun, medianHoldDays, payoffFigures, profitFactor, profitableDays, profitableStreak, winRateOrNull } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
-import { SECONDS_PER_DAY, isoDay, loadMarkets, outcomeLabel, parseCategoryShares, usd, type MarketInfo } from "./insight-support.js";
+import { CATEGORIES, type Category } from "../venue/categories.js";
+import { SECONDS_PER_DAY, isoDay, loadMarkets, outcomeSide, parseCategoryShares, usd, type MarketInfo } from "./insight-support.js";
 
 export interface PositionFacts {
   condition_id: string;
@@ -47,7 +47,7 @@ export function closedPositionItem(p: PositionFacts, market: MarketInfo | undefi
     market_id: market?.market_id ?? null,
     question: market?.question ?? null,
     category: market?.category ?? null,
-    outcome: outcomeLabel(p.outcome_index),
+    outcome: outcomeSide(p.outcome_index),
     avg_price: p.avg_price,
     shares_bought: usd(p.total_bought),
     pnl: p.pnl,
@@ -72,7 +72,7 @@ function add(t: Tally, pnl: number): void {
   t.realized_pnl += pnl;
 }
 
-const rate = (t: Tally) => (t.wins + t.losses > 0 ? (100 * t.wins) / (t.wins + t.losses) : null);
+const rate = (t: Tally) => winRateOrNull(t.wins, t.losses);
 
 /** Entry-price buckets of the insights: [min, max) with the last one closed at 1. */
 export const ENTRY_BUCKETS: ReadonlyArray<readonly [number, number]> = [
@@ -154,8 +154,7 @@ export async function closedInsights(store: Store, wallet: string, config: Confi
   const losers = closed.filter((p) => p.pnl < 0).sort((a, b) => a.pnl - b.pnl || a.condition_id.localeCompare(b.condition_id)).slice(0, top);
   const markets = await loadMarkets(store, [...winners, ...losers].map((p) => p.condition_id));
   const n = tally.closed_positions;
-  const avgWin = tally.wins > 0 ? grossProfit / tally.wins : null;
-  const avgLoss = tally.losses > 0 ? grossLoss / tally.losses : null;
+  const payoff = payoffFigures({ wins: tally.wins, losses: tally.losses, grossProfit, grossLoss, net: tally.realized_pnl, count: n });
   return {
     address: wallet,
     closed_positions: n,
@@ -167,10 +166,10 @@ export async function closedInsights(store: Store, wallet: string, config: Confi
     gross_loss: grossLoss,
     net_pnl: tally.realized_pnl,
     profit_factor: profitFactor(grossProfit, grossLoss, config.ledger.profitFactorCap),
-    avg_win: avgWin,
-    avg_loss: avgLoss,
-    payoff_ratio: avgWin !== null && avgLoss !== null && avgLoss > 0 ? avgWin / avgLoss : null,
-    expectancy: n > 0 ? tally.realized_pnl / n : null,
+    avg_win: payoff.avgWin,
+    avg_loss: payoff.avgLoss,
+    payoff_ratio: payoff.payoffRatio,
+    expectancy: payoff.expectancy,
     biggest_wins: winners.map((p) => closedPositionItem(p, markets.get(p.condition_id))),
     biggest_losses: losers.map((p) => closedPositionItem(p, markets.get(p.condition_id))),
   };
@@ -218,15 +217,8 @@ export async function dailyRealized(store: Store, wallet: string, positions: rea
 export async function walletHighlights(store: Store, wallet: string, now: number) {
   const positions = await loadPositions(store, wallet);
   const days = await dailyRealized(store, wallet, positions);
-  const qualifying = [...days.entries()].filter(([, d]) => d.pnl > 0 && d.closes > 0).sort((a, b) => a[0] - b[0]);
-  type Run = { start: number; end: number; days: number; pnl: number };
-  let best: Run | null = null;
-  let run: Run | null = null;
-  for (const [day, d] of qualifying) {
-    const next: Run = run !== null && run.end === day - 1 ? { start: run.start, end: day, days: run.days + 1, pnl: run.pnl + d.pnl } : { start: day, end: day, days: 1, pnl: d.pnl };
-    run = next;
-    if (best === null || next.days > best.days) best = next;
-  }
+  const qualifying = profitableDays(days);
+  const best = longestProfitableRun(qualifying);
   const biggest = positions.filter((p) => !p.open && p.pnl > 0).sort((a, b) => b.pnl - a.pnl || a.condition_id.localeCompare(b.condition_id))[0];
   const markets = biggest ? await loadMarkets(store, [biggest.condition_id]) : new Map<string, MarketInfo>();
   return {

@@ -2,9 +2,10 @@
  * The wallet overview (contract: "Wallet overview"): profile, overview, stats, rankings and categories from the
  * precomputed wallet_stats and wallets rows. Every read is a primary-key or indexed lookup.
  */
-import { CATEGORIES, profitFactor, winRate } from "../ledger/index.js";
+import { profitFactor, winRate } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import type { WalletStatsTable, WalletsTable } from "../store/schema.js";
+import { CATEGORIES } from "../venue/categories.js";
 import { parseCategoryShares } from "./insight-support.js";
 
 /** Which figures an overview shows: the proxy's stored ones, the signer's (live), or both merged. */

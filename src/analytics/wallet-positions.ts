@@ -4,9 +4,10 @@
  * their settled P&L, and resolved winners not yet redeemed.
  */
 import { sql, type SelectQueryBuilder } from "kysely";
-import { MICRO, fromMicro, resolutionPayoutYes, sidePayout } from "../ledger/index.js";
+import { resolutionPayoutYes, settledNetUsd, sidePayout } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import type { Resolution } from "../store/schema.js";
+import { MICRO, fromMicro } from "../venue/units.js";
 
 /** Payout of one outcome token of a resolved market (0..1). */
 export function payoutOf(resolution: Resolution, outcomeIndex: number): number {
@@ -121,8 +122,7 @@ export interface ClosedQuery {
 function closedPosition(row: PositionJoinRow) {
   const payout = row.resolution ? payoutOf(row.resolution, row.outcome_index) : null;
   const unredeemed = row.shares / MICRO;
-  const settledOpen = payout !== null && row.shares > 0 ? unredeemed * (payout - row.avg_price) : 0;
-  const pnl = (row.realized_pnl - row.fees) / MICRO + settledOpen;
+  const pnl = settledNetUsd(row.realized_pnl, row.fees, row.shares, row.avg_price, payout);
   const buyCost = (row.total_bought / MICRO) * row.avg_price;
   return {
     ...marketFields(row),

@@ -2,9 +2,10 @@
  * The live part of the `signer` and `union` overview views: the signer's figures read from the venue's Data API
  * and P&L curve, within a bounded time. The default (`proxy`) view never comes here.
  */
-import { fromMicro, profitFactor, summarizeVenueClosedPositions, winRate } from "../ledger/index.js";
+import { profitFactor, summarizeVenueClosedPositions, winRate } from "../ledger/index.js";
 import type { WalletStatsTable } from "../store/schema.js";
 import type { ChainClient, DataApiClient, OffsetPaging, PnlClient } from "../venue/index.js";
+import { fromMicro } from "../venue/units.js";
 
 export interface LiveVenue {
   readonly dataApi: DataApiClient;

@@ -3,9 +3,9 @@
  * fees it paid, aggregated from its fills.
  */
 import { sql } from "kysely";
-import { MICRO } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import type { EntryType } from "../store/schema.js";
+import { MICRO } from "../venue/units.js";
 
 const DAY = 86_400;
 /** `since=0` (or omitted) reads this far back; `since=1` reads the full archive. */

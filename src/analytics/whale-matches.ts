@@ -2,10 +2,11 @@
  * A wallet against Smart Money: the whales sharing its (market, side) positions, what they won without it,
  * where they stand now, how its open positions align with whale consensus, similar traders and markets.
  */
+import { majoritySide, teamOf, yesPct, type OutcomeSide } from "../ledger/index.js";
 import type { Config } from "../config/index.js";
-import { CATEGORIES, type Category } from "../ledger/categories.js";
+import { CATEGORIES, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
-import { chunks, loadActiveMarkets, loadMarkets, loadNames, marketRef, outcomeLabel, parseCategoryShares, rankedCategories, usd, type OutcomeLabel } from "./insight-support.js";
+import { chunks, loadActiveMarkets, loadMarkets, loadNames, marketRef, outcomeSide, parseCategoryShares, rankedCategories, usd } from "./insight-support.js";
 
 const pairKey = (conditionId: string, outcomeIndex: number) => `${conditionId}/${outcomeIndex}`;
 
@@ -123,7 +124,7 @@ export async function missedOpportunities(store: Store, wallet: string, limit: n
   const candidates = groupBySide(whalePositions).filter((g) => !present.has(g.condition_id) && new Set(g.rows.map((r) => r.wallet)).size >= config.insights.matchMinWhales);
   const markets = await loadMarkets(store, candidates.map((g) => g.condition_id));
   const won = candidates
-    .filter((g) => markets.get(g.condition_id)?.resolution === outcomeLabel(g.outcome_index))
+    .filter((g) => markets.get(g.condition_id)?.resolution === outcomeSide(g.outcome_index))
     .map((g) => ({ g, whaleCount: new Set(g.rows.map((r) => r.wallet)).size, pnl: g.rows.reduce((a, r) => a + usd(r.realized_pnl - r.fees), 0) }))
     .sort((a, b) => b.whaleCount - a.whaleCount || b.pnl - a.pnl || a.g.condition_id.localeCompare(b.g.condition_id))
     .slice(0, limit);
@@ -135,7 +136,7 @@ export async function missedOpportunities(store: Store, wallet: string, limit: n
       won.map(async ({ g, whaleCount, pnl }) => ({
         ...marketRef(g.condition_id, markets.get(g.condition_id)),
         category: markets.get(g.condition_id)?.category ?? null,
-        winning_side: outcomeLabel(g.outcome_index),
+        winning_side: outcomeSide(g.outcome_index),
         whale_count: whaleCount,
         whales_pnl: pnl,
         whales: await whaleList(store, g.rows),
@@ -171,7 +172,7 @@ export async function activeWhaleMarkets(store: Store, wallet: string, config: C
         return {
           ...marketRef(g.condition_id, m),
           category: m.category,
-          side: outcomeLabel(g.outcome_index),
+          side: outcomeSide(g.outcome_index),
           price: g.outcome_index === 0 ? m.price_yes : m.price_no,
           whale_count: g.rows.length,
           whales_cost_usd: cost,
@@ -203,14 +204,14 @@ export async function walletAlignment(store: Store, wallet: string, config: Conf
   }
   const markets = await loadMarkets(store, held.map(([c]) => c));
   const items = held.map(([conditionId, n]) => {
-    const side: OutcomeLabel = n > 0 ? "YES" : "NO";
+    const side: OutcomeSide = n > 0 ? "YES" : "NO";
     let { whales_yes: yes, whales_no: no } = consensus.get(conditionId) ?? { whales_yes: 0, whales_no: 0 };
     // A Smart Money wallet stands on its own market's team: the consensus shown is that of the other whales.
-    if (self?.is_smart === 1 && Math.abs(n) >= config.whales.consensusMinUsd) {
+    if (self?.is_smart === 1 && teamOf(n, config.whales.consensusMinUsd) === side) {
       if (side === "YES") yes = Math.max(0, yes - 1);
       else no = Math.max(0, no - 1);
     }
-    const consensusSide: OutcomeLabel | null = yes > no ? "YES" : no > yes ? "NO" : null;
+    const consensusSide = majoritySide(yes, no);
     const alignment: Alignment = consensusSide === null ? "no_consensus" : consensusSide === side ? "aligned" : "against";
     return {
       ...marketRef(conditionId, markets.get(conditionId)),
@@ -218,7 +219,7 @@ export async function walletAlignment(store: Store, wallet: string, config: Conf
       cost_usd: Math.abs(n),
       whales_yes: yes,
       whales_no: no,
-      yes_pct: yes + no > 0 ? (100 * yes) / (yes + no) : null,
+      yes_pct: yesPct(yes, no),
       consensus_side: consensusSide,
       alignment,
     };

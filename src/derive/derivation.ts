@@ -10,23 +10,17 @@
  */
 import {
   LedgerState,
+  MarketTotals,
   SECONDS_PER_DAY,
-  fromMicro,
   assessWallet,
+  averageEntryPrice,
   computeRankings,
-  dailyRealizedPnlPoints,
-  pnlPointRows,
-  positionRow,
-  positionRows,
-  positionSnapshotRows,
-  walletStatsRow,
+  dailySettledPnl,
+  type EntryType,
   type LedgerCapacity,
   type LedgerConfig,
   type LedgerEvent,
   type MarketFacts,
-  type PnlPointRow,
-  type PositionRow,
-  type PositionSnapshotRow,
   type RankingEntry,
   type WalletAssessment,
   type WalletBook,
@@ -34,10 +28,11 @@ import {
 } from "../ledger/index.js";
 import type { Config } from "../config/index.js";
 import type { Store } from "../store/database.js";
-import type { Database, EntryType, WalletBoardColumns } from "../store/schema.js";
+import { BOARD_WINDOW_DAYS, type Database, type PnlPointsTable, type PositionSnapshotsTable, type PositionsTable, type WalletBoardColumns } from "../store/schema.js";
+import { fromMicro } from "../venue/units.js";
 import { streamWalletEvents, type StreamedRow, type StreamScope } from "./event-stream.js";
-import { MarketTotals } from "./market-stats.js";
-import { BOARD_WINDOW_DAYS, RecentVolumes } from "./recent-volumes.js";
+import { pnlPointRows, positionRow, positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
+import { RecentVolumes } from "./recent-volumes.js";
 import { activityEvent, compareEventOrder, fillEvent, isIncome, isIncomeType, type OrderKey } from "./stored-events.js";
 import { WashLegs, type WalletStoreInputs } from "./wallet-inputs.js";
 
@@ -339,19 +334,9 @@ export class Derivation {
 
   /** The leaderboards' figures of a wallet: average entry over its positions, 30-day volumes as of the last advance. */
   boardColumns(address: string): WalletBoardColumns {
-    const book = this.state.wallet(this.keyOf(address));
-    let weighted = 0;
-    let bought = 0;
-    if (book) {
-      for (const p of this.state.positionIndices(book)) {
-        const position = this.state.positions.read(p);
-        weighted += fromMicro(position.avgPrice) * position.totalBought;
-        bought += position.totalBought;
-      }
-    }
     const v = this.recentVolumes.of(address);
     return {
-      avg_entry_price: bought > 0 ? weighted / bought : null,
+      avg_entry_price: averageEntryPrice(this.state, this.state.wallet(this.keyOf(address))),
       mint_volume_30d: fromMicro(v.mint),
       merge_volume_30d: fromMicro(v.merge),
       maker_volume_30d: fromMicro(v.maker),
@@ -360,8 +345,8 @@ export class Derivation {
   }
 
   /** The positions rows of a wallet in one market (both sides, those it has). */
-  positionRowsIn(address: string, conditionId: string): PositionRow[] {
-    const rows: PositionRow[] = [];
+  positionRowsIn(address: string, conditionId: string): PositionsTable[] {
+    const rows: PositionsTable[] = [];
     for (const outcome of [0, 1] as const) {
       const position = this.state.position(this.keyOf(address), conditionId, outcome);
       if (position) rows.push({ ...positionRow(this.state, position), wallet: address });
@@ -370,24 +355,24 @@ export class Derivation {
   }
 
   /** The positions rows of one wallet, or of every wallet. */
-  positionRows(address?: string): PositionRow[] {
+  positionRows(address?: string): PositionsTable[] {
     if (address !== undefined) return positionRows(this.state, this.keyOf(address)).map((row) => ({ ...row, wallet: address }));
     return this.live(positionRows(this.state));
   }
 
-  snapshotRows(at: number): PositionSnapshotRow[] {
+  snapshotRows(at: number): PositionSnapshotsTable[] {
     return this.live(positionSnapshotRows(this.state, at, this.config.whales.consensusMinUsd));
   }
 
-  hourlyPoints(at: number): PnlPointRow[] {
+  hourlyPoints(at: number): PnlPointsTable[] {
     return this.live(pnlPointRows(this.state, at, "hour"));
   }
 
   /** A wallet's daily points from its realized history, dated after `since` and up to `asOf`. */
-  dailyPoints(address: string, asOf: number, since = Number.NEGATIVE_INFINITY): PnlPointRow[] {
-    return dailyRealizedPnlPoints(this.state, this.keyOf(address))
+  dailyPoints(address: string, asOf: number, since = Number.NEGATIVE_INFINITY): PnlPointsTable[] {
+    return dailySettledPnl(this.state, this.keyOf(address))
       .filter((point) => point.t > since && point.t <= asOf)
-      .map((point) => ({ ...point, wallet: address }));
+      .map(({ t, pnl }) => ({ wallet: address, resolution: "day" as const, t, pnl }));
   }
 
   /** The live wallets with Smart Money standing. */

@@ -4,12 +4,13 @@ import { loadConfig } from "../config/index.js";
 import { SECONDS_PER_DAY } from "../ledger/index.js";
 import { ManualClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";
-import { smallWorld } from "../sim/world/test-support.js";
+import { smallWorld } from "../sim/world/testing/worlds.js";
 import type { Store } from "../store/database.js";
-import type { DerivedTable } from "./table-writes.js";
-import { Deriver, type CommittedRows } from "./deriver.js";
+import type { DerivedTable } from "../store/derived-tables.js";
+import type { CommittedRows } from "./batch-applier.js";
+import { Deriver } from "./deriver.js";
 import { dayStart, rebuild } from "./rebuild.js";
-import { deriveConfig, loadWorld, type LoadedRows } from "./test-support.js";
+import { deriveConfig, loadWorld, type LoadedRows } from "./testing/stored-world.js";
 
 const world = smallWorld(5);
 const config = loadConfig({});

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import { ManualClock } from "../platform/clock.js";
 import { generateWorld, type Archetype } from "../sim/world/index.js";
-import { TEST_END } from "../sim/world/test-support.js";
+import { TEST_END } from "../sim/world/testing/worlds.js";
 import type { WalletStatsTable } from "../store/schema.js";
 import { rebuild } from "./rebuild.js";
-import { deriveConfig, loadWorld } from "./test-support.js";
+import { deriveConfig, loadWorld } from "./testing/stored-world.js";
 
 // Large enough for skilled traders to reach the badge's 30 resolved markets; bench/derive.bench.ts measures bigger worlds.
 const world = generateWorld({ seed: 7, end: TEST_END, markets: 200, wallets: 600, fills: 40_000, days: 120 });

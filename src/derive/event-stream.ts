@@ -12,7 +12,7 @@
  */
 import type { Store, StoreTransaction } from "../store/database.js";
 import { preparedStatement } from "../store/sqlite-statements.js";
-import { dialectText } from "./raw-sql.js";
+import { dialectText } from "../store/raw-sql.js";
 import { ACTIVITY_COLUMNS, FILL_COLUMNS, activityFromArray, compareEventOrder, fillFromArray, type StoredActivity, type StoredFill } from "./stored-events.js";
 
 export interface StreamScope {

@@ -4,9 +4,11 @@
  * the Deriver keeps the tables current from the ingest's committed batches. See deriver.ts for what is written
  * when, and rebuild.ts for the "as of" rule.
  */
-import { Deriver, type CommittedRows, type DeriverDeps } from "./deriver.js";
+import type { CommittedRows, DeriverDeps } from "./batch-applier.js";
+import { Deriver } from "./deriver.js";
 
-export { Deriver, type CommittedRows, type DeriverDeps } from "./deriver.js";
+export { Deriver } from "./deriver.js";
+export type { CommittedRows, DeriverDeps } from "./batch-applier.js";
 export { rebuild, deriveFromStore, derivedTables, writeDerivedTables, storedFrontier, type RebuildResult } from "./rebuild.js";
 export { loadMarketFacts, questionIndexOf } from "./market-facts.js";
 

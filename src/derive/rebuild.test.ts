@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import { ManualClock } from "../platform/clock.js";
 import { referencePnl } from "../sim/world/index.js";
-import { smallWorld } from "../sim/world/test-support.js";
+import { smallWorld } from "../sim/world/testing/worlds.js";
 import type { Store } from "../store/database.js";
 import { backfillBoardExtras } from "../store/migrations/0005_board_extras.js";
 import { dayStart, derivedTables, deriveFromStore, rebuild, writeDerivedTables } from "./rebuild.js";
-import { deriveConfig, loadVenueCache, loadWorld } from "./test-support.js";
+import { deriveConfig, loadVenueCache, loadWorld } from "./testing/stored-world.js";
 
 const world = smallWorld(11);
 const config = deriveConfig();

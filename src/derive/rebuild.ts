@@ -8,16 +8,16 @@
  * taken, then the day's events follow (wallets are independent, so each still sees its events in order).
  */
 import { performance } from "node:perf_hooks";
-import type { PositionSnapshotRow, WalletAssessment } from "../ledger/index.js";
-import { SECONDS_PER_DAY } from "../ledger/index.js";
+import { SECONDS_PER_DAY, whaleConsensus, type WalletAssessment } from "../ledger/index.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
-import type { Database, MarketStatsTable, PnlPointsTable, PositionsTable } from "../store/schema.js";
+import type { Database, MarketStatsTable, PnlPointsTable, PositionSnapshotsTable, PositionsTable } from "../store/schema.js";
 import { Derivation, type DeriveConfig, type RecentRows } from "./derivation.js";
 import { loadMarketFacts } from "./market-facts.js";
-import { marketStatsRows, volume24h, whaleConsensus } from "./market-stats.js";
-import { queryRows } from "./raw-sql.js";
-import { bumpStatsGeneration, deleteAll, insertRows } from "./table-writes.js";
+import { marketStatsRows, volume24h } from "./market-stats.js";
+import { queryRows } from "../store/raw-sql.js";
+import { bumpStatsGeneration } from "../store/derive-state.js";
+import { deleteAll, insertRows } from "../store/derived-tables.js";
 import { INCOME_TYPES } from "./stored-events.js";
 import { loadWalletInputs } from "./wallet-inputs.js";
 
@@ -42,7 +42,7 @@ export interface DerivedFromStore {
   readonly asOf: number;
   /** 00:00 UTC of asOf's day, and the positions open then. */
   readonly day: number;
-  readonly snapshot: PositionSnapshotRow[];
+  readonly snapshot: PositionSnapshotsTable[];
   /** Milliseconds spent reading and replaying. */
   readonly replayMs: number;
 }
@@ -101,7 +101,7 @@ export async function derivedTables(store: Store, derived: DerivedFromStore, com
 }
 
 /** Replaces every derived table (today's snapshot and the daily P&L points included) in one transaction. */
-export async function writeDerivedTables(store: Store, tables: DerivedTables, snapshot: { day: number; rows: readonly PositionSnapshotRow[] }): Promise<void> {
+export async function writeDerivedTables(store: Store, tables: DerivedTables, snapshot: { day: number; rows: readonly PositionSnapshotsTable[] }): Promise<void> {
   await store.transaction(async (tx) => {
     await deleteAll(tx, "positions");
     await insertRows(tx, "positions", tables.positions);

@@ -15,9 +15,6 @@ export interface WindowVolumes {
   readonly total: number;
 }
 
-/** The window of the leaderboards' `mint_volume_30d`, `merge_volume_30d` and maker share (the contract names it). */
-export const BOARD_WINDOW_DAYS = 30;
-
 const MINT = 1;
 const MERGE = 2;
 const MAKER = 4;

@@ -3,10 +3,11 @@
  * lifetime P&L (docs/METRICS.md's 95% rule and total_pnl), the P&L point pnl_24h compares with, and the legs of its
  * fills with each counterparty for the wash-trading test.
  */
-import { fromMicro, summarizeVenueClosedPositions, washRing, type CounterpartyFill, type LedgerConfig, type PnlPoint, type VenueClosedPositions } from "../ledger/index.js";
+import { summarizeVenueClosedPositions, washRing, type CounterpartyFill, type LedgerConfig, type PnlPoint, type VenueClosedPositions } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import type { Direction } from "../store/schema.js";
-import { inSlices, placeholders, queryRows } from "./raw-sql.js";
+import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
+import { fromMicro } from "../venue/units.js";
 
 export interface WalletStoreInputs {
   /** The venue cache's closed positions; null when the wallet was never synced. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type Config } from "../config/index.js";
 import { venueEnvironment, type SimVenue } from "../sim/servers/index.js";
 import { blockAt } from "../sim/world/index.js";
-import { closeVenues, smallVenue } from "../sim/servers/test-support.js";
+import { closeVenues, smallVenue } from "../sim/servers/testing/venues.js";
 import { ChainClient, logFilterFor, type LogFilter, type SettledChunk, type VenueHttpEvent } from "../venue/index.js";
 import { inlineChainReader, ThreadedChainReader, type ChainReader } from "./chain-reader.js";
 

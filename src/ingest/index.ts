@@ -12,5 +12,3 @@ export { apiFillKey } from "./data-api-trades.js";
 export { chainKey } from "./chain-rows.js";
 export { Stopped } from "./runner.js";
 export { WalletSyncQueue, createWalletSyncQueue } from "./wallet-sync-queue.js";
-export { storeChecksum, fillChecksumLine, activityChecksumLine, resolutionChecksumLine, ChecksumAccumulator, type StoreChecksum, type TableDigest } from "../store/checksum.js";
-export { readWalletSync, type WalletSyncRow } from "../store/wallet-cache.js";

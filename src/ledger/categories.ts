@@ -5,8 +5,6 @@
  */
 import { CATEGORIES, categoryFromTags, type Category } from "../venue/categories.js";
 
-export { CATEGORIES, type Category };
-
 /** The category of a market from its venue category and tag slugs or labels; null when none maps. */
 export function marketCategory(category: string | null, tags: readonly string[] = []): Category | null {
   return categoryFromTags(

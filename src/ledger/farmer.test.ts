@@ -3,7 +3,7 @@ import { assessWallet } from "./assess.js";
 import { checkFarmer, farmerMetrics, washRing, type FarmerMetrics } from "./farmer.js";
 import { replay } from "./state.js";
 import { summarizeWallet } from "./summary.js";
-import { T0, buy, defaultLedgerConfig, market, micro, reward, split } from "./test-support.js";
+import { T0, buy, defaultLedgerConfig, market, micro, reward, split } from "./testing/events.js";
 
 const config = defaultLedgerConfig();
 const W = "0xcccc000000000000000000000000000000000003";

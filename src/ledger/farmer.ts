@@ -3,7 +3,7 @@
  * forecasting skill. The verdict names the test that caught the wallet.
  */
 import type { Config } from "../config/index.js";
-import { MICRO } from "./fixed-point.js";
+import { MICRO } from "../venue/units.js";
 import type { WalletSummary } from "./summary.js";
 import type { Direction } from "./types.js";
 

@@ -12,9 +12,7 @@
  * intermediate stays an exact integer below 2^53, and fall back to BigInt only for positions beyond
  * about 4 billion shares (never seen on the venue). `fixed-point.test.ts` checks them against BigInt.
  */
-
-/** One unit in micro-units: 1 share, 1 USD, or the price 1.00. */
-export const MICRO = 1_000_000;
+import { MICRO } from "../venue/units.js";
 
 /** A price of 0.50, at which splits and merges are booked. */
 export const FIFTY_CENTS = 500_000;
@@ -116,9 +114,4 @@ export function toMicroPrice(price: number): number {
 export function negRiskYesPrice(noAvgPriceSum: number, noCount: number, questionCount: number): number {
   const noPrice = Math.trunc(noAvgPriceSum / noCount);
   return Math.trunc((noPrice * noCount - MICRO * (noCount - 1)) / (questionCount - noCount));
-}
-
-/** Micro-units to a number of USD (or shares). */
-export function fromMicro(micro: number): number {
-  return micro / MICRO;
 }

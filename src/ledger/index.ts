@@ -1,39 +1,50 @@
 /**
- * The pure ledger: fills and activity in, positions, P&L, wallet statistics, farmer verdicts,
- * Smart Money and skill out. No I/O; time is an input.
+ * The pure ledger: fills and activity in, positions, P&L, wallet statistics, farmer verdicts, Smart Money and skill
+ * out; and the rule of every other figure (valuations, market totals, whale consensus, role profile), wherever it is
+ * applied. No I/O; time is an input; domain records in and out (the store's rows are mapped in src/derive/).
  */
 export type {
   ConversionActivity,
+  Direction,
+  EntryType,
   IncomeActivity,
   LedgerActivity,
   LedgerEvent,
   LedgerFill,
   MarketFacts,
   OutcomeIndex,
-  PnlPointRow,
-  PositionRow,
-  PositionSnapshotRow,
+  OutcomeSide,
   RedeemActivity,
+  Resolution,
   SplitOrMergeActivity,
 } from "./types.js";
-export { MICRO, FIFTY_CENTS, fillPrice, fromMicro, negRiskYesPrice, realizedDelta, toMicroPrice, weightedAveragePrice } from "./fixed-point.js";
+export { FIFTY_CENTS, fillPrice, negRiskYesPrice, realizedDelta, toMicroPrice, weightedAveragePrice } from "./fixed-point.js";
 export { PositionTable, SECONDS_PER_DAY, type Position } from "./books.js";
 export { DayLog, WalletTable, type WalletBook } from "./wallets.js";
 export { MarketBook, resolutionPayoutYes, sidePayout } from "./markets.js";
 export { LedgerState, replay, type LedgerCapacity } from "./state.js";
-export { CATEGORIES, categoryShares, marketCategory, type Category } from "./categories.js";
+export { categoryShares, marketCategory } from "./categories.js";
 export { summarizeWallet, type WalletSummary, type MarketUnit, type SkillCluster } from "./summary.js";
 export {
+  changePct,
   chooseWinSource,
   computeWalletStats,
+  isProfitableDay,
+  longestProfitableRun,
   median,
   medianHoldDays,
+  payoffFigures,
   pnlChange24h,
   profitFactor,
+  profitableDays,
   profitableStreak,
+  returnOnVolumePct,
   summarizeVenueClosedPositions,
   winRate,
+  winRateOrNull,
+  type DayBooking,
   type PnlPoint,
+  type ProfitableRun,
   type VenueClosedPositions,
   type WalletStats,
   type WalletStatsInput,
@@ -43,4 +54,7 @@ export { FARMER_TESTS, checkFarmer, farmerMetrics, washRing, type CounterpartyFi
 export { isSmartMoney, skillScore, type SkillScore, type SmartMoneyInput } from "./skill.js";
 export { computeRankings, type RankingEntry, type WalletRankings } from "./rankings.js";
 export { assessWallet, type AssessmentInput, type LedgerConfig, type WalletAssessment } from "./assess.js";
-export { dailyRealizedPnlPoints, ledgerTotalPnl, pnlPointRows, positionRow, positionRows, positionSnapshotRows, walletStatsRow } from "./rows.js";
+export { dailySettledPnl, ledgerTotalPnl, positionCostUsd, settledNetUsd, unrealizedPnlUsd, type PnlAt } from "./valuation.js";
+export { MarketTotals, countsTowardMarket, marketVolume, type MarketTotal } from "./market-totals.js";
+export { majoritySide, teamOf, whaleConsensus, yesPct, type TeamCounts } from "./consensus.js";
+export { ROLE_PROFILES, averageEntryPrice, makerShare, roleProfile, type RoleProfile, type RoleThresholds } from "./role-profile.js";

@@ -2,8 +2,10 @@
  * The markets the ledger knows: a compact index per condition, the facts the statistics read,
  * the NegRisk events conversions walk, and the queue of resolutions to sweep.
  */
-import { marketCategory, type Category } from "./categories.js";
-import { MICRO, toMicroPrice } from "./fixed-point.js";
+import type { Category } from "../venue/categories.js";
+import { marketCategory } from "./categories.js";
+import { MICRO } from "../venue/units.js";
+import { toMicroPrice } from "./fixed-point.js";
 import type { MarketFacts, Resolution } from "./types.js";
 
 export function resolutionPayoutYes(resolution: Resolution): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeRankings } from "./rankings.js";
-import { defaultLedgerConfig } from "./test-support.js";
+import { defaultLedgerConfig } from "./testing/events.js";
 
 const { ledger } = defaultLedgerConfig();
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isSmartMoney, skillScore } from "./skill.js";
 import { replay } from "./state.js";
 import { summarizeWallet, type SkillCluster } from "./summary.js";
-import { T0, buy, defaultLedgerConfig, market } from "./test-support.js";
+import { T0, buy, defaultLedgerConfig, market } from "./testing/events.js";
 
 const { smart, ledger } = defaultLedgerConfig();
 const W = "0xdddd000000000000000000000000000000000004";

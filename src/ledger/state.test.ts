@@ -1,15 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { CONTRACTS } from "../venue/contracts.js";
-import { positionRow } from "./rows.js";
 import { LedgerState, replay } from "./state.js";
-import { DAY, T0, buy, convert, market, merge, micro, redeem, reward, sell, split, trade } from "./test-support.js";
+import { DAY, T0, buy, convert, market, merge, micro, redeem, reward, sell, split, trade } from "./testing/events.js";
 import type { LedgerEvent, MarketFacts } from "./types.js";
 
 const W = "0xaaaa000000000000000000000000000000000001";
 
 function positionOf(state: LedgerState, conditionId: string, outcome: 0 | 1) {
-  const position = state.position(W, conditionId, outcome);
-  return position && positionRow(state, position);
+  return state.position(W, conditionId, outcome);
 }
 
 describe("buy, sell and average price (docs/METRICS.md, positions and P&L)", () => {
@@ -24,20 +22,20 @@ describe("buy, sell and average price (docs/METRICS.md, positions and P&L)", () 
   it("averages buys by amount and keeps the average on a sell", () => {
     expect(positionOf(state, "m1", 0)).toMatchObject({
       shares: micro(90),
-      avg_price: 0.5,
-      total_bought: micro(150),
-      realized_pnl: micro(18),
+      avgPrice: micro(0.5),
+      totalBought: micro(150),
+      realizedPnl: micro(18),
       fees: micro(0.5),
-      first_ts: T0,
-      last_ts: T0 + 20,
-      status: "open",
-      closed_ts: null,
+      firstTs: T0,
+      lastTs: T0 + 20,
+      open: true,
+      closedTs: -1,
     });
   });
 
   it("caps a sale at the shares held and closes the position at zero", () => {
     state.apply(sell(W, "m1", 0, 200, 0.3, { ts: T0 + 30 }));
-    expect(positionOf(state, "m1", 0)).toMatchObject({ shares: 0, avg_price: 0.5, realized_pnl: 0, status: "closed", closed_ts: T0 + 30 });
+    expect(positionOf(state, "m1", 0)).toMatchObject({ shares: 0, avgPrice: micro(0.5), realizedPnl: 0, open: false, closedTs: T0 + 30 });
     // net of the 0.50 fee: -0.50
     expect(state.settledNet(state.position(W, "m1", 0)!.index)).toBe(-micro(0.5));
   });
@@ -48,7 +46,7 @@ describe("buy, sell and average price (docs/METRICS.md, positions and P&L)", () 
       { ...buy(W, "m2", 0, 3, 0.333333), usd: micro(1) },
       { ...buy(W, "m2", 0, 3, 0.666666), usd: micro(2) },
     ]);
-    expect(positionOf(s, "m2", 0)?.avg_price).toBe(0.499999);
+    expect(positionOf(s, "m2", 0)?.avgPrice).toBe(micro(0.499999));
   });
 });
 
@@ -60,21 +58,21 @@ describe("settlement mechanics", () => {
       trade(W, "m1", 0, "BUY", 40, 0.7, { entryType: "MERGE", ts: T0 + 1 }),
     ]);
     expect(positionOf(s, "m1", 0)).toBeUndefined();
-    expect(positionOf(s, "m1", 1)).toMatchObject({ shares: micro(60), avg_price: 0.4, total_bought: micro(100), realized_pnl: -micro(4) });
+    expect(positionOf(s, "m1", 1)).toMatchObject({ shares: micro(60), avgPrice: micro(0.4), totalBought: micro(100), realizedPnl: -micro(4) });
     expect(s.wallet(W)!.volume).toBe(micro(60 + 28));
   });
 
   it("books a split as buys of both sides at 0.50", () => {
     const s = replay([split(W, "m1", 10)]);
-    expect(positionOf(s, "m1", 0)).toMatchObject({ shares: micro(10), avg_price: 0.5, total_bought: micro(10) });
-    expect(positionOf(s, "m1", 1)).toMatchObject({ shares: micro(10), avg_price: 0.5, total_bought: micro(10) });
+    expect(positionOf(s, "m1", 0)).toMatchObject({ shares: micro(10), avgPrice: micro(0.5), totalBought: micro(10) });
+    expect(positionOf(s, "m1", 1)).toMatchObject({ shares: micro(10), avgPrice: micro(0.5), totalBought: micro(10) });
   });
 
   it("books a merge as sales of both sides at 0.50", () => {
     // split 10 (YES @0.50), buy YES 10 @ 0.30 -> YES avg 0.40; merge 10: YES +10 * (0.50 - 0.40) = +1, NO 10 * 0 = 0
     const s = replay([split(W, "m1", 10), buy(W, "m1", 0, 10, 0.3, { ts: T0 + 1 }), merge(W, "m1", 10, T0 + 2)]);
-    expect(positionOf(s, "m1", 0)).toMatchObject({ shares: micro(10), avg_price: 0.4, realized_pnl: micro(1), status: "open" });
-    expect(positionOf(s, "m1", 1)).toMatchObject({ shares: 0, realized_pnl: 0, status: "closed", closed_ts: T0 + 2 });
+    expect(positionOf(s, "m1", 0)).toMatchObject({ shares: micro(10), avgPrice: micro(0.4), realizedPnl: micro(1), open: true });
+    expect(positionOf(s, "m1", 1)).toMatchObject({ shares: 0, realizedPnl: 0, open: false, closedTs: T0 + 2 });
   });
 });
 
@@ -86,15 +84,15 @@ describe("resolution and redemption", () => {
   it("closes an unredeemed loser at price 0 when the market resolves, and keeps the winner redeemable", () => {
     const s = replay(trades, resolvedYes, T0 + DAY + 1);
     // NO: 40 * (0 - 0.70) = -28; YES keeps 100 shares, closed, settling at 100 * (1 - 0.25) = +75
-    expect(positionOf(s, "m1", 1)).toMatchObject({ shares: 0, realized_pnl: -micro(28), status: "closed", closed_ts: T0 + DAY });
-    expect(positionOf(s, "m1", 0)).toMatchObject({ shares: micro(100), realized_pnl: 0, status: "closed", closed_ts: T0 + DAY });
+    expect(positionOf(s, "m1", 1)).toMatchObject({ shares: 0, realizedPnl: -micro(28), open: false, closedTs: T0 + DAY });
+    expect(positionOf(s, "m1", 0)).toMatchObject({ shares: micro(100), realizedPnl: 0, open: false, closedTs: T0 + DAY });
     expect(s.settledNet(s.position(W, "m1", 0)!.index)).toBe(micro(75));
   });
 
   it("books a redemption as a sale of the held amount at the payout", () => {
     const s = replay([...trades, redeem(W, "m1", 1, T0 + 2 * DAY)], resolvedYes);
-    expect(positionOf(s, "m1", 0)).toMatchObject({ shares: 0, realized_pnl: micro(75), status: "closed", closed_ts: T0 + DAY });
-    expect(positionOf(s, "m1", 1)).toMatchObject({ shares: 0, realized_pnl: -micro(28) });
+    expect(positionOf(s, "m1", 0)).toMatchObject({ shares: 0, realizedPnl: micro(75), open: false, closedTs: T0 + DAY });
+    expect(positionOf(s, "m1", 1)).toMatchObject({ shares: 0, realizedPnl: -micro(28) });
     // the day of the resolution carries 75 - 28 = 47 and two closes; the redemption day nothing more
     const days = s.wallet(W)!.days;
     expect(days.get((T0 + DAY) / DAY)).toMatchObject({ pnl: micro(47), closes: 2 });
@@ -104,7 +102,7 @@ describe("resolution and redemption", () => {
   it("redeems a 50-50 market at 0.50 a side", () => {
     // YES 10 @ 0.30: 10 * (0.50 - 0.30) = +2
     const s = replay([buy(W, "m1", 0, 10, 0.3), redeem(W, "m1", 0.5, T0 + 10)]);
-    expect(positionOf(s, "m1", 0)).toMatchObject({ shares: 0, realized_pnl: micro(2), status: "closed" });
+    expect(positionOf(s, "m1", 0)).toMatchObject({ shares: 0, realizedPnl: micro(2), open: false });
   });
 
   it("reaches a position when the ledger advances past the resolution time, strictly", () => {
@@ -112,10 +110,10 @@ describe("resolution and redemption", () => {
     s.apply(buy(W, "m1", 0, 10, 0.5, { ts: T0 + 100 })); // the same second: still before the resolution
     s.apply(reward(W, 1, T0 + 101)); // another market's (no market's) event does not touch it
     s.advanceTo(T0 + 100);
-    expect(positionOf(s, "m1", 0)?.status).toBe("open");
+    expect(positionOf(s, "m1", 0)?.open).toBe(true);
     s.advanceTo(T0 + 101);
     // YES lost: 10 * (0 - 0.50) = -5, closed at the resolution time
-    expect(positionOf(s, "m1", 0)).toMatchObject({ status: "closed", shares: 0, realized_pnl: -micro(5), closed_ts: T0 + 100 });
+    expect(positionOf(s, "m1", 0)).toMatchObject({ open: false, shares: 0, realizedPnl: -micro(5), closedTs: T0 + 100 });
   });
 
   it("reaches a position, and the wallet's other side, before their next later event", () => {
@@ -123,8 +121,8 @@ describe("resolution and redemption", () => {
     const s = new LedgerState([market("m1", { resolution: "YES", resolvedAt: T0 + 100 })]);
     s.apply(buy(W, "m1", 1, 10, 0.5, { ts: T0 + 50 }));
     s.apply(buy(W, "m1", 0, 4, 0.9, { ts: T0 + 200 }));
-    expect(positionOf(s, "m1", 1)).toMatchObject({ status: "closed", shares: 0, realized_pnl: -micro(5), closed_ts: T0 + 100 });
-    expect(positionOf(s, "m1", 0)).toMatchObject({ status: "closed", shares: micro(4), closed_ts: T0 + 200 });
+    expect(positionOf(s, "m1", 1)).toMatchObject({ open: false, shares: 0, realizedPnl: -micro(5), closedTs: T0 + 100 });
+    expect(positionOf(s, "m1", 0)).toMatchObject({ open: false, shares: micro(4), closedTs: T0 + 200 });
     expect(s.position(W, "m1", 1)!.heldBothSides).toBe(false);
   });
 });
@@ -135,9 +133,9 @@ describe("late events", () => {
     const s = new LedgerState([market("m1", { resolution: "NO", resolvedAt: T0 + 100 })]);
     s.advanceTo(T0 + 500);
     s.apply(buy(W, "m1", 0, 10, 0.4, { ts: T0 + 50 }));
-    expect(positionOf(s, "m1", 0)?.status).toBe("open");
+    expect(positionOf(s, "m1", 0)?.open).toBe(true);
     s.advanceTo(T0 + 600);
-    expect(positionOf(s, "m1", 0)).toMatchObject({ status: "closed", shares: 0, realized_pnl: -micro(4), closed_ts: T0 + 100 });
+    expect(positionOf(s, "m1", 0)).toMatchObject({ open: false, shares: 0, realizedPnl: -micro(4), closedTs: T0 + 100 });
   });
 });
 
@@ -149,9 +147,9 @@ describe("NegRisk conversion", () => {
     // NO q0 100 @ 0.80, NO q1 100 @ 0.60; convert {0, 1} x 100 of 3 questions:
     // noPrice = (0.80 + 0.60) / 2 = 0.70, yesPrice = (0.70 * 2 - 1) / (3 - 2) = 0.40
     const s = replay([buy(W, "E-q0", 1, 100, 0.8), buy(W, "E-q1", 1, 100, 0.6), convert(W, "E", [0, 1], 100, 0, T0 + 1)], event("E", 3));
-    expect(positionOf(s, "E-q0", 1)).toMatchObject({ shares: 0, realized_pnl: 0, avg_price: 0.8, status: "closed" });
-    expect(positionOf(s, "E-q1", 1)).toMatchObject({ shares: 0, realized_pnl: 0, avg_price: 0.6 });
-    expect(positionOf(s, "E-q2", 0)).toMatchObject({ shares: micro(100), avg_price: 0.4, total_bought: micro(100), status: "open" });
+    expect(positionOf(s, "E-q0", 1)).toMatchObject({ shares: 0, realizedPnl: 0, avgPrice: micro(0.8), open: false });
+    expect(positionOf(s, "E-q1", 1)).toMatchObject({ shares: 0, realizedPnl: 0, avgPrice: micro(0.6) });
+    expect(positionOf(s, "E-q2", 0)).toMatchObject({ shares: micro(100), avgPrice: micro(0.4), totalBought: micro(100), open: true });
     // cost moved, not booked twice: 140 paid = 40 of YES cost + 100 collateral received
   });
 
@@ -161,8 +159,8 @@ describe("NegRisk conversion", () => {
       [{ ...buy(W, "F-q0", 1, 3, 0.333333), usd: micro(0.999999) }, buy(W, "F-q1", 1, 3, 0.5), convert(W, "F", [0, 1], 3, 0.03, T0 + 1)],
       event("F", 4),
     );
-    expect(positionOf(s, "F-q2", 0)).toMatchObject({ shares: micro(2.97), avg_price: -0.083334 });
-    expect(positionOf(s, "F-q3", 0)).toMatchObject({ shares: micro(2.97), avg_price: -0.083334 });
+    expect(positionOf(s, "F-q2", 0)).toMatchObject({ shares: micro(2.97), avgPrice: micro(-0.083334) });
+    expect(positionOf(s, "F-q3", 0)).toMatchObject({ shares: micro(2.97), avgPrice: micro(-0.083334) });
   });
 });
 

@@ -2,18 +2,24 @@ import { describe, expect, it } from "vitest";
 import { categoryShares, marketCategory } from "./categories.js";
 import { replay } from "./state.js";
 import {
+  changePct,
   chooseWinSource,
   computeWalletStats,
+  longestProfitableRun,
   median,
   medianHoldDays,
+  payoffFigures,
   pnlChange24h,
   profitFactor,
+  profitableDays,
   profitableStreak,
+  returnOnVolumePct,
   summarizeVenueClosedPositions,
   winRate,
+  winRateOrNull,
 } from "./stats.js";
 import { summarizeWallet } from "./summary.js";
-import { DAY, T0, buy, defaultLedgerConfig, market, sell } from "./test-support.js";
+import { DAY, T0, buy, defaultLedgerConfig, market, sell } from "./testing/events.js";
 
 const { ledger } = defaultLedgerConfig();
 const W = "0xbbbb000000000000000000000000000000000002";
@@ -195,5 +201,43 @@ describe("categories", () => {
     );
     const stats = computeWalletStats(summarizeWallet(state, W, T0 + 10, ledger)!, { now: T0 + 10 }, ledger);
     expect(stats.categories).toMatchObject({ SPORTS: 75, POLITICS: 25 });
+  });
+});
+
+describe("figures routes compute when called (docs/METRICS.md)", () => {
+  it("win rate: 0 or null with neither wins nor losses, by who asks", () => {
+    expect(winRate(3, 1)).toBe(75);
+    expect(winRateOrNull(3, 1)).toBe(75);
+    expect(winRate(0, 0)).toBe(0);
+    expect(winRateOrNull(0, 0)).toBeNull();
+  });
+
+  it("payoff: average win and loss, their ratio and the expectancy per closed position", () => {
+    expect(payoffFigures({ wins: 2, losses: 1, grossProfit: 30, grossLoss: 5, net: 25, count: 4 })).toEqual({ avgWin: 15, avgLoss: 5, payoffRatio: 3, expectancy: 6.25 });
+    expect(payoffFigures({ wins: 1, losses: 0, grossProfit: 10, grossLoss: 0, net: 10, count: 1 })).toEqual({ avgWin: 10, avgLoss: null, payoffRatio: null, expectancy: 10 });
+    expect(payoffFigures({ wins: 0, losses: 0, grossProfit: 0, grossLoss: 0, net: 0, count: 0 }).expectancy).toBeNull();
+  });
+
+  it("percent change and return on volume are null where there is nothing to divide by", () => {
+    expect(changePct(150, 100)).toBe(50);
+    expect(changePct(5, 0)).toBeNull();
+    expect(returnOnVolumePct(25, 1_000)).toBe(2.5);
+    expect(returnOnVolumePct(25, 0)).toBeNull();
+  });
+
+  it("profitable days and their longest run, the earliest when tied", () => {
+    const days = new Map([
+      [10, { pnl: 5, closes: 1 }],
+      [11, { pnl: 2, closes: 2 }],
+      [12, { pnl: -1, closes: 1 }],
+      [13, { pnl: 4, closes: 0 }],
+      [20, { pnl: 1, closes: 1 }],
+      [21, { pnl: 1, closes: 1 }],
+    ]);
+    const profitable = profitableDays(days);
+    expect(profitable.map(([day]) => day)).toEqual([10, 11, 20, 21]);
+    expect(longestProfitableRun(profitable)).toEqual({ start: 10, end: 11, days: 2, pnl: 7 });
+    expect(longestProfitableRun([])).toBeNull();
+    expect(profitableStreak(days, 22 * DAY + 5)).toBe(2);
   });
 });

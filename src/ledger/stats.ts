@@ -4,8 +4,9 @@
  */
 import type { Config } from "../config/index.js";
 import { SECONDS_PER_DAY } from "./books.js";
-import { categoryShares, type Category } from "./categories.js";
-import { MICRO } from "./fixed-point.js";
+import type { Category } from "../venue/categories.js";
+import { categoryShares } from "./categories.js";
+import { MICRO } from "../venue/units.js";
 import type { WalletSummary } from "./summary.js";
 
 /** What the synced venue cache of `/closed-positions` holds for a wallet (USD). */
@@ -82,6 +83,33 @@ export function winRate(wins: number, losses: number): number {
   return wins + losses > 0 ? (100 * wins) / (wins + losses) : 0;
 }
 
+/** `100 * wins / (wins + losses)`; null with neither (the insights' rate, where `winRate` would say 0). */
+export function winRateOrNull(wins: number, losses: number): number | null {
+  return wins + losses > 0 ? (100 * wins) / (wins + losses) : null;
+}
+
+/** Of closed positions' P&L: average win and loss, payoff ratio (average win / average loss), expectancy (net per position); null where undefined. */
+export function payoffFigures(t: { wins: number; losses: number; grossProfit: number; grossLoss: number; net: number; count: number }) {
+  const avgWin = t.wins > 0 ? t.grossProfit / t.wins : null;
+  const avgLoss = t.losses > 0 ? t.grossLoss / t.losses : null;
+  return {
+    avgWin,
+    avgLoss,
+    payoffRatio: avgWin !== null && avgLoss !== null && avgLoss > 0 ? avgWin / avgLoss : null,
+    expectancy: t.count > 0 ? t.net / t.count : null,
+  };
+}
+
+/** Percent change from `prev` to `now`; null when there was nothing before. */
+export function changePct(now: number, prev: number): number | null {
+  return prev > 0 ? (100 * (now - prev)) / prev : null;
+}
+
+/** Return on traded volume, percent: `100 * pnl / volume`; null without volume. */
+export function returnOnVolumePct(pnl: number, volume: number): number | null {
+  return volume > 0 ? (100 * pnl) / volume : null;
+}
+
 /** Gross profit over gross loss, capped; the cap when there is profit and no loss; 0 with neither. */
 export function profitFactor(grossProfit: number, grossLoss: number, cap: number): number {
   if (grossLoss > 0) return Math.min(grossProfit / grossLoss, cap);
@@ -107,16 +135,24 @@ export function medianHoldDays(holdSeconds: readonly number[], minPositions: num
   return median(holdSeconds)! / SECONDS_PER_DAY;
 }
 
+/** What a UTC day booked: summed realized P&L, and positions closed. */
+export interface DayBooking {
+  readonly pnl: number;
+  readonly closes: number;
+}
+
+/** A day of a profitable streak: positive summed realized P&L and at least one closed position. */
+export function isProfitableDay(day: DayBooking | undefined): boolean {
+  return day !== undefined && day.pnl > 0 && day.closes > 0;
+}
+
 /**
- * Consecutive UTC days ending today or yesterday, each with positive summed realized P&L and at least
- * one closed position. Today may still be in progress, so a streak may end yesterday; any earlier
- * day that does not qualify (including a day without trades) ends it.
+ * Consecutive UTC days ending today or yesterday, each profitable (`isProfitableDay`). Today may still be in
+ * progress, so a streak may end yesterday; any earlier day that does not qualify (including a day without trades)
+ * ends it.
  */
-export function profitableStreak(days: { get(day: number): { pnl: number; closes: number } | undefined }, now: number): number {
-  const qualifies = (day: number) => {
-    const bucket = days.get(day);
-    return bucket !== undefined && bucket.pnl > 0 && bucket.closes > 0;
-  };
+export function profitableStreak(days: { get(day: number): DayBooking | undefined }, now: number): number {
+  const qualifies = (day: number) => isProfitableDay(days.get(day));
   const today = Math.floor(now / SECONDS_PER_DAY);
   let day = qualifies(today) ? today : today - 1;
   let streak = 0;
@@ -125,6 +161,30 @@ export function profitableStreak(days: { get(day: number): { pnl: number; closes
     day--;
   }
   return streak;
+}
+
+/** The profitable days (UTC day numbers) among `days`, in order. */
+export function profitableDays<D extends DayBooking>(days: Iterable<[number, D]>): Array<[number, D]> {
+  return [...days].filter(([, d]) => isProfitableDay(d)).sort((a, b) => a[0] - b[0]);
+}
+
+export interface ProfitableRun {
+  start: number;
+  end: number;
+  days: number;
+  pnl: number;
+}
+
+/** The longest run of consecutive days among profitable days in order, the earliest when tied; null without one. */
+export function longestProfitableRun(profitable: readonly (readonly [number, DayBooking])[]): ProfitableRun | null {
+  let best: ProfitableRun | null = null;
+  let run: ProfitableRun | null = null;
+  for (const [day, d] of profitable) {
+    const next: ProfitableRun = run !== null && run.end === day - 1 ? { start: run.start, end: day, days: run.days + 1, pnl: run.pnl + d.pnl } : { start: day, end: day, days: 1, pnl: d.pnl };
+    run = next;
+    if (best === null || next.days > best.days) best = next;
+  }
+  return best;
 }
 
 /** Change of total P&L against the latest point at least 24 h old; null when there is none. */

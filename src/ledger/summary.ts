@@ -5,10 +5,11 @@
 import type { Config } from "../config/index.js";
 import { SECONDS_PER_DAY, type Position } from "./books.js";
 import type { DayLog } from "./wallets.js";
-import type { Category } from "./categories.js";
-import { MICRO } from "./fixed-point.js";
+import type { Category } from "../venue/categories.js";
+import { MICRO } from "../venue/units.js";
 import { sidePayout } from "./markets.js";
 import type { LedgerState } from "./state.js";
+import { unrealizedPnlUsd } from "./valuation.js";
 
 /** One unit of the per-market metric: a market, or a whole NegRisk event. */
 export interface MarketUnit {
@@ -121,7 +122,7 @@ export function summarizeWallet(
     if (position.open) {
       activeCount++;
       const price = markets.currentPrice(condition, position.outcomeIndex);
-      if (price !== null) unrealizedUsd += (position.shares * (price - position.avgPrice)) / (MICRO * MICRO);
+      if (price !== null) unrealizedUsd += unrealizedPnlUsd(position, price);
     } else if (position.totalBought > 0 && position.closedTs >= 0) {
       closed.count++;
       if (settled > 0) {

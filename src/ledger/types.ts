@@ -1,13 +1,17 @@
 /**
- * What the ledger reads and writes. Amounts of shares and collateral are integers in micro-units
- * (1e-6), exactly as the store keeps them; timestamps are unix seconds UTC.
+ * The ledger's input records. Amounts of shares and collateral are integers in micro-units (1e-6), as on chain;
+ * timestamps are unix seconds UTC. The store's rows are mapped to and from these in `src/derive/`.
  */
-import type { ActivityType, Direction, EntryType, PnlPointsTable, PositionSnapshotsTable, PositionsTable, Resolution } from "../store/schema.js";
-
-export type { ActivityType, Direction, EntryType, Resolution };
 
 /** 0 = YES, 1 = NO. */
 export type OutcomeIndex = 0 | 1;
+export type OutcomeSide = "YES" | "NO";
+/** A fill's direction from its wallet's point of view. */
+export type Direction = "BUY" | "SELL";
+/** How a fill's match settled (docs/METRICS.md, entry types). */
+export type EntryType = "MINT" | "MERGE" | "COMPLEMENTARY";
+/** A market's outcome. */
+export type Resolution = "YES" | "NO" | "50-50";
 
 /** One wallet's side of one order fill (a row of the `fills` table). */
 export interface LedgerFill {
@@ -111,8 +115,3 @@ export interface MarketFacts {
   /** Current NO price; defaults to 1 - priceYes. */
   readonly priceNo?: number | null;
 }
-
-/** Rows of the tables the ledger fills, as the store defines them (units: see src/store/schema.ts). */
-export type PositionRow = PositionsTable;
-export type PositionSnapshotRow = PositionSnapshotsTable;
-export type PnlPointRow = PnlPointsTable;

@@ -4,6 +4,8 @@
  * `first_sync_derived`, set once the statistics of the ingest's first full sync are written (`ready` in health).
  */
 import type { Kysely } from "kysely";
+import type { StoreTransaction } from "./database.js";
+import { queryRows } from "./raw-sql.js";
 import type { Database } from "./schema.js";
 
 export const STATS_GENERATION = "stats_generation";
@@ -20,4 +22,9 @@ export async function writeDeriveState(db: Kysely<Database>, name: string, value
     .values({ name, value })
     .onConflict((oc) => oc.column("name").doUpdateSet({ value }))
     .execute();
+}
+
+/** Bumps the generation of the whole wallet_stats table, in the transaction of each rebuild and refresh. */
+export async function bumpStatsGeneration(tx: StoreTransaction): Promise<void> {
+  await queryRows(tx.db, tx.kind, "update derive_state set value = value + 1 where name = ?", [STATS_GENERATION]);
 }

@@ -104,6 +104,15 @@ export interface FillsTable {
   exchange_version: number | null;
 }
 
+/**
+ * SQL condition on `fills` (under `alias`, if any): the fills that count toward their market's trades and volume,
+ * as `countsTowardMarket` in src/ledger/market-totals.ts says (the taker's side; unknown roles count too).
+ */
+export function marketSideFills(alias = ""): string {
+  const role = alias ? `${alias}.role` : "role";
+  return `(${role} is null or ${role} <> 'maker')`;
+}
+
 export interface WalletActivityTable {
   id: Generated<number>;
   activity_key: string;
@@ -183,10 +192,13 @@ export interface WalletStatsTable {
   rank_profit_factor: number | null;
 }
 
+/** The window of the `*_30d` columns of `wallet_stats` (the contract names it). */
+export const BOARD_WINDOW_DAYS = 30;
+
 /**
  * What the leaderboards read beside the ledger's statistics, written with them by the Deriver (migration 0005).
- * The 30-day volumes cover fills with ts in (t - 30 days, t], t being the clock at the ledger's last refresh (or
- * rebuild). USD.
+ * The 30-day volumes cover fills with ts in (t - BOARD_WINDOW_DAYS, t], t being the clock at the ledger's last
+ * refresh (or rebuild). USD.
  */
 export interface WalletBoardColumns {
   /** Σ avg_price · total_bought / Σ total_bought over the wallet's positions; null when it bought nothing. */

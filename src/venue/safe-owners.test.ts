@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimVenue, type SimVenue } from "../sim/servers/index.js";
-import { smallWorld } from "../sim/world/test-support.js";
+import { smallWorld } from "../sim/world/testing/worlds.js";
 import { ChainClient } from "./chain/client.js";
 import { CONTRACTS } from "./contracts.js";
 import { VenueHttpClient } from "./http.js";

@@ -5,8 +5,8 @@
  * world's end. The world itself is returned, so tests can compute expectations independently of the API.
  */
 import { rebuild } from "../../src/derive/rebuild.js";
-import { loadVenueCache, loadWorld } from "../../src/derive/test-support.js";
-import { smallWorld } from "../../src/sim/world/test-support.js";
+import { loadVenueCache, loadWorld } from "../../src/derive/testing/stored-world.js";
+import { smallWorld } from "../../src/sim/world/testing/worlds.js";
 import type { World, WorldOptions } from "../../src/sim/world/index.js";
 import { recordWalletSightings } from "../../src/store/wallets.js";
 import { openTestApp, type TestApp } from "./app.js";

@@ -5,7 +5,7 @@ import { whaleClusters } from "../../analytics/clusters.js";
 import { smartMoneyFlow, whaleVolume24h } from "../../analytics/flows.js";
 import { topMovers } from "../../analytics/movers.js";
 import { cachedAsOf } from "../../analytics/window-cache.js";
-import { CATEGORIES } from "../../ledger/categories.js";
+import { CATEGORIES } from "../../venue/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 

@@ -5,9 +5,9 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { HOT_MARKETS, TOP_WHALES, WHALE_MOVES, categoryRotation, hotMarkets, topWhales, whaleMoves } from "../../analytics/home.js";
+import { HOT_MARKETS, TOP_WHALES, WHALE_MOVES, categoryRotation, hotMarketsByVolume, topWhales, whaleMoves } from "../../analytics/home.js";
 import { cachedAsOf } from "../../analytics/window-cache.js";
-import { CATEGORIES } from "../../ledger/categories.js";
+import { CATEGORIES } from "../../venue/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { SessionHeaders, presenceMember } from "../presence-member.js";
@@ -102,7 +102,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
         response: { 200: Type.Object({ markets: Type.Array(HotMarket) }) },
       },
     },
-    async () => ({ markets: await cachedAsOf(ctx.platform, "home:hot-markets", MINUTE, (now) => hotMarkets(ctx.store, now)) }),
+    async () => ({ markets: await cachedAsOf(ctx.platform, "home:hot-markets", MINUTE, (now) => hotMarketsByVolume(ctx.store, now)) }),
   );
 
   app.get(

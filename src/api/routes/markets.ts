@@ -1,7 +1,7 @@
 /** /api/v2/markets/*: search, hot markets, category counts, resolved markets. Public reads over the market index. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { categoryStats, hotMarkets, hotWindowMinutes, resolvedMarkets } from "../../analytics/markets-lists.js";
+import { categoryStats, hotMarketsByWhaleTrades, hotWindowMinutes, resolvedMarkets } from "../../analytics/markets-lists.js";
 import { searchMarkets, type SearchFilters } from "../../analytics/markets-search.js";
 import { LocalBodyCache } from "../../analytics/window-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
@@ -163,7 +163,7 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       const limit = request.query.limit as number;
       const { value } = await ctx.platform.cache.getOrLoad(`markets:hot:${minutes}`, HOT_CACHE_MS, async () => {
         const now = clock.now();
-        return { markets: await hotMarkets(ctx.store, await indexOf(ctx), now, minutes, HOT_CACHED_ROWS), as_of: now };
+        return { markets: await hotMarketsByWhaleTrades(ctx.store, await indexOf(ctx), now, minutes, HOT_CACHED_ROWS), as_of: now };
       });
       const markets = value.markets.slice(0, limit);
       return { markets, minutes, count: markets.length, as_of: value.as_of };

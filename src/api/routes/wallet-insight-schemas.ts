@@ -3,7 +3,7 @@
  * open: docs/decisions.md, "Wallet insights and history").
  */
 import { Type, type TSchema } from "typebox";
-import { CATEGORIES } from "../../ledger/categories.js";
+import { CATEGORIES } from "../../venue/categories.js";
 import { access, type Access } from "../access.js";
 import { WalletParams, walletErrorResponses } from "../params.js";
 import { ProxyParam } from "./wallet-schemas.js";

@@ -1,7 +1,7 @@
 /** Response schemas of the wallet core endpoints (they are the OpenAPI document's description of each field). */
 import { Type, type TInteger, type TSchema } from "typebox";
 import { Limit } from "../params.js";
-import { CATEGORIES } from "../../ledger/index.js";
+import { CATEGORIES } from "../../venue/categories.js";
 import { CLOSED_SORTS } from "../../analytics/wallet-positions.js";
 
 /** params.ts `Limit`, typed as the integer it is. */

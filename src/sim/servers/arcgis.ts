@@ -10,7 +10,7 @@
  */
 import { readSnapshots, type Snapshot, type SnapshotGeometry } from "../isw-snapshots.js";
 import { hashString } from "../world/random.js";
-import { HttpError, json, type RouteHandler, type SimReply } from "./http.js";
+import { SimErrorReply, json, type RouteHandler, type SimReply } from "./http.js";
 import type { VenueState } from "./venue-state.js";
 
 const DAY = 86_400;
@@ -188,7 +188,7 @@ export function arcgisHandler(state: VenueState, options: ArcGisOptions = {}): R
     if (!match || !key) return arcgisError(400, "Invalid URL", 200);
     if (match[2]) return query(key, request.query);
     const f = request.query.get("f");
-    if (f !== "json" && f !== "pjson") throw new HttpError(400, { error: "the simulated venue serves layer metadata with f=json only" });
+    if (f !== "json" && f !== "pjson") throw new SimErrorReply(400, { error: "the simulated venue serves layer metadata with f=json only" });
     return metadata(key);
   };
 }

@@ -6,7 +6,7 @@ import { RtdsClient, type RtdsMessage } from "../../venue/rtds.js";
 import { fillFromRtdsTrade, normalizeGammaMarket, positionRecordOf } from "../../venue/shapes/index.js";
 import { blockAt, referencePnl } from "../world/index.js";
 import { ISW_LAYERS, truthFills, truthMarkets, type SimVenue } from "./index.js";
-import { clientsFor, closeVenues, smallVenue, TEST_END } from "./test-support.js";
+import { clientsFor, closeVenues, smallVenue, TEST_END } from "./testing/venues.js";
 
 let venue: SimVenue;
 beforeAll(async () => {

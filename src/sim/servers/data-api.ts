@@ -6,7 +6,7 @@
  */
 import { FLAG_SELL, FLAG_TAKER, OP_CONVERSION, OP_REDEEM, OP_RESOLUTION, OP_TYPES, type World } from "../world/index.js";
 import { decimal, marketFields, profileFields } from "./format.js";
-import { HttpError, csvParam, enumParam, fail, json, numberParam, pageParams, requiredWallet, takePage, walletParam, type RouteHandler, type SimReply } from "./http.js";
+import { SimErrorReply, csvParam, enumParam, fail, json, numberParam, pageParams, requiredWallet, takePage, walletParam, type RouteHandler, type SimReply } from "./http.js";
 import { leaderboardRoute } from "./leaderboard.js";
 import { closedPositionsRoute, holdersRoute, positionsRoute, tradedRoute, valueRoute } from "./wallet-data.js";
 import type { VenueState } from "./venue-state.js";
@@ -206,8 +206,8 @@ export function dataApiHandler(state: VenueState): RouteHandler {
   };
   return (request) => {
     const route = routes[request.path];
-    if (!route) throw new HttpError(404, { error: "not found" });
-    if (request.method !== "GET") throw new HttpError(405, { error: "method not allowed" });
+    if (!route) throw new SimErrorReply(404, { error: "not found" });
+    if (request.method !== "GET") throw new SimErrorReply(405, { error: "method not allowed" });
     return route(state, request.query);
   };
 }

@@ -4,7 +4,7 @@ import { VenueUnavailableError } from "../../venue/http.js";
 import { RtdsClient } from "../../venue/rtds.js";
 import { ISW_LAYERS } from "./index.js";
 import { Faults, parseFaults, TYPICAL_FAULTS } from "./faults.js";
-import { clientsFor, closeVenues, getJson, smallVenue, TEST_END } from "./test-support.js";
+import { clientsFor, closeVenues, getJson, smallVenue, TEST_END } from "./testing/venues.js";
 
 afterAll(closeVenues);
 

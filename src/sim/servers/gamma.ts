@@ -6,7 +6,7 @@
  */
 import { V2_CUTOVER_TS, type WorldEvent } from "../world/index.js";
 import { categoryLabel, isoTime, jsonList, postgresTime, priceString } from "./format.js";
-import { HttpError, boolParam, fail, intParam, json, type RouteHandler, type SimReply, type SimRequest } from "./http.js";
+import { SimErrorReply, boolParam, fail, intParam, json, type RouteHandler, type SimReply, type SimRequest } from "./http.js";
 import type { VenueState } from "./venue-state.js";
 
 const MAX_PAGE = 500;
@@ -231,7 +231,7 @@ function eventsKeysetRoute(state: VenueState, query: URLSearchParams): SimReply 
 
 export function gammaHandler(state: VenueState): RouteHandler {
   return (request: SimRequest) => {
-    if (request.method !== "GET") throw new HttpError(405, { error: "method not allowed" });
+    if (request.method !== "GET") throw new SimErrorReply(405, { error: "method not allowed" });
     switch (request.path) {
       case "/markets":
         return marketsRoute(state, request.query);
@@ -240,7 +240,7 @@ export function gammaHandler(state: VenueState): RouteHandler {
       case "/events/keyset":
         return eventsKeysetRoute(state, request.query);
       default:
-        throw new HttpError(404, { error: "not found" });
+        throw new SimErrorReply(404, { error: "not found" });
     }
   };
 }

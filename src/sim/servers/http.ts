@@ -1,7 +1,7 @@
 /**
  * The simulated venue's one HTTP server: path prefixes route to the per-source handlers (Gamma, Data API,
  * P&L, JSON-RPC, ArcGIS), injected faults come first, and every handler sees the world advanced to now.
- * Handlers are synchronous functions of (state, request); they throw HttpError for a status with a body.
+ * Handlers are synchronous functions of (state, request); they throw SimErrorReply for a status with a body.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -31,8 +31,11 @@ export interface Mount {
   readonly faultStyle: "http" | "arcgis";
 }
 
-/** An answer other than 200, with the venue's body. */
-export class HttpError extends Error {
+/**
+ * The simulated venue's answer other than 200, with the body the real venue would send (its own error shapes, not
+ * Pelagic's `{detail}`: that is `HttpError` in src/api/errors.ts).
+ */
+export class SimErrorReply extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown,
@@ -43,7 +46,7 @@ export class HttpError extends Error {
 
 /** The Data API's error spelling: `{"error": "..."}`. */
 export function fail(status: number, message: string): never {
-  throw new HttpError(status, { error: message });
+  throw new SimErrorReply(status, { error: message });
 }
 
 export function json(body: unknown, status = 200): SimReply {
@@ -73,10 +76,10 @@ export async function startHttpServer(state: VenueState, faults: Faults, mounts:
     const mount = mounts.find((m) => url.pathname === m.prefix || url.pathname.startsWith(`${m.prefix}/`));
     let reply: SimReply;
     try {
-      if (!mount) throw new HttpError(404, { error: "not found" });
+      if (!mount) throw new SimErrorReply(404, { error: "not found" });
       reply = injectedFault(faults, mount.faultStyle) ?? serve(mount, req, url, rawBody);
     } catch (error) {
-      reply = error instanceof HttpError ? { status: error.status, body: error.body } : { status: 500, body: { error: String((error as Error).message ?? error) } };
+      reply = error instanceof SimErrorReply ? { status: error.status, body: error.body } : { status: 500, body: { error: String((error as Error).message ?? error) } };
     }
     res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
     res.end(JSON.stringify(reply.body));

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { blockAt } from "../world/index.js";
 import { ISW_LAYERS, truthFills } from "./index.js";
-import { clientsFor, closeVenues, getJson, smallVenue, TEST_END } from "./test-support.js";
+import { clientsFor, closeVenues, getJson, smallVenue, TEST_END } from "./testing/venues.js";
 
 afterAll(closeVenues);
 

@@ -12,7 +12,7 @@ import { CONTRACTS, NEG_RISK_GET_FEE_BIPS_SELECTOR, POLYGON_CHAIN_ID } from "../
 import { SAFE_GET_OWNERS_SELECTOR } from "../../venue/safe-owners.js";
 import { blockAt, blockTimestamp, type World } from "../world/index.js";
 import { blockHash, logsInBlocks, type SimLog } from "./chain-logs.js";
-import { HttpError, json, type RouteHandler, type SimReply } from "./http.js";
+import { SimErrorReply, json, type RouteHandler, type SimReply } from "./http.js";
 import type { VenueState } from "./venue-state.js";
 
 export const DEFAULT_MAX_LOGS = 10_000;
@@ -45,8 +45,8 @@ export interface RpcOptions {
 export function rpcHandler(state: VenueState, options: RpcOptions = {}): RouteHandler {
   const maxLogs = options.maxLogs ?? DEFAULT_MAX_LOGS;
   return (request): SimReply => {
-    if (request.path !== "" && request.path !== "/") throw new HttpError(404, { error: "not found" });
-    if (request.method !== "POST") throw new HttpError(405, { error: "JSON-RPC takes POST" });
+    if (request.path !== "" && request.path !== "/") throw new SimErrorReply(404, { error: "not found" });
+    if (request.method !== "POST") throw new SimErrorReply(405, { error: "JSON-RPC takes POST" });
     let body: unknown;
     try {
       body = JSON.parse(request.rawBody);

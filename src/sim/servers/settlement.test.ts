@@ -7,7 +7,7 @@ import { blockAt, takerFeeMicro, V2_CUTOVER_TS, notionalMicro } from "../world/i
 import { v1BuyFeeTokens } from "./chain-logs.js";
 import { truthFills, truthOperations, truthResolutions } from "./ground-truth.js";
 import { CONTRACTS, NEG_RISK_GET_FEE_BIPS_SELECTOR } from "../../venue/contracts.js";
-import { SMALL_WORLD, clientsFor, closeVenues, rpc, smallVenue } from "./test-support.js";
+import { SMALL_WORLD, clientsFor, closeVenues, rpc, smallVenue } from "./testing/venues.js";
 import type { SimVenue } from "./index.js";
 
 const ALL_KINDS: VenueEventKind[] = [

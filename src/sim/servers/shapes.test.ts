@@ -28,7 +28,7 @@ import {
 } from "../../venue/shapes/index.js";
 import { blockAt } from "../world/index.js";
 import { ISW_LAYERS, type SimVenue } from "./index.js";
-import { closeVenues, getJson, hex, rpc, smallVenue } from "./test-support.js";
+import { closeVenues, getJson, hex, rpc, smallVenue } from "./testing/venues.js";
 
 /** A row schema with every named field required, as a list. */
 function completeList(name: string, row: TSchema): Shape<TSchema> {

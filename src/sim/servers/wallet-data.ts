@@ -5,7 +5,7 @@
  */
 import { OUTCOME_NAMES, rebuildHoldings, type ReferenceClosedPosition, type ReferencePosition, type World } from "../world/index.js";
 import { isoDate, marketFields, profileFields } from "./format.js";
-import { HttpError, boolParam, csvParam, enumParam, fail, intParam, json, numberParam, pageParams, requiredWallet, takePage, type RouteHandler, type SimReply } from "./http.js";
+import { SimErrorReply, boolParam, csvParam, enumParam, fail, intParam, json, numberParam, pageParams, requiredWallet, takePage, type RouteHandler, type SimReply } from "./http.js";
 import type { VenueState } from "./venue-state.js";
 
 export const POSITIONS_LIMITS = { defaultLimit: 100, maxLimit: 500, maxOffset: 10_000, noun: "positions" } as const;
@@ -196,7 +196,7 @@ const INTERVALS: Record<string, number> = { "1D": DAY, "1W": 7 * DAY, "1M": 30 *
 /** `user-pnl-api` `/user-pnl?user_address=&interval=all&fidelity=1d`: the reference P&L curve (daily points, then now). */
 export function pnlHandler(state: VenueState): RouteHandler {
   return (request) => {
-    if (request.path !== "/user-pnl") throw new HttpError(404, { error: "not found" });
+    if (request.path !== "/user-pnl") throw new SimErrorReply(404, { error: "not found" });
     const w = requiredWallet(state, request.query, "user_address");
     const interval = enumParam(request.query, "interval", ["1D", "1W", "1M", "ALL"], "ALL");
     enumParam(request.query, "fidelity", ["1H", "3H", "12H", "1D"], "1D");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { referencePnl } from "./reference-pnl.js";
-import { smallWorld } from "./test-support.js";
+import { smallWorld } from "./testing/worlds.js";
 import type { Archetype } from "./types.js";
 
 // A mid-size world: enough markets and wallets for every archetype to show its behaviour.

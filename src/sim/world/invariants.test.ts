@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { generateWorld } from "./generate.js";
 import { worldStats } from "./stats.js";
-import { TEST_END, invariantViolations } from "./test-support.js";
+import { TEST_END, invariantViolations } from "./testing/worlds.js";
 
 describe("world invariants (property-based over seeds and sizes)", () => {
   it("never lets a balance go negative, keeps every match consistent and charges fees only to takers", () => {

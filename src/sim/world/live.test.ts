@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { startLive } from "./live.js";
-import { TEST_END, invariantViolations, smallWorld } from "./test-support.js";
+import { TEST_END, invariantViolations, smallWorld } from "./testing/worlds.js";
 import { worldDigest } from "./world.js";
 
 describe("live mode", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ReferenceLedger, ledgerBuy, ledgerSell, mulDivTrunc, negRiskYesPrice, newPosition, referencePnl } from "./reference-pnl.js";
-import { TEST_END, balancesOf, smallWorld } from "./test-support.js";
+import { TEST_END, balancesOf, smallWorld } from "./testing/worlds.js";
 
 const S = 1_000_000; // one share, or one dollar, in micro-units
 const price = (p: number) => Math.round(p * S);

@@ -3,7 +3,7 @@ import { CONTRACTS } from "../../venue/contracts.js";
 import { V2_CUTOVER_TS, blockAt, blockTimestamp } from "./chain.js";
 import { generateWorld, resolveWorldOptions } from "./generate.js";
 import { formatWorldStats, worldStats } from "./stats.js";
-import { TEST_END, smallWorld } from "./test-support.js";
+import { TEST_END, smallWorld } from "./testing/worlds.js";
 import { ARCHETYPES } from "./types.js";
 import { worldDigest } from "./world.js";
 

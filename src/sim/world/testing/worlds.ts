@@ -2,12 +2,12 @@
  * Helpers for the world's tests: small worlds, and an independent checker of the world's invariants that
  * replays every transaction in chain order (it shares no code with the generator's own balance keeping).
  */
-import { matchLogCount } from "./chain.js";
-import { FLAG_NO, FLAG_SELL, FLAG_TAKER } from "./columns.js";
-import { notionalMicro, takerFeeMicro } from "./fees.js";
-import { generateWorld } from "./generate.js";
-import { COMPLEMENTARY, MERGE, MINT, type WorldOptions } from "./types.js";
-import type { World } from "./world.js";
+import { matchLogCount } from "../chain.js";
+import { FLAG_NO, FLAG_SELL, FLAG_TAKER } from "../columns.js";
+import { notionalMicro, takerFeeMicro } from "../fees.js";
+import { generateWorld } from "../generate.js";
+import { COMPLEMENTARY, MERGE, MINT, type WorldOptions } from "../types.js";
+import type { World } from "../world.js";
 
 /** 2026-06-01: a 60-day test world spans the V1 to V2 cutover of 2026-04-28. */
 export const TEST_END = Date.UTC(2026, 5, 1) / 1000;

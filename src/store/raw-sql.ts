@@ -3,8 +3,8 @@
  * transaction another part of the process holds on SQLite's single connection instead of reading inside it.
  */
 import { CompiledQuery, type Kysely } from "kysely";
-import type { StoreKind } from "../store/database.js";
-import type { Database } from "../store/schema.js";
+import type { StoreKind } from "./database.js";
+import type { Database } from "./schema.js";
 
 /** `?` placeholders as PostgreSQL's `$1, $2, ...` (our SQL text holds no `?` inside literals). */
 export function dialectText(kind: StoreKind, text: string): string {

@@ -2,9 +2,9 @@
  * Builders for ledger tests and benchmarks: events in human units (shares, USD, prices 0..1),
  * converted to the ledger's micro-unit integers.
  */
-import { loadConfig } from "../config/index.js";
-import type { LedgerConfig } from "./assess.js";
-import type { EntryType, LedgerActivity, LedgerFill, MarketFacts, OutcomeIndex } from "./types.js";
+import { loadConfig } from "../../config/index.js";
+import type { LedgerConfig } from "../assess.js";
+import type { EntryType, LedgerActivity, LedgerFill, MarketFacts, OutcomeIndex } from "../types.js";
 
 export const micro = (units: number): number => Math.round(units * 1_000_000);
 

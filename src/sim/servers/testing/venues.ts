@@ -1,14 +1,14 @@
 /** Helpers for the simulated venue's tests: small venues on loopback and the src/venue clients pointed at them. */
-import { ArcGisClient } from "../../venue/arcgis.js";
-import { ChainClient } from "../../venue/chain/client.js";
-import { DataApiClient } from "../../venue/data-api.js";
-import { GammaClient } from "../../venue/gamma.js";
-import { VenueHttpClient, type VenueHttpOptions } from "../../venue/http.js";
-import { PnlClient } from "../../venue/pnl.js";
-import { fakeTime } from "../../venue/testing/fake-time.js";
-import { TEST_END } from "../world/test-support.js";
-import type { WorldOptions } from "../world/index.js";
-import { startSimVenue, type SimVenue, type SimVenueOptions } from "./index.js";
+import { ArcGisClient } from "../../../venue/arcgis.js";
+import { ChainClient } from "../../../venue/chain/client.js";
+import { DataApiClient } from "../../../venue/data-api.js";
+import { GammaClient } from "../../../venue/gamma.js";
+import { VenueHttpClient, type VenueHttpOptions } from "../../../venue/http.js";
+import { PnlClient } from "../../../venue/pnl.js";
+import { fakeTime } from "../../../venue/testing/fake-time.js";
+import { TEST_END } from "../../world/testing/worlds.js";
+import type { WorldOptions } from "../../world/index.js";
+import { startSimVenue, type SimVenue, type SimVenueOptions } from "../index.js";
 
 export { TEST_END };
 

@@ -1,17 +1,12 @@
 /**
- * The ledger's results as rows of the store's tables (`positions`, `wallet_stats`,
- * `position_snapshots`, `pnl_points`). Pure: the store layer writes them.
+ * The ledger's results as rows of the store's tables (`positions`, `wallet_stats`, `position_snapshots`,
+ * `pnl_points`): the ledger's records in, the store's units out (prices 0..1, amounts in micro-units).
  */
-import type { WalletStatsTable } from "../store/schema.js";
-import type { WalletAssessment } from "./assess.js";
-import { SECONDS_PER_DAY, type Position } from "./books.js";
-import type { WalletBook } from "./wallets.js";
-import { MICRO } from "./fixed-point.js";
-import type { WalletRankings } from "./rankings.js";
-import type { LedgerState } from "./state.js";
-import type { PnlPointRow, PositionRow, PositionSnapshotRow } from "./types.js";
+import { SECONDS_PER_DAY, ledgerTotalPnl, positionCostUsd, type LedgerState, type Position, type WalletAssessment, type WalletBook, type WalletRankings } from "../ledger/index.js";
+import type { PnlPointsTable, PositionSnapshotsTable, PositionsTable, WalletStatsTable } from "../store/schema.js";
+import { MICRO } from "../venue/units.js";
 
-export function positionRow(state: LedgerState, position: Position): PositionRow {
+export function positionRow(state: LedgerState, position: Position): PositionsTable {
   const condition = position.conditionIndex;
   const conditionId = state.markets.conditionIds[condition]!;
   return {
@@ -33,7 +28,7 @@ export function positionRow(state: LedgerState, position: Position): PositionRow
 }
 
 /** Every position of one wallet, or of every wallet. */
-export function positionRows(state: LedgerState, wallet?: string): PositionRow[] {
+export function positionRows(state: LedgerState, wallet?: string): PositionsTable[] {
   const books = wallet === undefined ? state.wallets() : [state.wallet(wallet)].filter((b): b is WalletBook => !!b);
   return books.flatMap((book) => state.positionIndices(book).map((p) => positionRow(state, state.positions.read(p))));
 }
@@ -87,12 +82,12 @@ export function walletStatsRow(assessment: WalletAssessment, rankings: WalletRan
  * Markets where neither side reaches `minSideCostUsd` are left out: below the consensus minimum a wallet is on
  * no side (docs/METRICS.md), so there is nothing a flip could start from, and most open positions are that small.
  */
-export function positionSnapshotRows(state: LedgerState, at: number, minSideCostUsd = 0): PositionSnapshotRow[] {
+export function positionSnapshotRows(state: LedgerState, at: number, minSideCostUsd = 0): PositionSnapshotsTable[] {
   state.advanceTo(at);
   const day = Math.floor(at / SECONDS_PER_DAY) * SECONDS_PER_DAY;
-  const rows: PositionSnapshotRow[] = [];
+  const rows: PositionSnapshotsTable[] = [];
   for (const book of state.wallets()) {
-    const byMarket = new Map<number, PositionSnapshotRow>();
+    const byMarket = new Map<number, PositionSnapshotsTable>();
     for (const p of state.positionIndices(book)) {
       const position = state.positions.read(p);
       if (!position.open) continue;
@@ -103,7 +98,7 @@ export function positionSnapshotRows(state: LedgerState, at: number, minSideCost
         byMarket.set(condition, row);
         rows.push(row);
       }
-      const cost = (position.shares * position.avgPrice) / (MICRO * MICRO);
+      const cost = positionCostUsd(position);
       if (position.outcomeIndex === 0) {
         row.yes_shares = position.shares;
         row.yes_cost = cost;
@@ -116,42 +111,13 @@ export function positionSnapshotRows(state: LedgerState, at: number, minSideCost
   return minSideCostUsd > 0 ? rows.filter((row) => Math.max(row.yes_cost, row.no_cost) >= minSideCostUsd) : rows;
 }
 
-/** The ledger's total P&L of a wallet in USD: settled net P&L plus open positions at current prices. */
-export function ledgerTotalPnl(state: LedgerState, book: WalletBook): number {
-  let settled = 0;
-  let unrealized = 0;
-  for (const p of state.positionIndices(book)) {
-    const position = state.positions.read(p);
-    settled += state.settledNet(p);
-    if (!position.open) continue;
-    const price = state.markets.currentPrice(position.conditionIndex, position.outcomeIndex);
-    if (price !== null) unrealized += (position.shares * (price - position.avgPrice)) / (MICRO * MICRO);
-  }
-  return settled / MICRO + unrealized;
-}
-
 /**
  * P&L points written as time passes: every wallet's ledger total P&L at `at` (the ledger is advanced to
  * `at`), dated at the hour or day start.
  */
-export function pnlPointRows(state: LedgerState, at: number, resolution: "hour" | "day"): PnlPointRow[] {
+export function pnlPointRows(state: LedgerState, at: number, resolution: "hour" | "day"): PnlPointsTable[] {
   state.advanceTo(at);
   const span = resolution === "hour" ? 3_600 : SECONDS_PER_DAY;
   const t = Math.floor(at / span) * span;
   return [...state.wallets()].map((book) => ({ wallet: book.address, resolution, t, pnl: ledgerTotalPnl(state, book) }));
-}
-
-/**
- * Daily points rebuilt from history: cumulative settled net P&L at the end of each day with a change, dated
- * at that end (00:00 UTC of the next day), as every point is the P&L as of its time (prices of the past are
- * not known to the ledger, so open positions count at cost).
- */
-export function dailyRealizedPnlPoints(state: LedgerState, wallet: string): PnlPointRow[] {
-  const book = state.wallet(wallet);
-  if (!book) return [];
-  let cumulative = 0;
-  return [...book.days.entries()].map(([day, pnl]) => {
-    cumulative += pnl;
-    return { wallet, resolution: "day" as const, t: (day + 1) * SECONDS_PER_DAY, pnl: cumulative / MICRO };
-  });
 }

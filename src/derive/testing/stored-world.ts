@@ -4,15 +4,15 @@
  * events), without the ingest code; and the venue's per-wallet cache as a wallet sync would store it.
  * For the derive tests and the bench.
  */
-import { loadConfig } from "../config/index.js";
-import { categoryFromTags } from "../venue/categories.js";
-import { truthOperations, truthResolutions, truthRewards, type TimeRange, type TruthOperation } from "../sim/servers/ground-truth.js";
-import { referencePnl, type World } from "../sim/world/index.js";
-import type { Store } from "../store/database.js";
-import { chainFillKey, insertActivity, insertFills, type NewActivity, type NewFill } from "../store/fills.js";
-import { recordResolutions, upsertEvents, upsertMarkets, type NewEvent, type NewMarket, type NewMarketToken, type NewResolution } from "../store/markets.js";
-import { replaceVenueClosedPositions, replaceVenuePnlPoints, saveWalletSync } from "../store/wallet-cache.js";
-import type { DeriveConfig } from "./derivation.js";
+import { loadConfig } from "../../config/index.js";
+import { categoryFromTags } from "../../venue/categories.js";
+import { truthOperations, truthResolutions, truthRewards, type TimeRange, type TruthOperation } from "../../sim/servers/ground-truth.js";
+import { referencePnl, type World } from "../../sim/world/index.js";
+import type { Store } from "../../store/database.js";
+import { chainFillKey, insertActivity, insertFills, type NewActivity, type NewFill } from "../../store/fills.js";
+import { recordResolutions, upsertEvents, upsertMarkets, type NewEvent, type NewMarket, type NewMarketToken, type NewResolution } from "../../store/markets.js";
+import { replaceVenueClosedPositions, replaceVenuePnlPoints, saveWalletSync } from "../../store/wallet-cache.js";
+import type { DeriveConfig } from "../derivation.js";
 
 export const deriveConfig = (env: Record<string, string> = {}): DeriveConfig => loadConfig(env);
 

@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { assessWallet } from "./assess.js";
-import { computeRankings } from "./rankings.js";
-import { dailyRealizedPnlPoints, pnlPointRows, positionRows, positionSnapshotRows, walletStatsRow } from "./rows.js";
-import { replay } from "./state.js";
-import { DAY, T0, buy, defaultLedgerConfig, market, micro, sell } from "./test-support.js";
+import { assessWallet, computeRankings, replay } from "../ledger/index.js";
+import { DAY, T0, buy, defaultLedgerConfig, market, micro, sell } from "../ledger/testing/events.js";
+import { pnlPointRows, positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
 
 const config = defaultLedgerConfig();
 const W = "0xeeee000000000000000000000000000000000005";
@@ -28,30 +26,13 @@ describe("position snapshots", () => {
   });
 });
 
-describe("P&L points", () => {
-  // day 0: +2 realized (10 @ 0.5 -> 0.7); day 2: -1 (10 @ 0.5 -> 0.4); open m3: 10 @ 0.5, now 0.8 -> +3 unrealized
-  const state = replay(
-    [
-      buy(W, "m1", 0, 10, 0.5, { ts: T0 + 10 }),
-      sell(W, "m1", 0, 10, 0.7, { ts: T0 + 20 }),
-      buy(W, "m2", 0, 10, 0.5, { ts: T0 + 2 * DAY }),
-      sell(W, "m2", 0, 10, 0.4, { ts: T0 + 2 * DAY + 5 }),
-      buy(W, "m3", 0, 10, 0.5, { ts: T0 + 2 * DAY + 9 }),
-    ],
-    [market("m3", { priceYes: 0.8 })],
-  );
-
+describe("P&L point rows", () => {
   it("are written as time passes from the ledger's total P&L, dated at the hour or day start", () => {
+    // open m3: 10 @ 0.5, now 0.8 -> +3 unrealized
+    const state = replay([buy(W, "m3", 0, 10, 0.5, { ts: T0 + 9 })], [market("m3", { priceYes: 0.8 })]);
     const at = T0 + 3 * DAY + 5_000;
-    expect(pnlPointRows(state, at, "hour")).toEqual([{ wallet: W, resolution: "hour", t: T0 + 3 * DAY + 3_600, pnl: expect.closeTo(4, 10) }]);
+    expect(pnlPointRows(state, at, "hour")).toEqual([{ wallet: W, resolution: "hour", t: T0 + 3 * DAY + 3_600, pnl: expect.closeTo(3, 10) }]);
     expect(pnlPointRows(state, at, "day")[0]).toMatchObject({ t: T0 + 3 * DAY });
-  });
-
-  it("are rebuilt daily from the realized history, each dated at the end of its day", () => {
-    expect(dailyRealizedPnlPoints(state, W)).toEqual([
-      { wallet: W, resolution: "day", t: T0 + DAY, pnl: 2 },
-      { wallet: W, resolution: "day", t: T0 + 3 * DAY, pnl: 1 },
-    ]);
   });
 });
 

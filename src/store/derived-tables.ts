@@ -1,14 +1,13 @@
 /**
- * Bulk writes of the derived tables inside a transaction. SQLite: one prepared statement run per row on the
- * transaction's connection. PostgreSQL: COPY, straight into the table after it was emptied, else through a
- * temporary table and INSERT ... ON CONFLICT DO UPDATE.
+ * Bulk writes of the derived tables (what `src/derive/` computes) inside a transaction. SQLite: one prepared
+ * statement run per row on the transaction's connection. PostgreSQL: COPY, straight into the table after it was
+ * emptied, else through a temporary table and INSERT ... ON CONFLICT DO UPDATE.
  */
-import { STATS_GENERATION } from "../store/derive-state.js";
-import type { StoreTransaction } from "../store/database.js";
-import { copyRows, sqlIdentifier } from "../store/pg-copy.js";
-import type { Database } from "../store/schema.js";
-import { preparedStatement } from "../store/sqlite-statements.js";
+import type { StoreTransaction } from "./database.js";
+import { copyRows, sqlIdentifier } from "./pg-copy.js";
 import { inSlices, placeholders, queryRows } from "./raw-sql.js";
+import type { Database } from "./schema.js";
+import { preparedStatement } from "./sqlite-statements.js";
 
 export type DerivedTable = "positions" | "wallet_stats" | "market_stats" | "position_snapshots" | "pnl_points";
 
@@ -119,9 +118,4 @@ export async function updateRanks(tx: StoreTransaction, rows: readonly RankColum
   await client.query("truncate wallet_ranks_incoming");
   await copyRows(client, "wallet_ranks_incoming", columns, rows as unknown as Row[]);
   await client.query(`update wallet_stats s set ${RANK_COLUMNS.map((c) => `${c} = i.${c}`).join(", ")} from wallet_ranks_incoming i where s.wallet = i.wallet`);
-}
-
-/** Bumps the generation of the whole wallet_stats table, in the transaction of each rebuild and refresh. */
-export async function bumpStatsGeneration(tx: StoreTransaction): Promise<void> {
-  await queryRows(tx.db, tx.kind, "update derive_state set value = value + 1 where name = ?", [STATS_GENERATION]);
 }

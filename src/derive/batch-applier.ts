@@ -1,0 +1,216 @@
+/**
+ * The Deriver's batch path: each committed ingest batch's events applied in order, the positions they touched
+ * (and those a resolution closed) upserted and the touched wallets' statistics recomputed, in one transaction; a
+ * day's position snapshot when the first event of that day arrives (the state at 00:00 UTC exactly). While the
+ * ledger is over an hour behind the clock (a backfill), statistics and positions wait for the refresh, for the
+ * batch that catches up, or for CATCH_UP_FLUSH_MS after the last deferred batch.
+ */
+import type { Config } from "../config/index.js";
+import { SECONDS_PER_DAY, type MarketFacts } from "../ledger/index.js";
+import type { Clock } from "../platform/clock.js";
+import type { Logger } from "../platform/logger.js";
+import type { Store } from "../store/database.js";
+import { bumpStatsGeneration } from "../store/derive-state.js";
+import { deleteAll, deleteWhereIn, insertRows, updateRanks, upsertRows } from "../store/derived-tables.js";
+import type { NewActivity, NewFill } from "../store/fills.js";
+import type { NewResolution } from "../store/markets.js";
+import type { Derivation, RecentRows } from "./derivation.js";
+import { PendingWrites } from "./pending-writes.js";
+import { dayStart } from "./rebuild.js";
+import { isIncome, isIncomeType, orderedBatchEvents, storedActivity, storedFill, type StoredActivity, type StoredFill } from "./stored-events.js";
+import { loadWalletInputs } from "./wallet-inputs.js";
+
+/** The new rows of one committed ingest batch (the ingest's `CommittedBatch` is one). */
+export interface CommittedRows {
+  readonly fills: readonly NewFill[];
+  readonly activity: readonly NewActivity[];
+  readonly resolutions: readonly NewResolution[];
+}
+
+/** What the Deriver and its parts (this batch path, the refresh jobs) work with. */
+export interface DeriverDeps {
+  readonly store: Store;
+  readonly config: Pick<Config, "ledger" | "farmer" | "smart" | "whales" | "derive">;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/** A ledger this far behind the clock is catching up with a backfill. */
+const CATCHING_UP_SECONDS = 3_600;
+const CATCH_UP_FLUSH_MS = 2_000;
+/** Refreshes a row read from the store is remembered for, in case its batch is handed over after the read. */
+const READ_MEMORY_REFRESHES = 2;
+
+/** Natural keys of rows read from the store that a batch may still hand over, and whether their market totals are counted. */
+export class RecentReads {
+  private readonly keys = new Map<string, { until: number; counted: boolean }>();
+  private refreshes = 0;
+
+  /** Remembers the keys of rows stored after `marks` that a read sees, so that their batch is not applied twice. */
+  rows(marks: { fills: number; activity: number }, counted: boolean): RecentRows {
+    return { keysAbove: marks, onKey: (key) => this.keys.set(key, { until: this.refreshes + READ_MEMORY_REFRESHES, counted }) };
+  }
+
+  get(key: string): { counted: boolean } | undefined {
+    return this.keys.get(key);
+  }
+
+  /** A refresh begins: keys read READ_MEMORY_REFRESHES refreshes ago are forgotten. */
+  nextRefresh(): void {
+    this.refreshes++;
+    for (const [key, read] of this.keys) if (read.until < this.refreshes) this.keys.delete(key);
+  }
+}
+
+export class BatchApplier {
+  readonly pending = new PendingWrites();
+  /** Wallets whose events came out of order: the next refresh derives them again from the store. */
+  readonly rederive = new Set<string>();
+  /** Wallets that traded with a known counterparty since their wash share was computed. */
+  readonly washDue = new Set<string>();
+  /** Armed by each batch a backfill defers: fires once the batches stop coming (see writeWallets). */
+  private catchUpFlush: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly deps: DeriverDeps,
+    readonly derivation: Derivation,
+    private readonly reads: RecentReads,
+    /** The day of the latest position snapshot taken. */
+    private snapshotDay: number,
+    /** Queues work behind what was handed over before it. */
+    private readonly enqueue: (what: string, job: () => Promise<void>) => Promise<void>,
+  ) {}
+
+  /** min(clock, latest event applied): a resolution is never swept before the events that precede it. */
+  asOf(): number {
+    return Math.min(this.deps.clock.now(), this.derivation.frontier);
+  }
+
+  async apply(batch: CommittedRows): Promise<void> {
+    const d = this.derivation;
+    for (const resolution of batch.resolutions) this.setFacts(resolution.condition_id, { resolution: resolution.resolution, resolvedAt: resolution.resolved_at });
+    const fills: StoredFill[] = [];
+    const activity: StoredActivity[] = [];
+    for (const row of batch.fills) {
+      const read = this.reads.get(row.fill_key);
+      if (!read?.counted) d.countFill(row.wallet, row.condition_id, row.ts, row.role ?? null, row.entry_type ?? null, row.usd);
+      d.observe(row.ts);
+      if (read) continue;
+      fills.push(storedFill(row));
+      if (row.counterparty) this.washDue.add(row.wallet);
+    }
+    for (const row of batch.activity) {
+      if (!isIncomeType(row.type)) d.observe(row.ts);
+      if (!this.reads.get(row.activity_key)) activity.push(storedActivity(row));
+    }
+    for (const ordered of orderedBatchEvents(fills, activity)) {
+      const { event } = ordered;
+      if (this.rederive.has(event.wallet)) continue;
+      if (d.isLate(event, ordered)) {
+        this.rederive.add(event.wallet);
+        continue;
+      }
+      if (!isIncome(event)) await this.snapshotDaysUpTo(ordered.ts);
+      d.apply(event, ordered);
+      if (isIncome(event)) this.pending.stats.add(event.wallet);
+      else this.pending.mark(event.wallet, d.touchedMarkets(event), d.bookedFrom(event, ordered.ts));
+    }
+    await this.writeWallets(this.asOf(), false);
+  }
+
+  /**
+   * Updates a market's facts. A resolution learned after a holder's events that follow it (a redemption the
+   * ledger could not price) sends that holder to be derived again.
+   */
+  setFacts(conditionId: string, change: Partial<MarketFacts>): void {
+    const d = this.derivation;
+    const { markets, positions, walletTable } = d.state;
+    const c = markets.find(conditionId);
+    const known = c === undefined ? undefined : markets.facts[c];
+    const wasResolved = c !== undefined && (markets.payoutYes[c] as number) >= 0;
+    const facts: MarketFacts = { conditionId, category: null, negRiskEventId: null, resolution: null, resolvedAt: null, priceYes: null, ...known, ...change };
+    d.state.setMarket(facts);
+    if (wasResolved || c === undefined || facts.resolution === null || facts.resolvedAt === null) return;
+    for (let p = markets.firstHolder[c]!; p >= 0; p = positions.nextInMarket(p)) {
+      const address = d.liveAddress(walletTable.addresses[positions.walletOf(p)]!);
+      if (address !== null && d.lastEventTs(address) > facts.resolvedAt) this.rederive.add(address);
+    }
+  }
+
+  /**
+   * Takes the snapshot of each day that begins at or before `ts` and has not been taken; days before the kept
+   * window are only swept past, in one step.
+   */
+  private async snapshotDaysUpTo(ts: number): Promise<void> {
+    const target = dayStart(ts);
+    const oldest = dayStart(this.deps.clock.now()) - this.deps.config.derive.snapshotDays * SECONDS_PER_DAY;
+    while (this.snapshotDay < target) {
+      const day = Math.max(this.snapshotDay + SECONDS_PER_DAY, Math.min(target, oldest));
+      for (const change of this.derivation.advance(day)) this.pending.mark(change.address, [change.conditionId], change.resolvedAt);
+      if (day >= oldest) {
+        const rows = this.derivation.snapshotRows(day);
+        await this.deps.store.transaction(async (tx) => {
+          await deleteAll(tx, "position_snapshots", "day = ?", [day]);
+          await insertRows(tx, "position_snapshots", rows);
+        });
+      }
+      this.snapshotDay = day;
+    }
+  }
+
+  /**
+   * Writes the marked positions and the marked wallets' statistics. A refresh re-ranks everyone first (wallets
+   * whose rank alone changed get their rank columns updated). While the ledger is far behind the clock (the
+   * ingest is backfilling), a batch leaves statistics to the refresh: they would be rewritten batch after batch.
+   */
+  async writeWallets(asOf: number, refresh: boolean): Promise<void> {
+    const d = this.derivation;
+    const now = this.deps.clock.now();
+    for (const change of d.advance(asOf)) this.pending.mark(change.address, [change.conditionId], change.resolvedAt);
+    const withStats = refresh || now - asOf <= CATCHING_UP_SECONDS;
+    // Catching up with a backfill, the tables wait: most positions are touched by batch after batch, and writing
+    // each once is most of a backfill's saving. They are written by the refresh, by the batch that catches up,
+    // or CATCH_UP_FLUSH_MS after the last deferred batch (when the backfill is done, or paused).
+    if (!withStats) {
+      if (this.catchUpFlush) clearTimeout(this.catchUpFlush);
+      this.catchUpFlush = setTimeout(() => {
+        this.catchUpFlush = null;
+        void this.enqueue("catch-up flush", () => this.writeWallets(this.asOf(), true));
+      }, CATCH_UP_FLUSH_MS);
+      this.catchUpFlush.unref();
+      return;
+    }
+    if (this.pending.positions.size === 0 && this.pending.rewrittenPositions.size === 0 && !(withStats && this.pending.stats.size > 0) && !refresh) return;
+    const wallets = withStats ? [...this.pending.stats] : [];
+    const inputs = await loadWalletInputs(this.deps.store, wallets, asOf);
+    const assessed = new Map(
+      wallets.flatMap((w) => {
+        const assessment = d.assess(w, inputs(w), asOf);
+        return assessment ? [[w, assessment] as const] : [];
+      }),
+    );
+    const rankChanged = refresh ? d.rank().filter((w) => !assessed.has(w)) : [];
+    const stats = [...assessed].map(([w, assessment]) => d.statsRow(w, assessment, now));
+    const ranks = rankChanged.map((wallet) => {
+      const r = d.rankings.get(wallet);
+      return { wallet, rank_pnl: r?.rankPnl ?? null, rank_winrate: r?.rankWinRate ?? null, rank_volume: r?.rankVolume ?? null, rank_profit_factor: r?.rankProfitFactor ?? null };
+    });
+    const rewritten = [...this.pending.rewrittenPositions];
+    const positions = [...this.pending.positions].flatMap(([w, markets]) => (this.pending.rewrittenPositions.has(w) ? [] : [...markets].flatMap((c) => d.positionRowsIn(w, c))));
+    await this.deps.store.transaction(async (tx) => {
+      await deleteWhereIn(tx, "positions", "wallet", rewritten);
+      await insertRows(tx, "positions", rewritten.flatMap((w) => d.positionRows(w)));
+      await upsertRows(tx, "positions", positions);
+      await upsertRows(tx, "wallet_stats", stats);
+      await updateRanks(tx, ranks);
+      if (refresh && stats.length + ranks.length > 0) await bumpStatsGeneration(tx);
+    });
+    this.pending.positionsWritten();
+    if (withStats) this.pending.stats.clear();
+  }
+
+  stop(): void {
+    if (this.catchUpFlush) clearTimeout(this.catchUpFlush);
+    this.catchUpFlush = null;
+  }
+}

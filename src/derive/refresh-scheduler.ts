@@ -1,0 +1,214 @@
+/**
+ * The Deriver's periodic work: every `derive.refreshSeconds` a refresh runs the named jobs below in order, behind
+ * the batches handed over before it. Rankings and market_stats depend on every wallet at once (one trade can move
+ * every rank below it, a wallet turning Smart Money changes the whale counts of all its markets), so they are
+ * written here rather than per batch; so are the figures that move with time rather than with trades.
+ */
+import { performance } from "node:perf_hooks";
+import { SECONDS_PER_DAY, whaleConsensus } from "../ledger/index.js";
+import { deleteAll, deleteWhereIn, insertRows, upsertRows } from "../store/derived-tables.js";
+import { queryRows } from "../store/raw-sql.js";
+import type { BatchApplier, DeriverDeps, RecentReads } from "./batch-applier.js";
+import { loadMarketFacts } from "./market-facts.js";
+import { marketStatsRows, volume24h } from "./market-stats.js";
+import { PendingWrites } from "./pending-writes.js";
+import { dayStart, storedWatermarks } from "./rebuild.js";
+import { WashLegs, loadWashLegs } from "./wallet-inputs.js";
+
+const HOUR = 3_600;
+/** Share of the refresh interval spent recomputing wash-ring shares, and wallets summed per query. */
+const WASH_BUDGET = 0.05;
+const WASH_WALLETS_PER_QUERY = 50;
+
+type Watermarks = { fills: number; activity: number };
+
+/** One refresh, as its jobs see it. */
+interface RefreshRound {
+  readonly now: number;
+  /** Every wallet's statistics and every due wash share, as each passing hour does for the statistics. */
+  readonly full: boolean;
+  /** The store's highest row ids when the round began. */
+  readonly marks: Watermarks;
+  /** min(clock, ledger frontier), taken when a job first reads it (after the jobs that may move the frontier). */
+  readonly asOf: number;
+}
+
+interface RefreshJob {
+  readonly name: string;
+  readonly run: (round: RefreshRound) => Promise<void>;
+}
+
+export class RefreshScheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private timerRefresh: Promise<void> | null = null;
+  private lastRefreshAt: number;
+  private watermarks: Watermarks;
+  private pointsHour: number;
+  private readonly warmedAt: number;
+  private readonly washComputedAt = new Map<string, number>();
+  private readonly lastHourly = new Map<string, number>();
+  private readonly lastMarketRows = new Map<string, string>();
+  /** The job of the round under way, or of the last round, which failed there. */
+  current: string | null = null;
+
+  /** What each refresh does, in this order. */
+  private readonly jobs: readonly RefreshJob[] = [
+    { name: "market facts", run: () => this.loadMarketFacts() },
+    { name: "wallets out of order", run: (round) => this.rederiveWallets(round) },
+    { name: "synced wallets", run: () => this.markSyncedWallets() },
+    { name: "wash shares", run: (round) => this.refreshWashShares(round.now, round.full) },
+    { name: "hourly statistics", run: (round) => this.markEveryWalletHourly(round) },
+    { name: "30-day volumes", run: (round) => this.markRecentVolumes(round.now) },
+    { name: "wallet statistics and ranks", run: (round) => this.applier.writeWallets(round.asOf, true) },
+    { name: "market statistics", run: (round) => this.writeMarketStats(round.asOf, round.now) },
+    { name: "daily P&L points", run: (round) => this.writeDailyPoints(round.asOf) },
+    { name: "hourly P&L points", run: (round) => this.writeHourlyPoints(round.asOf, round.now) },
+  ];
+
+  constructor(
+    private readonly deps: DeriverDeps,
+    private readonly applier: BatchApplier,
+    private readonly reads: RecentReads,
+    warm: { readonly at: number; readonly watermarks: Watermarks; readonly asOf: number },
+  ) {
+    this.warmedAt = this.lastRefreshAt = warm.at;
+    this.watermarks = warm.watermarks;
+    this.pointsHour = Math.floor(warm.asOf / HOUR);
+  }
+
+  /** Calls `refresh` every `derive.refreshSeconds`; a refresh that outlasts the interval is not queued again behind itself. */
+  schedule(refresh: () => Promise<void>): void {
+    this.timer = setInterval(() => {
+      if (!this.timerRefresh) this.timerRefresh = refresh().finally(() => (this.timerRefresh = null));
+    }, this.deps.config.derive.refreshSeconds * 1000);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Runs every job once; a job that fails ends the round (the next round starts over). */
+  async run(full: boolean): Promise<void> {
+    this.current = null;
+    const now = this.deps.clock.now();
+    this.reads.nextRefresh();
+    const marks = await storedWatermarks(this.deps.store);
+    let asOf: number | undefined;
+    const applier = this.applier;
+    const round: RefreshRound = { now, full, marks, get asOf() { return (asOf ??= applier.asOf()); } };
+    for (const job of this.jobs) {
+      this.current = job.name;
+      await job.run(round);
+    }
+    this.current = null;
+    this.lastRefreshAt = now;
+  }
+
+  private async loadMarketFacts(): Promise<void> {
+    for (const facts of await loadMarketFacts(this.deps.store.db, this.lastRefreshAt)) this.applier.setFacts(facts.conditionId, facts);
+  }
+
+  /** Wallets whose events came out of order, derived again from the store. */
+  private async rederiveWallets(round: RefreshRound): Promise<void> {
+    const { derivation: d, pending, rederive, washDue } = this.applier;
+    for (const address of rederive) {
+      await d.rederive(this.deps.store, address, this.reads.rows(this.watermarks, false));
+      pending.markRewritten(address, d.state.wallet(d.keyOf(address))?.lastTrade ?? 0);
+      this.washComputedAt.set(address, round.now);
+      washDue.delete(address);
+    }
+    rederive.clear();
+    this.watermarks = round.marks;
+  }
+
+  /** Wallets whose venue caches a wallet sync rewrote since the last refresh. */
+  private async markSyncedWallets(): Promise<void> {
+    const { store } = this.deps;
+    const synced = await queryRows<{ wallet: string }>(store.db, store.kind, "select wallet from wallet_sync where updated_at >= ?", [this.lastRefreshAt]);
+    for (const { wallet } of synced) this.applier.pending.stats.add(wallet);
+  }
+
+  /**
+   * Recomputes the wash-ring shares of wallets that traded since theirs was computed, the stalest first. It
+   * sums every fill of each wallet, so a refresh spends at most WASH_BUDGET of its interval on it (a full
+   * refresh does them all); the others wait for the next refresh.
+   */
+  private async refreshWashShares(now: number, full: boolean): Promise<void> {
+    const { washDue, derivation, pending } = this.applier;
+    const computedAt = (w: string) => this.washComputedAt.get(w) ?? this.warmedAt;
+    const due = [...washDue].filter((w) => full || now - computedAt(w) >= this.deps.config.derive.washRefreshSeconds).sort((a, b) => computedAt(a) - computedAt(b));
+    const deadline = performance.now() + WASH_BUDGET * this.deps.config.derive.refreshSeconds * 1000;
+    for (let i = 0; i < due.length && (full || performance.now() < deadline); i += WASH_WALLETS_PER_QUERY) {
+      const wallets = due.slice(i, i + WASH_WALLETS_PER_QUERY);
+      const legs = await loadWashLegs(this.deps.store, wallets);
+      for (const wallet of wallets) {
+        derivation.setWashLegs(wallet, legs.get(wallet) ?? new WashLegs());
+        this.washComputedAt.set(wallet, now);
+        washDue.delete(wallet);
+        pending.stats.add(wallet);
+      }
+    }
+  }
+
+  /** Each time an hour passes (and on a full refresh), every wallet's statistics: pnl_24h, streak, hold window and unrealized P&L move with time and prices. */
+  private async markEveryWalletHourly(round: RefreshRound): Promise<void> {
+    const hourPassed = this.hourPassed(round.asOf);
+    if (!round.full && !hourPassed) return;
+    for (const { address } of this.applier.derivation.liveBooks()) this.applier.pending.stats.add(address);
+  }
+
+  /** The leaderboards' 30-day volumes move to this refresh's clock: wallets whose fills entered or left the window. */
+  private async markRecentVolumes(now: number): Promise<void> {
+    for (const address of this.applier.derivation.recentVolumes.advance(now)) this.applier.pending.stats.add(address);
+  }
+
+  /** market_stats rows that changed since last written. */
+  private async writeMarketStats(asOf: number, now: number): Promise<void> {
+    const d = this.applier.derivation;
+    const consensus = whaleConsensus(d.state, d.whaleBooks(), this.deps.config.whales.consensusMinUsd);
+    const changed = marketStatsRows(d.marketTotals, await volume24h(this.deps.store, asOf), consensus, now).flatMap((row) => {
+      const { computed_at: _, ...figures } = row;
+      const text = JSON.stringify(figures);
+      return this.lastMarketRows.get(row.condition_id) === text ? [] : [{ row, text }];
+    });
+    await this.deps.store.transaction((tx) => upsertRows(tx, "market_stats", changed.map((c) => c.row)));
+    for (const { row, text } of changed) this.lastMarketRows.set(row.condition_id, text);
+  }
+
+  /** Daily points of the wallets with bookings not yet written (whole histories of wallets derived again). */
+  private async writeDailyPoints(asOf: number): Promise<void> {
+    const { derivation: d, pending } = this.applier;
+    const rewritten = [...pending.rewrittenDaily];
+    const rows = [...pending.daily].flatMap(([w, daily]) => (pending.rewrittenDaily.has(w) ? [] : d.dailyPoints(w, asOf, PendingWrites.firstDay(daily))));
+    await this.deps.store.transaction(async (tx) => {
+      await deleteWhereIn(tx, "pnl_points", "wallet", rewritten, "resolution = 'day'");
+      await insertRows(tx, "pnl_points", rewritten.flatMap((w) => d.dailyPoints(w, asOf)));
+      await upsertRows(tx, "pnl_points", rows);
+    });
+    pending.dailyWritten(asOf);
+  }
+
+  /**
+   * Once an hour has passed: hourly points of wallets whose P&L changed since their last one (while the ledger is
+   * within the kept window), and the points and snapshots older than what is kept deleted.
+   */
+  private async writeHourlyPoints(asOf: number, now: number): Promise<void> {
+    if (!this.hourPassed(asOf)) return;
+    const { derive } = this.deps.config;
+    const oldest = now - derive.hourlyPointsDays * SECONDS_PER_DAY;
+    const rows = asOf < oldest ? [] : this.applier.derivation.hourlyPoints(asOf).filter((row) => this.lastHourly.get(row.wallet) !== row.pnl);
+    await this.deps.store.transaction(async (tx) => {
+      await upsertRows(tx, "pnl_points", rows);
+      await deleteAll(tx, "pnl_points", "resolution = 'hour' and t < ?", [oldest]);
+      await deleteAll(tx, "position_snapshots", "day < ?", [dayStart(now) - derive.snapshotDays * SECONDS_PER_DAY]);
+    });
+    for (const row of rows) this.lastHourly.set(row.wallet, row.pnl);
+    this.pointsHour = Math.floor(asOf / HOUR);
+  }
+
+  private hourPassed(asOf: number): boolean {
+    return Math.floor(asOf / HOUR) > this.pointsHour;
+  }
+}
