@@ -33,6 +33,14 @@ describe("source layout (issue 22)", () => {
     expect(layoutProblems(imports)).toEqual([]);
   });
 
+  it("keeps the routes to HTTP: they never touch the store's tables or call the venue (the read side does)", () => {
+    const vocabulary = new Set(["venue/categories.ts", "venue/contracts.ts", "venue/units.ts"]);
+    const routes = sourceFiles(SRC).filter((file) => file.startsWith("api/") && !file.endsWith(".test.ts") && file !== "api/gate.ts");
+    const touching = routes.filter((file) => /\bstore\.db\b|\.selectFrom\(|\.updateTable\(|\.insertInto\(/.test(readFileSync(join(SRC, file), "utf8")));
+    const calling = imports.filter((i) => routes.includes(i.from) && i.to.startsWith("venue/") && !vocabulary.has(i.to)).map((i) => `${i.from} imports ${i.to}`);
+    expect({ touching, calling }).toEqual({ touching: [], calling: [] });
+  });
+
   it("shows the layers in docs/ARCHITECTURE.md as they are defined", () => {
     const table = layerTable();
     expect(readFileSync(join(SRC, "../docs/ARCHITECTURE.md"), "utf8").includes(table), `docs/ARCHITECTURE.md should show the layers as\n${table}`).toBe(true);

@@ -1,20 +1,17 @@
 /**
- * One API process's copy of the leaderboards' per-wallet table, and its answers.
+ * One API process's copy of the leaderboards' per-wallet table.
  *
  * The table is read whole (page by page) when the Deriver rewrote wallet_stats: a rebuild or a refresh bumps
  * `derive_state.stats_generation` in the transaction of its writes, and the process looks at that one row at most
  * every LEADERBOARD_CHECK_SECONDS. Only the first request of a process waits for a load; later reloads run in the
  * background while the previous table answers. Rows are sorted once per load by each sort key (Smart Money apart,
- * the default filter), so a query walks the rows in answer order, and each distinct query's serialized answer is
- * kept until the next load: the answer of a query depends on nothing else than the table. The answers kept are
- * bounded by LEADERBOARD_CACHED_PAGES and LEADERBOARD_CACHED_MB; the oldest go first.
+ * the default filter), so a query walks the rows in answer order. A query's answer depends on nothing but the
+ * table, so the HTTP layer keeps each one serialized per generation (src/api/board-answers.ts).
  */
 import type { Config } from "../config/index.js";
 import { STATS_GENERATION, readDeriveState } from "../store/derive-state.js";
-import { BoundedMap, mebibytes } from "../platform/bounded-map.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
-import { SerializedBody } from "./window-cache.js";
 import { BOARD_SORTS, SORT_KEY, boardPredicate, loadBoardWallets, sortBoard, type BoardQuery, type BoardSort, type BoardWallet } from "./leaderboard.js";
 
 type SortedLists = Map<BoardSort, { all: BoardWallet[]; smart: BoardWallet[] }>;
@@ -68,21 +65,12 @@ export class BoardTable {
   private loading: Promise<Board> | null = null;
   private checking = false;
   private checkedAt = Number.NEGATIVE_INFINITY;
-  /** Serialized answers by normalized query, of the current board. */
-  private readonly answers: BoundedMap<SerializedBody>;
 
   constructor(
     private readonly store: Store,
     private readonly config: Config,
     private readonly clock: Clock,
-  ) {
-    this.answers = new BoundedMap({ maxEntries: config.boards.leaderboardCachedPages, maxBytes: mebibytes(config.boards.leaderboardCachedMb) });
-  }
-
-  /** Answers held and the bytes charged for them. */
-  get footprint(): { entries: number; bytes: number } {
-    return { entries: this.answers.size, bytes: this.answers.bytes };
-  }
+  ) {}
 
   /** The current table; the first call waits for it to load. */
   async current(): Promise<Board> {
@@ -107,19 +95,6 @@ export class BoardTable {
   forget(): void {
     this.board = null;
     this.loading = null;
-    this.answers.clear();
-  }
-
-  /** The serialized answer to a query (by `serialize`, the route's serializer), computed once per table. */
-  async answer(q: BoardQuery, serialize: (body: unknown) => string): Promise<SerializedBody> {
-    const board = await this.current();
-    const key = `${board.generation}|${JSON.stringify(q)}`;
-    const cached = this.answers.get(key, 0);
-    if (cached) return cached;
-    const { whales, total } = board.query(q);
-    const body = SerializedBody.of(serialize({ whales, total, sort: q.sort, offset: q.offset, limit: q.limit }), this.config.server.gzipMinBytes);
-    if (this.board === board) this.answers.set(key, body, body.maxBytes, Number.POSITIVE_INFINITY, 0);
-    return body;
   }
 
   /** Reads the generation, then the rows (a refresh between the two is seen again at the next check). */
@@ -131,7 +106,6 @@ export class BoardTable {
         // A load that `forget` left behind answers its own caller only.
         if (this.loading !== loading) return board;
         this.board = board;
-        this.answers.clear();
         return board;
       })
       .finally(() => {

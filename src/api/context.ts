@@ -1,5 +1,6 @@
 /** What every route plugin receives: the process's configuration, store and platform, and the store's readiness. */
 import { Readiness } from "../analytics/readiness.js";
+import { WalletReads } from "../analytics/wallet-reads.js";
 import type { Config } from "../config/index.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
@@ -17,8 +18,10 @@ export interface AppInput {
 export interface AppContext extends AppInput {
   /** Whether the store holds the first sync's derived statistics: answers are kept (cached) only once it does. */
   readonly readiness: Readiness;
+  /** What every wallet route reads: resolution, the overview's stored inputs and its views. */
+  readonly wallets: WalletReads;
 }
 
 export function appContext(input: AppInput): AppContext {
-  return { ...input, readiness: new Readiness(input.store, input.expectedSources) };
+  return { ...input, readiness: new Readiness(input.store, input.expectedSources), wallets: new WalletReads(input) };
 }

@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import { Type } from "typebox";
+import { ReadError } from "../analytics/read-errors.js";
 
 /** Throw from a handler to answer with a status and a `detail`. */
 export class HttpError extends Error {
@@ -122,12 +123,21 @@ function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
   });
 }
 
+const READ_ERROR_STATUS: Record<ReadError["kind"], number> = { not_found: 404, upstream_unavailable: 502, rate_limited: 429 };
+
+/** A read side's refusal as the HTTP error it is. */
+function httpErrorOf(error: ReadError): HttpError {
+  const headers: Record<string, string> = error.retryAfterSeconds === undefined ? {} : { "Retry-After": String(error.retryAfterSeconds) };
+  return new HttpError(READ_ERROR_STATUS[error.kind], error.detail, headers);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((_request, reply) => {
     void reply.code(404).send({ detail: "Not Found" });
   });
 
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | HttpError | ReadError, request, reply) => {
+    const error = thrown instanceof ReadError ? httpErrorOf(thrown) : thrown;
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
     }

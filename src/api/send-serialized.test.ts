@@ -1,7 +1,7 @@
 import Fastify from "fastify";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { SerializedBody } from "../analytics/window-cache.js";
+import { SerializedBody } from "./body-cache.js";
 import { acceptsGzip, sendSerialized } from "./send-serialized.js";
 
 describe("acceptsGzip", () => {

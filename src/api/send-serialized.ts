@@ -4,7 +4,7 @@
  * and most HTTP libraries ask for it; a 50-row leaderboard shrinks about fivefold.
  */
 import type { FastifyReply } from "fastify";
-import type { SerializedBody } from "../analytics/window-cache.js";
+import type { SerializedBody } from "./body-cache.js";
 
 /** Whether an Accept-Encoding header admits gzip: `gzip`, `x-gzip` or `*`, unless given q=0. */
 export function acceptsGzip(header: string | string[] | undefined): boolean {

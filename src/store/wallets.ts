@@ -3,7 +3,7 @@
  * sends along (kept when a later row omits them). Callers pass sightings; this aggregates them per address and
  * upserts in one statement per dialect path. Never given a protocol address: the ingest's batch writer filters those.
  */
-import type { StoreTransaction } from "./database.js";
+import type { Store, StoreTransaction } from "./database.js";
 import { preparedStatement } from "./sqlite-statements.js";
 
 export interface WalletSighting {
@@ -125,4 +125,14 @@ export async function recordWalletsOfFills(tx: StoreTransaction, now: number): P
   await client.query(`insert into wallets (${COLUMNS.join(", ")}) ${select} ${ON_CONFLICT}`, [now]);
   // A failure above aborts the transaction, which takes the temporary table with it.
   await client.query("drop table fill_wallets");
+}
+
+/** Whether the store has ever seen this wallet (address lower-cased). */
+export async function walletExists(store: Store, address: string): Promise<boolean> {
+  return (await store.db.selectFrom("wallets").select("address").where("address", "=", address).executeTakeFirst()) !== undefined;
+}
+
+/** Records who signs for a proxy wallet (a 1-of-1 Safe's owner, as the chain answered). */
+export async function recordWalletSigner(store: Store, proxy: string, signer: string): Promise<void> {
+  await store.db.updateTable("wallets").set({ signer }).where("address", "=", proxy).execute();
 }

@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply } from "fastify";
 import { Type } from "typebox";
 import { BoardTable } from "../../analytics/board-table.js";
+import { BoardAnswers } from "../board-answers.js";
 import { BOARD_SORTS, PERIODS, periodPnl, traderRows, type BoardQuery } from "../../analytics/leaderboard.js";
 import { ROLE_PROFILES } from "../../ledger/index.js";
 import { cachedAsOf } from "../../analytics/window-cache.js";
@@ -110,12 +111,13 @@ const TradersQuery = Type.Object({
 
 export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const boards = new BoardTable(ctx.store, ctx.config, ctx.platform.clock);
-  ctx.readiness.onReady(() => boards.forget());
+  const answers = new BoardAnswers(boards, ctx.config);
+  ctx.readiness.onReady(() => answers.forget());
 
   async function board(q: Omit<BoardQuery, "max_sports_pct" | "exclude_wallets" | "skill"> & Partial<BoardQuery>, reply: FastifyReply) {
     categoryFilter(q.category);
     const query: BoardQuery = { max_sports_pct: 0, exclude_wallets: "", skill: 0, ...q };
-    const body = await boards.answer(query, (value) => reply.serialize(value) as string);
+    const body = await answers.answer(query, (value) => reply.serialize(value) as string);
     return sendSerialized(reply, body);
   }
 

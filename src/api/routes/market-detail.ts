@@ -4,7 +4,7 @@ import { Type } from "typebox";
 import { marketHolders } from "../../analytics/market-consensus.js";
 import { dailyPriceHistory, entryTypeBreakdown, eventGroup, findMarket, lookupRecord, recentWhaleTrades, venueUrl } from "../../analytics/market-detail.js";
 import { marketRow } from "../../analytics/markets-search.js";
-import { LocalBodyCache } from "../../analytics/window-cache.js";
+import { LocalBodyCache } from "../body-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";

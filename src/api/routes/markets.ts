@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { categoryStats, hotMarketsByWhaleTrades, hotWindowMinutes, resolvedMarkets } from "../../analytics/markets-lists.js";
 import { searchMarkets, type SearchFilters } from "../../analytics/markets-search.js";
-import { LocalBodyCache } from "../../analytics/window-cache.js";
+import { LocalBodyCache } from "../body-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type, type TSchema } from "typebox";
 import { marketHolders, type SideRankings } from "../../analytics/market-consensus.js";
 import { findMarket } from "../../analytics/market-detail.js";
-import { LocalBodyCache } from "../../analytics/window-cache.js";
+import { LocalBodyCache } from "../body-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { CATEGORY_LABELS } from "../../venue/categories.js";
 import { access } from "../access.js";

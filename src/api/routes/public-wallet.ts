@@ -8,12 +8,12 @@ import { Type } from "typebox";
 import { openPositions } from "../../analytics/wallet-positions.js";
 import { access, batch } from "../access.js";
 import type { AppContext } from "../context.js";
+import { OverviewSender } from "./wallet-overview-sender.js";
 import { notFound } from "../errors.js";
 import { contractAddressBody, refuseContractAddresses, walletErrorResponses } from "../params.js";
 import { walletTradesRoute } from "./wallet-trades-route.js";
 import { trackWalletLoad } from "./wallet-load.js";
 import { BatchStatus, PositionsEnvelope, V1Positions, View, WalletOverview } from "./wallet-schemas.js";
-import { WalletService } from "./wallet-service.js";
 
 const TAGS = ["public v1"];
 const RETRY_AFTER_SECONDS = 30;
@@ -42,12 +42,13 @@ const BatchBody = (max: number) =>
 export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
   const load = trackWalletLoad(app, ctx);
-  const service = new WalletService(ctx);
+  const reads = ctx.wallets;
+  const overviews = new OverviewSender(ctx);
   const { store } = ctx;
   const fresh = ctx.config.ingest.walletSyncFreshSeconds;
 
   const requireAddress = async (param: string) => {
-    const address = await service.addressOf(param);
+    const address = await reads.addressOf(param);
     if (!address) throw notFound(`Wallet ${param} not found`);
     return address;
   };
@@ -69,7 +70,7 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
     },
     async (request, reply) => {
       const address = await requireAddress(request.params.address);
-      const state = await service.warmOrQueue(address);
+      const state = await reads.warmOrQueue(address);
       if (state === "not_found") throw notFound(`Wallet ${request.params.address} not found`);
       if (state === "computing") {
         return reply
@@ -77,7 +78,7 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
           .header("Retry-After", String(RETRY_AFTER_SECONDS))
           .send({ status: "computing" as const, detail: "This wallet's overview is being computed; retry shortly", retry_after_seconds: RETRY_AFTER_SECONDS });
       }
-      return service.sendOverview(reply, address, request.query.view, load.degraded());
+      return overviews.send(reply, address, request.query.view, load.degraded());
     },
   );
 
@@ -98,19 +99,19 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       },
     },
     async (request) => {
-      const wallet = await service.requireProxy(await requireAddress(request.params.address));
-      const open = await openPositions(store, wallet, service.now(), fresh);
+      const wallet = await reads.requireProxy(await requireAddress(request.params.address));
+      const open = await openPositions(store, wallet, reads.now(), fresh);
       return { address: wallet, ...open, count: open.positions.length };
     },
   );
 
-  walletTradesRoute(app, "/api/public/v1/wallet/:address/trades", access.premiumAnyHeader, TAGS, service);
+  walletTradesRoute(app, "/api/public/v1/wallet/:address/trades", access.premiumAnyHeader, TAGS, reads);
 
   /** Resolves one batch item: its address, or why it has none. */
   const batchItem = async (input: string) => {
     const contract = contractAddressBody(input);
     if (contract) return { wallet: input, address: contract.address, status: "not_found" as const, is_contract: true, contract_type: contract.contract_type };
-    const address = await service.addressOf(input);
+    const address = await reads.addressOf(input);
     return { wallet: input, address, status: address ? ("ok" as const) : ("not_found" as const) };
   };
 
@@ -148,12 +149,12 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
           wallets.push({ ...item, overview: null });
           continue;
         }
-        const state = await service.warmOrQueue(item.address);
+        const state = await reads.warmOrQueue(item.address);
         if (state !== "warm") {
           wallets.push({ ...item, status: state, overview: null });
           continue;
         }
-        wallets.push({ ...item, overview: await service.overview(item.address, "proxy", degraded) });
+        wallets.push({ ...item, overview: await reads.overview(item.address, "proxy", degraded) });
       }
       return { wallets, count: wallets.length };
     },
@@ -196,12 +197,12 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
           wallets.push({ ...item, ...empty });
           continue;
         }
-        const wallet = await service.requireProxy(item.address).catch(() => null);
+        const wallet = await reads.requireProxy(item.address).catch(() => null);
         if (!wallet) {
           wallets.push({ ...item, status: "not_found" as const, ...empty });
           continue;
         }
-        const open = await openPositions(store, wallet, service.now(), fresh);
+        const open = await openPositions(store, wallet, reads.now(), fresh);
         wallets.push({ ...item, address: wallet, ...open, count: open.positions.length });
       }
       return { wallets, count: wallets.length };

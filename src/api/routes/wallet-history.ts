@@ -8,7 +8,6 @@ import { CHANGES_MAX_LOOKBACK, CHANGES_MIN_AGE, PNL_PERIODS, changesSince, lastM
 import type { AppContext } from "../context.js";
 import { refuseContractAddresses } from "../params.js";
 import { NoQuery, Nullable, walletRoute } from "./wallet-insight-schemas.js";
-import { WalletService } from "./wallet-service.js";
 
 const TAGS = ["wallet history"];
 
@@ -72,7 +71,7 @@ const route = walletRoute(TAGS);
 
 export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
-  const service = new WalletService(ctx);
+  const wallets = ctx.wallets;
   const { store, platform } = ctx;
 
   app.get(
@@ -84,11 +83,11 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
         period: Type.Union(PNL_PERIODS.map((p) => Type.Literal(p)), { default: "1M", description: "1D hourly over 24 h, 1W hourly over a week, 1M daily over 30 days, ALL daily over the full history" }),
       }),
     ),
-    async (request) => pnlHistory(store, await service.requireProxy(request.params.address), request.query.period, platform.clock.now()),
+    async (request) => pnlHistory(store, await wallets.requireProxy(request.params.address), request.query.period, platform.clock.now()),
   );
 
   app.get("/api/v2/wallet/:address/pnl-history-chain", route("P&L history from the venue's closed positions", PnlHistoryChain, NoQuery), async (request) =>
-    pnlHistoryChain(store, await service.requireProxy(request.params.address)),
+    pnlHistoryChain(store, await wallets.requireProxy(request.params.address)),
   );
 
   app.get(
@@ -100,10 +99,10 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
         since: Type.Integer({ minimum: 0, description: `required; unix seconds; capped at now - ${CHANGES_MAX_LOOKBACK / 86_400} days; under ${CHANGES_MIN_AGE} s ago counts nothing` }),
       }),
     ),
-    async (request) => changesSince(store, await service.requireProxy(request.params.address), request.query.since, platform.clock.now()),
+    async (request) => changesSince(store, await wallets.requireProxy(request.params.address), request.query.since, platform.clock.now()),
   );
 
   app.get("/api/v2/wallet/:address/last-moves", route("Latest move per market", LastMoves, NoQuery, heavy(access.public, ctx.config.limits.heavyReadCost)), async (request) =>
-    lastMoves(store, await service.requireProxy(request.params.address)),
+    lastMoves(store, await wallets.requireProxy(request.params.address)),
   );
 };

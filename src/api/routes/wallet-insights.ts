@@ -24,7 +24,6 @@ import {
   WhaleMatches,
   walletRoute,
 } from "./wallet-insight-schemas.js";
-import { WalletService } from "./wallet-service.js";
 
 const TAGS = ["wallet insights"];
 const RELATED_TTL_MS = 5 * 60_000;
@@ -38,62 +37,62 @@ const route = walletRoute(TAGS);
 
 export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
-  const service = new WalletService(ctx);
+  const wallets = ctx.wallets;
   const { store, config, platform } = ctx;
   const now = () => platform.clock.now();
   const heavyRead = heavy(access.public, config.limits.heavyReadCost);
 
   app.get("/api/v2/wallet/:address/insights", route("Wallet insights: categories, entry prices, hold, skill", Insights, NoQuery), async (request) =>
-    walletInsights(store, await service.requireProxy(request.params.address)),
+    walletInsights(store, await wallets.requireProxy(request.params.address)),
   );
 
   app.get(
     "/api/v2/wallet/:address/closed-insights",
     route("Closed-position insights: win/loss figures, biggest wins and losses", ClosedInsights, ProxyQuery),
-    async (request) => closedInsights(store, await service.requireProxy(request.params.address, request.query.proxy), config),
+    async (request) => closedInsights(store, await wallets.requireProxy(request.params.address, request.query.proxy), config),
   );
 
   app.get("/api/v2/wallet/:address/highlights", route("Winning streaks and biggest single win", Highlights, NoQuery), async (request) =>
-    walletHighlights(store, await service.requireProxy(request.params.address), now()),
+    walletHighlights(store, await wallets.requireProxy(request.params.address), now()),
   );
 
   app.get("/api/v2/wallet/:address/hold", route("Typical hold", Hold, NoQuery), async (request) =>
-    walletHold(store, await service.requireProxy(request.params.address), now(), config),
+    walletHold(store, await wallets.requireProxy(request.params.address), now(), config),
   );
 
   app.get(
     "/api/v2/wallet/:address/alignment",
     route("Whale alignment of the wallet's open positions", AlignmentBody, ProxyQuery),
-    async (request) => walletAlignment(store, await service.requireProxy(request.params.address, request.query.proxy), config),
+    async (request) => walletAlignment(store, await wallets.requireProxy(request.params.address, request.query.proxy), config),
   );
 
   app.get("/api/v2/wallet/:address/related-markets", route("Active markets in the wallet's main categories", RelatedMarkets, NoQuery), async (request) => {
-    const wallet = await service.requireProxy(request.params.address);
+    const wallet = await wallets.requireProxy(request.params.address);
     return (await platform.cache.getOrLoad(`wallet-insights:related-markets:${wallet}`, RELATED_TTL_MS, () => relatedMarkets(store, wallet, now(), config))).value;
   });
 
   app.get("/api/v2/wallet/:address/similar-traders", route("Smart Money traders like this wallet", SimilarTraders, NoQuery), async (request) => {
-    const wallet = await service.requireProxy(request.params.address);
+    const wallet = await wallets.requireProxy(request.params.address);
     return (await platform.cache.getOrLoad(`wallet-insights:similar-traders:${wallet}`, SIMILAR_TTL_MS, () => similarTraders(store, wallet, config))).value;
   });
 
   app.get(
     "/api/v2/wallet/:address/whale-matches",
     route("Whales with the most overlapping (market, side) positions", WhaleMatches, LimitQuery(10, 100), heavyRead),
-    async (request) => whaleMatches(store, await service.requireProxy(request.params.address), request.query.limit),
+    async (request) => whaleMatches(store, await wallets.requireProxy(request.params.address), request.query.limit),
   );
 
   app.get(
     "/api/v2/wallet/:address/missed-opportunities",
     route("Markets matched whales won without the wallet", MissedOpportunities, LimitQuery(5, 50), heavyRead),
-    async (request) => missedOpportunities(store, await service.requireProxy(request.params.address), request.query.limit, config),
+    async (request) => missedOpportunities(store, await wallets.requireProxy(request.params.address), request.query.limit, config),
   );
 
   app.get(
     "/api/v2/wallet/:address/active-whale-markets",
     route("Open markets where matched whales hold a side the wallet does not", ActiveWhaleMarkets, LimitQuery(5, 50), heavyRead),
     async (request) => {
-      const wallet = await service.requireProxy(request.params.address);
+      const wallet = await wallets.requireProxy(request.params.address);
       const all = (await platform.cache.getOrLoad(`wallet-insights:active-whale-markets:${wallet}`, ACTIVE_WHALES_TTL_MS, () => activeWhaleMarkets(store, wallet, config))).value;
       return { ...all, markets: all.markets.slice(0, request.query.limit) };
     },

@@ -8,7 +8,6 @@ import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { WalletParams, refuseContractAddresses, walletErrorResponses } from "../params.js";
 import { SessionHeaders, presenceMember } from "../presence-member.js";
-import { WalletService } from "./wallet-service.js";
 import { CommunityLookupsBody, PingBody, WatchingBody } from "./wallet-schemas.js";
 
 const COMMUNITY_LOOKUPS = 6;
@@ -19,7 +18,7 @@ const presenceSet = (address: string) => `wallet:${address.toLowerCase()}`;
 export const walletPresenceRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
   const { presence } = ctx.platform;
-  const service = new WalletService(ctx);
+  const wallets = ctx.wallets;
   const ttlSeconds = ctx.config.limits.walletPresenceSeconds;
 
   app.post(
@@ -37,7 +36,7 @@ export const walletPresenceRoutes: FastifyPluginAsyncTypebox<AppContext> = async
     },
     async (request) => {
       const address = request.params.address.toLowerCase();
-      await service.requireProxy(address);
+      await wallets.requireProxy(address);
       await presence.touch(presenceSet(address), presenceMember(request), ttlSeconds * 1000);
       return { address, watching: await presence.count(presenceSet(address)), ttl_seconds: ttlSeconds };
     },

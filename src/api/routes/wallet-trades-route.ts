@@ -6,10 +6,10 @@ import type { Access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { Offset, WalletParams, walletErrorResponses } from "../params.js";
 import { IntLimit, TradesBody, TradesQuerystring } from "./wallet-schemas.js";
-import type { WalletService } from "./wallet-service.js";
+import type { WalletReads } from "../../analytics/wallet-reads.js";
 
 /** A raw-fills route (v2 with X-API-Key, public v1 with either header): the same query and answer. */
-export function walletTradesRoute(app: Parameters<FastifyPluginAsyncTypebox<AppContext>>[0], url: string, preset: Access, tags: string[], service: WalletService): void {
+export function walletTradesRoute(app: Parameters<FastifyPluginAsyncTypebox<AppContext>>[0], url: string, preset: Access, tags: string[], wallets: WalletReads): void {
   app.get(
     url,
     {
@@ -24,8 +24,8 @@ export function walletTradesRoute(app: Parameters<FastifyPluginAsyncTypebox<AppC
       },
     },
     async (request) => {
-      const wallet = await service.requireProxy(request.params.address);
-      return walletTrades(service.store, wallet, request.query, service.now());
+      const wallet = await wallets.requireProxy(request.params.address);
+      return walletTrades(wallets.store, wallet, request.query, wallets.now());
     },
   );
 }

@@ -10,6 +10,7 @@ import { byCurrentValue, closedPositions, openPositions, pendingRedemptions } fr
 import { walletFees } from "../../analytics/wallet-trades.js";
 import { access, heavy } from "../access.js";
 import type { AppContext } from "../context.js";
+import { OverviewSender } from "./wallet-overview-sender.js";
 import { validationError } from "../errors.js";
 import { Offset, WalletParams, refuseContractAddresses, walletErrorResponses } from "../params.js";
 import { publicWalletRoutes } from "./public-wallet.js";
@@ -28,7 +29,7 @@ import {
   View,
   WalletOverview,
 } from "./wallet-schemas.js";
-import { WalletService, walletNotFound } from "./wallet-service.js";
+import { walletNotFound } from "../../analytics/read-errors.js";
 
 const TAGS = ["wallet"];
 const POSITIONS_CAP = 500;
@@ -38,7 +39,8 @@ const PRICE_BOUND = (what: string) => Type.Number({ minimum: 0, maximum: 1, defa
 export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
   const load = trackWalletLoad(app, ctx);
-  const service = new WalletService(ctx);
+  const wallets = ctx.wallets;
+  const overviews = new OverviewSender(ctx);
   const { store } = ctx;
 
   const overviewRoute = (url: string, summary: string) =>
@@ -57,7 +59,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
           response: { 200: WalletOverview, ...walletErrorResponses },
         },
       },
-      async (request, reply) => service.sendOverview(reply, request.params.address, request.query.view, load.degraded()),
+      async (request, reply) => overviews.send(reply, request.params.address, request.query.view, load.degraded()),
     );
   overviewRoute("/api/v2/wallet/:address", "Wallet overview (alias of /overview)");
   overviewRoute("/api/v2/wallet/:address/overview", "Wallet overview");
@@ -76,7 +78,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       },
     },
     async (request) => {
-      const stored = await service.stored(request.params.address);
+      const stored = await wallets.stored(request.params.address);
       if (!stored) throw walletNotFound(request.params.address);
       const view = request.query.view;
       const stats = view === "proxy" ? stored.stats : { ...stored.stats, rank_pnl: null, rank_winrate: null, rank_volume: null, rank_profit_factor: null };
@@ -98,8 +100,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       },
     },
     async (request) => {
-      const wallet = await service.requireProxy(request.params.address, request.query.proxy);
-      const open = await openPositions(store, wallet, service.now(), ctx.config.ingest.walletSyncFreshSeconds);
+      const wallet = await wallets.requireProxy(request.params.address, request.query.proxy);
+      const open = await openPositions(store, wallet, wallets.now(), ctx.config.ingest.walletSyncFreshSeconds);
       const { offset } = request.query;
       const page = byCurrentValue(open.positions).slice(offset, offset + (request.query.limit ?? POSITIONS_CAP));
       return { address: wallet, positions: page, source: open.source, is_estimated: open.is_estimated, count: page.length, total: open.positions.length, offset };
@@ -130,7 +132,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
     async (request) => {
       const q = request.query;
       if (q.avg_entry_max > 0 && q.avg_entry_min > q.avg_entry_max) throw validationError(["query", "avg_entry_min"], "avg_entry_min must not exceed avg_entry_max");
-      const wallet = await service.requireProxy(request.params.address, q.proxy);
+      const wallet = await wallets.requireProxy(request.params.address, q.proxy);
       const { closed, total } = await closedPositions(store, wallet, {
         limit: q.limit, offset: q.offset, sort: q.sort, minBuyCost: q.min_buy_cost, avgEntryMin: q.avg_entry_min, avgEntryMax: q.avg_entry_max,
       });
@@ -152,7 +154,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       },
     },
     async (request) => {
-      const wallet = await service.requireProxy(request.params.address, request.query.proxy);
+      const wallet = await wallets.requireProxy(request.params.address, request.query.proxy);
       const pending = await pendingRedemptions(store, wallet);
       return { address: wallet, ...pending, count: pending.positions.length };
     },
@@ -171,13 +173,13 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       },
     },
     async (request) => {
-      const wallet = await service.requireProxy(request.params.address);
+      const wallet = await wallets.requireProxy(request.params.address);
       const { value, storedAt } = await ctx.platform.cache.getOrLoad(`wallet-fees:${wallet}`, FEES_CACHE_MS, () => walletFees(store, wallet));
       return { address: wallet, ...value, as_of: Math.floor(storedAt / 1000) };
     },
   );
 
-  walletTradesRoute(app, "/api/v2/wallet/:address/trades", access.premiumXApiKey, TAGS, service);
+  walletTradesRoute(app, "/api/v2/wallet/:address/trades", access.premiumXApiKey, TAGS, wallets);
 };
 
 /** The wallet core families, registered as one (each keeps its own hooks). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../platform/clock.js";
-import { LocalBodyCache } from "./window-cache.js";
+import { LocalBodyCache } from "./body-cache.js";
 
 describe("LocalBodyCache", () => {
   it("serves an answer for at most its window, computes one at a time, recomputes after a failure or a clock set back", async () => {

@@ -1,0 +1,98 @@
+/**
+ * Answers kept serialized in this process, the HTTP layer's byte cache: a JSON answer serialized once and sent as
+ * it is, or gzip-compressed for clients that accept it (src/api/send-serialized.ts sends them).
+ */
+import { gzipSync } from "node:zlib";
+import { BoundedMap, type MapBounds } from "../platform/bounded-map.js";
+import type { Clock } from "../platform/clock.js";
+
+const BODY_OVERHEAD_BYTES = 512;
+
+/**
+ * A JSON answer serialized once and kept: sent as it is, or gzip-compressed for clients that accept it. The
+ * compressed form is made on first need and kept with it, so a kept answer is compressed once, not per request.
+ */
+export class SerializedBody {
+  private gzipped: Buffer | undefined;
+
+  constructor(
+    readonly json: Buffer,
+    /** Smaller answers are never compressed (GZIP_MIN_BYTES; 0: none is). */
+    private readonly gzipMinBytes: number,
+  ) {}
+
+  /**
+   * The JSON gets a memory block of its own: a short Buffer.from slice would hold a whole shared 8 KiB pool block
+   * for as long as it is kept, beyond what the cache that keeps it counts.
+   */
+  static of(text: string, gzipMinBytes: number): SerializedBody {
+    const json = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+    json.write(text);
+    return new SerializedBody(json, gzipMinBytes);
+  }
+
+  get compressible(): boolean {
+    return this.gzipMinBytes > 0 && this.json.length >= this.gzipMinBytes;
+  }
+
+  /**
+   * The most memory this answer may hold once kept: its JSON, room for its gzip form when it may be sent
+   * compressed (deflate never grows its input by more than a few bytes per 16 KiB block, plus the gzip framing),
+   * and its objects (measured about 300 bytes on the heap, and the memory blocks' bookkeeping outside it).
+   */
+  get maxBytes(): number {
+    const json = this.json.length;
+    return BODY_OVERHEAD_BYTES + (this.compressible ? 2 * json + 5 * Math.ceil(json / 16_384) + 32 : json);
+  }
+
+  gzip(): Buffer {
+    return (this.gzipped ??= gzipSync(this.json));
+  }
+}
+
+/**
+ * Serialized answers kept in this process (a route sends them as they are, without serializing again). An entry
+ * serves from the clock second it was computed for at most `ttlSeconds`, shortened at random by up to a quarter,
+ * so that entries computed together (a cold start, a burst) do not all expire, and load the store, together. A
+ * clock set back never meets an entry computed later. Loads of one key are single-flight; the oldest entries go
+ * past `bounds` (entries, and bytes: each answer's `maxBytes` and key), and expired ones as later answers are kept.
+ * An answer is kept only if `admitted` held when its computation began (readiness).
+ */
+export class LocalBodyCache {
+  private readonly entries: BoundedMap<{ from: number; body: SerializedBody }>;
+  private readonly inflight = new Map<string, Promise<SerializedBody>>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ttlSeconds: number,
+    bounds: MapBounds,
+    /** GZIP_MIN_BYTES (0: kept answers are never compressed). */
+    private readonly gzipMinBytes = 0,
+    private readonly admitted: () => boolean = () => true,
+  ) {
+    this.entries = new BoundedMap(bounds);
+  }
+
+  /** Answers held and the bytes charged for them. */
+  get footprint(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.entries.bytes };
+  }
+
+  async get(key: string, compute: (now: number) => Promise<string>): Promise<SerializedBody> {
+    const now = this.clock.now();
+    const entry = this.entries.get(key, now);
+    if (entry && entry.from <= now) return entry.body;
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const keep = this.admitted() && this.ttlSeconds > 0;
+    const loading = compute(now)
+      .then((text) => {
+        const body = SerializedBody.of(text, this.gzipMinBytes);
+        if (keep) this.entries.set(key, { from: now, body }, body.maxBytes, now + this.ttlSeconds * (1 - 0.25 * Math.random()), now);
+        return body;
+      })
+      .finally(() => this.inflight.delete(key));
+    this.inflight.set(key, loading);
+    return loading;
+  }
+}

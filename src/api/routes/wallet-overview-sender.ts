@@ -1,0 +1,44 @@
+/**
+ * Sends wallet overviews (the v2 overview and its alias, the public v1 overview): the proxy view is kept
+ * serialized in this process, per address and load state, for the overview window; the live views (signer,
+ * union) are answered as the wallet reads compute them. Every answer counts a community lookup for its proxy.
+ */
+import type { FastifyReply } from "fastify";
+import { lookupCounterOf } from "../../analytics/lookups.js";
+import type { OverviewBody, WalletView } from "../../analytics/wallet-overview.js";
+import { mebibytes } from "../../platform/bounded-map.js";
+import { LocalBodyCache } from "../body-cache.js";
+import type { AppContext } from "../context.js";
+import { clientOf } from "../gate.js";
+import { sendSerialized } from "../send-serialized.js";
+
+export class OverviewSender {
+  private readonly bodies: LocalBodyCache;
+  /** The proxy that answered each kept body (lookups count for the proxy). */
+  private readonly proxyOfBody = new Map<string, string>();
+
+  constructor(private readonly ctx: AppContext) {
+    const { wallet, server } = ctx.config;
+    const bounds = { maxEntries: wallet.overviewCachedBodies, maxBytes: mebibytes(wallet.overviewCachedMb) };
+    this.bodies = new LocalBodyCache(ctx.platform.clock, wallet.overviewCacheSeconds, bounds, server.gzipMinBytes, () => ctx.readiness.ready);
+  }
+
+  async send(reply: FastifyReply, address: string, view: WalletView, degraded: boolean): Promise<FastifyReply | OverviewBody> {
+    const { wallets, store } = this.ctx;
+    const lookups = lookupCounterOf(store);
+    if (view !== "proxy") {
+      const body = await wallets.overview(address, view, degraded, clientOf(reply.request));
+      lookups.record(body.profile.proxy_wallet, wallets.now(), reply.request.ip);
+      return body;
+    }
+    const key = `${address.toLowerCase()}|${degraded ? 1 : 0}`;
+    const json = await this.bodies.get(key, async () => {
+      const body = await wallets.overview(address, "proxy", degraded);
+      if (this.proxyOfBody.size >= this.ctx.config.wallet.overviewCachedBodies) this.proxyOfBody.clear();
+      this.proxyOfBody.set(key, body.profile.proxy_wallet);
+      return reply.serialize(body) as string;
+    });
+    lookups.record(this.proxyOfBody.get(key) ?? address.toLowerCase(), wallets.now(), reply.request.ip);
+    return sendSerialized(reply, json);
+  }
+}
