@@ -23,6 +23,8 @@ import { MarketsSync } from "./markets-sync.js";
 import { follow, runUntilCaughtUp, Stopped, type Pipeline, type RunnerContext } from "./runner.js";
 import { expectedIngestSources } from "./sources.js";
 import { createWalletSyncQueue, type WalletSyncQueue } from "./wallet-sync-queue.js";
+import { LiveRelay } from "../live/relay.js";
+import { realScheduler } from "../live/scheduler.js";
 
 export interface IngestDeps {
   readonly config: Config;
@@ -48,6 +50,8 @@ export class Ingest {
   private readonly markets: Pipeline;
   private readonly fills: Pipeline;
   private readonly live: LiveFeed;
+  /** Labels the live feed's trades for the raw stream and publishes the indexed stream (src/live/relay.ts). */
+  private readonly relay: LiveRelay;
   private readonly chainReader: ChainReader | null = null;
   private readonly runner: RunnerContext;
   private readonly progressListeners = new Set<ProgressListener>();
@@ -79,6 +83,9 @@ export class Ingest {
       this.fills = new DataApiTradesPipeline(ctx, venue.dataApi, { startTs, overlapSeconds: config.ingest.tradesOverlapSeconds });
     }
     this.live = new LiveFeed(ctx, venue.rtds, venue.dataApi, platform.pubsub, { pollMs: config.ingest.livePollSeconds * 1000, sleep });
+    this.relay = new LiveRelay({ pubsub: platform.pubsub, store, logger, scheduler: realScheduler(clock), holdMs: config.live.settlementHoldMs });
+    this.writer.onCommitted((batch) => this.relay.onCommitted(batch));
+    this.caughtUpListeners.add(() => this.relay.indexFromNow());
     this.wallets = createWalletSyncQueue({ config, store, clock, logger, writer: this.writer, dataApi: venue.dataApi, pnl: venue.pnl, chainFills: !!venue.chain });
     this.runner = { store, clock, logger, sleep, retryBaseMs: 1_000, retryMaxMs: config.ingest.retryMaxSeconds * 1000 };
   }
@@ -113,6 +120,7 @@ export class Ingest {
   start(): void {
     if (this.background) return;
     const signal = this.controller.signal;
+    this.relay.start().catch((error: unknown) => this.deps.logger.error({ err: error }, "the live relay could not subscribe to the live feed"));
     this.live.start();
     this.background = (async () => {
       try {
@@ -135,6 +143,7 @@ export class Ingest {
     this.controller.abort();
     this.wallets.close();
     await Promise.all([this.background, this.live.stop()]);
+    await this.relay.stop();
     await this.chainReader?.close();
   }
 }
