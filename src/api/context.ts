@@ -1,6 +1,7 @@
 /** What every route plugin receives: the process's configuration, store and platform, and the store's readiness. */
 import { Readiness } from "../analytics/readiness.js";
 import type { Config } from "../config/index.js";
+import type { LiveDeps } from "../live/index.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
 
@@ -12,6 +13,8 @@ export interface AppInput {
   /** Ingest sources whose first full sync must finish before `ready` turns true. */
   readonly expectedSources: readonly string[];
   readonly startedAt: number;
+  /** Tests replace the live streams' timers or upstream; production builds them from the platform. */
+  readonly live?: LiveDeps;
 }
 
 export interface AppContext extends AppInput {

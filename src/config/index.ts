@@ -171,6 +171,8 @@ export const settings = {
     settlementHoldMs: int("LIVE_SETTLEMENT_HOLD_MS", 700, "hold of the raw relay while a transaction's fills are grouped", { min: 0 }),
     keepaliveSeconds: int("LIVE_KEEPALIVE_SECONDS", 15, "SSE keepalive comment interval", { min: 1 }),
     reconnectAttempts: int("LIVE_RECONNECT_ATTEMPTS", 5, "upstream reconnect attempts before an error event", { min: 0 }),
+    reconnectBaseMs: int("LIVE_RECONNECT_BASE_MS", 500, "delay before the first upstream reconnect attempt; each next one waits twice as long (500: 0.5, 1, 2, 4, 8 s)", { min: 1, max: 60_000 }),
+    clientBufferBytes: int("LIVE_CLIENT_BUFFER_BYTES", 262_144, "bytes a stream may have queued for a client that reads too slowly before it is disconnected (a few hundred events): a slow reader costs the server at most this", { min: 1_024 }),
   },
   ingest: {
     enabled: bool("INGEST", true, "run ingest in this process (role all)"),
