@@ -156,7 +156,7 @@ export const settings = {
     freePerMinute: int("RATE_FREE_PER_MINUTE", 200, "Free requests per client IP per sliding minute", { min: 1 }),
     liveViewsPerMinute: int("RATE_LIVE_VIEWS_PER_MINUTE", 10, "overviews with view=signer or view=union that each client may have computed live from the venue per sliding minute (answers cached for WALLET_OVERVIEW_CACHE_SECONDS are free): the venue's request budget is shared by every user", { min: 1, max: 10_000 }),
     heavyReadCost: int("RATE_HEAVY_READ_COST", 5, "requests of the budget an expensive wallet read costs (whale-matches, missed-opportunities, active-whale-markets, last-moves, fees): a page that scans a busy wallet's history should not cost what a cached overview does", { min: 1, max: 100 }),
-    sseConnectionsPerKey: int("SSE_CONNECTIONS_PER_KEY", 5, "concurrent SSE connections per key", { min: 1 }),
+    sseConnectionsPerKey: int("SSE_CONNECTIONS_PER_KEY", 5, "concurrent live-stream connections per key, SSE and WebSocket together", { min: 1 }),
     walletPresenceSeconds: int("PRESENCE_WALLET_SECONDS", 90, "a wallet page ping keeps a session this long", { min: 1 }),
     homePresenceSeconds: int("PRESENCE_HOME_SECONDS", 30, "a home page ping keeps a session this long", { min: 1 }),
   },
