@@ -28,6 +28,7 @@ import { walletSearchRoutes } from "./routes/wallet-search.js";
 import { analyticsRoutes } from "./routes/analytics.js";
 import { homeRoutes } from "./routes/home.js";
 import { leaderboardRoutes } from "./routes/leaderboards.js";
+import { liveRoutes } from "./routes/live.js";
 import { siteRoutes } from "./routes/site.js";
 
 /**
@@ -135,5 +136,6 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   await typed.register(siteRoutes, ctx);
   await typed.register(homeRoutes, ctx);
   await typed.register(analyticsRoutes, ctx);
+  await typed.register(liveRoutes, ctx);
   return app;
 }

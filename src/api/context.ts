@@ -2,6 +2,7 @@
 import { Readiness } from "../analytics/readiness.js";
 import { WalletReads } from "../analytics/wallet-reads.js";
 import type { Config } from "../config/index.js";
+import type { LiveDeps } from "../live/index.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
 
@@ -13,6 +14,8 @@ export interface AppInput {
   /** Ingest sources whose first full sync must finish before `ready` turns true. */
   readonly expectedSources: readonly string[];
   readonly startedAt: number;
+  /** Tests replace the live streams' timers or upstream; production builds them from the platform. */
+  readonly live?: LiveDeps;
 }
 
 export interface AppContext extends AppInput {

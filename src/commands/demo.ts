@@ -3,6 +3,7 @@
  * serves on `--port`; the venue listens on `--sim-port` (default: any free port).
  */
 import { join } from "node:path";
+import { createKey } from "../accounts/keys.js";
 import type { Config } from "../config/index.js";
 import { createLogger } from "../platform/logger.js";
 import { startService, stopOnSignals, type Service } from "../runtime/index.js";
@@ -16,6 +17,8 @@ const DAY = 86_400;
 /** Blocks per eth_getLogs call in the demo (about 2.3 days of 2 s blocks). */
 const DEMO_BLOCK_SPAN = 100_000;
 const DEMO_RPC_REQUESTS_PER_SECOND = 1_000;
+/** The simulated chain never reorganizes: a short confirmation depth lets the indexed live stream show fills about 20 s after their block. */
+const DEMO_CONFIRMATIONS = 10;
 
 /** The demo's configuration: the simulated venue, and a SQLite store of its own per world (the same world reuses it). */
 function demoConfig(config: Config, urls: SimVenueUrls, world: ResolvedWorldOptions): Config {
@@ -28,7 +31,7 @@ function demoConfig(config: Config, urls: SimVenueUrls, world: ResolvedWorldOpti
   const simulated = withSimulatedVenue(config, urls);
   // The pacing protects a public RPC provider; the simulated node is on loopback.
   const venue = { ...simulated.venue, rpcRequestsPerSecond: Math.max(config.venue.rpcRequestsPerSecond, DEMO_RPC_REQUESTS_PER_SECOND) };
-  const pointed = { ...simulated, venue, ingest: { ...config.ingest, startDate: config.ingest.startDate ?? startDate, blockSpan } };
+  const pointed = { ...simulated, venue, ingest: { ...config.ingest, startDate: config.ingest.startDate ?? startDate, blockSpan, confirmations: Math.min(config.ingest.confirmations, DEMO_CONFIRMATIONS) } };
   return config.store.kind === "sqlite" ? { ...pointed, store: { ...config.store, dataDir, sqlitePath: join(dataDir, "pelagic.sqlite") } } : pointed;
 }
 
@@ -42,6 +45,19 @@ async function waitUntilReady(url: string, signal: AbortSignal): Promise<void> {
     if (health?.ready) return;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+}
+
+/**
+ * How to watch the live streams: a Premium key made in the demo's store for this run (keys are kept as hashes only,
+ * so an earlier run's cannot be shown again) and the `curl -N` lines that use it.
+ */
+async function liveStreamLines(service: Service): Promise<string[]> {
+  const { key } = await createKey(service.store.db, { account: "demo", plan: "premium", now: Math.floor(Date.now() / 1000) });
+  return [
+    `  watch trades as the venue makes them (a Premium key for this run: ${key}):`,
+    `    curl -N -H "X-API-Key: ${key}" ${service.url}/api/public/v1/live/trades`,
+    `    curl -N -H "X-API-Key: ${key}" "${service.url}/api/public/v1/live/trades-indexed?types=mint,merge"   (classified chain fills, once ready)`,
+  ];
 }
 
 /** A few pages worth opening on the demo's data: the first whale of the leaderboard and its first market. */
@@ -101,6 +117,7 @@ export const demoCommand: CommandSpec = {
         `  store: ${serviceConfig.store.kind === "sqlite" ? serviceConfig.store.sqlitePath : "PostgreSQL (DATABASE_URL)"}`,
         "  the simulated venue (its own process):",
         ...Object.entries(venueEnvironment(venue.urls)).map(([name, value]) => `    ${name}=${value}`),
+        ...(await liveStreamLines(service)),
         "  Ctrl-C stops both.",
       ].join("\n"),
     );

@@ -161,7 +161,7 @@ export const settings = {
     freePerMinute: int("RATE_FREE_PER_MINUTE", 200, "Free requests per client IP per sliding minute", { min: 1 }),
     liveViewsPerMinute: int("RATE_LIVE_VIEWS_PER_MINUTE", 10, "overviews with view=signer or view=union that each client may have computed live from the venue per sliding minute (answers cached for WALLET_OVERVIEW_CACHE_SECONDS are free): the venue's request budget is shared by every user", { min: 1, max: 10_000 }),
     heavyReadCost: int("RATE_HEAVY_READ_COST", 5, "requests of the budget an expensive wallet read costs (whale-matches, missed-opportunities, active-whale-markets, last-moves, fees): a page that scans a busy wallet's history should not cost what a cached overview does", { min: 1, max: 100 }),
-    sseConnectionsPerKey: int("SSE_CONNECTIONS_PER_KEY", 5, "concurrent SSE connections per key", { min: 1 }),
+    sseConnectionsPerKey: int("SSE_CONNECTIONS_PER_KEY", 5, "concurrent live-stream connections per key, SSE and WebSocket together", { min: 1 }),
     walletPresenceSeconds: int("PRESENCE_WALLET_SECONDS", 90, "a wallet page ping keeps a session this long", { min: 1 }),
     homePresenceSeconds: int("PRESENCE_HOME_SECONDS", 30, "a home page ping keeps a session this long", { min: 1 }),
   },
@@ -177,6 +177,8 @@ export const settings = {
     settlementHoldMs: int("LIVE_SETTLEMENT_HOLD_MS", 700, "hold of the raw relay while a transaction's fills are grouped", { min: 0 }),
     keepaliveSeconds: int("LIVE_KEEPALIVE_SECONDS", 15, "SSE keepalive comment interval", { min: 1 }),
     reconnectAttempts: int("LIVE_RECONNECT_ATTEMPTS", 5, "upstream reconnect attempts before an error event", { min: 0 }),
+    reconnectBaseMs: int("LIVE_RECONNECT_BASE_MS", 500, "delay before the first upstream reconnect attempt; each next one waits twice as long (500: 0.5, 1, 2, 4, 8 s)", { min: 1, max: 60_000 }),
+    clientBufferBytes: int("LIVE_CLIENT_BUFFER_BYTES", 262_144, "bytes a stream may have queued for a client that reads too slowly before it is disconnected (a few hundred events): a slow reader costs the server at most this", { min: 1_024 }),
   },
   ingest: {
     enabled: bool("INGEST", true, "run ingest in this process (role all)"),

@@ -1,7 +1,7 @@
 /**
  * The ingest: builds the pipelines from the configuration and runs them. `runUntilCaughtUp` does the first full
  * sync (markets, then fills up to the venue's head) and returns; `start` does that in the background and then
- * keeps every source current (markets on an interval, fills by polling, the live relay) until `stop`, which ends
+ * keeps every source current (markets on an interval, fills by polling, the live feed) until `stop`, which ends
  * each pipeline between two batches. `onCommitted` registers listeners for every committed batch's new rows;
  * `wallets` syncs a wallet on demand.
  */
@@ -109,7 +109,7 @@ export class Ingest {
     await runUntilCaughtUp(this.fills, this.runner, combined);
   }
 
-  /** Runs in the background: the live relay at once, the first full sync, then following every source. */
+  /** Runs in the background: the live feed at once, the first full sync, then following every source. */
   start(): void {
     if (this.background) return;
     const signal = this.controller.signal;

@@ -43,6 +43,8 @@ export const LiveTradeMessageSchema = Type.Object({
   name: Text,
   pseudonym: Text,
   profileImage: Text,
+  /** Optional: messages published before it was added lack it. */
+  bio: Type.Optional(Text),
 });
 
 export type LiveTradeMessage = Static<typeof LiveTradeMessageSchema>;
@@ -73,6 +75,7 @@ export function liveTradeMessage(fill: ApiFill, profile: WalletProfile, key: str
     name: profile.name,
     pseudonym: profile.pseudonym,
     profileImage: profile.profileImage,
+    bio: profile.bio,
   };
 }
 

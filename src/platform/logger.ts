@@ -6,6 +6,7 @@ export type { Logger };
 export const REDACTED_PATHS = [
   "req.headers.authorization",
   'req.headers["x-api-key"]',
+  'req.headers["sec-websocket-protocol"]',
   "req.headers.cookie",
   "headers.authorization",
   'headers["x-api-key"]',

@@ -16,6 +16,8 @@ import { createLogger, type Logger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
 import { migrateStore } from "../store/migrate.js";
 import { Ingest, expectedIngestSources } from "../ingest/index.js";
+import { attachLiveRelay, type LiveRelay } from "../live/relay.js";
+import { realScheduler } from "../live/scheduler.js";
 import { startDeriver, type Deriver } from "../derive/index.js";
 import type { Sleep, VenueClients } from "../venue/index.js";
 import { openConfiguredStore } from "./store.js";
@@ -71,10 +73,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const ingest = ingestRuns ? new Ingest({ config, store, platform, logger, venue: options.venue, sleep: options.sleep }) : null;
   const url = await app.listen({ port: config.server.port, host: config.server.host });
   let deriver: Deriver | null = null;
+  let relay: LiveRelay | null = null;
   if (ingest) {
     await options.beforeIngest?.(ingest);
     // The derived tables (positions, statistics, market figures) follow every committed ingest batch.
     deriver = await startDeriver({ store, config, clock: platform.clock, logger, ingest });
+    // The live streams' relay labels the live feed's trades once, here, for every API process (src/live/).
+    relay = attachLiveRelay(ingest, { pubsub: platform.pubsub, store, logger, scheduler: realScheduler(platform.clock), holdMs: config.live.settlementHoldMs });
+    await relay.start().catch((error: unknown) => logger.error({ err: error }, "the live relay could not subscribe to the live feed"));
     ingest.start();
   }
   logger.info(
@@ -91,6 +97,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const stop = () =>
     (stopping ??= (async () => {
       await Promise.all([app.close(), ingest?.stop()]);
+      await relay?.stop();
       await deriver?.stop();
       await platform.close();
       await store.close();

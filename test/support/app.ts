@@ -2,6 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/api/app.js";
 import { loadConfig, type Config } from "../../src/config/index.js";
+import type { LiveDeps } from "../../src/live/index.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { createLogger } from "../../src/platform/logger.js";
 import type { Platform } from "../../src/platform/index.js";
@@ -26,6 +27,8 @@ export async function openTestApp(
     logSink?: NodeJS.WritableStream;
     /** The store to build on; SQLite when absent. */
     storeBackend?: StoreBackend;
+    /** The live streams' timers and upstream (src/live), when not the platform's. */
+    live?: (clock: ManualClock) => LiveDeps;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...options.env });
@@ -35,7 +38,7 @@ export async function openTestApp(
   const { store, dispose: disposeStore } = await storeBackend.open();
   const { platform, dispose: disposePlatform } = await platformBackend.open(clock);
   const app = await buildApp(
-    { config, store, platform, expectedSources: options.expectedSources ?? [], startedAt: clock.now() },
+    { config, store, platform, expectedSources: options.expectedSources ?? [], startedAt: clock.now(), live: options.live?.(clock) },
     options.logSink ? createLogger("trace", options.logSink as never) : createLogger("silent"),
   );
   if (options.register) await options.register(app);

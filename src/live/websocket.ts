@@ -1,0 +1,138 @@
+/**
+ * The WebSocket transport of the same streams, on one path (`?stream=trades|trades-indexed&types=`). The
+ * handshake is an ordinary request to that route, so the gate (key, plan, budget) and the stream slot apply as
+ * they do to SSE, and a refusal is an HTTP answer (401/403/422/429) before any upgrade. Browsers cannot set
+ * headers on a WebSocket: they offer the key as a subprotocol, `pelagic.key.<API_KEY>`, beside `pelagic.live.v1`,
+ * which the server selects (the key is never echoed back). Messages are JSON text: `{"event":"trade","data":{…}}`,
+ * and `{"event":"error","data":{"detail":…}}` before a close with code 1011 when the upstream is lost; protocol
+ * pings keep a quiet connection alive.
+ */
+import { ServerResponse, type IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { WebSocketServer, type WebSocket } from "ws";
+import type { SlotLease } from "../platform/slots.js";
+import { LiveConnection, type LiveHub, type SharedEvents, type StreamName } from "./hub.js";
+
+export const WS_PROTOCOL = "pelagic.live.v1";
+export const WS_KEY_PROTOCOL_PREFIX = "pelagic.key.";
+
+const TEXT = { binary: false } as const;
+/** Close codes: 1001 going away (the server stops), 1011 the upstream is lost. */
+const GOING_AWAY = 1001;
+const UPSTREAM_LOST = 1011;
+
+export class WsConnection extends LiveConnection {
+  constructor(
+    stream: StreamName,
+    typeMask: number,
+    lease: SlotLease,
+    private readonly socket: WebSocket,
+    /** The TCP socket under it: corked around a message's events, they leave in one write. */
+    private readonly tcp: Duplex,
+  ) {
+    super(stream, typeMask, lease);
+  }
+
+  sendEvents(events: SharedEvents): number {
+    const messages = events.wsFor(this.typeMask);
+    if (messages.length > 1) this.tcp.cork();
+    for (const message of messages) this.socket.send(message, TEXT);
+    if (messages.length > 1) this.tcp.uncork();
+    return this.socket.bufferedAmount;
+  }
+
+  queuedBytes(): number {
+    return this.socket.bufferedAmount;
+  }
+
+  sendKeepalive(): number {
+    this.socket.ping();
+    return this.socket.bufferedAmount;
+  }
+
+  fail(detail: string): void {
+    this.socket.send(JSON.stringify({ event: "error", data: { detail } }));
+    this.socket.close(UPSTREAM_LOST, "upstream unavailable");
+  }
+
+  end(): void {
+    this.socket.close(GOING_AWAY, "server stopping");
+  }
+
+  drop(): void {
+    this.socket.terminate();
+  }
+}
+
+const UPGRADE = Symbol("pelagic.websocketUpgrade");
+
+interface UpgradeRequest extends IncomingMessage {
+  [UPGRADE]?: { socket: Duplex; head: Buffer; headers?: Record<string, unknown> };
+}
+
+/** Whether the request is a WebSocket handshake that reached the route through `acceptWebSockets`. */
+export function isWebSocketHandshake(request: FastifyRequest): boolean {
+  return (request.raw as UpgradeRequest)[UPGRADE] !== undefined;
+}
+
+/** A key offered as a subprotocol (`pelagic.key.<API_KEY>`), presented to the gate as X-API-Key. */
+function presentProtocolKey(request: IncomingMessage): void {
+  const offered = request.headers["sec-websocket-protocol"];
+  if (typeof offered !== "string" || request.headers["x-api-key"] !== undefined || request.headers.authorization !== undefined) return;
+  const key = offered
+    .split(",")
+    .map((p) => p.trim())
+    .find((p) => p.startsWith(WS_KEY_PROTOCOL_PREFIX));
+  if (key) request.headers["x-api-key"] = key.slice(WS_KEY_PROTOCOL_PREFIX.length);
+}
+
+/**
+ * Routes WebSocket handshakes on `path` through the app (hooks, gate, the route's handler, which then calls
+ * `upgrade`); other upgrade requests are answered 404.
+ */
+export function acceptWebSockets(app: FastifyInstance, path: string): WebSocketServer {
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, clientTracking: false, maxPayload: 4_096, handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false) });
+  // The 101 answer carries the rate headers the gate set, as any other answer does.
+  wss.on("headers", (lines: string[], request: UpgradeRequest) => {
+    for (const [name, value] of Object.entries(request[UPGRADE]?.headers ?? {})) if (value !== undefined) lines.push(`${name}: ${String(value)}`);
+  });
+  app.server.on("upgrade", (request: UpgradeRequest, socket: Duplex, head: Buffer) => {
+    if (new URL(request.url ?? "/", "http://localhost").pathname !== path) {
+      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    presentProtocolKey(request);
+    request[UPGRADE] = { socket, head };
+    const response = new ServerResponse(request);
+    response.shouldKeepAlive = false;
+    response.assignSocket(socket as Socket);
+    // A refusal (401, 429, ...) is an ordinary answer; the connection ends with it.
+    response.once("finish", () => socket.end());
+    app.routing(request, response);
+  });
+  return wss;
+}
+
+/** Completes the handshake of a request `isWebSocketHandshake` accepted and attaches the socket to the hub. */
+export function upgradeToStream(wss: WebSocketServer, hub: LiveHub, request: FastifyRequest, reply: FastifyReply, stream: StreamName, typeMask: number, lease: SlotLease): void {
+  const upgrade = (request.raw as UpgradeRequest)[UPGRADE]!;
+  const { socket, head } = upgrade;
+  reply.hijack();
+  if (socket.destroyed) {
+    lease.release().catch(() => undefined);
+    return;
+  }
+  upgrade.headers = reply.getHeaders();
+  let upgraded = false;
+  // A handshake ws refuses (bad key or version) closes the socket without a connection: its slot goes back.
+  socket.once("close", () => upgraded || lease.release().catch(() => undefined));
+  wss.handleUpgrade(request.raw, socket, head, (ws) => {
+    upgraded = true;
+    const connection = new WsConnection(stream, typeMask, lease, ws, socket);
+    ws.on("error", () => undefined);
+    ws.once("close", () => hub.detach(connection));
+    hub.attach(connection);
+  });
+}
