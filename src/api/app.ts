@@ -29,6 +29,7 @@ import { analyticsRoutes } from "./routes/analytics.js";
 import { homeRoutes } from "./routes/home.js";
 import { leaderboardRoutes } from "./routes/leaderboards.js";
 import { siteRoutes } from "./routes/site.js";
+import { aiAnalysisRoutes } from "./routes/ai-analysis.js";
 
 /**
  * Fastify's request log lines, as Pelagic writes them: nothing on arrival, and one access line per answered
@@ -135,5 +136,6 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   await typed.register(siteRoutes, ctx);
   await typed.register(homeRoutes, ctx);
   await typed.register(analyticsRoutes, ctx);
+  await typed.register(aiAnalysisRoutes, ctx);
   return app;
 }
