@@ -73,6 +73,24 @@ describe.each(storeBackends)("AI analysis failures on $kind", (backend) => {
     expect((await t.get(wallet)).body.status).toBe("ready");
   });
 
+  it("drops a wallet after AI_ANALYSIS_MAX_ATTEMPTS failures; the next GET queues it again", async () => {
+    const wallet = t.wallets[1]!;
+    await aiDb(t.w.store.db).deleteFrom("ai_analyses").where("wallet", "=", wallet).execute();
+    answerWith(() => ({ status: 500, body: { error: { message: "down" } } }));
+    expect((await t.get(wallet)).status).toBe(404);
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      await t.w.app.aiAnalysis.settle();
+      const left = await job(wallet);
+      if (attempt < 8) t.w.clock.set(left!.next_attempt_at * 1000);
+      else expect(left).toBeUndefined();
+    }
+    expect(asked(wallet)).toBeGreaterThanOrEqual(8);
+    answerWith(goodAnswer);
+    expect((await t.get(wallet)).body).toMatchObject({ status: "pending", attempts: 0 });
+    await t.w.app.aiAnalysis.settle();
+    expect((await t.get(wallet)).body.status).toBe("ready");
+  });
+
   it("runs at most AI_ANALYSIS_CONCURRENCY generations at once", async () => {
     const wallets = t.wallets.slice(2, 7);
     answerWith((f) => ({ ...goodAnswer(f), delayMs: 150 }));
