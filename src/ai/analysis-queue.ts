@@ -79,8 +79,9 @@ export class AnalysisQueue {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    for (const { controller } of this.running.values()) controller.abort();
+    // A look under way may still take a job: wait for it, so that its generation is aborted too.
     await this.ticking;
+    for (const { controller } of this.running.values()) controller.abort();
     await Promise.allSettled([...this.running.values()].map((r) => r.done));
   }
 
@@ -136,6 +137,7 @@ export class AnalysisQueue {
   /** Generates the report of a job this process holds, and saves it or records the failure. */
   private run(job: Job): Promise<Outcome> {
     const controller = new AbortController();
+    if (this.stopped) controller.abort();
     const done = this.generate(job, controller.signal).finally(() => this.running.delete(job.wallet));
     this.running.set(job.wallet, { controller, done });
     return done;
@@ -157,7 +159,6 @@ export class AnalysisQueue {
         return { kind: "gone" };
       }
       const written = await this.writer.write(inputs, signal);
-      if (signal.aborted) throw new GenerationError("aborted", "stopped with the process");
       const analysis: SavedAnalysis = { wallet, generated_at: now, ...written, report: renderReport(written.sections), inputs };
       if (!(await this.jobs.save(analysis, this.owner))) return { kind: "lost" };
       this.log.info({ wallet, generator: written.generator, model: written.model, ms: Date.now() - started }, "ai analysis saved");

@@ -17,6 +17,7 @@ import type { AppContext } from "../context.js";
 import { HttpError, notFound } from "../errors.js";
 import { clientOf } from "../gate.js";
 import { WalletParams, refuseContractAddresses } from "../params.js";
+import { Nullable } from "./wallet-insight-schemas.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -26,7 +27,6 @@ declare module "fastify" {
 }
 
 const TAGS = ["wallet AI analysis"];
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const AnalysisBody = Type.Object(
   {
