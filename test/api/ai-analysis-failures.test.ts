@@ -20,14 +20,14 @@ describe.each(storeBackends)("AI analysis failures on $kind", (backend) => {
   const answerWith = (reply: (facts: Record<string, any>) => ChatReply) => (t.chat.respond = (request) => reply(request.facts));
 
   beforeAll(async () => {
-    t = await openAiWorld({ storeBackend: backend, env: { AI_MODEL_TIMEOUT_MS: "300", AI_ANALYSIS_MAX_ATTEMPTS: "8", AI_ANALYSIS_CONCURRENCY: "2" } });
+    t = await openAiWorld({ storeBackend: backend, env: { AI_MODEL_TIMEOUT_MS: "2000", AI_ANALYSIS_MAX_ATTEMPTS: "8", AI_ANALYSIS_CONCURRENCY: "2" } });
   }, 120_000);
   afterAll(async () => t?.close());
 
   it("leaves a timed-out or malformed answer pending, saves nothing of it, and retries until an answer passes", async () => {
     const wallet = t.wallets[0]!;
     const failures: Array<[string, (facts: Record<string, any>) => ChatReply]> = [
-      ["timeout", (f) => ({ ...goodAnswer(f), delayMs: 2_000 })],
+      ["timeout", (f) => ({ ...goodAnswer(f), delayMs: 6_000 })],
       ["malformed_answer", () => ({ body: completion("## Summary\nA fine trader.\n\n## Style\nBold.") })],
       ["malformed_answer", () => ({ body: "<html>Bad gateway</html>", contentType: "text/html" })],
       ["malformed_answer", () => ({ body: { choices: [] } })],
@@ -142,12 +142,12 @@ describe.each(storeBackends)("AI analysis failures on $kind", (backend) => {
   it("gives the generations of a process that stops back to the queue, and a new process finishes them", async () => {
     const wallets = t.wallets.slice(0, 3);
     for (const wallet of wallets) await aiDb(t.w.store.db).deleteFrom("ai_analyses").where("wallet", "=", wallet).execute();
-    answerWith((f) => ({ ...goodAnswer(f), delayMs: 10_000 }));
-    // The test's own app stops working the queue; a second one takes the jobs and is stopped mid-generation.
+    answerWith((f) => ({ ...goodAnswer(f), delayMs: 60_000 }));
+    // The test's own app stops working the queue; a second one, patient with the model, takes the jobs and is stopped mid-generation.
     await t.w.app.aiAnalysis.stop();
-    const first = await openSecondApp(t.w);
+    const first = await openSecondApp(t.w, loadConfig({ AI_MODEL_BASE_URL: t.chat.baseUrl, AI_MODEL: "test-model", AI_MODEL_TIMEOUT_MS: "120000", AI_ANALYSIS_CONCURRENCY: "2" }));
     for (const wallet of wallets) expect((await first.app.inject({ url: `/api/v2/wallet/${wallet}/ai-analysis`, headers: { "x-api-key": t.key } })).statusCode).toBe(404);
-    await expect.poll(() => t.chat.inFlight).toBe(2);
+    await expect.poll(() => t.chat.inFlight, { timeout: 20_000 }).toBe(2);
     await first.close();
     for (const wallet of wallets) expect(await job(wallet)).toMatchObject({ attempts: 0, lease_owner: null, last_error: null });
     answerWith(goodAnswer);

@@ -7,6 +7,7 @@ import { deterministicReport } from "../../src/ai/deterministic.js";
 import type { AnalysisInputs } from "../../src/ai/inputs.js";
 import { renderReport } from "../../src/ai/sections.js";
 import { buildApp } from "../../src/api/app.js";
+import type { Config } from "../../src/config/index.js";
 import { createLogger } from "../../src/platform/logger.js";
 import { platformBackends, type StoreBackend } from "../support/backends.js";
 import { completion, startChatServer, type ChatReply, type ChatServer } from "../support/chat-server.js";
@@ -33,7 +34,7 @@ export async function openAiWorld(options: { storeBackend?: StoreBackend; env?: 
   const chat = await startChatServer((request) => goodAnswer(request.facts));
   const w = await openWorldApp({
     storeBackend: options.storeBackend,
-    env: { AI_MODEL_BASE_URL: chat.baseUrl, AI_MODEL: "test-model", AI_MODEL_TIMEOUT_MS: "1000", RATE_AI_ANALYSES_PER_MINUTE: "1000", ...options.env },
+    env: { AI_MODEL_BASE_URL: chat.baseUrl, AI_MODEL: "test-model", AI_MODEL_TIMEOUT_MS: "5000", RATE_AI_ANALYSES_PER_MINUTE: "1000", ...options.env },
   });
   const key = (await createKey(w.store.db, { account: "ai-reader", plan: "premium", now: w.now })).key;
   const rows = await w.store.db.selectFrom("wallet_stats").select("wallet").where("total_trades", ">", 0).orderBy("total_trades", "desc").orderBy("wallet").limit(8).execute();
@@ -57,10 +58,10 @@ export async function openAiWorld(options: { storeBackend?: StoreBackend; env?: 
   };
 }
 
-/** Another API process over the same store and clock: its own app, platform and queue worker. */
-export async function openSecondApp(w: WorldApp) {
+/** Another API process over the same store and clock: its own app, platform and queue worker (the same settings unless given). */
+export async function openSecondApp(w: WorldApp, config: Config = w.config) {
   const { platform, dispose } = await platformBackends[0]!.open(w.clock);
-  const app = await buildApp({ config: w.config, store: w.store, platform, expectedSources: [], startedAt: w.clock.now() }, createLogger("silent"));
+  const app = await buildApp({ config, store: w.store, platform, expectedSources: [], startedAt: w.clock.now() }, createLogger("silent"));
   await app.ready();
   return { app, close: async () => (await app.close(), await dispose()) };
 }

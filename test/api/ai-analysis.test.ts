@@ -117,7 +117,7 @@ describe.each(storeBackends)("AI analysis states on $kind", (backend) => {
   it("limits new analyses per client per minute, reading saved and pending ones stays free", async () => {
     const limited = await openAiWorld({ storeBackend: backend, env: { RATE_AI_ANALYSES_PER_MINUTE: "2" } });
     // The model never answers in time here, so what is queued stays pending whatever the timing.
-    limited.chat.respond = () => ({ body: "", delayMs: 5_000 });
+    limited.chat.respond = () => ({ body: "", delayMs: 60_000 });
     try {
       const [a, b, c] = limited.wallets;
       expect((await limited.get(a!)).status).toBe(404);
