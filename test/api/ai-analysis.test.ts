@@ -114,19 +114,22 @@ describe.each(storeBackends)("AI analysis states on $kind", (backend) => {
     expect((await t.generate(wallet, "?forse=1")).status).toBe(422);
   });
 
-  it("limits new analyses per client per minute, reading saved and pending ones stays free", async () => {
-    const limited = await openAiWorld({ storeBackend: backend, env: { RATE_AI_ANALYSES_PER_MINUTE: "2" } });
+  it("limits new analyses per client per minute and the queue's length; reading saved and pending ones stays free", async () => {
+    const limited = await openAiWorld({ storeBackend: backend, env: { RATE_AI_ANALYSES_PER_MINUTE: "3", AI_ANALYSIS_MAX_QUEUED: "2" } });
     // The model never answers in time here, so what is queued stays pending whatever the timing.
     limited.chat.respond = () => ({ body: "", delayMs: 60_000 });
     try {
-      const [a, b, c] = limited.wallets;
+      const [a, b, c, d] = limited.wallets;
       expect((await limited.get(a!)).status).toBe(404);
       expect((await limited.get(b!)).status).toBe(404);
       expect((await limited.get(a!)).body.status).toBe("pending");
-      const refused = await limited.get(c!);
+      const full = await limited.get(c!);
+      expect(full.status).toBe(503);
+      expect(full.body.detail).toContain("queue is full");
+      const refused = await limited.get(d!);
       expect(refused.status).toBe(429);
       expect(refused.headers["retry-after"]).toBe("60");
-      expect(refused.body.detail).toContain("2 per minute");
+      expect(refused.body.detail).toContain("3 per minute");
     } finally {
       await limited.close();
     }
