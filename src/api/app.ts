@@ -30,6 +30,7 @@ import { homeRoutes } from "./routes/home.js";
 import { leaderboardRoutes } from "./routes/leaderboards.js";
 import { liveRoutes } from "./routes/live.js";
 import { siteRoutes } from "./routes/site.js";
+import { aiAnalysisRoutes } from "./routes/ai-analysis.js";
 
 /**
  * Fastify's request log lines, as Pelagic writes them: nothing on arrival, and one access line per answered
@@ -137,5 +138,6 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   await typed.register(homeRoutes, ctx);
   await typed.register(analyticsRoutes, ctx);
   await typed.register(liveRoutes, ctx);
+  await typed.register(aiAnalysisRoutes, ctx);
   return app;
 }

@@ -68,7 +68,7 @@ async function showcase(url: string): Promise<string[]> {
   const market = search?.markets?.[0]?.id;
   return [
     `${url}/api/v2/whales/leaderboard`,
-    ...(wallet ? [`${url}/api/v2/wallet/${wallet}`, `${url}/api/v2/wallet/${wallet}/positions`] : []),
+    ...(wallet ? [`${url}/api/v2/wallet/${wallet}`, `${url}/api/v2/wallet/${wallet}/positions`, `${url}/api/v2/wallet/${wallet}/ai-analysis   (Premium, X-API-Key: pending at first, then the report)`] : []),
     `${url}/api/v2/markets/search?q=russia`,
     ...(market ? [`${url}/api/v2/market/${market}`] : []),
     `${url}/api/analytics/whale-volume-24h`,

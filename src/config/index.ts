@@ -180,6 +180,24 @@ export const settings = {
     reconnectBaseMs: int("LIVE_RECONNECT_BASE_MS", 500, "delay before the first upstream reconnect attempt; each next one waits twice as long (500: 0.5, 1, 2, 4, 8 s)", { min: 1, max: 60_000 }),
     clientBufferBytes: int("LIVE_CLIENT_BUFFER_BYTES", 262_144, "bytes a stream may have queued for a client that reads too slowly before it is disconnected (a few hundred events): a slow reader costs the server at most this", { min: 1_024 }),
   },
+  ai: {
+    baseUrl: optionalUrl("AI_MODEL_BASE_URL", "OpenAI-compatible chat-completions endpoint that writes AI analyses (its /v1 root: a local Ollama or llama.cpp server works the same); unset: the deterministic report written from the statistics", HTTP),
+    model: optionalStr("AI_MODEL", "model name sent to AI_MODEL_BASE_URL (required with it)"),
+    apiKey: optionalStr("AI_MODEL_API_KEY", "bearer key of AI_MODEL_BASE_URL (a secret: never logged nor served; unset: no Authorization header)"),
+    timeoutMs: int("AI_MODEL_TIMEOUT_MS", 60_000, "time one model answer may take before the attempt counts as failed (a generation's lease lasts this plus 30 s)", { min: 100, max: 600_000 }),
+    maxTokens: int("AI_MODEL_MAX_TOKENS", 1_500, "largest answer asked of the model (max_tokens)", { min: 100, max: 32_000 }),
+    temperature: num("AI_MODEL_TEMPERATURE", 0.2, "sampling temperature asked of the model", { min: 0, max: 2 }),
+    concurrency: int("AI_ANALYSIS_CONCURRENCY", 2, "generations one API process runs at once (each API process works the queue)", { min: 1, max: 64 }),
+    freshHours: int("AI_ANALYSIS_FRESH_HOURS", 24, "age under which a saved analysis is reused: the generate call returns it unchanged unless force=true; an older one is still served, and regenerated", { min: 1 }),
+    retryAfterSeconds: int("AI_ANALYSIS_RETRY_AFTER_SECONDS", 60, "retry_after_seconds of a pending reply (longer while a failed generation waits for its retry)", { min: 1, max: 3_600 }),
+    retrySeconds: int("AI_ANALYSIS_RETRY_SECONDS", 30, "pause before retrying a failed generation; doubles with each failure", { min: 1 }),
+    retryMaxSeconds: int("AI_ANALYSIS_RETRY_MAX_SECONDS", 600, "longest pause before retrying a failed generation", { min: 1 }),
+    maxAttempts: int("AI_ANALYSIS_MAX_ATTEMPTS", 5, "failed attempts after which a queued generation is dropped (the next read queues it again)", { min: 1, max: 100 }),
+    maxQueued: int("AI_ANALYSIS_MAX_QUEUED", 1_000, "queued generations across all processes beyond which a new one is refused (503)", { min: 1 }),
+    queuedPerMinute: int("RATE_AI_ANALYSES_PER_MINUTE", 10, "new AI analyses each client may queue per sliding minute (reading a saved or pending one is free): each one is a model call", { min: 1, max: 10_000 }),
+    pollSeconds: int("AI_ANALYSIS_POLL_SECONDS", 5, "how often an API process looks for queued generations it can take (its own requests wake it at once)", { min: 1, max: 3_600 }),
+    recentDays: int("AI_ANALYSIS_RECENT_DAYS", 7, "window (days) of the recent changes an analysis reports", { min: 1, max: 30 }),
+  },
   ingest: {
     enabled: bool("INGEST", true, "run ingest in this process (role all)"),
     startDate: optionalStr("INGEST_START", "backfill start: YYYY-MM-DD or a block number (a date only without VENUE_RPC_URL); unset: follow from now"),
@@ -236,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
   if (base.isw.busyWindowEndHour <= base.isw.busyWindowStartHour) {
     throw new ConfigError("ISW_BUSY_END_HOUR_UTC", "must be after ISW_BUSY_START_HOUR_UTC");
   }
+  if (base.ai.baseUrl && !base.ai.model) throw new ConfigError("AI_MODEL", "is required with AI_MODEL_BASE_URL (the model name the server knows)");
   const dataDir = resolve(base.store.dataDir);
   return Object.freeze({
     ...base,

@@ -26,13 +26,14 @@ export const LAYERS: readonly Layer[] = [
   { name: "ingest", mayImport: ["config", "platform", "store", "venue"], what: "the pipelines that copy the venue into the store" },
   { name: "derive", mayImport: ["config", "platform", "store", "venue", "ledger"], what: "runs the ledger over the stored events and writes the derived tables" },
   { name: "analytics", mayImport: ["config", "platform", "store", "venue", "ledger"], what: "read models: what the routes answer, from the stored tables" },
+  { name: "ai", mayImport: ["config", "platform", "store", "ledger", "analytics"], what: "AI analyses of wallets: the queue, the writers (a model, or rules), the prompt, from the read models' figures" },
   { name: "live", mayImport: ["config", "platform", "store", "venue", "ingest"], what: "the live trade streams: the relay that labels the feed once, the hub that fans it out to subscribers" },
-  { name: "api", mayImport: ["config", "version", "platform", "store", "venue", "ledger", "accounts", "analytics", "live"], what: "the HTTP routes" },
+  { name: "api", mayImport: ["config", "version", "platform", "store", "venue", "ledger", "accounts", "analytics", "ai", "live"], what: "the HTTP routes" },
   { name: "sim", mayImport: ["config", "venue", "ledger"], what: "the simulated venue (imported by tests, benches and commands only)" },
   { name: "runtime", mayImport: ["config", "version", "platform", "store", "venue", "ingest", "derive", "live", "api"], what: "the composition root: the store, the service's start and stop" },
   {
     name: "commands",
-    mayImport: ["config", "version", "platform", "store", "venue", "ledger", "accounts", "ingest", "derive", "analytics", "live", "api", "sim", "runtime"],
+    mayImport: ["config", "version", "platform", "store", "venue", "ledger", "accounts", "ingest", "derive", "analytics", "ai", "live", "api", "sim", "runtime"],
     what: "the command line",
   },
 ];

@@ -8,6 +8,9 @@ import { rebuild } from "../../src/derive/rebuild.js";
 import { loadVenueCache, loadWorld } from "../../src/derive/testing/stored-world.js";
 import { smallWorld } from "../../src/sim/world/testing/worlds.js";
 import type { World, WorldOptions } from "../../src/sim/world/index.js";
+import type { Config } from "../../src/config/index.js";
+import type { Clock } from "../../src/platform/clock.js";
+import type { Store } from "../../src/store/database.js";
 import { recordWalletSightings } from "../../src/store/wallets.js";
 import { openTestApp, type TestApp } from "./app.js";
 import type { StoreBackend } from "./backends.js";
@@ -23,9 +26,14 @@ export async function openWorldApp(
 ): Promise<WorldApp> {
   const world = smallWorld(options.seed ?? 7, options.world);
   const testApp = await openTestApp({ env: options.env, storeBackend: options.storeBackend });
-  const { store, clock } = testApp;
+  testApp.clock.set(world.end * 1000);
+  await storeWorld(testApp.store, world, testApp.config, testApp.clock, options.venueCache ?? true);
+  return { ...testApp, world, now: world.end };
+}
+
+/** Stores a world as a complete ingest stores it (the venue's per-wallet cache too, unless told not to), then derives it. */
+export async function storeWorld(store: Store, world: World, config: Config, clock: Clock, venueCache = true): Promise<void> {
   const now = world.end;
-  clock.set(now * 1000);
   await loadWorld(store, world);
   await store.transaction((tx) =>
     recordWalletSightings(
@@ -34,7 +42,6 @@ export async function openWorldApp(
       now,
     ),
   );
-  if (options.venueCache ?? true) await loadVenueCache(store, world, now);
-  await rebuild(store, testApp.config, clock);
-  return { ...testApp, world, now };
+  if (venueCache) await loadVenueCache(store, world, now);
+  await rebuild(store, config, clock);
 }

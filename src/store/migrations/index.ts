@@ -12,6 +12,7 @@ import { chainOrderedFillKeys } from "./0006_chain_ordered_fill_keys.js";
 import { byteOrderText } from "./0007_byte_order_text.js";
 import { plainRowIds } from "./0008_plain_row_ids.js";
 import { lookupClients } from "./0009_lookup_clients.js";
+import { aiAnalyses } from "./0010_ai_analyses.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -23,4 +24,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0007_byte_order_text": byteOrderText,
   "0008_plain_row_ids": plainRowIds,
   "0009_lookup_clients": lookupClients,
+  "0010_ai_analyses": aiAnalyses,
 };
