@@ -3,7 +3,7 @@
  * and end with `truncated` when a ceiling cut the list short. Returns validated payloads.
  */
 import type { Config } from "../config/index.js";
-import { VenueHttpClient, type VenueHttpOptions } from "./http.js";
+import { configuredHttpClient, type VenueHttpClient, type VenueHttpOptions } from "./http.js";
 import { pathLimit, type RateLimit } from "./pacing.js";
 import { pageByOffset, type OffsetPaging } from "./paging.js";
 import {
@@ -110,15 +110,7 @@ export class DataApiClient {
   constructor(readonly http: VenueHttpClient) {}
 
   static fromConfig(config: Pick<Config, "venue">, overrides: Partial<VenueHttpOptions> = {}): DataApiClient {
-    return new DataApiClient(
-      new VenueHttpClient({
-        name: "data-api",
-        baseUrl: config.venue.dataApiUrl,
-        timeoutMs: config.venue.requestTimeoutMs,
-        rateLimits: DATA_API_RATE_LIMITS,
-        ...overrides,
-      }),
-    );
+    return new DataApiClient(configuredHttpClient(config, { name: "data-api", baseUrl: config.venue.dataApiUrl, rateLimits: DATA_API_RATE_LIMITS }, overrides));
   }
 
   private list<S extends TSchema>(

@@ -1,6 +1,6 @@
 /** Gamma API client: markets (offset paging) and events (keyset paging). Returns validated payloads. */
 import type { Config } from "../config/index.js";
-import { VenueHttpClient, type VenueHttpOptions } from "./http.js";
+import { configuredHttpClient, type VenueHttpClient, type VenueHttpOptions } from "./http.js";
 import { pathLimit, type RateLimit } from "./pacing.js";
 import { pageByCursor, pageByOffset, type CursorPaging, type OffsetPaging } from "./paging.js";
 import { GammaEventShape, GammaEventsKeysetEnvelopeShape, GammaMarketShape, type GammaEvent, type GammaMarket } from "./shapes/gamma.js";
@@ -59,15 +59,7 @@ export class GammaClient {
   constructor(readonly http: VenueHttpClient) {}
 
   static fromConfig(config: Pick<Config, "venue">, overrides: Partial<VenueHttpOptions> = {}): GammaClient {
-    return new GammaClient(
-      new VenueHttpClient({
-        name: "gamma",
-        baseUrl: config.venue.gammaUrl,
-        timeoutMs: config.venue.requestTimeoutMs,
-        rateLimits: GAMMA_RATE_LIMITS,
-        ...overrides,
-      }),
-    );
+    return new GammaClient(configuredHttpClient(config, { name: "gamma", baseUrl: config.venue.gammaUrl, rateLimits: GAMMA_RATE_LIMITS }, overrides));
   }
 
   /** One `/markets` page. */

@@ -3,6 +3,7 @@
  * venue's limits, and retries with exponential backoff and full jitter on 429, 5xx and network errors
  * (honouring Retry-After). Errors name the client and the path, never the base URL (RPC URLs carry keys).
  */
+import type { Config } from "../config/index.js";
 import { systemClock, type Clock } from "../platform/clock.js";
 import { Pacer, realSleep, type RateLimit, type Sleep } from "./pacing.js";
 
@@ -229,4 +230,16 @@ export class VenueHttpClient {
       signal,
     });
   }
+}
+
+/**
+ * The client of one venue API as the configuration sets it up (its base URL, the venue request timeout, the API's
+ * published rate limits); `overrides` come last (tests point the clock and sleep elsewhere).
+ */
+export function configuredHttpClient(
+  config: Pick<Config, "venue">,
+  api: { name: string; baseUrl: string; rateLimits: readonly RateLimit[] },
+  overrides: Partial<VenueHttpOptions> = {},
+): VenueHttpClient {
+  return new VenueHttpClient({ timeoutMs: config.venue.requestTimeoutMs, ...api, ...overrides });
 }

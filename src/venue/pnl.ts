@@ -3,7 +3,7 @@
  * substitute: it drops unredeemed losers (the venue's Data API).
  */
 import type { Config } from "../config/index.js";
-import { VenueHttpClient, type VenueHttpOptions } from "./http.js";
+import { configuredHttpClient, type VenueHttpClient, type VenueHttpOptions } from "./http.js";
 import type { RateLimit } from "./pacing.js";
 import { PnlPointShape } from "./shapes/data-api.js";
 import { pnlCurvePointOf, type PnlCurvePoint } from "./shapes/normalize-wallet-data.js";
@@ -25,15 +25,7 @@ export class PnlClient {
   constructor(readonly http: VenueHttpClient) {}
 
   static fromConfig(config: Pick<Config, "venue">, overrides: Partial<VenueHttpOptions> = {}): PnlClient {
-    return new PnlClient(
-      new VenueHttpClient({
-        name: "user-pnl",
-        baseUrl: config.venue.pnlUrl,
-        timeoutMs: config.venue.requestTimeoutMs,
-        rateLimits: PNL_RATE_LIMITS,
-        ...overrides,
-      }),
-    );
+    return new PnlClient(configuredHttpClient(config, { name: "user-pnl", baseUrl: config.venue.pnlUrl, rateLimits: PNL_RATE_LIMITS }, overrides));
   }
 
   async curve(user: string, options: { interval?: PnlInterval; fidelity?: PnlFidelity; signal?: AbortSignal } = {}): Promise<PnlCurve> {

@@ -5,7 +5,7 @@
  * refusal names.
  */
 import type { Config } from "../../config/index.js";
-import { VenueHttpClient, type Verdict, type VenueHttpOptions } from "../http.js";
+import { configuredHttpClient, type VenueHttpClient, type Verdict, type VenueHttpOptions } from "../http.js";
 import type { RateLimit } from "../pacing.js";
 import { JsonRpcResponseShape, RpcBlockShape, RpcLogShape, type RpcLog } from "../shapes/json-rpc.js";
 import { VenueShapeError, partitionRows, type RejectedRow } from "../shapes/shape.js";
@@ -142,14 +142,8 @@ export class ChainClient {
   /** Null when no RPC URL is configured (fills then come from the Data API). */
   static fromConfig(config: Pick<Config, "venue">, overrides: Partial<VenueHttpOptions> = {}, options: ChainClientOptions = {}): ChainClient | null {
     if (!config.venue.rpcUrl) return null;
-    const http = new VenueHttpClient({
-      name: "rpc",
-      baseUrl: config.venue.rpcUrl,
-      timeoutMs: config.venue.requestTimeoutMs,
-      rateLimits: chainRateLimits(config.venue.rpcRequestsPerSecond),
-      ...overrides,
-    });
-    return new ChainClient(http, options);
+    const api = { name: "rpc", baseUrl: config.venue.rpcUrl, rateLimits: chainRateLimits(config.venue.rpcRequestsPerSecond) };
+    return new ChainClient(configuredHttpClient(config, api, overrides), options);
   }
 
   /** One JSON-RPC call; throws JsonRpcError for an error response. */
