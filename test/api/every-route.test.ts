@@ -32,7 +32,7 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
   }, 120_000);
   afterAll(async () => w?.close());
 
-  function valueOf(name: string, type: string | undefined): string {
+  function valueFor(name: string, type: string | undefined): string {
     if (name === "address" || name === "wallet" || name === "addr") return wallet;
     if (name === "market_id") return market.id;
     if (name === "condition_id" || name === "market") return market.condition_id;
@@ -49,8 +49,8 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
       const get = methods.get;
       if (!get || SKIPPED.some((skip) => skip.test(template))) continue;
       const query = new URLSearchParams();
-      for (const p of get.parameters ?? []) if (p.in === "query" && p.required) query.set(p.name, valueOf(p.name, p.schema?.type));
-      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => valueOf(name, "string"));
+      for (const p of get.parameters ?? []) if (p.in === "query" && p.required) query.set(p.name, valueFor(p.name, p.schema?.type));
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => valueFor(name, "string"));
       const url = query.size > 0 ? `${path}?${query}` : path;
       const response = await w.app.inject({ url, headers: { "x-api-key": key, authorization: `Bearer ${key}` } });
       called++;

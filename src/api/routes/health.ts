@@ -1,7 +1,7 @@
 /** GET /api/v1/health: liveness, store and platform kinds, per-source ingest lag, and readiness. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { readReadiness } from "../../analytics/readiness.js";
+import { readReadiness, type StoreReadiness } from "../../analytics/readiness.js";
 import { VERSION } from "../../version.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
@@ -70,7 +70,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
         role: ctx.config.server.role,
         uptime_seconds: Math.max(0, now - ctx.startedAt),
       };
-      let reading;
+      let reading: StoreReadiness;
       try {
         await Promise.all([ctx.store.ping(), ctx.platform.ping()]);
         reading = await readReadiness(ctx.store, ctx.expectedSources);
