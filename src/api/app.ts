@@ -29,6 +29,8 @@ import { analyticsRoutes } from "./routes/analytics.js";
 import { homeRoutes } from "./routes/home.js";
 import { leaderboardRoutes } from "./routes/leaderboards.js";
 import { siteRoutes } from "./routes/site.js";
+import { iswRoutes } from "./routes/isw.js";
+import { iswWebhookRoutes } from "./routes/isw-webhooks.js";
 
 /**
  * Fastify's request log lines, as Pelagic writes them: nothing on arrival, and one access line per answered
@@ -135,5 +137,7 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   await typed.register(siteRoutes, ctx);
   await typed.register(homeRoutes, ctx);
   await typed.register(analyticsRoutes, ctx);
+  await typed.register(iswRoutes, ctx);
+  await typed.register(iswWebhookRoutes, ctx);
   return app;
 }

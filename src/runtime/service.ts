@@ -17,6 +17,7 @@ import type { Store } from "../store/database.js";
 import { migrateStore } from "../store/migrate.js";
 import { Ingest, expectedIngestSources } from "../ingest/index.js";
 import { startDeriver, type Deriver } from "../derive/index.js";
+import { TerritoryMonitor, type MonitorDeps } from "../isw/monitor.js";
 import type { Sleep, VenueClients } from "../venue/index.js";
 import { openConfiguredStore } from "./store.js";
 
@@ -28,6 +29,8 @@ export interface Service {
   ingest: Ingest | null;
   /** The ledger's derivation, fed by this process's ingest; null when no ingest runs here. */
   deriver: Deriver | null;
+  /** The territory probe and webhook dispatcher, beside the ingest (ISW_MONITOR); null when no ingest runs here. */
+  territory: TerritoryMonitor | null;
   /** The address the server listens on. */
   url: string;
   stop(): Promise<void>;
@@ -42,6 +45,8 @@ export interface StartOptions {
   sleep?: Sleep;
   /** Runs before the ingest starts (register `onCommitted` listeners here, so they see every batch). */
   beforeIngest?: (ingest: Ingest) => Promise<void>;
+  /** The territory monitor's layer source and webhook DNS (tests); the configured ones when absent. */
+  territory?: Pick<MonitorDeps, "source" | "resolve">;
 }
 
 /** role ingest: only /api/v1/health, so an orchestrator can probe the ingest process. */
@@ -69,6 +74,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const app = role === "ingest" ? await buildHealthApp(ctx, logger) : await buildApp(ctx, logger);
   if (options.register) await options.register(app);
   const ingest = ingestRuns ? new Ingest({ config, store, platform, logger, venue: options.venue, sleep: options.sleep }) : null;
+  const territory = ingest && config.isw.monitor ? new TerritoryMonitor({ config, store, clock: platform.clock, logger, ...options.territory }) : null;
   const url = await app.listen({ port: config.server.port, host: config.server.host });
   let deriver: Deriver | null = null;
   if (ingest) {
@@ -76,6 +82,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     // The derived tables (positions, statistics, market figures) follow every committed ingest batch.
     deriver = await startDeriver({ store, config, clock: platform.clock, logger, ingest });
     ingest.start();
+    territory?.start();
   }
   logger.info(
     {
@@ -90,12 +97,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await Promise.all([app.close(), ingest?.stop()]);
+      await Promise.all([app.close(), ingest?.stop(), territory?.stop()]);
       await deriver?.stop();
       await platform.close();
       await store.close();
     })());
-  return { app, store, platform, ingest, deriver, url, stop };
+  return { app, store, platform, ingest, deriver, territory, url, stop };
 }
 
 /** Stops the service (or any process part) on SIGTERM/SIGINT, forcing an exit if draining outlasts the grace period. */

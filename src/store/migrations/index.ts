@@ -11,6 +11,7 @@ import { boardExtras } from "./0005_board_extras.js";
 import { chainOrderedFillKeys } from "./0006_chain_ordered_fill_keys.js";
 import { byteOrderText } from "./0007_byte_order_text.js";
 import { plainRowIds } from "./0008_plain_row_ids.js";
+import { isw } from "./0009_isw.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -21,4 +22,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0006_chain_ordered_fill_keys": chainOrderedFillKeys,
   "0007_byte_order_text": byteOrderText,
   "0008_plain_row_ids": plainRowIds,
+  "0009_isw": isw,
 };
