@@ -16,18 +16,12 @@ import type { CityInput } from "./cities.js";
 import type { Store } from "./deps.js";
 import type { EventRow } from "./event-view.js";
 import { iswDb } from "./tables.js";
+import { BAKHMUT_POINTS, pointSubscriptions } from "./testing/bakhmut-places.js";
 import { SNAPSHOT_LAYERS } from "./testing/snapshot-replay.js";
 import { replayProbe } from "./testing/replay-probe.js";
 import { clipTo, turfDistance, type Area } from "./testing/turf-reference.js";
 
 const LEVELS = ["SAFE", "LOW", "MEDIUM", "HIGH", "CRITICAL"];
-const POINTS: Array<[string, [number, number]]> = [
-  ["east of the centre", [37.97, 48.58]],
-  ["north-west edge", [37.95, 48.59]],
-  ["west road", [37.92, 48.59]],
-  ["far west road", [37.91, 48.59]],
-  ["southern flank", [37.93, 48.56]],
-];
 const ALL_OF = { center: [37.999, 48.595] as [number, number], radiusM: 3_400 };
 const CITIES: CityInput[] = [
   {
@@ -35,7 +29,7 @@ const CITIES: CityInput[] = [
     lon: 37.999,
     lat: 48.595,
     subscriptions: [
-      ...POINTS.map(([label, point]) => ({ label, check_type: "single" as const, point, buffer_advance_m: 0, market_slug_pattern: `${label.replace(/ /g, "-")}-*` })),
+      ...pointSubscriptions(),
       { label: "All of Bakhmut", check_type: "entirety", radius_m: ALL_OF.radiusM, market_slug_pattern: "will-russia-capture-all-of-bakhmut-by-*" },
     ],
   },
@@ -48,7 +42,7 @@ const raw = days.map((d) => d.collection().features.filter((f) => f.geometry) as
 const expectedLevels = new Map<string, string[]>();
 
 beforeAll(() => {
-  for (const [label, point] of POINTS) {
+  for (const [label, point] of BAKHMUT_POINTS) {
     expectedLevels.set(
       label,
       raw.map((features) => {

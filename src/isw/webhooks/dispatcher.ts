@@ -1,7 +1,7 @@
 /**
  * Sends the stored deliveries. A delivery is stored in the probe's own transaction with its event, so nothing is
- * lost to a restart: the dispatcher reads what is due from the table, leases it (a crash mid-send retries it after
- * the lease), sends it signed (signing.ts), and records the outcome. Only a 2xx answer within
+ * lost to a restart: the dispatcher reads what is due from the table, claims it with a lease (one sender per
+ * attempt; a crash mid-send retries it once the lease ends), sends it signed (signing.ts), and records the outcome. Only a 2xx answer within
  * ISW_WEBHOOK_TIMEOUT_SECONDS is a success; 410 disables the endpoint and cancels its other deliveries; any other
  * answer or error waits for the next step of ISW_WEBHOOK_RETRY_SCHEDULE (up to 10% jitter, never before a
  * Retry-After) until the schedule ends. Every attempt carries the same webhook-id (one per event), so a
@@ -111,13 +111,24 @@ export class WebhookDispatcher {
       .execute();
     if (due.length === 0) return 0;
     const lease = now + this.deps.isw.webhookTimeoutSeconds + LEASE_MARGIN_SECONDS;
-    await this.db.updateTable("isw_webhook_deliveries").set({ next_attempt_at: lease }).where("id", "in", due.map((d) => d.id)).execute();
+    const claimed: DueDelivery[] = [];
+    for (const delivery of due) {
+      // A claim moves the delivery past the lease only if nobody moved it since it was read: one sender per attempt.
+      const claim = await this.db
+        .updateTable("isw_webhook_deliveries")
+        .set({ next_attempt_at: lease })
+        .where("id", "=", delivery.id)
+        .where("status", "=", "pending")
+        .where("next_attempt_at", "<=", now)
+        .executeTakeFirst();
+      if (Number(claim.numUpdatedRows) === 1) claimed.push(delivery);
+    }
     let next = 0;
     const worker = async () => {
-      while (next < due.length) await this.attempt(due[next++]!);
+      while (next < claimed.length) await this.attempt(claimed[next++]!);
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
-    return due.length;
+    await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, worker));
+    return claimed.length;
   }
 
   private async attempt(delivery: DueDelivery): Promise<void> {
