@@ -23,7 +23,7 @@ const SubscriptionSchema = Type.Object(
     point: Type.Optional(Position),
     buffer_advance_m: Type.Optional(Type.Number({ minimum: 0, maximum: 50_000 })),
     radius_m: Type.Optional(Type.Number({ minimum: 50, maximum: 50_000 })),
-    polygon: Type.Optional(Type.Array(Position, { minItems: 4, maxItems: 10_000 })),
+    polygon: Type.Optional(Type.Array(Position, { minItems: 3, maxItems: 10_000 })),
     market_slug_pattern: Type.String({ minLength: 1, maxLength: 200 }),
     description: Type.Optional(Type.String({ maxLength: 2_000 })),
   },

@@ -33,6 +33,14 @@ export function probeIntervalSeconds(nowMs: number, isw: Config["isw"]): number 
   return hour >= isw.busyWindowStartHour && hour < isw.busyWindowEndHour ? isw.fastProbeSeconds : isw.slowProbeSeconds;
 }
 
+/**
+ * The pause after a failed probe: twice the previous one (twice the interval after the first failure), at least
+ * what the server asked for, at most ISW_PROBE_BACKOFF_MAX_SECONDS.
+ */
+export function backoffSeconds(previous: number, intervalSeconds: number, askedSeconds: number, maxSeconds: number): number {
+  return Math.min(maxSeconds, Math.max(askedSeconds, previous === 0 ? intervalSeconds * 2 : previous * 2));
+}
+
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
@@ -81,21 +89,21 @@ export class TerritoryMonitor {
   private async run(): Promise<void> {
     const { config, clock, logger, store } = this.deps;
     const signal = this.controller.signal;
-    let backoffSeconds = 0;
+    let backoff = 0;
     while (!signal.aborted) {
       const interval = probeIntervalSeconds(clock.nowMs(), config.isw);
       try {
         await this.probe.probe(signal);
-        backoffSeconds = 0;
+        backoff = 0;
       } catch (error) {
         if (signal.aborted) break;
         const message = error instanceof Error ? error.message : String(error);
         const askedSeconds = error instanceof VenueUnavailableError && error.retryAfterMs !== null ? Math.ceil(error.retryAfterMs / 1000) : 0;
-        backoffSeconds = Math.min(config.isw.probeBackoffMaxSeconds, Math.max(askedSeconds, backoffSeconds === 0 ? interval * 2 : backoffSeconds * 2));
-        logger.warn({ source: TERRITORY_SOURCE, err: message, pauseSeconds: backoffSeconds }, "territory probe failed; backing off");
+        backoff = backoffSeconds(backoff, interval, askedSeconds, config.isw.probeBackoffMaxSeconds);
+        logger.warn({ source: TERRITORY_SOURCE, err: message, pauseSeconds: backoff }, "territory probe failed; backing off");
         await recordSourceError(store.db, TERRITORY_SOURCE, message, clock.now()).catch(() => undefined);
       }
-      await pause((backoffSeconds || interval) * 1000, signal);
+      await pause((backoff || interval) * 1000, signal);
     }
   }
 }

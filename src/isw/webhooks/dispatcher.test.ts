@@ -13,7 +13,7 @@ import { createLogger } from "../../platform/logger.js";
 import type { Store } from "../deps.js";
 import { insertEvent } from "../monitor-store.js";
 import { iswDb } from "../tables.js";
-import { startReceiver, type Receiver } from "../testing/receiver.js";
+import { startReceiver, type Receiver } from "./receiver.js";
 import { WebhookDispatcher } from "./dispatcher.js";
 import { enqueueDeliveries, registerEndpoint } from "./endpoints.js";
 import { SecretBox } from "./secret-box.js";

@@ -1,4 +1,4 @@
-/** A webhook receiver on loopback for tests, the bench and the demo: records each request, answers as told. */
+/** A webhook receiver on loopback (the demo's, the tests' and the bench's): records each request, answers as told. */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
