@@ -3,8 +3,8 @@
  * src/isw/: when those folders move files around, this is the one file of the monitor to update.
  */
 export type { Database } from "../store/schema.js";
-export type { Store, StoreTransaction } from "../store/database.js";
+export type { Store } from "../store/database.js";
 export { recordSourceError, saveCheckpoint } from "../store/checkpoints.js";
 export { ArcGisClient } from "../venue/arcgis.js";
-export { VenueHttpError, VenueUnavailableError, parseRetryAfter } from "../venue/http.js";
+export { VenueUnavailableError, parseRetryAfter } from "../venue/http.js";
 export type { GeoJsonFeature } from "../venue/shapes/arcgis.js";

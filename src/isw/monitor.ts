@@ -62,13 +62,13 @@ export class TerritoryMonitor {
 
   constructor(private readonly deps: MonitorDeps) {
     const { config, store, clock, logger } = deps;
-    const client = ArcGisClient.fromConfig(config, { onEvent: (event) => logger.debug({ venue: event }, "territory layer request retried") });
+    const source = deps.source ?? arcgisLayerSource(ArcGisClient.fromConfig(config, { onEvent: (event) => logger.debug({ venue: event }, "territory layer request retried") }));
     this.dispatcher = new WebhookDispatcher({ store, clock, logger, box: secretBoxFromConfig(config), isw: config.isw, resolve: deps.resolve });
     this.probe = new TerritoryProbe({
       store,
       clock,
       logger,
-      source: deps.source ?? arcgisLayerSource(client),
+      source,
       isw: config.isw,
       cities: configuredCities(config.isw),
       layers: configuredLayers(config.isw),

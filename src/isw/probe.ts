@@ -249,7 +249,9 @@ export class TerritoryProbe {
       states.push(row);
     }
     for (const row of input.confirmed) {
-      const confirmed = { ...row, map_version_id: states.find((s) => s.subscription_id === row.subscription_id)?.map_version_id ?? row.map_version_id, capture_event_id: captureIds.get(row.subscription_id) ?? row.capture_event_id };
+      // A confirmation of a subscription measured in this probe too belongs to this probe's map.
+      const measuredNow = states.find((s) => s.subscription_id === row.subscription_id);
+      const confirmed = { ...row, map_version_id: measuredNow?.map_version_id ?? row.map_version_id };
       await saveState(db, confirmed);
       states.push(confirmed);
     }
