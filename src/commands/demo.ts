@@ -12,6 +12,7 @@ import { startVenueProcess } from "../sim/venue-process.js";
 import type { ResolvedWorldOptions } from "../sim/world/index.js";
 import { settingFlag, type CommandSpec } from "./spec.js";
 import { WORLD_FLAGS, describeWorld, numberFlag, worldOptionsOf } from "./world-flags.js";
+import { demoTerritoryConfig, startDemoWebhook, territoryShowcase } from "./demo-territory.js";
 
 const DAY = 86_400;
 /** Blocks per eth_getLogs call in the demo (about 2.3 days of 2 s blocks). */
@@ -85,6 +86,7 @@ export const demoCommand: CommandSpec = {
     "stopped). When /api/v1/health says ready: true, it prints what to open. Ctrl-C stops both.",
   flags: {
     ...WORLD_FLAGS,
+    "isw-step": { ...WORLD_FLAGS["isw-step"], default: "30" },
     "sim-port": { value: "<port>", default: "0", description: "the venue's port; 0: any free port" },
     port: settingFlag("PORT", "<port>"),
   },
@@ -99,7 +101,7 @@ export const demoCommand: CommandSpec = {
       .filter(([name]) => name in WORLD_FLAGS)
       .flatMap(([name, value]) => [`--${name}`, value]);
     const venue = await startVenueProcess([...venueArgs, "--sim-port", String(numberFlag(flags, "sim-port")), "--live-from", "now", "--end", new Date(options.end * 1000).toISOString().slice(0, 10)]);
-    const serviceConfig = demoConfig(config, venue.urls, options);
+    const serviceConfig = demoTerritoryConfig(demoConfig(config, venue.urls, options));
     const logger = createLogger(config.server.logLevel);
     let service: Service;
     try {
@@ -109,7 +111,8 @@ export const demoCommand: CommandSpec = {
       throw error;
     }
     const stopping = new AbortController();
-    stopOnSignals({ ...service, stop: () => (stopping.abort(), service.stop().then(() => venue.close())) }, logger, config.server.shutdownGraceMs);
+    const webhook = await startDemoWebhook(service, (line) => console.log(line));
+    stopOnSignals({ ...service, stop: () => (stopping.abort(), service.stop().then(async () => void (await Promise.all([venue.close(), webhook.close()])))) }, logger, config.server.shutdownGraceMs);
     console.log(
       [
         `Pelagic demo on a simulated venue (${describeWorld(options, liveRate)}), serving at ${service.url} after ${seconds()} s.`,
@@ -123,6 +126,6 @@ export const demoCommand: CommandSpec = {
     );
     await waitUntilReady(service.url, stopping.signal);
     if (stopping.signal.aborted) return;
-    console.log([`Pelagic demo ready in ${seconds()} s. Open:`, ...(await showcase(service.url)).map((line) => `  ${line}`)].join("\n"));
+    console.log([`Pelagic demo ready in ${seconds()} s. Open:`, ...[...(await showcase(service.url)), ...territoryShowcase(service.url, webhook)].map((line) => `  ${line}`)].join("\n"));
   },
 };

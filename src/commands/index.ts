@@ -3,6 +3,7 @@
  * `PORT=9000`); each command may take flags of its own, and answers `--help`.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { checkCitiesFile } from "../isw/cities.js";
 import { ConfigError, describeSettings, flagToEnv, loadConfig, settingFlagName, type Config } from "../config/index.js";
 import { demoCommand } from "./demo.js";
 import { commandHelp, overview } from "./help.js";
@@ -87,6 +88,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     config = loadConfig(process.env, line.settings);
+    checkCitiesFile(config.isw);
   } catch (error) {
     if (error instanceof UsageError) console.error(`pelagic: ${error.message} ${seeHelp}`);
     else if (error instanceof ConfigError) console.error(`pelagic: ${error.message}`);

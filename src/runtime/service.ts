@@ -19,6 +19,7 @@ import { Ingest, expectedIngestSources } from "../ingest/index.js";
 import { attachLiveRelay, type LiveRelay } from "../live/relay.js";
 import { realScheduler } from "../live/scheduler.js";
 import { startDeriver, type Deriver } from "../derive/index.js";
+import { TerritoryMonitor, type MonitorDeps } from "../isw/monitor.js";
 import type { Sleep, VenueClients } from "../venue/index.js";
 import { openConfiguredStore } from "./store.js";
 
@@ -30,6 +31,8 @@ export interface Service {
   ingest: Ingest | null;
   /** The ledger's derivation, fed by this process's ingest; null when no ingest runs here. */
   deriver: Deriver | null;
+  /** The territory probe and webhook dispatcher, beside the ingest (ISW_MONITOR); null when no ingest runs here. */
+  territory: TerritoryMonitor | null;
   /** The address the server listens on. */
   url: string;
   stop(): Promise<void>;
@@ -44,6 +47,8 @@ export interface StartOptions {
   sleep?: Sleep;
   /** Runs before the ingest starts (register `onCommitted` listeners here, so they see every batch). */
   beforeIngest?: (ingest: Ingest) => Promise<void>;
+  /** The territory monitor's layer source and webhook DNS (tests); the configured ones when absent. */
+  territory?: Pick<MonitorDeps, "source" | "resolve">;
 }
 
 /** role ingest: only /api/v1/health, so an orchestrator can probe the ingest process. */
@@ -71,6 +76,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const app = role === "ingest" ? await buildHealthApp(ctx, logger) : await buildApp(ctx, logger);
   if (options.register) await options.register(app);
   const ingest = ingestRuns ? new Ingest({ config, store, platform, logger, venue: options.venue, sleep: options.sleep }) : null;
+  const territory = ingest && config.isw.monitor ? new TerritoryMonitor({ config, store, clock: platform.clock, logger, ...options.territory }) : null;
   const url = await app.listen({ port: config.server.port, host: config.server.host });
   let deriver: Deriver | null = null;
   let relay: LiveRelay | null = null;
@@ -82,6 +88,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     relay = attachLiveRelay(ingest, { pubsub: platform.pubsub, store, logger, scheduler: realScheduler(platform.clock), holdMs: config.live.settlementHoldMs });
     await relay.start().catch((error: unknown) => logger.error({ err: error }, "the live relay could not subscribe to the live feed"));
     ingest.start();
+    territory?.start();
   }
   logger.info(
     {
@@ -96,13 +103,13 @@ export async function startService(config: Config, options: StartOptions = {}): 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await Promise.all([app.close(), ingest?.stop()]);
+      await Promise.all([app.close(), ingest?.stop(), territory?.stop()]);
       await relay?.stop();
       await deriver?.stop();
       await platform.close();
       await store.close();
     })());
-  return { app, store, platform, ingest, deriver, url, stop };
+  return { app, store, platform, ingest, deriver, territory, url, stop };
 }
 
 /** Stops the service (or any process part) on SIGTERM/SIGINT, forcing an exit if draining outlasts the grace period. */

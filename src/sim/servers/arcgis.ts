@@ -9,7 +9,7 @@
  * territory are empty (those layers exist, with their shapes, but never count here).
  */
 import { readSnapshots, type Snapshot, type SnapshotGeometry } from "../isw-snapshots.js";
-import { hashString } from "../world/random.js";
+import { hashString } from "../../platform/hash.js";
 import { SimErrorReply, json, type RouteHandler, type SimReply } from "./http.js";
 import type { VenueState } from "./venue-state.js";
 

@@ -10,7 +10,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { RTDS_ACTIVITY_TOPIC } from "../../venue/shapes/rtds.js";
 import type { LiveAppend, World } from "../world/index.js";
-import { hashString } from "../world/random.js";
+import { hashString } from "../../platform/hash.js";
 import { decimal } from "./format.js";
 import { tradeRow } from "./data-api.js";
 import type { Faults } from "./faults.js";

@@ -2,7 +2,8 @@
  * Deterministic identifiers of the simulated venue, derived from (world seed, domain, index) by hashWords:
  * nothing is stored for them, so a 10-million-fill world holds no hash strings until someone asks for one.
  */
-import { hashString, hashWords } from "./random.js";
+import { hashString } from "../../platform/hash.js";
+import { hashWords } from "./random.js";
 
 export type Hex = `0x${string}`;
 

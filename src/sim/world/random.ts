@@ -3,26 +3,7 @@
  * from an Rng (sfc32) whose seed derives from the world's seed, so the same options give the same world.
  * `hashWords` is a stateless keyed hash used to derive identifiers (addresses, tx hashes) lazily from an index.
  */
-
-/** murmur3's 32-bit finaliser: a bijection on uint32 with good avalanche. */
-export function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-/** FNV-1a of a string, finalised: turns labels ("catalog", "tx-match") into 32-bit keys. */
-export function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return fmix32(h >>> 0);
-}
+import { fmix32, hashString } from "../../platform/hash.js";
 
 /** A world seed as two uint32 words; strings are hashed, numbers are split into their low and high words. */
 export function seedWords(seed: number | string): [number, number] {

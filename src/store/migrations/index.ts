@@ -13,6 +13,7 @@ import { byteOrderText } from "./0007_byte_order_text.js";
 import { plainRowIds } from "./0008_plain_row_ids.js";
 import { lookupClients } from "./0009_lookup_clients.js";
 import { aiAnalyses } from "./0010_ai_analyses.js";
+import { isw } from "./0011_isw.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -25,4 +26,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0008_plain_row_ids": plainRowIds,
   "0009_lookup_clients": lookupClients,
   "0010_ai_analyses": aiAnalyses,
+  "0011_isw": isw,
 };
