@@ -95,5 +95,5 @@ describe.each([TEST_DATABASE_URL ? "postgres" : "sqlite"] as const)("pelagic ing
 
     expect(await ingestProcess(killed).exited).toBe(0);
     expect(await killed.checksum()).toEqual(expected);
-  }, 240_000);
+  }, 480_000);
 });

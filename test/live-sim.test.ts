@@ -69,7 +69,7 @@ describe("live streams on the simulated venue", () => {
     const store = service.store;
     await until("the chain follower's first sync", async () => (await readCheckpoint(store.db, SOURCES.chain))?.first_sync_done === 1, 120_000);
     await until("400 live transactions on the raw stream", () => new Set(raw.trades<RelayTradeEvent>().map((e) => e.transactionHash)).size >= 400, 120_000);
-    await until("indexed events", () => indexedAll.trades().length > 100, 60_000);
+    await until("indexed events", () => indexedAll.trades().length > 100, 150_000);
     // Stop the venue's trading where it is; what it sent arrives within the hold, the chain within a poll or two.
     await venue.close();
     venue = undefined;
@@ -156,5 +156,5 @@ describe("live streams on the simulated venue", () => {
     expect(filtered).toEqual(indexed.filter((e) => e.entry_type !== "COMPLEMENTARY"));
     expect(filtered.length).toBeGreaterThan(0);
     ws.socket.close();
-  }, 240_000);
+  }, 480_000);
 });
