@@ -33,6 +33,7 @@ import { siteRoutes } from "./routes/site.js";
 import { aiAnalysisRoutes } from "./routes/ai-analysis.js";
 import { iswRoutes } from "./routes/isw.js";
 import { iswWebhookRoutes } from "./routes/isw-webhooks.js";
+import { drilldownRoutes } from "./routes/drilldowns.js";
 
 /**
  * Fastify's request log lines, as Pelagic writes them: nothing on arrival, and one access line per answered
@@ -143,5 +144,6 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   await typed.register(aiAnalysisRoutes, ctx);
   await typed.register(iswRoutes, ctx);
   await typed.register(iswWebhookRoutes, ctx);
+  await typed.register(drilldownRoutes, ctx);
   return app;
 }

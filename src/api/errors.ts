@@ -123,7 +123,7 @@ function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
   });
 }
 
-const READ_ERROR_STATUS: Record<ReadError["kind"], number> = { not_found: 404, upstream_unavailable: 502, rate_limited: 429 };
+const READ_ERROR_STATUS: Record<ReadError["kind"], number> = { not_found: 404, upstream_unavailable: 502, rate_limited: 429, timed_out: 503 };
 
 /** A read side's refusal as the HTTP error it is. */
 function httpErrorOf(error: ReadError): HttpError {

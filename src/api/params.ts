@@ -75,3 +75,15 @@ export function categoryFilter(value: string): Category | null {
   }
   return category;
 }
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A YYYY-MM-DD query parameter as the unix seconds of that UTC day's start (or last second); null for ""; 422 for an impossible date. */
+export function dayBound(name: string, value: string, end: boolean): number | null {
+  if (value === "") return null;
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  if (!DATE.test(value) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
+    throw validationError(["query", name], "Input should be a valid date in the format YYYY-MM-DD", "date_from_datetime_parsing");
+  }
+  return ms / 1000 + (end ? 86_399 : 0);
+}

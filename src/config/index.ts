@@ -214,6 +214,11 @@ export const settings = {
     pollSeconds: int("AI_ANALYSIS_POLL_SECONDS", 5, "how often an API process looks for queued generations it can take (its own requests wake it at once)", { min: 1, max: 3_600 }),
     recentDays: int("AI_ANALYSIS_RECENT_DAYS", 7, "window (days) of the recent changes an analysis reports", { min: 1, max: 30 }),
   },
+  drilldowns: {
+    whaleTradesTimeoutMs: int("WHALE_TRADES_TIMEOUT_MS", 20_000, "time a market whale-trades read may take (its statements together) before it stops and answers 503 with Retry-After", { min: 1, max: 600_000 }),
+    whaleTradesRetryAfterSeconds: int("WHALE_TRADES_RETRY_AFTER_SECONDS", 30, "Retry-After of a market whale-trades read that ran past WHALE_TRADES_TIMEOUT_MS", { min: 1, max: 3_600 }),
+    smartListCheckSeconds: int("SMART_LIST_CHECK_SECONDS", 5, "how often an API process looks whether the Deriver rewrote wallet_stats; only then it reloads the Smart Money list that flags whale trades", { min: 0 }),
+  },
   ingest: {
     enabled: bool("INGEST", true, "run ingest in this process (role all)"),
     startDate: optionalStr("INGEST_START", "backfill start: YYYY-MM-DD or a block number (a date only without VENUE_RPC_URL); unset: follow from now"),

@@ -9,7 +9,7 @@ import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { sendSerialized } from "../send-serialized.js";
 import { validationError } from "../errors.js";
-import { Limit, Offset, categoryFilter } from "../params.js";
+import { Limit, Offset, categoryFilter, dayBound } from "../params.js";
 import { MarketRowSchema, Nullable, indexOf } from "./market-schemas.js";
 
 const CategoryParam = Type.String({
@@ -19,17 +19,6 @@ const CategoryParam = Type.String({
 });
 
 const NonNegativeInt = (def: number, description: string) => Type.Integer({ minimum: 0, default: def, description });
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** YYYY-MM-DD as the unix seconds of that UTC day's start (or end); null for ""; 422 for an impossible date. */
-function dayBound(name: string, value: string, end: boolean): number | null {
-  if (value === "") return null;
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  if (!DATE.test(value) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
-    throw validationError(["query", name], "Input should be a valid date in the format YYYY-MM-DD", "date_from_datetime_parsing");
-  }
-  return ms / 1000 + (end ? 86_399 : 0);
-}
 
 const HotRow = Type.Intersect([
   MarketRowSchema,

@@ -1,0 +1,148 @@
+/**
+ * A market's whale trades (docs/METRICS.md, market whale trades), newest first, paged by keyset on
+ * (timestamp desc, id desc).
+ *
+ * One trade is one maker order filled against one taker order: the maker's fill (role `maker`), whose wallet is the
+ * maker and whose counterparty is the taker. The taker's own fill spans all its makers and names only the first
+ * (docs/METRICS.md, fills), so it would count a match once per taker and lose the other makers; fills of unknown
+ * role (Data API) pair nobody and are not trades here. `side`, `direction`, `price` and `usd_amount` are the maker
+ * order's, as its OrderFilled event states them; `min_usd` applies to `usd_amount`.
+ *
+ * Whale-class: the maker or the taker is on today's Smart Money list (`SmartList`). The fills are read in growing
+ * chunks over the (condition_id, ts) index and filtered here, so that no statement scans far past what a page needs,
+ * and the read stops with a `timed_out` refusal once it ran WHALE_TRADES_TIMEOUT_MS (checked between chunks;
+ * PostgreSQL also cancels a statement past it).
+ */
+import type { Kysely } from "kysely";
+import type { Store } from "../store/database.js";
+import type { Database, Direction, EntryType } from "../store/schema.js";
+import { StatementTimeout, withStatementTimeout } from "../store/statement-timeout.js";
+import { fromMicro, MICRO } from "../venue/units.js";
+import { outcomeSide } from "./insight-support.js";
+import { keysetBefore, type KeysetBound } from "./keyset.js";
+import { ReadError } from "./read-errors.js";
+import { nextCursor } from "./wallet-market.js";
+
+export type WhaleFilter = "smart" | "all";
+
+export interface WhaleTradesQuery {
+  conditionId: string;
+  /** Upper bound on the timestamp, inclusive without `beforeId`; 0 = none (newest first). */
+  before: number;
+  /** With `before`: rows strictly before (before, beforeId); 0 = none. */
+  beforeId: number;
+  /** USD, lower bound on the maker order's collateral. */
+  minUsd: number;
+  limit: number;
+  wallets: WhaleFilter;
+}
+
+export interface WhaleTradesLimits {
+  timeoutMs: number;
+  retryAfterSeconds: number;
+  /** Milliseconds since some fixed point (performance.now in production; tests may pass their own). */
+  now?: () => number;
+}
+
+export interface MarketWhaleTrade {
+  id: number;
+  timestamp: number;
+  maker: string;
+  taker: string | null;
+  maker_is_whale: boolean;
+  taker_is_whale: boolean;
+  side: "YES" | "NO";
+  direction: Direction;
+  price: number;
+  usd_amount: number;
+  token_amount: number;
+  entry_type: EntryType | null;
+  tx_hash: string;
+}
+
+/** The first chunk reads this many rows per wanted row when a filter drops some; each next chunk 4 times more. */
+const FIRST_CHUNK_FACTOR = 4;
+const MIN_CHUNK = 256;
+const MAX_CHUNK = 16_384;
+
+type Candidate = { id: number; ts: number; wallet: string; counterparty: string | null };
+
+function chunkQuery(db: Kysely<Database>, q: WhaleTradesQuery, bound: KeysetBound, size: number) {
+  const query = db
+    .selectFrom("fills")
+    .select(["id", "ts", "wallet", "counterparty"])
+    .where("condition_id", "=", q.conditionId)
+    .where("role", "=", "maker")
+    .where("usd", ">=", Math.ceil(q.minUsd * MICRO));
+  return keysetBefore(query, { ts: "ts", id: "id" }, bound).orderBy("ts", "desc").orderBy("id", "desc").limit(size);
+}
+
+/** The ids of the page's trades (and one more, to tell whether there is a next page), in page order. */
+async function pickTrades(db: Kysely<Database>, q: WhaleTradesQuery, smart: ReadonlySet<string>, limits: Required<WhaleTradesLimits>, deadline: number): Promise<Candidate[]> {
+  const want = q.limit + 1;
+  const keep = (c: Candidate) => q.wallets === "all" || smart.has(c.wallet) || (c.counterparty !== null && smart.has(c.counterparty));
+  const picked: Candidate[] = [];
+  let bound: KeysetBound = { before: q.before, beforeId: q.beforeId, inclusive: true };
+  let size = q.wallets === "all" ? want : Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, want * FIRST_CHUNK_FACTOR));
+  for (;;) {
+    const rows = await chunkQuery(db, q, bound, size).execute();
+    for (const row of rows) {
+      if (keep(row)) picked.push(row);
+      if (picked.length === want) return picked;
+    }
+    const last = rows.at(-1);
+    if (rows.length < size || !last) return picked;
+    if (limits.now() > deadline) throw new StatementTimeout(limits.timeoutMs);
+    bound = { before: last.ts, beforeId: last.id, inclusive: true };
+    size = Math.min(MAX_CHUNK, size * 4);
+  }
+}
+
+async function tradeRows(db: Kysely<Database>, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("fills")
+    .select(["id", "ts", "wallet", "counterparty", "side", "outcome_index", "price", "usd", "size", "entry_type", "tx_hash"])
+    .where("id", "in", ids)
+    .execute();
+}
+
+/** A page of the market's whale-class trades; `timed_out` past the time-out. */
+export async function marketWhaleTrades(store: Store, q: WhaleTradesQuery, smart: ReadonlySet<string>, limits: WhaleTradesLimits) {
+  const clock = { ...limits, now: limits.now ?? (() => performance.now()) };
+  const deadline = clock.now() + limits.timeoutMs;
+  let picked: Candidate[];
+  let rows: Awaited<ReturnType<typeof tradeRows>>;
+  try {
+    ({ picked, rows } = await withStatementTimeout(store, limits.timeoutMs, async (db) => {
+      const chosen = await pickTrades(db, q, smart, clock, deadline);
+      return { picked: chosen, rows: await tradeRows(db, chosen.slice(0, q.limit).map((c) => c.id)) };
+    }));
+  } catch (error) {
+    if (error instanceof StatementTimeout) {
+      throw new ReadError("timed_out", `Reading this market's whale trades took longer than ${limits.timeoutMs} ms; retry, or narrow it (a higher min_usd, an earlier before)`, limits.retryAfterSeconds);
+    }
+    throw error;
+  }
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const trades: MarketWhaleTrade[] = picked.slice(0, q.limit).map((c) => {
+    const r = byId.get(c.id)!;
+    return {
+      id: r.id,
+      timestamp: r.ts,
+      maker: r.wallet,
+      taker: r.counterparty,
+      maker_is_whale: smart.has(r.wallet),
+      taker_is_whale: r.counterparty !== null && smart.has(r.counterparty),
+      side: outcomeSide(r.outcome_index),
+      direction: r.side,
+      price: r.price,
+      usd_amount: fromMicro(r.usd),
+      token_amount: fromMicro(r.size),
+      entry_type: r.entry_type,
+      tx_hash: r.tx_hash,
+    };
+  });
+  const more = picked.length > q.limit;
+  return { market: q.conditionId, count: trades.length, min_usd: q.minUsd, wallets: q.wallets, has_more: more, ...nextCursor(trades.at(-1), more), trades };
+}
