@@ -58,3 +58,4 @@ export { dailySettledPnl, ledgerTotalPnl, positionCostUsd, settledNetUsd, unreal
 export { MarketTotals, countsTowardMarket, marketVolume, type MarketTotal } from "./market-totals.js";
 export { majoritySide, teamOf, whaleConsensus, yesPct, type TeamCounts } from "./consensus.js";
 export { ROLE_PROFILES, averageEntryPrice, makerShare, roleProfile, type RoleProfile, type RoleThresholds } from "./role-profile.js";
+export { convictionClusters, whaleFlip, type ClusterMember, type ConvictionCluster, type EventStand, type WhaleFlip } from "./whale-signals.js";
