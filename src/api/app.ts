@@ -31,6 +31,8 @@ import { leaderboardRoutes } from "./routes/leaderboards.js";
 import { liveRoutes } from "./routes/live.js";
 import { siteRoutes } from "./routes/site.js";
 import { aiAnalysisRoutes } from "./routes/ai-analysis.js";
+import { whaleAlertRoutes } from "./routes/whale-alerts.js";
+import { whaleSignalRoutes } from "./routes/whale-signals.js";
 
 /**
  * Fastify's request log lines, as Pelagic writes them: nothing on arrival, and one access line per answered
@@ -139,5 +141,7 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   await typed.register(analyticsRoutes, ctx);
   await typed.register(liveRoutes, ctx);
   await typed.register(aiAnalysisRoutes, ctx);
+  await typed.register(whaleAlertRoutes, ctx);
+  await typed.register(whaleSignalRoutes, ctx);
   return app;
 }
