@@ -34,6 +34,8 @@ import { aiAnalysisRoutes } from "./routes/ai-analysis.js";
 import { iswRoutes } from "./routes/isw.js";
 import { iswWebhookRoutes } from "./routes/isw-webhooks.js";
 import { drilldownRoutes } from "./routes/drilldowns.js";
+import { whaleAlertRoutes } from "./routes/whale-alerts.js";
+import { whaleSignalRoutes } from "./routes/whale-signals.js";
 
 /**
  * Fastify's request log lines, as Pelagic writes them: nothing on arrival, and one access line per answered
@@ -145,5 +147,7 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   await typed.register(iswRoutes, ctx);
   await typed.register(iswWebhookRoutes, ctx);
   await typed.register(drilldownRoutes, ctx);
+  await typed.register(whaleAlertRoutes, ctx);
+  await typed.register(whaleSignalRoutes, ctx);
   return app;
 }

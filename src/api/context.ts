@@ -1,6 +1,7 @@
 /** What every route plugin receives: the process's configuration, store and platform, and the store's readiness. */
 import { Readiness } from "../analytics/readiness.js";
 import { WalletReads } from "../analytics/wallet-reads.js";
+import { WhaleReads } from "../analytics/whale-reads.js";
 import type { Config } from "../config/index.js";
 import type { LiveDeps } from "../live/index.js";
 import type { Platform } from "../platform/index.js";
@@ -23,8 +24,10 @@ export interface AppContext extends AppInput {
   readonly readiness: Readiness;
   /** What every wallet route reads: resolution, the overview's stored inputs and its views. */
   readonly wallets: WalletReads;
+  /** What the Premium whale routes read: the Smart Money roster, recent whale fills and whale positions, kept per process. */
+  readonly whales: WhaleReads;
 }
 
 export function appContext(input: AppInput): AppContext {
-  return { ...input, readiness: new Readiness(input.store, input.expectedSources), wallets: new WalletReads(input) };
+  return { ...input, readiness: new Readiness(input.store, input.expectedSources), wallets: new WalletReads(input), whales: new WhaleReads(input) };
 }

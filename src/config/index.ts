@@ -130,6 +130,13 @@ export const settings = {
     flipMinSwingUsd: num("FLIP_MIN_SWING_USD", 200_000, "swing of a whale flip", { min: 0 }),
     clusterMinWhales: int("CLUSTER_MIN_WHALES", 3, "smart wallets aligned for a conviction cluster", { min: 1 }),
     clusterMinMarkets: int("CLUSTER_MIN_MARKETS", 2, "markets of one event for a conviction cluster", { min: 1 }),
+    alertSummaryMinUsd: num("WHALE_ALERT_SUMMARY_MIN_USD", 1_000, "smallest smart-whale fill (USD) the whale-alerts summary counts", { min: 0 }),
+    bigPositionMinUsd: num("BIG_POSITION_MIN_USD", 500_000, "cost basis (USD) from which a whale's position is a big position: the big-positions list's default min_usd and its summary's floor", { min: 0 }),
+  },
+  whaleReads: {
+    alertsRefreshSeconds: int("WHALE_ALERTS_REFRESH_SECONDS", 2, "how often an API process adds newly stored fills to its in-memory copy of the last 48 h of smart-whale fills (whale alerts, their summary, recent whale trades)", { min: 0 }),
+    alertsCachedMb: int("WHALE_ALERTS_CACHED_MB", 16, "MiB of whale-alert answers an API process keeps serialized for the clock second they were computed in: the same query again within that second is not computed again", { min: 0 }),
+    holdingsRefreshSeconds: int("WHALE_HOLDINGS_REFRESH_SECONDS", 60, "age at which an API process reloads, in the background, its copy of the smart whales' open positions (big positions, conviction clusters, whale flips)", { min: 1 }),
   },
   markets: {
     indexRefreshSeconds: int("MARKET_INDEX_REFRESH_SECONDS", 30, "age at which the in-memory market index (search, market lists, market pages) is reloaded from the store in the background", { min: 1 }),

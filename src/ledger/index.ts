@@ -59,3 +59,4 @@ export { MarketTotals, countsTowardMarket, marketVolume, type MarketTotal } from
 export { majoritySide, teamOf, whaleConsensus, yesPct, type TeamCounts } from "./consensus.js";
 export { ROLE_PROFILES, averageEntryPrice, makerShare, roleProfile, type RoleProfile, type RoleThresholds } from "./role-profile.js";
 export { effectiveTrade, marketSides, type SideTotals, type SideTrade } from "./market-sides.js";
+export { convictionClusters, whaleFlip, type ClusterMember, type ConvictionCluster, type EventStand, type WhaleFlip } from "./whale-signals.js";

@@ -1,0 +1,86 @@
+/**
+ * Premium whale signals: whale flips and conviction clusters, under /api/v2 (X-API-Key) and /api/public/v1 (either
+ * header). Flips are kept for the clock hour, clusters for 5 minutes, in the platform's cache (shared by every API
+ * process when scaled).
+ */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { allConvictionClusters } from "../../analytics/conviction-clusters.js";
+import { whaleFlips } from "../../analytics/whale-flips.js";
+import { cachedAsOf } from "../../analytics/window-cache.js";
+import { access, type Access } from "../access.js";
+import type { AppContext } from "../context.js";
+import { Limit } from "../params.js";
+import { ConvictionClustersBody, WhaleFlipsBody } from "./whale-alert-schemas.js";
+
+const HOUR = 3_600;
+const FIVE_MINUTES = 300;
+const FLIPS_MAX = 100;
+const CLUSTERS_MAX = 100;
+const PUBLIC_FLIP_DAYS_MAX = 14;
+
+export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  const { whales, derive } = ctx.config;
+  const reads = ctx.whales;
+  const flipRules = { minTeamUsd: whales.consensusMinUsd, minSwingUsd: whales.flipMinSwingUsd };
+  const minWhalesMax = Math.max(100, whales.clusterMinWhales);
+
+  const flipsRoute = (url: string, preset: Access, tags: string[], days: { default: number; max: number }) =>
+    app.get(
+      url,
+      {
+        config: { access: preset },
+        schema: {
+          summary: "Whale flips (Premium)",
+          description:
+            "Smart whales (never farmers) whose net position in a market (YES cost − NO cost) stood on one team (at least CONSENSUS_MIN_USD) at the daily " +
+            "position snapshot of comparison_date and stands on the other now, with old + new at least FLIP_MIN_SWING_USD (200000). comparison_date is the " +
+            "latest snapshot at or before `days` before today (UTC), never today's. From an hourly precomputed cache: each answer is kept for the clock hour.",
+          tags,
+          querystring: Type.Object({
+            days: Type.Integer({ minimum: 1, maximum: days.max, default: days.default, description: `days back to compare with (1..${days.max})` }),
+            limit: Limit({ default: 20, max: FLIPS_MAX }),
+          }),
+          response: { 200: WhaleFlipsBody },
+        },
+      },
+      async (request) => {
+        const { days: back, limit } = request.query;
+        const answer = await cachedAsOf(ctx.platform, `whale-flips:${back}`, HOUR, () => whaleFlips(reads, back, flipRules));
+        return { ...answer, flips: answer.flips.slice(0, limit), count: Math.min(limit, answer.flips.length), total: answer.flips.length, min_swing_usd: whales.flipMinSwingUsd };
+      },
+    );
+
+  const clustersRoute = (url: string, preset: Access, tags: string[]) =>
+    app.get(
+      url,
+      {
+        config: { access: preset },
+        schema: {
+          summary: "Conviction clusters (Premium)",
+          description:
+            "Within one event, at least min_whales smart whales (never farmers) each standing on the same side (a net position of at least CONSENSUS_MIN_USD) " +
+            "of at least CLUSTER_MIN_MARKETS (2) of its markets. Most whales first, then most capital. Cached 5 min.",
+          tags,
+          querystring: Type.Object({
+            min_whales: Type.Integer({ minimum: 1, maximum: minWhalesMax, default: whales.clusterMinWhales, description: "whales a cluster needs (CLUSTER_MIN_WHALES by default)" }),
+            limit: Limit({ default: 10, max: CLUSTERS_MAX }),
+          }),
+          response: { 200: ConvictionClustersBody },
+        },
+      },
+      async (request) => {
+        const { min_whales: minWhales, limit } = request.query;
+        const all = await cachedAsOf(ctx.platform, "conviction-clusters", FIVE_MINUTES, () =>
+          allConvictionClusters(reads, { minTeamUsd: whales.consensusMinUsd, minMarkets: whales.clusterMinMarkets }),
+        );
+        const clusters = all.clusters.filter((c) => c.whale_count >= minWhales).slice(0, limit);
+        return { clusters, count: clusters.length, min_whales: minWhales, min_markets: whales.clusterMinMarkets, as_of: all.as_of };
+      },
+    );
+
+  flipsRoute("/api/v2/whale-flips", access.premiumXApiKey, ["whales"], { default: 7, max: derive.snapshotDays });
+  flipsRoute("/api/public/v1/whale-flips", access.premiumAnyHeader, ["whales", "public v1"], { default: 1, max: PUBLIC_FLIP_DAYS_MAX });
+  clustersRoute("/api/v2/conviction-clusters", access.premiumXApiKey, ["whales"]);
+  clustersRoute("/api/public/v1/conviction-clusters", access.premiumAnyHeader, ["whales", "public v1"]);
+};
