@@ -3,6 +3,7 @@
  * fixed pre-serialized body):
  *   npm run bench api                      (BENCH_FILLS=1000000 for a smaller world; BENCH_SECONDS per run, default 10)
  *   BENCH_ONLY=overview,market npm run bench api   (some targets only)
+ *   BENCH_ONLY=whale-alerts BENCH_FILLS=1000000 npm run bench api   (the whale alerts on the 1,000,000-fill world)
  * The first run builds the world's store (several minutes at 10 million fills; see bench/support/world-store.ts)
  * and keeps it in BENCH_DIR for the next runs.
  *
@@ -17,8 +18,9 @@ import { createKey } from "../src/accounts/keys.js";
 import { loadConfig } from "../src/config/index.js";
 import { openStore } from "../src/store/database.js";
 import { migrateStore } from "../src/store/migrate.js";
-import { load, startCeiling, startService, type LoadFigures, type Target } from "./support/http-load.js";
+import { load, startCeiling, startClockedService, startService, type LoadFigures, type Target } from "./support/http-load.js";
 import { openLoop, type OpenLoopFigures } from "./support/open-loop.js";
+import { whaleAlertTargets } from "./support/whale-alert-targets.js";
 import { prepareWorldStore } from "./support/world-store.js";
 
 const FILLS = Number(process.env.BENCH_FILLS ?? 10_000_000);
@@ -92,13 +94,30 @@ const ceiling = await measure(ceilingServer.url, { label: "ceiling", paths: ["/f
 await ceilingServer.close();
 line("ceiling: Fastify route, fixed pre-serialized body", ceiling.max, ceiling.fixed);
 
-const service = await startService(dataDir);
-try {
-  for (const target of targets.filter((t) => !ONLY || ONLY.includes(t.key))) {
-    // The batch target rotates its bodies too: one per run is enough to keep the 50 wallets varied.
-    const figures = await measure(service.url, target.key === "batch" ? { ...target, body: batches[Math.floor(Math.random() * batches.length)] } : target);
-    line(target.label, figures.max, figures.fixed, ceiling.max.rps);
+const selected = targets.filter((t) => !ONLY || ONLY.includes(t.key));
+if (selected.length > 0) {
+  const service = await startService(dataDir);
+  try {
+    for (const target of selected) {
+      // The batch target rotates its bodies too: one per run is enough to keep the 50 wallets varied.
+      const figures = await measure(service.url, target.key === "batch" ? { ...target, body: batches[Math.floor(Math.random() * batches.length)] } : target);
+      line(target.label, figures.max, figures.fixed, ceiling.max.rps);
+    }
+  } finally {
+    await service.close();
   }
-} finally {
-  await service.close();
+}
+
+// The whale alerts read the minutes before now, and the world ended on a fixed past day: their service's clock starts at its last fill.
+if (!ONLY || ONLY.includes("whale-alerts")) {
+  const whales = await whaleAlertTargets(sqlitePath, premium);
+  const service = await startClockedService(dataDir, whales.clockAt);
+  try {
+    for (const target of whales.targets) {
+      const figures = await measure(service.url, target);
+      line(target.label, figures.max, figures.fixed, ceiling.max.rps);
+    }
+  } finally {
+    await service.close();
+  }
 }

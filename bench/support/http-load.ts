@@ -59,23 +59,30 @@ function serverFrom(child: ChildProcess, urlOf: (line: string) => string | undef
 export function startService(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
   const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, BIN, "serve"], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      INGEST: "false",
-      LOG_LEVEL: "info",
-      RATE_FREE_PER_MINUTE: "100000000",
-      RATE_PREMIUM_PER_MINUTE: "100000000",
-      ...env,
-    },
+    env: { ...process.env, ...SERVICE_ENV, DATA_DIR: dataDir, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  return serverFrom(child, (line) => {
-    if (!line.includes("pelagic serving")) return undefined;
-    return (JSON.parse(line) as { url: string }).url;
+  return serverFrom(child, servingUrl);
+}
+
+/** API only, rate limits out of the way, logs at info (the access log writes its per-request lines at debug). */
+const SERVICE_ENV = { PORT: "0", HOST: "127.0.0.1", INGEST: "false", LOG_LEVEL: "info", RATE_FREE_PER_MINUTE: "100000000", RATE_PREMIUM_PER_MINUTE: "100000000" };
+
+function servingUrl(line: string): string | undefined {
+  if (!line.includes("pelagic serving")) return undefined;
+  return (JSON.parse(line) as { url: string }).url;
+}
+
+const CLOCKED = fileURLToPath(new URL("./clocked-service.ts", import.meta.url));
+
+/** As `startService`, with the service's clock starting at `clockAt` (unix seconds; see support/clocked-service.ts). */
+export function startClockedService(dataDir: string, clockAt: number): Promise<Server> {
+  const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", CLOCKED], {
+    env: { ...process.env, ...SERVICE_ENV, DATA_DIR: dataDir, BENCH_CLOCK_AT: String(clockAt) },
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  return serverFrom(child, servingUrl);
 }
 
 export function startCeiling(): Promise<Server> {

@@ -186,7 +186,9 @@ describe.each(storeBackends)("whale positions over a hand-built world on $kind",
       expect(await slugs("/api/v2/conviction-clusters?min_whales=4")).toEqual([]);
       expect(await slugs("/api/v2/conviction-clusters?limit=1")).toEqual(["e1-slug/YES"]);
       expect((await w.get("/api/public/v1/conviction-clusters")).body.clusters).toEqual((await w.get("/api/v2/conviction-clusters")).body.clusters);
-      for (const q of ["min_whales=0", "limit=101", "limit=0"]) expect((await w.get(`/api/v2/conviction-clusters?${q}`)).status, q).toBe(422);
+      for (const path of ["/api/v2/conviction-clusters", "/api/public/v1/conviction-clusters"]) {
+        for (const q of ["min_whales=0", "min_whales=101", "limit=101", "limit=0"]) expect((await w.get(`${path}?${q}`)).status, `${path}?${q}`).toBe(422);
+      }
     });
   });
 
@@ -233,7 +235,7 @@ describe.each(storeBackends)("whale positions over a hand-built world on $kind",
       expect(summary(body)).toEqual([[B, condition(4), "YES", "NO", 1_000_000]]);
       expect((await flips("/api/public/v1/whale-flips?days=7")).flips).toEqual((await flips("/api/v2/whale-flips")).flips);
       expect((await w.get("/api/public/v1/whale-flips?days=14")).status).toBe(200);
-      expect((await w.get("/api/public/v1/whale-flips?days=15")).status).toBe(422);
+      for (const q of ["days=15", "days=0", "limit=101"]) expect((await w.get(`/api/public/v1/whale-flips?${q}`)).status, q).toBe(422);
     });
 
     it("keeps each answer for the clock hour", async () => {
