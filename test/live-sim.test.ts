@@ -52,7 +52,7 @@ describe("live streams on the simulated venue", () => {
     venue = await startSimVenue({ world, live: { matchesPerSecond: 25, from: nowSeconds }, liveTickMs: 100, faults: parseFaults("rtds-loss=0.03") });
     const liveFrom = world.tables.lastTs + 1;
     const config = loadConfig({
-      ...simIngestEnv(venue, { INGEST_POLL_SECONDS: "1", INGEST_READ_THREAD: "false", VENUE_RPC_REQUESTS_PER_SECOND: "1000" }),
+      ...simIngestEnv(venue, { INGEST_POLL_SECONDS: "1", INGEST_READ_THREAD: "false", VENUE_RPC_REQUESTS_PER_SECOND: "1000", ISW_MONITOR: "false" }),
       DATA_DIR: dataDir,
       PORT: "0",
       LOG_LEVEL: "silent",
