@@ -64,6 +64,8 @@ describe.each(processStoreKinds)("ready, then data, on %s", (kind) => {
       LOG_LEVEL: "silent",
       VENUE_RPC_REQUESTS_PER_SECOND: "1000",
       RATE_FREE_PER_MINUTE: "100000",
+      // The territory monitor is not what this test is about, and its first probes cost CPU the first sync needs.
+      ISW_MONITOR: "false",
     });
     service = await startService(config, { logger: createLogger("silent") });
     cleanups.push(() => service.stop());
