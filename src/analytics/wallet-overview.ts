@@ -2,9 +2,11 @@
  * The wallet overview (contract: "Wallet overview"): profile, overview, stats, rankings and categories from the
  * precomputed wallet_stats and wallets rows. Every read is a primary-key or indexed lookup.
  */
+import type { ExpressionBuilder } from "kysely";
 import { profitFactor, winRate } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
-import type { WalletStatsTable, WalletsTable } from "../store/schema.js";
+import type { Database, WalletStatsTable, WalletsTable } from "../store/schema.js";
+import { storeLower } from "../store/wallet-names.js";
 import { CATEGORIES } from "../venue/categories.js";
 import { parseCategoryShares } from "./insight-support.js";
 
@@ -45,23 +47,24 @@ export function readStats(store: Store, wallet: string): Promise<WalletStatsTabl
   return store.db.selectFrom("wallet_stats").selectAll().where("wallet", "=", wallet).executeTakeFirst();
 }
 
-/** Finds a wallet by its venue username (profile name) or pseudonym, exact match first, then case-insensitive. */
+/**
+ * Finds a wallet by its venue username (profile name) or pseudonym, exact match first, then case-insensitive; the
+ * most recently seen first. Each query is one seek in the lowered-name indexes (0013_name_lookups): an exact match
+ * has the same lowered name (`storeLower` is the stores' own `lower`).
+ */
 export async function findWalletByName(store: Store, name: string): Promise<string | null> {
-  for (const column of ["name", "pseudonym"] as const) {
-    const row = await store.db.selectFrom("wallets").select("address").where(column, "=", name).orderBy("last_seen", "desc").executeTakeFirst();
-    if (row) return row.address;
-  }
-  for (const column of ["name", "pseudonym"] as const) {
-    const row = await store.db
-      .selectFrom("wallets")
-      .select("address")
-      .where((eb) => eb(eb.fn("lower", [column]), "=", name.toLowerCase()))
-      .orderBy("last_seen", "desc")
-      .executeTakeFirst();
+  const lookups = [
+    ...NAME_COLUMNS.map((column) => (eb: ExpressionBuilder<Database, "wallets">) => eb.and([eb(eb.fn("lower", [column]), "=", storeLower(name)), eb(column, "=", name)])),
+    ...NAME_COLUMNS.map((column) => (eb: ExpressionBuilder<Database, "wallets">) => eb(eb.fn("lower", [column]), "=", name.toLowerCase())),
+  ];
+  for (const lookup of lookups) {
+    const row = await store.db.selectFrom("wallets").select("address").where(lookup).orderBy("last_seen", "desc").executeTakeFirst();
     if (row) return row.address;
   }
   return null;
 }
+
+const NAME_COLUMNS = ["name", "pseudonym"] as const;
 
 /** Size of the ranked population (wallets with a rank; docs/METRICS.md: at least the configured resolved markets). */
 export async function rankedTraders(store: Store): Promise<number> {

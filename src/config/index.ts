@@ -159,6 +159,8 @@ export const settings = {
     similarHighOverlapPct: num("SIMILAR_HIGH_OVERLAP_PCT", 75, "category overlap (percent) labelled 'Very similar' by similar-traders", { min: 0, max: 100 }),
     similarMediumOverlapPct: num("SIMILAR_MEDIUM_OVERLAP_PCT", 50, "category overlap (percent) labelled 'Similar' by similar-traders", { min: 0, max: 100 }),
     searchMaxResults: int("WALLET_SEARCH_MAX_RESULTS", 20, "results returned by wallet-search", { min: 1, max: 200 }),
+    searchIndexMatches: int("WALLET_SEARCH_INDEX_MATCHES", 5_000, "wallets a part of a wallet-search reads from its indexes at most; a part whose indexes name more (a query of one or two letters, \"0x\") walks wallets by total P&L until it has its matches", { min: 0 }),
+    searchWalkRows: int("WALLET_SEARCH_WALK_ROWS", 100_000, "wallets such a walk reads at most (in pages, the event loop free between them) before it reads every match instead", { min: 1 }),
   },
   boards: {
     leaderboardCacheSeconds: int("LEADERBOARD_CACHE_SECONDS", 60, "cache window of /api/leaderboard's period rankings (7d and 30d move with the clock)", { min: 0 }),

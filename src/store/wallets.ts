@@ -2,9 +2,11 @@
  * Wallets seen by ingest: one row per address, with first and last activity and the profile fields the venue
  * sends along (kept when a later row omits them). Callers pass sightings; this aggregates them per address and
  * upserts in one statement per dialect path. Never given a protocol address: the ingest's batch writer filters those.
+ * On SQLite the name index then takes the wallets whose names changed (src/store/wallet-names.ts).
  */
 import type { Store, StoreTransaction } from "./database.js";
 import { preparedStatement } from "./sqlite-statements.js";
+import { indexNameChanges } from "./wallet-names.js";
 
 export interface WalletSighting {
   readonly address: string;
@@ -77,6 +79,7 @@ export async function recordWalletSightings(tx: StoreTransaction, sightings: Ite
       writeValues(row, now, values);
       statement.run(values);
     }
+    indexNameChanges(tx);
     return rows.length;
   }
   const arrays: unknown[][] = COLUMNS.map(() => new Array(rows.length));

@@ -38,7 +38,7 @@ export const walletSearchRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
     },
     async (request) => {
       const started = performance.now();
-      const results = await searchWallets(ctx.store, request.query.q, ctx.config.insights.searchMaxResults);
+      const results = await searchWallets(ctx.store, request.query.q, ctx.config.insights);
       return { results, _elapsed_ms: Math.round((performance.now() - started) * 100) / 100 };
     },
   );
