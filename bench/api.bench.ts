@@ -4,6 +4,7 @@
  *   npm run bench api                      (BENCH_FILLS=1000000 for a smaller world; BENCH_SECONDS per run, default 10)
  *   BENCH_ONLY=overview,market npm run bench api   (some targets only)
  *   BENCH_ONLY=whale-alerts BENCH_FILLS=1000000 npm run bench api   (the whale alerts on the 1,000,000-fill world)
+ *   BENCH_ONLY=whale-alerts,whale-trades,market-summary npm run bench api   (issue 25's Premium reads; market-trades too)
  * The first run builds the world's store (several minutes at 10 million fills; see bench/support/world-store.ts)
  * and keeps it in BENCH_DIR for the next runs.
  *
@@ -19,6 +20,7 @@ import { loadConfig } from "../src/config/index.js";
 import { openStore } from "../src/store/database.js";
 import { migrateStore } from "../src/store/migrate.js";
 import { load, startCeiling, startClockedService, startService, type LoadFigures, type Target } from "./support/http-load.js";
+import { drilldownTargets } from "./support/drilldown-targets.js";
 import { openLoop, type OpenLoopFigures } from "./support/open-loop.js";
 import { whaleAlertTargets } from "./support/whale-alert-targets.js";
 import { prepareWorldStore } from "./support/world-store.js";
@@ -41,13 +43,13 @@ async function fixtures() {
     const wallets = (await store.db.selectFrom("wallet_stats").select("wallet").orderBy("total_volume", "desc").limit(SAMPLE).execute()).map((r) => r.wallet);
     const markets = (await store.db.selectFrom("markets").select(["id", "slug"]).orderBy("volume", "desc").limit(SAMPLE).execute());
     const { key } = await createKey(store.db, { account: "bench", plan: "premium", now: Math.floor(Date.now() / 1000) });
-    return { wallets, markets, key };
+    return { wallets, markets, key, drilldowns: await drilldownTargets(store, { "x-api-key": key }) };
   } finally {
     await store.close();
   }
 }
 
-const { wallets, markets, key } = await fixtures();
+const { wallets, markets, key, drilldowns } = await fixtures();
 const premium = { "x-api-key": key };
 const words = [...new Set(markets.flatMap((m) => m.slug.split("-")).filter((w) => w.length > 4))].slice(0, 100);
 const batches = Array.from({ length: 50 }, (_, i) => JSON.stringify({ wallets: Array.from({ length: 50 }, (_, j) => wallets[(i * 50 + j) % wallets.length]) }));
@@ -65,6 +67,7 @@ const targets: Array<Target & { key: string }> = [
   { key: "leaderboard", label: "GET /api/v2/whales/leaderboard", paths: leaderboardPaths, headers: compressed },
   { key: "leaderboard", label: "GET /api/v2/whales/leaderboard (no gzip)", paths: leaderboardPaths },
   { key: "search", label: "GET /api/v2/markets/search", paths: words.map((w) => `/api/v2/markets/search?q=${encodeURIComponent(w)}`), headers: compressed },
+  ...drilldowns,
 ];
 
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });

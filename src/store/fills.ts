@@ -17,6 +17,7 @@ import { rowBinder } from "./row-values.js";
 import { preparedStatement } from "./sqlite-statements.js";
 import { recordWalletsOfFills } from "./wallets.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
+import { FILLS_WALLET_CONDITION_INDEX } from "./migrations/0014_fills_wallet_condition.js";
 
 export type NewFill = Insertable<FillsTable>;
 export type NewActivity = Insertable<WalletActivityTable>;
@@ -125,11 +126,13 @@ export function insertActivity(tx: StoreTransaction, rows: readonly NewActivity[
  * The fills indexes a first sync builds once, when it reaches the head, instead of row by row: their keys (wallet,
  * market) put each insert at a random place, which made a backfill several times slower than appending. `fills_ts`
  * and `fill_key` stay: chain order appends to both, and the deriver's time-window queries read `fills_ts`.
- * Same definitions as migration 0001_core, which creates them.
+ * Same definitions as the migrations that create them (0001_core; 0014_fills_wallet_condition, whose definition is
+ * taken from it).
  */
 const DEFERRED_FILL_INDEXES = [
   { name: "fills_wallet_ts", columns: ["wallet", "ts"] },
   { name: "fills_condition_ts", columns: ["condition_id", "ts"] },
+  FILLS_WALLET_CONDITION_INDEX,
 ] as const;
 
 /** Drops the deferred fills indexes (if present), in the caller's transaction. */
