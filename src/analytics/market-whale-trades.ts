@@ -9,13 +9,15 @@
  * order's, as its OrderFilled event states them; `min_usd` applies to `usd_amount`.
  *
  * Whale-class: the maker or the taker is on today's Smart Money list (`SmartList`). The fills are read in growing
- * chunks over the (condition_id, ts) index and filtered here, so that no statement scans far past what a page needs,
- * and the read stops with a `timed_out` refusal once it ran WHALE_TRADES_TIMEOUT_MS (checked between chunks;
- * PostgreSQL also cancels a statement past it).
+ * chunks, newest first, and filtered here, so that no statement reads far past what a page needs: with `min_usd` at
+ * or above WHALE_SIZE_USD (the default) from the partial index of whale-size maker fills alone, which holds every
+ * column the pick tests; otherwise over the (condition_id, ts) index. The page's rows are then read by id. The read
+ * stops with a `timed_out` refusal once it ran WHALE_TRADES_TIMEOUT_MS (checked between chunks; PostgreSQL also
+ * cancels a statement past it).
  */
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Store } from "../store/database.js";
-import type { Database, Direction, EntryType } from "../store/schema.js";
+import { WHALE_SIZE_USD, whaleSizeMakerFills, type Database, type Direction, type EntryType } from "../store/schema.js";
 import { StatementTimeout, withStatementTimeout } from "../store/statement-timeout.js";
 import { fromMicro, MICRO } from "../venue/units.js";
 import { outcomeSide } from "./insight-support.js";
@@ -68,12 +70,14 @@ const MAX_CHUNK = 16_384;
 type Candidate = { id: number; ts: number; wallet: string; counterparty: string | null };
 
 function chunkQuery(db: Kysely<Database>, q: WhaleTradesQuery, bound: KeysetBound, size: number) {
-  const query = db
+  let query = db
     .selectFrom("fills")
     .select(["id", "ts", "wallet", "counterparty"])
     .where("condition_id", "=", q.conditionId)
     .where("role", "=", "maker")
     .where("usd", ">=", Math.ceil(q.minUsd * MICRO));
+  // The partial index's own condition, as literals: what lets both stores read it.
+  if (q.minUsd >= WHALE_SIZE_USD) query = query.where(sql.raw<boolean>(whaleSizeMakerFills()));
   return keysetBefore(query, { ts: "ts", id: "id" }, bound).orderBy("ts", "desc").orderBy("id", "desc").limit(size);
 }
 

@@ -17,7 +17,7 @@ import { rowBinder } from "./row-values.js";
 import { preparedStatement } from "./sqlite-statements.js";
 import { recordWalletsOfFills } from "./wallets.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
-import { FILLS_WALLET_CONDITION_INDEX } from "./migrations/0014_fills_wallet_condition.js";
+import { DRILLDOWN_FILL_INDEXES, createFillIndex, type FillIndex } from "./migrations/0014_drilldown_fill_indexes.js";
 
 export type NewFill = Insertable<FillsTable>;
 export type NewActivity = Insertable<WalletActivityTable>;
@@ -126,14 +126,14 @@ export function insertActivity(tx: StoreTransaction, rows: readonly NewActivity[
  * The fills indexes a first sync builds once, when it reaches the head, instead of row by row: their keys (wallet,
  * market) put each insert at a random place, which made a backfill several times slower than appending. `fills_ts`
  * and `fill_key` stay: chain order appends to both, and the deriver's time-window queries read `fills_ts`.
- * Same definitions as the migrations that create them (0001_core; 0014_fills_wallet_condition, whose definition is
- * taken from it).
+ * Same definitions as the migrations that create them (0001_core; 0014_drilldown_fill_indexes, whose definitions
+ * these are).
  */
-const DEFERRED_FILL_INDEXES = [
+const DEFERRED_FILL_INDEXES: readonly FillIndex[] = [
   { name: "fills_wallet_ts", columns: ["wallet", "ts"] },
   { name: "fills_condition_ts", columns: ["condition_id", "ts"] },
-  FILLS_WALLET_CONDITION_INDEX,
-] as const;
+  ...DRILLDOWN_FILL_INDEXES,
+];
 
 /** Drops the deferred fills indexes (if present), in the caller's transaction. */
 export async function dropDeferredFillIndexes(tx: StoreTransaction): Promise<void> {
@@ -149,7 +149,7 @@ export interface IndexBuildMemory {
 /** Creates the deferred fills indexes that are missing, in the caller's transaction, with `memory` when given. */
 export async function createDeferredFillIndexes(tx: StoreTransaction, memory?: IndexBuildMemory): Promise<void> {
   const create = async () => {
-    for (const index of DEFERRED_FILL_INDEXES) await tx.db.schema.createIndex(index.name).ifNotExists().on("fills").columns([...index.columns]).execute();
+    for (const index of DEFERRED_FILL_INDEXES) await createFillIndex(tx.db, index);
   };
   if (!memory) return create();
   if (tx.raw.kind === "postgres") {

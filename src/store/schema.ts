@@ -113,6 +113,19 @@ export function marketSideFills(alias = ""): string {
   return `(${role} is null or ${role} <> 'maker')`;
 }
 
+/**
+ * The size from which a maker's fill is a whale-size trade: the contract's default `min_usd` of a market's whale
+ * trades. The partial index `fills_whale_size_makers` (migration 0014) holds exactly the fills of
+ * `whaleSizeMakerFills`, so a read with `min_usd` at or above it reads those alone; the index's definition fixes it
+ * (another value needs a migration that rebuilds the index).
+ */
+export const WHALE_SIZE_USD = 500;
+
+/** SQL condition on `fills`: maker fills of at least WHALE_SIZE_USD, as literals (a store uses a partial index only for them). */
+export function whaleSizeMakerFills(): string {
+  return `role = 'maker' and usd >= ${WHALE_SIZE_USD * 1_000_000}`;
+}
+
 export interface WalletActivityTable {
   id: Generated<number>;
   activity_key: string;

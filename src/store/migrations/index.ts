@@ -15,7 +15,7 @@ import { lookupClients } from "./0009_lookup_clients.js";
 import { aiAnalyses } from "./0010_ai_analyses.js";
 import { isw } from "./0011_isw.js";
 import { nameLookups } from "./0013_name_lookups.js";
-import { fillsWalletCondition } from "./0014_fills_wallet_condition.js";
+import { drilldownFillIndexes } from "./0014_drilldown_fill_indexes.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -30,5 +30,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0010_ai_analyses": aiAnalyses,
   "0011_isw": isw,
   "0013_name_lookups": nameLookups,
-  "0014_fills_wallet_condition": fillsWalletCondition,
+  "0014_drilldown_fill_indexes": drilldownFillIndexes,
 };

@@ -1,0 +1,51 @@
+/**
+ * Issue 25, the Premium drill-downs: two fills indexes.
+ * - `fills_wallet_condition_ts` (wallet, condition_id, ts): a wallet's trades in one market and its summary at an
+ *   instant read only that wallet's fills in that market; over (wallet, ts) they walked every fill of the wallet (the
+ *   busiest wallets of the 10,000,000-fill world have tens of thousands) to keep a few.
+ * - `fills_whale_size_makers`: the maker fills of at least WHALE_SIZE_USD (src/store/schema.ts), by market and time,
+ *   with the columns a market's whale-trades read tests (wallet, counterparty, usd), so that it picks a page's trades
+ *   from this index alone, where over (condition_id, ts) it read a table row for every fill of the market, most of
+ *   them small or takers' (a few percent of the fills are in it).
+ *
+ * Both are among the indexes a first sync defers (`DEFERRED_FILL_INDEXES`, src/store/fills.ts, which takes these
+ * definitions): when a first sync has dropped those, they are left to be built with them when it reaches the head.
+ */
+import { sql, type Kysely } from "kysely";
+import { whaleSizeMakerFills } from "../schema.js";
+import type { StoreKind, StoreMigration } from "./column-types.js";
+
+export interface FillIndex {
+  readonly name: string;
+  readonly columns: readonly string[];
+  /** A partial index's condition, as SQL. */
+  readonly where?: string;
+}
+
+export const DRILLDOWN_FILL_INDEXES: readonly FillIndex[] = [
+  { name: "fills_wallet_condition_ts", columns: ["wallet", "condition_id", "ts"] },
+  { name: "fills_whale_size_makers", columns: ["condition_id", "ts", "id", "wallet", "counterparty", "usd", "role"], where: whaleSizeMakerFills() },
+];
+
+/** Creates a fills index unless it exists. */
+// biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a transaction's Kysely<Database> alike
+export async function createFillIndex(db: Kysely<any>, index: FillIndex): Promise<void> {
+  const create = db.schema.createIndex(index.name).ifNotExists().on("fills").columns([...index.columns]);
+  await (index.where ? create.where(sql.raw<boolean>(index.where)) : create).execute();
+}
+
+export const drilldownFillIndexes: StoreMigration = {
+  async up(db: Kysely<unknown>, kind: StoreKind) {
+    if (!(await walletIndexPresent(db, kind))) return;
+    for (const index of DRILLDOWN_FILL_INDEXES) await createFillIndex(db, index);
+  },
+};
+
+/** Whether `fills_wallet_ts` exists: it does unless a first sync deferred the fills indexes. */
+async function walletIndexPresent(db: Kysely<unknown>, kind: StoreKind): Promise<boolean> {
+  const found =
+    kind === "sqlite"
+      ? await sql`select name from sqlite_master where type = 'index' and name = 'fills_wallet_ts'`.execute(db)
+      : await sql`select indexname from pg_indexes where schemaname = current_schema() and indexname = 'fills_wallet_ts'`.execute(db);
+  return found.rows.length > 0;
+}
