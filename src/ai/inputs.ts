@@ -58,7 +58,7 @@ export const AnalysisInputs = Type.Object(
     thresholds: Type.Object({
       smart_min_resolved_markets: Num, smart_min_win_rate: Num, skill_min_resolved_markets: Num, skill_min_z: Num, skill_max_event_pnl_share: Num,
       rank_min_resolved_markets: Num, hold_min_positions: Num, farmer_favourite_avg_buy_price: Num, farmer_bot_min_fills: Num,
-      farmer_bot_max_avg_fill_usd: Num, farmer_two_sided_market_share: Num, farmer_two_sided_min_markets: Num, farmer_mint_merge_volume_share: Num,
+      farmer_bot_max_avg_fill_usd: Num, farmer_two_sided_market_share: Num, farmer_two_sided_min_markets: Num, farmer_split_merge_volume_share: Num,
       farmer_wash_ring_volume_share: Num, farmer_wash_ring_max_counterparties: Num,
     }, { description: "the settings the verdicts were decided with" }),
   },
@@ -81,7 +81,7 @@ function thresholdsOf(config: Config): AnalysisInputs["thresholds"] {
     skill_min_z: smart.skillMinZ, skill_max_event_pnl_share: smart.skillMaxEventPnlShare, rank_min_resolved_markets: ledger.rankMinResolvedMarkets,
     hold_min_positions: ledger.holdMinPositions, farmer_favourite_avg_buy_price: farmer.favouriteMinAvgBuyPrice, farmer_bot_min_fills: farmer.botMinFills,
     farmer_bot_max_avg_fill_usd: farmer.botMaxAvgFillUsd, farmer_two_sided_market_share: farmer.twoSidedMarketShare,
-    farmer_two_sided_min_markets: farmer.twoSidedMinMarkets, farmer_mint_merge_volume_share: farmer.mintMergeVolumeShare,
+    farmer_two_sided_min_markets: farmer.twoSidedMinMarkets, farmer_split_merge_volume_share: farmer.splitMergeVolumeShare,
     farmer_wash_ring_volume_share: farmer.washRingVolumeShare, farmer_wash_ring_max_counterparties: farmer.washRingMaxCounterparties,
   };
 }
