@@ -1,5 +1,5 @@
 /**
- * Row types of the tables that hold work waiting for someone else (migration 0010_venue_figures): wallet syncs an
+ * Row types of the tables that hold work waiting for someone else (migration 0012_venue_figures): wallet syncs an
  * API process asked for, and chain records of markets Gamma does not list yet.
  */
 
