@@ -92,7 +92,7 @@ const FARMER_RULES: Record<string, (t: Inputs["thresholds"]) => string> = {
 
 function verdicts(x: Inputs): string {
   const { stats: s, thresholds: t } = x;
-  const source = s.win_source === "venue" ? "the venue's closed positions" : "its resolved markets";
+  const source = s.win_source === "ledger" ? "its closed positions, as the venue lists them" : s.win_source === "venue" ? "the venue's closed positions" : "its resolved markets";
   const failed = [
     s.is_farmer ? "it is a farmer" : null,
     s.resolved < t.smart_min_resolved_markets ? `it has ${countText(s.resolved)} resolved markets` : null,

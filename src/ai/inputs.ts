@@ -36,7 +36,7 @@ export const AnalysisInputs = Type.Object(
     }, { description: "the overview group of GET /api/v2/wallet/{address}" }),
     stats: Type.Object({
       resolved: Int, wins: Int, losses: Int, win_rate: Num, win_source: Text, market_win_rate: Num, market_wins: Int, market_losses: Int,
-      total_pnl: Num, realized_pnl: Num, unrealized_pnl: Num, profit_factor: Num, is_smart: Type.Boolean(), is_farmer: Type.Boolean(),
+      total_pnl: Num, total_pnl_source: Text, realized_pnl: Num, unrealized_pnl: Num, profit_factor: Num, is_smart: Type.Boolean(), is_farmer: Type.Boolean(),
       farmer_reason: Nullable(Text), has_skill: Type.Boolean(), skill_z: Nullable(Num), edge_bps: Nullable(Num), skill_sample: Int,
       profitable_streak: Int, pnl_24h: Nullable(Num),
     }, { description: "the stats group of the overview" }),
