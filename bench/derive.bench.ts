@@ -11,20 +11,24 @@
  * writes); the Deriver's warm start; one incremental update per committed batch of the held-back fills
  * (latency of `onCommitted`, positions and statistics written); a refresh (rankings, market stats, wash shares
  * within their time budget) and a full one. Then precision and recall of the farmer test (against the farmer, bot, market-maker and wash-trading
- * archetypes) and of the skill badge (against skilled traders), with every archetype's counts.
+ * archetypes; with its two-sided measure on the wallet's own splits and merges, and on MINT/MERGE-settled fills as before issue 23) and of the
+ * skill badge (against skilled traders), with every archetype's counts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { loadConfig } from "../src/config/index.js";
+import { loadConfig, type Config } from "../src/config/index.js";
+import type { Derivation } from "../src/derive/derivation.js";
+import { loadWalletInputs } from "../src/derive/wallet-inputs.js";
+import { checkFarmer, farmerMetrics, summarizeWallet } from "../src/ledger/index.js";
 import { Deriver } from "../src/derive/deriver.js";
 import { rebuild } from "../src/derive/rebuild.js";
 import { deriveConfig, loadWorld } from "../src/derive/testing/stored-world.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { createLogger } from "../src/platform/logger.js";
 import { generateWorld, type Archetype } from "../src/sim/world/index.js";
-import { openStore } from "../src/store/database.js";
+import { openStore, type Store } from "../src/store/database.js";
 import { migrateStore } from "../src/store/migrate.js";
 
 const FILLS = Number(process.env.BENCH_FILLS ?? 10_000_000);
@@ -38,6 +42,25 @@ const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFracti
 const seconds = (ms: number) => `${fmt(ms / 1000, 1)} s`;
 const gc = (globalThis as { gc?: () => void }).gc;
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+/** Every wallet's farmer verdict by the two-sided rule in force and by the one it replaced, from the rebuild's ledger. */
+async function farmerVerdicts(store: Store, derivation: Derivation, asOf: number, cfg: Config["farmer"]): Promise<Map<string, { before: boolean; after: boolean }>> {
+  const inputs = await loadWalletInputs(store, "all", asOf);
+  const out = new Map<string, { before: boolean; after: boolean }>();
+  for (const { address } of derivation.liveBooks()) {
+    const metrics = derivation.assess(address, inputs(address), asOf)?.farmerMetrics;
+    if (!metrics) continue;
+    // Before: any moment both sides were held counted (no balance), and the fills settled as MINT or MERGE stood
+    // where the wallet's own splits and merges stand now.
+    const summary = summarizeWallet(derivation.state, derivation.keyOf(address), asOf, deriveConfig().ledger)!;
+    const unbalanced = farmerMetrics(summary, { twoSidedMinBalance: 0 }, metrics.washRingVolumeShare);
+    out.set(address, {
+      before: checkFarmer({ ...unbalanced, splitMergeVolumeShare: unbalanced.mintMergeVolumeShare }, cfg).isFarmer,
+      after: checkFarmer(metrics, cfg).isFarmer,
+    });
+  }
+  return out;
+}
 
 async function timed<T>(label: string, run: () => Promise<T> | T): Promise<{ result: T; ms: number }> {
   gc?.();
@@ -63,8 +86,13 @@ try {
   const loaded = await timed(`load all but the last ${fmt(HELD_BACK_FILLS)} fills into SQLite`, () => loadWorld(store, world, { range: { to: cut }, updatedAt: clock.now(), batchRows: 50_000 }));
   console.log(`  ${fmt(loaded.result.fills)} fills, ${fmt(loaded.result.activity)} activity rows (${fmt(loaded.result.fills / (loaded.ms / 1000))} fills/s)`);
 
-  // Only the figures are kept: the rebuild's ledger is released before the Deriver builds its own.
-  const r = await timed("full rebuild", async () => ({ ...(await rebuild(store, deriveConfig(), clock)), derivation: undefined })).then((t) => t.result);
+  // Only the figures are kept (and the farmer verdicts by both two-sided rules): the rebuild's ledger is released before the Deriver builds its own.
+  let verdicts = new Map<string, { before: boolean; after: boolean }>();
+  const r = await timed("full rebuild", async () => {
+    const rebuilt = await rebuild(store, deriveConfig(), clock);
+    verdicts = await farmerVerdicts(store, rebuilt.derivation, rebuilt.asOf, config.farmer);
+    return { ...rebuilt, derivation: undefined };
+  }).then((t) => t.result);
   console.log(
     `  read and replay ${seconds(r.replayMs)} (${fmt(r.fills / (r.replayMs / 1000))} fills/s), statistics ${seconds(r.statsMs)}, write ${seconds(r.writeMs)}; ` +
       `${fmt(r.wallets)} wallets, ${fmt(r.positions)} positions, ${fmt(r.markets)} markets; heap ${fmt(process.memoryUsage().heapUsed / 2 ** 20)} MB`,
@@ -120,6 +148,13 @@ try {
   const farmerArchetype = (a: Archetype) => FARMERS.includes(a);
   console.log(`farmer test vs farmer/bot/market-maker/wash archetypes, every wallet: ${score(isFarmer, farmerArchetype)}`);
   console.log(`  among wallets with at least ${config.smart.minResolvedMarkets} resolved markets (Smart Money candidates): ${score(isFarmer, farmerArchetype, eligible)}`);
+  // Issue 23: the two-sided test on the wallet's own splits and merges, against the rule it replaced (the volume of
+  // fills that settled as MINT or MERGE, whoever was on the other side), on the same ledger.
+  for (const [rule, which] of [["fills settled as MINT/MERGE and any both-sided moment (before issue 23)", "before"], ["own splits and merges and balanced both-sided markets (now)", "after"]] as const) {
+    const flagged = (w: string) => verdicts.get(w)?.[which] === true;
+    console.log(`farmer test, two-sided on ${rule}: every wallet: ${score(flagged, farmerArchetype)}`);
+    console.log(`  among wallets with at least ${config.smart.minResolvedMarkets} resolved markets: ${score(flagged, farmerArchetype, eligible)}`);
+  }
   console.log(`skill badge vs skilled traders: ${score((w) => stats.get(w)!.has_skill === 1, (a) => a === "skilled")}`);
   const byArchetype = new Map<Archetype, { wallets: number; farmer: number; smart: number; skill: number }>();
   for (const wallet of world.wallets) {

@@ -95,7 +95,7 @@ describe.each(processStoreKinds)("pelagic serve roles on %s", (kind) => {
     expect(line).toMatchObject({ role: "api", ingest: false });
     const health = (await (await fetch(`${line.url as string}/api/v1/health`)).json()) as { ready: boolean; sources: { status: string }[] };
     expect(health.ready).toBe(false);
-    expect(health.sources.map((s) => s.status)).toEqual(["waiting", "waiting"]);
+    expect(health.sources.map((s) => s.status)).toEqual(["waiting", "waiting", "waiting"]);
     expect((await fetch(`${line.url as string}/api/openapi.json`)).status).toBe(200);
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);

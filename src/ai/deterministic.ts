@@ -86,13 +86,13 @@ const FARMER_RULES: Record<string, (t: Inputs["thresholds"]) => string> = {
   favourite_farming: (t) => `the test flags a volume-weighted average buy price above ${decimalText(t.farmer_favourite_avg_buy_price)}: buying near-certain outcomes wins often and says little about forecasting`,
   reward_volume_farming: (t) => `the test flags more than ${countText(t.farmer_bot_min_fills)} fills averaging under ${usdText(t.farmer_bot_max_avg_fill_usd)}, or more earned in rewards than in trading`,
   two_sided_farming: (t) =>
-    `the test flags a wallet of at least ${countText(t.farmer_two_sided_min_markets)} markets that held ${decimalText(t.farmer_two_sided_market_share)} or more of them on both sides at once, or made more than ${decimalText(t.farmer_mint_merge_volume_share)} of its volume as MINT or MERGE with near-zero P&L`,
+    `the test flags a wallet of at least ${countText(t.farmer_two_sided_min_markets)} markets that held ${decimalText(t.farmer_two_sided_market_share)} or more of them on both sides at once, or whose own splits and merges (collateral into both outcomes and back) came to more than ${decimalText(t.farmer_split_merge_volume_share)} of its volume with near-zero P&L`,
   wash_trading: (t) => `the test flags ${decimalText(t.farmer_wash_ring_volume_share)} or more of the volume going back and forth with a ring of at most ${countText(t.farmer_wash_ring_max_counterparties)} counterparties`,
 };
 
 function verdicts(x: Inputs): string {
   const { stats: s, thresholds: t } = x;
-  const source = s.win_source === "venue" ? "the venue's closed positions" : "its resolved markets";
+  const source = s.win_source === "ledger" ? "its closed positions, as the venue lists them" : s.win_source === "venue" ? "the venue's closed positions" : "its resolved markets";
   const failed = [
     s.is_farmer ? "it is a farmer" : null,
     s.resolved < t.smart_min_resolved_markets ? `it has ${countText(s.resolved)} resolved markets` : null,

@@ -36,7 +36,7 @@ export const AnalysisInputs = Type.Object(
     }, { description: "the overview group of GET /api/v2/wallet/{address}" }),
     stats: Type.Object({
       resolved: Int, wins: Int, losses: Int, win_rate: Num, win_source: Text, market_win_rate: Num, market_wins: Int, market_losses: Int,
-      total_pnl: Num, realized_pnl: Num, unrealized_pnl: Num, profit_factor: Num, is_smart: Type.Boolean(), is_farmer: Type.Boolean(),
+      total_pnl: Num, total_pnl_source: Text, realized_pnl: Num, unrealized_pnl: Num, profit_factor: Num, is_smart: Type.Boolean(), is_farmer: Type.Boolean(),
       farmer_reason: Nullable(Text), has_skill: Type.Boolean(), skill_z: Nullable(Num), edge_bps: Nullable(Num), skill_sample: Int,
       profitable_streak: Int, pnl_24h: Nullable(Num),
     }, { description: "the stats group of the overview" }),
@@ -58,7 +58,7 @@ export const AnalysisInputs = Type.Object(
     thresholds: Type.Object({
       smart_min_resolved_markets: Num, smart_min_win_rate: Num, skill_min_resolved_markets: Num, skill_min_z: Num, skill_max_event_pnl_share: Num,
       rank_min_resolved_markets: Num, hold_min_positions: Num, farmer_favourite_avg_buy_price: Num, farmer_bot_min_fills: Num,
-      farmer_bot_max_avg_fill_usd: Num, farmer_two_sided_market_share: Num, farmer_two_sided_min_markets: Num, farmer_mint_merge_volume_share: Num,
+      farmer_bot_max_avg_fill_usd: Num, farmer_two_sided_market_share: Num, farmer_two_sided_min_markets: Num, farmer_split_merge_volume_share: Num,
       farmer_wash_ring_volume_share: Num, farmer_wash_ring_max_counterparties: Num,
     }, { description: "the settings the verdicts were decided with" }),
   },
@@ -81,7 +81,7 @@ function thresholdsOf(config: Config): AnalysisInputs["thresholds"] {
     skill_min_z: smart.skillMinZ, skill_max_event_pnl_share: smart.skillMaxEventPnlShare, rank_min_resolved_markets: ledger.rankMinResolvedMarkets,
     hold_min_positions: ledger.holdMinPositions, farmer_favourite_avg_buy_price: farmer.favouriteMinAvgBuyPrice, farmer_bot_min_fills: farmer.botMinFills,
     farmer_bot_max_avg_fill_usd: farmer.botMaxAvgFillUsd, farmer_two_sided_market_share: farmer.twoSidedMarketShare,
-    farmer_two_sided_min_markets: farmer.twoSidedMinMarkets, farmer_mint_merge_volume_share: farmer.mintMergeVolumeShare,
+    farmer_two_sided_min_markets: farmer.twoSidedMinMarkets, farmer_split_merge_volume_share: farmer.splitMergeVolumeShare,
     farmer_wash_ring_volume_share: farmer.washRingVolumeShare, farmer_wash_ring_max_counterparties: farmer.washRingMaxCounterparties,
   };
 }

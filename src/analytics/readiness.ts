@@ -5,9 +5,11 @@
  * computed from a store still filling would otherwise be served for a whole cache window after the data is there.
  * Readiness only ever turns on; a process learns it from its own health check or by looking every second.
  */
-import { listCheckpoints, type Checkpoint } from "../store/checkpoints.js";
+import { CHAIN_LOGS_SOURCE, listCheckpoints, WALLET_SYNC_SOURCE, type Checkpoint } from "../store/checkpoints.js";
 import type { Store } from "../store/database.js";
 import { FIRST_SYNC_DERIVED, readDeriveState } from "../store/derive-state.js";
+import { countHeldRecords } from "../store/unlisted-records.js";
+import { countWalletSyncRequests } from "../store/wallet-sync-requests.js";
 
 const CHECK_INTERVAL_MS = 1_000;
 
@@ -21,6 +23,12 @@ export async function readReadiness(store: Store, expectedSources: readonly stri
   const [checkpoints, derived] = await Promise.all([listCheckpoints(store.db), expectedSources.length > 0 ? readDeriveState(store.db, FIRST_SYNC_DERIVED) : 1]);
   const done = new Set(checkpoints.filter((c) => c.first_sync_done === 1).map((c) => c.source));
   return { ready: derived === 1 && expectedSources.every((s) => done.has(s)), checkpoints };
+}
+
+/** The work each ingest source holds back, by source: chain records of markets Gamma does not list yet, wallet syncs asked for and not run. */
+export async function readWaitingWork(store: Store): Promise<Readonly<Record<string, number>>> {
+  const [held, requested] = await Promise.all([countHeldRecords(store.db), countWalletSyncRequests(store.db)]);
+  return { [CHAIN_LOGS_SOURCE]: held, [WALLET_SYNC_SOURCE]: requested };
 }
 
 export class Readiness {

@@ -23,6 +23,7 @@ import {
   type WalletIdentity,
   type WalletView,
 } from "./wallet-overview.js";
+import { syncRequesterOf } from "./sync-requests.js";
 import { LiveVenueError, liveSignerStats, type LiveVenue } from "./wallet-signer.js";
 
 export interface StoredOverview {
@@ -68,7 +69,13 @@ export class WalletReads {
     const wallet = proxyParam ? proxyParam.toLowerCase() : (await resolveWallet(this.store, address)).proxy;
     const known = (await readStats(this.store, wallet)) ?? (await walletExists(this.store, wallet));
     if (!known) throw walletNotFound(address);
+    this.requestSync(wallet);
     return wallet;
+  }
+
+  /** A stored wallet's view asks for its venue sync; the answer is what is stored meanwhile. */
+  requestSync(wallet: string): void {
+    syncRequesterOf(this.store, this.deps.platform.clock, this.deps.config.ingest.walletSyncFreshSeconds).request(wallet);
   }
 
   private cacheKey(address: string): string {
@@ -79,6 +86,7 @@ export class WalletReads {
     const identity = await resolveWallet(this.store, address);
     const stats = await readStats(this.store, identity.proxy);
     if (!stats) return null;
+    this.requestSync(identity.proxy);
     const totalTraders = await this.totalTraders();
     return { identity, stats, totalTraders };
   }

@@ -60,5 +60,6 @@ export async function liveSignerStats(venue: LiveVenue, signer: string, base: Wa
     gross_loss: summary.grossLoss,
     profit_factor: profitFactor(summary.grossProfit, summary.grossLoss, profitFactorCap),
     total_pnl: lifetime === null ? base.total_pnl : fromMicro(lifetime),
+    total_pnl_source: lifetime === null ? base.total_pnl_source : "venue",
   };
 }

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { openTestApp, type TestApp } from "../../test/support/app.js";
 import { recordSourceError, saveCheckpoint } from "../store/checkpoints.js";
+import { holdUnlistedRecords } from "../store/unlisted-records.js";
+import { requestWalletSyncs } from "../store/wallet-sync-requests.js";
 import { errorClass } from "./routes/health.js";
 import { FIRST_SYNC_DERIVED, writeDeriveState } from "../store/derive-state.js";
 import { access } from "./access.js";
@@ -49,8 +51,10 @@ describe("health", () => {
     const body = res.json();
     expect(body).toMatchObject({ status: "ok", store: "sqlite", platform: "memory", ready: false });
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+    // Wherever an ingest runs it syncs wallets too: that source is listed from the start.
     expect(body.sources).toEqual([
-      { source: "gamma-markets", status: "waiting", first_sync_done: false, lag_seconds: null, errors: 0, last_error_class: null, last_error: null },
+      { source: "gamma-markets", status: "waiting", first_sync_done: false, lag_seconds: null, errors: 0, waiting: 0, last_error_class: null, last_error: null },
+      { source: "wallet-sync", status: "waiting", first_sync_done: false, lag_seconds: null, errors: 0, waiting: 0, last_error_class: null, last_error: null },
     ]);
   });
 
@@ -61,6 +65,18 @@ describe("health", () => {
     const body = (await t.app.inject("/api/v1/health")).json();
     expect(body.ready).toBe(true);
     expect(body.sources[0]).toMatchObject({ status: "following", lag_seconds: 42 });
+  });
+
+  it("counts what the ingest holds back: chain records of markets Gamma does not list yet, wallet syncs asked for", async () => {
+    await t.store.transaction((tx) => holdUnlistedRecords(tx, [{ key: "chain:0000000001:000000", kind: "fill", marketKey: "123", ts: 1, row: {} }], t.clock.now()));
+    await requestWalletSyncs(t.store.db, ["0x00000000000000000000000000000000000000aa", "0x00000000000000000000000000000000000000bb"], t.clock.now());
+    const sources = (await t.app.inject("/api/v1/health")).json().sources as Array<{ source: string; waiting: number }>;
+    expect(sources.find((s) => s.source === "wallet-sync")?.waiting).toBe(2);
+    await saveCheckpoint(t.store.db, "chain-logs", "block:1", t.clock.now());
+    const after = (await t.app.inject("/api/v1/health")).json().sources as Array<{ source: string; waiting: number }>;
+    expect(after.find((s) => s.source === "chain-logs")?.waiting).toBe(1);
+    await t.store.db.deleteFrom("unlisted_market_records").execute();
+    await t.store.db.deleteFrom("wallet_sync_requests").execute();
   });
 
   it("shows remote callers the class and count of ingest errors, and their full text only to the local host", async () => {

@@ -112,8 +112,9 @@ export const settings = {
     botMinFills: int("FARMER_BOT_MIN_FILLS", 500_000, "fill count above which small fills mark a reward/volume bot", { min: 1 }),
     botMaxAvgFillUsd: num("FARMER_BOT_MAX_AVG_FILL_USD", 20, "average fill under which a high-count wallet is a bot", { min: 0 }),
     twoSidedMarketShare: num("FARMER_TWO_SIDED_MARKET_SHARE", 0.4, "share of markets held on both sides at once", { min: 0, max: 1 }),
+    twoSidedMinBalance: num("FARMER_TWO_SIDED_MIN_BALANCE", 0.4, "a market counts as held on both sides when, at some moment, the smaller side held at least this share of the larger side's shares (an order filled now and then on the other side is no two-sided position)", { min: 0, max: 1 }),
     twoSidedMinMarkets: int("FARMER_TWO_SIDED_MIN_MARKETS", 10, "markets held before either two-sided measure can mark a wallet (one hedged market is not farming)", { min: 1 }),
-    mintMergeVolumeShare: num("FARMER_MINT_MERGE_VOLUME_SHARE", 0.6, "MINT+MERGE share of volume that, with near-zero P&L, marks a market maker", { min: 0, max: 1 }),
+    splitMergeVolumeShare: num("FARMER_SPLIT_MERGE_VOLUME_SHARE", 0.6, "the wallet's own splits and merges (collateral into both outcomes and back) as a share of its fill volume that, with near-zero P&L, marks two-sided farming", { min: 0 }),
     nearZeroPnlShare: num("FARMER_NEAR_ZERO_PNL_SHARE", 0.005, "|P&L| under this share of volume is near zero", { min: 0, max: 1 }),
     washRingVolumeShare: num("FARMER_WASH_RING_VOLUME_SHARE", 0.2, "share of volume against a small ring that marks wash trading", { min: 0, max: 1 }),
     washRingMaxCounterparties: int("FARMER_WASH_RING_MAX_COUNTERPARTIES", 5, "largest ring of counterparties counted as 'small'", { min: 1 }),
@@ -246,6 +247,11 @@ export const settings = {
     walletSyncConcurrency: int("INGEST_WALLET_SYNC_CONCURRENCY", 2, "wallets synced from the venue at once", { min: 1 }),
     walletSyncFreshSeconds: int("INGEST_WALLET_SYNC_FRESH_SECONDS", 600, "a wallet synced this recently is answered from the cache", { min: 0 }),
     walletMaxClosedPositions: int("INGEST_WALLET_MAX_CLOSED_POSITIONS", 20_000, "closed positions read per wallet sync; beyond, the venue cache counts as truncated", { min: 1 }),
+    walletRequestPollSeconds: int("INGEST_WALLET_REQUEST_POLL_SECONDS", 2, "how often the ingest process takes the wallet syncs API processes asked for (a wallet's first view) from the store", { min: 1 }),
+    walletRefreshSeconds: int("INGEST_WALLET_REFRESH_SECONDS", 3_600, "the wallets of the leaderboards and whale lists are synced again once their sync is this old, one at a time in the background", { min: 60 }),
+    walletRefreshTop: int("INGEST_WALLET_REFRESH_TOP", 200, "besides every Smart Money wallet, the best this many by lifetime P&L (the leaderboards' first pages) are kept fresh", { min: 0 }),
+    unlistedRecheckSeconds: int("INGEST_UNLISTED_RECHECK_SECONDS", 300, "how often chain records of markets Gamma does not list yet are looked up again (held in the store meanwhile)", { min: 0 }),
+    unlistedKeepDays: int("INGEST_UNLISTED_KEEP_DAYS", 7, "splits, merges, redemptions and resolutions of a condition no listed market claims are dropped after this many days (another application's); fills always wait", { min: 1 }),
   },
 } as const;
 

@@ -15,10 +15,12 @@ import { deleteAll, deleteWhereIn, insertRows, updateRanks, upsertRows } from ".
 import type { NewActivity, NewFill } from "../store/fills.js";
 import type { NewResolution } from "../store/markets.js";
 import type { Derivation, RecentRows } from "./derivation.js";
+import type { LiveHours } from "./hourly-points.js";
 import { PendingWrites } from "./pending-writes.js";
 import { dayStart } from "./rebuild.js";
 import { isIncome, isIncomeType, orderedBatchEvents, storedActivity, storedFill, type StoredActivity, type StoredFill } from "./stored-events.js";
 import { loadWalletInputs } from "./wallet-inputs.js";
+import { loadMarketFacts } from "./market-facts.js";
 
 /** The new rows of one committed ingest batch (the ingest's `CommittedBatch` is one). */
 export interface CommittedRows {
@@ -68,6 +70,8 @@ export class BatchApplier {
   readonly rederive = new Set<string>();
   /** Wallets that traded with a known counterparty since their wash share was computed. */
   readonly washDue = new Set<string>();
+  /** Markets and NegRisk events whose facts a batch asked the store for since the last refresh. */
+  readonly factsAsked = new Set<string>();
   /** Armed by each batch a backfill defers: fires once the batches stop coming (see writeWallets). */
   private catchUpFlush: NodeJS.Timeout | null = null;
 
@@ -79,6 +83,8 @@ export class BatchApplier {
     private snapshotDay: number,
     /** Queues work behind what was handed over before it. */
     private readonly enqueue: (what: string, job: () => Promise<void>) => Promise<void>,
+    /** The hourly P&L points, taken at each hour boundary the events pass. */
+    readonly hours: LiveHours,
   ) {}
 
   /** min(clock, latest event applied): a resolution is never swept before the events that precede it. */
@@ -88,10 +94,15 @@ export class BatchApplier {
 
   async apply(batch: CommittedRows): Promise<void> {
     const d = this.derivation;
+    await this.loadMissingFacts(batch);
     for (const resolution of batch.resolutions) this.setFacts(resolution.condition_id, { resolution: resolution.resolution, resolvedAt: resolution.resolved_at });
     const fills: StoredFill[] = [];
     const activity: StoredActivity[] = [];
+    const now = this.deps.clock.now();
     for (const row of batch.fills) {
+      this.hours.prices.observe(row.token_id, row.condition_id, row.ts, row.log_index ?? null, row.usd, row.size);
+      // A fill before an hourly point already taken moves its token's price there: its market's holders are derived again.
+      if (this.hours.taken(row.ts, now)) for (const holder of d.holdersOf(row.condition_id)) this.rederive.add(holder);
       const read = this.reads.get(row.fill_key);
       if (!read?.counted) d.countFill(row.wallet, row.condition_id, row.ts, row.role ?? null, row.entry_type ?? null, row.usd);
       d.observe(row.ts);
@@ -106,16 +117,47 @@ export class BatchApplier {
     for (const ordered of orderedBatchEvents(fills, activity)) {
       const { event } = ordered;
       if (this.rederive.has(event.wallet)) continue;
-      if (d.isLate(event, ordered)) {
+      // Late for its wallet, or for an hourly point already taken: the wallet is derived again from the store.
+      if (d.isLate(event, ordered) || (!isIncome(event) && this.hours.taken(ordered.ts, now))) {
         this.rederive.add(event.wallet);
         continue;
       }
-      if (!isIncome(event)) await this.snapshotDaysUpTo(ordered.ts);
+      if (!isIncome(event)) {
+        this.hours.upTo(d, ordered.ts, this.deps.clock.now());
+        await this.snapshotDaysUpTo(ordered.ts);
+      }
       d.apply(event, ordered);
       if (isIncome(event)) this.pending.stats.add(event.wallet);
-      else this.pending.mark(event.wallet, d.touchedMarkets(event), d.bookedFrom(event, ordered.ts));
+      else {
+        this.hours.eventApplied(event.wallet);
+        this.pending.mark(event.wallet, d.touchedMarkets(event), d.bookedFrom(event, ordered.ts));
+      }
     }
     await this.writeWallets(this.asOf(), false);
+  }
+
+  /**
+   * The facts of markets a batch acts on that the ledger does not know yet (a new market, whose facts the refresh
+   * would only load later): a conversion needs its NegRisk event's questions, a fill its market's resolution.
+   */
+  private async loadMissingFacts(batch: CommittedRows): Promise<void> {
+    const { markets } = this.derivation.state;
+    const unknown = (id: string) => {
+      const c = markets.find(id);
+      return (c === undefined || markets.facts[c] === undefined) && !this.factsAsked.has(id);
+    };
+    const conditionIds = new Set<string>();
+    const negRiskMarketIds = new Set<string>();
+    for (const row of batch.fills) if (unknown(row.condition_id)) conditionIds.add(row.condition_id);
+    for (const row of batch.activity) {
+      if (row.condition_id && unknown(row.condition_id)) conditionIds.add(row.condition_id);
+      if (row.neg_risk_market_id && !markets.negRiskEvent(row.neg_risk_market_id) && !this.factsAsked.has(row.neg_risk_market_id)) negRiskMarketIds.add(row.neg_risk_market_id);
+    }
+    if (conditionIds.size + negRiskMarketIds.size === 0) return;
+    // Asked once until the next refresh, which loads the facts of every market updated since.
+    for (const id of [...conditionIds, ...negRiskMarketIds]) this.factsAsked.add(id);
+    const wanted = { conditionIds: [...conditionIds], negRiskMarketIds: [...negRiskMarketIds] };
+    for (const facts of await loadMarketFacts(this.deps.store.db, undefined, wanted)) this.setFacts(facts.conditionId, facts);
   }
 
   /**
@@ -131,6 +173,8 @@ export class BatchApplier {
     const facts: MarketFacts = { conditionId, category: null, negRiskEventId: null, resolution: null, resolvedAt: null, priceYes: null, ...known, ...change };
     d.state.setMarket(facts);
     if (wasResolved || c === undefined || facts.resolution === null || facts.resolvedAt === null) return;
+    // Hourly points already taken after the resolution valued its holders' positions unresolved.
+    if (this.hours.taken(facts.resolvedAt, this.deps.clock.now())) for (const holder of d.holdersOf(conditionId)) this.rederive.add(holder);
     for (let p = markets.firstHolder[c]!; p >= 0; p = positions.nextInMarket(p)) {
       const address = d.liveAddress(walletTable.addresses[positions.walletOf(p)]!);
       if (address !== null && d.lastEventTs(address) > facts.resolvedAt) this.rederive.add(address);

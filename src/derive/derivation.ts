@@ -25,18 +25,20 @@ import {
   type WalletAssessment,
   type WalletBook,
   type WalletRankings,
+  venueClosedPositions,
 } from "../ledger/index.js";
 import type { Config } from "../config/index.js";
 import type { Store } from "../store/database.js";
 import { BOARD_WINDOW_DAYS, type Database, type PnlPointsTable, type PositionSnapshotsTable, type PositionsTable, type WalletBoardColumns } from "../store/schema.js";
 import { fromMicro } from "../venue/units.js";
 import { streamWalletEvents, type StreamedRow, type StreamScope } from "./event-stream.js";
-import { pnlPointRows, positionRow, positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
+import { positionRow, positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
 import { RecentVolumes } from "./recent-volumes.js";
 import { activityEvent, compareEventOrder, fillEvent, isIncome, isIncomeType, type OrderKey } from "./stored-events.js";
 import { WashLegs, type WalletStoreInputs } from "./wallet-inputs.js";
+import type { PriceHistory, StreamedHours } from "./hourly-points.js";
 
-export type DeriveConfig = LedgerConfig & Pick<Config, "whales">;
+export type DeriveConfig = LedgerConfig & Pick<Config, "whales" | "derive">;
 
 export interface StreamOptions {
   /** Add each fill to the market totals (rows seen for the first time). */
@@ -80,6 +82,10 @@ export class Derivation {
   private streamLegs = new WashLegs();
   private summingLegs = false;
   private readonly carried = new Map<string, WashLegs>();
+  /** The fill prices hourly points read (every fill applied or streamed is observed). */
+  prices: PriceHistory | null = null;
+  /** While a stream computes hourly points (a rebuild, a wallet derived again). */
+  hours: StreamedHours | null = null;
 
   constructor(
     facts: Iterable<MarketFacts>,
@@ -122,14 +128,18 @@ export class Derivation {
       event = fillEvent(fill);
       if (options.countMarkets) this.countFill(fill.wallet, fill.condition_id, fill.ts, fill.role, fill.entry_type, fill.usd);
       if (this.summingLegs) this.streamLegs.add(fill.counterparty, fill.token_id, fill.side, fill.size, fill.usd);
+      this.prices?.observe(fill.token_id, fill.condition_id, fill.ts, fill.log_index, fill.usd, fill.size);
     } else {
       event = activityEvent(streamed.row);
     }
-    if (streamed.kind === 0 || !isIncomeType(streamed.row.type)) {
+    const moves = streamed.kind === 0 || !isIncomeType(streamed.row.type);
+    if (moves) {
       this.observe(row.ts);
       this.streamLast = streamed;
+      this.hours?.before(this.state, this.streamKey, row.wallet, row.ts);
     }
     if (event) this.state.apply(this.streamKey === row.wallet ? event : { ...event, wallet: this.streamKey });
+    if (moves) this.hours?.after(row.wallet, row.ts);
   }
 
   /** Ends a stream: the last wallet's order and wash share are recorded. */
@@ -255,35 +265,48 @@ export class Derivation {
    * Derives a wallet again from its stored rows, under a fresh alias. Keys of recent rows go to `recent.onKey`
    * (their market totals were counted when they first came).
    */
-  async rederive(store: Store, address: string, recent?: RecentRows): Promise<void> {
+  async rederive(store: Store, address: string, recent?: RecentRows, hours?: StreamedHours): Promise<void> {
     const alias = `${address}#${++this.aliasCount}`;
     this.aliases.set(address, alias);
     this.addressOfAlias.set(alias, address);
     this.lastOrder.delete(address);
-    await this.load(store, { wallet: address, keysAbove: recent?.keysAbove }, { countMarkets: false, washLegs: "all", onKey: recent?.onKey });
+    this.hours = hours ?? null;
+    try {
+      await this.load(store, { wallet: address, keysAbove: recent?.keysAbove }, { countMarkets: false, washLegs: "all", onKey: recent?.onKey });
+      hours?.finish(this.state, [{ address, key: alias }], Number.POSITIVE_INFINITY);
+    } finally {
+      this.hours = null;
+    }
+  }
+
+  /** The live wallets holding (or having held) a position in the market. */
+  holdersOf(conditionId: string): Set<string> {
+    const { markets, positions, walletTable } = this.state;
+    const out = new Set<string>();
+    const c = markets.find(conditionId);
+    if (c === undefined) return out;
+    for (let p = markets.firstHolder[c]!; p >= 0; p = positions.nextInMarket(p)) {
+      const address = this.liveAddress(walletTable.addresses[positions.walletOf(p)]!);
+      if (address !== null) out.add(address);
+    }
+    return out;
+  }
+
+  /** Condition ids of the markets whose resolution time falls in [from, to). */
+  resolvedBetween(from: number, to: number): string[] {
+    const { markets } = this.state;
+    const out: string[] = [];
+    for (let c = 0; c < markets.size; c++) {
+      const at = markets.resolvedAt[c] as number;
+      if (at >= from && at < to) out.push(markets.conditionIds[c]!);
+    }
+    return out;
   }
 
   /** Sets a wallet's wash legs (summed by the store or while streaming). */
   setWashLegs(address: string, legs: WashLegs): void {
     const book = this.state.wallet(this.keyOf(address));
     this.washShares.set(address, book ? legs.share(book.volume, this.config.farmer) : null);
-  }
-
-  /**
-   * Closed positions the venue lists for a wallet: bought, then brought to zero shares by one of its own
-   * events. A loser the wallet never redeemed still holds its shares on the venue (the ledger closed it at 0).
-   */
-  venueListedClosed(book: WalletBook): number {
-    const { positions, markets } = this.state;
-    let count = 0;
-    for (const p of this.state.positionIndices(book)) {
-      const position = positions.read(p);
-      if (position.totalBought === 0 || position.shares !== 0) continue;
-      const resolvedAt = markets.resolvedAt[position.conditionIndex] as number;
-      if (position.resolved && position.closedTs === resolvedAt && position.lastTs < resolvedAt) continue;
-      count++;
-    }
-    return count;
   }
 
   /** Assesses a wallet as of `asOf` and records its standing; undefined for an unknown wallet. */
@@ -298,7 +321,8 @@ export class Derivation {
       {
         now: asOf,
         venueClosed: inputs.venueClosed,
-        expectedClosed: this.venueListedClosed(book),
+        ledgerClosed: venueClosedPositions(this.state, book),
+        historyComplete: inputs.historyComplete,
         venueLifetimePnl: inputs.venueLifetimePnl,
         pnlPoints: inputs.pnlPoints,
         washRingVolumeShare: this.washShares.get(address) ?? null,
@@ -362,10 +386,6 @@ export class Derivation {
 
   snapshotRows(at: number): PositionSnapshotsTable[] {
     return this.live(positionSnapshotRows(this.state, at, this.config.whales.consensusMinUsd));
-  }
-
-  hourlyPoints(at: number): PnlPointsTable[] {
-    return this.live(pnlPointRows(this.state, at, "hour"));
   }
 
   /** A wallet's daily points from its realized history, dated after `since` and up to `asOf`. */

@@ -6,6 +6,8 @@ import { ManualClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";
 import { smallWorld } from "../sim/world/testing/worlds.js";
 import type { Store } from "../store/database.js";
+import { FIRST_SYNC_DERIVED, readDeriveState } from "../store/derive-state.js";
+import { createDeferredFillIndexes, dropDeferredFillIndexes } from "../store/fills.js";
 import type { DerivedTable } from "../store/derived-tables.js";
 import type { CommittedRows } from "./batch-applier.js";
 import { Deriver } from "./deriver.js";
@@ -56,6 +58,12 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     for (const table of ["positions", "wallet_stats", "market_stats"] as const) expect(await rows(store, table), table).toEqual(await rows(reference, table));
     const daily = (row: Record<string, unknown>) => row.resolution === "day";
     expect(await rows(store, "pnl_points", daily)).toEqual(await rows(reference, "pnl_points", daily));
+    // The hourly points of the kept window too: the rebuild writes the ones the batches' path took hour by hour.
+    const kept = clock.now() - config.derive.hourlyPointsDays * SECONDS_PER_DAY;
+    const hourly = (row: Record<string, unknown>) => row.resolution === "hour" && (row.t as number) >= kept;
+    const expected = await rows(reference, "pnl_points", hourly);
+    expect(expected.length).toBeGreaterThan(100);
+    expect(await rows(store, "pnl_points", hourly)).toEqual(expected);
   }
 
   it("leaves the same tables as one rebuild when the world comes in two halves, the second batch by batch", async () => {
@@ -67,6 +75,25 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     // The day's snapshot is the state at its start, as the rebuild's.
     const today = (row: Record<string, unknown>) => row.day === dayStart(world.end);
     expect(await rows(store, "position_snapshots", today)).toEqual(await rows(await rebuilt(clock), "position_snapshots", today));
+  });
+
+  it("started in a first sync without the fills' wallet index, reads nothing until the sync completes, then derives what a rebuild does", async () => {
+    // A restart in the middle of a first sync that deferred its indexes: streaming the store in wallet order
+    // now would sort every stored fill. The Deriver waits for the sync's last batch, which builds the index.
+    const clock = new ManualClock((world.end + 3_600) * 1000);
+    const store = await open();
+    await loadWorld(store, world, { range: { to: mid }, updatedAt: clock.now() });
+    await store.transaction(dropDeferredFillIndexes);
+    const deriver = new Deriver({ store, config, clock, logger: createLogger("silent") });
+    disposers.push(() => deriver.stop());
+    await deriver.start();
+    await loadWorld(store, world, { range: { from: mid }, updatedAt: clock.now(), batchRows: 400, onBatch: (batch) => deriver.onCommitted(batch) });
+    await deriver.idle();
+    for (const table of ["positions", "wallet_stats", "pnl_points"] as const) expect(await rows(store, table), table).toEqual([]);
+    await store.transaction((tx) => createDeferredFillIndexes(tx));
+    await deriver.firstSyncCaughtUp();
+    await expectSameAsRebuild(store, clock);
+    expect(await readDeriveState(store.db, FIRST_SYNC_DERIVED)).toBe(1);
   });
 
   it("moves the leaderboards' 30-day window at each refresh, and counts the writes of wallet_stats in stats_generation", async () => {

@@ -15,9 +15,11 @@
  */
 import { SECONDS_PER_DAY } from "../ledger/index.js";
 import { FIRST_SYNC_DERIVED, writeDeriveState } from "../store/derive-state.js";
+import { deferredFillIndexesPresent } from "../store/fills.js";
 import { BatchApplier, RecentReads, type CommittedRows, type DeriverDeps } from "./batch-applier.js";
 import { deriveFromStore, derivedTables, storedWatermarks, writeDerivedTables } from "./rebuild.js";
 import { RefreshScheduler } from "./refresh-scheduler.js";
+import { HOUR, LiveHours, type PriceHistory } from "./hourly-points.js";
 
 interface Started {
   readonly applier: BatchApplier;
@@ -31,11 +33,15 @@ export class Deriver {
   private readonly reads = new RecentReads();
   /** The ingest's first sync caught up: the next refresh that completes records it (FIRST_SYNC_DERIVED). */
   private firstSyncToRecord = false;
+  /** Started in a first sync without the fills' wallet index: nothing is derived until the sync completes. */
+  private waitingForFirstSync = false;
 
   constructor(private readonly deps: DeriverDeps) {}
 
   /** The listener for the ingest's committed batches; resolves once the batch's rows are written. */
   readonly onCommitted = (batch: CommittedRows): Promise<void> => {
+    // Waiting for a first sync's end: its batches are in the store, replayed once it completes.
+    if (this.waitingForFirstSync) return Promise.resolve();
     if (this.early) {
       this.early.push(batch);
       return Promise.resolve();
@@ -46,14 +52,34 @@ export class Deriver {
   /**
    * Warms from the store, rewrites every derived table, then applies the batches handed over meanwhile and
    * starts the refresh timer. Register `onCommitted` first; start the ingest after this resolves.
+   *
+   * A store in the middle of a first sync that dropped the fills' wallet index (a restart during the backfill) is
+   * not read now: streaming it in wallet order would sort every stored fill. The Deriver then waits for the sync's
+   * end (`firstSyncCaughtUp`), whose last batch builds the index, and warms from the store then.
    */
   async start(): Promise<void> {
+    if (!(await this.deps.store.transaction(deferredFillIndexesPresent))) {
+      this.waitingForFirstSync = true;
+      this.early = null;
+      this.deps.logger.info("a first sync is under way without the fills' wallet index: the ledger is derived once it completes");
+      return;
+    }
+    await this.warm();
+    await this.queue;
+  }
+
+  private async warm(): Promise<void> {
     const { store, clock } = this.deps;
     const now = clock.now();
     const before = await storedWatermarks(store);
     const derived = await deriveFromStore(store, this.deps.config, now, this.reads.rows(before, true));
     await writeDerivedTables(store, await derivedTables(store, derived, now), { day: derived.day, rows: derived.snapshot });
-    const applier = new BatchApplier(this.deps, derived.derivation, this.reads, derived.day, (what, job) => this.enqueue(what, job));
+    const { derivation } = derived;
+    // Hourly points go on from the first boundary after as-of, with the wallets that had an event since the last one.
+    const next = Math.floor(derived.asOf / HOUR) * HOUR + HOUR;
+    const moved = derivation.liveBooks().map(({ address }) => address).filter((address) => derivation.lastEventTs(address) >= next - HOUR);
+    const hours = new LiveHours(derivation.prices as PriceHistory, next, moved, this.deps.config.derive.hourlyPointsDays);
+    const applier = new BatchApplier(this.deps, derivation, this.reads, derived.day, (what, job) => this.enqueue(what, job), hours);
     // The point of a day with bookings is dated at its end: today's is written once today is over.
     const today = derived.day / SECONDS_PER_DAY;
     for (const { address, book } of derived.derivation.liveBooks()) if (book.days.get(today)) applier.pending.markDaily(address, derived.day);
@@ -63,7 +89,6 @@ export class Deriver {
     this.early = null;
     for (const batch of early) void this.enqueue("batch", () => applier.apply(batch));
     scheduler.schedule(() => this.refresh());
-    await this.queue;
   }
 
   /**
@@ -87,6 +112,10 @@ export class Deriver {
    */
   firstSyncCaughtUp(): Promise<void> {
     this.firstSyncToRecord = true;
+    if (this.waitingForFirstSync) {
+      this.waitingForFirstSync = false;
+      void this.enqueue("warm start", () => this.warm());
+    }
     return this.refresh();
   }
 

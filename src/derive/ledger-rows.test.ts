@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assessWallet, computeRankings, replay } from "../ledger/index.js";
 import { DAY, T0, buy, defaultLedgerConfig, market, micro, sell } from "../ledger/testing/events.js";
-import { pnlPointRows, positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
+import { positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
 
 const config = defaultLedgerConfig();
 const W = "0xeeee000000000000000000000000000000000005";
@@ -23,16 +23,6 @@ describe("position snapshots", () => {
     expect(rows.find((r) => r.wallet === V)).toMatchObject({ yes_shares: 0, yes_cost: 0, no_shares: micro(10), no_cost: 3 });
     // with a 30 USD floor per side: W's YES leg (40) keeps its market, with both legs; V (3) is on no side
     expect(positionSnapshotRows(state, T0 + 5 * 3_600, 30)).toEqual([{ day: T0, wallet: W, condition_id: "m1", yes_shares: micro(100), yes_cost: 40, no_shares: micro(50), no_cost: 25 }]);
-  });
-});
-
-describe("P&L point rows", () => {
-  it("are written as time passes from the ledger's total P&L, dated at the hour or day start", () => {
-    // open m3: 10 @ 0.5, now 0.8 -> +3 unrealized
-    const state = replay([buy(W, "m3", 0, 10, 0.5, { ts: T0 + 9 })], [market("m3", { priceYes: 0.8 })]);
-    const at = T0 + 3 * DAY + 5_000;
-    expect(pnlPointRows(state, at, "hour")).toEqual([{ wallet: W, resolution: "hour", t: T0 + 3 * DAY + 3_600, pnl: expect.closeTo(3, 10) }]);
-    expect(pnlPointRows(state, at, "day")[0]).toMatchObject({ t: T0 + 3 * DAY });
   });
 });
 

@@ -1,9 +1,9 @@
 /**
- * The ledger's results as rows of the store's tables (`positions`, `wallet_stats`, `position_snapshots`,
- * `pnl_points`): the ledger's records in, the store's units out (prices 0..1, amounts in micro-units).
+ * The ledger's results as rows of the store's tables (`positions`, `wallet_stats`, `position_snapshots`): the
+ * ledger's records in, the store's units out (prices 0..1, amounts in micro-units).
  */
-import { SECONDS_PER_DAY, ledgerTotalPnl, positionCostUsd, type LedgerState, type Position, type WalletAssessment, type WalletBook, type WalletRankings } from "../ledger/index.js";
-import type { PnlPointsTable, PositionSnapshotsTable, PositionsTable, WalletStatsTable } from "../store/schema.js";
+import { SECONDS_PER_DAY, positionCostUsd, type LedgerState, type Position, type WalletAssessment, type WalletBook, type WalletRankings } from "../ledger/index.js";
+import type { PositionSnapshotsTable, PositionsTable, WalletStatsTable } from "../store/schema.js";
 import { MICRO } from "../venue/units.js";
 
 export function positionRow(state: LedgerState, position: Position): PositionsTable {
@@ -52,6 +52,7 @@ export function walletStatsRow(assessment: WalletAssessment, rankings: WalletRan
     market_losses: stats.marketLosses,
     market_win_rate: stats.marketWinRate,
     total_pnl: stats.totalPnl,
+    total_pnl_source: stats.totalPnlSource,
     realized_pnl: stats.realizedPnl,
     unrealized_pnl: stats.unrealizedPnl,
     gross_profit: stats.grossProfit,
@@ -109,15 +110,4 @@ export function positionSnapshotRows(state: LedgerState, at: number, minSideCost
     }
   }
   return minSideCostUsd > 0 ? rows.filter((row) => Math.max(row.yes_cost, row.no_cost) >= minSideCostUsd) : rows;
-}
-
-/**
- * P&L points written as time passes: every wallet's ledger total P&L at `at` (the ledger is advanced to
- * `at`), dated at the hour or day start.
- */
-export function pnlPointRows(state: LedgerState, at: number, resolution: "hour" | "day"): PnlPointsTable[] {
-  state.advanceTo(at);
-  const span = resolution === "hour" ? 3_600 : SECONDS_PER_DAY;
-  const t = Math.floor(at / span) * span;
-  return [...state.wallets()].map((book) => ({ wallet: book.address, resolution, t, pnl: ledgerTotalPnl(state, book) }));
 }

@@ -58,11 +58,17 @@ function factsOf(row: FactsRow, questionCounts: ReadonlyMap<string, number>): Ma
   };
 }
 
+/** Which markets' facts to read: those of these conditions, and every question of these NegRisk events. */
+export interface MarketsWanted {
+  readonly conditionIds: readonly string[];
+  readonly negRiskMarketIds: readonly string[];
+}
+
 /**
  * Facts of every stored market, or of those updated at or after `updatedSince` (Gamma's syncs set
- * `updated_at`; chain resolutions reach the ledger through the ingest's committed batches).
+ * `updated_at`; chain resolutions reach the ledger through the ingest's committed batches), or of the `wanted` ones.
  */
-export async function loadMarketFacts(db: Kysely<Database>, updatedSince?: number): Promise<MarketFacts[]> {
+export async function loadMarketFacts(db: Kysely<Database>, updatedSince?: number, wanted?: MarketsWanted): Promise<MarketFacts[]> {
   let query = db
     .selectFrom("markets as m")
     .leftJoin("events as e", "e.id", "m.event_id")
@@ -86,6 +92,13 @@ export async function loadMarketFacts(db: Kysely<Database>, updatedSince?: numbe
       "m.price_no",
     ]);
   if (updatedSince !== undefined) query = query.where("m.updated_at", ">=", updatedSince);
+  if (wanted) {
+    const { conditionIds, negRiskMarketIds } = wanted;
+    if (conditionIds.length + negRiskMarketIds.length === 0) return [];
+    query = query.where((eb) =>
+      eb.or([...(conditionIds.length ? [eb("m.condition_id", "in", conditionIds)] : []), ...(negRiskMarketIds.length ? [eb("m.neg_risk_market_id", "in", negRiskMarketIds)] : [])]),
+    );
+  }
   const rows = (await query.execute()) as FactsRow[];
   if (rows.length === 0) return [];
   const counts = await db

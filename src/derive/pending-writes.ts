@@ -1,9 +1,11 @@
 /**
  * What the Deriver still has to write: positions by (wallet, market), statistics by wallet, daily P&L points
- * by wallet from the earliest change not yet written, and wallets derived again whose rows are replaced whole.
+ * by wallet from the earliest change not yet written, and wallets derived again whose rows are replaced whole
+ * (hourly points wait in LiveHours, hourly-points.ts).
  * Marks are cleared only once written, so a failed write is retried at the next batch or refresh.
  */
 import { SECONDS_PER_DAY } from "../ledger/index.js";
+import type { PnlPointsTable } from "../store/schema.js";
 
 const dayOf = (t: number) => Math.floor(t / SECONDS_PER_DAY) * SECONDS_PER_DAY;
 
@@ -15,6 +17,8 @@ export class PendingWrites {
   /** Wallets derived again, whose positions and daily points are replaced whole. */
   readonly rewrittenPositions = new Set<string>();
   readonly rewrittenDaily = new Set<string>();
+  /** Wallets derived again, with their hourly points of the kept window (replacing theirs). */
+  readonly rewrittenHourly = new Map<string, PnlPointsTable[]>();
 
   /** A wallet's positions in these markets changed at `ts` (a booking on that day). */
   mark(address: string, conditionIds: Iterable<string>, ts: number): void {

@@ -13,6 +13,7 @@ import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
 import type { Database, MarketStatsTable, PnlPointsTable, PositionSnapshotsTable, PositionsTable } from "../store/schema.js";
 import { Derivation, type DeriveConfig, type RecentRows } from "./derivation.js";
+import { HOUR, PriceHistory, StreamedHours, firstKeptBoundary } from "./hourly-points.js";
 import { loadMarketFacts } from "./market-facts.js";
 import { marketStatsRows, volume24h } from "./market-stats.js";
 import { queryRows } from "../store/raw-sql.js";
@@ -43,11 +44,18 @@ export interface DerivedFromStore {
   /** 00:00 UTC of asOf's day, and the positions open then. */
   readonly day: number;
   readonly snapshot: PositionSnapshotsTable[];
+  /** The hourly P&L points of the kept window up to asOf (hourly-points.ts). */
+  readonly hourlyPoints: PnlPointsTable[];
   /** Milliseconds spent reading and replaying. */
   readonly replayMs: number;
 }
 
-/** Replays the whole store into a new Derivation (markets facts first, then every wallet's events). */
+/**
+ * Replays the whole store into a new Derivation (markets facts first, then every wallet's events). The events are
+ * streamed in ranges (each wallet's still in order): the day's snapshot is taken at asOf's day start, between two
+ * ranges; hourly points are taken at each boundary of the kept window before the wallet's events after it, with the
+ * fill prices of the window read first (the window's start splits the ranges too).
+ */
 export async function deriveFromStore(store: Store, config: DeriveConfig, now: number, recent?: RecentRows): Promise<DerivedFromStore> {
   const started = performance.now();
   const facts = await loadMarketFacts(store.db);
@@ -58,18 +66,50 @@ export async function deriveFromStore(store: Store, config: DeriveConfig, now: n
   const asOf = Math.min(now, await storedFrontier(store));
   const day = dayStart(asOf);
   const keysAbove = recent?.keysAbove ?? { fills: Number.MAX_SAFE_INTEGER, activity: Number.MAX_SAFE_INTEGER };
+  const firstHour = firstKeptBoundary(now, config.derive.hourlyPointsDays);
+  const windowStart = firstHour - HOUR;
+  derivation.prices = await windowPrices(store, windowStart);
+  const hours = asOf >= firstHour ? new StreamedHours(firstHour, asOf, derivation.prices, (address) => derivation.lastEventTs(address)) : null;
   // The leaderboards' 30-day volumes end at the clock, as the API's window did (backfilling, they stay empty).
   derivation.recentVolumes.advance(now);
-  // Wallets that trade today are streamed twice: their wash legs are carried from one stream to the other.
-  derivation.carryLegs((await queryRows<{ wallet: string }>(store.db, store.kind, "select distinct wallet from fills where ts >= ?", [day])).map((r) => r.wallet));
-  await derivation.load(store, { before: day, keysAbove }, { countMarkets: true, washLegs: "all", onKey: recent?.onKey });
-  const snapshot = derivation.snapshotRows(day);
-  await derivation.load(store, { from: day, keysAbove }, { countMarkets: true, washLegs: "carried", onKey: recent?.onKey });
+  const splits = [...new Set([day, ...(hours ? [windowStart] : [])])].sort((a, b) => a - b);
+  // Wallets streamed in more than one range: their wash legs are carried from one range to the next.
+  derivation.carryLegs((await queryRows<{ wallet: string }>(store.db, store.kind, "select distinct wallet from fills where ts >= ?", [splits[0]])).map((r) => r.wallet));
+  let snapshot: PositionSnapshotsTable[] = [];
+  for (let i = 0; i <= splits.length; i++) {
+    const range = { ...(i > 0 ? { from: splits[i - 1] } : {}), ...(i < splits.length ? { before: splits[i] } : {}) };
+    if (hours && range.from !== undefined && range.from >= windowStart) derivation.hours = hours;
+    await derivation.load(store, { ...range, keysAbove }, { countMarkets: true, washLegs: i === 0 ? "all" : "carried", onKey: recent?.onKey });
+    if (range.before !== day) continue;
+    // Every wallet's points up to the day's start, before the snapshot sweeps the resolutions due then.
+    if (derivation.hours) derivation.hours.finish(derivation.state, liveKeys(derivation), day);
+    snapshot = derivation.snapshotRows(day);
+  }
+  derivation.hours = null;
+  hours?.finish(derivation.state, liveKeys(derivation), asOf);
   derivation.settleCarriedLegs();
   derivation.state.advanceTo(asOf);
   // Every wallet's statistics are written next: the changes counted while streaming are not pending.
   derivation.recentVolumes.advance(now);
-  return { derivation, asOf, day, snapshot, replayMs: performance.now() - started };
+  return { derivation, asOf, day, snapshot, hourlyPoints: hours?.rows ?? [], replayMs: performance.now() - started };
+}
+
+/** Every live wallet with its ledger key. */
+function liveKeys(derivation: Derivation): Array<{ address: string; key: string }> {
+  return derivation.liveBooks().map(({ address, book }) => ({ address, key: book.address }));
+}
+
+/** The fill prices of the window from `windowStart` on (the earlier ones are observed as the replay streams them). */
+async function windowPrices(store: Store, windowStart: number): Promise<PriceHistory> {
+  const prices = new PriceHistory(windowStart);
+  const rows = await queryRows<{ token_id: string; condition_id: string; ts: number; log_index: number | null; usd: number; size: number }>(
+    store.db,
+    store.kind,
+    "select token_id, condition_id, ts, log_index, usd, size from fills where ts >= ?",
+    [windowStart],
+  );
+  for (const r of rows) prices.observe(r.token_id, r.condition_id, Number(r.ts), r.log_index === null ? null : Number(r.log_index), Number(r.usd), Number(r.size));
+  return prices;
 }
 
 export interface DerivedTables {
@@ -77,12 +117,13 @@ export interface DerivedTables {
   readonly walletStats: Database["wallet_stats"][];
   readonly marketStats: MarketStatsTable[];
   readonly dailyPoints: PnlPointsTable[];
+  readonly hourlyPoints: PnlPointsTable[];
 }
 
 /** Assesses every wallet, ranks them, and builds the rows of every derived table. */
 export async function derivedTables(store: Store, derived: DerivedFromStore, computedAt: number): Promise<DerivedTables> {
   const { derivation, asOf } = derived;
-  const inputs = await loadWalletInputs(store, "all", asOf);
+  const inputs = await loadWalletInputs(store, "all", asOf, derived.hourlyPoints);
   const assessed: Array<[string, WalletAssessment]> = [];
   const dailyPoints: PnlPointsTable[] = [];
   for (const { address } of derivation.liveBooks()) {
@@ -97,10 +138,11 @@ export async function derivedTables(store: Store, derived: DerivedFromStore, com
     walletStats: assessed.map(([address, assessment]) => derivation.statsRow(address, assessment, computedAt)),
     marketStats: marketStatsRows(derivation.marketTotals, await volume24h(store, asOf), consensus, computedAt),
     dailyPoints,
+    hourlyPoints: derived.hourlyPoints,
   };
 }
 
-/** Replaces every derived table (today's snapshot and the daily P&L points included) in one transaction. */
+/** Replaces every derived table (today's snapshot and the P&L points included) in one transaction. */
 export async function writeDerivedTables(store: Store, tables: DerivedTables, snapshot: { day: number; rows: readonly PositionSnapshotsTable[] }): Promise<void> {
   await store.transaction(async (tx) => {
     await deleteAll(tx, "positions");
@@ -111,8 +153,9 @@ export async function writeDerivedTables(store: Store, tables: DerivedTables, sn
     await insertRows(tx, "market_stats", tables.marketStats);
     await deleteAll(tx, "position_snapshots", "day = ?", [snapshot.day]);
     await insertRows(tx, "position_snapshots", snapshot.rows);
-    await deleteAll(tx, "pnl_points", "resolution = 'day'");
+    await deleteAll(tx, "pnl_points");
     await insertRows(tx, "pnl_points", tables.dailyPoints);
+    await insertRows(tx, "pnl_points", tables.hourlyPoints);
     await bumpStatsGeneration(tx);
   });
 }

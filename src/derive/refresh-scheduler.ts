@@ -14,6 +14,7 @@ import { marketStatsRows, volume24h } from "./market-stats.js";
 import { PendingWrites } from "./pending-writes.js";
 import { dayStart, storedWatermarks } from "./rebuild.js";
 import { WashLegs, loadWashLegs } from "./wallet-inputs.js";
+import { StreamedHours, firstKeptBoundary } from "./hourly-points.js";
 
 const HOUR = 3_600;
 /** Share of the refresh interval spent recomputing wash-ring shares, and wallets summed per query. */
@@ -43,10 +44,11 @@ export class RefreshScheduler {
   private timerRefresh: Promise<void> | null = null;
   private lastRefreshAt: number;
   private watermarks: Watermarks;
+  /** The ledger's hour when every wallet's statistics were last marked, and the clock's hour of the last pruning. */
   private pointsHour: number;
+  private pruneHour: number;
   private readonly warmedAt: number;
   private readonly washComputedAt = new Map<string, number>();
-  private readonly lastHourly = new Map<string, number>();
   private readonly lastMarketRows = new Map<string, string>();
   /** The job of the round under way, or of the last round, which failed there. */
   current: string | null = null;
@@ -55,6 +57,8 @@ export class RefreshScheduler {
   private readonly jobs: readonly RefreshJob[] = [
     { name: "market facts", run: () => this.loadMarketFacts() },
     { name: "wallets out of order", run: (round) => this.rederiveWallets(round) },
+    // Before the statistics: pnl_24h reads the hourly points.
+    { name: "hourly P&L points", run: (round) => this.writeHourlyPoints(round.asOf, round.now) },
     { name: "synced wallets", run: () => this.markSyncedWallets() },
     { name: "wash shares", run: (round) => this.refreshWashShares(round.now, round.full) },
     { name: "hourly statistics", run: (round) => this.markEveryWalletHourly(round) },
@@ -62,7 +66,6 @@ export class RefreshScheduler {
     { name: "wallet statistics and ranks", run: (round) => this.applier.writeWallets(round.asOf, true) },
     { name: "market statistics", run: (round) => this.writeMarketStats(round.asOf, round.now) },
     { name: "daily P&L points", run: (round) => this.writeDailyPoints(round.asOf) },
-    { name: "hourly P&L points", run: (round) => this.writeHourlyPoints(round.asOf, round.now) },
   ];
 
   constructor(
@@ -74,6 +77,7 @@ export class RefreshScheduler {
     this.warmedAt = this.lastRefreshAt = warm.at;
     this.watermarks = warm.watermarks;
     this.pointsHour = Math.floor(warm.asOf / HOUR);
+    this.pruneHour = Math.floor(warm.at / HOUR);
   }
 
   /** Calls `refresh` every `derive.refreshSeconds`; a refresh that outlasts the interval is not queued again behind itself. */
@@ -107,14 +111,19 @@ export class RefreshScheduler {
   }
 
   private async loadMarketFacts(): Promise<void> {
+    this.applier.factsAsked.clear();
     for (const facts of await loadMarketFacts(this.deps.store.db, this.lastRefreshAt)) this.applier.setFacts(facts.conditionId, facts);
   }
 
-  /** Wallets whose events came out of order, derived again from the store. */
+  /** Wallets whose events came out of order, derived again from the store (their hourly points of the kept window too). */
   private async rederiveWallets(round: RefreshRound): Promise<void> {
-    const { derivation: d, pending, rederive, washDue } = this.applier;
+    const { derivation: d, pending, rederive, washDue, hours: live } = this.applier;
+    const first = firstKeptBoundary(round.now, this.deps.config.derive.hourlyPointsDays);
+    live.forget(rederive);
     for (const address of rederive) {
-      await d.rederive(this.deps.store, address, this.reads.rows(this.watermarks, false));
+      const hours = new StreamedHours(first, live.lastTaken, live.prices, () => Number.NEGATIVE_INFINITY);
+      await d.rederive(this.deps.store, address, this.reads.rows(this.watermarks, false), hours);
+      pending.rewrittenHourly.set(address, hours.rows);
       pending.markRewritten(address, d.state.wallet(d.keyOf(address))?.lastTrade ?? 0);
       this.washComputedAt.set(address, round.now);
       washDue.delete(address);
@@ -155,6 +164,7 @@ export class RefreshScheduler {
   /** Each time an hour passes (and on a full refresh), every wallet's statistics: pnl_24h, streak, hold window and unrealized P&L move with time and prices. */
   private async markEveryWalletHourly(round: RefreshRound): Promise<void> {
     const hourPassed = this.hourPassed(round.asOf);
+    if (hourPassed) this.pointsHour = Math.floor(round.asOf / HOUR);
     if (!round.full && !hourPassed) return;
     for (const { address } of this.applier.derivation.liveBooks()) this.applier.pending.stats.add(address);
   }
@@ -191,21 +201,29 @@ export class RefreshScheduler {
   }
 
   /**
-   * Once an hour has passed: hourly points of wallets whose P&L changed since their last one (while the ledger is
-   * within the kept window), and the points and snapshots older than what is kept deleted.
+   * The hourly points taken since the last refresh (LiveHours), and those of wallets derived again; once an hour has
+   * passed, the points and snapshots older than what is kept deleted.
    */
   private async writeHourlyPoints(asOf: number, now: number): Promise<void> {
-    if (!this.hourPassed(asOf)) return;
+    const { hours, pending } = this.applier;
+    const rows = hours.pending;
+    const rewritten = [...pending.rewrittenHourly];
+    // The kept window follows the clock: past a clock hour, the points before it go.
+    const passed = Math.floor(now / HOUR) > this.pruneHour;
+    if (rows.length === 0 && rewritten.length === 0 && !passed) return;
     const { derive } = this.deps.config;
     const oldest = now - derive.hourlyPointsDays * SECONDS_PER_DAY;
-    const rows = asOf < oldest ? [] : this.applier.derivation.hourlyPoints(asOf).filter((row) => this.lastHourly.get(row.wallet) !== row.pnl);
     await this.deps.store.transaction(async (tx) => {
+      await deleteWhereIn(tx, "pnl_points", "wallet", rewritten.map(([wallet]) => wallet), "resolution = 'hour'");
+      await insertRows(tx, "pnl_points", rewritten.flatMap(([, points]) => points));
       await upsertRows(tx, "pnl_points", rows);
+      if (!passed) return;
       await deleteAll(tx, "pnl_points", "resolution = 'hour' and t < ?", [oldest]);
       await deleteAll(tx, "position_snapshots", "day < ?", [dayStart(now) - derive.snapshotDays * SECONDS_PER_DAY]);
     });
-    for (const row of rows) this.lastHourly.set(row.wallet, row.pnl);
-    this.pointsHour = Math.floor(asOf / HOUR);
+    hours.pending = hours.pending.slice(rows.length);
+    for (const [wallet] of rewritten) pending.rewrittenHourly.delete(wallet);
+    if (passed) this.pruneHour = Math.floor(now / HOUR);
   }
 
   private hourPassed(asOf: number): boolean {

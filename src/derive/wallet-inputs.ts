@@ -4,21 +4,27 @@
  * fills with each counterparty for the wash-trading test.
  */
 import { summarizeVenueClosedPositions, washRing, type CounterpartyFill, type LedgerConfig, type PnlPoint, type VenueClosedPositions } from "../ledger/index.js";
+import { CHAIN_LOGS_SOURCE } from "../store/checkpoints.js";
 import type { Store } from "../store/database.js";
-import type { Direction } from "../store/schema.js";
+import type { Direction, PnlPointsTable } from "../store/schema.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import { fromMicro } from "../venue/units.js";
 
 export interface WalletStoreInputs {
   /** The venue cache's closed positions; null when the wallet was never synced. */
   readonly venueClosed: VenueClosedPositions | null;
+  /**
+   * The store holds the wallet's whole history: chain logs are read from no later than the venue's first record of
+   * the wallet (its first activity, learned by a wallet sync).
+   */
+  readonly historyComplete: boolean;
   /** The last point of the venue's P&L curve, USD; null when not synced or empty. */
   readonly venueLifetimePnl: number | null;
   /** The latest P&L point at least 24 h old, from the same source as total_pnl (empty when none). */
   readonly pnlPoints: readonly PnlPoint[];
 }
 
-const NOT_SYNCED: WalletStoreInputs = { venueClosed: null, venueLifetimePnl: null, pnlPoints: [] };
+const NOT_SYNCED: WalletStoreInputs = { venueClosed: null, historyComplete: false, venueLifetimePnl: null, pnlPoints: [] };
 
 /** A wallet list, or every wallet with stored inputs. */
 export type WalletSelection = readonly string[] | "all";
@@ -44,9 +50,30 @@ async function latestPoints(store: Store, table: "pnl_points" | "venue_pnl_point
   return new Map(rows.map((r) => [r.wallet, { t: r.t, p: scale(r.pnl) }]));
 }
 
-/** The store inputs of the given wallets (or all) as of `asOf`; wallets without any get the not-synced inputs. */
-export async function loadWalletInputs(store: Store, wallets: WalletSelection, asOf: number): Promise<(wallet: string) => WalletStoreInputs> {
-  const synced = await selectFor<{ wallet: string; lifetime_pnl: number | null }>(store, "select wallet, lifetime_pnl from wallet_sync where synced_at is not null/*wallets*/", [], wallets);
+/** The latest of each wallet's hourly points at or before `cutoff`. */
+function latestOf(points: readonly PnlPointsTable[], cutoff: number): Map<string, PnlPoint> {
+  const out = new Map<string, PnlPoint>();
+  for (const row of points) {
+    if (row.resolution !== "hour" || row.t > cutoff) continue;
+    const known = out.get(row.wallet);
+    if (!known || row.t > known.t) out.set(row.wallet, { t: row.t, p: row.pnl });
+  }
+  return out;
+}
+
+/**
+ * The store inputs of the given wallets (or all) as of `asOf`; wallets without any get the not-synced inputs.
+ * `hourlyPoints`: the ledger's hourly points to read instead of the stored ones (a rebuild's, before it writes them).
+ */
+export async function loadWalletInputs(store: Store, wallets: WalletSelection, asOf: number, hourlyPoints?: readonly PnlPointsTable[]): Promise<(wallet: string) => WalletStoreInputs> {
+  const synced = await selectFor<{ wallet: string; lifetime_pnl: number | null; venue_history_from: number | null }>(
+    store,
+    "select wallet, lifetime_pnl, venue_history_from from wallet_sync where synced_at is not null/*wallets*/",
+    [],
+    wallets,
+  );
+  const [chain] = await queryRows<{ history_from: number | null }>(store.db, store.kind, "select history_from from ingest_checkpoints where source = ?", [CHAIN_LOGS_SOURCE]);
+  const chainFrom = chain?.history_from == null ? null : Number(chain.history_from);
   const closedRows = await selectFor<{ wallet: string; realized_pnl: number }>(store, "select wallet, realized_pnl from venue_closed_positions where 1 = 1/*wallets*/", [], wallets);
   const closedByWallet = new Map<string, { realizedPnl: number }[]>();
   for (const row of closedRows) {
@@ -55,7 +82,7 @@ export async function loadWalletInputs(store: Store, wallets: WalletSelection, a
     list.push({ realizedPnl: fromMicro(row.realized_pnl) });
   }
   const cutoff = asOf - 86_400;
-  const ours = await latestPoints(store, "pnl_points", cutoff, wallets);
+  const ours = hourlyPoints ? latestOf(hourlyPoints, cutoff) : await latestPoints(store, "pnl_points", cutoff, wallets);
   const venue = await latestPoints(store, "venue_pnl_points", cutoff, wallets);
   const inputs = new Map<string, WalletStoreInputs>();
   for (const [wallet, point] of ours) inputs.set(wallet, { ...NOT_SYNCED, pnlPoints: [point] });
@@ -63,7 +90,8 @@ export async function loadWalletInputs(store: Store, wallets: WalletSelection, a
     const lifetime = row.lifetime_pnl === null ? null : fromMicro(row.lifetime_pnl);
     // pnl_24h compares total_pnl with a point of the same source.
     const point = lifetime === null ? ours.get(row.wallet) : venue.get(row.wallet);
-    inputs.set(row.wallet, { venueClosed: summarizeVenueClosedPositions(closedByWallet.get(row.wallet) ?? []), venueLifetimePnl: lifetime, pnlPoints: point ? [point] : [] });
+    const historyComplete = chainFrom !== null && row.venue_history_from !== null && Number(row.venue_history_from) >= chainFrom;
+    inputs.set(row.wallet, { venueClosed: summarizeVenueClosedPositions(closedByWallet.get(row.wallet) ?? []), historyComplete, venueLifetimePnl: lifetime, pnlPoints: point ? [point] : [] });
   }
   return (wallet) => inputs.get(wallet) ?? NOT_SYNCED;
 }

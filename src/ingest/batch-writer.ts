@@ -24,7 +24,10 @@ export interface Batch {
   /** Set once the source's first full sync is complete. */
   readonly firstSyncDone?: boolean;
   readonly fills?: readonly NewFill[];
-  /** The fills' wallets are left to the batch that ends the first sync (ChainLogsPipeline, deferred indexes). */
+  /**
+   * A first sync with deferred indexes (ChainLogsPipeline): only the fills' wallets not recorded yet are written, as
+   * they are first seen; the batch that ends the first sync merges every fill's first and last time in.
+   */
   readonly fillWalletsLater?: boolean;
   readonly activity?: readonly NewActivity[];
   readonly resolutions?: readonly NewResolution[];
@@ -48,9 +51,13 @@ export type CommitListener = (batch: CommittedBatch) => void | Promise<void>;
 
 /** Skipped records logged one by one, at most this many per batch (all are counted). */
 const LOGGED_SKIPS_PER_BATCH = 20;
+/** Wallets a deferring first sync remembers as recorded (then it forgets them all: a repeat insert does nothing). */
+const RECORDED_WALLETS_KEPT = 500_000;
 
 export class BatchWriter {
   private readonly listeners = new Set<CommitListener>();
+  /** Wallets this process recorded during a first sync that defers them (their rows exist). */
+  private readonly recorded = new Set<string>();
 
   constructor(
     private readonly store: Store,
@@ -73,12 +80,15 @@ export class BatchWriter {
     for (const s of skipped.slice(0, LOGGED_SKIPS_PER_BATCH)) this.logger.warn({ source: batch.source, origin: s.origin, reason: s.reason }, "skipped a malformed venue record");
     if (skipped.length > LOGGED_SKIPS_PER_BATCH) this.logger.warn({ source: batch.source, more: skipped.length - LOGGED_SKIPS_PER_BATCH }, "skipped more malformed venue records");
 
+    let firstSeen: WalletSighting[] = [];
     const committed = await this.store.transaction(async (tx) => {
       const newFills = await insertFills(tx, fills);
+      if (batch.fillWalletsLater) firstSeen = this.firstSightings(newFills);
       const newActivity = await insertActivity(tx, activity);
       const newResolutions = batch.resolutions?.length ? await recordResolutions(tx, batch.resolutions) : [];
       const sightings: WalletSighting[] = (batch.sightings ?? []).filter((s) => !isProtocolAddress(s.address));
-      if (!batch.fillWalletsLater) for (const f of newFills) sightings.push({ address: f.wallet, ts: f.ts });
+      if (batch.fillWalletsLater) await recordWalletSightings(tx, firstSeen, now, { firstOnly: true });
+      else for (const f of newFills) sightings.push({ address: f.wallet, ts: f.ts });
       for (const a of newActivity) sightings.push({ address: a.wallet, ts: a.ts });
       await recordWalletSightings(tx, sightings, now);
       await batch.write?.(tx);
@@ -87,6 +97,8 @@ export class BatchWriter {
       await saveCheckpoint(tx.db, batch.source, batch.cursor, now, batch.firstSyncDone);
       return { source: batch.source, cursor: batch.cursor, fills: newFills, activity: newActivity, resolutions: newResolutions };
     });
+    if (this.recorded.size + firstSeen.length > RECORDED_WALLETS_KEPT) this.recorded.clear();
+    for (const s of firstSeen) this.recorded.add(s.address);
     for (const listener of this.listeners) {
       try {
         await listener(committed);
@@ -95,6 +107,13 @@ export class BatchWriter {
       }
     }
     return committed;
+  }
+
+  /** The fills' wallets this process has not recorded yet (fills in chain order: each wallet's first is its earliest). */
+  private firstSightings(fills: readonly NewFill[]): WalletSighting[] {
+    const out = new Map<string, WalletSighting>();
+    for (const f of fills) if (!this.recorded.has(f.wallet) && !out.has(f.wallet)) out.set(f.wallet, { address: f.wallet, ts: f.ts });
+    return [...out.values()];
   }
 }
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import { storeChecksum } from "../store/checksum.js";
 import { chainFillKey, deferredFillIndexesPresent } from "../store/fills.js";
+import { countHeldRecords } from "../store/unlisted-records.js";
 import { EXCHANGE_CONTRACTS, VENUE_EVENT_TOPICS, isProtocolAddress, type Hex } from "../venue/index.js";
 import { ADAPTER, EXCHANGE_V1, EXCHANGE_V2, M, NEG_RISK_EXCHANGE_V2, conversion, matchEvents, redemption, resolution, split } from "../venue/testing/chain-events.js";
 import { gammaMarket } from "../venue/testing/fixtures.js";
@@ -188,9 +189,13 @@ describe.each(storeBackends)("chain logs on $kind", (backend) => {
     await h.dispose();
     h = await openIngestHarness(backend, venue, { env: { INGEST_START: "100", INGEST_BLOCK_SPAN: "25", INGEST_DEFER_INDEXES_BLOCKS: "50", INGEST_BATCH_RECORDS: "1" }, maxBlockSpan: 25 });
     const seen: { firstSyncDone: number | undefined; fills: number; indexes: boolean }[] = [];
+    const unrecorded: string[] = [];
     h.ingest.onCommitted(async (batch) => {
       const checkpoint = await checkpointOf(h.store, SOURCES.chain);
       seen.push({ firstSyncDone: checkpoint?.first_sync_done, fills: batch.fills.length, indexes: await h.store.transaction(deferredFillIndexesPresent) });
+      // Each fill's wallet is recorded by the batch that first shows it, not only at the sync's end.
+      const recorded = new Set((await walletRows()).map((w) => w.address));
+      unrecorded.push(...batch.fills.map((f) => f.wallet).filter((w) => !recorded.has(w)));
     });
     await h.ingest.runUntilCaughtUp();
     // The sync's first commit (its start block) comes before the indexes are dropped; every batch of fills after it.
@@ -200,6 +205,7 @@ describe.each(storeBackends)("chain logs on $kind", (backend) => {
     expect(seen.filter((s) => s.firstSyncDone === 1).every((s) => s.indexes)).toBe(true);
     expect(seen.at(-1)).toMatchObject({ firstSyncDone: 1, indexes: true });
     expect(await fills()).toHaveLength(9);
+    expect(unrecorded).toEqual([]);
     expect(await walletRows()).toEqual(expectedWallets);
   });
 
@@ -252,5 +258,33 @@ describe.each(storeBackends)("chain logs on $kind", (backend) => {
     h = await openIngestHarness(backend, venue, { env: { INGEST_START: date }, maxBlockSpan: 25 });
     await h.ingest.runUntilCaughtUp();
     expect((await fills()).length).toBe(9);
+    // The store holds the chain's history from that day on (what win_source ledger compares a wallet's first activity with).
+    expect((await checkpointOf(h.store, SOURCES.chain))?.history_from).toBe(Date.parse(`${date}T00:00:00Z`) / 1000);
+  });
+
+  it("records from when it holds the chain's history: its start block's time", async () => {
+    await h.ingest.runUntilCaughtUp();
+    expect((await checkpointOf(h.store, SOURCES.chain))?.history_from).toBe(1_770_000_000 + 2 * 100);
+  });
+
+  it("holds the records of a market Gamma does not list yet, and stores them once it lists it", async () => {
+    const listed = venue.gamma.markets;
+    venue.gamma.markets = listed.filter((m) => m.conditionId !== C.condition);
+    await h.dispose();
+    h = await openIngestHarness(backend, venue, { env: { INGEST_START: "100", INGEST_BLOCK_SPAN: "25", INGEST_UNLISTED_RECHECK_SECONDS: "0" }, maxBlockSpan: 25 });
+    await h.ingest.runUntilCaughtUp();
+    // Block 160's three fills of market 3 wait, as does the split of a condition no market has; the cursor moved on.
+    expect((await fills()).map((f) => f.block_number)).toEqual([110, 110, 120, 120, 150, 150]);
+    expect(await countHeldRecords(h.store.db)).toBe(4);
+    expect(await checkpointOf(h.store, SOURCES.chain)).toMatchObject({ cursor: "block:200", first_sync_done: 1, errors: 1 });
+    venue.gamma.markets = listed;
+    await h.ingest.runUntilCaughtUp();
+    expect((await fills()).map((f) => f.fill_key)).toEqual([110, 110, 120, 120, 150, 150, 160, 160, 160].map((block, i) => chainFillKey(block, [0, 1, 0, 1, 0, 1, 0, 1, 2][i]!)));
+    expect((await fills()).filter((f) => f.block_number === 160).every((f) => f.condition_id === C.condition && f.outcome_index === 1)).toBe(true);
+    expect(await countHeldRecords(h.store.db)).toBe(1);
+    // Kept no longer than INGEST_UNLISTED_KEEP_DAYS: the held split of a condition no market claims is dropped then.
+    await h.store.db.updateTable("unlisted_market_records").set((eb) => ({ created_at: eb("created_at", "-", 8 * 86_400) })).execute();
+    await h.ingest.runUntilCaughtUp();
+    expect(await countHeldRecords(h.store.db)).toBe(0);
   });
 });

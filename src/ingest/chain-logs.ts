@@ -4,17 +4,19 @@
  * follows the head INGEST_CONFIRMATIONS blocks behind. The chain reader (chain-reader.ts) has each chunk of blocks
  * decoded and settled per transaction (settleChunk, src/venue/chain/); consecutive chunks are gathered into a batch
  * of `batchRecords` fills and events (fewer at a step's end), their markets looked up, written with the checkpoint
- * `block:<last block of the batch>`.
+ * `block:<last block of the batch>`. Records of markets Gamma does not list yet are held in the store with the batch
+ * and moved to their tables once the market is listed (unlisted-markets.ts).
  *
  * A first sync with `deferIndexesBlocks` or more to go drops the fills' wallet and market indexes and leaves its
  * fills' wallets out of `wallets`; the batch that completes it (sets `first_sync_done`) builds the indexes and
  * records the wallets of all stored fills, in its transaction: a store whose chain source has finished its first
  * sync always has both, and a crash meanwhile leaves the first sync unfinished.
  */
-import { readCheckpoint } from "../store/checkpoints.js";
+import { readCheckpoint, recordHistoryFrom } from "../store/checkpoints.js";
 import type { StoreTransaction } from "../store/database.js";
 import { completeDeferredFills, dropDeferredFillIndexes, type IndexBuildMemory, type NewActivity, type NewFill } from "../store/fills.js";
 import type { NewResolution } from "../store/markets.js";
+import { holdUnlistedRecords, type HeldRecord } from "../store/unlisted-records.js";
 import {
   CONTRACTS,
   JsonRpcError,
@@ -33,9 +35,10 @@ import { chainActivityRow, chainFillRow, chainResolutionRow, isActivityLog, reso
 import { writeMarketRows, type IngestContext } from "./context.js";
 import { resolveStartBlock, type IngestStart } from "./ingest-start.js";
 import type { MarketDirectory } from "./market-directory.js";
-import { emptyMarketRows, type MarketRows } from "./market-rows.js";
+import { emptyMarketRows, mergeMarketRows, type MarketRows } from "./market-rows.js";
 import type { Pipeline, StepResult } from "./runner.js";
 import { SOURCES } from "./sources.js";
+import { UnlistedMarkets, heldActivity, heldFill, heldResolution, type UnlistedMarketsOptions } from "./unlisted-markets.js";
 
 const KINDS: readonly VenueEventKind[] = [
   "OrderFilledV1", "OrdersMatchedV1", "OrderFilledV2", "OrdersMatchedV2",
@@ -54,6 +57,8 @@ export interface ChainLogsOptions {
   readonly deferIndexesBlocks: number;
   /** Memory for building them (PostgreSQL's sort memory, SQLite's page cache meanwhile). */
   readonly indexBuildMemory: IndexBuildMemory;
+  /** Records of markets Gamma does not list yet: how often they are looked up again, how long those of conditions are kept. */
+  readonly unlisted: UnlistedMarketsOptions;
 }
 
 /**
@@ -75,6 +80,7 @@ export class ChainLogsPipeline implements Pipeline {
   /** The block the first full sync runs to: the target (head less confirmations) of this process's first step. */
   private backfillTarget: number | null = null;
   private indexesDeferred = false;
+  private readonly unlisted: UnlistedMarkets;
 
   constructor(
     private readonly ctx: IngestContext,
@@ -82,10 +88,13 @@ export class ChainLogsPipeline implements Pipeline {
     private readonly reader: ChainReader,
     private readonly directory: MarketDirectory,
     private readonly options: ChainLogsOptions,
-  ) {}
+  ) {
+    this.unlisted = new UnlistedMarkets(ctx, directory, this.source, options.unlisted);
+  }
 
   async step(signal: AbortSignal): Promise<StepResult> {
     const checkpoint = await readCheckpoint(this.ctx.store.db, this.source);
+    if (checkpoint) await this.unlisted.recheckIfDue(signal);
     const head = await this.chain.blockNumber(signal);
     const target = head - this.options.confirmations;
     const syncing = checkpoint?.first_sync_done !== 1;
@@ -99,6 +108,7 @@ export class ChainLogsPipeline implements Pipeline {
       last = (await resolveStartBlock(this.chain, this.options.start, target, signal)) - 1;
       await this.ctx.writer.commit({ source: this.source, cursor: blockCursor(last) });
     }
+    if (checkpoint?.history_from == null) await recordHistoryFrom(this.ctx.store.db, this.source, await this.historyStart(head, signal));
     if (syncing && !this.indexesDeferred && goal > last && goal - last >= this.options.deferIndexesBlocks) {
       await this.ctx.store.transaction(dropDeferredFillIndexes);
       this.indexesDeferred = true;
@@ -140,6 +150,20 @@ export class ChainLogsPipeline implements Pipeline {
     return { caughtUp: to >= goal };
   }
 
+  /**
+   * From when the store holds the chain's history: INGEST_START's date, or its block's time; now when it follows
+   * from the head. (A store whose first sync predates the record takes it from the configured start.)
+   */
+  private async historyStart(head: number, signal: AbortSignal): Promise<number> {
+    const start = this.options.start;
+    if (start?.kind === "date") return start.ts;
+    if (start?.kind === "block" && start.block <= head) {
+      const [ts] = (await this.chain.blockTimestamps([start.block], signal)).values();
+      if (ts !== undefined) return ts;
+    }
+    return this.ctx.clock.now();
+  }
+
   private async commitChunk(batch: Batch, toBlock: number, target: number): Promise<void> {
     const committed = await this.ctx.writer.commit(batch);
     this.ctx.progress({ source: this.source, newFills: committed.fills.length, position: toBlock, target, unit: "block" });
@@ -149,8 +173,9 @@ export class ChainLogsPipeline implements Pipeline {
     const skipped: SkippedRecord[] = [...chunk.skipped];
     const timestamps = await this.blockTimestamps(chunk, signal);
     const marketRows = emptyMarketRows();
-    const fills = await this.fillRows(chunk.fills, timestamps, marketRows, skipped, signal);
-    const { activity, resolutions } = await this.otherRows(chunk.others, timestamps, marketRows, skipped, signal);
+    const held: HeldRecord<unknown>[] = [];
+    const fills = await this.fillRows(chunk.fills, timestamps, marketRows, held, signal);
+    const { activity, resolutions } = await this.otherRows(chunk.others, timestamps, marketRows, held, skipped, signal);
     return {
       source: this.source,
       cursor: blockCursor(chunk.toBlock),
@@ -162,6 +187,7 @@ export class ChainLogsPipeline implements Pipeline {
       skipped: [...skipped, ...marketRows.skipped],
       write: async (tx) => {
         await writeMarketRows(tx, marketRows);
+        await holdUnlistedRecords(tx, held, this.ctx.clock.now());
         if (completesFirstSync) await this.completeFirstSync(tx);
       },
     };
@@ -186,38 +212,59 @@ export class ChainLogsPipeline implements Pipeline {
     return out;
   }
 
-  private async fillRows(settled: readonly ChainFill[], timestamps: Map<number, number>, marketRows: MarketRows, skipped: SkippedRecord[], signal: AbortSignal): Promise<NewFill[]> {
+  /** The fills of listed markets; those of an outcome token no listed market claims go to `held`. */
+  private async fillRows(settled: readonly ChainFill[], timestamps: Map<number, number>, marketRows: MarketRows, held: HeldRecord<unknown>[], signal: AbortSignal): Promise<NewFill[]> {
     const tokens = await this.directory.tokenFacts(settled.map((f) => f.tokenId), signal);
-    mergeRows(marketRows, tokens.rows);
+    mergeMarketRows(marketRows, tokens.rows);
     const fills: NewFill[] = [];
     for (const fill of settled) {
       const facts = tokens.found.get(fill.tokenId);
-      if (!facts) skipped.push({ origin: `rpc log ${fill.txHash}#${fill.logIndex}`, reason: `outcome token ${fill.tokenId} belongs to no known market` });
-      else fills.push(chainFillRow(fill, facts, timestamps.get(fill.blockNumber) as number));
+      const ts = timestamps.get(fill.blockNumber) as number;
+      if (facts) fills.push(chainFillRow(fill, facts, ts));
+      else {
+        const record = heldFill(fill, ts);
+        if (record) held.push(record);
+      }
     }
     return fills;
   }
 
-  private async otherRows(decoded: readonly DecodedVenueLog[], timestamps: Map<number, number>, marketRows: MarketRows, skipped: SkippedRecord[], signal: AbortSignal) {
+  private async otherRows(
+    decoded: readonly DecodedVenueLog[],
+    timestamps: Map<number, number>,
+    marketRows: MarketRows,
+    held: HeldRecord<unknown>[],
+    skipped: SkippedRecord[],
+    signal: AbortSignal,
+  ) {
     const activity: NewActivity[] = [];
     const resolutions: NewResolution[] = [];
-    // The ConditionalTokens contract serves other applications too: only conditions of the venue's markets count.
+    // The ConditionalTokens contract serves other applications too: records of a condition no listed market has wait
+    // (unlisted-markets.ts) until Gamma lists it or INGEST_UNLISTED_KEEP_DAYS pass.
     const conditionIds = decoded.flatMap((d) => (d.kind === "PositionSplit" || d.kind === "PositionsMerge" || d.kind === "PayoutRedemption" || d.kind === "ConditionResolution" ? [d.conditionId] : []));
     const conditions = await this.directory.knownConditions(conditionIds, signal);
-    mergeRows(marketRows, conditions.rows);
+    mergeMarketRows(marketRows, conditions.rows);
     for (const log of decoded) {
       const ts = timestamps.get(log.blockNumber) as number;
       const origin = `rpc log ${log.transactionHash}#${log.logIndex}`;
       if (log.kind === "ConditionResolution") {
-        if (!conditions.found.has(log.conditionId)) continue;
         const resolution = resolutionOfPayouts(log.payoutNumerators);
-        if (resolution) resolutions.push(chainResolutionRow(log, ts, resolution));
-        else skipped.push({ origin, reason: `payouts ${log.payoutNumerators.join("/")} settle no binary outcome` });
+        if (!resolution) {
+          if (conditions.found.has(log.conditionId)) skipped.push({ origin, reason: `payouts ${log.payoutNumerators.join("/")} settle no binary outcome` });
+          continue;
+        }
+        const row = chainResolutionRow(log, ts, resolution);
+        if (conditions.found.has(log.conditionId)) resolutions.push(row);
+        else held.push(heldResolution(row));
         continue;
       }
       if (!isActivityLog(log)) continue;
-      if (log.kind !== "PositionsConverted" && !conditions.found.has(log.conditionId)) continue;
       try {
+        if (log.kind !== "PositionsConverted" && !conditions.found.has(log.conditionId)) {
+          const record = heldActivity(log, ts);
+          if (record) held.push(record);
+          continue;
+        }
         const feeBips = log.kind === "PositionsConverted" ? await this.conversionFeeBips(log.marketId, signal) : null;
         activity.push(chainActivityRow(log, ts, feeBips));
       } catch (error) {
@@ -241,11 +288,4 @@ export class ChainLogsPipeline implements Pipeline {
     this.feeBips.set(marketId, bips);
     return bips;
   }
-}
-
-function mergeRows(into: MarketRows, from: MarketRows): void {
-  into.events.push(...from.events);
-  into.markets.push(...from.markets);
-  into.tokens.push(...from.tokens);
-  into.skipped.push(...from.skipped);
 }

@@ -3,7 +3,8 @@
  * sync (markets, then fills up to the venue's head) and returns; `start` does that in the background and then
  * keeps every source current (markets on an interval, fills by polling, the live feed) until `stop`, which ends
  * each pipeline between two batches. `onCommitted` registers listeners for every committed batch's new rows;
- * `wallets` syncs a wallet on demand.
+ * `wallets` syncs a wallet on demand; `walletSchedule` takes the syncs other processes ask for and keeps the
+ * listed wallets fresh.
  */
 import type { Config } from "../config/index.js";
 import type { Logger } from "../platform/logger.js";
@@ -23,6 +24,7 @@ import { MarketsSync } from "./markets-sync.js";
 import { follow, runUntilCaughtUp, Stopped, type Pipeline, type RunnerContext } from "./runner.js";
 import { expectedIngestSources } from "./sources.js";
 import { createWalletSyncQueue, type WalletSyncQueue } from "./wallet-sync-queue.js";
+import { WalletSyncSchedule } from "./wallet-sync-schedule.js";
 
 export interface IngestDeps {
   readonly config: Config;
@@ -44,6 +46,8 @@ export type ProgressListener = (event: ProgressEvent) => void;
 export class Ingest {
   readonly expectedSources: readonly string[];
   readonly wallets: WalletSyncQueue;
+  /** Requested syncs (a wallet's first view, from any process) and the listed wallets kept fresh. */
+  readonly walletSchedule: WalletSyncSchedule;
   private readonly writer: BatchWriter;
   private readonly markets: Pipeline;
   private readonly fills: Pipeline;
@@ -54,6 +58,7 @@ export class Ingest {
   private readonly caughtUpListeners = new Set<() => unknown>();
   private readonly controller = new AbortController();
   private background: Promise<void> | null = null;
+  private walletSyncs: Promise<void> | null = null;
 
   constructor(private readonly deps: IngestDeps) {
     const { config, store, platform, logger } = deps;
@@ -68,9 +73,10 @@ export class Ingest {
     if (venue.chain) {
       const directory = new MarketDirectory(store, venue.gamma, clock);
       this.chainReader = deps.chainReader?.(config) ?? (!deps.venue && config.ingest.readThread ? new ThreadedChainReader(config, logVenueEvent(logger)) : inlineChainReader(venue.chain));
-      const { confirmations, blockSpan, batchRecords, deferIndexesBlocks } = config.ingest;
+      const { confirmations, blockSpan, batchRecords, deferIndexesBlocks, unlistedRecheckSeconds, unlistedKeepDays } = config.ingest;
       this.fills = new ChainLogsPipeline(ctx, venue.chain, this.chainReader, directory, {
         start, confirmations, blockSpan, batchRecords, deferIndexesBlocks, indexBuildMemory: indexBuildMemory(config),
+        unlisted: { recheckSeconds: unlistedRecheckSeconds, keepDays: unlistedKeepDays },
       });
     } else {
       if (start?.kind === "block") logger.warn("INGEST_START is a block number but no VENUE_RPC_URL is set: the Data API backfill starts now");
@@ -80,6 +86,10 @@ export class Ingest {
     }
     this.live = new LiveFeed(ctx, venue.rtds, venue.dataApi, platform.pubsub, { pollMs: config.ingest.livePollSeconds * 1000, sleep });
     this.wallets = createWalletSyncQueue({ config, store, clock, logger, writer: this.writer, dataApi: venue.dataApi, pnl: venue.pnl, chainFills: !!venue.chain });
+    const { walletSyncConcurrency, walletRequestPollSeconds, walletRefreshSeconds, walletRefreshTop } = config.ingest;
+    this.walletSchedule = new WalletSyncSchedule(this.wallets, store, clock, logger, {
+      concurrency: walletSyncConcurrency, pollSeconds: walletRequestPollSeconds, refreshSeconds: walletRefreshSeconds, refreshTop: walletRefreshTop,
+    });
     this.runner = { store, clock, logger, sleep, retryBaseMs: 1_000, retryMaxMs: config.ingest.retryMaxSeconds * 1000 };
   }
 
@@ -109,11 +119,12 @@ export class Ingest {
     await runUntilCaughtUp(this.fills, this.runner, combined);
   }
 
-  /** Runs in the background: the live feed at once, the first full sync, then following every source. */
+  /** Runs in the background: the live feed and the wallet syncs at once, the first full sync, then following every source. */
   start(): void {
     if (this.background) return;
     const signal = this.controller.signal;
     this.live.start();
+    this.walletSyncs = this.walletSchedule.run(signal);
     this.background = (async () => {
       try {
         await this.runUntilCaughtUp();
@@ -134,7 +145,7 @@ export class Ingest {
   async stop(): Promise<void> {
     this.controller.abort();
     this.wallets.close();
-    await Promise.all([this.background, this.live.stop()]);
+    await Promise.all([this.background, this.walletSyncs, this.live.stop()]);
     await this.chainReader?.close();
   }
 }

@@ -2,7 +2,8 @@
  * Which market an outcome token or a condition belongs to, for pipelines whose records name only the token
  * (chain fills) or the condition (splits, merges, redemptions, resolutions). Known from the store (markets
  * sync), else asked of Gamma; markets found that way are written with the batch that needed them. Answers are
- * cached; tokens and conditions Gamma does not know are remembered too, until the process restarts.
+ * cached; tokens and conditions Gamma does not know are remembered too (their records wait in the store, see
+ * unlisted-markets.ts), until `forgetUnknown` has them asked again.
  */
 import type { Store } from "../store/database.js";
 import { knownConditions, tokenFacts, type TokenFacts } from "../store/markets.js";
@@ -77,6 +78,12 @@ export class MarketDirectory {
       this.remember(this.conditions, id);
     }
     return { found, rows };
+  }
+
+  /** The next lookups of these tokens and conditions ask the store and Gamma again. */
+  forgetUnknown(tokenIds: Iterable<string>, conditionIds: Iterable<string>): void {
+    for (const id of tokenIds) this.unknownTokens.delete(id);
+    for (const id of conditionIds) this.unknownConditions.delete(id);
   }
 
   private async fetch(ids: readonly string[], by: "clob_token_ids" | "condition_ids", rows: MarketRows, signal?: AbortSignal): Promise<void> {

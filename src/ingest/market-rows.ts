@@ -26,6 +26,15 @@ export function emptyMarketRows(): MarketRows {
   return { events: [], markets: [], tokens: [], skipped: [] };
 }
 
+/** Adds `from`'s rows to `into`; returns `into`. */
+export function mergeMarketRows(into: MarketRows, from: MarketRows): MarketRows {
+  into.events.push(...from.events);
+  into.markets.push(...from.markets);
+  into.tokens.push(...from.tokens);
+  into.skipped.push(...from.skipped);
+  return into;
+}
+
 export function eventRow(event: EventRecord, now: number): NewEvent {
   return {
     id: event.id,

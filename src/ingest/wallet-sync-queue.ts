@@ -116,7 +116,7 @@ export class WalletSyncQueue {
 function emptySync(wallet: string, now: number): WalletSyncRow {
   return {
     wallet, synced_at: null, status: "error", positions_count: 0, positions_truncated: 0, closed_positions_count: 0, closed_positions_truncated: 0,
-    activity_count: 0, activity_truncated: 0, activity_cursor: null, lifetime_pnl: null, last_error: null, updated_at: now,
+    activity_count: 0, activity_truncated: 0, activity_cursor: null, lifetime_pnl: null, venue_history_from: null, last_error: null, updated_at: now,
   };
 }
 

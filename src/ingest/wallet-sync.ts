@@ -4,8 +4,9 @@
  * windows: when the offset ceiling cuts a window short, the next one starts at the newest row received, so a long
  * history is read to the end; only a single second holding more rows than the ceiling stays truncated. Rewards
  * and rebates are always stored; trades, splits, merges, redemptions and conversions only when fills come from
- * the Data API (with chain logs they are already stored, exactly). The wallet_sync row keeps the counts and
- * truncation flags that docs/METRICS.md's 95% rule needs.
+ * the Data API (with chain logs they are already stored, exactly, and only rewards and rebates are asked for). The
+ * wallet_sync row keeps the counts and truncation flags that docs/METRICS.md's 95% rule needs, and from when the
+ * venue lists the wallet's activity (`win_source` ledger).
  */
 import type { NewActivity, NewFill } from "../store/fills.js";
 import { readWalletSync, replaceVenueClosedPositions, replaceVenuePnlPoints, replaceVenuePositions, saveWalletSync, type NewVenueClosedPosition, type NewVenuePosition, type WalletSyncRow } from "../store/wallet-cache.js";
@@ -36,6 +37,8 @@ export interface WalletSyncOptions {
 }
 
 const ON_CHAIN_TYPES = new Set(["SPLIT", "MERGE", "REDEEM", "CONVERSION"]);
+/** What /activity adds to chain logs: only these are read when fills come from the chain. */
+const INCOME_TYPES = ["REWARD", "MAKER_REBATE", "TAKER_REBATE"] as const;
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 
 export class WalletSync {
@@ -52,6 +55,7 @@ export class WalletSync {
     if (!ADDRESS.test(wallet)) throw new RangeError(`not a wallet address: ${address}`);
     if (isProtocolAddress(wallet)) throw new RangeError(`${wallet} is a venue contract, not a wallet`);
     const previous = await readWalletSync(this.ctx.store.db, wallet);
+    const venueHistoryFrom = previous?.venue_history_from ?? (await this.firstActivity(wallet, signal));
     const activity = await this.syncActivity(wallet, previous, signal);
     const positions = await this.collect(this.dataApi.positions(wallet, {}, { signal }), Number.POSITIVE_INFINITY);
     const closed = await this.collect(this.dataApi.closedPositions(wallet, {}, { signal }), this.options.maxClosedPositions);
@@ -97,6 +101,7 @@ export class WalletSync {
       activity_truncated: activity.truncated ? 1 : 0,
       activity_cursor: activity.cursor,
       lifetime_pnl: curve.points.at(-1)?.pnlMicro ?? null,
+      venue_history_from: venueHistoryFrom,
       last_error: null,
       updated_at: now,
     };
@@ -113,6 +118,19 @@ export class WalletSync {
       },
     });
     return row;
+  }
+
+  /**
+   * From when the venue lists the wallet's activity: its oldest row (one row asked for), or now when it lists none;
+   * null when that row is malformed. Where chain logs start no later, the store holds the wallet's whole history.
+   */
+  private async firstActivity(wallet: string, signal?: AbortSignal): Promise<number | null> {
+    for await (const item of this.dataApi.activity(wallet, { sortBy: "TIMESTAMP", sortDirection: "ASC" }, { pageSize: 1, signal })) {
+      if (item.type === "end") break;
+      if (item.rows[0]) return item.rows[0].timestamp;
+      if (item.rejected.length > 0) return null;
+    }
+    return this.ctx.clock.now();
   }
 
   private async collect<T>(paging: OffsetPaging<T>, max: number): Promise<{ rows: T[]; skipped: SkippedRecord[]; truncated: boolean }> {
@@ -136,7 +154,8 @@ export class WalletSync {
     for (;;) {
       const start = cursor;
       let truncated = false;
-      const paging = this.dataApi.activity(wallet, { sortBy: "TIMESTAMP", sortDirection: "ASC", ...(start === null ? {} : { start }) }, { signal });
+      const types = this.options.storeTradesAndChainActivity ? {} : { type: INCOME_TYPES };
+      const paging = this.dataApi.activity(wallet, { sortBy: "TIMESTAMP", sortDirection: "ASC", ...types, ...(start === null ? {} : { start }) }, { signal });
       for await (const item of paging) {
         if (item.type === "end") {
           truncated = item.truncated;

@@ -28,7 +28,7 @@ export function assessWallet(state: LedgerState, wallet: string, input: Assessme
   const summary = summarizeWallet(state, wallet, input.now, config.ledger);
   if (!summary) return undefined;
   const stats = computeWalletStats(summary, input, config.ledger);
-  const metrics = farmerMetrics(summary, input.washRingVolumeShare ?? null);
+  const metrics = farmerMetrics(summary, config.farmer, input.washRingVolumeShare ?? null);
   const farmer = checkFarmer(metrics, config.farmer);
   const isSmart = isSmartMoney({ isFarmer: farmer.isFarmer, resolved: stats.resolved, winRate: stats.winRate, totalPnl: stats.totalPnl }, config.smart);
   const skill = skillScore(summary.skillClusters, stats.resolved, isSmart, config.smart);

@@ -33,10 +33,11 @@ const NEXT_OF_WALLET = 14;
 const NEXT_IN_MARKET = 15;
 /** The same wallet's position on the other side of the market; -1 until it exists. */
 const SIBLING = 16;
-const STRIDE = 17;
+/** The largest balance (smaller side's shares / larger side's) reached while both sides of the market were held. */
+const HEDGE = 17;
+const STRIDE = 18;
 
 const OPEN = 1;
-const BOTH_SIDES = 2;
 /** The market's resolution has been applied to this position. */
 const RESOLVED = 4;
 
@@ -70,6 +71,8 @@ export interface Position {
   readonly volume: number;
   /** At some moment the wallet held both this token and the other side of its market. */
   readonly heldBothSides: boolean;
+  /** The largest balance of the two sides (smaller / larger shares) while both were held; 0 when never. */
+  readonly hedge: number;
 }
 
 export class PositionTable {
@@ -149,7 +152,8 @@ export class PositionTable {
       resolved: (flags & RESOLVED) !== 0,
       fills: d[o + FILLS]!,
       volume: d[o + VOLUME]!,
-      heldBothSides: (flags & BOTH_SIDES) !== 0,
+      heldBothSides: d[o + HEDGE]! > 0,
+      hedge: d[o + HEDGE]!,
     };
   }
 
@@ -246,9 +250,10 @@ export class PositionTable {
     return open ? 0 : 1;
   }
 
-  markBothSides(p: number): void {
+  /** Records that both sides were held at once with this balance (smaller / larger shares, 0..1). */
+  raiseHedge(p: number, balance: number): void {
     const o = p * STRIDE;
-    this.data[o + FLAGS] = this.data[o + FLAGS]! | BOTH_SIDES;
+    if (balance > this.data[o + HEDGE]!) this.data[o + HEDGE] = balance;
   }
 
   /** Offset in `pool` of the wallet's slot for the market, or -1. */

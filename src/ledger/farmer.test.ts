@@ -3,7 +3,7 @@ import { assessWallet } from "./assess.js";
 import { checkFarmer, farmerMetrics, washRing, type FarmerMetrics } from "./farmer.js";
 import { replay } from "./state.js";
 import { summarizeWallet } from "./summary.js";
-import { T0, buy, defaultLedgerConfig, market, micro, reward, split } from "./testing/events.js";
+import { T0, buy, defaultLedgerConfig, market, micro, reward, sell, split } from "./testing/events.js";
 
 const config = defaultLedgerConfig();
 const W = "0xcccc000000000000000000000000000000000003";
@@ -18,6 +18,7 @@ const honest: FarmerMetrics = {
   marketsHeld: 40,
   bothSidesMarketShare: 0.05,
   mintMergeVolumeShare: 0.8,
+  splitMergeVolumeShare: 0,
   washRingVolumeShare: 0.01,
 };
 
@@ -29,7 +30,7 @@ describe("the farmer test", () => {
   it("favourite farming: volume-weighted average buy price above 0.95", () => {
     // 100 @ 0.97 + 100 @ 0.96 -> 193 / 200 = 0.965
     const state = replay([buy(W, "m1", 0, 100, 0.97), buy(W, "m2", 0, 100, 0.96)]);
-    const metrics = farmerMetrics(summarizeWallet(state, W, T0, config.ledger)!);
+    const metrics = farmerMetrics(summarizeWallet(state, W, T0, config.ledger)!, config.farmer);
     expect(metrics.avgBuyPrice).toBeCloseTo(0.965, 12);
     expect(checkFarmer(metrics, config.farmer).test).toBe("favourite_farming");
     expect(checkFarmer({ ...honest, avgBuyPrice: 0.95 }, config.farmer).isFarmer).toBe(false);
@@ -44,8 +45,7 @@ describe("the farmer test", () => {
   it("reward/volume farming: rewards and rebates beyond the trading P&L", () => {
     expect(checkFarmer({ ...honest, incomeUsd: 6_000, tradingPnlUsd: 5_000 }, config.farmer).test).toBe("reward_volume_farming");
     expect(checkFarmer({ ...honest, incomeUsd: 100, tradingPnlUsd: -50 }, config.farmer).test).toBe("reward_volume_farming");
-    // (a P&L this close to zero with MINT-heavy volume would fail the two-sided test; keep that one out)
-    expect(checkFarmer({ ...honest, mintMergeVolumeShare: 0.5, incomeUsd: 10, tradingPnlUsd: -50 }, config.farmer).isFarmer).toBe(false);
+    expect(checkFarmer({ ...honest, incomeUsd: 10, tradingPnlUsd: -50 }, config.farmer).isFarmer).toBe(false);
   });
 
   it("two-sided farming: at least 40% of markets held on both sides at once", () => {
@@ -56,17 +56,48 @@ describe("the farmer test", () => {
     expect(checkFarmer({ ...honest, marketsHeld: 10, bothSidesMarketShare: 0.4 }, config.farmer).test).toBe("two_sided_farming");
     // from the ledger: a split holds both sides (m1), m2 one side only -> 1 of 2 markets = 50%
     const state = replay([split(W, "m1", 10), buy(W, "m2", 0, 10, 0.5)]);
-    expect(farmerMetrics(summarizeWallet(state, W, T0, config.ledger)!).bothSidesMarketShare).toBe(0.5);
+    expect(farmerMetrics(summarizeWallet(state, W, T0, config.ledger)!, config.farmer).bothSidesMarketShare).toBe(0.5);
   });
 
-  it("two-sided farming: MINT+MERGE above 60% of volume with |P&L| under 0.5% of volume", () => {
+  it("two-sided farming counts a market only when both sides were held in balance (the smaller at least 40% of the larger)", () => {
+    // m1: YES 100, then NO 10 (10%), sold: a stray fill on the other side. m2: YES 100, then NO 30 + 30 (60%): a hedge.
+    const events = [
+      buy(W, "m1", 0, 100, 0.5), buy(W, "m1", 1, 10, 0.5, { ts: T0 + 1 }), sell(W, "m1", 1, 10, 0.5, { ts: T0 + 2 }),
+      buy(W, "m2", 0, 100, 0.5), buy(W, "m2", 1, 30, 0.5, { ts: T0 + 1 }), buy(W, "m2", 1, 30, 0.5, { ts: T0 + 2 }),
+    ];
+    const summary = summarizeWallet(replay(events), W, T0 + 2, config.ledger)!;
+    expect(summary.marketHedges.sort()).toEqual([0.1, 0.6]);
+    expect(farmerMetrics(summary, config.farmer).bothSidesMarketShare).toBe(0.5);
+    expect(farmerMetrics(summary, { twoSidedMinBalance: 0.7 }).bothSidesMarketShare).toBe(0);
+    // a balance of 0 counts any moment both sides were held, however lopsided
+    expect(farmerMetrics(summary, { twoSidedMinBalance: 0 }).bothSidesMarketShare).toBe(1);
+  });
+
+  it("two-sided farming: own splits and merges above 60% of volume with |P&L| under 0.5% of volume", () => {
     // volume 10,000: P&L 40 is 0.4% -> caught; 60 is 0.6% -> spared
-    const mm = { ...honest, mintMergeVolumeShare: 0.7, volumeUsd: 10_000 };
+    const mm = { ...honest, splitMergeVolumeShare: 0.7, volumeUsd: 10_000 };
     expect(checkFarmer({ ...mm, tradingPnlUsd: 40 }, config.farmer).test).toBe("two_sided_farming");
     expect(checkFarmer({ ...mm, tradingPnlUsd: 60 }, config.farmer).isFarmer).toBe(false);
-    expect(checkFarmer({ ...mm, mintMergeVolumeShare: 0.6, tradingPnlUsd: 0 }, config.farmer).isFarmer).toBe(false);
+    expect(checkFarmer({ ...mm, splitMergeVolumeShare: 0.6, tradingPnlUsd: 0 }, config.farmer).isFarmer).toBe(false);
     // fewer than 10 held markets: a few fills netting near zero are no sample
     expect(checkFarmer({ ...mm, marketsHeld: 9, tradingPnlUsd: 0 }, config.farmer).isFarmer).toBe(false);
+  });
+
+  it("two-sided farming reads the wallet's own splits and merges, not fills that settled as MINT or MERGE", () => {
+    // An ordinary buyer in 10 markets whose every fill settled as MINT (two buyers), P&L 0: not a farmer.
+    const markets = Array.from({ length: 10 }, (_, i) => `m${i}`);
+    const buyer = replay(markets.map((m) => buy(W, m, 0, 100, 0.5, { entryType: "MINT" })));
+    const buyerMetrics = farmerMetrics(summarizeWallet(buyer, W, T0, config.ledger)!, config.farmer);
+    expect(buyerMetrics).toMatchObject({ mintMergeVolumeShare: 1, splitMergeVolumeShare: 0, tradingPnlUsd: 0 });
+    expect(checkFarmer(buyerMetrics, config.farmer).isFarmer).toBe(false);
+    // A wallet that splits 100 USD in each market, sells the NO side at 0.50 and merges nothing: splits 1,000 USD
+    // against 500 USD of fills -> 200% of volume, P&L 0 -> two-sided farming, with its figures in the reason.
+    const splitter = replay(markets.flatMap((m) => [split(W, m, 100), sell(W, m, 1, 100, 0.5, { ts: T0 + 1 })]));
+    const metrics = farmerMetrics(summarizeWallet(splitter, W, T0 + 1, config.ledger)!, config.farmer);
+    expect(metrics).toMatchObject({ splitMergeVolumeShare: 2, volumeUsd: 500, tradingPnlUsd: 0, marketsHeld: 10 });
+    const verdict = checkFarmer({ ...metrics, bothSidesMarketShare: 0 }, config.farmer);
+    expect(verdict.test).toBe("two_sided_farming");
+    expect(verdict.reasons).toEqual(["own splits and merges 200% of volume with P&L 0 USD"]);
   });
 
   it("wash trading: at least 20% of volume round-tripped with a small ring", () => {

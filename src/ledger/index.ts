@@ -50,11 +50,12 @@ export {
   type WalletStatsInput,
   type WinSource,
 } from "./stats.js";
+export { isVenueListedClosed, venueClosedPositions } from "./venue-closed.js";
 export { FARMER_TESTS, checkFarmer, farmerMetrics, washRing, type CounterpartyFill, type FarmerMetrics, type FarmerTest, type FarmerVerdict, type WashRing } from "./farmer.js";
 export { isSmartMoney, skillScore, type SkillScore, type SmartMoneyInput } from "./skill.js";
 export { computeRankings, type RankingEntry, type WalletRankings } from "./rankings.js";
 export { assessWallet, type AssessmentInput, type LedgerConfig, type WalletAssessment } from "./assess.js";
-export { dailySettledPnl, ledgerTotalPnl, positionCostUsd, settledNetUsd, unrealizedPnlUsd, type PnlAt } from "./valuation.js";
+export { dailySettledPnl, ledgerTotalPnl, ledgerValueAt, positionCostUsd, settledNetUsd, unrealizedPnlUsd, type PnlAt } from "./valuation.js";
 export { MarketTotals, countsTowardMarket, marketVolume, type MarketTotal } from "./market-totals.js";
 export { majoritySide, teamOf, whaleConsensus, yesPct, type TeamCounts } from "./consensus.js";
 export { ROLE_PROFILES, averageEntryPrice, makerShare, roleProfile, type RoleProfile, type RoleThresholds } from "./role-profile.js";

@@ -136,6 +136,7 @@ export class LedgerState {
       case "SPLIT":
       case "MERGE": {
         const condition = this.markets.conditionIndex(activity.conditionId);
+        this.walletTable.addSplitMerge(wallet, activity.amount);
         for (let outcome = 0; outcome < 2; outcome++) {
           const p = this.positionAt(wallet, condition * 2 + outcome, activity.ts);
           const before = this.settledNet(p);
@@ -266,12 +267,12 @@ export class LedgerState {
     const table = this.positions;
     const shares = table.shares(p);
     const closes = table.setOpen(p, shares > 0 && !table.isResolved(p), ts);
-    if (heldBefore === 0 && shares > 0) {
-      const otherSide = table.sibling(p);
-      if (otherSide >= 0 && table.shares(otherSide) > 0) {
-        table.markBothSides(p);
-        table.markBothSides(otherSide);
-      }
+    const otherSide = table.sibling(p);
+    const otherShares = otherSide >= 0 ? table.shares(otherSide) : 0;
+    if (shares > 0 && otherShares > 0) {
+      const balance = Math.min(shares, otherShares) / Math.max(shares, otherShares);
+      table.raiseHedge(p, balance);
+      table.raiseHedge(otherSide, balance);
     }
     const change = this.settledNet(p) - before;
     if (change !== 0 || closes !== 0) this.walletTable.book(wallet, ts, change, closes);

@@ -39,12 +39,18 @@ describe("win rate and profit factor", () => {
   });
 });
 
-describe("the 95% rule", () => {
+describe("the win source: ledger, then the 95% rule, then the per-market metric", () => {
   it("uses the venue's counts when its cache holds at least 95% of the expected closed positions", () => {
-    expect(chooseWinSource(95, 100, 0.95)).toBe("venue");
-    expect(chooseWinSource(94, 100, 0.95)).toBe("market");
-    expect(chooseWinSource(null, 100, 0.95)).toBe("market");
-    expect(chooseWinSource(0, 0, 0.95)).toBe("venue");
+    const venue = (venueHeld: number | null, expected: number) => chooseWinSource({ historyComplete: false, venueHeld, expected }, 0.95);
+    expect(venue(95, 100)).toBe("venue");
+    expect(venue(94, 100)).toBe("market");
+    expect(venue(null, 100)).toBe("market");
+    expect(venue(0, 0)).toBe("venue");
+  });
+
+  it("prefers the ledger's own list whenever the store holds the wallet's whole history, however truncated the venue's cache", () => {
+    expect(chooseWinSource({ historyComplete: true, venueHeld: 10, expected: 100 }, 0.95)).toBe("ledger");
+    expect(chooseWinSource({ historyComplete: true, venueHeld: null, expected: 100 }, 0.95)).toBe("ledger");
   });
 
   it("reports which source it used", () => {
@@ -61,6 +67,12 @@ describe("the 95% rule", () => {
     // the venue holds 2 of 3 expected: 66% < 95% -> the per-market metric (1 win, 1 loss; profit 2 / loss 1)
     const truncated = computeWalletStats(summary, { now: T0 + 20, venueClosed: venue, expectedClosed: 3 }, ledger);
     expect(truncated).toMatchObject({ winSource: "market", wins: 1, losses: 1, winRate: 50, marketWins: 1, marketLosses: 1, profitFactor: 2 });
+    // the whole history in the store: the ledger's list (4 wins, 1 loss; profit 9 / loss 3), whatever the cache says
+    const own = { held: 5, wins: 4, losses: 1, grossProfit: 9, grossLoss: 3 };
+    const complete = computeWalletStats(summary, { now: T0 + 20, venueClosed: venue, ledgerClosed: own, historyComplete: true }, ledger);
+    expect(complete).toMatchObject({ winSource: "ledger", wins: 4, losses: 1, winRate: 80, closedCount: 5, profitFactor: 3 });
+    // without the store's whole history the ledger's list only sets what the venue is expected to hold: 2 of 5 is short
+    expect(computeWalletStats(summary, { now: T0 + 20, venueClosed: venue, ledgerClosed: own }, ledger)).toMatchObject({ winSource: "market" });
   });
 
   it("summarizes the venue's closed positions as its UI counts them", () => {

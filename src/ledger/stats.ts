@@ -28,7 +28,11 @@ export interface WalletStatsInput {
   readonly now: number;
   /** The venue cache's closed positions, when synced. */
   readonly venueClosed?: VenueClosedPositions | null;
-  /** Closed positions the ledger expects the venue to list; defaults to the ledger's own closed count. */
+  /** The venue's closed-positions list as the ledger computes it (`venueClosedPositions`). */
+  readonly ledgerClosed?: VenueClosedPositions | null;
+  /** The store holds the wallet's whole history (chain ingest from before its first activity): the ledger's list is the venue's. */
+  readonly historyComplete?: boolean;
+  /** Closed positions the ledger expects the venue to list; defaults to `ledgerClosed.held`, else the ledger's own closed count. */
   readonly expectedClosed?: number;
   /** Last point of the venue's lifetime P&L curve, when synced. */
   readonly venueLifetimePnl?: number | null;
@@ -36,7 +40,7 @@ export interface WalletStatsInput {
   readonly pnlPoints?: readonly PnlPoint[];
 }
 
-export type WinSource = "venue" | "market";
+export type WinSource = "ledger" | "venue" | "market";
 
 export interface WalletStats {
   readonly wallet: string;
@@ -116,10 +120,15 @@ export function profitFactor(grossProfit: number, grossLoss: number, cap: number
   return grossProfit > 0 ? cap : 0;
 }
 
-/** The venue's counts are used when its cache holds at least `completeness` of the expected closed positions. */
-export function chooseWinSource(venueHeld: number | null, expected: number, completeness: number): WinSource {
-  if (venueHeld === null) return "market";
-  return venueHeld >= completeness * expected ? "venue" : "market";
+/**
+ * Where wins and losses come from, best first: the ledger's own list of the venue's closed positions when the store
+ * holds the wallet's whole history; the venue's cache when it holds at least `completeness` of the closed positions
+ * the ledger expects; else the per-market metric.
+ */
+export function chooseWinSource(source: { historyComplete: boolean; venueHeld: number | null; expected: number }, completeness: number): WinSource {
+  if (source.historyComplete) return "ledger";
+  if (source.venueHeld !== null && source.venueHeld >= completeness * source.expected) return "venue";
+  return "market";
 }
 
 export function median(values: readonly number[]): number | null {
@@ -226,14 +235,16 @@ export function computeWalletStats(summary: WalletSummary, input: WalletStatsInp
     else if (unit.pnl < 0) marketLosses++;
   }
 
-  const expected = input.expectedClosed ?? summary.closed.count;
+  const ledgerClosed = input.ledgerClosed ?? null;
   const venue = input.venueClosed ?? null;
-  const winSource = chooseWinSource(venue ? venue.held : null, expected, cfg.closedPositionsCompleteness);
-  const fromVenue = winSource === "venue" && venue !== null;
-  const wins = fromVenue ? venue.wins : marketWins;
-  const losses = fromVenue ? venue.losses : marketLosses;
-  const grossProfit = fromVenue ? venue.grossProfit : summary.closed.grossProfit / MICRO;
-  const grossLoss = fromVenue ? venue.grossLoss : summary.closed.grossLoss / MICRO;
+  const expected = input.expectedClosed ?? ledgerClosed?.held ?? summary.closed.count;
+  const winSource = chooseWinSource({ historyComplete: !!input.historyComplete && ledgerClosed !== null, venueHeld: venue ? venue.held : null, expected }, cfg.closedPositionsCompleteness);
+  // The ledger's and the venue's lists count positions by the venue's realized P&L; the per-market metric counts market units.
+  const list = winSource === "ledger" ? ledgerClosed : winSource === "venue" ? venue : null;
+  const wins = list ? list.wins : marketWins;
+  const losses = list ? list.losses : marketLosses;
+  const grossProfit = list ? list.grossProfit : summary.closed.grossProfit / MICRO;
+  const grossLoss = list ? list.grossLoss : summary.closed.grossLoss / MICRO;
 
   const realizedPnl = summary.realizedNet / MICRO;
   const unrealizedPnl = summary.unrealizedUsd;

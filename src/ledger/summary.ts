@@ -51,13 +51,16 @@ export interface WalletSummary {
   readonly buyUsd: number;
   readonly buyShares: number;
   readonly mintMergeUsd: number;
+  /** Collateral of the wallet's own splits and merges, micro-units. */
+  readonly splitMergeUsd: number;
   readonly income: number;
   readonly feesPaid: number;
   /** Distinct markets with at least one fill. */
   readonly totalMarkets: number;
-  /** Distinct markets where the wallet held shares, and those where it held both sides at once. */
+  /** Distinct markets where the wallet held shares. */
   readonly marketsHeld: number;
-  readonly marketsBothSides: number;
+  /** Per market held, the largest balance of its two sides held at once (smaller / larger shares; 0 when never both). */
+  readonly marketHedges: number[];
   readonly activeCount: number;
   readonly closed: ClosedPositionCounts;
   /** Settled net P&L of every position, micro-units. */
@@ -76,7 +79,7 @@ interface MarketTally {
   pnl: number;
   held: boolean;
   traded: boolean;
-  bothSides: boolean;
+  hedge: number;
 }
 
 interface ClusterTally {
@@ -141,26 +144,26 @@ export function summarizeWallet(
 
     let tally = tallies.get(condition);
     if (!tally) {
-      tally = { pnl: 0, held: false, traded: false, bothSides: false };
+      tally = { pnl: 0, held: false, traded: false, hedge: 0 };
       tallies.set(condition, tally);
     }
     tally.pnl += settled;
     tally.held ||= position.totalBought > 0;
     tally.traded ||= position.fills > 0;
-    tally.bothSides ||= position.heldBothSides;
+    tally.hedge = Math.max(tally.hedge, position.hedge);
 
     if (markets.resolvedBefore(condition, now) && position.totalBought > 0) addToCluster(state, position, settled, clusters);
   }
 
   let totalMarkets = 0;
   let marketsHeld = 0;
-  let marketsBothSides = 0;
+  const marketHedges: number[] = [];
   const units = new Map<string, MarketUnit>();
   for (const [condition, tally] of tallies) {
     if (tally.traded) totalMarkets++;
     if (!tally.held) continue;
     marketsHeld++;
-    if (tally.bothSides) marketsBothSides++;
+    marketHedges.push(tally.hedge);
     const key = markets.facts[condition]?.negRiskEventId ?? markets.conditionIds[condition]!;
     const resolved = markets.resolvedBefore(condition, now);
     const resolvedAt = resolved ? (markets.resolvedAt[condition] as number) : -1;
@@ -193,11 +196,12 @@ export function summarizeWallet(
     buyUsd: book.buyUsd,
     buyShares: book.buyShares,
     mintMergeUsd: book.mintMergeUsd,
+    splitMergeUsd: book.splitMergeUsd,
     income: book.income,
     feesPaid,
     totalMarkets,
     marketsHeld,
-    marketsBothSides,
+    marketHedges,
     activeCount,
     closed,
     realizedNet,

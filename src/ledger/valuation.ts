@@ -4,6 +4,8 @@
  */
 import { SECONDS_PER_DAY, type Position } from "./books.js";
 import { MICRO } from "../venue/units.js";
+import { realizedDelta } from "./fixed-point.js";
+import { sidePayout } from "./markets.js";
 import type { LedgerState } from "./state.js";
 import type { WalletBook } from "./wallets.js";
 
@@ -60,4 +62,28 @@ export function dailySettledPnl(state: LedgerState, wallet: string): PnlAt[] {
     cumulative += pnl;
     return { t: (day + 1) * SECONDS_PER_DAY, pnl: cumulative / MICRO };
   });
+}
+
+/**
+ * A wallet's total P&L in USD at instant `at`, its events before `at` applied: settled net P&L, a position whose
+ * market resolved before `at` at its payout (whether or not the ledger has swept the resolution yet), an open one at
+ * `priceOf(token)` (micro-units; null: at cost). The rule of the hourly P&L points (docs/METRICS.md, P&L points).
+ */
+export function ledgerValueAt(state: LedgerState, book: WalletBook, at: number, priceOf: (token: number) => number | null): number {
+  const { positions: table, markets } = state;
+  let settled = 0;
+  let unrealized = 0;
+  for (const p of state.positionIndices(book)) {
+    const shares = table.shares(p);
+    const token = table.token(p);
+    const condition = token >> 1;
+    if (shares === 0 || table.isResolved(p)) settled += state.settledNet(p);
+    else if (markets.resolvedBefore(condition, at)) settled += table.net(p) + realizedDelta(shares, sidePayout(markets.payoutYes[condition] as number, token & 1) - table.avgPrice(p));
+    else {
+      settled += table.net(p);
+      const price = priceOf(token);
+      if (price !== null) unrealized += (shares * (price - table.avgPrice(p))) / (MICRO * MICRO);
+    }
+  }
+  return settled / MICRO + unrealized;
 }

@@ -20,7 +20,8 @@ const DAY_PNL = 10;
 const DAY_CLOSES = 11;
 /** 1 while the day accumulator holds bookings not yet in the log. */
 const DAY_PENDING = 12;
-const STRIDE = 13;
+const SPLIT_MERGE_USD = 13;
+const STRIDE = 14;
 
 /**
  * Realized P&L (net of fees) booked per UTC day and positions closed that day, as packed
@@ -72,8 +73,10 @@ export interface WalletBook {
   /** Collateral and shares of buying fills (a MINT sell counted as the buy of the other side). */
   readonly buyUsd: number;
   readonly buyShares: number;
-  /** usd of fills settled by MINT or MERGE matches. */
+  /** usd of fills settled by MINT or MERGE matches (how the match settled, whoever was on the other side). */
   readonly mintMergeUsd: number;
+  /** Collateral of the wallet's own splits and merges (a pair per USD). */
+  readonly splitMergeUsd: number;
   /** Rewards and rebates. */
   readonly income: number;
   /** Head of the chain of the wallet's positions in the PositionTable; -1 when none. */
@@ -124,6 +127,7 @@ export class WalletTable {
       buyUsd: d[o + BUY_USD]!,
       buyShares: d[o + BUY_SHARES]!,
       mintMergeUsd: d[o + MINT_MERGE_USD]!,
+      splitMergeUsd: d[o + SPLIT_MERGE_USD]!,
       income: d[o + INCOME]!,
       firstPosition: d[o + FIRST_POSITION]!,
       positionCount: d[o + POSITION_COUNT]!,
@@ -154,6 +158,11 @@ export class WalletTable {
     const o = id * STRIDE;
     this.data[o + BUY_USD] = this.data[o + BUY_USD]! + usd;
     this.data[o + BUY_SHARES] = this.data[o + BUY_SHARES]! + shares;
+  }
+
+  /** The wallet's own split of `usd` collateral into a pair, or merge of pairs back into `usd`. */
+  addSplitMerge(id: number, usd: number): void {
+    this.data[id * STRIDE + SPLIT_MERGE_USD] = this.data[id * STRIDE + SPLIT_MERGE_USD]! + usd;
   }
 
   addIncome(id: number, usd: number): void {

@@ -4,6 +4,11 @@ import type { Database, IngestCheckpointsTable } from "./schema.js";
 
 export type Checkpoint = Selectable<IngestCheckpointsTable>;
 
+/** The checkpoint of the chain logs pipeline: its `history_from` tells the Deriver where the chain history starts. */
+export const CHAIN_LOGS_SOURCE = "chain-logs";
+/** The checkpoint of the per-wallet syncs: the last wallet synced, and the syncs that failed. */
+export const WALLET_SYNC_SOURCE = "wallet-sync";
+
 export async function readCheckpoint(db: Kysely<Database>, source: string): Promise<Checkpoint | undefined> {
   return db.selectFrom("ingest_checkpoints").selectAll().where("source", "=", source).executeTakeFirst();
 }
@@ -49,4 +54,9 @@ export async function recordSourceError(db: Kysely<Database>, source: string, me
       })),
     )
     .execute();
+}
+
+/** Records from when a source holds the venue's history; once (a later call leaves the first time). */
+export async function recordHistoryFrom(db: Kysely<Database>, source: string, ts: number): Promise<void> {
+  await db.updateTable("ingest_checkpoints").set({ history_from: ts }).where("source", "=", source).where("history_from", "is", null).execute();
 }

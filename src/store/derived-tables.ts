@@ -20,7 +20,7 @@ export const DERIVED_TABLES: { readonly [T in DerivedTable]: { readonly columns:
   wallet_stats: {
     columns: [
       "wallet", "computed_at", "total_trades", "total_markets", "total_volume", "last_trade", "active_count", "resolved", "wins", "losses", "win_rate",
-      "win_source", "market_wins", "market_losses", "market_win_rate", "total_pnl", "realized_pnl", "unrealized_pnl", "gross_profit", "gross_loss",
+      "win_source", "market_wins", "market_losses", "market_win_rate", "total_pnl", "total_pnl_source", "realized_pnl", "unrealized_pnl", "gross_profit", "gross_loss",
       "profit_factor", "pnl_24h", "is_smart", "is_farmer", "farmer_reason", "has_skill", "skill_z", "edge_bps", "skill_sample", "profitable_streak",
       "median_hold_days", "hold_positions_count", "categories", "rank_pnl", "rank_winrate", "rank_volume", "rank_profit_factor",
       "avg_entry_price", "mint_volume_30d", "merge_volume_30d", "maker_volume_30d", "volume_30d",

@@ -7,6 +7,7 @@
  * - JSON is stored as text.
  */
 import type { Generated } from "kysely";
+import type { UnlistedMarketRecordsTable, WalletSyncRequestsTable } from "./queue-tables.js";
 
 export type Flag = 0 | 1;
 export type Outcome = "YES" | "NO";
@@ -177,11 +178,12 @@ export interface WalletStatsTable {
   wins: number;
   losses: number;
   win_rate: number;
-  win_source: "venue" | "market";
+  win_source: "ledger" | "venue" | "market";
   market_wins: number;
   market_losses: number;
   market_win_rate: number;
   total_pnl: number;
+  total_pnl_source: "venue" | "ledger";
   realized_pnl: number;
   unrealized_pnl: number;
   gross_profit: number;
@@ -267,6 +269,8 @@ export interface IngestCheckpointsTable {
   errors: number;
   last_error: string | null;
   updated_at: number;
+  /** Time from which the source holds the venue's history (chain-logs: its first block's); null when unknown. */
+  history_from: number | null;
 }
 
 /** A market's settlement as ConditionResolution reported it on chain. */
@@ -345,6 +349,8 @@ export interface WalletSyncTable {
   activity_cursor: number | null;
   /** The last point of the venue's P&L curve, USD micro-units; null when the curve is empty. */
   lifetime_pnl: number | null;
+  /** From when the venue lists the wallet's activity: its first activity (the sync's time when it has none); null when unknown. */
+  venue_history_from: number | null;
   last_error: string | null;
   updated_at: number;
 }
@@ -414,4 +420,6 @@ export interface Database {
   wallet_lookups: WalletLookupsTable;
   wallet_lookup_clients: WalletLookupClientsTable;
   derive_state: DeriveStateTable;
+  wallet_sync_requests: WalletSyncRequestsTable;
+  unlisted_market_records: UnlistedMarketRecordsTable;
 }

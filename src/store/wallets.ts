@@ -67,13 +67,17 @@ function aggregate(sightings: Iterable<WalletSighting>): WalletRow[] {
   return [...rows.values()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
 }
 
-/** Upserts the wallets of `sightings`; returns how many distinct addresses were written. */
-export async function recordWalletSightings(tx: StoreTransaction, sightings: Iterable<WalletSighting>, now: number): Promise<number> {
+/**
+ * Upserts the wallets of `sightings`; returns how many distinct addresses were written. `firstOnly` inserts only the
+ * wallets not recorded yet and leaves the others as they are (a first sync's end merges every fill's times in).
+ */
+export async function recordWalletSightings(tx: StoreTransaction, sightings: Iterable<WalletSighting>, now: number, { firstOnly = false } = {}): Promise<number> {
   const rows = aggregate(sightings);
   if (rows.length === 0) return 0;
   const width = COLUMNS.length;
+  const conflict = firstOnly ? "on conflict (address) do nothing" : ON_CONFLICT;
   if (tx.raw.kind === "sqlite") {
-    const statement = preparedStatement(tx.raw.handle, `insert into wallets (${COLUMNS.join(", ")}) values (${COLUMNS.map(() => "?").join(", ")}) ${ON_CONFLICT}`);
+    const statement = preparedStatement(tx.raw.handle, `insert into wallets (${COLUMNS.join(", ")}) values (${COLUMNS.map(() => "?").join(", ")}) ${conflict}`);
     const values: unknown[] = new Array(width);
     for (const row of rows) {
       writeValues(row, now, values);
@@ -89,7 +93,7 @@ export async function recordWalletSightings(tx: StoreTransaction, sightings: Ite
     for (let c = 0; c < width; c++) (arrays[c] as unknown[])[r] = values[c];
   });
   await tx.raw.client.query(
-    `insert into wallets (${COLUMNS.join(", ")}) select * from unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(", ")}) ${ON_CONFLICT}`,
+    `insert into wallets (${COLUMNS.join(", ")}) select * from unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(", ")}) ${conflict}`,
     arrays,
   );
   return rows.length;

@@ -34,8 +34,16 @@ describe("pnl-history", () => {
     expect((await get(`/api/v2/wallet/${active}/pnl-history?period=ALL`)).body.points).toEqual(all);
   });
 
+  it("answers the hourly points the rebuild wrote for 1D: a wallet rebuilt from the store has its intraday curve", async () => {
+    const rows = await q<{ t: number; pnl: number }>("select t, pnl from pnl_points where wallet = ? and resolution = 'hour' and t >= ? order by t", [active, w.now - DAY]);
+    expect(rows.length).toBeGreaterThan(1);
+    const day = (await get(`/api/v2/wallet/${active}/pnl-history?period=1D`)).body;
+    expect(day.points).toEqual(rows.map((r) => ({ t: r.t, p: r.pnl })));
+  });
+
   it("answers hourly points over 24 h for 1D and over a week for 1W", async () => {
     const hours = Array.from({ length: 10 * 24 }, (_, i) => ({ wallet: cached, resolution: "hour" as const, t: w.now - (i + 1) * 3600, pnl: 1000 - i }));
+    await q("delete from pnl_points where wallet = ? and resolution = 'hour'", [cached]);
     await w.store.db.insertInto("pnl_points").values(hours).execute();
     try {
       const expectWithin = (seconds: number) =>

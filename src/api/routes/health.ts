@@ -1,11 +1,12 @@
 /** GET /api/v1/health: liveness, store and platform kinds, per-source ingest lag, and readiness. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { readReadiness, type StoreReadiness } from "../../analytics/readiness.js";
+import { readReadiness, readWaitingWork, type StoreReadiness } from "../../analytics/readiness.js";
 import { VERSION } from "../../version.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { isLocalRequest } from "../gate.js";
+import { WALLET_SYNC_SOURCE } from "../../store/checkpoints.js";
 
 const ERROR_CLASSES = ["timeout", "network", "venue_unavailable", "venue_http_4xx", "venue_http_5xx", "venue_shape", "rpc_error", "malformed_record", "store", "other"] as const;
 type ErrorClass = (typeof ERROR_CLASSES)[number];
@@ -30,6 +31,9 @@ const SourceStatus = Type.Object({
   first_sync_done: Type.Boolean(),
   lag_seconds: Type.Union([Type.Integer(), Type.Null()], { description: "seconds since the source last advanced" }),
   errors: Type.Integer({ description: "malformed records skipped and failed requests" }),
+  waiting: Type.Integer({
+    description: "work the source holds back: chain-logs, records of markets Gamma does not list yet (stored, added once it does); wallet-sync, wallets whose sync was asked for and has not run",
+  }),
   last_error_class: Type.Union([Type.Enum(ERROR_CLASSES), Type.Null()], { description: "what kind the last error was" }),
   last_error: Type.Union([Type.String(), Type.Null()], {
     description: "the last error's full text, to callers on the local host only (it can name hosts and drivers); null for others, and in the log",
@@ -71,9 +75,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
         uptime_seconds: Math.max(0, now - ctx.startedAt),
       };
       let reading: StoreReadiness;
+      let waiting: Readonly<Record<string, number>>;
       try {
         await Promise.all([ctx.store.ping(), ctx.platform.ping()]);
         reading = await readReadiness(ctx.store, ctx.expectedSources);
+        waiting = await readWaitingWork(ctx.store);
       } catch {
         return reply.code(503).send({ ...base, status: "unavailable", ready: false, sources: [] });
       }
@@ -81,7 +87,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       ctx.readiness.observe(reading.ready);
       const { checkpoints, ready } = reading;
       const byName = new Map(checkpoints.map((c) => [c.source, c]));
-      const names = [...new Set([...ctx.expectedSources, ...byName.keys()])].sort();
+      // Wherever an ingest runs, it syncs wallets too: that source is listed before its first sync.
+      const ingestSources = ctx.expectedSources.length > 0 ? [...ctx.expectedSources, WALLET_SYNC_SOURCE] : [];
+      const names = [...new Set([...ingestSources, ...byName.keys()])].sort();
       const sources = names.map((source) => {
         const c = byName.get(source);
         const done = c?.first_sync_done === 1;
@@ -91,6 +99,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
           first_sync_done: done,
           lag_seconds: c && c.cursor !== "" ? Math.max(0, now - c.updated_at) : null,
           errors: c?.errors ?? 0,
+          waiting: waiting[source] ?? 0,
           last_error_class: c?.last_error ? errorClass(c.last_error) : null,
           last_error: local ? (c?.last_error ?? null) : null,
         };

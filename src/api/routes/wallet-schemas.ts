@@ -49,13 +49,18 @@ const Stats = Type.Object({
   wins: Nullable(Type.Integer(), "winning closed positions (source: win_source); null when degraded"),
   losses: Nullable(Type.Integer(), "losing closed positions; null when degraded"),
   win_rate: Type.Number({ description: "100 * wins / (wins + losses)" }),
-  win_source: Type.Union([Type.Literal("venue"), Type.Literal("market")], {
-    description: "venue: wins/losses from the venue's closed positions (its cache held >= 95% of the expected ones); market: the per-market resolved metric",
+  win_source: Type.Union([Type.Literal("ledger"), Type.Literal("venue"), Type.Literal("market")], {
+    description:
+      "where wins, losses, win_rate, closed_count and profit_factor come from: ledger: the venue's closed positions as the ledger computes them from the wallet's whole history (chain ingest); " +
+      "venue: the venue's closed positions as synced (the cache held >= 95% of the expected ones); market: the per-market resolved metric",
   }),
   market_win_rate: Type.Number({ description: "percent of resolved market units won" }),
   market_wins: Nullable(Type.Integer(), "null when degraded"),
   market_losses: Nullable(Type.Integer(), "null when degraded"),
   total_pnl: Usd("venue lifetime P&L when synced, else realized + unrealized"),
+  total_pnl_source: Type.Union([Type.Literal("venue"), Type.Literal("ledger")], {
+    description: "venue: the last point of the venue's P&L curve (the wallet was synced); ledger: realized_pnl + unrealized_pnl",
+  }),
   realized_pnl: Usd("settled P&L net of fees"),
   unrealized_pnl: Usd("open positions at current prices"),
   profit_factor: Type.Number(),

@@ -233,7 +233,7 @@ export async function loadVenueCache(store: Store, world: World, asOf: number = 
       await replaceVenuePnlPoints(tx, wallet, ref.curve.map((p) => ({ wallet, t: p.t, pnl: Math.round(p.p * 1e6) })));
       await saveWalletSync(tx.db, {
         wallet, synced_at: asOf, status: "ok", positions_count: ref.positions.length, positions_truncated: 0, closed_positions_count: ref.closedPositions.length,
-        closed_positions_truncated: 0, activity_count: 0, activity_truncated: 0, activity_cursor: null, lifetime_pnl: Math.round(ref.totalPnl * 1e6), last_error: null, updated_at: asOf,
+        closed_positions_truncated: 0, activity_count: 0, activity_truncated: 0, activity_cursor: null, lifetime_pnl: Math.round(ref.totalPnl * 1e6), venue_history_from: null, last_error: null, updated_at: asOf,
       });
     });
   }

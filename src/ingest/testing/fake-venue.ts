@@ -110,8 +110,10 @@ export class FakeDataApi {
       case "/activity": {
         const start = q.get("start") === null ? null : Number(q.get("start"));
         const ascending = q.get("sortDirection") === "ASC";
+        const types = q.get("type")?.split(",");
         const rows = ofUser(this.activity)
           .filter((a) => start === null || a.timestamp >= start)
+          .filter((a) => !types || types.includes(a.type))
           .sort((a, b) => (ascending ? a.timestamp - b.timestamp : b.timestamp - a.timestamp));
         return page(rows, q, this.ceiling);
       }

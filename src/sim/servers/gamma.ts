@@ -2,7 +2,8 @@
  * Gamma API (the venue's Gamma API): `/markets` (offset paging, repeated array parameters, closed markets only
  * with closed=true), `/events` (offset) and `/events/keyset` (`after_cursor` → `next_cursor`; offset is a 422).
  * State is as of the venue's clock: a market is closed once trading stopped, resolved once its
- * ConditionResolution is past. The world's hidden `truth` shows only through resolved markets' payouts.
+ * ConditionResolution is past. The world's hidden `truth` shows only through resolved markets' payouts. Markets in
+ * `state.unlisted` are left out of every answer (a listing that lags the market's first trades).
  */
 import { V2_CUTOVER_TS, type WorldEvent } from "../world/index.js";
 import { categoryLabel, isoTime, jsonList, postgresTime, priceString } from "./format.js";
@@ -122,7 +123,7 @@ function eventJson(state: VenueState, event: WorldEvent, withMarkets: boolean): 
     tags: event.tags.map((t) => ({ ...t })),
     series: [],
   };
-  if (withMarkets) out.markets = event.marketIndexes.map((m) => marketJson(state, m, false));
+  if (withMarkets) out.markets = event.marketIndexes.filter((m) => !state.unlisted.has(m)).map((m) => marketJson(state, m, false));
   return out;
 }
 
@@ -172,6 +173,7 @@ function marketsRoute(state: VenueState, query: URLSearchParams): SimReply {
   const uma = query.get("uma_resolution_status");
   const rows: Json[] = [];
   for (const market of world.markets) {
+    if (state.unlisted.has(market.index)) continue;
     if (state.marketState(market.index).closed !== closed) continue;
     if (ids.size && !ids.has(market.id)) continue;
     if (slugs.size && !slugs.has(market.slug)) continue;
@@ -196,6 +198,7 @@ function eventsMatching(state: VenueState, query: URLSearchParams): WorldEvent[]
   const tagId = query.get("tag_id");
   return state.world.events.filter(
     (e) =>
+      e.marketIndexes.some((m) => !state.unlisted.has(m)) &&
       eventClosed(state, e) === closed &&
       (!ids.size || ids.has(e.id)) &&
       (!slugs.size || slugs.has(e.slug)) &&

@@ -87,6 +87,12 @@ export class VenueState {
     }
   }
 
+  /**
+   * Markets Gamma does not list yet (by market index): a new market's listing can lag its first trades on chain.
+   * The chain and the Data API know them all the while.
+   */
+  readonly unlisted = new Set<number>();
+
   get isLive(): boolean {
     return this.liveFeed !== null;
   }

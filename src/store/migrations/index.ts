@@ -14,6 +14,7 @@ import { plainRowIds } from "./0008_plain_row_ids.js";
 import { lookupClients } from "./0009_lookup_clients.js";
 import { aiAnalyses } from "./0010_ai_analyses.js";
 import { isw } from "./0011_isw.js";
+import { venueFigures } from "./0012_venue_figures.js";
 import { nameLookups } from "./0013_name_lookups.js";
 import { drilldownFillIndexes } from "./0014_drilldown_fill_indexes.js";
 
@@ -29,6 +30,7 @@ export const migrations: Record<string, StoreMigration> = {
   "0009_lookup_clients": lookupClients,
   "0010_ai_analyses": aiAnalyses,
   "0011_isw": isw,
+  "0012_venue_figures": venueFigures,
   "0013_name_lookups": nameLookups,
   "0014_drilldown_fill_indexes": drilldownFillIndexes,
 };

@@ -1,0 +1,106 @@
+/**
+ * The wallet figures equal the venue's own, end to end: the real Ingest reads the whole simulated venue (live trading
+ * paused), the Deriver follows its batches, every wallet is synced through the sync queue, and the API answers. The
+ * expectations are the simulated venue's own numbers by its reference method (src/sim/world/reference-pnl.ts,
+ * served by src/sim/servers/wallet-data.ts): its closed-positions counters as its UI shows them (every closed
+ * position, never a truncated page), its `/positions` in micro-units, the last point of its P&L curve.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Deriver } from "../src/derive/deriver.js";
+import { openSimIngest, type SimIngestHarness } from "../src/ingest/testing/sim-ingest.js";
+import { ManualClock } from "../src/platform/clock.js";
+import { createLogger } from "../src/platform/logger.js";
+import type { SimVenue } from "../src/sim/servers/index.js";
+import { SMALL_WORLD, closeVenues, smallVenue } from "../src/sim/servers/testing/venues.js";
+import type { WalletReference } from "../src/sim/world/index.js";
+import { openTestApp, type TestApp } from "./support/app.js";
+import { storeBackends, type StoreBackend } from "./support/backends.js";
+
+const MICRO = 1_000_000;
+let venue: SimVenue;
+
+beforeAll(async () => {
+  venue = await smallVenue({ worldOptions: { ...SMALL_WORLD, seed: 3 } });
+}, 60_000);
+afterAll(closeVenues);
+
+/** The wallets that traded, with the venue's numbers for each as of its (paused) clock. */
+function venueWallets(): Array<{ address: string; ref: WalletReference }> {
+  return venue.world.wallets
+    .filter((w) => venue.world.fillsOfWallet(w.index).length > 0)
+    .map((w) => ({ address: w.proxyWallet, ref: venue.state.reference(w.index) }));
+}
+
+describe.each(storeBackends)("wallet figures against the venue's own, on $kind", (backend) => {
+  let h: SimIngestHarness;
+  let t: TestApp;
+  let deriver: Deriver;
+
+  beforeAll(async () => {
+    h = await openSimIngest(backend, venue);
+    const clock = new ManualClock(venue.state.now() * 1000);
+    deriver = new Deriver({ store: h.store, config: h.config, clock, logger: createLogger("silent") });
+    h.ingest.onCommitted(deriver.onCommitted);
+    await deriver.start();
+    await h.ingest.runUntilCaughtUp();
+    await deriver.firstSyncCaughtUp();
+    // Every wallet's first view queues its sync; here the queue is asked directly, for all at once.
+    await Promise.all(venueWallets().map(({ address }) => h.ingest.wallets.request(address)));
+    await deriver.refresh({ full: true });
+    const shared: StoreBackend = { kind: backend.kind, open: async () => ({ store: h.store, dispose: async () => undefined }) };
+    t = await openTestApp({ storeBackend: shared, env: { RATE_FREE_PER_MINUTE: "100000" } });
+  }, 240_000);
+  afterAll(async () => {
+    await t?.close();
+    await deriver?.stop();
+    await h?.dispose();
+  });
+
+  const overview = async (address: string) => (await t.app.inject(`/api/v2/wallet/${address}`)).json();
+
+  it("wins and losses equal the venue's closed-positions counters, for every wallet, from the ledger's own list", async () => {
+    const wallets = venueWallets();
+    expect(wallets.length).toBeGreaterThan(300);
+    const mismatches: string[] = [];
+    for (const { address, ref } of wallets) {
+      const wins = ref.closedPositions.filter((p) => p.micro.realizedPnl > 0).length;
+      const losses = ref.closedPositions.filter((p) => p.micro.realizedPnl < 0).length;
+      const { stats, overview: o } = await overview(address);
+      if (stats.win_source !== "ledger" || stats.wins !== wins || stats.losses !== losses || o.closed_count !== wins + losses) {
+        mismatches.push(`${address}: ${stats.win_source} ${stats.wins}/${stats.losses}, venue ${wins}/${losses}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    // A world where the counters say something: wallets with many closed positions, wins and losses both.
+    expect(wallets.filter(({ ref }) => ref.closedPositions.length >= 20).length).toBeGreaterThan(5);
+  });
+
+  it("total_pnl is the last point of the venue's P&L curve, for every synced wallet", async () => {
+    const mismatches: string[] = [];
+    for (const { address, ref } of venueWallets()) {
+      const { stats } = await overview(address);
+      const last = ref.curve.at(-1)!.p;
+      if (stats.total_pnl_source !== "venue" || Math.abs(stats.total_pnl - last) > 1e-6) mismatches.push(`${address}: ${stats.total_pnl_source} ${stats.total_pnl} against ${last}`);
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it("open positions equal the venue's /positions to the micro-unit in size and average price", async () => {
+    const mismatches: string[] = [];
+    let compared = 0;
+    for (const { address, ref } of venueWallets()) {
+      const expected = ref.positions
+        .filter((p) => !p.redeemable)
+        .map((p) => `${venue.world.tokenId(p.token)} ${p.micro.amount} ${p.micro.avgPrice}`)
+        .sort();
+      const body = (await t.app.inject(`/api/v2/wallet/${address}/positions?limit=500`)).json();
+      const served = (body.positions as Array<{ token_id: string; tokens: number; avg_entry: number }>)
+        .map((p) => `${p.token_id} ${Math.round(p.tokens * MICRO)} ${Math.round(p.avg_entry * MICRO)}`)
+        .sort();
+      compared += expected.length;
+      if (JSON.stringify(served) !== JSON.stringify(expected)) mismatches.push(`${address}: ${served.length} served, ${expected.length} on the venue`);
+    }
+    expect(mismatches).toEqual([]);
+    expect(compared).toBeGreaterThan(500);
+  });
+});
