@@ -64,3 +64,8 @@ export function syncRequesterOf(store: Store, clock: Clock, freshSeconds: number
   if (!requester) requesters.set(store, (requester = new SyncRequester(store, clock, freshSeconds)));
   return requester;
 }
+
+/** Writes what this process's requester of `store` still holds and stops it (nothing when it never asked). */
+export async function closeSyncRequests(store: Store): Promise<void> {
+  await requesters.get(store)?.close();
+}

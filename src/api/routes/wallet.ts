@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { lookupCounterOf } from "../../analytics/lookups.js";
-import { syncRequesterOf } from "../../analytics/sync-requests.js";
+import { closeSyncRequests } from "../../analytics/sync-requests.js";
 import { rankingsOf } from "../../analytics/wallet-overview.js";
 import { byCurrentValue, closedPositions, openPositions, pendingRedemptions } from "../../analytics/wallet-positions.js";
 import { walletFees } from "../../analytics/wallet-trades.js";
@@ -187,7 +187,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
 export const walletCoreRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   // Lookups counted in memory reach the store before it closes.
   app.addHook("onClose", async () => lookupCounterOf(ctx.store).close());
-  app.addHook("onClose", async () => syncRequesterOf(ctx.store, ctx.platform.clock, ctx.config.ingest.walletSyncFreshSeconds).close());
+  app.addHook("onClose", async () => closeSyncRequests(ctx.store));
   await app.register(walletRoutes, ctx);
   await app.register(walletPresenceRoutes, ctx);
   await app.register(publicWalletRoutes, ctx);
