@@ -2,7 +2,8 @@
  * The Premium drill-down targets of the API bench (issue 25), read from the prepared world: a market's whale trades
  * (the newest page, and a page before an instant drawn inside the market's life) over the markets with the most
  * trades, and a wallet's summary in one market at an instant (`at`) and its trades there, over the busiest wallets,
- * each in the market it traded most: the worst cases. None of these answers is kept, so every request is a read.
+ * each in the market it traded most: the worst cases. A market's whale trades are kept WHALE_TRADES_CACHE_SECONDS
+ * (10) per read: `WHALE_TRADES_CACHE_SECONDS=0 BENCH_ONLY=whale-trades npm run bench api` measures the reads themselves.
  */
 import { sql } from "kysely";
 import type { Store } from "../../src/store/database.js";

@@ -9,11 +9,10 @@
  * order's, as its OrderFilled event states them; `min_usd` applies to `usd_amount`.
  *
  * Whale-class: the maker or the taker is on today's Smart Money list (`SmartList`). The fills are read in growing
- * chunks, newest first, and filtered here, so that no statement reads far past what a page needs: with `min_usd` at
- * or above WHALE_SIZE_USD (the default) from the partial index of whale-size maker fills alone, which holds every
- * column the pick tests; otherwise over the (condition_id, ts) index. The page's rows are then read by id. The read
- * stops with a `timed_out` refusal once it ran WHALE_TRADES_TIMEOUT_MS (checked between chunks; PostgreSQL also
- * cancels a statement past it).
+ * chunks, newest first, and filtered here, so that no statement reads far past what a page needs: with `min_usd` at or
+ * above WHALE_SIZE_USD from the partial index of whale-size maker fills alone (it holds every column answered),
+ * otherwise over the (condition_id, ts) index. The read stops with a `timed_out` refusal once it ran
+ * WHALE_TRADES_TIMEOUT_MS (checked between chunks; PostgreSQL also cancels a statement past it).
  */
 import { sql, type Kysely } from "kysely";
 import type { Store } from "../store/database.js";
@@ -62,34 +61,39 @@ export interface MarketWhaleTrade {
   tx_hash: string;
 }
 
-/** The first chunk reads this many rows per wanted row when a filter drops some; each next chunk 4 times more. */
-const FIRST_CHUNK_FACTOR = 4;
-const MIN_CHUNK = 256;
+/**
+ * With wallets=smart, the first chunk reads this many rows per row wanted; each next one as many as the share kept
+ * so far says the rest needs (a quarter more, at least a 64th of the rows counted as kept), within the bounds.
+ */
+const FIRST_CHUNK_FACTOR = 2;
+const MIN_CHUNK = 128;
 const MAX_CHUNK = 16_384;
-
-type Candidate = { id: number; ts: number; wallet: string; counterparty: string | null };
+const chunkSize = (rows: number) => Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(rows)));
 
 function chunkQuery(db: Kysely<Database>, q: WhaleTradesQuery, bound: KeysetBound, size: number) {
   let query = db
     .selectFrom("fills")
-    .select(["id", "ts", "wallet", "counterparty"])
+    .select(["id", "ts", "wallet", "counterparty", "side", "outcome_index", "price", "usd", "size", "entry_type", "tx_hash"])
     .where("condition_id", "=", q.conditionId)
     .where("role", "=", "maker")
     .where("usd", ">=", Math.ceil(q.minUsd * MICRO));
-  // The partial index's own condition, as literals: what lets both stores read it.
   if (q.minUsd >= WHALE_SIZE_USD) query = query.where(sql.raw<boolean>(whaleSizeMakerFills()));
   return keysetBefore(query, { ts: "ts", id: "id" }, bound).orderBy("ts", "desc").orderBy("id", "desc").limit(size);
 }
 
-/** The ids of the page's trades (and one more, to tell whether there is a next page), in page order. */
-async function pickTrades(db: Kysely<Database>, q: WhaleTradesQuery, smart: ReadonlySet<string>, limits: Required<WhaleTradesLimits>, deadline: number): Promise<Candidate[]> {
+type TradeRow = Awaited<ReturnType<ReturnType<typeof chunkQuery>["execute"]>>[number];
+
+/** The page's trades (and one more, to tell whether there is a next page), in page order. */
+async function pickTrades(db: Kysely<Database>, q: WhaleTradesQuery, smart: ReadonlySet<string>, limits: Required<WhaleTradesLimits>, deadline: number): Promise<TradeRow[]> {
   const want = q.limit + 1;
-  const keep = (c: Candidate) => q.wallets === "all" || smart.has(c.wallet) || (c.counterparty !== null && smart.has(c.counterparty));
-  const picked: Candidate[] = [];
+  const keep = (c: TradeRow) => q.wallets === "all" || smart.has(c.wallet) || (c.counterparty !== null && smart.has(c.counterparty));
+  const picked: TradeRow[] = [];
   let bound: KeysetBound = { before: q.before, beforeId: q.beforeId, inclusive: true };
-  let size = q.wallets === "all" ? want : Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, want * FIRST_CHUNK_FACTOR));
+  let size = q.wallets === "all" ? want : chunkSize(want * FIRST_CHUNK_FACTOR);
+  let read = 0;
   for (;;) {
     const rows = await chunkQuery(db, q, bound, size).execute();
+    read += rows.length;
     for (const row of rows) {
       if (keep(row)) picked.push(row);
       if (picked.length === want) return picked;
@@ -98,55 +102,38 @@ async function pickTrades(db: Kysely<Database>, q: WhaleTradesQuery, smart: Read
     if (rows.length < size || !last) return picked;
     if (limits.now() > deadline) throw new StatementTimeout(limits.timeoutMs);
     bound = { before: last.ts, beforeId: last.id, inclusive: true };
-    size = Math.min(MAX_CHUNK, size * 4);
+    size = chunkSize(((want - picked.length) / Math.max(picked.length / read, 1 / 64)) * 1.25);
   }
-}
-
-async function tradeRows(db: Kysely<Database>, ids: readonly number[]) {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom("fills")
-    .select(["id", "ts", "wallet", "counterparty", "side", "outcome_index", "price", "usd", "size", "entry_type", "tx_hash"])
-    .where("id", "in", ids)
-    .execute();
 }
 
 /** A page of the market's whale-class trades; `timed_out` past the time-out. */
 export async function marketWhaleTrades(store: Store, q: WhaleTradesQuery, smart: ReadonlySet<string>, limits: WhaleTradesLimits) {
   const clock = { ...limits, now: limits.now ?? (() => performance.now()) };
   const deadline = clock.now() + limits.timeoutMs;
-  let picked: Candidate[];
-  let rows: Awaited<ReturnType<typeof tradeRows>>;
+  let picked: TradeRow[];
   try {
-    ({ picked, rows } = await withStatementTimeout(store, limits.timeoutMs, async (db) => {
-      const chosen = await pickTrades(db, q, smart, clock, deadline);
-      return { picked: chosen, rows: await tradeRows(db, chosen.slice(0, q.limit).map((c) => c.id)) };
-    }));
+    picked = await withStatementTimeout(store, limits.timeoutMs, (db) => pickTrades(db, q, smart, clock, deadline));
   } catch (error) {
     if (error instanceof StatementTimeout) {
       throw new ReadError("timed_out", `Reading this market's whale trades took longer than ${limits.timeoutMs} ms; retry, or narrow it (a higher min_usd, an earlier before)`, limits.retryAfterSeconds);
     }
     throw error;
   }
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const trades: MarketWhaleTrade[] = picked.slice(0, q.limit).map((c) => {
-    const r = byId.get(c.id)!;
-    return {
-      id: r.id,
-      timestamp: r.ts,
-      maker: r.wallet,
-      taker: r.counterparty,
-      maker_is_whale: smart.has(r.wallet),
-      taker_is_whale: r.counterparty !== null && smart.has(r.counterparty),
-      side: outcomeSide(r.outcome_index),
-      direction: r.side,
-      price: r.price,
-      usd_amount: fromMicro(r.usd),
-      token_amount: fromMicro(r.size),
-      entry_type: r.entry_type,
-      tx_hash: r.tx_hash,
-    };
-  });
+  const trades: MarketWhaleTrade[] = picked.slice(0, q.limit).map((r) => ({
+    id: r.id,
+    timestamp: r.ts,
+    maker: r.wallet,
+    taker: r.counterparty,
+    maker_is_whale: smart.has(r.wallet),
+    taker_is_whale: r.counterparty !== null && smart.has(r.counterparty),
+    side: outcomeSide(r.outcome_index),
+    direction: r.side,
+    price: r.price,
+    usd_amount: fromMicro(r.usd),
+    token_amount: fromMicro(r.size),
+    entry_type: r.entry_type,
+    tx_hash: r.tx_hash,
+  }));
   const more = picked.length > q.limit;
   return { market: q.conditionId, count: trades.length, min_usd: q.minUsd, wallets: q.wallets, has_more: more, ...nextCursor(trades.at(-1), more), trades };
 }

@@ -9,14 +9,15 @@ import { STATS_GENERATION, readDeriveState } from "../store/derive-state.js";
 import { queryRows } from "../store/raw-sql.js";
 import { smartSql } from "./site.js";
 
-interface Loaded {
+export interface SmartWallets {
   readonly wallets: ReadonlySet<string>;
+  /** The stats generation the list was read at: answers computed from it are keyed by it. */
   readonly generation: number;
 }
 
 export class SmartList {
-  private loaded: Loaded | null = null;
-  private loading: Promise<Loaded> | null = null;
+  private loaded: SmartWallets | null = null;
+  private loading: Promise<SmartWallets> | null = null;
   private checkedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -26,9 +27,9 @@ export class SmartList {
   ) {}
 
   /** Today's Smart Money wallets; the first call waits for them. */
-  async current(): Promise<ReadonlySet<string>> {
+  async current(): Promise<SmartWallets> {
     const loaded = this.loaded;
-    if (!loaded) return (await (this.loading ?? this.reload())).wallets;
+    if (!loaded) return this.loading ?? this.reload();
     const now = this.clock.now();
     if (!this.loading && (now - this.checkedAt >= this.checkSeconds || now < this.checkedAt)) {
       this.checkedAt = now;
@@ -36,10 +37,10 @@ export class SmartList {
         .then((generation) => (generation !== loaded.generation && !this.loading ? this.reload() : undefined))
         .catch(() => undefined);
     }
-    return loaded.wallets;
+    return loaded;
   }
 
-  private reload(): Promise<Loaded> {
+  private reload(): Promise<SmartWallets> {
     const loading = (async () => {
       const generation = await readDeriveState(this.store.db, STATS_GENERATION);
       const rows = await queryRows<{ wallet: string }>(this.store.db, this.store.kind, `select s.wallet from wallet_stats s where ${smartSql("s")}`);

@@ -7,7 +7,6 @@ import { marketSides, type SideTotals } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import type { Direction, EntryType } from "../store/schema.js";
 import { fromMicro } from "../venue/units.js";
-import { ReadError } from "./read-errors.js";
 import { outcomeSide } from "./insight-support.js";
 import { keysetBefore, type Keyset } from "./keyset.js";
 
@@ -35,14 +34,6 @@ export interface WalletMarketTrade {
   entry_type: EntryType | null;
   tx_hash: string;
   counterparty: string | null;
-}
-
-/** 404 for a condition id no stored market has. */
-export async function requireMarket(store: Store, conditionId: string): Promise<string> {
-  const lower = conditionId.toLowerCase();
-  const market = await store.db.selectFrom("markets").select("condition_id").where("condition_id", "=", lower).executeTakeFirst();
-  if (!market) throw new ReadError("not_found", `Market ${lower} not found`);
-  return market.condition_id;
 }
 
 /** The wallet's fills in one market, newest first (timestamp, then id), one page past the cursor. */

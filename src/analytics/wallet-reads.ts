@@ -78,6 +78,15 @@ export class WalletReads {
     syncRequesterOf(this.store, this.deps.platform.clock, this.deps.config.ingest.walletSyncFreshSeconds).request(wallet);
   }
 
+  /**
+   * The proxy wallet that answers for an address, as `requireProxy` finds it, read from the overview's cached inputs
+   * when the wallet has statistics: a route called again and again for one wallet then asks the store nothing.
+   */
+  async proxyOf(address: string): Promise<string> {
+    const stored = await this.stored(address);
+    return stored ? stored.identity.proxy : this.requireProxy(address);
+  }
+
   private cacheKey(address: string): string {
     return `wallet-overview:${address.toLowerCase()}`;
   }

@@ -227,6 +227,9 @@ export const settings = {
   drilldowns: {
     whaleTradesTimeoutMs: int("WHALE_TRADES_TIMEOUT_MS", 20_000, "time a market whale-trades read may take (its statements together) before it stops and answers 503 with Retry-After", { min: 1, max: 600_000 }),
     whaleTradesRetryAfterSeconds: int("WHALE_TRADES_RETRY_AFTER_SECONDS", 30, "Retry-After of a market whale-trades read that ran past WHALE_TRADES_TIMEOUT_MS", { min: 1, max: 3_600 }),
+    whaleTradesCacheSeconds: int("WHALE_TRADES_CACHE_SECONDS", 10, "how long an API process answers a repeated market whale-trades read (same market, page and filters, same Smart Money list) from the answer it computed; 0: never", { min: 0 }),
+    whaleTradesCachedAnswers: int("WHALE_TRADES_CACHED_ANSWERS", 5_000, "distinct market whale-trades reads whose serialized answers an API process keeps (WHALE_TRADES_CACHE_SECONDS)", { min: 0 }),
+    whaleTradesCachedMb: int("WHALE_TRADES_CACHED_MB", 64, "MiB of serialized market whale-trades answers an API process keeps", { min: 0 }),
     smartListCheckSeconds: int("SMART_LIST_CHECK_SECONDS", 5, "how often an API process looks whether the Deriver rewrote wallet_stats; only then it reloads the Smart Money list that flags whale trades", { min: 0 }),
   },
   ingest: {

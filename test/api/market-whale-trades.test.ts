@@ -100,6 +100,11 @@ describe.each(storeBackends)("market whale trades on $kind", (backend) => {
     const strict = await get(f, url(`before=${pivot.ts}&before_id=${pivotId}&min_usd=1&limit=500`));
     expect(strict.body.trades.map(served)).toEqual(whaleClass.filter((x) => (x.ts < pivot.ts || (x.ts === pivot.ts && x.order < pivot.order)) && x.usd >= 1e6).map((x) => expectedRow(x, smart)));
 
+    // At or above the contract's default size the read takes the whale-size index: the same rows.
+    const whaleSize = await get(f, url("before=0&min_usd=500&limit=500"));
+    expect(whaleSize.body.trades.length).toBeGreaterThan(0);
+    expect(whaleSize.body.trades.map(served)).toEqual(whaleClass.filter((x) => x.usd >= 500e6).map((x) => expectedRow(x, smart)));
+
     const all = await get(f, url("before=0&min_usd=1&limit=500&wallets=all"));
     const everyTrade = newestFirst(makers.filter((x) => x.conditionId === market && x.usd >= 1e6));
     expect(all.body.trades.map(served)).toEqual(everyTrade.slice(0, 500).map((x) => expectedRow(x, smart)));
@@ -150,6 +155,21 @@ describe.each(storeBackends)("market whale trades on $kind", (backend) => {
     const late = seen.filter((t) => madeUp.has(t.tx_hash));
     expect(late.length).toBe(rounds);
     for (const t of seen) expect(t.timestamp).toBeLessThanOrEqual(whaleClass[0]!.ts);
+  });
+
+  it("answers a repeated read from the answer it computed for WHALE_TRADES_CACHE_SECONDS, then reads again", async () => {
+    const query = url("before=0&min_usd=2&limit=5");
+    const first = await get(f, query);
+    const whale = [...smart].sort()[0]!;
+    const later = madeUpFills(whaleClass[0]!, 900_000, 1, () => f.w.now + 5_000, () => [whale, whale]);
+    await f.w.store.transaction((tx) => insertFills(tx, later));
+    const again = await get(f, query);
+    expect(again.body).toEqual(first.body);
+    f.w.clock.set((f.w.now + 11) * 1000);
+    const fresh = await get(f, query);
+    expect(fresh.body.as_of).toBe(f.w.now + 11);
+    expect(fresh.body.trades[0].tx_hash).toBe(later[0]!.tx_hash);
+    f.w.clock.set(f.w.now * 1000);
   });
 
   it("answers 503 with Retry-After when a read runs past WHALE_TRADES_TIMEOUT_MS", async () => {

@@ -52,6 +52,7 @@ export const MarketWhaleTradesBody = Type.Object({
   min_usd: Type.Number(),
   wallets: Type.Union([Type.Literal("smart"), Type.Literal("all")]),
   ...Cursor,
+  as_of: Type.Integer({ description: "when this answer was read (unix s); a read asked again is answered from it for up to WHALE_TRADES_CACHE_SECONDS" }),
   trades: Type.Array(
     Type.Object({
       id: Type.Integer({ description: "the maker fill's id (before_id pages by it)" }),

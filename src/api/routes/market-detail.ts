@@ -2,16 +2,15 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { marketHolders } from "../../analytics/market-consensus.js";
-import { dailyPriceHistory, entryTypeBreakdown, eventGroup, findMarket, lookupRecord, recentWhaleTrades, venueUrl } from "../../analytics/market-detail.js";
+import { dailyPriceHistory, entryTypeBreakdown, eventGroup, lookupRecord, recentWhaleTrades, venueUrl } from "../../analytics/market-detail.js";
 import { marketRow } from "../../analytics/markets-search.js";
 import { LocalBodyCache } from "../body-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { sendSerialized } from "../send-serialized.js";
-import { notFound } from "../errors.js";
 import { Limit } from "../params.js";
-import { HolderRowSchema, MarketIdParams, MarketRowSchema, Nullable, WhalesSchema, indexOf, marketNotFound } from "./market-schemas.js";
+import { HolderRowSchema, MarketIdParams, MarketRowSchema, Nullable, WhalesSchema, indexOf, indexedMarket } from "./market-schemas.js";
 
 const NotFound = { $ref: "ErrorBody#" } as const;
 const LOOKUP_OPEN_MS = 60_000;
@@ -116,11 +115,7 @@ const Breakdown = Type.Object({
 export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
   const pages = new LocalBodyCache(clock, ctx.config.markets.detailCacheSeconds, { maxEntries: ctx.config.markets.detailCachedBodies, maxBytes: mebibytes(ctx.config.markets.detailCachedMb) }, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
-  const find = async (marketId: string) => {
-    const market = findMarket(await indexOf(ctx), marketId);
-    if (!market) throw notFound(marketNotFound(marketId));
-    return market;
-  };
+  const find = (marketId: string) => indexedMarket(ctx, marketId);
 
   app.get(
     "/api/v2/market/:market_id",

@@ -1,7 +1,9 @@
-/** Response schemas shared by the market route families (search and lists, one market, public v1 market). */
+/** Response schemas and lookups shared by the market route families (search and lists, one market, public v1 market, drill-downs). */
 import { Type, type TSchema } from "typebox";
 import type { AppContext } from "../context.js";
 import { marketIndex } from "../../analytics/market-index.js";
+import { findMarket } from "../../analytics/market-detail.js";
+import { notFound } from "../errors.js";
 
 export const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 
@@ -35,6 +37,13 @@ export const marketNotFound = (marketId: string) => `Market ${marketId} not foun
 /** The store's market index with this deployment's refresh window. */
 export function indexOf(ctx: AppContext) {
   return marketIndex(ctx.store, ctx.platform.clock, ctx.config.markets.indexRefreshSeconds);
+}
+
+/** A stored market by any of its ids (`findMarket`), from the market index; 404 when none has it. */
+export async function indexedMarket(ctx: AppContext, marketId: string) {
+  const market = findMarket(await indexOf(ctx), marketId);
+  if (!market) throw notFound(marketNotFound(marketId));
+  return market;
 }
 
 export const MarketIdParams = Type.Object({

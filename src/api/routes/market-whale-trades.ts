@@ -1,17 +1,21 @@
 /**
  * A market's whale trades (Premium): `/api/v2/market/{condition_id}/whale-trades` (X-API-Key) and its public v1 twin
- * (either header), paged by keyset, stopped with a 503 past WHALE_TRADES_TIMEOUT_MS.
+ * (either header), paged by keyset, stopped with a 503 past WHALE_TRADES_TIMEOUT_MS. A read asked again (same market,
+ * page, filters and Smart Money list) is answered from the serialized answer for WHALE_TRADES_CACHE_SECONDS.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type, type TInteger, type TNumber } from "typebox";
 import { marketWhaleTrades } from "../../analytics/market-whale-trades.js";
 import { SmartList } from "../../analytics/smart-list.js";
-import { requireMarket } from "../../analytics/wallet-market.js";
+import { mebibytes } from "../../platform/bounded-map.js";
+import { LocalBodyCache } from "../body-cache.js";
+import { sendSerialized } from "../send-serialized.js";
 import { access, type Access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { validationError } from "../errors.js";
 import { Limit } from "../params.js";
 import { BeforeId, MarketWhaleTradesBody } from "./drilldown-schemas.js";
+import { indexedMarket } from "./market-schemas.js";
 
 const Wallets = Type.Union([Type.Literal("smart"), Type.Literal("all")], {
   default: "smart",
@@ -24,6 +28,9 @@ export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = asy
   const { store, config } = ctx;
   const smart = new SmartList(store, ctx.platform.clock, config.drilldowns.smartListCheckSeconds);
   const limits = { timeoutMs: config.drilldowns.whaleTradesTimeoutMs, retryAfterSeconds: config.drilldowns.whaleTradesRetryAfterSeconds };
+  const bounds = { maxEntries: config.drilldowns.whaleTradesCachedAnswers, maxBytes: mebibytes(config.drilldowns.whaleTradesCachedMb) };
+  // Both families answer the same body for the same read: one cache serves them.
+  const answers = new LocalBodyCache(ctx.platform.clock, config.drilldowns.whaleTradesCacheSeconds, bounds, config.server.gzipMinBytes, () => ctx.readiness.ready);
 
   const route = (url: string, preset: Access, tags: string[], minUsd: TInteger | TNumber) =>
     app.get(
@@ -48,12 +55,17 @@ export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = asy
           response: { 200: MarketWhaleTradesBody, 404: { $ref: "ErrorBody#" }, 503: { $ref: "ErrorBody#" } },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const q = request.query;
         if (q.before_id > 0 && q.before === 0) throw validationError(["query", "before_id"], "before_id continues a page inside before's second: it needs before");
-        const market = await requireMarket(store, request.params.condition_id);
-        const query = { conditionId: market, before: q.before, beforeId: q.before_id, minUsd: q.min_usd, limit: q.limit, wallets: q.wallets };
-        return marketWhaleTrades(store, query, await smart.current(), limits);
+        const market = (await indexedMarket(ctx, request.params.condition_id)).condition_id;
+        const list = await smart.current();
+        const key = [market, q.before, q.before_id, q.min_usd, q.limit, q.wallets, list.generation].join(":");
+        const body = await answers.get(key, async (now) => {
+          const query = { conditionId: market, before: q.before, beforeId: q.before_id, minUsd: q.min_usd, limit: q.limit, wallets: q.wallets };
+          return reply.serialize({ ...(await marketWhaleTrades(store, query, list.wallets, limits)), as_of: now }) as string;
+        });
+        return sendSerialized(reply, body);
       },
     );
   route("/api/v2/market/:condition_id/whale-trades", access.premiumXApiKey, ["markets"], Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, default: 500, description: "smallest usd_amount (USD)" }));

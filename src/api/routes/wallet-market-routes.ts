@@ -5,12 +5,13 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { requireMarket, walletMarketSummary, walletMarketTrades } from "../../analytics/wallet-market.js";
+import { walletMarketSummary, walletMarketTrades } from "../../analytics/wallet-market.js";
 import { access, type Access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { validationError } from "../errors.js";
 import { Limit, WalletAddress, refuseContractAddresses, walletErrorResponses } from "../params.js";
 import { BeforeId, ConditionId, MarketSummaryBody, WalletMarketTradesBody } from "./drilldown-schemas.js";
+import { indexedMarket } from "./market-schemas.js";
 
 const TRADES_MAX = 500;
 
@@ -52,8 +53,8 @@ export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         const q = request.query;
         const after = q.after;
         if (after >= q.before) throw validationError(["query", "after"], `after (${after}) must be below before (${q.before})`);
-        const wallet = await wallets.requireProxy(request.params.address);
-        const market = await requireMarket(store, q.market);
+        const wallet = await wallets.proxyOf(request.params.address);
+        const market = (await indexedMarket(ctx, q.market)).condition_id;
         const page = await walletMarketTrades(store, wallet, { conditionId: market, before: q.before, beforeId: q.before_id, after, limit: q.limit });
         return { wallet, market, ...page };
       },
@@ -79,8 +80,8 @@ export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         },
       },
       async (request) => {
-        const wallet = await wallets.requireProxy(request.params.address);
-        const market = await requireMarket(store, request.params.condition_id);
+        const wallet = await wallets.proxyOf(request.params.address);
+        const market = (await indexedMarket(ctx, request.params.condition_id)).condition_id;
         return walletMarketSummary(store, wallet, market, request.query.at);
       },
     );

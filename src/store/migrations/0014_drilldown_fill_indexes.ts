@@ -4,9 +4,9 @@
  *   instant read only that wallet's fills in that market; over (wallet, ts) they walked every fill of the wallet (the
  *   busiest wallets of the 10,000,000-fill world have tens of thousands) to keep a few.
  * - `fills_whale_size_makers`: the maker fills of at least WHALE_SIZE_USD (src/store/schema.ts), by market and time,
- *   with the columns a market's whale-trades read tests (wallet, counterparty, usd), so that it picks a page's trades
- *   from this index alone, where over (condition_id, ts) it read a table row for every fill of the market, most of
- *   them small or takers' (a few percent of the fills are in it).
+ *   with every column a market's whale trades answer, so that a page of them is read from this index alone, where
+ *   over (condition_id, ts) it read a table row for every fill of the market, most of them small or takers' (about 6%
+ *   of the fills of the simulated world are in it).
  *
  * Both are among the indexes a first sync defers (`DEFERRED_FILL_INDEXES`, src/store/fills.ts, which takes these
  * definitions): when a first sync has dropped those, they are left to be built with them when it reaches the head.
@@ -24,7 +24,11 @@ export interface FillIndex {
 
 export const DRILLDOWN_FILL_INDEXES: readonly FillIndex[] = [
   { name: "fills_wallet_condition_ts", columns: ["wallet", "condition_id", "ts"] },
-  { name: "fills_whale_size_makers", columns: ["condition_id", "ts", "id", "wallet", "counterparty", "usd", "role"], where: whaleSizeMakerFills() },
+  {
+    name: "fills_whale_size_makers",
+    columns: ["condition_id", "ts", "id", "usd", "role", "wallet", "counterparty", "side", "outcome_index", "price", "size", "entry_type", "tx_hash"],
+    where: whaleSizeMakerFills(),
+  },
 ];
 
 /** Creates a fills index unless it exists. */
