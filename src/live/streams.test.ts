@@ -3,6 +3,7 @@
  * cost, the slot cap and its release, the events and the `types` filter, keepalive timing on a settable clock,
  * and the OpenAPI description. The relay's messages are published on the platform's pub/sub as the relay does.
  */
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createKey, verifyKey } from "../accounts/keys.js";
 import { openTestApp, type TestApp } from "../../test/support/app.js";
@@ -146,6 +147,23 @@ describe("live streams: events", () => {
     await ws.waitFor("every event over the WebSocket", (messages) => messages.length === expected.length);
     expect(stream.trades()).toEqual(expected);
     expect(ws.messages).toEqual(expected.map((data) => ({ event: "trade", data })));
+  });
+
+  it("serves an HTTP/1.0 client the frames unchunked, the body running to the close", async () => {
+    const { t, key, url } = await liveApp();
+    const { hostname, port } = new URL(url);
+    let text = "";
+    const socket = connect(Number(port), hostname, () => socket.write(`GET /api/public/v1/live/trades HTTP/1.0\r\nX-API-Key: ${key}\r\n\r\n`));
+    socket.setEncoding("latin1");
+    socket.on("data", (chunk: string) => (text += chunk));
+    await until("the answer's head", () => text.includes("\r\n\r\n"));
+    await t.platform.pubsub.publish(LIVE_CHANNELS.trades, [relayTrade("0x1"), relayTrade("0x2")].join("\n"));
+    await until("both events", () => text.split("event: trade").length === 3);
+    const [head, body] = text.split("\r\n\r\n") as [string, string];
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(head.toLowerCase()).not.toContain("transfer-encoding");
+    expect(body).toBe(`event: trade\ndata: ${relayTrade("0x1")}\n\nevent: trade\ndata: ${relayTrade("0x2")}\n\n`);
+    socket.destroy();
   });
 
   it("sends `: keepalive` after 15 s without an event, counted from the last one (settable clock); a WebSocket gets a ping", async () => {
