@@ -1,34 +1,30 @@
 /**
  * The live streams under 1,000 concurrent clients, over SSE and over WebSocket: the relay's added latency beyond
- * the 700 ms hold (each client's arrival time of each event, less the relay's receipt of its transaction and the
- * hold; p50, p99), and the server's memory per idle connection (heap + external, and resident size, after a full
- * collection, against the same process without connections). The server runs in its own process
- * (bench/support/live-server.ts); clients here, on the same machine (their reading competes with the server for the
- * two cores). Goals: p99 under 5 ms added; under 20 KiB per idle connection. BENCH_LIVE_CLIENTS changes the count.
+ * the 700 ms hold, and the server's memory per idle connection (heap + external, and resident size, after a full
+ * collection, against the same process without connections). Goals: p99 under 5 ms added; under 20 KiB per idle
+ * connection. BENCH_LIVE_CLIENTS changes the count.
+ *
+ * The server runs in a process of its own (bench/support/live-server.ts) and the clients in this one, so the
+ * server's CPU and memory are its own. Added latency is given twice: at the server, from when the hold ended to
+ * when each subscriber's write returned (the bytes in the kernel's hands: what the relay adds), and at the clients,
+ * on arrival (which adds the clients' own reading: on this machine they share the cores with the server). Beside
+ * it, the floor: the same bytes written to the same sockets by a plain loop, without the hub. And what the machine
+ * was doing: load average, and the cores busy with other processes while the trades flowed (the machine is shared).
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { connect, type Socket } from "node:net";
+import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import WebSocket from "ws";
-import type { BenchRequest, Fanout } from "./support/live-server.js";
+import { openRawClients, type Transport } from "./support/live-raw-clients.js";
+import type { BenchRequest, CpuMs, Reply } from "./support/live-server.js";
 
 const CLIENTS = Number(process.env.BENCH_LIVE_CLIENTS ?? 1_000);
 const TRANSACTIONS = 100;
 const PER_SECOND = 10;
 const HOLD_MS = 700;
+const BARE_ROUNDS = 20;
 
-interface Reply {
-  type: string;
-  url?: string;
-  key?: string;
-  memory?: NodeJS.MemoryUsage;
-  connections?: number;
-  fanouts?: Fanout[];
-}
-
-const preciseNowMs = () => performance.timeOrigin + performance.now();
-
-function ask(child: ChildProcess, request: BenchRequest | { type: string }): Promise<Reply> {
+function ask(child: ChildProcess, request: BenchRequest): Promise<Reply> {
   return new Promise((resolve) => {
     const onMessage = (reply: Reply) => {
       if (reply.type !== request.type) return;
@@ -40,76 +36,40 @@ function ask(child: ChildProcess, request: BenchRequest | { type: string }): Pro
   });
 }
 
-/** One client's view: when each event arrived and when the relay received its transaction. */
-interface Received {
-  arrivals: number[];
-  receivedAt: number[];
-}
-
-const RECEIVED_AT = /"relay_received_at_ms":(\d+)/g;
-
-function note(into: Received, atMs: number, text: string): void {
-  for (const match of text.matchAll(RECEIVED_AT)) {
-    into.arrivals.push(atMs);
-    into.receivedAt.push(Number(match[1]));
-  }
-}
-
-interface Client {
-  received: Received;
-  close(): void;
-}
-
-/** A raw SSE client: a socket, the request, and every chunk noted as it arrives (frames are written whole). */
-function sseClient(url: string, key: string): Promise<Client> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const received: Received = { arrivals: [], receivedAt: [] };
-    const socket: Socket = connect(Number(port), hostname, () => socket.write(`GET /api/public/v1/live/trades HTTP/1.1\r\nHost: ${hostname}\r\nX-API-Key: ${key}\r\n\r\n`));
-    socket.setEncoding("utf8");
-    socket.once("data", (head: string) => {
-      if (!head.startsWith("HTTP/1.1 200")) return reject(new Error(head.slice(0, 200)));
-      socket.on("data", (chunk: string) => note(received, preciseNowMs(), chunk));
-      resolve({ received, close: () => socket.destroy() });
-    });
-    socket.on("error", reject);
-  });
-}
-
-function wsClient(url: string, key: string): Promise<Client> {
-  return new Promise((resolve, reject) => {
-    const received: Received = { arrivals: [], receivedAt: [] };
-    const socket = new WebSocket(`${url.replace("http", "ws")}/api/public/v1/live/ws`, ["pelagic.live.v1", `pelagic.key.${key}`]);
-    socket.on("message", (data) => note(received, preciseNowMs(), String(data)));
-    socket.once("open", () => resolve({ received, close: () => socket.terminate() }));
-    socket.once("error", reject);
-  });
-}
-
-async function openClients(open: () => Promise<Client>, count: number): Promise<Client[]> {
-  const clients: Client[] = [];
-  for (let i = 0; i < count; i += 50) clients.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, open))));
-  return clients;
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const sorted = (values: number[]) => values.sort((a, b) => a - b);
+const ms = (values: number[]) => {
+  const s = sorted(values);
+  return `p50 ${percentile(s, 50).toFixed(2)} ms, p99 ${percentile(s, 99).toFixed(2)} ms, max ${s.at(-1)!.toFixed(2)} ms`;
+};
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const cpuTotal = (cpu: CpuMs) => cpu.user + cpu.system;
 
-async function waitForConnections(child: ChildProcess, count: number): Promise<Reply> {
-  for (;;) {
-    const reply = await ask(child, { type: "count" });
-    if (reply.connections === count) return reply;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+/** The machine's busy and total CPU time (ms, all cores) so far, from /proc/stat; null where there is none. */
+function machineCpu(): { busyMs: number; totalMs: number } | null {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+    const idle = fields[3]! + fields[4]!;
+    // USER_HZ is 100 on Linux: ticks of 10 ms.
+    return { busyMs: (total - idle) * 10, totalMs: total * 10 };
+  } catch {
+    return null;
   }
 }
 
-async function measure(transport: "SSE" | "WebSocket", child: ChildProcess, url: string, key: string): Promise<void> {
-  const open = () => (transport === "SSE" ? sseClient(url, key) : wsClient(url, key));
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" / ");
+
+async function waitForConnections(child: ChildProcess, count: number): Promise<void> {
+  while ((await ask(child, { type: "count" })).connections !== count) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+async function measure(transport: Transport, child: ChildProcess, url: string, key: string): Promise<void> {
   // Warm-up: the code paths compiled and the allocator's pools in place before the baseline.
-  for (const c of await openClients(open, 50)) c.close();
+  for (const c of await openRawClients(transport, url, key, 50)) c.close();
   await waitForConnections(child, 0);
   const before = (await ask(child, { type: "memory" })).memory!;
-  const clients = await openClients(open, CLIENTS);
+  const clients = await openRawClients(transport, url, key, CLIENTS);
   await waitForConnections(child, CLIENTS);
   await new Promise((resolve) => setTimeout(resolve, 500));
   const idle = (await ask(child, { type: "memory" })).memory!;
@@ -117,37 +77,54 @@ async function measure(transport: "SSE" | "WebSocket", child: ChildProcess, url:
   const rss = idle.rss - before.rss;
 
   await ask(child, { type: "fanouts" });
+  const loadBefore = load();
+  const machineBefore = machineCpu();
+  const serverBefore = (await ask(child, { type: "count" })).cpu!;
+  const clientsBefore = process.cpuUsage();
+  const wallBefore = performance.now();
   await ask(child, { type: "publish", transactions: TRANSACTIONS, perSecond: PER_SECOND });
   await new Promise((resolve) => setTimeout(resolve, HOLD_MS + 1_500));
-  // At the server: the k-th subscriber's write is taken as k/N of the way through the hub's loop over them.
+  const wallMs = performance.now() - wallBefore;
+  const clientsCpu = process.cpuUsage(clientsBefore);
+  const replied = await ask(child, { type: "fanouts" });
+  const machineAfter = machineCpu();
+  const serverCpuMs = cpuTotal(replied.cpu!) - cpuTotal(serverBefore);
+  const fanouts = replied.fanouts!;
+
   const atServer: number[] = [];
-  const timerLate: number[] = [];
-  const fanOut: number[] = [];
-  const fanOutCpu: number[] = [];
-  for (const f of (await ask(child, { type: "fanouts" })).fanouts!) {
-    timerLate.push(f.startMs - f.dueMs);
-    fanOut.push(f.endMs - f.startMs);
-    fanOutCpu.push(f.cpuMs);
-    for (let k = 1; k <= CLIENTS; k++) atServer.push(f.startMs + ((f.endMs - f.startMs) * k) / CLIENTS - f.dueMs);
+  const inFanout: number[] = [];
+  for (const f of fanouts) {
+    for (const at of f.writtenMs) {
+      atServer.push(at - f.dueMs);
+      inFanout.push(at - f.startMs);
+    }
   }
-  atServer.sort((a, b) => a - b);
-  timerLate.sort((a, b) => a - b);
-  fanOut.sort((a, b) => a - b);
-  fanOutCpu.sort((a, b) => a - b);
   const added: number[] = [];
   let missing = 0;
   for (const c of clients) {
     missing += 2 * TRANSACTIONS - c.received.arrivals.length;
     c.received.arrivals.forEach((at, i) => added.push(at - c.received.receivedAt[i]! - HOLD_MS));
   }
-  added.sort((a, b) => a - b);
-  const ms = (sorted: number[]) => `p50 ${percentile(sorted, 50).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms`;
+  const perMessage = (pick: (f: (typeof fanouts)[number]) => number) => sorted(fanouts.map(pick));
+  const cpuPerMessage = perMessage((f) => cpuTotal(f.cpu));
+  const bare = (await ask(child, { type: "bare", transport, rounds: BARE_ROUNDS })).bare!;
+  const bareCpu = sorted(bare.map((b) => cpuTotal(b.cpu)));
+  const busy = machineBefore && machineAfter ? (machineAfter.busyMs - machineBefore.busyMs) / wallMs : null;
+  const ours = (serverCpuMs + (clientsCpu.user + clientsCpu.system) / 1000) / wallMs;
+  const median = (s: number[]) => percentile(s, 50).toFixed(2);
   console.log(
     [
       `${transport}, ${CLIENTS} clients:`,
-      `  added latency beyond the hold, at the clients: ${ms(added)}, max ${added.at(-1)!.toFixed(2)} ms (${added.length.toLocaleString("en-US")} deliveries${missing ? `, ${missing} missing` : ""})`,
-      `  added latency beyond the hold, at the server (handed to the socket): ${ms(atServer)}; of which the hold's timer firing late ${ms(timerLate)}, one message to all ${CLIENTS} sockets ${ms(fanOut)} (CPU time: ${ms(fanOutCpu)})`,
+      `  added latency beyond the hold, at the server (hold's end to each subscriber's write returned): ${ms(atServer)} (${atServer.length.toLocaleString("en-US")} writes)`,
+      `    of which the hold's timer firing late (the process waiting for a core): ${ms(fanouts.map((f) => f.startMs - f.dueMs))}`,
+      `    of which the subscriber's place in the fan-out: ${ms(inFanout)}`,
+      `  one message to all ${CLIENTS} sockets: wall ${ms(fanouts.map((f) => f.endMs - f.startMs))}; CPU median ${median(cpuPerMessage)} ms, ${((percentile(cpuPerMessage, 50) * 1000) / CLIENTS).toFixed(1)} µs a subscriber`,
+      `    floor, the same bytes by a plain socket.write loop: CPU median ${median(bareCpu)} ms, ${((percentile(bareCpu, 50) * 1000) / CLIENTS).toFixed(1)} µs a socket`,
+      `  added latency beyond the hold, at the clients (their own reading included): ${ms(added)} (${added.length.toLocaleString("en-US")} deliveries${missing ? `, ${missing} missing` : ""})`,
       `  memory per idle connection: heap+external ${kib(heap / CLIENTS)}, resident ${kib(rss / CLIENTS)}`,
+      `  machine while the trades flowed: load average ${loadBefore} before, ${load()} after (1/5/15 min); ` +
+        `cores busy ${busy === null ? "?" : busy.toFixed(2)} of ${cpus().length}, of which the server ${(serverCpuMs / wallMs).toFixed(2)} and the clients ${(ours - serverCpuMs / wallMs).toFixed(2)}` +
+        `${busy === null ? "" : `, other processes ${Math.max(0, busy - ours).toFixed(2)}`}`,
     ].join("\n"),
   );
   for (const c of clients) c.close();
@@ -159,8 +136,7 @@ async function main(): Promise<void> {
   const ready = await new Promise<Reply>((resolve) => child.once("message", resolve));
   console.log(`${TRANSACTIONS} MINT transactions (2 fills each) at ${PER_SECOND}/s to every client; hold ${HOLD_MS} ms`);
   try {
-    await measure("SSE", child, ready.url!, ready.key!);
-    await measure("WebSocket", child, ready.url!, ready.key!);
+    for (const transport of (process.env.BENCH_LIVE_TRANSPORTS?.split(",") ?? ["SSE", "WebSocket"]) as Transport[]) await measure(transport, child, ready.url!, ready.key!);
   } finally {
     child.disconnect();
   }

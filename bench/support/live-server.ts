@@ -1,32 +1,66 @@
 /**
- * The server side of bench/live.bench.ts, in a process of its own so that its memory is measured alone: the API
- * (SQLite store, in-process platform) with the live streams, and the relay fed by trades this process makes up
+ * The server side of bench/live.bench.ts, in a process of its own so that its memory and CPU are measured alone: the
+ * API (SQLite store, in-process platform) with the live streams, and the relay fed by trades this process makes up
  * (MINT pairs, as the venue's feed shows them). Driven over IPC: `publish` (transactions at a rate), `memory`
- * (after a full collection), `count` (open streams), `fanouts` (the hub's timing of each message since the last ask).
+ * (after a full collection), `count` (open streams), `fanouts` (the hub's timing of each message since the last
+ * ask), `bare` (the floor: the same bytes written by a plain loop to every connection's socket, no hub).
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createKey } from "../../src/accounts/keys.js";
 import { buildApp } from "../../src/api/app.js";
 import { loadConfig } from "../../src/config/index.js";
 import { LIVE_TRADES_CHANNEL, type LiveTradeMessage } from "../../src/ingest/live-message.js";
+import { LiveConnection } from "../../src/live/hub.js";
 import { LiveRelay, realScheduler, type LiveHub } from "../../src/live/index.js";
+import { SSE_CHUNKED } from "../../src/live/sse.js";
+import { WS_FRAMING } from "../../src/live/websocket.js";
 import { createPlatform } from "../../src/platform/index.js";
 import { createLogger } from "../../src/platform/logger.js";
 import { openStore } from "../../src/store/database.js";
 import { migrateStore } from "../../src/store/migrate.js";
 
-export type BenchRequest = { type: "publish"; transactions: number; perSecond: number } | { type: "memory" } | { type: "count" } | { type: "fanouts" };
+export type BenchRequest =
+  | { type: "publish"; transactions: number; perSecond: number }
+  | { type: "memory" }
+  | { type: "count" }
+  | { type: "fanouts" }
+  | { type: "bare"; transport: "SSE" | "WebSocket"; rounds: number };
 
-/** One upstream message's fan-out: when its hold ended, when the hub began writing it, when it had written to every subscriber. */
+export interface CpuMs {
+  user: number;
+  system: number;
+}
+
+/** One upstream message's fan-out, in ms since the epoch. */
 export interface Fanout {
+  /** When its hold ended (the relay's receipt of the transaction plus the hold). */
   dueMs: number;
+  /** When the hub began writing it, and when it had written it to every subscriber. */
   startMs: number;
   endMs: number;
-  /** The process's CPU time meanwhile (user and system): what the fan-out costs without waiting for a core. */
-  cpuMs: number;
+  /** When each subscriber's write returned (the bytes in the kernel's hands), in the hub's order. */
+  writtenMs: number[];
+  /** The process's CPU time meanwhile: what the fan-out costs without waiting for a core. */
+  cpu: CpuMs;
 }
+
+export interface Reply {
+  type: string;
+  url?: string;
+  key?: string;
+  memory?: NodeJS.MemoryUsage;
+  connections?: number;
+  fanouts?: Fanout[];
+  /** The server's CPU time since it started. */
+  cpu?: CpuMs;
+  /** `bare`: each round's wall and CPU time. */
+  bare?: Array<{ wallMs: number; cpu: CpuMs }>;
+}
+
+const cpuMs = (usage: NodeJS.CpuUsage): CpuMs => ({ user: usage.user / 1000, system: usage.system / 1000 });
 
 const dir = mkdtempSync(join(tmpdir(), "pelagic-live-bench-"));
 const store = await openStore({ kind: "sqlite", sqlitePath: join(dir, "bench.sqlite") });
@@ -40,20 +74,52 @@ const { key } = await createKey(store.db, { account: "bench", plan: "premium", n
 const relay = new LiveRelay({ pubsub: platform.pubsub, store, logger: createLogger("silent"), scheduler: realScheduler(), holdMs: config.live.settlementHoldMs });
 await relay.start();
 
-// Times each message's fan-out, around the hub's own method (the timing is this bench's, not the hub's).
+// Times each message's fan-out, around the hub's own method, and each subscriber's write (the timing is this
+// bench's, not the hub's: a clock read and a push per write).
 const preciseNowMs = () => performance.timeOrigin + performance.now();
 let fanouts: Fanout[] = [];
+let writes: number[] | null = null;
+const write = LiveConnection.prototype.write;
+LiveConnection.prototype.write = function timedWrite(this: LiveConnection, bytes: Buffer): number {
+  const queued = write.call(this, bytes);
+  writes?.push(preciseNowMs());
+  return queued;
+};
+let lastMessage = "";
 const fanOut = hub!.publish.bind(hub);
 hub!.publish = (channel, message) => {
+  writes = [];
   const startMs = preciseNowMs();
   const cpu = process.cpuUsage();
   fanOut(channel, message);
-  // HTTP responses hand their writes to the sockets on the next tick: the fan-out ends after those.
-  process.nextTick(() => {
-    const used = process.cpuUsage(cpu);
-    fanouts.push({ dueMs: Number(/"relay_received_at_ms":(\d+)/.exec(message)?.[1]) + config.live.settlementHoldMs, startMs, endMs: preciseNowMs(), cpuMs: (used.user + used.system) / 1000 });
-  });
+  const used = cpuMs(process.cpuUsage(cpu));
+  fanouts.push({ dueMs: Number(/"relay_received_at_ms":(\d+)/.exec(message)?.[1]) + config.live.settlementHoldMs, startMs, endMs: preciseNowMs(), writtenMs: writes, cpu: used });
+  writes = null;
+  lastMessage = message;
 };
+
+// Every connection's socket, for the floor's plain loop.
+const sockets = new Set<Socket>();
+app.server.on("connection", (socket: Socket) => {
+  sockets.add(socket);
+  socket.once("close", () => sockets.delete(socket));
+});
+
+/** The last message's bytes, its events renamed so that clients do not count them, written to every socket in a plain loop. */
+async function bare(transport: "SSE" | "WebSocket", rounds: number): Promise<Reply["bare"]> {
+  const events = lastMessage.replaceAll('"relay_received_at_ms"', '"bare_received_at_ms"').split("\n");
+  const bytes = (transport === "SSE" ? SSE_CHUNKED : WS_FRAMING).frame(events);
+  const figures: NonNullable<Reply["bare"]> = [];
+  for (let round = 0; round < rounds; round++) {
+    const targets = [...sockets];
+    const started = preciseNowMs();
+    const cpu = process.cpuUsage();
+    for (const socket of targets) socket.write(bytes);
+    figures.push({ cpu: cpuMs(process.cpuUsage(cpu)), wallMs: preciseNowMs() - started });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return figures;
+}
 
 let made = 0;
 function mintPair(receivedAtMs: number): LiveTradeMessage[] {
@@ -81,10 +147,20 @@ async function publish(transactions: number, perSecond: number): Promise<void> {
 
 process.on("message", (request: BenchRequest) => {
   void (async () => {
+    const reply: Reply = { type: request.type };
     if (request.type === "publish") await publish(request.transactions, request.perSecond);
-    if (request.type === "memory") for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.();
-    process.send?.({ type: request.type, memory: process.memoryUsage(), connections: hub?.count() ?? 0, fanouts });
-    if (request.type === "fanouts") fanouts = [];
+    if (request.type === "memory") {
+      for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.();
+      reply.memory = process.memoryUsage();
+    }
+    if (request.type === "bare") reply.bare = await bare(request.transport, request.rounds);
+    if (request.type === "fanouts") {
+      reply.fanouts = fanouts;
+      fanouts = [];
+    }
+    reply.connections = hub?.count() ?? 0;
+    reply.cpu = cpuMs(process.cpuUsage());
+    process.send?.(reply);
   })();
 });
 process.on("disconnect", () => {

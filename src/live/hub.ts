@@ -1,11 +1,14 @@
 /**
  * The streams of one API process: its subscribers (SSE or WebSocket, each a LiveConnection), fed from one
- * upstream subscription. Each event is serialized once per transport and the same bytes are written to every
- * subscriber that wants it; one timer sends keepalives to subscribers that heard nothing for LIVE_KEEPALIVE_SECONDS
- * and another refreshes their slot leases. A subscriber whose unsent bytes pass LIVE_CLIENT_BUFFER_BYTES when
- * the next message comes is disconnected: a slow reader costs the server at most that much, and one message. A closed connection leaves at once, with its
- * slot: nothing of it stays behind (no timer or listener of its own).
+ * upstream subscription. Subscribers are grouped by stream, transport and filter: each message is filtered and
+ * framed once per group, into one Buffer written as is to the TCP socket of every member (SSE's HTTP chunk and
+ * WebSocket's frame included, so neither the HTTP response nor the ws library touches it per subscriber). One timer
+ * sends keepalives to subscribers that heard nothing for LIVE_KEEPALIVE_SECONDS and another refreshes their slot
+ * leases. A subscriber whose unsent bytes pass LIVE_CLIENT_BUFFER_BYTES when the next message comes is
+ * disconnected: a slow reader costs the server at most that much, and one message. A closed connection leaves at
+ * once, with its slot: nothing of it stays behind (no timer or listener of its own).
  */
+import type { Socket } from "node:net";
 import type { Logger } from "../platform/logger.js";
 import type { SlotLease } from "../platform/slots.js";
 import type { EntryType } from "../store/schema.js";
@@ -23,41 +26,19 @@ export const ENTRY_TYPE_BITS: Readonly<Record<EntryType, number>> = { MINT: 1, M
 export const ALL_ENTRY_TYPES = 7;
 
 /**
- * The bytes of one upstream message (one or more events, a line each), made once per transport and per filter on
- * first use and shared by every subscriber that gets them: SSE takes the frames in one write, WebSocket a message
- * per event.
+ * How a transport puts events on the wire. `frame` makes the bytes of a message's events once for every subscriber
+ * of a group; `keepalive` is written as is. Both are written straight to the subscriber's TCP socket.
  */
-export class SharedEvents {
-  private readonly sse = new Map<number, Buffer | null>();
-  private readonly ws = new Map<number, Buffer[]>();
-
-  constructor(
-    private readonly lines: readonly string[],
-    /** Each line's ENTRY_TYPE_BITS (ALL_ENTRY_TYPES for the raw relay's). */
-    private readonly bits: readonly number[],
-  ) {}
-
-  /** The SSE frames of the events `mask` wants, null when it wants none. */
-  sseFor(mask: number): Buffer | null {
-    let bytes = this.sse.get(mask);
-    if (bytes === undefined) {
-      const frames = this.wanted(mask).map((json) => `event: trade\ndata: ${json}\n\n`);
-      this.sse.set(mask, (bytes = frames.length ? Buffer.from(frames.join("")) : null));
-    }
-    return bytes;
-  }
-
-  /** The WebSocket messages of the events `mask` wants. */
-  wsFor(mask: number): Buffer[] {
-    let messages = this.ws.get(mask);
-    if (messages === undefined) this.ws.set(mask, (messages = this.wanted(mask).map((json) => Buffer.from(`{"event":"trade","data":${json}}`))));
-    return messages;
-  }
-
-  private wanted(mask: number): string[] {
-    return this.lines.filter((_, i) => (this.bits[i]! & mask) !== 0);
-  }
+export interface Framing {
+  /** Subscribers with the same framing and filter share a group, and so the bytes of each message. */
+  readonly name: string;
+  /** The bytes of these events (the `data` JSON of each, in order; at least one). */
+  frame(events: readonly string[]): Buffer;
+  readonly keepalive: Buffer;
 }
+
+/** The socket a transport writes its bytes to: Node's TCP socket under the HTTP response or the WebSocket. */
+export type WireSocket = Pick<Socket, "write" | "writable" | "writableLength">;
 
 /** A subscriber's transport (sse.ts, websocket.ts). */
 export abstract class LiveConnection {
@@ -69,18 +50,33 @@ export abstract class LiveConnection {
     /** ENTRY_TYPE_BITS of the events wanted. */
     readonly typeMask: number,
     readonly lease: SlotLease,
+    readonly framing: Framing,
+    protected readonly wire: WireSocket,
   ) {}
 
-  /** Writes the events its filter wants, if any; returns the bytes still queued for the client. */
-  abstract sendEvents(events: SharedEvents): number;
-  abstract sendKeepalive(): number;
-  abstract queuedBytes(): number;
+  /** Writes bytes made by its framing; returns the bytes still queued for the client. */
+  write(bytes: Buffer): number {
+    if (this.wire.writable) this.wire.write(bytes);
+    return this.wire.writableLength;
+  }
+
+  queuedBytes(): number {
+    return this.wire.writableLength;
+  }
+
   /** Sends the `error` event and ends the stream. */
   abstract fail(detail: string): void;
   /** Ends the stream politely (the server is stopping). */
   abstract end(): void;
   /** Cuts the connection (a slow reader). */
   abstract drop(): void;
+}
+
+/** The subscribers of one stream with one framing and one filter: each message is framed once for all of them. */
+interface Group {
+  readonly framing: Framing;
+  readonly typeMask: number;
+  readonly members: Set<LiveConnection>;
 }
 
 export interface HubOptions {
@@ -104,7 +100,9 @@ export interface HubStats {
 }
 
 export class LiveHub {
-  private readonly subscribers: Record<StreamName, Set<LiveConnection>> = { trades: new Set(), "trades-indexed": new Set() };
+  /** Per stream, its groups by framing and filter (`${framing.name}/${typeMask}`). */
+  private readonly groups: Record<StreamName, Map<string, Group>> = { trades: new Map(), "trades-indexed": new Map() };
+  private subscriberCount: Record<StreamName, number> = { trades: 0, "trades-indexed": 0 };
   private readonly link: UpstreamLink;
   private cancelTimers: Cancel[] = [];
   private readonly linkListeners = new Set<(event: LinkEvent) => void>();
@@ -121,7 +119,7 @@ export class LiveHub {
 
   /** Subscribers now, per stream. */
   count(stream?: StreamName): number {
-    return stream ? this.subscribers[stream].size : this.subscribers.trades.size + this.subscribers["trades-indexed"].size;
+    return stream ? this.subscriberCount[stream] : this.subscriberCount.trades + this.subscriberCount["trades-indexed"];
   }
 
   /** Listens to the upstream's connection events (tests, logs). */
@@ -132,7 +130,12 @@ export class LiveHub {
 
   attach(connection: LiveConnection): void {
     connection.lastWriteMs = this.scheduler.nowMs();
-    this.subscribers[connection.stream].add(connection);
+    const groups = this.groups[connection.stream];
+    const key = groupKey(connection);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { framing: connection.framing, typeMask: connection.typeMask, members: new Set() }));
+    group.members.add(connection);
+    this.subscriberCount[connection.stream]++;
     if (this.cancelTimers.length === 0) {
       this.cancelTimers = [this.scheduler.every(Math.min(KEEPALIVE_TICK_MS, this.options.keepaliveMs), () => this.keepalives()), this.scheduler.every(LEASE_REFRESH_MS, () => this.refreshLeases())];
     }
@@ -142,7 +145,12 @@ export class LiveHub {
   /** Called by the transport when its connection has closed, however it closed. */
   detach(connection: LiveConnection): void {
     connection.closed = true;
-    if (!this.subscribers[connection.stream].delete(connection)) return;
+    const groups = this.groups[connection.stream];
+    const key = groupKey(connection);
+    const group = groups.get(key);
+    if (!group?.members.delete(connection)) return;
+    if (group.members.size === 0) groups.delete(key);
+    this.subscriberCount[connection.stream]--;
     connection.lease.release().catch(() => undefined);
     if (this.count() === 0) this.stopTimers();
   }
@@ -150,33 +158,43 @@ export class LiveHub {
   /** Ends every stream (the server is stopping) and the upstream subscription. */
   async close(): Promise<void> {
     this.stopTimers();
-    for (const connection of this.all()) connection.end();
+    for (const connection of this.all()) {
+      connection.closed = true;
+      connection.end();
+    }
     await this.link.close();
   }
 
-  /** One upstream message: the `data` of one or more trade events of the channel's stream, a line each. */
+  /**
+   * One upstream message: the `data` of one or more trade events of the channel's stream, a line each. Each group
+   * of subscribers gets the events its filter wants, framed once for the group; each subscriber is one write of
+   * those shared bytes to its socket (the hot path: no per-subscriber allocation, closure or timer).
+   */
   publish(channel: string, message: string): void {
     const stream: StreamName | null = channel === LIVE_CHANNELS.trades ? "trades" : channel === LIVE_CHANNELS.indexed ? "trades-indexed" : null;
-    if (!stream) return;
-    const subscribers = this.subscribers[stream];
-    if (subscribers.size === 0) return;
+    if (!stream || this.subscriberCount[stream] === 0) return;
     const lines = message.split("\n");
-    const bits = stream === "trades" ? lines.map(() => ALL_ENTRY_TYPES) : lines.map(entryTypeBit);
-    const present = bits.reduce((all, bit) => all | bit, 0);
+    const bits = stream === "trades" ? null : lines.map(entryTypeBit);
+    const present = bits ? bits.reduce((all, bit) => all | bit, 0) : ALL_ENTRY_TYPES;
     this.stats.events += lines.length;
-    const events = new SharedEvents(lines, bits);
     const now = this.scheduler.nowMs();
-    for (const connection of subscribers) {
-      if (connection.closed || (connection.typeMask & present) === 0) continue;
-      if (this.overCap(connection, connection.queuedBytes())) continue;
-      connection.lastWriteMs = now;
-      this.stats.writes++;
-      this.noteQueued(connection.sendEvents(events));
+    for (const group of this.groups[stream].values()) {
+      const mask = group.typeMask;
+      if ((mask & present) === 0) continue;
+      const bytes = group.framing.frame(bits === null ? lines : lines.filter((_, i) => (bits[i]! & mask) !== 0));
+      for (const connection of group.members) {
+        if (connection.closed || this.overCap(connection, connection.queuedBytes())) continue;
+        connection.lastWriteMs = now;
+        this.stats.writes++;
+        this.noteQueued(connection.write(bytes));
+      }
     }
   }
 
   private *all(): Generator<LiveConnection> {
-    yield* [...this.subscribers.trades, ...this.subscribers["trades-indexed"]];
+    const everyone: LiveConnection[] = [];
+    for (const groups of Object.values(this.groups)) for (const group of groups.values()) everyone.push(...group.members);
+    yield* everyone;
   }
 
   /** Cuts a subscriber that has not taken what it was sent: it never gets more than the cap, plus one message, queued. */
@@ -198,7 +216,7 @@ export class LiveHub {
       if (connection.closed || now - connection.lastWriteMs < this.options.keepaliveMs || this.overCap(connection, connection.queuedBytes())) continue;
       connection.lastWriteMs = now;
       this.stats.keepalives++;
-      this.noteQueued(connection.sendKeepalive());
+      this.noteQueued(connection.write(connection.framing.keepalive));
     }
   }
 
@@ -225,6 +243,8 @@ export class LiveHub {
     }
   }
 }
+
+const groupKey = (connection: LiveConnection) => `${connection.framing.name}/${connection.typeMask}`;
 
 /** The ENTRY_TYPE_BITS bit of an indexed event, 0 when it names none. */
 function entryTypeBit(json: string): number {

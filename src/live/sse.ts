@@ -1,13 +1,27 @@
 /**
  * Server-sent events over the hijacked Fastify reply: `event: trade` frames, `: keepalive` comments, and an
  * `event: error` before the stream ends when the upstream is lost. The response is not kept alive once it ends.
+ * After the head, the hub writes each message's frames straight to the socket, already wrapped in their HTTP/1.1
+ * chunk (the same bytes for every subscriber); the response itself only writes the head and the end.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyReply } from "fastify";
 import type { SlotLease } from "../platform/slots.js";
-import { LiveConnection, type LiveHub, type SharedEvents, type StreamName } from "./hub.js";
+import { LiveConnection, type Framing, type LiveHub, type StreamName } from "./hub.js";
 
-const KEEPALIVE = Buffer.from(": keepalive\n\n");
+const sseFrames = (events: readonly string[]) => events.map((json) => `event: trade\ndata: ${json}\n\n`).join("");
+
+/** One HTTP/1.1 chunk: its size in hex, the bytes, CRLF. */
+function chunk(text: string): Buffer {
+  const body = Buffer.from(text);
+  return Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from("\r\n")]);
+}
+
+/** The usual response: chunked (so that a client tells the stream's end from a cut connection). */
+export const SSE_CHUNKED: Framing = { name: "sse", frame: (events) => chunk(sseFrames(events)), keepalive: chunk(": keepalive\n\n") };
+/** An HTTP/1.0 client's: the body runs to the connection's close. */
+export const SSE_PLAIN: Framing = { name: "sse-plain", frame: (events) => Buffer.from(sseFrames(events)), keepalive: Buffer.from(": keepalive\n\n") };
 
 export class SseConnection extends LiveConnection {
   constructor(
@@ -15,23 +29,9 @@ export class SseConnection extends LiveConnection {
     typeMask: number,
     lease: SlotLease,
     private readonly response: ServerResponse,
+    socket: Socket,
   ) {
-    super(stream, typeMask, lease);
-  }
-
-  sendEvents(events: SharedEvents): number {
-    const bytes = events.sseFor(this.typeMask);
-    if (bytes) this.response.write(bytes);
-    return this.response.writableLength;
-  }
-
-  queuedBytes(): number {
-    return this.response.writableLength;
-  }
-
-  sendKeepalive(): number {
-    this.response.write(KEEPALIVE);
-    return this.response.writableLength;
+    super(stream, typeMask, lease, response.chunkedEncoding ? SSE_CHUNKED : SSE_PLAIN, socket);
   }
 
   fail(detail: string): void {
@@ -51,7 +51,8 @@ export class SseConnection extends LiveConnection {
 export function openSseStream(hub: LiveHub, reply: FastifyReply, stream: StreamName, typeMask: number, lease: SlotLease): void {
   reply.hijack();
   const response = reply.raw;
-  if (response.socket === null || response.socket.destroyed) {
+  const socket = response.socket;
+  if (socket === null || socket.destroyed) {
     // The client left while its slot was being taken.
     lease.release().catch(() => undefined);
     return;
@@ -64,7 +65,7 @@ export function openSseStream(hub: LiveHub, reply: FastifyReply, stream: StreamN
     "x-accel-buffering": "no",
   });
   response.flushHeaders();
-  const connection = new SseConnection(stream, typeMask, lease, response);
+  const connection = new SseConnection(stream, typeMask, lease, response, socket);
   response.once("close", () => hub.detach(connection));
   hub.attach(connection);
 }

@@ -3,6 +3,7 @@
  * cost, the slot cap and its release, the events and the `types` filter, keepalive timing on a settable clock,
  * and the OpenAPI description. The relay's messages are published on the platform's pub/sub as the relay does.
  */
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createKey, verifyKey } from "../accounts/keys.js";
 import { openTestApp, type TestApp } from "../../test/support/app.js";
@@ -130,25 +131,68 @@ describe("live streams: events", () => {
     ]);
   });
 
-  it("sends `: keepalive` after 15 s without an event, counted from the last one (settable clock)", async () => {
-    const { sse, t, scheduler } = await liveApp();
+  it("frames events of every size the same over SSE and WebSocket (the 7-, 16- and 64-bit frame lengths)", async () => {
+    const { sse, t, key, url } = await liveApp();
     const stream = await sse("/api/public/v1/live/trades");
+    const ws = (await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws`, { headers: { "x-api-key": key } })) as WsClient;
+    // A WebSocket message is `{"event":"trade","data":` + the event + `}`: paddings that make it 125, 126, 65,535
+    // and 65,536 bytes long, the edges of RFC 6455's payload length encodings.
+    const wsLength = (padding: string) => `{"event":"trade","data":${relayTrade("0x1", { padding })}}`.length;
+    const paddings = [125, 126, 65_535, 65_536].map((target) => "p".repeat(target - wsLength("")));
+    expect(paddings.map(wsLength)).toEqual([125, 126, 65_535, 65_536]);
+    for (const [i, padding] of paddings.entries()) await t.platform.pubsub.publish(LIVE_CHANNELS.trades, relayTrade(`0x${i}`, { padding }));
+    await t.platform.pubsub.publish(LIVE_CHANNELS.trades, [relayTrade("0xa"), relayTrade("0xa", { padding: "é".repeat(100) })].join("\n"));
+    const expected = [...paddings.map((padding, i) => JSON.parse(relayTrade(`0x${i}`, { padding }))), JSON.parse(relayTrade("0xa")), JSON.parse(relayTrade("0xa", { padding: "é".repeat(100) }))];
+    await stream.waitFor("every event over SSE", (frames) => frames.length === expected.length);
+    await ws.waitFor("every event over the WebSocket", (messages) => messages.length === expected.length);
+    expect(stream.trades()).toEqual(expected);
+    expect(ws.messages).toEqual(expected.map((data) => ({ event: "trade", data })));
+  });
+
+  it("serves an HTTP/1.0 client the frames unchunked, the body running to the close", async () => {
+    const { t, key, url } = await liveApp();
+    const { hostname, port } = new URL(url);
+    let text = "";
+    const socket = connect(Number(port), hostname, () => socket.write(`GET /api/public/v1/live/trades HTTP/1.0\r\nX-API-Key: ${key}\r\n\r\n`));
+    socket.setEncoding("latin1");
+    socket.on("data", (chunk: string) => (text += chunk));
+    await until("the answer's head", () => text.includes("\r\n\r\n"));
+    await t.platform.pubsub.publish(LIVE_CHANNELS.trades, [relayTrade("0x1"), relayTrade("0x2")].join("\n"));
+    await until("both events", () => text.split("event: trade").length === 3);
+    const [head, body] = text.split("\r\n\r\n") as [string, string];
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(head.toLowerCase()).not.toContain("transfer-encoding");
+    expect(body).toBe(`event: trade\ndata: ${relayTrade("0x1")}\n\nevent: trade\ndata: ${relayTrade("0x2")}\n\n`);
+    socket.destroy();
+  });
+
+  it("sends `: keepalive` after 15 s without an event, counted from the last one (settable clock); a WebSocket gets a ping", async () => {
+    const { sse, t, scheduler, key, url } = await liveApp();
+    const stream = await sse("/api/public/v1/live/trades");
+    const ws = (await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws`, { headers: { "x-api-key": key } })) as WsClient;
+    let pings = 0;
+    ws.socket.on("ping", () => pings++);
     const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
     scheduler.advance(14_999);
     await settle();
     expect(stream.frames).toEqual([]);
+    expect(pings).toBe(0);
     scheduler.advance(1);
     await stream.waitFor("a keepalive", (frames) => frames.length === 1);
     expect(stream.frames[0]).toMatchObject({ comment: "keepalive" });
+    await until("a ping on the WebSocket", () => pings === 1);
     scheduler.advance(5_000);
     await t.platform.pubsub.publish(LIVE_CHANNELS.trades, relayTrade("0x1"));
     await stream.waitFor("the event", (frames) => frames.length === 2);
     scheduler.advance(14_000);
     await settle();
     expect(stream.frames.length).toBe(2);
+    expect(pings).toBe(1);
     scheduler.advance(1_000);
     await stream.waitFor("the second keepalive, 15 s after the event", (frames) => frames.length === 3);
     expect(stream.frames.map((f) => f.comment ?? f.event)).toEqual(["keepalive", "trade", "keepalive"]);
+    await until("the WebSocket's second ping", () => pings === 2);
+    expect(ws.messages.length).toBe(1);
   });
 
   it("ends every stream when the server closes, and keeps no timer once the last stream is gone", async () => {

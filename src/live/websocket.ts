@@ -3,7 +3,8 @@
  * handshake is an ordinary request to that route, so the gate (key, plan, budget) and the stream slot apply as
  * they do to SSE, and a refusal is an HTTP answer (401/403/422/429) before any upgrade. Browsers cannot set
  * headers on a WebSocket: they offer the key as a subprotocol, `pelagic.key.<API_KEY>`, beside `pelagic.live.v1`,
- * which the server selects (the key is never echoed back). Messages are JSON text: `{"event":"trade","data":{…}}`,
+ * which the server selects (the key is never echoed back). Messages are JSON text: `{"event":"trade","data":{…}}`
+ * (framed once per message and group by the hub, WS_FRAMING),
  * and `{"event":"error","data":{"detail":…}}` before a close with code 1011 when the upstream is lost; protocol
  * pings keep a quiet connection alive.
  */
@@ -13,43 +14,58 @@ import type { Duplex } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { SlotLease } from "../platform/slots.js";
-import { LiveConnection, type LiveHub, type SharedEvents, type StreamName } from "./hub.js";
+import { LiveConnection, type Framing, type LiveHub, type StreamName } from "./hub.js";
 
 export const WS_PROTOCOL = "pelagic.live.v1";
 export const WS_KEY_PROTOCOL_PREFIX = "pelagic.key.";
 
-const TEXT = { binary: false } as const;
 /** Close codes: 1001 going away (the server stops), 1011 the upstream is lost. */
 const GOING_AWAY = 1001;
 const UPSTREAM_LOST = 1011;
 
+/** One unmasked, final text frame (RFC 6455 §5.2; a server's frames are never masked). */
+export function textFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const length = payload.length;
+  const head = Buffer.alloc(length < 126 ? 2 : length < 65_536 ? 4 : 10);
+  head[0] = 0x81;
+  if (length < 126) head[1] = length;
+  else if (length < 65_536) {
+    head[1] = 126;
+    head.writeUInt16BE(length, 2);
+  } else {
+    head[1] = 127;
+    head.writeBigUInt64BE(BigInt(length), 2);
+  }
+  return Buffer.concat([head, payload]);
+}
+
+/** A message per event, all of a message's frames in one buffer; protocol pings as keepalives. */
+export const WS_FRAMING: Framing = {
+  name: "ws",
+  frame: (events) => Buffer.concat(events.map((json) => textFrame(`{"event":"trade","data":${json}}`))),
+  keepalive: Buffer.from([0x89, 0x00]),
+};
+
+/**
+ * The hub writes its frames to the TCP socket under the WebSocket, beside the ws library: whole frames, and only
+ * while the socket is open (ws writes its own frames, with compression off, whole and at once too).
+ */
 export class WsConnection extends LiveConnection {
   constructor(
     stream: StreamName,
     typeMask: number,
     lease: SlotLease,
     private readonly socket: WebSocket,
-    /** The TCP socket under it: corked around a message's events, they leave in one write. */
-    private readonly tcp: Duplex,
+    tcp: Socket,
   ) {
-    super(stream, typeMask, lease);
+    super(stream, typeMask, lease, WS_FRAMING, tcp);
   }
 
-  sendEvents(events: SharedEvents): number {
-    const messages = events.wsFor(this.typeMask);
-    if (messages.length > 1) this.tcp.cork();
-    for (const message of messages) this.socket.send(message, TEXT);
-    if (messages.length > 1) this.tcp.uncork();
-    return this.socket.bufferedAmount;
-  }
-
-  queuedBytes(): number {
-    return this.socket.bufferedAmount;
-  }
-
-  sendKeepalive(): number {
-    this.socket.ping();
-    return this.socket.bufferedAmount;
+  override write(bytes: Buffer): number {
+    // After a close frame (the client's or ours) no data frame may follow.
+    if (this.socket.readyState !== this.socket.OPEN) return this.queuedBytes();
+    return super.write(bytes);
   }
 
   fail(detail: string): void {
@@ -130,7 +146,7 @@ export function upgradeToStream(wss: WebSocketServer, hub: LiveHub, request: Fas
   socket.once("close", () => upgraded || lease.release().catch(() => undefined));
   wss.handleUpgrade(request.raw, socket, head, (ws) => {
     upgraded = true;
-    const connection = new WsConnection(stream, typeMask, lease, ws, socket);
+    const connection = new WsConnection(stream, typeMask, lease, ws, socket as Socket);
     ws.on("error", () => undefined);
     ws.once("close", () => hub.detach(connection));
     hub.attach(connection);
