@@ -66,14 +66,14 @@ describe.each(processStoreKinds)("pelagic ingest on %s", (kind) => {
     expect(stored.fills.count).toBe(200);
     expect(stored.activity.count).toBe(10);
     expect(stored.resolutions.count).toBe(1);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe.each(processStoreKinds)("pelagic serve roles on %s", (kind) => {
   it("--role ingest runs ingest and serves only /api/v1/health; it turns ready after the first full sync", async () => {
     const store = await freshStore(kind);
     const run = spawnPelagic(["serve", "--port", "0", "--role", "ingest"], venueEnv(store));
-    const line = await run.waitFor((l) => l.msg === "pelagic serving", 20_000);
+    const line = await run.waitFor((l) => l.msg === "pelagic serving", 120_000);
     const url = line.url as string;
     expect(line).toMatchObject({ role: "ingest", ingest: true });
     expect((await fetch(`${url}/api/openapi.json`)).status).toBe(404);
@@ -87,11 +87,11 @@ describe.each(processStoreKinds)("pelagic serve roles on %s", (kind) => {
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
     expect(await store.checksum()).toMatchObject({ fills: { count: 200 } });
-  }, 60_000);
+  }, 180_000);
 
   it("--role api serves without ingest, and reports the ingest sources as waiting", async () => {
     const run = spawnPelagic(["serve", "--port", "0", "--role", "api"], venueEnv(await freshStore(kind)));
-    const line = await run.waitFor((l) => l.msg === "pelagic serving", 20_000);
+    const line = await run.waitFor((l) => l.msg === "pelagic serving", 120_000);
     expect(line).toMatchObject({ role: "api", ingest: false });
     const health = (await (await fetch(`${line.url as string}/api/v1/health`)).json()) as { ready: boolean; sources: { status: string }[] };
     expect(health.ready).toBe(false);
@@ -99,5 +99,5 @@ describe.each(processStoreKinds)("pelagic serve roles on %s", (kind) => {
     expect((await fetch(`${line.url as string}/api/openapi.json`)).status).toBe(200);
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
-  }, 60_000);
+  }, 180_000);
 });

@@ -98,5 +98,5 @@ describe.runIf(TEST_REDIS_URL)("live streams across two API processes on Redis",
     expect((await openSse(`${urls[1]}/api/public/v1/live/trades`, headers)).status).toBe(429);
     for (const s of [...subscribers, ...reopened]) s.close();
     ws.socket.close();
-  }, 90_000);
+  }, 240_000);
 });

@@ -49,5 +49,5 @@ describe.runIf(TEST_REDIS_URL)("one Premium budget shared by two API processes t
     expect(limited.every((r) => r.retryAfter === "60" && r.remaining === 0)).toBe(true);
     // Every successful call saw a distinct place in the shared budget: 599 down to 0.
     expect(ok.map((r) => r.remaining).sort((a, b) => b - a)).toEqual(Array.from({ length: 600 }, (_, i) => 599 - i));
-  });
+  }, 180_000);
 });

@@ -54,7 +54,7 @@ export function follow(child: ChildProcess): Running {
     lines,
     stderr: () => err,
     exited,
-    waitFor(match, ms = 30_000) {
+    waitFor(match, ms = 120_000) {
       const found = lines.find((l): l is Record<string, unknown> => typeof l === "object" && match(l));
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
