@@ -7,6 +7,7 @@
  */
 import type { Clock } from "../platform/clock.js";
 import type { Logger } from "../platform/logger.js";
+import { metrics } from "../platform/metrics.js";
 import { recordSourceError, saveCheckpoint } from "../store/checkpoints.js";
 import type { Store, StoreTransaction } from "../store/database.js";
 import { insertActivity, insertFills, type NewActivity, type NewFill } from "../store/fills.js";
@@ -87,6 +88,12 @@ export class BatchWriter {
       await saveCheckpoint(tx.db, batch.source, batch.cursor, now, batch.firstSyncDone);
       return { source: batch.source, cursor: batch.cursor, fills: newFills, activity: newActivity, resolutions: newResolutions };
     });
+    metrics.ingestCommitted(
+      batch.source,
+      { fills: committed.fills.length, activity: committed.activity.length, resolutions: committed.resolutions.length },
+      newestEventTs(committed),
+      this.clock.now(),
+    );
     for (const listener of this.listeners) {
       try {
         await listener(committed);
@@ -96,6 +103,13 @@ export class BatchWriter {
     }
     return committed;
   }
+}
+
+/** The time of the batch's newest new fill or activity; null when it stored none. */
+function newestEventTs(batch: CommittedBatch): number | null {
+  let newest: number | null = null;
+  for (const row of [...batch.fills, ...batch.activity]) if (newest === null || row.ts > newest) newest = row.ts;
+  return newest;
 }
 
 function withoutProtocolCounterparty(fill: NewFill): NewFill {

@@ -7,6 +7,7 @@
  * slot: nothing of it stays behind (no timer or listener of its own).
  */
 import type { Logger } from "../platform/logger.js";
+import { metrics } from "../platform/metrics.js";
 import type { SlotLease } from "../platform/slots.js";
 import type { EntryType } from "../store/schema.js";
 import { LIVE_CHANNELS } from "./relay.js";
@@ -133,6 +134,7 @@ export class LiveHub {
   attach(connection: LiveConnection): void {
     connection.lastWriteMs = this.scheduler.nowMs();
     this.subscribers[connection.stream].add(connection);
+    metrics.streamConnections.inc({ stream: connection.stream });
     if (this.cancelTimers.length === 0) {
       this.cancelTimers = [this.scheduler.every(Math.min(KEEPALIVE_TICK_MS, this.options.keepaliveMs), () => this.keepalives()), this.scheduler.every(LEASE_REFRESH_MS, () => this.refreshLeases())];
     }
@@ -143,6 +145,7 @@ export class LiveHub {
   detach(connection: LiveConnection): void {
     connection.closed = true;
     if (!this.subscribers[connection.stream].delete(connection)) return;
+    metrics.streamConnections.dec({ stream: connection.stream });
     connection.lease.release().catch(() => undefined);
     if (this.count() === 0) this.stopTimers();
   }

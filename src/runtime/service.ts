@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { buildApp, httpServerOptions } from "../api/app.js";
 import { appContext, type AppInput } from "../api/context.js";
 import { healthRoutes } from "../api/routes/health.js";
+import { metricsRoutes, recordRequestMetrics } from "../api/routes/metrics.js";
 import type { Config } from "../config/index.js";
 import { redactUrl } from "../config/index.js";
 import { createPlatform, type Platform } from "../platform/index.js";
@@ -51,10 +52,12 @@ export interface StartOptions {
   territory?: Pick<MonitorDeps, "source" | "resolve">;
 }
 
-/** role ingest: only /api/v1/health, so an orchestrator can probe the ingest process. */
+/** role ingest: only /api/v1/health and /metrics, so an orchestrator can probe and watch the ingest process. */
 async function buildHealthApp(input: AppInput, logger: Logger): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, return503OnClosing: true, ...httpServerOptions(input.config.server) });
+  recordRequestMetrics(app);
   await app.withTypeProvider<TypeBoxTypeProvider>().register(healthRoutes, appContext(input));
+  await app.register(metricsRoutes, { config: input.config });
   return app;
 }
 
