@@ -53,6 +53,11 @@ export const settings = {
   store: {
     dataDir: str("DATA_DIR", "./data", "folder of the SQLite file and other local state"),
     databaseUrl: optionalUrl("DATABASE_URL", "postgres:// URL selects PostgreSQL; absent selects SQLite in DATA_DIR", ["postgres:", "postgresql:"]),
+    databaseReadUrl: optionalUrl(
+      "DATABASE_READ_URL",
+      "postgres:// URL of a streaming replica of DATABASE_URL: processes that serve the API read from it (the ingest writes to DATABASE_URL); keys, AI analyses, webhooks and lookups, which the API writes and reads back at once, stay on DATABASE_URL; absent: everything on DATABASE_URL",
+      ["postgres:", "postgresql:"],
+    ),
     poolSize: int("DATABASE_POOL_SIZE", 10, "PostgreSQL connection pool size", { min: 1, max: 200 }),
     sqliteCacheMb: int("SQLITE_CACHE_MB", 256, "SQLite page cache in MiB (bulk ingest into the indexed fills table is fastest when its indexes stay cached)", { min: 2 }),
     sqliteSortThreads: int("SQLITE_SORT_THREADS", 2, "helper threads SQLite may start for one large sort, such as an index build (sorted runs in parallel: measured 1.5x on the fills' indexes); 0: none", { min: 0, max: 8 }),
@@ -207,6 +212,7 @@ export const settings = {
     keepaliveSeconds: int("LIVE_KEEPALIVE_SECONDS", 15, "SSE keepalive comment interval", { min: 1 }),
     reconnectAttempts: int("LIVE_RECONNECT_ATTEMPTS", 5, "upstream reconnect attempts before an error event", { min: 0 }),
     reconnectBaseMs: int("LIVE_RECONNECT_BASE_MS", 500, "delay before the first upstream reconnect attempt; each next one waits twice as long (500: 0.5, 1, 2, 4, 8 s)", { min: 1, max: 60_000 }),
+    slotLeaseSeconds: int("LIVE_SLOT_LEASE_SECONDS", 60, "lease of a live stream's slot (SSE_CONNECTIONS_PER_KEY), renewed every third of it while the stream is open: a process killed without a goodbye holds its streams' slots this long at most", { min: 3, max: 3_600 }),
     clientBufferBytes: int("LIVE_CLIENT_BUFFER_BYTES", 262_144, "bytes a stream may have queued for a client that reads too slowly before it is disconnected (a few hundred events): a slow reader costs the server at most this", { min: 1_024 }),
   },
   ai: {
@@ -289,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     throw new ConfigError("ISW_BUSY_END_HOUR_UTC", "must be after ISW_BUSY_START_HOUR_UTC");
   }
   if (base.ai.baseUrl && !base.ai.model) throw new ConfigError("AI_MODEL", "is required with AI_MODEL_BASE_URL (the model name the server knows)");
+  if (base.store.databaseReadUrl && !base.store.databaseUrl) throw new ConfigError("DATABASE_READ_URL", "needs DATABASE_URL: a replica is read beside the PostgreSQL primary that is written");
   checkRetrySchedule(base.isw.webhookRetrySchedule);
   checkWebhookKey(base.isw.webhookKey);
   const dataDir = resolve(base.store.dataDir);

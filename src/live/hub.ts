@@ -88,10 +88,11 @@ export interface HubOptions {
   readonly keepaliveMs: number;
   readonly maxQueuedBytes: number;
   readonly reconnect: LinkOptions;
+  /** The slots' lease (LIVE_SLOT_LEASE_SECONDS, gate.ts): refreshed every third of it, so an open stream's never lapses. */
+  readonly leaseMs?: number;
 }
 
-/** A third of the slots' 60 s lease (gate.ts), so that a live stream's slot never lapses. */
-const LEASE_REFRESH_MS = 20_000;
+const DEFAULT_LEASE_MS = 60_000;
 /** The keepalive check runs this often at most: a keepalive goes out within a second of falling due. */
 const KEEPALIVE_TICK_MS = 1_000;
 
@@ -136,7 +137,7 @@ export class LiveHub {
     this.subscribers[connection.stream].add(connection);
     metrics.streamConnections.inc({ stream: connection.stream });
     if (this.cancelTimers.length === 0) {
-      this.cancelTimers = [this.scheduler.every(Math.min(KEEPALIVE_TICK_MS, this.options.keepaliveMs), () => this.keepalives()), this.scheduler.every(LEASE_REFRESH_MS, () => this.refreshLeases())];
+      this.cancelTimers = [this.scheduler.every(Math.min(KEEPALIVE_TICK_MS, this.options.keepaliveMs), () => this.keepalives()), this.scheduler.every(Math.floor((this.options.leaseMs ?? DEFAULT_LEASE_MS) / 3), () => this.refreshLeases())];
     }
     this.link.ensure();
   }

@@ -185,7 +185,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
 /** The wallet core families, registered as one (each keeps its own hooks). */
 export const walletCoreRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   // Lookups counted in memory reach the store before it closes.
-  app.addHook("onClose", async () => lookupCounterOf(ctx.store).close());
+  app.addHook("onClose", async () => lookupCounterOf(ctx.primary).close());
   await app.register(walletRoutes, ctx);
   await app.register(walletPresenceRoutes, ctx);
   await app.register(publicWalletRoutes, ctx);
