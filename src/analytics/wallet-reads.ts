@@ -37,6 +37,8 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 export interface WalletReadsDeps {
   readonly store: Store;
+  /** Where this process writes (the primary when `store` is a read replica); `store` when absent. */
+  readonly primary?: Store;
   readonly platform: Platform;
   readonly config: Config;
 }
@@ -48,6 +50,10 @@ export class WalletReads {
 
   get store(): Store {
     return this.deps.store;
+  }
+
+  private get primary(): Store {
+    return this.deps.primary ?? this.deps.store;
   }
 
   private get cacheMs(): number {
@@ -75,7 +81,7 @@ export class WalletReads {
 
   /** A stored wallet's view asks for its venue sync; the answer is what is stored meanwhile. */
   requestSync(wallet: string): void {
-    syncRequesterOf(this.store, this.deps.platform.clock, this.deps.config.ingest.walletSyncFreshSeconds).request(wallet);
+    syncRequesterOf(this.primary, this.deps.platform.clock, this.deps.config.ingest.walletSyncFreshSeconds).request(wallet);
   }
 
   /**
@@ -157,7 +163,7 @@ export class WalletReads {
       } catch {
         throw upstreamUnavailable();
       }
-      if (signer) await recordWalletSigner(this.store, proxy, signer);
+      if (signer) await recordWalletSigner(this.primary, proxy, signer);
       return signer;
     });
     return found.value;

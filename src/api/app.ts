@@ -16,6 +16,7 @@ import { ContractAddressBody } from "./params.js";
 import { applyQueryConventions } from "./query-conventions.js";
 import { SECURITY_SCHEMES, registerGate } from "./gate.js";
 import { healthRoutes } from "./routes/health.js";
+import { metricsRoutes, recordRequestMetrics } from "./routes/metrics.js";
 import { keyRoutes } from "./routes/key.js";
 import { marketDetailRoutes } from "./routes/market-detail.js";
 import { marketsRoutes } from "./routes/markets.js";
@@ -103,6 +104,7 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   app.addHook("onClose", async () => ctx.readiness.stop());
 
   registerErrorHandling(app);
+  recordRequestMetrics(app);
   applyQueryConventions(app);
   registerGate(app, ctx);
   app.addSchema(ErrorBody);
@@ -129,6 +131,7 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
 
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   await typed.register(healthRoutes, ctx);
+  await typed.register(metricsRoutes, ctx);
   await typed.register(openapiRoutes, ctx);
   await typed.register(keyRoutes, ctx);
   await typed.register(marketsRoutes, ctx);

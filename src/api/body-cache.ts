@@ -5,6 +5,7 @@
 import { gzipSync } from "node:zlib";
 import { BoundedMap, type MapBounds } from "../platform/bounded-map.js";
 import type { Clock } from "../platform/clock.js";
+import { metrics } from "../platform/metrics.js";
 
 const BODY_OVERHEAD_BYTES = 512;
 
@@ -81,7 +82,11 @@ export class LocalBodyCache {
   async get(key: string, compute: (now: number) => Promise<string>): Promise<SerializedBody> {
     const now = this.clock.now();
     const entry = this.entries.get(key, now);
-    if (entry && entry.from <= now) return entry.body;
+    if (entry && entry.from <= now) {
+      metrics.cacheLookups.inc({ cache: "body", result: "hit" });
+      return entry.body;
+    }
+    metrics.cacheLookups.inc({ cache: "body", result: "miss" });
     const running = this.inflight.get(key);
     if (running) return running;
     const keep = this.admitted() && this.ttlSeconds > 0;

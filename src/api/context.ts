@@ -10,7 +10,10 @@ import type { Store } from "../store/database.js";
 /** What a process hands to the HTTP layer. */
 export interface AppInput {
   readonly config: Config;
+  /** Where reads go: the replica (DATABASE_READ_URL) in a process that serves the API with one, else the store written. */
   readonly store: Store;
+  /** The store written (DATABASE_URL, or SQLite), when `store` is a replica: what the API writes and reads back at once. */
+  readonly primary?: Store;
   readonly platform: Platform;
   /** Ingest sources whose first full sync must finish before `ready` turns true. */
   readonly expectedSources: readonly string[];
@@ -20,6 +23,8 @@ export interface AppInput {
 }
 
 export interface AppContext extends AppInput {
+  /** The store written: keys, AI analyses, webhooks and lookups go here, as a replica may not have them yet. */
+  readonly primary: Store;
   /** Whether the store holds the first sync's derived statistics: answers are kept (cached) only once it does. */
   readonly readiness: Readiness;
   /** What every wallet route reads: resolution, the overview's stored inputs and its views. */
@@ -29,5 +34,5 @@ export interface AppContext extends AppInput {
 }
 
 export function appContext(input: AppInput): AppContext {
-  return { ...input, readiness: new Readiness(input.store, input.expectedSources), wallets: new WalletReads(input), whales: new WhaleReads(input) };
+  return { ...input, primary: input.primary ?? input.store, readiness: new Readiness(input.store, input.expectedSources), wallets: new WalletReads(input), whales: new WhaleReads(input) };
 }

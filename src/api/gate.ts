@@ -167,7 +167,7 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
     const presented = presentedKey(request);
     const accepted = acceptedKey(presented, rule.headers);
     request.auth = { presented, ...accepted };
-    if (accepted.key) request.auth.check = await verifyKey(ctx.store.db, accepted.key);
+    if (accepted.key) request.auth.check = await verifyKey(ctx.primary.db, accepted.key);
     if (rule.kind === "premium") {
       const refusal = accepted.key ? refusalOf(request.auth.check as KeyCheck) : new HttpError(401, missingKeyDetail(presented, rule.headers));
       if (refusal) {
@@ -197,7 +197,7 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
 export async function acquireStreamSlot(ctx: AppContext, request: FastifyRequest): Promise<SlotLease> {
   const check = request.auth.check;
   const bucket = check?.status === "valid" ? `stream:key:${check.keyId}` : `stream:ip:${request.ip}`;
-  const lease = await ctx.platform.slots.acquire(bucket, ctx.config.limits.sseConnectionsPerKey, 60_000);
+  const lease = await ctx.platform.slots.acquire(bucket, ctx.config.limits.sseConnectionsPerKey, ctx.config.live.slotLeaseSeconds * 1000);
   if (!lease) {
     throw new HttpError(429, `Too many concurrent streams: at most ${ctx.config.limits.sseConnectionsPerKey} per key`, { "Retry-After": "60" });
   }

@@ -42,11 +42,22 @@ export const settings = {
     bodyLimitBytes: int("HTTP_BODY_LIMIT_BYTES", 16_384, "largest request body accepted (413 beyond): the largest legitimate one, a 50-wallet batch of names, is a few KiB", { min: 1_024, max: 10_485_760 }),
     shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, "how long SIGTERM waits for in-flight requests", { min: 0 }),
     slowRequestMs: int("SLOW_REQUEST_MS", 1_000, "requests slower than this are logged at warn; the others at debug (access log)", { min: 0 }),
+    metrics: oneOf(
+      "METRICS",
+      "local",
+      ["local", "open", "off"] as const,
+      "who may read /metrics (Prometheus text format): local (the local host only; others get 404), open (any client, within its rate limit: put it behind your network's own rules), off (404 to all)",
+    ),
     gzipMinBytes: int("GZIP_MIN_BYTES", 1_024, "answers kept serialized (leaderboards, market pages, overviews) this large or larger are sent gzip-compressed to clients that accept it; 0: never", { min: 0 }),
   },
   store: {
     dataDir: str("DATA_DIR", "./data", "folder of the SQLite file and other local state"),
     databaseUrl: optionalUrl("DATABASE_URL", "postgres:// URL selects PostgreSQL; absent selects SQLite in DATA_DIR", ["postgres:", "postgresql:"]),
+    databaseReadUrl: optionalUrl(
+      "DATABASE_READ_URL",
+      "postgres:// URL of a streaming replica of DATABASE_URL: processes that serve the API read from it (the ingest writes to DATABASE_URL); keys, AI analyses, webhooks and lookups, which the API writes and reads back at once, stay on DATABASE_URL; absent: everything on DATABASE_URL",
+      ["postgres:", "postgresql:"],
+    ),
     poolSize: int("DATABASE_POOL_SIZE", 10, "PostgreSQL connection pool size", { min: 1, max: 200 }),
     sqliteCacheMb: int("SQLITE_CACHE_MB", 256, "SQLite page cache in MiB (bulk ingest into the indexed fills table is fastest when its indexes stay cached)", { min: 2 }),
     sqliteSortThreads: int("SQLITE_SORT_THREADS", 2, "helper threads SQLite may start for one large sort, such as an index build (sorted runs in parallel: measured 1.5x on the fills' indexes); 0: none", { min: 0, max: 8 }),
@@ -204,6 +215,7 @@ export const settings = {
     keepaliveSeconds: int("LIVE_KEEPALIVE_SECONDS", 15, "SSE keepalive comment interval", { min: 1 }),
     reconnectAttempts: int("LIVE_RECONNECT_ATTEMPTS", 5, "upstream reconnect attempts before an error event", { min: 0 }),
     reconnectBaseMs: int("LIVE_RECONNECT_BASE_MS", 500, "delay before the first upstream reconnect attempt; each next one waits twice as long (500: 0.5, 1, 2, 4, 8 s)", { min: 1, max: 60_000 }),
+    slotLeaseSeconds: int("LIVE_SLOT_LEASE_SECONDS", 60, "lease of a live stream's slot (SSE_CONNECTIONS_PER_KEY), renewed every third of it while the stream is open: a process killed without a goodbye holds its streams' slots this long at most", { min: 3, max: 3_600 }),
     clientBufferBytes: int("LIVE_CLIENT_BUFFER_BYTES", 262_144, "bytes a stream may have queued for a client that reads too slowly before it is disconnected (a few hundred events): a slow reader costs the server at most this", { min: 1_024 }),
   },
   ai: {
@@ -294,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     throw new ConfigError("ISW_BUSY_END_HOUR_UTC", "must be after ISW_BUSY_START_HOUR_UTC");
   }
   if (base.ai.baseUrl && !base.ai.model) throw new ConfigError("AI_MODEL", "is required with AI_MODEL_BASE_URL (the model name the server knows)");
+  if (base.store.databaseReadUrl && !base.store.databaseUrl) throw new ConfigError("DATABASE_READ_URL", "needs DATABASE_URL: a replica is read beside the PostgreSQL primary that is written");
   checkRetrySchedule(base.isw.webhookRetrySchedule);
   checkWebhookKey(base.isw.webhookKey);
   const dataDir = resolve(base.store.dataDir);

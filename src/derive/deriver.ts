@@ -14,6 +14,7 @@
  * it have arrived (the ingest may be backfilling months behind the clock).
  */
 import { SECONDS_PER_DAY } from "../ledger/index.js";
+import { metrics } from "../platform/metrics.js";
 import { FIRST_SYNC_DERIVED, writeDeriveState } from "../store/derive-state.js";
 import { deferredFillIndexesPresent } from "../store/fills.js";
 import { BatchApplier, RecentReads, type CommittedRows, type DeriverDeps } from "./batch-applier.js";
@@ -97,7 +98,14 @@ export class Deriver {
    */
   refresh(options: { full?: boolean } = {}): Promise<void> {
     return this.enqueue("refresh", async () => {
-      await this.parts().scheduler.run(options.full ?? false);
+      const timer = metrics.deriveRefreshDuration.startTimer();
+      try {
+        await this.parts().scheduler.run(options.full ?? false);
+        timer({ outcome: "ok" });
+      } catch (error) {
+        timer({ outcome: "failed" });
+        throw error;
+      }
       if (this.firstSyncToRecord) {
         await writeDeriveState(this.deps.store.db, FIRST_SYNC_DERIVED, 1);
         this.firstSyncToRecord = false;
@@ -131,10 +139,17 @@ export class Deriver {
   }
 
   private enqueue(what: string, job: () => Promise<void>): Promise<void> {
-    this.queue = this.queue.then(job).catch((error: unknown) => {
-      const step = what === "refresh" ? this.started?.scheduler.current : null;
-      this.deps.logger.error({ err: error, job: what, ...(step ? { step } : {}) }, "deriving the ledger's tables failed");
-    });
+    metrics.deriveQueueDepth.inc();
+    this.queue = this.queue
+      .then(job)
+      .catch((error: unknown) => {
+        const step = what === "refresh" ? this.started?.scheduler.current : null;
+        this.deps.logger.error({ err: error, job: what, ...(step ? { step } : {}) }, "deriving the ledger's tables failed");
+      })
+      .finally(() => {
+        metrics.deriveQueueDepth.dec();
+        metrics.deriveJobs.inc({ job: what });
+      });
     return this.queue;
   }
 

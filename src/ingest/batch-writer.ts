@@ -7,6 +7,7 @@
  */
 import type { Clock } from "../platform/clock.js";
 import type { Logger } from "../platform/logger.js";
+import { metrics } from "../platform/metrics.js";
 import { recordSourceError, saveCheckpoint } from "../store/checkpoints.js";
 import type { Store, StoreTransaction } from "../store/database.js";
 import { insertActivity, insertFills, type NewActivity, type NewFill } from "../store/fills.js";
@@ -99,6 +100,12 @@ export class BatchWriter {
     });
     if (this.recorded.size + firstSeen.length > RECORDED_WALLETS_KEPT) this.recorded.clear();
     for (const s of firstSeen) this.recorded.add(s.address);
+    metrics.ingestCommitted(
+      batch.source,
+      { fills: committed.fills.length, activity: committed.activity.length, resolutions: committed.resolutions.length },
+      newestEventTs(committed),
+      this.clock.now(),
+    );
     for (const listener of this.listeners) {
       try {
         await listener(committed);
@@ -115,6 +122,13 @@ export class BatchWriter {
     for (const f of fills) if (!this.recorded.has(f.wallet) && !out.has(f.wallet)) out.set(f.wallet, { address: f.wallet, ts: f.ts });
     return [...out.values()];
   }
+}
+
+/** The time of the batch's newest new fill or activity; null when it stored none. */
+function newestEventTs(batch: CommittedBatch): number | null {
+  let newest: number | null = null;
+  for (const row of [...batch.fills, ...batch.activity]) if (newest === null || row.ts > newest) newest = row.ts;
+  return newest;
 }
 
 function withoutProtocolCounterparty(fill: NewFill): NewFill {

@@ -10,6 +10,7 @@
  */
 import type { Socket } from "node:net";
 import type { Logger } from "../platform/logger.js";
+import { metrics } from "../platform/metrics.js";
 import type { SlotLease } from "../platform/slots.js";
 import type { EntryType } from "../store/schema.js";
 import { LIVE_CHANNELS } from "./relay.js";
@@ -83,10 +84,11 @@ export interface HubOptions {
   readonly keepaliveMs: number;
   readonly maxQueuedBytes: number;
   readonly reconnect: LinkOptions;
+  /** The slots' lease (LIVE_SLOT_LEASE_SECONDS, gate.ts): refreshed every third of it, so an open stream's never lapses. */
+  readonly leaseMs?: number;
 }
 
-/** A third of the slots' 60 s lease (gate.ts), so that a live stream's slot never lapses. */
-const LEASE_REFRESH_MS = 20_000;
+const DEFAULT_LEASE_MS = 60_000;
 /** The keepalive check runs this often at most: a keepalive goes out within a second of falling due. */
 const KEEPALIVE_TICK_MS = 1_000;
 
@@ -136,8 +138,9 @@ export class LiveHub {
     if (!group) groups.set(key, (group = { framing: connection.framing, typeMask: connection.typeMask, members: new Set() }));
     group.members.add(connection);
     this.subscriberCount[connection.stream]++;
+    metrics.streamConnections.inc({ stream: connection.stream });
     if (this.cancelTimers.length === 0) {
-      this.cancelTimers = [this.scheduler.every(Math.min(KEEPALIVE_TICK_MS, this.options.keepaliveMs), () => this.keepalives()), this.scheduler.every(LEASE_REFRESH_MS, () => this.refreshLeases())];
+      this.cancelTimers = [this.scheduler.every(Math.min(KEEPALIVE_TICK_MS, this.options.keepaliveMs), () => this.keepalives()), this.scheduler.every(Math.floor((this.options.leaseMs ?? DEFAULT_LEASE_MS) / 3), () => this.refreshLeases())];
     }
     this.link.ensure();
   }
@@ -151,6 +154,7 @@ export class LiveHub {
     if (!group?.members.delete(connection)) return;
     if (group.members.size === 0) groups.delete(key);
     this.subscriberCount[connection.stream]--;
+    metrics.streamConnections.dec({ stream: connection.stream });
     connection.lease.release().catch(() => undefined);
     if (this.count() === 0) this.stopTimers();
   }

@@ -25,6 +25,7 @@ export function createLiveHub(config: Config, platform: Platform, logger: LiveLo
   const hub = new LiveHub(deps.upstream ?? upstreamOf(platform), deps.scheduler ?? realScheduler(platform.clock), {
     keepaliveMs: live.keepaliveSeconds * 1000,
     maxQueuedBytes: live.clientBufferBytes,
+    leaseMs: live.slotLeaseSeconds * 1000,
     reconnect: { attempts: live.reconnectAttempts, baseMs: live.reconnectBaseMs },
   }, logger);
   deps.onHub?.(hub);

@@ -6,6 +6,7 @@
 import type { Redis } from "ioredis";
 import { BoundedMap, type MapBounds } from "./bounded-map.js";
 import type { Clock } from "./clock.js";
+import { metrics } from "./metrics.js";
 
 export interface CacheEntry<T> {
   value: T;
@@ -44,7 +45,9 @@ export class TtlCache {
 
   async get<T>(key: string): Promise<T | undefined> {
     const entry = await this.backend.get(key);
-    return entry && entry.freshUntil > this.clock.nowMs() ? (entry.value as T) : undefined;
+    const fresh = entry !== undefined && entry.freshUntil > this.clock.nowMs();
+    metrics.cacheLookups.inc({ cache: "shared", result: fresh ? "hit" : "miss" });
+    return fresh ? (entry.value as T) : undefined;
   }
 
   /**
@@ -87,8 +90,10 @@ export class TtlCache {
     const entry = await this.backend.get(key);
     const now = this.clock.nowMs();
     if (entry && entry.freshUntil > now) {
+      metrics.cacheLookups.inc({ cache: "shared", result: "hit" });
       return { value: entry.value as T, stale: false, storedAt: entry.freshUntil - ttlMs };
     }
+    metrics.cacheLookups.inc({ cache: "shared", result: "miss" });
     const running = this.inflight.get(key);
     if (running) return running as Promise<CacheResult<T>>;
     // Admission is decided before the load: a value computed before readiness turned on is not kept after it.
@@ -101,7 +106,10 @@ export class TtlCache {
         return { value, stale: false, storedAt: this.clock.nowMs() };
       } catch (error) {
         // A value kept without a stale period (a "not found") never stands in for a failed load.
-        if (entry && keep(entry.value as T).staleMs > 0) return { value: entry.value as T, stale: true, storedAt: entry.freshUntil - ttlMs };
+        if (entry && keep(entry.value as T).staleMs > 0) {
+          metrics.cacheLookups.inc({ cache: "shared", result: "stale" });
+          return { value: entry.value as T, stale: true, storedAt: entry.freshUntil - ttlMs };
+        }
         throw error;
       }
     })();

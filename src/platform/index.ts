@@ -9,7 +9,7 @@ import { TtlCache, MemoryCacheBackend, RedisCacheBackend } from "./cache.js";
 import { systemClock, type Clock } from "./clock.js";
 import { MemoryPresence, RedisPresence, type Presence } from "./presence.js";
 import { MemoryPubSub, RedisPubSub, type PubSub } from "./pubsub.js";
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from "./rate-limiter.js";
+import { MemoryRateLimiter, RedisRateLimiter, countingRefusals, type RateLimiter } from "./rate-limiter.js";
 import { MemorySlots, RedisSlots, type ConnectionSlots } from "./slots.js";
 
 export interface PlatformOptions {
@@ -51,7 +51,7 @@ export async function createPlatform(options: PlatformOptions, clock: Clock = sy
       cache: new TtlCache(new MemoryCacheBackend(clock, bounds), clock, staleMs, notFoundMs),
       pubsub: new MemoryPubSub(),
       presence,
-      rateLimiter: new MemoryRateLimiter(clock),
+      rateLimiter: countingRefusals(new MemoryRateLimiter(clock)),
       slots: new MemorySlots(clock),
       redis: undefined,
       redisPrefix: options.redisPrefix,
@@ -77,7 +77,7 @@ export async function createPlatform(options: PlatformOptions, clock: Clock = sy
     cache: new TtlCache(new RedisCacheBackend(redis, prefix), clock, staleMs, notFoundMs),
     pubsub,
     presence: new RedisPresence(redis, prefix, clock),
-    rateLimiter: new RedisRateLimiter(redis, prefix, clock),
+    rateLimiter: countingRefusals(new RedisRateLimiter(redis, prefix, clock)),
     slots: new RedisSlots(redis, prefix, clock),
     redis,
     redisPrefix: prefix,

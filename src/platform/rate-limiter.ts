@@ -4,6 +4,7 @@
  * Rejected requests consume nothing. Memory backend for one process; Redis backend (one Lua script, atomic) when
  * several API processes share one budget.
  */
+import { budgetOfBucket, metrics } from "./metrics.js";
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Clock } from "./clock.js";
@@ -129,4 +130,17 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {}
+}
+
+/** The limiter, its refusals counted in the process's metrics by budget (the bucket's first segment). */
+export function countingRefusals(limiter: RateLimiter): RateLimiter {
+  return {
+    async consume(bucket, limit, cost) {
+      const decision = await limiter.consume(bucket, limit, cost);
+      if (!decision.allowed) metrics.rateLimitRefusals.inc({ budget: budgetOfBucket(bucket) });
+      return decision;
+    },
+    peek: (bucket, limit) => limiter.peek(bucket, limit),
+    close: () => limiter.close(),
+  };
 }

@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { buildApp, httpServerOptions } from "../api/app.js";
 import { appContext, type AppInput } from "../api/context.js";
 import { healthRoutes } from "../api/routes/health.js";
+import { metricsRoutes, recordRequestMetrics } from "../api/routes/metrics.js";
 import type { Config } from "../config/index.js";
 import { redactUrl } from "../config/index.js";
 import { createPlatform, type Platform } from "../platform/index.js";
@@ -21,7 +22,7 @@ import { realScheduler } from "../live/scheduler.js";
 import { startDeriver, type Deriver } from "../derive/index.js";
 import { TerritoryMonitor, type MonitorDeps } from "../isw/monitor.js";
 import type { Sleep, VenueClients } from "../venue/index.js";
-import { openConfiguredStore } from "./store.js";
+import { openConfiguredReadStore, openConfiguredStore } from "./store.js";
 
 export interface Service {
   app: FastifyInstance;
@@ -51,10 +52,12 @@ export interface StartOptions {
   territory?: Pick<MonitorDeps, "source" | "resolve">;
 }
 
-/** role ingest: only /api/v1/health, so an orchestrator can probe the ingest process. */
+/** role ingest: only /api/v1/health and /metrics, so an orchestrator can probe and watch the ingest process. */
 async function buildHealthApp(input: AppInput, logger: Logger): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, return503OnClosing: true, ...httpServerOptions(input.config.server) });
+  recordRequestMetrics(app);
   await app.withTypeProvider<TypeBoxTypeProvider>().register(healthRoutes, appContext(input));
+  await app.register(metricsRoutes, { config: input.config });
   return app;
 }
 
@@ -67,12 +70,17 @@ export async function startService(config: Config, options: StartOptions = {}): 
     await store.close();
     throw error;
   }
-  const platform = await createPlatform(config.platform);
   const role = config.server.role;
+  // The API's reads go to the replica when there is one; the ingest and what the API writes stay on the primary.
+  const replica = role === "ingest" ? null : await openConfiguredReadStore(config).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  const platform = await createPlatform(config.platform);
   const ingestRuns = role === "ingest" || (role === "all" && config.ingest.enabled);
   // An API process reports the readiness of the ingest process that shares its store.
   const expectedSources = ingestRuns || role === "api" ? expectedIngestSources(config) : [];
-  const ctx: AppInput = { config, store, platform, expectedSources, startedAt: platform.clock.now() };
+  const ctx: AppInput = { config, store: replica ?? store, primary: store, platform, expectedSources, startedAt: platform.clock.now() };
   const app = role === "ingest" ? await buildHealthApp(ctx, logger) : await buildApp(ctx, logger);
   if (options.register) await options.register(app);
   const ingest = ingestRuns ? new Ingest({ config, store, platform, logger, venue: options.venue, sleep: options.sleep }) : null;
@@ -94,6 +102,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     {
       url,
       store: config.store.kind === "postgres" ? redactUrl(config.store.databaseUrl ?? "") : config.store.sqlitePath,
+      ...(replica ? { replica: redactUrl(config.store.databaseReadUrl ?? "") } : {}),
       platform: config.platform.kind,
       role,
       ingest: ingestRuns,
@@ -107,6 +116,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       await relay?.stop();
       await deriver?.stop();
       await platform.close();
+      await replica?.close();
       await store.close();
     })());
   return { app, store, platform, ingest, deriver, territory, url, stop };

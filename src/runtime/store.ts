@@ -14,6 +14,12 @@ export async function openConfiguredStore(config: Config): Promise<Store> {
   });
 }
 
+/** The streaming replica the API reads from (DATABASE_READ_URL), or null when there is none. */
+export async function openConfiguredReadStore(config: Config): Promise<Store | null> {
+  const url = config.store.databaseReadUrl;
+  return url ? openStore({ kind: "postgres", databaseUrl: url, poolSize: config.store.poolSize }) : null;
+}
+
 /**
  * Opens the configured store, brings its schema up to date, hands it to `use` with the names of the migrations
  * just applied, and closes it.

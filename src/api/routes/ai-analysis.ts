@@ -68,7 +68,8 @@ function analysisBody(saved: SavedAnalysis, now: number, freshSeconds: number) {
 
 const routes: FastifyPluginAsyncTypebox<{ ctx: AppContext; queue: AnalysisQueue }> = async (app, { ctx, queue }) => {
   app.addHook("preHandler", refuseContractAddresses);
-  const { store, platform, config } = ctx;
+  // The queue and the saved reports are written here and read back at once: the primary, never a lagging replica.
+  const { primary: store, platform, config } = ctx;
   const settings = config.ai;
 
   const walletOf = async (address: string) => {
@@ -166,7 +167,7 @@ const routes: FastifyPluginAsyncTypebox<{ ctx: AppContext; queue: AnalysisQueue 
 /** Registered with its decoration visible to the whole app (skip-override), its routes in a plugin of their own. */
 export const aiAnalysisRoutes: FastifyPluginAsyncTypebox<AppContext> = Object.assign(
   async (app: Parameters<FastifyPluginAsyncTypebox<AppContext>>[0], ctx: AppContext) => {
-    const queue = new AnalysisQueue({ config: ctx.config, store: ctx.store, clock: ctx.platform.clock, readiness: ctx.readiness }, app.log);
+    const queue = new AnalysisQueue({ config: ctx.config, store: ctx.primary, clock: ctx.platform.clock, readiness: ctx.readiness }, app.log);
     app.decorate("aiAnalysis", queue);
     app.addHook("onReady", async () => queue.start());
     app.addHook("onClose", async () => queue.stop());

@@ -30,7 +30,7 @@ function urlOf(text: string): URL {
 }
 
 export const iswWebhookRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
-  const db = iswTablesOf(ctx.store);
+  const db = iswTablesOf(ctx.primary);
   const clock = ctx.platform.clock;
   // Opened on first use: a process that never registers a webhook creates no key file.
   let box: SecretBox | undefined;

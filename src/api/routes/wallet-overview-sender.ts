@@ -24,8 +24,8 @@ export class OverviewSender {
   }
 
   async send(reply: FastifyReply, address: string, view: WalletView, degraded: boolean): Promise<FastifyReply | OverviewBody> {
-    const { wallets, store } = this.ctx;
-    const lookups = lookupCounterOf(store);
+    const { wallets, primary } = this.ctx;
+    const lookups = lookupCounterOf(primary);
     if (view !== "proxy") {
       const body = await wallets.overview(address, view, degraded, clientOf(reply.request));
       lookups.record(body.profile.proxy_wallet, wallets.now(), reply.request.ip);

@@ -186,8 +186,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
 /** The wallet core families, registered as one (each keeps its own hooks). */
 export const walletCoreRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   // Lookups counted in memory reach the store before it closes.
-  app.addHook("onClose", async () => lookupCounterOf(ctx.store).close());
-  app.addHook("onClose", async () => closeSyncRequests(ctx.store));
+  app.addHook("onClose", async () => lookupCounterOf(ctx.primary).close());
+  app.addHook("onClose", async () => closeSyncRequests(ctx.primary));
   await app.register(walletRoutes, ctx);
   await app.register(walletPresenceRoutes, ctx);
   await app.register(publicWalletRoutes, ctx);

@@ -11,6 +11,7 @@ import { parseRetrySchedule } from "../../config/isw-settings.js";
 import type { Config } from "../../config/index.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Logger } from "../../platform/logger.js";
+import { metrics } from "../../platform/metrics.js";
 import { parseRetryAfter } from "../../venue/http.js";
 import type { Store } from "../../store/database.js";
 import { iswDb, type IswDb } from "../tables.js";
@@ -135,10 +136,12 @@ export class WebhookDispatcher {
   private async attempt(delivery: DueDelivery): Promise<void> {
     if (delivery.endpoint_status !== "active") {
       await this.db.updateTable("isw_webhook_deliveries").set({ status: "cancelled", finished_at: this.deps.clock.now() }).where("id", "=", delivery.id).execute();
+      metrics.webhookDeliveries.inc({ outcome: "cancelled" });
       return;
     }
     const outcome = await this.send(delivery);
     await this.record(delivery, outcome);
+    metrics.webhookDeliveries.inc({ outcome: outcome.kind });
   }
 
   private async send(delivery: DueDelivery): Promise<Outcome> {
