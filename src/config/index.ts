@@ -42,6 +42,7 @@ export const settings = {
     bodyLimitBytes: int("HTTP_BODY_LIMIT_BYTES", 16_384, "largest request body accepted (413 beyond): the largest legitimate one, a 50-wallet batch of names, is a few KiB", { min: 1_024, max: 10_485_760 }),
     shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, "how long SIGTERM waits for in-flight requests", { min: 0 }),
     slowRequestMs: int("SLOW_REQUEST_MS", 1_000, "requests slower than this are logged at warn; the others at debug (access log)", { min: 0 }),
+    webDir: str("WEB_DIR", "", "folder of the built web dashboard served under /; empty: the package's web/dist (built by npm install)"),
     gzipMinBytes: int("GZIP_MIN_BYTES", 1_024, "answers kept serialized (leaderboards, market pages, overviews) this large or larger are sent gzip-compressed to clients that accept it; 0: never", { min: 0 }),
   },
   store: {
