@@ -72,6 +72,64 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     await photograph("home");
   });
 
+  it("leaderboards: every filter of the whale leaderboard reaches the API, and the board shows its answer", async () => {
+    type Board = { whales: Array<{ wallet: string }>; total: number };
+    const all = await world.get<Board>("/api/v2/whales/leaderboard?limit=25");
+    await open("#/leaderboards");
+    expect(all.whales.length).toBeGreaterThan(0);
+    const rows = () => page.locator("[data-section=board] tbody tr").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-wallet")));
+    expect(await rows()).toEqual(all.whales.map((w) => w.wallet));
+    // Every filter the API takes is a control of the form.
+    const filters = ["sort", "filter", "category", "min_markets", "min_wr", "min_pnl", "min_profit_factor", "max_avg_entry", "max_sports_pct", "exclude_wallets", "skill"];
+    for (const name of filters) expect(await page.locator(`form.filters [name=${name}]`).count(), name).toBe(1);
+    // Filtered through the form, the board is the API's answer to the same query.
+    await page.selectOption("form.filters [name=sort]", "win_rate");
+    await page.fill("form.filters [name=min_markets]", "4");
+    await page.fill("form.filters [name=exclude_wallets]", all.whales[0]!.wallet);
+    await page.click("form.filters button[type=submit]");
+    const filtered = await world.get<Board>(`/api/v2/whales/leaderboard?limit=25&sort=win_rate&min_markets=4&exclude_wallets=${all.whales[0]!.wallet}`);
+    await expect.poll(rows).toEqual(filtered.whales.map((w) => w.wallet));
+    expect(page.url()).toContain("sort=win_rate");
+    await open("#/leaderboards");
+    await photograph("leaderboards");
+  });
+
+  it("clicks through leaderboard → wallet → market, each page showing the API's answer", async () => {
+    await open("#/leaderboards");
+    const first = page.locator("[data-section=board] tbody tr").first();
+    const wallet = (await first.getAttribute("data-wallet"))!;
+    await first.locator("a").first().click();
+    await page.waitForURL(`**/#/wallet/${wallet}`);
+    await page.waitForFunction('document.querySelectorAll("[aria-busy=true]").length === 0');
+    type Overview = { profile: { address: string }; stats: { total_pnl: number } };
+    const [overview, positions, closed] = await Promise.all([
+      world.get<Overview>(`/api/v2/wallet/${wallet}/overview`),
+      world.get<{ positions: Array<{ market_id: string; question: string }> }>(`/api/v2/wallet/${wallet}/positions?limit=50`),
+      world.get<{ closed: unknown[] }>(`/api/v2/wallet/${wallet}/closed?limit=25`),
+    ]);
+    expect(await page.locator("[data-testid=wallet-address]").textContent()).toContain(overview.profile.address);
+    expect(await page.locator("[data-testid=open-position] td:first-child a").allTextContents()).toEqual(positions.positions.map((p) => p.question));
+    expect(await page.locator("[data-testid=closed-position]").count()).toBe(closed.closed.length);
+    await expect.poll(() => page.locator("[data-testid=watching]").textContent()).toMatch(/[1-9]\d* watching/);
+    await page.locator("[data-section=p-l] .uplot").waitFor();
+    await photograph("wallet");
+
+    expect(positions.positions.length).toBeGreaterThan(0);
+    const market = positions.positions[0]!;
+    await page.locator("[data-testid=open-position] td:first-child a").first().click();
+    await page.waitForURL(`**/#/market/${market.market_id}`);
+    await page.waitForFunction('document.querySelectorAll("[aria-busy=true]").length === 0');
+    type Holder = { wallet: string };
+    const detail = await world.get<{ consensus: { yes_team: Holder[]; no_team: Holder[] }; top_traders: { yes: Holder[]; no: Holder[] } }>(`/api/v2/market/${market.market_id}`);
+    expect(await page.locator("[data-testid=market-question]").textContent()).toBe(market.question);
+    expect(await page.locator("[data-testid=team-yes]").count()).toBe(detail.consensus.yes_team.length);
+    expect(await page.locator("[data-testid=team-no]").count()).toBe(detail.consensus.no_team.length);
+    expect(await page.locator("[data-testid=top-size]").count()).toBe(detail.top_traders.yes.length + detail.top_traders.no.length);
+    const trades = await world.get<{ trades: unknown[] }>(`/api/v2/market/${market.market_id}/trades?limit=50`);
+    expect(await page.locator("[data-testid=whale-trade]").count()).toBe(trades.trades.length);
+    await photograph("market");
+  });
+
   it("raised no error in any page", () => {
     expect(pageErrors).toEqual([]);
   });

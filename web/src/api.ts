@@ -9,7 +9,11 @@ import type { paths } from "./openapi.js";
 export const api = createClient<paths>({ baseUrl: location.origin });
 
 /** The JSON body a GET path answers with 200. */
-export type Answer<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { "application/json": infer B } } } } } ? B : never;
+export type Answer<P extends keyof paths> = paths[P] extends {
+  get: { responses: { 200: { content: { "application/json": infer B } } } };
+}
+  ? B
+  : never;
 
 const KEY_STORAGE = "pelagic.apiKey";
 
@@ -23,7 +27,10 @@ export const premiumKey = {
   },
 };
 
-export type Loaded<T> = { state: "loading" } | { state: "ok"; data: T } | { state: "error"; status: number; detail: string };
+export type Loaded<T> =
+  | { state: "loading" }
+  | { state: "ok"; data: T }
+  | { state: "error"; status: number; detail: string };
 
 type FetchResult<T> = { data?: T; error?: unknown; response: Response };
 

@@ -1,5 +1,10 @@
 /** The shell: a skip link, the navigation, and the page the hash names. */
 import { HomePage } from "./pages/home.js";
+import { LeaderboardsPage } from "./pages/leaderboards.js";
+import { MarketPage } from "./pages/market.js";
+import { PremiumPage } from "./pages/premium.js";
+import { TerritoryPage } from "./pages/territory.js";
+import { WalletPage } from "./pages/wallet.js";
 import { href, useRoute, type Route } from "./router.js";
 
 const NAV: Array<{ page: Route["page"]; label: string; href: string }> = [
@@ -14,6 +19,16 @@ function Page(props: { route: Route }) {
   switch (route.page) {
     case "home":
       return <HomePage />;
+    case "wallet":
+      return <WalletPage address={route.address} key={route.address} />;
+    case "market":
+      return <MarketPage id={route.id} key={route.id} />;
+    case "leaderboards":
+      return <LeaderboardsPage query={route.query} />;
+    case "premium":
+      return <PremiumPage />;
+    case "territory":
+      return <TerritoryPage />;
     default:
       return (
         <section class="card">

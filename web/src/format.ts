@@ -25,7 +25,9 @@ export function pct(value: number | null | undefined, digits = 1): string {
 
 /** A price in 0..1 as cents ("42¢"). */
 export function cents(price: number | null | undefined): string {
-  return price === null || price === undefined ? "–" : `${(price * 100).toFixed(price < 0.01 || price > 0.99 ? 1 : 0)}¢`;
+  return price === null || price === undefined
+    ? "–"
+    : `${(price * 100).toFixed(price < 0.01 || price > 0.99 ? 1 : 0)}¢`;
 }
 
 export function shortAddress(address: string): string {

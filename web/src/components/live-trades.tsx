@@ -27,8 +27,15 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
       const frame = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       const lines = frame.split("\n");
-      const event = lines.find((l) => l.startsWith("event:"))?.slice(6).trim() ?? "message";
-      const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+      const event =
+        lines
+          .find((l) => l.startsWith("event:"))
+          ?.slice(6)
+          .trim() ?? "message";
+      const data = lines
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).trim())
+        .join("\n");
       if (data) yield { event, data };
       end = buffer.indexOf("\n\n");
     }
@@ -43,7 +50,10 @@ export function LiveTrades() {
     if (!key) return;
     const abort = new AbortController();
     (async () => {
-      const response = await fetch("/api/public/v1/live/trades", { headers: premiumKey.headers(), signal: abort.signal });
+      const response = await fetch("/api/public/v1/live/trades", {
+        headers: premiumKey.headers(),
+        signal: abort.signal,
+      });
       if (!response.ok || !response.body) {
         const body = (await response.json().catch(() => ({}))) as { detail?: string };
         setStatus(`${response.status}: ${body.detail ?? response.statusText}`);
@@ -61,7 +71,8 @@ export function LiveTrades() {
   if (!key) {
     return (
       <Empty>
-        The live feed is Premium: enter your key on the <a href={href.premium()}>whale alerts</a> page to watch trades here.
+        The live feed is Premium: enter your key on the <a href={href.premium()}>whale alerts</a> page to watch trades
+        here.
       </Empty>
     );
   }
@@ -77,7 +88,8 @@ export function LiveTrades() {
           {trades.map((t) => (
             <li key={`${t.transactionHash}-${t.proxyWallet}-${t.asset}`}>
               <a href={href.wallet(t.proxyWallet)}>{t.name ?? t.pseudonym ?? shortAddress(t.proxyWallet)}</a>{" "}
-              <span class={t.side === "BUY" ? "up" : "down"}>{t.side}</span> {t.outcome ?? ""} @ {cents(t.price)} · {usd(t.size * t.price)}
+              <span class={t.side === "BUY" ? "up" : "down"}>{t.side}</span> {t.outcome ?? ""} @ {cents(t.price)} ·{" "}
+              {usd(t.size * t.price)}
               <div class="muted small">{t.title}</div>
             </li>
           ))}

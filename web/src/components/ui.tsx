@@ -2,7 +2,13 @@
 import type { ComponentChildren } from "preact";
 import type { Loaded } from "../api.js";
 
-export function Section(props: { title: string; id?: string; note?: ComponentChildren; children: ComponentChildren; wide?: boolean }) {
+export function Section(props: {
+  title: string;
+  id?: string;
+  note?: ComponentChildren;
+  children: ComponentChildren;
+  wide?: boolean;
+}) {
   const id = props.id ?? props.title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
   return (
     <section class={props.wide ? "card wide" : "card"} aria-labelledby={id} data-section={id}>
@@ -16,8 +22,19 @@ export function Section(props: { title: string; id?: string; note?: ComponentChi
 /** Renders the answer once loaded; a short status line while loading or when the call failed. */
 export function Show<T>(props: { loaded: Loaded<T>; children: (data: T) => ComponentChildren }) {
   const { loaded } = props;
-  if (loaded.state === "loading") return <p class="status" aria-busy="true">Loading…</p>;
-  if (loaded.state === "error") return <p class="status error" role="alert">{loaded.status ? `${loaded.status}: ` : ""}{loaded.detail}</p>;
+  if (loaded.state === "loading")
+    return (
+      <p class="status" aria-busy="true">
+        Loading…
+      </p>
+    );
+  if (loaded.state === "error")
+    return (
+      <p class="status error" role="alert">
+        {loaded.status ? `${loaded.status}: ` : ""}
+        {loaded.detail}
+      </p>
+    );
   return <>{props.children(loaded.data)}</>;
 }
 
@@ -46,22 +63,44 @@ export function Sparkline(props: { values: number[]; label: string; width?: numb
   const min = Math.min(...values);
   const max = Math.max(...values);
   const span = max - min || 1;
-  const points = values.map((v, i) => `${((i / (values.length - 1)) * width).toFixed(1)},${(height - 2 - ((v - min) / span) * (height - 4)).toFixed(1)}`).join(" ");
+  const points = values
+    .map(
+      (v, i) =>
+        `${((i / (values.length - 1)) * width).toFixed(1)},${(height - 2 - ((v - min) / span) * (height - 4)).toFixed(1)}`,
+    )
+    .join(" ");
   const rising = values[values.length - 1]! >= values[0]!;
   return (
-    <svg class={`spark ${rising ? "up" : "down"}`} width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={props.label}>
+    <svg
+      class={`spark ${rising ? "up" : "down"}`}
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={props.label}
+    >
       <polyline points={points} fill="none" stroke="currentColor" stroke-width="1.5" />
     </svg>
   );
 }
 
 /** Two shares side by side (YES against NO), with their labels written out for screen readers. */
-export function SplitBar(props: { left: number; right: number; leftLabel: string; rightLabel: string; caption?: string }) {
+export function SplitBar(props: {
+  left: number;
+  right: number;
+  leftLabel: string;
+  rightLabel: string;
+  caption?: string;
+}) {
   const total = props.left + props.right;
   const share = total > 0 ? (props.left / total) * 100 : 50;
   return (
     <figure class="split">
-      <div class="split-bar" role="img" aria-label={`${props.leftLabel} ${share.toFixed(0)}%, ${props.rightLabel} ${(100 - share).toFixed(0)}%`}>
+      <div
+        class="split-bar"
+        role="img"
+        aria-label={`${props.leftLabel} ${share.toFixed(0)}%, ${props.rightLabel} ${(100 - share).toFixed(0)}%`}
+      >
         <span class="yes" style={{ width: `${share}%` }} />
         <span class="no" style={{ width: `${100 - share}%` }} />
       </div>

@@ -14,18 +14,17 @@ const CATEGORY_LABELS: Record<string, string> = {
   ECONOMICS: "Economics",
   TECH: "Tech/AI",
 };
-export const categoryLabel = (category: string | null | undefined) => (category ? (CATEGORY_LABELS[category] ?? category) : "–");
+export const categoryLabel = (category: string | null | undefined) =>
+  category ? (CATEGORY_LABELS[category] ?? category) : "–";
 
 function Watching() {
   const [watching, setWatching] = useState<number | null>(null);
   // A homepage session lasts 30 s on the service: ping within it, then read the count.
-  useEvery(
-    20_000,
-    () => {
-      void api.POST("/api/v2/home/ping").then(() => api.GET("/api/v2/home/watching").then(({ data }) => data && setWatching(data.watching)));
-    },
-    [],
-  );
+  useEvery(20_000, () => {
+    void api
+      .POST("/api/v2/home/ping")
+      .then(() => api.GET("/api/v2/home/watching").then(({ data }) => data && setWatching(data.watching)));
+  }, []);
   return (
     <p class="watching" aria-live="polite" data-testid="watching">
       <span class="dot live" aria-hidden="true" /> {watching === null ? "…" : watching} watching now
@@ -46,9 +45,16 @@ function WhaleMoves() {
           <ul class="feed" data-testid="whale-moves">
             {data.moves.map((m) => (
               <li key={`${m.tx_hash}-${m.wallet}`}>
-                <a href={href.wallet(m.wallet)}>{m.name ?? shortAddress(m.wallet)}</a> <span class={m.side === "BUY" ? "up" : "down"}>{m.side}</span>{" "}
-                {m.outcome} {usd(m.usd)} @ {cents(m.price)} <span class="muted small">{ago(m.ts)}</span>
-                <div class="small">{m.market_id ? <a href={href.market(m.market_id)}>{m.question ?? m.condition_id}</a> : (m.question ?? m.condition_id)}</div>
+                <a href={href.wallet(m.wallet)}>{m.name ?? shortAddress(m.wallet)}</a>{" "}
+                <span class={m.side === "BUY" ? "up" : "down"}>{m.side}</span> {m.outcome} {usd(m.usd)} @{" "}
+                {cents(m.price)} <span class="muted small">{ago(m.ts)}</span>
+                <div class="small">
+                  {m.market_id ? (
+                    <a href={href.market(m.market_id)}>{m.question ?? m.condition_id}</a>
+                  ) : (
+                    (m.question ?? m.condition_id)
+                  )}
+                </div>
               </li>
             ))}
           </ul>
@@ -66,7 +72,11 @@ function HotMarkets() {
         data.markets.length === 0 ? (
           <Empty>No active market traded in the last 24 h.</Empty>
         ) : (
-          <Table caption="Hot markets" head={["Market", "YES", "24 h volume", "Whales YES/NO", "Price"]} numeric={[1, 2, 3]}>
+          <Table
+            caption="Hot markets"
+            head={["Market", "YES", "24 h volume", "Whales YES/NO", "Price"]}
+            numeric={[1, 2, 3]}
+          >
             {data.markets.map((m) => (
               <tr key={m.market_id} data-market={m.market_id}>
                 <td>
@@ -79,7 +89,10 @@ function HotMarkets() {
                   {m.whales_yes}/{m.whales_no}
                 </td>
                 <td>
-                  <Sparkline values={m.sparkline} label={`YES price over 24 h, from ${cents(m.sparkline[0])} to ${cents(m.sparkline.at(-1))}`} />
+                  <Sparkline
+                    values={m.sparkline}
+                    label={`YES price over 24 h, from ${cents(m.sparkline[0])} to ${cents(m.sparkline.at(-1))}`}
+                  />
                 </td>
               </tr>
             ))}
@@ -130,7 +143,10 @@ function CategoryRotation() {
                   <span class="bar-fill" style={{ width: `${(c.volume_24h / top) * 100}%` }} />
                 </span>
                 <span class="bar-value">
-                  {usd(c.volume_24h)} <span class={tone(c.delta_usd)}>{c.delta_pct === null ? "new" : `${c.delta_pct > 0 ? "+" : ""}${pct(c.delta_pct, 0)}`}</span>
+                  {usd(c.volume_24h)}{" "}
+                  <span class={tone(c.delta_usd)}>
+                    {c.delta_pct === null ? "new" : `${c.delta_pct > 0 ? "+" : ""}${pct(c.delta_pct, 0)}`}
+                  </span>
                 </span>
               </li>
             ))}
