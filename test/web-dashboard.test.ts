@@ -130,6 +130,46 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     await photograph("market");
   });
 
+  it("whale alerts and flips: the Premium key is kept in the browser, and the alerts are the API's", async () => {
+    await open("#/premium");
+    expect(await page.locator("[data-testid=alert]").count()).toBe(0);
+    await page.fill("input[name=key]", world.premiumKey);
+    await page.click("form[aria-label='Premium key'] button[type=submit]");
+    await expect.poll(() => page.locator("[data-testid=key-status]").textContent()).toContain("Premium plan");
+    expect(await page.evaluate<string | null>('localStorage.getItem("pelagic.apiKey")')).toBe(world.premiumKey);
+    await page.waitForFunction('document.querySelectorAll("[aria-busy=true]").length === 0');
+    const headers = { "x-api-key": world.premiumKey };
+    // Live alerts keep coming: the page's rows must be a run of the answer asked just after them.
+    const shown = await page.locator("[data-testid=alert]").evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute("data-alert"))));
+    const later = await world.get<{ alerts: Array<{ id: number }> }>("/api/v2/whale-alerts?minutes=1440&min_usd=100&limit=50", headers);
+    expect(shown.length).toBeGreaterThan(0);
+    const start = later.alerts.findIndex((a) => a.id === shown[0]);
+    expect(later.alerts.slice(start, start + shown.length).map((a) => a.id)).toEqual(shown);
+    const flips = await world.get<{ flips: unknown[] }>("/api/v2/whale-flips?days=7&limit=20", headers);
+    expect(await page.locator("[data-testid=flip]").count()).toBe(flips.flips.length);
+    await photograph("whale-alerts");
+
+    // With the key kept, the home page streams the venue's trades as they come.
+    await open("#/");
+    await page.locator("[data-testid=live-trades] li").first().waitFor({ timeout: 60_000 });
+  });
+
+  it("territory: the subscriptions on the map coloured by threat, the summary and the events, as the API answers them", async () => {
+    type Status = { summary: { total_subscriptions: number; total_cities: number }; cities: Record<string, { subscriptions: Array<{ geometry: number[][] }> }> };
+    const status = await world.get<Status>("/api/v2/isw/status");
+    await open("#/territory");
+    expect(status.summary.total_subscriptions).toBeGreaterThan(0);
+    expect(await page.locator("[data-testid=subscription]").count()).toBe(status.summary.total_subscriptions);
+    expect(await page.locator("[data-testid=territory-map] [data-city]").count()).toBe(status.summary.total_cities);
+    const areas = Object.values(status.cities).flatMap((c) => c.subscriptions).filter((s) => s.geometry.length > 2).length;
+    expect(await page.locator("[data-testid=territory-map] [data-subscription]").count()).toBe(areas);
+    const events = await world.get<{ events: Array<{ id: number }> }>("/api/v2/isw/events?hours=720&limit=100");
+    // The replayed map moves on while the page loads: what it lists is the start of a later answer.
+    const listed = await page.locator("[data-testid=events] li").count();
+    expect(listed).toBeLessThanOrEqual(events.events.length);
+    await photograph("territory");
+  });
+
   it("raised no error in any page", () => {
     expect(pageErrors).toEqual([]);
   });

@@ -61,7 +61,7 @@ function Alerts(props: { keyed: string }) {
   const [minUsd, setMinUsd] = useState(100);
   const [category, setCategory] = useState("All");
   const alerts = useLoad(
-    () => api.GET("/api/v2/whale-alerts", { headers: premiumKey.headers(), params: { query: { minutes, min_usd: minUsd, limit: 50, ...(category === "All" ? {} : { category }) } } }),
+    () => api.GET("/api/v2/whale-alerts", { headers: premiumKey.headers(), params: { query: { minutes, min_usd: minUsd, limit: 25, ...(category === "All" ? {} : { category }) } } }),
     [props.keyed, minutes, minUsd, category],
   );
   return (
@@ -96,7 +96,7 @@ function Alerts(props: { keyed: string }) {
           ) : (
             <Table caption="Whale alerts" head={["When", "Whale", "Trade", "Market", "Price", "USD"]} numeric={[4, 5]}>
               {data.alerts.map((a) => (
-                <tr key={a.id} data-testid="alert">
+                <tr key={a.id} data-testid="alert" data-alert={a.id}>
                   <td class="small" title={when(a.timestamp)}>
                     {ago(a.timestamp)}
                   </td>
