@@ -163,6 +163,10 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     expect(await page.locator("[data-testid=territory-map] [data-city]").count()).toBe(status.summary.total_cities);
     const areas = Object.values(status.cities).flatMap((c) => c.subscriptions).filter((s) => s.geometry.length > 2).length;
     expect(await page.locator("[data-testid=territory-map] [data-subscription]").count()).toBe(areas);
+    const layers = await world.get<{ layers: Array<{ layer: string }> }>("/api/v2/isw/layers");
+    expect(layers.layers.length).toBeGreaterThan(0);
+    const drawn = await page.locator("[data-testid=territory-map] [data-layer]").evaluateAll((paths) => paths.map((p) => p.getAttribute("data-layer")));
+    expect(drawn.sort()).toEqual(layers.layers.map((l) => l.layer).sort());
     const events = await world.get<{ events: Array<{ id: number }> }>("/api/v2/isw/events?hours=720&limit=100");
     // The replayed map moves on while the page loads: what it lists is the start of a later answer.
     const listed = await page.locator("[data-testid=events] li").count();

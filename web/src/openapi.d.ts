@@ -8782,6 +8782,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/isw/layers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shaded layers, for drawing
+         * @description Each layer's newest stored version (the shading the status measured), cut to the watched cities' box and coarsened to a grid, as GeoJSON polygon coordinates: for a map, not for measuring. Cached 45 s.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description [min lon, min lat, max lon, max lat]: the watched cities' box with a margin; polygons outside it are left out */
+                            bbox: number[];
+                            /** @description the grid the rings were coarsened to, degrees: for drawing, not for measuring */
+                            grid_deg: number;
+                            layers: {
+                                /** @description control, advance, gains24h, infiltration */
+                                layer: string;
+                                /** @description the layer version drawn (as in /isw/status map.layers) */
+                                version_id: number;
+                                /** @description ISO 8601, UTC */
+                                fetched_at: string;
+                                edit_date: string | null;
+                                /** @description GeoJSON Polygon coordinates: the outer ring, then holes */
+                                polygons: number[][][][];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/isw/webhook/register": {
         parameters: {
             query?: never;

@@ -10,6 +10,14 @@ import { count, pct, when } from "../format.js";
 import { href } from "../router.js";
 
 type Status = Answer<"/api/v2/isw/status">;
+type Layers = Answer<"/api/v2/isw/layers">;
+/** How each shaded layer is drawn, bottom first. */
+const LAYER_STYLES: Record<string, { fill: string; label: string }> = {
+  control: { fill: "#b71c1c", label: "Russian control" },
+  advance: { fill: "#ff7043", label: "Assessed advances" },
+  infiltration: { fill: "#ffb74d", label: "Infiltration" },
+  gains24h: { fill: "#fff176", label: "Gains, last 24 h" },
+};
 type Subscription = Status["cities"][string]["subscriptions"][number];
 const LEVELS = ["SAFE", "LOW", "MEDIUM", "HIGH", "CRITICAL"] as const;
 const COLOURS: Record<string, string> = { SAFE: "#43a047", LOW: "#c0ca33", MEDIUM: "#ffa000", HIGH: "#f4511e", CRITICAL: "#e53935", none: "#78909c" };
@@ -33,16 +41,29 @@ function projection(points: number[][]) {
   return { height, at: (lon: number, lat: number): [number, number] => [(lon - minLon) * k * scale, height - (lat - minLat) * scale] };
 }
 
-function TerritoryMap(props: { status: Status }) {
+function TerritoryMap(props: { status: Status; layers: Layers | null }) {
   const cities = Object.entries(props.status.cities);
   const subscriptions = cities.flatMap(([city, c]) => c.subscriptions.map((s) => ({ city, s })));
   const points = [...cities.map(([, c]) => [c.coordinates.lon, c.coordinates.lat]), ...subscriptions.flatMap(({ s }) => s.geometry)];
   if (points.length === 0) return <Empty>No city is watched yet.</Empty>;
   const { height, at } = projection(points);
-  const path = (s: Subscription) => `${s.geometry.map(([lon, lat], i) => `${i === 0 ? "M" : "L"}${at(lon!, lat!).map((v) => v.toFixed(1)).join(",")}`).join("")}Z`;
+  const ring = (points: number[][]) => `${points.map(([lon, lat], i) => `${i === 0 ? "M" : "L"}${at(lon!, lat!).map((v) => v.toFixed(1)).join(",")}`).join("")}Z`;
+  const path = (s: Subscription) => ring(s.geometry);
+  const layers = (props.layers?.layers ?? []).filter((l) => LAYER_STYLES[l.layer]);
+  layers.sort((a, b) => Object.keys(LAYER_STYLES).indexOf(a.layer) - Object.keys(LAYER_STYLES).indexOf(b.layer));
   return (
     <figure>
-      <svg class="map" viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={`Map of ${cities.length} watched cities and ${subscriptions.length} subscriptions, coloured by threat`} data-testid="territory-map">
+      <svg class="map" viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={`Map of ${cities.length} watched cities and ${subscriptions.length} subscriptions, coloured by threat, over the shaded layers`} data-testid="territory-map">
+        <defs>
+          <clipPath id="map-box">
+            <rect width={WIDTH} height={height} />
+          </clipPath>
+        </defs>
+        <g clip-path="url(#map-box)">
+          {layers.map((l) => (
+            <path key={l.layer} data-layer={l.layer} d={l.polygons.map((p) => p.map(ring).join("")).join("")} fill={LAYER_STYLES[l.layer]!.fill} fill-opacity="0.45" fill-rule="evenodd" stroke="none" />
+          ))}
+        </g>
         {subscriptions
           .filter(({ s }) => s.geometry.length > 2)
           .map(({ city, s }) => (
@@ -65,7 +86,15 @@ function TerritoryMap(props: { status: Status }) {
         })}
       </svg>
       <figcaption>
-        <ul class="legend">
+        <ul class="legend" aria-label="Shaded layers">
+          {layers.map((l) => (
+            <li key={l.layer}>
+              <span class="swatch" style={{ background: LAYER_STYLES[l.layer]!.fill, opacity: 0.7 }} aria-hidden="true" />
+              {LAYER_STYLES[l.layer]!.label}
+            </li>
+          ))}
+        </ul>
+        <ul class="legend" aria-label="Threat levels">
           {[...LEVELS, "none"].map((level) => (
             <li key={level}>
               <span class="swatch" style={{ background: COLOURS[level] }} aria-hidden="true" />
@@ -134,6 +163,7 @@ function Events() {
 
 export function TerritoryPage() {
   const status = useLoad(() => api.GET("/api/v2/isw/status"), []);
+  const layers = useLoad(() => api.GET("/api/v2/isw/layers"), []);
   return (
     <>
       <div class="page-head">
@@ -151,8 +181,8 @@ export function TerritoryPage() {
                 ))}
               </dl>
             </Section>
-            <Section title="Map" note="Each subscription's area or point, coloured by its threat level; dots are the cities at their worst level." wide>
-              <TerritoryMap status={s} />
+            <Section title="Map" note="The shaded layers of the newest map, each subscription's area coloured by its threat level, and the cities (dots) at their worst level." wide>
+              <TerritoryMap status={s} layers={layers.state === "ok" ? layers.data : null} />
             </Section>
             <Section title="Subscriptions" wide>
               <Cities status={s} />
