@@ -37,6 +37,7 @@ import { iswWebhookRoutes } from "./routes/isw-webhooks.js";
 import { drilldownRoutes } from "./routes/drilldowns.js";
 import { whaleAlertRoutes } from "./routes/whale-alerts.js";
 import { whaleSignalRoutes } from "./routes/whale-signals.js";
+import { webRoutes } from "./routes/web.js";
 
 /**
  * Fastify's request log lines, as Pelagic writes them: nothing on arrival, and one access line per answered
@@ -152,5 +153,6 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   await typed.register(drilldownRoutes, ctx);
   await typed.register(whaleAlertRoutes, ctx);
   await typed.register(whaleSignalRoutes, ctx);
+  await typed.register(webRoutes, ctx);
   return app;
 }

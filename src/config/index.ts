@@ -48,6 +48,7 @@ export const settings = {
       ["local", "open", "off"] as const,
       "who may read /metrics (Prometheus text format): local (the local host only; others get 404), open (any client, within its rate limit: put it behind your network's own rules), off (404 to all)",
     ),
+    webDir: str("WEB_DIR", "", "folder of the built web dashboard served under /; empty: the package's web/dist (built by npm install)"),
     gzipMinBytes: int("GZIP_MIN_BYTES", 1_024, "answers kept serialized (leaderboards, market pages, overviews) this large or larger are sent gzip-compressed to clients that accept it; 0: never", { min: 0 }),
   },
   store: {

@@ -82,6 +82,29 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
     expect(Object.values(summary.threats_by_city as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(BUILT_IN_CITIES.length);
   });
 
+  it("gives the shaded layers of the map the status measured, cut to the watched area, closed rings on the grid", async () => {
+    const status = (await get("/api/v2/isw/status")).json();
+    const body = (await get("/api/v2/isw/layers")).json() as {
+      bbox: number[];
+      grid_deg: number;
+      layers: Array<{ layer: string; version_id: number; polygons: number[][][][] }>;
+    };
+    const measured = Object.fromEntries(Object.entries(status.map.layers as Record<string, { version_id: number }>).map(([layer, v]) => [layer, v.version_id]));
+    expect(Object.fromEntries(body.layers.map((l) => [l.layer, l.version_id]))).toEqual(measured);
+    // The box holds every watched city, with the margin.
+    for (const city of Object.values(status.cities as Record<string, { coordinates: { lon: number; lat: number } }>)) {
+      expect(city.coordinates.lon).toBeGreaterThan(body.bbox[0]!);
+      expect(city.coordinates.lat).toBeLessThan(body.bbox[3]!);
+    }
+    const control = body.layers.find((l) => l.layer === "control")!;
+    expect(control.polygons.length).toBeGreaterThan(0);
+    for (const ring of control.polygons.flat()) {
+      expect(ring.length).toBeGreaterThanOrEqual(4);
+      expect(ring[0]).toEqual(ring.at(-1));
+      for (const [lon] of ring) expect(Math.abs(lon! / body.grid_deg - Math.round(lon! / body.grid_deg))).toBeLessThan(1e-6);
+    }
+  });
+
   it("keeps the status 45 s, and serves the last good one (stale) while the store fails", async () => {
     const first = (await get("/api/v2/isw/status")).json();
     await iswDb(t.store.db).updateTable("isw_subscription_state").set({ threat: "SAFE" }).execute();
@@ -205,6 +228,7 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
       "/api/public/v1/isw/premium/status",
       "/api/public/v1/isw/status",
       "/api/v2/isw/events",
+      "/api/v2/isw/layers",
       "/api/v2/isw/premium/events",
       "/api/v2/isw/premium/status",
       "/api/v2/isw/status",

@@ -138,3 +138,19 @@ export const UnregistrationBody = Type.Object({
   cities: Type.String({ description: "the cities still registered (empty once unregistered)" }),
   request: Type.Union([Type.String(), Type.Null()]),
 });
+
+const Ring = Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), { description: "[lon, lat] points, closed" });
+
+export const LayersBody = Type.Object({
+  bbox: Type.Array(Type.Number(), { description: "[min lon, min lat, max lon, max lat]: the watched cities' box with a margin; polygons outside it are left out" }),
+  grid_deg: Type.Number({ description: "the grid the rings were coarsened to, degrees: for drawing, not for measuring" }),
+  layers: Type.Array(
+    Type.Object({
+      layer: Type.String({ description: "control, advance, gains24h, infiltration" }),
+      version_id: Type.Integer({ description: "the layer version drawn (as in /isw/status map.layers)" }),
+      fetched_at: IsoTime,
+      edit_date: Type.Union([IsoTime, Type.Null()]),
+      polygons: Type.Array(Type.Array(Ring), { description: "GeoJSON Polygon coordinates: the outer ring, then holes" }),
+    }),
+  ),
+});

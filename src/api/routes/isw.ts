@@ -5,12 +5,13 @@
  * What they read is what the probe of the ingesting process stored (src/isw/).
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { layerShapes } from "../../isw/layer-shapes.js";
 import { listEvents, summaryOf, territoryStatus, type TerritoryStatus } from "../../isw/read-model.js";
 import type { ThreatLevel } from "../../isw/threat.js";
 import { MemoryCacheBackend, TtlCache } from "../../platform/cache.js";
 import { access, type Access } from "../access.js";
 import type { AppContext } from "../context.js";
-import { EventsBody, EventsQuery, StatusBody, StatusSummaryBody } from "./isw-schemas.js";
+import { EventsBody, EventsQuery, LayersBody, StatusBody, StatusSummaryBody } from "./isw-schemas.js";
 
 interface Family {
   readonly prefix: string;
@@ -88,5 +89,21 @@ export const iswRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx)
       const current = await status();
       return { ...summaryOf(current), stale: current.stale };
     },
+  );
+
+  app.get(
+    "/api/v2/isw/layers",
+    {
+      config: { access: access.public },
+      schema: {
+        summary: "The shaded layers, for drawing",
+        description:
+          "Each layer's newest stored version (the shading the status measured), cut to the watched cities' box and coarsened " +
+          `to a grid, as GeoJSON polygon coordinates: for a map, not for measuring. Cached ${ctx.config.isw.statusCacheSeconds} s.`,
+        tags: ["territory"],
+        response: { 200: LayersBody },
+      },
+    },
+    async () => (await cache.getOrLoad("isw:layers", ctx.config.isw.statusCacheSeconds * 1000, () => layerShapes(ctx.store))).value,
   );
 };
