@@ -125,11 +125,12 @@ export function insertActivity(tx: StoreTransaction, rows: readonly NewActivity[
  * The fills indexes a first sync builds once, when it reaches the head, instead of row by row: their keys (wallet,
  * market) put each insert at a random place, which made a backfill several times slower than appending. `fills_ts`
  * and `fill_key` stay: chain order appends to both, and the deriver's time-window queries read `fills_ts`.
- * Same definitions as migration 0001_core, which creates them.
+ * Same definitions as the migrations that create them (0001_core, 0015_busy_wallet_indexes).
  */
 const DEFERRED_FILL_INDEXES = [
   { name: "fills_wallet_ts", columns: ["wallet", "ts"] },
   { name: "fills_condition_ts", columns: ["condition_id", "ts"] },
+  { name: "fills_wallet_condition_ts", columns: ["wallet", "condition_id", "ts", "id"] },
 ] as const;
 
 /** Drops the deferred fills indexes (if present), in the caller's transaction. */

@@ -14,6 +14,7 @@ import { plainRowIds } from "./0008_plain_row_ids.js";
 import { lookupClients } from "./0009_lookup_clients.js";
 import { aiAnalyses } from "./0010_ai_analyses.js";
 import { isw } from "./0011_isw.js";
+import { busyWalletIndexes } from "./0015_busy_wallet_indexes.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -27,4 +28,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0009_lookup_clients": lookupClients,
   "0010_ai_analyses": aiAnalyses,
   "0011_isw": isw,
+  "0015_busy_wallet_indexes": busyWalletIndexes,
 };
