@@ -13,6 +13,9 @@ import { LocalBodyCache } from "../body-cache.js";
 import { sendSerialized } from "../send-serialized.js";
 import { closedInsights, walletHighlights, walletHold, walletInsights } from "../../analytics/wallet-insights.js";
 import type { AppContext } from "../context.js";
+import { walletAnswers } from "../wallet-answers.js";
+import { ledgerStamp } from "../../analytics/wallet-stamps.js";
+import { SECONDS_PER_DAY } from "../../ledger/index.js";
 import { refuseContractAddresses } from "../params.js";
 import {
   ActiveWhaleMarkets,
@@ -49,19 +52,30 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   const now = () => platform.clock.now();
   const heavyRead = heavy(access.public, config.limits.heavyReadCost);
 
-  app.get("/api/v2/wallet/:address/insights", route("Wallet insights: categories, entry prices, hold, skill", Insights, NoQuery), async (request) =>
-    walletInsights(store, await wallets.requireProxy(request.params.address)),
-  );
+  // Answers of the wallet's own ledger rows, kept serialized while the Deriver has not written them again.
+  const answers = walletAnswers(ctx);
+  const fromLedger = async (reply: FastifyReply, key: string, wallet: string, compute: () => Promise<unknown>) => answers.send(reply, `${key}|${wallet}`, await ledgerStamp(store, wallet), compute);
+
+  app.get("/api/v2/wallet/:address/insights", route("Wallet insights: categories, entry prices, hold, skill", Insights, NoQuery), async (request, reply) => {
+    const wallet = await wallets.requireProxy(request.params.address);
+    return fromLedger(reply, "insights", wallet, () => walletInsights(store, wallet));
+  });
 
   app.get(
     "/api/v2/wallet/:address/closed-insights",
     route("Closed-position insights: win/loss figures, biggest wins and losses", ClosedInsights, ProxyQuery),
-    async (request) => closedInsights(store, await wallets.requireProxy(request.params.address, request.query.proxy), config),
+    async (request, reply) => {
+      const wallet = await wallets.requireProxy(request.params.address, request.query.proxy);
+      return fromLedger(reply, "closed-insights", wallet, () => closedInsights(store, wallet, config));
+    },
   );
 
-  app.get("/api/v2/wallet/:address/highlights", route("Winning streaks and biggest single win", Highlights, NoQuery), async (request) =>
-    walletHighlights(store, await wallets.requireProxy(request.params.address), now()),
-  );
+  app.get("/api/v2/wallet/:address/highlights", route("Winning streaks and biggest single win", Highlights, NoQuery), async (request, reply) => {
+    const wallet = await wallets.requireProxy(request.params.address);
+    const at = now();
+    // The current streak counts up to today: an answer serves its UTC day only.
+    return fromLedger(reply, `highlights|${Math.floor(at / SECONDS_PER_DAY)}`, wallet, () => walletHighlights(store, wallet, at));
+  });
 
   app.get("/api/v2/wallet/:address/hold", route("Typical hold", Hold, NoQuery), async (request) =>
     walletHold(store, await wallets.requireProxy(request.params.address), now(), config),
@@ -70,7 +84,10 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   app.get(
     "/api/v2/wallet/:address/alignment",
     route("Whale alignment of the wallet's open positions", AlignmentBody, ProxyQuery),
-    async (request) => walletAlignment(store, await wallets.requireProxy(request.params.address, request.query.proxy), config),
+    async (request, reply) => {
+      const wallet = await wallets.requireProxy(request.params.address, request.query.proxy);
+      return fromLedger(reply, "alignment", wallet, () => walletAlignment(store, wallet, config));
+    },
   );
 
   app.get("/api/v2/wallet/:address/related-markets", route("Active markets in the wallet's main categories", RelatedMarkets, NoQuery), async (request) => {
