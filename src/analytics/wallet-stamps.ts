@@ -16,3 +16,9 @@ export async function ledgerStamp(store: Store, wallet: string): Promise<string>
   const row = await store.db.selectFrom("wallet_stats").select(["computed_at", "total_trades", "total_pnl", "realized_pnl", "active_count"]).where("wallet", "=", wallet).executeTakeFirst();
   return row ? `${row.computed_at}:${row.total_trades}:${row.total_pnl}:${row.realized_pnl}:${row.active_count}` : "none";
 }
+
+/** The market's latest fill (by time, then as stored): moves with each fill stored after the others. */
+export async function marketFillsStamp(store: Store, conditionId: string): Promise<string> {
+  const row = await store.db.selectFrom("fills").select(["id", "ts"]).where("condition_id", "=", conditionId).orderBy("ts", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+  return row ? `${row.id}@${row.ts}` : "none";
+}

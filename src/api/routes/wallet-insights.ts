@@ -13,7 +13,7 @@ import { LocalBodyCache } from "../body-cache.js";
 import { sendSerialized } from "../send-serialized.js";
 import { closedInsights, walletHighlights, walletHold, walletInsights } from "../../analytics/wallet-insights.js";
 import type { AppContext } from "../context.js";
-import { walletAnswers } from "../wallet-answers.js";
+import { keptAnswers } from "../kept-answers.js";
 import { ledgerStamp } from "../../analytics/wallet-stamps.js";
 import { SECONDS_PER_DAY } from "../../ledger/index.js";
 import { refuseContractAddresses } from "../params.js";
@@ -53,7 +53,7 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   const heavyRead = heavy(access.public, config.limits.heavyReadCost);
 
   // Answers of the wallet's own ledger rows, kept serialized while the Deriver has not written them again.
-  const answers = walletAnswers(ctx);
+  const answers = keptAnswers(ctx);
   const fromLedger = async (reply: FastifyReply, key: string, wallet: string, compute: () => Promise<unknown>) => answers.send(reply, `${key}|${wallet}`, await ledgerStamp(store, wallet), compute);
 
   app.get("/api/v2/wallet/:address/insights", route("Wallet insights: categories, entry prices, hold, skill", Insights, NoQuery), async (request, reply) => {

@@ -10,7 +10,7 @@ import { byCurrentValue, closedPositions, openPositions, pendingRedemptions } fr
 import { walletFees } from "../../analytics/wallet-trades.js";
 import { access, heavy } from "../access.js";
 import type { AppContext } from "../context.js";
-import { walletAnswers } from "../wallet-answers.js";
+import { keptAnswers } from "../kept-answers.js";
 import { ledgerStamp } from "../../analytics/wallet-stamps.js";
 import { OverviewSender } from "./wallet-overview-sender.js";
 import { validationError } from "../errors.js";
@@ -45,7 +45,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
   const overviews = new OverviewSender(ctx);
   const { store } = ctx;
   // Positions and closed positions, kept serialized while the Deriver has not written the wallet's rows again.
-  const answers = walletAnswers(ctx);
+  const answers = keptAnswers(ctx);
 
   const overviewRoute = (url: string, summary: string) =>
     app.get(

@@ -1,8 +1,8 @@
 /**
- * Per-wallet answers kept serialized in this process (WALLET_INSIGHTS_CACHED_MB), each under the stamp of what it
- * was computed from (src/analytics/wallet-stamps.ts): a request reads the stamp (one indexed row) and sends the kept
- * bytes while it is unchanged, so the ingest's next write for the wallet is what retires an answer. Kept at most
- * WALLET_OVERVIEW_CACHE_SECONDS, as the overview.
+ * Per-wallet and per-market answers kept serialized in this process (WALLET_INSIGHTS_CACHED_MB), each under the
+ * stamp of what it was computed from (src/analytics/wallet-stamps.ts): a request reads the stamp (one indexed row)
+ * and sends the kept bytes while it is unchanged, so the ingest's next write for the wallet or market is what
+ * retires an answer. Kept at most WALLET_OVERVIEW_CACHE_SECONDS, as the overview.
  */
 import type { FastifyReply } from "fastify";
 import { mebibytes } from "../platform/bounded-map.js";
@@ -12,7 +12,7 @@ import { sendSerialized } from "./send-serialized.js";
 
 const KEPT_ANSWERS = 20_000;
 
-export class WalletAnswers {
+export class KeptAnswers {
   private readonly bodies: LocalBodyCache;
 
   constructor(ctx: AppContext) {
@@ -27,11 +27,11 @@ export class WalletAnswers {
   }
 }
 
-const perContext = new WeakMap<AppContext, WalletAnswers>();
+const perContext = new WeakMap<AppContext, KeptAnswers>();
 
-/** The process's kept wallet answers (one per app). */
-export function walletAnswers(ctx: AppContext): WalletAnswers {
+/** The process's kept answers (one per app). */
+export function keptAnswers(ctx: AppContext): KeptAnswers {
   let answers = perContext.get(ctx);
-  if (!answers) perContext.set(ctx, (answers = new WalletAnswers(ctx)));
+  if (!answers) perContext.set(ctx, (answers = new KeptAnswers(ctx)));
   return answers;
 }
