@@ -14,7 +14,7 @@ import { STATS_GENERATION, readDeriveState } from "../store/derive-state.js";
 import type { PositionsTable } from "../store/schema.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import { KeptCopy } from "./kept-copy.js";
-import { loadAllMarkets, usd, type MarketInfo } from "./insight-support.js";
+import { loadAllMarkets, outcomeSide, usd, type MarketInfo } from "./insight-support.js";
 
 const WALLETS_PER_QUERY = 200;
 
@@ -49,8 +49,10 @@ export interface WhaleBookView {
   readonly whales: ReadonlyMap<string, BookWhale>;
   /** Bought whale positions per (market, side). */
   readonly boughtByPair: ReadonlyMap<string, readonly BookPosition[]>;
-  /** Every kept position per whale (bought or held). */
-  readonly byWhale: ReadonlyMap<string, readonly BookPosition[]>;
+  /** Per whale, its bought positions on the side that won a resolved market: the missed opportunities' candidates. */
+  readonly wonByWhale: ReadonlyMap<string, readonly BookPosition[]>;
+  /** Per whale, its held positions in open, unresolved markets: the active whale markets' candidates. */
+  readonly activeByWhale: ReadonlyMap<string, readonly BookPosition[]>;
   readonly markets: ReadonlyMap<string, MarketInfo>;
   readonly generation: number;
   /** The clock when the copy was read. */
@@ -86,7 +88,9 @@ async function loadBook(store: Store, now: number, version: number): Promise<Wha
     WALLETS_PER_QUERY,
   );
   const boughtByPair = new Map<string, BookPosition[]>();
-  const byWhale = new Map<string, BookPosition[]>();
+  const markets = await loadAllMarkets(store);
+  const wonByWhale = new Map<string, BookPosition[]>();
+  const activeByWhale = new Map<string, BookPosition[]>();
   const push = (map: Map<string, BookPosition[]>, key: string, p: BookPosition) => {
     const list = map.get(key);
     if (list) list.push(p);
@@ -104,10 +108,12 @@ async function loadBook(store: Store, now: number, version: number): Promise<Wha
       bought: Number(r.total_bought) > 0,
       held: r.status === "open" && shares > 0,
     };
-    push(byWhale, p.wallet, p);
+    const market = markets.get(p.condition_id);
     if (p.bought) push(boughtByPair, pairKey(p.condition_id, p.outcome_index), p);
+    if (p.bought && market?.resolution === outcomeSide(p.outcome_index)) push(wonByWhale, p.wallet, p);
+    if (p.held && market !== undefined && !market.closed && market.resolution === null) push(activeByWhale, p.wallet, p);
   }
-  return { version, whales, boughtByPair, byWhale, markets: await loadAllMarkets(store), generation, asOf: now };
+  return { version, whales, boughtByPair, wonByWhale, activeByWhale, markets, generation, asOf: now };
 }
 
 export class WhaleBook {

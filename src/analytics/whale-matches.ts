@@ -6,7 +6,7 @@ import { majoritySide, teamOf, yesPct, type OutcomeSide } from "../ledger/index.
 import type { Config } from "../config/index.js";
 import { CATEGORIES, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
-import { chunks, loadActiveMarkets, loadMarkets, loadNames, marketRef, outcomeSide, parseCategoryShares, rankedCategories, usd, type MarketInfo } from "./insight-support.js";
+import { chunks, loadActiveMarkets, loadMarkets, loadNames, marketRef, outcomeSide, parseCategoryShares, rankedCategories, usd } from "./insight-support.js";
 import { pairKey, type BookPosition, type WhaleBookView } from "./whale-book.js";
 
 /** The wallet's own positions: the one read of the asking wallet a whale-match request makes. */
@@ -62,10 +62,10 @@ export function whaleMatches(book: WhaleBookView, wallet: string, own: readonly 
  * The matched whales' positions that `keep` admits, grouped by (market, side), the groups in first-seen order and
  * each group's rows in whale order (so sums over a group add in one order, whatever order the store returned).
  */
-function groupMatched(book: WhaleBookView, matched: readonly string[], keep: (p: BookPosition) => boolean): BookPosition[][] {
+function groupMatched(byWhale: WhaleBookView["wonByWhale"], matched: readonly string[], keep: (p: BookPosition) => boolean): BookPosition[][] {
   const groups = new Map<string, BookPosition[]>();
   for (const whale of [...matched].sort()) {
-    for (const p of book.byWhale.get(whale) ?? []) {
+    for (const p of byWhale.get(whale) ?? []) {
       if (!keep(p)) continue;
       const key = pairKey(p.condition_id, p.outcome_index);
       const group = groups.get(key);
@@ -85,7 +85,7 @@ export function missedOpportunities(book: WhaleBookView, wallet: string, own: re
   const { matchMinWhales } = config.insights;
   const matched = [...matchedWhales(book, wallet, own).keys()];
   const present = new Set(own.map((p) => p.condition_id));
-  const won = groupMatched(book, matched, (p) => p.bought && !present.has(p.condition_id) && book.markets.get(p.condition_id)?.resolution === outcomeSide(p.outcome_index))
+  const won = groupMatched(book.wonByWhale, matched, (p) => !present.has(p.condition_id))
     .filter((rows) => rows.length >= matchMinWhales)
     .map((rows) => ({ rows, conditionId: rows[0]!.condition_id, outcomeIndex: rows[0]!.outcome_index, pnl: rows.reduce((a, r) => a + r.net_usd, 0) }))
     .sort((a, b) => b.rows.length - a.rows.length || b.pnl - a.pnl || a.conditionId.localeCompare(b.conditionId))
@@ -110,8 +110,7 @@ export function activeWhaleMarkets(book: WhaleBookView, wallet: string, own: rea
   const { matchMinWhales } = config.insights;
   const matched = [...matchedWhales(book, wallet, own).keys()];
   const held = new Set(own.filter((p) => p.status === "open" && p.shares > 0).map((p) => pairKey(p.condition_id, p.outcome_index)));
-  const isActive = (m: MarketInfo | undefined) => m !== undefined && !m.closed && m.resolution === null;
-  const active = groupMatched(book, matched, (p) => p.held && !held.has(pairKey(p.condition_id, p.outcome_index)) && isActive(book.markets.get(p.condition_id)))
+  const active = groupMatched(book.activeByWhale, matched, (p) => !held.has(pairKey(p.condition_id, p.outcome_index)))
     .filter((rows) => rows.length >= matchMinWhales)
     .map((rows) => ({ rows, conditionId: rows[0]!.condition_id, outcomeIndex: rows[0]!.outcome_index, cost: rows.reduce((a, r) => a + usd(r.shares) * r.avg_price, 0) }))
     .sort((a, b) => b.rows.length - a.rows.length || b.cost - a.cost || a.conditionId.localeCompare(b.conditionId) || a.outcomeIndex - b.outcomeIndex);
