@@ -92,6 +92,12 @@ export async function loadMarkets(store: Store, conditionIds: Iterable<string>):
   return out;
 }
 
+/** Facts of every market, by condition id. */
+export async function loadAllMarkets(store: Store): Promise<Map<string, MarketInfo>> {
+  const rows = await marketQuery(store).execute();
+  return new Map(rows.map((row) => [row.condition_id, marketInfo(row)]));
+}
+
 /** Open markets whose end date is after `now`. */
 export async function loadActiveMarkets(store: Store, now: number): Promise<MarketInfo[]> {
   const rows = await marketQuery(store).where("m.closed", "=", 0).where("m.end_date", ">", now).execute();

@@ -6,6 +6,7 @@
  */
 import type { Store } from "../store/database.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
+import { KeptCopy } from "./kept-copy.js";
 import type { Roster, RosterCopyDeps } from "./smart-roster.js";
 
 const WALLETS_PER_QUERY = 200;
@@ -80,44 +81,28 @@ async function loadHoldings(store: Store, roster: Roster, now: number): Promise<
 }
 
 export class SmartHoldings {
-  private view: HoldingsView | null = null;
-  private loading: Promise<HoldingsView> | null = null;
-  private epoch = 0;
+  private readonly copy: KeptCopy<HoldingsView>;
 
   constructor(
     private readonly deps: RosterCopyDeps,
     private readonly refreshSeconds: number,
-  ) {}
+  ) {
+    this.copy = new KeptCopy(async () => {
+      const now = deps.clock.now();
+      return loadHoldings(deps.store, await deps.roster.latest(), now);
+    });
+  }
 
   /** The copy; the first call waits for it, a stale one is reloaded in the background. */
   async current(): Promise<HoldingsView> {
-    const view = this.view;
-    if (!view) return this.loading ?? this.reload();
+    const view = this.copy.view;
+    if (!view) return this.copy.reload();
     const now = this.deps.clock.now();
-    if (!this.loading && (now - view.asOf >= this.refreshSeconds || now < view.asOf)) this.reload().catch(() => undefined);
+    if (!this.copy.loading && (now - view.asOf >= this.refreshSeconds || now < view.asOf)) this.copy.reloadQuietly();
     return view;
   }
 
   forget(): void {
-    this.epoch++;
-    this.view = null;
-    this.loading = null;
-  }
-
-  private reload(): Promise<HoldingsView> {
-    const epoch = this.epoch;
-    const now = this.deps.clock.now();
-    const loading = this.deps.roster
-      .latest()
-      .then((roster) => loadHoldings(this.deps.store, roster, now))
-      .then((view) => {
-        if (epoch === this.epoch) this.view = view;
-        return view;
-      })
-      .finally(() => {
-        if (this.loading === loading) this.loading = null;
-      });
-    this.loading = loading;
-    return loading;
+    this.copy.forget();
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { OutcomeSide } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
+import { queryRows } from "../store/raw-sql.js";
 import type { Direction, EntryType } from "../store/schema.js";
 import { SECONDS_PER_DAY, loadMarkets, outcomeSide, usd } from "./insight-support.js";
 
@@ -71,20 +72,30 @@ export function labelMove(fill: { side: Direction; outcome_index: number; entry_
 
 const fillColumns = ["id", "condition_id", "side", "outcome_index", "entry_type", "size", "usd", "price", "ts"] as const;
 
-/** The wallet's latest fill per market (ties at the same second: the last stored), labelled. */
+/**
+ * The wallet's latest fill per market (ties at the same second: the last stored), labelled. Index seeks only
+ * (`fills_wallet_condition_ts`): one per market to find the wallet's next market, one for its latest fill there.
+ */
 export async function lastMoves(store: Store, wallet: string) {
-  const latest = store.db.selectFrom("fills").select(["condition_id", (eb) => eb.fn.max("ts").as("ts")]).where("wallet", "=", wallet).groupBy("condition_id").as("l");
-  const rows = await store.db
-    .selectFrom("fills as f")
-    .innerJoin(latest, (join) => join.onRef("l.condition_id", "=", "f.condition_id").onRef("l.ts", "=", "f.ts"))
-    .select(fillColumns.map((c) => `f.${c}` as const))
-    .where("f.wallet", "=", wallet)
-    .orderBy("f.id")
-    .execute();
+  const rows = await queryRows<{ id: number; condition_id: string; side: Direction; outcome_index: number; entry_type: EntryType | null; size: number; usd: number; price: number; ts: number }>(
+    store.db,
+    store.kind,
+    `with recursive markets (condition_id) as (
+       select min(condition_id) from fills where wallet = ?
+       union all
+       select (select min(f.condition_id) from fills f where f.wallet = ? and f.condition_id > markets.condition_id) from markets where markets.condition_id is not null
+     )
+     select f.id, f.condition_id, f.side, f.outcome_index, f.entry_type, f.size, f.usd, f.price, f.ts
+     from markets join fills f on f.id = (
+       select l.id from fills l where l.wallet = ? and l.condition_id = markets.condition_id order by l.ts desc, l.id desc limit 1
+     )
+     order by f.id`,
+    [wallet, wallet, wallet],
+  );
   const moves: Record<string, { entry_type: EntryType | null; action_label: string; usd: number; side_label: OutcomeSide; ts: number }> = {};
   for (const r of rows) {
-    const { action_label, side_label, usd: amount } = labelMove(r);
-    moves[r.condition_id] = { entry_type: r.entry_type, action_label, usd: amount, side_label, ts: r.ts };
+    const { action_label, side_label, usd: amount } = labelMove({ ...r, size: Number(r.size), usd: Number(r.usd), price: Number(r.price), outcome_index: Number(r.outcome_index) });
+    moves[r.condition_id] = { entry_type: r.entry_type, action_label, usd: amount, side_label, ts: Number(r.ts) };
   }
   return moves;
 }

@@ -7,78 +7,48 @@ import type { Config } from "../config/index.js";
 import { CATEGORIES, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
 import { chunks, loadActiveMarkets, loadMarkets, loadNames, marketRef, outcomeSide, parseCategoryShares, rankedCategories, usd } from "./insight-support.js";
+import { pairKey, type BookPosition, type WhaleBookView } from "./whale-book.js";
 
-const pairKey = (conditionId: string, outcomeIndex: number) => `${conditionId}/${outcomeIndex}`;
-
-interface WhalePosition {
-  wallet: string;
+/** The wallet's own positions: the one read of the asking wallet a whale-match request makes. */
+export interface OwnPosition {
   condition_id: string;
   outcome_index: number;
-  shares: number;
-  avg_price: number;
-  realized_pnl: number;
-  fees: number;
+  total_bought: number;
   status: "open" | "closed";
+  shares: number;
 }
 
-const positionColumns = ["wallet", "condition_id", "outcome_index", "shares", "avg_price", "realized_pnl", "fees", "status"] as const;
-
-/** Smart Money wallets with their headline figures, the given wallet left out. */
-async function smartWhales(store: Store, except: string) {
-  const rows = await store.db
-    .selectFrom("wallet_stats")
-    .select(["wallet", "total_pnl", "win_rate", "profit_factor"])
-    .where("is_smart", "=", 1)
-    .where("wallet", "!=", except)
-    .execute();
-  return new Map(rows.map((r) => [r.wallet, r]));
+export function ownPositions(store: Store, wallet: string): Promise<OwnPosition[]> {
+  return store.db.selectFrom("positions").select(["condition_id", "outcome_index", "total_bought", "status", "shares"]).where("wallet", "=", wallet).execute();
 }
 
 /**
  * Every Smart Money wallet sharing at least one (market, side) position with the wallet, with the count of
  * shared positions. A position counts once anything was bought on it, open or closed.
  */
-export async function matchedWhales(store: Store, wallet: string): Promise<Map<string, number>> {
-  const own = await store.db.selectFrom("positions").select(["condition_id", "outcome_index"]).where("wallet", "=", wallet).where("total_bought", ">", 0).execute();
-  const pairs = new Set(own.map((p) => pairKey(p.condition_id, p.outcome_index)));
-  const whales = await smartWhales(store, wallet);
+export function matchedWhales(book: WhaleBookView, wallet: string, own: readonly OwnPosition[]): Map<string, number> {
   const shared = new Map<string, number>();
-  if (whales.size === 0) return shared;
-  for (const part of chunks([...new Set(own.map((p) => p.condition_id))])) {
-    const rows = await store.db
-      .selectFrom("positions")
-      .select(["wallet", "condition_id", "outcome_index"])
-      .where("condition_id", "in", part)
-      .where("total_bought", ">", 0)
-      .where("wallet", "!=", wallet)
-      .execute();
-    for (const r of rows) {
-      if (!whales.has(r.wallet) || !pairs.has(pairKey(r.condition_id, r.outcome_index))) continue;
-      shared.set(r.wallet, (shared.get(r.wallet) ?? 0) + 1);
-    }
+  const pairs = new Set(own.filter((p) => p.total_bought > 0).map((p) => pairKey(p.condition_id, p.outcome_index)));
+  for (const pair of pairs) {
+    for (const p of book.boughtByPair.get(pair) ?? []) if (p.wallet !== wallet) shared.set(p.wallet, (shared.get(p.wallet) ?? 0) + 1);
   }
   return shared;
 }
 
-export async function whaleMatches(store: Store, wallet: string, limit: number) {
-  const [shared, whales, ownCount] = await Promise.all([
-    matchedWhales(store, wallet),
-    smartWhales(store, wallet),
-    store.db.selectFrom("positions").select((eb) => eb.fn.countAll<number>().as("n")).where("wallet", "=", wallet).where("total_bought", ">", 0).executeTakeFirst(),
-  ]);
-  const positions = Number(ownCount?.n ?? 0);
+export function whaleMatches(book: WhaleBookView, wallet: string, own: readonly OwnPosition[], limit: number) {
+  const shared = matchedWhales(book, wallet, own);
+  const positions = own.filter((p) => p.total_bought > 0).length;
   const ranked = [...shared.entries()]
-    .map(([whale, count]) => ({ whale, count, stats: whales.get(whale)! }))
+    .map(([whale, count]) => ({ whale, count, stats: book.whales.get(whale)! }))
     .sort((a, b) => b.count - a.count || b.stats.total_pnl - a.stats.total_pnl || a.whale.localeCompare(b.whale))
     .slice(0, limit);
-  const names = await loadNames(store, ranked.map((r) => r.whale));
   return {
     address: wallet,
     positions_considered: positions,
     matched_whales: shared.size,
     matches: ranked.map((r) => ({
       wallet: r.whale,
-      name: names.get(r.whale) ?? null,
+      name: r.stats.name,
       shared_positions: r.count,
       overlap_pct: positions > 0 ? (100 * r.count) / positions : 0,
       total_pnl: r.stats.total_pnl,
@@ -88,99 +58,79 @@ export async function whaleMatches(store: Store, wallet: string, limit: number) 
   };
 }
 
-async function positionsOf(store: Store, wallets: readonly string[], openOnly: boolean): Promise<WhalePosition[]> {
-  const out: WhalePosition[] = [];
-  for (const part of chunks(wallets)) {
-    let query = store.db.selectFrom("positions").select([...positionColumns]).where("wallet", "in", part);
-    query = openOnly ? query.where("status", "=", "open").where("shares", ">", 0) : query.where("total_bought", ">", 0);
-    out.push(...(await query.execute()));
-  }
-  return out;
-}
-
-function groupBySide(positions: readonly WhalePosition[]) {
-  const groups = new Map<string, { condition_id: string; outcome_index: number; rows: WhalePosition[] }>();
-  for (const p of positions) {
-    const key = pairKey(p.condition_id, p.outcome_index);
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { condition_id: p.condition_id, outcome_index: p.outcome_index, rows: [] }));
-    group.rows.push(p);
+/**
+ * The matched whales' positions that `keep` admits, grouped by (market, side), the groups in first-seen order and
+ * each group's rows in whale order (so sums over a group add in one order, whatever order the store returned).
+ */
+function groupMatched(byWhale: WhaleBookView["wonByWhale"], matched: readonly string[], keep: (p: BookPosition) => boolean): BookPosition[][] {
+  const groups = new Map<string, BookPosition[]>();
+  for (const whale of [...matched].sort()) {
+    for (const p of byWhale.get(whale) ?? []) {
+      if (!keep(p)) continue;
+      const key = pairKey(p.condition_id, p.outcome_index);
+      const group = groups.get(key);
+      if (group) group.push(p);
+      else groups.set(key, [p]);
+    }
   }
   return [...groups.values()];
 }
 
-async function whaleList(store: Store, rows: readonly WhalePosition[]) {
-  const names = await loadNames(store, rows.map((r) => r.wallet));
-  return [...new Set(rows.map((r) => r.wallet))].sort().map((w) => ({ wallet: w, name: names.get(w) ?? null }));
+/** The distinct whales of a group, by address, with their names. */
+function whaleList(book: WhaleBookView, rows: readonly BookPosition[]) {
+  return [...new Set(rows.map((r) => r.wallet))].sort().map((w) => ({ wallet: w, name: book.whales.get(w)?.name ?? null }));
 }
 
-export async function missedOpportunities(store: Store, wallet: string, limit: number, config: Config) {
-  const matched = [...(await matchedWhales(store, wallet)).keys()];
-  const [whalePositions, own] = await Promise.all([
-    positionsOf(store, matched, false),
-    store.db.selectFrom("positions").select("condition_id").where("wallet", "=", wallet).execute(),
-  ]);
+export function missedOpportunities(book: WhaleBookView, wallet: string, own: readonly OwnPosition[], limit: number, config: Config) {
+  const { matchMinWhales } = config.insights;
+  const matched = [...matchedWhales(book, wallet, own).keys()];
   const present = new Set(own.map((p) => p.condition_id));
-  const candidates = groupBySide(whalePositions).filter((g) => !present.has(g.condition_id) && new Set(g.rows.map((r) => r.wallet)).size >= config.insights.matchMinWhales);
-  const markets = await loadMarkets(store, candidates.map((g) => g.condition_id));
-  const won = candidates
-    .filter((g) => markets.get(g.condition_id)?.resolution === outcomeSide(g.outcome_index))
-    .map((g) => ({ g, whaleCount: new Set(g.rows.map((r) => r.wallet)).size, pnl: g.rows.reduce((a, r) => a + usd(r.realized_pnl - r.fees), 0) }))
-    .sort((a, b) => b.whaleCount - a.whaleCount || b.pnl - a.pnl || a.g.condition_id.localeCompare(b.g.condition_id))
+  const won = groupMatched(book.wonByWhale, matched, (p) => !present.has(p.condition_id))
+    .filter((rows) => rows.length >= matchMinWhales)
+    .map((rows) => ({ rows, conditionId: rows[0]!.condition_id, outcomeIndex: rows[0]!.outcome_index, pnl: rows.reduce((a, r) => a + r.net_usd, 0) }))
+    .sort((a, b) => b.rows.length - a.rows.length || b.pnl - a.pnl || a.conditionId.localeCompare(b.conditionId))
     .slice(0, limit);
   return {
     address: wallet,
     matched_whales: matched.length,
-    min_whales: config.insights.matchMinWhales,
-    markets: await Promise.all(
-      won.map(async ({ g, whaleCount, pnl }) => ({
-        ...marketRef(g.condition_id, markets.get(g.condition_id)),
-        category: markets.get(g.condition_id)?.category ?? null,
-        winning_side: outcomeSide(g.outcome_index),
-        whale_count: whaleCount,
-        whales_pnl: pnl,
-        whales: await whaleList(store, g.rows),
-      })),
-    ),
+    min_whales: matchMinWhales,
+    markets: won.map(({ rows, conditionId, outcomeIndex, pnl }) => ({
+      ...marketRef(conditionId, book.markets.get(conditionId)),
+      category: book.markets.get(conditionId)?.category ?? null,
+      winning_side: outcomeSide(outcomeIndex),
+      whale_count: rows.length,
+      whales_pnl: pnl,
+      whales: whaleList(book, rows),
+    })),
   };
 }
 
-/** Every active market where enough matched whales hold one side the wallet does not (the contract caches it 60 s). */
-export async function activeWhaleMarkets(store: Store, wallet: string, config: Config) {
-  const matched = [...(await matchedWhales(store, wallet)).keys()];
-  const [whalePositions, own] = await Promise.all([
-    positionsOf(store, matched, true),
-    store.db.selectFrom("positions").select(["condition_id", "outcome_index"]).where("wallet", "=", wallet).where("status", "=", "open").where("shares", ">", 0).execute(),
-  ]);
-  const held = new Set(own.map((p) => pairKey(p.condition_id, p.outcome_index)));
-  const candidates = groupBySide(whalePositions).filter((g) => !held.has(pairKey(g.condition_id, g.outcome_index)) && g.rows.length >= config.insights.matchMinWhales);
-  const markets = await loadMarkets(store, candidates.map((g) => g.condition_id));
-  const active = candidates
-    .filter((g) => {
-      const m = markets.get(g.condition_id);
-      return m !== undefined && !m.closed && m.resolution === null;
-    })
-    .map((g) => ({ g, cost: g.rows.reduce((a, r) => a + (usd(r.shares) * r.avg_price), 0) }))
-    .sort((a, b) => b.g.rows.length - a.g.rows.length || b.cost - a.cost || a.g.condition_id.localeCompare(b.g.condition_id));
+/** Every active market where enough matched whales hold one side the wallet does not. */
+export function activeWhaleMarkets(book: WhaleBookView, wallet: string, own: readonly OwnPosition[], config: Config) {
+  const { matchMinWhales } = config.insights;
+  const matched = [...matchedWhales(book, wallet, own).keys()];
+  const held = new Set(own.filter((p) => p.status === "open" && p.shares > 0).map((p) => pairKey(p.condition_id, p.outcome_index)));
+  const active = groupMatched(book.activeByWhale, matched, (p) => !held.has(pairKey(p.condition_id, p.outcome_index)))
+    .filter((rows) => rows.length >= matchMinWhales)
+    .map((rows) => ({ rows, conditionId: rows[0]!.condition_id, outcomeIndex: rows[0]!.outcome_index, cost: rows.reduce((a, r) => a + usd(r.shares) * r.avg_price, 0) }))
+    .sort((a, b) => b.rows.length - a.rows.length || b.cost - a.cost || a.conditionId.localeCompare(b.conditionId) || a.outcomeIndex - b.outcomeIndex);
   return {
     address: wallet,
     matched_whales: matched.length,
-    min_whales: config.insights.matchMinWhales,
-    markets: await Promise.all(
-      active.map(async ({ g, cost }) => {
-        const m = markets.get(g.condition_id)!;
-        return {
-          ...marketRef(g.condition_id, m),
-          category: m.category,
-          side: outcomeSide(g.outcome_index),
-          price: g.outcome_index === 0 ? m.price_yes : m.price_no,
-          whale_count: g.rows.length,
-          whales_cost_usd: cost,
-          wallet_holds_opposite: held.has(pairKey(g.condition_id, 1 - g.outcome_index)),
-          whales: await whaleList(store, g.rows),
-        };
-      }),
-    ),
+    min_whales: matchMinWhales,
+    markets: active.map(({ rows, conditionId, outcomeIndex, cost }) => {
+      const m = book.markets.get(conditionId)!;
+      return {
+        ...marketRef(conditionId, m),
+        category: m.category,
+        side: outcomeSide(outcomeIndex),
+        price: outcomeIndex === 0 ? m.price_yes : m.price_no,
+        whale_count: rows.length,
+        whales_cost_usd: cost,
+        wallet_holds_opposite: held.has(pairKey(conditionId, 1 - outcomeIndex)),
+        whales: whaleList(book, rows),
+      };
+    }),
   };
 }
 

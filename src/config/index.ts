@@ -149,6 +149,7 @@ export const settings = {
   whaleReads: {
     alertsRefreshSeconds: int("WHALE_ALERTS_REFRESH_SECONDS", 2, "how often an API process adds newly stored fills to its in-memory copy of the last 48 h of smart-whale fills (whale alerts, their summary, recent whale trades)", { min: 0 }),
     alertsCachedMb: int("WHALE_ALERTS_CACHED_MB", 16, "MiB of whale-alert answers an API process keeps serialized for the clock second they were computed in: the same query again within that second is not computed again", { min: 0 }),
+    bookRefreshSeconds: int("WHALE_BOOK_REFRESH_SECONDS", 60, "age at which an API process reloads, in the background, its copy of every Smart Money position (whale-matches, missed-opportunities, active-whale-markets; also reloaded when the Deriver rewrites wallet_stats); their answers are kept serialized as long", { min: 1 }),
     holdingsRefreshSeconds: int("WHALE_HOLDINGS_REFRESH_SECONDS", 60, "age at which an API process reloads, in the background, its copy of the smart whales' open positions (big positions, conviction clusters, whale flips)", { min: 1 }),
   },
   markets: {
@@ -206,6 +207,7 @@ export const settings = {
   wallet: {
     overviewCacheSeconds: int("WALLET_OVERVIEW_CACHE_SECONDS", 60, "cache window of a wallet overview read from stored data", { min: 1 }),
     overviewCachedBodies: int("WALLET_OVERVIEW_CACHED_BODIES", 20_000, "proxy-view overview answers an API process keeps serialized (within the overview window)", { min: 0 }),
+    insightsCachedMb: int("WALLET_INSIGHTS_CACHED_MB", 32, "MiB of serialized wallet insight answers an API process keeps (whale matches and the per-wallet insights)", { min: 0 }),
     overviewCachedMb: int("WALLET_OVERVIEW_CACHED_MB", 32, "MiB of serialized proxy-view overview answers an API process keeps, for each of the v2 and public v1 overview routes", { min: 0 }),
     heavyWalletTrades: int("WALLET_HEAVY_TRADES", 250_000, "fills from which a wallet counts as very heavy: a cold public v1 overview answers 202 and computes in the background", { min: 1 }),
     degradedInFlightRequests: int("DEGRADED_IN_FLIGHT_REQUESTS", 256, "wallet requests in flight in one process above which overviews drop their secondary counters (degraded)", { min: 0 }),

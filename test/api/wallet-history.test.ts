@@ -161,6 +161,18 @@ describe("last-moves", () => {
     }
   });
 
+  it("gives every wallet's latest fill in each of its markets (ties at one second: the last stored)", async () => {
+    const wallets = (await q<{ wallet: string }>("select distinct wallet from fills order by wallet")).map((r) => r.wallet);
+    const sample = wallets.filter((_, i) => i % Math.max(1, Math.floor(wallets.length / 40)) === 0);
+    for (const wallet of sample) {
+      const latest = new Map<string, FillRow>();
+      for (const f of await q<FillRow>("select * from fills where wallet = ? order by ts, id", [wallet])) latest.set(f.condition_id, f);
+      const body = (await get(`/api/v2/wallet/${wallet}/last-moves`)).body;
+      expect(Object.keys(body).sort(), wallet).toEqual([...latest.keys()].sort());
+      for (const [cid, f] of latest) expect([body[cid].ts, body[cid].entry_type, body[cid].action_label], wallet).toEqual([f.ts, f.entry_type, expectedLabel(f).action_label]);
+    }
+  });
+
   it("labels a MINT-settled SELL of YES as an entry into NO", async () => {
     const cid = (await q<{ condition_id: string }>("select condition_id from fills where wallet = ? limit 1", [active]))[0]!.condition_id;
     await w.store.db

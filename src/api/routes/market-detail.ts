@@ -8,6 +8,8 @@ import { LocalBodyCache } from "../body-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
+import { keptAnswers } from "../kept-answers.js";
+import { marketFillsStamp } from "../../analytics/wallet-stamps.js";
 import { sendSerialized } from "../send-serialized.js";
 import { Limit } from "../params.js";
 import { HolderRowSchema, MarketIdParams, MarketRowSchema, Nullable, WhalesSchema, indexOf, indexedMarket } from "./market-schemas.js";
@@ -114,6 +116,7 @@ const Breakdown = Type.Object({
 
 export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
+  const answers = keptAnswers(ctx);
   const pages = new LocalBodyCache(clock, ctx.config.markets.detailCacheSeconds, { maxEntries: ctx.config.markets.detailCachedBodies, maxBytes: mebibytes(ctx.config.markets.detailCachedMb) }, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
   const find = (marketId: string) => indexedMarket(ctx, marketId);
 
@@ -175,11 +178,15 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const m = await find(request.params.market_id);
-      const trades = await recentWhaleTrades(ctx.store, m.condition_id, request.query.limit as number);
-      const { value: history } = await ctx.platform.cache.getOrLoad(`market:price-history:${m.condition_id}`, LOOKUP_OPEN_MS, () => dailyPriceHistory(ctx.store, m.condition_id));
-      return { market_id: m.id, condition_id: m.condition_id, count: trades.length, trades, price_history: history };
+      const limit = request.query.limit as number;
+      // Kept serialized under the market's latest fill: a new fill retires it.
+      return answers.send(reply, `market-trades|${m.condition_id}|${limit}`, await marketFillsStamp(ctx.store, m.condition_id), async () => {
+        const trades = await recentWhaleTrades(ctx.store, m.condition_id, limit);
+        const { value: history } = await ctx.platform.cache.getOrLoad(`market:price-history:${m.condition_id}`, LOOKUP_OPEN_MS, () => dailyPriceHistory(ctx.store, m.condition_id));
+        return { market_id: m.id, condition_id: m.condition_id, count: trades.length, trades, price_history: history };
+      });
     },
   );
 

@@ -6,6 +6,8 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { CHANGES_MAX_LOOKBACK, CHANGES_MIN_AGE, PNL_PERIODS, changesSince, lastMoves, pnlHistory, pnlHistoryChain } from "../../analytics/wallet-history.js";
 import type { AppContext } from "../context.js";
+import { keptAnswers } from "../kept-answers.js";
+import { fillsStamp } from "../../analytics/wallet-stamps.js";
 import { refuseContractAddresses } from "../params.js";
 import { NoQuery, Nullable, walletRoute } from "./wallet-insight-schemas.js";
 
@@ -102,7 +104,9 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     async (request) => changesSince(store, await wallets.requireProxy(request.params.address), request.query.since, platform.clock.now()),
   );
 
-  app.get("/api/v2/wallet/:address/last-moves", route("Latest move per market", LastMoves, NoQuery, heavy(access.public, ctx.config.limits.heavyReadCost)), async (request) =>
-    lastMoves(store, await wallets.requireProxy(request.params.address)),
-  );
+  const answers = keptAnswers(ctx);
+  app.get("/api/v2/wallet/:address/last-moves", route("Latest move per market", LastMoves, NoQuery, heavy(access.public, ctx.config.limits.heavyReadCost)), async (request, reply) => {
+    const wallet = await wallets.requireProxy(request.params.address);
+    return answers.send(reply, `last-moves|${wallet}`, await fillsStamp(store, wallet), () => lastMoves(store, wallet));
+  });
 };

@@ -5,9 +5,17 @@
 import { access, heavy } from "../access.js";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { activeWhaleMarkets, missedOpportunities, relatedMarkets, similarTraders, walletAlignment, whaleMatches } from "../../analytics/whale-matches.js";
+import type { FastifyReply } from "fastify";
+import { activeWhaleMarkets, missedOpportunities, ownPositions, relatedMarkets, similarTraders, walletAlignment, whaleMatches, type OwnPosition } from "../../analytics/whale-matches.js";
+import { WhaleBook, type WhaleBookView } from "../../analytics/whale-book.js";
+import { mebibytes } from "../../platform/bounded-map.js";
+import { LocalBodyCache } from "../body-cache.js";
+import { sendSerialized } from "../send-serialized.js";
 import { closedInsights, walletHighlights, walletHold, walletInsights } from "../../analytics/wallet-insights.js";
 import type { AppContext } from "../context.js";
+import { keptAnswers } from "../kept-answers.js";
+import { ledgerStamp } from "../../analytics/wallet-stamps.js";
+import { SECONDS_PER_DAY } from "../../ledger/index.js";
 import { refuseContractAddresses } from "../params.js";
 import {
   ActiveWhaleMarkets,
@@ -28,6 +36,8 @@ import {
 const TAGS = ["wallet insights"];
 const RELATED_TTL_MS = 5 * 60_000;
 const SIMILAR_TTL_MS = 10 * 60_000;
+/** Answers kept serialized per wallet and query, at most. */
+const KEPT_ANSWERS = 20_000;
 const ACTIVE_WHALES_TTL_MS = 60_000;
 
 const LimitQuery = (defaultValue: number, max: number) =>
@@ -42,19 +52,30 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   const now = () => platform.clock.now();
   const heavyRead = heavy(access.public, config.limits.heavyReadCost);
 
-  app.get("/api/v2/wallet/:address/insights", route("Wallet insights: categories, entry prices, hold, skill", Insights, NoQuery), async (request) =>
-    walletInsights(store, await wallets.requireProxy(request.params.address)),
-  );
+  // Answers of the wallet's own ledger rows, kept serialized while the Deriver has not written them again.
+  const answers = keptAnswers(ctx);
+  const fromLedger = async (reply: FastifyReply, key: string, wallet: string, compute: () => Promise<unknown>) => answers.send(reply, `${key}|${wallet}`, await ledgerStamp(store, wallet), compute);
+
+  app.get("/api/v2/wallet/:address/insights", route("Wallet insights: categories, entry prices, hold, skill", Insights, NoQuery), async (request, reply) => {
+    const wallet = await wallets.requireProxy(request.params.address);
+    return fromLedger(reply, "insights", wallet, () => walletInsights(store, wallet));
+  });
 
   app.get(
     "/api/v2/wallet/:address/closed-insights",
     route("Closed-position insights: win/loss figures, biggest wins and losses", ClosedInsights, ProxyQuery),
-    async (request) => closedInsights(store, await wallets.requireProxy(request.params.address, request.query.proxy), config),
+    async (request, reply) => {
+      const wallet = await wallets.requireProxy(request.params.address, request.query.proxy);
+      return fromLedger(reply, "closed-insights", wallet, () => closedInsights(store, wallet, config));
+    },
   );
 
-  app.get("/api/v2/wallet/:address/highlights", route("Winning streaks and biggest single win", Highlights, NoQuery), async (request) =>
-    walletHighlights(store, await wallets.requireProxy(request.params.address), now()),
-  );
+  app.get("/api/v2/wallet/:address/highlights", route("Winning streaks and biggest single win", Highlights, NoQuery), async (request, reply) => {
+    const wallet = await wallets.requireProxy(request.params.address);
+    const at = now();
+    // The current streak counts up to today: an answer serves its UTC day only.
+    return fromLedger(reply, `highlights|${Math.floor(at / SECONDS_PER_DAY)}`, wallet, () => walletHighlights(store, wallet, at));
+  });
 
   app.get("/api/v2/wallet/:address/hold", route("Typical hold", Hold, NoQuery), async (request) =>
     walletHold(store, await wallets.requireProxy(request.params.address), now(), config),
@@ -63,7 +84,10 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   app.get(
     "/api/v2/wallet/:address/alignment",
     route("Whale alignment of the wallet's open positions", AlignmentBody, ProxyQuery),
-    async (request) => walletAlignment(store, await wallets.requireProxy(request.params.address, request.query.proxy), config),
+    async (request, reply) => {
+      const wallet = await wallets.requireProxy(request.params.address, request.query.proxy);
+      return fromLedger(reply, "alignment", wallet, () => walletAlignment(store, wallet, config));
+    },
   );
 
   app.get("/api/v2/wallet/:address/related-markets", route("Active markets in the wallet's main categories", RelatedMarkets, NoQuery), async (request) => {
@@ -76,16 +100,40 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     return (await platform.cache.getOrLoad(`wallet-insights:similar-traders:${wallet}`, SIMILAR_TTL_MS, () => similarTraders(store, wallet, config))).value;
   });
 
+  // The whale-match answers read the process's copy of every Smart Money position and the wallet's own positions:
+  // kept serialized per wallet, query and copy for as long as the copy lasts (WHALE_BOOK_REFRESH_SECONDS).
+  const book = new WhaleBook(store, platform.clock, config.whaleReads.bookRefreshSeconds);
+  const warm = () => void book.current().catch(() => undefined);
+  ctx.readiness.onReady(() => {
+    book.forget();
+    warm();
+  });
+  app.addHook("onReady", async () => warm());
+  const kept = new LocalBodyCache(platform.clock, config.whaleReads.bookRefreshSeconds, { maxEntries: KEPT_ANSWERS, maxBytes: mebibytes(config.wallet.insightsCachedMb) }, config.server.gzipMinBytes, () => ctx.readiness.ready);
+  const sendWhaleAnswer = async (reply: FastifyReply, name: string, wallet: string, limit: number, answer: (view: WhaleBookView, own: OwnPosition[]) => unknown) => {
+    const view = await book.current();
+    const body = await kept.get(`${name}|${wallet}|${limit}|${view.version}`, async () => reply.serialize(answer(view, await ownPositions(store, wallet))) as string);
+    return sendSerialized(reply, body);
+  };
+
   app.get(
     "/api/v2/wallet/:address/whale-matches",
     route("Whales with the most overlapping (market, side) positions", WhaleMatches, LimitQuery(10, 100), heavyRead),
-    async (request) => whaleMatches(store, await wallets.requireProxy(request.params.address), request.query.limit),
+    async (request, reply) => {
+      const wallet = await wallets.requireProxy(request.params.address);
+      const { limit } = request.query;
+      return sendWhaleAnswer(reply, "whale-matches", wallet, limit, (view, own) => whaleMatches(view, wallet, own, limit));
+    },
   );
 
   app.get(
     "/api/v2/wallet/:address/missed-opportunities",
     route("Markets matched whales won without the wallet", MissedOpportunities, LimitQuery(5, 50), heavyRead),
-    async (request) => missedOpportunities(store, await wallets.requireProxy(request.params.address), request.query.limit, config),
+    async (request, reply) => {
+      const wallet = await wallets.requireProxy(request.params.address);
+      const { limit } = request.query;
+      return sendWhaleAnswer(reply, "missed-opportunities", wallet, limit, (view, own) => missedOpportunities(view, wallet, own, limit, config));
+    },
   );
 
   app.get(
@@ -93,8 +141,14 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     route("Open markets where matched whales hold a side the wallet does not", ActiveWhaleMarkets, LimitQuery(5, 50), heavyRead),
     async (request) => {
       const wallet = await wallets.requireProxy(request.params.address);
-      const all = (await platform.cache.getOrLoad(`wallet-insights:active-whale-markets:${wallet}`, ACTIVE_WHALES_TTL_MS, () => activeWhaleMarkets(store, wallet, config))).value;
-      return { ...all, markets: all.markets.slice(0, request.query.limit) };
+      const { limit } = request.query;
+      const all = (
+        await platform.cache.getOrLoad(`wallet-insights:active-whale-markets:${wallet}`, ACTIVE_WHALES_TTL_MS, async () => {
+          const view = await book.current();
+          return activeWhaleMarkets(view, wallet, await ownPositions(store, wallet), config);
+        })
+      ).value;
+      return { ...all, markets: all.markets.slice(0, limit) };
     },
   );
 };

@@ -11,6 +11,8 @@ import { byCurrentValue, closedPositions, openPositions, pendingRedemptions } fr
 import { walletFees } from "../../analytics/wallet-trades.js";
 import { access, heavy } from "../access.js";
 import type { AppContext } from "../context.js";
+import { keptAnswers } from "../kept-answers.js";
+import { ledgerStamp } from "../../analytics/wallet-stamps.js";
 import { OverviewSender } from "./wallet-overview-sender.js";
 import { validationError } from "../errors.js";
 import { Offset, WalletParams, refuseContractAddresses, walletErrorResponses } from "../params.js";
@@ -43,6 +45,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
   const wallets = ctx.wallets;
   const overviews = new OverviewSender(ctx);
   const { store } = ctx;
+  // Positions and closed positions, kept serialized while the Deriver has not written the wallet's rows again.
+  const answers = keptAnswers(ctx);
 
   const overviewRoute = (url: string, summary: string) =>
     app.get(
@@ -100,12 +104,14 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
         response: { 200: V2Positions, ...walletErrorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address, request.query.proxy);
-      const open = await openPositions(store, wallet, wallets.now(), ctx.config.ingest.walletSyncFreshSeconds);
-      const { offset } = request.query;
-      const page = byCurrentValue(open.positions).slice(offset, offset + (request.query.limit ?? POSITIONS_CAP));
-      return { address: wallet, positions: page, source: open.source, is_estimated: open.is_estimated, count: page.length, total: open.positions.length, offset };
+      const { offset, limit } = request.query;
+      return answers.send(reply, `positions|${wallet}|${offset}|${limit}`, await ledgerStamp(store, wallet), async () => {
+        const open = await openPositions(store, wallet, wallets.now(), ctx.config.ingest.walletSyncFreshSeconds);
+        const page = byCurrentValue(open.positions).slice(offset, offset + (limit ?? POSITIONS_CAP));
+        return { address: wallet, positions: page, source: open.source, is_estimated: open.is_estimated, count: page.length, total: open.positions.length, offset };
+      });
     },
   );
 
@@ -130,14 +136,17 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
         response: { 200: ClosedBody, ...walletErrorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       if (q.avg_entry_max > 0 && q.avg_entry_min > q.avg_entry_max) throw validationError(["query", "avg_entry_min"], "avg_entry_min must not exceed avg_entry_max");
       const wallet = await wallets.requireProxy(request.params.address, q.proxy);
-      const { closed, total } = await closedPositions(store, wallet, {
-        limit: q.limit, offset: q.offset, sort: q.sort, minBuyCost: q.min_buy_cost, avgEntryMin: q.avg_entry_min, avgEntryMax: q.avg_entry_max,
+      const key = `closed|${wallet}|${q.limit}|${q.offset}|${q.sort}|${q.min_buy_cost}|${q.avg_entry_min}|${q.avg_entry_max}`;
+      return answers.send(reply, key, await ledgerStamp(store, wallet), async () => {
+        const { closed, total } = await closedPositions(store, wallet, {
+          limit: q.limit, offset: q.offset, sort: q.sort, minBuyCost: q.min_buy_cost, avgEntryMin: q.avg_entry_min, avgEntryMax: q.avg_entry_max,
+        });
+        return { address: wallet, closed, count: closed.length, total, has_more: q.offset + closed.length < total, sort: q.sort, offset: q.offset };
       });
-      return { address: wallet, closed, count: closed.length, total, has_more: q.offset + closed.length < total, sort: q.sort, offset: q.offset };
     },
   );
 

@@ -1,8 +1,9 @@
 /**
  * Issue 25, the Premium drill-downs: two fills indexes.
- * - `fills_wallet_condition_ts` (wallet, condition_id, ts): a wallet's trades in one market and its summary at an
+ * - `fills_wallet_condition_ts` (wallet, condition_id, ts, id): a wallet's trades in one market and its summary at an
  *   instant read only that wallet's fills in that market; over (wallet, ts) they walked every fill of the wallet (the
- *   busiest wallets of the 10,000,000-fill world have tens of thousands) to keep a few.
+ *   busiest wallets of the 10,000,000-fill world have tens of thousands) to keep a few. Last-moves finds a wallet's
+ *   markets one index seek each and the latest fill of each in one more (`id` breaks ties of one second).
  * - `fills_whale_size_makers`: the maker fills of at least WHALE_SIZE_USD (src/store/schema.ts), by market and time,
  *   with every column a market's whale trades answer, so that a page of them is read from this index alone, where
  *   over (condition_id, ts) it read a table row for every fill of the market, most of them small or takers' (about 6%
@@ -23,7 +24,7 @@ export interface FillIndex {
 }
 
 export const DRILLDOWN_FILL_INDEXES: readonly FillIndex[] = [
-  { name: "fills_wallet_condition_ts", columns: ["wallet", "condition_id", "ts"] },
+  { name: "fills_wallet_condition_ts", columns: ["wallet", "condition_id", "ts", "id"] },
   {
     name: "fills_whale_size_makers",
     columns: ["condition_id", "ts", "id", "usd", "role", "wallet", "counterparty", "side", "outcome_index", "price", "size", "entry_type", "tx_hash"],
