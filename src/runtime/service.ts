@@ -11,6 +11,7 @@ import { appContext, type AppInput } from "../api/context.js";
 import { healthRoutes } from "../api/routes/health.js";
 import type { Config } from "../config/index.js";
 import { redactUrl } from "../config/index.js";
+import type { Clock } from "../platform/clock.js";
 import { createPlatform, type Platform } from "../platform/index.js";
 import { createLogger, type Logger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
@@ -49,6 +50,8 @@ export interface StartOptions {
   beforeIngest?: (ingest: Ingest) => Promise<void>;
   /** The territory monitor's layer source and webhook DNS (tests); the configured ones when absent. */
   territory?: Pick<MonitorDeps, "source" | "resolve">;
+  /** The platform's clock (the benches start it at their world's last fill); the system clock when absent. */
+  clock?: Clock;
 }
 
 /** role ingest: only /api/v1/health, so an orchestrator can probe the ingest process. */
@@ -67,7 +70,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     await store.close();
     throw error;
   }
-  const platform = await createPlatform(config.platform);
+  const platform = await createPlatform(config.platform, options.clock);
   const role = config.server.role;
   const ingestRuns = role === "ingest" || (role === "all" && config.ingest.enabled);
   // An API process reports the readiness of the ingest process that shares its store.
