@@ -11,6 +11,7 @@ import type { ProxyTrust } from "../config/settings.js";
 import type { Logger } from "../platform/logger.js";
 import { VERSION } from "../version.js";
 import { appContext, type AppInput } from "./context.js";
+import { registerEtags } from "./etag.js";
 import { ErrorBody, ValidationErrorBody, registerErrorHandling } from "./errors.js";
 import { ContractAddressBody } from "./params.js";
 import { applyQueryConventions } from "./query-conventions.js";
@@ -104,6 +105,7 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
 
   registerErrorHandling(app);
   applyQueryConventions(app);
+  registerEtags(app);
   registerGate(app, ctx);
   app.addSchema(ErrorBody);
   app.addSchema(ValidationErrorBody);

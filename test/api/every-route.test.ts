@@ -23,7 +23,7 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
   let market: { id: string; condition_id: string };
 
   beforeAll(async () => {
-    w = await openWorldApp({ storeBackend: backend, env: { SMART_MIN_RESOLVED_MARKETS: "3" } });
+    w = await openWorldApp({ storeBackend: backend, env: { SMART_MIN_RESOLVED_MARKETS: "3", RATE_FREE_PER_MINUTE: "1000000", RATE_PREMIUM_PER_MINUTE: "1000000" } });
     key = (await createKey(w.store.db, { account: "every-route", plan: "premium", now: w.now })).key;
     const busiest = await w.store.db.selectFrom("wallet_stats").select("wallet").orderBy("total_trades", "desc").orderBy("wallet").limit(1).executeTakeFirstOrThrow();
     wallet = busiest.wallet;
@@ -41,18 +41,28 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
     return type === "integer" || type === "number" ? "1" : "x";
   }
 
-  it("answers every GET route with a 2xx or 3xx and JSON", async () => {
+  /** Each GET operation of the served document but the streams, as a URL with its path and required query filled. */
+  async function operationUrls(): Promise<Array<{ template: string; url: string }>> {
     const doc = (await w.app.inject({ url: "/api/openapi.json" })).json() as { paths: Record<string, Record<string, Operation>> };
-    const failures: string[] = [];
-    let called = 0;
+    const urls: Array<{ template: string; url: string }> = [];
     for (const [template, methods] of Object.entries(doc.paths)) {
       const get = methods.get;
       if (!get || SKIPPED.some((skip) => skip.test(template))) continue;
       const query = new URLSearchParams();
       for (const p of get.parameters ?? []) if (p.in === "query" && p.required) query.set(p.name, valueFor(p.name, p.schema?.type));
       const path = template.replace(/\{(\w+)\}/g, (_, name: string) => valueFor(name, "string"));
-      const url = query.size > 0 ? `${path}?${query}` : path;
-      const response = await w.app.inject({ url, headers: { "x-api-key": key, authorization: `Bearer ${key}` } });
+      urls.push({ template, url: query.size > 0 ? `${path}?${query}` : path });
+    }
+    return urls;
+  }
+
+  const call = (url: string, headers: Record<string, string> = {}) => w.app.inject({ url, headers: { "x-api-key": key, authorization: `Bearer ${key}`, ...headers } });
+
+  it("answers every GET route with a 2xx or 3xx and JSON", async () => {
+    const failures: string[] = [];
+    let called = 0;
+    for (const { template, url } of await operationUrls()) {
+      const response = await call(url);
       called++;
       // The AI analysis answers its first call 404 pending, as the contract says (its generation is then queued).
       const pending = response.statusCode === 404 && /ai-analysis$/.test(template) && response.json().status === "pending";
@@ -63,4 +73,32 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
     expect(called).toBeGreaterThan(40);
     expect(failures).toEqual([]);
   }, 120_000);
+
+  it("gives every 200 answer a strong ETag, and answers 304 without a body to If-None-Match while the body is the same", async () => {
+    const failures: string[] = [];
+    let revalidated = 0;
+    for (const { url } of await operationUrls()) {
+      for (const encoding of ["identity", "gzip"]) {
+        const first = await call(url, { "accept-encoding": encoding });
+        if (first.statusCode !== 200) continue;
+        const etag = first.headers.etag;
+        if (typeof etag !== "string" || !/^"[A-Za-z0-9_-]{27}(-gz)?"$/.test(etag)) {
+          failures.push(`${url} (${encoding}): ETag ${etag}`);
+          continue;
+        }
+        const again = await call(url, { "accept-encoding": encoding, "if-none-match": `"other", W/${etag}` });
+        if (again.statusCode === 304) {
+          revalidated++;
+          if (again.rawPayload.length !== 0 || again.headers.etag !== etag || again.headers.vary !== first.headers.vary) failures.push(`${url} (${encoding}): 304 with a body or other headers`);
+        } else if (again.statusCode !== 200 || again.headers.etag === etag || again.rawPayload.equals(first.rawPayload)) {
+          // Only an answer that changed (a per-request field such as _elapsed_ms) may come back whole, with another ETag.
+          failures.push(`${url} (${encoding}): ${again.statusCode} to If-None-Match ${etag}, ETag ${again.headers.etag}`);
+        }
+        const stale = await call(url, { "accept-encoding": encoding, "if-none-match": '"stale"' });
+        if (stale.statusCode !== 200) failures.push(`${url} (${encoding}): ${stale.statusCode} to a stale If-None-Match`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(revalidated).toBeGreaterThan(60);
+  }, 240_000);
 });
