@@ -42,6 +42,11 @@ export const settings = {
     bodyLimitBytes: int("HTTP_BODY_LIMIT_BYTES", 16_384, "largest request body accepted (413 beyond): the largest legitimate one, a 50-wallet batch of names, is a few KiB", { min: 1_024, max: 10_485_760 }),
     shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, "how long SIGTERM waits for in-flight requests", { min: 0 }),
     slowRequestMs: int("SLOW_REQUEST_MS", 1_000, "requests slower than this are logged at warn; the others at debug (access log)", { min: 0 }),
+    roundNumbers: bool(
+      "ROUND_NUMBERS",
+      false,
+      "write USD in cents, percents and ratios to 2 decimals, prices to 4 (src/api/rounding.ts); off until the family tests compare at those precisions",
+    ),
     gzipMinBytes: int("GZIP_MIN_BYTES", 1_024, "answers kept serialized (leaderboards, market pages, overviews) this large or larger are sent gzip-compressed to clients that accept it; 0: never", { min: 0 }),
   },
   store: {
@@ -159,6 +164,7 @@ export const settings = {
     similarHighOverlapPct: num("SIMILAR_HIGH_OVERLAP_PCT", 75, "category overlap (percent) labelled 'Very similar' by similar-traders", { min: 0, max: 100 }),
     similarMediumOverlapPct: num("SIMILAR_MEDIUM_OVERLAP_PCT", 50, "category overlap (percent) labelled 'Similar' by similar-traders", { min: 0, max: 100 }),
     searchMaxResults: int("WALLET_SEARCH_MAX_RESULTS", 20, "results returned by wallet-search", { min: 1, max: 200 }),
+    searchRefreshSeconds: int("WALLET_SEARCH_REFRESH_SECONDS", 60, "age at which an API process reloads its in-memory wallet search index (profiles and traders) in the background", { min: 1 }),
   },
   boards: {
     leaderboardCacheSeconds: int("LEADERBOARD_CACHE_SECONDS", 60, "cache window of /api/leaderboard's period rankings (7d and 30d move with the clock)", { min: 0 }),

@@ -78,6 +78,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const ctx: AppInput = { config, store, platform, expectedSources, startedAt: platform.clock.now() };
   const app = role === "ingest" ? await buildHealthApp(ctx, logger) : await buildApp(ctx, logger);
   if (options.register) await options.register(app);
+  // What a first request would wait for is computed before the service listens (src/api/warm-up.ts).
+  if (role !== "ingest") await app.warmUp();
   const ingest = ingestRuns ? new Ingest({ config, store, platform, logger, venue: options.venue, sleep: options.sleep }) : null;
   const territory = ingest && config.isw.monitor ? new TerritoryMonitor({ config, store, clock: platform.clock, logger, ...options.territory }) : null;
   const url = await app.listen({ port: config.server.port, host: config.server.host });

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
+import { decimalsOf } from "../../src/api/rounding.js";
 import { storeBackends } from "../support/backends.js";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
 
@@ -23,7 +24,7 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
   let market: { id: string; condition_id: string };
 
   beforeAll(async () => {
-    w = await openWorldApp({ storeBackend: backend, env: { SMART_MIN_RESOLVED_MARKETS: "3", RATE_FREE_PER_MINUTE: "1000000", RATE_PREMIUM_PER_MINUTE: "1000000" } });
+    w = await openWorldApp({ storeBackend: backend, env: { SMART_MIN_RESOLVED_MARKETS: "3", RATE_FREE_PER_MINUTE: "1000000", RATE_PREMIUM_PER_MINUTE: "1000000", ROUND_NUMBERS: "true" } });
     key = (await createKey(w.store.db, { account: "every-route", plan: "premium", now: w.now })).key;
     const busiest = await w.store.db.selectFrom("wallet_stats").select("wallet").orderBy("total_trades", "desc").orderBy("wallet").limit(1).executeTakeFirstOrThrow();
     wallet = busiest.wallet;
@@ -100,5 +101,44 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
     }
     expect(failures).toEqual([]);
     expect(revalidated).toBeGreaterThan(60);
+  }, 240_000);
+
+  /** Calls `visit` with each number of `value` and the name of the field holding it (an array's items: the array's). */
+  function eachNumber(value: unknown, visit: (key: string, n: number) => void, key = ""): void {
+    if (typeof value === "number") visit(key, value);
+    else if (Array.isArray(value)) for (const item of value) eachNumber(item, visit, key);
+    else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) eachNumber(v, visit, k);
+  }
+
+  it("writes every number at its field's precision, and the sums the docs promise hold within it", async () => {
+    const offPrecision: string[] = [];
+    const bodies = new Map<string, unknown>();
+    for (const { template, url } of await operationUrls()) {
+      const response = await call(url);
+      if (response.statusCode !== 200) continue;
+      const body = response.json();
+      bodies.set(template, body);
+      eachNumber(body, (key, n) => {
+        const decimals = decimalsOf(key);
+        if (decimals !== undefined && Math.round(n * 10 ** decimals) / 10 ** decimals !== n) offPrecision.push(`${template}: ${key} ${n}`);
+      });
+    }
+    expect(offPrecision).toEqual([]);
+    // Each side of an identity is rounded on its own: they agree within the sum of their half-steps.
+    const positions = (bodies.get("/api/v2/wallet/{address}/positions") as { positions: Array<{ pnl: number; current_value: number; initial_value: number; pnl_pct: number }> }).positions;
+    expect(positions.length).toBeGreaterThan(0);
+    for (const p of positions) {
+      expect(Math.abs(p.pnl - (p.current_value - p.initial_value))).toBeLessThanOrEqual(0.015 + 1e-9);
+      // pnl_pct from the unrounded pnl and initial_value: each off by half a cent at most.
+      const slack = 0.005 + 100 * (0.005 / p.initial_value + (Math.abs(p.pnl) * 0.005) / p.initial_value ** 2) + 1e-9;
+      if (p.initial_value >= 1) expect(Math.abs(p.pnl_pct - (100 * p.pnl) / p.initial_value)).toBeLessThanOrEqual(slack);
+    }
+    const { stats } = bodies.get("/api/v2/wallet/{address}/overview") as { stats: { win_rate: number; wins: number; losses: number } };
+    expect(Math.abs(stats.win_rate - (100 * stats.wins) / Math.max(1, stats.wins + stats.losses))).toBeLessThanOrEqual(0.005 + 1e-9);
+    const movers = (bodies.get("/api/analytics/top-movers") as { winners: Array<{ delta: number; pnl_now: number; sparkline: number[] }> }).winners;
+    for (const m of movers) {
+      expect(Math.abs(m.delta - (m.sparkline.at(-1)! - m.sparkline[0]!))).toBeLessThanOrEqual(0.005 + 0.0001 + 1e-9);
+      expect(Math.abs(m.pnl_now - m.sparkline.at(-1)!)).toBeLessThanOrEqual(0.005 + 0.00005 + 1e-9);
+    }
   }, 240_000);
 });

@@ -2,7 +2,7 @@
 import { performance } from "node:perf_hooks";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { searchWallets } from "../../analytics/wallet-search.js";
+import { WalletSearchIndex } from "../../analytics/wallet-search.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 
@@ -24,6 +24,10 @@ const SearchBody = Type.Object(
 );
 
 export const walletSearchRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  const index = new WalletSearchIndex(ctx.store, ctx.platform.clock, ctx.config.insights.searchRefreshSeconds);
+  ctx.readiness.onReady(() => index.forget());
+  ctx.warmUps.add("wallet search index", () => index.current());
+
   app.get(
     "/api/v2/wallet-search",
     {
@@ -38,7 +42,7 @@ export const walletSearchRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
     },
     async (request) => {
       const started = performance.now();
-      const results = await searchWallets(ctx.store, request.query.q, ctx.config.insights.searchMaxResults);
+      const results = await index.search(request.query.q, ctx.config.insights.searchMaxResults);
       return { results, _elapsed_ms: Math.round((performance.now() - started) * 100) / 100 };
     },
   );
