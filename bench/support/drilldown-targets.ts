@@ -6,8 +6,7 @@
  * (10) per read: `WHALE_TRADES_CACHE_SECONDS=0 BENCH_ONLY=whale-trades npm run bench api` measures the reads themselves.
  */
 import { sql } from "kysely";
-import type { Store } from "../../src/store/database.js";
-import type { Target } from "./http-load.js";
+import { openStore } from "../../src/store/database.js";
 
 const SAMPLE = 500;
 
@@ -20,7 +19,24 @@ function drawer(seed: number): () => number {
   };
 }
 
-export async function drilldownTargets(store: Store, headers: Record<string, string>): Promise<Array<Target & { key: string }>> {
+export interface DrilldownPaths {
+  /** A market's whale trades: the newest page, and a page before an instant inside the market's life. */
+  readonly whaleTradesNewest: string[];
+  readonly whaleTradesBefore: string[];
+  readonly marketSummaryAt: string[];
+  readonly marketTrades: string[];
+}
+
+export async function drilldownPaths(sqlitePath: string): Promise<DrilldownPaths> {
+  const store = await openStore({ kind: "sqlite", sqlitePath });
+  try {
+    return await readPaths(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function readPaths(store: Awaited<ReturnType<typeof openStore>>): Promise<DrilldownPaths> {
   const draw = drawer(25);
   const between = (first: number, last: number) => Math.round(first + draw() * (last - first));
   const markets = await sql<{ condition_id: string; first: number; last: number }>`
@@ -36,23 +52,12 @@ export async function drilldownTargets(store: Store, headers: Record<string, str
     const m = market.rows[0];
     if (m) pairs.push({ wallet, conditionId: m.condition_id, at: between(Number(m.first), Number(m.last)), last: Number(m.last) });
   }
-  const gzip = { ...headers, "accept-encoding": "gzip, deflate" };
   const whaleTrades = (before: (m: { first: number; last: number }) => number) =>
     markets.rows.map((m) => `/api/v2/market/${m.condition_id}/whale-trades?before=${before({ first: Number(m.first), last: Number(m.last) })}`);
-  return [
-    { key: "whale-trades", label: `GET /api/v2/market/{id}/whale-trades (newest, ${markets.rows.length} markets)`, paths: whaleTrades(() => 0), headers: gzip },
-    { key: "whale-trades", label: "GET /api/v2/market/{id}/whale-trades?before=<instant>", paths: whaleTrades((m) => between(m.first, m.last)), headers: gzip },
-    {
-      key: "market-summary",
-      label: `GET /api/v2/wallet/{a}/market-summary/{id}?at=<instant> (${pairs.length} busiest)`,
-      paths: pairs.map((p) => `/api/v2/wallet/${p.wallet}/market-summary/${p.conditionId}?at=${p.at}`),
-      headers: gzip,
-    },
-    {
-      key: "market-trades",
-      label: "GET /api/v2/wallet/{a}/market-trades (busiest wallets)",
-      paths: pairs.map((p) => `/api/v2/wallet/${p.wallet}/market-trades?market=${p.conditionId}&after=0&before=${p.last + 1}`),
-      headers: gzip,
-    },
-  ];
+  return {
+    whaleTradesNewest: whaleTrades(() => 0),
+    whaleTradesBefore: whaleTrades((m) => between(m.first, m.last)),
+    marketSummaryAt: pairs.map((p) => `/api/v2/wallet/${p.wallet}/market-summary/${p.conditionId}?at=${p.at}`),
+    marketTrades: pairs.map((p) => `/api/v2/wallet/${p.wallet}/market-trades?market=${p.conditionId}&after=0&before=${p.last + 1}`),
+  };
 }

@@ -16,11 +16,12 @@ import autocannon from "autocannon";
 const queue = createRequire(import.meta.url)("autocannon/lib/pipelinedRequestsQueue.js") as { prototype: { addBody(data: Buffer): void } };
 queue.prototype.addBody = () => undefined;
 
-const BIN = fileURLToPath(new URL("../../bin/pelagic.js", import.meta.url));
 const CEILING = fileURLToPath(new URL("./ceiling-server.ts", import.meta.url));
 
 export interface Server {
   readonly url: string;
+  /** The server's process id. */
+  readonly pid: number;
   close(): Promise<void>;
 }
 
@@ -39,6 +40,7 @@ function serverFrom(child: ChildProcess, urlOf: (line: string) => string | undef
           child.stdout?.resume();
           resolve({
             url,
+            pid: child.pid as number,
             close: () =>
               new Promise<void>((done) => {
                 child.once("exit", () => done());
@@ -52,19 +54,6 @@ function serverFrom(child: ChildProcess, urlOf: (line: string) => string | undef
   });
 }
 
-/**
- * `pelagic serve` over DATA_DIR, API only, rate limits out of the way, logs at info (the access log writes its
- * per-request lines at debug). `BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles it under load.
- */
-export function startService(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
-  const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, BIN, "serve"], {
-    env: { ...process.env, ...SERVICE_ENV, DATA_DIR: dataDir, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return serverFrom(child, servingUrl);
-}
-
 /** API only, rate limits out of the way, logs at info (the access log writes its per-request lines at debug). */
 const SERVICE_ENV = { PORT: "0", HOST: "127.0.0.1", INGEST: "false", LOG_LEVEL: "info", RATE_FREE_PER_MINUTE: "100000000", RATE_PREMIUM_PER_MINUTE: "100000000" };
 
@@ -75,11 +64,15 @@ function servingUrl(line: string): string | undefined {
 
 const CLOCKED = fileURLToPath(new URL("./clocked-service.ts", import.meta.url));
 
-/** As `startService`, with the service's clock starting at `clockAt` (unix seconds; see support/clocked-service.ts). */
-export function startClockedService(dataDir: string, clockAt: number): Promise<Server> {
+/**
+ * `pelagic serve` over DATA_DIR, API only, rate limits out of the way, with its clock starting at `clockAt` (unix
+ * seconds; see support/clocked-service.ts). `BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"`
+ * profiles it under load.
+ */
+export function startService(dataDir: string, clockAt: number, env: Record<string, string> = {}): Promise<Server> {
   const nodeArgs = process.env.BENCH_SERVICE_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", CLOCKED], {
-    env: { ...process.env, ...SERVICE_ENV, DATA_DIR: dataDir, BENCH_CLOCK_AT: String(clockAt) },
+    env: { ...process.env, ...SERVICE_ENV, DATA_DIR: dataDir, BENCH_CLOCK_AT: String(clockAt), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   return serverFrom(child, servingUrl);

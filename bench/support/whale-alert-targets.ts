@@ -1,18 +1,15 @@
 /**
- * The whale-alert targets of the API bench, read from the prepared world: the feed with its defaults, the feed
- * rotated over its filters (the smart whales and markets most active in the world's last day, every category,
- * several windows and floors), and the feed of every wallet (smart_only=false, read from the store, over 100 floors).
- * Answers are kept for the clock second they were computed in, so a target of one query measures that kept answer. The world ends
- * on a fixed past day, so they run against a service whose clock starts at the world's last fill
- * (support/clocked-service.ts).
+ * The whale alerts' rotations for the API bench, read from the prepared world: the feed rotated over its filters
+ * (the smart whales and markets most active in the world's last day, every category, several windows and floors),
+ * and the feed of every wallet (smart_only=false, read from the store, over 100 floors). Answers are kept for the
+ * clock second they were computed in, so a target of one query would measure that kept answer.
  */
 import { openStore } from "../../src/store/database.js";
 import { queryRows } from "../../src/store/raw-sql.js";
-import type { Target } from "./http-load.js";
 
 const ROTATED = 100;
 
-export async function whaleAlertTargets(sqlitePath: string, headers: Record<string, string>): Promise<{ clockAt: number; targets: Array<Target & { key: string }> }> {
+export async function whaleAlertPaths(sqlitePath: string): Promise<{ filtered: string[]; everyWallet: string[] }> {
   const store = await openStore({ kind: "sqlite", sqlitePath });
   try {
     const [last] = await queryRows<{ end: number }>(store.db, store.kind, "select max(ts) as end from fills");
@@ -33,15 +30,7 @@ export async function whaleAlertTargets(sqlitePath: string, headers: Record<stri
     ];
     // Every wallet's fills are read from the store: distinct floors keep each second's answers from being reused.
     const everyWallet = Array.from({ length: ROTATED }, (_, i) => `/api/v2/whale-alerts?smart_only=false&min_usd=${10 * (i + 1)}`);
-    const gzip = { ...headers, "accept-encoding": "gzip, deflate" };
-    return {
-      clockAt: end,
-      targets: [
-        { key: "whale-alerts", label: "GET /api/v2/whale-alerts (defaults)", paths: ["/api/v2/whale-alerts"], headers: gzip },
-        { key: "whale-alerts", label: `GET /api/v2/whale-alerts (${filtered.length} filters rotated)`, paths: filtered, headers: gzip },
-        { key: "whale-alerts", label: `GET /api/v2/whale-alerts?smart_only=false (${everyWallet.length} floors rotated)`, paths: everyWallet, headers: gzip },
-      ],
-    };
+    return { filtered, everyWallet };
   } finally {
     await store.close();
   }

@@ -11,6 +11,8 @@ import type { ProxyTrust } from "../config/settings.js";
 import type { Logger } from "../platform/logger.js";
 import { VERSION } from "../version.js";
 import { appContext, type AppInput } from "./context.js";
+import { registerEtags } from "./etag.js";
+import { roundingSerializers } from "./rounding.js";
 import { ErrorBody, ValidationErrorBody, registerErrorHandling } from "./errors.js";
 import { ContractAddressBody } from "./params.js";
 import { applyQueryConventions } from "./query-conventions.js";
@@ -96,17 +98,30 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
     return503OnClosing: true,
     logController: new AccessLog(server.slowRequestMs),
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: "array", useDefaults: true } },
+    // With ROUND_NUMBERS, every response schema's serializer rounds its numbers to what they mean first (src/api/rounding.ts).
+    ...(server.roundNumbers ? { schemaController: { compilersFactory: { buildSerializer: roundingSerializers() } } } : {}),
   });
 
   // Nothing computed from a store still filling is kept; what was kept before it filled is dropped.
   ctx.platform.cache.admitWhen(() => ctx.readiness.ready);
   ctx.readiness.onReady(() => forgetMarketIndex(ctx.store));
   ctx.readiness.start();
-  app.addHook("onClose", async () => ctx.readiness.stop());
+  app.addHook("onClose", async () => {
+    ctx.readiness.stop();
+    ctx.warmUps.stop();
+  });
+  // The service computes, before it listens, what a first request would otherwise wait for, and again once the
+  // store is ready if it was not (after the plugins' own readiness listeners dropped what they held): src/api/warm-up.ts.
+  app.decorate("warmUp", async () => {
+    const ready = ctx.readiness.ready;
+    await ctx.warmUps.runAll(logger);
+    if (!ready) ctx.readiness.onReady(() => void ctx.warmUps.runAll(logger));
+  });
 
   registerErrorHandling(app);
   recordRequestMetrics(app);
   applyQueryConventions(app);
+  registerEtags(app);
   registerGate(app, ctx);
   app.addSchema(ErrorBody);
   app.addSchema(ValidationErrorBody);

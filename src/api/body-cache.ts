@@ -6,15 +6,18 @@ import { gzipSync } from "node:zlib";
 import { BoundedMap, type MapBounds } from "../platform/bounded-map.js";
 import type { Clock } from "../platform/clock.js";
 import { metrics } from "../platform/metrics.js";
+import { gzipEtag, strongEtag } from "./etag.js";
 
 const BODY_OVERHEAD_BYTES = 512;
 
 /**
  * A JSON answer serialized once and kept: sent as it is, or gzip-compressed for clients that accept it. The
- * compressed form is made on first need and kept with it, so a kept answer is compressed once, not per request.
+ * compressed form and the ETag are made on first need and kept with it, so a kept answer is compressed and hashed
+ * once, not per request.
  */
 export class SerializedBody {
   private gzipped: Buffer | undefined;
+  private hashed: string | undefined;
 
   constructor(
     readonly json: Buffer,
@@ -48,6 +51,16 @@ export class SerializedBody {
 
   gzip(): Buffer {
     return (this.gzipped ??= gzipSync(this.json));
+  }
+
+  /** The strong ETag of the JSON (src/api/etag.ts), hashed once for as long as the answer is kept. */
+  get etag(): string {
+    return (this.hashed ??= strongEtag(this.json));
+  }
+
+  /** The ETag of the gzip form. */
+  get gzipEtag(): string {
+    return gzipEtag(this.etag);
   }
 }
 

@@ -6,6 +6,7 @@ import type { Config } from "../config/index.js";
 import type { LiveDeps } from "../live/index.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
+import { WarmUps } from "./warm-up.js";
 
 /** What a process hands to the HTTP layer. */
 export interface AppInput {
@@ -31,8 +32,12 @@ export interface AppContext extends AppInput {
   readonly wallets: WalletReads;
   /** What the Premium whale routes read: the Smart Money roster, recent whale fills and whale positions, kept per process. */
   readonly whales: WhaleReads;
+  /** What the service computes before it listens, and keeps current per window (src/api/warm-up.ts). */
+  readonly warmUps: WarmUps;
 }
 
 export function appContext(input: AppInput): AppContext {
-  return { ...input, primary: input.primary ?? input.store, readiness: new Readiness(input.store, input.expectedSources), wallets: new WalletReads(input), whales: new WhaleReads(input) };
+  const readiness = new Readiness(input.store, input.expectedSources);
+  const warmUps = new WarmUps(input.platform, () => readiness.ready);
+  return { ...input, primary: input.primary ?? input.store, readiness, wallets: new WalletReads(input), whales: new WhaleReads(input), warmUps };
 }

@@ -22,12 +22,15 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
   return gzip ?? any;
 }
 
-/** Sends an answer serialized earlier (by the route's own serializer), compressed when the client accepts it. */
+/**
+ * Sends an answer serialized earlier (by the route's own serializer), compressed when the client accepts it, with
+ * the ETag it keeps (src/api/etag.ts answers If-None-Match); a bare Buffer is hashed by the ETag hook.
+ */
 export function sendSerialized(reply: FastifyReply, body: SerializedBody | Buffer): FastifyReply {
   reply.type("application/json; charset=utf-8");
   if (Buffer.isBuffer(body)) return reply.send(body);
-  if (!body.compressible) return reply.send(body.json);
+  if (!body.compressible) return reply.header("etag", body.etag).send(body.json);
   reply.header("vary", "accept-encoding");
-  if (!acceptsGzip(reply.request.headers["accept-encoding"])) return reply.send(body.json);
-  return reply.header("content-encoding", "gzip").send(body.gzip());
+  if (!acceptsGzip(reply.request.headers["accept-encoding"])) return reply.header("etag", body.etag).send(body.json);
+  return reply.header("content-encoding", "gzip").header("etag", body.gzipEtag).send(body.gzip());
 }

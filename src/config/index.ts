@@ -49,6 +49,11 @@ export const settings = {
       "who may read /metrics (Prometheus text format): local (the local host only; others get 404), open (any client, within its rate limit: put it behind your network's own rules), off (404 to all)",
     ),
     webDir: str("WEB_DIR", "", "folder of the built web dashboard served under /; empty: the package's web/dist (built by npm install)"),
+    roundNumbers: bool(
+      "ROUND_NUMBERS",
+      false,
+      "write USD in cents, percents and ratios to 2 decimals, prices to 4 (src/api/rounding.ts); off until the family tests compare at those precisions",
+    ),
     gzipMinBytes: int("GZIP_MIN_BYTES", 1_024, "answers kept serialized (leaderboards, market pages, overviews) this large or larger are sent gzip-compressed to clients that accept it; 0: never", { min: 0 }),
   },
   store: {

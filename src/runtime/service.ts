@@ -12,6 +12,7 @@ import { healthRoutes } from "../api/routes/health.js";
 import { metricsRoutes, recordRequestMetrics } from "../api/routes/metrics.js";
 import type { Config } from "../config/index.js";
 import { redactUrl } from "../config/index.js";
+import type { Clock } from "../platform/clock.js";
 import { createPlatform, type Platform } from "../platform/index.js";
 import { createLogger, type Logger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
@@ -50,6 +51,8 @@ export interface StartOptions {
   beforeIngest?: (ingest: Ingest) => Promise<void>;
   /** The territory monitor's layer source and webhook DNS (tests); the configured ones when absent. */
   territory?: Pick<MonitorDeps, "source" | "resolve">;
+  /** The platform's clock (the benches start it at their world's last fill); the system clock when absent. */
+  clock?: Clock;
 }
 
 /** role ingest: only /api/v1/health and /metrics, so an orchestrator can probe and watch the ingest process. */
@@ -76,13 +79,15 @@ export async function startService(config: Config, options: StartOptions = {}): 
     await store.close();
     throw error;
   });
-  const platform = await createPlatform(config.platform);
+  const platform = await createPlatform(config.platform, options.clock);
   const ingestRuns = role === "ingest" || (role === "all" && config.ingest.enabled);
   // An API process reports the readiness of the ingest process that shares its store.
   const expectedSources = ingestRuns || role === "api" ? expectedIngestSources(config) : [];
   const ctx: AppInput = { config, store: replica ?? store, primary: store, platform, expectedSources, startedAt: platform.clock.now() };
   const app = role === "ingest" ? await buildHealthApp(ctx, logger) : await buildApp(ctx, logger);
   if (options.register) await options.register(app);
+  // What a first request would wait for is computed before the service listens (src/api/warm-up.ts).
+  if (role !== "ingest") await app.warmUp();
   const ingest = ingestRuns ? new Ingest({ config, store, platform, logger, venue: options.venue, sleep: options.sleep }) : null;
   const territory = ingest && config.isw.monitor ? new TerritoryMonitor({ config, store, clock: platform.clock, logger, ...options.territory }) : null;
   const url = await app.listen({ port: config.server.port, host: config.server.host });

@@ -2,7 +2,7 @@
  * Wallet history endpoints (P&L curves, changes-since, last-moves) and wallet-search over a simulated world.
  * Expectations come from SQL over the stored tables written here, never from the analytics under test.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
 import { DAY, describeWalletErrors, getJson, sqlRows } from "./wallet-insights.support.js";
 
@@ -218,7 +218,7 @@ describe("wallet-search", () => {
     const row = (await q<Record<string, unknown>>("select * from wallets where address = ?", [uncached]))[0]!;
     await q("delete from wallets where address = ?", [uncached]);
     try {
-      expect((await get(`/api/v2/wallet-search?q=${uncached}`)).body.results).toEqual([{ address: uncached, name: null, source: "traders" }]);
+      await vi.waitFor(async () => expect((await get(`/api/v2/wallet-search?q=${uncached}`)).body.results).toEqual([{ address: uncached, name: null, source: "traders" }]));
     } finally {
       await w.store.db.insertInto("wallets").values(row as never).execute();
     }

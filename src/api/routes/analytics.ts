@@ -58,6 +58,9 @@ const VolumeHour = Type.Object({
 export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const read = { config: { access: access.public } } as const;
   const { whales, boards } = ctx.config;
+  const flow = ctx.warmUps.windowed("analytics:flow", FIVE_MINUTES, (now) => smartMoneyFlow(ctx.store, now));
+  const movers = ctx.warmUps.windowed("analytics:movers", FIVE_MINUTES, (now) => topMovers(ctx.store, now, boards.topMoversDays, MOVERS_MAX));
+  const volume24h = ctx.warmUps.windowed("analytics:volume-24h", MINUTE, (now) => whaleVolume24h(ctx.store, now));
 
   app.get(
     "/api/analytics/smart-money-flow",
@@ -70,7 +73,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
         response: { 200: Type.Object({ flow: Type.Array(FlowRow) }) },
       },
     },
-    async () => ({ flow: await cachedAsOf(ctx.platform, "analytics:flow", FIVE_MINUTES, (now) => smartMoneyFlow(ctx.store, now)) }),
+    async () => ({ flow: await flow() }),
   );
 
   app.get(
@@ -106,7 +109,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
       },
     },
     async (request) => {
-      const all = await cachedAsOf(ctx.platform, "analytics:movers", FIVE_MINUTES, (now) => topMovers(ctx.store, now, boards.topMoversDays, MOVERS_MAX));
+      const all = await movers();
       return { winners: all.slice(0, request.query.limit), days: boards.topMoversDays };
     },
   );
@@ -122,6 +125,6 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
         response: { 200: Type.Object({ series: Type.Array(VolumeHour) }) },
       },
     },
-    async () => ({ series: await cachedAsOf(ctx.platform, "analytics:volume-24h", MINUTE, (now) => whaleVolume24h(ctx.store, now)) }),
+    async () => ({ series: await volume24h() }),
   );
 };

@@ -6,7 +6,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { HOT_MARKETS, TOP_WHALES, WHALE_MOVES, categoryRotation, hotMarketsByVolume, topWhales, whaleMoves } from "../../analytics/home.js";
-import { cachedAsOf } from "../../analytics/window-cache.js";
 import { CATEGORIES } from "../../venue/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
@@ -71,6 +70,10 @@ const Watching = Type.Object({ watching: Type.Integer({ description: "live homep
 
 export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const { boards } = ctx.config;
+  const whaleMovesNow = ctx.warmUps.windowed("home:whale-moves", MINUTE, (now) => whaleMoves(ctx.store, now, boards.whaleMoveMinUsd, boards.whaleMoveHours));
+  const hotMarketsNow = ctx.warmUps.windowed("home:hot-markets", MINUTE, (now) => hotMarketsByVolume(ctx.store, now));
+  const topWhalesNow = ctx.warmUps.windowed("home:top-whales", FIVE_MINUTES, (now) => topWhales(ctx.store, now, boards.topWhalesDays));
+  const rotationNow = ctx.warmUps.windowed("home:category-rotation", FIVE_MINUTES, (now) => categoryRotation(ctx.store, now));
   const read = { config: { access: access.public } } as const;
 
   app.get(
@@ -85,7 +88,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
       },
     },
     async () => ({
-      moves: await cachedAsOf(ctx.platform, "home:whale-moves", MINUTE, (now) => whaleMoves(ctx.store, now, boards.whaleMoveMinUsd, boards.whaleMoveHours)),
+      moves: await whaleMovesNow(),
       hours: boards.whaleMoveHours,
       min_usd: boards.whaleMoveMinUsd,
     }),
@@ -102,7 +105,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
         response: { 200: Type.Object({ markets: Type.Array(HotMarket) }) },
       },
     },
-    async () => ({ markets: await cachedAsOf(ctx.platform, "home:hot-markets", MINUTE, (now) => hotMarketsByVolume(ctx.store, now)) }),
+    async () => ({ markets: await hotMarketsNow() }),
   );
 
   app.get(
@@ -117,7 +120,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
       },
     },
     async () => ({
-      whales: await cachedAsOf(ctx.platform, "home:top-whales", FIVE_MINUTES, (now) => topWhales(ctx.store, now, boards.topWhalesDays)),
+      whales: await topWhalesNow(),
       days: boards.topWhalesDays,
     }),
   );
@@ -133,7 +136,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
         response: { 200: Type.Object({ categories: Type.Array(Rotation) }) },
       },
     },
-    async () => ({ categories: await cachedAsOf(ctx.platform, "home:category-rotation", FIVE_MINUTES, (now) => categoryRotation(ctx.store, now)) }),
+    async () => ({ categories: await rotationNow() }),
   );
 
   app.post(

@@ -113,6 +113,7 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
   const boards = new BoardTable(ctx.store, ctx.config, ctx.platform.clock);
   const answers = new BoardAnswers(boards, ctx.config);
   ctx.readiness.onReady(() => answers.forget());
+  ctx.warmUps.add("leaderboard table", () => boards.current());
 
   async function board(q: Omit<BoardQuery, "max_sports_pct" | "exclude_wallets" | "skill"> & Partial<BoardQuery>, reply: FastifyReply) {
     categoryFilter(q.category);

@@ -58,6 +58,8 @@ const ELAPSED_LAST = `${ELAPSED_FIELD}0}`;
 
 export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
+  // The market index behind search, the market lists and the market pages, loaded before the service listens.
+  ctx.warmUps.add("market index", () => indexOf(ctx));
   const searchAnswers = new LocalBodyCache(clock, ctx.config.markets.searchCacheSeconds, { maxEntries: ctx.config.markets.searchCachedAnswers, maxBytes: mebibytes(ctx.config.markets.searchCachedMb) }, 0, () => ctx.readiness.ready);
 
   app.get(

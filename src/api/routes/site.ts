@@ -2,7 +2,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { HOT_LOSERS, HOT_WINNERS, hotTraders, siteStats, thresholdsInForce } from "../../analytics/site.js";
-import { cachedAsOf } from "../../analytics/window-cache.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 
@@ -41,6 +40,8 @@ const HotTrader = Type.Object({
 });
 
 export const siteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  const stats = ctx.warmUps.windowed("site:stats", SITE_STATS_SECONDS, async (now) => ({ ...(await siteStats(ctx.store)), thresholds: thresholdsInForce(ctx.config), as_of: now }));
+  const traders = ctx.warmUps.windowed("site:hot-traders", HOT_TRADERS_SECONDS, () => hotTraders(ctx.store));
   app.get(
     "/api/v2/site-stats",
     {
@@ -48,7 +49,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
       schema: { summary: "Site figures and the thresholds in force", description: "Cached 1 h.", tags: ["site"], response: { 200: SiteStats } },
     },
     async () =>
-      cachedAsOf(ctx.platform, "site:stats", SITE_STATS_SECONDS, async (now) => ({ ...(await siteStats(ctx.store)), thresholds: thresholdsInForce(ctx.config), as_of: now })),
+      stats(),
   );
 
   app.get(
@@ -62,6 +63,6 @@ export const siteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
         response: { 200: Type.Object({ winners: Type.Array(HotTrader), losers: Type.Array(HotTrader) }) },
       },
     },
-    async () => cachedAsOf(ctx.platform, "site:hot-traders", HOT_TRADERS_SECONDS, () => hotTraders(ctx.store)),
+    async () => traders(),
   );
 };

@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ManualClock } from "../platform/clock.js";
+import { createPlatform } from "../platform/index.js";
+import { createLogger } from "../platform/logger.js";
+import { WarmUps } from "./warm-up.js";
+
+afterEach(() => vi.useRealTimers());
+
+describe("WarmUps", () => {
+  it("computes each job before the first request, then each windowed one again at every boundary of its window", async () => {
+    vi.useFakeTimers();
+    const clock = new ManualClock(1_000_050_000); // 30 s into a minute (1,000,020 is one)
+    const platform = await createPlatform({ redisPrefix: "test:", cacheMaxEntries: 100, cacheStaleSeconds: 60 }, clock);
+    const warmUps = new WarmUps(platform, () => true);
+    const computedAt: number[] = [];
+    const movers = warmUps.windowed("movers", 60, async (now) => (computedAt.push(now), now));
+    let failures = 0;
+    warmUps.add("fails", async () => {
+      failures++;
+      throw new Error("store unavailable");
+    });
+    await warmUps.runAll(createLogger("silent"));
+    expect([computedAt, failures]).toEqual([[1_000_050], 1]);
+    expect(await movers()).toBe(1_000_050); // the request finds it computed
+    expect(computedAt).toHaveLength(1);
+    // At the next minute's boundary it is computed for the new window, before anyone asks.
+    clock.set(1_000_080_000 + 20);
+    await vi.advanceTimersByTimeAsync(30_020);
+    expect(computedAt).toEqual([1_000_050, 1_000_080]);
+    expect(await movers()).toBe(1_000_080);
+    expect(failures).toBe(1);
+    warmUps.stop();
+    await platform.close();
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * What an API process computes before it listens, so that no first request waits for it: the aggregates cached per
+ * clock window without parameters (top movers, home figures, site figures), the in-memory copies a first read
+ * would load (the market index, the leaderboard table, the wallet search index). Route plugins register them (`ctx.warmUps.add`);
+ * the service runs them once before listening (`app.warmUp()`, src/runtime/service.ts), again when readiness turns
+ * on, and each windowed one again at every boundary of its window, so a window's first request finds it computed.
+ * Tests that build the app themselves run nothing of this unless they ask.
+ */
+import { cachedAsOf } from "../analytics/window-cache.js";
+import type { Platform } from "../platform/index.js";
+import type { Logger } from "../platform/logger.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Runs the warm-ups once, before the service listens; keeps the windowed ones current from then on. */
+    warmUp(): Promise<void>;
+  }
+}
+
+interface WarmJob {
+  readonly name: string;
+  readonly run: () => Promise<unknown>;
+  /** Recomputed at every boundary of this window (seconds); undefined: once. */
+  readonly windowSeconds: number | undefined;
+}
+
+/** Past a window's boundary, the recomputation waits this long, so that the clock is surely in the new window. */
+const AFTER_BOUNDARY_MS = 20;
+
+export class WarmUps {
+  private readonly jobs: WarmJob[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private started = false;
+
+  constructor(
+    private readonly platform: Platform,
+    /** Whether what is computed now is kept (readiness): nothing is recomputed on schedule before. */
+    private readonly kept: () => boolean,
+  ) {}
+
+  add(name: string, run: () => Promise<unknown>, windowSeconds?: number): void {
+    this.jobs.push({ name, run, windowSeconds });
+  }
+
+  /** An aggregate cached per clock window (`cachedAsOf`) and computed ahead of its requests: the getter routes call. */
+  windowed<T>(name: string, windowSeconds: number, load: (now: number) => Promise<T>): () => Promise<T> {
+    const get = () => cachedAsOf(this.platform, name, windowSeconds, load);
+    this.add(name, get, windowSeconds);
+    return get;
+  }
+
+  /** Runs every job once, one after the other (each logged with its time), then keeps the windowed ones current. */
+  async runAll(logger: Logger): Promise<void> {
+    for (const job of this.jobs) await this.runJob(job, logger);
+    if (this.started) return;
+    this.started = true;
+    for (const job of this.jobs) if (job.windowSeconds) this.schedule(job, logger);
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.started = false;
+  }
+
+  private async runJob(job: WarmJob, logger: Logger): Promise<void> {
+    const started = performance.now();
+    try {
+      await job.run();
+      logger.debug({ job: job.name, ms: Math.round(performance.now() - started) }, "warmed up");
+    } catch (error) {
+      logger.warn({ err: error, job: job.name }, "warm-up failed; the first request computes it");
+    }
+  }
+
+  private schedule(job: WarmJob, logger: Logger): void {
+    const windowMs = (job.windowSeconds as number) * 1000;
+    const nowMs = this.platform.clock.nowMs();
+    const delay = (Math.floor(nowMs / windowMs) + 1) * windowMs - nowMs + AFTER_BOUNDARY_MS;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void (this.kept() ? this.runJob(job, logger) : Promise.resolve()).then(() => {
+        if (this.started) this.schedule(job, logger);
+      });
+    }, delay);
+    timer.unref();
+    this.timers.add(timer);
+  }
+}
