@@ -44,6 +44,8 @@ export interface paths {
                                 lag_seconds: number | null;
                                 /** @description malformed records skipped and failed requests */
                                 errors: number;
+                                /** @description work the source holds back: chain-logs, records of markets Gamma does not list yet (stored, added once it does); wallet-sync, wallets whose sync was asked for and has not run */
+                                waiting: number;
                                 /** @description what kind the last error was */
                                 last_error_class: ("timeout" | "network" | "venue_unavailable" | "venue_http_4xx" | "venue_http_5xx" | "venue_shape" | "rpc_error" | "malformed_record" | "store" | "other") | null;
                                 /** @description the last error's full text, to callers on the local host only (it can name hosts and drivers); null for others, and in the log */
@@ -95,6 +97,8 @@ export interface paths {
                                 lag_seconds: number | null;
                                 /** @description malformed records skipped and failed requests */
                                 errors: number;
+                                /** @description work the source holds back: chain-logs, records of markets Gamma does not list yet (stored, added once it does); wallet-sync, wallets whose sync was asked for and has not run */
+                                waiting: number;
                                 /** @description what kind the last error was */
                                 last_error_class: ("timeout" | "network" | "venue_unavailable" | "venue_http_4xx" | "venue_http_5xx" | "venue_shape" | "rpc_error" | "malformed_record" | "store" | "other") | null;
                                 /** @description the last error's full text, to callers on the local host only (it can name hosts and drivers); null for others, and in the log */
@@ -1718,8 +1722,8 @@ export interface paths {
                                 losses: number | null;
                                 /** @description 100 * wins / (wins + losses) */
                                 win_rate: number;
-                                /** @description venue: wins/losses from the venue's closed positions (its cache held >= 95% of the expected ones); market: the per-market resolved metric */
-                                win_source: "venue" | "market";
+                                /** @description where wins, losses, win_rate, closed_count and profit_factor come from: ledger: the venue's closed positions as the ledger computes them from the wallet's whole history (chain ingest); venue: the venue's closed positions as synced (the cache held >= 95% of the expected ones); market: the per-market resolved metric */
+                                win_source: "ledger" | "venue" | "market";
                                 /** @description percent of resolved market units won */
                                 market_win_rate: number;
                                 /** @description null when degraded */
@@ -1728,6 +1732,8 @@ export interface paths {
                                 market_losses: number | null;
                                 /** @description venue lifetime P&L when synced, else realized + unrealized (USD) */
                                 total_pnl: number;
+                                /** @description venue: the last point of the venue's P&L curve (the wallet was synced); ledger: realized_pnl + unrealized_pnl */
+                                total_pnl_source: "venue" | "ledger";
                                 /** @description settled P&L net of fees (USD) */
                                 realized_pnl: number;
                                 /** @description open positions at current prices (USD) */
@@ -1910,8 +1916,8 @@ export interface paths {
                                 losses: number | null;
                                 /** @description 100 * wins / (wins + losses) */
                                 win_rate: number;
-                                /** @description venue: wins/losses from the venue's closed positions (its cache held >= 95% of the expected ones); market: the per-market resolved metric */
-                                win_source: "venue" | "market";
+                                /** @description where wins, losses, win_rate, closed_count and profit_factor come from: ledger: the venue's closed positions as the ledger computes them from the wallet's whole history (chain ingest); venue: the venue's closed positions as synced (the cache held >= 95% of the expected ones); market: the per-market resolved metric */
+                                win_source: "ledger" | "venue" | "market";
                                 /** @description percent of resolved market units won */
                                 market_win_rate: number;
                                 /** @description null when degraded */
@@ -1920,6 +1926,8 @@ export interface paths {
                                 market_losses: number | null;
                                 /** @description venue lifetime P&L when synced, else realized + unrealized (USD) */
                                 total_pnl: number;
+                                /** @description venue: the last point of the venue's P&L curve (the wallet was synced); ledger: realized_pnl + unrealized_pnl */
+                                total_pnl_source: "venue" | "ledger";
                                 /** @description settled P&L net of fees (USD) */
                                 realized_pnl: number;
                                 /** @description open positions at current prices (USD) */
@@ -3068,8 +3076,8 @@ export interface paths {
                                 losses: number | null;
                                 /** @description 100 * wins / (wins + losses) */
                                 win_rate: number;
-                                /** @description venue: wins/losses from the venue's closed positions (its cache held >= 95% of the expected ones); market: the per-market resolved metric */
-                                win_source: "venue" | "market";
+                                /** @description where wins, losses, win_rate, closed_count and profit_factor come from: ledger: the venue's closed positions as the ledger computes them from the wallet's whole history (chain ingest); venue: the venue's closed positions as synced (the cache held >= 95% of the expected ones); market: the per-market resolved metric */
+                                win_source: "ledger" | "venue" | "market";
                                 /** @description percent of resolved market units won */
                                 market_win_rate: number;
                                 /** @description null when degraded */
@@ -3078,6 +3086,8 @@ export interface paths {
                                 market_losses: number | null;
                                 /** @description venue lifetime P&L when synced, else realized + unrealized (USD) */
                                 total_pnl: number;
+                                /** @description venue: the last point of the venue's P&L curve (the wallet was synced); ledger: realized_pnl + unrealized_pnl */
+                                total_pnl_source: "venue" | "ledger";
                                 /** @description settled P&L net of fees (USD) */
                                 realized_pnl: number;
                                 /** @description open positions at current prices (USD) */
@@ -3584,8 +3594,8 @@ export interface paths {
                                         losses: number | null;
                                         /** @description 100 * wins / (wins + losses) */
                                         win_rate: number;
-                                        /** @description venue: wins/losses from the venue's closed positions (its cache held >= 95% of the expected ones); market: the per-market resolved metric */
-                                        win_source: "venue" | "market";
+                                        /** @description where wins, losses, win_rate, closed_count and profit_factor come from: ledger: the venue's closed positions as the ledger computes them from the wallet's whole history (chain ingest); venue: the venue's closed positions as synced (the cache held >= 95% of the expected ones); market: the per-market resolved metric */
+                                        win_source: "ledger" | "venue" | "market";
                                         /** @description percent of resolved market units won */
                                         market_win_rate: number;
                                         /** @description null when degraded */
@@ -3594,6 +3604,8 @@ export interface paths {
                                         market_losses: number | null;
                                         /** @description venue lifetime P&L when synced, else realized + unrealized (USD) */
                                         total_pnl: number;
+                                        /** @description venue: the last point of the venue's P&L curve (the wallet was synced); ledger: realized_pnl + unrealized_pnl */
+                                        total_pnl_source: "venue" | "ledger";
                                         /** @description settled P&L net of fees (USD) */
                                         realized_pnl: number;
                                         /** @description open positions at current prices (USD) */
@@ -7113,6 +7125,7 @@ export interface paths {
                                     market_wins: number;
                                     market_losses: number;
                                     total_pnl: number;
+                                    total_pnl_source: string;
                                     realized_pnl: number;
                                     unrealized_pnl: number;
                                     profit_factor: number;
@@ -7201,7 +7214,7 @@ export interface paths {
                                     farmer_bot_max_avg_fill_usd: number;
                                     farmer_two_sided_market_share: number;
                                     farmer_two_sided_min_markets: number;
-                                    farmer_mint_merge_volume_share: number;
+                                    farmer_split_merge_volume_share: number;
                                     farmer_wash_ring_volume_share: number;
                                     farmer_wash_ring_max_counterparties: number;
                                 };
@@ -7392,6 +7405,7 @@ export interface paths {
                                     market_wins: number;
                                     market_losses: number;
                                     total_pnl: number;
+                                    total_pnl_source: string;
                                     realized_pnl: number;
                                     unrealized_pnl: number;
                                     profit_factor: number;
@@ -7480,7 +7494,7 @@ export interface paths {
                                     farmer_bot_max_avg_fill_usd: number;
                                     farmer_two_sided_market_share: number;
                                     farmer_two_sided_min_markets: number;
-                                    farmer_mint_merge_volume_share: number;
+                                    farmer_split_merge_volume_share: number;
                                     farmer_wash_ring_volume_share: number;
                                     farmer_wash_ring_max_counterparties: number;
                                 };
@@ -10054,6 +10068,8 @@ export interface paths {
                             next_before: number | null;
                             /** @description before_id of the next page (the last row's id); null on the last page */
                             next_before_id: number | null;
+                            /** @description when this answer was read (unix s); a read asked again is answered from it for up to WHALE_TRADES_CACHE_SECONDS */
+                            as_of: number;
                             trades: {
                                 /** @description the maker fill's id (before_id pages by it) */
                                 id: number;
@@ -10205,6 +10221,8 @@ export interface paths {
                             next_before: number | null;
                             /** @description before_id of the next page (the last row's id); null on the last page */
                             next_before_id: number | null;
+                            /** @description when this answer was read (unix s); a read asked again is answered from it for up to WHALE_TRADES_CACHE_SECONDS */
+                            as_of: number;
                             trades: {
                                 /** @description the maker fill's id (before_id pages by it) */
                                 id: number;
