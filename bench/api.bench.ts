@@ -55,11 +55,15 @@ async function servedDocument(): Promise<OpenApiDocument> {
 }
 
 const { operations, skipped } = benchOperations(await servedDocument(), fixtures, rotations, ROTATE);
-const selected = operations.filter((o) => !ONLY || ONLY.some((word) => o.template.includes(word) || o.label.includes(word)));
+const selected = operations.filter(
+  (o) => !ONLY || ONLY.some((word) => o.template.includes(word) || o.label.includes(word)),
+);
 
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ms = (n: number) => (n < 10 ? fmt(n, 1) : fmt(n));
-const bytes = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${fmt(n / 1024, 1)} KB` : `${fmt(n / 1024 / 1024, 1)} MB`);
+const bytes = (n: number) =>
+  n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${fmt(n / 1024, 1)} KB` : `${fmt(n / 1024 / 1024, 1)} MB`;
 
 const fixedRun = (base: string, target: Target, rate: number, max: LoadFigures) =>
   rate <= OVERLOAD_SHARE * max.rps ? openLoop(base, { ...target, rate, seconds: SECONDS }) : Promise.resolve(undefined);
@@ -83,19 +87,37 @@ async function measure(operation: BenchOperation): Promise<Row> {
     const options = { method: operation.method, headers: operation.headers, body: operation.body };
     const first = await probe(service.url, operation.paths[0]!, options);
     const cold: number[] = [];
-    for (let i = 1; i <= Math.min(COLD, operation.paths.length - 1); i++) cold.push((await probe(service.url, operation.paths[i]!, options)).ms);
+    for (let i = 1; i <= Math.min(COLD, operation.paths.length - 1); i++)
+      cold.push((await probe(service.url, operation.paths[i]!, options)).ms);
     await load(service.url, operation, { seconds: WARM_UP_SECONDS, connections: CONNECTIONS });
     const max = await load(service.url, operation, { seconds: SECONDS, connections: CONNECTIONS });
     const fixed = await fixedRun(service.url, operation, operation.rate, max);
-    return { label: operation.label, startMs, first, cold, max, rate: operation.rate, fixed, rssMb: peakRssMb(service.pid) };
+    return {
+      label: operation.label,
+      startMs,
+      first,
+      cold,
+      max,
+      rate: operation.rate,
+      fixed,
+      rssMb: peakRssMb(service.pid),
+    };
   } finally {
     await service.close();
   }
 }
 
 const ceilingServer = await startCeiling();
-await load(ceilingServer.url, { label: "ceiling", paths: ["/fixed"] }, { seconds: WARM_UP_SECONDS, connections: CONNECTIONS });
-const ceiling = await load(ceilingServer.url, { label: "ceiling", paths: ["/fixed"] }, { seconds: SECONDS, connections: CONNECTIONS });
+await load(
+  ceilingServer.url,
+  { label: "ceiling", paths: ["/fixed"] },
+  { seconds: WARM_UP_SECONDS, connections: CONNECTIONS },
+);
+const ceiling = await load(
+  ceilingServer.url,
+  { label: "ceiling", paths: ["/fixed"] },
+  { seconds: SECONDS, connections: CONNECTIONS },
+);
 const ceilingFixed = await fixedRun(ceilingServer.url, { label: "ceiling", paths: ["/fixed"] }, CEILING_RATE, ceiling);
 await ceilingServer.close();
 
@@ -103,7 +125,20 @@ console.log(
   `${selected.length} of ${operations.length} operations on the ${fmt(FILLS)}-fill world, each in a fresh service; ${CONNECTIONS} connections, ` +
     `${SECONDS} s per run, rotating over ${fmt(ROTATE)} wallets or markets; ${COLD} first requests after the first`,
 );
-const header = ["operation", "req/s", "of ceiling", "fixed rate", "p50", "p99", "first request", `next ${COLD} first (p50 / max)`, "body (wire / JSON)", "status", "start", "peak RSS"];
+const header = [
+  "operation",
+  "req/s",
+  "of ceiling",
+  "fixed rate",
+  "p50",
+  "p99",
+  "first request",
+  `next ${COLD} first (p50 / max)`,
+  "body (wire / JSON)",
+  "status",
+  "start",
+  "peak RSS",
+];
 const cells = (row: Row): string[] => {
   const sorted = [...row.cold].sort((a, b) => a - b);
   const non2xx = row.max.non2xx + (row.fixed?.non2xx ?? 0);
@@ -116,7 +151,9 @@ const cells = (row: Row): string[] => {
     row.fixed ? `${ms(row.fixed.p99)} ms` : "(rate > 80% of req/s)",
     `${ms(row.first.ms)} ms`,
     sorted.length ? `${ms(sorted[Math.floor(sorted.length / 2)]!)} / ${ms(sorted[sorted.length - 1]!)} ms` : "-",
-    row.first.wireBytes === row.first.jsonBytes ? bytes(row.first.jsonBytes) : `${bytes(row.first.wireBytes)} / ${bytes(row.first.jsonBytes)}`,
+    row.first.wireBytes === row.first.jsonBytes
+      ? bytes(row.first.jsonBytes)
+      : `${bytes(row.first.wireBytes)} / ${bytes(row.first.jsonBytes)}`,
     `${row.first.status}${non2xx ? ` (${fmt(non2xx)} non-2xx)` : ""}`,
     `${fmt(row.startMs / 1000, 1)} s`,
     row.rssMb === undefined ? "?" : `${fmt(row.rssMb)} MB`,
@@ -135,10 +172,15 @@ for (const operation of selected) {
   }
 }
 
-console.log(`\nceiling (a bare Fastify route, fixed pre-serialized 120-byte body): ${fmt(ceiling.rps)} req/s; at ${fmt(CEILING_RATE)}/s ` + (ceilingFixed ? `p50 ${ms(ceilingFixed.p50)} ms, p99 ${ms(ceilingFixed.p99)} ms` : "not run"));
+console.log(
+  `\nceiling (a bare Fastify route, fixed pre-serialized 120-byte body): ${fmt(ceiling.rps)} req/s; at ${fmt(CEILING_RATE)}/s ` +
+    (ceilingFixed ? `p50 ${ms(ceilingFixed.p50)} ms, p99 ${ms(ceilingFixed.p99)} ms` : "not run"),
+);
 console.log(tableLine(header));
 console.log(tableLine(header.map(() => "---")));
 for (const row of rows) console.log(tableLine(cells(row)));
 const rss = rows.map((r) => r.rssMb ?? 0);
-if (rss.length > 0) console.log(`\nthe service's peak RSS: ${fmt(Math.max(...rss))} MB (${rows[rss.indexOf(Math.max(...rss))]!.label})`);
-if (skipped.length > 0) console.log(`not measured here (streams, measured by bench/live.bench.ts): ${skipped.join(", ")}`);
+if (rss.length > 0)
+  console.log(`\nthe service's peak RSS: ${fmt(Math.max(...rss))} MB (${rows[rss.indexOf(Math.max(...rss))]!.label})`);
+if (skipped.length > 0)
+  console.log(`not measured here (streams, measured by bench/live.bench.ts): ${skipped.join(", ")}`);

@@ -29,7 +29,8 @@ import { isoDate } from "../src/sim/servers/format.js";
 import { venueEnvironment } from "../src/sim/servers/index.js";
 
 const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ""), process.argv[i + 1] ?? "");
+for (let i = 2; i < process.argv.length; i += 2)
+  args.set(process.argv[i]!.replace(/^--/, ""), process.argv[i + 1] ?? "");
 const FILLS = Number(args.get("fills") ?? 1_000_000);
 const STORES = new Set((args.get("stores") ?? "sqlite,pg").split(","));
 const PG_ADMIN_URL = args.get("pg") ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -42,13 +43,16 @@ const TICKS = 100;
 
 /** User plus system CPU seconds of a process (all its threads) or of one thread, from a /proc stat file. */
 function statCpuSeconds(path: string): number {
-  const fields = readFileSync(path, "utf8").replace(/^.*\) /, "").split(" ");
+  const fields = readFileSync(path, "utf8")
+    .replace(/^.*\) /, "")
+    .split(" ");
   return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
 
 const cpuSeconds = (pid: number) => statCpuSeconds(`/proc/${pid}/stat`);
 /** The process's peak resident memory so far (VmHWM of /proc/<pid>/status), in MiB. */
-const peakRssMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
+const peakRssMb = (pid: number) =>
+  Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
 
 /**
  * CPU seconds of the process's main thread (the pipeline: market lookups, rows, writes), of its busiest other
@@ -56,9 +60,15 @@ const peakRssMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(re
  * With the node elsewhere, the busier of the first two bounds the backfill.
  */
 function threadCpuSeconds(pid: number): Threads {
-  const others = readdirSync(`/proc/${pid}/task`).filter((tid) => tid !== String(pid)).map((tid) => statCpuSeconds(`/proc/${pid}/task/${tid}/stat`));
+  const others = readdirSync(`/proc/${pid}/task`)
+    .filter((tid) => tid !== String(pid))
+    .map((tid) => statCpuSeconds(`/proc/${pid}/task/${tid}/stat`));
   const reader = Math.max(0, ...others);
-  return { main: statCpuSeconds(`/proc/${pid}/task/${pid}/stat`), reader, rest: others.reduce((a, b) => a + b, 0) - reader };
+  return {
+    main: statCpuSeconds(`/proc/${pid}/task/${pid}/stat`),
+    reader,
+    rest: others.reduce((a, b) => a + b, 0) - reader,
+  };
 }
 
 interface Threads {
@@ -85,12 +95,17 @@ async function backfill(env: Record<string, string>, simPid: number, countFills:
 }
 
 function runUntilCaughtUp(env: Record<string, string>, simPid: number): Promise<Omit<Run, "fills">> {
-  const child = spawn(process.execPath, [BIN, "ingest"], { env: { ...process.env, ...env, LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [BIN, "ingest"], {
+    env: { ...process.env, ...env, LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const simCpuStart = cpuSeconds(simPid);
   let started = 0;
   let buffer = "";
   return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`pelagic ingest exited (code ${code}) before its first sync was done`)));
+    child.once("exit", (code) =>
+      reject(new Error(`pelagic ingest exited (code ${code}) before its first sync was done`)),
+    );
     child.stdout.on("data", (chunk: Buffer) => {
       buffer += chunk.toString();
       let newline: number;
@@ -100,7 +115,13 @@ function runUntilCaughtUp(env: Record<string, string>, simPid: number): Promise<
         if (line.msg === "ingest starting") started = performance.now();
         if (line.msg?.startsWith("ingest caught up")) {
           const pid = child.pid as number;
-          const run = { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds(pid), threads: threadCpuSeconds(pid), simCpu: cpuSeconds(simPid) - simCpuStart, peakRssMb: peakRssMb(pid) };
+          const run = {
+            seconds: (performance.now() - started) / 1000,
+            cpu: cpuSeconds(pid),
+            threads: threadCpuSeconds(pid),
+            simCpu: cpuSeconds(simPid) - simCpuStart,
+            peakRssMb: peakRssMb(pid),
+          };
           child.removeAllListeners("exit");
           child.once("exit", () => resolve(run));
           child.kill("SIGKILL");
@@ -118,15 +139,32 @@ function report(label: string, run: Run): void {
   );
   const { main, reader, rest } = run.threads;
   console.log(
-    `  ingest threads: main (markets, rows, writes) ${main.toFixed(1)} s = ${(1e6 * main / run.fills).toFixed(1)} µs a fill; busiest other (chain reader: fetch, parse, decode, settle) ` +
-      `${reader.toFixed(1)} s = ${(1e6 * reader / run.fills).toFixed(1)} µs a fill; the rest ${rest.toFixed(1)} s; the busier of the two alone allows ${n(run.fills / Math.max(main, reader))} fills/s`,
+    `  ingest threads: main (markets, rows, writes) ${main.toFixed(1)} s = ${((1e6 * main) / run.fills).toFixed(1)} µs a fill; busiest other (chain reader: fetch, parse, decode, settle) ` +
+      `${reader.toFixed(1)} s = ${((1e6 * reader) / run.fills).toFixed(1)} µs a fill; the rest ${rest.toFixed(1)} s; the busier of the two alone allows ${n(run.fills / Math.max(main, reader))} fills/s`,
   );
 }
 
-const worldArgs = ["--fills", String(FILLS), "--markets", String(Math.max(500, Math.round(FILLS / 500))), "--wallets", String(Math.max(5_000, Math.round(FILLS / 50)))];
+const worldArgs = [
+  "--fills",
+  String(FILLS),
+  "--markets",
+  String(Math.max(500, Math.round(FILLS / 500))),
+  "--wallets",
+  String(Math.max(5_000, Math.round(FILLS / 50))),
+];
 let venue: VenueProcess | undefined;
 try {
-  venue = await startVenueProcess([...worldArgs, "--days", String(DAYS), "--end", isoDate(end), "--live-rate", "0", "--sim-port", "0"]);
+  venue = await startVenueProcess([
+    ...worldArgs,
+    "--days",
+    String(DAYS),
+    "--end",
+    isoDate(end),
+    "--live-rate",
+    "0",
+    "--sim-port",
+    "0",
+  ]);
   const simPid = venue.pid;
   const env = {
     ...venueEnvironment(venue.urls),
@@ -170,7 +208,10 @@ try {
           await client.end();
         }
       };
-      report("PostgreSQL", await backfill({ ...env, DATABASE_URL: url.toString(), DATA_DIR: dataDir }, simPid, countFills));
+      report(
+        "PostgreSQL",
+        await backfill({ ...env, DATABASE_URL: url.toString(), DATA_DIR: dataDir }, simPid, countFills),
+      );
     } catch (error) {
       console.log(`PostgreSQL: not measured (${(error as Error).message})`);
     } finally {

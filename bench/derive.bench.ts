@@ -38,13 +38,20 @@ const HELD_BACK_FILLS = 20_000;
 const BATCH_FILLS = 100;
 const FARMERS: readonly Archetype[] = ["favourite_farmer", "volume_bot", "market_maker", "wash_trader"];
 
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const seconds = (ms: number) => `${fmt(ms / 1000, 1)} s`;
 const gc = (globalThis as { gc?: () => void }).gc;
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 /** Every wallet's farmer verdict by the two-sided rule in force and by the one it replaced, from the rebuild's ledger. */
-async function farmerVerdicts(store: Store, derivation: Derivation, asOf: number, cfg: Config["farmer"]): Promise<Map<string, { before: boolean; after: boolean }>> {
+async function farmerVerdicts(
+  store: Store,
+  derivation: Derivation,
+  asOf: number,
+  cfg: Config["farmer"],
+): Promise<Map<string, { before: boolean; after: boolean }>> {
   const inputs = await loadWalletInputs(store, "all", asOf);
   const out = new Map<string, { before: boolean; after: boolean }>();
   for (const { address } of derivation.liveBooks()) {
@@ -72,19 +79,35 @@ async function timed<T>(label: string, run: () => Promise<T> | T): Promise<{ res
 }
 
 const { result: world } = await timed(`generate a ${fmt(FILLS)}-fill world`, () =>
-  generateWorld({ seed: 1, end: END, fills: FILLS, markets: Math.max(500, Math.round(FILLS / 2_000)), wallets: Math.max(5_000, Math.round(FILLS / 200)) }),
+  generateWorld({
+    seed: 1,
+    end: END,
+    fills: FILLS,
+    markets: Math.max(500, Math.round(FILLS / 2_000)),
+    wallets: Math.max(5_000, Math.round(FILLS / 200)),
+  }),
 );
-console.log(`  ${fmt(world.fillCount)} fills, ${fmt(world.opCount)} operations, ${fmt(world.wallets.length)} wallets, ${fmt(world.markets.length)} markets`);
+console.log(
+  `  ${fmt(world.fillCount)} fills, ${fmt(world.opCount)} operations, ${fmt(world.wallets.length)} wallets, ${fmt(world.markets.length)} markets`,
+);
 
 const dir = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), "pelagic-derive-bench-"));
 const config = loadConfig({ DATA_DIR: dir });
-const store = await openStore({ kind: "sqlite", sqlitePath: join(dir, "bench.sqlite"), sqliteCacheMb: config.store.sqliteCacheMb });
+const store = await openStore({
+  kind: "sqlite",
+  sqlitePath: join(dir, "bench.sqlite"),
+  sqliteCacheMb: config.store.sqliteCacheMb,
+});
 try {
   await migrateStore(store);
   const cut = world.fill(Math.max(0, world.fillCount - HELD_BACK_FILLS)).ts;
   const clock = new ManualClock(cut * 1000);
-  const loaded = await timed(`load all but the last ${fmt(HELD_BACK_FILLS)} fills into SQLite`, () => loadWorld(store, world, { range: { to: cut }, updatedAt: clock.now(), batchRows: 50_000 }));
-  console.log(`  ${fmt(loaded.result.fills)} fills, ${fmt(loaded.result.activity)} activity rows (${fmt(loaded.result.fills / (loaded.ms / 1000))} fills/s)`);
+  const loaded = await timed(`load all but the last ${fmt(HELD_BACK_FILLS)} fills into SQLite`, () =>
+    loadWorld(store, world, { range: { to: cut }, updatedAt: clock.now(), batchRows: 50_000 }),
+  );
+  console.log(
+    `  ${fmt(loaded.result.fills)} fills, ${fmt(loaded.result.activity)} activity rows (${fmt(loaded.result.fills / (loaded.ms / 1000))} fills/s)`,
+  );
 
   // Only the figures are kept (and the farmer verdicts by both two-sided rules): the rebuild's ledger is released before the Deriver builds its own.
   let verdicts = new Map<string, { before: boolean; after: boolean }>();
@@ -97,7 +120,14 @@ try {
     `  read and replay ${seconds(r.replayMs)} (${fmt(r.fills / (r.replayMs / 1000))} fills/s), statistics ${seconds(r.statsMs)}, write ${seconds(r.writeMs)}; ` +
       `${fmt(r.wallets)} wallets, ${fmt(r.positions)} positions, ${fmt(r.markets)} markets; heap ${fmt(process.memoryUsage().heapUsed / 2 ** 20)} MB`,
   );
-  const stats = new Map((await store.db.selectFrom("wallet_stats").select(["wallet", "is_farmer", "has_skill", "is_smart", "resolved"]).execute()).map((row) => [row.wallet, row]));
+  const stats = new Map(
+    (
+      await store.db
+        .selectFrom("wallet_stats")
+        .select(["wallet", "is_farmer", "has_skill", "is_smart", "resolved"])
+        .execute()
+    ).map((row) => [row.wallet, row]),
+  );
 
   const deriver = new Deriver({ store, config, clock, logger: createLogger("error") });
   await timed("Deriver warm start (the same replay, plus rewriting every table)", () => deriver.start());
@@ -124,13 +154,20 @@ try {
       `(positions upserted and touched wallets' statistics recomputed and written)`,
   );
   await timed("refresh (rankings, market stats, wash shares due, daily points)", () => deriver.refresh());
-  await timed("full refresh (every wallet's statistics, as each passing hour does, and every due wash share, unbudgeted)", () => deriver.refresh({ full: true }));
+  await timed(
+    "full refresh (every wallet's statistics, as each passing hour does, and every due wash share, unbudgeted)",
+    () => deriver.refresh({ full: true }),
+  );
   await deriver.stop();
 
   // The farmer test exists to keep wallets out of Smart Money, which needs SMART_MIN_RESOLVED_MARKETS resolved
   // markets: it is scored over every wallet, and over those eligible (where a wrong verdict changes a label).
   const eligible = (w: string) => stats.get(w)!.resolved >= config.smart.minResolvedMarkets;
-  const score = (flagged: (w: string) => boolean, target: (a: Archetype) => boolean, among: (w: string) => boolean = () => true) => {
+  const score = (
+    flagged: (w: string) => boolean,
+    target: (a: Archetype) => boolean,
+    among: (w: string) => boolean = () => true,
+  ) => {
     let tp = 0;
     let fp = 0;
     let fn = 0;
@@ -146,16 +183,30 @@ try {
   };
   const isFarmer = (w: string) => stats.get(w)!.is_farmer === 1;
   const farmerArchetype = (a: Archetype) => FARMERS.includes(a);
-  console.log(`farmer test vs farmer/bot/market-maker/wash archetypes, every wallet: ${score(isFarmer, farmerArchetype)}`);
-  console.log(`  among wallets with at least ${config.smart.minResolvedMarkets} resolved markets (Smart Money candidates): ${score(isFarmer, farmerArchetype, eligible)}`);
+  console.log(
+    `farmer test vs farmer/bot/market-maker/wash archetypes, every wallet: ${score(isFarmer, farmerArchetype)}`,
+  );
+  console.log(
+    `  among wallets with at least ${config.smart.minResolvedMarkets} resolved markets (Smart Money candidates): ${score(isFarmer, farmerArchetype, eligible)}`,
+  );
   // Issue 23: the two-sided test on the wallet's own splits and merges, against the rule it replaced (the volume of
   // fills that settled as MINT or MERGE, whoever was on the other side), on the same ledger.
-  for (const [rule, which] of [["fills settled as MINT/MERGE and any both-sided moment (before issue 23)", "before"], ["own splits and merges and balanced both-sided markets (now)", "after"]] as const) {
+  for (const [rule, which] of [
+    ["fills settled as MINT/MERGE and any both-sided moment (before issue 23)", "before"],
+    ["own splits and merges and balanced both-sided markets (now)", "after"],
+  ] as const) {
     const flagged = (w: string) => verdicts.get(w)?.[which] === true;
     console.log(`farmer test, two-sided on ${rule}: every wallet: ${score(flagged, farmerArchetype)}`);
-    console.log(`  among wallets with at least ${config.smart.minResolvedMarkets} resolved markets: ${score(flagged, farmerArchetype, eligible)}`);
+    console.log(
+      `  among wallets with at least ${config.smart.minResolvedMarkets} resolved markets: ${score(flagged, farmerArchetype, eligible)}`,
+    );
   }
-  console.log(`skill badge vs skilled traders: ${score((w) => stats.get(w)!.has_skill === 1, (a) => a === "skilled")}`);
+  console.log(
+    `skill badge vs skilled traders: ${score(
+      (w) => stats.get(w)!.has_skill === 1,
+      (a) => a === "skilled",
+    )}`,
+  );
   const byArchetype = new Map<Archetype, { wallets: number; farmer: number; smart: number; skill: number }>();
   for (const wallet of world.wallets) {
     const row = stats.get(wallet.proxyWallet);
@@ -168,7 +219,9 @@ try {
     byArchetype.set(wallet.archetype, counts);
   }
   for (const [archetype, c] of [...byArchetype].sort((a, b) => b[1].wallets - a[1].wallets)) {
-    console.log(`  ${archetype.padEnd(18)} ${fmt(c.wallets).padStart(7)} wallets: farmer ${fmt(c.farmer).padStart(6)}, smart ${fmt(c.smart).padStart(5)}, skill ${fmt(c.skill).padStart(4)}`);
+    console.log(
+      `  ${archetype.padEnd(18)} ${fmt(c.wallets).padStart(7)} wallets: farmer ${fmt(c.farmer).padStart(6)}, smart ${fmt(c.smart).padStart(5)}, skill ${fmt(c.skill).padStart(4)}`,
+    );
   }
   console.log(`memory: rss ${fmt(process.memoryUsage().rss / 2 ** 20)} MB`);
 } finally {

@@ -20,7 +20,11 @@ import { migrateStore } from "../src/store/migrate.js";
 const N = 20_000;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 
-async function timePerRequest(app: FastifyInstance, url: string, headers: Record<string, string> = {}): Promise<number> {
+async function timePerRequest(
+  app: FastifyInstance,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
   for (let i = 0; i < 1000; i++) await app.inject({ url, headers, remoteAddress: `10.0.${i % 250}.${i % 200}` });
   const start = process.hrtime.bigint();
   for (let i = 0; i < N; i++) {
@@ -58,7 +62,12 @@ async function main() {
     const dir = mkdtempSync(join(tmpdir(), "pelagic-bench-"));
     const store = await openStore({ kind: "sqlite", sqlitePath: join(dir, "bench.sqlite") });
     await migrateStore(store);
-    const platform = await createPlatform({ redisUrl, redisPrefix: `pelagic_bench_${Date.now()}:`, cacheMaxEntries: 1000, cacheStaleSeconds: 60 });
+    const platform = await createPlatform({
+      redisUrl,
+      redisPrefix: `pelagic_bench_${Date.now()}:`,
+      cacheMaxEntries: 1000,
+      cacheStaleSeconds: 60,
+    });
     const config = loadConfig({ LOG_LEVEL: "silent", RATE_PREMIUM_PER_MINUTE: String(10 * N) });
     const app = await buildApp({ config, store, platform, expectedSources: [], startedAt: 0 }, createLogger("silent"));
     app.get("/bench/public", { config: { access: access.public } }, async () => ({ ok: true }));
@@ -68,8 +77,12 @@ async function main() {
     const pub = await timePerRequest(app, "/bench/public");
     const prem = await timePerRequest(app, "/bench/premium", { "x-api-key": key });
     const kind = redisUrl ? "redis " : "memory";
-    console.log(`${kind} public (IP budget):      ${pub.toFixed(1)} µs/request, gate adds ${(pub - baseline).toFixed(1)} µs`);
-    console.log(`${kind} premium (key + budget):  ${prem.toFixed(1)} µs/request, gate adds ${(prem - baseline).toFixed(1)} µs`);
+    console.log(
+      `${kind} public (IP budget):      ${pub.toFixed(1)} µs/request, gate adds ${(pub - baseline).toFixed(1)} µs`,
+    );
+    console.log(
+      `${kind} premium (key + budget):  ${prem.toFixed(1)} µs/request, gate adds ${(prem - baseline).toFixed(1)} µs`,
+    );
     await app.close();
     await platform.close();
     await store.close();

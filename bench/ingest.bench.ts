@@ -32,10 +32,18 @@ import { createLogger } from "../src/platform/logger.js";
 import { openStore, type Store, type StoreTransaction } from "../src/store/database.js";
 import { completeDeferredFills, dropDeferredFillIndexes, type NewFill } from "../src/store/fills.js";
 import { migrateStore } from "../src/store/migrate.js";
-import { decodeLog, encodeVenueLog as encodeLog, settleFills, type DecodedVenueLog, type Hex, type RawLog } from "../src/venue/index.js";
+import {
+  decodeLog,
+  encodeVenueLog as encodeLog,
+  settleFills,
+  type DecodedVenueLog,
+  type Hex,
+  type RawLog,
+} from "../src/venue/index.js";
 
 const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ""), process.argv[i + 1] ?? "");
+for (let i = 2; i < process.argv.length; i += 2)
+  args.set(process.argv[i]!.replace(/^--/, ""), process.argv[i + 1] ?? "");
 /** As many fills as the 10,000,000-fill world of the other benches (about 5 minutes per store). */
 const FILLS = Number(args.get("fills") ?? 10_000_000);
 const PG_URL = args.get("pg") ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -117,10 +125,24 @@ function* history(total: number, seed: number): Generator<NewFill[]> {
       batch.push(
         chainFillRow(
           {
-            txHash: txHash as Hex, logIndex: blockLogs + i, blockNumber: block, exchange: EXCHANGE_V2, exchangeVersion: "v2", orderHash: hashHex(0x20000000 + made + i, 8) as Hex,
-            wallet: walletAddress(zipf(WALLETS, 3)), role: taker ? "TAKER" : "MAKER", counterparty: walletAddress(zipf(WALLETS, 3)),
-            direction: type === "MERGE" ? "SELL" : "BUY", tokenId: tokenOf(market, outcome), sizeMicro: size, usdMicro: Math.floor((size * priceMicro) / 1e6),
-            priceMicro, feeMicro: 0, feeAsset: "COLLATERAL", feeUsdMicro: taker ? Math.floor(size / 1000) : 0, entryType: type,
+            txHash: txHash as Hex,
+            logIndex: blockLogs + i,
+            blockNumber: block,
+            exchange: EXCHANGE_V2,
+            exchangeVersion: "v2",
+            orderHash: hashHex(0x20000000 + made + i, 8) as Hex,
+            wallet: walletAddress(zipf(WALLETS, 3)),
+            role: taker ? "TAKER" : "MAKER",
+            counterparty: walletAddress(zipf(WALLETS, 3)),
+            direction: type === "MERGE" ? "SELL" : "BUY",
+            tokenId: tokenOf(market, outcome),
+            sizeMicro: size,
+            usdMicro: Math.floor((size * priceMicro) / 1e6),
+            priceMicro,
+            feeMicro: 0,
+            feeAsset: "COLLATERAL",
+            feeUsdMicro: taker ? Math.floor(size / 1000) : 0,
+            entryType: type,
           },
           { conditionId: conditionOf(market), outcomeIndex: outcome },
           ts,
@@ -164,7 +186,13 @@ async function measureWrites(label: string, store: Store): Promise<void> {
       await completeDeferredFills(tx, indexBuildMemory(loadConfig(process.env)), 0);
       indexMs = performance.now() - indexStarted;
     };
-    const committed = await writer.commit({ source: "chain-logs", cursor: `block:${batch.at(-1)!.block_number}`, fills: batch, fillWalletsLater: DEFER_INDEXES, write: completes ? write : undefined });
+    const committed = await writer.commit({
+      source: "chain-logs",
+      cursor: `block:${batch.at(-1)!.block_number}`,
+      fills: batch,
+      fillWalletsLater: DEFER_INDEXES,
+      write: completes ? write : undefined,
+    });
     busyMs += performance.now() - started;
     written += committed.fills.length;
     batches += 1;
@@ -174,7 +202,9 @@ async function measureWrites(label: string, store: Store): Promise<void> {
     }
   }
   const cpu = process.cpuUsage(cpuStart);
-  console.log(`${label}: ${written.toLocaleString("en-US")} fills in ${(busyMs / 1000).toFixed(1)} s = ${Math.round(written / (busyMs / 1000)).toLocaleString("en-US")} fills/s (${batches} batches of ${BATCH.toLocaleString("en-US")}; wallets and checkpoint included${DEFER_INDEXES ? `; wallet and market indexes and the fills' wallets built at the end in ${(indexMs / 1000).toFixed(1)} s, included` : ""})`);
+  console.log(
+    `${label}: ${written.toLocaleString("en-US")} fills in ${(busyMs / 1000).toFixed(1)} s = ${Math.round(written / (busyMs / 1000)).toLocaleString("en-US")} fills/s (${batches} batches of ${BATCH.toLocaleString("en-US")}; wallets and checkpoint included${DEFER_INDEXES ? `; wallet and market indexes and the fills' wallets built at the end in ${(indexMs / 1000).toFixed(1)} s, included` : ""})`,
+  );
   console.log(`  this process's CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (history generation included)`);
   console.log(`  fills/s per tenth of the history: ${tenths.join(" ")}`);
 }
@@ -191,10 +221,27 @@ function* encodedAnswers(total: number): Generator<RawLog[]> {
     const makers = 1 + Math.floor(random() * random() * 4);
     const exchange = tx % 2 ? EXCHANGE_V1 : EXCHANGE_V2;
     const token = BigInt(tokenOf(Math.floor(random() * MARKETS), 0));
-    const events = matchEvents(exchange, { owner: walletAddress(tx % WALLETS), side: "BUY", token, size: 10_000_000n, usd: 6_000_000n, fee: 10_000n },
-      Array.from({ length: makers }, (_, i) => ({ owner: walletAddress((tx + i + 1) % WALLETS), side: "BUY" as const, token: token + 1n, size: 10_000_000n / BigInt(makers), usd: 4_000_000n / BigInt(makers) })));
+    const events = matchEvents(
+      exchange,
+      { owner: walletAddress(tx % WALLETS), side: "BUY", token, size: 10_000_000n, usd: 6_000_000n, fee: 10_000n },
+      Array.from({ length: makers }, (_, i) => ({
+        owner: walletAddress((tx + i + 1) % WALLETS),
+        side: "BUY" as const,
+        token: token + 1n,
+        size: 10_000_000n / BigInt(makers),
+        usd: 4_000_000n / BigInt(makers),
+      })),
+    );
     const txHash = `0x${hex(tx + 1, 64)}`;
-    events.forEach((event, i) => logs.push({ ...encodeLog(event), blockNumber: `0x${(81_000_000 + (tx >> 5)).toString(16)}`, blockHash: null, transactionHash: txHash, logIndex: `0x${i.toString(16)}` }));
+    events.forEach((event, i) =>
+      logs.push({
+        ...encodeLog(event),
+        blockNumber: `0x${(81_000_000 + (tx >> 5)).toString(16)}`,
+        blockHash: null,
+        transactionHash: txHash,
+        logIndex: `0x${i.toString(16)}`,
+      }),
+    );
     fills += makers + 1;
     if (logs.length >= LOGS_PER_ANSWER) {
       yield logs;
@@ -236,19 +283,27 @@ function measureDecode(): void {
   );
 }
 
-console.log(`ingest bench: ${FILLS.toLocaleString("en-US")} synthetic chain fills, ${WALLETS.toLocaleString("en-US")} wallets, ${MARKETS.toLocaleString("en-US")} markets`);
+console.log(
+  `ingest bench: ${FILLS.toLocaleString("en-US")} synthetic chain fills, ${WALLETS.toLocaleString("en-US")} wallets, ${MARKETS.toLocaleString("en-US")} markets`,
+);
 
 if (STORES.has("sqlite")) {
-const dir = mkdtempSync(join(tmpdir(), "pelagic-bench-"));
-try {
-  const config = loadConfig({ ...process.env, DATA_DIR: dir });
-  const sqlite = await openStore({ kind: "sqlite", sqlitePath: join(dir, "bench.sqlite"), sqliteCacheMb: config.store.sqliteCacheMb, sqliteSortThreads: config.store.sqliteSortThreads, sqliteBackgroundCheckpoints: BACKGROUND_CHECKPOINTS });
-  await migrateStore(sqlite);
-  await measureWrites(`SQLite (cache ${config.store.sqliteCacheMb} MiB)`, sqlite);
-  await sqlite.close();
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
+  const dir = mkdtempSync(join(tmpdir(), "pelagic-bench-"));
+  try {
+    const config = loadConfig({ ...process.env, DATA_DIR: dir });
+    const sqlite = await openStore({
+      kind: "sqlite",
+      sqlitePath: join(dir, "bench.sqlite"),
+      sqliteCacheMb: config.store.sqliteCacheMb,
+      sqliteSortThreads: config.store.sqliteSortThreads,
+      sqliteBackgroundCheckpoints: BACKGROUND_CHECKPOINTS,
+    });
+    await migrateStore(sqlite);
+    await measureWrites(`SQLite (cache ${config.store.sqliteCacheMb} MiB)`, sqlite);
+    await sqlite.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 if (PG_URL !== "none" && STORES.has("pg")) {

@@ -35,9 +35,18 @@ function benchCities(): CityInput[] {
   const extra: CityInput = { name: "Front grid", lon: 37.9, lat: 48.6, subscriptions: [] };
   const kinds = ["single", "enter", "entirety"] as const;
   for (let i = 0; i < 28; i++) {
-    const [lon, lat] = i < 20 ? [37.8 + (i % 5) * 0.05, 48.5 + Math.floor(i / 5) * 0.05] : [35.6 + (i % 4) * 0.1, 47.5 + Math.floor((i - 20) / 4) * 0.1];
+    const [lon, lat] =
+      i < 20
+        ? [37.8 + (i % 5) * 0.05, 48.5 + Math.floor(i / 5) * 0.05]
+        : [35.6 + (i % 4) * 0.1, 47.5 + Math.floor((i - 20) / 4) * 0.1];
     const kind = kinds[i % 3]!;
-    extra.subscriptions.push({ label: `grid ${i}`, check_type: kind, point: [lon, lat], ...(kind === "single" ? {} : { radius_m: 1_500 }), market_slug_pattern: `grid-${i}-*` });
+    extra.subscriptions.push({
+      label: `grid ${i}`,
+      check_type: kind,
+      point: [lon, lat],
+      ...(kind === "single" ? {} : { radius_m: 1_500 }),
+      market_slug_pattern: `grid-${i}-*`,
+    });
   }
   return [...BUILT_IN_CITIES, extra];
 }
@@ -82,7 +91,9 @@ async function probesInMemory(): Promise<void> {
     run.clock.advance(5_000);
     unchanged.push((await timed(() => run.probe.probe()))[1]);
   }
-  console.log(`probe of a new map, layers in memory, ${subscriptions} subscriptions (${measured.join("/")} measured again): ${ms(changed)}`);
+  console.log(
+    `probe of a new map, layers in memory, ${subscriptions} subscriptions (${measured.join("/")} measured again): ${ms(changed)}`,
+  );
   console.log(`probe of an unchanged map, layers in memory: ${ms(unchanged)}`);
   await done();
 }
@@ -96,7 +107,15 @@ async function probesOverLoopback(): Promise<void> {
   for (let round = 0; round < 6; round++) {
     const { store, done } = await tempStore();
     const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
-    const probe = new TerritoryProbe({ store, clock, logger: createLogger("silent"), isw: config.isw, cities, layers: configuredLayers(config.isw), source: arcgisLayerSource(clientsFor(venue).arcgis) });
+    const probe = new TerritoryProbe({
+      store,
+      clock,
+      logger: createLogger("silent"),
+      isw: config.isw,
+      cities,
+      layers: configuredLayers(config.isw),
+      source: arcgisLayerSource(clientsFor(venue).arcgis),
+    });
     await probe.init();
     first.push((await timed(() => probe.probe()))[1]);
     for (let i = 0; i < 50; i++) {
@@ -105,7 +124,9 @@ async function probesOverLoopback(): Promise<void> {
     }
     await done();
   }
-  console.log(`first probe over loopback (4 layers fetched from the simulated ArcGIS, 50 subscriptions measured): ${ms(first.slice(1))} after a warm-up probe`);
+  console.log(
+    `first probe over loopback (4 layers fetched from the simulated ArcGIS, 50 subscriptions measured): ${ms(first.slice(1))} after a warm-up probe`,
+  );
   console.log(`probe of an unchanged map over loopback (4 edit-date checks): ${ms(unchanged.slice(50))}`);
   await closeVenues();
 }
@@ -115,13 +136,36 @@ async function deliveries(concurrency: number): Promise<void> {
   const receiver = await startReceiver();
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   const box = new SecretBox(randomBytes(32));
-  const config = loadConfig({ ISW_WEBHOOK_ALLOW_LOOPBACK: "true", ISW_WEBHOOK_CONCURRENCY: String(concurrency), LOG_LEVEL: "silent" });
+  const config = loadConfig({
+    ISW_WEBHOOK_ALLOW_LOOPBACK: "true",
+    ISW_WEBHOOK_CONCURRENCY: String(concurrency),
+    LOG_LEVEL: "silent",
+  });
   const db = iswDb(store.db);
-  await registerEndpoint(db, { account: "bench", url: receiver.url, cities: "all", box, now: clock.now(), maxPerAccount: 10 });
+  await registerEndpoint(db, {
+    account: "bench",
+    url: receiver.url,
+    cities: "all",
+    box,
+    now: clock.now(),
+    maxPerAccount: 10,
+  });
   for (let i = 0; i < DELIVERIES; i++) {
     const event = await insertEvent(db, {
-      subscription_id: 1, city: "Bakhmut", event_type: "THREAT_HIGH", severity: "HIGH", severity_rank: 3, previous_severity: "MEDIUM", details: `event ${i}`,
-      created_at: clock.now(), map_version_id: 1, check_type: "single", subscription_label: "bench", market_slug_pattern: "bench-*", coverage: null, closest_distance_m: 800,
+      subscription_id: 1,
+      city: "Bakhmut",
+      event_type: "THREAT_HIGH",
+      severity: "HIGH",
+      severity_rank: 3,
+      previous_severity: "MEDIUM",
+      details: `event ${i}`,
+      created_at: clock.now(),
+      map_version_id: 1,
+      check_type: "single",
+      subscription_label: "bench",
+      market_slug_pattern: "bench-*",
+      coverage: null,
+      closest_distance_m: 800,
     });
     await enqueueDeliveries(db, event, clock.now());
   }
@@ -129,8 +173,14 @@ async function deliveries(concurrency: number): Promise<void> {
   const [, took] = await timed(async () => {
     while ((await dispatcher.deliverDue()) > 0);
   });
-  const delivered = await db.selectFrom("isw_webhook_deliveries").select("id").where("status", "=", "delivered").execute();
-  console.log(`webhook deliveries to a receiver on loopback, ${concurrency} at once: ${Math.round((delivered.length / took) * 1000)} per second (${delivered.length} of ${DELIVERIES} in ${(took / 1000).toFixed(2)} s)`);
+  const delivered = await db
+    .selectFrom("isw_webhook_deliveries")
+    .select("id")
+    .where("status", "=", "delivered")
+    .execute();
+  console.log(
+    `webhook deliveries to a receiver on loopback, ${concurrency} at once: ${Math.round((delivered.length / took) * 1000)} per second (${delivered.length} of ${DELIVERIES} in ${(took / 1000).toFixed(2)} s)`,
+  );
   await receiver.close();
   await done();
 }

@@ -19,10 +19,19 @@
 import { performance } from "node:perf_hooks";
 import { loadConfig } from "../src/config/index.js";
 import { positionRows } from "../src/derive/ledger-rows.js";
-import { LedgerState, assessWallet, replay, type LedgerActivity, type LedgerEvent, type LedgerFill, type MarketFacts } from "../src/ledger/index.js";
+import {
+  LedgerState,
+  assessWallet,
+  replay,
+  type LedgerActivity,
+  type LedgerEvent,
+  type LedgerFill,
+  type MarketFacts,
+} from "../src/ledger/index.js";
 
 const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ""), process.argv[i + 1] ?? "");
+for (let i = 2; i < process.argv.length; i += 2)
+  args.set(process.argv[i]!.replace(/^--/, ""), process.argv[i + 1] ?? "");
 const FILLS = Number(args.get("fills") ?? 3_000_000);
 const WALLETS = Number(args.get("wallets") ?? 60_000);
 const MARKETS = Number(args.get("markets") ?? 20_000);
@@ -43,7 +52,8 @@ const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
 const zipf = (n: number, skew: number) => Math.floor(n * random() ** skew);
 const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 const gc = (globalThis as { gc?: () => void }).gc;
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** Activity profile per archetype, after src/sim/world/population.ts: share of wallets, fill activity, markets followed, typical fill (USD). */
 const PROFILES = [
@@ -88,7 +98,9 @@ function buildWorld() {
         conditionId: `0x${hex(Math.floor(random() * 2 ** 48), 12)}${hex(m + 1, 52)}`,
         yesTokenId: String(BigInt(m + 1) * 1_000_003n * 10n ** 60n),
         noTokenId: String(BigInt(m + 1) * 1_000_033n * 10n ** 60n),
-        category: ["Sports", "Crypto", "Politics", "Geopolitics", "Economics", "Tech", "Culture"][Math.floor(random() * 7)]!,
+        category: ["Sports", "Crypto", "Politics", "Geopolitics", "Economics", "Tech", "Culture"][
+          Math.floor(random() * 7)
+        ]!,
         eventId: id,
         negRiskEventId: negRisk ? id : null,
         questionIndex: negRisk ? q : null,
@@ -159,7 +171,15 @@ function buildWorld() {
       const key = w * MARKETS + m;
       if (redeemed.has(key) || !(held.get(key * 2) || held.get(key * 2 + 1)) || roll >= 0.9) continue;
       redeemed.add(key);
-      s.activity[row] = activities.push({ kind: "activity", type: "REDEEM", wallet, conditionId: facts.conditionId, payoutYes: null, ts }) - 1;
+      s.activity[row] =
+        activities.push({
+          kind: "activity",
+          type: "REDEEM",
+          wallet,
+          conditionId: facts.conditionId,
+          payoutYes: null,
+          ts,
+        }) - 1;
       s.length++;
       continue;
     }
@@ -167,9 +187,21 @@ function buildWorld() {
       const amount = 1_000_000 * (1 + Math.floor(random() * 300));
       const event = eventOf[m];
       let activity: LedgerActivity;
-      if (roll < 0.005) activity = { kind: "activity", type: "SPLIT", wallet, conditionId: facts.conditionId, amount, ts };
-      else if (roll < 0.008) activity = { kind: "activity", type: "MERGE", wallet, conditionId: facts.conditionId, amount, ts };
-      else if (roll < 0.011 && event) activity = { kind: "activity", type: "CONVERSION", wallet, negRiskEventId: event, indexSet: [0], amount, fee: 0, ts };
+      if (roll < 0.005)
+        activity = { kind: "activity", type: "SPLIT", wallet, conditionId: facts.conditionId, amount, ts };
+      else if (roll < 0.008)
+        activity = { kind: "activity", type: "MERGE", wallet, conditionId: facts.conditionId, amount, ts };
+      else if (roll < 0.011 && event)
+        activity = {
+          kind: "activity",
+          type: "CONVERSION",
+          wallet,
+          negRiskEventId: event,
+          indexSet: [0],
+          amount,
+          fee: 0,
+          ts,
+        };
       else activity = { kind: "activity", type: "REWARD", wallet, usd: Math.floor(random() * 20_000_000), ts };
       s.activity[row] = activities.push(activity) - 1;
       s.length++;
@@ -227,7 +259,20 @@ const tokenIds = markets.flatMap((m) => [m.yesTokenId!, m.noTokenId!]);
 
 /** Row i as an event: fills are decoded into one reused object, as a cursor hands out rows. */
 function feed(state: LedgerState, s: Stream, from = 0, to = s.length, shiftTs = 0): void {
-  const row = { kind: "fill", wallet: "", tokenId: "", conditionId: "", outcomeIndex: 0, side: "BUY", size: 0, usd: 0, price: 0, fee: 0, ts: 0, entryType: null } as {
+  const row = {
+    kind: "fill",
+    wallet: "",
+    tokenId: "",
+    conditionId: "",
+    outcomeIndex: 0,
+    side: "BUY",
+    size: 0,
+    usd: 0,
+    price: 0,
+    fee: 0,
+    ts: 0,
+    entryType: null,
+  } as {
     -readonly [K in keyof LedgerFill]: LedgerFill[K];
   };
   for (let i = from; i < to; i++) {
@@ -302,10 +347,14 @@ const memoryMb = () => {
 };
 const rate = (count: number, ms: number) => fmt(count / (ms / 1000));
 const events = world.stream.length;
-console.log(`stream: ${fmt(world.fills)} fills + ${fmt(events - world.fills)} activities of ${fmt(WALLETS)} wallets on ${fmt(MARKETS)} markets`);
+console.log(
+  `stream: ${fmt(world.fills)} fills + ${fmt(events - world.fills)} activities of ${fmt(WALLETS)} wallets on ${fmt(MARKETS)} markets`,
+);
 
 const inTime = rebuild(world.stream);
-console.log(`replay in time order:   ${rate(world.fills, inTime.cpuMs)} fills per CPU-second (${rate(events, inTime.cpuMs)} events; wall ${rate(events, inTime.wallMs)} events/s)`);
+console.log(
+  `replay in time order:   ${rate(world.fills, inTime.cpuMs)} fills per CPU-second (${rate(events, inTime.cpuMs)} events; wall ${rate(events, inTime.wallMs)} events/s)`,
+);
 const timeDigest = digest(inTime.result);
 inTime.result = undefined as unknown as LedgerState;
 
@@ -326,7 +375,9 @@ const positions = state.positions.count;
   feed(grown, byWallet);
   grown.advanceTo(AS_OF);
   const stateMb = memoryMb() - before;
-  console.log(`ledger state: ${fmt(positions)} positions of ${fmt(grown.walletTable.count)} wallets in ${fmt(stateMb)} MB (${fmt((stateMb * 2 ** 20) / positions)} bytes a position, with wallet records, day logs and indexes)`);
+  console.log(
+    `ledger state: ${fmt(positions)} positions of ${fmt(grown.walletTable.count)} wallets in ${fmt(stateMb)} MB (${fmt((stateMb * 2 ** 20) / positions)} bytes a position, with wallet records, day logs and indexes)`,
+  );
 }
 
 // The same replay from an array of event objects held in memory (garbage collection of that array included).
@@ -334,7 +385,9 @@ const objects: LedgerEvent[] = [];
 const collect = { apply: (e: LedgerEvent) => objects.push(e.kind === "fill" ? { ...e } : e) } as unknown as LedgerState;
 feed(collect, byWallet);
 const fromObjects = measure(() => replay(objects, markets, AS_OF));
-console.log(`replay of ${fmt(objects.length)} event objects in wallet order: ${rate(world.fills, fromObjects.cpuMs)} fills per CPU-second (wall ${rate(events, fromObjects.wallMs)} events/s)`);
+console.log(
+  `replay of ${fmt(objects.length)} event objects in wallet order: ${rate(world.fills, fromObjects.cpuMs)} fills per CPU-second (wall ${rate(events, fromObjects.wallMs)} events/s)`,
+);
 objects.length = 0;
 
 // Incremental: apply on the warm state, one row at a time in time order (random wallets), after the replayed horizon.
@@ -364,4 +417,6 @@ console.log(
   `wallet statistics: ${fmt((stats.cpuMs * 1000) / stats.result.length, 1)} µs CPU per wallet over ${fmt(stats.result.length)} wallets; ` +
     `heaviest (${fmt(heaviest.positionCount)} positions, ${fmt(heaviest.trades)} fills): ${fmt(heavy.cpuMs, 2)} ms`,
 );
-console.log(`memory: rss ${fmt(process.memoryUsage().rss / 2 ** 20)} MB${gc ? "" : " (run with --expose-gc for exact figures)"}`);
+console.log(
+  `memory: rss ${fmt(process.memoryUsage().rss / 2 ** 20)} MB${gc ? "" : " (run with --expose-gc for exact figures)"}`,
+);

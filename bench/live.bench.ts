@@ -36,7 +36,8 @@ function ask(child: ChildProcess, request: BenchRequest): Promise<Reply> {
   });
 }
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const sorted = (values: number[]) => values.sort((a, b) => a - b);
 const ms = (values: number[]) => {
   const s = sorted(values);
@@ -58,10 +59,14 @@ function machineCpu(): { busyMs: number; totalMs: number } | null {
   }
 }
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" / ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ");
 
 async function waitForConnections(child: ChildProcess, count: number): Promise<void> {
-  while ((await ask(child, { type: "count" })).connections !== count) await new Promise((resolve) => setTimeout(resolve, 50));
+  while ((await ask(child, { type: "count" })).connections !== count)
+    await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 async function measure(transport: Transport, child: ChildProcess, url: string, key: string): Promise<void> {
@@ -132,11 +137,17 @@ async function measure(transport: Transport, child: ChildProcess, url: string, k
 }
 
 async function main(): Promise<void> {
-  const child = fork(fileURLToPath(new URL("./support/live-server.ts", import.meta.url)), [], { execArgv: ["--import", "tsx", "--expose-gc"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(fileURLToPath(new URL("./support/live-server.ts", import.meta.url)), [], {
+    execArgv: ["--import", "tsx", "--expose-gc"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const ready = await new Promise<Reply>((resolve) => child.once("message", resolve));
-  console.log(`${TRANSACTIONS} MINT transactions (2 fills each) at ${PER_SECOND}/s to every client; hold ${HOLD_MS} ms`);
+  console.log(
+    `${TRANSACTIONS} MINT transactions (2 fills each) at ${PER_SECOND}/s to every client; hold ${HOLD_MS} ms`,
+  );
   try {
-    for (const transport of (process.env.BENCH_LIVE_TRANSPORTS?.split(",") ?? ["SSE", "WebSocket"]) as Transport[]) await measure(transport, child, ready.url!, ready.key!);
+    for (const transport of (process.env.BENCH_LIVE_TRANSPORTS?.split(",") ?? ["SSE", "WebSocket"]) as Transport[])
+      await measure(transport, child, ready.url!, ready.key!);
   } finally {
     child.disconnect();
   }

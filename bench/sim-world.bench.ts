@@ -46,6 +46,7 @@ function run(label: string, options: Parameters<typeof generateWorld>[0]): void 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 if (!only || only === "default") run("default world", { seed: 1, end: END });
 // The synchronous generator starves the sampler timer; the kernel's high-water mark is the reliable figure.
-if (!only || only === "large") run("10M-fill world", { seed: 1, end: END, markets: 5_000, wallets: 50_000, fills: 10_000_000 });
+if (!only || only === "large")
+  run("10M-fill world", { seed: 1, end: END, markets: 5_000, wallets: 50_000, fills: 10_000_000 });
 const hwm = kernelPeakRss();
 if (hwm !== null) console.log(`process peak RSS (VmHWM) ${(hwm / MB).toFixed(0)} MB`);

@@ -20,7 +20,9 @@ function calibration() {
   hash.digest();
   const hashMs = performance.now() - started;
   const fmt = (n) => Math.round(n).toLocaleString("en-US");
-  console.log(`machine calibration: integer loop ${fmt(100_000 / loopMs)} M steps/s; sha256 ${fmt(256_000 / hashMs)} MB/s (one core)`);
+  console.log(
+    `machine calibration: integer loop ${fmt(100_000 / loopMs)} M steps/s; sha256 ${fmt(256_000 / hashMs)} MB/s (one core)`,
+  );
 }
 
 calibration();

@@ -39,7 +39,13 @@ async function preparedStore(kind: ProcessStore["kind"]) {
     for (const source of expectedIngestSources(config)) await saveCheckpoint(store.db, source, "done", world.end, true);
     await writeDeriveState(store.db, FIRST_SYNC_DERIVED, 1);
     const key = (await createKey(store.db, { account: "ai-processes", plan: "premium", now: world.end })).key;
-    const rows = await store.db.selectFrom("wallet_stats").select("wallet").orderBy("total_trades", "desc").orderBy("wallet").limit(4).execute();
+    const rows = await store.db
+      .selectFrom("wallet_stats")
+      .select("wallet")
+      .orderBy("total_trades", "desc")
+      .orderBy("wallet")
+      .limit(4)
+      .execute();
     return { target, key, wallets: rows.map((r) => r.wallet) };
   } finally {
     await store.close();
@@ -84,13 +90,23 @@ describe.each(processStoreKinds)("AI analysis across API processes on %s", (kind
       expect(await p.running.exited).toBe(0);
     };
     const get = (url: string, wallet: string) =>
-      fetch(`${url}/api/v2/wallet/${wallet}/ai-analysis`, { headers: { "X-API-Key": key } }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      fetch(`${url}/api/v2/wallet/${wallet}/ai-analysis`, { headers: { "X-API-Key": key } }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as any,
+      }));
 
     const [a, b] = await Promise.all([serve(), serve()]);
     const wallet = wallets[0]!;
     const first = await Promise.all([get(a.url, wallet), get(b.url, wallet)]);
-    expect(first.map((r) => [r.status, r.body.status])).toEqual([[404, "pending"], [404, "pending"]]);
-    const ready = await until("both processes to serve the report", () => Promise.all([get(a.url, wallet), get(b.url, wallet)]), (rs) => rs.every((r) => r.status === 200));
+    expect(first.map((r) => [r.status, r.body.status])).toEqual([
+      [404, "pending"],
+      [404, "pending"],
+    ]);
+    const ready = await until(
+      "both processes to serve the report",
+      () => Promise.all([get(a.url, wallet), get(b.url, wallet)]),
+      (rs) => rs.every((r) => r.status === 200),
+    );
     expect(ready[0]!.body.generated_at).toBe(ready[1]!.body.generated_at);
     expect(chat.requests.filter((r) => r.facts.wallet?.address === wallet)).toHaveLength(1);
 
@@ -98,16 +114,29 @@ describe.each(processStoreKinds)("AI analysis across API processes on %s", (kind
     chat.respond = (request) => ({ ...goodAnswer(request.facts), delayMs: 60_000 });
     const pending = wallets.slice(1);
     for (const w of pending) expect((await get(a.url, w)).status).toBe(404);
-    await until("a generation in flight", async () => chat.inFlight, (n) => n > 0);
+    await until(
+      "a generation in flight",
+      async () => chat.inFlight,
+      (n) => n > 0,
+    );
     await Promise.all([stop(a), stop(b)]);
     const store = await target.open();
     cleanups.push(() => store.close());
-    const jobs = () => aiDb(store.db).selectFrom("ai_analysis_jobs").select(["wallet", "lease_owner", "attempts"]).orderBy("wallet").execute();
+    const jobs = () =>
+      aiDb(store.db)
+        .selectFrom("ai_analysis_jobs")
+        .select(["wallet", "lease_owner", "attempts"])
+        .orderBy("wallet")
+        .execute();
     expect(await jobs()).toEqual([...pending].sort().map((w) => ({ wallet: w, lease_owner: null, attempts: 0 })));
 
     chat.respond = (request) => goodAnswer(request.facts);
     const c = await serve();
-    const saved = await until("the restarted process to finish the queue", () => aiDb(store.db).selectFrom("ai_analyses").select("wallet").execute(), (rows) => rows.length === wallets.length);
+    const saved = await until(
+      "the restarted process to finish the queue",
+      () => aiDb(store.db).selectFrom("ai_analyses").select("wallet").execute(),
+      (rows) => rows.length === wallets.length,
+    );
     expect(saved.map((r) => r.wallet).sort()).toEqual([...wallets].sort());
     expect(await jobs()).toEqual([]);
     for (const w of pending) expect((await get(c.url, w)).body.status).toBe("ready");

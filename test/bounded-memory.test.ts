@@ -71,7 +71,11 @@ describe("a million distinct keys", () => {
     const backend = new MemoryCacheBackend(clock, { maxEntries: ENTRY_CAP, maxBytes: BUDGET });
     const before = heldBytes();
     for (let i = 0; i < KEYS; i++) {
-      await backend.set(`wallet-overview:${i}`, { value: { wallet: i, pad: `${i}${PAD}` }, freshUntil: clock.nowMs() + 60_000 }, 86_460_000);
+      await backend.set(
+        `wallet-overview:${i}`,
+        { value: { wallet: i, pad: `${i}${PAD}` }, freshUntil: clock.nowMs() + 60_000 },
+        86_460_000,
+      );
       if (i % CHECK_EVERY === 0) expect(backend.footprint.bytes).toBeLessThanOrEqual(BUDGET);
     }
     // Measured while the structure is still in use (used below), so that it is not collected.
@@ -107,12 +111,26 @@ describe("a million distinct keys", () => {
     afterAll(() => dispose());
 
     it("keep their byte budget, however many distinct queries the page cap allows", async () => {
-      const config = loadConfig({ LEADERBOARD_CACHED_PAGES: String(ENTRY_CAP), LEADERBOARD_CACHED_MB: String(BUDGET_MB) });
+      const config = loadConfig({
+        LEADERBOARD_CACHED_PAGES: String(ENTRY_CAP),
+        LEADERBOARD_CACHED_MB: String(BUDGET_MB),
+      });
       const table = new BoardTable(store, config, new ManualClock(1_000_000 * 1_000));
       const answers = new BoardAnswers(table, config);
       const query: BoardQuery = {
-        sort: "pnl", category: "", filter: "all", limit: 50, offset: 0, min_markets: 0, min_wr: 0, min_pnl: 0, min_profit_factor: 0,
-        max_avg_entry: 0, max_sports_pct: 0, exclude_wallets: "", skill: 0,
+        sort: "pnl",
+        category: "",
+        filter: "all",
+        limit: 50,
+        offset: 0,
+        min_markets: 0,
+        min_wr: 0,
+        min_pnl: 0,
+        min_profit_factor: 0,
+        max_avg_entry: 0,
+        max_sports_pct: 0,
+        exclude_wallets: "",
+        skill: 0,
       };
       await table.current();
       const before = heldBytes();

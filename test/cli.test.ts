@@ -10,7 +10,8 @@ const REPOSITORY = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "pelagic-cli-"));
 const running: Running[] = [];
 afterAll(async () => {
-  for (const run of running) if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGTERM");
+  for (const run of running)
+    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGTERM");
   await Promise.all(running.map((run) => run.exited));
   rmSync(dir, { recursive: true, force: true });
 });
@@ -35,11 +36,15 @@ describe("bin/pelagic.js", () => {
 
 describe("pelagic sim's settings", () => {
   it("point a pelagic serve at the simulated venue when used as its output says", async () => {
-    const sim = spawnPelagic(["sim", "--sim-port", "0", "--fills", "2000", "--wallets", "50", "--markets", "20"], { HOST: "127.0.0.1" });
+    const sim = spawnPelagic(["sim", "--sim-port", "0", "--fills", "2000", "--wallets", "50", "--markets", "20"], {
+      HOST: "127.0.0.1",
+    });
     running.push(sim);
-    const settingsPrinted = () => sim.lines.filter((line) => typeof line === "string" && /^[A-Z_]+=\S/.test(line)).length >= 6;
+    const settingsPrinted = () =>
+      sim.lines.filter((line) => typeof line === "string" && /^[A-Z_]+=\S/.test(line)).length >= 6;
     for (let waited = 0; !settingsPrinted(); waited += 100) {
-      if (waited > 60_000 || sim.child.exitCode !== null) throw new Error(`no settings from pelagic sim; stderr: ${sim.stderr()}`);
+      if (waited > 60_000 || sim.child.exitCode !== null)
+        throw new Error(`no settings from pelagic sim; stderr: ${sim.stderr()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const output = sim.lines.map(String);
@@ -53,7 +58,13 @@ describe("pelagic sim's settings", () => {
 
     // As written, run from the repository's root, but with the saved file's full path and a port and store of its own.
     const shell = `${(command as string).replaceAll(saved as string, file)} --port 0 --data-dir ${join(dir, "data")} --log-level info`;
-    const serve = follow(spawn("sh", ["-c", `exec ${shell}`], { cwd: REPOSITORY, env: { ...process.env, DATABASE_URL: "", REDIS_URL: "" }, stdio: ["ignore", "pipe", "pipe"] }));
+    const serve = follow(
+      spawn("sh", ["-c", `exec ${shell}`], {
+        cwd: REPOSITORY,
+        env: { ...process.env, DATABASE_URL: "", REDIS_URL: "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
     running.push(serve);
     const url = (await serve.waitFor((line) => line.msg === "pelagic serving", 60_000)).url as string;
     // Ready means every ingest source caught up with a venue: the simulated one, as the settings say.

@@ -23,7 +23,13 @@ describe("README", () => {
  * The repository stands on its own: no file names a path outside it (the spec, design and data folders that sit
  * beside the repository in the development set-up). Written as pieces so that this file does not match itself.
  */
-const OUTSIDE_PATH = new RegExp(["\\.\\./" + "shared", "shared" + "/(spec|design|data)", "(^|[^A-Za-z])(domain|venue|isw|service-spec)" + "\\.md"].join("|"));
+const OUTSIDE_PATH = new RegExp(
+  [
+    "\\.\\./" + "shared",
+    "shared" + "/(spec|design|data)",
+    "(^|[^A-Za-z])(domain|venue|isw|service-spec)" + "\\.md",
+  ].join("|"),
+);
 
 /** Every file under the given repository paths (files or folders). */
 function filesUnder(paths: readonly string[]): string[] {
@@ -86,9 +92,16 @@ describe("docs", () => {
   });
 
   it("names only repository files that exist, in the architecture, the metrics and the folders' READMEs", () => {
-    const docs = ["docs/ARCHITECTURE.md", "docs/METRICS.md", ...filesUnder(["src"]).filter((file) => file.endsWith("README.md"))];
+    const docs = [
+      "docs/ARCHITECTURE.md",
+      "docs/METRICS.md",
+      ...filesUnder(["src"]).filter((file) => file.endsWith("README.md")),
+    ];
     const missing = docs.flatMap((doc) =>
-      [...read(doc).matchAll(/`((?:src|test|bench)\/[A-Za-z0-9_./-]+)`/g)].map((m) => m[1]!).filter((path) => !existsSync(join(root, path))).map((path) => `${doc}: ${path}`),
+      [...read(doc).matchAll(/`((?:src|test|bench)\/[A-Za-z0-9_./-]+)`/g)]
+        .map((m) => m[1]!)
+        .filter((path) => !existsSync(join(root, path)))
+        .map((path) => `${doc}: ${path}`),
     );
     expect(missing).toEqual([]);
   });
@@ -106,7 +119,9 @@ describe("docs", () => {
       "ingest.walletSyncFreshSeconds",
       "ingest.walletMaxClosedPositions",
     ];
-    const thresholds = describeSettings().filter((s) => groups.some((g) => s.path.startsWith(g)) || others.includes(s.path));
+    const thresholds = describeSettings().filter(
+      (s) => groups.some((g) => s.path.startsWith(g)) || others.includes(s.path),
+    );
     expect(thresholds.length).toBeGreaterThan(40);
     for (const s of thresholds) expect(metrics).toContain(`| \`${s.env}\` | \`${s.defaultText}\` |`);
   });

@@ -41,7 +41,12 @@ describe.each(storeBackends)("ingest following a live simulated venue on $kind",
       faults: parseFaults("rtds-disconnect=0.05,rate-limit=0.03,server-error=0.03"),
     });
     const h = await openSimIngest(backend, venue, {
-      env: { INGEST_CONFIRMATIONS: String(CONFIRMATIONS), INGEST_POLL_SECONDS: "1", INGEST_MARKETS_INTERVAL_SECONDS: "1", INGEST_LIVE_POLL_SECONDS: "1" },
+      env: {
+        INGEST_CONFIRMATIONS: String(CONFIRMATIONS),
+        INGEST_POLL_SECONDS: "1",
+        INGEST_MARKETS_INTERVAL_SECONDS: "1",
+        INGEST_LIVE_POLL_SECONDS: "1",
+      },
       // Pauses (backoff, polling intervals) shortened to at most 10 ms of wall time.
       sleep: (ms, signal) => realSleep(Math.min(ms, 10), signal),
       rtds: { reconnectBaseMs: 5, reconnectMaxMs: 20, pingIntervalMs: 500 },
@@ -53,7 +58,10 @@ describe.each(storeBackends)("ingest following a live simulated venue on $kind",
     try {
       const headAtStart = blockAt(Math.floor(nowMs / 1000));
       h.ingest.start();
-      const synced = async () => (await Promise.all(h.ingest.expectedSources.map((s) => checkpointOf(h.store, s)))).every((c) => c?.first_sync_done === 1);
+      const synced = async () =>
+        (await Promise.all(h.ingest.expectedSources.map((s) => checkpointOf(h.store, s)))).every(
+          (c) => c?.first_sync_done === 1,
+        );
       await until("the first full sync of every expected source", synced);
       const chain = await checkpointOf(h.store, SOURCES.chain);
       expect(blockOf(chain?.cursor)).toBeGreaterThanOrEqual(headAtStart - CONFIRMATIONS);
@@ -61,7 +69,10 @@ describe.each(storeBackends)("ingest following a live simulated venue on $kind",
 
       clearInterval(ticker);
       const head = blockAt(Math.floor(nowMs / 1000));
-      await until("the chain follower at the resting head", async () => blockOf((await checkpointOf(h.store, SOURCES.chain))?.cursor) === head - CONFIRMATIONS);
+      await until(
+        "the chain follower at the resting head",
+        async () => blockOf((await checkpointOf(h.store, SOURCES.chain))?.cursor) === head - CONFIRMATIONS,
+      );
       await h.ingest.stop();
       const expected = truthChecksum(world, { to: blockTimestamp(head - CONFIRMATIONS + 1) });
       expect(await storeChecksum(h.store.db)).toEqual(expected);

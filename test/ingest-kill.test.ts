@@ -35,7 +35,8 @@ beforeAll(async () => {
   truth = truthChecksum(venue.world);
 });
 afterAll(async () => {
-  for (const child of children) if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill("SIGKILL");
+  for (const child of children)
+    if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill("SIGKILL");
   await Promise.all(children.map((child) => child.exited));
   await closeVenues();
   for (const store of stores.splice(0)) await store.dispose();
@@ -44,56 +45,73 @@ afterAll(async () => {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const blockOf = (cursor: string | undefined) => Number(/^block:(\d+)$/.exec(cursor ?? "")?.[1] ?? -1);
 const chainBlock = async (store: Store) => blockOf((await readCheckpoint(store.db, SOURCES.chain))?.cursor);
-const fillCount = async (store: Store) => Number((await store.db.selectFrom("fills").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const fillCount = async (store: Store) =>
+  Number(
+    (
+      await store.db
+        .selectFrom("fills")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
-describe.each([TEST_DATABASE_URL ? "postgres" : "sqlite"] as const)("pelagic ingest killed with SIGKILL on %s", (kind) => {
-  const open = async () => {
-    const store = await openProcessStore(kind);
-    stores.push(store);
-    return store;
-  };
-  // Ranges of at most 40,000 blocks (about 65 over the world's 60 days), paced by the client: many commits to land between.
-  const env = (store: ProcessStore) => ({ ...store.env, ...simIngestEnv(venue, { INGEST_BLOCK_SPAN: "40000", INGEST_BATCH_RECORDS: "100" }), REDIS_URL: "", LOG_LEVEL: "info" });
-  const ingestProcess = (store: ProcessStore) => {
-    const child = spawnPelagic(["ingest", "--until-caught-up"], env(store));
-    children.push(child);
-    return child;
-  };
+describe.each([TEST_DATABASE_URL ? "postgres" : "sqlite"] as const)(
+  "pelagic ingest killed with SIGKILL on %s",
+  (kind) => {
+    const open = async () => {
+      const store = await openProcessStore(kind);
+      stores.push(store);
+      return store;
+    };
+    // Ranges of at most 40,000 blocks (about 65 over the world's 60 days), paced by the client: many commits to land between.
+    const env = (store: ProcessStore) => ({
+      ...store.env,
+      ...simIngestEnv(venue, { INGEST_BLOCK_SPAN: "40000", INGEST_BATCH_RECORDS: "100" }),
+      REDIS_URL: "",
+      LOG_LEVEL: "info",
+    });
+    const ingestProcess = (store: ProcessStore) => {
+      const child = spawnPelagic(["ingest", "--until-caught-up"], env(store));
+      children.push(child);
+      return child;
+    };
 
-  it(`ends with the store of a clean run after ${KILLS} kills at random points of the backfill and restarts`, async () => {
-    const clean = await open();
-    expect(await ingestProcess(clean).exited).toBe(0);
-    const expected = await clean.checksum();
-    expect(expected).toEqual(truth);
+    it(`ends with the store of a clean run after ${KILLS} kills at random points of the backfill and restarts`, async () => {
+      const clean = await open();
+      expect(await ingestProcess(clean).exited).toBe(0);
+      const expected = await clean.checksum();
+      expect(expected).toEqual(truth);
 
-    const killed = await open();
-    const slot = (0.85 * expected.fills.count) / KILLS;
-    const kills: { block: number; fills: number }[] = [];
-    let reader: Store | null = null;
-    try {
-      for (let previous = -1; kills.length < KILLS; ) {
-        const child = ingestProcess(killed);
-        await child.waitFor((l) => l.msg === "ingest starting", 30_000);
-        reader ??= await killed.open();
-        let exited = false;
-        void child.exited.then(() => (exited = true));
-        const target = (kills.length + Math.random()) * slot;
-        while (!exited && ((await chainBlock(reader)) <= previous || (await fillCount(reader)) < target)) await pause(5);
-        await pause(Math.random() * 30);
-        if (exited) throw new Error(`the backfill ended after ${kills.length} kills: ${JSON.stringify(kills)}`);
-        child.child.kill("SIGKILL");
-        expect(await child.exited).toBeNull();
-        previous = await chainBlock(reader);
-        kills.push({ block: previous, fills: (await killed.checksum()).fills.count });
+      const killed = await open();
+      const slot = (0.85 * expected.fills.count) / KILLS;
+      const kills: { block: number; fills: number }[] = [];
+      let reader: Store | null = null;
+      try {
+        for (let previous = -1; kills.length < KILLS; ) {
+          const child = ingestProcess(killed);
+          await child.waitFor((l) => l.msg === "ingest starting", 30_000);
+          reader ??= await killed.open();
+          let exited = false;
+          void child.exited.then(() => (exited = true));
+          const target = (kills.length + Math.random()) * slot;
+          while (!exited && ((await chainBlock(reader)) <= previous || (await fillCount(reader)) < target))
+            await pause(5);
+          await pause(Math.random() * 30);
+          if (exited) throw new Error(`the backfill ended after ${kills.length} kills: ${JSON.stringify(kills)}`);
+          child.child.kill("SIGKILL");
+          expect(await child.exited).toBeNull();
+          previous = await chainBlock(reader);
+          kills.push({ block: previous, fills: (await killed.checksum()).fills.count });
+        }
+      } finally {
+        await reader?.close();
       }
-    } finally {
-      await reader?.close();
-    }
-    // Every kill left the committed batches in place, and landed before the backfill's end.
-    expect(kills.map((k) => k.fills)).toEqual(kills.map((k) => k.fills).sort((a, b) => a - b));
-    expect(kills.every((k) => k.fills < expected.fills.count)).toBe(true);
+      // Every kill left the committed batches in place, and landed before the backfill's end.
+      expect(kills.map((k) => k.fills)).toEqual(kills.map((k) => k.fills).sort((a, b) => a - b));
+      expect(kills.every((k) => k.fills < expected.fills.count)).toBe(true);
 
-    expect(await ingestProcess(killed).exited).toBe(0);
-    expect(await killed.checksum()).toEqual(expected);
-  }, 480_000);
-});
+      expect(await ingestProcess(killed).exited).toBe(0);
+      expect(await killed.checksum()).toEqual(expected);
+    }, 480_000);
+  },
+);

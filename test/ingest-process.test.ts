@@ -24,13 +24,27 @@ const condition = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as cons
 beforeAll(async () => {
   venue = await startFakeVenue();
   venue.gamma.events = [{ id: "900", slug: "e", title: "E" }];
-  venue.gamma.markets = [gammaMarket(1, { events: [{ id: "900", slug: "e", title: "E" }] }), gammaMarket(2, { events: [{ id: "900", slug: "e", title: "E" }] })];
+  venue.gamma.markets = [
+    gammaMarket(1, { events: [{ id: "900", slug: "e", title: "E" }] }),
+    gammaMarket(2, { events: [{ id: "900", slug: "e", title: "E" }] }),
+  ];
   venue.chain.head = 400;
   for (let block = 100; block < 400; block += 3) {
     const exchange = block < 250 ? EXCHANGE_V1 : EXCHANGE_V2;
     const market = 1 + (block % 2);
-    const taker = { owner: address(0x100 + (block % 11)), side: "BUY" as const, token: BigInt(1000 + market), size: 10n * M, usd: 6n * M };
-    venue.chain.addTx(block, matchEvents(exchange, taker, [{ owner: address(0x200 + (block % 7)), side: "BUY", token: BigInt(2000 + market), size: 10n * M, usd: 4n * M }]));
+    const taker = {
+      owner: address(0x100 + (block % 11)),
+      side: "BUY" as const,
+      token: BigInt(1000 + market),
+      size: 10n * M,
+      usd: 6n * M,
+    };
+    venue.chain.addTx(
+      block,
+      matchEvents(exchange, taker, [
+        { owner: address(0x200 + (block % 7)), side: "BUY", token: BigInt(2000 + market), size: 10n * M, usd: 4n * M },
+      ]),
+    );
     if (block % 30 === 1) venue.chain.addTx(block, [split(address(0x300 + (block % 5)), condition(market), 2n * M)]);
   }
   venue.chain.addTx(390, [resolution(condition(1), [0n, 1n])]);
@@ -93,7 +107,10 @@ describe.each(processStoreKinds)("pelagic serve roles on %s", (kind) => {
     const run = spawnPelagic(["serve", "--port", "0", "--role", "api"], venueEnv(await freshStore(kind)));
     const line = await run.waitFor((l) => l.msg === "pelagic serving", 120_000);
     expect(line).toMatchObject({ role: "api", ingest: false });
-    const health = (await (await fetch(`${line.url as string}/api/v1/health`)).json()) as { ready: boolean; sources: { status: string }[] };
+    const health = (await (await fetch(`${line.url as string}/api/v1/health`)).json()) as {
+      ready: boolean;
+      sources: { status: string }[];
+    };
     expect(health.ready).toBe(false);
     expect(health.sources.map((s) => s.status)).toEqual(["waiting", "waiting", "waiting"]);
     expect((await fetch(`${line.url as string}/api/openapi.json`)).status).toBe(200);

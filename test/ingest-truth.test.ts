@@ -32,7 +32,8 @@ describe("the simulated world of these tests", () => {
     expect(fills.some((f) => f.ts < V2_CUTOVER_TS && f.exchangeVersion === "v1")).toBe(true);
     expect(fills.some((f) => f.ts >= V2_CUTOVER_TS && f.exchangeVersion === "v2")).toBe(true);
     const ops = [...truthOperations(venue.world)];
-    for (const type of ["SPLIT", "MERGE", "CONVERSION", "REDEEM"] as const) expect(ops.some((o) => o.type === type)).toBe(true);
+    for (const type of ["SPLIT", "MERGE", "CONVERSION", "REDEEM"] as const)
+      expect(ops.some((o) => o.type === type)).toBe(true);
     const conversions = ops.filter((o) => o.type === "CONVERSION");
     expect(conversions.some((o) => o.feeMicro > 0) && conversions.some((o) => o.feeMicro === 0)).toBe(true);
     expect(truth.fills.count).toBe(fills.length);
@@ -47,7 +48,8 @@ describe.each(storeBackends)("ingest of the simulated venue on $kind", (backend)
     try {
       await h.ingest.runUntilCaughtUp();
       expect(await storeChecksum(h.store.db)).toEqual(truth);
-      for (const source of h.ingest.expectedSources) expect(await checkpointOf(h.store, source)).toMatchObject({ first_sync_done: 1, errors: 0 });
+      for (const source of h.ingest.expectedSources)
+        expect(await checkpointOf(h.store, source)).toMatchObject({ first_sync_done: 1, errors: 0 });
       expect(h.ingest.expectedSources).toEqual([SOURCES.markets, SOURCES.chain]);
       expect(h.logs).toEqual([]);
     } finally {

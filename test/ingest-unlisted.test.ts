@@ -24,7 +24,12 @@ beforeAll(async () => {
   truth = truthChecksum(venue.world);
   const firstFill = new Map<string, number>();
   for (const f of truthFills(venue.world)) if (!firstFill.has(f.conditionId)) firstFill.set(f.conditionId, f.ts);
-  late = new Set([...firstFill].sort((a, b) => a[1] - b[1]).slice(0, 3).map(([conditionId]) => conditionId));
+  late = new Set(
+    [...firstFill]
+      .sort((a, b) => a[1] - b[1])
+      .slice(0, 3)
+      .map(([conditionId]) => conditionId),
+  );
 }, 60_000);
 afterAll(closeVenues);
 
@@ -36,7 +41,9 @@ describe.each(storeBackends)("markets Gamma lists after their first trades, on $
     try {
       await h.ingest.runUntilCaughtUp();
       const fillsOfLate = [...truthFills(venue.world)].filter((f) => late.has(f.conditionId)).length;
-      const opsOfLate = [...truthOperations(venue.world)].filter((o) => o.type !== "CONVERSION" && o.conditionId !== null && late.has(o.conditionId)).length;
+      const opsOfLate = [...truthOperations(venue.world)].filter(
+        (o) => o.type !== "CONVERSION" && o.conditionId !== null && late.has(o.conditionId),
+      ).length;
       expect(fillsOfLate).toBeGreaterThan(0);
       const stored = await storeChecksum(h.store.db);
       expect(stored.fills.count).toBe(truth.fills.count - fillsOfLate);

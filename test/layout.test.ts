@@ -3,23 +3,38 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/commands/index.js";
-import { LAYERS, importsOf, layerOf, layerTable, layoutProblems, sourceFiles, sourceImports, type Import } from "./support/import-graph.js";
+import {
+  LAYERS,
+  importsOf,
+  layerOf,
+  layerTable,
+  layoutProblems,
+  sourceFiles,
+  sourceImports,
+  type Import,
+} from "./support/import-graph.js";
 
 const SRC = fileURLToPath(new URL("../src/", import.meta.url));
 const imports = sourceImports(SRC);
 
 /** A synthetic graph: each file's source text, as the checker reads it. */
-const graph = (files: Record<string, string>): Import[] => Object.entries(files).flatMap(([file, text]) => importsOf(file, text));
+const graph = (files: Record<string, string>): Import[] =>
+  Object.entries(files).flatMap(([file, text]) => importsOf(file, text));
 
 describe("source layout (issue 22)", () => {
   it("has one file per command in src/commands/", () => {
-    for (const command of COMMANDS) expect(existsSync(join(SRC, "commands", `${command.name}.ts`)), command.name).toBe(true);
+    for (const command of COMMANDS)
+      expect(existsSync(join(SRC, "commands", `${command.name}.ts`)), command.name).toBe(true);
   });
 
   it("lets only the dispatcher import a command, and nothing import a server module", () => {
     const commandFiles = new Set(COMMANDS.map((c) => `commands/${c.name}.ts`));
     const offending = imports
-      .filter((i) => !i.from.endsWith(".test.ts") && ((commandFiles.has(i.to) && i.from !== "commands/index.ts") || /(^|\/)server\.ts$/.test(i.to)))
+      .filter(
+        (i) =>
+          !i.from.endsWith(".test.ts") &&
+          ((commandFiles.has(i.to) && i.from !== "commands/index.ts") || /(^|\/)server\.ts$/.test(i.to)),
+      )
       .map((i) => `${i.from} imports ${i.to}`);
     expect(offending).toEqual([]);
   });
@@ -35,15 +50,24 @@ describe("source layout (issue 22)", () => {
 
   it("keeps the routes to HTTP: they never touch the store's tables or call the venue (the read side does)", () => {
     const vocabulary = new Set(["venue/categories.ts", "venue/contracts.ts", "venue/units.ts"]);
-    const routes = sourceFiles(SRC).filter((file) => file.startsWith("api/") && !file.endsWith(".test.ts") && file !== "api/gate.ts");
-    const touching = routes.filter((file) => /\bstore\.db\b|\.selectFrom\(|\.updateTable\(|\.insertInto\(/.test(readFileSync(join(SRC, file), "utf8")));
-    const calling = imports.filter((i) => routes.includes(i.from) && i.to.startsWith("venue/") && !vocabulary.has(i.to)).map((i) => `${i.from} imports ${i.to}`);
+    const routes = sourceFiles(SRC).filter(
+      (file) => file.startsWith("api/") && !file.endsWith(".test.ts") && file !== "api/gate.ts",
+    );
+    const touching = routes.filter((file) =>
+      /\bstore\.db\b|\.selectFrom\(|\.updateTable\(|\.insertInto\(/.test(readFileSync(join(SRC, file), "utf8")),
+    );
+    const calling = imports
+      .filter((i) => routes.includes(i.from) && i.to.startsWith("venue/") && !vocabulary.has(i.to))
+      .map((i) => `${i.from} imports ${i.to}`);
     expect({ touching, calling }).toEqual({ touching: [], calling: [] });
   });
 
   it("shows the layers in docs/ARCHITECTURE.md as they are defined", () => {
     const table = layerTable();
-    expect(readFileSync(join(SRC, "../docs/ARCHITECTURE.md"), "utf8").includes(table), `docs/ARCHITECTURE.md should show the layers as\n${table}`).toBe(true);
+    expect(
+      readFileSync(join(SRC, "../docs/ARCHITECTURE.md"), "utf8").includes(table),
+      `docs/ARCHITECTURE.md should show the layers as\n${table}`,
+    ).toBe(true);
   });
 });
 
@@ -69,7 +93,8 @@ describe("the import checker", () => {
   it("fails on each back arrow issue 22 found, on a re-exported lower layer, on test code and on a circle", () => {
     const problems = layoutProblems(
       graph({
-        "analytics/leaderboard.ts": 'import { queryRows } from "../derive/raw-sql.js";\nimport { BOARD_WINDOW_DAYS } from "../derive/recent-volumes.js";',
+        "analytics/leaderboard.ts":
+          'import { queryRows } from "../derive/raw-sql.js";\nimport { BOARD_WINDOW_DAYS } from "../derive/recent-volumes.js";',
         "analytics/movers.ts": 'import { Ingest } from "../ingest/index.js";',
         "api/routes/site.ts": 'import { rebuild } from "../../derive/rebuild.js";',
         "ledger/types.ts": 'import type { Direction } from "../store/schema.js";',
@@ -112,5 +137,4 @@ describe("the import checker", () => {
     ];
     expect(layoutProblems([], layers)).toEqual(["layer store may import ledger, which is not listed before it"]);
   });
-
 });

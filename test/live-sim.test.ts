@@ -48,11 +48,28 @@ describe("live streams on the simulated venue", () => {
 
   it("labels transactions against the ground truth and indexes every classified fill once", async () => {
     const nowSeconds = Math.floor(Date.now() / 1000);
-    const world = generateWorld({ seed: 26, end: Math.floor(nowSeconds / DAY) * DAY, markets: 60, wallets: 400, fills: 6_000, days: 30 });
-    venue = await startSimVenue({ world, live: { matchesPerSecond: 25, from: nowSeconds }, liveTickMs: 100, faults: parseFaults("rtds-loss=0.03") });
+    const world = generateWorld({
+      seed: 26,
+      end: Math.floor(nowSeconds / DAY) * DAY,
+      markets: 60,
+      wallets: 400,
+      fills: 6_000,
+      days: 30,
+    });
+    venue = await startSimVenue({
+      world,
+      live: { matchesPerSecond: 25, from: nowSeconds },
+      liveTickMs: 100,
+      faults: parseFaults("rtds-loss=0.03"),
+    });
     const liveFrom = world.tables.lastTs + 1;
     const config = loadConfig({
-      ...simIngestEnv(venue, { INGEST_POLL_SECONDS: "1", INGEST_READ_THREAD: "false", VENUE_RPC_REQUESTS_PER_SECOND: "1000", ISW_MONITOR: "false" }),
+      ...simIngestEnv(venue, {
+        INGEST_POLL_SECONDS: "1",
+        INGEST_READ_THREAD: "false",
+        VENUE_RPC_REQUESTS_PER_SECOND: "1000",
+        ISW_MONITOR: "false",
+      }),
       DATA_DIR: dataDir,
       PORT: "0",
       LOG_LEVEL: "silent",
@@ -61,14 +78,27 @@ describe("live streams on the simulated venue", () => {
     const { key } = await createKey(service.store.db, { account: "watcher", plan: "premium", now: nowSeconds });
     const headers = { authorization: `Bearer ${key}` };
     const raw = await openSse(`${service.url}/api/public/v1/live/trades`, headers);
-    const ws = (await openWs(`${service.url.replace("http", "ws")}/api/public/v1/live/ws?stream=trades`, { protocols: ["pelagic.live.v1", `pelagic.key.${key}`] })) as WsClient;
+    const ws = (await openWs(`${service.url.replace("http", "ws")}/api/public/v1/live/ws?stream=trades`, {
+      protocols: ["pelagic.live.v1", `pelagic.key.${key}`],
+    })) as WsClient;
     const indexedAll = await openSse(`${service.url}/api/public/v1/live/trades-indexed`, headers);
-    const indexedMintMerge = await openSse(`${service.url}/api/public/v1/live/trades-indexed?types=mint,merge`, headers);
+    const indexedMintMerge = await openSse(
+      `${service.url}/api/public/v1/live/trades-indexed?types=mint,merge`,
+      headers,
+    );
     clients.push(raw, indexedAll, indexedMintMerge);
 
     const store = service.store;
-    await until("the chain follower's first sync", async () => (await readCheckpoint(store.db, SOURCES.chain))?.first_sync_done === 1, 120_000);
-    await until("400 live transactions on the raw stream", () => new Set(raw.trades<RelayTradeEvent>().map((e) => e.transactionHash)).size >= 400, 120_000);
+    await until(
+      "the chain follower's first sync",
+      async () => (await readCheckpoint(store.db, SOURCES.chain))?.first_sync_done === 1,
+      120_000,
+    );
+    await until(
+      "400 live transactions on the raw stream",
+      () => new Set(raw.trades<RelayTradeEvent>().map((e) => e.transactionHash)).size >= 400,
+      120_000,
+    );
     await until("indexed events", () => indexedAll.trades().length > 100, 150_000);
     // Stop the venue's trading where it is; what it sent arrives within the hold, the chain within a poll or two.
     await venue.close();
@@ -76,15 +106,24 @@ describe("live streams on the simulated venue", () => {
     await new Promise((resolve) => setTimeout(resolve, HOLD_MS + 1_000));
 
     const truth = new Map<string, TruthFill[]>();
-    for (const fill of truthFills(world, { from: liveFrom })) truth.set(fill.txHash, [...(truth.get(fill.txHash) ?? []), fill]);
+    for (const fill of truthFills(world, { from: liveFrom }))
+      truth.set(fill.txHash, [...(truth.get(fill.txHash) ?? []), fill]);
 
     // Raw relay: one label per transaction, checked against the truth.
     const events = raw.trades<RelayTradeEvent>();
     const arrivals = raw.frames.filter((f) => f.event === "trade").map((f) => f.atMs);
     const byTx = new Map<string, RelayTradeEvent[]>();
     events.forEach((e) => byTx.set(e.transactionHash, [...(byTx.get(e.transactionHash) ?? []), e]));
-    const tallies: Record<string, Tally> = { MINT: { seen: 0, labelled: 0, correct: 0 }, MERGE: { seen: 0, labelled: 0, correct: 0 }, COMPLEMENTARY: { seen: 0, labelled: 0, correct: 0 } };
-    const labelledAs: Record<string, Tally> = { MINT: { seen: 0, labelled: 0, correct: 0 }, MERGE: { seen: 0, labelled: 0, correct: 0 }, COMPLEMENTARY: { seen: 0, labelled: 0, correct: 0 } };
+    const tallies: Record<string, Tally> = {
+      MINT: { seen: 0, labelled: 0, correct: 0 },
+      MERGE: { seen: 0, labelled: 0, correct: 0 },
+      COMPLEMENTARY: { seen: 0, labelled: 0, correct: 0 },
+    };
+    const labelledAs: Record<string, Tally> = {
+      MINT: { seen: 0, labelled: 0, correct: 0 },
+      MERGE: { seen: 0, labelled: 0, correct: 0 },
+      COMPLEMENTARY: { seen: 0, labelled: 0, correct: 0 },
+    };
     for (const [tx, rows] of byTx) {
       const fills = truth.get(tx);
       expect(fills, `transaction ${tx} is a live match of the world`).toBeDefined();
@@ -104,10 +143,14 @@ describe("live streams on the simulated venue", () => {
     console.log(
       `raw relay on the simulated venue (rtds-loss 3%): ${byTx.size} transactions, ${events.length} fills\n` +
         (["MINT", "MERGE", "COMPLEMENTARY"] as const)
-          .map((type) => `  ${type}: accuracy ${pct(labelledAs[type]!.correct, labelledAs[type]!.labelled)} (${labelledAs[type]!.correct}/${labelledAs[type]!.labelled} labelled ${type}), coverage ${pct(tallies[type]!.labelled, tallies[type]!.seen)} (${tallies[type]!.labelled}/${tallies[type]!.seen})`)
+          .map(
+            (type) =>
+              `  ${type}: accuracy ${pct(labelledAs[type]!.correct, labelledAs[type]!.labelled)} (${labelledAs[type]!.correct}/${labelledAs[type]!.labelled} labelled ${type}), coverage ${pct(tallies[type]!.labelled, tallies[type]!.seen)} (${tallies[type]!.labelled}/${tallies[type]!.seen})`,
+          )
           .join("\n"),
     );
-    for (const type of ["MINT", "MERGE", "COMPLEMENTARY"]) expect(labelledAs[type]!.correct).toBe(labelledAs[type]!.labelled);
+    for (const type of ["MINT", "MERGE", "COMPLEMENTARY"])
+      expect(labelledAs[type]!.correct).toBe(labelledAs[type]!.labelled);
     expect(tallies.MINT!.seen).toBeGreaterThan(50);
     expect(tallies.MERGE!.seen).toBeGreaterThan(10);
     expect(tallies.MINT!.labelled / tallies.MINT!.seen).toBeGreaterThan(0.8);
@@ -117,11 +160,32 @@ describe("live streams on the simulated venue", () => {
     const keys = events.map((e) => `${e.transactionHash}|${e.proxyWallet}|${e.asset}|${e.side}|${e.size}|${e.price}`);
     expect(new Set(keys).size).toBe(keys.length);
     for (const e of events) {
-      expect(Object.keys(e)).toEqual(expect.arrayContaining(["asset", "conditionId", "eventSlug", "proxyWallet", "side", "price", "size", "outcome", "pseudonym", "bio", "profileImage", "title", "timestamp", "transactionHash", "relay_received_at_ms", "settlement_type", "settlement_hold_ms"]));
+      expect(Object.keys(e)).toEqual(
+        expect.arrayContaining([
+          "asset",
+          "conditionId",
+          "eventSlug",
+          "proxyWallet",
+          "side",
+          "price",
+          "size",
+          "outcome",
+          "pseudonym",
+          "bio",
+          "profileImage",
+          "title",
+          "timestamp",
+          "transactionHash",
+          "relay_received_at_ms",
+          "settlement_type",
+          "settlement_hold_ms",
+        ]),
+      );
       expect(e.settlement_hold_ms).toBe(HOLD_MS);
     }
     const firstOfTx = new Map<string, number>();
-    for (const e of events) firstOfTx.set(e.transactionHash, Math.min(firstOfTx.get(e.transactionHash) ?? Infinity, e.relay_received_at_ms));
+    for (const e of events)
+      firstOfTx.set(e.transactionHash, Math.min(firstOfTx.get(e.transactionHash) ?? Infinity, e.relay_received_at_ms));
     const held = events.map((e, i) => arrivals[i]! - firstOfTx.get(e.transactionHash)!);
     expect(Math.min(...held)).toBeGreaterThanOrEqual(HOLD_MS - 1);
     // The WebSocket subscriber got the same fills, in the same order.
@@ -139,7 +203,9 @@ describe("live streams on the simulated venue", () => {
       expect(f, `${e.transaction_hash}#${e.log_index} is a live fill`).toBeDefined();
       expect(e.entry_type).toBe(f!.entryType);
       expect(e.fill_role).toBe(f!.role === "MAKER" ? "maker" : "taker");
-      expect([e.maker, e.taker]).toEqual(f!.role === "MAKER" ? [f!.wallet, f!.counterparty] : [f!.counterparty, f!.wallet]);
+      expect([e.maker, e.taker]).toEqual(
+        f!.role === "MAKER" ? [f!.wallet, f!.counterparty] : [f!.counterparty, f!.wallet],
+      );
       expect(f!.role === "MAKER" ? e.maker_side : e.taker_side).toBe(f!.side);
       expect(e.maker_side === e.taker_side).toBe(f!.entryType !== "COMPLEMENTARY");
       expect(e.usd_amount).toBeCloseTo(f!.usdMicro / 1e6, 6);
@@ -148,7 +214,9 @@ describe("live streams on the simulated venue", () => {
     }
     const blocks = indexed.map((e) => e.block_number ?? 0);
     const [firstBlock, lastBlock] = [Math.min(...blocks), Math.max(...blocks)];
-    const expected = [...truthByKey.values()].filter((f) => f.blockNumber > firstBlock && f.blockNumber < lastBlock).map((f) => `${f.txHash}#${f.logIndex}`);
+    const expected = [...truthByKey.values()]
+      .filter((f) => f.blockNumber > firstBlock && f.blockNumber < lastBlock)
+      .map((f) => `${f.txHash}#${f.logIndex}`);
     expect(expected.length).toBeGreaterThan(50);
     const got = new Set(indexedKeys);
     expect(expected.filter((k) => !got.has(k))).toEqual([]);

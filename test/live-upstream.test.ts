@@ -34,14 +34,26 @@ describe.runIf(TEST_REDIS_URL)("the streams' upstream killed (Redis behind a pro
     cleanups.push(() => proxy.close());
     const { store, dispose } = await storeBackends[0]!.open();
     cleanups.push(dispose);
-    const platform: Platform = await createPlatform({ redisUrl: TEST_REDIS_URL, redisPrefix: prefix, cacheMaxEntries: 100, cacheStaleSeconds: 60 });
+    const platform: Platform = await createPlatform({
+      redisUrl: TEST_REDIS_URL,
+      redisPrefix: prefix,
+      cacheMaxEntries: 100,
+      cacheStaleSeconds: 60,
+    });
     cleanups.push(() => platform.close());
     const throughProxy = new Redis(`redis://127.0.0.1:${proxy.port}`, { lazyConnect: true });
     cleanups.push(async () => throughProxy.disconnect());
     let hub: LiveHub | undefined;
     const config = loadConfig({ LOG_LEVEL: "silent", LIVE_RECONNECT_BASE_MS: String(BASE_MS) });
     const app = await buildApp(
-      { config, store, platform, expectedSources: [], startedAt: platform.clock.now(), live: { upstream: new RedisUpstream(throughProxy, prefix), onHub: (created) => (hub = created) } },
+      {
+        config,
+        store,
+        platform,
+        expectedSources: [],
+        startedAt: platform.clock.now(),
+        live: { upstream: new RedisUpstream(throughProxy, prefix), onHub: (created) => (hub = created) },
+      },
       createLogger("silent"),
     );
     cleanups.push(() => app.close());
@@ -60,7 +72,9 @@ describe.runIf(TEST_REDIS_URL)("the streams' upstream killed (Redis behind a pro
     proxy.cut();
     await stream.ended;
     expect(stream.frames.map((f) => f.event ?? f.comment)).toEqual(["trade", "error"]);
-    expect(JSON.parse(stream.frames[1]!.data!)).toEqual({ detail: "The live trade upstream is unavailable (5 reconnect attempts failed); reconnect later" });
+    expect(JSON.parse(stream.frames[1]!.data!)).toEqual({
+      detail: "The live trade upstream is unavailable (5 reconnect attempts failed); reconnect later",
+    });
     expect(events.map((e) => (e.type === "retry" ? `retry ${e.attempt} after ${e.delayMs} ms` : e.type))).toEqual([
       "up",
       "dropped",

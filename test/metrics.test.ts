@@ -54,10 +54,22 @@ describe("/metrics after real traffic", () => {
 
   it("moves every family the operator watches", async () => {
     const nowSeconds = Math.floor(Date.now() / 1000);
-    const world = generateWorld({ seed: 29, end: Math.floor(nowSeconds / DAY) * DAY, markets: 30, wallets: 200, fills: 3_000, days: 10 });
+    const world = generateWorld({
+      seed: 29,
+      end: Math.floor(nowSeconds / DAY) * DAY,
+      markets: 30,
+      wallets: 200,
+      fills: 3_000,
+      days: 10,
+    });
     venue = await startSimVenue({ world, live: { matchesPerSecond: 10, from: nowSeconds }, liveTickMs: 100 });
     const config = loadConfig({
-      ...simIngestEnv(venue, { INGEST_POLL_SECONDS: "1", INGEST_READ_THREAD: "false", VENUE_RPC_REQUESTS_PER_SECOND: "1000", ISW_MONITOR: "false" }),
+      ...simIngestEnv(venue, {
+        INGEST_POLL_SECONDS: "1",
+        INGEST_READ_THREAD: "false",
+        VENUE_RPC_REQUESTS_PER_SECOND: "1000",
+        ISW_MONITOR: "false",
+      }),
       DATA_DIR: dataDir,
       PORT: "0",
       LOG_LEVEL: "silent",
@@ -72,25 +84,42 @@ describe("/metrics after real traffic", () => {
 
     await until(
       "health ready",
-      async () => ((await (await fetch(`${url}/api/v1/health`, { headers: premium })).json()) as { ready: boolean }).ready,
+      async () =>
+        ((await (await fetch(`${url}/api/v1/health`, { headers: premium })).json()) as { ready: boolean }).ready,
       120_000,
     );
     stream = await openSse(`${url}/api/public/v1/live/trades`, premium);
     expect(stream.status).toBe(200);
     await until("a live trade", () => stream?.trades().length !== 0, 60_000);
 
-    const { wallet } = await service.store.db.selectFrom("positions").select("wallet").limit(1).executeTakeFirstOrThrow();
-    for (let i = 0; i < 2; i++) expect((await fetch(`${url}/api/v2/wallet/${wallet}`, { headers: premium })).status).toBe(200);
+    const { wallet } = await service.store.db
+      .selectFrom("positions")
+      .select("wallet")
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    for (let i = 0; i < 2; i++)
+      expect((await fetch(`${url}/api/v2/wallet/${wallet}`, { headers: premium })).status).toBe(200);
     expect((await fetch(`${url}/no/such/path`, { headers: premium })).status).toBe(404);
     // A caller forwarded by a proxy is not local: the metrics are not for it.
-    expect((await fetch(`${url}/metrics`, { headers: { "x-forwarded-for": "203.0.113.9", ...premium } })).status).toBe(404);
-    const free = await Promise.all(Array.from({ length: 8 }, () => fetch(`${url}/api/v1/health`).then((r) => r.status)));
+    expect((await fetch(`${url}/metrics`, { headers: { "x-forwarded-for": "203.0.113.9", ...premium } })).status).toBe(
+      404,
+    );
+    const free = await Promise.all(
+      Array.from({ length: 8 }, () => fetch(`${url}/api/v1/health`).then((r) => r.status)),
+    );
     expect(free).toContain(429);
 
     receiver = await startReceiver();
     const box = new SecretBox(randomBytes(32));
     const db = iswDb(service.store.db);
-    await registerEndpoint(db, { account: "operator", url: receiver.url, cities: "all", box, now: nowSeconds, maxPerAccount: 10 });
+    await registerEndpoint(db, {
+      account: "operator",
+      url: receiver.url,
+      cities: "all",
+      box,
+      now: nowSeconds,
+      maxPerAccount: 10,
+    });
     const event = await insertEvent(db, {
       subscription_id: 1,
       city: "Bakhmut",
@@ -109,17 +138,28 @@ describe("/metrics after real traffic", () => {
     });
     await enqueueDeliveries(db, event, nowSeconds);
     const isw = loadConfig({ ISW_WEBHOOK_ALLOW_LOOPBACK: "true" }).isw;
-    const dispatcher = new WebhookDispatcher({ store: service.store, clock: service.platform.clock, logger: createLogger("silent"), box, isw });
+    const dispatcher = new WebhookDispatcher({
+      store: service.store,
+      clock: service.platform.clock,
+      logger: createLogger("silent"),
+      box,
+      isw,
+    });
     expect(await dispatcher.deliverDue()).toBe(1);
     await dispatcher.stop();
 
     const after = await scrape();
-    const moved = (name: string, where: Record<string, string> = {}) => total(after, name, where) - total(before, name, where);
+    const moved = (name: string, where: Record<string, string> = {}) =>
+      total(after, name, where) - total(before, name, where);
 
     // Latency and status by route pattern; no label carries the raw URL (the wallet's address).
-    expect(moved("pelagic_http_request_duration_seconds_count", { route: "/api/v2/wallet/:address", status_class: "2xx" })).toBe(2);
+    expect(
+      moved("pelagic_http_request_duration_seconds_count", { route: "/api/v2/wallet/:address", status_class: "2xx" }),
+    ).toBe(2);
     expect(moved("pelagic_http_responses_total", { route: "unmatched", status: "404" })).toBe(1);
-    expect(moved("pelagic_http_responses_total", { route: "/api/v1/health", status: "429" })).toBe(free.filter((s) => s === 429).length);
+    expect(moved("pelagic_http_responses_total", { route: "/api/v1/health", status: "429" })).toBe(
+      free.filter((s) => s === 429).length,
+    );
     expect(after.some((s) => Object.values(s.labels).some((v) => v.includes(wallet)))).toBe(false);
     expect(moved("pelagic_rate_limit_refusals_total", { budget: "ip" })).toBe(free.filter((s) => s === 429).length);
 
@@ -146,16 +186,33 @@ describe("/metrics after real traffic", () => {
     expect(total(after, "nodejs_eventloop_lag_p99_seconds")).toBeGreaterThan(0);
 
     stream.close();
-    await until("the stream's subscriber gone", async () => total(await scrape(), "pelagic_stream_connections", { stream: "trades" }) === 0);
+    await until(
+      "the stream's subscriber gone",
+      async () => total(await scrape(), "pelagic_stream_connections", { stream: "trades" }) === 0,
+    );
   }, 240_000);
 });
 
 describe("the Grafana dashboard", () => {
   it("charts every pelagic family that /metrics defines, and nothing it does not", async () => {
-    const dashboard = JSON.parse(readFileSync(new URL("../docs/grafana-dashboard.json", import.meta.url), "utf8")) as { panels: { targets: { expr: string }[] }[] };
-    const charted = new Set(dashboard.panels.flatMap((p) => p.targets.flatMap((t) => [...t.expr.matchAll(/pelagic_[a-z_]+?(?=_bucket|_count|\{|\)|\s|\[)/g)].map((m) => m[0]))));
-    const defined = new Set((await metrics.registry.getMetricsAsJSON()).map((m) => m.name).filter((n) => n.startsWith("pelagic_")));
+    const dashboard = JSON.parse(readFileSync(new URL("../docs/grafana-dashboard.json", import.meta.url), "utf8")) as {
+      panels: { targets: { expr: string }[] }[];
+    };
+    const charted = new Set(
+      dashboard.panels.flatMap((p) =>
+        p.targets.flatMap((t) =>
+          [...t.expr.matchAll(/pelagic_[a-z_]+?(?=_bucket|_count|\{|\)|\s|\[)/g)].map((m) => m[0]),
+        ),
+      ),
+    );
+    const defined = new Set(
+      (await metrics.registry.getMetricsAsJSON()).map((m) => m.name).filter((n) => n.startsWith("pelagic_")),
+    );
     expect([...charted].filter((n) => !defined.has(n))).toEqual([]);
-    expect([...defined].filter((n) => !charted.has(n) && n !== "pelagic_ingest_batches_total" && n !== "pelagic_derive_jobs_total")).toEqual([]);
+    expect(
+      [...defined].filter(
+        (n) => !charted.has(n) && n !== "pelagic_ingest_batches_total" && n !== "pelagic_derive_jobs_total",
+      ),
+    ).toEqual([]);
   });
 });

@@ -36,20 +36,35 @@ export async function openProcessStore(kind: StoreKind): Promise<ProcessStore> {
   const dataDir = mkdtempSync(join(tmpdir(), "pelagic-process-"));
   if (kind === "sqlite") {
     const sqlitePath = join(dataDir, "pelagic.sqlite");
-    return processStore(kind, { DATA_DIR: dataDir, DATABASE_URL: "" }, () => openStore({ kind: "sqlite", sqlitePath }), async () => rmSync(dataDir, { recursive: true, force: true }));
+    return processStore(
+      kind,
+      { DATA_DIR: dataDir, DATABASE_URL: "" },
+      () => openStore({ kind: "sqlite", sqlitePath }),
+      async () => rmSync(dataDir, { recursive: true, force: true }),
+    );
   }
   const name = uniqueName("pelagic_process");
   await admin((client) => client.query(`create database ${name}`));
   const url = new URL(TEST_DATABASE_URL as string);
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
-  return processStore(kind, { DATA_DIR: dataDir, DATABASE_URL: databaseUrl }, () => openStore({ kind: "postgres", databaseUrl, poolSize: 2 }), async () => {
-    await admin((client) => client.query(`drop database if exists ${name} with (force)`));
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  return processStore(
+    kind,
+    { DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
+    () => openStore({ kind: "postgres", databaseUrl, poolSize: 2 }),
+    async () => {
+      await admin((client) => client.query(`drop database if exists ${name} with (force)`));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  );
 }
 
-function processStore(kind: StoreKind, env: Record<string, string>, open: () => Promise<Store>, dispose: () => Promise<void>): ProcessStore {
+function processStore(
+  kind: StoreKind,
+  env: Record<string, string>,
+  open: () => Promise<Store>,
+  dispose: () => Promise<void>,
+): ProcessStore {
   return {
     kind,
     env,

@@ -8,7 +8,13 @@ import { runPelagic, spawnPelagic, type Running } from "./support/cli.js";
 describe.runIf(TEST_REDIS_URL)("one Premium budget shared by two API processes through Redis", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "pelagic-rate-"));
   const prefix = uniqueName("pelagic_rate") + ":";
-  const env = { DATA_DIR: dataDir, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix, DATABASE_URL: "", LOG_LEVEL: "warn" };
+  const env = {
+    DATA_DIR: dataDir,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: prefix,
+    DATABASE_URL: "",
+    LOG_LEVEL: "warn",
+  };
   const processes: Running[] = [];
 
   afterAll(async () => {
@@ -27,7 +33,9 @@ describe.runIf(TEST_REDIS_URL)("one Premium budget shared by two API processes t
     for (let i = 0; i < 2; i++) {
       processes.push(spawnPelagic(["serve", "--role", "api", "--port", "0", "--log-level", "info"], env));
     }
-    const urls = await Promise.all(processes.map((p) => p.waitFor((l) => l.msg === "pelagic serving").then((l) => l.url as string)));
+    const urls = await Promise.all(
+      processes.map((p) => p.waitFor((l) => l.msg === "pelagic serving").then((l) => l.url as string)),
+    );
     expect(new Set(urls).size).toBe(2);
 
     const results: Array<{ status: number; remaining: number; retryAfter: string | null }> = [];
@@ -37,7 +45,11 @@ describe.runIf(TEST_REDIS_URL)("one Premium budget shared by two API processes t
         const i = next++;
         const res = await fetch(`${urls[i % 2]}/api/v2/key/verify`, { headers: { "X-API-Key": key } });
         await res.arrayBuffer();
-        results.push({ status: res.status, remaining: Number(res.headers.get("x-ratelimit-remaining")), retryAfter: res.headers.get("retry-after") });
+        results.push({
+          status: res.status,
+          remaining: Number(res.headers.get("x-ratelimit-remaining")),
+          retryAfter: res.headers.get("retry-after"),
+        });
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));

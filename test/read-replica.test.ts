@@ -78,12 +78,19 @@ describe.skipIf(unavailable !== null)("an API process reading from a streaming r
 
     service = await startService(config, { logger: createLogger("silent") });
     const url = service.url;
-    const { wallet } = await primary.db.selectFrom("wallet_stats").select("wallet").orderBy("total_trades", "desc").limit(1).executeTakeFirstOrThrow();
+    const { wallet } = await primary.db
+      .selectFrom("wallet_stats")
+      .select("wallet")
+      .orderBy("total_trades", "desc")
+      .limit(1)
+      .executeTakeFirstOrThrow();
     const overview = async (apiKey = key) => {
       const answer = await fetch(`${url}/api/v2/wallet/${wallet}/overview`, { headers: { "x-api-key": apiKey } });
       return { status: answer.status, body: (await answer.json()) as { as_of: number } };
     };
-    const health = (await (await fetch(`${url}/api/v1/health`, { headers: { "x-api-key": key } })).json()) as { ready: boolean };
+    const health = (await (await fetch(`${url}/api/v1/health`, { headers: { "x-api-key": key } })).json()) as {
+      ready: boolean;
+    };
     expect(health.ready).toBe(true);
     expect((await overview()).body.as_of).toBe(t1);
 
@@ -91,7 +98,11 @@ describe.skipIf(unavailable !== null)("an API process reading from a streaming r
     await replica.pauseReplay();
     const t2 = t1 + 3_600;
     await rebuild(primary, config, new ManualClock(t2 * 1000));
-    const stored = await primary.db.selectFrom("wallet_stats").select("computed_at").where("wallet", "=", wallet).executeTakeFirstOrThrow();
+    const stored = await primary.db
+      .selectFrom("wallet_stats")
+      .select("computed_at")
+      .where("wallet", "=", wallet)
+      .executeTakeFirstOrThrow();
     expect(stored.computed_at).toBe(t2);
     const { key: newKey } = await createKey(primary.db, { account: "newcomer", plan: "premium", now: t2 });
     await new Promise((resolve) => setTimeout(resolve, 1_500));

@@ -52,7 +52,10 @@ describe.each(processStoreKinds)("ready, then data, on %s", (kind) => {
 
   it("answers site-stats, the leaderboard, top movers and the home page with data as soon as health is ready", async () => {
     const end = Math.floor(Date.now() / 1000 / DAY) * DAY;
-    venue = await startSimVenue({ worldOptions: { seed: 23, end, markets: 60, wallets: 400, fills: 12_000, days: 30 }, live: null });
+    venue = await startSimVenue({
+      worldOptions: { seed: 23, end, markets: 60, wallets: 400, fills: 12_000, days: 30 },
+      live: null,
+    });
     cleanups.push(() => venue.close());
     store = await openProcessStore(kind);
     cleanups.push(() => store.dispose());

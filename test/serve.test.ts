@@ -90,7 +90,11 @@ describe.runIf(TEST_DATABASE_URL)("pelagic serve on an empty PostgreSQL database
     const url = new URL(TEST_DATABASE_URL as string);
     url.pathname = `/${name}`;
     try {
-      const run = spawnPelagic(["serve", "--port", "0"], { DATA_DIR: tempDir(), DATABASE_URL: url.toString(), REDIS_URL: "" });
+      const run = spawnPelagic(["serve", "--port", "0"], {
+        DATA_DIR: tempDir(),
+        DATABASE_URL: url.toString(),
+        REDIS_URL: "",
+      });
       const line = await run.waitFor(serving);
       const body = await (await fetch(`${line.url as string}/api/v1/health`)).json();
       expect(body).toMatchObject({ status: "ok", store: "postgres" });
@@ -98,7 +102,9 @@ describe.runIf(TEST_DATABASE_URL)("pelagic serve on an empty PostgreSQL database
       expect(await run.exited).toBe(0);
       const check = new pg.Client({ connectionString: url.toString() });
       await check.connect();
-      const tables = await check.query("select count(*)::int as n from information_schema.tables where table_name = 'fills'");
+      const tables = await check.query(
+        "select count(*)::int as n from information_schema.tables where table_name = 'fills'",
+      );
       await check.end();
       expect(tables.rows[0].n).toBe(1);
     } finally {

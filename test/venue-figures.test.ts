@@ -47,7 +47,10 @@ describe.each(storeBackends)("wallet figures against the venue's own, on $kind",
     // Every wallet's first view queues its sync; here the queue is asked directly, for all at once.
     await Promise.all(venueWallets().map(({ address }) => h.ingest.wallets.request(address)));
     await deriver.refresh({ full: true });
-    const shared: StoreBackend = { kind: backend.kind, open: async () => ({ store: h.store, dispose: async () => undefined }) };
+    const shared: StoreBackend = {
+      kind: backend.kind,
+      open: async () => ({ store: h.store, dispose: async () => undefined }),
+    };
     t = await openTestApp({ storeBackend: shared, env: { RATE_FREE_PER_MINUTE: "100000" } });
   }, 240_000);
   afterAll(async () => {
@@ -66,7 +69,12 @@ describe.each(storeBackends)("wallet figures against the venue's own, on $kind",
       const wins = ref.closedPositions.filter((p) => p.micro.realizedPnl > 0).length;
       const losses = ref.closedPositions.filter((p) => p.micro.realizedPnl < 0).length;
       const { stats, overview: o } = await overview(address);
-      if (stats.win_source !== "ledger" || stats.wins !== wins || stats.losses !== losses || o.closed_count !== wins + losses) {
+      if (
+        stats.win_source !== "ledger" ||
+        stats.wins !== wins ||
+        stats.losses !== losses ||
+        o.closed_count !== wins + losses
+      ) {
         mismatches.push(`${address}: ${stats.win_source} ${stats.wins}/${stats.losses}, venue ${wins}/${losses}`);
       }
     }
@@ -80,7 +88,8 @@ describe.each(storeBackends)("wallet figures against the venue's own, on $kind",
     for (const { address, ref } of venueWallets()) {
       const { stats } = await overview(address);
       const last = ref.curve.at(-1)!.p;
-      if (stats.total_pnl_source !== "venue" || Math.abs(stats.total_pnl - last) > 1e-6) mismatches.push(`${address}: ${stats.total_pnl_source} ${stats.total_pnl} against ${last}`);
+      if (stats.total_pnl_source !== "venue" || Math.abs(stats.total_pnl - last) > 1e-6)
+        mismatches.push(`${address}: ${stats.total_pnl_source} ${stats.total_pnl} against ${last}`);
     }
     expect(mismatches).toEqual([]);
   });
@@ -98,7 +107,8 @@ describe.each(storeBackends)("wallet figures against the venue's own, on $kind",
         .map((p) => `${p.token_id} ${Math.round(p.tokens * MICRO)} ${Math.round(p.avg_entry * MICRO)}`)
         .sort();
       compared += expected.length;
-      if (JSON.stringify(served) !== JSON.stringify(expected)) mismatches.push(`${address}: ${served.length} served, ${expected.length} on the venue`);
+      if (JSON.stringify(served) !== JSON.stringify(expected))
+        mismatches.push(`${address}: ${served.length} served, ${expected.length} on the venue`);
     }
     expect(mismatches).toEqual([]);
     expect(compared).toBeGreaterThan(500);

@@ -45,8 +45,12 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     await page.waitForSelector(`main[data-page]`);
     await page.waitForFunction('document.querySelectorAll("[aria-busy=true]").length === 0', null, { timeout: 20_000 });
     const loaded = Date.now() - started;
-    const paint = await page.evaluate<number | null>('performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null');
-    console.log(`dashboard ${hash}: first paint ${paint === null ? "?" : Math.round(paint)} ms, every section answered ${loaded} ms`);
+    const paint = await page.evaluate<number | null>(
+      'performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null',
+    );
+    console.log(
+      `dashboard ${hash}: first paint ${paint === null ? "?" : Math.round(paint)} ms, every section answered ${loaded} ms`,
+    );
   }
 
   async function photograph(name: string): Promise<void> {
@@ -54,7 +58,9 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
       await page.setViewportSize({ width, height: 900 });
       await page.waitForTimeout(150);
       // At 375 px nothing may stick out sideways but the tables, which scroll in their own frame.
-      const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+      const overflow = await page.evaluate<number>(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+      );
       expect(overflow, `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
     }
@@ -71,8 +77,12 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     ]);
     await open("#/");
     expect(hot.markets.length).toBeGreaterThan(0);
-    expect(await texts("[data-section=hot-markets] tbody td:first-child a")).toEqual(hot.markets.map((m) => m.question));
-    const topLinks = await page.locator("[data-testid=top-whales] a").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+    expect(await texts("[data-section=hot-markets] tbody td:first-child a")).toEqual(
+      hot.markets.map((m) => m.question),
+    );
+    const topLinks = await page
+      .locator("[data-testid=top-whales] a")
+      .evaluateAll((links) => links.map((a) => a.getAttribute("href")));
     expect(topLinks).toEqual(top.whales.map((w) => `#/wallet/${w.wallet}`));
     expect(await page.locator("[data-testid=category-rotation] li").count()).toBe(rotation.categories.length);
     expect(await page.locator("[data-testid=whale-moves] li").count()).toBe(moves.moves.length);
@@ -85,17 +95,34 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     const all = await world.get<Board>("/api/v2/whales/leaderboard?limit=25");
     await open("#/leaderboards");
     expect(all.whales.length).toBeGreaterThan(0);
-    const rows = () => page.locator("[data-section=board] tbody tr").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-wallet")));
+    const rows = () =>
+      page
+        .locator("[data-section=board] tbody tr")
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-wallet")));
     expect(await rows()).toEqual(all.whales.map((w) => w.wallet));
     // Every filter the API takes is a control of the form.
-    const filters = ["sort", "filter", "category", "min_markets", "min_wr", "min_pnl", "min_profit_factor", "max_avg_entry", "max_sports_pct", "exclude_wallets", "skill"];
+    const filters = [
+      "sort",
+      "filter",
+      "category",
+      "min_markets",
+      "min_wr",
+      "min_pnl",
+      "min_profit_factor",
+      "max_avg_entry",
+      "max_sports_pct",
+      "exclude_wallets",
+      "skill",
+    ];
     for (const name of filters) expect(await page.locator(`form.filters [name=${name}]`).count(), name).toBe(1);
     // Filtered through the form, the board is the API's answer to the same query.
     await page.selectOption("form.filters [name=sort]", "win_rate");
     await page.fill("form.filters [name=min_markets]", "4");
     await page.fill("form.filters [name=exclude_wallets]", all.whales[0]!.wallet);
     await page.click("form.filters button[type=submit]");
-    const filtered = await world.get<Board>(`/api/v2/whales/leaderboard?limit=25&sort=win_rate&min_markets=4&exclude_wallets=${all.whales[0]!.wallet}`);
+    const filtered = await world.get<Board>(
+      `/api/v2/whales/leaderboard?limit=25&sort=win_rate&min_markets=4&exclude_wallets=${all.whales[0]!.wallet}`,
+    );
     await expect.poll(rows).toEqual(filtered.whales.map((w) => w.wallet));
     expect(page.url()).toContain("sort=win_rate");
     await open("#/leaderboards");
@@ -112,11 +139,15 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     type Overview = { profile: { address: string }; stats: { total_pnl: number } };
     const [overview, positions, closed] = await Promise.all([
       world.get<Overview>(`/api/v2/wallet/${wallet}/overview`),
-      world.get<{ positions: Array<{ market_id: string; question: string }> }>(`/api/v2/wallet/${wallet}/positions?limit=50`),
+      world.get<{ positions: Array<{ market_id: string; question: string }> }>(
+        `/api/v2/wallet/${wallet}/positions?limit=50`,
+      ),
       world.get<{ closed: unknown[] }>(`/api/v2/wallet/${wallet}/closed?limit=25`),
     ]);
     expect(await page.locator("[data-testid=wallet-address]").textContent()).toContain(overview.profile.address);
-    expect(await page.locator("[data-testid=open-position] td:first-child a").allTextContents()).toEqual(positions.positions.map((p) => p.question));
+    expect(await page.locator("[data-testid=open-position] td:first-child a").allTextContents()).toEqual(
+      positions.positions.map((p) => p.question),
+    );
     expect(await page.locator("[data-testid=closed-position]").count()).toBe(closed.closed.length);
     await expect.poll(() => page.locator("[data-testid=watching]").textContent()).toMatch(/[1-9]\d* watching/);
     await page.locator("[data-section=p-l] .uplot").waitFor();
@@ -128,11 +159,16 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     await page.waitForURL(`**/#/market/${market.market_id}`);
     await page.waitForFunction('document.querySelectorAll("[aria-busy=true]").length === 0');
     type Holder = { wallet: string };
-    const detail = await world.get<{ consensus: { yes_team: Holder[]; no_team: Holder[] }; top_traders: { yes: Holder[]; no: Holder[] } }>(`/api/v2/market/${market.market_id}`);
+    const detail = await world.get<{
+      consensus: { yes_team: Holder[]; no_team: Holder[] };
+      top_traders: { yes: Holder[]; no: Holder[] };
+    }>(`/api/v2/market/${market.market_id}`);
     expect(await page.locator("[data-testid=market-question]").textContent()).toBe(market.question);
     expect(await page.locator("[data-testid=team-yes]").count()).toBe(detail.consensus.yes_team.length);
     expect(await page.locator("[data-testid=team-no]").count()).toBe(detail.consensus.no_team.length);
-    expect(await page.locator("[data-testid=top-size]").count()).toBe(detail.top_traders.yes.length + detail.top_traders.no.length);
+    expect(await page.locator("[data-testid=top-size]").count()).toBe(
+      detail.top_traders.yes.length + detail.top_traders.no.length,
+    );
     const trades = await world.get<{ trades: unknown[] }>(`/api/v2/market/${market.market_id}/trades?limit=50`);
     expect(await page.locator("[data-testid=whale-trade]").count()).toBe(trades.trades.length);
     await photograph("market");
@@ -148,8 +184,13 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     await page.waitForFunction('document.querySelectorAll("[aria-busy=true]").length === 0');
     const headers = { "x-api-key": world.premiumKey };
     // Live alerts keep coming: the page's rows must be a run of the answer asked just after them.
-    const shown = await page.locator("[data-testid=alert]").evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute("data-alert"))));
-    const later = await world.get<{ alerts: Array<{ id: number }> }>("/api/v2/whale-alerts?minutes=1440&min_usd=100&limit=50", headers);
+    const shown = await page
+      .locator("[data-testid=alert]")
+      .evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute("data-alert"))));
+    const later = await world.get<{ alerts: Array<{ id: number }> }>(
+      "/api/v2/whale-alerts?minutes=1440&min_usd=100&limit=50",
+      headers,
+    );
     expect(shown.length).toBeGreaterThan(0);
     const start = later.alerts.findIndex((a) => a.id === shown[0]);
     expect(later.alerts.slice(start, start + shown.length).map((a) => a.id)).toEqual(shown);
@@ -163,17 +204,24 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
   });
 
   it("territory: the subscriptions on the map coloured by threat, the summary and the events, as the API answers them", async () => {
-    type Status = { summary: { total_subscriptions: number; total_cities: number }; cities: Record<string, { subscriptions: Array<{ geometry: number[][] }> }> };
+    type Status = {
+      summary: { total_subscriptions: number; total_cities: number };
+      cities: Record<string, { subscriptions: Array<{ geometry: number[][] }> }>;
+    };
     const status = await world.get<Status>("/api/v2/isw/status");
     await open("#/territory");
     expect(status.summary.total_subscriptions).toBeGreaterThan(0);
     expect(await page.locator("[data-testid=subscription]").count()).toBe(status.summary.total_subscriptions);
     expect(await page.locator("[data-testid=territory-map] [data-city]").count()).toBe(status.summary.total_cities);
-    const areas = Object.values(status.cities).flatMap((c) => c.subscriptions).filter((s) => s.geometry.length > 2).length;
+    const areas = Object.values(status.cities)
+      .flatMap((c) => c.subscriptions)
+      .filter((s) => s.geometry.length > 2).length;
     expect(await page.locator("[data-testid=territory-map] [data-subscription]").count()).toBe(areas);
     const layers = await world.get<{ layers: Array<{ layer: string }> }>("/api/v2/isw/layers");
     expect(layers.layers.length).toBeGreaterThan(0);
-    const drawn = await page.locator("[data-testid=territory-map] [data-layer]").evaluateAll((paths) => paths.map((p) => p.getAttribute("data-layer")));
+    const drawn = await page
+      .locator("[data-testid=territory-map] [data-layer]")
+      .evaluateAll((paths) => paths.map((p) => p.getAttribute("data-layer")));
     expect(drawn.sort()).toEqual(layers.layers.map((l) => l.layer).sort());
     const events = await world.get<{ events: Array<{ id: number }> }>("/api/v2/isw/events?hours=720&limit=100");
     // The replayed map moves on while the page loads: what it lists is the start of a later answer.

@@ -7,6 +7,12 @@ export default defineConfig({
   base: "/",
   logLevel: "warn",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
-  build: { outDir: "dist", emptyOutDir: true, target: "es2022", reportCompressedSize: false, chunkSizeWarningLimit: 400 },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    target: "es2022",
+    reportCompressedSize: false,
+    chunkSizeWarningLimit: 400,
+  },
   server: { proxy: { "/api": process.env.PELAGIC_URL ?? "http://127.0.0.1:8080" } },
 });

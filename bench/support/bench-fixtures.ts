@@ -33,16 +33,35 @@ export async function readFixtures(sqlitePath: string, count: number): Promise<B
       .execute();
     const wallets = [];
     for (const w of busiest) {
-      const largest = await store.db.selectFrom("positions").select("condition_id").where("wallet", "=", w.wallet).orderBy("total_bought", "desc").limit(1).executeTakeFirst();
-      if (largest) wallets.push({ address: w.wallet, name: w.name || w.pseudonym || null, conditionId: largest.condition_id });
+      const largest = await store.db
+        .selectFrom("positions")
+        .select("condition_id")
+        .where("wallet", "=", w.wallet)
+        .orderBy("total_bought", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      if (largest)
+        wallets.push({ address: w.wallet, name: w.name || w.pseudonym || null, conditionId: largest.condition_id });
     }
-    const markets = (await store.db.selectFrom("markets").select(["id", "slug", "condition_id"]).orderBy("volume", "desc").orderBy("id").limit(count).execute()).map((m) => ({
+    const markets = (
+      await store.db
+        .selectFrom("markets")
+        .select(["id", "slug", "condition_id"])
+        .orderBy("volume", "desc")
+        .orderBy("id")
+        .limit(count)
+        .execute()
+    ).map((m) => ({
       id: m.id,
       slug: m.slug,
       conditionId: m.condition_id,
     }));
     const [last] = await queryRows<{ end: number }>(store.db, store.kind, "select max(ts) as end from fills");
-    const { key } = await createKey(store.db, { account: "bench", plan: "premium", now: Math.floor(Date.now() / 1000) });
+    const { key } = await createKey(store.db, {
+      account: "bench",
+      plan: "premium",
+      now: Math.floor(Date.now() / 1000),
+    });
     return { wallets, markets, premiumKey: key, end: Number(last?.end) };
   } finally {
     await store.close();

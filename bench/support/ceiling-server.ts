@@ -1,7 +1,12 @@
 /** The ceiling of the endpoint benches: a bare Fastify route answering a fixed, pre-serialized JSON body. */
 import Fastify from "fastify";
 
-const BODY = JSON.stringify({ wallet: "0x0000000000000000000000000000000000000001", total_pnl: 1234.56, win_rate: 61.5, profit_factor: 2.4 });
+const BODY = JSON.stringify({
+  wallet: "0x0000000000000000000000000000000000000001",
+  total_pnl: 1234.56,
+  win_rate: 61.5,
+  profit_factor: 2.4,
+});
 
 const app = Fastify({ logger: false });
 app.get("/*", (_request, reply) => {

@@ -43,21 +43,37 @@ async function readPaths(store: Awaited<ReturnType<typeof openStore>>): Promise<
     select s.condition_id, (select min(ts) from fills where condition_id = s.condition_id) as first,
       (select max(ts) from fills where condition_id = s.condition_id) as last
     from (select condition_id from market_stats order by trades desc limit ${SAMPLE}) s`.execute(store.db);
-  const busiest = await store.db.selectFrom("wallet_stats").select("wallet").orderBy("total_trades", "desc").limit(SAMPLE).execute();
+  const busiest = await store.db
+    .selectFrom("wallet_stats")
+    .select("wallet")
+    .orderBy("total_trades", "desc")
+    .limit(SAMPLE)
+    .execute();
   const pairs: { wallet: string; conditionId: string; at: number; last: number }[] = [];
   for (const { wallet } of busiest) {
     const market = await sql<{ condition_id: string; first: number; last: number }>`
       select condition_id, min(ts) as first, max(ts) as last from fills where wallet = ${wallet}
       group by condition_id order by count(*) desc limit 1`.execute(store.db);
     const m = market.rows[0];
-    if (m) pairs.push({ wallet, conditionId: m.condition_id, at: between(Number(m.first), Number(m.last)), last: Number(m.last) });
+    if (m)
+      pairs.push({
+        wallet,
+        conditionId: m.condition_id,
+        at: between(Number(m.first), Number(m.last)),
+        last: Number(m.last),
+      });
   }
   const whaleTrades = (before: (m: { first: number; last: number }) => number) =>
-    markets.rows.map((m) => `/api/v2/market/${m.condition_id}/whale-trades?before=${before({ first: Number(m.first), last: Number(m.last) })}`);
+    markets.rows.map(
+      (m) =>
+        `/api/v2/market/${m.condition_id}/whale-trades?before=${before({ first: Number(m.first), last: Number(m.last) })}`,
+    );
   return {
     whaleTradesNewest: whaleTrades(() => 0),
     whaleTradesBefore: whaleTrades((m) => between(m.first, m.last)),
     marketSummaryAt: pairs.map((p) => `/api/v2/wallet/${p.wallet}/market-summary/${p.conditionId}?at=${p.at}`),
-    marketTrades: pairs.map((p) => `/api/v2/wallet/${p.wallet}/market-trades?market=${p.conditionId}&after=0&before=${p.last + 1}`),
+    marketTrades: pairs.map(
+      (p) => `/api/v2/wallet/${p.wallet}/market-trades?market=${p.conditionId}&after=0&before=${p.last + 1}`,
+    ),
   };
 }

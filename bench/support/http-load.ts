@@ -13,7 +13,9 @@ import autocannon from "autocannon";
 // (expectBody, verifyBody, onResponse). That decoding runs in the load generator, which shares the 2 cores with the
 // service: it cost a quarter of its CPU on 29 KB JSON answers, and more on gzip ones (binary data decodes slowly as
 // UTF-8), so it measured the load generator instead of the service. Bytes are counted apart and stay exact.
-const queue = createRequire(import.meta.url)("autocannon/lib/pipelinedRequestsQueue.js") as { prototype: { addBody(data: Buffer): void } };
+const queue = createRequire(import.meta.url)("autocannon/lib/pipelinedRequestsQueue.js") as {
+  prototype: { addBody(data: Buffer): void };
+};
 queue.prototype.addBody = () => undefined;
 
 const CEILING = fileURLToPath(new URL("./ceiling-server.ts", import.meta.url));
@@ -55,7 +57,14 @@ function serverFrom(child: ChildProcess, urlOf: (line: string) => string | undef
 }
 
 /** API only, rate limits out of the way, logs at info (the access log writes its per-request lines at debug). */
-const SERVICE_ENV = { PORT: "0", HOST: "127.0.0.1", INGEST: "false", LOG_LEVEL: "info", RATE_FREE_PER_MINUTE: "100000000", RATE_PREMIUM_PER_MINUTE: "100000000" };
+const SERVICE_ENV = {
+  PORT: "0",
+  HOST: "127.0.0.1",
+  INGEST: "false",
+  LOG_LEVEL: "info",
+  RATE_FREE_PER_MINUTE: "100000000",
+  RATE_PREMIUM_PER_MINUTE: "100000000",
+};
 
 function servingUrl(line: string): string | undefined {
   if (!line.includes("pelagic serving")) return undefined;
@@ -98,7 +107,11 @@ export interface LoadFigures {
 }
 
 /** Runs `target` against `base` for `seconds`, as fast as `connections` allow (closed loop: throughput). */
-export async function load(base: string, target: Target, options: { seconds: number; connections: number }): Promise<LoadFigures> {
+export async function load(
+  base: string,
+  target: Target,
+  options: { seconds: number; connections: number },
+): Promise<LoadFigures> {
   let next = 0;
   const result = await autocannon({
     url: base,

@@ -47,7 +47,13 @@ const EXPECTED: Record<Transport, string> = { SSE: "HTTP/1.1 200", WebSocket: "H
 function request(transport: Transport, host: string, key: string): string {
   const lines = [`GET ${PATHS[transport]} HTTP/1.1`, `Host: ${host}`, `X-API-Key: ${key}`];
   if (transport === "WebSocket") {
-    lines.push("Upgrade: websocket", "Connection: Upgrade", `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}`, "Sec-WebSocket-Version: 13", "Sec-WebSocket-Protocol: pelagic.live.v1");
+    lines.push(
+      "Upgrade: websocket",
+      "Connection: Upgrade",
+      `Sec-WebSocket-Key: ${randomBytes(16).toString("base64")}`,
+      "Sec-WebSocket-Version: 13",
+      "Sec-WebSocket-Protocol: pelagic.live.v1",
+    );
   }
   return `${lines.join("\r\n")}\r\n\r\n`;
 }
@@ -57,9 +63,12 @@ export function openRawClient(transport: Transport, url: string, key: string): P
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const received: Received = { arrivals: [], receivedAt: [] };
-    const socket: Socket = connect(Number(port), hostname, () => socket.write(request(transport, `${hostname}:${port}`, key)));
+    const socket: Socket = connect(Number(port), hostname, () =>
+      socket.write(request(transport, `${hostname}:${port}`, key)),
+    );
     socket.once("data", (head: Buffer) => {
-      if (!head.toString("latin1").startsWith(EXPECTED[transport])) return reject(new Error(head.toString().slice(0, 200)));
+      if (!head.toString("latin1").startsWith(EXPECTED[transport]))
+        return reject(new Error(head.toString().slice(0, 200)));
       socket.on("data", noter(received));
       resolve({ received, close: () => socket.destroy() });
     });
@@ -67,8 +76,16 @@ export function openRawClient(transport: Transport, url: string, key: string): P
   });
 }
 
-export async function openRawClients(transport: Transport, url: string, key: string, count: number): Promise<RawClient[]> {
+export async function openRawClients(
+  transport: Transport,
+  url: string,
+  key: string,
+  count: number,
+): Promise<RawClient[]> {
   const clients: RawClient[] = [];
-  for (let i = 0; i < count; i += 50) clients.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => openRawClient(transport, url, key)))));
+  for (let i = 0; i < count; i += 50)
+    clients.push(
+      ...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => openRawClient(transport, url, key)))),
+    );
   return clients;
 }

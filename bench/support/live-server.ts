@@ -66,12 +66,32 @@ const dir = mkdtempSync(join(tmpdir(), "pelagic-live-bench-"));
 const store = await openStore({ kind: "sqlite", sqlitePath: join(dir, "bench.sqlite") });
 await migrateStore(store);
 const platform = await createPlatform({ redisPrefix: "", cacheMaxEntries: 1_000, cacheStaleSeconds: 60 });
-const config = loadConfig({ LOG_LEVEL: "silent", SSE_CONNECTIONS_PER_KEY: "100000", RATE_PREMIUM_PER_MINUTE: "100000" });
+const config = loadConfig({
+  LOG_LEVEL: "silent",
+  SSE_CONNECTIONS_PER_KEY: "100000",
+  RATE_PREMIUM_PER_MINUTE: "100000",
+});
 let hub: LiveHub | undefined;
-const app = await buildApp({ config, store, platform, expectedSources: [], startedAt: platform.clock.now(), live: { onHub: (created) => (hub = created) } }, createLogger("silent"));
+const app = await buildApp(
+  {
+    config,
+    store,
+    platform,
+    expectedSources: [],
+    startedAt: platform.clock.now(),
+    live: { onHub: (created) => (hub = created) },
+  },
+  createLogger("silent"),
+);
 const url = await app.listen({ port: 0, host: "127.0.0.1" });
 const { key } = await createKey(store.db, { account: "bench", plan: "premium", now: platform.clock.now() });
-const relay = new LiveRelay({ pubsub: platform.pubsub, store, logger: createLogger("silent"), scheduler: realScheduler(), holdMs: config.live.settlementHoldMs });
+const relay = new LiveRelay({
+  pubsub: platform.pubsub,
+  store,
+  logger: createLogger("silent"),
+  scheduler: realScheduler(),
+  holdMs: config.live.settlementHoldMs,
+});
 await relay.start();
 
 // Times each message's fan-out, around the hub's own method, and each subscriber's write (the timing is this
@@ -93,7 +113,13 @@ hub!.publish = (channel, message) => {
   const cpu = process.cpuUsage();
   fanOut(channel, message);
   const used = cpuMs(process.cpuUsage(cpu));
-  fanouts.push({ dueMs: Number(/"relay_received_at_ms":(\d+)/.exec(message)?.[1]) + config.live.settlementHoldMs, startMs, endMs: preciseNowMs(), writtenMs: writes, cpu: used });
+  fanouts.push({
+    dueMs: Number(/"relay_received_at_ms":(\d+)/.exec(message)?.[1]) + config.live.settlementHoldMs,
+    startMs,
+    endMs: preciseNowMs(),
+    writtenMs: writes,
+    cpu: used,
+  });
   writes = null;
   lastMessage = message;
 };
@@ -126,11 +152,30 @@ function mintPair(receivedAtMs: number): LiveTradeMessage[] {
   const n = made++;
   const tx = `0x${n.toString(16).padStart(64, "0")}`;
   return [1, 0].map((outcomeIndex) => ({
-    type: "trade", via: "rtds", key: `data:${tx}:${outcomeIndex}`, txHash: tx, wallet: `0x${(2 * n + outcomeIndex + 1).toString(16).padStart(40, "0")}`,
-    conditionId: `0x${"c".repeat(64)}`, tokenId: `${71321045679252212594626385532706912750332728571942532289631379312455583992563n + BigInt(outcomeIndex)}`,
-    outcomeIndex, outcome: outcomeIndex === 0 ? "YES" : "NO", outcomeLabel: outcomeIndex === 0 ? "Yes" : "No", side: "BUY", size: 250_000_000,
-    price: outcomeIndex === 0 ? 970_000 : 30_000, usd: outcomeIndex === 0 ? 242_500_000 : 7_500_000, fee: null, ts: Math.floor(receivedAtMs / 1000), receivedAtMs,
-    title: "Will the bench finish before lunch?", slug: "will-the-bench-finish", eventSlug: "bench-finish", name: null, pseudonym: "Gleaming-Whale", profileImage: "https://example.invalid/whale.png", bio: null,
+    type: "trade",
+    via: "rtds",
+    key: `data:${tx}:${outcomeIndex}`,
+    txHash: tx,
+    wallet: `0x${(2 * n + outcomeIndex + 1).toString(16).padStart(40, "0")}`,
+    conditionId: `0x${"c".repeat(64)}`,
+    tokenId: `${71321045679252212594626385532706912750332728571942532289631379312455583992563n + BigInt(outcomeIndex)}`,
+    outcomeIndex,
+    outcome: outcomeIndex === 0 ? "YES" : "NO",
+    outcomeLabel: outcomeIndex === 0 ? "Yes" : "No",
+    side: "BUY",
+    size: 250_000_000,
+    price: outcomeIndex === 0 ? 970_000 : 30_000,
+    usd: outcomeIndex === 0 ? 242_500_000 : 7_500_000,
+    fee: null,
+    ts: Math.floor(receivedAtMs / 1000),
+    receivedAtMs,
+    title: "Will the bench finish before lunch?",
+    slug: "will-the-bench-finish",
+    eventSlug: "bench-finish",
+    name: null,
+    pseudonym: "Gleaming-Whale",
+    profileImage: "https://example.invalid/whale.png",
+    bio: null,
   }));
 }
 

@@ -67,7 +67,8 @@ class Connection {
     if (!length) return this.onError(new Error(`open-loop client: an answer without content-length:\n${head}`));
     const total = headerEnd + HEADER_END.length + Number(length[1]);
     if (this.buffered.length < total) return;
-    if (this.buffered.length > total) return this.onError(new Error("open-loop client: bytes after the answer (one request at a time per socket)"));
+    if (this.buffered.length > total)
+      return this.onError(new Error("open-loop client: bytes after the answer (one request at a time per socket)"));
     this.buffered = Buffer.alloc(0);
     this.busy = false;
     const done = this.waiting;
@@ -89,7 +90,10 @@ export async function openLoop(base: string, options: OpenLoopOptions): Promise<
   const connection = () => {
     let free = connections.find((c) => !c.busy);
     if (!free) {
-      if (connections.length >= MAX_SOCKETS) throw new Error(`open-loop client: more than ${MAX_SOCKETS} requests outstanding; the service is far behind the rate`);
+      if (connections.length >= MAX_SOCKETS)
+        throw new Error(
+          `open-loop client: more than ${MAX_SOCKETS} requests outstanding; the service is far behind the rate`,
+        );
       free = new Connection(url.hostname, Number(url.port), (error) => fail(error));
       connections.push(free);
     }
@@ -138,6 +142,8 @@ function requestBytes(host: string, path: string, options: OpenLoopOptions): Buf
     headers["content-type"] ??= "application/json";
     headers["content-length"] = String(Buffer.byteLength(options.body));
   }
-  const head = `${options.method ?? "GET"} ${path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`;
+  const head = `${options.method ?? "GET"} ${path} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("")}\r\n`;
   return Buffer.from(head + (options.body ?? ""));
 }

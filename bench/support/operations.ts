@@ -42,7 +42,14 @@ export interface OpenApiDocument {
 export const STREAMING = /\/live\//;
 
 /** The pages a browser asks for most: measured at 1,000 requests/s (the others at 200). */
-const BUSY = new Set(["/api/v2/wallet/{address}/overview", "/api/v2/wallet/{address}/positions", "/api/v2/wallet/{address}/closed", "/api/v2/market/{market_id}", "/api/v2/whales/leaderboard", "/api/v2/markets/search"]);
+const BUSY = new Set([
+  "/api/v2/wallet/{address}/overview",
+  "/api/v2/wallet/{address}/positions",
+  "/api/v2/wallet/{address}/closed",
+  "/api/v2/market/{market_id}",
+  "/api/v2/whales/leaderboard",
+  "/api/v2/markets/search",
+]);
 const BUSY_RATE = 1_000;
 const RATE = 200;
 
@@ -85,7 +92,10 @@ function pathsOf(template: string, operation: Operation, fx: BenchFixtures, rota
     for (const p of parameters) {
       if (p.in !== "query" || !p.required) continue;
       const value = valueFor(p.name, template, i, fx);
-      if (value === undefined) throw new Error(`the bench has no value for the required parameter ${p.name} of ${template}: add it to valueFor`);
+      if (value === undefined)
+        throw new Error(
+          `the bench has no value for the required parameter ${p.name} of ${template}: add it to valueFor`,
+        );
       query.set(p.name, value);
     }
     return query.size > 0 ? `${path}?${query}` : path;
@@ -109,7 +119,9 @@ function variants(base: BenchOperation, fx: BenchFixtures, rotations: Rotations,
   const take = <T>(list: readonly T[]) => list.slice(0, rotate);
   switch (base.template) {
     case "/api/v2/whales/leaderboard": {
-      const paths = ["", "?sort=win_rate", "?category=SPORTS&filter=all", "?sort=volume&offset=50"].map((q) => base.template + q);
+      const paths = ["", "?sort=win_rate", "?category=SPORTS&filter=all", "?sort=volume&offset=50"].map(
+        (q) => base.template + q,
+      );
       return [
         { ...base, paths },
         { ...base, label: `${base.label} (no gzip)`, paths, headers: {} },
@@ -119,17 +131,37 @@ function variants(base: BenchOperation, fx: BenchFixtures, rotations: Rotations,
       return [base, { ...base, label: `${base.label} (no gzip)`, headers: {} }];
     case "/api/v2/markets/search": {
       const words = [...new Set(fx.markets.flatMap((m) => m.slug.split("-")).filter((w) => w.length > 4))];
-      return [{ ...base, label: `${base.label}?q=<slug word>`, paths: take(words).map((w) => `${base.template}?q=${encodeURIComponent(w)}`) }];
+      return [
+        {
+          ...base,
+          label: `${base.label}?q=<slug word>`,
+          paths: take(words).map((w) => `${base.template}?q=${encodeURIComponent(w)}`),
+        },
+      ];
     }
     case "/api/v2/wallet-search": {
       const queries = fx.wallets.flatMap((w) => [w.name ?? w.address.slice(0, 8), w.address.slice(0, 6)]);
-      return [{ ...base, label: `${base.label}?q=<name or 0x prefix>`, paths: take(queries).map((q) => `${base.template}?q=${encodeURIComponent(q)}`) }];
+      return [
+        {
+          ...base,
+          label: `${base.label}?q=<name or 0x prefix>`,
+          paths: take(queries).map((q) => `${base.template}?q=${encodeURIComponent(q)}`),
+        },
+      ];
     }
     case "/api/v2/whale-alerts":
       return [
         base,
-        { ...base, label: `${base.label} (${rotations.whaleAlerts.filtered.length} filters rotated)`, paths: rotations.whaleAlerts.filtered },
-        { ...base, label: `${base.label}?smart_only=false (${rotations.whaleAlerts.everyWallet.length} floors rotated)`, paths: rotations.whaleAlerts.everyWallet },
+        {
+          ...base,
+          label: `${base.label} (${rotations.whaleAlerts.filtered.length} filters rotated)`,
+          paths: rotations.whaleAlerts.filtered,
+        },
+        {
+          ...base,
+          label: `${base.label}?smart_only=false (${rotations.whaleAlerts.everyWallet.length} floors rotated)`,
+          paths: rotations.whaleAlerts.everyWallet,
+        },
       ];
     case "/api/v2/market/{condition_id}/whale-trades":
       return [
@@ -137,15 +169,32 @@ function variants(base: BenchOperation, fx: BenchFixtures, rotations: Rotations,
         { ...base, label: `${base.label}?before=<instant>`, paths: take(rotations.drilldowns.whaleTradesBefore) },
       ];
     case "/api/v2/wallet/{address}/market-summary/{condition_id}":
-      return [base, { ...base, label: `${base.label}?at=<instant>`, paths: take(rotations.drilldowns.marketSummaryAt) }];
+      return [
+        base,
+        { ...base, label: `${base.label}?at=<instant>`, paths: take(rotations.drilldowns.marketSummaryAt) },
+      ];
     case "/api/v2/wallet/{address}/market-trades":
-      return [{ ...base, label: `${base.label} (busiest wallet, its busiest market)`, paths: take(rotations.drilldowns.marketTrades) }];
+      return [
+        {
+          ...base,
+          label: `${base.label} (busiest wallet, its busiest market)`,
+          paths: take(rotations.drilldowns.marketTrades),
+        },
+      ];
     case "/api/v2/wallet/{address}/overview": {
       // The batch call beside the page: 50 wallets a request, the same Premium route family.
       const batch = JSON.stringify({ wallets: fx.wallets.slice(0, 50).map((w) => w.address) });
       return [
         base,
-        { ...base, label: "POST /api/public/v1/wallets/overview (50 wallets)", method: "POST", paths: ["/api/public/v1/wallets/overview"], body: batch, headers: { ...base.headers, "x-api-key": fx.premiumKey }, rate: RATE },
+        {
+          ...base,
+          label: "POST /api/public/v1/wallets/overview (50 wallets)",
+          method: "POST",
+          paths: ["/api/public/v1/wallets/overview"],
+          body: batch,
+          headers: { ...base.headers, "x-api-key": fx.premiumKey },
+          rate: RATE,
+        },
       ];
     }
     default:
@@ -154,7 +203,12 @@ function variants(base: BenchOperation, fx: BenchFixtures, rotations: Rotations,
 }
 
 /** Every GET operation of `doc` but the streams (returned apart, so the bench can say which it skipped). */
-export function benchOperations(doc: OpenApiDocument, fx: BenchFixtures, rotations: Rotations, rotate: number): { operations: BenchOperation[]; skipped: string[] } {
+export function benchOperations(
+  doc: OpenApiDocument,
+  fx: BenchFixtures,
+  rotations: Rotations,
+  rotate: number,
+): { operations: BenchOperation[]; skipped: string[] } {
   const operations: BenchOperation[] = [];
   const skipped: string[] = [];
   for (const [template, methods] of Object.entries(doc.paths)) {

@@ -16,7 +16,11 @@ export interface Probe {
   readonly jsonBytes: number;
 }
 
-export function probe(base: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Probe> {
+export function probe(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Probe> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...options.headers };
@@ -28,7 +32,12 @@ export function probe(base: string, path: string, options: { method?: string; he
       res.on("end", () => {
         const body = Buffer.concat(chunks);
         const json = res.headers["content-encoding"] === "gzip" ? gunzipSync(body) : body;
-        resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, wireBytes: body.length, jsonBytes: json.length });
+        resolve({
+          ms: performance.now() - started,
+          status: res.statusCode ?? 0,
+          wireBytes: body.length,
+          jsonBytes: json.length,
+        });
       });
     });
     req.on("error", reject);

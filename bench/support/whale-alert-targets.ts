@@ -15,21 +15,32 @@ export async function whaleAlertPaths(sqlitePath: string): Promise<{ filtered: s
     const [last] = await queryRows<{ end: number }>(store.db, store.kind, "select max(ts) as end from fills");
     const end = Number(last!.end);
     const smartSince = `from fills f join wallet_stats s on s.wallet = f.wallet where s.is_smart = 1 and s.is_farmer = 0 and f.ts > ${end - 86_400}`;
-    const wallets = await queryRows<{ wallet: string }>(store.db, store.kind, `select f.wallet ${smartSince} group by f.wallet order by count(*) desc limit ${ROTATED}`);
+    const wallets = await queryRows<{ wallet: string }>(
+      store.db,
+      store.kind,
+      `select f.wallet ${smartSince} group by f.wallet order by count(*) desc limit ${ROTATED}`,
+    );
     const markets = await queryRows<{ id: string }>(
       store.db,
       store.kind,
       `select m.id ${smartSince.replace("from fills f", "from fills f join markets m on m.condition_id = f.condition_id")} group by m.id order by count(*) desc limit ${ROTATED}`,
     );
     const filtered = [
-      ...[10, 60, 240, 1440].flatMap((minutes) => [10, 1000].map((min) => `/api/v2/whale-alerts?minutes=${minutes}&min_usd=${min}`)),
+      ...[10, 60, 240, 1440].flatMap((minutes) =>
+        [10, 1000].map((min) => `/api/v2/whale-alerts?minutes=${minutes}&min_usd=${min}`),
+      ),
       ...wallets.map((w) => `/api/v2/whale-alerts?minutes=1440&wallet=${w.wallet}`),
       ...markets.map((m) => `/api/v2/whale-alerts?minutes=240&market_id=${m.id}`),
-      ...["Crypto", "Sports", "Politics", "Geopolitics", "Economics", "Tech"].map((c) => `/api/v2/whale-alerts?minutes=60&category=${c}`),
+      ...["Crypto", "Sports", "Politics", "Geopolitics", "Economics", "Tech"].map(
+        (c) => `/api/v2/whale-alerts?minutes=60&category=${c}`,
+      ),
       "/api/v2/whale-alerts?minutes=1440&limit=200",
     ];
     // Every wallet's fills are read from the store: distinct floors keep each second's answers from being reused.
-    const everyWallet = Array.from({ length: ROTATED }, (_, i) => `/api/v2/whale-alerts?smart_only=false&min_usd=${10 * (i + 1)}`);
+    const everyWallet = Array.from(
+      { length: ROTATED },
+      (_, i) => `/api/v2/whale-alerts?smart_only=false&min_usd=${10 * (i + 1)}`,
+    );
     return { filtered, everyWallet };
   } finally {
     await store.close();

@@ -29,7 +29,13 @@ export interface WorldStore {
 
 /** Markets and wallets scale with the fills as in the other benches (500 markets and 5,000 wallets at least). */
 export function benchWorldOptions(fills: number, seed = 1) {
-  return { seed, end: BENCH_WORLD_END, fills, markets: Math.max(500, Math.round(fills / 2_000)), wallets: Math.max(5_000, Math.round(fills / 200)) };
+  return {
+    seed,
+    end: BENCH_WORLD_END,
+    fills,
+    markets: Math.max(500, Math.round(fills / 2_000)),
+    wallets: Math.max(5_000, Math.round(fills / 200)),
+  };
 }
 
 export async function prepareWorldStore(fills: number, log: (line: string) => void = console.log): Promise<WorldStore> {
@@ -56,7 +62,14 @@ export async function prepareWorldStore(fills: number, log: (line: string) => vo
     await store.transaction((tx) =>
       recordWalletSightings(
         tx,
-        world.wallets.map((w) => ({ address: w.proxyWallet, ts: w.createdAt, name: w.name || null, pseudonym: w.pseudonym, bio: w.bio || null, profileImage: w.profileImage || null })),
+        world.wallets.map((w) => ({
+          address: w.proxyWallet,
+          ts: w.createdAt,
+          name: w.name || null,
+          pseudonym: w.pseudonym,
+          bio: w.bio || null,
+          profileImage: w.profileImage || null,
+        })),
         world.end,
       ),
     );

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import type { Store } from "../store/database.js";
-import { AccountError, KEY_PREFIX, createKey, listKeys, revokeKey, rotateKey, setAccountPlan, verifyKey, KeyNotFoundError } from "./keys.js";
+import {
+  AccountError,
+  KEY_PREFIX,
+  createKey,
+  listKeys,
+  revokeKey,
+  rotateKey,
+  setAccountPlan,
+  verifyKey,
+  KeyNotFoundError,
+} from "./keys.js";
 
 describe.each(storeBackends)("API keys on $kind", (backend) => {
   let store: Store;
@@ -24,8 +34,18 @@ describe.each(storeBackends)("API keys on $kind", (backend) => {
   });
 
   it("verifies a valid key with its account and plan, and rejects a tampered one", async () => {
-    const { key } = await createKey(store.db, { account: "verify-co", plan: "premium", rateLimitPerMinute: 1200, now: 100 });
-    expect(await verifyKey(store.db, key)).toMatchObject({ status: "valid", account: "verify-co", plan: "premium", rateLimitPerMinute: 1200 });
+    const { key } = await createKey(store.db, {
+      account: "verify-co",
+      plan: "premium",
+      rateLimitPerMinute: 1200,
+      now: 100,
+    });
+    expect(await verifyKey(store.db, key)).toMatchObject({
+      status: "valid",
+      account: "verify-co",
+      plan: "premium",
+      rateLimitPerMinute: 1200,
+    });
     const last = key.at(-1) === "a" ? "b" : "a";
     expect(await verifyKey(store.db, key.slice(0, -1) + last)).toEqual({ status: "invalid" });
     expect(await verifyKey(store.db, "pelagic_short")).toEqual({ status: "invalid" });
@@ -36,7 +56,11 @@ describe.each(storeBackends)("API keys on $kind", (backend) => {
     const old = await createKey(store.db, { account: "rotor", plan: "premium", rateLimitPerMinute: 50, now: 100 });
     const fresh = await rotateKey(store.db, old.prefix, 200);
     expect(await verifyKey(store.db, old.key)).toEqual({ status: "rotated", prefix: old.prefix });
-    expect(await verifyKey(store.db, fresh.key)).toMatchObject({ status: "valid", account: "rotor", rateLimitPerMinute: 50 });
+    expect(await verifyKey(store.db, fresh.key)).toMatchObject({
+      status: "valid",
+      account: "rotor",
+      rateLimitPerMinute: 50,
+    });
     await expect(rotateKey(store.db, old.prefix, 300)).rejects.toThrow(KeyNotFoundError);
   });
 
@@ -47,13 +71,23 @@ describe.each(storeBackends)("API keys on $kind", (backend) => {
     await expect(revokeKey(store.db, issued.prefix, 160)).rejects.toThrow(KeyNotFoundError);
     const listing = await listKeys(store.db, "revoked-co");
     expect(listing).toEqual([
-      { prefix: issued.prefix, account: "revoked-co", plan: "free", status: "revoked", rateLimitPerMinute: null, createdAt: 100, endedAt: 150 },
+      {
+        prefix: issued.prefix,
+        account: "revoked-co",
+        plan: "free",
+        status: "revoked",
+        rateLimitPerMinute: null,
+        createdAt: 100,
+        endedAt: 150,
+      },
     ]);
   });
 
   it("refuses a key whose plan differs from its existing account's, and changes a plan only when asked to", async () => {
     const premium = await createKey(store.db, { account: "upgrader", plan: "premium", now: 100 });
-    await expect(createKey(store.db, { account: "upgrader", plan: "free", now: 110 })).rejects.toThrow(/keys plan --account upgrader --plan free/);
+    await expect(createKey(store.db, { account: "upgrader", plan: "free", now: 110 })).rejects.toThrow(
+      /keys plan --account upgrader --plan free/,
+    );
     expect(await verifyKey(store.db, premium.key)).toMatchObject({ status: "valid", plan: "premium" });
     expect(await listKeys(store.db, "upgrader")).toHaveLength(1);
     expect(await setAccountPlan(store.db, "upgrader", "free")).toEqual({ previous: "premium", keys: 1 });
@@ -61,11 +95,16 @@ describe.each(storeBackends)("API keys on $kind", (backend) => {
     await expect(setAccountPlan(store.db, "nobody", "free")).rejects.toThrow(AccountError);
   });
 
-  it.each([["tab\tforged\tpremium"], ["new\nline"], ["bidi\u202Eoverride"], [""], ["   "], ["x".repeat(65)]])("refuses the account name %j", async (name) => {
-    await expect(createKey(store.db, { account: name, plan: "free", now: 100 })).rejects.toThrow(AccountError);
-  });
+  it.each([["tab\tforged\tpremium"], ["new\nline"], ["bidi\u202Eoverride"], [""], ["   "], ["x".repeat(65)]])(
+    "refuses the account name %j",
+    async (name) => {
+      await expect(createKey(store.db, { account: name, plan: "free", now: 100 })).rejects.toThrow(AccountError);
+    },
+  );
 
   it.each([[0], [-5], [1.5], [100_001], [1e21]])("refuses a rate limit of %s per minute", async (perMinute) => {
-    await expect(createKey(store.db, { account: "limits", plan: "free", rateLimitPerMinute: perMinute, now: 100 })).rejects.toThrow(AccountError);
+    await expect(
+      createKey(store.db, { account: "limits", plan: "free", rateLimitPerMinute: perMinute, now: 100 }),
+    ).rejects.toThrow(AccountError);
   });
 });

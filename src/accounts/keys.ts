@@ -52,7 +52,12 @@ export type KeyCheck =
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-async function insertKey(db: Db, accountId: number, rateLimit: number | null, now: number): Promise<{ key: string; prefix: string }> {
+async function insertKey(
+  db: Db,
+  accountId: number,
+  rateLimit: number | null,
+  now: number,
+): Promise<{ key: string; prefix: string }> {
   const lookupId = randomBase62(LOOKUP_LENGTH);
   const key = `${KEY_PREFIX}${lookupId}${randomBase62(SECRET_LENGTH)}`;
   await db
@@ -79,15 +84,19 @@ export class AccountError extends Error {}
 
 /** Account names are 1-64 printable characters: a control character could forge rows in a listing or a log. */
 export function checkAccountName(name: string): string {
-  if (name.trim() === "" || name.length > ACCOUNT_NAME_MAX) throw new AccountError(`account names are 1 to ${ACCOUNT_NAME_MAX} characters, got ${name.length}`);
-  if (/\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}/u.test(name)) throw new AccountError("account names cannot hold control characters (tabs, newlines, ...)");
+  if (name.trim() === "" || name.length > ACCOUNT_NAME_MAX)
+    throw new AccountError(`account names are 1 to ${ACCOUNT_NAME_MAX} characters, got ${name.length}`);
+  if (/\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}/u.test(name))
+    throw new AccountError("account names cannot hold control characters (tabs, newlines, ...)");
   return name;
 }
 
 function checkRateLimit(perMinute: number | null | undefined): number | null {
   if (perMinute === null || perMinute === undefined) return null;
   if (!Number.isInteger(perMinute) || perMinute < RATE_LIMIT_RANGE.min || perMinute > RATE_LIMIT_RANGE.max) {
-    throw new AccountError(`a key's rate limit is a whole number of requests per minute from ${RATE_LIMIT_RANGE.min} to ${RATE_LIMIT_RANGE.max}, got ${perMinute}`);
+    throw new AccountError(
+      `a key's rate limit is a whole number of requests per minute from ${RATE_LIMIT_RANGE.min} to ${RATE_LIMIT_RANGE.max}, got ${perMinute}`,
+    );
   }
   return perMinute;
 }
@@ -103,10 +112,20 @@ export async function createKey(
   const name = checkAccountName(options.account);
   const rateLimit = checkRateLimit(options.rateLimitPerMinute);
   return db.transaction().execute(async (trx) => {
-    await trx.insertInto("accounts").values({ name, plan: options.plan, created_at: options.now }).onConflict((oc) => oc.column("name").doNothing()).execute();
-    const account = await trx.selectFrom("accounts").select(["id", "plan"]).where("name", "=", name).executeTakeFirstOrThrow();
+    await trx
+      .insertInto("accounts")
+      .values({ name, plan: options.plan, created_at: options.now })
+      .onConflict((oc) => oc.column("name").doNothing())
+      .execute();
+    const account = await trx
+      .selectFrom("accounts")
+      .select(["id", "plan"])
+      .where("name", "=", name)
+      .executeTakeFirstOrThrow();
     if (account.plan !== options.plan) {
-      throw new AccountError(`account ${name} is on the ${account.plan} plan; change it for all its keys with: pelagic keys plan --account ${name} --plan ${options.plan}`);
+      throw new AccountError(
+        `account ${name} is on the ${account.plan} plan; change it for all its keys with: pelagic keys plan --account ${name} --plan ${options.plan}`,
+      );
     }
     const issued = await insertKey(trx, account.id, rateLimit, options.now);
     return { ...issued, account: name, plan: options.plan };
@@ -114,22 +133,40 @@ export async function createKey(
 }
 
 /** Changes an account's plan (every key of it answers with the new plan from the next request). */
-export async function setAccountPlan(db: Kysely<Database>, account: string, plan: Plan): Promise<{ previous: Plan; keys: number }> {
+export async function setAccountPlan(
+  db: Kysely<Database>,
+  account: string,
+  plan: Plan,
+): Promise<{ previous: Plan; keys: number }> {
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("accounts").select(["id", "plan"]).where("name", "=", account).executeTakeFirst();
     if (!row) throw new AccountError(`no account ${account}`);
     await trx.updateTable("accounts").set({ plan }).where("id", "=", row.id).execute();
-    const keys = await trx.selectFrom("api_keys").select((eb) => eb.fn.countAll<number>().as("n")).where("account_id", "=", row.id).where("status", "=", "active").executeTakeFirstOrThrow();
+    const keys = await trx
+      .selectFrom("api_keys")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("account_id", "=", row.id)
+      .where("status", "=", "active")
+      .executeTakeFirstOrThrow();
     return { previous: row.plan, keys: Number(keys.n) };
   });
 }
 
 async function findActiveByPrefix(db: Db, prefix: string) {
-  const lookupId = prefix.startsWith(KEY_PREFIX) ? prefix.slice(KEY_PREFIX.length, KEY_PREFIX.length + LOOKUP_LENGTH) : prefix;
+  const lookupId = prefix.startsWith(KEY_PREFIX)
+    ? prefix.slice(KEY_PREFIX.length, KEY_PREFIX.length + LOOKUP_LENGTH)
+    : prefix;
   return db
     .selectFrom("api_keys")
     .innerJoin("accounts", "accounts.id", "api_keys.account_id")
-    .select(["api_keys.id", "api_keys.account_id", "api_keys.rate_limit_per_minute", "accounts.name", "accounts.plan", "api_keys.status"])
+    .select([
+      "api_keys.id",
+      "api_keys.account_id",
+      "api_keys.rate_limit_per_minute",
+      "accounts.name",
+      "accounts.plan",
+      "api_keys.status",
+    ])
     .where("api_keys.lookup_id", "=", lookupId)
     .executeTakeFirst();
 }
@@ -167,7 +204,15 @@ export async function listKeys(db: Kysely<Database>, account?: string): Promise<
   let query = db
     .selectFrom("api_keys")
     .innerJoin("accounts", "accounts.id", "api_keys.account_id")
-    .select(["api_keys.lookup_id", "accounts.name", "accounts.plan", "api_keys.status", "api_keys.rate_limit_per_minute", "api_keys.created_at", "api_keys.ended_at"])
+    .select([
+      "api_keys.lookup_id",
+      "accounts.name",
+      "accounts.plan",
+      "api_keys.status",
+      "api_keys.rate_limit_per_minute",
+      "api_keys.created_at",
+      "api_keys.ended_at",
+    ])
     .orderBy("api_keys.id");
   if (account) query = query.where("accounts.name", "=", account);
   const rows = await query.execute();
@@ -191,7 +236,14 @@ export async function verifyKey(db: Kysely<Database>, presented: string): Promis
   const row = await db
     .selectFrom("api_keys")
     .innerJoin("accounts", "accounts.id", "api_keys.account_id")
-    .select(["api_keys.id", "api_keys.secret_hash", "api_keys.status", "api_keys.rate_limit_per_minute", "accounts.name", "accounts.plan"])
+    .select([
+      "api_keys.id",
+      "api_keys.secret_hash",
+      "api_keys.status",
+      "api_keys.rate_limit_per_minute",
+      "accounts.name",
+      "accounts.plan",
+    ])
     .where("api_keys.lookup_id", "=", lookupId)
     .executeTakeFirst();
   const presentedHash = hashKey(presented);
@@ -200,5 +252,12 @@ export async function verifyKey(db: Kysely<Database>, presented: string): Promis
   if (!row || !matches) return { status: "invalid" };
   const prefix = displayPrefix(lookupId);
   if (row.status !== "active") return { status: row.status, prefix };
-  return { status: "valid", keyId: row.id, prefix, account: row.name, plan: row.plan, rateLimitPerMinute: row.rate_limit_per_minute };
+  return {
+    status: "valid",
+    keyId: row.id,
+    prefix,
+    account: row.name,
+    plan: row.plan,
+    rateLimitPerMinute: row.rate_limit_per_minute,
+  };
 }

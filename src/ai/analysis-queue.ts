@@ -31,7 +31,11 @@ export interface AnalysisContext {
   readonly readiness: Pick<Readiness, "ready">;
 }
 
-type Outcome = { kind: "saved"; analysis: SavedAnalysis } | { kind: "failed"; error: GenerationError } | { kind: "gone" } | { kind: "lost" };
+type Outcome =
+  | { kind: "saved"; analysis: SavedAnalysis }
+  | { kind: "failed"; error: GenerationError }
+  | { kind: "gone" }
+  | { kind: "lost" };
 
 export class AnalysisQueue {
   readonly jobs: AnalysisStore;
@@ -68,7 +72,15 @@ export class AnalysisQueue {
   start(): void {
     if (this.timer || this.stopped) return;
     const { baseUrl, model, concurrency } = this.settings;
-    this.log.info({ generator: this.writer.generator, model: baseUrl ? model : null, base_url: baseUrl ? redactUrl(baseUrl) : null, concurrency }, "ai analysis worker started");
+    this.log.info(
+      {
+        generator: this.writer.generator,
+        model: baseUrl ? model : null,
+        base_url: baseUrl ? redactUrl(baseUrl) : null,
+        concurrency,
+      },
+      "ai analysis worker started",
+    );
     this.timer = setInterval(() => this.kick(), this.settings.pollSeconds * 1_000);
     this.timer.unref();
     this.kick();
@@ -159,17 +171,32 @@ export class AnalysisQueue {
         return { kind: "gone" };
       }
       const written = await this.writer.write(inputs, signal);
-      const analysis: SavedAnalysis = { wallet, generated_at: now, ...written, report: renderReport(written.sections), inputs };
+      const analysis: SavedAnalysis = {
+        wallet,
+        generated_at: now,
+        ...written,
+        report: renderReport(written.sections),
+        inputs,
+      };
       if (!(await this.jobs.save(analysis, this.owner))) return { kind: "lost" };
-      this.log.info({ wallet, generator: written.generator, model: written.model, ms: Date.now() - started }, "ai analysis saved");
+      this.log.info(
+        { wallet, generator: written.generator, model: written.model, ms: Date.now() - started },
+        "ai analysis saved",
+      );
       return { kind: "saved", analysis };
     } catch (caught) {
-      const error = caught instanceof GenerationError ? caught : new GenerationError("other", caught instanceof Error ? caught.message : String(caught));
+      const error =
+        caught instanceof GenerationError
+          ? caught
+          : new GenerationError("other", caught instanceof Error ? caught.message : String(caught));
       if (error.kind === "aborted") {
         await this.jobs.release(wallet, this.owner);
       } else {
         const next = await this.jobs.fail(job, this.owner, error.kind, this.ctx.clock.now(), this.settings);
-        this.log.warn({ wallet, failure: error.kind, attempt: job.attempts + 1, next, detail: error.message }, "ai analysis generation failed");
+        this.log.warn(
+          { wallet, failure: error.kind, attempt: job.attempts + 1, next, detail: error.message },
+          "ai analysis generation failed",
+        );
       }
       return { kind: "failed", error };
     }
@@ -198,7 +225,8 @@ export class AnalysisQueue {
         if (outcome?.kind === "gone") return null;
         const saved = await this.jobs.readReport(wallet);
         if (saved && saved.generated_at >= requested) return saved;
-        if (Date.now() > deadline) throw new GenerationError("timeout", "another process is still generating this wallet's analysis");
+        if (Date.now() > deadline)
+          throw new GenerationError("timeout", "another process is still generating this wallet's analysis");
         if (!(await this.jobs.readJob(wallet))) await this.jobs.enqueue(wallet, requested, force);
         await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
       }

@@ -14,7 +14,10 @@ import { aiDb, type AiAnalysesTable, type AiAnalysisJobsTable, type AiDb } from 
 export type Job = Selectable<AiAnalysisJobsTable>;
 
 /** A saved analysis as the code reads it: its sections and inputs parsed. */
-export type SavedAnalysis = Omit<AiAnalysesTable, "sections" | "inputs"> & { sections: ReportSection[]; inputs: AnalysisInputs };
+export type SavedAnalysis = Omit<AiAnalysesTable, "sections" | "inputs"> & {
+  sections: ReportSection[];
+  inputs: AnalysisInputs;
+};
 
 export interface RetryPolicy {
   retrySeconds: number;
@@ -23,7 +26,8 @@ export interface RetryPolicy {
 }
 
 /** The pause after the `attempts`-th failure: doubling from retrySeconds, at most retryMaxSeconds. */
-export const retryDelay = (attempts: number, p: RetryPolicy) => Math.min(p.retryMaxSeconds, p.retrySeconds * 2 ** Math.min(30, Math.max(0, attempts - 1)));
+export const retryDelay = (attempts: number, p: RetryPolicy) =>
+  Math.min(p.retryMaxSeconds, p.retrySeconds * 2 ** Math.min(30, Math.max(0, attempts - 1)));
 
 export class AnalysisStore {
   private readonly db: AiDb;
@@ -35,7 +39,11 @@ export class AnalysisStore {
   async readReport(wallet: string): Promise<SavedAnalysis | null> {
     const row = await this.db.selectFrom("ai_analyses").selectAll().where("wallet", "=", wallet).executeTakeFirst();
     if (!row) return null;
-    return { ...row, sections: JSON.parse(row.sections) as ReportSection[], inputs: JSON.parse(row.inputs) as AnalysisInputs };
+    return {
+      ...row,
+      sections: JSON.parse(row.sections) as ReportSection[],
+      inputs: JSON.parse(row.inputs) as AnalysisInputs,
+    };
   }
 
   readJob(wallet: string): Promise<Job | undefined> {
@@ -43,7 +51,10 @@ export class AnalysisStore {
   }
 
   async queuedCount(): Promise<number> {
-    const row = await this.db.selectFrom("ai_analysis_jobs").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom("ai_analysis_jobs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -52,7 +63,16 @@ export class AnalysisStore {
     const flag = force ? 1 : 0;
     await this.db
       .insertInto("ai_analysis_jobs")
-      .values({ wallet, requested_at: now, force: flag, attempts: 0, next_attempt_at: now, last_error: null, lease_owner: null, lease_until: null })
+      .values({
+        wallet,
+        requested_at: now,
+        force: flag,
+        attempts: 0,
+        next_attempt_at: now,
+        last_error: null,
+        lease_owner: null,
+        lease_until: null,
+      })
       .onConflict((oc) => (force ? oc.column("wallet").doUpdateSet({ force: 1 }) : oc.column("wallet").doNothing()))
       .execute();
   }
@@ -69,7 +89,10 @@ export class AnalysisStore {
       .orderBy("wallet")
       .limit(limit + skip.size)
       .execute();
-    return rows.map((r) => r.wallet).filter((w) => !skip.has(w)).slice(0, limit);
+    return rows
+      .map((r) => r.wallet)
+      .filter((w) => !skip.has(w))
+      .slice(0, limit);
   }
 
   /**
@@ -95,9 +118,17 @@ export class AnalysisStore {
     const { wallet, ...columns } = row;
     return this.store.transaction(async (tx) => {
       const db = aiDb(tx.db);
-      const removed = await db.deleteFrom("ai_analysis_jobs").where("wallet", "=", wallet).where("lease_owner", "=", owner).executeTakeFirst();
+      const removed = await db
+        .deleteFrom("ai_analysis_jobs")
+        .where("wallet", "=", wallet)
+        .where("lease_owner", "=", owner)
+        .executeTakeFirst();
       if (Number(removed.numDeletedRows) !== 1) return false;
-      await db.insertInto("ai_analyses").values(row).onConflict((oc) => oc.column("wallet").doUpdateSet(columns)).execute();
+      await db
+        .insertInto("ai_analyses")
+        .values(row)
+        .onConflict((oc) => oc.column("wallet").doUpdateSet(columns))
+        .execute();
       return true;
     });
   }
@@ -111,7 +142,13 @@ export class AnalysisStore {
     }
     await this.db
       .updateTable("ai_analysis_jobs")
-      .set({ attempts, next_attempt_at: now + retryDelay(attempts, policy), last_error: kind, lease_owner: null, lease_until: null })
+      .set({
+        attempts,
+        next_attempt_at: now + retryDelay(attempts, policy),
+        last_error: kind,
+        lease_owner: null,
+        lease_until: null,
+      })
       .where("wallet", "=", job.wallet)
       .where("lease_owner", "=", owner)
       .execute();
@@ -120,11 +157,20 @@ export class AnalysisStore {
 
   /** Gives the job back untouched (the process is stopping): another process, or this one restarted, takes it. */
   async release(wallet: string, owner: string): Promise<void> {
-    await this.db.updateTable("ai_analysis_jobs").set({ lease_owner: null, lease_until: null }).where("wallet", "=", wallet).where("lease_owner", "=", owner).execute();
+    await this.db
+      .updateTable("ai_analysis_jobs")
+      .set({ lease_owner: null, lease_until: null })
+      .where("wallet", "=", wallet)
+      .where("lease_owner", "=", owner)
+      .execute();
   }
 
   /** Removes the job without a report (nothing left to do for it). */
   async drop(wallet: string, owner: string): Promise<void> {
-    await this.db.deleteFrom("ai_analysis_jobs").where("wallet", "=", wallet).where("lease_owner", "=", owner).execute();
+    await this.db
+      .deleteFrom("ai_analysis_jobs")
+      .where("wallet", "=", wallet)
+      .where("lease_owner", "=", owner)
+      .execute();
   }
 }

@@ -6,7 +6,11 @@
 import type { AnalysisInputs } from "./inputs.js";
 
 const grouped = (value: number, decimals: number) =>
-  Math.abs(value).toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: true });
+  Math.abs(value).toLocaleString("en-US", {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+    useGrouping: true,
+  });
 
 /** `$1,234.56`, `-$1,234.56`. */
 export const usdText = (value: number): string => `${value < 0 ? "-" : ""}$${grouped(value, 2)}`;
@@ -15,7 +19,8 @@ export const pctText = (value: number): string => `${value < 0 ? "-" : ""}${grou
 /** A count: `1,234`. */
 export const countText = (value: number): string => `${value < 0 ? "-" : ""}${grouped(value, 0)}`;
 /** A price 0..1 or a ratio: `0.62`. */
-export const decimalText = (value: number, decimals = 2): string => `${value < 0 ? "-" : ""}${grouped(value, decimals)}`;
+export const decimalText = (value: number, decimals = 2): string =>
+  `${value < 0 ? "-" : ""}${grouped(value, decimals)}`;
 /** A number of days: `3.4 days`. */
 export const daysText = (value: number): string => `${grouped(value, 1)} days`;
 
@@ -64,7 +69,9 @@ export function inputNumbers(inputs: AnalysisInputs): number[] {
 
 /** The text a report may quote that holds no figure of ours: the wallet's names and the market question, as is and as quoted. */
 export function quotedPhrases(inputs: AnalysisInputs): string[] {
-  const phrases = [inputs.wallet.name, inputs.wallet.pseudonym, inputs.recent.last_move?.question ?? null].filter((p): p is string => !!p);
+  const phrases = [inputs.wallet.name, inputs.wallet.pseudonym, inputs.recent.last_move?.question ?? null].filter(
+    (p): p is string => !!p,
+  );
   return [...phrases.map(quote), ...phrases];
 }
 

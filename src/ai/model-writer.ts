@@ -19,10 +19,14 @@ type ModelSettings = Config["ai"] & { baseUrl: string; model: string };
 /** The first choice's text, or why the body is not a chat completion. */
 function answerOf(body: unknown): string {
   const choice = (body as { choices?: unknown } | null)?.choices;
-  const first = Array.isArray(choice) ? (choice[0] as { message?: { content?: unknown }; finish_reason?: unknown } | undefined) : undefined;
+  const first = Array.isArray(choice)
+    ? (choice[0] as { message?: { content?: unknown }; finish_reason?: unknown } | undefined)
+    : undefined;
   const content = first?.message?.content;
-  if (typeof content !== "string" || !content.trim()) throw new GenerationError("malformed_answer", "the body is not a chat completion with a text answer");
-  if (first?.finish_reason === "length") throw new GenerationError("malformed_answer", "the answer was cut off at AI_MODEL_MAX_TOKENS");
+  if (typeof content !== "string" || !content.trim())
+    throw new GenerationError("malformed_answer", "the body is not a chat completion with a text answer");
+  if (first?.finish_reason === "length")
+    throw new GenerationError("malformed_answer", "the answer was cut off at AI_MODEL_MAX_TOKENS");
   return content;
 }
 
@@ -58,9 +62,11 @@ export class ModelWriter implements ReportWriter {
     if (error instanceof GenerationError) return new GenerationError(error.kind, this.scrub(error.message));
     if (error instanceof MalformedAnswer) return new GenerationError(error.kind, error.message);
     if (error instanceof APIUserAbortError) return new GenerationError("aborted", "stopped with the process");
-    if (error instanceof APIConnectionTimeoutError) return new GenerationError("timeout", `no answer within ${this.settings.timeoutMs} ms`);
+    if (error instanceof APIConnectionTimeoutError)
+      return new GenerationError("timeout", `no answer within ${this.settings.timeoutMs} ms`);
     if (error instanceof APIConnectionError) return new GenerationError("model_unreachable", this.scrub(error.message));
-    if (error instanceof APIError) return new GenerationError("model_http_error", this.scrub(`HTTP ${error.status ?? "?"}: ${error.message}`));
+    if (error instanceof APIError)
+      return new GenerationError("model_http_error", this.scrub(`HTTP ${error.status ?? "?"}: ${error.message}`));
     return new GenerationError("other", this.scrub(error instanceof Error ? error.message : String(error)));
   }
 

@@ -22,7 +22,8 @@ export function promptTemplate(): PromptMessages {
   if (template) return template;
   const text = readFileSync(PROMPT_FILE, "utf8");
   const match = /^=== system ===\n([\s\S]*?)\n=== user ===\n([\s\S]*)$/.exec(text);
-  if (!match || !match[2]!.includes(PLACEHOLDER)) throw new Error(`${PROMPT_VERSION}: expected "=== system ===", "=== user ===" and ${PLACEHOLDER}`);
+  if (!match || !match[2]!.includes(PLACEHOLDER))
+    throw new Error(`${PROMPT_VERSION}: expected "=== system ===", "=== user ===" and ${PLACEHOLDER}`);
   template = { system: match[1]!.trim(), user: match[2]!.trim() };
   return template;
 }
@@ -32,7 +33,10 @@ export function promptTemplate(): PromptMessages {
  * as \u escapes, so that no user-controlled text (a wallet's name) can close the <wallet_facts> block or open another.
  */
 export function factsBlock(inputs: AnalysisInputs): string {
-  return JSON.stringify(inputs, null, 1).replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(inputs, null, 1).replace(
+    /[<>&]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 export function promptMessages(inputs: AnalysisInputs): PromptMessages {

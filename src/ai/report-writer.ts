@@ -4,7 +4,14 @@ import type { ReportSection } from "./sections.js";
 import type { Generator } from "./tables.js";
 
 /** What went wrong with one generation, by class: the class is stored and served; the message only logged. */
-export type FailureKind = "timeout" | "model_unreachable" | "model_http_error" | "malformed_answer" | "unsupported_figure" | "aborted" | "other";
+export type FailureKind =
+  | "timeout"
+  | "model_unreachable"
+  | "model_http_error"
+  | "malformed_answer"
+  | "unsupported_figure"
+  | "aborted"
+  | "other";
 
 export class GenerationError extends Error {
   constructor(
@@ -28,4 +35,3 @@ export interface ReportWriter {
   /** Writes the report of `inputs`; `signal` aborts it (the process is stopping). */
   write(inputs: AnalysisInputs, signal: AbortSignal): Promise<WrittenReport>;
 }
-

@@ -62,17 +62,33 @@ export function parseSections(answer: string): ReportSection[] {
     }
     current?.push(line);
   }
-  const sections = SECTIONS.map((s) => ({ key: s.key, title: s.title, text: (found.get(s.key) ?? []).join("\n").trim() }));
+  const sections = SECTIONS.map((s) => ({
+    key: s.key,
+    title: s.title,
+    text: (found.get(s.key) ?? []).join("\n").trim(),
+  }));
   const missing = sections.filter((s) => !s.text).map((s) => s.title);
-  if (missing.length) throw new MalformedAnswer("malformed_answer", `the answer lacks the sections ${missing.map((t) => `"${t}"`).join(", ")}`);
+  if (missing.length)
+    throw new MalformedAnswer(
+      "malformed_answer",
+      `the answer lacks the sections ${missing.map((t) => `"${t}"`).join(", ")}`,
+    );
   return sections;
 }
 
 /** Parses and checks a model's answer against the inputs it was given. */
 export function checkAnswer(answer: string, inputs: AnalysisInputs, maxChars: number): ReportSection[] {
-  if (answer.length > maxChars) throw new MalformedAnswer("malformed_answer", `the answer is ${answer.length} characters long (at most ${maxChars})`);
+  if (answer.length > maxChars)
+    throw new MalformedAnswer(
+      "malformed_answer",
+      `the answer is ${answer.length} characters long (at most ${maxChars})`,
+    );
   const sections = parseSections(answer);
   const unsupported = unsupportedFigures(renderReport(sections), inputs);
-  if (unsupported.length) throw new MalformedAnswer("unsupported_figure", `the answer quotes figures that are not among the inputs: ${unsupported.slice(0, 5).join(", ")}`);
+  if (unsupported.length)
+    throw new MalformedAnswer(
+      "unsupported_figure",
+      `the answer quotes figures that are not among the inputs: ${unsupported.slice(0, 5).join(", ")}`,
+    );
   return sections;
 }

@@ -15,5 +15,7 @@ export const deterministicWriter: ReportWriter = {
 };
 
 export function reportWriterFor(ai: Config["ai"]): ReportWriter {
-  return ai.baseUrl && ai.model ? new ModelWriter({ ...ai, baseUrl: ai.baseUrl, model: ai.model }) : deterministicWriter;
+  return ai.baseUrl && ai.model
+    ? new ModelWriter({ ...ai, baseUrl: ai.baseUrl, model: ai.model })
+    : deterministicWriter;
 }

@@ -13,7 +13,11 @@ function priceOf(market: IndexedMarket | undefined, side: "YES" | "NO"): number 
   return side === "YES" ? market.price_yes : market.price_no;
 }
 
-function bigPosition(h: WhaleHolding, market: IndexedMarket | undefined, whale: { name: string | null; winRate: number; totalPnl: number } | undefined) {
+function bigPosition(
+  h: WhaleHolding,
+  market: IndexedMarket | undefined,
+  whale: { name: string | null; winRate: number; totalPnl: number } | undefined,
+) {
   const held = (h.larger === "YES" ? h.yes : h.no)!;
   const currentPrice = priceOf(market, h.larger);
   const size = held.shares / 1e6;
@@ -40,7 +44,11 @@ function bigPosition(h: WhaleHolding, market: IndexedMarket | undefined, whale: 
 export type BigPosition = ReturnType<typeof bigPosition>;
 
 /** Every big position of at least `minUsd` in the category (null: all), largest cost basis first. */
-async function bigPositionsOf(reads: WhaleReads, minUsd: number, category: Category | null): Promise<{ items: BigPosition[]; asOf: number }> {
+async function bigPositionsOf(
+  reads: WhaleReads,
+  minUsd: number,
+  category: Category | null,
+): Promise<{ items: BigPosition[]; asOf: number }> {
   const [view, index] = await Promise.all([reads.holdings.current(), reads.markets()]);
   const items: BigPosition[] = [];
   for (const h of view.holdings) {
@@ -61,14 +69,23 @@ export async function bigPositions(reads: WhaleReads, q: { minUsd: number; categ
 /** Totals of the big positions of at least `minUsd`: count, held value (at cost where a market has no price), the largest, the whale holding most. */
 export async function bigPositionsSummary(reads: WhaleReads, minUsd: number, category: Category | null) {
   const { items, asOf } = await bigPositionsOf(reads, minUsd, category);
-  const byWallet = new Map<string, { wallet: string; name: string | null; positions: number; cost: number; value: number }>();
+  const byWallet = new Map<
+    string,
+    { wallet: string; name: string | null; positions: number; cost: number; value: number }
+  >();
   let value = 0;
   let cost = 0;
   for (const item of items) {
     const held = item.value_usd ?? item.cost_basis;
     value += held;
     cost += item.cost_basis;
-    const w = byWallet.get(item.wallet) ?? { wallet: item.wallet, name: item.wallet_name, positions: 0, cost: 0, value: 0 };
+    const w = byWallet.get(item.wallet) ?? {
+      wallet: item.wallet,
+      name: item.wallet_name,
+      positions: 0,
+      cost: 0,
+      value: 0,
+    };
     w.positions++;
     w.cost += item.cost_basis;
     w.value += held;
@@ -80,7 +97,9 @@ export async function bigPositionsSummary(reads: WhaleReads, minUsd: number, cat
     total_value_usd: value,
     total_cost_basis_usd: cost,
     biggest_position: items[0] ?? null,
-    top_whale: top ? { wallet: top.wallet, name: top.name, positions: top.positions, cost_basis_usd: top.cost, value_usd: top.value } : null,
+    top_whale: top
+      ? { wallet: top.wallet, name: top.name, positions: top.positions, cost_basis_usd: top.cost, value_usd: top.value }
+      : null,
     min_usd: minUsd,
     category,
     as_of: asOf,

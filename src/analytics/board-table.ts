@@ -12,7 +12,16 @@ import type { Config } from "../config/index.js";
 import { STATS_GENERATION, readDeriveState } from "../store/derive-state.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
-import { BOARD_SORTS, SORT_KEY, boardPredicate, loadBoardWallets, sortBoard, type BoardQuery, type BoardSort, type BoardWallet } from "./leaderboard.js";
+import {
+  BOARD_SORTS,
+  SORT_KEY,
+  boardPredicate,
+  loadBoardWallets,
+  sortBoard,
+  type BoardQuery,
+  type BoardSort,
+  type BoardWallet,
+} from "./leaderboard.js";
 
 type SortedLists = Map<BoardSort, { all: BoardWallet[]; smart: BoardWallet[] }>;
 
@@ -77,7 +86,10 @@ export class BoardTable {
     const board = this.board;
     if (!board) return this.loading ?? this.reload();
     const now = this.clock.now();
-    if (!this.checking && (now - this.checkedAt >= this.config.boards.leaderboardCheckSeconds || now < this.checkedAt)) {
+    if (
+      !this.checking &&
+      (now - this.checkedAt >= this.config.boards.leaderboardCheckSeconds || now < this.checkedAt)
+    ) {
       this.checking = true;
       this.checkedAt = now;
       void statsGeneration(this.store)

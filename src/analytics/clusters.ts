@@ -21,7 +21,12 @@ export interface WhaleCluster {
   wallets: Array<{ wallet: string; name: string | null }>;
 }
 
-export async function whaleClusters(store: Store, minWhales: number, minUsd: number, limit: number): Promise<WhaleCluster[]> {
+export async function whaleClusters(
+  store: Store,
+  minWhales: number,
+  minUsd: number,
+  limit: number,
+): Promise<WhaleCluster[]> {
   const rows = await queryRows<{ wallet: string; condition_id: string; yes_cost: number; no_cost: number }>(
     store.db,
     store.kind,
@@ -32,7 +37,10 @@ export async function whaleClusters(store: Store, minWhales: number, minUsd: num
       where ${smartSql("s")} and p.status = 'open' and p.shares > 0
       group by p.wallet, p.condition_id`,
   );
-  const groups = new Map<string, { condition_id: string; side: OutcomeSide; members: Array<{ wallet: string; usd: number }> }>();
+  const groups = new Map<
+    string,
+    { condition_id: string; side: OutcomeSide; members: Array<{ wallet: string; usd: number }> }
+  >();
   for (const r of rows) {
     const net = usd(Number(r.yes_cost) - Number(r.no_cost));
     const side = teamOf(net, minUsd);
@@ -45,11 +53,20 @@ export async function whaleClusters(store: Store, minWhales: number, minUsd: num
   const clusters = [...groups.values()]
     .filter((g) => g.members.length >= minWhales)
     .map((g) => ({ ...g, combined: g.members.reduce((sum, m) => sum + m.usd, 0) }))
-    .sort((a, b) => b.members.length - a.members.length || b.combined - a.combined || a.condition_id.localeCompare(b.condition_id))
+    .sort(
+      (a, b) =>
+        b.members.length - a.members.length || b.combined - a.combined || a.condition_id.localeCompare(b.condition_id),
+    )
     .slice(0, limit);
   const [markets, names] = await Promise.all([
-    loadMarkets(store, clusters.map((c) => c.condition_id)),
-    loadNames(store, clusters.flatMap((c) => c.members.map((m) => m.wallet))),
+    loadMarkets(
+      store,
+      clusters.map((c) => c.condition_id),
+    ),
+    loadNames(
+      store,
+      clusters.flatMap((c) => c.members.map((m) => m.wallet)),
+    ),
   ]);
   return clusters.map((c) => {
     const m = markets.get(c.condition_id);
@@ -61,7 +78,9 @@ export async function whaleClusters(store: Store, minWhales: number, minUsd: num
       side: c.side,
       whale_count: c.members.length,
       combined_usd: c.combined,
-      wallets: c.members.sort((a, b) => b.usd - a.usd || a.wallet.localeCompare(b.wallet)).map((w) => ({ wallet: w.wallet, name: names.get(w.wallet) ?? null })),
+      wallets: c.members
+        .sort((a, b) => b.usd - a.usd || a.wallet.localeCompare(b.wallet))
+        .map((w) => ({ wallet: w.wallet, name: names.get(w.wallet) ?? null })),
     };
   });
 }

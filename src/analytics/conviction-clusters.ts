@@ -23,11 +23,20 @@ export interface ConvictionClusterRow {
   market_count: number;
   total_capital_usd: number;
   whales: Array<{ name: string | null; wr: number; pnl: number; wallet: string; capital_usd: number; markets: number }>;
-  markets: Array<{ market_id: string; question: string; condition_id: string; whale_count: number; capital_usd: number }>;
+  markets: Array<{
+    market_id: string;
+    question: string;
+    condition_id: string;
+    whale_count: number;
+    capital_usd: number;
+  }>;
 }
 
 /** Every cluster of at least one whale, most whales first, then most capital. */
-export async function allConvictionClusters(reads: WhaleReads, rules: ClusterRules): Promise<{ clusters: ConvictionClusterRow[]; as_of: number }> {
+export async function allConvictionClusters(
+  reads: WhaleReads,
+  rules: ClusterRules,
+): Promise<{ clusters: ConvictionClusterRow[]; as_of: number }> {
   const [view, index] = await Promise.all([reads.holdings.current(), reads.markets()]);
   const stands: EventStand[] = [];
   for (const h of view.holdings) {
@@ -43,11 +52,24 @@ export async function allConvictionClusters(reads: WhaleReads, rules: ClusterRul
     total_capital_usd: c.capitalUsd,
     whales: c.members.map((m) => {
       const whale = view.roster.whales.get(m.wallet)!;
-      return { name: whale.name, wr: whale.winRate, pnl: whale.totalPnl, wallet: m.wallet, capital_usd: m.capitalUsd, markets: m.conditionIds.length };
+      return {
+        name: whale.name,
+        wr: whale.winRate,
+        pnl: whale.totalPnl,
+        wallet: m.wallet,
+        capital_usd: m.capitalUsd,
+        markets: m.conditionIds.length,
+      };
     }),
     markets: c.markets.map((m) => {
       const market = index.byConditionId.get(m.conditionId)!;
-      return { market_id: market.id, question: market.question, condition_id: m.conditionId, whale_count: m.wallets.length, capital_usd: m.capitalUsd };
+      return {
+        market_id: market.id,
+        question: market.question,
+        condition_id: m.conditionId,
+        whale_count: m.wallets.length,
+        capital_usd: m.capitalUsd,
+      };
     }),
   }));
   return { clusters, as_of: view.asOf };

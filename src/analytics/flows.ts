@@ -41,8 +41,14 @@ const addTo = (map: Map<Category, Set<string>>, category: Category, value: strin
  * `whales_now` counts the whales holding an open position in the category.
  */
 export async function smartMoneyFlow(store: Store, now: number): Promise<FlowRow[]> {
-  const [{ byCategory, rows, categoryOf }, holdings] = await Promise.all([categoryVolumes(store, now, 24, true), whaleHoldings(store)]);
-  const held = await loadMarkets(store, holdings.map((h) => h.condition_id));
+  const [{ byCategory, rows, categoryOf }, holdings] = await Promise.all([
+    categoryVolumes(store, now, 24, true),
+    whaleHoldings(store),
+  ]);
+  const held = await loadMarkets(
+    store,
+    holdings.map((h) => h.condition_id),
+  );
   const markets = new Map<Category, Set<string>>();
   const wallets = new Map<Category, Set<string>>();
   const holders = new Map<Category, Set<string>>();
@@ -102,6 +108,11 @@ export async function whaleVolume24h(store: Store, now: number): Promise<VolumeH
   return Array.from({ length: 24 }, (_, i) => {
     const hour = first + i * HOUR;
     const r = byHour.get(hour);
-    return { hour: isoHour(hour), yes_volume: usd(Number(r?.yes ?? 0)), no_volume: usd(Number(r?.no ?? 0)), trades: Number(r?.trades ?? 0) };
+    return {
+      hour: isoHour(hour),
+      yes_volume: usd(Number(r?.yes ?? 0)),
+      no_volume: usd(Number(r?.no ?? 0)),
+      trades: Number(r?.trades ?? 0),
+    };
   });
 }

@@ -15,7 +15,6 @@ export const HOT_MARKETS = 5;
 export const TOP_WHALES = 5;
 const HOUR = 3_600;
 
-
 export interface WhaleMove {
   wallet: string;
   name: string | null;
@@ -33,7 +32,17 @@ export interface WhaleMove {
 }
 
 export async function whaleMoves(store: Store, now: number, minUsd: number, hours: number): Promise<WhaleMove[]> {
-  const rows = await queryRows<{ wallet: string; condition_id: string; outcome_index: number; side: Direction; price: number; usd: number; ts: number; tx_hash: string; entry_type: EntryType | null }>(
+  const rows = await queryRows<{
+    wallet: string;
+    condition_id: string;
+    outcome_index: number;
+    side: Direction;
+    price: number;
+    usd: number;
+    ts: number;
+    tx_hash: string;
+    entry_type: EntryType | null;
+  }>(
     store.db,
     store.kind,
     `select f.wallet, f.condition_id, f.outcome_index, f.side, f.price, f.usd, f.ts, f.tx_hash, f.entry_type
@@ -42,7 +51,16 @@ export async function whaleMoves(store: Store, now: number, minUsd: number, hour
       order by f.usd desc, f.ts desc, f.id desc limit ${WHALE_MOVES}`,
     [now - hours * HOUR, now, Math.ceil(minUsd * 1e6)],
   );
-  const [markets, names] = await Promise.all([loadMarkets(store, rows.map((r) => r.condition_id)), loadNames(store, rows.map((r) => r.wallet))]);
+  const [markets, names] = await Promise.all([
+    loadMarkets(
+      store,
+      rows.map((r) => r.condition_id),
+    ),
+    loadNames(
+      store,
+      rows.map((r) => r.wallet),
+    ),
+  ]);
   return rows.map((r) => {
     const m = markets.get(r.condition_id);
     return {
@@ -78,12 +96,33 @@ export interface HotMarketByVolume {
 }
 
 /** YES price at the end of each of the 24 hours up to `now`: the last fill's price, carried forward. */
-async function hourlyYesPrices(store: Store, conditionId: string, now: number, fallback: number | null): Promise<number[]> {
+async function hourlyYesPrices(
+  store: Store,
+  conditionId: string,
+  now: number,
+  fallback: number | null,
+): Promise<number[]> {
   const start = now - 24 * HOUR;
   const yes = (r: { outcome_index: number; price: number }) => (r.outcome_index === 0 ? r.price : 1 - r.price);
   const [before, inside] = await Promise.all([
-    store.db.selectFrom("fills").select(["outcome_index", "price"]).where("condition_id", "=", conditionId).where("ts", "<=", start).orderBy("ts", "desc").orderBy("id", "desc").limit(1).executeTakeFirst(),
-    store.db.selectFrom("fills").select(["outcome_index", "price", "ts"]).where("condition_id", "=", conditionId).where("ts", ">", start).where("ts", "<=", now).orderBy("ts").orderBy("id").execute(),
+    store.db
+      .selectFrom("fills")
+      .select(["outcome_index", "price"])
+      .where("condition_id", "=", conditionId)
+      .where("ts", "<=", start)
+      .orderBy("ts", "desc")
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst(),
+    store.db
+      .selectFrom("fills")
+      .select(["outcome_index", "price", "ts"])
+      .where("condition_id", "=", conditionId)
+      .where("ts", ">", start)
+      .where("ts", "<=", now)
+      .orderBy("ts")
+      .orderBy("id")
+      .execute(),
   ]);
   let last = before ? yes(before) : inside[0] ? yes(inside[0]) : (fallback ?? 0.5);
   const out: number[] = [];
@@ -107,7 +146,10 @@ export async function hotMarketsByVolume(store: Store, now: number): Promise<Hot
     .orderBy("s.condition_id")
     .limit(HOT_MARKETS)
     .execute();
-  const markets = await loadMarkets(store, rows.map((r) => r.condition_id));
+  const markets = await loadMarkets(
+    store,
+    rows.map((r) => r.condition_id),
+  );
   return Promise.all(
     rows.map(async (r) => {
       const m = markets.get(r.condition_id)!;
@@ -139,7 +181,14 @@ export interface TopWhale {
 
 /** Smart whales (never farmers) by the net realized P&L of the positions they closed in the last `days`. */
 export async function topWhales(store: Store, now: number, days: number): Promise<TopWhale[]> {
-  const rows = await queryRows<{ wallet: string; pnl: number; closed: number; total_pnl: number; win_rate: number; profit_factor: number }>(
+  const rows = await queryRows<{
+    wallet: string;
+    pnl: number;
+    closed: number;
+    total_pnl: number;
+    win_rate: number;
+    profit_factor: number;
+  }>(
     store.db,
     store.kind,
     `select p.wallet, sum(p.realized_pnl - p.fees) as pnl, count(*) as closed, max(s.total_pnl) as total_pnl, max(s.win_rate) as win_rate, max(s.profit_factor) as profit_factor
@@ -148,7 +197,10 @@ export async function topWhales(store: Store, now: number, days: number): Promis
       group by p.wallet order by pnl desc, p.wallet limit ${TOP_WHALES}`,
     [now - days * SECONDS_PER_DAY, now],
   );
-  const names = await loadNames(store, rows.map((r) => r.wallet));
+  const names = await loadNames(
+    store,
+    rows.map((r) => r.wallet),
+  );
   return rows.map((r) => ({
     wallet: r.wallet,
     name: names.get(r.wallet) ?? null,
@@ -180,7 +232,16 @@ export interface VolumeRow {
  * fills of smart whales (either side of a match), per market and wallet; otherwise the market volume (taker
  * sides), per market. Markets whose category maps to none of the six count nowhere.
  */
-export async function categoryVolumes(store: Store, now: number, hours: number, smart: boolean): Promise<{ byCategory: Map<Category, CategoryVolumes>; rows: VolumeRow[]; categoryOf: (conditionId: string) => Category | null }> {
+export async function categoryVolumes(
+  store: Store,
+  now: number,
+  hours: number,
+  smart: boolean,
+): Promise<{
+  byCategory: Map<Category, CategoryVolumes>;
+  rows: VolumeRow[];
+  categoryOf: (conditionId: string) => Category | null;
+}> {
   const mid = now - hours * HOUR;
   const rows = await queryRows<VolumeRow>(
     store.db,
@@ -191,7 +252,10 @@ export async function categoryVolumes(store: Store, now: number, hours: number, 
       group by f.condition_id${smart ? ", f.wallet" : ""}`,
     [mid, mid, mid - hours * HOUR, now],
   );
-  const markets = await loadMarkets(store, rows.map((r) => r.condition_id));
+  const markets = await loadMarkets(
+    store,
+    rows.map((r) => r.condition_id),
+  );
   const categoryOf = (conditionId: string) => markets.get(conditionId)?.category ?? null;
   const byCategory = new Map<Category, CategoryVolumes>(CATEGORIES.map((c) => [c, { category: c, now: 0, prev: 0 }]));
   for (const r of rows) {

@@ -113,7 +113,11 @@ export function marketRef(conditionId: string, market: MarketInfo | undefined) {
 export async function loadNames(store: Store, addresses: Iterable<string>): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
   for (const part of chunks([...new Set(addresses)])) {
-    const rows = await store.db.selectFrom("wallets").select(["address", "name", "pseudonym"]).where("address", "in", part).execute();
+    const rows = await store.db
+      .selectFrom("wallets")
+      .select(["address", "name", "pseudonym"])
+      .where("address", "in", part)
+      .execute();
     for (const row of rows) out.set(row.address, row.name || row.pseudonym || null);
   }
   return out;

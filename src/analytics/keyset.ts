@@ -25,12 +25,18 @@ export interface KeysetBound {
 type AnySelect = SelectQueryBuilder<any, any, any>;
 
 /** `query` restricted to the rows before the bound; `columns` name the timestamp and id columns (with their alias). */
-export function keysetBefore<Q extends AnySelect>(query: Q, columns: { ts: string; id: string }, bound: KeysetBound): Q {
+export function keysetBefore<Q extends AnySelect>(
+  query: Q,
+  columns: { ts: string; id: string },
+  bound: KeysetBound,
+): Q {
   if (bound.before <= 0) return query;
   const ts = sql.ref(columns.ts);
   if (bound.beforeId > 0) {
     // The first term keeps an index range on the timestamp; the second breaks the tie inside `before`'s second.
-    return query.where(sql<boolean>`${ts} <= ${bound.before} and (${ts} < ${bound.before} or ${sql.ref(columns.id)} < ${bound.beforeId})`) as Q;
+    return query.where(
+      sql<boolean>`${ts} <= ${bound.before} and (${ts} < ${bound.before} or ${sql.ref(columns.id)} < ${bound.beforeId})`,
+    ) as Q;
   }
   return query.where(sql<boolean>`${ts} ${sql.raw(bound.inclusive ? "<=" : "<")} ${bound.before}`) as Q;
 }

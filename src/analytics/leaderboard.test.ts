@@ -5,16 +5,51 @@ import { BOARD_SORTS, boardPredicate, type BoardQuery, type BoardWallet } from "
 
 function wallet(address: string, over: Partial<BoardWallet>): BoardWallet {
   return {
-    wallet: address, name: null, total_pnl: 0, win_rate: 0, profit_factor: 0, resolved_markets: 20, wins: 0, losses: 0, total_volume: 0, total_trades: 0,
-    main_category: null, avg_entry_price: null, last_trade_ts: null, active_count: 0, market_win_rate: 0, market_wins: 0, market_losses: 0,
-    mint_volume_30d: 0, merge_volume_30d: 0, is_smart: false, is_farmer: false, has_skill: false, skill_z: null, sports_pct: 0, pnl_24h: null,
-    role_profile: "directional", ...over,
+    wallet: address,
+    name: null,
+    total_pnl: 0,
+    win_rate: 0,
+    profit_factor: 0,
+    resolved_markets: 20,
+    wins: 0,
+    losses: 0,
+    total_volume: 0,
+    total_trades: 0,
+    main_category: null,
+    avg_entry_price: null,
+    last_trade_ts: null,
+    active_count: 0,
+    market_win_rate: 0,
+    market_wins: 0,
+    market_losses: 0,
+    mint_volume_30d: 0,
+    merge_volume_30d: 0,
+    is_smart: false,
+    is_farmer: false,
+    has_skill: false,
+    skill_z: null,
+    sports_pct: 0,
+    pnl_24h: null,
+    role_profile: "directional",
+    ...over,
   };
 }
 
 const query = (over: Partial<BoardQuery>): BoardQuery => ({
-  sort: "pnl", category: "", filter: "all", limit: 50, offset: 0, min_markets: 0, min_wr: 0, min_pnl: 0, min_profit_factor: 0,
-  max_avg_entry: 0, max_sports_pct: 0, exclude_wallets: "", skill: 0, ...over,
+  sort: "pnl",
+  category: "",
+  filter: "all",
+  limit: 50,
+  offset: 0,
+  min_markets: 0,
+  min_wr: 0,
+  min_pnl: 0,
+  min_profit_factor: 0,
+  max_avg_entry: 0,
+  max_sports_pct: 0,
+  exclude_wallets: "",
+  skill: 0,
+  ...over,
 });
 
 const wallets = [
@@ -39,7 +74,10 @@ describe("Board.query", () => {
     expect(listed({ category: "sports" })).toEqual(["0xb"]);
     expect(listed({ exclude_wallets: " 0XB ,0xa" })).toEqual(["0xc"]);
     expect(board.query(query({ limit: 1, offset: 1 }))).toMatchObject({ total: 3, whales: [{ wallet: "0xc" }] });
-    expect(board.query(query({ filter: "smart", sort: "trades", limit: 1, offset: 1 }))).toMatchObject({ total: 2, whales: [{ wallet: "0xc" }] });
+    expect(board.query(query({ filter: "smart", sort: "trades", limit: 1, offset: 1 }))).toMatchObject({
+      total: 2,
+      whales: [{ wallet: "0xc" }],
+    });
   });
 
   it("parses categories", () => {
@@ -50,7 +88,7 @@ describe("Board.query", () => {
 
   it("answers every query as filtering the whole table, sorting it and paging would", () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647);
+    const random = () => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
     const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
     const table = Array.from({ length: 300 }, (_, i) =>
       wallet(`0x${(1_000 + i).toString(16)}`, {
@@ -67,10 +105,21 @@ describe("Board.query", () => {
     const shuffled = new Board([...table].reverse(), 1);
     const keyOf = { pnl: "total_pnl", win_rate: "win_rate", volume: "total_volume", trades: "total_trades" } as const;
     for (let n = 0; n < 200; n++) {
-      const q = query({ sort: pick(BOARD_SORTS), filter: pick(["all", "smart"] as const), min_markets: pick([0, 10]), category: pick(["", "sports"]), limit: pick([1, 7, 50]), offset: pick([0, 3, 40]), skill: pick([0, 1]) });
+      const q = query({
+        sort: pick(BOARD_SORTS),
+        filter: pick(["all", "smart"] as const),
+        min_markets: pick([0, 10]),
+        category: pick(["", "sports"]),
+        limit: pick([1, 7, 50]),
+        offset: pick([0, 3, 40]),
+        skill: pick([0, 1]),
+      });
       const key = keyOf[q.sort];
       const all = table.filter(boardPredicate(q)).sort((a, b) => b[key] - a[key] || (a.wallet < b.wallet ? -1 : 1));
-      expect(shuffled.query(q), JSON.stringify(q)).toEqual({ whales: all.slice(q.offset, q.offset + q.limit), total: all.length });
+      expect(shuffled.query(q), JSON.stringify(q)).toEqual({
+        whales: all.slice(q.offset, q.offset + q.limit),
+        total: all.length,
+      });
     }
   });
 });

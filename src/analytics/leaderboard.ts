@@ -113,10 +113,33 @@ export async function loadBoardWallets(store: Store, config: Config): Promise<Bo
       .selectFrom("wallet_stats as s")
       .leftJoin("wallets as w", "w.address", "s.wallet")
       .select([
-        "s.wallet", "w.name", "w.pseudonym", "s.total_pnl", "s.win_rate", "s.profit_factor", "s.resolved", "s.wins", "s.losses",
-        "s.total_volume", "s.total_trades", "s.categories", "s.last_trade", "s.active_count", "s.market_win_rate", "s.market_wins",
-        "s.market_losses", "s.is_smart", "s.is_farmer", "s.has_skill", "s.skill_z", "s.pnl_24h",
-        "s.avg_entry_price", "s.mint_volume_30d", "s.merge_volume_30d", "s.maker_volume_30d", "s.volume_30d",
+        "s.wallet",
+        "w.name",
+        "w.pseudonym",
+        "s.total_pnl",
+        "s.win_rate",
+        "s.profit_factor",
+        "s.resolved",
+        "s.wins",
+        "s.losses",
+        "s.total_volume",
+        "s.total_trades",
+        "s.categories",
+        "s.last_trade",
+        "s.active_count",
+        "s.market_win_rate",
+        "s.market_wins",
+        "s.market_losses",
+        "s.is_smart",
+        "s.is_farmer",
+        "s.has_skill",
+        "s.skill_z",
+        "s.pnl_24h",
+        "s.avg_entry_price",
+        "s.mint_volume_30d",
+        "s.merge_volume_30d",
+        "s.maker_volume_30d",
+        "s.volume_30d",
       ])
       .where("s.wallet", ">", after)
       .orderBy("s.wallet")
@@ -161,7 +184,12 @@ export interface BoardQuery {
 
 export function boardPredicate(q: Omit<BoardQuery, "sort" | "limit" | "offset">): (w: BoardWallet) => boolean {
   const category = parseCategory(q.category);
-  const excluded = new Set(q.exclude_wallets.split(",").map((a) => a.trim().toLowerCase()).filter(Boolean));
+  const excluded = new Set(
+    q.exclude_wallets
+      .split(",")
+      .map((a) => a.trim().toLowerCase())
+      .filter(Boolean),
+  );
   return (w) =>
     (q.filter === "all" || w.is_smart) &&
     (q.skill !== 1 || w.has_skill) &&
@@ -221,16 +249,31 @@ export interface Trader {
  * daily P&L points over the period (a wallet without a point before the period started from 0); all is the
  * lifetime total_pnl.
  */
-export async function periodPnl(store: Store, wallets: readonly BoardWallet[], period: Period, now: number): Promise<Map<string, number>> {
+export async function periodPnl(
+  store: Store,
+  wallets: readonly BoardWallet[],
+  period: Period,
+  now: number,
+): Promise<Map<string, number>> {
   if (period === "all") return new Map(wallets.map((w) => [w.wallet, w.total_pnl]));
   if (period === "24h") return new Map(wallets.map((w) => [w.wallet, w.pnl_24h ?? 0]));
-  const [end, start] = await Promise.all([settledPnlAsOf(store, now), settledPnlAsOf(store, now - PERIOD_DAYS[period] * SECONDS_PER_DAY)]);
+  const [end, start] = await Promise.all([
+    settledPnlAsOf(store, now),
+    settledPnlAsOf(store, now - PERIOD_DAYS[period] * SECONDS_PER_DAY),
+  ]);
   return new Map(wallets.map((w) => [w.wallet, (end.get(w.wallet) ?? 0) - (start.get(w.wallet) ?? 0)]));
 }
 
 /** Traders ranked by their P&L over the period; `roi` is the lifetime return on traded volume. */
-export function traderRows(wallets: readonly BoardWallet[], periodPnlOf: ReadonlyMap<string, number>, filter: "smart" | "all", limit: number): Trader[] {
-  const ranked = wallets.filter((w) => filter === "all" || w.is_smart).map((w) => ({ wallet: w.wallet, board: w, periodPnl: periodPnlOf.get(w.wallet) ?? 0 }));
+export function traderRows(
+  wallets: readonly BoardWallet[],
+  periodPnlOf: ReadonlyMap<string, number>,
+  filter: "smart" | "all",
+  limit: number,
+): Trader[] {
+  const ranked = wallets
+    .filter((w) => filter === "all" || w.is_smart)
+    .map((w) => ({ wallet: w.wallet, board: w, periodPnl: periodPnlOf.get(w.wallet) ?? 0 }));
   return sortBoard(ranked, (r) => r.periodPnl)
     .slice(0, limit)
     .map(({ board: w, periodPnl }) => ({

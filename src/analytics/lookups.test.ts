@@ -31,7 +31,10 @@ describe.each(storeBackends)("community lookups on $kind", (backend) => {
   it("count a wallet once per client and hour, across API processes", async () => {
     const store = await open();
     const [one, other] = [new LookupCounter(store), new LookupCounter(store)];
-    disposers.push(() => one.close(), () => other.close());
+    disposers.push(
+      () => one.close(),
+      () => other.close(),
+    );
     for (let i = 0; i < 50; i++) one.record("0xpushed", NOW + i, "198.51.100.7");
     other.record("0xpushed", NOW + 60, "198.51.100.7");
     for (const ip of ["198.51.100.1", "198.51.100.2", "2001:db8::1"]) one.record("0xpopular", NOW, ip);
@@ -41,15 +44,32 @@ describe.each(storeBackends)("community lookups on $kind", (backend) => {
     other.record("0xpushed", NOW + 120, "198.51.100.7");
     await other.flush();
     const top = async (now: number) => (await topLookups(store, now, 6)).map((w) => [w.wallet, w.lookups]);
-    expect(await top(NOW)).toEqual([["0xpopular", 3], ["0xpushed", 1]]);
+    expect(await top(NOW)).toEqual([
+      ["0xpopular", 3],
+      ["0xpushed", 1],
+    ]);
     // The next hour, the same client counts again.
     one.record("0xpushed", NOW + HOUR, "198.51.100.7");
     await one.flush();
-    expect(await top(NOW + HOUR)).toEqual([["0xpopular", 3], ["0xpushed", 2]]);
+    expect(await top(NOW + HOUR)).toEqual([
+      ["0xpopular", 3],
+      ["0xpushed", 2],
+    ]);
     // Who looked a wallet up is forgotten after two hours; the counts stay for the window.
-    const clients = async () => Number((await store.db.selectFrom("wallet_lookup_clients").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    const clients = async () =>
+      Number(
+        (
+          await store.db
+            .selectFrom("wallet_lookup_clients")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     expect(await clients()).toBe(5);
-    expect(await top(NOW + 2 * HOUR)).toEqual([["0xpopular", 3], ["0xpushed", 2]]);
+    expect(await top(NOW + 2 * HOUR)).toEqual([
+      ["0xpopular", 3],
+      ["0xpushed", 2],
+    ]);
     expect(await clients()).toBe(1);
   });
 });

@@ -33,8 +33,12 @@ function ipv6Prefix64(ip: string): string {
   const [head = "", tail] = ip.toLowerCase().split("%")[0]!.split("::");
   const left = head ? head.split(":") : [];
   const right = tail ? tail.split(":") : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
-  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":");
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  return groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":");
 }
 
 /**
@@ -81,7 +85,9 @@ export class LookupCounter {
         await tx.db
           .insertInto("wallet_lookups")
           .values([...counts.values()])
-          .onConflict((oc) => oc.columns(["wallet", "hour"]).doUpdateSet({ count: sql`wallet_lookups.count + excluded.count` }))
+          .onConflict((oc) =>
+            oc.columns(["wallet", "hour"]).doUpdateSet({ count: sql`wallet_lookups.count + excluded.count` }),
+          )
           .execute();
       }
     });
@@ -110,8 +116,14 @@ export function lookupCounterOf(store: Store): LookupCounter {
  */
 export async function topLookups(store: Store, now: number, limit: number) {
   await lookupCounterOf(store).flush();
-  await store.db.deleteFrom("wallet_lookups").where("hour", "<", now - KEEP_SECONDS).execute();
-  await store.db.deleteFrom("wallet_lookup_clients").where("hour", "<", now - CLIENTS_KEEP_SECONDS).execute();
+  await store.db
+    .deleteFrom("wallet_lookups")
+    .where("hour", "<", now - KEEP_SECONDS)
+    .execute();
+  await store.db
+    .deleteFrom("wallet_lookup_clients")
+    .where("hour", "<", now - CLIENTS_KEEP_SECONDS)
+    .execute();
   const rows = await store.db
     .selectFrom("wallet_lookups as l")
     .leftJoin("wallets as w", "w.address", "l.wallet")
@@ -124,5 +136,10 @@ export async function topLookups(store: Store, now: number, limit: number) {
     .orderBy("l.wallet")
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ wallet: r.wallet, name: r.name ?? r.pseudonym ?? null, pseudonym: r.pseudonym, lookups: Number(r.lookups) }));
+  return rows.map((r) => ({
+    wallet: r.wallet,
+    name: r.name ?? r.pseudonym ?? null,
+    pseudonym: r.pseudonym,
+    lookups: Number(r.lookups),
+  }));
 }

@@ -83,7 +83,13 @@ function ranking(rows: HolderRow[], by: (r: HolderRow) => number, top: number): 
 }
 
 /** Holders of a market's open positions, ranked; `priceYes` null when the market has no price. */
-export async function marketHolders(store: Store, conditionId: string, priceYes: number | null, minUsd: number, top = 10): Promise<MarketHolders> {
+export async function marketHolders(
+  store: Store,
+  conditionId: string,
+  priceYes: number | null,
+  minUsd: number,
+  top = 10,
+): Promise<MarketHolders> {
   const rows: PositionJoin[] = await store.db
     .selectFrom("positions as p")
     .leftJoin("wallet_stats as s", "s.wallet", "p.wallet")
@@ -91,7 +97,18 @@ export async function marketHolders(store: Store, conditionId: string, priceYes:
     .where("p.condition_id", "=", conditionId)
     .where("p.status", "=", "open")
     .where("p.shares", ">", 0)
-    .select(["p.wallet", "p.outcome_index", "p.shares", "p.avg_price", "w.name", "w.pseudonym", "s.win_rate", "s.total_pnl", "s.is_smart", "s.is_farmer"])
+    .select([
+      "p.wallet",
+      "p.outcome_index",
+      "p.shares",
+      "p.avg_price",
+      "w.name",
+      "w.pseudonym",
+      "s.win_rate",
+      "s.total_pnl",
+      "s.is_smart",
+      "s.is_farmer",
+    ])
     .execute();
   const bySide: Record<OutcomeSide, HolderRow[]> = { YES: [], NO: [] };
   const net = new Map<string, { yes: HolderRow | null; no: HolderRow | null; smart: boolean }>();

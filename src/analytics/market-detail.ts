@@ -50,7 +50,11 @@ export function venueUrl(base: string, m: IndexedMarket): string {
 export function eventGroup(index: MarketIndex, m: IndexedMarket, now: number) {
   if (!m.event_id) return null;
   const markets = (index.byEventId.get(m.event_id) ?? [])
-    .map((sibling) => ({ ...marketRow(sibling, now), group_item_title: sibling.group_item_title, resolution: sibling.resolution }))
+    .map((sibling) => ({
+      ...marketRow(sibling, now),
+      group_item_title: sibling.group_item_title,
+      resolution: sibling.resolution,
+    }))
     .sort((a, b) => (b.price_yes ?? -1) - (a.price_yes ?? -1) || (a.id < b.id ? -1 : 1));
   return { event_id: m.event_id, event_slug: m.event_slug, title: m.event_title, neg_risk: m.neg_risk, markets };
 }
@@ -77,7 +81,20 @@ export async function recentWhaleTrades(store: Store, conditionId: string, limit
     .leftJoin("wallets as w", "w.address", "f.wallet")
     .where("f.condition_id", "=", conditionId)
     .where("s.is_smart", "=", 1)
-    .select(["f.ts", "f.wallet", "w.name", "w.pseudonym", "f.side", "f.outcome_index", "f.price", "f.size", "f.usd", "f.entry_type", "f.role", "f.tx_hash"])
+    .select([
+      "f.ts",
+      "f.wallet",
+      "w.name",
+      "w.pseudonym",
+      "f.side",
+      "f.outcome_index",
+      "f.price",
+      "f.size",
+      "f.usd",
+      "f.entry_type",
+      "f.role",
+      "f.tx_hash",
+    ])
     .orderBy("f.ts", "desc")
     .orderBy("f.id", "desc")
     .limit(limit)
@@ -155,13 +172,23 @@ export async function entryTypeBreakdown(store: Store, conditionId: string) {
     .groupBy("entry_type")
     .select(["entry_type", sql<number>`count(*)`.as("trades"), sql<number>`sum(usd)`.as("usd")])
     .execute();
-  const by = new Map(rows.map((r) => [r.entry_type ?? "UNCLASSIFIED", { trades: Number(r.trades), usd: fromMicro(Number(r.usd)) }]));
+  const by = new Map(
+    rows.map((r) => [r.entry_type ?? "UNCLASSIFIED", { trades: Number(r.trades), usd: fromMicro(Number(r.usd)) }]),
+  );
   const totalUsd = [...by.values()].reduce((s, v) => s + v.usd, 0);
   const totalTrades = [...by.values()].reduce((s, v) => s + v.trades, 0);
   const breakdown = Object.fromEntries(
     ENTRY_KEYS.map((k) => {
       const v = by.get(k) ?? { trades: 0, usd: 0 };
-      return [k, { usd: v.usd, count: v.trades, share_pct: totalUsd > 0 ? (100 * v.usd) / totalUsd : 0, count_share_pct: totalTrades > 0 ? (100 * v.trades) / totalTrades : 0 }];
+      return [
+        k,
+        {
+          usd: v.usd,
+          count: v.trades,
+          share_pct: totalUsd > 0 ? (100 * v.usd) / totalUsd : 0,
+          count_share_pct: totalTrades > 0 ? (100 * v.trades) / totalTrades : 0,
+        },
+      ];
     }),
   ) as Record<(typeof ENTRY_KEYS)[number], { usd: number; count: number; share_pct: number; count_share_pct: number }>;
   return { total_usd: totalUsd, total_count: totalTrades, breakdown };

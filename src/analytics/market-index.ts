@@ -76,11 +76,34 @@ function marketRowsAfter(store: Store, after: string) {
     .leftJoin("market_stats as s", "s.condition_id", "m.condition_id")
     .leftJoin("market_resolutions as r", "r.condition_id", "m.condition_id")
     .select([
-      "m.id", "m.condition_id", "m.slug", "m.question", "m.category", "m.event_id", "m.group_item_title", "m.price_yes", "m.price_no",
-      "m.volume", "m.volume_24h", "m.liquidity", "m.start_date", "m.end_date", "m.created_at", "m.closed", "m.closed_time",
-      "m.resolution", "m.neg_risk", "m.image",
-      "e.slug as event_slug", "e.title as event_title", "e.category as event_category",
-      "s.volume as stored_volume", "s.volume_24h as stored_volume_24h", "s.trades", "s.whales_yes", "s.whales_no",
+      "m.id",
+      "m.condition_id",
+      "m.slug",
+      "m.question",
+      "m.category",
+      "m.event_id",
+      "m.group_item_title",
+      "m.price_yes",
+      "m.price_no",
+      "m.volume",
+      "m.volume_24h",
+      "m.liquidity",
+      "m.start_date",
+      "m.end_date",
+      "m.created_at",
+      "m.closed",
+      "m.closed_time",
+      "m.resolution",
+      "m.neg_risk",
+      "m.image",
+      "e.slug as event_slug",
+      "e.title as event_title",
+      "e.category as event_category",
+      "s.volume as stored_volume",
+      "s.volume_24h as stored_volume_24h",
+      "s.trades",
+      "s.whales_yes",
+      "s.whales_no",
       "r.resolved_at",
     ])
     .where("m.id", ">", after)
@@ -101,7 +124,9 @@ async function tablesFingerprint(store: Store): Promise<string> {
       (select count(*) from events) as events, (select coalesce(sum(updated_at), 0) from events) as events_updated,
       (select count(*) from market_stats) as stats, (select coalesce(sum(computed_at), 0) from market_stats) as stats_computed,
       (select count(*) from market_resolutions) as resolutions`.execute(store.db);
-  return Object.values(rows[0] ?? {}).map(Number).join(":");
+  return Object.values(rows[0] ?? {})
+    .map(Number)
+    .join(":");
 }
 
 /** Loads every market, page by page; `previous` hands over its text index, brought up to date. */
@@ -145,7 +170,9 @@ export async function loadMarketIndex(store: Store, now: number, previous?: Mark
     text: [r.question, r.slug, r.event_slug ?? "", r.event_title ?? ""].join(" ").toLowerCase(),
     rank: 0,
   }));
-  markets.sort((a, b) => b.volume_24h - a.volume_24h || b.volume - a.volume || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  markets.sort(
+    (a, b) => b.volume_24h - a.volume_24h || b.volume - a.volume || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
   const text = previous?.text ?? new MarketTextIndex();
   markets.forEach((m, rank) => {
     m.rank = rank;
@@ -179,7 +206,10 @@ export function textCandidates(index: MarketIndex, words: readonly string[]): re
   return out.sort((a, b) => a.rank - b.rank);
 }
 
-function groupBy(markets: readonly IndexedMarket[], key: (m: IndexedMarket) => string | null): Map<string, IndexedMarket[]> {
+function groupBy(
+  markets: readonly IndexedMarket[],
+  key: (m: IndexedMarket) => string | null,
+): Map<string, IndexedMarket[]> {
   const out = new Map<string, IndexedMarket[]>();
   for (const m of markets) {
     const k = key(m);

@@ -73,7 +73,19 @@ const chunkSize = (rows: number) => Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math
 function chunkQuery(db: Kysely<Database>, q: WhaleTradesQuery, bound: KeysetBound, size: number) {
   let query = db
     .selectFrom("fills")
-    .select(["id", "ts", "wallet", "counterparty", "side", "outcome_index", "price", "usd", "size", "entry_type", "tx_hash"])
+    .select([
+      "id",
+      "ts",
+      "wallet",
+      "counterparty",
+      "side",
+      "outcome_index",
+      "price",
+      "usd",
+      "size",
+      "entry_type",
+      "tx_hash",
+    ])
     .where("condition_id", "=", q.conditionId)
     .where("role", "=", "maker")
     .where("usd", ">=", Math.ceil(q.minUsd * MICRO));
@@ -84,9 +96,16 @@ function chunkQuery(db: Kysely<Database>, q: WhaleTradesQuery, bound: KeysetBoun
 type TradeRow = Awaited<ReturnType<ReturnType<typeof chunkQuery>["execute"]>>[number];
 
 /** The page's trades (and one more, to tell whether there is a next page), in page order. */
-async function pickTrades(db: Kysely<Database>, q: WhaleTradesQuery, smart: ReadonlySet<string>, limits: Required<WhaleTradesLimits>, deadline: number): Promise<TradeRow[]> {
+async function pickTrades(
+  db: Kysely<Database>,
+  q: WhaleTradesQuery,
+  smart: ReadonlySet<string>,
+  limits: Required<WhaleTradesLimits>,
+  deadline: number,
+): Promise<TradeRow[]> {
   const want = q.limit + 1;
-  const keep = (c: TradeRow) => q.wallets === "all" || smart.has(c.wallet) || (c.counterparty !== null && smart.has(c.counterparty));
+  const keep = (c: TradeRow) =>
+    q.wallets === "all" || smart.has(c.wallet) || (c.counterparty !== null && smart.has(c.counterparty));
   const picked: TradeRow[] = [];
   let bound: KeysetBound = { before: q.before, beforeId: q.beforeId, inclusive: true };
   let size = q.wallets === "all" ? want : chunkSize(want * FIRST_CHUNK_FACTOR);
@@ -107,7 +126,12 @@ async function pickTrades(db: Kysely<Database>, q: WhaleTradesQuery, smart: Read
 }
 
 /** A page of the market's whale-class trades; `timed_out` past the time-out. */
-export async function marketWhaleTrades(store: Store, q: WhaleTradesQuery, smart: ReadonlySet<string>, limits: WhaleTradesLimits) {
+export async function marketWhaleTrades(
+  store: Store,
+  q: WhaleTradesQuery,
+  smart: ReadonlySet<string>,
+  limits: WhaleTradesLimits,
+) {
   const clock = { ...limits, now: limits.now ?? (() => performance.now()) };
   const deadline = clock.now() + limits.timeoutMs;
   let picked: TradeRow[];
@@ -115,7 +139,11 @@ export async function marketWhaleTrades(store: Store, q: WhaleTradesQuery, smart
     picked = await withStatementTimeout(store, limits.timeoutMs, (db) => pickTrades(db, q, smart, clock, deadline));
   } catch (error) {
     if (error instanceof StatementTimeout) {
-      throw new ReadError("timed_out", `Reading this market's whale trades took longer than ${limits.timeoutMs} ms; retry, or narrow it (a higher min_usd, an earlier before)`, limits.retryAfterSeconds);
+      throw new ReadError(
+        "timed_out",
+        `Reading this market's whale trades took longer than ${limits.timeoutMs} ms; retry, or narrow it (a higher min_usd, an earlier before)`,
+        limits.retryAfterSeconds,
+      );
     }
     throw error;
   }
@@ -135,5 +163,13 @@ export async function marketWhaleTrades(store: Store, q: WhaleTradesQuery, smart
     tx_hash: r.tx_hash,
   }));
   const more = picked.length > q.limit;
-  return { market: q.conditionId, count: trades.length, min_usd: q.minUsd, wallets: q.wallets, has_more: more, ...nextCursor(trades.at(-1), more), trades };
+  return {
+    market: q.conditionId,
+    count: trades.length,
+    min_usd: q.minUsd,
+    wallets: q.wallets,
+    has_more: more,
+    ...nextCursor(trades.at(-1), more),
+    trades,
+  };
 }

@@ -28,7 +28,13 @@ export function hotWindowMinutes(minutes: number): number {
  * Markets by the number of fills of Smart Money wallets (is_smart = 1) in the last `minutes`, then their USD;
  * at most `limit` rows. Markets missing from the index (not yet synced) are left out.
  */
-export async function hotMarketsByWhaleTrades(store: Store, index: MarketIndex, now: number, minutes: number, limit: number): Promise<HotMarketByWhaleTrades[]> {
+export async function hotMarketsByWhaleTrades(
+  store: Store,
+  index: MarketIndex,
+  now: number,
+  minutes: number,
+  limit: number,
+): Promise<HotMarketByWhaleTrades[]> {
   const rows = await store.db
     .selectFrom("fills as f")
     .innerJoin("wallet_stats as w", "w.wallet", "f.wallet")
@@ -110,7 +116,10 @@ export interface ResolvedFilters {
 }
 
 export type ResolvedMarket = ReturnType<typeof marketIdentity> &
-  Pick<IndexedMarket, "end_date" | "resolved_at" | "volume" | "whales_yes" | "whales_no"> & { outcome: ResolvedOutcome; final_price_yes: number | null };
+  Pick<IndexedMarket, "end_date" | "resolved_at" | "volume" | "whales_yes" | "whales_no"> & {
+    outcome: ResolvedOutcome;
+    final_price_yes: number | null;
+  };
 
 function outcomeOf(m: IndexedMarket): ResolvedOutcome | null {
   if (m.resolution) return m.resolution;
@@ -122,7 +131,11 @@ function outcomeOf(m: IndexedMarket): ResolvedOutcome | null {
  * resolved in the last `days`, newest resolution first. YES and NO only, unless include_pending adds closed
  * markets awaiting resolution (PENDING) and 50-50 resolutions.
  */
-export function resolvedMarkets(index: MarketIndex, f: ResolvedFilters, now: number): { markets: ResolvedMarket[]; total: number } {
+export function resolvedMarkets(
+  index: MarketIndex,
+  f: ResolvedFilters,
+  now: number,
+): { markets: ResolvedMarket[]; total: number } {
   const prefix = f.slugPrefix.toLowerCase();
   const since = now - f.days * 86_400;
   const matches: IndexedMarket[] = [];

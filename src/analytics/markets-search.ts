@@ -24,7 +24,22 @@ export interface SearchFilters {
 }
 
 export type MarketRow = ReturnType<typeof marketIdentity> &
-  Pick<IndexedMarket, "event_id" | "price_yes" | "price_no" | "volume" | "volume_24h" | "liquidity" | "trades" | "whales_yes" | "whales_no" | "end_date" | "created_at" | "closed" | "neg_risk"> & {
+  Pick<
+    IndexedMarket,
+    | "event_id"
+    | "price_yes"
+    | "price_no"
+    | "volume"
+    | "volume_24h"
+    | "liquidity"
+    | "trades"
+    | "whales_yes"
+    | "whales_no"
+    | "end_date"
+    | "created_at"
+    | "closed"
+    | "neg_risk"
+  > & {
     whales_total: number;
     days_left: number | null;
     image_url: string | null;
@@ -32,7 +47,14 @@ export type MarketRow = ReturnType<typeof marketIdentity> &
 
 /** What names a market in every list: ids, slug, question, category label, event slug. */
 export function marketIdentity(m: IndexedMarket) {
-  return { id: m.id, condition_id: m.condition_id, slug: m.slug, question: m.question, category: m.category ? CATEGORY_LABELS[m.category] : null, event_slug: m.event_slug };
+  return {
+    id: m.id,
+    condition_id: m.condition_id,
+    slug: m.slug,
+    question: m.question,
+    category: m.category ? CATEGORY_LABELS[m.category] : null,
+    event_slug: m.event_slug,
+  };
 }
 
 const DAY = 86_400;
@@ -121,7 +143,8 @@ export function searchMarkets(index: MarketIndex, f: SearchFilters, now: number)
     if (m.whales_yes + m.whales_no < f.minWhales) continue;
     const daysLeft = m.end_date === null ? 0 : Math.max(0, (m.end_date - now) / DAY);
     if (daysLeft < f.minDays || daysLeft > f.maxDays) continue;
-    if (f.windowHours > 0 && (m.end_date === null || m.end_date < now || m.end_date > now + f.windowHours * 3600)) continue;
+    if (f.windowHours > 0 && (m.end_date === null || m.end_date < now || m.end_date > now + f.windowHours * 3600))
+      continue;
     if (f.createdWithinDays > 0 && (m.created_at === null || m.created_at < now - f.createdWithinDays * DAY)) continue;
     if (!fullPriceRange) {
       if (m.price_yes === null) continue;

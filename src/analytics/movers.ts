@@ -26,7 +26,11 @@ export async function topMovers(store: Store, now: number, days: number, limit: 
   const [end, begin, stats] = await Promise.all([
     settledPnlAsOf(store, now),
     settledPnlAsOf(store, start),
-    store.db.selectFrom("wallet_stats").select(["wallet", "win_rate", "wins", "losses", "is_smart", "is_farmer"]).where("is_farmer", "=", 0).execute(),
+    store.db
+      .selectFrom("wallet_stats")
+      .select(["wallet", "win_rate", "wins", "losses", "is_smart", "is_farmer"])
+      .where("is_farmer", "=", 0)
+      .execute(),
   ]);
   const top = stats
     .map((s) => ({ s, pnl: end.get(s.wallet) ?? 0, delta: (end.get(s.wallet) ?? 0) - (begin.get(s.wallet) ?? 0) }))
@@ -36,7 +40,15 @@ export async function topMovers(store: Store, now: number, days: number, limit: 
   if (top.length === 0) return [];
   const wallets = top.map((m) => m.s.wallet);
   const [points, names] = await Promise.all([
-    store.db.selectFrom("pnl_points").select(["wallet", "t", "pnl"]).where("resolution", "=", "day").where("wallet", "in", wallets).where("t", "<=", now).orderBy("wallet").orderBy("t").execute(),
+    store.db
+      .selectFrom("pnl_points")
+      .select(["wallet", "t", "pnl"])
+      .where("resolution", "=", "day")
+      .where("wallet", "in", wallets)
+      .where("t", "<=", now)
+      .orderBy("wallet")
+      .orderBy("t")
+      .execute(),
     loadNames(store, wallets),
   ]);
   const instants = Array.from({ length: days }, (_, i) => start + i * SECONDS_PER_DAY).concat(now);
@@ -47,6 +59,15 @@ export async function topMovers(store: Store, now: number, days: number, limit: 
       for (const p of mine) if (p.t <= at) value = p.pnl;
       return value;
     });
-    return { wallet: s.wallet, display_name: names.get(s.wallet) ?? null, pnl_now: pnl, delta, win_rate: s.win_rate, closed_count: s.wins + s.losses, is_smart: s.is_smart === 1, sparkline };
+    return {
+      wallet: s.wallet,
+      display_name: names.get(s.wallet) ?? null,
+      pnl_now: pnl,
+      delta,
+      win_rate: s.win_rate,
+      closed_count: s.wins + s.losses,
+      is_smart: s.is_smart === 1,
+      sparkline,
+    };
   });
 }

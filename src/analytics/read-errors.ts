@@ -17,6 +17,8 @@ export class ReadError extends Error {
 }
 
 /** What every wallet read answers for a wallet the store has never seen. */
-export const walletNotFound = (address: string) => new ReadError("not_found", `Wallet ${address.toLowerCase()} not found`);
+export const walletNotFound = (address: string) =>
+  new ReadError("not_found", `Wallet ${address.toLowerCase()} not found`);
 
-export const upstreamUnavailable = () => new ReadError("upstream_unavailable", "Upstream data service temporarily unavailable");
+export const upstreamUnavailable = () =>
+  new ReadError("upstream_unavailable", "Upstream data service temporarily unavailable");

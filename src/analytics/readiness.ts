@@ -20,7 +20,10 @@ export interface StoreReadiness {
 
 /** Reads readiness from the store. With no expected source (no ingest anywhere), the store is taken as it is. */
 export async function readReadiness(store: Store, expectedSources: readonly string[]): Promise<StoreReadiness> {
-  const [checkpoints, derived] = await Promise.all([listCheckpoints(store.db), expectedSources.length > 0 ? readDeriveState(store.db, FIRST_SYNC_DERIVED) : 1]);
+  const [checkpoints, derived] = await Promise.all([
+    listCheckpoints(store.db),
+    expectedSources.length > 0 ? readDeriveState(store.db, FIRST_SYNC_DERIVED) : 1,
+  ]);
   const done = new Set(checkpoints.filter((c) => c.first_sync_done === 1).map((c) => c.source));
   return { ready: derived === 1 && expectedSources.every((s) => done.has(s)), checkpoints };
 }

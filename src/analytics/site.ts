@@ -19,13 +19,27 @@ export interface SiteStats {
 export async function siteStats(store: Store): Promise<SiteStats> {
   const db = store.db;
   const [smart, markets, wallets, trades] = await Promise.all([
-    db.selectFrom("wallet_stats").select((eb) => eb.fn.countAll<number>().as("n")).where("is_smart", "=", 1).where("is_farmer", "=", 0).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("wallet_stats")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("is_smart", "=", 1)
+      .where("is_farmer", "=", 0)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom("markets")
-      .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.sum<number>(eb.case().when("closed", "=", 0).then(eb.lit(1)).else(eb.lit(0)).end()).as("open")])
+      .select((eb) => [
+        eb.fn.countAll<number>().as("n"),
+        eb.fn.sum<number>(eb.case().when("closed", "=", 0).then(eb.lit(1)).else(eb.lit(0)).end()).as("open"),
+      ])
       .executeTakeFirstOrThrow(),
-    db.selectFrom("wallet_stats").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-    db.selectFrom("market_stats").select((eb) => eb.fn.sum<number>("trades").as("n")).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("wallet_stats")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("market_stats")
+      .select((eb) => eb.fn.sum<number>("trades").as("n"))
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     smart_whales: Number(smart.n),
@@ -37,7 +51,8 @@ export async function siteStats(store: Store): Promise<SiteStats> {
 }
 
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const snakeKeys = (section: Record<string, number>) => Object.fromEntries(Object.entries(section).map(([k, v]) => [snake(k), v]));
+const snakeKeys = (section: Record<string, number>) =>
+  Object.fromEntries(Object.entries(section).map(([k, v]) => [snake(k), v]));
 
 /** The domain thresholds the labels were earned with (docs/METRICS.md: the service reports the thresholds it used). */
 export function thresholdsInForce(config: Config) {
@@ -46,8 +61,16 @@ export function thresholdsInForce(config: Config) {
     farmer: snakeKeys(config.farmer),
     whales: snakeKeys(config.whales),
     ledger: snakeKeys(config.ledger),
-    home: { whale_move_min_usd: config.boards.whaleMoveMinUsd, whale_move_hours: config.boards.whaleMoveHours, top_whales_days: config.boards.topWhalesDays },
-    roles: { market_maker_share: config.boards.roleMakerShare, favourite_avg_entry: config.boards.roleFavouriteAvgEntry, longshot_avg_entry: config.boards.roleLongshotAvgEntry },
+    home: {
+      whale_move_min_usd: config.boards.whaleMoveMinUsd,
+      whale_move_hours: config.boards.whaleMoveHours,
+      top_whales_days: config.boards.topWhalesDays,
+    },
+    roles: {
+      market_maker_share: config.boards.roleMakerShare,
+      favourite_avg_entry: config.boards.roleFavouriteAvgEntry,
+      longshot_avg_entry: config.boards.roleLongshotAvgEntry,
+    },
   };
 }
 
@@ -64,7 +87,16 @@ async function hotSide(store: Store, direction: "winners" | "losers", limit: num
   const rows = await store.db
     .selectFrom("wallet_stats as s")
     .leftJoin("wallets as w", "w.address", "s.wallet")
-    .select(["s.wallet", "w.name", "w.pseudonym", "s.pnl_24h", "s.total_pnl", "s.win_rate", "s.is_smart", "s.is_farmer"])
+    .select([
+      "s.wallet",
+      "w.name",
+      "w.pseudonym",
+      "s.pnl_24h",
+      "s.total_pnl",
+      "s.win_rate",
+      "s.is_smart",
+      "s.is_farmer",
+    ])
     .where("s.pnl_24h", direction === "winners" ? ">" : "<", 0)
     .orderBy("s.pnl_24h", direction === "winners" ? "desc" : "asc")
     .orderBy("s.wallet")
@@ -82,6 +114,9 @@ async function hotSide(store: Store, direction: "winners" | "losers", limit: num
 
 /** The biggest 24 h winners (pnl_24h > 0, largest first) and losers (pnl_24h < 0, largest loss first). */
 export async function hotTraders(store: Store): Promise<{ winners: HotTrader[]; losers: HotTrader[] }> {
-  const [winners, losers] = await Promise.all([hotSide(store, "winners", HOT_WINNERS), hotSide(store, "losers", HOT_LOSERS)]);
+  const [winners, losers] = await Promise.all([
+    hotSide(store, "winners", HOT_WINNERS),
+    hotSide(store, "losers", HOT_LOSERS),
+  ]);
   return { winners, losers };
 }

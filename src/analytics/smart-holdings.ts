@@ -46,7 +46,13 @@ async function loadHoldings(store: Store, roster: Roster, now: number): Promise<
   const rows = await inSlices(
     [...roster.whales.keys()],
     async (slice) => {
-      const page = await queryRows<{ wallet: string; condition_id: string; outcome_index: number; shares: number; avg_price: number }>(
+      const page = await queryRows<{
+        wallet: string;
+        condition_id: string;
+        outcome_index: number;
+        shares: number;
+        avg_price: number;
+      }>(
         store.db,
         store.kind,
         `select wallet, condition_id, outcome_index, shares, avg_price from positions where wallet in ${placeholders(slice.length)} and status = 'open' and shares > 0`,
@@ -61,7 +67,19 @@ async function loadHoldings(store: Store, roster: Roster, now: number): Promise<
   for (const r of rows) {
     const key = `${r.wallet}:${r.condition_id}`;
     let h = byKey.get(key);
-    if (!h) byKey.set(key, (h = { wallet: r.wallet, condition_id: r.condition_id, yes: null, no: null, netUsd: 0, larger: "YES", largerCostUsd: 0 }));
+    if (!h)
+      byKey.set(
+        key,
+        (h = {
+          wallet: r.wallet,
+          condition_id: r.condition_id,
+          yes: null,
+          no: null,
+          netUsd: 0,
+          larger: "YES",
+          largerCostUsd: 0,
+        }),
+      );
     const shares = Number(r.shares);
     const avgPrice = Number(r.avg_price);
     const side = { shares, avgPrice, costUsd: (shares * avgPrice) / 1e6 };
@@ -76,7 +94,12 @@ async function loadHoldings(store: Store, roster: Roster, now: number): Promise<
     h.larger = no > yes ? "NO" : "YES";
     h.largerCostUsd = Math.max(yes, no);
   }
-  holdings.sort((a, b) => b.largerCostUsd - a.largerCostUsd || compareText(a.wallet, b.wallet) || compareText(a.condition_id, b.condition_id));
+  holdings.sort(
+    (a, b) =>
+      b.largerCostUsd - a.largerCostUsd ||
+      compareText(a.wallet, b.wallet) ||
+      compareText(a.condition_id, b.condition_id),
+  );
   return { holdings, roster, asOf: now };
 }
 

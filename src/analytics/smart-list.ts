@@ -43,7 +43,11 @@ export class SmartList {
   private reload(): Promise<SmartWallets> {
     const loading = (async () => {
       const generation = await readDeriveState(this.store.db, STATS_GENERATION);
-      const rows = await queryRows<{ wallet: string }>(this.store.db, this.store.kind, `select s.wallet from wallet_stats s where ${smartSql("s")}`);
+      const rows = await queryRows<{ wallet: string }>(
+        this.store.db,
+        this.store.kind,
+        `select s.wallet from wallet_stats s where ${smartSql("s")}`,
+      );
       return { generation, wallets: new Set(rows.map((r) => r.wallet)) };
     })();
     this.loading = loading;

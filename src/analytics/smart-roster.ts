@@ -32,13 +32,24 @@ export interface RosterCopyDeps {
 
 async function loadRoster(store: Store): Promise<Roster> {
   const generation = await readDeriveState(store.db, STATS_GENERATION);
-  const rows = await queryRows<{ wallet: string; win_rate: number; total_pnl: number; name: string | null; pseudonym: string | null }>(
+  const rows = await queryRows<{
+    wallet: string;
+    win_rate: number;
+    total_pnl: number;
+    name: string | null;
+    pseudonym: string | null;
+  }>(
     store.db,
     store.kind,
     `select s.wallet, s.win_rate, s.total_pnl, w.name, w.pseudonym from wallet_stats s left join wallets w on w.address = s.wallet where ${smartSql("s")}`,
   );
   const whales = new Map<string, RosterWhale>();
-  for (const r of rows) whales.set(r.wallet, { name: r.name || r.pseudonym || null, winRate: Number(r.win_rate), totalPnl: Number(r.total_pnl) });
+  for (const r of rows)
+    whales.set(r.wallet, {
+      name: r.name || r.pseudonym || null,
+      winRate: Number(r.win_rate),
+      totalPnl: Number(r.total_pnl),
+    });
   return { generation, whales };
 }
 

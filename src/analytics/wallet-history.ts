@@ -21,7 +21,12 @@ export const PERIOD_WINDOWS: Record<PnlPeriod, { resolution: "hour" | "day"; sec
 
 export async function pnlHistory(store: Store, wallet: string, period: PnlPeriod, now: number) {
   const window = PERIOD_WINDOWS[period];
-  let query = store.db.selectFrom("pnl_points").select(["t", "pnl"]).where("wallet", "=", wallet).where("resolution", "=", window.resolution).where("t", "<=", now);
+  let query = store.db
+    .selectFrom("pnl_points")
+    .select(["t", "pnl"])
+    .where("wallet", "=", wallet)
+    .where("resolution", "=", window.resolution)
+    .where("t", "<=", now);
   if (window.seconds !== null) query = query.where("t", ">=", now - window.seconds);
   const rows = await query.orderBy("t").execute();
   return { address: wallet, period, points: rows.map((r) => ({ t: r.t, p: r.pnl })) };
@@ -32,7 +37,12 @@ export async function pnlHistory(store: Store, wallet: string, period: PnlPeriod
  * with a close, dated at 00:00 UTC of that day.
  */
 export async function pnlHistoryChain(store: Store, wallet: string) {
-  const rows = await store.db.selectFrom("venue_closed_positions").select(["ts", "realized_pnl"]).where("wallet", "=", wallet).orderBy("ts").execute();
+  const rows = await store.db
+    .selectFrom("venue_closed_positions")
+    .select(["ts", "realized_pnl"])
+    .where("wallet", "=", wallet)
+    .orderBy("ts")
+    .execute();
   const byDay = new Map<number, number>();
   for (const r of rows) {
     const day = Math.floor(r.ts / SECONDS_PER_DAY);
@@ -60,24 +70,55 @@ export interface MoveLabel {
  * outcome (the protocol minted a pair: the seller keeps the complement and pays 1 - price per share); any other
  * SELL exits its outcome (MERGE burns the pair back to collateral).
  */
-export function labelMove(fill: { side: Direction; outcome_index: number; entry_type: EntryType | null; size: number; usd: number; price: number }): MoveLabel {
+export function labelMove(fill: {
+  side: Direction;
+  outcome_index: number;
+  entry_type: EntryType | null;
+  size: number;
+  usd: number;
+  price: number;
+}): MoveLabel {
   const outcome = outcomeSide(fill.outcome_index);
   if (fill.side === "BUY") return { action_label: `Bought ${outcome}`, side_label: outcome, usd: usd(fill.usd) };
   if (fill.entry_type === "MINT") {
     const other = outcomeSide(1 - fill.outcome_index);
     return { action_label: `Bought ${other}`, side_label: other, usd: usd(fill.size) * (1 - fill.price) };
   }
-  return { action_label: fill.entry_type === "MERGE" ? `Merged ${outcome}` : `Sold ${outcome}`, side_label: outcome, usd: usd(fill.usd) };
+  return {
+    action_label: fill.entry_type === "MERGE" ? `Merged ${outcome}` : `Sold ${outcome}`,
+    side_label: outcome,
+    usd: usd(fill.usd),
+  };
 }
 
-const fillColumns = ["id", "condition_id", "side", "outcome_index", "entry_type", "size", "usd", "price", "ts"] as const;
+const fillColumns = [
+  "id",
+  "condition_id",
+  "side",
+  "outcome_index",
+  "entry_type",
+  "size",
+  "usd",
+  "price",
+  "ts",
+] as const;
 
 /**
  * The wallet's latest fill per market (ties at the same second: the last stored), labelled. Index seeks only
  * (`fills_wallet_condition_ts`): one per market to find the wallet's next market, one for its latest fill there.
  */
 export async function lastMoves(store: Store, wallet: string) {
-  const rows = await queryRows<{ id: number; condition_id: string; side: Direction; outcome_index: number; entry_type: EntryType | null; size: number; usd: number; price: number; ts: number }>(
+  const rows = await queryRows<{
+    id: number;
+    condition_id: string;
+    side: Direction;
+    outcome_index: number;
+    entry_type: EntryType | null;
+    size: number;
+    usd: number;
+    price: number;
+    ts: number;
+  }>(
     store.db,
     store.kind,
     `with recursive markets (condition_id) as (
@@ -92,9 +133,22 @@ export async function lastMoves(store: Store, wallet: string) {
      order by f.id`,
     [wallet, wallet, wallet],
   );
-  const moves: Record<string, { entry_type: EntryType | null; action_label: string; usd: number; side_label: OutcomeSide; ts: number }> = {};
+  const moves: Record<
+    string,
+    { entry_type: EntryType | null; action_label: string; usd: number; side_label: OutcomeSide; ts: number }
+  > = {};
   for (const r of rows) {
-    const { action_label, side_label, usd: amount } = labelMove({ ...r, size: Number(r.size), usd: Number(r.usd), price: Number(r.price), outcome_index: Number(r.outcome_index) });
+    const {
+      action_label,
+      side_label,
+      usd: amount,
+    } = labelMove({
+      ...r,
+      size: Number(r.size),
+      usd: Number(r.usd),
+      price: Number(r.price),
+      outcome_index: Number(r.outcome_index),
+    });
     moves[r.condition_id] = { entry_type: r.entry_type, action_label, usd: amount, side_label, ts: Number(r.ts) };
   }
   return moves;
@@ -106,7 +160,15 @@ export const CHANGES_MAX_LOOKBACK = 30 * SECONDS_PER_DAY;
 export const CHANGES_MIN_AGE = 60;
 
 async function pointAt(store: Store, wallet: string, resolution: "hour" | "day", t: number) {
-  return store.db.selectFrom("pnl_points").select("pnl").where("wallet", "=", wallet).where("resolution", "=", resolution).where("t", "<=", t).orderBy("t", "desc").limit(1).executeTakeFirst();
+  return store.db
+    .selectFrom("pnl_points")
+    .select("pnl")
+    .where("wallet", "=", wallet)
+    .where("resolution", "=", resolution)
+    .where("t", "<=", t)
+    .orderBy("t", "desc")
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /**
@@ -135,7 +197,15 @@ export async function changesSince(store: Store, wallet: string, since: number, 
           .where("ts", "<=", now)
           .executeTakeFirst()
       : undefined,
-    store.db.selectFrom("fills").select([...fillColumns]).where("wallet", "=", wallet).where("ts", "<=", now).orderBy("ts", "desc").orderBy("id", "desc").limit(1).executeTakeFirst(),
+    store.db
+      .selectFrom("fills")
+      .select([...fillColumns])
+      .where("wallet", "=", wallet)
+      .where("ts", "<=", now)
+      .orderBy("ts", "desc")
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst(),
     counted ? pnlDelta(store, wallet, effective, now) : 0,
   ]);
   const market = last ? (await loadMarkets(store, [last.condition_id])).get(last.condition_id) : undefined;
@@ -147,7 +217,14 @@ export async function changesSince(store: Store, wallet: string, since: number, 
     volume_usd: usd(Number(totals?.usd ?? 0)),
     pnl_delta: delta,
     last_move: last
-      ? { condition_id: last.condition_id, market_id: market?.market_id ?? null, question: market?.question ?? null, entry_type: last.entry_type, ...labelMove(last), ts: last.ts }
+      ? {
+          condition_id: last.condition_id,
+          market_id: market?.market_id ?? null,
+          question: market?.question ?? null,
+          entry_type: last.entry_type,
+          ...labelMove(last),
+          ts: last.ts,
+        }
       : null,
   };
 }

@@ -3,10 +3,26 @@
  * winning streaks and hold times. Every figure is net of fees, as the wallet statistics are.
  */
 import type { Config } from "../config/index.js";
-import { longestProfitableRun, medianHoldDays, payoffFigures, profitFactor, profitableDays, profitableStreak, winRateOrNull } from "../ledger/index.js";
+import {
+  longestProfitableRun,
+  medianHoldDays,
+  payoffFigures,
+  profitFactor,
+  profitableDays,
+  profitableStreak,
+  winRateOrNull,
+} from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import { CATEGORIES, type Category } from "../venue/categories.js";
-import { SECONDS_PER_DAY, isoDay, loadMarkets, outcomeSide, parseCategoryShares, usd, type MarketInfo } from "./insight-support.js";
+import {
+  SECONDS_PER_DAY,
+  isoDay,
+  loadMarkets,
+  outcomeSide,
+  parseCategoryShares,
+  usd,
+  type MarketInfo,
+} from "./insight-support.js";
 
 export interface PositionFacts {
   condition_id: string;
@@ -24,7 +40,18 @@ export interface PositionFacts {
 export async function loadPositions(store: Store, wallet: string): Promise<PositionFacts[]> {
   const rows = await store.db
     .selectFrom("positions")
-    .select(["condition_id", "outcome_index", "avg_price", "total_bought", "realized_pnl", "fees", "first_ts", "last_ts", "closed_ts", "status"])
+    .select([
+      "condition_id",
+      "outcome_index",
+      "avg_price",
+      "total_bought",
+      "realized_pnl",
+      "fees",
+      "first_ts",
+      "last_ts",
+      "closed_ts",
+      "status",
+    ])
     .where("wallet", "=", wallet)
     .execute();
   return rows.map((r) => ({
@@ -90,12 +117,24 @@ export async function walletInsights(store: Store, wallet: string) {
     loadPositions(store, wallet),
     store.db
       .selectFrom("wallet_stats")
-      .select(["categories", "profit_factor", "median_hold_days", "is_smart", "has_skill", "skill_z", "edge_bps", "skill_sample"])
+      .select([
+        "categories",
+        "profit_factor",
+        "median_hold_days",
+        "is_smart",
+        "has_skill",
+        "skill_z",
+        "edge_bps",
+        "skill_sample",
+      ])
       .where("wallet", "=", wallet)
       .executeTakeFirst(),
   ]);
   const closed = positions.filter((p) => !p.open);
-  const markets = await loadMarkets(store, closed.map((p) => p.condition_id));
+  const markets = await loadMarkets(
+    store,
+    closed.map((p) => p.condition_id),
+  );
   const byCategory = new Map<Category, Tally>(CATEGORIES.map((c) => [c, emptyTally()]));
   const buckets = ENTRY_BUCKETS.map(emptyTally);
   const overall = emptyTally();
@@ -129,7 +168,12 @@ export async function walletInsights(store: Store, wallet: string) {
     best_category: best && best.realized_pnl > 0 ? best.category : null,
     worst_category: worst && worst.realized_pnl < 0 ? worst.category : null,
     categories,
-    entry_price_buckets: ENTRY_BUCKETS.map(([min, max], i) => ({ min_price: min, max_price: max, ...buckets[i]!, win_rate: rate(buckets[i]!) })),
+    entry_price_buckets: ENTRY_BUCKETS.map(([min, max], i) => ({
+      min_price: min,
+      max_price: max,
+      ...buckets[i]!,
+      win_rate: rate(buckets[i]!),
+    })),
     skill: {
       is_smart: stats?.is_smart === 1,
       has_skill: stats?.has_skill === 1,
@@ -150,11 +194,27 @@ export async function closedInsights(store: Store, wallet: string, config: Confi
     if (p.pnl > 0) grossProfit += p.pnl;
     else grossLoss -= p.pnl;
   }
-  const winners = closed.filter((p) => p.pnl > 0).sort((a, b) => b.pnl - a.pnl || a.condition_id.localeCompare(b.condition_id)).slice(0, top);
-  const losers = closed.filter((p) => p.pnl < 0).sort((a, b) => a.pnl - b.pnl || a.condition_id.localeCompare(b.condition_id)).slice(0, top);
-  const markets = await loadMarkets(store, [...winners, ...losers].map((p) => p.condition_id));
+  const winners = closed
+    .filter((p) => p.pnl > 0)
+    .sort((a, b) => b.pnl - a.pnl || a.condition_id.localeCompare(b.condition_id))
+    .slice(0, top);
+  const losers = closed
+    .filter((p) => p.pnl < 0)
+    .sort((a, b) => a.pnl - b.pnl || a.condition_id.localeCompare(b.condition_id))
+    .slice(0, top);
+  const markets = await loadMarkets(
+    store,
+    [...winners, ...losers].map((p) => p.condition_id),
+  );
   const n = tally.closed_positions;
-  const payoff = payoffFigures({ wins: tally.wins, losses: tally.losses, grossProfit, grossLoss, net: tally.realized_pnl, count: n });
+  const payoff = payoffFigures({
+    wins: tally.wins,
+    losses: tally.losses,
+    grossProfit,
+    grossLoss,
+    net: tally.realized_pnl,
+    count: n,
+  });
   return {
     address: wallet,
     closed_positions: n,
@@ -181,7 +241,11 @@ export async function closedInsights(store: Store, wallet: string, config: Confi
  * positions realized beyond the last point (the day in progress, not yet written as a point) goes to the day of the
  * wallet's latest trade or close.
  */
-export async function dailyRealized(store: Store, wallet: string, positions: readonly PositionFacts[]): Promise<Map<number, { pnl: number; closes: number }>> {
+export async function dailyRealized(
+  store: Store,
+  wallet: string,
+  positions: readonly PositionFacts[],
+): Promise<Map<number, { pnl: number; closes: number }>> {
   const points = await store.db
     .selectFrom("pnl_points")
     .select(["t", "pnl"])
@@ -219,7 +283,9 @@ export async function walletHighlights(store: Store, wallet: string, now: number
   const days = await dailyRealized(store, wallet, positions);
   const qualifying = profitableDays(days);
   const best = longestProfitableRun(qualifying);
-  const biggest = positions.filter((p) => !p.open && p.pnl > 0).sort((a, b) => b.pnl - a.pnl || a.condition_id.localeCompare(b.condition_id))[0];
+  const biggest = positions
+    .filter((p) => !p.open && p.pnl > 0)
+    .sort((a, b) => b.pnl - a.pnl || a.condition_id.localeCompare(b.condition_id))[0];
   const markets = biggest ? await loadMarkets(store, [biggest.condition_id]) : new Map<string, MarketInfo>();
   return {
     address: wallet,
@@ -243,7 +309,9 @@ export async function walletHold(store: Store, wallet: string, now: number, conf
   const { holdWindowDays, holdMinPositions } = config.ledger;
   const positions = await loadPositions(store, wallet);
   const from = now - holdWindowDays * SECONDS_PER_DAY;
-  const holds = positions.filter((p) => !p.open && p.closed_ts !== null && p.closed_ts >= from).map((p) => p.closed_ts! - p.first_ts);
+  const holds = positions
+    .filter((p) => !p.open && p.closed_ts !== null && p.closed_ts >= from)
+    .map((p) => p.closed_ts! - p.first_ts);
   const open = positions.filter((p) => p.open);
   const days = holds.map((s) => s / SECONDS_PER_DAY);
   return {
@@ -255,8 +323,13 @@ export async function walletHold(store: Store, wallet: string, now: number, conf
     mean_hold_days: days.length >= holdMinPositions ? days.reduce((a, b) => a + b, 0) / days.length : null,
     shortest_hold_days: days.length > 0 ? Math.min(...days) : null,
     longest_hold_days: days.length > 0 ? Math.max(...days) : null,
-    distribution: HOLD_BUCKETS.map(([min, max]) => ({ min_days: min, max_days: max, count: days.filter((d) => d >= min && (max === null || d < max)).length })),
+    distribution: HOLD_BUCKETS.map(([min, max]) => ({
+      min_days: min,
+      max_days: max,
+      count: days.filter((d) => d >= min && (max === null || d < max)).length,
+    })),
     open_positions: open.length,
-    open_avg_age_days: open.length > 0 ? open.reduce((a, p) => a + (now - p.first_ts), 0) / open.length / SECONDS_PER_DAY : null,
+    open_avg_age_days:
+      open.length > 0 ? open.reduce((a, p) => a + (now - p.first_ts), 0) / open.length / SECONDS_PER_DAY : null,
   };
 }

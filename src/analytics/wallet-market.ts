@@ -40,12 +40,29 @@ export interface WalletMarketTrade {
 export async function walletMarketTrades(store: Store, wallet: string, q: MarketTradesQuery) {
   let query = store.db
     .selectFrom("fills")
-    .select(["id", "ts", "role", "side", "outcome_index", "price", "usd", "size", "fee", "entry_type", "tx_hash", "counterparty"])
+    .select([
+      "id",
+      "ts",
+      "role",
+      "side",
+      "outcome_index",
+      "price",
+      "usd",
+      "size",
+      "fee",
+      "entry_type",
+      "tx_hash",
+      "counterparty",
+    ])
     .where("wallet", "=", wallet)
     .where("condition_id", "=", q.conditionId);
   query = keysetBefore(query, { ts: "ts", id: "id" }, { before: q.before, beforeId: q.beforeId, inclusive: false });
   if (q.after > 0) query = query.where("ts", ">", q.after);
-  const rows = await query.orderBy("ts", "desc").orderBy("id", "desc").limit(q.limit + 1).execute();
+  const rows = await query
+    .orderBy("ts", "desc")
+    .orderBy("id", "desc")
+    .limit(q.limit + 1)
+    .execute();
   const page = rows.slice(0, q.limit);
   const trades: WalletMarketTrade[] = page.map((r) => ({
     id: r.id,
@@ -61,12 +78,19 @@ export async function walletMarketTrades(store: Store, wallet: string, q: Market
     tx_hash: r.tx_hash,
     counterparty: r.counterparty,
   }));
-  return { count: trades.length, has_more: rows.length > q.limit, ...nextCursor(trades.at(-1), rows.length > q.limit), trades };
+  return {
+    count: trades.length,
+    has_more: rows.length > q.limit,
+    ...nextCursor(trades.at(-1), rows.length > q.limit),
+    trades,
+  };
 }
 
 /** Where the next page starts: the last row's (timestamp, id), null on the last page. */
 export function nextCursor(last: { timestamp: number; id: number } | undefined, more: boolean): Keyset {
-  return more && last ? { next_before: last.timestamp, next_before_id: last.id } : { next_before: null, next_before_id: null };
+  return more && last
+    ? { next_before: last.timestamp, next_before_id: last.id }
+    : { next_before: null, next_before_id: null };
 }
 
 export interface SideSummary {
@@ -110,7 +134,20 @@ export async function walletMarketSummary(store: Store, wallet: string, conditio
   if (at > 0) query = query.where("ts", "<=", at);
   const rows = await query.orderBy("ts").orderBy("id").execute();
   const [yes, no] = marketSides(
-    rows.map((r) => ({ outcomeIndex: r.outcome_index === 0 ? 0 : 1, side: r.side, size: r.size, usd: r.usd, ts: r.ts, entryType: r.entry_type })),
+    rows.map((r) => ({
+      outcomeIndex: r.outcome_index === 0 ? 0 : 1,
+      side: r.side,
+      size: r.size,
+      usd: r.usd,
+      ts: r.ts,
+      entryType: r.entry_type,
+    })),
   );
-  return { wallet, condition_id: conditionId, at, found: rows.length > 0, sides: { YES: sideSummary(yes), NO: sideSummary(no) } };
+  return {
+    wallet,
+    condition_id: conditionId,
+    at,
+    found: rows.length > 0,
+    sides: { YES: sideSummary(yes), NO: sideSummary(no) },
+  };
 }

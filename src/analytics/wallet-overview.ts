@@ -30,17 +30,27 @@ export async function resolveWallet(store: Store, address: string): Promise<Wall
   let proxy = lower;
   if (row?.proxy_wallet && row.proxy_wallet.toLowerCase() !== lower) proxy = row.proxy_wallet.toLowerCase();
   else if (!(await hasStats(store, lower))) {
-    const signed = await store.db.selectFrom("wallets").select("address").where("signer", "=", lower).executeTakeFirst();
+    const signed = await store.db
+      .selectFrom("wallets")
+      .select("address")
+      .where("signer", "=", lower)
+      .executeTakeFirst();
     if (signed) proxy = signed.address;
   }
-  const proxyRow = proxy === lower ? row : await store.db.selectFrom("wallets").selectAll().where("address", "=", proxy).executeTakeFirst();
+  const proxyRow =
+    proxy === lower
+      ? row
+      : await store.db.selectFrom("wallets").selectAll().where("address", "=", proxy).executeTakeFirst();
   let signer = proxyRow?.signer?.toLowerCase() ?? null;
   if (!signer && proxy !== lower) signer = lower;
   return { address: lower, proxy, signer, profile: proxyRow ?? row };
 }
 
 async function hasStats(store: Store, wallet: string): Promise<boolean> {
-  return (await store.db.selectFrom("wallet_stats").select("wallet").where("wallet", "=", wallet).executeTakeFirst()) !== undefined;
+  return (
+    (await store.db.selectFrom("wallet_stats").select("wallet").where("wallet", "=", wallet).executeTakeFirst()) !==
+    undefined
+  );
 }
 
 export function readStats(store: Store, wallet: string): Promise<WalletStatsTable | undefined> {
@@ -54,11 +64,21 @@ export function readStats(store: Store, wallet: string): Promise<WalletStatsTabl
  */
 export async function findWalletByName(store: Store, name: string): Promise<string | null> {
   const lookups = [
-    ...NAME_COLUMNS.map((column) => (eb: ExpressionBuilder<Database, "wallets">) => eb.and([eb(eb.fn("lower", [column]), "=", storeLower(name)), eb(column, "=", name)])),
-    ...NAME_COLUMNS.map((column) => (eb: ExpressionBuilder<Database, "wallets">) => eb(eb.fn("lower", [column]), "=", name.toLowerCase())),
+    ...NAME_COLUMNS.map(
+      (column) => (eb: ExpressionBuilder<Database, "wallets">) =>
+        eb.and([eb(eb.fn("lower", [column]), "=", storeLower(name)), eb(column, "=", name)]),
+    ),
+    ...NAME_COLUMNS.map(
+      (column) => (eb: ExpressionBuilder<Database, "wallets">) => eb(eb.fn("lower", [column]), "=", name.toLowerCase()),
+    ),
   ];
   for (const lookup of lookups) {
-    const row = await store.db.selectFrom("wallets").select("address").where(lookup).orderBy("last_seen", "desc").executeTakeFirst();
+    const row = await store.db
+      .selectFrom("wallets")
+      .select("address")
+      .where(lookup)
+      .orderBy("last_seen", "desc")
+      .executeTakeFirst();
     if (row) return row.address;
   }
   return null;
@@ -82,7 +102,9 @@ export function mergeStats(a: WalletStatsTable, b: WalletStatsTable, profitFacto
   const volume = a.total_volume + b.total_volume;
   const ca = parseCategoryShares(a.categories);
   const cb = parseCategoryShares(b.categories);
-  const categories = Object.fromEntries(CATEGORIES.map((c) => [c, volume > 0 ? (ca[c] * a.total_volume + cb[c] * b.total_volume) / volume : 0]));
+  const categories = Object.fromEntries(
+    CATEGORIES.map((c) => [c, volume > 0 ? (ca[c] * a.total_volume + cb[c] * b.total_volume) / volume : 0]),
+  );
   const wins = sum("wins");
   const losses = sum("losses");
   const marketWins = sum("market_wins");
@@ -130,11 +152,44 @@ export function mergeStats(a: WalletStatsTable, b: WalletStatsTable, profitFacto
 /** A wallet with no stored figures (a signer that never traded through its own address). */
 export function emptyStats(wallet: string, now: number): WalletStatsTable {
   return {
-    wallet, computed_at: now, total_trades: 0, total_markets: 0, total_volume: 0, last_trade: null, active_count: 0, resolved: 0,
-    wins: 0, losses: 0, win_rate: 0, win_source: "market", market_wins: 0, market_losses: 0, market_win_rate: 0, total_pnl: 0,
-    total_pnl_source: "ledger", realized_pnl: 0, unrealized_pnl: 0, gross_profit: 0, gross_loss: 0, profit_factor: 0, pnl_24h: null, is_smart: 0, is_farmer: 0,
-    farmer_reason: null, has_skill: 0, skill_z: null, edge_bps: null, skill_sample: 0, profitable_streak: 0, median_hold_days: null,
-    hold_positions_count: 0, categories: "{}", rank_pnl: null, rank_winrate: null, rank_volume: null, rank_profit_factor: null,
+    wallet,
+    computed_at: now,
+    total_trades: 0,
+    total_markets: 0,
+    total_volume: 0,
+    last_trade: null,
+    active_count: 0,
+    resolved: 0,
+    wins: 0,
+    losses: 0,
+    win_rate: 0,
+    win_source: "market",
+    market_wins: 0,
+    market_losses: 0,
+    market_win_rate: 0,
+    total_pnl: 0,
+    total_pnl_source: "ledger",
+    realized_pnl: 0,
+    unrealized_pnl: 0,
+    gross_profit: 0,
+    gross_loss: 0,
+    profit_factor: 0,
+    pnl_24h: null,
+    is_smart: 0,
+    is_farmer: 0,
+    farmer_reason: null,
+    has_skill: 0,
+    skill_z: null,
+    edge_bps: null,
+    skill_sample: 0,
+    profitable_streak: 0,
+    median_hold_days: null,
+    hold_positions_count: 0,
+    categories: "{}",
+    rank_pnl: null,
+    rank_winrate: null,
+    rank_volume: null,
+    rank_profit_factor: null,
   };
 }
 
@@ -150,7 +205,13 @@ export function rankingsOf(stats: WalletStatsTable, totalTraders: number) {
 }
 
 /** The contract's overview body. `degraded` nulls the secondary counters (active_count, closed_count, win/loss breakdowns). */
-export function overviewBody(identity: WalletIdentity, stats: WalletStatsTable, totalTraders: number, view: WalletView, degraded: boolean) {
+export function overviewBody(
+  identity: WalletIdentity,
+  stats: WalletStatsTable,
+  totalTraders: number,
+  view: WalletView,
+  degraded: boolean,
+) {
   const secondary = <T>(value: T): T | null => (degraded ? null : value);
   const p = identity.profile;
   return {

@@ -21,10 +21,26 @@ function positionsWithMarkets(store: Store, wallet: string) {
     .leftJoin("market_tokens as t", "t.token_id", "p.token_id")
     .leftJoin("market_resolutions as r", "r.condition_id", "p.condition_id")
     .select([
-      "p.token_id", "p.condition_id", "p.outcome_index", "p.shares", "p.avg_price", "p.total_bought", "p.realized_pnl", "p.fees",
-      "p.first_ts", "p.last_ts", "p.closed_ts",
-      "m.id as market_id", "m.question", "m.slug", "m.category", "m.price_yes", "m.price_no", "t.outcome",
-      "r.resolved_at", "m.closed_time",
+      "p.token_id",
+      "p.condition_id",
+      "p.outcome_index",
+      "p.shares",
+      "p.avg_price",
+      "p.total_bought",
+      "p.realized_pnl",
+      "p.fees",
+      "p.first_ts",
+      "p.last_ts",
+      "p.closed_ts",
+      "m.id as market_id",
+      "m.question",
+      "m.slug",
+      "m.category",
+      "m.price_yes",
+      "m.price_no",
+      "t.outcome",
+      "r.resolved_at",
+      "m.closed_time",
     ])
     .select((eb) => eb.fn.coalesce("r.resolution", "m.resolution").as("resolution"))
     .where("p.wallet", "=", wallet);
@@ -84,7 +100,12 @@ function openPosition(row: PositionJoinRow, overlayPrice: number | undefined) {
  * wallet was synced within `freshSeconds`, its current prices replace the market table's. `merged` when the overlay
  * priced at least one position; `is_estimated` while any position is valued at the market table's price.
  */
-export async function openPositions(store: Store, wallet: string, now: number, freshSeconds: number): Promise<OpenPositions> {
+export async function openPositions(
+  store: Store,
+  wallet: string,
+  now: number,
+  freshSeconds: number,
+): Promise<OpenPositions> {
   const [rows, sync] = await Promise.all([
     positionsWithMarkets(store, wallet).where("p.status", "=", "open").execute(),
     store.db.selectFrom("wallet_sync").select(["synced_at", "status"]).where("wallet", "=", wallet).executeTakeFirst(),
@@ -92,7 +113,11 @@ export async function openPositions(store: Store, wallet: string, now: number, f
   const fresh = sync?.status === "ok" && sync.synced_at !== null && sync.synced_at >= now - freshSeconds;
   const overlay = new Map<string, number>();
   if (fresh) {
-    const venue = await store.db.selectFrom("venue_positions").select(["token_id", "cur_price"]).where("wallet", "=", wallet).execute();
+    const venue = await store.db
+      .selectFrom("venue_positions")
+      .select(["token_id", "cur_price"])
+      .where("wallet", "=", wallet)
+      .execute();
     for (const v of venue) overlay.set(v.token_id, v.cur_price);
   }
   const positions = rows.map((row) => openPosition(row, overlay.get(row.token_id)));
@@ -102,7 +127,10 @@ export async function openPositions(store: Store, wallet: string, now: number, f
 
 /** Open positions by current value, largest first (ties by condition and side, so pages are stable). */
 export function byCurrentValue(positions: OpenPosition[]): OpenPosition[] {
-  return [...positions].sort((a, b) => b.current_value - a.current_value || a.condition_id.localeCompare(b.condition_id) || a.side.localeCompare(b.side));
+  return [...positions].sort(
+    (a, b) =>
+      b.current_value - a.current_value || a.condition_id.localeCompare(b.condition_id) || a.side.localeCompare(b.side),
+  );
 }
 
 export const CLOSED_SORTS = ["recent", "oldest", "pnl", "pnl_asc", "size"] as const;
@@ -180,7 +208,12 @@ export async function closedPositions(store: Store, wallet: string, q: ClosedQue
       ordered = ordered.orderBy(sql`p.total_bought * p.avg_price`, "desc");
       break;
   }
-  const rows = await ordered.orderBy("p.condition_id").orderBy("p.outcome_index").limit(q.limit).offset(q.offset).execute();
+  const rows = await ordered
+    .orderBy("p.condition_id")
+    .orderBy("p.outcome_index")
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
   const total = await applyClosedFilters(store.db.selectFrom("positions as p").where("p.wallet", "=", wallet), q)
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
@@ -189,7 +222,10 @@ export async function closedPositions(store: Store, wallet: string, q: ClosedQue
 
 /** Positions of resolved markets whose winning (or 50-50) shares the wallet still holds: redeemable collateral. */
 export async function pendingRedemptions(store: Store, wallet: string) {
-  const rows = await positionsWithMarkets(store, wallet).where("p.status", "=", "closed").where("p.shares", ">", 0).execute();
+  const rows = await positionsWithMarkets(store, wallet)
+    .where("p.status", "=", "closed")
+    .where("p.shares", ">", 0)
+    .execute();
   const positions = rows
     .filter((row) => row.resolution !== null && payoutOf(row.resolution, row.outcome_index) > 0)
     .map((row) => {

@@ -81,7 +81,9 @@ export class WalletReads {
 
   /** A stored wallet's view asks for its venue sync; the answer is what is stored meanwhile. */
   requestSync(wallet: string): void {
-    syncRequesterOf(this.primary, this.deps.platform.clock, this.deps.config.ingest.walletSyncFreshSeconds).request(wallet);
+    syncRequesterOf(this.primary, this.deps.platform.clock, this.deps.config.ingest.walletSyncFreshSeconds).request(
+      wallet,
+    );
   }
 
   /**
@@ -107,12 +109,18 @@ export class WalletReads {
   }
 
   totalTraders(): Promise<number> {
-    return this.deps.platform.cache.getOrLoad("wallet:ranked-traders", this.cacheMs, () => rankedTraders(this.store)).then((r) => r.value);
+    return this.deps.platform.cache
+      .getOrLoad("wallet:ranked-traders", this.cacheMs, () => rankedTraders(this.store))
+      .then((r) => r.value);
   }
 
   /** The stored overview inputs, cached for the overview window (null for an unknown wallet, cached CACHE_NOT_FOUND_SECONDS). */
   async stored(address: string): Promise<StoredOverview | null> {
-    return (await this.deps.platform.cache.getOrLoadFound(this.cacheKey(address), this.cacheMs, () => this.loadStored(address))).value;
+    return (
+      await this.deps.platform.cache.getOrLoadFound(this.cacheKey(address), this.cacheMs, () =>
+        this.loadStored(address),
+      )
+    ).value;
   }
 
   /**
@@ -141,10 +149,17 @@ export class WalletReads {
     const { identity, stats, totalTraders } = stored;
     if (view === "proxy") return overviewBody(identity, stats, totalTraders, view, degraded);
     const signer = identity.signer ?? (await this.discoverSigner(identity.proxy));
-    if (!signer) throw new ReadError("not_found", `No signer is known for wallet ${identity.proxy} (it is not a 1-of-1 Safe, or no RPC is configured)`);
+    if (!signer)
+      throw new ReadError(
+        "not_found",
+        `No signer is known for wallet ${identity.proxy} (it is not a 1-of-1 Safe, or no RPC is configured)`,
+      );
     const signerStats = await this.liveSigner(signer, client);
     const profitFactorCap = this.deps.config.ledger.profitFactorCap;
-    const merged = view === "signer" ? { ...signerStats, rank_pnl: null, rank_winrate: null, rank_volume: null, rank_profit_factor: null } : mergeStats(stats, signerStats, profitFactorCap);
+    const merged =
+      view === "signer"
+        ? { ...signerStats, rank_pnl: null, rank_winrate: null, rank_volume: null, rank_profit_factor: null }
+        : mergeStats(stats, signerStats, profitFactorCap);
     return overviewBody({ ...identity, signer }, merged, totalTraders, view, degraded);
   }
 
@@ -180,7 +195,11 @@ export class WalletReads {
     if (cached) return cached;
     const perMinute = config.limits.liveViewsPerMinute;
     if (!(await platform.rateLimiter.consume(`live-view:${client}`, perMinute, 1)).allowed) {
-      throw new ReadError("rate_limited", `Live views (view=signer or view=union) are limited to ${perMinute} per minute per client; view=proxy is not. Retry after 60 seconds.`, 60);
+      throw new ReadError(
+        "rate_limited",
+        `Live views (view=signer or view=union) are limited to ${perMinute} per minute per client; view=proxy is not. Retry after 60 seconds.`,
+        60,
+      );
     }
     const load = async () => {
       const base = (await readStats(this.store, signer)) ?? emptyStats(signer, this.now());

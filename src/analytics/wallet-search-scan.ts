@@ -12,7 +12,12 @@ import { likeLiteral, rankedResults, type SearchResult, type WalletSearchSetting
 /** The number of candidates before issue 31. */
 export const SCAN_CANDIDATES = 500;
 
-export async function searchWalletsByScan(store: Store, query: string, settings: WalletSearchSettings, candidates: number): Promise<SearchResult[]> {
+export async function searchWalletsByScan(
+  store: Store,
+  query: string,
+  settings: WalletSearchSettings,
+  candidates: number,
+): Promise<SearchResult[]> {
   const q = query.trim().toLowerCase();
   if (q === "") return [];
   const isAddress = /^0x[0-9a-f]{0,40}$/.test(q);

@@ -28,7 +28,10 @@ export interface SearchResult {
   source: SearchSource;
 }
 
-export type WalletSearchSettings = Pick<Config["insights"], "searchMaxResults" | "searchIndexMatches" | "searchWalkRows">;
+export type WalletSearchSettings = Pick<
+  Config["insights"],
+  "searchMaxResults" | "searchIndexMatches" | "searchWalkRows"
+>;
 
 export interface SearchCandidate {
   address: string;
@@ -64,14 +67,22 @@ function afterPrefix(prefix: string): string | null {
 }
 
 /** `column` in [from, to) (to null: unbounded). */
-const inRange = (column: RawBuilder<unknown>, from: string, to: string | null) => (to === null ? sql<SqlBool>`${column} >= ${from}` : sql<SqlBool>`(${column} >= ${from} and ${column} < ${to})`);
+const inRange = (column: RawBuilder<unknown>, from: string, to: string | null) =>
+  to === null ? sql<SqlBool>`${column} >= ${from}` : sql<SqlBool>`(${column} >= ${from} and ${column} < ${to})`;
 
-export async function searchWallets(store: Store, query: string, settings: WalletSearchSettings): Promise<SearchResult[]> {
+export async function searchWallets(
+  store: Store,
+  query: string,
+  settings: WalletSearchSettings,
+): Promise<SearchResult[]> {
   const q = query.trim().toLowerCase();
   if (q === "") return [];
   const max = settings.searchMaxResults;
   const parts = searchParts(store, q);
-  const best = [...(parts.exact ? await readCandidates(store, parts.exact, 1) : []), ...(await firstByPnl(store, parts.prefixed, max, settings))];
+  const best = [
+    ...(parts.exact ? await readCandidates(store, parts.exact, 1) : []),
+    ...(await firstByPnl(store, parts.prefixed, max, settings)),
+  ];
   // The others rank after every prefix match: the best `max` of them are among the best `max + prefix matches` of all.
   const others = best.length < max ? await firstByPnl(store, parts.matching, max + best.length, settings) : [];
   const traders = parts.trading ? await firstByPnl(store, parts.trading, max, settings) : [];
@@ -83,7 +94,10 @@ export async function searchWallets(store: Store, query: string, settings: Walle
  * starts with it; every matching profile (address prefix, name or pseudonym substring); the traders by address
  * prefix (an 0x query).
  */
-function searchParts(store: Store, q: string): { exact: Part | null; prefixed: Part; matching: Part; trading: Part | null } {
+function searchParts(
+  store: Store,
+  q: string,
+): { exact: Part | null; prefixed: Part; matching: Part; trading: Part | null } {
   const isAddress = /^0x[0-9a-f]{0,40}$/.test(q);
   const contains = `%${likeLiteral(q)}%`;
   const prefix = `${likeLiteral(q)}%`;
@@ -95,19 +109,34 @@ function searchParts(store: Store, q: string): { exact: Part | null; prefixed: P
     table: "wallets",
     from: WALLETS,
     indexed: sql`(${sql.join(prefixRanges, sql` or `)})`,
-    test: sql`(${sql.join(names.map((n) => sql`${n} like ${prefix} escape '\\'`), sql` or `)})`,
+    test: sql`(${sql.join(
+      names.map((n) => sql`${n} like ${prefix} escape '\\'`),
+      sql` or `,
+    )})`,
     indexedRows: summed(prefixRanges.map((range) => rowsOf(sql`select 1 from wallets w where ${range}`))),
   };
   const grams = textGrams(q);
   const namedRows = (cap: number) => estimateNameIndexed(store, grams, cap);
   const contained = names.map((n) => sql`${n} like ${contains} escape '\\'`);
   if (!isAddress) {
-    const matching: Part = { table: "wallets", from: walletsNamed(store.kind, grams), indexed: sql`true`, test: sql`(${sql.join(contained, sql` or `)})`, indexedRows: namedRows };
+    const matching: Part = {
+      table: "wallets",
+      from: walletsNamed(store.kind, grams),
+      indexed: sql`true`,
+      test: sql`(${sql.join(contained, sql` or `)})`,
+      indexedRows: namedRows,
+    };
     return { exact: null, prefixed, matching, trading: null };
   }
   const traders = inRange(sql`s.wallet`, q, after);
   return {
-    exact: { table: "wallets", from: WALLETS, indexed: sql`w.address = ${q}`, test: sql`true`, indexedRows: async () => 1 },
+    exact: {
+      table: "wallets",
+      from: WALLETS,
+      indexed: sql`w.address = ${q}`,
+      test: sql`true`,
+      indexedRows: async () => 1,
+    },
     prefixed,
     matching: {
       table: "wallets",
@@ -116,7 +145,13 @@ function searchParts(store: Store, q: string): { exact: Part | null; prefixed: P
       test: sql`(${sql.join([sql`w.address like ${prefix} escape '\\'`, ...contained], sql` or `)})`,
       indexedRows: summed([namedRows, rowsOf(sql`select 1 from wallets w where ${inRange(sql`w.address`, q, after)}`)]),
     },
-    trading: { table: "wallet_stats", from: sql`wallet_stats s`, indexed: traders, test: sql`s.wallet like ${prefix} escape '\\'`, indexedRows: rowsOf(sql`select 1 from wallet_stats s where ${traders}`) },
+    trading: {
+      table: "wallet_stats",
+      from: sql`wallet_stats s`,
+      indexed: traders,
+      test: sql`s.wallet like ${prefix} escape '\\'`,
+      indexedRows: rowsOf(sql`select 1 from wallet_stats s where ${traders}`),
+    },
   };
 }
 
@@ -129,18 +164,37 @@ const summed = (counts: ((cap: number) => Promise<number>)[]) => async (cap: num
 
 function rank(q: string, row: { address: string; name: string | null; pseudonym: string | null }): number {
   if (row.address === q) return 0;
-  if ((row.name && storeLower(row.name).startsWith(q)) || (row.pseudonym && storeLower(row.pseudonym).startsWith(q))) return 1;
+  if ((row.name && storeLower(row.name).startsWith(q)) || (row.pseudonym && storeLower(row.pseudonym).startsWith(q)))
+    return 1;
   return 2;
 }
 
 /** The answer from the matching profiles and traders: best first, `max` at most (a profile wins over the same trader). */
-export function rankedResults(q: string, profiles: readonly SearchCandidate[], traders: readonly SearchCandidate[], max: number): SearchResult[] {
+export function rankedResults(
+  q: string,
+  profiles: readonly SearchCandidate[],
+  traders: readonly SearchCandidate[],
+  max: number,
+): SearchResult[] {
   const found = new Map<string, SearchResult & { rank: number; pnl: number }>();
   for (const p of profiles) {
-    found.set(p.address, { address: p.address, name: p.name || p.pseudonym || null, source: "profile", rank: rank(q, p), pnl: p.total_pnl ?? -Infinity });
+    found.set(p.address, {
+      address: p.address,
+      name: p.name || p.pseudonym || null,
+      source: "profile",
+      rank: rank(q, p),
+      pnl: p.total_pnl ?? -Infinity,
+    });
   }
   for (const t of traders) {
-    if (!found.has(t.address)) found.set(t.address, { address: t.address, name: null, source: "traders", rank: t.address === q ? 0 : 2, pnl: t.total_pnl ?? -Infinity });
+    if (!found.has(t.address))
+      found.set(t.address, {
+        address: t.address,
+        name: null,
+        source: "traders",
+        rank: t.address === q ? 0 : 2,
+        pnl: t.total_pnl ?? -Infinity,
+      });
   }
   return [...found.values()]
     .sort((a, b) => a.rank - b.rank || b.pnl - a.pnl || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
@@ -149,7 +203,12 @@ export function rankedResults(q: string, profiles: readonly SearchCandidate[], t
 }
 
 /** The first `want` wallets of a part by total P&L (those without statistics last, by address). */
-async function firstByPnl(store: Store, part: Part, want: number, settings: WalletSearchSettings): Promise<SearchCandidate[]> {
+async function firstByPnl(
+  store: Store,
+  part: Part,
+  want: number,
+  settings: WalletSearchSettings,
+): Promise<SearchCandidate[]> {
   if ((await part.indexedRows(settings.searchIndexMatches)) >= settings.searchIndexMatches) {
     const walked = await walkByPnl(store, part.test, want, settings.searchWalkRows);
     if (walked) return walked;
@@ -175,19 +234,34 @@ const WALK_PAGE_ROWS = 2_000;
 type WalkedRow = SearchCandidate & { total_pnl: number; hit: number };
 
 /** One page of the walk: `rows` wallets of wallet_stats after `after` by total P&L (then address), each with its test. */
-function walkPage(store: Store, test: RawBuilder<SqlBool>, after: { pnl: number; wallet: string } | null, rows: number): Promise<WalkedRow[]> {
+function walkPage(
+  store: Store,
+  test: RawBuilder<SqlBool>,
+  after: { pnl: number; wallet: string } | null,
+  rows: number,
+): Promise<WalkedRow[]> {
   const page = store.db
     .selectFrom("wallet_stats")
     .select(["wallet", "total_pnl"])
     // The bound on total_pnl alone is what lets both stores start the index scan where the last page ended.
-    .$if(after !== null, (qb) => qb.where("total_pnl", "<=", after!.pnl).where((eb) => eb.or([eb("total_pnl", "<", after!.pnl), eb("wallet", ">", after!.wallet)])))
+    .$if(after !== null, (qb) =>
+      qb
+        .where("total_pnl", "<=", after!.pnl)
+        .where((eb) => eb.or([eb("total_pnl", "<", after!.pnl), eb("wallet", ">", after!.wallet)])),
+    )
     .orderBy("total_pnl", "desc")
     .orderBy("wallet")
     .limit(rows);
   return store.db
     .selectFrom(page.as("s"))
     .leftJoin("wallets as w", "w.address", "s.wallet")
-    .select(["s.wallet as address", "s.total_pnl", "w.name", "w.pseudonym", sql<number>`case when ${test} then 1 else 0 end`.as("hit")])
+    .select([
+      "s.wallet as address",
+      "s.total_pnl",
+      "w.name",
+      "w.pseudonym",
+      sql<number>`case when ${test} then 1 else 0 end`.as("hit"),
+    ])
     .orderBy("s.total_pnl", "desc")
     .orderBy("s.wallet")
     .execute();
@@ -198,7 +272,12 @@ function walkPage(store: Store, test: RawBuilder<SqlBool>, after: { pnl: number;
  * wallet_stats by total P&L (then address); null when `maxRows` wallets or the whole table were read without
  * finding them (the wallets without statistics come after all of these).
  */
-async function walkByPnl(store: Store, test: RawBuilder<SqlBool>, want: number, maxRows: number): Promise<SearchCandidate[] | null> {
+async function walkByPnl(
+  store: Store,
+  test: RawBuilder<SqlBool>,
+  want: number,
+  maxRows: number,
+): Promise<SearchCandidate[] | null> {
   const found: SearchCandidate[] = [];
   let after: { pnl: number; wallet: string } | null = null;
   let pageRows = WALK_FIRST_PAGE_ROWS;

@@ -32,7 +32,13 @@ async function collect<T>(paging: OffsetPaging<T>, cap: number): Promise<T[]> {
  * The signer's figures: counts and P&L from the venue's closed positions, open positions and lifetime P&L,
  * over whatever the store holds for the signer itself (`base`).
  */
-export async function liveSignerStats(venue: LiveVenue, signer: string, base: WalletStatsTable, profitFactorCap: number, maxRows = 5_000): Promise<WalletStatsTable> {
+export async function liveSignerStats(
+  venue: LiveVenue,
+  signer: string,
+  base: WalletStatsTable,
+  profitFactorCap: number,
+  maxRows = 5_000,
+): Promise<WalletStatsTable> {
   const signal = AbortSignal.timeout(venue.timeoutMs);
   let closed: Array<{ realizedPnl: number }>;
   let open: unknown[];

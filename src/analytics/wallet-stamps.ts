@@ -7,18 +7,38 @@ import type { Store } from "../store/database.js";
 
 /** The wallet's latest fill (by time, then as stored): moves with each fill stored after the others. */
 export async function fillsStamp(store: Store, wallet: string): Promise<string> {
-  const row = await store.db.selectFrom("fills").select(["id", "ts"]).where("wallet", "=", wallet).orderBy("ts", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+  const row = await store.db
+    .selectFrom("fills")
+    .select(["id", "ts"])
+    .where("wallet", "=", wallet)
+    .orderBy("ts", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
   return row ? `${row.id}@${row.ts}` : "none";
 }
 
 /** The wallet's statistics row as last written: moves with each write of its positions and statistics. */
 export async function ledgerStamp(store: Store, wallet: string): Promise<string> {
-  const row = await store.db.selectFrom("wallet_stats").select(["computed_at", "total_trades", "total_pnl", "realized_pnl", "active_count"]).where("wallet", "=", wallet).executeTakeFirst();
-  return row ? `${row.computed_at}:${row.total_trades}:${row.total_pnl}:${row.realized_pnl}:${row.active_count}` : "none";
+  const row = await store.db
+    .selectFrom("wallet_stats")
+    .select(["computed_at", "total_trades", "total_pnl", "realized_pnl", "active_count"])
+    .where("wallet", "=", wallet)
+    .executeTakeFirst();
+  return row
+    ? `${row.computed_at}:${row.total_trades}:${row.total_pnl}:${row.realized_pnl}:${row.active_count}`
+    : "none";
 }
 
 /** The market's latest fill (by time, then as stored): moves with each fill stored after the others. */
 export async function marketFillsStamp(store: Store, conditionId: string): Promise<string> {
-  const row = await store.db.selectFrom("fills").select(["id", "ts"]).where("condition_id", "=", conditionId).orderBy("ts", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+  const row = await store.db
+    .selectFrom("fills")
+    .select(["id", "ts"])
+    .where("condition_id", "=", conditionId)
+    .orderBy("ts", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
   return row ? `${row.id}@${row.ts}` : "none";
 }

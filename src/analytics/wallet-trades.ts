@@ -33,8 +33,21 @@ export async function walletTrades(store: Store, wallet: string, q: TradesQuery,
     .leftJoin("markets as m", "m.condition_id", "f.condition_id")
     .leftJoin("market_tokens as t", "t.token_id", "f.token_id")
     .select([
-      "f.condition_id", "f.token_id", "f.outcome_index", "f.side", "f.size", "f.price", "f.usd", "f.ts", "f.tx_hash", "f.entry_type", "f.fee",
-      "m.id as market_id", "m.question", "m.slug", "t.outcome",
+      "f.condition_id",
+      "f.token_id",
+      "f.outcome_index",
+      "f.side",
+      "f.size",
+      "f.price",
+      "f.usd",
+      "f.ts",
+      "f.tx_hash",
+      "f.entry_type",
+      "f.fee",
+      "m.id as market_id",
+      "m.question",
+      "m.slug",
+      "t.outcome",
     ])
     .where("f.wallet", "=", wallet);
   const lower = sinceBound(q.since, now);
@@ -78,7 +91,11 @@ export async function walletFees(store: Store, wallet: string) {
   const byType = await store.db
     .selectFrom("fills")
     .select(["entry_type", "role"])
-    .select((eb) => [eb.fn.sum<number>("fee").as("fees"), eb.fn.sum<number>("usd").as("volume"), eb.fn.countAll<number>().as("fills")])
+    .select((eb) => [
+      eb.fn.sum<number>("fee").as("fees"),
+      eb.fn.sum<number>("usd").as("volume"),
+      eb.fn.countAll<number>().as("fills"),
+    ])
     .select((eb) => eb.fn.sum<number>(eb.case().when("fee", ">", 0).then(1).else(0).end()).as("charged"))
     .where("wallet", "=", wallet)
     .groupBy(["entry_type", "role"])
@@ -122,15 +139,34 @@ export async function walletFees(store: Store, wallet: string) {
   }
   const share = (f: number, v: number) => (v > 0 ? (1e4 * f) / v : 0);
   const rows = (map: Map<string, { fees: number; volume: number; fills: number }>, name: string) =>
-    [...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, e]) => ({ [name]: key, fees_usd: e.fees / MICRO, volume_usd: e.volume / MICRO, fills: e.fills, fee_bps: share(e.fees, e.volume) }));
+    [...map]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, e]) => ({
+        [name]: key,
+        fees_usd: e.fees / MICRO,
+        volume_usd: e.volume / MICRO,
+        fills: e.fills,
+        fee_bps: share(e.fees, e.volume),
+      }));
   return {
     total_fees_usd: fees / MICRO,
     total_volume_usd: volume / MICRO,
     fee_bps: share(fees, volume),
     fills,
     fills_charged: charged,
-    by_month: [...months].sort(([a], [b]) => a.localeCompare(b)).map(([month, m]) => ({ month, fees_usd: m.fees / MICRO, volume_usd: m.volume / MICRO })),
-    by_entry_type: rows(entryTypes as Map<string, { fees: number; volume: number; fills: number }>, "entry_type") as Array<{ entry_type: string; fees_usd: number; volume_usd: number; fills: number; fee_bps: number }>,
-    by_role: rows(roles, "role") as Array<{ role: string; fees_usd: number; volume_usd: number; fills: number; fee_bps: number }>,
+    by_month: [...months]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([month, m]) => ({ month, fees_usd: m.fees / MICRO, volume_usd: m.volume / MICRO })),
+    by_entry_type: rows(
+      entryTypes as Map<string, { fees: number; volume: number; fills: number }>,
+      "entry_type",
+    ) as Array<{ entry_type: string; fees_usd: number; volume_usd: number; fills: number; fee_bps: number }>,
+    by_role: rows(roles, "role") as Array<{
+      role: string;
+      fees_usd: number;
+      volume_usd: number;
+      fills: number;
+      fee_bps: number;
+    }>,
   };
 }

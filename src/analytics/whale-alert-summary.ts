@@ -49,7 +49,13 @@ export async function whaleAlertsSummary(reads: WhaleReads, minutes: number, min
   let active: [string, WindowTotals] | null = null;
   for (const entry of byWallet) {
     const [wallet, t] = entry;
-    if (!active || t.alerts > active[1].alerts || (t.alerts === active[1].alerts && (t.volume > active[1].volume || (t.volume === active[1].volume && wallet < active[0])))) active = entry;
+    if (
+      !active ||
+      t.alerts > active[1].alerts ||
+      (t.alerts === active[1].alerts &&
+        (t.volume > active[1].volume || (t.volume === active[1].volume && wallet < active[0])))
+    )
+      active = entry;
   }
   const market = biggest ? index.byConditionId.get(biggest.condition_id) : undefined;
   const nameOf = (wallet: string) => view.roster.whales.get(wallet)?.name ?? null;
@@ -75,7 +81,9 @@ export async function whaleAlertsSummary(reads: WhaleReads, minutes: number, min
           tx_hash: biggest.tx_hash,
         }
       : null,
-    most_active_whale: active ? { name: nameOf(active[0]), trades: active[1].alerts, wallet: active[0], volume_usd: usd(active[1].volume) } : null,
+    most_active_whale: active
+      ? { name: nameOf(active[0]), trades: active[1].alerts, wallet: active[0], volume_usd: usd(active[1].volume) }
+      : null,
     min_usd: minUsd,
     as_of: view.asOf,
   };
@@ -101,7 +109,11 @@ export async function recentWhaleTrades(reads: WhaleReads, q: RecentTradesQuery)
     const market = index.byConditionId.get(f.condition_id);
     if (f.usd < floor || (q.category !== null && market?.category !== q.category)) continue;
     const whale = view.roster.whales.get(f.wallet)!;
-    out.push(recentTrade(alertItem(f, { name: whale.name, isSmart: true, winRate: whale.winRate, totalPnl: whale.totalPnl }, market)));
+    out.push(
+      recentTrade(
+        alertItem(f, { name: whale.name, isSmart: true, winRate: whale.winRate, totalPnl: whale.totalPnl }, market),
+      ),
+    );
   }
   return out;
 }

@@ -63,12 +63,19 @@ export function alertItem(f: WhaleFill, who: Trader, market: IndexedMarket | und
 export type AlertItem = ReturnType<typeof alertItem>;
 
 /** The bounds of a feed query: fills with `after` < ts ≤ `upTo`. */
-export function feedBounds(now: number, q: Pick<AlertQuery, "minutes" | "beforeTs" | "afterTs">): { after: number; upTo: number } {
-  return { after: Math.max(now - q.minutes * 60, q.afterTs), upTo: q.beforeTs > 0 ? Math.min(now, q.beforeTs - 1) : now };
+export function feedBounds(
+  now: number,
+  q: Pick<AlertQuery, "minutes" | "beforeTs" | "afterTs">,
+): { after: number; upTo: number } {
+  return {
+    after: Math.max(now - q.minutes * 60, q.afterTs),
+    upTo: q.beforeTs > 0 ? Math.min(now, q.beforeTs - 1) : now,
+  };
 }
 
 /** Micro-units from which a fill of at least `minUsd` counts (the rounding of `minUsd * 1e6` never drops a fill of exactly that much). */
-export const microFloor = (minUsd: number) => Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.ceil(minUsd * 1e6 - 1e-6)));
+export const microFloor = (minUsd: number) =>
+  Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.ceil(minUsd * 1e6 - 1e-6)));
 
 /** A fill matches the filters other than time and smartness. */
 function matcher(q: AlertQuery, index: MarketIndex): (f: WhaleFill) => boolean {
@@ -84,7 +91,10 @@ function matcher(q: AlertQuery, index: MarketIndex): (f: WhaleFill) => boolean {
  * A page never ends inside a second when it can help it: the rows of the second the next row falls in are left
  * to the next page, so that `before_ts` = the page's oldest second continues exactly where it stopped.
  */
-export function pageOfWholeSeconds<T extends { ts: number }>(newestFirst: readonly T[], limit: number): { page: T[]; hasMore: boolean; nextBeforeTs: number | null } {
+export function pageOfWholeSeconds<T extends { ts: number }>(
+  newestFirst: readonly T[],
+  limit: number,
+): { page: T[]; hasMore: boolean; nextBeforeTs: number | null } {
   if (newestFirst.length <= limit) return { page: [...newestFirst], hasMore: false, nextBeforeTs: null };
   const cut = newestFirst[limit]!.ts;
   let end = limit;
@@ -128,7 +138,12 @@ async function allMatches(store: Store, q: AlertQuery, index: MarketIndex, now: 
     params.push(q.conditionId);
   }
   const pageRows = q.category ? SCAN_PAGE : q.limit + 1;
-  type Row = WhaleFill & { is_smart: number | null; is_farmer: number | null; win_rate: number | null; total_pnl: number | null };
+  type Row = WhaleFill & {
+    is_smart: number | null;
+    is_farmer: number | null;
+    win_rate: number | null;
+    total_pnl: number | null;
+  };
   const found: Row[] = [];
   let cursor: { ts: number; id: number } | null = null;
   while (found.length <= q.limit) {
@@ -149,7 +164,10 @@ async function allMatches(store: Store, q: AlertQuery, index: MarketIndex, now: 
     const last = rows[rows.length - 1]!;
     cursor = { ts: Number(last.ts), id: Number(last.id) };
   }
-  const names = await loadNames(store, found.map((r) => r.wallet));
+  const names = await loadNames(
+    store,
+    found.map((r) => r.wallet),
+  );
   return found.map((r) => {
     const stats = r.win_rate !== null;
     const who: Trader = {
@@ -165,7 +183,9 @@ async function allMatches(store: Store, q: AlertQuery, index: MarketIndex, now: 
 /** The feed as of `now` (unix seconds). */
 export async function whaleAlerts(reads: WhaleReads, q: AlertQuery, now: number) {
   const index = await reads.markets();
-  const { found, asOf } = q.smartOnly ? await smartMatches(reads, q, index, now) : { found: await allMatches(reads.store, q, index, now), asOf: now };
+  const { found, asOf } = q.smartOnly
+    ? await smartMatches(reads, q, index, now)
+    : { found: await allMatches(reads.store, q, index, now), asOf: now };
   const { page, hasMore, nextBeforeTs } = pageOfWholeSeconds(
     found.map((m) => ({ ...m, ts: m.fill.ts })),
     q.limit,

@@ -29,8 +29,22 @@ function resolvedPositions(store: Store, wallet: string) {
     .selectFrom("positions as p")
     .innerJoin("markets as m", "m.condition_id", "p.condition_id")
     .leftJoin("market_resolutions as r", "r.condition_id", "p.condition_id")
-    .select(["p.condition_id", "p.outcome_index", "p.shares", "p.avg_price", "p.total_bought", "p.realized_pnl", "p.fees", "p.last_ts", "m.id as market_id", "m.slug"])
-    .select((eb) => [eb.fn.coalesce("r.resolution", "m.resolution").as("resolution"), eb.fn.coalesce("r.resolved_at", "m.closed_time", "m.end_date").as("resolved_at")])
+    .select([
+      "p.condition_id",
+      "p.outcome_index",
+      "p.shares",
+      "p.avg_price",
+      "p.total_bought",
+      "p.realized_pnl",
+      "p.fees",
+      "p.last_ts",
+      "m.id as market_id",
+      "m.slug",
+    ])
+    .select((eb) => [
+      eb.fn.coalesce("r.resolution", "m.resolution").as("resolution"),
+      eb.fn.coalesce("r.resolved_at", "m.closed_time", "m.end_date").as("resolved_at"),
+    ])
     .where("p.wallet", "=", wallet)
     .where("p.total_bought", ">", 0)
     .where(sql<boolean>`coalesce(r.resolution, m.resolution) is not null`);
@@ -65,7 +79,8 @@ function marketOf(row: PositionRow, markets: ReadonlyMap<string, MarketInfo>) {
   };
 }
 
-export type BacktestPosition = ReturnType<typeof positionFigures> & ReturnType<typeof marketOf> & { last_trade_ts: number };
+export type BacktestPosition = ReturnType<typeof positionFigures> &
+  ReturnType<typeof marketOf> & { last_trade_ts: number };
 
 /** What a page of positions adds up to (the page only, as the contract says). */
 export function backtestSummary(positions: readonly BacktestPosition[]) {
@@ -101,9 +116,22 @@ export async function whaleBacktest(store: Store, wallet: string, q: BacktestQue
     .offset(q.offset)
     .execute();
   const page = rows.slice(0, q.limit);
-  const markets = await loadMarkets(store, page.map((r) => r.condition_id));
-  const positions: BacktestPosition[] = page.map((row) => ({ ...marketOf(row, markets), last_trade_ts: row.last_ts, ...positionFigures(row) }));
-  return { positions, count: positions.length, has_more: rows.length > q.limit, offset: q.offset, summary: backtestSummary(positions) };
+  const markets = await loadMarkets(
+    store,
+    page.map((r) => r.condition_id),
+  );
+  const positions: BacktestPosition[] = page.map((row) => ({
+    ...marketOf(row, markets),
+    last_trade_ts: row.last_ts,
+    ...positionFigures(row),
+  }));
+  return {
+    positions,
+    count: positions.length,
+    has_more: rows.length > q.limit,
+    offset: q.offset,
+    summary: backtestSummary(positions),
+  };
 }
 
 /**
@@ -127,7 +155,10 @@ export async function resolvedMarketHistory(store: Store, wallet: string, limit:
     return tb - ta || (a.rows[0]!.market_id < b.rows[0]!.market_id ? -1 : 1);
   });
   const page = ordered.slice(0, limit);
-  const markets = await loadMarkets(store, page.map((e) => e.rows[0]!.condition_id));
+  const markets = await loadMarkets(
+    store,
+    page.map((e) => e.rows[0]!.condition_id),
+  );
   const history = page.map(({ rows: sides, figures }) => {
     const first = sides[0]!;
     const largest = figures.reduce((a, b) => (b.net_cost > a.net_cost ? b : a));

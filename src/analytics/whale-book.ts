@@ -59,18 +59,41 @@ export interface WhaleBookView {
   readonly asOf: number;
 }
 
-type PositionRow = Pick<PositionsTable, "wallet" | "condition_id" | "outcome_index" | "shares" | "avg_price" | "total_bought" | "realized_pnl" | "fees" | "status">;
+type PositionRow = Pick<
+  PositionsTable,
+  | "wallet"
+  | "condition_id"
+  | "outcome_index"
+  | "shares"
+  | "avg_price"
+  | "total_bought"
+  | "realized_pnl"
+  | "fees"
+  | "status"
+>;
 
 async function loadBook(store: Store, now: number, version: number): Promise<WhaleBookView> {
   const generation = await readDeriveState(store.db, STATS_GENERATION);
-  const whaleRows = await queryRows<{ wallet: string; total_pnl: number; win_rate: number; profit_factor: number; name: string | null; pseudonym: string | null }>(
+  const whaleRows = await queryRows<{
+    wallet: string;
+    total_pnl: number;
+    win_rate: number;
+    profit_factor: number;
+    name: string | null;
+    pseudonym: string | null;
+  }>(
     store.db,
     store.kind,
     "select s.wallet, s.total_pnl, s.win_rate, s.profit_factor, w.name, w.pseudonym from wallet_stats s left join wallets w on w.address = s.wallet where s.is_smart = 1",
   );
   const whales = new Map<string, BookWhale>();
   for (const r of whaleRows) {
-    whales.set(r.wallet, { name: r.name || r.pseudonym || null, total_pnl: Number(r.total_pnl), win_rate: Number(r.win_rate), profit_factor: Number(r.profit_factor) });
+    whales.set(r.wallet, {
+      name: r.name || r.pseudonym || null,
+      total_pnl: Number(r.total_pnl),
+      win_rate: Number(r.win_rate),
+      profit_factor: Number(r.profit_factor),
+    });
   }
   const rows = await inSlices(
     [...whales.keys()],
@@ -111,7 +134,8 @@ async function loadBook(store: Store, now: number, version: number): Promise<Wha
     const market = markets.get(p.condition_id);
     if (p.bought) push(boughtByPair, pairKey(p.condition_id, p.outcome_index), p);
     if (p.bought && market?.resolution === outcomeSide(p.outcome_index)) push(wonByWhale, p.wallet, p);
-    if (p.held && market !== undefined && !market.closed && market.resolution === null) push(activeByWhale, p.wallet, p);
+    if (p.held && market !== undefined && !market.closed && market.resolution === null)
+      push(activeByWhale, p.wallet, p);
   }
   return { version, whales, boughtByPair, wonByWhale, activeByWhale, markets, generation, asOf: now };
 }

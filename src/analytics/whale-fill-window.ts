@@ -36,7 +36,8 @@ export interface WhaleFill {
   role: "maker" | "taker" | null;
 }
 
-export const FILL_COLUMNS = "f.id, f.ts, f.wallet, f.condition_id, f.outcome_index, f.side, f.price, f.size, f.usd, f.tx_hash, f.entry_type, f.role";
+export const FILL_COLUMNS =
+  "f.id, f.ts, f.wallet, f.condition_id, f.outcome_index, f.side, f.price, f.size, f.usd, f.tx_hash, f.entry_type, f.role";
 
 export interface WindowView {
   /** Oldest first: by ts, then id. */
@@ -109,13 +110,20 @@ export class WhaleFillWindow {
     if (!this.roster) lastId = await this.maxFillId();
     if (this.roster?.generation !== roster.generation) {
       const before = this.roster?.whales ?? new Map();
-      if ([...before.keys()].some((w) => !roster.whales.has(w))) fills = fills.filter((f) => roster.whales.has(f.wallet));
+      if ([...before.keys()].some((w) => !roster.whales.has(w)))
+        fills = fills.filter((f) => roster.whales.has(f.wallet));
       const joined = [...roster.whales.keys()].filter((w) => !before.has(w));
-      if (joined.length > 0) fills = [...fills, ...(await this.fillsOfWallets(joined, coversAfter, lastId))].sort(byTsThenId);
+      if (joined.length > 0)
+        fills = [...fills, ...(await this.fillsOfWallets(joined, coversAfter, lastId))].sort(byTsThenId);
     }
     const added: WhaleFill[] = [];
     for (;;) {
-      const page = await queryRows<WhaleFill>(this.deps.store.db, this.deps.store.kind, `select ${FILL_COLUMNS} from fills f where f.id > ? order by f.id limit ${PAGE_ROWS}`, [lastId]);
+      const page = await queryRows<WhaleFill>(
+        this.deps.store.db,
+        this.deps.store.kind,
+        `select ${FILL_COLUMNS} from fills f where f.id > ? order by f.id limit ${PAGE_ROWS}`,
+        [lastId],
+      );
       for (const row of page) if (row.ts > coversAfter && roster.whales.has(row.wallet)) added.push(numeric(row));
       if (page.length > 0) lastId = Number(page[page.length - 1]!.id);
       if (page.length < PAGE_ROWS) break;
@@ -136,7 +144,11 @@ export class WhaleFillWindow {
   }
 
   private async maxFillId(): Promise<number> {
-    const [row] = await queryRows<{ id: number | null }>(this.deps.store.db, this.deps.store.kind, "select max(id) as id from fills");
+    const [row] = await queryRows<{ id: number | null }>(
+      this.deps.store.db,
+      this.deps.store.kind,
+      "select max(id) as id from fills",
+    );
     return Number(row?.id ?? 0);
   }
 
@@ -161,5 +173,13 @@ export class WhaleFillWindow {
 
 /** A fill row with its numbers as numbers (PostgreSQL answers bigint columns as text). */
 export function numeric<T extends WhaleFill>(row: T): T {
-  return { ...row, id: Number(row.id), ts: Number(row.ts), outcome_index: Number(row.outcome_index), price: Number(row.price), size: Number(row.size), usd: Number(row.usd) };
+  return {
+    ...row,
+    id: Number(row.id),
+    ts: Number(row.ts),
+    outcome_index: Number(row.outcome_index),
+    price: Number(row.price),
+    size: Number(row.size),
+    usd: Number(row.usd),
+  };
 }

@@ -44,14 +44,23 @@ export interface WhaleFlipsAnswer {
 async function comparisonDay(reads: WhaleReads, now: number, days: number): Promise<number | null> {
   const today = Math.floor(now / SECONDS_PER_DAY) * SECONDS_PER_DAY;
   const target = today - Math.max(1, days) * SECONDS_PER_DAY;
-  const [row] = await queryRows<{ day: number | null }>(reads.store.db, reads.store.kind, "select max(day) as day from position_snapshots where day <= ?", [target]);
+  const [row] = await queryRows<{ day: number | null }>(
+    reads.store.db,
+    reads.store.kind,
+    "select max(day) as day from position_snapshots where day <= ?",
+    [target],
+  );
   return row?.day === null || row?.day === undefined ? null : Number(row.day);
 }
 
 /** Every flip since the comparison snapshot, largest swing first. */
 export async function whaleFlips(reads: WhaleReads, days: number, rules: FlipRules): Promise<WhaleFlipsAnswer> {
   const now = reads.now();
-  const [holdings, index, day] = await Promise.all([reads.holdings.current(), reads.markets(), comparisonDay(reads, now, days)]);
+  const [holdings, index, day] = await Promise.all([
+    reads.holdings.current(),
+    reads.markets(),
+    comparisonDay(reads, now, days),
+  ]);
   if (day === null) return { flips: [], lookback_days: days, comparison_date: null, as_of: now };
   const store = reads.store;
   const then = await inSlices(
@@ -89,6 +98,10 @@ export async function whaleFlips(reads: WhaleReads, days: number, rules: FlipRul
       lifetime_pnl: whale.totalPnl,
     });
   }
-  flips.sort((a, b) => b.swing_usd - a.swing_usd || (a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : a.condition_id < b.condition_id ? -1 : 1));
+  flips.sort(
+    (a, b) =>
+      b.swing_usd - a.swing_usd ||
+      (a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : a.condition_id < b.condition_id ? -1 : 1),
+  );
   return { flips, lookback_days: days, comparison_date: isoDay(day / SECONDS_PER_DAY), as_of: now };
 }

@@ -6,7 +6,17 @@ import { majoritySide, teamOf, yesPct, type OutcomeSide } from "../ledger/index.
 import type { Config } from "../config/index.js";
 import { CATEGORIES, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
-import { chunks, loadActiveMarkets, loadMarkets, loadNames, marketRef, outcomeSide, parseCategoryShares, rankedCategories, usd } from "./insight-support.js";
+import {
+  chunks,
+  loadActiveMarkets,
+  loadMarkets,
+  loadNames,
+  marketRef,
+  outcomeSide,
+  parseCategoryShares,
+  rankedCategories,
+  usd,
+} from "./insight-support.js";
 import { pairKey, type BookPosition, type WhaleBookView } from "./whale-book.js";
 
 /** The wallet's own positions: the one read of the asking wallet a whale-match request makes. */
@@ -19,7 +29,11 @@ export interface OwnPosition {
 }
 
 export function ownPositions(store: Store, wallet: string): Promise<OwnPosition[]> {
-  return store.db.selectFrom("positions").select(["condition_id", "outcome_index", "total_bought", "status", "shares"]).where("wallet", "=", wallet).execute();
+  return store.db
+    .selectFrom("positions")
+    .select(["condition_id", "outcome_index", "total_bought", "status", "shares"])
+    .where("wallet", "=", wallet)
+    .execute();
 }
 
 /**
@@ -30,7 +44,8 @@ export function matchedWhales(book: WhaleBookView, wallet: string, own: readonly
   const shared = new Map<string, number>();
   const pairs = new Set(own.filter((p) => p.total_bought > 0).map((p) => pairKey(p.condition_id, p.outcome_index)));
   for (const pair of pairs) {
-    for (const p of book.boughtByPair.get(pair) ?? []) if (p.wallet !== wallet) shared.set(p.wallet, (shared.get(p.wallet) ?? 0) + 1);
+    for (const p of book.boughtByPair.get(pair) ?? [])
+      if (p.wallet !== wallet) shared.set(p.wallet, (shared.get(p.wallet) ?? 0) + 1);
   }
   return shared;
 }
@@ -62,7 +77,11 @@ export function whaleMatches(book: WhaleBookView, wallet: string, own: readonly 
  * The matched whales' positions that `keep` admits, grouped by (market, side), the groups in first-seen order and
  * each group's rows in whale order (so sums over a group add in one order, whatever order the store returned).
  */
-function groupMatched(byWhale: WhaleBookView["wonByWhale"], matched: readonly string[], keep: (p: BookPosition) => boolean): BookPosition[][] {
+function groupMatched(
+  byWhale: WhaleBookView["wonByWhale"],
+  matched: readonly string[],
+  keep: (p: BookPosition) => boolean,
+): BookPosition[][] {
   const groups = new Map<string, BookPosition[]>();
   for (const whale of [...matched].sort()) {
     for (const p of byWhale.get(whale) ?? []) {
@@ -78,16 +97,29 @@ function groupMatched(byWhale: WhaleBookView["wonByWhale"], matched: readonly st
 
 /** The distinct whales of a group, by address, with their names. */
 function whaleList(book: WhaleBookView, rows: readonly BookPosition[]) {
-  return [...new Set(rows.map((r) => r.wallet))].sort().map((w) => ({ wallet: w, name: book.whales.get(w)?.name ?? null }));
+  return [...new Set(rows.map((r) => r.wallet))]
+    .sort()
+    .map((w) => ({ wallet: w, name: book.whales.get(w)?.name ?? null }));
 }
 
-export function missedOpportunities(book: WhaleBookView, wallet: string, own: readonly OwnPosition[], limit: number, config: Config) {
+export function missedOpportunities(
+  book: WhaleBookView,
+  wallet: string,
+  own: readonly OwnPosition[],
+  limit: number,
+  config: Config,
+) {
   const { matchMinWhales } = config.insights;
   const matched = [...matchedWhales(book, wallet, own).keys()];
   const present = new Set(own.map((p) => p.condition_id));
   const won = groupMatched(book.wonByWhale, matched, (p) => !present.has(p.condition_id))
     .filter((rows) => rows.length >= matchMinWhales)
-    .map((rows) => ({ rows, conditionId: rows[0]!.condition_id, outcomeIndex: rows[0]!.outcome_index, pnl: rows.reduce((a, r) => a + r.net_usd, 0) }))
+    .map((rows) => ({
+      rows,
+      conditionId: rows[0]!.condition_id,
+      outcomeIndex: rows[0]!.outcome_index,
+      pnl: rows.reduce((a, r) => a + r.net_usd, 0),
+    }))
     .sort((a, b) => b.rows.length - a.rows.length || b.pnl - a.pnl || a.conditionId.localeCompare(b.conditionId))
     .slice(0, limit);
   return {
@@ -109,11 +141,24 @@ export function missedOpportunities(book: WhaleBookView, wallet: string, own: re
 export function activeWhaleMarkets(book: WhaleBookView, wallet: string, own: readonly OwnPosition[], config: Config) {
   const { matchMinWhales } = config.insights;
   const matched = [...matchedWhales(book, wallet, own).keys()];
-  const held = new Set(own.filter((p) => p.status === "open" && p.shares > 0).map((p) => pairKey(p.condition_id, p.outcome_index)));
+  const held = new Set(
+    own.filter((p) => p.status === "open" && p.shares > 0).map((p) => pairKey(p.condition_id, p.outcome_index)),
+  );
   const active = groupMatched(book.activeByWhale, matched, (p) => !held.has(pairKey(p.condition_id, p.outcome_index)))
     .filter((rows) => rows.length >= matchMinWhales)
-    .map((rows) => ({ rows, conditionId: rows[0]!.condition_id, outcomeIndex: rows[0]!.outcome_index, cost: rows.reduce((a, r) => a + usd(r.shares) * r.avg_price, 0) }))
-    .sort((a, b) => b.rows.length - a.rows.length || b.cost - a.cost || a.conditionId.localeCompare(b.conditionId) || a.outcomeIndex - b.outcomeIndex);
+    .map((rows) => ({
+      rows,
+      conditionId: rows[0]!.condition_id,
+      outcomeIndex: rows[0]!.outcome_index,
+      cost: rows.reduce((a, r) => a + usd(r.shares) * r.avg_price, 0),
+    }))
+    .sort(
+      (a, b) =>
+        b.rows.length - a.rows.length ||
+        b.cost - a.cost ||
+        a.conditionId.localeCompare(b.conditionId) ||
+        a.outcomeIndex - b.outcomeIndex,
+    );
   return {
     address: wallet,
     matched_whales: matched.length,
@@ -138,7 +183,13 @@ type Alignment = "aligned" | "against" | "no_consensus";
 
 export async function walletAlignment(store: Store, wallet: string, config: Config) {
   const [open, self] = await Promise.all([
-    store.db.selectFrom("positions").select(["condition_id", "outcome_index", "shares", "avg_price"]).where("wallet", "=", wallet).where("status", "=", "open").where("shares", ">", 0).execute(),
+    store.db
+      .selectFrom("positions")
+      .select(["condition_id", "outcome_index", "shares", "avg_price"])
+      .where("wallet", "=", wallet)
+      .where("status", "=", "open")
+      .where("shares", ">", 0)
+      .execute(),
     store.db.selectFrom("wallet_stats").select("is_smart").where("wallet", "=", wallet).executeTakeFirst(),
   ]);
   const net = new Map<string, number>();
@@ -149,10 +200,17 @@ export async function walletAlignment(store: Store, wallet: string, config: Conf
   const held = [...net.entries()].filter(([, n]) => n !== 0);
   const consensus = new Map<string, { whales_yes: number; whales_no: number }>();
   for (const part of chunks(held.map(([c]) => c))) {
-    const rows = await store.db.selectFrom("market_stats").select(["condition_id", "whales_yes", "whales_no"]).where("condition_id", "in", part).execute();
+    const rows = await store.db
+      .selectFrom("market_stats")
+      .select(["condition_id", "whales_yes", "whales_no"])
+      .where("condition_id", "in", part)
+      .execute();
     for (const r of rows) consensus.set(r.condition_id, r);
   }
-  const markets = await loadMarkets(store, held.map(([c]) => c));
+  const markets = await loadMarkets(
+    store,
+    held.map(([c]) => c),
+  );
   const items = held.map(([conditionId, n]) => {
     const side: OutcomeSide = n > 0 ? "YES" : "NO";
     let { whales_yes: yes, whales_no: no } = consensus.get(conditionId) ?? { whales_yes: 0, whales_no: 0 };
@@ -162,7 +220,8 @@ export async function walletAlignment(store: Store, wallet: string, config: Conf
       else no = Math.max(0, no - 1);
     }
     const consensusSide = majoritySide(yes, no);
-    const alignment: Alignment = consensusSide === null ? "no_consensus" : consensusSide === side ? "aligned" : "against";
+    const alignment: Alignment =
+      consensusSide === null ? "no_consensus" : consensusSide === side ? "aligned" : "against";
     return {
       ...marketRef(conditionId, markets.get(conditionId)),
       side,
@@ -184,7 +243,8 @@ export async function walletAlignment(store: Store, wallet: string, config: Conf
     aligned: aligned.length,
     against: against.length,
     no_consensus: count("no_consensus").length,
-    aligned_pct: aligned.length + against.length > 0 ? (100 * aligned.length) / (aligned.length + against.length) : null,
+    aligned_pct:
+      aligned.length + against.length > 0 ? (100 * aligned.length) / (aligned.length + against.length) : null,
     aligned_cost_usd: aligned.reduce((a, i) => a + i.cost_usd, 0),
     against_cost_usd: against.reduce((a, i) => a + i.cost_usd, 0),
     markets: items,
@@ -193,7 +253,11 @@ export async function walletAlignment(store: Store, wallet: string, config: Conf
 
 export async function similarTraders(store: Store, wallet: string, config: Config, count = 4) {
   const { categoryMinSharePct, similarHighOverlapPct, similarMediumOverlapPct } = config.insights;
-  const own = await store.db.selectFrom("wallet_stats").select("categories").where("wallet", "=", wallet).executeTakeFirst();
+  const own = await store.db
+    .selectFrom("wallet_stats")
+    .select("categories")
+    .where("wallet", "=", wallet)
+    .executeTakeFirst();
   const shares = parseCategoryShares(own?.categories);
   const primary: Category | null = rankedCategories(shares)[0]?.category ?? null;
   if (primary === null) return { wallet, primary_category: null, similar: [] };
@@ -210,7 +274,10 @@ export async function similarTraders(store: Store, wallet: string, config: Confi
     .map((r) => ({ row: r, shares: parseCategoryShares(r.categories) }))
     .filter((c) => rankedCategories(c.shares)[0]?.category === primary)
     .slice(0, count);
-  const names = await loadNames(store, picked.map((p) => p.row.wallet));
+  const names = await loadNames(
+    store,
+    picked.map((p) => p.row.wallet),
+  );
   return {
     wallet,
     primary_category: primary,
@@ -222,9 +289,16 @@ export async function similarTraders(store: Store, wallet: string, config: Confi
         total_pnl: row.total_pnl,
         profit_factor: row.profit_factor,
         win_rate: row.win_rate,
-        shared_categories: CATEGORIES.filter((c) => shares[c] >= categoryMinSharePct && theirs[c] >= categoryMinSharePct),
+        shared_categories: CATEGORIES.filter(
+          (c) => shares[c] >= categoryMinSharePct && theirs[c] >= categoryMinSharePct,
+        ),
         overlap_pct: overlap,
-        overlap_label: overlap >= similarHighOverlapPct ? "Very similar" : overlap >= similarMediumOverlapPct ? "Similar" : "Some overlap",
+        overlap_label:
+          overlap >= similarHighOverlapPct
+            ? "Very similar"
+            : overlap >= similarMediumOverlapPct
+              ? "Similar"
+              : "Some overlap",
       };
     }),
   };
@@ -232,7 +306,11 @@ export async function similarTraders(store: Store, wallet: string, config: Confi
 
 export async function relatedMarkets(store: Store, wallet: string, now: number, config: Config) {
   const { categoryMinSharePct, relatedMarketsPerCategory, relatedPriceMin, relatedPriceMax } = config.insights;
-  const own = await store.db.selectFrom("wallet_stats").select("categories").where("wallet", "=", wallet).executeTakeFirst();
+  const own = await store.db
+    .selectFrom("wallet_stats")
+    .select("categories")
+    .where("wallet", "=", wallet)
+    .executeTakeFirst();
   const top = rankedCategories(parseCategoryShares(own?.categories))
     .filter((c) => c.share_pct >= categoryMinSharePct)
     .slice(0, 2);
@@ -244,10 +322,25 @@ export async function relatedMarkets(store: Store, wallet: string, now: number, 
       category,
       share_pct,
       markets: active
-        .filter((m) => m.category === category && m.price_yes !== null && m.price_yes >= relatedPriceMin && m.price_yes <= relatedPriceMax)
+        .filter(
+          (m) =>
+            m.category === category &&
+            m.price_yes !== null &&
+            m.price_yes >= relatedPriceMin &&
+            m.price_yes <= relatedPriceMax,
+        )
         .sort((a, b) => b.volume_24h - a.volume_24h || a.condition_id.localeCompare(b.condition_id))
         .slice(0, relatedMarketsPerCategory)
-        .map((m) => ({ market_id: m.market_id, condition_id: m.condition_id, question: m.question, slug: m.slug, price_yes: m.price_yes, price_no: m.price_no, volume_24h: m.volume_24h, end_date: m.end_date })),
+        .map((m) => ({
+          market_id: m.market_id,
+          condition_id: m.condition_id,
+          question: m.question,
+          slug: m.slug,
+          price_yes: m.price_yes,
+          price_no: m.price_no,
+          volume_24h: m.volume_24h,
+          end_date: m.end_date,
+        })),
     })),
   };
 }

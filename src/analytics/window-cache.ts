@@ -5,7 +5,12 @@
  */
 import type { Platform } from "../platform/index.js";
 
-export async function cachedAsOf<T>(platform: Platform, name: string, ttlSeconds: number, load: (now: number) => Promise<T>): Promise<T> {
+export async function cachedAsOf<T>(
+  platform: Platform,
+  name: string,
+  ttlSeconds: number,
+  load: (now: number) => Promise<T>,
+): Promise<T> {
   const now = platform.clock.now();
   if (ttlSeconds <= 0) return load(now);
   const window = Math.floor(now / ttlSeconds);

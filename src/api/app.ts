@@ -4,7 +4,13 @@
  */
 import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from "fastify";
 import { forgetMarketIndex } from "../analytics/market-index.js";
 import type { Config } from "../config/index.js";
 import type { ProxyTrust } from "../config/settings.js";
@@ -99,7 +105,9 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
     logController: new AccessLog(server.slowRequestMs),
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: "array", useDefaults: true } },
     // With ROUND_NUMBERS, every response schema's serializer rounds its numbers to what they mean first (src/api/rounding.ts).
-    ...(server.roundNumbers ? { schemaController: { compilersFactory: { buildSerializer: roundingSerializers() } } } : {}),
+    ...(server.roundNumbers
+      ? { schemaController: { compilersFactory: { buildSerializer: roundingSerializers() } } }
+      : {}),
   });
 
   // Nothing computed from a store still filling is kept; what was kept before it filled is dropped.
@@ -141,7 +149,8 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
       },
       components: { securitySchemes: SECURITY_SCHEMES },
     },
-    transformObject: (document) => markDefaultedParametersOptional("openapiObject" in document ? document.openapiObject : document.swaggerObject),
+    transformObject: (document) =>
+      markDefaultedParametersOptional("openapiObject" in document ? document.openapiObject : document.swaggerObject),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
   });
 

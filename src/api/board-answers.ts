@@ -17,7 +17,10 @@ export class BoardAnswers {
     private readonly table: BoardTable,
     private readonly config: Config,
   ) {
-    this.answers = new BoundedMap({ maxEntries: config.boards.leaderboardCachedPages, maxBytes: mebibytes(config.boards.leaderboardCachedMb) });
+    this.answers = new BoundedMap({
+      maxEntries: config.boards.leaderboardCachedPages,
+      maxBytes: mebibytes(config.boards.leaderboardCachedMb),
+    });
   }
 
   /** Answers held and the bytes charged for them. */
@@ -44,7 +47,10 @@ export class BoardAnswers {
     const cached = this.answers.get(key, 0);
     if (cached) return cached;
     const { whales, total } = board.query(q);
-    const body = SerializedBody.of(serialize({ whales, total, sort: q.sort, offset: q.offset, limit: q.limit }), this.config.server.gzipMinBytes);
+    const body = SerializedBody.of(
+      serialize({ whales, total, sort: q.sort, offset: q.offset, limit: q.limit }),
+      this.config.server.gzipMinBytes,
+    );
     if (this.generation === board.generation) this.answers.set(key, body, body.maxBytes, Number.POSITIVE_INFINITY, 0);
     return body;
   }

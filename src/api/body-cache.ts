@@ -106,7 +106,14 @@ export class LocalBodyCache {
     const loading = compute(now)
       .then((text) => {
         const body = SerializedBody.of(text, this.gzipMinBytes);
-        if (keep) this.entries.set(key, { from: now, body }, body.maxBytes, now + this.ttlSeconds * (1 - 0.25 * Math.random()), now);
+        if (keep)
+          this.entries.set(
+            key,
+            { from: now, body },
+            body.maxBytes,
+            now + this.ttlSeconds * (1 - 0.25 * Math.random()),
+            now,
+          );
         return body;
       })
       .finally(() => this.inflight.delete(key));

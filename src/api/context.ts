@@ -39,5 +39,12 @@ export interface AppContext extends AppInput {
 export function appContext(input: AppInput): AppContext {
   const readiness = new Readiness(input.store, input.expectedSources);
   const warmUps = new WarmUps(input.platform, () => readiness.ready);
-  return { ...input, primary: input.primary ?? input.store, readiness, wallets: new WalletReads(input), whales: new WhaleReads(input), warmUps };
+  return {
+    ...input,
+    primary: input.primary ?? input.store,
+    readiness,
+    wallets: new WalletReads(input),
+    whales: new WhaleReads(input),
+    warmUps,
+  };
 }

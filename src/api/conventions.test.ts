@@ -36,7 +36,14 @@ beforeAll(async () => {
       app.get("/test/crash", { config: { access: access.public } }, async () => {
         throw new Error("secret internals");
       });
-      app.post("/test/body", { config: { access: access.public }, schema: { body: Type.Object({ wallets: Type.Array(Type.String(), { maxItems: 2 }) }) } }, async (r) => r.body);
+      app.post(
+        "/test/body",
+        {
+          config: { access: access.public },
+          schema: { body: Type.Object({ wallets: Type.Array(Type.String(), { maxItems: 2 }) }) },
+        },
+        async (r) => r.body,
+      );
     },
   });
 });
@@ -53,8 +60,26 @@ describe("health", () => {
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
     // Wherever an ingest runs it syncs wallets too: that source is listed from the start.
     expect(body.sources).toEqual([
-      { source: "gamma-markets", status: "waiting", first_sync_done: false, lag_seconds: null, errors: 0, waiting: 0, last_error_class: null, last_error: null },
-      { source: "wallet-sync", status: "waiting", first_sync_done: false, lag_seconds: null, errors: 0, waiting: 0, last_error_class: null, last_error: null },
+      {
+        source: "gamma-markets",
+        status: "waiting",
+        first_sync_done: false,
+        lag_seconds: null,
+        errors: 0,
+        waiting: 0,
+        last_error_class: null,
+        last_error: null,
+      },
+      {
+        source: "wallet-sync",
+        status: "waiting",
+        first_sync_done: false,
+        lag_seconds: null,
+        errors: 0,
+        waiting: 0,
+        last_error_class: null,
+        last_error: null,
+      },
     ]);
   });
 
@@ -68,8 +93,18 @@ describe("health", () => {
   });
 
   it("counts what the ingest holds back: chain records of markets Gamma does not list yet, wallet syncs asked for", async () => {
-    await t.store.transaction((tx) => holdUnlistedRecords(tx, [{ key: "chain:0000000001:000000", kind: "fill", marketKey: "123", ts: 1, row: {} }], t.clock.now()));
-    await requestWalletSyncs(t.store.db, ["0x00000000000000000000000000000000000000aa", "0x00000000000000000000000000000000000000bb"], t.clock.now());
+    await t.store.transaction((tx) =>
+      holdUnlistedRecords(
+        tx,
+        [{ key: "chain:0000000001:000000", kind: "fill", marketKey: "123", ts: 1, row: {} }],
+        t.clock.now(),
+      ),
+    );
+    await requestWalletSyncs(
+      t.store.db,
+      ["0x00000000000000000000000000000000000000aa", "0x00000000000000000000000000000000000000bb"],
+      t.clock.now(),
+    );
     const sources = (await t.app.inject("/api/v1/health")).json().sources as Array<{ source: string; waiting: number }>;
     expect(sources.find((s) => s.source === "wallet-sync")?.waiting).toBe(2);
     await saveCheckpoint(t.store.db, "chain-logs", "block:1", t.clock.now());
@@ -80,14 +115,26 @@ describe("health", () => {
   });
 
   it("shows remote callers the class and count of ingest errors, and their full text only to the local host", async () => {
-    await recordSourceError(t.store.db, "chain-logs", "rpc eth_getLogs: unavailable after 5 attempt(s) (last HTTP 503) at http://10.20.30.40:8545", t.clock.now());
+    await recordSourceError(
+      t.store.db,
+      "chain-logs",
+      "rpc eth_getLogs: unavailable after 5 attempt(s) (last HTTP 503) at http://10.20.30.40:8545",
+      t.clock.now(),
+    );
     const sourceFor = async (remoteAddress: string, headers: Record<string, string> = {}) =>
-      ((await t.app.inject({ url: "/api/v1/health", remoteAddress, headers })).json().sources as Array<Record<string, unknown>>).find((s) => s.source === "chain-logs");
+      (
+        (await t.app.inject({ url: "/api/v1/health", remoteAddress, headers })).json().sources as Array<
+          Record<string, unknown>
+        >
+      ).find((s) => s.source === "chain-logs");
     const remote = await sourceFor("198.51.100.7");
     expect(remote).toMatchObject({ errors: 1, last_error_class: "venue_unavailable", last_error: null });
     expect(JSON.stringify(remote)).not.toContain("10.20.30.40");
     expect(await sourceFor("127.0.0.1", { "x-forwarded-for": "198.51.100.7" })).toMatchObject({ last_error: null });
-    expect(await sourceFor("127.0.0.1")).toMatchObject({ last_error_class: "venue_unavailable", last_error: expect.stringContaining("10.20.30.40") });
+    expect(await sourceFor("127.0.0.1")).toMatchObject({
+      last_error_class: "venue_unavailable",
+      last_error: expect.stringContaining("10.20.30.40"),
+    });
   });
 
   it.each([
@@ -142,7 +189,12 @@ describe("error conventions", () => {
     const tooMany = await t.app.inject({ method: "POST", url: "/test/body", payload: { wallets: ["a", "b", "c"] } });
     expect(tooMany.statusCode).toBe(422);
     expect(tooMany.json().detail[0]).toMatchObject({ loc: ["body", "wallets"], type: "too_long" });
-    const broken = await t.app.inject({ method: "POST", url: "/test/body", headers: { "content-type": "application/json" }, payload: "{nope" });
+    const broken = await t.app.inject({
+      method: "POST",
+      url: "/test/body",
+      headers: { "content-type": "application/json" },
+      payload: "{nope",
+    });
     expect(broken.statusCode).toBe(422);
     expect(broken.json().detail[0].type).toBe("json_invalid");
   });

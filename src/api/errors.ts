@@ -39,9 +39,13 @@ export const ValidationErrorBody = Type.Object(
   {
     detail: Type.Array(
       Type.Object({
-        loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), { description: "Where: [\"query\", name], [\"path\", name] or [\"body\", ...]" }),
+        loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), {
+          description: 'Where: ["query", name], ["path", name] or ["body", ...]',
+        }),
         msg: Type.String(),
-        type: Type.String({ description: "Machine-readable error kind, e.g. missing, extra_forbidden, int_parsing, less_than_equal" }),
+        type: Type.String({
+          description: "Machine-readable error kind, e.g. missing, extra_forbidden, int_parsing, less_than_equal",
+        }),
       }),
     ),
   },
@@ -68,7 +72,11 @@ function issueFromAjv(location: string, error: AjvIssue): ValidationIssue {
     case "required":
       return { loc: [location, ...path, String(p.missingProperty)], msg: "Field required", type: "missing" };
     case "additionalProperties":
-      return { loc: [location, ...path, String(p.additionalProperty)], msg: "Extra inputs are not permitted", type: "extra_forbidden" };
+      return {
+        loc: [location, ...path, String(p.additionalProperty)],
+        msg: "Extra inputs are not permitted",
+        type: "extra_forbidden",
+      };
     case "type": {
       const kind = String(p.type);
       const names: Record<string, [string, string]> = {
@@ -83,28 +91,51 @@ function issueFromAjv(location: string, error: AjvIssue): ValidationIssue {
       return { loc: [location, ...path], msg: `Input should be ${what}`, type };
     }
     case "maximum":
-      return { loc: [location, ...path], msg: `Input should be less than or equal to ${p.limit}`, type: "less_than_equal" };
+      return {
+        loc: [location, ...path],
+        msg: `Input should be less than or equal to ${p.limit}`,
+        type: "less_than_equal",
+      };
     case "minimum":
-      return { loc: [location, ...path], msg: `Input should be greater than or equal to ${p.limit}`, type: "greater_than_equal" };
+      return {
+        loc: [location, ...path],
+        msg: `Input should be greater than or equal to ${p.limit}`,
+        type: "greater_than_equal",
+      };
     case "exclusiveMaximum":
       return { loc: [location, ...path], msg: `Input should be less than ${p.limit}`, type: "less_than" };
     case "exclusiveMinimum":
       return { loc: [location, ...path], msg: `Input should be greater than ${p.limit}`, type: "greater_than" };
     case "maxLength":
-      return { loc: [location, ...path], msg: `String should have at most ${p.limit} characters`, type: "string_too_long" };
+      return {
+        loc: [location, ...path],
+        msg: `String should have at most ${p.limit} characters`,
+        type: "string_too_long",
+      };
     case "minLength":
-      return { loc: [location, ...path], msg: `String should have at least ${p.limit} characters`, type: "string_too_short" };
+      return {
+        loc: [location, ...path],
+        msg: `String should have at least ${p.limit} characters`,
+        type: "string_too_short",
+      };
     case "maxItems":
       return { loc: [location, ...path], msg: `List should have at most ${p.limit} items`, type: "too_long" };
     case "minItems":
       return { loc: [location, ...path], msg: `List should have at least ${p.limit} items`, type: "too_short" };
     case "pattern":
-      return { loc: [location, ...path], msg: `String should match pattern '${p.pattern}'`, type: "string_pattern_mismatch" };
+      return {
+        loc: [location, ...path],
+        msg: `String should match pattern '${p.pattern}'`,
+        type: "string_pattern_mismatch",
+      };
     case "enum":
     case "const":
     case "anyOf": {
-      const allowed = (p.allowedValues as unknown[] | undefined) ?? (p.allowedValue !== undefined ? [p.allowedValue] : undefined);
-      const msg = allowed ? `Input should be ${allowed.map((v) => `'${String(v)}'`).join(", ")}` : "Input is not one of the allowed values";
+      const allowed =
+        (p.allowedValues as unknown[] | undefined) ?? (p.allowedValue !== undefined ? [p.allowedValue] : undefined);
+      const msg = allowed
+        ? `Input should be ${allowed.map((v) => `'${String(v)}'`).join(", ")}`
+        : "Input is not one of the allowed values";
       return { loc: [location, ...path], msg, type: "enum" };
     }
     default:
@@ -123,11 +154,17 @@ function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
   });
 }
 
-const READ_ERROR_STATUS: Record<ReadError["kind"], number> = { not_found: 404, upstream_unavailable: 502, rate_limited: 429, timed_out: 503 };
+const READ_ERROR_STATUS: Record<ReadError["kind"], number> = {
+  not_found: 404,
+  upstream_unavailable: 502,
+  rate_limited: 429,
+  timed_out: 503,
+};
 
 /** A read side's refusal as the HTTP error it is. */
 function httpErrorOf(error: ReadError): HttpError {
-  const headers: Record<string, string> = error.retryAfterSeconds === undefined ? {} : { "Retry-After": String(error.retryAfterSeconds) };
+  const headers: Record<string, string> =
+    error.retryAfterSeconds === undefined ? {} : { "Retry-After": String(error.retryAfterSeconds) };
   return new HttpError(READ_ERROR_STATUS[error.kind], error.detail, headers);
 }
 
@@ -146,7 +183,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const issues = dedupe(error.validation.map((issue) => issueFromAjv(location, issue as AjvIssue)));
       return reply.code(422).send({ detail: issues });
     }
-    if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || error instanceof SyntaxError) {
+    if (
+      error.code === "FST_ERR_CTP_INVALID_JSON_BODY" ||
+      error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ||
+      error instanceof SyntaxError
+    ) {
       return reply.code(422).send({ detail: [{ loc: ["body"], msg: "JSON decode error", type: "json_invalid" }] });
     }
     const status = error.statusCode ?? 500;

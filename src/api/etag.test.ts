@@ -43,14 +43,19 @@ describe("ETags", () => {
 
   it("answers 304 without a body but with the ETag and Vary, for the representation asked for only", async () => {
     const gzip = await app.inject({ url: "/kept", headers: { "accept-encoding": "gzip" } });
-    const revalidated = await app.inject({ url: "/kept", headers: { "accept-encoding": "gzip", "if-none-match": String(gzip.headers.etag) } });
+    const revalidated = await app.inject({
+      url: "/kept",
+      headers: { "accept-encoding": "gzip", "if-none-match": String(gzip.headers.etag) },
+    });
     expect(revalidated.statusCode).toBe(304);
     expect(revalidated.rawPayload.length).toBe(0);
     expect(revalidated.headers.etag).toBe(gzip.headers.etag);
     expect(revalidated.headers.vary).toBe("accept-encoding");
     expect(revalidated.headers["content-encoding"]).toBeUndefined();
     // The plain form is another representation: the gzip ETag does not revalidate it.
-    expect((await app.inject({ url: "/kept", headers: { "if-none-match": String(gzip.headers.etag) } })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ url: "/kept", headers: { "if-none-match": String(gzip.headers.etag) } })).statusCode,
+    ).toBe(200);
     const head = await app.inject({ method: "HEAD", url: "/built", headers: { "if-none-match": "*" } });
     expect([head.statusCode, head.headers.etag]).toEqual([200, (await app.inject({ url: "/built" })).headers.etag]);
   });

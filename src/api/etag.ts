@@ -33,7 +33,11 @@ export function noneMatchHolds(header: string | string[] | undefined, etag: stri
 
 export function registerEtags(app: FastifyInstance): void {
   app.addHook("onSend", (request, reply, payload, done) => {
-    if ((request.method !== "GET" && request.method !== "HEAD") || reply.statusCode !== 200 || (typeof payload !== "string" && !Buffer.isBuffer(payload))) {
+    if (
+      (request.method !== "GET" && request.method !== "HEAD") ||
+      reply.statusCode !== 200 ||
+      (typeof payload !== "string" && !Buffer.isBuffer(payload))
+    ) {
       return done(null, payload);
     }
     let etag = reply.getHeader("etag");
@@ -42,7 +46,8 @@ export function registerEtags(app: FastifyInstance): void {
       reply.header("etag", etag);
     }
     // HEAD carries the ETag but keeps its 200: Fastify's HEAD routes expect a payload to measure after this hook.
-    if (request.method === "HEAD" || !noneMatchHolds(request.headers["if-none-match"], etag)) return done(null, payload);
+    if (request.method === "HEAD" || !noneMatchHolds(request.headers["if-none-match"], etag))
+      return done(null, payload);
     // 304: the same headers but the body's own (RFC 9110 15.4.5 keeps ETag and Vary).
     reply.code(304);
     reply.removeHeader("content-type");

@@ -68,7 +68,12 @@ describe("the header table", () => {
   });
 
   it("reads header names case-insensitively, and the Bearer scheme too", async () => {
-    const variants: Array<Record<string, string>> = [{ "X-API-KEY": premium }, { "X-Api-Key": premium }, { AUTHORIZATION: `bearer ${premium}` }, { Authorization: `BEARER  ${premium}` }];
+    const variants: Array<Record<string, string>> = [
+      { "X-API-KEY": premium },
+      { "X-Api-Key": premium },
+      { AUTHORIZATION: `bearer ${premium}` },
+      { Authorization: `BEARER  ${premium}` },
+    ];
     for (const headers of variants) {
       expect((await get("/api/public/v1/test/premium", headers)).statusCode).toBe(200);
     }
@@ -118,7 +123,12 @@ describe("rate limits in one process (memory backend)", () => {
   });
 
   it("honours a per-key override", async () => {
-    const { key } = await createKey(t.store.db, { account: "vip", plan: "premium", rateLimitPerMinute: 3, now: t.clock.now() });
+    const { key } = await createKey(t.store.db, {
+      account: "vip",
+      plan: "premium",
+      rateLimitPerMinute: 3,
+      now: t.clock.now(),
+    });
     const codes = [];
     for (let i = 0; i < 4; i++) codes.push((await get("/api/v2/test/premium", { "x-api-key": key })).statusCode);
     expect(codes).toEqual([200, 200, 200, 429]);
@@ -146,7 +156,12 @@ describe("rate limits in one process (memory backend)", () => {
   });
 
   it("charges a batch call its wallet count and says so in X-RateLimit-Consumed", async () => {
-    const { key } = await createKey(t.store.db, { account: "batcher", plan: "premium", rateLimitPerMinute: 30, now: t.clock.now() });
+    const { key } = await createKey(t.store.db, {
+      account: "batcher",
+      plan: "premium",
+      rateLimitPerMinute: 30,
+      now: t.clock.now(),
+    });
     const call = (n: number) =>
       t.app.inject({
         method: "POST",
@@ -167,9 +182,19 @@ describe("rate limits in one process (memory backend)", () => {
   });
 
   it("charges a batch on receipt whatever its body: malformed JSON and too many wallets cost 1, not nothing or all", async () => {
-    const { key } = await createKey(t.store.db, { account: "sloppy-batcher", plan: "premium", rateLimitPerMinute: 100, now: t.clock.now() });
+    const { key } = await createKey(t.store.db, {
+      account: "sloppy-batcher",
+      plan: "premium",
+      rateLimitPerMinute: 100,
+      now: t.clock.now(),
+    });
     const post = (payload: string) =>
-      t.app.inject({ method: "POST", url: "/api/public/v1/test/batch", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, payload });
+      t.app.inject({
+        method: "POST",
+        url: "/api/public/v1/test/batch",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        payload,
+      });
     const malformed = await post("{nope");
     expect(malformed.statusCode).toBe(422);
     expect(malformed.headers["x-ratelimit-consumed"]).toBe("1");
@@ -191,21 +216,37 @@ describe("rate limits in one process (memory backend)", () => {
 
 describe("local-only routes", () => {
   it("answer the local host and hide from everyone else", async () => {
-    expect((await t.app.inject({ method: "POST", url: "/api/v2/test/local", remoteAddress: "127.0.0.1" })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: "POST", url: "/api/v2/test/local", remoteAddress: "::1" })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: "POST", url: "/api/v2/test/local", remoteAddress: "127.0.0.1" })).statusCode,
+    ).toBe(200);
+    expect((await t.app.inject({ method: "POST", url: "/api/v2/test/local", remoteAddress: "::1" })).statusCode).toBe(
+      200,
+    );
     const external = await t.app.inject({ method: "POST", url: "/api/v2/test/local", remoteAddress: "198.51.100.7" });
     expect(external.statusCode).toBe(404);
     expect(external.json()).toEqual({ detail: "Not Found" });
-    const proxied = await t.app.inject({ method: "POST", url: "/api/v2/test/local", remoteAddress: "127.0.0.1", headers: { "x-forwarded-for": "198.51.100.7" } });
+    const proxied = await t.app.inject({
+      method: "POST",
+      url: "/api/v2/test/local",
+      remoteAddress: "127.0.0.1",
+      headers: { "x-forwarded-for": "198.51.100.7" },
+    });
     expect(proxied.statusCode).toBe(404);
   });
 });
 
 describe("GET /api/v2/key/verify", () => {
-  const verify = (headers: Record<string, string> = {}) => get("/api/v2/key/verify", headers).then((r) => (expect(r.statusCode).toBe(200), r.json()));
+  const verify = (headers: Record<string, string> = {}) =>
+    get("/api/v2/key/verify", headers).then((r) => (expect(r.statusCode).toBe(200), r.json()));
 
   it("answers without a key", async () => {
-    expect(await verify()).toMatchObject({ valid: false, premium: false, problem: "missing_key", key_prefix: null, header: null });
+    expect(await verify()).toMatchObject({
+      valid: false,
+      premium: false,
+      problem: "missing_key",
+      key_prefix: null,
+      header: null,
+    });
   });
 
   it("tells a working Premium key, showing only its prefix", async () => {
@@ -217,13 +258,24 @@ describe("GET /api/v2/key/verify", () => {
   });
 
   it("tells a subscription problem, a key problem and a header problem apart", async () => {
-    expect(await verify({ authorization: `Bearer ${free}` })).toMatchObject({ valid: true, premium: false, problem: "subscription", plan: "free" });
-    expect(await verify({ "x-api-key": "pelagic_" + "y".repeat(42) })).toMatchObject({ valid: false, problem: "invalid_key" });
+    expect(await verify({ authorization: `Bearer ${free}` })).toMatchObject({
+      valid: true,
+      premium: false,
+      problem: "subscription",
+      plan: "free",
+    });
+    expect(await verify({ "x-api-key": "pelagic_" + "y".repeat(42) })).toMatchObject({
+      valid: false,
+      problem: "invalid_key",
+    });
     expect(await verify({ authorization: `Token ${premium}` })).toMatchObject({ problem: "header" });
     expect(await verify({ "x-api-key": `Bearer ${premium}` })).toMatchObject({ problem: "header" });
     const revoked = await createKey(t.store.db, { account: "gone", plan: "premium", now: t.clock.now() });
     await revokeKey(t.store.db, revoked.prefix, t.clock.now());
-    expect(await verify({ "x-api-key": revoked.key })).toMatchObject({ problem: "revoked_key", key_prefix: revoked.prefix });
+    expect(await verify({ "x-api-key": revoked.key })).toMatchObject({
+      problem: "revoked_key",
+      key_prefix: revoked.prefix,
+    });
   });
 });
 

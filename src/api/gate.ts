@@ -94,7 +94,9 @@ function refusalOf(check: KeyCheck): HttpError | undefined {
     case "rotated":
       return new HttpError(401, "API key has been rotated; use the new key");
     case "valid":
-      return check.plan === "premium" ? undefined : new HttpError(403, "This endpoint needs a Premium plan; the key's account is on the free plan");
+      return check.plan === "premium"
+        ? undefined
+        : new HttpError(403, "This endpoint needs a Premium plan; the key's account is on the free plan");
   }
 }
 
@@ -128,8 +130,12 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
       responses[403] ??= ErrorDetail("Valid API key, but the plan is not Premium");
     }
     if (declared.cost !== undefined) {
-      const cost = typeof declared.cost === "number" ? `${declared.cost} requests of the budget` : "one request of the budget per wallet (one on receipt whatever the body)";
-      schema.description = `${(schema.description as string | undefined) ?? ""} Costs ${cost} (header X-RateLimit-Consumed).`.trim();
+      const cost =
+        typeof declared.cost === "number"
+          ? `${declared.cost} requests of the budget`
+          : "one request of the budget per wallet (one on receipt whatever the body)";
+      schema.description =
+        `${(schema.description as string | undefined) ?? ""} Costs ${cost} (header X-RateLimit-Consumed).`.trim();
     }
   });
 
@@ -145,14 +151,22 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
    * Consumes `cost`, sets the rate headers (X-RateLimit-Consumed, with what the request consumed before, on a
    * route that declares its cost), and throws 429 when the budget cannot take it.
    */
-  const consume = async (request: FastifyRequest, reply: FastifyReply, cost: number, declaresCost: boolean, consumedBefore = 0) => {
+  const consume = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    cost: number,
+    declaresCost: boolean,
+    consumedBefore = 0,
+  ) => {
     const { bucket, limit } = budgetOf(request);
     const decision = await ctx.platform.rateLimiter.consume(bucket, limit, cost);
     request.auth.rate = decision;
     reply.header("X-RateLimit-Limit", decision.limit).header("X-RateLimit-Remaining", decision.remaining);
     if (declaresCost) reply.header("X-RateLimit-Consumed", consumedBefore + decision.consumed);
     if (!decision.allowed) {
-      throw new HttpError(429, `Rate limit exceeded: ${decision.limit} requests per minute. Retry after 60 seconds.`, { "Retry-After": "60" });
+      throw new HttpError(429, `Rate limit exceeded: ${decision.limit} requests per minute. Retry after 60 seconds.`, {
+        "Retry-After": "60",
+      });
     }
   };
 
@@ -169,7 +183,9 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
     request.auth = { presented, ...accepted };
     if (accepted.key) request.auth.check = await verifyKey(ctx.primary.db, accepted.key);
     if (rule.kind === "premium") {
-      const refusal = accepted.key ? refusalOf(request.auth.check as KeyCheck) : new HttpError(401, missingKeyDetail(presented, rule.headers));
+      const refusal = accepted.key
+        ? refusalOf(request.auth.check as KeyCheck)
+        : new HttpError(401, missingKeyDetail(presented, rule.headers));
       if (refusal) {
         // A refused call still counts, against the client IP, so that guessing keys is throttled too.
         const { check } = request.auth;
@@ -197,9 +213,15 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
 export async function acquireStreamSlot(ctx: AppContext, request: FastifyRequest): Promise<SlotLease> {
   const check = request.auth.check;
   const bucket = check?.status === "valid" ? `stream:key:${check.keyId}` : `stream:ip:${request.ip}`;
-  const lease = await ctx.platform.slots.acquire(bucket, ctx.config.limits.sseConnectionsPerKey, ctx.config.live.slotLeaseSeconds * 1000);
+  const lease = await ctx.platform.slots.acquire(
+    bucket,
+    ctx.config.limits.sseConnectionsPerKey,
+    ctx.config.live.slotLeaseSeconds * 1000,
+  );
   if (!lease) {
-    throw new HttpError(429, `Too many concurrent streams: at most ${ctx.config.limits.sseConnectionsPerKey} per key`, { "Retry-After": "60" });
+    throw new HttpError(429, `Too many concurrent streams: at most ${ctx.config.limits.sseConnectionsPerKey} per key`, {
+      "Retry-After": "60",
+    });
   }
   return lease;
 }

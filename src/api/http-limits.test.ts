@@ -18,7 +18,11 @@ async function appWith(env: Record<string, string>): Promise<TestApp> {
   const t = await openTestApp({
     env: { RATE_FREE_PER_MINUTE: "3", ...env },
     register: async (app) => {
-      app.post("/test/echo", { config: { access: access.public }, schema: { body: Type.Object({ wallets: Type.Array(Type.String()) }) } }, async (r) => r.body);
+      app.post(
+        "/test/echo",
+        { config: { access: access.public }, schema: { body: Type.Object({ wallets: Type.Array(Type.String()) }) } },
+        async (r) => r.body,
+      );
     },
   });
   apps.push(t);
@@ -26,11 +30,20 @@ async function appWith(env: Record<string, string>): Promise<TestApp> {
 }
 
 /** Status codes of `n` health requests from `remoteAddress` with the given X-Forwarded-For values. */
-async function statuses(t: TestApp, remoteAddress: string, forwardedFor: (i: number) => string | undefined, n: number): Promise<number[]> {
+async function statuses(
+  t: TestApp,
+  remoteAddress: string,
+  forwardedFor: (i: number) => string | undefined,
+  n: number,
+): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const forwarded = forwardedFor(i);
-    const response = await t.app.inject({ url: "/api/v1/health", remoteAddress, headers: forwarded === undefined ? {} : { "x-forwarded-for": forwarded } });
+    const response = await t.app.inject({
+      url: "/api/v1/health",
+      remoteAddress,
+      headers: forwarded === undefined ? {} : { "x-forwarded-for": forwarded },
+    });
     out.push(response.statusCode);
   }
   return out;
@@ -76,8 +89,13 @@ describe("request time and size", () => {
     let received = "";
     socket.on("data", (chunk) => (received += chunk.toString()));
     const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
-    socket.write("POST /test/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{");
-    const outcome = await Promise.race([closed.then(() => "closed"), new Promise((resolve) => setTimeout(() => resolve("still open"), 10_000))]);
+    socket.write(
+      "POST /test/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+    );
+    const outcome = await Promise.race([
+      closed.then(() => "closed"),
+      new Promise((resolve) => setTimeout(() => resolve("still open"), 10_000)),
+    ]);
     socket.destroy();
     expect(outcome).toBe("closed");
     expect(received).toMatch(/^HTTP\/1\.1 408/);
@@ -88,7 +106,11 @@ describe("request time and size", () => {
     const big = await t.app.inject({ method: "POST", url: "/test/echo", payload: { wallets: ["x".repeat(3_000)] } });
     expect(big.statusCode).toBe(413);
     expect(big.json().detail).toMatch(/body/i);
-    const small = await t.app.inject({ method: "POST", url: "/test/echo", payload: { wallets: Array.from({ length: 20 }, () => "0x".padEnd(42, "a")) } });
+    const small = await t.app.inject({
+      method: "POST",
+      url: "/test/echo",
+      payload: { wallets: Array.from({ length: 20 }, () => "0x".padEnd(42, "a")) },
+    });
     expect(small.statusCode).toBe(200);
   });
 

@@ -17,7 +17,13 @@ export class KeptAnswers {
 
   constructor(ctx: AppContext) {
     const { wallet, server } = ctx.config;
-    this.bodies = new LocalBodyCache(ctx.platform.clock, wallet.overviewCacheSeconds, { maxEntries: KEPT_ANSWERS, maxBytes: mebibytes(wallet.insightsCachedMb) }, server.gzipMinBytes, () => ctx.readiness.ready);
+    this.bodies = new LocalBodyCache(
+      ctx.platform.clock,
+      wallet.overviewCacheSeconds,
+      { maxEntries: KEPT_ANSWERS, maxBytes: mebibytes(wallet.insightsCachedMb) },
+      server.gzipMinBytes,
+      () => ctx.readiness.ready,
+    );
   }
 
   /** Sends the answer kept under `key` and `stamp`, or computes, keeps and sends it. */

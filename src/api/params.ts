@@ -12,13 +12,21 @@ import { validationError } from "./errors.js";
 export const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
 
 /** A wallet address in a path: 0x and 40 hex digits, any case (the API answers with it lower-cased). */
-export const WalletAddress = Type.String({ pattern: ADDRESS_PATTERN, description: "wallet address: 0x followed by 40 hex digits" });
+export const WalletAddress = Type.String({
+  pattern: ADDRESS_PATTERN,
+  description: "wallet address: 0x followed by 40 hex digits",
+});
 
 export const WalletParams = Type.Object({ address: WalletAddress });
 
 /** `?limit=`: an integer from 1 to `max`, with a default when the contract names one. */
 export function Limit(options: { default?: number; max: number; description?: string }) {
-  return Type.Integer({ minimum: 1, maximum: options.max, ...(options.default === undefined ? {} : { default: options.default }), description: options.description ?? `rows to return (1..${options.max})` });
+  return Type.Integer({
+    minimum: 1,
+    maximum: options.max,
+    ...(options.default === undefined ? {} : { default: options.default }),
+    description: options.description ?? `rows to return (1..${options.max})`,
+  });
 }
 
 export const Offset = Type.Integer({ minimum: 0, default: 0, description: "rows to skip" });
@@ -28,10 +36,18 @@ export const ContractAddressBody = Type.Object(
   {
     error: Type.String(),
     is_contract: Type.Literal(true),
-    contract_type: Type.Union([Type.Literal("CTF Exchange V1"), Type.Literal("CTF Exchange V2"), Type.Literal("NegRisk CTF V1"), Type.Literal("NegRisk CTF V2")]),
+    contract_type: Type.Union([
+      Type.Literal("CTF Exchange V1"),
+      Type.Literal("CTF Exchange V2"),
+      Type.Literal("NegRisk CTF V1"),
+      Type.Literal("NegRisk CTF V2"),
+    ]),
     address: Type.String(),
   },
-  { $id: "ContractAddressError", description: "The address is one of the venue's exchange contracts, not a user wallet (HTTP 400)" },
+  {
+    $id: "ContractAddressError",
+    description: "The address is one of the venue's exchange contracts, not a user wallet (HTTP 400)",
+  },
 );
 
 /** HTTP status of the contract-address body (the contract leaves it open; docs/decisions.md). */
@@ -71,7 +87,11 @@ export function categoryFilter(value: string): Category | null {
   const category = parseCategory(value);
   if (category === undefined) {
     const names = ["All", ...CATEGORIES.map((c) => CATEGORY_LABELS[c])].map((n) => `'${n}'`).join(", ");
-    throw validationError(["query", "category"], `Input should be one of ${names} (any case; the codes ${CATEGORIES.join(", ")} too)`, "enum");
+    throw validationError(
+      ["query", "category"],
+      `Input should be one of ${names} (any case; the codes ${CATEGORIES.join(", ")} too)`,
+      "enum",
+    );
   }
   return category;
 }
@@ -83,7 +103,11 @@ export function dayBound(name: string, value: string, end: boolean): number | nu
   if (value === "") return null;
   const ms = Date.parse(`${value}T00:00:00Z`);
   if (!DATE.test(value) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
-    throw validationError(["query", name], "Input should be a valid date in the format YYYY-MM-DD", "date_from_datetime_parsing");
+    throw validationError(
+      ["query", name],
+      "Input should be a valid date in the format YYYY-MM-DD",
+      "date_from_datetime_parsing",
+    );
   }
   return ms / 1000 + (end ? 86_399 : 0);
 }

@@ -7,7 +7,13 @@ import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 
 export const SessionHeaders = Type.Object({
-  "x-service-session": Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "session id (a tab of the page); absent: the client IP is the session" })),
+  "x-service-session": Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "session id (a tab of the page); absent: the client IP is the session",
+    }),
+  ),
 });
 
 export function presenceMember(request: FastifyRequest): string {

@@ -49,7 +49,11 @@ function kindsOf(schema: ObjectSchema | undefined): Array<[string, Kind]> {
 export function numberProblem(text: string, kind: "integer" | "number"): Omit<ValidationIssue, "loc"> | null {
   if (kind === "integer") {
     if (!WHOLE.test(text)) return { msg: "Input should be a valid integer", type: "int_parsing" };
-    if (!Number.isSafeInteger(Number(text))) return { msg: `Input should be between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`, type: "int_range" };
+    if (!Number.isSafeInteger(Number(text)))
+      return {
+        msg: `Input should be between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
+        type: "int_range",
+      };
     return null;
   }
   if (!DECIMAL.test(text)) return { msg: "Input should be a valid number", type: "float_parsing" };
@@ -58,7 +62,11 @@ export function numberProblem(text: string, kind: "integer" | "number"): Omit<Va
 }
 
 /** Normalizes booleans and refuses malformed numbers of one part of the request (query or path). */
-function checkPart(values: Record<string, unknown>, kinds: Array<[string, Kind]>, location: "query" | "path"): ValidationIssue[] {
+function checkPart(
+  values: Record<string, unknown>,
+  kinds: Array<[string, Kind]>,
+  location: "query" | "path",
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const [key, kind] of kinds) {
     const value = values[key];
@@ -80,9 +88,12 @@ function checkPart(values: Record<string, unknown>, kinds: Array<[string, Kind]>
 
 /** Where a value (query, path or a parsed JSON body, walked whole) holds text with a NUL character. */
 function nulCharacters(value: unknown, loc: Array<string | number>): ValidationIssue[] {
-  if (typeof value === "string") return value.includes("\u0000") ? [{ loc, msg: "Text should not contain NUL characters", type: "string_nul" }] : [];
+  if (typeof value === "string")
+    return value.includes("\u0000") ? [{ loc, msg: "Text should not contain NUL characters", type: "string_nul" }] : [];
   if (value === null || typeof value !== "object") return [];
-  return Object.entries(value).flatMap(([key, item]) => nulCharacters(item, [...loc, Array.isArray(value) ? Number(key) : key]));
+  return Object.entries(value).flatMap(([key, item]) =>
+    nulCharacters(item, [...loc, Array.isArray(value) ? Number(key) : key]),
+  );
 }
 
 export function applyQueryConventions(app: FastifyInstance): void {

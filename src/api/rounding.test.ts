@@ -5,7 +5,13 @@ import { openTestApp, type TestApp } from "../../test/support/app.js";
 import { decimalsOf, roundingFor } from "./rounding.js";
 
 describe("roundingFor", () => {
-  const Row = Type.Object({ wallet: Type.String(), total_pnl: Type.Number(), win_rate: Type.Union([Type.Number(), Type.Null()]), trades: Type.Integer(), sparkline: Type.Array(Type.Number()) });
+  const Row = Type.Object({
+    wallet: Type.String(),
+    total_pnl: Type.Number(),
+    win_rate: Type.Union([Type.Number(), Type.Null()]),
+    trades: Type.Integer(),
+    sparkline: Type.Array(Type.Number()),
+  });
   const Body = Type.Object({
     rows: Type.Array(Row),
     best: Type.Union([Row, Type.Null()]),
@@ -14,13 +20,34 @@ describe("roundingFor", () => {
   });
 
   it("rounds the named fields where the schema puts them, copying rather than changing the answer", () => {
-    const row = { wallet: "0xa", total_pnl: 494425.37970567995, win_rate: 92.10526315789474, trades: 3, sparkline: [0.123456, 12.00004] };
-    const body = { rows: [row], best: row, moves: { "0xc": { usd: 1.0000000000000002, price: 0.41666666666666663 } }, lat: 48.123456789 };
+    const row = {
+      wallet: "0xa",
+      total_pnl: 494425.37970567995,
+      win_rate: 92.10526315789474,
+      trades: 3,
+      sparkline: [0.123456, 12.00004],
+    };
+    const body = {
+      rows: [row],
+      best: row,
+      moves: { "0xc": { usd: 1.0000000000000002, price: 0.41666666666666663 } },
+      lat: 48.123456789,
+    };
     const rounded = roundingFor(Body)!(body);
     const expectedRow = { wallet: "0xa", total_pnl: 494425.38, win_rate: 92.11, trades: 3, sparkline: [0.1235, 12] };
-    expect(rounded).toEqual({ rows: [expectedRow], best: expectedRow, moves: { "0xc": { usd: 1, price: 0.4167 } }, lat: 48.123456789 });
+    expect(rounded).toEqual({
+      rows: [expectedRow],
+      best: expectedRow,
+      moves: { "0xc": { usd: 1, price: 0.4167 } },
+      lat: 48.123456789,
+    });
     expect(row.total_pnl).toBe(494425.37970567995);
-    expect(roundingFor({ ...Row, properties: { ...Row.properties, win_rate: Type.Null() } })!({ win_rate: null, total_pnl: 1.005 })).toEqual({ win_rate: null, total_pnl: 1 });
+    expect(
+      roundingFor({ ...Row, properties: { ...Row.properties, win_rate: Type.Null() } })!({
+        win_rate: null,
+        total_pnl: 1.005,
+      }),
+    ).toEqual({ win_rate: null, total_pnl: 1 });
     expect(roundingFor(Type.Object({ lat: Type.Number(), name: Type.String() }))).toBeNull();
   });
 
@@ -48,22 +75,59 @@ describe("every number field of the document", () => {
    * Written as computed: coordinates and distances, durations (days), the thresholds a body echoes, bounds of a
    * range, timings rounded where they are made.
    */
-  const AS_IS = new Set(["lat", "lon", "geometry", "buffer_advance_m", "closest_distance_m", "_elapsed_ms", "min", "max", "farmer", "smart", "home", "ledger", "whales", "roles", "hold_min_positions"]);
+  const AS_IS = new Set([
+    "lat",
+    "lon",
+    "geometry",
+    "buffer_advance_m",
+    "closest_distance_m",
+    "_elapsed_ms",
+    "min",
+    "max",
+    "farmer",
+    "smart",
+    "home",
+    "ledger",
+    "whales",
+    "roles",
+    "hold_min_positions",
+  ]);
   const AS_IS_PATTERN = /^(farmer|skill_min|smart_min|rank_min|min_)|(^|_)days(_|$)/;
 
   it("has a decided precision, or is written as computed on purpose", async () => {
-    const doc = (await t.app.inject({ url: "/api/openapi.json" })).json() as { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>> };
+    const doc = (await t.app.inject({ url: "/api/openapi.json" })).json() as {
+      paths: Record<
+        string,
+        Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>
+      >;
+    };
     const undecided = new Set<string>();
     const walk = (schema: unknown, key?: string): void => {
       if (typeof schema !== "object" || schema === null) return;
       const s = schema as Record<string, unknown>;
-      const variants = [...((s.anyOf as unknown[]) ?? []), ...((s.oneOf as unknown[]) ?? []), ...((s.allOf as unknown[]) ?? [])] as Array<Record<string, unknown>>;
-      const numeric = s.type === "number" || variants.some((v) => v.type === "number") || (s.type === "array" && (s.items as Record<string, unknown>)?.type === "number");
-      if (key && numeric && decimalsOf(key) === undefined && !AS_IS.has(key) && !AS_IS_PATTERN.test(key)) undecided.add(key);
-      for (const [name, property] of Object.entries((s.properties as Record<string, unknown>) ?? {})) walk(property, name);
-      for (const inner of [s.items, s.additionalProperties, ...Object.values((s.patternProperties as Record<string, unknown>) ?? {}), ...variants]) walk(inner, key);
+      const variants = [
+        ...((s.anyOf as unknown[]) ?? []),
+        ...((s.oneOf as unknown[]) ?? []),
+        ...((s.allOf as unknown[]) ?? []),
+      ] as Array<Record<string, unknown>>;
+      const numeric =
+        s.type === "number" ||
+        variants.some((v) => v.type === "number") ||
+        (s.type === "array" && (s.items as Record<string, unknown>)?.type === "number");
+      if (key && numeric && decimalsOf(key) === undefined && !AS_IS.has(key) && !AS_IS_PATTERN.test(key))
+        undecided.add(key);
+      for (const [name, property] of Object.entries((s.properties as Record<string, unknown>) ?? {}))
+        walk(property, name);
+      for (const inner of [
+        s.items,
+        s.additionalProperties,
+        ...Object.values((s.patternProperties as Record<string, unknown>) ?? {}),
+        ...variants,
+      ])
+        walk(inner, key);
     };
-    for (const methods of Object.values(doc.paths)) for (const op of Object.values(methods)) walk(op.responses?.["200"]?.content?.["application/json"]?.schema);
+    for (const methods of Object.values(doc.paths))
+      for (const op of Object.values(methods)) walk(op.responses?.["200"]?.content?.["application/json"]?.schema);
     expect([...undecided].sort()).toEqual([]);
   });
 });

@@ -112,7 +112,9 @@ function walkFor(schema: Schema, decimals?: number): Walk | null {
     const round = roundTo(decimals);
     return (value) => (Array.isArray(value) ? value.map((v) => (typeof v === "number" ? round(v) : v)) : value);
   }
-  const variants = variantsOf(schema).map((s) => walkFor(s)).filter((w): w is Walk => w !== null);
+  const variants = variantsOf(schema)
+    .map((s) => walkFor(s))
+    .filter((w): w is Walk => w !== null);
   if (variants.length > 0) {
     // Alternatives of one field are shaped apart (an object or null, objects of other fields), an intersection's
     // parts name different fields: each value is walked by every one's walk, which rounds only the fields it names.
@@ -139,7 +141,8 @@ function walkFor(schema: Schema, decimals?: number): Walk | null {
     for (const [name, walk] of fields) if (name in source) copy[name] = walk(source[name]);
     if (records.length > 0) {
       const named = new Set(Object.keys(schema.properties ?? {}));
-      for (const key of Object.keys(source)) if (!named.has(key)) copy[key] = records.reduce((v, walk) => walk(v), source[key]);
+      for (const key of Object.keys(source))
+        if (!named.has(key)) copy[key] = records.reduce((v, walk) => walk(v), source[key]);
     }
     return copy;
   };

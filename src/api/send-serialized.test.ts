@@ -25,7 +25,9 @@ describe("acceptsGzip", () => {
 });
 
 describe("sendSerialized", () => {
-  const large = JSON.stringify({ rows: Array.from({ length: 200 }, (_, i) => ({ i, wallet: `0x${String(i).padStart(40, "0")}` })) });
+  const large = JSON.stringify({
+    rows: Array.from({ length: 200 }, (_, i) => ({ i, wallet: `0x${String(i).padStart(40, "0")}` })),
+  });
   const app = Fastify();
   app.get("/large", (_request, reply) => sendSerialized(reply, SerializedBody.of(large, 1024)));
   app.get("/small", (_request, reply) => sendSerialized(reply, SerializedBody.of('{"ok":true}', 1024)));

@@ -16,7 +16,15 @@ const DEMO_ACCOUNT = "demo-webhooks";
 
 /** A day of the map passes every few seconds: probe at the busy cadence, confirm at the next update, deliver to loopback. */
 export function demoTerritoryConfig(config: Config): Config {
-  return { ...config, isw: { ...config.isw, slowProbeSeconds: config.isw.fastProbeSeconds, confirmAfterHours: 0, webhookAllowLoopback: true } };
+  return {
+    ...config,
+    isw: {
+      ...config.isw,
+      slowProbeSeconds: config.isw.fastProbeSeconds,
+      confirmAfterHours: 0,
+      webhookAllowLoopback: true,
+    },
+  };
 }
 
 export interface DemoWebhook {
@@ -26,7 +34,10 @@ export interface DemoWebhook {
 
 function describeDelivery(received: Received, secret: string | null): string {
   const headers = received.headers;
-  const signed = secret !== null && headers["webhook-signature"] === signatureOf(secret, String(headers["webhook-id"]), Number(headers["webhook-timestamp"]), received.body);
+  const signed =
+    secret !== null &&
+    headers["webhook-signature"] ===
+      signatureOf(secret, String(headers["webhook-id"]), Number(headers["webhook-timestamp"]), received.body);
   try {
     const { data } = JSON.parse(received.body) as { data: { event_type: string; city: string; details: string } };
     return `webhook received ${headers["webhook-id"]} ${data.event_type} (${data.city}): ${data.details} [signature ${signed ? "verified" : "NOT verified"}]`;
@@ -39,7 +50,11 @@ function describeDelivery(received: Received, secret: string | null): string {
 export async function startDemoWebhook(service: Service, print: (line: string) => void): Promise<DemoWebhook> {
   const db = iswDb(service.store.db);
   const now = service.platform.clock.now();
-  for (const old of await db.selectFrom("isw_webhook_endpoints").select("url").where("account", "=", DEMO_ACCOUNT).execute()) {
+  for (const old of await db
+    .selectFrom("isw_webhook_endpoints")
+    .select("url")
+    .where("account", "=", DEMO_ACCOUNT)
+    .execute()) {
     await unregisterEndpoint(db, { account: DEMO_ACCOUNT, url: old.url, cities: "all", now });
   }
   const receiver = await startReceiver("/isw-webhook");

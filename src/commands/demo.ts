@@ -31,9 +31,23 @@ function demoConfig(config: Config, urls: SimVenueUrls, world: ResolvedWorldOpti
   const blockSpan = Math.max(config.ingest.blockSpan, DEMO_BLOCK_SPAN);
   const simulated = withSimulatedVenue(config, urls);
   // The pacing protects a public RPC provider; the simulated node is on loopback.
-  const venue = { ...simulated.venue, rpcRequestsPerSecond: Math.max(config.venue.rpcRequestsPerSecond, DEMO_RPC_REQUESTS_PER_SECOND) };
-  const pointed = { ...simulated, venue, ingest: { ...config.ingest, startDate: config.ingest.startDate ?? startDate, blockSpan, confirmations: Math.min(config.ingest.confirmations, DEMO_CONFIRMATIONS) } };
-  return config.store.kind === "sqlite" ? { ...pointed, store: { ...config.store, dataDir, sqlitePath: join(dataDir, "pelagic.sqlite") } } : pointed;
+  const venue = {
+    ...simulated.venue,
+    rpcRequestsPerSecond: Math.max(config.venue.rpcRequestsPerSecond, DEMO_RPC_REQUESTS_PER_SECOND),
+  };
+  const pointed = {
+    ...simulated,
+    venue,
+    ingest: {
+      ...config.ingest,
+      startDate: config.ingest.startDate ?? startDate,
+      blockSpan,
+      confirmations: Math.min(config.ingest.confirmations, DEMO_CONFIRMATIONS),
+    },
+  };
+  return config.store.kind === "sqlite"
+    ? { ...pointed, store: { ...config.store, dataDir, sqlitePath: join(dataDir, "pelagic.sqlite") } }
+    : pointed;
 }
 
 /**
@@ -42,7 +56,10 @@ function demoConfig(config: Config, urls: SimVenueUrls, world: ResolvedWorldOpti
  */
 async function waitUntilReady(url: string, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
-    const health = (await fetch(`${url}/api/v1/health`).then((r) => r.json(), () => null)) as { ready?: boolean } | null;
+    const health = (await fetch(`${url}/api/v1/health`).then(
+      (r) => r.json(),
+      () => null,
+    )) as { ready?: boolean } | null;
     if (health?.ready) return;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
@@ -53,7 +70,11 @@ async function waitUntilReady(url: string, signal: AbortSignal): Promise<void> {
  * so an earlier run's cannot be shown again) and the `curl -N` lines that use it.
  */
 async function liveStreamLines(service: Service): Promise<string[]> {
-  const { key } = await createKey(service.store.db, { account: "demo", plan: "premium", now: Math.floor(Date.now() / 1000) });
+  const { key } = await createKey(service.store.db, {
+    account: "demo",
+    plan: "premium",
+    now: Math.floor(Date.now() / 1000),
+  });
   return [
     `  watch trades as the venue makes them (a Premium key for this run: ${key}):`,
     `    curl -N -H "X-API-Key: ${key}" ${service.url}/api/public/v1/live/trades`,
@@ -63,13 +84,25 @@ async function liveStreamLines(service: Service): Promise<string[]> {
 
 /** A few pages worth opening on the demo's data: the first whale of the leaderboard and its first market. */
 async function showcase(url: string): Promise<string[]> {
-  const board = (await fetch(`${url}/api/v2/whales/leaderboard?limit=1&min_markets=1`).then((r) => r.json(), () => null)) as { whales?: { wallet: string }[] } | null;
+  const board = (await fetch(`${url}/api/v2/whales/leaderboard?limit=1&min_markets=1`).then(
+    (r) => r.json(),
+    () => null,
+  )) as { whales?: { wallet: string }[] } | null;
   const wallet = board?.whales?.[0]?.wallet;
-  const search = (await fetch(`${url}/api/v2/markets/search?limit=1`).then((r) => r.json(), () => null)) as { markets?: { id: string }[] } | null;
+  const search = (await fetch(`${url}/api/v2/markets/search?limit=1`).then(
+    (r) => r.json(),
+    () => null,
+  )) as { markets?: { id: string }[] } | null;
   const market = search?.markets?.[0]?.id;
   return [
     `${url}/api/v2/whales/leaderboard`,
-    ...(wallet ? [`${url}/api/v2/wallet/${wallet}`, `${url}/api/v2/wallet/${wallet}/positions`, `${url}/api/v2/wallet/${wallet}/ai-analysis   (Premium, X-API-Key: pending at first, then the report)`] : []),
+    ...(wallet
+      ? [
+          `${url}/api/v2/wallet/${wallet}`,
+          `${url}/api/v2/wallet/${wallet}/positions`,
+          `${url}/api/v2/wallet/${wallet}/ai-analysis   (Premium, X-API-Key: pending at first, then the report)`,
+        ]
+      : []),
     `${url}/api/v2/markets/search?q=russia`,
     ...(market ? [`${url}/api/v2/market/${market}`] : []),
     `${url}/api/analytics/whale-volume-24h`,
@@ -100,7 +133,15 @@ export const demoCommand: CommandSpec = {
     const venueArgs = Object.entries(flags)
       .filter(([name]) => name in WORLD_FLAGS)
       .flatMap(([name, value]) => [`--${name}`, value]);
-    const venue = await startVenueProcess([...venueArgs, "--sim-port", String(numberFlag(flags, "sim-port")), "--live-from", "now", "--end", new Date(options.end * 1000).toISOString().slice(0, 10)]);
+    const venue = await startVenueProcess([
+      ...venueArgs,
+      "--sim-port",
+      String(numberFlag(flags, "sim-port")),
+      "--live-from",
+      "now",
+      "--end",
+      new Date(options.end * 1000).toISOString().slice(0, 10),
+    ]);
     const serviceConfig = demoTerritoryConfig(demoConfig(config, venue.urls, options));
     const logger = createLogger(config.server.logLevel);
     let service: Service;
@@ -112,7 +153,16 @@ export const demoCommand: CommandSpec = {
     }
     const stopping = new AbortController();
     const webhook = await startDemoWebhook(service, (line) => console.log(line));
-    stopOnSignals({ ...service, stop: () => (stopping.abort(), service.stop().then(async () => void (await Promise.all([venue.close(), webhook.close()])))) }, logger, config.server.shutdownGraceMs);
+    stopOnSignals(
+      {
+        ...service,
+        stop: () => (
+          stopping.abort(), service.stop().then(async () => void (await Promise.all([venue.close(), webhook.close()])))
+        ),
+      },
+      logger,
+      config.server.shutdownGraceMs,
+    );
     console.log(
       [
         `Pelagic demo on a simulated venue (${describeWorld(options, liveRate)}), serving at ${service.url} after ${seconds()} s.`,
@@ -126,6 +176,11 @@ export const demoCommand: CommandSpec = {
     );
     await waitUntilReady(service.url, stopping.signal);
     if (stopping.signal.aborted) return;
-    console.log([`Pelagic demo ready in ${seconds()} s. Open:`, ...[...(await showcase(service.url)), ...territoryShowcase(service.url, webhook)].map((line) => `  ${line}`)].join("\n"));
+    console.log(
+      [
+        `Pelagic demo ready in ${seconds()} s. Open:`,
+        ...[...(await showcase(service.url)), ...territoryShowcase(service.url, webhook)].map((line) => `  ${line}`),
+      ].join("\n"),
+    );
   },
 };

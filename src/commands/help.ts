@@ -2,7 +2,8 @@
 import type { CommandSpec, FlagSpec } from "./spec.js";
 
 const WIDTH = 100;
-const SETTINGS_ARE_FLAGS = "Every setting is also a flag (--log-level debug is LOG_LEVEL=debug); pelagic settings lists them.";
+const SETTINGS_ARE_FLAGS =
+  "Every setting is also a flag (--log-level debug is LOG_LEVEL=debug); pelagic settings lists them.";
 
 /** Words of `text` in lines of at most `width` characters (a longer word gets a line of its own). */
 function wrap(text: string, width: number): string[] {
@@ -23,21 +24,32 @@ function table(rows: ReadonlyArray<readonly [string, string]>, indent = "  "): s
   return rows.flatMap(([term, text]) => {
     const [first = "", ...rest] = wrap(text, WIDTH - indent.length - column);
     const pad = " ".repeat(indent.length + column);
-    const head = term.length + 2 <= column ? [`${indent}${term.padEnd(column)}${first}`] : [`${indent}${term}`, `${pad}${first}`];
+    const head =
+      term.length + 2 <= column ? [`${indent}${term.padEnd(column)}${first}`] : [`${indent}${term}`, `${pad}${first}`];
     return [...head, ...rest.map((line) => `${pad}${line}`)];
   });
 }
 
 function flagText(flag: FlagSpec): string {
   const shown = flag.default ?? flag.defaultText;
-  const notes = [flag.setting ? `setting ${flag.setting}` : "", shown === undefined ? "" : `default: ${shown}`].filter(Boolean).join("; ");
+  const notes = [flag.setting ? `setting ${flag.setting}` : "", shown === undefined ? "" : `default: ${shown}`]
+    .filter(Boolean)
+    .join("; ");
   return notes ? `${flag.description} (${notes})` : flag.description;
 }
 
 export function commandHelp(command: CommandSpec): string {
-  const flags = Object.entries(command.flags).map(([name, flag]) => [`--${name}${flag.value ? ` ${flag.value}` : ""}`, flagText(flag)] as const);
+  const flags = Object.entries(command.flags).map(
+    ([name, flag]) => [`--${name}${flag.value ? ` ${flag.value}` : ""}`, flagText(flag)] as const,
+  );
   const usage = command.actions
-    ? ["actions:", ...Object.values(command.actions).flatMap((action) => [`  ${action.usage}`, ...wrap(action.summary, WIDTH - 6).map((line) => `      ${line}`)])]
+    ? [
+        "actions:",
+        ...Object.values(command.actions).flatMap((action) => [
+          `  ${action.usage}`,
+          ...wrap(action.summary, WIDTH - 6).map((line) => `      ${line}`),
+        ]),
+      ]
     : [`usage: pelagic ${command.name}${flags.length ? " [flags]" : ""} [--setting value ...]`];
   return [
     ...wrap(`pelagic ${command.name}: ${command.summary}`, WIDTH),

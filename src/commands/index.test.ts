@@ -35,8 +35,33 @@ const EXPECTED_FLAGS: Record<string, string[]> = {
   keys: ["--account", "--plan", "--key", "--rate-limit"],
   rebuild: [],
   migrate: [],
-  sim: ["--seed", "--markets", "--wallets", "--fills", "--days", "--end", "--live-rate", "--faults", "--isw-data", "--isw-step", "--live-from", "--stats", "--sim-port"],
-  demo: ["--seed", "--markets", "--wallets", "--fills", "--days", "--end", "--live-rate", "--faults", "--sim-port", "--port"],
+  sim: [
+    "--seed",
+    "--markets",
+    "--wallets",
+    "--fills",
+    "--days",
+    "--end",
+    "--live-rate",
+    "--faults",
+    "--isw-data",
+    "--isw-step",
+    "--live-from",
+    "--stats",
+    "--sim-port",
+  ],
+  demo: [
+    "--seed",
+    "--markets",
+    "--wallets",
+    "--fills",
+    "--days",
+    "--end",
+    "--live-rate",
+    "--faults",
+    "--sim-port",
+    "--port",
+  ],
 };
 
 /** The rows of a help's flags section: the flag, and the rest of its text up to the next flag. */
@@ -192,8 +217,13 @@ describe("keys refusing junk", () => {
     expect((await keys("create", "--account", "acme", "--plan", "premium")).code).toBe(0);
     const downgrade = await keys("create", "--account", "acme", "--plan", "free");
     expect(downgrade.code).toBe(2);
-    expect(downgrade.stderr.split("\n")).toEqual([expect.stringContaining("pelagic keys plan --account acme --plan free")]);
-    for (const argv of [["--account", "tab\there", "--plan", "free"], ["--account", "ok", "--plan", "free", "--rate-limit", "99999999999999999999999"]]) {
+    expect(downgrade.stderr.split("\n")).toEqual([
+      expect.stringContaining("pelagic keys plan --account acme --plan free"),
+    ]);
+    for (const argv of [
+      ["--account", "tab\there", "--plan", "free"],
+      ["--account", "ok", "--plan", "free", "--rate-limit", "99999999999999999999999"],
+    ]) {
       const refused = await keys("create", ...argv);
       expect(refused.code).toBe(2);
       expect(refused.stderr.split("\n")).toHaveLength(1);

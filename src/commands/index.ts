@@ -16,7 +16,16 @@ import { settingsCommand } from "./settings.js";
 import { simCommand } from "./sim.js";
 import { UsageError, type CommandSpec } from "./spec.js";
 
-export const COMMANDS: readonly CommandSpec[] = [serveCommand, ingestCommand, settingsCommand, keysCommand, rebuildCommand, migrateCommand, simCommand, demoCommand];
+export const COMMANDS: readonly CommandSpec[] = [
+  serveCommand,
+  ingestCommand,
+  settingsCommand,
+  keysCommand,
+  rebuildCommand,
+  migrateCommand,
+  simCommand,
+  demoCommand,
+];
 
 export interface CommandLine {
   /** Settings given as flags, by environment name (`--data-dir x` is DATA_DIR). */
@@ -38,13 +47,19 @@ export function parseCommandLine(argv: readonly string[], command: CommandSpec):
   for (const [name, flag] of ownFlags) options[name] = { type: flag.value ? "string" : "boolean" };
   const isOwn = new Set(ownFlags.map(([name]) => name));
   const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
-  const line: CommandLine = { settings: {}, flags: {}, positionals: [], help: tokens.some((t) => t.kind === "option" && t.name === "help") };
+  const line: CommandLine = {
+    settings: {},
+    flags: {},
+    positionals: [],
+    help: tokens.some((t) => t.kind === "option" && t.name === "help"),
+  };
   if (line.help) return line;
   for (const token of tokens) {
     if (token.kind === "positional") line.positionals.push(token.value);
     if (token.kind !== "option") continue;
     if (!Object.hasOwn(options, token.name)) throw new UsageError(`unknown flag ${token.rawName}`);
-    if (options[token.name]?.type === "string" && token.value === undefined) throw new UsageError(`${token.rawName} needs a value`);
+    if (options[token.name]?.type === "string" && token.value === undefined)
+      throw new UsageError(`${token.rawName} needs a value`);
     const value = token.value ?? "true";
     if (isOwn.has(token.name)) line.flags[token.name] = value;
     else line.settings[flagToEnv(token.name)] = value;
@@ -100,7 +115,9 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     const usage = error instanceof UsageError;
-    console.error(`pelagic ${command.name}: ${error instanceof Error ? error.message : String(error)}${usage ? ` ${seeHelp}` : ""}`);
+    console.error(
+      `pelagic ${command.name}: ${error instanceof Error ? error.message : String(error)}${usage ? ` ${seeHelp}` : ""}`,
+    );
     return usage ? 2 : 1;
   }
 }

@@ -22,7 +22,10 @@ export const ingestCommand: CommandSpec = {
     "until-caught-up": { description: "exit (code 0) once every source has caught up, instead of following the venue" },
     "ingest-start": settingFlag("INGEST_START", "<date|block>"),
   },
-  examples: ["pelagic ingest --ingest-start 2026-01-01 --until-caught-up", "pelagic ingest --database-url postgres://localhost/pelagic"],
+  examples: [
+    "pelagic ingest --ingest-start 2026-01-01 --until-caught-up",
+    "pelagic ingest --database-url postgres://localhost/pelagic",
+  ],
   run: (config, flags) => runIngestCommand(config, { untilCaughtUp: flags["until-caught-up"] === "true" }),
 };
 

@@ -3,7 +3,17 @@
  * nowhere else; listings show only prefixes.
  */
 import type { Kysely } from "kysely";
-import { AccountError, KeyNotFoundError, RATE_LIMIT_RANGE, createKey, listKeys, revokeKey, rotateKey, setAccountPlan, type IssuedKey } from "../accounts/keys.js";
+import {
+  AccountError,
+  KeyNotFoundError,
+  RATE_LIMIT_RANGE,
+  createKey,
+  listKeys,
+  revokeKey,
+  rotateKey,
+  setAccountPlan,
+  type IssuedKey,
+} from "../accounts/keys.js";
 import { withMigratedStore } from "../runtime/index.js";
 import type { Database, Plan } from "../store/schema.js";
 import { UsageError, type CommandSpec, type Flags } from "./spec.js";
@@ -42,13 +52,27 @@ export async function runKeysCommand(
   }
 }
 
-async function runKeysAction(db: Kysely<Database>, action: string | undefined, flags: Flags, now: number, out: (line: string) => void): Promise<void> {
+async function runKeysAction(
+  db: Kysely<Database>,
+  action: string | undefined,
+  flags: Flags,
+  now: number,
+  out: (line: string) => void,
+): Promise<void> {
   switch (action) {
     case "create": {
       const plan = planFlag(flags);
       const rate = flags["rate-limit"];
-      if (rate !== undefined && !/^[1-9]\d{0,9}$/.test(rate)) throw new UsageError(`--rate-limit must be a whole number from ${RATE_LIMIT_RANGE.min} to ${RATE_LIMIT_RANGE.max}, got "${rate}"`);
-      const issued = await createKey(db, { account: required(flags, "account"), plan, rateLimitPerMinute: rate ? Number(rate) : null, now });
+      if (rate !== undefined && !/^[1-9]\d{0,9}$/.test(rate))
+        throw new UsageError(
+          `--rate-limit must be a whole number from ${RATE_LIMIT_RANGE.min} to ${RATE_LIMIT_RANGE.max}, got "${rate}"`,
+        );
+      const issued = await createKey(db, {
+        account: required(flags, "account"),
+        plan,
+        rateLimitPerMinute: rate ? Number(rate) : null,
+        now,
+      });
       printIssued(issued, out);
       return;
     }
@@ -73,7 +97,16 @@ async function runKeysAction(db: Kysely<Database>, action: string | undefined, f
       const keys = await listKeys(db, flags.account);
       out(["prefix", "account", "plan", "status", "limit/min", "created"].join("\t"));
       for (const k of keys) {
-        out([k.prefix, k.account, k.plan, k.status, k.rateLimitPerMinute ?? "plan", new Date(k.createdAt * 1000).toISOString()].join("\t"));
+        out(
+          [
+            k.prefix,
+            k.account,
+            k.plan,
+            k.status,
+            k.rateLimitPerMinute ?? "plan",
+            new Date(k.createdAt * 1000).toISOString(),
+          ].join("\t"),
+        );
       }
       return;
     }
@@ -83,11 +116,23 @@ async function runKeysAction(db: Kysely<Database>, action: string | undefined, f
 }
 
 const KEY_ACTIONS = {
-  create: { usage: "pelagic keys create --account <name> --plan premium|free [--rate-limit <per minute>]", summary: "issue a key (creating the account if new; an existing account must already be on that plan)" },
-  plan: { usage: "pelagic keys plan --account <name> --plan premium|free", summary: "change an account's plan, for every key of it" },
-  rotate: { usage: "pelagic keys rotate --key <prefix>", summary: "replace a key with a new one; the old one stops working" },
+  create: {
+    usage: "pelagic keys create --account <name> --plan premium|free [--rate-limit <per minute>]",
+    summary: "issue a key (creating the account if new; an existing account must already be on that plan)",
+  },
+  plan: {
+    usage: "pelagic keys plan --account <name> --plan premium|free",
+    summary: "change an account's plan, for every key of it",
+  },
+  rotate: {
+    usage: "pelagic keys rotate --key <prefix>",
+    summary: "replace a key with a new one; the old one stops working",
+  },
   revoke: { usage: "pelagic keys revoke --key <prefix>", summary: "end a key" },
-  list: { usage: "pelagic keys list [--account <name>]", summary: "keys by prefix, account, plan, status, rate limit and creation time" },
+  list: {
+    usage: "pelagic keys list [--account <name>]",
+    summary: "keys by prefix, account, plan, status, rate limit and creation time",
+  },
 };
 
 function unknownAction(action: string | undefined): UsageError {
@@ -104,11 +149,21 @@ export const keysCommand: CommandSpec = {
   actions: KEY_ACTIONS,
   flags: {
     account: { value: "<name>", description: "the account (create: created if new; list: only its keys)" },
-    plan: { value: "premium|free", description: "the account's plan (create: must match an existing account's; plan: the new one)" },
-    "rate-limit": { value: "<per minute>", description: `this key's requests per minute instead of its plan's, ${RATE_LIMIT_RANGE.min} to ${RATE_LIMIT_RANGE.max} (create)` },
+    plan: {
+      value: "premium|free",
+      description: "the account's plan (create: must match an existing account's; plan: the new one)",
+    },
+    "rate-limit": {
+      value: "<per minute>",
+      description: `this key's requests per minute instead of its plan's, ${RATE_LIMIT_RANGE.min} to ${RATE_LIMIT_RANGE.max} (create)`,
+    },
     key: { value: "<prefix>", description: "the key's prefix, as list shows it (rotate, revoke)" },
   },
-  examples: ["pelagic keys create --account acme --plan premium", "pelagic keys list --account acme", "pelagic keys revoke --key pelagic_AbCdEf1234"],
+  examples: [
+    "pelagic keys create --account acme --plan premium",
+    "pelagic keys list --account acme",
+    "pelagic keys revoke --key pelagic_AbCdEf1234",
+  ],
   async run(config, flags, [action]) {
     // Refused before the store is opened (and, on SQLite, created).
     if (action === undefined || !Object.hasOwn(KEY_ACTIONS, action)) throw unknownAction(action);

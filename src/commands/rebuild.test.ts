@@ -25,10 +25,15 @@ describe("pelagic rebuild", () => {
     const lines: string[] = [];
     await runRebuildCommand(config, new ManualClock((world.end + 60) * 1000), (line) => lines.push(line));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^rebuilt as of \d{4}-\d\d-\d\dT.*: [\d,]+ fills, \d+ wallets, \d+ positions, \d+ markets/);
+    expect(lines[0]).toMatch(
+      /^rebuilt as of \d{4}-\d\d-\d\dT.*: [\d,]+ fills, \d+ wallets, \d+ positions, \d+ markets/,
+    );
 
     const reopened = await openStore({ kind: "sqlite", sqlitePath: config.store.sqlitePath });
-    const positions = await reopened.db.selectFrom("positions").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const positions = await reopened.db
+      .selectFrom("positions")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     await reopened.close();
     expect(Number(positions.n)).toBeGreaterThan(0);
   });

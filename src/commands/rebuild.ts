@@ -5,7 +5,11 @@ import { systemClock, type Clock } from "../platform/clock.js";
 import { withMigratedStore } from "../runtime/index.js";
 import type { CommandSpec } from "./spec.js";
 
-export async function runRebuildCommand(config: Config, clock: Clock = systemClock, print: (line: string) => void = console.log): Promise<void> {
+export async function runRebuildCommand(
+  config: Config,
+  clock: Clock = systemClock,
+  print: (line: string) => void = console.log,
+): Promise<void> {
   await withMigratedStore(config, async (store) => {
     const result = await rebuild(store, config, clock);
     const seconds = (ms: number) => (ms / 1000).toFixed(1);

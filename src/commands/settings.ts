@@ -5,7 +5,8 @@ import type { CommandSpec } from "./spec.js";
 export const settingsCommand: CommandSpec = {
   name: "settings",
   summary: "print every setting (environment name, default, meaning) as a Markdown table",
-  description: "Lists every setting Pelagic reads: its environment variable, its default and what it means. Each is also a flag of every command.",
+  description:
+    "Lists every setting Pelagic reads: its environment variable, its default and what it means. Each is also a flag of every command.",
   flags: {},
   examples: ["pelagic settings", "pelagic settings | grep INGEST_"],
   async run() {

@@ -21,7 +21,10 @@ function liveFromFlag(flags: Flags): number | undefined {
  * so that the hours between the world's end (midnight) and now are quiet instead of a day of trading to catch
  * up with before it is ready.
  */
-async function startVenue(flags: Flags, host: string): Promise<{ venue: SimVenue; options: ResolvedWorldOptions; liveRate: number }> {
+async function startVenue(
+  flags: Flags,
+  host: string,
+): Promise<{ venue: SimVenue; options: ResolvedWorldOptions; liveRate: number }> {
   const options = worldOptionsOf(flags);
   const liveRate = numberFlag(flags, "live-rate");
   const liveFrom = liveFromFlag(flags);
@@ -38,7 +41,11 @@ async function startVenue(flags: Flags, host: string): Promise<{ venue: SimVenue
 
 /** Closes on SIGINT/SIGTERM. */
 function closeOnSignals(close: () => Promise<void>): void {
-  const onSignal = () => void close().then(() => process.exit(0), () => process.exit(1));
+  const onSignal = () =>
+    void close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
 }
@@ -58,12 +65,24 @@ export const simCommand: CommandSpec = {
     "settings for a pelagic serve or ingest, and how to pass them.",
   flags: {
     ...WORLD_FLAGS,
-    "live-from": { value: "<when>", defaultText: "the history's end", description: "when live trading starts: now, or unix seconds" },
-    "sim-port": { value: "<port>", default: "8090", description: "the venue's port (0: any free port); serve's default, 8080, runs beside it" },
+    "live-from": {
+      value: "<when>",
+      defaultText: "the history's end",
+      description: "when live trading starts: now, or unix seconds",
+    },
+    "sim-port": {
+      value: "<port>",
+      default: "8090",
+      description: "the venue's port (0: any free port); serve's default, 8080, runs beside it",
+    },
     host: settingFlag("HOST", "<address>"),
     stats: { description: "print the world's make-up (markets, wallets, archetypes, volumes) and exit" },
   },
-  examples: ["pelagic sim --fills 20000 --wallets 500 > sim.env &", "pelagic sim --seed 7 --stats", "pelagic sim --faults on --live-rate 5"],
+  examples: [
+    "pelagic sim --fills 20000 --wallets 500 > sim.env &",
+    "pelagic sim --seed 7 --stats",
+    "pelagic sim --faults on --live-rate 5",
+  ],
   async run(config, flags) {
     if (flags.stats === "true") {
       console.log(formatWorldStats(worldStats(generateWorld(worldOptionsOf(flags)))));

@@ -36,5 +36,10 @@ export class UsageError extends Error {}
 export function settingFlag(env: string, value: string): FlagSpec {
   const setting = describeSettings().find((s) => s.env === env);
   if (!setting) throw new Error(`no setting ${env}`);
-  return { value, description: setting.description, ...(setting.default === undefined ? {} : { defaultText: setting.defaultText }), setting: env };
+  return {
+    value,
+    description: setting.description,
+    ...(setting.default === undefined ? {} : { defaultText: setting.defaultText }),
+    setting: env,
+  };
 }

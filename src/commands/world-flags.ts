@@ -5,7 +5,11 @@ import type { FlagSpec, Flags } from "./spec.js";
 const DAY = 86_400;
 
 export const WORLD_FLAGS = {
-  seed: { value: "<integer|text>", default: "1", description: "the world's seed: the same seed and sizes make the same world" },
+  seed: {
+    value: "<integer|text>",
+    default: "1",
+    description: "the world's seed: the same seed and sizes make the same world",
+  },
   markets: { value: "<n>", default: String(WORLD_DEFAULTS.markets), description: "markets in the world" },
   wallets: { value: "<n>", default: String(WORLD_DEFAULTS.wallets), description: "wallets in the world, at least 30" },
   fills: { value: "<n>", default: String(WORLD_DEFAULTS.fills), description: "fills of the world's history" },
@@ -15,16 +19,26 @@ export const WORLD_FLAGS = {
   faults: {
     value: "<faults>",
     default: "off",
-    description: "the venue's faults: off, on (a bad day), or name=rate pairs joined by commas, names: rate-limit, server-error, arcgis-throttle, rtds-disconnect, rtds-loss, and retry-after (seconds)",
+    description:
+      "the venue's faults: off, on (a bad day), or name=rate pairs joined by commas, names: rate-limit, server-error, arcgis-throttle, rtds-disconnect, rtds-loss, and retry-after (seconds)",
   },
-  "isw-data": { value: "<folder>", defaultText: "the simulator's snapshots", description: "folder of the ISW territory snapshots the ArcGIS layers replay" },
-  "isw-step": { value: "<seconds>", default: "300", description: "in live mode, seconds between two territory snapshots" },
+  "isw-data": {
+    value: "<folder>",
+    defaultText: "the simulator's snapshots",
+    description: "folder of the ISW territory snapshots the ArcGIS layers replay",
+  },
+  "isw-step": {
+    value: "<seconds>",
+    default: "300",
+    description: "in live mode, seconds between two territory snapshots",
+  },
 } as const satisfies Record<string, FlagSpec>;
 
 export function numberFlag(flags: Flags, name: string): number {
   const text = flags[name];
   const value = Number(text);
-  if (text === undefined || !Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number, got "${text}"`);
+  if (text === undefined || !Number.isFinite(value) || value < 0)
+    throw new Error(`--${name} must be a non-negative number, got "${text}"`);
   return value;
 }
 
@@ -32,7 +46,8 @@ export function numberFlag(flags: Flags, name: string): number {
 function endFlag(flags: Flags): number {
   const text = flags.end;
   if (text === undefined) return Math.floor(Date.now() / 1000 / DAY) * DAY;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !Number.isFinite(Date.parse(`${text}T00:00:00Z`))) throw new Error(`--end must be YYYY-MM-DD, got "${text}"`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !Number.isFinite(Date.parse(`${text}T00:00:00Z`)))
+    throw new Error(`--end must be YYYY-MM-DD, got "${text}"`);
   return Date.parse(`${text}T00:00:00Z`) / 1000;
 }
 

@@ -12,7 +12,12 @@ describe("configuration", () => {
     expect(c.venue.gammaUrl).toBe("https://gamma-api.polymarket.com");
     expect(c.venue.v2CutoverDate).toBe(Date.UTC(2026, 3, 28) / 1000);
     expect(c.farmer.favouriteMinAvgBuyPrice).toBe(0.95);
-    expect(c.smart).toMatchObject({ minResolvedMarkets: 10, minWinRate: 55, skillMinResolvedMarkets: 30, skillMinZ: 2.33 });
+    expect(c.smart).toMatchObject({
+      minResolvedMarkets: 10,
+      minWinRate: 55,
+      skillMinResolvedMarkets: 30,
+      skillMinZ: 2.33,
+    });
     expect(c.ledger.profitFactorCap).toBe(99.99);
     expect(c.limits.premiumPerMinute).toBe(600);
   });

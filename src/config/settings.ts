@@ -70,7 +70,8 @@ function proxyAddress(entry: string, env: string): string {
   const family = isIP(address ?? "");
   const bits = family === 4 ? 32 : 128;
   const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= bits);
-  if (family === 0 || !prefixOk || rest.length > 0) throw new ConfigError(env, `"${entry}" is not an IP address or CIDR range`);
+  if (family === 0 || !prefixOk || rest.length > 0)
+    throw new ConfigError(env, `"${entry}" is not an IP address or CIDR range`);
   return entry;
 }
 
@@ -79,7 +80,10 @@ export function proxyTrust(env: string, description: string): Setting<ProxyTrust
     const text = raw.trim().toLowerCase();
     if (text === "" || text === "false" || text === "0") return false;
     if (text === "true") {
-      throw new ConfigError(env, "true would trust an X-Forwarded-For the client writes itself; give the number of proxies in front of the service (e.g. 1) or their addresses (e.g. 10.0.0.0/8)");
+      throw new ConfigError(
+        env,
+        "true would trust an X-Forwarded-For the client writes itself; give the number of proxies in front of the service (e.g. 1) or their addresses (e.g. 10.0.0.0/8)",
+      );
     }
     if (/^\d+$/.test(text)) return Number(text);
     return text.split(",").map((entry) => proxyAddress(entry.trim(), env));
@@ -103,7 +107,12 @@ export function bool(env: string, defaultValue: boolean, description: string): S
   });
 }
 
-export function oneOf<const T extends string>(env: string, defaultValue: T, choices: readonly T[], description: string): Setting<T> {
+export function oneOf<const T extends string>(
+  env: string,
+  defaultValue: T,
+  choices: readonly T[],
+  description: string,
+): Setting<T> {
   return setting(env, defaultValue, description, (raw) => {
     if (!(choices as readonly string[]).includes(raw)) {
       throw new ConfigError(env, `expected one of ${choices.join(", ")}, got "${raw}"`);

@@ -18,7 +18,15 @@ import type { Derivation, RecentRows } from "./derivation.js";
 import type { LiveHours } from "./hourly-points.js";
 import { PendingWrites } from "./pending-writes.js";
 import { dayStart } from "./rebuild.js";
-import { isIncome, isIncomeType, orderedBatchEvents, storedActivity, storedFill, type StoredActivity, type StoredFill } from "./stored-events.js";
+import {
+  isIncome,
+  isIncomeType,
+  orderedBatchEvents,
+  storedActivity,
+  storedFill,
+  type StoredActivity,
+  type StoredFill,
+} from "./stored-events.js";
 import { loadWalletInputs } from "./wallet-inputs.js";
 import { loadMarketFacts } from "./market-facts.js";
 
@@ -50,7 +58,10 @@ export class RecentReads {
 
   /** Remembers the keys of rows stored after `marks` that a read sees, so that their batch is not applied twice. */
   rows(marks: { fills: number; activity: number }, counted: boolean): RecentRows {
-    return { keysAbove: marks, onKey: (key) => this.keys.set(key, { until: this.refreshes + READ_MEMORY_REFRESHES, counted }) };
+    return {
+      keysAbove: marks,
+      onKey: (key) => this.keys.set(key, { until: this.refreshes + READ_MEMORY_REFRESHES, counted }),
+    };
   }
 
   get(key: string): { counted: boolean } | undefined {
@@ -95,7 +106,8 @@ export class BatchApplier {
   async apply(batch: CommittedRows): Promise<void> {
     const d = this.derivation;
     await this.loadMissingFacts(batch);
-    for (const resolution of batch.resolutions) this.setFacts(resolution.condition_id, { resolution: resolution.resolution, resolvedAt: resolution.resolved_at });
+    for (const resolution of batch.resolutions)
+      this.setFacts(resolution.condition_id, { resolution: resolution.resolution, resolvedAt: resolution.resolved_at });
     const fills: StoredFill[] = [];
     const activity: StoredActivity[] = [];
     const now = this.deps.clock.now();
@@ -104,7 +116,8 @@ export class BatchApplier {
       // A fill before an hourly point already taken moves its token's price there: its market's holders are derived again.
       if (this.hours.taken(row.ts, now)) for (const holder of d.holdersOf(row.condition_id)) this.rederive.add(holder);
       const read = this.reads.get(row.fill_key);
-      if (!read?.counted) d.countFill(row.wallet, row.condition_id, row.ts, row.role ?? null, row.entry_type ?? null, row.usd);
+      if (!read?.counted)
+        d.countFill(row.wallet, row.condition_id, row.ts, row.role ?? null, row.entry_type ?? null, row.usd);
       d.observe(row.ts);
       if (read) continue;
       fills.push(storedFill(row));
@@ -151,13 +164,19 @@ export class BatchApplier {
     for (const row of batch.fills) if (unknown(row.condition_id)) conditionIds.add(row.condition_id);
     for (const row of batch.activity) {
       if (row.condition_id && unknown(row.condition_id)) conditionIds.add(row.condition_id);
-      if (row.neg_risk_market_id && !markets.negRiskEvent(row.neg_risk_market_id) && !this.factsAsked.has(row.neg_risk_market_id)) negRiskMarketIds.add(row.neg_risk_market_id);
+      if (
+        row.neg_risk_market_id &&
+        !markets.negRiskEvent(row.neg_risk_market_id) &&
+        !this.factsAsked.has(row.neg_risk_market_id)
+      )
+        negRiskMarketIds.add(row.neg_risk_market_id);
     }
     if (conditionIds.size + negRiskMarketIds.size === 0) return;
     // Asked once until the next refresh, which loads the facts of every market updated since.
     for (const id of [...conditionIds, ...negRiskMarketIds]) this.factsAsked.add(id);
     const wanted = { conditionIds: [...conditionIds], negRiskMarketIds: [...negRiskMarketIds] };
-    for (const facts of await loadMarketFacts(this.deps.store.db, undefined, wanted)) this.setFacts(facts.conditionId, facts);
+    for (const facts of await loadMarketFacts(this.deps.store.db, undefined, wanted))
+      this.setFacts(facts.conditionId, facts);
   }
 
   /**
@@ -170,11 +189,21 @@ export class BatchApplier {
     const c = markets.find(conditionId);
     const known = c === undefined ? undefined : markets.facts[c];
     const wasResolved = c !== undefined && (markets.payoutYes[c] as number) >= 0;
-    const facts: MarketFacts = { conditionId, category: null, negRiskEventId: null, resolution: null, resolvedAt: null, priceYes: null, ...known, ...change };
+    const facts: MarketFacts = {
+      conditionId,
+      category: null,
+      negRiskEventId: null,
+      resolution: null,
+      resolvedAt: null,
+      priceYes: null,
+      ...known,
+      ...change,
+    };
     d.state.setMarket(facts);
     if (wasResolved || c === undefined || facts.resolution === null || facts.resolvedAt === null) return;
     // Hourly points already taken after the resolution valued its holders' positions unresolved.
-    if (this.hours.taken(facts.resolvedAt, this.deps.clock.now())) for (const holder of d.holdersOf(conditionId)) this.rederive.add(holder);
+    if (this.hours.taken(facts.resolvedAt, this.deps.clock.now()))
+      for (const holder of d.holdersOf(conditionId)) this.rederive.add(holder);
     for (let p = markets.firstHolder[c]!; p >= 0; p = positions.nextInMarket(p)) {
       const address = d.liveAddress(walletTable.addresses[positions.walletOf(p)]!);
       if (address !== null && d.lastEventTs(address) > facts.resolvedAt) this.rederive.add(address);
@@ -190,7 +219,8 @@ export class BatchApplier {
     const oldest = dayStart(this.deps.clock.now()) - this.deps.config.derive.snapshotDays * SECONDS_PER_DAY;
     while (this.snapshotDay < target) {
       const day = Math.max(this.snapshotDay + SECONDS_PER_DAY, Math.min(target, oldest));
-      for (const change of this.derivation.advance(day)) this.pending.mark(change.address, [change.conditionId], change.resolvedAt);
+      for (const change of this.derivation.advance(day))
+        this.pending.mark(change.address, [change.conditionId], change.resolvedAt);
       if (day >= oldest) {
         const rows = this.derivation.snapshotRows(day);
         await this.deps.store.transaction(async (tx) => {
@@ -224,7 +254,13 @@ export class BatchApplier {
       this.catchUpFlush.unref();
       return;
     }
-    if (this.pending.positions.size === 0 && this.pending.rewrittenPositions.size === 0 && !(withStats && this.pending.stats.size > 0) && !refresh) return;
+    if (
+      this.pending.positions.size === 0 &&
+      this.pending.rewrittenPositions.size === 0 &&
+      !(withStats && this.pending.stats.size > 0) &&
+      !refresh
+    )
+      return;
     const wallets = withStats ? [...this.pending.stats] : [];
     const inputs = await loadWalletInputs(this.deps.store, wallets, asOf);
     const assessed = new Map(
@@ -237,13 +273,25 @@ export class BatchApplier {
     const stats = [...assessed].map(([w, assessment]) => d.statsRow(w, assessment, now));
     const ranks = rankChanged.map((wallet) => {
       const r = d.rankings.get(wallet);
-      return { wallet, rank_pnl: r?.rankPnl ?? null, rank_winrate: r?.rankWinRate ?? null, rank_volume: r?.rankVolume ?? null, rank_profit_factor: r?.rankProfitFactor ?? null };
+      return {
+        wallet,
+        rank_pnl: r?.rankPnl ?? null,
+        rank_winrate: r?.rankWinRate ?? null,
+        rank_volume: r?.rankVolume ?? null,
+        rank_profit_factor: r?.rankProfitFactor ?? null,
+      };
     });
     const rewritten = [...this.pending.rewrittenPositions];
-    const positions = [...this.pending.positions].flatMap(([w, markets]) => (this.pending.rewrittenPositions.has(w) ? [] : [...markets].flatMap((c) => d.positionRowsIn(w, c))));
+    const positions = [...this.pending.positions].flatMap(([w, markets]) =>
+      this.pending.rewrittenPositions.has(w) ? [] : [...markets].flatMap((c) => d.positionRowsIn(w, c)),
+    );
     await this.deps.store.transaction(async (tx) => {
       await deleteWhereIn(tx, "positions", "wallet", rewritten);
-      await insertRows(tx, "positions", rewritten.flatMap((w) => d.positionRows(w)));
+      await insertRows(
+        tx,
+        "positions",
+        rewritten.flatMap((w) => d.positionRows(w)),
+      );
       await upsertRows(tx, "positions", positions);
       await upsertRows(tx, "wallet_stats", stats);
       await updateRanks(tx, ranks);

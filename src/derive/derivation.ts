@@ -29,7 +29,14 @@ import {
 } from "../ledger/index.js";
 import type { Config } from "../config/index.js";
 import type { Store } from "../store/database.js";
-import { BOARD_WINDOW_DAYS, type Database, type PnlPointsTable, type PositionSnapshotsTable, type PositionsTable, type WalletBoardColumns } from "../store/schema.js";
+import {
+  BOARD_WINDOW_DAYS,
+  type Database,
+  type PnlPointsTable,
+  type PositionSnapshotsTable,
+  type PositionsTable,
+  type WalletBoardColumns,
+} from "../store/schema.js";
 import { fromMicro } from "../venue/units.js";
 import { streamWalletEvents, type StreamedRow, type StreamScope } from "./event-stream.js";
 import { positionRow, positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
@@ -126,7 +133,8 @@ export class Derivation {
     if (streamed.kind === 0) {
       const fill = streamed.row;
       event = fillEvent(fill);
-      if (options.countMarkets) this.countFill(fill.wallet, fill.condition_id, fill.ts, fill.role, fill.entry_type, fill.usd);
+      if (options.countMarkets)
+        this.countFill(fill.wallet, fill.condition_id, fill.ts, fill.role, fill.entry_type, fill.usd);
       if (this.summingLegs) this.streamLegs.add(fill.counterparty, fill.token_id, fill.side, fill.size, fill.usd);
       this.prices?.observe(fill.token_id, fill.condition_id, fill.ts, fill.log_index, fill.usd, fill.size);
     } else {
@@ -158,7 +166,8 @@ export class Derivation {
     this.streamWallet = next;
     this.streamKey = next === null ? "" : this.keyOf(next);
     this.streamLast = null;
-    this.summingLegs = next !== null && (options.washLegs === "all" || (options.washLegs === "carried" && this.carried.has(next)));
+    this.summingLegs =
+      next !== null && (options.washLegs === "all" || (options.washLegs === "carried" && this.carried.has(next)));
     this.streamLegs = (next !== null && this.carried.get(next)) || new WashLegs();
   }
 
@@ -182,7 +191,14 @@ export class Derivation {
   }
 
   /** Adds a fill seen for the first time to its market's totals and its wallet's recent volumes. */
-  countFill(wallet: string, conditionId: string, ts: number, role: "maker" | "taker" | null, entryType: EntryType | null, usd: number): void {
+  countFill(
+    wallet: string,
+    conditionId: string,
+    ts: number,
+    role: "maker" | "taker" | null,
+    entryType: EntryType | null,
+    usd: number,
+  ): void {
     this.marketTotals.add(conditionId, role, entryType, usd);
     this.recentVolumes.add(wallet, ts, role, entryType, usd);
   }
@@ -207,7 +223,8 @@ export class Derivation {
       const c = markets.find(event.conditionId);
       return c === undefined ? [] : [c];
     }
-    if (event.type === "CONVERSION") return (markets.negRiskEvent(event.negRiskEventId)?.questions ?? []).filter((c) => c >= 0);
+    if (event.type === "CONVERSION")
+      return (markets.negRiskEvent(event.negRiskEventId)?.questions ?? []).filter((c) => c >= 0);
     return [];
   }
 
@@ -237,7 +254,8 @@ export class Derivation {
       if (markets.swept[c] || !((markets.resolvedAt[c] as number) < asOf)) continue;
       for (let p = markets.firstHolder[c]!; p >= 0; p = positions.nextInMarket(p)) {
         const address = this.liveAddress(walletTable.addresses[positions.walletOf(p)]!);
-        if (address !== null) changed.push({ address, conditionId: markets.conditionIds[c]!, resolvedAt: markets.resolvedAt[c] as number });
+        if (address !== null)
+          changed.push({ address, conditionId: markets.conditionIds[c]!, resolvedAt: markets.resolvedAt[c] as number });
       }
     }
     this.state.advanceTo(asOf);
@@ -258,7 +276,9 @@ export class Derivation {
     const last = this.lastOrder.get(event.wallet);
     if (last && compareEventOrder(order, last) < 0) return true;
     const markets = this.state.markets;
-    return this.conditionsOf(event).some((c) => markets.swept[c] === true && (markets.resolvedAt[c] as number) >= order.ts);
+    return this.conditionsOf(event).some(
+      (c) => markets.swept[c] === true && (markets.resolvedAt[c] as number) >= order.ts,
+    );
   }
 
   /**
@@ -272,7 +292,11 @@ export class Derivation {
     this.lastOrder.delete(address);
     this.hours = hours ?? null;
     try {
-      await this.load(store, { wallet: address, keysAbove: recent?.keysAbove }, { countMarkets: false, washLegs: "all", onKey: recent?.onKey });
+      await this.load(
+        store,
+        { wallet: address, keysAbove: recent?.keysAbove },
+        { countMarkets: false, washLegs: "all", onKey: recent?.onKey },
+      );
       hours?.finish(this.state, [{ address, key: alias }], Number.POSITIVE_INFINITY);
     } finally {
       this.hours = null;
@@ -332,7 +356,14 @@ export class Derivation {
     if (!assessment) return undefined;
     const { stats } = assessment;
     this.standings.set(address, {
-      entry: { wallet: address, resolved: stats.resolved, totalPnl: stats.totalPnl, winRate: stats.winRate, totalVolume: stats.totalVolume, profitFactor: stats.profitFactor },
+      entry: {
+        wallet: address,
+        resolved: stats.resolved,
+        totalPnl: stats.totalPnl,
+        winRate: stats.winRate,
+        totalVolume: stats.totalVolume,
+        profitFactor: stats.profitFactor,
+      },
       isSmart: assessment.isSmart,
     });
     return assessment;
@@ -340,11 +371,20 @@ export class Derivation {
 
   /** Ranks every assessed wallet; returns the wallets whose ranks changed. */
   rank(): string[] {
-    const next = computeRankings([...this.standings.values()].map((s) => s.entry), this.config.ledger);
+    const next = computeRankings(
+      [...this.standings.values()].map((s) => s.entry),
+      this.config.ledger,
+    );
     const changed: string[] = [];
     for (const [wallet, ranks] of next) {
       const before = this.rankings.get(wallet);
-      if (!before || before.rankPnl !== ranks.rankPnl || before.rankWinRate !== ranks.rankWinRate || before.rankVolume !== ranks.rankVolume || before.rankProfitFactor !== ranks.rankProfitFactor) {
+      if (
+        !before ||
+        before.rankPnl !== ranks.rankPnl ||
+        before.rankWinRate !== ranks.rankWinRate ||
+        before.rankVolume !== ranks.rankVolume ||
+        before.rankProfitFactor !== ranks.rankProfitFactor
+      ) {
         changed.push(wallet);
       }
     }
@@ -353,7 +393,11 @@ export class Derivation {
   }
 
   statsRow(address: string, assessment: WalletAssessment, computedAt: number): Database["wallet_stats"] {
-    return { ...walletStatsRow(assessment, this.rankings.get(address), computedAt), wallet: address, ...this.boardColumns(address) };
+    return {
+      ...walletStatsRow(assessment, this.rankings.get(address), computedAt),
+      wallet: address,
+      ...this.boardColumns(address),
+    };
   }
 
   /** The leaderboards' figures of a wallet: average entry over its positions, 30-day volumes as of the last advance. */
@@ -380,7 +424,8 @@ export class Derivation {
 
   /** The positions rows of one wallet, or of every wallet. */
   positionRows(address?: string): PositionsTable[] {
-    if (address !== undefined) return positionRows(this.state, this.keyOf(address)).map((row) => ({ ...row, wallet: address }));
+    if (address !== undefined)
+      return positionRows(this.state, this.keyOf(address)).map((row) => ({ ...row, wallet: address }));
     return this.live(positionRows(this.state));
   }
 

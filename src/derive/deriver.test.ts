@@ -18,7 +18,11 @@ const world = smallWorld(5);
 const config = loadConfig({});
 const mid = dayStart(world.start + (world.end - world.start) / 2);
 
-async function rows(store: Store, table: DerivedTable, where?: (row: Record<string, unknown>) => boolean): Promise<string[]> {
+async function rows(
+  store: Store,
+  table: DerivedTable,
+  where?: (row: Record<string, unknown>) => boolean,
+): Promise<string[]> {
   const all = (await store.db.selectFrom(table).selectAll().execute()) as Record<string, unknown>[];
   return all
     .filter((row) => !where || where(row))
@@ -44,7 +48,12 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     disposers.push(() => deriver.stop());
     await deriver.start();
     const batches: LoadedRows[] = [];
-    await loadWorld(store, world, { range: { from: mid }, updatedAt: clock.now(), batchRows: 400, onBatch: async (batch) => void batches.push(batch) });
+    await loadWorld(store, world, {
+      range: { from: mid },
+      updatedAt: clock.now(),
+      batchRows: 400,
+      onBatch: async (batch) => void batches.push(batch),
+    });
     return { store, deriver, batches };
   }
   async function rebuilt(clock: ManualClock): Promise<Store> {
@@ -55,7 +64,8 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
   }
   async function expectSameAsRebuild(store: Store, clock: ManualClock): Promise<void> {
     const reference = await rebuilt(clock);
-    for (const table of ["positions", "wallet_stats", "market_stats"] as const) expect(await rows(store, table), table).toEqual(await rows(reference, table));
+    for (const table of ["positions", "wallet_stats", "market_stats"] as const)
+      expect(await rows(store, table), table).toEqual(await rows(reference, table));
     const daily = (row: Record<string, unknown>) => row.resolution === "day";
     expect(await rows(store, "pnl_points", daily)).toEqual(await rows(reference, "pnl_points", daily));
     // The hourly points of the kept window too: the rebuild writes the ones the batches' path took hour by hour.
@@ -74,7 +84,9 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     await expectSameAsRebuild(store, clock);
     // The day's snapshot is the state at its start, as the rebuild's.
     const today = (row: Record<string, unknown>) => row.day === dayStart(world.end);
-    expect(await rows(store, "position_snapshots", today)).toEqual(await rows(await rebuilt(clock), "position_snapshots", today));
+    expect(await rows(store, "position_snapshots", today)).toEqual(
+      await rows(await rebuilt(clock), "position_snapshots", today),
+    );
   });
 
   it("started in a first sync without the fills' wallet index, reads nothing until the sync completes, then derives what a rebuild does", async () => {
@@ -87,9 +99,15 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     const deriver = new Deriver({ store, config, clock, logger: createLogger("silent") });
     disposers.push(() => deriver.stop());
     await deriver.start();
-    await loadWorld(store, world, { range: { from: mid }, updatedAt: clock.now(), batchRows: 400, onBatch: (batch) => deriver.onCommitted(batch) });
+    await loadWorld(store, world, {
+      range: { from: mid },
+      updatedAt: clock.now(),
+      batchRows: 400,
+      onBatch: (batch) => deriver.onCommitted(batch),
+    });
     await deriver.idle();
-    for (const table of ["positions", "wallet_stats", "pnl_points"] as const) expect(await rows(store, table), table).toEqual([]);
+    for (const table of ["positions", "wallet_stats", "pnl_points"] as const)
+      expect(await rows(store, table), table).toEqual([]);
     await store.transaction((tx) => createDeferredFillIndexes(tx));
     await deriver.firstSyncCaughtUp();
     await expectSameAsRebuild(store, clock);
@@ -99,8 +117,23 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
   it("moves the leaderboards' 30-day window at each refresh, and counts the writes of wallet_stats in stats_generation", async () => {
     const clock = new ManualClock((world.end + 3_600) * 1000);
     const { store, deriver, batches } = await halfway(clock);
-    const generation = async () => Number((await store.db.selectFrom("derive_state").select("value").where("name", "=", "stats_generation").executeTakeFirstOrThrow()).value);
-    const volumes = async () => new Map((await store.db.selectFrom("wallet_stats").select(["wallet", "volume_30d"]).execute()).map((r) => [r.wallet, r.volume_30d]));
+    const generation = async () =>
+      Number(
+        (
+          await store.db
+            .selectFrom("derive_state")
+            .select("value")
+            .where("name", "=", "stats_generation")
+            .executeTakeFirstOrThrow()
+        ).value,
+      );
+    const volumes = async () =>
+      new Map(
+        (await store.db.selectFrom("wallet_stats").select(["wallet", "volume_30d"]).execute()).map((r) => [
+          r.wallet,
+          r.volume_30d,
+        ]),
+      );
     const started = await generation();
     for (const batch of batches) await deriver.onCommitted(batch);
     expect(await generation()).toBe(started);
@@ -119,7 +152,10 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
   it("derives again from the store the wallets whose events come out of order", async () => {
     const clock = new ManualClock((world.end + 3_600) * 1000);
     const { store, deriver, batches } = await halfway(clock);
-    const shuffled = batches.map((batch, i) => [Math.sin(i * 7.3), batch] as const).sort((a, b) => a[0] - b[0]).map(([, batch]) => batch);
+    const shuffled = batches
+      .map((batch, i) => [Math.sin(i * 7.3), batch] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, batch]) => batch);
     for (const batch of shuffled.slice(0, shuffled.length >> 1)) await deriver.onCommitted(batch);
     // A refresh in between derives the late wallets from rows that later batches still hand over: they count once.
     await deriver.refresh();
@@ -133,22 +169,39 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     const { store, deriver, batches } = await halfway(clock);
     const first: CommittedRows = batches[0]!;
     const second: CommittedRows = batches[1]!;
-    const trades = async (wallet: string) => (await store.db.selectFrom("wallet_stats").select("total_trades").where("wallet", "=", wallet).executeTakeFirst())?.total_trades ?? 0;
+    const trades = async (wallet: string) =>
+      (await store.db.selectFrom("wallet_stats").select("total_trades").where("wallet", "=", wallet).executeTakeFirst())
+        ?.total_trades ?? 0;
     const count = (batch: CommittedRows, wallet: string) => batch.fills.filter((f) => f.wallet === wallet).length;
     const wallet = first.fills[0]!.wallet;
     const before = await trades(wallet);
     clock.set((Math.max(...first.fills.map((f) => f.ts)) + 60) * 1000);
     await deriver.onCommitted(first);
     expect(await trades(wallet)).toBe(before + count(first, wallet));
-    const position = await store.db.selectFrom("positions").selectAll().where("wallet", "=", wallet).where("token_id", "=", first.fills[0]!.token_id).executeTakeFirstOrThrow();
-    expect(position.last_ts).toBeGreaterThanOrEqual(first.fills.filter((f) => f.wallet === wallet && f.token_id === position.token_id).at(-1)!.ts);
+    const position = await store.db
+      .selectFrom("positions")
+      .selectAll()
+      .where("wallet", "=", wallet)
+      .where("token_id", "=", first.fills[0]!.token_id)
+      .executeTakeFirstOrThrow();
+    expect(position.last_ts).toBeGreaterThanOrEqual(
+      first.fills.filter((f) => f.wallet === wallet && f.token_id === position.token_id).at(-1)!.ts,
+    );
 
     // Days behind the clock (a backfill), a batch writes nothing; the refresh writes its positions and statistics.
     clock.set((world.end + 3_600) * 1000);
     const other = second.fills[0]!.wallet;
     const otherBefore = await trades(other);
     const lastFill = second.fills.filter((f) => f.wallet === other).at(-1)!;
-    const lastTs = async () => (await store.db.selectFrom("positions").select("last_ts").where("wallet", "=", other).where("token_id", "=", lastFill.token_id).executeTakeFirst())?.last_ts ?? 0;
+    const lastTs = async () =>
+      (
+        await store.db
+          .selectFrom("positions")
+          .select("last_ts")
+          .where("wallet", "=", other)
+          .where("token_id", "=", lastFill.token_id)
+          .executeTakeFirst()
+      )?.last_ts ?? 0;
     await deriver.onCommitted(second);
     expect(await trades(other)).toBe(otherBefore);
     expect(await lastTs()).toBeLessThan(lastFill.ts);
@@ -169,20 +222,37 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
       days.add(dayStart(last));
       await deriver.refresh();
     }
-    const snapshotDays = new Set((await store.db.selectFrom("position_snapshots").select("day").distinct().execute()).map((r) => r.day));
+    const snapshotDays = new Set(
+      (await store.db.selectFrom("position_snapshots").select("day").distinct().execute()).map((r) => r.day),
+    );
     for (const day of days) expect(snapshotDays.has(day)).toBe(true);
-    const hours = await store.db.selectFrom("pnl_points").select("t").distinct().where("resolution", "=", "hour").execute();
+    const hours = await store.db
+      .selectFrom("pnl_points")
+      .select("t")
+      .distinct()
+      .where("resolution", "=", "hour")
+      .execute();
     expect(hours.length).toBeGreaterThan(1);
     expect(hours.every(({ t }) => t % 3_600 === 0 && t <= clock.now())).toBe(true);
     // pnl_24h compares with the hourly point a day back.
-    const withChange = await store.db.selectFrom("wallet_stats").select("pnl_24h").where("pnl_24h", "is not", null).execute();
+    const withChange = await store.db
+      .selectFrom("wallet_stats")
+      .select("pnl_24h")
+      .where("pnl_24h", "is not", null)
+      .execute();
     expect(withChange.length).toBeGreaterThan(0);
     // Old snapshots and hourly points are pruned as the clock moves on.
     clock.set((clock.now() + 60 * SECONDS_PER_DAY) * 1000);
     const late = batches[12]!;
     await deriver.onCommitted(late);
     await deriver.refresh();
-    const oldest = (await store.db.selectFrom("pnl_points").select((eb) => eb.fn.min("t").as("t")).where("resolution", "=", "hour").executeTakeFirst())?.t;
+    const oldest = (
+      await store.db
+        .selectFrom("pnl_points")
+        .select((eb) => eb.fn.min("t").as("t"))
+        .where("resolution", "=", "hour")
+        .executeTakeFirst()
+    )?.t;
     expect(oldest ?? Infinity).toBeGreaterThanOrEqual(clock.now() - config.derive.hourlyPointsDays * SECONDS_PER_DAY);
   });
 });

@@ -62,7 +62,9 @@ export class Deriver {
     if (!(await this.deps.store.transaction(deferredFillIndexesPresent))) {
       this.waitingForFirstSync = true;
       this.early = null;
-      this.deps.logger.info("a first sync is under way without the fills' wallet index: the ledger is derived once it completes");
+      this.deps.logger.info(
+        "a first sync is under way without the fills' wallet index: the ledger is derived once it completes",
+      );
       return;
     }
     await this.warm();
@@ -74,17 +76,40 @@ export class Deriver {
     const now = clock.now();
     const before = await storedWatermarks(store);
     const derived = await deriveFromStore(store, this.deps.config, now, this.reads.rows(before, true));
-    await writeDerivedTables(store, await derivedTables(store, derived, now), { day: derived.day, rows: derived.snapshot });
+    await writeDerivedTables(store, await derivedTables(store, derived, now), {
+      day: derived.day,
+      rows: derived.snapshot,
+    });
     const { derivation } = derived;
     // Hourly points go on from the first boundary after as-of, with the wallets that had an event since the last one.
     const next = Math.floor(derived.asOf / HOUR) * HOUR + HOUR;
-    const moved = derivation.liveBooks().map(({ address }) => address).filter((address) => derivation.lastEventTs(address) >= next - HOUR);
-    const hours = new LiveHours(derivation.prices as PriceHistory, next, moved, this.deps.config.derive.hourlyPointsDays);
-    const applier = new BatchApplier(this.deps, derivation, this.reads, derived.day, (what, job) => this.enqueue(what, job), hours);
+    const moved = derivation
+      .liveBooks()
+      .map(({ address }) => address)
+      .filter((address) => derivation.lastEventTs(address) >= next - HOUR);
+    const hours = new LiveHours(
+      derivation.prices as PriceHistory,
+      next,
+      moved,
+      this.deps.config.derive.hourlyPointsDays,
+    );
+    const applier = new BatchApplier(
+      this.deps,
+      derivation,
+      this.reads,
+      derived.day,
+      (what, job) => this.enqueue(what, job),
+      hours,
+    );
     // The point of a day with bookings is dated at its end: today's is written once today is over.
     const today = derived.day / SECONDS_PER_DAY;
-    for (const { address, book } of derived.derivation.liveBooks()) if (book.days.get(today)) applier.pending.markDaily(address, derived.day);
-    const scheduler = new RefreshScheduler(this.deps, applier, this.reads, { at: now, watermarks: before, asOf: derived.asOf });
+    for (const { address, book } of derived.derivation.liveBooks())
+      if (book.days.get(today)) applier.pending.markDaily(address, derived.day);
+    const scheduler = new RefreshScheduler(this.deps, applier, this.reads, {
+      at: now,
+      watermarks: before,
+      asOf: derived.asOf,
+    });
     this.started = { applier, scheduler };
     const early = this.early ?? [];
     this.early = null;
@@ -144,7 +169,10 @@ export class Deriver {
       .then(job)
       .catch((error: unknown) => {
         const step = what === "refresh" ? this.started?.scheduler.current : null;
-        this.deps.logger.error({ err: error, job: what, ...(step ? { step } : {}) }, "deriving the ledger's tables failed");
+        this.deps.logger.error(
+          { err: error, job: what, ...(step ? { step } : {}) },
+          "deriving the ledger's tables failed",
+        );
       })
       .finally(() => {
         metrics.deriveQueueDepth.dec();

@@ -21,7 +21,9 @@ describe("farmer test and skill badge on a simulated world (SQLite)", () => {
     dispose = opened.dispose;
     await loadWorld(opened.store, world);
     await rebuild(opened.store, deriveConfig(), new ManualClock((world.end + 3_600) * 1000));
-    const rows = new Map((await opened.store.db.selectFrom("wallet_stats").selectAll().execute()).map((row) => [row.wallet, row]));
+    const rows = new Map(
+      (await opened.store.db.selectFrom("wallet_stats").selectAll().execute()).map((row) => [row.wallet, row]),
+    );
     for (const wallet of world.wallets) {
       const row = rows.get(wallet.proxyWallet);
       if (row) stats.set(wallet.archetype, [...(stats.get(wallet.archetype) ?? []), row]);
@@ -46,7 +48,9 @@ describe("farmer test and skill badge on a simulated world (SQLite)", () => {
     const skilled = stats.get("skilled")!;
     expect(skilled.every((row) => row.is_farmer === 0)).toBe(true);
     expect(skilled.filter((row) => row.is_smart === 1).length).toBeGreaterThan(skilled.length / 2);
-    const badged = [...stats].flatMap(([archetype, rows]) => rows.filter((row) => row.has_skill === 1).map((row) => ({ archetype, row })));
+    const badged = [...stats].flatMap(([archetype, rows]) =>
+      rows.filter((row) => row.has_skill === 1).map((row) => ({ archetype, row })),
+    );
     expect(badged.length).toBeGreaterThan(0);
     expect(badged.every(({ archetype }) => archetype === "skilled")).toBe(true);
     for (const { row } of badged) {

@@ -13,7 +13,15 @@
 import type { Store, StoreTransaction } from "../store/database.js";
 import { preparedStatement } from "../store/sqlite-statements.js";
 import { dialectText } from "../store/raw-sql.js";
-import { ACTIVITY_COLUMNS, FILL_COLUMNS, activityFromArray, compareEventOrder, fillFromArray, type StoredActivity, type StoredFill } from "./stored-events.js";
+import {
+  ACTIVITY_COLUMNS,
+  FILL_COLUMNS,
+  activityFromArray,
+  compareEventOrder,
+  fillFromArray,
+  type StoredActivity,
+  type StoredFill,
+} from "./stored-events.js";
 
 export interface StreamScope {
   /** Only rows strictly before this time. */
@@ -29,7 +37,9 @@ export interface StreamScope {
   readonly keysAbove?: { readonly fills: number; readonly activity: number };
 }
 
-export type StreamedRow = { readonly kind: 0; readonly row: StoredFill & { id: number } } | { readonly kind: 1; readonly row: StoredActivity & { id: number } };
+export type StreamedRow =
+  | { readonly kind: 0; readonly row: StoredFill & { id: number } }
+  | { readonly kind: 1; readonly row: StoredActivity & { id: number } };
 
 interface KeyedRow {
   readonly id: number;
@@ -50,7 +60,11 @@ const DEFAULT_PAGE_ROWS = 20_000;
 const waitTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** The select list (natural keys of recent rows only) and the scope's conditions, after an optional keyset condition. */
-function scoped(spec: TableSpec<unknown>, scope: StreamScope, keyset?: { condition: string; params: unknown[] }): { text: string; params: unknown[] } {
+function scoped(
+  spec: TableSpec<unknown>,
+  scope: StreamScope,
+  keyset?: { condition: string; params: unknown[] },
+): { text: string; params: unknown[] } {
   const [key] = spec.columns as [string];
   const select = ["id", ...spec.columns].map((c) => (c === key ? `case when id > ? then ${c} else '' end as ${c}` : c));
   const params: unknown[] = [spec.keysAbove];
@@ -71,7 +85,10 @@ function scoped(spec: TableSpec<unknown>, scope: StreamScope, keyset?: { conditi
     where.push("ts >= ?");
     params.push(scope.from);
   }
-  return { text: `select ${select.join(", ")} from ${spec.table}${where.length ? ` where ${where.join(" and ")}` : ""} order by wallet, ts, id`, params };
+  return {
+    text: `select ${select.join(", ")} from ${spec.table}${where.length ? ` where ${where.join(" and ")}` : ""} order by wallet, ts, id`,
+    params,
+  };
 }
 
 /** One table's rows in (wallet, ts, id) order, a page at a time. */
@@ -120,11 +137,17 @@ class SqlitePager<R extends KeyedRow> extends Pager<R> {
 
   protected async next(): Promise<R[]> {
     const last = this.last;
-    const keyset = !last ? undefined : this.scope.wallet !== undefined ? { condition: "(ts, id) > (?, ?)", params: [last.ts, last.id] } : { condition: "(wallet, ts, id) > (?, ?, ?)", params: [last.wallet, last.ts, last.id] };
+    const keyset = !last
+      ? undefined
+      : this.scope.wallet !== undefined
+        ? { condition: "(ts, id) > (?, ?)", params: [last.ts, last.id] }
+        : { condition: "(wallet, ts, id) > (?, ?, ?)", params: [last.wallet, last.ts, last.id] };
     const { text, params } = scoped(this.spec, this.scope, keyset);
     const handle = this.store.sqlite!;
     while (handle.inTransaction) await waitTurn();
-    const page = (preparedStatement(handle, `${text} limit ${this.pageRows}`).raw(true).all(params) as unknown[][]).map(this.spec.decode);
+    const page = (preparedStatement(handle, `${text} limit ${this.pageRows}`).raw(true).all(params) as unknown[][]).map(
+      this.spec.decode,
+    );
     this.last = page[page.length - 1] ?? this.last;
     return page;
   }
@@ -155,7 +178,11 @@ class PostgresCursor<R extends KeyedRow> extends Pager<R> {
   }
 }
 
-async function merge(fills: Pager<StoredFill & { id: number }>, activity: Pager<StoredActivity & { id: number }>, visit: (row: StreamedRow) => void): Promise<void> {
+async function merge(
+  fills: Pager<StoredFill & { id: number }>,
+  activity: Pager<StoredActivity & { id: number }>,
+  visit: (row: StreamedRow) => void,
+): Promise<void> {
   await fills.load();
   await activity.load();
   for (;;) {
@@ -166,7 +193,11 @@ async function merge(fills: Pager<StoredFill & { id: number }>, activity: Pager<
       !act ||
       (fill !== undefined &&
         (fill.wallet < act.wallet ||
-          (fill.wallet === act.wallet && compareEventOrder({ ts: fill.ts, logIndex: fill.log_index, kind: 0 }, { ts: act.ts, logIndex: act.log_index, kind: 1 }) <= 0)));
+          (fill.wallet === act.wallet &&
+            compareEventOrder(
+              { ts: fill.ts, logIndex: fill.log_index, kind: 0 },
+              { ts: act.ts, logIndex: act.log_index, kind: 1 },
+            ) <= 0)));
     if (fillFirst) {
       visit({ kind: 0, row: fill! });
       if (fills.advance()) await fills.load();
@@ -181,14 +212,38 @@ async function merge(fills: Pager<StoredFill & { id: number }>, activity: Pager<
  * Calls `visit` with every stored fill and activity row in the scope, each wallet's rows in ledger order,
  * wallets in ascending address order. Holds at most one page of each table.
  */
-export async function streamWalletEvents(store: Store, scope: StreamScope, visit: (row: StreamedRow) => void, pageRows = DEFAULT_PAGE_ROWS): Promise<void> {
-  const fills: TableSpec<StoredFill & { id: number }> = { table: "fills", columns: FILL_COLUMNS, keysAbove: scope.keysAbove?.fills ?? 0, decode: fillFromArray };
-  const activity: TableSpec<StoredActivity & { id: number }> = { table: "wallet_activity", columns: ACTIVITY_COLUMNS, keysAbove: scope.keysAbove?.activity ?? 0, decode: activityFromArray };
-  if (store.kind === "sqlite") return merge(new SqlitePager(store, fills, scope, pageRows), new SqlitePager(store, activity, scope, pageRows), visit);
+export async function streamWalletEvents(
+  store: Store,
+  scope: StreamScope,
+  visit: (row: StreamedRow) => void,
+  pageRows = DEFAULT_PAGE_ROWS,
+): Promise<void> {
+  const fills: TableSpec<StoredFill & { id: number }> = {
+    table: "fills",
+    columns: FILL_COLUMNS,
+    keysAbove: scope.keysAbove?.fills ?? 0,
+    decode: fillFromArray,
+  };
+  const activity: TableSpec<StoredActivity & { id: number }> = {
+    table: "wallet_activity",
+    columns: ACTIVITY_COLUMNS,
+    keysAbove: scope.keysAbove?.activity ?? 0,
+    decode: activityFromArray,
+  };
+  if (store.kind === "sqlite")
+    return merge(
+      new SqlitePager(store, fills, scope, pageRows),
+      new SqlitePager(store, activity, scope, pageRows),
+      visit,
+    );
   await store.transaction(async (tx) => {
     if (tx.raw.kind !== "postgres") throw new Error("expected a PostgreSQL transaction");
     const pg = tx as StoreTransaction & { raw: { kind: "postgres" } };
     await pg.raw.client.query("set transaction isolation level repeatable read, read only");
-    await merge(new PostgresCursor(pg, "derive_fills", fills, scope, pageRows), new PostgresCursor(pg, "derive_activity", activity, scope, pageRows), visit);
+    await merge(
+      new PostgresCursor(pg, "derive_fills", fills, scope, pageRows),
+      new PostgresCursor(pg, "derive_activity", activity, scope, pageRows),
+      visit,
+    );
   });
 }

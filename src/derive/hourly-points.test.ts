@@ -11,9 +11,13 @@ const at = (hours: number, minutes = 0) => T0 + hours * HOUR + minutes * 60;
 
 // m1 resolves YES at 13:30. W buys 100 YES at 0.40 at 10:15; V buys 50 YES at 0.50 at 11:20.
 const facts = [market("m1", { resolution: "YES", resolvedAt: at(13, 30) })];
-const events: LedgerFill[] = [buy(W, "m1", 0, 100, 0.4, { ts: at(10, 15) }), buy(V, "m1", 0, 50, 0.5, { ts: at(11, 20) })];
+const events: LedgerFill[] = [
+  buy(W, "m1", 0, 100, 0.4, { ts: at(10, 15) }),
+  buy(V, "m1", 0, 50, 0.5, { ts: at(11, 20) }),
+];
 const now = at(15);
-const sorted = <T extends { wallet: string; t: number }>(rows: T[]) => [...rows].sort((a, b) => a.t - b.t || (a.wallet < b.wallet ? -1 : 1));
+const sorted = <T extends { wallet: string; t: number }>(rows: T[]) =>
+  [...rows].sort((a, b) => a.t - b.t || (a.wallet < b.wallet ? -1 : 1));
 
 // By hand: 11:00, W's own fill in the hour before, worth 100 x (0.40 - 0.40) = 0. 12:00, V's fill moved the price W
 // holds at to 0.50: W 100 x 0.10 = 10, V (its own fill) 50 x 0 = 0. 13:00: nothing happened. 14:00, m1 resolved in
@@ -55,14 +59,23 @@ describe("hourly P&L points", () => {
       d.state.apply(fill);
       hours.after(fill.wallet, fill.ts);
     }
-    hours.finish(d.state, [W, V].map((address) => ({ address, key: address })), now);
+    hours.finish(
+      d.state,
+      [W, V].map((address) => ({ address, key: address })),
+      now,
+    );
     expect(sorted(hours.rows)).toEqual(expected);
   });
 
   it("keep only the prices a window needs: before its start, the last fill", () => {
     const prices = new PriceHistory(T0);
     const token = tokenOf("m1", 0);
-    for (const [hour, price] of [[1, 0.3], [2, 0.35], [5, 0.6]] as const) prices.observe(token, "m1", at(hour, 10), null, price * 1e8, 1e8);
+    for (const [hour, price] of [
+      [1, 0.3],
+      [2, 0.35],
+      [5, 0.6],
+    ] as const)
+      prices.observe(token, "m1", at(hour, 10), null, price * 1e8, 1e8);
     prices.moveWindow(at(3));
     expect(prices.priceBefore(token, at(3))).toBe(350_000);
     expect(prices.priceBefore(token, at(6))).toBe(600_000);

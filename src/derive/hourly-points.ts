@@ -79,7 +79,8 @@ export class PriceHistory {
   tradedIn(tokenId: string, hour: number): boolean {
     const token = this.hours.get(tokenId);
     if (!token) return false;
-    for (let i = token.starts.length - 1; i >= 0 && token.starts[i]! >= hour; i--) if (token.starts[i] === hour) return true;
+    for (let i = token.starts.length - 1; i >= 0 && token.starts[i]! >= hour; i--)
+      if (token.starts[i] === hour) return true;
     return false;
   }
 
@@ -118,7 +119,15 @@ export function firstKeptBoundary(now: number, keptDays: number): number {
  * none after), each where something that moves its value happened in the hour before. `lastEventTs`: its latest
  * event applied (rewards and rebates aside).
  */
-export function hourlyPoints(state: LedgerState, book: WalletBook, address: string, from: number, until: number, lastEventTs: number, prices: PriceHistory): PnlPointsTable[] {
+export function hourlyPoints(
+  state: LedgerState,
+  book: WalletBook,
+  address: string,
+  from: number,
+  until: number,
+  lastEventTs: number,
+  prices: PriceHistory,
+): PnlPointsTable[] {
   const { positions: table, markets } = state;
   // Positions that can move: shares in a market whose resolution has not reached them.
   const open = state.positionIndices(book).filter((p) => table.shares(p) > 0 && !table.isResolved(p));
@@ -135,9 +144,12 @@ export function hourlyPoints(state: LedgerState, book: WalletBook, address: stri
       const token = table.token(open[i]!);
       const resolvedAt = markets.resolvedAt[token >> 1] as number;
       const tokenId = markets.tokenIds[token];
-      moved = (resolvedAt >= hour && resolvedAt < at) || (resolvedAt >= at && tokenId !== undefined && prices.tradedIn(tokenId, hour));
+      moved =
+        (resolvedAt >= hour && resolvedAt < at) ||
+        (resolvedAt >= at && tokenId !== undefined && prices.tradedIn(tokenId, hour));
     }
-    if (moved) rows.push({ wallet: address, resolution: "hour", t: at, pnl: ledgerValueAt(state, book, at, priceAt(at)) });
+    if (moved)
+      rows.push({ wallet: address, resolution: "hour", t: at, pnl: ledgerValueAt(state, book, at, priceAt(at)) });
   }
   return rows;
 }
@@ -252,11 +264,15 @@ export class LiveHours {
 
   private take(ledger: LiveLedger, at: number): void {
     const candidates = new Set(this.moved);
-    for (const conditionId of this.prices.marketsTradedIn(at - HOUR)) for (const address of ledger.holdersOf(conditionId)) candidates.add(address);
-    for (const conditionId of ledger.resolvedBetween(at - HOUR, at)) for (const address of ledger.holdersOf(conditionId)) candidates.add(address);
+    for (const conditionId of this.prices.marketsTradedIn(at - HOUR))
+      for (const address of ledger.holdersOf(conditionId)) candidates.add(address);
+    for (const conditionId of ledger.resolvedBetween(at - HOUR, at))
+      for (const address of ledger.holdersOf(conditionId)) candidates.add(address);
     for (const address of candidates) {
       const book = ledger.state.wallet(ledger.keyOf(address));
-      if (book) for (const row of hourlyPoints(ledger.state, book, address, at, at, ledger.lastEventTs(address), this.prices)) this.pending.push(row);
+      if (book)
+        for (const row of hourlyPoints(ledger.state, book, address, at, at, ledger.lastEventTs(address), this.prices))
+          this.pending.push(row);
     }
   }
 }

@@ -9,7 +9,14 @@ import { Deriver } from "./deriver.js";
 
 export { Deriver } from "./deriver.js";
 export type { CommittedRows, DeriverDeps } from "./batch-applier.js";
-export { rebuild, deriveFromStore, derivedTables, writeDerivedTables, storedFrontier, type RebuildResult } from "./rebuild.js";
+export {
+  rebuild,
+  deriveFromStore,
+  derivedTables,
+  writeDerivedTables,
+  storedFrontier,
+  type RebuildResult,
+} from "./rebuild.js";
 export { loadMarketFacts, questionIndexOf } from "./market-facts.js";
 
 /** What the Deriver listens to: the ingest (`Ingest.onCommitted`, `Ingest.onCaughtUp`). */

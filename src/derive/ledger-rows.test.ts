@@ -19,10 +19,33 @@ describe("position snapshots", () => {
     ]);
     const rows = positionSnapshotRows(state, T0 + 5 * 3_600);
     expect(rows).toHaveLength(2);
-    expect(rows.find((r) => r.wallet === W)).toEqual({ day: T0, wallet: W, condition_id: "m1", yes_shares: micro(100), yes_cost: 40, no_shares: micro(50), no_cost: 25 });
-    expect(rows.find((r) => r.wallet === V)).toMatchObject({ yes_shares: 0, yes_cost: 0, no_shares: micro(10), no_cost: 3 });
+    expect(rows.find((r) => r.wallet === W)).toEqual({
+      day: T0,
+      wallet: W,
+      condition_id: "m1",
+      yes_shares: micro(100),
+      yes_cost: 40,
+      no_shares: micro(50),
+      no_cost: 25,
+    });
+    expect(rows.find((r) => r.wallet === V)).toMatchObject({
+      yes_shares: 0,
+      yes_cost: 0,
+      no_shares: micro(10),
+      no_cost: 3,
+    });
     // with a 30 USD floor per side: W's YES leg (40) keeps its market, with both legs; V (3) is on no side
-    expect(positionSnapshotRows(state, T0 + 5 * 3_600, 30)).toEqual([{ day: T0, wallet: W, condition_id: "m1", yes_shares: micro(100), yes_cost: 40, no_shares: micro(50), no_cost: 25 }]);
+    expect(positionSnapshotRows(state, T0 + 5 * 3_600, 30)).toEqual([
+      {
+        day: T0,
+        wallet: W,
+        condition_id: "m1",
+        yes_shares: micro(100),
+        yes_cost: 40,
+        no_shares: micro(50),
+        no_cost: 25,
+      },
+    ]);
   });
 });
 
@@ -49,9 +72,16 @@ describe("store rows", () => {
   });
 
   it("map an assessment onto the wallet_stats table", () => {
-    const state = replay([buy(W, "m1", 0, 10, 0.5), sell(W, "m1", 0, 10, 0.6, { ts: T0 + 1 })], [market("m1", { category: "Crypto", resolution: "YES", resolvedAt: T0 + 2 })], T0 + 3);
+    const state = replay(
+      [buy(W, "m1", 0, 10, 0.5), sell(W, "m1", 0, 10, 0.6, { ts: T0 + 1 })],
+      [market("m1", { category: "Crypto", resolution: "YES", resolvedAt: T0 + 2 })],
+      T0 + 3,
+    );
     const assessment = assessWallet(state, W, { now: T0 + 3 }, config)!;
-    const rankings = computeRankings([{ wallet: W, resolved: 1, totalPnl: 1, winRate: 100, totalVolume: 11, profitFactor: 99.99 }], { rankMinResolvedMarkets: 1 });
+    const rankings = computeRankings(
+      [{ wallet: W, resolved: 1, totalPnl: 1, winRate: 100, totalVolume: 11, profitFactor: 99.99 }],
+      { rankMinResolvedMarkets: 1 },
+    );
     const row = walletStatsRow(assessment, rankings.get(W), T0 + 4);
     expect(row).toMatchObject({
       wallet: W,

@@ -2,7 +2,15 @@
  * The ledger's results as rows of the store's tables (`positions`, `wallet_stats`, `position_snapshots`): the
  * ledger's records in, the store's units out (prices 0..1, amounts in micro-units).
  */
-import { SECONDS_PER_DAY, positionCostUsd, type LedgerState, type Position, type WalletAssessment, type WalletBook, type WalletRankings } from "../ledger/index.js";
+import {
+  SECONDS_PER_DAY,
+  positionCostUsd,
+  type LedgerState,
+  type Position,
+  type WalletAssessment,
+  type WalletBook,
+  type WalletRankings,
+} from "../ledger/index.js";
 import type { PositionSnapshotsTable, PositionsTable, WalletStatsTable } from "../store/schema.js";
 import { MICRO } from "../venue/units.js";
 
@@ -33,7 +41,11 @@ export function positionRows(state: LedgerState, wallet?: string): PositionsTabl
   return books.flatMap((book) => state.positionIndices(book).map((p) => positionRow(state, state.positions.read(p))));
 }
 
-export function walletStatsRow(assessment: WalletAssessment, rankings: WalletRankings | undefined, computedAt: number): WalletStatsTable {
+export function walletStatsRow(
+  assessment: WalletAssessment,
+  rankings: WalletRankings | undefined,
+  computedAt: number,
+): WalletStatsTable {
   const { stats, farmer, skill } = assessment;
   return {
     wallet: stats.wallet,
@@ -95,7 +107,15 @@ export function positionSnapshotRows(state: LedgerState, at: number, minSideCost
       const condition = position.conditionIndex;
       let row = byMarket.get(condition);
       if (!row) {
-        row = { day, wallet: book.address, condition_id: state.markets.conditionIds[condition]!, yes_shares: 0, yes_cost: 0, no_shares: 0, no_cost: 0 };
+        row = {
+          day,
+          wallet: book.address,
+          condition_id: state.markets.conditionIds[condition]!,
+          yes_shares: 0,
+          yes_cost: 0,
+          no_shares: 0,
+          no_cost: 0,
+        };
         byMarket.set(condition, row);
         rows.push(row);
       }

@@ -49,22 +49,62 @@ describe.each(storeBackends)("market facts from $kind", (backend) => {
     dispose = opened.dispose;
     await opened.store.transaction(async (tx) => {
       await upsertEvents(tx, [
-        { id: "e1", slug: "e1", title: "Event", category: "Sports", neg_risk: 1, neg_risk_market_id: NR, closed: 0, tags: JSON.stringify(["nba", "sports"]), updated_at: T },
+        {
+          id: "e1",
+          slug: "e1",
+          title: "Event",
+          category: "Sports",
+          neg_risk: 1,
+          neg_risk_market_id: NR,
+          closed: 0,
+          tags: JSON.stringify(["nba", "sports"]),
+          updated_at: T,
+        },
       ]);
       await upsertMarkets(
         tx,
         [
           market("1", { neg_risk_question_id: `${NR.slice(0, 64)}00` }),
           // Resolved on chain at T + 50; Gamma's closedTime says T + 99.
-          market("2", { neg_risk_question_id: `${NR.slice(0, 64)}01`, closed: 1, closed_time: T + 99, resolution: "NO", category: "Crypto" }),
+          market("2", {
+            neg_risk_question_id: `${NR.slice(0, 64)}01`,
+            closed: 1,
+            closed_time: T + 99,
+            resolution: "NO",
+            category: "Crypto",
+          }),
           // Resolved by Gamma only.
-          market("3", { neg_risk_question_id: `${NR.slice(0, 64)}02`, closed: 1, closed_time: T + 70, resolution: "YES" }),
+          market("3", {
+            neg_risk_question_id: `${NR.slice(0, 64)}02`,
+            closed: 1,
+            closed_time: T + 70,
+            resolution: "YES",
+          }),
           // Closed, not resolved yet.
-          market("4", { event_id: null, neg_risk: 0, neg_risk_market_id: null, closed: 1, closed_time: T + 10, price_yes: null, price_no: null, updated_at: T + 500 }),
+          market("4", {
+            event_id: null,
+            neg_risk: 0,
+            neg_risk_market_id: null,
+            closed: 1,
+            closed_time: T + 10,
+            price_yes: null,
+            price_no: null,
+            updated_at: T + 500,
+          }),
         ],
         [],
       );
-      await recordResolutions(tx, [{ condition_id: "0xc2", resolution: "NO", payout_numerators: '["0","1"]', resolved_at: T + 50, block_number: 1, tx_hash: "0x1", log_index: 0 }]);
+      await recordResolutions(tx, [
+        {
+          condition_id: "0xc2",
+          resolution: "NO",
+          payout_numerators: '["0","1"]',
+          resolved_at: T + 50,
+          block_number: 1,
+          tx_hash: "0x1",
+          log_index: 0,
+        },
+      ]);
     });
     return opened.store;
   }
@@ -87,9 +127,22 @@ describe.each(storeBackends)("market facts from $kind", (backend) => {
       priceYes: 0.3,
       priceNo: 0.7,
     });
-    expect(facts.get("0xc2")).toMatchObject({ category: "Crypto", questionIndex: 1, resolution: "NO", resolvedAt: T + 50 });
+    expect(facts.get("0xc2")).toMatchObject({
+      category: "Crypto",
+      questionIndex: 1,
+      resolution: "NO",
+      resolvedAt: T + 50,
+    });
     expect(facts.get("0xc3")).toMatchObject({ questionIndex: 2, resolution: "YES", resolvedAt: T + 70 });
-    expect(facts.get("0xc4")).toMatchObject({ negRiskEventId: null, questionIndex: null, questionCount: null, resolution: null, resolvedAt: null, priceYes: null, tags: [] });
+    expect(facts.get("0xc4")).toMatchObject({
+      negRiskEventId: null,
+      questionIndex: null,
+      questionCount: null,
+      resolution: null,
+      resolvedAt: null,
+      priceYes: null,
+      tags: [],
+    });
   });
 
   it("lists only the markets updated since a time", async () => {

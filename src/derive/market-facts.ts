@@ -13,7 +13,6 @@ export function questionIndexOf(questionId: string | null): number | null {
   return Number.parseInt(questionId.slice(-2), 16);
 }
 
-
 interface FactsRow {
   condition_id: string;
   yes_token_id: string;
@@ -68,7 +67,11 @@ export interface MarketsWanted {
  * Facts of every stored market, or of those updated at or after `updatedSince` (Gamma's syncs set
  * `updated_at`; chain resolutions reach the ledger through the ingest's committed batches), or of the `wanted` ones.
  */
-export async function loadMarketFacts(db: Kysely<Database>, updatedSince?: number, wanted?: MarketsWanted): Promise<MarketFacts[]> {
+export async function loadMarketFacts(
+  db: Kysely<Database>,
+  updatedSince?: number,
+  wanted?: MarketsWanted,
+): Promise<MarketFacts[]> {
   let query = db
     .selectFrom("markets as m")
     .leftJoin("events as e", "e.id", "m.event_id")
@@ -96,7 +99,10 @@ export async function loadMarketFacts(db: Kysely<Database>, updatedSince?: numbe
     const { conditionIds, negRiskMarketIds } = wanted;
     if (conditionIds.length + negRiskMarketIds.length === 0) return [];
     query = query.where((eb) =>
-      eb.or([...(conditionIds.length ? [eb("m.condition_id", "in", conditionIds)] : []), ...(negRiskMarketIds.length ? [eb("m.neg_risk_market_id", "in", negRiskMarketIds)] : [])]),
+      eb.or([
+        ...(conditionIds.length ? [eb("m.condition_id", "in", conditionIds)] : []),
+        ...(negRiskMarketIds.length ? [eb("m.neg_risk_market_id", "in", negRiskMarketIds)] : []),
+      ]),
     );
   }
   const rows = (await query.execute()) as FactsRow[];

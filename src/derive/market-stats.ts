@@ -20,7 +20,12 @@ export async function volume24h(store: Store, asOf: number): Promise<Map<string,
 }
 
 /** The market_stats rows of every market with trades or whales. */
-export function marketStatsRows(totals: MarketTotals, last24h: ReadonlyMap<string, number>, consensus: ReadonlyMap<string, TeamCounts>, computedAt: number): MarketStatsTable[] {
+export function marketStatsRows(
+  totals: MarketTotals,
+  last24h: ReadonlyMap<string, number>,
+  consensus: ReadonlyMap<string, TeamCounts>,
+  computedAt: number,
+): MarketStatsTable[] {
   const markets = new Set([...totals.markets(), ...consensus.keys()]);
   return [...markets].map((conditionId) => {
     const t = totals.get(conditionId);

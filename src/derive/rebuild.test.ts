@@ -45,7 +45,11 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
         const unredeemedLoser = row!.shares === 0 && p.micro.amount > 0;
         if (unredeemedLoser) unredeemedLosers++;
         else expect(row!.shares).toBe(p.micro.amount);
-        expect(row!.realized_pnl).toBe(unredeemedLoser ? p.micro.realizedPnl + Math.trunc((p.micro.amount * -p.micro.avgPrice) / 1e6) : p.micro.realizedPnl);
+        expect(row!.realized_pnl).toBe(
+          unredeemedLoser
+            ? p.micro.realizedPnl + Math.trunc((p.micro.amount * -p.micro.avgPrice) / 1e6)
+            : p.micro.realizedPnl,
+        );
         compared++;
       }
     }
@@ -56,15 +60,23 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
   it("takes wins and losses from the venue's closed positions when its cache holds the ledger's expected count", async () => {
     const store = await loaded({ venueCache: true });
     // One wallet's cache cut short: below 95% of the expected count, its figures fall back to the per-market metric.
-    const truncated = world.wallets.map((w) => ({ w, closed: referencePnl(world, w.index).closedPositions })).find(({ closed }) => closed.length >= 10)!;
+    const truncated = world.wallets
+      .map((w) => ({ w, closed: referencePnl(world, w.index).closedPositions }))
+      .find(({ closed }) => closed.length >= 10)!;
     const kept = truncated.closed.slice(0, Math.floor(truncated.closed.length * 0.9));
     await store.db
       .deleteFrom("venue_closed_positions")
       .where("wallet", "=", truncated.w.proxyWallet)
-      .where("token_id", "not in", kept.map((c) => world.tokenId(c.token)))
+      .where(
+        "token_id",
+        "not in",
+        kept.map((c) => world.tokenId(c.token)),
+      )
       .execute();
     await rebuild(store, config, clock);
-    const stats = new Map((await store.db.selectFrom("wallet_stats").selectAll().execute()).map((row) => [row.wallet, row]));
+    const stats = new Map(
+      (await store.db.selectFrom("wallet_stats").selectAll().execute()).map((row) => [row.wallet, row]),
+    );
     let fromVenue = 0;
     for (const wallet of world.wallets) {
       const row = stats.get(wallet.proxyWallet);
@@ -88,10 +100,17 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     await rebuild(store, config, clock);
     const expected = await store.db
       .selectFrom("fills")
-      .select((eb) => ["wallet", eb.fn.countAll<number>().as("trades"), eb.fn.sum<number>("usd").as("usd"), eb.fn.count<number>("condition_id").distinct().as("markets")])
+      .select((eb) => [
+        "wallet",
+        eb.fn.countAll<number>().as("trades"),
+        eb.fn.sum<number>("usd").as("usd"),
+        eb.fn.count<number>("condition_id").distinct().as("markets"),
+      ])
       .groupBy("wallet")
       .execute();
-    const stats = new Map((await store.db.selectFrom("wallet_stats").selectAll().execute()).map((row) => [row.wallet, row]));
+    const stats = new Map(
+      (await store.db.selectFrom("wallet_stats").selectAll().execute()).map((row) => [row.wallet, row]),
+    );
     expect(expected.length).toBeGreaterThan(100);
     for (const row of expected) {
       const s = stats.get(row.wallet)!;
@@ -113,15 +132,32 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     let withMerge = 0;
     for (const s of stats) {
       const inside = fills.filter((f) => f.wallet === s.wallet && f.ts > end - 30 * 86_400 && f.ts <= end);
-      const usd = (keep: (f: (typeof fills)[number]) => boolean) => inside.filter(keep).reduce((sum, f) => sum + f.usd, 0) / 1e6;
-      expect(s.mint_volume_30d).toBeCloseTo(usd((f) => f.entry_type === "MINT"), 6);
-      expect(s.merge_volume_30d).toBeCloseTo(usd((f) => f.entry_type === "MERGE"), 6);
-      expect(s.maker_volume_30d).toBeCloseTo(usd((f) => f.role === "maker"), 6);
-      expect(s.volume_30d).toBeCloseTo(usd(() => true), 6);
+      const usd = (keep: (f: (typeof fills)[number]) => boolean) =>
+        inside.filter(keep).reduce((sum, f) => sum + f.usd, 0) / 1e6;
+      expect(s.mint_volume_30d).toBeCloseTo(
+        usd((f) => f.entry_type === "MINT"),
+        6,
+      );
+      expect(s.merge_volume_30d).toBeCloseTo(
+        usd((f) => f.entry_type === "MERGE"),
+        6,
+      );
+      expect(s.maker_volume_30d).toBeCloseTo(
+        usd((f) => f.role === "maker"),
+        6,
+      );
+      expect(s.volume_30d).toBeCloseTo(
+        usd(() => true),
+        6,
+      );
       const own = positions.filter((p) => p.wallet === s.wallet);
       const bought = own.reduce((sum, p) => sum + p.total_bought, 0);
       if (bought === 0) expect(s.avg_entry_price).toBeNull();
-      else expect(s.avg_entry_price).toBeCloseTo(own.reduce((sum, p) => sum + p.avg_price * p.total_bought, 0) / bought, 9);
+      else
+        expect(s.avg_entry_price).toBeCloseTo(
+          own.reduce((sum, p) => sum + p.avg_price * p.total_bought, 0) / bought,
+          9,
+        );
       if (s.mint_volume_30d > 0) withMint++;
       if (s.merge_volume_30d > 0) withMerge++;
     }
@@ -132,9 +168,19 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
   it("migration 0005 computes the same figures from the stored positions and fills for a store derived before it", async () => {
     const store = await loaded();
     await rebuild(store, config, clock);
-    const columns = ["wallet", "avg_entry_price", "mint_volume_30d", "merge_volume_30d", "maker_volume_30d", "volume_30d"] as const;
+    const columns = [
+      "wallet",
+      "avg_entry_price",
+      "mint_volume_30d",
+      "merge_volume_30d",
+      "maker_volume_30d",
+      "volume_30d",
+    ] as const;
     const derived = await store.db.selectFrom("wallet_stats").select(columns).orderBy("wallet").execute();
-    await store.db.updateTable("wallet_stats").set({ avg_entry_price: null, mint_volume_30d: 0, merge_volume_30d: 0, maker_volume_30d: 0, volume_30d: 0 }).execute();
+    await store.db
+      .updateTable("wallet_stats")
+      .set({ avg_entry_price: null, mint_volume_30d: 0, merge_volume_30d: 0, maker_volume_30d: 0, volume_30d: 0 })
+      .execute();
     await backfillBoardExtras(store.db as unknown as Kysely<unknown>);
     const backfilled = await store.db.selectFrom("wallet_stats").select(columns).orderBy("wallet").execute();
     expect(backfilled.map((r) => r.wallet)).toEqual(derived.map((r) => r.wallet));
@@ -142,7 +188,8 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
       const b = backfilled[i]!;
       if (d.avg_entry_price === null) expect(b.avg_entry_price).toBeNull();
       else expect(b.avg_entry_price).toBeCloseTo(d.avg_entry_price, 9);
-      for (const c of ["mint_volume_30d", "merge_volume_30d", "maker_volume_30d", "volume_30d"] as const) expect(b[c], `${d.wallet} ${c}`).toBeCloseTo(d[c], 6);
+      for (const c of ["mint_volume_30d", "merge_volume_30d", "maker_volume_30d", "volume_30d"] as const)
+        expect(b[c], `${d.wallet} ${c}`).toBeCloseTo(d[c], 6);
     });
     expect(derived.some((d) => d.volume_30d > 0)).toBe(true);
   });
@@ -150,7 +197,9 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
   it("counts market trades and volume as the venue does, once per match at the taker's notional", async () => {
     const store = await loaded();
     await rebuild(store, config, clock);
-    const rows = new Map((await store.db.selectFrom("market_stats").selectAll().execute()).map((row) => [row.condition_id, row]));
+    const rows = new Map(
+      (await store.db.selectFrom("market_stats").selectAll().execute()).map((row) => [row.condition_id, row]),
+    );
     for (const market of world.markets) {
       let trades = 0;
       let volume = 0;
@@ -162,7 +211,8 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
       const row = rows.get(market.conditionId);
       expect(row?.trades ?? 0).toBe(trades);
       expect(row?.volume ?? 0).toBeCloseTo(volume / 1e6, 6);
-      if (row) expect(row.mint_usd + row.merge_usd + row.complementary_usd + row.unclassified_usd).toBeCloseTo(row.volume, 6);
+      if (row)
+        expect(row.mint_usd + row.merge_usd + row.complementary_usd + row.unclassified_usd).toBeCloseTo(row.volume, 6);
     }
   });
 
@@ -179,12 +229,17 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
         const market = world.markets[p.market]!;
         if (market.resolvedAt !== null && market.resolvedAt < day) continue;
         const sides = byMarket.get(p.market) ?? [];
-        sides.push({ outcome: p.outcome, amount: p.micro.amount, cost: (p.micro.amount / 1e6) * (p.micro.avgPrice / 1e6) });
+        sides.push({
+          outcome: p.outcome,
+          amount: p.micro.amount,
+          cost: (p.micro.amount / 1e6) * (p.micro.avgPrice / 1e6),
+        });
         byMarket.set(p.market, sides);
       }
       for (const [m, sides] of byMarket) {
         if (Math.max(...sides.map((side) => side.cost)) < config.whales.consensusMinUsd) continue;
-        for (const side of sides) expected.set(`${wallet.proxyWallet}/${world.markets[m]!.conditionId}/${side.outcome}`, side.amount);
+        for (const side of sides)
+          expected.set(`${wallet.proxyWallet}/${world.markets[m]!.conditionId}/${side.outcome}`, side.amount);
       }
     }
     expect(expected.size).toBeGreaterThan(100);
@@ -206,8 +261,14 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     const derived = await deriveFromStore(store, config, clock.now());
     const tables = await derivedTables(store, derived, clock.now());
     // The last table written holds a row the schema refuses.
-    const broken = { ...tables, positions: tables.positions.map((p) => ({ ...p, shares: 0 })), dailyPoints: [{ wallet: "0x1", resolution: "day" as const, t: 0, pnl: null as unknown as number }] };
+    const broken = {
+      ...tables,
+      positions: tables.positions.map((p) => ({ ...p, shares: 0 })),
+      dailyPoints: [{ wallet: "0x1", resolution: "day" as const, t: 0, pnl: null as unknown as number }],
+    };
     await expect(writeDerivedTables(store, broken, { day: derived.day, rows: derived.snapshot })).rejects.toThrow();
-    expect(await store.db.selectFrom("positions").selectAll().orderBy("wallet").orderBy("token_id").execute()).toEqual(before);
+    expect(await store.db.selectFrom("positions").selectAll().orderBy("wallet").orderBy("token_id").execute()).toEqual(
+      before,
+    );
   });
 });

@@ -11,7 +11,13 @@ import { performance } from "node:perf_hooks";
 import { SECONDS_PER_DAY, whaleConsensus, type WalletAssessment } from "../ledger/index.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
-import type { Database, MarketStatsTable, PnlPointsTable, PositionSnapshotsTable, PositionsTable } from "../store/schema.js";
+import type {
+  Database,
+  MarketStatsTable,
+  PnlPointsTable,
+  PositionSnapshotsTable,
+  PositionsTable,
+} from "../store/schema.js";
 import { Derivation, type DeriveConfig, type RecentRows } from "./derivation.js";
 import { HOUR, PriceHistory, StreamedHours, firstKeptBoundary } from "./hourly-points.js";
 import { loadMarketFacts } from "./market-facts.js";
@@ -27,14 +33,22 @@ export const dayStart = (t: number): number => Math.floor(t / SECONDS_PER_DAY) *
 /** The latest stored event time (rewards and rebates aside, which come from per-wallet syncs at any time). */
 export async function storedFrontier(store: Store): Promise<number> {
   const [fills] = await queryRows<{ t: number | null }>(store.db, store.kind, "select max(ts) as t from fills");
-  const [activity] = await queryRows<{ t: number | null }>(store.db, store.kind, `select max(ts) as t from wallet_activity where type not in (${INCOME_TYPES.map((t) => `'${t}'`).join(", ")})`);
+  const [activity] = await queryRows<{ t: number | null }>(
+    store.db,
+    store.kind,
+    `select max(ts) as t from wallet_activity where type not in (${INCOME_TYPES.map((t) => `'${t}'`).join(", ")})`,
+  );
   return Math.max(Number(fills?.t ?? 0), Number(activity?.t ?? 0));
 }
 
 /** The highest stored row ids: rows stored later than a read that began here are above them. */
 export async function storedWatermarks(store: Store): Promise<{ fills: number; activity: number }> {
   const [fills] = await queryRows<{ id: number | null }>(store.db, store.kind, "select max(id) as id from fills");
-  const [activity] = await queryRows<{ id: number | null }>(store.db, store.kind, "select max(id) as id from wallet_activity");
+  const [activity] = await queryRows<{ id: number | null }>(
+    store.db,
+    store.kind,
+    "select max(id) as id from wallet_activity",
+  );
   return { fills: Number(fills?.id ?? 0), activity: Number(activity?.id ?? 0) };
 }
 
@@ -56,30 +70,51 @@ export interface DerivedFromStore {
  * ranges; hourly points are taken at each boundary of the kept window before the wallet's events after it, with the
  * fill prices of the window read first (the window's start splits the ranges too).
  */
-export async function deriveFromStore(store: Store, config: DeriveConfig, now: number, recent?: RecentRows): Promise<DerivedFromStore> {
+export async function deriveFromStore(
+  store: Store,
+  config: DeriveConfig,
+  now: number,
+  recent?: RecentRows,
+): Promise<DerivedFromStore> {
   const started = performance.now();
   const facts = await loadMarketFacts(store.db);
   const { fills } = await storedWatermarks(store);
   const [previous] = await queryRows<{ n: number }>(store.db, store.kind, "select count(*) as n from wallet_stats");
   // Sizes from the store, so that the ledger's tables do not grow on the way (estimates are fine).
-  const derivation = new Derivation(facts, config, { positions: Math.ceil(fills / 2), wallets: Math.max(1_024, Number(previous?.n ?? 0)) });
+  const derivation = new Derivation(facts, config, {
+    positions: Math.ceil(fills / 2),
+    wallets: Math.max(1_024, Number(previous?.n ?? 0)),
+  });
   const asOf = Math.min(now, await storedFrontier(store));
   const day = dayStart(asOf);
   const keysAbove = recent?.keysAbove ?? { fills: Number.MAX_SAFE_INTEGER, activity: Number.MAX_SAFE_INTEGER };
   const firstHour = firstKeptBoundary(now, config.derive.hourlyPointsDays);
   const windowStart = firstHour - HOUR;
   derivation.prices = await windowPrices(store, windowStart);
-  const hours = asOf >= firstHour ? new StreamedHours(firstHour, asOf, derivation.prices, (address) => derivation.lastEventTs(address)) : null;
+  const hours =
+    asOf >= firstHour
+      ? new StreamedHours(firstHour, asOf, derivation.prices, (address) => derivation.lastEventTs(address))
+      : null;
   // The leaderboards' 30-day volumes end at the clock, as the API's window did (backfilling, they stay empty).
   derivation.recentVolumes.advance(now);
   const splits = [...new Set([day, ...(hours ? [windowStart] : [])])].sort((a, b) => a - b);
   // Wallets streamed in more than one range: their wash legs are carried from one range to the next.
-  derivation.carryLegs((await queryRows<{ wallet: string }>(store.db, store.kind, "select distinct wallet from fills where ts >= ?", [splits[0]])).map((r) => r.wallet));
+  derivation.carryLegs(
+    (
+      await queryRows<{ wallet: string }>(store.db, store.kind, "select distinct wallet from fills where ts >= ?", [
+        splits[0],
+      ])
+    ).map((r) => r.wallet),
+  );
   let snapshot: PositionSnapshotsTable[] = [];
   for (let i = 0; i <= splits.length; i++) {
     const range = { ...(i > 0 ? { from: splits[i - 1] } : {}), ...(i < splits.length ? { before: splits[i] } : {}) };
     if (hours && range.from !== undefined && range.from >= windowStart) derivation.hours = hours;
-    await derivation.load(store, { ...range, keysAbove }, { countMarkets: true, washLegs: i === 0 ? "all" : "carried", onKey: recent?.onKey });
+    await derivation.load(
+      store,
+      { ...range, keysAbove },
+      { countMarkets: true, washLegs: i === 0 ? "all" : "carried", onKey: recent?.onKey },
+    );
     if (range.before !== day) continue;
     // Every wallet's points up to the day's start, before the snapshot sweeps the resolutions due then.
     if (derivation.hours) derivation.hours.finish(derivation.state, liveKeys(derivation), day);
@@ -102,13 +137,25 @@ function liveKeys(derivation: Derivation): Array<{ address: string; key: string 
 /** The fill prices of the window from `windowStart` on (the earlier ones are observed as the replay streams them). */
 async function windowPrices(store: Store, windowStart: number): Promise<PriceHistory> {
   const prices = new PriceHistory(windowStart);
-  const rows = await queryRows<{ token_id: string; condition_id: string; ts: number; log_index: number | null; usd: number; size: number }>(
-    store.db,
-    store.kind,
-    "select token_id, condition_id, ts, log_index, usd, size from fills where ts >= ?",
-    [windowStart],
-  );
-  for (const r of rows) prices.observe(r.token_id, r.condition_id, Number(r.ts), r.log_index === null ? null : Number(r.log_index), Number(r.usd), Number(r.size));
+  const rows = await queryRows<{
+    token_id: string;
+    condition_id: string;
+    ts: number;
+    log_index: number | null;
+    usd: number;
+    size: number;
+  }>(store.db, store.kind, "select token_id, condition_id, ts, log_index, usd, size from fills where ts >= ?", [
+    windowStart,
+  ]);
+  for (const r of rows)
+    prices.observe(
+      r.token_id,
+      r.condition_id,
+      Number(r.ts),
+      r.log_index === null ? null : Number(r.log_index),
+      Number(r.usd),
+      Number(r.size),
+    );
   return prices;
 }
 
@@ -121,7 +168,11 @@ export interface DerivedTables {
 }
 
 /** Assesses every wallet, ranks them, and builds the rows of every derived table. */
-export async function derivedTables(store: Store, derived: DerivedFromStore, computedAt: number): Promise<DerivedTables> {
+export async function derivedTables(
+  store: Store,
+  derived: DerivedFromStore,
+  computedAt: number,
+): Promise<DerivedTables> {
   const { derivation, asOf } = derived;
   const inputs = await loadWalletInputs(store, "all", asOf, derived.hourlyPoints);
   const assessed: Array<[string, WalletAssessment]> = [];
@@ -143,7 +194,11 @@ export async function derivedTables(store: Store, derived: DerivedFromStore, com
 }
 
 /** Replaces every derived table (today's snapshot and the P&L points included) in one transaction. */
-export async function writeDerivedTables(store: Store, tables: DerivedTables, snapshot: { day: number; rows: readonly PositionSnapshotsTable[] }): Promise<void> {
+export async function writeDerivedTables(
+  store: Store,
+  tables: DerivedTables,
+  snapshot: { day: number; rows: readonly PositionSnapshotsTable[] },
+): Promise<void> {
   await store.transaction(async (tx) => {
     await deleteAll(tx, "positions");
     await insertRows(tx, "positions", tables.positions);

@@ -16,13 +16,18 @@ const WINDOW = 30 * 86_400;
 function expected(fills: readonly Fill[], wallet: string, end: number) {
   const inside = fills.filter((f) => f.wallet === wallet && f.ts > end - WINDOW && f.ts <= end);
   const sum = (keep: (f: Fill) => boolean) => inside.filter(keep).reduce((s, f) => s + f.usd, 0);
-  return { mint: sum((f) => f.entryType === "MINT"), merge: sum((f) => f.entryType === "MERGE"), maker: sum((f) => f.role === "maker"), total: sum(() => true) };
+  return {
+    mint: sum((f) => f.entryType === "MINT"),
+    merge: sum((f) => f.entryType === "MERGE"),
+    maker: sum((f) => f.role === "maker"),
+    total: sum(() => true),
+  };
 }
 
 describe("RecentVolumes", () => {
   it("sums each wallet's fills within the window ending at the last advance, whatever order they come in", () => {
     let seed = 11;
-    const random = () => ((seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647);
+    const random = () => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
     const wallets = ["0xa", "0xb", "0xc"];
     const start = 1_700_000_000;
     const fills: Fill[] = Array.from({ length: 3_000 }, () => ({

@@ -101,7 +101,14 @@ export class RefreshScheduler {
     const marks = await storedWatermarks(this.deps.store);
     let asOf: number | undefined;
     const applier = this.applier;
-    const round: RefreshRound = { now, full, marks, get asOf() { return (asOf ??= applier.asOf()); } };
+    const round: RefreshRound = {
+      now,
+      full,
+      marks,
+      get asOf() {
+        return (asOf ??= applier.asOf());
+      },
+    };
     for (const job of this.jobs) {
       this.current = job.name;
       await job.run(round);
@@ -112,7 +119,8 @@ export class RefreshScheduler {
 
   private async loadMarketFacts(): Promise<void> {
     this.applier.factsAsked.clear();
-    for (const facts of await loadMarketFacts(this.deps.store.db, this.lastRefreshAt)) this.applier.setFacts(facts.conditionId, facts);
+    for (const facts of await loadMarketFacts(this.deps.store.db, this.lastRefreshAt))
+      this.applier.setFacts(facts.conditionId, facts);
   }
 
   /** Wallets whose events came out of order, derived again from the store (their hourly points of the kept window too). */
@@ -135,7 +143,12 @@ export class RefreshScheduler {
   /** Wallets whose venue caches a wallet sync rewrote since the last refresh. */
   private async markSyncedWallets(): Promise<void> {
     const { store } = this.deps;
-    const synced = await queryRows<{ wallet: string }>(store.db, store.kind, "select wallet from wallet_sync where updated_at >= ?", [this.lastRefreshAt]);
+    const synced = await queryRows<{ wallet: string }>(
+      store.db,
+      store.kind,
+      "select wallet from wallet_sync where updated_at >= ?",
+      [this.lastRefreshAt],
+    );
     for (const { wallet } of synced) this.applier.pending.stats.add(wallet);
   }
 
@@ -147,7 +160,9 @@ export class RefreshScheduler {
   private async refreshWashShares(now: number, full: boolean): Promise<void> {
     const { washDue, derivation, pending } = this.applier;
     const computedAt = (w: string) => this.washComputedAt.get(w) ?? this.warmedAt;
-    const due = [...washDue].filter((w) => full || now - computedAt(w) >= this.deps.config.derive.washRefreshSeconds).sort((a, b) => computedAt(a) - computedAt(b));
+    const due = [...washDue]
+      .filter((w) => full || now - computedAt(w) >= this.deps.config.derive.washRefreshSeconds)
+      .sort((a, b) => computedAt(a) - computedAt(b));
     const deadline = performance.now() + WASH_BUDGET * this.deps.config.derive.refreshSeconds * 1000;
     for (let i = 0; i < due.length && (full || performance.now() < deadline); i += WASH_WALLETS_PER_QUERY) {
       const wallets = due.slice(i, i + WASH_WALLETS_PER_QUERY);
@@ -178,12 +193,20 @@ export class RefreshScheduler {
   private async writeMarketStats(asOf: number, now: number): Promise<void> {
     const d = this.applier.derivation;
     const consensus = whaleConsensus(d.state, d.whaleBooks(), this.deps.config.whales.consensusMinUsd);
-    const changed = marketStatsRows(d.marketTotals, await volume24h(this.deps.store, asOf), consensus, now).flatMap((row) => {
-      const { computed_at: _, ...figures } = row;
-      const text = JSON.stringify(figures);
-      return this.lastMarketRows.get(row.condition_id) === text ? [] : [{ row, text }];
-    });
-    await this.deps.store.transaction((tx) => upsertRows(tx, "market_stats", changed.map((c) => c.row)));
+    const changed = marketStatsRows(d.marketTotals, await volume24h(this.deps.store, asOf), consensus, now).flatMap(
+      (row) => {
+        const { computed_at: _, ...figures } = row;
+        const text = JSON.stringify(figures);
+        return this.lastMarketRows.get(row.condition_id) === text ? [] : [{ row, text }];
+      },
+    );
+    await this.deps.store.transaction((tx) =>
+      upsertRows(
+        tx,
+        "market_stats",
+        changed.map((c) => c.row),
+      ),
+    );
     for (const { row, text } of changed) this.lastMarketRows.set(row.condition_id, text);
   }
 
@@ -191,10 +214,16 @@ export class RefreshScheduler {
   private async writeDailyPoints(asOf: number): Promise<void> {
     const { derivation: d, pending } = this.applier;
     const rewritten = [...pending.rewrittenDaily];
-    const rows = [...pending.daily].flatMap(([w, daily]) => (pending.rewrittenDaily.has(w) ? [] : d.dailyPoints(w, asOf, PendingWrites.firstDay(daily))));
+    const rows = [...pending.daily].flatMap(([w, daily]) =>
+      pending.rewrittenDaily.has(w) ? [] : d.dailyPoints(w, asOf, PendingWrites.firstDay(daily)),
+    );
     await this.deps.store.transaction(async (tx) => {
       await deleteWhereIn(tx, "pnl_points", "wallet", rewritten, "resolution = 'day'");
-      await insertRows(tx, "pnl_points", rewritten.flatMap((w) => d.dailyPoints(w, asOf)));
+      await insertRows(
+        tx,
+        "pnl_points",
+        rewritten.flatMap((w) => d.dailyPoints(w, asOf)),
+      );
       await upsertRows(tx, "pnl_points", rows);
     });
     pending.dailyWritten(asOf);
@@ -214,8 +243,18 @@ export class RefreshScheduler {
     const { derive } = this.deps.config;
     const oldest = now - derive.hourlyPointsDays * SECONDS_PER_DAY;
     await this.deps.store.transaction(async (tx) => {
-      await deleteWhereIn(tx, "pnl_points", "wallet", rewritten.map(([wallet]) => wallet), "resolution = 'hour'");
-      await insertRows(tx, "pnl_points", rewritten.flatMap(([, points]) => points));
+      await deleteWhereIn(
+        tx,
+        "pnl_points",
+        "wallet",
+        rewritten.map(([wallet]) => wallet),
+        "resolution = 'hour'",
+      );
+      await insertRows(
+        tx,
+        "pnl_points",
+        rewritten.flatMap(([, points]) => points),
+      );
       await upsertRows(tx, "pnl_points", rows);
       if (!passed) return;
       await deleteAll(tx, "pnl_points", "resolution = 'hour' and t < ?", [oldest]);

@@ -45,40 +45,109 @@ export interface StoredActivity {
 /** A fill as the ingest hands it over (optional columns absent) in the shape read back from the store. */
 export function storedFill(row: NewFill): StoredFill {
   return {
-    fill_key: row.fill_key, wallet: row.wallet, counterparty: row.counterparty ?? null, role: row.role ?? null, condition_id: row.condition_id, token_id: row.token_id,
-    outcome_index: row.outcome_index, side: row.side, size: row.size, usd: row.usd, price: row.price, fee: row.fee ?? 0, ts: row.ts, log_index: row.log_index ?? null,
+    fill_key: row.fill_key,
+    wallet: row.wallet,
+    counterparty: row.counterparty ?? null,
+    role: row.role ?? null,
+    condition_id: row.condition_id,
+    token_id: row.token_id,
+    outcome_index: row.outcome_index,
+    side: row.side,
+    size: row.size,
+    usd: row.usd,
+    price: row.price,
+    fee: row.fee ?? 0,
+    ts: row.ts,
+    log_index: row.log_index ?? null,
     entry_type: row.entry_type ?? null,
   };
 }
 
 export function storedActivity(row: NewActivity): StoredActivity {
   return {
-    activity_key: row.activity_key, wallet: row.wallet, type: row.type, condition_id: row.condition_id ?? null, size: row.size, usd: row.usd, ts: row.ts,
-    log_index: row.log_index ?? null, neg_risk_market_id: row.neg_risk_market_id ?? null, index_set: row.index_set ?? null, fee: row.fee ?? null,
+    activity_key: row.activity_key,
+    wallet: row.wallet,
+    type: row.type,
+    condition_id: row.condition_id ?? null,
+    size: row.size,
+    usd: row.usd,
+    ts: row.ts,
+    log_index: row.log_index ?? null,
+    neg_risk_market_id: row.neg_risk_market_id ?? null,
+    index_set: row.index_set ?? null,
+    fee: row.fee ?? null,
   };
 }
 
 /** The columns a stream reads, the natural key first. */
 export const FILL_COLUMNS = [
-  "fill_key", "wallet", "counterparty", "role", "condition_id", "token_id", "outcome_index", "side", "size", "usd", "price", "fee", "ts",
-  "log_index", "entry_type",
+  "fill_key",
+  "wallet",
+  "counterparty",
+  "role",
+  "condition_id",
+  "token_id",
+  "outcome_index",
+  "side",
+  "size",
+  "usd",
+  "price",
+  "fee",
+  "ts",
+  "log_index",
+  "entry_type",
 ] as const;
-export const ACTIVITY_COLUMNS = ["activity_key", "wallet", "type", "condition_id", "size", "usd", "ts", "log_index", "neg_risk_market_id", "index_set", "fee"] as const;
+export const ACTIVITY_COLUMNS = [
+  "activity_key",
+  "wallet",
+  "type",
+  "condition_id",
+  "size",
+  "usd",
+  "ts",
+  "log_index",
+  "neg_risk_market_id",
+  "index_set",
+  "fee",
+] as const;
 
 /** A row read as an array of `id` then FILL_COLUMNS (SQLite's raw mode). */
 export function fillFromArray(v: readonly unknown[]): StoredFill & { id: number } {
   return {
-    id: v[0] as number, fill_key: v[1] as string, wallet: v[2] as string, counterparty: v[3] as string | null, role: v[4] as StoredFill["role"],
-    condition_id: v[5] as string, token_id: v[6] as string, outcome_index: v[7] as number, side: v[8] as Direction, size: v[9] as number, usd: v[10] as number,
-    price: v[11] as number, fee: v[12] as number | null, ts: v[13] as number, log_index: v[14] as number | null, entry_type: v[15] as EntryType | null,
+    id: v[0] as number,
+    fill_key: v[1] as string,
+    wallet: v[2] as string,
+    counterparty: v[3] as string | null,
+    role: v[4] as StoredFill["role"],
+    condition_id: v[5] as string,
+    token_id: v[6] as string,
+    outcome_index: v[7] as number,
+    side: v[8] as Direction,
+    size: v[9] as number,
+    usd: v[10] as number,
+    price: v[11] as number,
+    fee: v[12] as number | null,
+    ts: v[13] as number,
+    log_index: v[14] as number | null,
+    entry_type: v[15] as EntryType | null,
   };
 }
 
 /** A row read as an array of `id` then ACTIVITY_COLUMNS. */
 export function activityFromArray(v: readonly unknown[]): StoredActivity & { id: number } {
   return {
-    id: v[0] as number, activity_key: v[1] as string, wallet: v[2] as string, type: v[3] as ActivityType, condition_id: v[4] as string | null, size: v[5] as number,
-    usd: v[6] as number, ts: v[7] as number, log_index: v[8] as number | null, neg_risk_market_id: v[9] as string | null, index_set: v[10] as string | null, fee: v[11] as number | null,
+    id: v[0] as number,
+    activity_key: v[1] as string,
+    wallet: v[2] as string,
+    type: v[3] as ActivityType,
+    condition_id: v[4] as string | null,
+    size: v[5] as number,
+    usd: v[6] as number,
+    ts: v[7] as number,
+    log_index: v[8] as number | null,
+    neg_risk_market_id: v[9] as string | null,
+    index_set: v[10] as string | null,
+    fee: v[11] as number | null,
   };
 }
 
@@ -139,7 +208,14 @@ export function activityEvent(row: StoredActivity): LedgerActivity | null {
     case "CONVERSION":
       if (!row.neg_risk_market_id || !row.index_set) return null;
       // An unknown adapter fee counts as none: the YES received are then overstated by the fee.
-      return { ...base, type: "CONVERSION", negRiskEventId: row.neg_risk_market_id, indexSet: indexSetQuestions(row.index_set), amount: row.size, fee: row.fee ?? 0 };
+      return {
+        ...base,
+        type: "CONVERSION",
+        negRiskEventId: row.neg_risk_market_id,
+        indexSet: indexSetQuestions(row.index_set),
+        amount: row.size,
+        fee: row.fee ?? 0,
+      };
     case "REWARD":
     case "MAKER_REBATE":
     case "TAKER_REBATE":
@@ -161,7 +237,8 @@ export function isIncome(event: LedgerEvent): boolean {
 /** A committed batch's rows as events in the order the ledger applies them (see the module comment). */
 export function orderedBatchEvents(fills: readonly StoredFill[], activity: readonly StoredActivity[]): OrderedEvent[] {
   const events: OrderedEvent[] = [];
-  for (const row of fills) events.push({ ts: row.ts, logIndex: row.log_index, kind: 0, event: fillEvent(row), key: row.fill_key });
+  for (const row of fills)
+    events.push({ ts: row.ts, logIndex: row.log_index, kind: 0, event: fillEvent(row), key: row.fill_key });
   for (const row of activity) {
     const event = activityEvent(row);
     if (event) events.push({ ts: row.ts, logIndex: row.log_index, kind: 1, event, key: row.activity_key });

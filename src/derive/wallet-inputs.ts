@@ -3,7 +3,14 @@
  * lifetime P&L (docs/METRICS.md's 95% rule and total_pnl), the P&L point pnl_24h compares with, and the legs of its
  * fills with each counterparty for the wash-trading test.
  */
-import { summarizeVenueClosedPositions, washRing, type CounterpartyFill, type LedgerConfig, type PnlPoint, type VenueClosedPositions } from "../ledger/index.js";
+import {
+  summarizeVenueClosedPositions,
+  washRing,
+  type CounterpartyFill,
+  type LedgerConfig,
+  type PnlPoint,
+  type VenueClosedPositions,
+} from "../ledger/index.js";
 import { CHAIN_LOGS_SOURCE } from "../store/checkpoints.js";
 import type { Store } from "../store/database.js";
 import type { Direction, PnlPointsTable } from "../store/schema.js";
@@ -24,19 +31,39 @@ export interface WalletStoreInputs {
   readonly pnlPoints: readonly PnlPoint[];
 }
 
-const NOT_SYNCED: WalletStoreInputs = { venueClosed: null, historyComplete: false, venueLifetimePnl: null, pnlPoints: [] };
+const NOT_SYNCED: WalletStoreInputs = {
+  venueClosed: null,
+  historyComplete: false,
+  venueLifetimePnl: null,
+  pnlPoints: [],
+};
 
 /** A wallet list, or every wallet with stored inputs. */
 export type WalletSelection = readonly string[] | "all";
 
 /** Runs `text` for the selection: its wallets placeholder comment becomes a condition on the wallet column (or nothing, for all). */
-async function selectFor<T>(store: Store, text: string, params: readonly unknown[], wallets: WalletSelection): Promise<T[]> {
+async function selectFor<T>(
+  store: Store,
+  text: string,
+  params: readonly unknown[],
+  wallets: WalletSelection,
+): Promise<T[]> {
   if (wallets === "all") return queryRows<T>(store.db, store.kind, text.replace("/*wallets*/", ""), params);
-  return inSlices(wallets, (slice) => queryRows<T>(store.db, store.kind, text.replace("/*wallets*/", ` and wallet in ${placeholders(slice.length)}`), [...params, ...slice]));
+  return inSlices(wallets, (slice) =>
+    queryRows<T>(store.db, store.kind, text.replace("/*wallets*/", ` and wallet in ${placeholders(slice.length)}`), [
+      ...params,
+      ...slice,
+    ]),
+  );
 }
 
 /** The latest point at or before `cutoff` per wallet, from a (wallet, t, pnl) table (our hourly points, or the venue's curve). */
-async function latestPoints(store: Store, table: "pnl_points" | "venue_pnl_points", cutoff: number, wallets: WalletSelection): Promise<Map<string, PnlPoint>> {
+async function latestPoints(
+  store: Store,
+  table: "pnl_points" | "venue_pnl_points",
+  cutoff: number,
+  wallets: WalletSelection,
+): Promise<Map<string, PnlPoint>> {
   const hourly = table === "pnl_points" ? " and resolution = 'hour'" : "";
   const rows = await selectFor<{ wallet: string; t: number; pnl: number }>(
     store,
@@ -65,16 +92,31 @@ function latestOf(points: readonly PnlPointsTable[], cutoff: number): Map<string
  * The store inputs of the given wallets (or all) as of `asOf`; wallets without any get the not-synced inputs.
  * `hourlyPoints`: the ledger's hourly points to read instead of the stored ones (a rebuild's, before it writes them).
  */
-export async function loadWalletInputs(store: Store, wallets: WalletSelection, asOf: number, hourlyPoints?: readonly PnlPointsTable[]): Promise<(wallet: string) => WalletStoreInputs> {
+export async function loadWalletInputs(
+  store: Store,
+  wallets: WalletSelection,
+  asOf: number,
+  hourlyPoints?: readonly PnlPointsTable[],
+): Promise<(wallet: string) => WalletStoreInputs> {
   const synced = await selectFor<{ wallet: string; lifetime_pnl: number | null; venue_history_from: number | null }>(
     store,
     "select wallet, lifetime_pnl, venue_history_from from wallet_sync where synced_at is not null/*wallets*/",
     [],
     wallets,
   );
-  const [chain] = await queryRows<{ history_from: number | null }>(store.db, store.kind, "select history_from from ingest_checkpoints where source = ?", [CHAIN_LOGS_SOURCE]);
+  const [chain] = await queryRows<{ history_from: number | null }>(
+    store.db,
+    store.kind,
+    "select history_from from ingest_checkpoints where source = ?",
+    [CHAIN_LOGS_SOURCE],
+  );
   const chainFrom = chain?.history_from == null ? null : Number(chain.history_from);
-  const closedRows = await selectFor<{ wallet: string; realized_pnl: number }>(store, "select wallet, realized_pnl from venue_closed_positions where 1 = 1/*wallets*/", [], wallets);
+  const closedRows = await selectFor<{ wallet: string; realized_pnl: number }>(
+    store,
+    "select wallet, realized_pnl from venue_closed_positions where 1 = 1/*wallets*/",
+    [],
+    wallets,
+  );
   const closedByWallet = new Map<string, { realizedPnl: number }[]>();
   for (const row of closedRows) {
     let list = closedByWallet.get(row.wallet);
@@ -90,8 +132,14 @@ export async function loadWalletInputs(store: Store, wallets: WalletSelection, a
     const lifetime = row.lifetime_pnl === null ? null : fromMicro(row.lifetime_pnl);
     // pnl_24h compares total_pnl with a point of the same source.
     const point = lifetime === null ? ours.get(row.wallet) : venue.get(row.wallet);
-    const historyComplete = chainFrom !== null && row.venue_history_from !== null && Number(row.venue_history_from) >= chainFrom;
-    inputs.set(row.wallet, { venueClosed: summarizeVenueClosedPositions(closedByWallet.get(row.wallet) ?? []), historyComplete, venueLifetimePnl: lifetime, pnlPoints: point ? [point] : [] });
+    const historyComplete =
+      chainFrom !== null && row.venue_history_from !== null && Number(row.venue_history_from) >= chainFrom;
+    inputs.set(row.wallet, {
+      venueClosed: summarizeVenueClosedPositions(closedByWallet.get(row.wallet) ?? []),
+      historyComplete,
+      venueLifetimePnl: lifetime,
+      pnlPoints: point ? [point] : [],
+    });
   }
   return (wallet) => inputs.get(wallet) ?? NOT_SYNCED;
 }
@@ -130,7 +178,14 @@ export class WashLegs {
 
 /** The wash legs of the given wallets, summed by the store. */
 export async function loadWashLegs(store: Store, wallets: readonly string[]): Promise<Map<string, WashLegs>> {
-  const rows = await selectFor<{ wallet: string; counterparty: string; token_id: string; side: Direction; size: number; usd: number }>(
+  const rows = await selectFor<{
+    wallet: string;
+    counterparty: string;
+    token_id: string;
+    side: Direction;
+    size: number;
+    usd: number;
+  }>(
     store,
     "select wallet, counterparty, token_id, side, sum(size) as size, sum(usd) as usd from fills where counterparty is not null/*wallets*/ group by wallet, counterparty, token_id, side",
     [],

@@ -14,14 +14,44 @@ const EXCHANGE = CONTRACTS.ctfExchangeV2.toLowerCase();
 
 function fill(key: string, overrides: Partial<NewFill> = {}): NewFill {
   return {
-    fill_key: key, source: "chain", tx_hash: "0xt", log_index: 0, block_number: 1, order_hash: null, wallet: WALLET, counterparty: OTHER, role: "maker",
-    condition_id: "0xc", token_id: "1", outcome_index: 0, side: "BUY", size: 1_000_000, usd: 500_000, price: 0.5, fee: 0, ts: 1_770_000_000,
-    entry_type: "MINT", exchange_version: 2, ...overrides,
+    fill_key: key,
+    source: "chain",
+    tx_hash: "0xt",
+    log_index: 0,
+    block_number: 1,
+    order_hash: null,
+    wallet: WALLET,
+    counterparty: OTHER,
+    role: "maker",
+    condition_id: "0xc",
+    token_id: "1",
+    outcome_index: 0,
+    side: "BUY",
+    size: 1_000_000,
+    usd: 500_000,
+    price: 0.5,
+    fee: 0,
+    ts: 1_770_000_000,
+    entry_type: "MINT",
+    exchange_version: 2,
+    ...overrides,
   };
 }
 
 const merge = (wallet: string, key: string): NewActivity => ({
-  activity_key: key, source: "chain", wallet, type: "MERGE", condition_id: "0xc", token_id: null, outcome_index: null, size: 1, usd: 1, price: 0.5, ts: 1_770_000_000, tx_hash: "0xm", log_index: 0,
+  activity_key: key,
+  source: "chain",
+  wallet,
+  type: "MERGE",
+  condition_id: "0xc",
+  token_id: null,
+  outcome_index: null,
+  size: 1,
+  usd: 1,
+  price: 0.5,
+  ts: 1_770_000_000,
+  tx_hash: "0xm",
+  log_index: 0,
 });
 
 describe.each(storeBackends)("batch writer on $kind", (backend) => {
@@ -43,9 +73,19 @@ describe.each(storeBackends)("batch writer on $kind", (backend) => {
     await saveCheckpoint(store.db, "test-source", "block:10", 1);
     committed.length = 0;
     // The third fill lacks its wallet: the insert fails after the first two rows went in.
-    const broken = [fill("chain:0xfail:0"), fill("chain:0xfail:1"), fill("chain:0xfail:2", { wallet: null as unknown as string })];
+    const broken = [
+      fill("chain:0xfail:0"),
+      fill("chain:0xfail:1"),
+      fill("chain:0xfail:2", { wallet: null as unknown as string }),
+    ];
     await expect(
-      writer.commit({ source: "test-source", cursor: "block:20", fills: broken, activity: [merge(WALLET, "chain:0xfail-activity:0")], sightings: [{ address: OTHER, ts: 5, name: "bob" }] }),
+      writer.commit({
+        source: "test-source",
+        cursor: "block:20",
+        fills: broken,
+        activity: [merge(WALLET, "chain:0xfail-activity:0")],
+        sightings: [{ address: OTHER, ts: 5, name: "bob" }],
+      }),
     ).rejects.toThrow();
     expect(await store.db.selectFrom("fills").select("id").where("tx_hash", "=", "0xt").execute()).toEqual([]);
     expect(await store.db.selectFrom("wallet_activity").select("id").execute()).toEqual([]);
@@ -56,9 +96,21 @@ describe.each(storeBackends)("batch writer on $kind", (backend) => {
 
   it("keeps the venue's contracts out of fills and wallets, and hands listeners only new rows", async () => {
     committed.length = 0;
-    const rows = [fill("chain:0xok:0"), fill("chain:0xok:1", { wallet: EXCHANGE }), fill("chain:0xok:2", { counterparty: EXCHANGE })];
-    const first = await writer.commit({ source: "test-source", cursor: "block:30", fills: rows, activity: [merge(EXCHANGE, "chain:0xm:0"), merge(WALLET, "chain:0xm:1")] });
-    expect(first.fills.map((f) => [f.fill_key, f.counterparty])).toEqual([["chain:0xok:0", OTHER], ["chain:0xok:2", null]]);
+    const rows = [
+      fill("chain:0xok:0"),
+      fill("chain:0xok:1", { wallet: EXCHANGE }),
+      fill("chain:0xok:2", { counterparty: EXCHANGE }),
+    ];
+    const first = await writer.commit({
+      source: "test-source",
+      cursor: "block:30",
+      fills: rows,
+      activity: [merge(EXCHANGE, "chain:0xm:0"), merge(WALLET, "chain:0xm:1")],
+    });
+    expect(first.fills.map((f) => [f.fill_key, f.counterparty])).toEqual([
+      ["chain:0xok:0", OTHER],
+      ["chain:0xok:2", null],
+    ]);
     expect(first.activity.map((a) => a.activity_key)).toEqual(["chain:0xm:1"]);
     expect((await store.db.selectFrom("wallets").select("address").execute()).map((w) => w.address)).toEqual([WALLET]);
     const again = await writer.commit({ source: "test-source", cursor: "block:30", fills: rows });
@@ -76,14 +128,39 @@ describe.each(storeBackends)("batch writer on $kind", (backend) => {
         { origin: "data-api /trades offset 0 row 9", reason: "bad price" },
       ],
     });
-    expect(await readCheckpoint(store.db, "skips")).toMatchObject({ cursor: "c1", errors: 2, last_error: "data-api /trades offset 0 row 9: bad price" });
+    expect(await readCheckpoint(store.db, "skips")).toMatchObject({
+      cursor: "c1",
+      errors: 2,
+      last_error: "data-api /trades offset 0 row 9: bad price",
+    });
   });
 
   it("keeps a wallet's first and last sighting and its profile across batches", async () => {
-    await writer.commit({ source: "profiles", cursor: "1", sightings: [{ address: OTHER, ts: 200, name: "bob", pseudonym: "Brisk-Heron" }] });
-    await writer.commit({ source: "profiles", cursor: "2", sightings: [{ address: OTHER, ts: 100 }, { address: OTHER, ts: 300, bio: "hi" }] });
-    expect(await store.db.selectFrom("wallets").select(["name", "pseudonym", "bio", "first_seen", "last_seen"]).where("address", "=", OTHER).executeTakeFirst()).toEqual({
-      name: "bob", pseudonym: "Brisk-Heron", bio: "hi", first_seen: 100, last_seen: 300,
+    await writer.commit({
+      source: "profiles",
+      cursor: "1",
+      sightings: [{ address: OTHER, ts: 200, name: "bob", pseudonym: "Brisk-Heron" }],
+    });
+    await writer.commit({
+      source: "profiles",
+      cursor: "2",
+      sightings: [
+        { address: OTHER, ts: 100 },
+        { address: OTHER, ts: 300, bio: "hi" },
+      ],
+    });
+    expect(
+      await store.db
+        .selectFrom("wallets")
+        .select(["name", "pseudonym", "bio", "first_seen", "last_seen"])
+        .where("address", "=", OTHER)
+        .executeTakeFirst(),
+    ).toEqual({
+      name: "bob",
+      pseudonym: "Brisk-Heron",
+      bio: "hi",
+      first_seen: 100,
+      last_seen: 300,
     });
   });
 });

@@ -78,8 +78,16 @@ export class BatchWriter {
     // Merges and splits of an exchange or the adapter are trade mechanics, not a wallet's own action.
     const activity = (batch.activity ?? []).filter((a) => !isProtocolAddress(a.wallet));
     const skipped = batch.skipped ?? [];
-    for (const s of skipped.slice(0, LOGGED_SKIPS_PER_BATCH)) this.logger.warn({ source: batch.source, origin: s.origin, reason: s.reason }, "skipped a malformed venue record");
-    if (skipped.length > LOGGED_SKIPS_PER_BATCH) this.logger.warn({ source: batch.source, more: skipped.length - LOGGED_SKIPS_PER_BATCH }, "skipped more malformed venue records");
+    for (const s of skipped.slice(0, LOGGED_SKIPS_PER_BATCH))
+      this.logger.warn(
+        { source: batch.source, origin: s.origin, reason: s.reason },
+        "skipped a malformed venue record",
+      );
+    if (skipped.length > LOGGED_SKIPS_PER_BATCH)
+      this.logger.warn(
+        { source: batch.source, more: skipped.length - LOGGED_SKIPS_PER_BATCH },
+        "skipped more malformed venue records",
+      );
 
     let firstSeen: WalletSighting[] = [];
     const committed = await this.store.transaction(async (tx) => {
@@ -96,7 +104,13 @@ export class BatchWriter {
       const last = skipped.at(-1);
       if (last) await recordSourceError(tx.db, batch.source, `${last.origin}: ${last.reason}`, now, skipped.length);
       await saveCheckpoint(tx.db, batch.source, batch.cursor, now, batch.firstSyncDone);
-      return { source: batch.source, cursor: batch.cursor, fills: newFills, activity: newActivity, resolutions: newResolutions };
+      return {
+        source: batch.source,
+        cursor: batch.cursor,
+        fills: newFills,
+        activity: newActivity,
+        resolutions: newResolutions,
+      };
     });
     if (this.recorded.size + firstSeen.length > RECORDED_WALLETS_KEPT) this.recorded.clear();
     for (const s of firstSeen) this.recorded.add(s.address);
@@ -119,7 +133,8 @@ export class BatchWriter {
   /** The fills' wallets this process has not recorded yet (fills in chain order: each wallet's first is its earliest). */
   private firstSightings(fills: readonly NewFill[]): WalletSighting[] {
     const out = new Map<string, WalletSighting>();
-    for (const f of fills) if (!this.recorded.has(f.wallet) && !out.has(f.wallet)) out.set(f.wallet, { address: f.wallet, ts: f.ts });
+    for (const f of fills)
+      if (!this.recorded.has(f.wallet) && !out.has(f.wallet)) out.set(f.wallet, { address: f.wallet, ts: f.ts });
     return [...out.values()];
   }
 }

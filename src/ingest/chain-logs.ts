@@ -14,7 +14,13 @@
  */
 import { readCheckpoint, recordHistoryFrom } from "../store/checkpoints.js";
 import type { StoreTransaction } from "../store/database.js";
-import { completeDeferredFills, dropDeferredFillIndexes, type IndexBuildMemory, type NewActivity, type NewFill } from "../store/fills.js";
+import {
+  completeDeferredFills,
+  dropDeferredFillIndexes,
+  type IndexBuildMemory,
+  type NewActivity,
+  type NewFill,
+} from "../store/fills.js";
 import type { NewResolution } from "../store/markets.js";
 import { holdUnlistedRecords, type HeldRecord } from "../store/unlisted-records.js";
 import {
@@ -31,18 +37,37 @@ import {
 } from "../venue/index.js";
 import type { Batch, SkippedRecord } from "./batch-writer.js";
 import type { ChainReader } from "./chain-reader.js";
-import { chainActivityRow, chainFillRow, chainResolutionRow, isActivityLog, resolutionOfPayouts } from "./chain-rows.js";
+import {
+  chainActivityRow,
+  chainFillRow,
+  chainResolutionRow,
+  isActivityLog,
+  resolutionOfPayouts,
+} from "./chain-rows.js";
 import { writeMarketRows, type IngestContext } from "./context.js";
 import { resolveStartBlock, type IngestStart } from "./ingest-start.js";
 import type { MarketDirectory } from "./market-directory.js";
 import { emptyMarketRows, mergeMarketRows, type MarketRows } from "./market-rows.js";
 import type { Pipeline, StepResult } from "./runner.js";
 import { SOURCES } from "./sources.js";
-import { UnlistedMarkets, heldActivity, heldFill, heldResolution, type UnlistedMarketsOptions } from "./unlisted-markets.js";
+import {
+  UnlistedMarkets,
+  heldActivity,
+  heldFill,
+  heldResolution,
+  type UnlistedMarketsOptions,
+} from "./unlisted-markets.js";
 
 const KINDS: readonly VenueEventKind[] = [
-  "OrderFilledV1", "OrdersMatchedV1", "OrderFilledV2", "OrdersMatchedV2",
-  "PositionsConverted", "PositionSplit", "PositionsMerge", "PayoutRedemption", "ConditionResolution",
+  "OrderFilledV1",
+  "OrdersMatchedV1",
+  "OrderFilledV2",
+  "OrdersMatchedV2",
+  "PositionsConverted",
+  "PositionSplit",
+  "PositionsMerge",
+  "PayoutRedemption",
+  "ConditionResolution",
 ];
 const FILTER = logFilterFor(KINDS);
 
@@ -108,14 +133,24 @@ export class ChainLogsPipeline implements Pipeline {
       last = (await resolveStartBlock(this.chain, this.options.start, target, signal)) - 1;
       await this.ctx.writer.commit({ source: this.source, cursor: blockCursor(last) });
     }
-    if (checkpoint?.history_from == null) await recordHistoryFrom(this.ctx.store.db, this.source, await this.historyStart(head, signal));
+    if (checkpoint?.history_from == null)
+      await recordHistoryFrom(this.ctx.store.db, this.source, await this.historyStart(head, signal));
     if (syncing && !this.indexesDeferred && goal > last && goal - last >= this.options.deferIndexesBlocks) {
       await this.ctx.store.transaction(dropDeferredFillIndexes);
       this.indexesDeferred = true;
-      this.ctx.logger.info({ source: this.source, blocks: goal - last }, "first sync: the fills' wallet and market indexes are built when it reaches the head");
+      this.ctx.logger.info(
+        { source: this.source, blocks: goal - last },
+        "first sync: the fills' wallet and market indexes are built when it reaches the head",
+      );
     }
     if (last >= goal) {
-      if (syncing) await this.ctx.writer.commit({ source: this.source, cursor: blockCursor(last), firstSyncDone: true, write: (tx) => this.completeFirstSync(tx) });
+      if (syncing)
+        await this.ctx.writer.commit({
+          source: this.source,
+          cursor: blockCursor(last),
+          firstSyncDone: true,
+          write: (tx) => this.completeFirstSync(tx),
+        });
       return { caughtUp: true };
     }
     // A first sync's last step ends at its goal, so that only its last batch completes it (builds what it deferred).
@@ -131,7 +166,10 @@ export class ChainLogsPipeline implements Pipeline {
       const chunk = mergeChunks(gathered);
       gathered = [];
       records = 0;
-      const batch = await this.prepareChunk(chunk, signal, { completesFirstSync: syncing && chunk.toBlock >= goal, walletsLater: deferring });
+      const batch = await this.prepareChunk(chunk, signal, {
+        completesFirstSync: syncing && chunk.toBlock >= goal,
+        walletsLater: deferring,
+      });
       await committing;
       committing = this.commitChunk(batch, chunk.toBlock, target);
       committing.catch(() => undefined);
@@ -166,10 +204,20 @@ export class ChainLogsPipeline implements Pipeline {
 
   private async commitChunk(batch: Batch, toBlock: number, target: number): Promise<void> {
     const committed = await this.ctx.writer.commit(batch);
-    this.ctx.progress({ source: this.source, newFills: committed.fills.length, position: toBlock, target, unit: "block" });
+    this.ctx.progress({
+      source: this.source,
+      newFills: committed.fills.length,
+      position: toBlock,
+      target,
+      unit: "block",
+    });
   }
 
-  private async prepareChunk(chunk: SettledChunk, signal: AbortSignal, { completesFirstSync, walletsLater }: { completesFirstSync: boolean; walletsLater: boolean }): Promise<Batch> {
+  private async prepareChunk(
+    chunk: SettledChunk,
+    signal: AbortSignal,
+    { completesFirstSync, walletsLater }: { completesFirstSync: boolean; walletsLater: boolean },
+  ): Promise<Batch> {
     const skipped: SkippedRecord[] = [...chunk.skipped];
     const timestamps = await this.blockTimestamps(chunk, signal);
     const marketRows = emptyMarketRows();
@@ -198,7 +246,11 @@ export class ChainLogsPipeline implements Pipeline {
    * earlier process deferred them (without, the index build is a no-op and the wallets only merge again).
    */
   private async completeFirstSync(tx: StoreTransaction): Promise<void> {
-    if (this.indexesDeferred) this.ctx.logger.info({ source: this.source }, "first sync: building the fills' wallet and market indexes, and the fills' wallets");
+    if (this.indexesDeferred)
+      this.ctx.logger.info(
+        { source: this.source },
+        "first sync: building the fills' wallet and market indexes, and the fills' wallets",
+      );
     await completeDeferredFills(tx, this.options.indexBuildMemory, this.ctx.clock.now());
   }
 
@@ -208,13 +260,23 @@ export class ChainLogsPipeline implements Pipeline {
     const missing = new Set<number>();
     for (const fill of chunk.fills) if (!out.has(fill.blockNumber)) missing.add(fill.blockNumber);
     for (const log of chunk.others) if (!out.has(log.blockNumber)) missing.add(log.blockNumber);
-    if (missing.size > 0) for (const [block, ts] of await this.chain.blockTimestamps([...missing], signal)) out.set(block, ts);
+    if (missing.size > 0)
+      for (const [block, ts] of await this.chain.blockTimestamps([...missing], signal)) out.set(block, ts);
     return out;
   }
 
   /** The fills of listed markets; those of an outcome token no listed market claims go to `held`. */
-  private async fillRows(settled: readonly ChainFill[], timestamps: Map<number, number>, marketRows: MarketRows, held: HeldRecord<unknown>[], signal: AbortSignal): Promise<NewFill[]> {
-    const tokens = await this.directory.tokenFacts(settled.map((f) => f.tokenId), signal);
+  private async fillRows(
+    settled: readonly ChainFill[],
+    timestamps: Map<number, number>,
+    marketRows: MarketRows,
+    held: HeldRecord<unknown>[],
+    signal: AbortSignal,
+  ): Promise<NewFill[]> {
+    const tokens = await this.directory.tokenFacts(
+      settled.map((f) => f.tokenId),
+      signal,
+    );
     mergeMarketRows(marketRows, tokens.rows);
     const fills: NewFill[] = [];
     for (const fill of settled) {
@@ -241,7 +303,14 @@ export class ChainLogsPipeline implements Pipeline {
     const resolutions: NewResolution[] = [];
     // The ConditionalTokens contract serves other applications too: records of a condition no listed market has wait
     // (unlisted-markets.ts) until Gamma lists it or INGEST_UNLISTED_KEEP_DAYS pass.
-    const conditionIds = decoded.flatMap((d) => (d.kind === "PositionSplit" || d.kind === "PositionsMerge" || d.kind === "PayoutRedemption" || d.kind === "ConditionResolution" ? [d.conditionId] : []));
+    const conditionIds = decoded.flatMap((d) =>
+      d.kind === "PositionSplit" ||
+      d.kind === "PositionsMerge" ||
+      d.kind === "PayoutRedemption" ||
+      d.kind === "ConditionResolution"
+        ? [d.conditionId]
+        : [],
+    );
     const conditions = await this.directory.knownConditions(conditionIds, signal);
     mergeMarketRows(marketRows, conditions.rows);
     for (const log of decoded) {
@@ -250,7 +319,8 @@ export class ChainLogsPipeline implements Pipeline {
       if (log.kind === "ConditionResolution") {
         const resolution = resolutionOfPayouts(log.payoutNumerators);
         if (!resolution) {
-          if (conditions.found.has(log.conditionId)) skipped.push({ origin, reason: `payouts ${log.payoutNumerators.join("/")} settle no binary outcome` });
+          if (conditions.found.has(log.conditionId))
+            skipped.push({ origin, reason: `payouts ${log.payoutNumerators.join("/")} settle no binary outcome` });
           continue;
         }
         const row = chainResolutionRow(log, ts, resolution);
@@ -280,7 +350,14 @@ export class ChainLogsPipeline implements Pipeline {
     if (this.feeBips.has(marketId)) return this.feeBips.get(marketId) as number | null;
     let bips: number | null = null;
     try {
-      const result = await this.chain.call("eth_call", [{ to: CONTRACTS.negRiskAdapter.toLowerCase(), data: NEG_RISK_GET_FEE_BIPS_SELECTOR + marketId.slice(2) }, "latest"], signal);
+      const result = await this.chain.call(
+        "eth_call",
+        [
+          { to: CONTRACTS.negRiskAdapter.toLowerCase(), data: NEG_RISK_GET_FEE_BIPS_SELECTOR + marketId.slice(2) },
+          "latest",
+        ],
+        signal,
+      );
       if (typeof result === "string" && /^0x[0-9a-fA-F]{1,64}$/.test(result)) bips = Number(BigInt(result));
     } catch (error) {
       if (!(error instanceof JsonRpcError)) throw error;

@@ -20,7 +20,10 @@ const { config } = workerData as ChainReaderWorkerData;
 const post = (message: FromReaderWorker) => port.postMessage(message);
 const chain = ChainClient.fromConfig(
   config,
-  { rateLimits: chainRateLimits(rpcRateShares(config.venue.rpcRequestsPerSecond).logs), onEvent: (event) => post({ type: "venue", event }) },
+  {
+    rateLimits: chainRateLimits(rpcRateShares(config.venue.rpcRequestsPerSecond).logs),
+    onEvent: (event) => post({ type: "venue", event }),
+  },
   { maxBlockSpan: config.ingest.blockSpan },
 );
 const reads = new Map<number, Read>();
@@ -48,7 +51,13 @@ async function run(id: number, filter: LogFilter, credits: number): Promise<void
     }
     post({ type: "done", id });
   } catch (error) {
-    if (!signal.aborted) post({ type: "error", id, name: error instanceof Error ? error.name : "Error", message: error instanceof Error ? error.message : String(error) });
+    if (!signal.aborted)
+      post({
+        type: "error",
+        id,
+        name: error instanceof Error ? error.name : "Error",
+        message: error instanceof Error ? error.message : String(error),
+      });
   } finally {
     reads.delete(id);
   }

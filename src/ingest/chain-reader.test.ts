@@ -12,7 +12,17 @@ let venue: SimVenue;
 let config: Config;
 let first: number;
 let head: number;
-const FILTER = logFilterFor(["OrderFilledV1", "OrdersMatchedV1", "OrderFilledV2", "OrdersMatchedV2", "PositionsConverted", "PositionSplit", "PositionsMerge", "PayoutRedemption", "ConditionResolution"]);
+const FILTER = logFilterFor([
+  "OrderFilledV1",
+  "OrdersMatchedV1",
+  "OrderFilledV2",
+  "OrdersMatchedV2",
+  "PositionsConverted",
+  "PositionSplit",
+  "PositionsMerge",
+  "PayoutRedemption",
+  "ConditionResolution",
+]);
 
 beforeAll(async () => {
   venue = await smallVenue();
@@ -23,7 +33,11 @@ beforeAll(async () => {
 });
 afterAll(closeVenues);
 
-async function readAll(reader: ChainReader, filter: LogFilter, signal = new AbortController().signal): Promise<SettledChunk[]> {
+async function readAll(
+  reader: ChainReader,
+  filter: LogFilter,
+  signal = new AbortController().signal,
+): Promise<SettledChunk[]> {
   const chunks: SettledChunk[] = [];
   for await (const chunk of reader.chunks(filter, signal)) chunks.push(chunk);
   return chunks;
@@ -32,7 +46,10 @@ async function readAll(reader: ChainReader, filter: LogFilter, signal = new Abor
 describe("ThreadedChainReader", () => {
   it("yields, chunk for chunk, what the reader on the pipeline's thread settles", async () => {
     const filter = { ...FILTER, fromBlock: first, toBlock: head };
-    const inline = await readAll(inlineChainReader(ChainClient.fromConfig(config, {}, { maxBlockSpan: config.ingest.blockSpan }) as ChainClient), filter);
+    const inline = await readAll(
+      inlineChainReader(ChainClient.fromConfig(config, {}, { maxBlockSpan: config.ingest.blockSpan }) as ChainClient),
+      filter,
+    );
     const threaded = new ThreadedChainReader(config);
     try {
       const chunks = await readAll(threaded, filter);
@@ -72,7 +89,8 @@ describe("ThreadedChainReader", () => {
     const controller = new AbortController();
     try {
       const reading = (async () => {
-        for await (const _chunk of threaded.chunks({ ...FILTER, fromBlock: first, toBlock: head }, controller.signal)) controller.abort(new Error("stop now"));
+        for await (const _chunk of threaded.chunks({ ...FILTER, fromBlock: first, toBlock: head }, controller.signal))
+          controller.abort(new Error("stop now"));
       })();
       await expect(reading).rejects.toThrow("stop now");
     } finally {
@@ -117,7 +135,9 @@ describe("ThreadedChainReader", () => {
     beforeAll(async () => {
       node = createServer((req, res) => {
         req.resume();
-        req.on("end", () => res.end(JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32000, message: "header not found" } })));
+        req.on("end", () =>
+          res.end(JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32000, message: "header not found" } })),
+        );
       });
       await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));
       url = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
@@ -127,7 +147,9 @@ describe("ThreadedChainReader", () => {
     it("fails the read with the node's error, in the pipeline's thread", async () => {
       const threaded = new ThreadedChainReader(loadConfig({ VENUE_RPC_URL: url }));
       try {
-        await expect(readAll(threaded, { ...FILTER, fromBlock: 0, toBlock: 100 })).rejects.toThrow("eth_getLogs: JSON-RPC error -32000: header not found");
+        await expect(readAll(threaded, { ...FILTER, fromBlock: 0, toBlock: 100 })).rejects.toThrow(
+          "eth_getLogs: JSON-RPC error -32000: header not found",
+        );
       } finally {
         await threaded.close();
       }

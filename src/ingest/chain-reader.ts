@@ -9,7 +9,13 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Config } from "../config/index.js";
-import { settleChunk, type ChainClient, type LogFilter, type SettledChunk, type VenueHttpEvent } from "../venue/index.js";
+import {
+  settleChunk,
+  type ChainClient,
+  type LogFilter,
+  type SettledChunk,
+  type VenueHttpEvent,
+} from "../venue/index.js";
 
 export interface ChainReader {
   /** The settled chunks of the filter's block range, oldest first. */
@@ -154,6 +160,7 @@ export class ThreadedChainReader implements ChainReader {
   private dropWorker(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = null;
-    for (const [id, inbox] of this.reads) inbox.push({ type: "error", id, name: error.name, message: `chain reader thread: ${error.message}` });
+    for (const [id, inbox] of this.reads)
+      inbox.push({ type: "error", id, name: error.name, message: `chain reader thread: ${error.message}` });
   }
 }

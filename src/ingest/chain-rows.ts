@@ -6,10 +6,21 @@
 import { chainFillKey, type NewActivity, type NewFill } from "../store/fills.js";
 import type { NewResolution, TokenFacts } from "../store/markets.js";
 import type { Resolution } from "../store/schema.js";
-import { fromMicro, type ChainFill, type DecodedVenueLog, type LogPosition, type PayoutRedemptionEvent, type PositionSplitEvent, type PositionsConvertedEvent, type PositionsMergeEvent, type ConditionResolutionEvent } from "../venue/index.js";
+import {
+  fromMicro,
+  type ChainFill,
+  type DecodedVenueLog,
+  type LogPosition,
+  type PayoutRedemptionEvent,
+  type PositionSplitEvent,
+  type PositionsConvertedEvent,
+  type PositionsMergeEvent,
+  type ConditionResolutionEvent,
+} from "../venue/index.js";
 
 /** The natural key of a chain activity row. */
-export const chainKey = (log: { readonly transactionHash: string; readonly logIndex: number }) => `chain:${log.transactionHash}:${log.logIndex}`;
+export const chainKey = (log: { readonly transactionHash: string; readonly logIndex: number }) =>
+  `chain:${log.transactionHash}:${log.logIndex}`;
 
 export function chainFillRow(fill: ChainFill, facts: TokenFacts, ts: number): NewFill {
   return {
@@ -36,10 +47,16 @@ export function chainFillRow(fill: ChainFill, facts: TokenFacts, ts: number): Ne
   };
 }
 
-export type ActivityLog = (PositionSplitEvent | PositionsMergeEvent | PayoutRedemptionEvent | PositionsConvertedEvent) & LogPosition;
+export type ActivityLog = (PositionSplitEvent | PositionsMergeEvent | PayoutRedemptionEvent | PositionsConvertedEvent) &
+  LogPosition;
 
 export function isActivityLog(log: DecodedVenueLog): log is ActivityLog {
-  return log.kind === "PositionSplit" || log.kind === "PositionsMerge" || log.kind === "PayoutRedemption" || log.kind === "PositionsConverted";
+  return (
+    log.kind === "PositionSplit" ||
+    log.kind === "PositionsMerge" ||
+    log.kind === "PayoutRedemption" ||
+    log.kind === "PositionsConverted"
+  );
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -60,17 +77,42 @@ function popCount(x: bigint): number {
  * rate for its market: `feeBips` null leaves it unknown (fee null, usd 0). Throws RangeError on amounts beyond 2^53.
  */
 export function chainActivityRow(log: ActivityLog, ts: number, feeBips: number | null): NewActivity {
-  const base = { activity_key: chainKey(log), source: "chain" as const, ts, tx_hash: log.transactionHash, log_index: log.logIndex, token_id: null, outcome_index: null };
+  const base = {
+    activity_key: chainKey(log),
+    source: "chain" as const,
+    ts,
+    tx_hash: log.transactionHash,
+    log_index: log.logIndex,
+    token_id: null,
+    outcome_index: null,
+  };
   switch (log.kind) {
     case "PositionSplit":
     case "PositionsMerge": {
       const amount = safe(log.amount);
-      return { ...base, wallet: log.stakeholder, type: log.kind === "PositionSplit" ? "SPLIT" : "MERGE", condition_id: log.conditionId, size: amount, usd: amount, price: 0.5 };
+      return {
+        ...base,
+        wallet: log.stakeholder,
+        type: log.kind === "PositionSplit" ? "SPLIT" : "MERGE",
+        condition_id: log.conditionId,
+        size: amount,
+        usd: amount,
+        price: 0.5,
+      };
     }
     case "PayoutRedemption": {
       const payout = safe(log.payout);
       const indexSet = log.indexSets.reduce((all, set) => all | set, 0n);
-      return { ...base, wallet: log.redeemer, type: "REDEEM", condition_id: log.conditionId, size: payout, usd: payout, price: 0, index_set: indexSet.toString() };
+      return {
+        ...base,
+        wallet: log.redeemer,
+        type: "REDEEM",
+        condition_id: log.conditionId,
+        size: payout,
+        usd: payout,
+        price: 0,
+        index_set: indexSet.toString(),
+      };
     }
     case "PositionsConverted": {
       const amount = safe(log.amount);
@@ -78,8 +120,16 @@ export function chainActivityRow(log: ActivityLog, ts: number, feeBips: number |
       const fee = feeBips === null ? null : safe((log.amount * BigInt(feeBips)) / 10_000n);
       const usd = fee === null ? 0 : Math.max(0, popCount(log.indexSet) - 1) * (amount - fee);
       return {
-        ...base, wallet: log.stakeholder, type: "CONVERSION", condition_id: null, size: amount, usd, price: 0,
-        neg_risk_market_id: log.marketId, index_set: log.indexSet.toString(), fee,
+        ...base,
+        wallet: log.stakeholder,
+        type: "CONVERSION",
+        condition_id: null,
+        size: amount,
+        usd,
+        price: 0,
+        neg_risk_market_id: log.marketId,
+        index_set: log.indexSet.toString(),
+        fee,
       };
     }
   }
@@ -95,7 +145,11 @@ export function resolutionOfPayouts(numerators: readonly bigint[]): Resolution |
   return null;
 }
 
-export function chainResolutionRow(log: ConditionResolutionEvent & LogPosition, ts: number, resolution: Resolution): NewResolution {
+export function chainResolutionRow(
+  log: ConditionResolutionEvent & LogPosition,
+  ts: number,
+  resolution: Resolution,
+): NewResolution {
   return {
     condition_id: log.conditionId,
     resolution,

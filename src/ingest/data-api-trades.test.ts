@@ -43,10 +43,14 @@ describe.each(storeBackends)("Data API trades on $kind", (backend) => {
   };
   const storedPerMarket = async () =>
     Object.fromEntries(
-      (await h.store.db.selectFrom("fills").select(["condition_id", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("condition_id").orderBy("condition_id").execute()).map((r) => [
-        Number(BigInt(r.condition_id)),
-        Number(r.n),
-      ]),
+      (
+        await h.store.db
+          .selectFrom("fills")
+          .select(["condition_id", (eb) => eb.fn.countAll<number>().as("n")])
+          .groupBy("condition_id")
+          .orderBy("condition_id")
+          .execute()
+      ).map((r) => [Number(BigInt(r.condition_id)), Number(r.n)]),
     );
 
   beforeEach(async () => {
@@ -61,8 +65,14 @@ describe.each(storeBackends)("Data API trades on $kind", (backend) => {
     for (let i = 0; i < 5; i++) venue.dataApi.trades.push(trade(3, "SELL", T0 + 200 + i));
     h = await openIngestHarness(backend, venue, { withChain: false });
     const clients = venue.clients({ withChain: false });
-    await new MarketsSync(h.context(), clients.gamma).step(signal).then(() => new MarketsSync(h.context(), clients.gamma).step(signal));
-    pipeline = new DataApiTradesPipeline(h.context(), clients.dataApi, { startTs: null, pageSize: 10, overlapSeconds: 5 });
+    await new MarketsSync(h.context(), clients.gamma)
+      .step(signal)
+      .then(() => new MarketsSync(h.context(), clients.gamma).step(signal));
+    pipeline = new DataApiTradesPipeline(h.context(), clients.dataApi, {
+      startTs: null,
+      pageSize: 10,
+      overlapSeconds: 5,
+    });
   });
   afterEach(async () => {
     await h.dispose();
@@ -73,12 +83,30 @@ describe.each(storeBackends)("Data API trades on $kind", (backend) => {
     await runPass();
     expect(await storedPerMarket()).toEqual({ 1: 50, 2: 30, 3: 5 });
     const checkpoint = await checkpointOf(h.store, SOURCES.dataApiTrades);
-    expect(checkpoint).toMatchObject({ first_sync_done: 1, errors: 1, last_error: expect.stringContaining(`market 0x${"2".padStart(64, "0")} BUY`) });
+    expect(checkpoint).toMatchObject({
+      first_sync_done: 1,
+      errors: 1,
+      last_error: expect.stringContaining(`market 0x${"2".padStart(64, "0")} BUY`),
+    });
     expect(JSON.parse(checkpoint!.cursor)).toEqual({ through: T0 + 204, pass: null });
-    const stored = await h.store.db.selectFrom("fills").selectAll().where("condition_id", "=", `0x${"3".padStart(64, "0")}`).orderBy("ts").executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ source: "data_api", side: "SELL", price: 0.42, usd: Math.round(stored.size * 0.42), log_index: null, entry_type: null });
+    const stored = await h.store.db
+      .selectFrom("fills")
+      .selectAll()
+      .where("condition_id", "=", `0x${"3".padStart(64, "0")}`)
+      .orderBy("ts")
+      .executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({
+      source: "data_api",
+      side: "SELL",
+      price: 0.42,
+      usd: Math.round(stored.size * 0.42),
+      log_index: null,
+      entry_type: null,
+    });
     expect(stored.fill_key).toBe(`data:${stored.tx_hash}:${stored.wallet}:1003:SELL:${stored.size}:420000`);
-    expect(await h.store.db.selectFrom("wallets").select("name").where("address", "=", stored.wallet).executeTakeFirst()).toMatchObject({ name: expect.stringMatching(/^trader-/) });
+    expect(
+      await h.store.db.selectFrom("wallets").select("name").where("address", "=", stored.wallet).executeTakeFirst(),
+    ).toMatchObject({ name: expect.stringMatching(/^trader-/) });
   });
 
   it("then reads only the new window (with its overlap), and replays change nothing", async () => {
@@ -90,18 +118,34 @@ describe.each(storeBackends)("Data API trades on $kind", (backend) => {
     // The newest trade to start the pass, then one market-wide page reaches back past the previous pass.
     expect(requests).toBe(2);
     expect(await storedPerMarket()).toEqual({ 1: 50, 2: 30, 3: 9 });
-    expect(JSON.parse((await checkpointOf(h.store, SOURCES.dataApiTrades))!.cursor)).toEqual({ through: T0 + 303, pass: null });
+    expect(JSON.parse((await checkpointOf(h.store, SOURCES.dataApiTrades))!.cursor)).toEqual({
+      through: T0 + 303,
+      pass: null,
+    });
     const before = await storeChecksum(h.store.db);
-    await h.store.db.updateTable("ingest_checkpoints").set({ cursor: JSON.stringify({ through: null, pass: null }) }).where("source", "=", SOURCES.dataApiTrades).execute();
+    await h.store.db
+      .updateTable("ingest_checkpoints")
+      .set({ cursor: JSON.stringify({ through: null, pass: null }) })
+      .where("source", "=", SOURCES.dataApiTrades)
+      .execute();
     await runPass();
     expect(await storeChecksum(h.store.db)).toEqual(before);
   });
 
   it("skips a malformed row (logged with its source, counted) and stores the rest of its page", async () => {
-    venue.dataApi.trades = [trade(3, "BUY", T0 + 1), { ...trade(3, "BUY", T0 + 2), size: "lots" as unknown as number }, trade(3, "SELL", T0 + 3)];
+    venue.dataApi.trades = [
+      trade(3, "BUY", T0 + 1),
+      { ...trade(3, "BUY", T0 + 2), size: "lots" as unknown as number },
+      trade(3, "SELL", T0 + 3),
+    ];
     await runPass();
     expect(await storedPerMarket()).toEqual({ 3: 2 });
-    expect(await checkpointOf(h.store, SOURCES.dataApiTrades)).toMatchObject({ errors: 1, last_error: expect.stringContaining("data-api /trades offset 0 row 1") });
-    expect(h.logs).toContainEqual(expect.objectContaining({ msg: "skipped a malformed venue record", source: SOURCES.dataApiTrades }));
+    expect(await checkpointOf(h.store, SOURCES.dataApiTrades)).toMatchObject({
+      errors: 1,
+      last_error: expect.stringContaining("data-api /trades offset 0 row 1"),
+    });
+    expect(h.logs).toContainEqual(
+      expect.objectContaining({ msg: "skipped a malformed venue record", source: SOURCES.dataApiTrades }),
+    );
   });
 });

@@ -10,14 +10,25 @@
 import { readCheckpoint } from "../store/checkpoints.js";
 import type { NewFill } from "../store/fills.js";
 import type { WalletSighting } from "../store/wallets.js";
-import { fillFromDataTrade, fromMicro, skippedRows, walletProfileOf, type ApiFill, type DataApiClient, type DataTradeRow, type TradesQuery } from "../venue/index.js";
+import {
+  fillFromDataTrade,
+  fromMicro,
+  skippedRows,
+  walletProfileOf,
+  type ApiFill,
+  type DataApiClient,
+  type DataTradeRow,
+  type TradesQuery,
+} from "../venue/index.js";
 import type { SkippedRecord } from "./batch-writer.js";
 import type { IngestContext } from "./context.js";
 import type { Pipeline, StepResult } from "./runner.js";
 import { SOURCES } from "./sources.js";
 
 /** The natural key of a fill from the Data API or the live feed (docs/METRICS.md). */
-export function apiFillKey(fill: Pick<ApiFill, "txHash" | "wallet" | "tokenId" | "direction" | "sizeMicro" | "priceMicro">): string {
+export function apiFillKey(
+  fill: Pick<ApiFill, "txHash" | "wallet" | "tokenId" | "direction" | "sizeMicro" | "priceMicro">,
+): string {
   return `data:${fill.txHash}:${fill.wallet}:${fill.tokenId}:${fill.direction}:${fill.sizeMicro}:${fill.priceMicro}`;
 }
 
@@ -104,14 +115,22 @@ export class DataApiTradesPipeline implements Pipeline {
     const truncated: SkippedRecord[] = [];
     if ((await this.storeListing({ takerOnly: false, market: [market] }, pass, current, signal)) === "truncated") {
       for (const side of ["BUY", "SELL"] as const) {
-        if ((await this.storeListing({ takerOnly: false, market: [market], side }, pass, current, signal)) === "truncated") {
+        if (
+          (await this.storeListing({ takerOnly: false, market: [market], side }, pass, current, signal)) === "truncated"
+        ) {
           const reason = `market ${market} ${side}: the offset ceiling cut the list before ${pass.lower ?? "its start"}; older trades are not available from the Data API`;
           truncated.push({ origin: "data-api /trades", reason });
         }
       }
     }
     await this.save({ ...cursor, pass: { ...pass, after: market } }, truncated);
-    this.ctx.progress({ source: this.source, newFills: 0, position: await this.marketsBefore(pass, market), target: await this.marketsBefore(pass, null), unit: "market" });
+    this.ctx.progress({
+      source: this.source,
+      newFills: 0,
+      position: await this.marketsBefore(pass, market),
+      target: await this.marketsBefore(pass, null),
+      unit: "market",
+    });
     return { caughtUp: false };
   }
 
@@ -137,7 +156,12 @@ export class DataApiTradesPipeline implements Pipeline {
   }
 
   /** Stores one listing newest first down to the pass's lower bound; says whether the ceiling stopped it first. */
-  private async storeListing(query: TradesQuery, pass: Pass, cursor: TradesCursor, signal: AbortSignal): Promise<Listing> {
+  private async storeListing(
+    query: TradesQuery,
+    pass: Pass,
+    cursor: TradesCursor,
+    signal: AbortSignal,
+  ): Promise<Listing> {
     for await (const item of this.dataApi.trades(query, { pageSize: this.pageSize, signal })) {
       if (item.type === "end") return item.truncated ? "truncated" : "complete";
       const inWindow = item.rows.filter((r) => pass.lower === null || r.timestamp >= pass.lower);
@@ -178,7 +202,10 @@ export class DataApiTradesPipeline implements Pipeline {
 }
 
 /** Fill rows and wallet profiles of /trades rows (or RTDS trades); a row whose amounts do not convert is skipped. */
-export function rowsOf(rows: readonly DataTradeRow[], origin: string): { fills: NewFill[]; sightings: WalletSighting[]; skipped: SkippedRecord[] } {
+export function rowsOf(
+  rows: readonly DataTradeRow[],
+  origin: string,
+): { fills: NewFill[]; sightings: WalletSighting[]; skipped: SkippedRecord[] } {
   const fills: NewFill[] = [];
   const sightings: WalletSighting[] = [];
   const skipped: SkippedRecord[] = [];

@@ -5,14 +5,17 @@
 import { ConfigError } from "../config/index.js";
 import { VenueShapeError, type ChainClient } from "../venue/index.js";
 
-export type IngestStart = { readonly kind: "block"; readonly block: number } | { readonly kind: "date"; readonly ts: number };
+export type IngestStart =
+  | { readonly kind: "block"; readonly block: number }
+  | { readonly kind: "date"; readonly ts: number };
 
 export function parseIngestStart(text: string | undefined): IngestStart | undefined {
   if (text === undefined || text.trim() === "") return undefined;
   const value = text.trim();
   if (/^\d+$/.test(value)) return { kind: "block", block: Number(value) };
   const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : NaN;
-  if (!Number.isFinite(ms)) throw new ConfigError("INGEST_START", `expected YYYY-MM-DD or a block number, got "${value}"`);
+  if (!Number.isFinite(ms))
+    throw new ConfigError("INGEST_START", `expected YYYY-MM-DD or a block number, got "${value}"`);
   return { kind: "date", ts: ms / 1000 };
 }
 
@@ -30,7 +33,12 @@ async function timestampOf(chain: ChainClient, block: number, signal?: AbortSign
  * The first block whose timestamp is at or after `ts`; `head + 1` when even the head is older. Gallops back from
  * the head, then bisects: a recent start costs a few calls, and blocks before the node's history are never needed.
  */
-export async function firstBlockAtOrAfter(chain: ChainClient, ts: number, head: number, signal?: AbortSignal): Promise<number> {
+export async function firstBlockAtOrAfter(
+  chain: ChainClient,
+  ts: number,
+  head: number,
+  signal?: AbortSignal,
+): Promise<number> {
   if ((await timestampOf(chain, head, signal)) < ts) return head + 1;
   let hi = head;
   let lo = head;
@@ -50,7 +58,12 @@ export async function firstBlockAtOrAfter(chain: ChainClient, ts: number, head: 
 }
 
 /** Where a source's backfill starts when it has no checkpoint: the configured start, else the head (follow only). */
-export async function resolveStartBlock(chain: ChainClient, start: IngestStart | undefined, head: number, signal?: AbortSignal): Promise<number> {
+export async function resolveStartBlock(
+  chain: ChainClient,
+  start: IngestStart | undefined,
+  head: number,
+  signal?: AbortSignal,
+): Promise<number> {
   if (!start) return head + 1;
   return start.kind === "block" ? start.block : firstBlockAtOrAfter(chain, start.ts, head, signal);
 }

@@ -11,7 +11,17 @@ import type { Logger } from "../platform/logger.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
 import type { IndexBuildMemory } from "../store/fills.js";
-import { ChainClient, chainRateLimits, createVenueClients, realSleep, rpcRateShares, type Sleep, type VenueClients, type VenueHttpEvent, type VenueHttpOptions } from "../venue/index.js";
+import {
+  ChainClient,
+  chainRateLimits,
+  createVenueClients,
+  realSleep,
+  rpcRateShares,
+  type Sleep,
+  type VenueClients,
+  type VenueHttpEvent,
+  type VenueHttpOptions,
+} from "../venue/index.js";
 import { BatchWriter, type CommitListener } from "./batch-writer.js";
 import { ChainLogsPipeline } from "./chain-logs.js";
 import { inlineChainReader, ThreadedChainReader, type ChainReader } from "./chain-reader.js";
@@ -66,29 +76,64 @@ export class Ingest {
     const sleep = deps.sleep ?? realSleep;
     const venue = deps.venue ?? defaultVenueClients(config, logger);
     this.writer = new BatchWriter(store, clock, logger);
-    const ctx: IngestContext = { store, writer: this.writer, clock, logger, progress: (event) => this.progressListeners.forEach((l) => l(event)) };
+    const ctx: IngestContext = {
+      store,
+      writer: this.writer,
+      clock,
+      logger,
+      progress: (event) => this.progressListeners.forEach((l) => l(event)),
+    };
     const start = parseIngestStart(config.ingest.startDate);
     this.expectedSources = expectedIngestSources(config);
     this.markets = new MarketsSync(ctx, venue.gamma);
     if (venue.chain) {
       const directory = new MarketDirectory(store, venue.gamma, clock);
-      this.chainReader = deps.chainReader?.(config) ?? (!deps.venue && config.ingest.readThread ? new ThreadedChainReader(config, logVenueEvent(logger)) : inlineChainReader(venue.chain));
-      const { confirmations, blockSpan, batchRecords, deferIndexesBlocks, unlistedRecheckSeconds, unlistedKeepDays } = config.ingest;
+      this.chainReader =
+        deps.chainReader?.(config) ??
+        (!deps.venue && config.ingest.readThread
+          ? new ThreadedChainReader(config, logVenueEvent(logger))
+          : inlineChainReader(venue.chain));
+      const { confirmations, blockSpan, batchRecords, deferIndexesBlocks, unlistedRecheckSeconds, unlistedKeepDays } =
+        config.ingest;
       this.fills = new ChainLogsPipeline(ctx, venue.chain, this.chainReader, directory, {
-        start, confirmations, blockSpan, batchRecords, deferIndexesBlocks, indexBuildMemory: indexBuildMemory(config),
+        start,
+        confirmations,
+        blockSpan,
+        batchRecords,
+        deferIndexesBlocks,
+        indexBuildMemory: indexBuildMemory(config),
         unlisted: { recheckSeconds: unlistedRecheckSeconds, keepDays: unlistedKeepDays },
       });
     } else {
-      if (start?.kind === "block") logger.warn("INGEST_START is a block number but no VENUE_RPC_URL is set: the Data API backfill starts now");
+      if (start?.kind === "block")
+        logger.warn("INGEST_START is a block number but no VENUE_RPC_URL is set: the Data API backfill starts now");
       // Without a start date it follows from now, as the chain pipeline follows from the head without a start block.
       const startTs = start?.kind === "date" ? start.ts : clock.now();
-      this.fills = new DataApiTradesPipeline(ctx, venue.dataApi, { startTs, overlapSeconds: config.ingest.tradesOverlapSeconds });
+      this.fills = new DataApiTradesPipeline(ctx, venue.dataApi, {
+        startTs,
+        overlapSeconds: config.ingest.tradesOverlapSeconds,
+      });
     }
-    this.live = new LiveFeed(ctx, venue.rtds, venue.dataApi, platform.pubsub, { pollMs: config.ingest.livePollSeconds * 1000, sleep });
-    this.wallets = createWalletSyncQueue({ config, store, clock, logger, writer: this.writer, dataApi: venue.dataApi, pnl: venue.pnl, chainFills: !!venue.chain });
+    this.live = new LiveFeed(ctx, venue.rtds, venue.dataApi, platform.pubsub, {
+      pollMs: config.ingest.livePollSeconds * 1000,
+      sleep,
+    });
+    this.wallets = createWalletSyncQueue({
+      config,
+      store,
+      clock,
+      logger,
+      writer: this.writer,
+      dataApi: venue.dataApi,
+      pnl: venue.pnl,
+      chainFills: !!venue.chain,
+    });
     const { walletSyncConcurrency, walletRequestPollSeconds, walletRefreshSeconds, walletRefreshTop } = config.ingest;
     this.walletSchedule = new WalletSyncSchedule(this.wallets, store, clock, logger, {
-      concurrency: walletSyncConcurrency, pollSeconds: walletRequestPollSeconds, refreshSeconds: walletRefreshSeconds, refreshTop: walletRefreshTop,
+      concurrency: walletSyncConcurrency,
+      pollSeconds: walletRequestPollSeconds,
+      refreshSeconds: walletRefreshSeconds,
+      refreshTop: walletRefreshTop,
     });
     this.runner = { store, clock, logger, sleep, retryBaseMs: 1_000, retryMaxMs: config.ingest.retryMaxSeconds * 1000 };
   }
@@ -129,14 +174,18 @@ export class Ingest {
       try {
         await this.runUntilCaughtUp();
         this.deps.logger.info("ingest caught up; following the venue");
-        for (const listener of this.caughtUpListeners) void Promise.resolve(listener()).catch((error: unknown) => this.deps.logger.error({ err: error }, "a caught-up listener failed"));
+        for (const listener of this.caughtUpListeners)
+          void Promise.resolve(listener()).catch((error: unknown) =>
+            this.deps.logger.error({ err: error }, "a caught-up listener failed"),
+          );
         const config = this.deps.config.ingest;
         await Promise.all([
           follow(this.markets, this.runner, config.marketsIntervalSeconds * 1000, signal),
           follow(this.fills, this.runner, config.pollSeconds * 1000, signal),
         ]);
       } catch (error) {
-        if (!(error instanceof Stopped)) this.deps.logger.error({ err: error }, "ingest stopped on an unexpected error");
+        if (!(error instanceof Stopped))
+          this.deps.logger.error({ err: error }, "ingest stopped on an unexpected error");
       }
     })();
   }
@@ -157,12 +206,22 @@ export function indexBuildMemory(config: Config): IndexBuildMemory {
 
 /** How the venue clients' retries and give-ups are logged, on this thread's clients and the reader thread's alike. */
 function logVenueEvent(logger: Logger): (event: VenueHttpEvent) => void {
-  return (event) => logger.debug({ venue: event }, event.type === "retry" ? "venue request retried" : "venue unavailable");
+  return (event) =>
+    logger.debug({ venue: event }, event.type === "retry" ? "venue request retried" : "venue unavailable");
 }
 
 function defaultVenueClients(config: Config, logger: Logger): VenueClients {
   const http: Partial<VenueHttpOptions> = { onEvent: logVenueEvent(logger) };
   // With the reader thread, eth_getLogs has a client of its own there, paced at its share of the rate.
-  const rateLimits = config.ingest.readThread ? chainRateLimits(rpcRateShares(config.venue.rpcRequestsPerSecond).other) : undefined;
-  return { ...createVenueClients(config, http), chain: ChainClient.fromConfig(config, { ...http, ...(rateLimits && { rateLimits }) }, { maxBlockSpan: config.ingest.blockSpan }) };
+  const rateLimits = config.ingest.readThread
+    ? chainRateLimits(rpcRateShares(config.venue.rpcRequestsPerSecond).other)
+    : undefined;
+  return {
+    ...createVenueClients(config, http),
+    chain: ChainClient.fromConfig(
+      config,
+      { ...http, ...(rateLimits && { rateLimits }) },
+      { maxBlockSpan: config.ingest.blockSpan },
+    ),
+  };
 }

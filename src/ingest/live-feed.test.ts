@@ -11,8 +11,19 @@ let serial = 0;
 function trade(ts: number): DataTradeRow {
   serial += 1;
   return {
-    proxyWallet: address(0x500 + serial), side: "BUY", asset: "4242", conditionId: hash32(0xd), size: 100, price: 0.97, timestamp: ts,
-    outcomeIndex: 0, transactionHash: hash32(0x9000 + serial), title: "T", outcome: "Yes", name: `n${serial}`, pseudonym: "Swift-Otter",
+    proxyWallet: address(0x500 + serial),
+    side: "BUY",
+    asset: "4242",
+    conditionId: hash32(0xd),
+    size: 100,
+    price: 0.97,
+    timestamp: ts,
+    outcomeIndex: 0,
+    transactionHash: hash32(0x9000 + serial),
+    title: "T",
+    outcome: "Yes",
+    name: `n${serial}`,
+    pseudonym: "Swift-Otter",
   };
 }
 
@@ -35,7 +46,11 @@ describe.each(storeBackends.slice(0, 1))("live feed on $kind", (backend) => {
     h = await openIngestHarness(backend, venue);
     messages.length = 0;
     await h.platform.pubsub.subscribe(LIVE_TRADES_CHANNEL, (text) => void messages.push(parseLiveTradeMessage(text)!));
-    feed = new LiveFeed(h.context(), venue.clients().rtds, venue.clients().dataApi, h.platform.pubsub, { pollMs: 20, sleep: realSleep, checkpointEveryMs: 0 });
+    feed = new LiveFeed(h.context(), venue.clients().rtds, venue.clients().dataApi, h.platform.pubsub, {
+      pollMs: 20,
+      sleep: realSleep,
+      checkpointEveryMs: 0,
+    });
   });
   afterEach(async () => {
     await feed.stop();
@@ -69,7 +84,11 @@ describe.each(storeBackends.slice(0, 1))("live feed on $kind", (backend) => {
     const live = trade(2_001);
     venue.rtds.broadcastTrade({ ...live });
     await until(() => messages.length === 1, "the RTDS trade");
-    expect(messages[0]).toMatchObject({ via: "rtds", key: `data:${live.transactionHash}:${live.proxyWallet}:4242:BUY:100000000:970000`, name: live.name });
+    expect(messages[0]).toMatchObject({
+      via: "rtds",
+      key: `data:${live.transactionHash}:${live.proxyWallet}:4242:BUY:100000000:970000`,
+      name: live.name,
+    });
 
     venue.rtds.refuse = true;
     venue.rtds.dropAll();

@@ -7,7 +7,19 @@
  */
 import type { PubSub } from "../platform/pubsub.js";
 import { readCheckpoint, recordSourceError } from "../store/checkpoints.js";
-import { fillFromDataTrade, fillFromRtdsTrade, isProtocolAddress, walletProfileOf, type ApiFill, type DataApiClient, type DataTradeRow, type RtdsClient, type RtdsStatus, type WalletProfile, type Sleep } from "../venue/index.js";
+import {
+  fillFromDataTrade,
+  fillFromRtdsTrade,
+  isProtocolAddress,
+  walletProfileOf,
+  type ApiFill,
+  type DataApiClient,
+  type DataTradeRow,
+  type RtdsClient,
+  type RtdsStatus,
+  type WalletProfile,
+  type Sleep,
+} from "../venue/index.js";
 import type { IngestContext } from "./context.js";
 import { apiFillKey } from "./data-api-trades.js";
 import { LIVE_TRADES_CHANNEL, liveTradeMessage, type LiveTradeMessage } from "./live-message.js";
@@ -50,10 +62,18 @@ export class LiveFeed {
     this.stops.push(
       this.rtds.onMessage((message) => {
         if (message.type !== "trades") return;
-        this.publishTrade(() => fillFromRtdsTrade(message.payload), walletProfileOf(message.payload), "rtds", `rtds ${message.envelope.topic}/${message.envelope.type}`);
+        this.publishTrade(
+          () => fillFromRtdsTrade(message.payload),
+          walletProfileOf(message.payload),
+          "rtds",
+          `rtds ${message.envelope.topic}/${message.envelope.type}`,
+        );
       }),
       this.rtds.onStatus((status) => this.onStatus(status)),
-      this.rtds.onInvalid((frame) => void this.countError(`rtds frame: ${frame.issues.map((i) => `${i.path || "/"} ${i.message}`).join("; ")}`)),
+      this.rtds.onInvalid(
+        (frame) =>
+          void this.countError(`rtds frame: ${frame.issues.map((i) => `${i.path || "/"} ${i.message}`).join("; ")}`),
+      ),
     );
     this.rtds.start();
     this.onStatus(this.rtds.status);
@@ -95,10 +115,14 @@ export class LiveFeed {
     const since = this.newestTs ?? (await this.recentCheckpointTs());
     const rows: DataTradeRow[] = [];
     let pages = 0;
-    for await (const item of this.dataApi.trades({ takerOnly: false }, { pageSize: this.options.pollPageSize ?? 500, signal })) {
+    for await (const item of this.dataApi.trades(
+      { takerOnly: false },
+      { pageSize: this.options.pollPageSize ?? 500, signal },
+    )) {
       if (item.type !== "page") break;
       rows.push(...item.rows);
-      if (since === null || item.rows.some((r) => r.timestamp < since) || ++pages >= (this.options.pollMaxPages ?? 5)) break;
+      if (since === null || item.rows.some((r) => r.timestamp < since) || ++pages >= (this.options.pollMaxPages ?? 5))
+        break;
     }
     if (since === null) {
       // First poll with nothing published yet: start from here rather than replaying history as "live".
@@ -124,7 +148,12 @@ export class LiveFeed {
     return ts !== null && this.ctx.clock.now() - ts <= RECENT_SECONDS ? ts : null;
   }
 
-  private publishTrade(fill: () => ApiFill, profile: WalletProfile, via: LiveTradeMessage["via"], origin: string): void {
+  private publishTrade(
+    fill: () => ApiFill,
+    profile: WalletProfile,
+    via: LiveTradeMessage["via"],
+    origin: string,
+  ): void {
     let trade: ApiFill;
     try {
       trade = fill();
@@ -138,7 +167,9 @@ export class LiveFeed {
     this.remember(key);
     this.newestTs = Math.max(this.newestTs ?? 0, trade.timestamp);
     const message = liveTradeMessage(trade, profile, key, via, this.ctx.clock.nowMs());
-    this.pubsub.publish(LIVE_TRADES_CHANNEL, JSON.stringify(message)).catch((error: unknown) => this.ctx.logger.warn({ err: error }, "publishing a live trade failed"));
+    this.pubsub
+      .publish(LIVE_TRADES_CHANNEL, JSON.stringify(message))
+      .catch((error: unknown) => this.ctx.logger.warn({ err: error }, "publishing a live trade failed"));
     void this.checkpoint();
   }
 
@@ -151,7 +182,9 @@ export class LiveFeed {
     const nowMs = this.ctx.clock.nowMs();
     if (nowMs - this.lastCheckpointMs < (this.options.checkpointEveryMs ?? 5_000) || this.newestTs === null) return;
     this.lastCheckpointMs = nowMs;
-    await this.ctx.writer.commit({ source: this.source, cursor: `ts:${this.newestTs}`, firstSyncDone: true }).catch((error: unknown) => this.ctx.logger.warn({ err: error }, "live feed checkpoint failed"));
+    await this.ctx.writer
+      .commit({ source: this.source, cursor: `ts:${this.newestTs}`, firstSyncDone: true })
+      .catch((error: unknown) => this.ctx.logger.warn({ err: error }, "live feed checkpoint failed"));
   }
 
   private async countError(message: string): Promise<void> {

@@ -50,7 +50,13 @@ export const LiveTradeMessageSchema = Type.Object({
 export type LiveTradeMessage = Static<typeof LiveTradeMessageSchema>;
 export const LiveTradeMessageShape = defineShape("live trade message", LiveTradeMessageSchema);
 
-export function liveTradeMessage(fill: ApiFill, profile: WalletProfile, key: string, via: LiveTradeMessage["via"], receivedAtMs: number): LiveTradeMessage {
+export function liveTradeMessage(
+  fill: ApiFill,
+  profile: WalletProfile,
+  key: string,
+  via: LiveTradeMessage["via"],
+  receivedAtMs: number,
+): LiveTradeMessage {
   return {
     type: "trade",
     via,

@@ -47,7 +47,8 @@ export class MarketDirectory {
     const notStored = missing.filter((id) => !stored.has(id));
     if (notStored.length > 0) {
       await this.fetch(notStored, "clob_token_ids", rows, signal);
-      for (const token of rows.tokens) stored.set(token.token_id, { conditionId: token.condition_id, outcomeIndex: token.outcome_index });
+      for (const token of rows.tokens)
+        stored.set(token.token_id, { conditionId: token.condition_id, outcomeIndex: token.outcome_index });
       for (const id of notStored) if (!stored.has(id)) this.remember(this.unknownTokens, id);
     }
     for (const [id, facts] of stored) {
@@ -86,7 +87,12 @@ export class MarketDirectory {
     for (const id of conditionIds) this.unknownConditions.delete(id);
   }
 
-  private async fetch(ids: readonly string[], by: "clob_token_ids" | "condition_ids", rows: MarketRows, signal?: AbortSignal): Promise<void> {
+  private async fetch(
+    ids: readonly string[],
+    by: "clob_token_ids" | "condition_ids",
+    rows: MarketRows,
+    signal?: AbortSignal,
+  ): Promise<void> {
     for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
       const chunk = ids.slice(i, i + LOOKUP_CHUNK);
       const markets: GammaMarket[] = [];

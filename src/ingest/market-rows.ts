@@ -53,7 +53,9 @@ export function eventRow(event: EventRecord, now: number): NewEvent {
 /** Gamma's `questionID` (not in the venue's shape list, but on every real market), else the NegRisk request id. */
 function questionIdOf(raw: GammaMarket, record: MarketRecord): string | null {
   const questionId = (raw as { questionID?: unknown }).questionID;
-  return typeof questionId === "string" && /^0x[0-9a-fA-F]{64}$/.test(questionId) ? questionId.toLowerCase() : record.negRiskRequestId;
+  return typeof questionId === "string" && /^0x[0-9a-fA-F]{64}$/.test(questionId)
+    ? questionId.toLowerCase()
+    : record.negRiskRequestId;
 }
 
 function createdAtOf(raw: GammaMarket): number | null {
@@ -98,8 +100,18 @@ export function marketRow(record: MarketRecord, raw: GammaMarket, now: number): 
 
 export function tokenRows(record: MarketRecord): NewMarketToken[] {
   return [
-    { token_id: record.yesTokenId, condition_id: record.conditionId, outcome_index: 0, outcome: record.outcomeLabels[0] },
-    { token_id: record.noTokenId, condition_id: record.conditionId, outcome_index: 1, outcome: record.outcomeLabels[1] },
+    {
+      token_id: record.yesTokenId,
+      condition_id: record.conditionId,
+      outcome_index: 0,
+      outcome: record.outcomeLabels[0],
+    },
+    {
+      token_id: record.noTokenId,
+      condition_id: record.conditionId,
+      outcome_index: 1,
+      outcome: record.outcomeLabels[1],
+    },
   ];
 }
 

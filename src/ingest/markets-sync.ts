@@ -60,14 +60,22 @@ export class MarketsSync implements Pipeline {
     const now = this.ctx.clock.now();
     const rows = emptyMarketRows();
     let next: string | null = null;
-    for await (const item of this.gamma.events({ closed: cursor.phase === "closed" }, { pageSize: this.pageSize, startCursor: cursor.after, signal })) {
+    for await (const item of this.gamma.events(
+      { closed: cursor.phase === "closed" },
+      { pageSize: this.pageSize, startCursor: cursor.after, signal },
+    )) {
       if (item.type !== "page") break;
       addEvents(rows, item.rows, `gamma /events/keyset closed=${cursor.phase === "closed"}`, now);
       rows.skipped.push(...skippedRows(item.rejected));
       next = item.rows.length + item.rejected.length > 0 ? item.nextCursor : null;
       break;
     }
-    const after: MarketsCursor = next !== null ? { phase: cursor.phase, after: next } : cursor.phase === "open" ? { phase: "closed", after: null } : { phase: "incremental", after: null };
+    const after: MarketsCursor =
+      next !== null
+        ? { phase: cursor.phase, after: next }
+        : cursor.phase === "open"
+          ? { phase: "closed", after: null }
+          : { phase: "incremental", after: null };
     await this.commit(rows, after, after.phase === "incremental");
     return { caughtUp: after.phase === "incremental" };
   }
@@ -86,7 +94,10 @@ export class MarketsSync implements Pipeline {
   private async refresh(signal: AbortSignal): Promise<void> {
     const incremental: MarketsCursor = { phase: "incremental", after: null };
     const seen = new Set<string>();
-    for await (const item of this.gamma.markets({ closed: false, order: "id", ascending: true }, { pageSize: this.pageSize, signal })) {
+    for await (const item of this.gamma.markets(
+      { closed: false, order: "id", ascending: true },
+      { pageSize: this.pageSize, signal },
+    )) {
       if (item.type !== "page") continue;
       const rows = emptyMarketRows();
       addMarkets(rows, item.rows, `gamma /markets offset ${item.offset}`, this.ctx.clock.now());
@@ -99,7 +110,14 @@ export class MarketsSync implements Pipeline {
       .map((r) => r.condition_id)
       .filter((c) => !seen.has(c));
     const awaitingResolution = (
-      await db.selectFrom("markets").select("condition_id").where("closed", "=", 1).where("resolution", "is", null).orderBy("updated_at").limit(this.refreshLimit).execute()
+      await db
+        .selectFrom("markets")
+        .select("condition_id")
+        .where("closed", "=", 1)
+        .where("resolution", "is", null)
+        .orderBy("updated_at")
+        .limit(this.refreshLimit)
+        .execute()
     ).map((r) => r.condition_id);
     const stale = [...new Set([...leftOpenList.slice(0, this.refreshLimit), ...awaitingResolution])];
     if (stale.length === 0) return;

@@ -6,7 +6,11 @@ describe("ProgressReporter", () => {
   it("redraws one line on a terminal: fills, fills/s, position and ETA", () => {
     const written: string[] = [];
     let now = 0;
-    const progress = new ProgressReporter({ isTTY: true, write: (t) => written.push(t) }, createLogger("silent"), () => now);
+    const progress = new ProgressReporter(
+      { isTTY: true, write: (t) => written.push(t) },
+      createLogger("silent"),
+      () => now,
+    );
     progress.update({ source: "chain-logs", newFills: 1_000, position: 1_000, target: 11_000, unit: "block" });
     now = 2_000;
     progress.update({ source: "chain-logs", newFills: 50_000, position: 3_000, target: 11_000, unit: "block" });
@@ -17,7 +21,9 @@ describe("ProgressReporter", () => {
 
   it("logs a plain line at most every interval otherwise", () => {
     const lines: Record<string, unknown>[] = [];
-    const logger = createLogger("info", { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) });
+    const logger = createLogger("info", {
+      write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>),
+    });
     let now = 0;
     const progress = new ProgressReporter({ isTTY: false, write: () => undefined }, logger, () => now, 10_000);
     for (let i = 1; i <= 30; i++) {
@@ -32,6 +38,11 @@ describe("ProgressReporter", () => {
   });
 
   it("formats durations", () => {
-    expect([formatDuration(5), formatDuration(75), formatDuration(3 * 3600 + 7 * 60), formatDuration(Number.NaN)]).toEqual(["5s", "1m15s", "3h07m", "?"]);
+    expect([
+      formatDuration(5),
+      formatDuration(75),
+      formatDuration(3 * 3600 + 7 * 60),
+      formatDuration(Number.NaN),
+    ]).toEqual(["5s", "1m15s", "3h07m", "?"]);
   });
 });

@@ -61,17 +61,34 @@ export class ProgressReporter {
     this.drawn = false;
   }
 
-  figures(): { fills: number; fillsPerSecond: number; source?: string; position?: number; target?: number; unit?: string; etaSeconds?: number } {
+  figures(): {
+    fills: number;
+    fillsPerSecond: number;
+    source?: string;
+    position?: number;
+    target?: number;
+    unit?: string;
+    etaSeconds?: number;
+  } {
     const first = this.samples[0];
     const last = this.samples.at(-1);
     const seconds = first && last ? (last.ms - first.ms) / 1000 : 0;
     const fillsPerSecond = seconds > 0 && first && last ? Math.round((last.fills - first.fills) / seconds) : 0;
     const event = this.latest;
-    if (!event || event.position === undefined || event.target === undefined) return { fills: this.fills, fillsPerSecond };
+    if (!event || event.position === undefined || event.target === undefined)
+      return { fills: this.fills, fillsPerSecond };
     const firstPosition = this.samples.find((s) => s.position !== undefined)?.position;
     const advanced = firstPosition === undefined ? 0 : event.position - firstPosition;
     const etaSeconds = advanced > 0 && seconds > 0 ? ((event.target - event.position) * seconds) / advanced : undefined;
-    return { fills: this.fills, fillsPerSecond, source: event.source, position: event.position, target: event.target, unit: event.unit, etaSeconds };
+    return {
+      fills: this.fills,
+      fillsPerSecond,
+      source: event.source,
+      position: event.position,
+      target: event.target,
+      unit: event.unit,
+      etaSeconds,
+    };
   }
 
   line(): string {

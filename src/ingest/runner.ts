@@ -37,7 +37,12 @@ export class Stopped extends Error {
   }
 }
 
-async function stepOrBackOff(pipeline: Pipeline, ctx: RunnerContext, failures: { count: number }, signal: AbortSignal): Promise<StepResult | null> {
+async function stepOrBackOff(
+  pipeline: Pipeline,
+  ctx: RunnerContext,
+  failures: { count: number },
+  signal: AbortSignal,
+): Promise<StepResult | null> {
   if (signal.aborted) throw new Stopped();
   try {
     const result = await pipeline.step(signal);
@@ -47,7 +52,10 @@ async function stepOrBackOff(pipeline: Pipeline, ctx: RunnerContext, failures: {
     if (signal.aborted) throw new Stopped();
     failures.count += 1;
     const message = error instanceof Error ? error.message : String(error);
-    ctx.logger.warn({ source: pipeline.source, err: message, failures: failures.count }, "ingest step failed; retrying");
+    ctx.logger.warn(
+      { source: pipeline.source, err: message, failures: failures.count },
+      "ingest step failed; retrying",
+    );
     await recordSourceError(ctx.store.db, pipeline.source, message, ctx.clock.now()).catch(() => undefined);
     const cap = Math.min(ctx.retryMaxMs, ctx.retryBaseMs * 2 ** (failures.count - 1));
     await ctx.sleep(Math.floor(cap / 2 + (ctx.random ?? Math.random)() * (cap / 2)), signal).catch(() => undefined);
@@ -66,7 +74,12 @@ export async function runUntilCaughtUp(pipeline: Pipeline, ctx: RunnerContext, s
 }
 
 /** Steps forever, pausing `idleMs` whenever the pipeline has caught up; returns when the signal stops it. */
-export async function follow(pipeline: Pipeline, ctx: RunnerContext, idleMs: number, signal: AbortSignal): Promise<void> {
+export async function follow(
+  pipeline: Pipeline,
+  ctx: RunnerContext,
+  idleMs: number,
+  signal: AbortSignal,
+): Promise<void> {
   const failures = { count: 0 };
   try {
     for (;;) {

@@ -10,7 +10,13 @@
 import { readCheckpoint } from "../store/checkpoints.js";
 import type { NewActivity, NewFill } from "../store/fills.js";
 import type { NewResolution, TokenFacts } from "../store/markets.js";
-import { awaitedMarkets, dropHeldRecords, heldRecordsOf, releaseHeldRecords, type HeldRecord } from "../store/unlisted-records.js";
+import {
+  awaitedMarkets,
+  dropHeldRecords,
+  heldRecordsOf,
+  releaseHeldRecords,
+  type HeldRecord,
+} from "../store/unlisted-records.js";
 import { isProtocolAddress, type ChainFill } from "../venue/index.js";
 import type { ActivityLog } from "./chain-rows.js";
 import { chainActivityRow, chainFillRow } from "./chain-rows.js";
@@ -41,7 +47,13 @@ export function heldActivity(log: ActivityLog & { conditionId: string }, ts: num
 }
 
 export function heldResolution(row: NewResolution): HeldRecord<NewResolution> {
-  return { key: `resolution:${row.condition_id}`, kind: "resolution", marketKey: row.condition_id, ts: row.resolved_at, row };
+  return {
+    key: `resolution:${row.condition_id}`,
+    kind: "resolution",
+    marketKey: row.condition_id,
+    ts: row.resolved_at,
+    row,
+  };
 }
 
 export class UnlistedMarkets {
@@ -61,7 +73,11 @@ export class UnlistedMarkets {
     this.lastRecheck = now;
     const db = this.ctx.store.db;
     const dropped = await dropHeldRecords(db, ["activity", "resolution"], now - this.options.keepDays * 86_400);
-    if (dropped > 0) this.ctx.logger.info({ source: this.source, dropped }, "dropped chain records of conditions no venue market claimed in time");
+    if (dropped > 0)
+      this.ctx.logger.info(
+        { source: this.source, dropped },
+        "dropped chain records of conditions no venue market claimed in time",
+      );
     const awaited = await awaitedMarkets(db);
     if (awaited.tokens.length + awaited.conditions.length === 0) return 0;
     this.directory.forgetUnknown(awaited.tokens, awaited.conditions);
@@ -91,10 +107,16 @@ export class UnlistedMarkets {
       skipped: marketRows.skipped,
       write: async (tx) => {
         await writeMarketRows(tx, marketRows);
-        await releaseHeldRecords(tx, held.map((r) => r.key));
+        await releaseHeldRecords(
+          tx,
+          held.map((r) => r.key),
+        );
       },
     });
-    this.ctx.logger.info({ source: this.source, records: held.length, markets: listed.length }, "stored chain records whose market is now listed");
+    this.ctx.logger.info(
+      { source: this.source, records: held.length, markets: listed.length },
+      "stored chain records whose market is now listed",
+    );
     return held.length;
   }
 }

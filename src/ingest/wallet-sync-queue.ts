@@ -47,7 +47,12 @@ export class WalletSyncQueue {
     if (pending) return pending.promise;
     if (!options.force) {
       const stored = await readWalletSync(this.store.db, wallet);
-      if (stored?.status === "ok" && stored.synced_at !== null && this.clock.now() - stored.synced_at < this.options.freshSeconds) return stored;
+      if (
+        stored?.status === "ok" &&
+        stored.synced_at !== null &&
+        this.clock.now() - stored.synced_at < this.options.freshSeconds
+      )
+        return stored;
     }
     // Another caller may have queued it while the cache was read.
     return (this.jobs.get(wallet) ?? this.schedule(wallet)).promise;
@@ -105,7 +110,12 @@ export class WalletSyncQueue {
         this.logger.warn({ wallet, err: message }, "wallet sync failed");
         const now = this.clock.now();
         const stored = await readWalletSync(this.store.db, wallet).catch(() => undefined);
-        await saveWalletSync(this.store.db, { ...(stored ?? emptySync(wallet, now)), status: "error", last_error: message, updated_at: now }).catch(() => undefined);
+        await saveWalletSync(this.store.db, {
+          ...(stored ?? emptySync(wallet, now)),
+          status: "error",
+          last_error: message,
+          updated_at: now,
+        }).catch(() => undefined);
         await recordSourceError(this.store.db, SOURCES.wallets, `${wallet}: ${message}`, now).catch(() => undefined);
       }
       throw error;
@@ -115,8 +125,20 @@ export class WalletSyncQueue {
 
 function emptySync(wallet: string, now: number): WalletSyncRow {
   return {
-    wallet, synced_at: null, status: "error", positions_count: 0, positions_truncated: 0, closed_positions_count: 0, closed_positions_truncated: 0,
-    activity_count: 0, activity_truncated: 0, activity_cursor: null, lifetime_pnl: null, venue_history_from: null, last_error: null, updated_at: now,
+    wallet,
+    synced_at: null,
+    status: "error",
+    positions_count: 0,
+    positions_truncated: 0,
+    closed_positions_count: 0,
+    closed_positions_truncated: 0,
+    activity_count: 0,
+    activity_truncated: 0,
+    activity_cursor: null,
+    lifetime_pnl: null,
+    venue_history_from: null,
+    last_error: null,
+    updated_at: now,
   };
 }
 
@@ -142,7 +164,13 @@ export function createWalletSyncQueue(deps: {
     { store, writer, clock, logger, progress: () => undefined },
     deps.dataApi ?? DataApiClient.fromConfig(config),
     deps.pnl ?? PnlClient.fromConfig(config),
-    { storeTradesAndChainActivity: !(deps.chainFills ?? !!config.venue.rpcUrl), maxClosedPositions: config.ingest.walletMaxClosedPositions },
+    {
+      storeTradesAndChainActivity: !(deps.chainFills ?? !!config.venue.rpcUrl),
+      maxClosedPositions: config.ingest.walletMaxClosedPositions,
+    },
   );
-  return new WalletSyncQueue(sync, store, clock, logger, { concurrency: config.ingest.walletSyncConcurrency, freshSeconds: config.ingest.walletSyncFreshSeconds });
+  return new WalletSyncQueue(sync, store, clock, logger, {
+    concurrency: config.ingest.walletSyncConcurrency,
+    freshSeconds: config.ingest.walletSyncFreshSeconds,
+  });
 }

@@ -27,11 +27,20 @@ describe.each(storeBackends)("the wallet sync schedule on $kind", (backend) => {
 
   beforeEach(async () => {
     venue = await startFakeVenue();
-    venue.dataApi.intercept = (request) => void (request.path === "/user-pnl" && synced.push(request.query.get("user_address")!));
+    venue.dataApi.intercept = (request) =>
+      void (request.path === "/user-pnl" && synced.push(request.query.get("user_address")!));
     h = await openIngestHarness(backend, venue);
-    const sync = new WalletSync(h.context(), venue.clients().dataApi, venue.clients().pnl, { storeTradesAndChainActivity: false, maxClosedPositions: 1_000 });
+    const sync = new WalletSync(h.context(), venue.clients().dataApi, venue.clients().pnl, {
+      storeTradesAndChainActivity: false,
+      maxClosedPositions: 1_000,
+    });
     queue = new WalletSyncQueue(sync, h.store, h.platform.clock, h.logger, { concurrency: 2, freshSeconds: 600 });
-    schedule = new WalletSyncSchedule(queue, h.store, h.platform.clock, h.logger, { concurrency: 2, pollSeconds: 1, refreshSeconds: HOUR, refreshTop: 1 });
+    schedule = new WalletSyncSchedule(queue, h.store, h.platform.clock, h.logger, {
+      concurrency: 2,
+      pollSeconds: 1,
+      refreshSeconds: HOUR,
+      refreshTop: 1,
+    });
     synced.length = 0;
   });
   afterEach(async () => {
@@ -41,7 +50,8 @@ describe.each(storeBackends)("the wallet sync schedule on $kind", (backend) => {
   });
 
   const settle = async () => {
-    for (let i = 0; i < 200 && ((await countWalletSyncRequests(h.store.db)) > 0 || queue.size > 0); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && ((await countWalletSyncRequests(h.store.db)) > 0 || queue.size > 0); i++)
+      await new Promise((r) => setTimeout(r, 10));
   };
 
   it("syncs the wallets another process asked for, oldest first, and deletes each request once its sync has run", async () => {
@@ -56,13 +66,15 @@ describe.each(storeBackends)("the wallet sync schedule on $kind", (backend) => {
     await settle();
     expect(await countWalletSyncRequests(h.store.db)).toBe(0);
     expect(synced.sort()).toEqual([OTHER, SMART, TOP].sort());
-    for (const wallet of [OTHER, SMART, TOP]) expect(await readWalletSync(h.store.db, wallet)).toMatchObject({ status: "ok" });
+    for (const wallet of [OTHER, SMART, TOP])
+      expect(await readWalletSync(h.store.db, wallet)).toMatchObject({ status: "ok" });
     // The syncs show on the wallet-sync source, which health lists.
     expect(await readCheckpoint(h.store.db, SOURCES.wallets)).toMatchObject({ first_sync_done: 1, errors: 0 });
   });
 
   it("a failed sync still ends its request, and counts on the wallet-sync source", async () => {
-    venue.dataApi.intercept = (request) => (request.path === "/positions" ? { status: 500, body: { error: "down" } } : undefined);
+    venue.dataApi.intercept = (request) =>
+      request.path === "/positions" ? { status: 500, body: { error: "down" } } : undefined;
     await requestWalletSyncs(h.store.db, [OTHER], h.platform.clock.now());
     await schedule.takeRequests();
     await settle();
@@ -82,7 +94,10 @@ describe.each(storeBackends)("the wallet sync schedule on $kind", (backend) => {
       ])
       .execute();
     // SMART was synced two hours ago, TOP never: TOP goes first.
-    await h.store.db.insertInto("wallet_sync").values({ ...(await syncRow(SMART)), synced_at: now - 2 * HOUR, updated_at: now - 2 * HOUR }).execute();
+    await h.store.db
+      .insertInto("wallet_sync")
+      .values({ ...(await syncRow(SMART)), synced_at: now - 2 * HOUR, updated_at: now - 2 * HOUR })
+      .execute();
     expect(await schedule.refreshOne()).toBe(TOP);
     // One background sync at a time.
     expect(await schedule.refreshOne()).toBeNull();
@@ -100,7 +115,11 @@ describe.each(storeBackends)("the wallet sync schedule on $kind", (backend) => {
     requester.request(SMART);
     requester.request(TOP);
     await requester.flush();
-    expect((await h.store.db.selectFrom("wallet_sync_requests").select("wallet").orderBy("wallet").execute()).map((r) => r.wallet)).toEqual([SMART, TOP].sort());
+    expect(
+      (await h.store.db.selectFrom("wallet_sync_requests").select("wallet").orderBy("wallet").execute()).map(
+        (r) => r.wallet,
+      ),
+    ).toEqual([SMART, TOP].sort());
     await h.store.db.deleteFrom("wallet_sync_requests").execute();
     requester.request(SMART);
     await requester.close();
@@ -109,8 +128,20 @@ describe.each(storeBackends)("the wallet sync schedule on $kind", (backend) => {
 
   async function syncRow(wallet: string) {
     return {
-      wallet, synced_at: null, status: "ok" as const, positions_count: 0, positions_truncated: 0 as const, closed_positions_count: 0, closed_positions_truncated: 0 as const,
-      activity_count: 0, activity_truncated: 0 as const, activity_cursor: null, lifetime_pnl: null, venue_history_from: null, last_error: null, updated_at: 0,
+      wallet,
+      synced_at: null,
+      status: "ok" as const,
+      positions_count: 0,
+      positions_truncated: 0 as const,
+      closed_positions_count: 0,
+      closed_positions_truncated: 0 as const,
+      activity_count: 0,
+      activity_truncated: 0 as const,
+      activity_cursor: null,
+      lifetime_pnl: null,
+      venue_history_from: null,
+      last_error: null,
+      updated_at: 0,
     };
   }
 });

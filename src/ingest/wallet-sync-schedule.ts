@@ -44,7 +44,10 @@ export class WalletSyncSchedule {
         await this.takeRequests();
         await this.refreshOne();
       } catch (error) {
-        this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "wallet sync schedule: a round failed");
+        this.logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          "wallet sync schedule: a round failed",
+        );
       }
       await realSleep(this.options.pollSeconds * 1000, signal).catch(() => undefined);
     }
@@ -61,7 +64,9 @@ export class WalletSyncSchedule {
         .request(wallet)
         .catch(() => undefined)
         .then(() => deleteWalletSyncRequests(this.store.db, [wallet]))
-        .catch((error: unknown) => this.logger.warn({ wallet, err: String(error) }, "wallet sync request: could not delete"))
+        .catch((error: unknown) =>
+          this.logger.warn({ wallet, err: String(error) }, "wallet sync request: could not delete"),
+        )
         .finally(() => this.underway.delete(wallet));
     }
     return wallets;

@@ -9,7 +9,16 @@
  * venue lists the wallet's activity (`win_source` ledger).
  */
 import type { NewActivity, NewFill } from "../store/fills.js";
-import { readWalletSync, replaceVenueClosedPositions, replaceVenuePnlPoints, replaceVenuePositions, saveWalletSync, type NewVenueClosedPosition, type NewVenuePosition, type WalletSyncRow } from "../store/wallet-cache.js";
+import {
+  readWalletSync,
+  replaceVenueClosedPositions,
+  replaceVenuePnlPoints,
+  replaceVenuePositions,
+  saveWalletSync,
+  type NewVenueClosedPosition,
+  type NewVenuePosition,
+  type WalletSyncRow,
+} from "../store/wallet-cache.js";
 import type { WalletSighting } from "../store/wallets.js";
 import {
   activityRecordOf,
@@ -58,7 +67,10 @@ export class WalletSync {
     const venueHistoryFrom = previous?.venue_history_from ?? (await this.firstActivity(wallet, signal));
     const activity = await this.syncActivity(wallet, previous, signal);
     const positions = await this.collect(this.dataApi.positions(wallet, {}, { signal }), Number.POSITIVE_INFINITY);
-    const closed = await this.collect(this.dataApi.closedPositions(wallet, {}, { signal }), this.options.maxClosedPositions);
+    const closed = await this.collect(
+      this.dataApi.closedPositions(wallet, {}, { signal }),
+      this.options.maxClosedPositions,
+    );
     const curve = await this.pnl.curve(wallet, { signal });
     const now = this.ctx.clock.now();
     const skipped: SkippedRecord[] = [...positions.skipped, ...closed.skipped, ...skippedRows(curve.rejected)];
@@ -67,10 +79,24 @@ export class WalletSync {
       try {
         const p = positionRecordOf(row);
         positionRows.push({
-          wallet, token_id: p.tokenId, condition_id: p.conditionId, outcome_index: p.outcomeIndex, size: p.sizeMicro,
-          avg_price: fromMicro(p.avgPriceMicro), cur_price: fromMicro(p.curPriceMicro), initial_value: p.initialValueMicro,
-          current_value: p.currentValueMicro, cash_pnl: p.cashPnlMicro, realized_pnl: p.realizedPnlMicro, total_bought: p.totalBoughtMicro,
-          redeemable: p.redeemable ? 1 : 0, mergeable: p.mergeable ? 1 : 0, title: p.title, slug: p.slug, event_slug: p.eventSlug, synced_at: now,
+          wallet,
+          token_id: p.tokenId,
+          condition_id: p.conditionId,
+          outcome_index: p.outcomeIndex,
+          size: p.sizeMicro,
+          avg_price: fromMicro(p.avgPriceMicro),
+          cur_price: fromMicro(p.curPriceMicro),
+          initial_value: p.initialValueMicro,
+          current_value: p.currentValueMicro,
+          cash_pnl: p.cashPnlMicro,
+          realized_pnl: p.realizedPnlMicro,
+          total_bought: p.totalBoughtMicro,
+          redeemable: p.redeemable ? 1 : 0,
+          mergeable: p.mergeable ? 1 : 0,
+          title: p.title,
+          slug: p.slug,
+          event_slug: p.eventSlug,
+          synced_at: now,
         });
       } catch (error) {
         skipped.push(rangeSkip(error, `data-api /positions ${wallet} row ${i}`));
@@ -81,9 +107,19 @@ export class WalletSync {
       try {
         const c = closedPositionRecordOf(row);
         closedRows.push({
-          wallet, token_id: c.tokenId, condition_id: c.conditionId, outcome_index: c.outcomeIndex, avg_price: fromMicro(c.avgPriceMicro),
-          cur_price: fromMicro(c.curPriceMicro), total_bought: c.totalBoughtMicro, realized_pnl: c.realizedPnlMicro, ts: c.timestamp,
-          title: c.title, slug: c.slug, event_slug: c.eventSlug, synced_at: now,
+          wallet,
+          token_id: c.tokenId,
+          condition_id: c.conditionId,
+          outcome_index: c.outcomeIndex,
+          avg_price: fromMicro(c.avgPriceMicro),
+          cur_price: fromMicro(c.curPriceMicro),
+          total_bought: c.totalBoughtMicro,
+          realized_pnl: c.realizedPnlMicro,
+          ts: c.timestamp,
+          title: c.title,
+          slug: c.slug,
+          event_slug: c.eventSlug,
+          synced_at: now,
         });
       } catch (error) {
         skipped.push(rangeSkip(error, `data-api /closed-positions ${wallet} row ${i}`));
@@ -113,7 +149,11 @@ export class WalletSync {
       write: async (tx) => {
         await replaceVenuePositions(tx, wallet, positionRows);
         await replaceVenueClosedPositions(tx, wallet, closedRows);
-        await replaceVenuePnlPoints(tx, wallet, curve.points.map((p) => ({ wallet, t: p.timestamp, pnl: p.pnlMicro })));
+        await replaceVenuePnlPoints(
+          tx,
+          wallet,
+          curve.points.map((p) => ({ wallet, t: p.timestamp, pnl: p.pnlMicro })),
+        );
         await saveWalletSync(tx.db, row);
       },
     });
@@ -125,7 +165,11 @@ export class WalletSync {
    * null when that row is malformed. Where chain logs start no later, the store holds the wallet's whole history.
    */
   private async firstActivity(wallet: string, signal?: AbortSignal): Promise<number | null> {
-    for await (const item of this.dataApi.activity(wallet, { sortBy: "TIMESTAMP", sortDirection: "ASC" }, { pageSize: 1, signal })) {
+    for await (const item of this.dataApi.activity(
+      wallet,
+      { sortBy: "TIMESTAMP", sortDirection: "ASC" },
+      { pageSize: 1, signal },
+    )) {
       if (item.type === "end") break;
       if (item.rows[0]) return item.rows[0].timestamp;
       if (item.rejected.length > 0) return null;
@@ -133,7 +177,10 @@ export class WalletSync {
     return this.ctx.clock.now();
   }
 
-  private async collect<T>(paging: OffsetPaging<T>, max: number): Promise<{ rows: T[]; skipped: SkippedRecord[]; truncated: boolean }> {
+  private async collect<T>(
+    paging: OffsetPaging<T>,
+    max: number,
+  ): Promise<{ rows: T[]; skipped: SkippedRecord[]; truncated: boolean }> {
     const rows: T[] = [];
     const skipped: SkippedRecord[] = [];
     for await (const item of paging) {
@@ -149,13 +196,21 @@ export class WalletSync {
    * Activity since the last sync, window by window. The cursor is saved with the sync row at the end: a sync cut
    * short re-reads from the previous cursor next time, which stores nothing twice.
    */
-  private async syncActivity(wallet: string, previous: WalletSyncRow | undefined, signal?: AbortSignal): Promise<{ truncated: boolean; cursor: number | null }> {
+  private async syncActivity(
+    wallet: string,
+    previous: WalletSyncRow | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ truncated: boolean; cursor: number | null }> {
     let cursor = previous?.activity_cursor ?? null;
     for (;;) {
       const start = cursor;
       let truncated = false;
       const types = this.options.storeTradesAndChainActivity ? {} : { type: INCOME_TYPES };
-      const paging = this.dataApi.activity(wallet, { sortBy: "TIMESTAMP", sortDirection: "ASC", ...types, ...(start === null ? {} : { start }) }, { signal });
+      const paging = this.dataApi.activity(
+        wallet,
+        { sortBy: "TIMESTAMP", sortDirection: "ASC", ...types, ...(start === null ? {} : { start }) },
+        { signal },
+      );
       for await (const item of paging) {
         if (item.type === "end") {
           truncated = item.truncated;
@@ -179,7 +234,11 @@ export class WalletSync {
   }
 
   private async storedActivityCount(wallet: string): Promise<number> {
-    const row = await this.ctx.store.db.selectFrom("wallet_activity").select((eb) => eb.fn.countAll<number>().as("n")).where("wallet", "=", wallet).executeTakeFirst();
+    const row = await this.ctx.store.db
+      .selectFrom("wallet_activity")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("wallet", "=", wallet)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
@@ -191,8 +250,12 @@ export class WalletSync {
     rows.forEach((row, i) => {
       if (row.type === "TRADE") {
         if (!this.options.storeTradesAndChainActivity) return;
-        if (row.asset === "" || row.side === "" || row.conditionId === "") return void skipped.push({ origin: `${origin} row ${i}`, reason: "a TRADE without asset, side or market" });
-        const trade = rowsOf([{ ...row, asset: row.asset, side: row.side, conditionId: row.conditionId }], `${origin} row ${i}`);
+        if (row.asset === "" || row.side === "" || row.conditionId === "")
+          return void skipped.push({ origin: `${origin} row ${i}`, reason: "a TRADE without asset, side or market" });
+        const trade = rowsOf(
+          [{ ...row, asset: row.asset, side: row.side, conditionId: row.conditionId }],
+          `${origin} row ${i}`,
+        );
         fills.push(...trade.fills);
         sightings.push(...trade.sightings);
         skipped.push(...trade.skipped);

@@ -28,18 +28,84 @@ describe("monitored cities", () => {
   });
 
   it("replaces them with ISW_CITIES_FILE, closing rings, and refuses a bad file at start-up naming the setting", () => {
-    const good = fileWith(JSON.stringify([{ name: "Vuhledar", lon: 37.25, lat: 47.78, subscriptions: [{ label: "All of Vuhledar", check_type: "entirety", polygon: [[37.2, 47.7], [37.3, 47.7], [37.3, 47.8]], market_slug_pattern: "will-russia-capture-all-of-vuhledar-by-*" }] }]));
+    const good = fileWith(
+      JSON.stringify([
+        {
+          name: "Vuhledar",
+          lon: 37.25,
+          lat: 47.78,
+          subscriptions: [
+            {
+              label: "All of Vuhledar",
+              check_type: "entirety",
+              polygon: [
+                [37.2, 47.7],
+                [37.3, 47.7],
+                [37.3, 47.8],
+              ],
+              market_slug_pattern: "will-russia-capture-all-of-vuhledar-by-*",
+            },
+          ],
+        },
+      ]),
+    );
     const [city] = configuredCities(loadConfig({ ISW_CITIES_FILE: good }).isw);
-    expect(city!.subscriptions[0]!.geometry).toEqual([[37.2, 47.7], [37.3, 47.7], [37.3, 47.8], [37.2, 47.7]]);
+    expect(city!.subscriptions[0]!.geometry).toEqual([
+      [37.2, 47.7],
+      [37.3, 47.7],
+      [37.3, 47.8],
+      [37.2, 47.7],
+    ]);
     const bad = [
       ["not json", "cannot read"],
       [JSON.stringify([{ name: "X", lon: 1, lat: 91, subscriptions: [] }]), "/0/lat"],
-      [JSON.stringify([{ name: "X", lon: 1, lat: 2, subscriptions: [{ label: "a", check_type: "enter", market_slug_pattern: "x-*" }] }]), "needs a polygon or a radius_m"],
-      [JSON.stringify([{ name: "X", lon: 1, lat: 2, subscriptions: [{ label: "a", check_type: "single", radius_m: 100, market_slug_pattern: "x-*" }] }]), "is a point"],
-      [JSON.stringify([{ name: "X", lon: 1, lat: 2, subscriptions: [] }, { name: "x", lon: 1, lat: 2, subscriptions: [] }]), "listed twice"],
+      [
+        JSON.stringify([
+          {
+            name: "X",
+            lon: 1,
+            lat: 2,
+            subscriptions: [{ label: "a", check_type: "enter", market_slug_pattern: "x-*" }],
+          },
+        ]),
+        "needs a polygon or a radius_m",
+      ],
+      [
+        JSON.stringify([
+          {
+            name: "X",
+            lon: 1,
+            lat: 2,
+            subscriptions: [{ label: "a", check_type: "single", radius_m: 100, market_slug_pattern: "x-*" }],
+          },
+        ]),
+        "is a point",
+      ],
+      [
+        JSON.stringify([
+          { name: "X", lon: 1, lat: 2, subscriptions: [] },
+          { name: "x", lon: 1, lat: 2, subscriptions: [] },
+        ]),
+        "listed twice",
+      ],
     ];
-    for (const [content, message] of bad) expect(() => checkCitiesFile(loadConfig({ ISW_CITIES_FILE: fileWith(content!) }).isw), content).toThrow(new RegExp(`ISW_CITIES_FILE.*${message}`));
-    expect(() => defineCities([{ name: "X", lon: 1, lat: 2, subscriptions: [{ label: "a", check_type: "single", market_slug_pattern: "x-*", colour: "red" }] }], 200)).toThrow("ISW_CITIES_FILE");
+    for (const [content, message] of bad)
+      expect(() => checkCitiesFile(loadConfig({ ISW_CITIES_FILE: fileWith(content!) }).isw), content).toThrow(
+        new RegExp(`ISW_CITIES_FILE.*${message}`),
+      );
+    expect(() =>
+      defineCities(
+        [
+          {
+            name: "X",
+            lon: 1,
+            lat: 2,
+            subscriptions: [{ label: "a", check_type: "single", market_slug_pattern: "x-*", colour: "red" }],
+          },
+        ],
+        200,
+      ),
+    ).toThrow("ISW_CITIES_FILE");
   });
 
   it("matches slug patterns with * only: the other characters of LIKE stand for themselves", () => {

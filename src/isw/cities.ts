@@ -88,7 +88,14 @@ const SEED: readonly SeedPlace[] = [
   { name: "Andriivka", slug: "andriivka", lon: 37.96, lat: 48.5, radiusM: 1_200, kinds: ["enter"] },
   { name: "Pokrovsk", slug: "pokrovsk", lon: 37.183, lat: 48.283, radiusM: 4_000, kinds: ["capture", "capture-all"] },
   { name: "Myrnohrad", slug: "myrnohrad", lon: 37.267, lat: 48.3, radiusM: 3_000, kinds: ["capture"] },
-  { name: "Kostyantynivka", slug: "kostyantynivka", lon: 37.7, lat: 48.517, radiusM: 4_500, kinds: ["capture", "capture-all"] },
+  {
+    name: "Kostyantynivka",
+    slug: "kostyantynivka",
+    lon: 37.7,
+    lat: 48.517,
+    radiusM: 4_500,
+    kinds: ["capture", "capture-all"],
+  },
   { name: "Siversk", slug: "siversk", lon: 38.1, lat: 48.867, radiusM: 2_000, kinds: ["capture"] },
   { name: "Lyman", slug: "lyman", lon: 37.8, lat: 48.983, radiusM: 3_000, kinds: ["capture"] },
   { name: "Kupiansk", slug: "kupiansk", lon: 37.617, lat: 49.7, radiusM: 3_500, kinds: ["capture"] },
@@ -102,17 +109,39 @@ function seedSubscriptions(place: SeedPlace): SubscriptionInput[] {
   return place.kinds.map((kind): SubscriptionInput => {
     switch (kind) {
       case "capture":
-        return { label: `${place.name} (centre)`, check_type: "single", market_slug_pattern: `will-russia-capture-${place.slug}-by-*`, description: `${place.name} is assessed under Russian control.` };
+        return {
+          label: `${place.name} (centre)`,
+          check_type: "single",
+          market_slug_pattern: `will-russia-capture-${place.slug}-by-*`,
+          description: `${place.name} is assessed under Russian control.`,
+        };
       case "capture-all":
-        return { label: `All of ${place.name}`, check_type: "entirety", radius_m: place.radiusM, market_slug_pattern: `will-russia-capture-all-of-${place.slug}-by-*`, description: `All of ${place.name} is assessed under Russian control.` };
+        return {
+          label: `All of ${place.name}`,
+          check_type: "entirety",
+          radius_m: place.radiusM,
+          market_slug_pattern: `will-russia-capture-all-of-${place.slug}-by-*`,
+          description: `All of ${place.name} is assessed under Russian control.`,
+        };
       case "enter":
-        return { label: `${place.name} (any part)`, check_type: "enter", radius_m: place.radiusM, market_slug_pattern: `will-russia-enter-${place.slug}-by-*`, description: `Russian forces are assessed to have entered ${place.name}.` };
+        return {
+          label: `${place.name} (any part)`,
+          check_type: "enter",
+          radius_m: place.radiusM,
+          market_slug_pattern: `will-russia-enter-${place.slug}-by-*`,
+          description: `Russian forces are assessed to have entered ${place.name}.`,
+        };
     }
   });
 }
 
 /** The built-in list, in the file's format. */
-export const BUILT_IN_CITIES: readonly CityInput[] = SEED.map((p) => ({ name: p.name, lon: p.lon, lat: p.lat, subscriptions: seedSubscriptions(p) }));
+export const BUILT_IN_CITIES: readonly CityInput[] = SEED.map((p) => ({
+  name: p.name,
+  lon: p.lon,
+  lat: p.lat,
+  subscriptions: seedSubscriptions(p),
+}));
 
 function closedRing(points: readonly LonLat[]): LonLat[] {
   const ring = [...points];
@@ -125,14 +154,24 @@ function definitionOf(city: CityInput, s: SubscriptionInput, defaultBufferM: num
   const where = `${city.name} / ${s.label}`;
   let geometry: LonLat[];
   if (s.check_type === "single") {
-    if (s.polygon || s.radius_m !== undefined) throw new ConfigError("ISW_CITIES_FILE", `${where}: a single subscription is a point (point, buffer_advance_m), not a polygon`);
+    if (s.polygon || s.radius_m !== undefined)
+      throw new ConfigError(
+        "ISW_CITIES_FILE",
+        `${where}: a single subscription is a point (point, buffer_advance_m), not a polygon`,
+      );
     geometry = [s.point ?? [city.lon, city.lat]];
   } else if (s.polygon) {
     geometry = closedRing(s.polygon);
-    if (geometry.length < 4) throw new ConfigError("ISW_CITIES_FILE", `${where}: a polygon needs at least three distinct points`);
+    if (geometry.length < 4)
+      throw new ConfigError("ISW_CITIES_FILE", `${where}: a polygon needs at least three distinct points`);
   } else if (s.radius_m !== undefined) {
     const center = s.point ?? [city.lon, city.lat];
-    geometry = (circle([center[0], center[1]], s.radius_m / 1000, { units: "kilometers", steps: 32 }).geometry.coordinates[0] as [number, number][]).map(([x, y]) => [x, y] as const);
+    geometry = (
+      circle([center[0], center[1]], s.radius_m / 1000, { units: "kilometers", steps: 32 }).geometry.coordinates[0] as [
+        number,
+        number,
+      ][]
+    ).map(([x, y]) => [x, y] as const);
   } else {
     throw new ConfigError("ISW_CITIES_FILE", `${where}: an ${s.check_type} subscription needs a polygon or a radius_m`);
   }
@@ -151,7 +190,10 @@ function definitionOf(city: CityInput, s: SubscriptionInput, defaultBufferM: num
 export function defineCities(input: unknown, defaultBufferM: number): CityDefinition[] {
   if (!citiesValidator.Check(input)) {
     const [first] = citiesValidator.Errors(input);
-    throw new ConfigError("ISW_CITIES_FILE", `${first?.instancePath || "/"} ${first?.message ?? "is not a list of cities"}`);
+    throw new ConfigError(
+      "ISW_CITIES_FILE",
+      `${first?.instancePath || "/"} ${first?.message ?? "is not a list of cities"}`,
+    );
   }
   const cities = input as CityInput[];
   const names = new Set<string>();
@@ -160,8 +202,14 @@ export function defineCities(input: unknown, defaultBufferM: number): CityDefini
     if (names.has(key)) throw new ConfigError("ISW_CITIES_FILE", `city ${city.name} is listed twice`);
     names.add(key);
     const labels = new Set(city.subscriptions.map((s) => s.label));
-    if (labels.size !== city.subscriptions.length) throw new ConfigError("ISW_CITIES_FILE", `${city.name}: two subscriptions share a label`);
-    return { name: city.name, lon: city.lon, lat: city.lat, subscriptions: city.subscriptions.map((s) => definitionOf(city, s, defaultBufferM)) };
+    if (labels.size !== city.subscriptions.length)
+      throw new ConfigError("ISW_CITIES_FILE", `${city.name}: two subscriptions share a label`);
+    return {
+      name: city.name,
+      lon: city.lon,
+      lat: city.lat,
+      subscriptions: city.subscriptions.map((s) => definitionOf(city, s, defaultBufferM)),
+    };
   });
 }
 
@@ -177,7 +225,10 @@ export function configuredCities(isw: { citiesFile?: string; bufferAdvanceM: num
   try {
     parsed = JSON.parse(readFileSync(isw.citiesFile, "utf8"));
   } catch (error) {
-    throw new ConfigError("ISW_CITIES_FILE", `cannot read ${isw.citiesFile} as JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ConfigError(
+      "ISW_CITIES_FILE",
+      `cannot read ${isw.citiesFile} as JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return defineCities(parsed, isw.bufferAdvanceM);
 }

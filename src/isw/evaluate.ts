@@ -54,7 +54,12 @@ export function placeOf(s: SubscriptionRecord): Place {
 }
 
 function measurementOf(state: StateRow): Measurement {
-  return { coverage: state.coverage, closestDistanceM: state.closest_distance_m, signedDistanceM: state.signed_distance_m, fingerprint: state.fingerprint };
+  return {
+    coverage: state.coverage,
+    closestDistanceM: state.closest_distance_m,
+    signedDistanceM: state.signed_distance_m,
+    fingerprint: state.fingerprint,
+  };
 }
 
 function captureMark(state: Pick<StateRow, "capture_edit_dates">): CaptureMark | null {
@@ -69,16 +74,32 @@ export function evaluateSubscriptions(input: EvaluationInput): { states: StateDr
     const current = state && state.definition_hash === subscription.definitionHash ? state : undefined;
     if (input.baselineOnly && current) continue;
     const previous = current ? measurementOf(current) : undefined;
-    const measured = measure(input.shading, { checkType: subscription.checkType, points: subscription.geometry }, { searchRadiusM: input.searchRadiusM + (subscription.bufferAdvanceM ?? 0), layers: input.layersFor(subscription) }, previous);
+    const measured = measure(
+      input.shading,
+      { checkType: subscription.checkType, points: subscription.geometry },
+      {
+        searchRadiusM: input.searchRadiusM + (subscription.bufferAdvanceM ?? 0),
+        layers: input.layersFor(subscription),
+      },
+      previous,
+    );
     if (current && measured === previous) continue;
     const level = threatOf(placeOf(subscription), measured, input.thresholds);
     const drafts = crossings(current ? (current.threat as ThreatLevel) : null, level);
     const captured = drafts.some((d) => d.eventType === "CAPTURED");
     const rolledBack = drafts.some((d) => d.eventType === "MAP_ROLLBACK");
     const confirmed = current?.capture_confirmed === 1;
-    for (const crossing of drafts) events.push({ subscription, crossing, measurement: measured, captureConfirmed: crossing.eventType === "MAP_ROLLBACK" ? confirmed : undefined });
+    for (const crossing of drafts)
+      events.push({
+        subscription,
+        crossing,
+        measurement: measured,
+        captureConfirmed: crossing.eventType === "MAP_ROLLBACK" ? confirmed : undefined,
+      });
     const keep = current && !rolledBack && !captured;
-    const mark: CaptureMark | null = captured ? { at: input.now, armed: input.confirmAfterSeconds === 0, edits: input.dailyEdits } : null;
+    const mark: CaptureMark | null = captured
+      ? { at: input.now, armed: input.confirmAfterSeconds === 0, edits: input.dailyEdits }
+      : null;
     states.push({
       newCapture: captured,
       row: {
@@ -113,7 +134,14 @@ export function confirmCaptures(
   const events: EventDraft[] = [];
   for (const subscription of subscriptions) {
     const state = states.get(subscription.id);
-    if (!state || state.definition_hash !== subscription.definitionHash || state.capture_event_id === null || state.capture_confirmed === 1 || state.threat !== "CRITICAL") continue;
+    if (
+      !state ||
+      state.definition_hash !== subscription.definitionHash ||
+      state.capture_event_id === null ||
+      state.capture_confirmed === 1 ||
+      state.threat !== "CRITICAL"
+    )
+      continue;
     let mark = captureMark(state);
     if (!mark) continue;
     const arming = !mark.armed;
@@ -124,7 +152,11 @@ export function confirmCaptures(
     const editedAgain = Object.entries(mark.edits).every(([layer, at]) => (input.dailyEdits[layer] ?? at) > at);
     if (editedAgain) {
       changed.push({ ...state, capture_edit_dates: JSON.stringify(mark), capture_confirmed: 1 });
-      events.push({ subscription, crossing: { eventType: "CAPTURE_CONFIRMED", severity: "CRITICAL", previous: "CRITICAL" }, measurement: measurementOf(state) });
+      events.push({
+        subscription,
+        crossing: { eventType: "CAPTURE_CONFIRMED", severity: "CRITICAL", previous: "CRITICAL" },
+        measurement: measurementOf(state),
+      });
     } else if (arming) {
       changed.push({ ...state, capture_edit_dates: JSON.stringify(mark) });
     }

@@ -17,7 +17,10 @@ const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 function where(place: Place, m: Measurement): string {
   if (m.closestDistanceM === null) return "no shading on the map";
-  if (place.checkType === "single") return m.signedDistanceM !== null && m.signedDistanceM <= 0 ? "the point is inside the shading" : `shading ${Math.round(m.closestDistanceM)} m away`;
+  if (place.checkType === "single")
+    return m.signedDistanceM !== null && m.signedDistanceM <= 0
+      ? "the point is inside the shading"
+      : `shading ${Math.round(m.closestDistanceM)} m away`;
   const coverage = m.coverage ?? 0;
   return coverage > 0 ? `${percent(coverage)} of the area shaded` : `shading ${Math.round(m.closestDistanceM)} m away`;
 }

@@ -57,5 +57,9 @@ export function eventView(row: EventRow): EventView {
 
 /** A webhook delivery's body (Standard Webhooks: `type`, `timestamp`, `data`). */
 export function webhookPayload(row: EventRow): string {
-  return JSON.stringify({ type: `isw.${row.event_type.toLowerCase()}`, timestamp: isoTime(row.created_at), data: eventView(row) });
+  return JSON.stringify({
+    type: `isw.${row.event_type.toLowerCase()}`,
+    timestamp: isoTime(row.created_at),
+    data: eventView(row),
+  });
 }

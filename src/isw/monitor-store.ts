@@ -29,7 +29,10 @@ export interface LayerVersion {
 }
 
 function definitionHash(checkType: CheckType, geometry: readonly LonLat[], bufferAdvanceM: number | null): string {
-  return createHash("sha256").update(JSON.stringify({ checkType, geometry, bufferAdvanceM })).digest("hex").slice(0, 32);
+  return createHash("sha256")
+    .update(JSON.stringify({ checkType, geometry, bufferAdvanceM }))
+    .digest("hex")
+    .slice(0, 32);
 }
 
 /** Makes the stored cities and subscriptions those of the configuration (others stay, inactive, for their events). */
@@ -78,11 +81,17 @@ export async function activeSubscriptions(db: IswDb): Promise<SubscriptionRecord
 
 /** The newest version of each layer, with its geometry. */
 export async function latestLayerVersions(db: IswDb): Promise<LayerVersion[]> {
-  const latest = db.selectFrom("isw_layer_versions").select((eb) => eb.fn.max("id").as("id")).groupBy("layer");
+  const latest = db
+    .selectFrom("isw_layer_versions")
+    .select((eb) => eb.fn.max("id").as("id"))
+    .groupBy("layer");
   const rows = await db.selectFrom("isw_layer_versions").selectAll().where("id", "in", latest).execute();
   const digests = rows.map((r) => JSON.parse(r.polygons) as string[]);
   const wanted = [...new Set(digests.flat())];
-  const stored = wanted.length === 0 ? [] : await db.selectFrom("isw_polygons").select(["digest", "geometry"]).where("digest", "in", wanted).execute();
+  const stored =
+    wanted.length === 0
+      ? []
+      : await db.selectFrom("isw_polygons").select(["digest", "geometry"]).where("digest", "in", wanted).execute();
   const byDigest = new Map(stored.map((p) => [p.digest, decodePolygon(p.geometry)]));
   return rows.map((r, i) => ({
     id: r.id,
@@ -104,12 +113,19 @@ async function storePolygons(db: IswDb, polygons: readonly TerritoryPolygon[]): 
   const known = new Set<string>();
   const digests = [...byDigest.keys()];
   for (let i = 0; i < digests.length; i += 500) {
-    const rows = await db.selectFrom("isw_polygons").select("digest").where("digest", "in", digests.slice(i, i + 500)).execute();
+    const rows = await db
+      .selectFrom("isw_polygons")
+      .select("digest")
+      .where("digest", "in", digests.slice(i, i + 500))
+      .execute();
     for (const row of rows) known.add(row.digest);
   }
   for (const [digest, polygon] of byDigest) {
     if (known.has(digest)) continue;
-    await db.insertInto("isw_polygons").values({ digest, vertex_count: vertexCount([polygon]), geometry: encodePolygon(polygon) }).execute();
+    await db
+      .insertInto("isw_polygons")
+      .values({ digest, vertex_count: vertexCount([polygon]), geometry: encodePolygon(polygon) })
+      .execute();
   }
 }
 
@@ -122,7 +138,11 @@ export interface NewLayerVersion {
 }
 
 /** Stores a new layer version; when an earlier version had the same content, says which (an edit-back). */
-export async function insertLayerVersion(db: IswDb, v: NewLayerVersion, now: number): Promise<{ id: number; revertsTo: { id: number; fetchedAt: number } | null }> {
+export async function insertLayerVersion(
+  db: IswDb,
+  v: NewLayerVersion,
+  now: number,
+): Promise<{ id: number; revertsTo: { id: number; fetchedAt: number } | null }> {
   const earlier = await db
     .selectFrom("isw_layer_versions")
     .select(["id", "fetched_at"])
@@ -154,7 +174,12 @@ export async function setLayerEditDate(db: IswDb, versionId: number, editDateMs:
   await db.updateTable("isw_layer_versions").set({ edit_date_ms: editDateMs }).where("id", "=", versionId).execute();
 }
 
-export async function insertMapVersion(db: IswDb, now: number, layers: Readonly<Record<string, number>>, changed: readonly string[]): Promise<number> {
+export async function insertMapVersion(
+  db: IswDb,
+  now: number,
+  layers: Readonly<Record<string, number>>,
+  changed: readonly string[],
+): Promise<number> {
   const row = await db
     .insertInto("isw_map_versions")
     .values({ created_at: now, layers: JSON.stringify(layers), changed: JSON.stringify(changed) })
@@ -164,7 +189,10 @@ export async function insertMapVersion(db: IswDb, now: number, layers: Readonly<
 }
 
 export async function latestMapVersionId(db: IswDb): Promise<number | null> {
-  const row = await db.selectFrom("isw_map_versions").select((eb) => eb.fn.max("id").as("id")).executeTakeFirst();
+  const row = await db
+    .selectFrom("isw_map_versions")
+    .select((eb) => eb.fn.max("id").as("id"))
+    .executeTakeFirst();
   return row?.id ?? null;
 }
 

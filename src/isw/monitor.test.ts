@@ -47,7 +47,13 @@ describe("the monitor over the simulated ArcGIS layers", () => {
     const venue = await smallVenue({ faults });
     const config = loadConfig({ ISW_ARCGIS_URL: venue.urls.arcgis, LOG_LEVEL: "silent" });
     const source = arcgisLayerSource(clientsFor(venue, { maxAttempts }).arcgis);
-    const monitor = new TerritoryMonitor({ config, store: t.store, clock: new ManualClock(Date.UTC(2026, 5, 1, 12)), logger: createLogger("silent"), source });
+    const monitor = new TerritoryMonitor({
+      config,
+      store: t.store,
+      clock: new ManualClock(Date.UTC(2026, 5, 1, 12)),
+      logger: createLogger("silent"),
+      source,
+    });
     monitors.push(monitor);
     return monitor;
   }
@@ -55,8 +61,15 @@ describe("the monitor over the simulated ArcGIS layers", () => {
   it("stores a version of each layer through the server's throttling, and fetches nothing while edit dates stand", async () => {
     const monitor = await monitorOn({ arcgisThrottle: 0.3 }, 30);
     const first = await monitor.probe.probe();
-    expect([...first.changedLayers].sort()).toEqual(configuredLayers(loadConfig({}).isw).map((l) => l.key).sort());
-    const versions = await iswDb(t!.store.db).selectFrom("isw_layer_versions").select(["layer", "feature_count", "edit_date_ms"]).execute();
+    expect([...first.changedLayers].sort()).toEqual(
+      configuredLayers(loadConfig({}).isw)
+        .map((l) => l.key)
+        .sort(),
+    );
+    const versions = await iswDb(t!.store.db)
+      .selectFrom("isw_layer_versions")
+      .select(["layer", "feature_count", "edit_date_ms"])
+      .execute();
     const byLayer = Object.fromEntries(versions.map((v) => [v.layer, v]));
     expect(byLayer.control!.feature_count).toBe(6);
     expect(byLayer.advance!.feature_count).toBeGreaterThan(10);
@@ -72,18 +85,31 @@ describe("the monitor over the simulated ArcGIS layers", () => {
     await saveCheckpoint(t!.store.db, "gamma-markets", "done", t!.clock.now(), true);
     await writeDeriveState(t!.store.db, FIRST_SYNC_DERIVED, 1);
     monitor.start();
-    const health = async () => (await t!.app.inject({ url: "/api/v1/health" })).json() as { ready: boolean; sources: Array<{ source: string; status: string; errors: number; last_error_class: string | null }> };
+    const health = async () =>
+      (await t!.app.inject({ url: "/api/v1/health" })).json() as {
+        ready: boolean;
+        sources: Array<{ source: string; status: string; errors: number; last_error_class: string | null }>;
+      };
     let body = await health();
     for (let i = 0; i < 100 && !body.sources.some((s) => s.source === TERRITORY_SOURCE); i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       body = await health();
     }
     expect(body.ready).toBe(true);
-    expect(body.sources.find((s) => s.source === TERRITORY_SOURCE)).toMatchObject({ status: "syncing", last_error_class: "venue_unavailable" });
+    expect(body.sources.find((s) => s.source === TERRITORY_SOURCE)).toMatchObject({
+      status: "syncing",
+      last_error_class: "venue_unavailable",
+    });
     await monitor.stop();
     const venue = await smallVenue();
     const config = loadConfig({ ISW_ARCGIS_URL: venue.urls.arcgis, LOG_LEVEL: "silent" });
-    const working = new TerritoryMonitor({ config, store: t!.store, clock: t!.clock, logger: createLogger("silent"), source: arcgisLayerSource(clientsFor(venue).arcgis) });
+    const working = new TerritoryMonitor({
+      config,
+      store: t!.store,
+      clock: t!.clock,
+      logger: createLogger("silent"),
+      source: arcgisLayerSource(clientsFor(venue).arcgis),
+    });
     monitors.push(working);
     await working.probe.probe();
     body = await health();

@@ -40,7 +40,12 @@ export function probeIntervalSeconds(nowMs: number, isw: Config["isw"]): number 
  * The pause after a failed probe: twice the previous one (twice the interval after the first failure), at least
  * what the server asked for, at most ISW_PROBE_BACKOFF_MAX_SECONDS.
  */
-export function backoffSeconds(previous: number, intervalSeconds: number, askedSeconds: number, maxSeconds: number): number {
+export function backoffSeconds(
+  previous: number,
+  intervalSeconds: number,
+  askedSeconds: number,
+  maxSeconds: number,
+): number {
   return Math.min(maxSeconds, Math.max(askedSeconds, previous === 0 ? intervalSeconds * 2 : previous * 2));
 }
 
@@ -65,8 +70,21 @@ export class TerritoryMonitor {
 
   constructor(private readonly deps: MonitorDeps) {
     const { config, store, clock, logger } = deps;
-    const source = deps.source ?? arcgisLayerSource(ArcGisClient.fromConfig(config, { onEvent: (event) => logger.debug({ venue: event }, "territory layer request retried") }));
-    this.dispatcher = new WebhookDispatcher({ store, clock, logger, box: secretBoxFromConfig(config), isw: config.isw, resolve: deps.resolve });
+    const source =
+      deps.source ??
+      arcgisLayerSource(
+        ArcGisClient.fromConfig(config, {
+          onEvent: (event) => logger.debug({ venue: event }, "territory layer request retried"),
+        }),
+      );
+    this.dispatcher = new WebhookDispatcher({
+      store,
+      clock,
+      logger,
+      box: secretBoxFromConfig(config),
+      isw: config.isw,
+      resolve: deps.resolve,
+    });
     this.probe = new TerritoryProbe({
       store,
       clock,
@@ -101,9 +119,15 @@ export class TerritoryMonitor {
       } catch (error) {
         if (signal.aborted) break;
         const message = error instanceof Error ? error.message : String(error);
-        const askedSeconds = error instanceof VenueUnavailableError && error.retryAfterMs !== null ? Math.ceil(error.retryAfterMs / 1000) : 0;
+        const askedSeconds =
+          error instanceof VenueUnavailableError && error.retryAfterMs !== null
+            ? Math.ceil(error.retryAfterMs / 1000)
+            : 0;
         backoff = backoffSeconds(backoff, interval, askedSeconds, config.isw.probeBackoffMaxSeconds);
-        logger.warn({ source: TERRITORY_SOURCE, err: message, pauseSeconds: backoff }, "territory probe failed; backing off");
+        logger.warn(
+          { source: TERRITORY_SOURCE, err: message, pauseSeconds: backoff },
+          "territory probe failed; backing off",
+        );
         await recordSourceError(store.db, TERRITORY_SOURCE, message, clock.now()).catch(() => undefined);
       }
       await pause((backoff || interval) * 1000, signal);

@@ -30,7 +30,12 @@ const CITIES: CityInput[] = [
     lat: 48.595,
     subscriptions: [
       ...pointSubscriptions(),
-      { label: "All of Bakhmut", check_type: "entirety", radius_m: ALL_OF.radiusM, market_slug_pattern: "will-russia-capture-all-of-bakhmut-by-*" },
+      {
+        label: "All of Bakhmut",
+        check_type: "entirety",
+        radius_m: ALL_OF.radiusM,
+        market_slug_pattern: "will-russia-capture-all-of-bakhmut-by-*",
+      },
     ],
   },
 ];
@@ -55,9 +60,20 @@ beforeAll(() => {
   expectedLevels.set(
     "All of Bakhmut",
     raw.map((features) => {
-      const pieces = features.flatMap((f) => clipTo(f, [37.9, 48.55, 38.1, 48.64]) ?? []).flatMap((f) => f.geometry.coordinates);
-      const coverage = area(intersect(featureCollection<Polygon | MultiPolygon>([place, multiPolygon(pieces)]))!) / area(place);
-      return coverage >= 0.98 ? "CRITICAL" : coverage >= 0.5 ? "HIGH" : coverage >= 0.2 ? "MEDIUM" : coverage > 0 ? "LOW" : "SAFE";
+      const pieces = features
+        .flatMap((f) => clipTo(f, [37.9, 48.55, 38.1, 48.64]) ?? [])
+        .flatMap((f) => f.geometry.coordinates);
+      const coverage =
+        area(intersect(featureCollection<Polygon | MultiPolygon>([place, multiPolygon(pieces)]))!) / area(place);
+      return coverage >= 0.98
+        ? "CRITICAL"
+        : coverage >= 0.5
+          ? "HIGH"
+          : coverage >= 0.2
+            ? "MEDIUM"
+            : coverage > 0
+              ? "LOW"
+              : "SAFE";
     }),
   );
 }, 60_000);
@@ -67,9 +83,12 @@ function expectedEvents(label: string, levels: string[]): string[] {
   const out: string[] = [];
   for (let day = 1; day < levels.length; day++) {
     const [before, now] = [levels[day - 1]!, levels[day]!];
-    if (LEVELS.indexOf(now) > LEVELS.indexOf(before)) out.push(`${day} THREAT_${now} ${label}`, ...(now === "CRITICAL" ? [`${day} CAPTURED ${label}`] : []));
-    if (LEVELS.indexOf(now) < LEVELS.indexOf(before)) out.push(`${day} THREAT_REDUCED ${label}`, ...(before === "CRITICAL" ? [`${day} MAP_ROLLBACK ${label}`] : []));
-    if (now === "CRITICAL" && before === "CRITICAL" && levels[day - 2] !== "CRITICAL" && day >= 2) out.push(`${day} CAPTURE_CONFIRMED ${label}`);
+    if (LEVELS.indexOf(now) > LEVELS.indexOf(before))
+      out.push(`${day} THREAT_${now} ${label}`, ...(now === "CRITICAL" ? [`${day} CAPTURED ${label}`] : []));
+    if (LEVELS.indexOf(now) < LEVELS.indexOf(before))
+      out.push(`${day} THREAT_REDUCED ${label}`, ...(before === "CRITICAL" ? [`${day} MAP_ROLLBACK ${label}`] : []));
+    if (now === "CRITICAL" && before === "CRITICAL" && levels[day - 2] !== "CRITICAL" && day >= 2)
+      out.push(`${day} CAPTURE_CONFIRMED ${label}`);
   }
   return out;
 }
@@ -118,10 +137,16 @@ describe.each(storeBackends)("the territory probe on $kind", (backend) => {
     const stored = await events();
     expect(stored.length).toBeGreaterThan(0);
     for (const event of stored) {
-      const map = await db.selectFrom("isw_map_versions").selectAll().where("id", "=", event.map_version_id).executeTakeFirstOrThrow();
+      const map = await db
+        .selectFrom("isw_map_versions")
+        .selectAll()
+        .where("id", "=", event.map_version_id)
+        .executeTakeFirstOrThrow();
       const advance = versions.find((v) => v.id === (JSON.parse(map.layers) as Record<string, number>).advance)!;
       expect(advance.fetched_at).toBe(event.created_at);
-      const day = days[dayOf(event)]!.collection().features.filter((f) => f.properties?.layer === SNAPSHOT_LAYERS.advance);
+      const day = days[dayOf(event)]!.collection().features.filter(
+        (f) => f.properties?.layer === SNAPSHOT_LAYERS.advance,
+      );
       const vertices = day.reduce((n, f) => n + JSON.stringify(f.geometry?.coordinates ?? []).split("],[").length, 0);
       expect(advance.vertex_count).toBe(vertices);
     }
@@ -131,17 +156,26 @@ describe.each(storeBackends)("the territory probe on $kind", (backend) => {
     await open();
     const run = replayProbe(store, { cities: CITIES });
     await run.day(5);
-    expect((await run.day(6)).map((e) => `${e.event_type} ${e.subscription_label}`)).toContain("CAPTURED All of Bakhmut");
+    expect((await run.day(6)).map((e) => `${e.event_type} ${e.subscription_label}`)).toContain(
+      "CAPTURED All of Bakhmut",
+    );
     const back = await run.day(5);
     const rollback = back.filter((e) => e.subscription_label === "All of Bakhmut");
     expect(rollback.map((e) => e.event_type)).toEqual(["THREAT_REDUCED", "MAP_ROLLBACK"]);
     const db = iswDb(store.db);
-    const advance = await db.selectFrom("isw_layer_versions").selectAll().where("layer", "=", "advance").orderBy("id").execute();
+    const advance = await db
+      .selectFrom("isw_layer_versions")
+      .selectAll()
+      .where("layer", "=", "advance")
+      .orderBy("id")
+      .execute();
     expect(advance.map((v) => v.reverts_to)).toEqual([null, null, advance[0]!.id]);
     expect(rollback[1]!.details).toContain(`edited back: advance layer back to version ${advance[0]!.id}`);
     expect(rollback[1]!.details).toContain("had not been confirmed yet");
     const again = await run.day(6);
-    expect(again.filter((e) => e.event_type === "CAPTURED").map((e) => e.subscription_label)).toEqual(["All of Bakhmut"]);
+    expect(again.filter((e) => e.event_type === "CAPTURED").map((e) => e.subscription_label)).toEqual([
+      "All of Bakhmut",
+    ]);
   }, 60_000);
 
   it("confirms a capture only through a full update (both layers edited again) at least ISW_CONFIRM_AFTER_HOURS later", async () => {
@@ -175,7 +209,10 @@ describe.each(storeBackends)("the territory probe on $kind", (backend) => {
     const count = async () => (await db.selectFrom("isw_layer_versions").select("id").execute()).length;
     expect(await count()).toBe(2);
     const dated = await db.selectFrom("isw_layer_versions").select(["layer", "edit_date_ms"]).execute();
-    expect(dated.map((v) => v.edit_date_ms)).toEqual([await run.replay.editDate("control/FeatureServer/0"), await run.replay.editDate("advance/FeatureServer/0")]);
+    expect(dated.map((v) => v.edit_date_ms)).toEqual([
+      await run.replay.editDate("control/FeatureServer/0"),
+      await run.replay.editDate("advance/FeatureServer/0"),
+    ]);
     const report = await run.day(1);
     expect(report).toBeDefined();
     expect(await count()).toBe(3);

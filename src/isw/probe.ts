@@ -103,7 +103,14 @@ export class TerritoryProbe {
       this.states = await loadStates(this.db);
       const configured = new Set(this.deps.layers.map((l) => l.key as string));
       for (const v of await latestLayerVersions(this.db)) {
-        if (configured.has(v.layer)) this.current.set(v.layer as LayerKey, { versionId: v.id, contentHash: v.contentHash, editDateMs: v.editDateMs, polygons: v.polygons, checkedAt: v.fetchedAt });
+        if (configured.has(v.layer))
+          this.current.set(v.layer as LayerKey, {
+            versionId: v.id,
+            contentHash: v.contentHash,
+            editDateMs: v.editDateMs,
+            polygons: v.polygons,
+            checkedAt: v.fetchedAt,
+          });
       }
       if (this.current.size > 0) {
         this.shading = this.buildShading(this.current);
@@ -123,14 +130,23 @@ export class TerritoryProbe {
   }
 
   /** Reads every layer's edit date (and content where due); returns what is new. */
-  private async look(now: number, signal?: AbortSignal): Promise<{ fetched: Fetched[]; editMoves: Map<LayerKey, number> }> {
+  private async look(
+    now: number,
+    signal?: AbortSignal,
+  ): Promise<{ fetched: Fetched[]; editMoves: Map<LayerKey, number> }> {
     const fetched: Fetched[] = [];
     const editMoves = new Map<LayerKey, number>();
     for (const spec of this.deps.layers) {
       const known = this.current.get(spec.key);
       const editDateMs = await this.deps.source.editDate(spec.path, signal);
       if (editDateMs !== null && known && known.editDateMs === editDateMs) continue;
-      if (editDateMs === null && known && fetched.length === 0 && now - known.checkedAt < this.deps.isw.slowProbeSeconds) continue;
+      if (
+        editDateMs === null &&
+        known &&
+        fetched.length === 0 &&
+        now - known.checkedAt < this.deps.isw.slowProbeSeconds
+      )
+        continue;
       const features = await this.deps.source.features(spec.path, signal);
       const polygons = polygonsOfFeatures(features);
       const hash = contentHash(polygons);
@@ -147,7 +163,11 @@ export class TerritoryProbe {
   private dailyEdits(editMoves: ReadonlyMap<LayerKey, number>, fetched: readonly Fetched[]): Record<string, number> {
     const edits: Record<string, number> = {};
     for (const spec of this.deps.layers.filter((l) => l.daily)) {
-      const at = fetched.find((f) => f.spec.key === spec.key)?.editDateMs ?? editMoves.get(spec.key) ?? this.current.get(spec.key)?.editDateMs ?? null;
+      const at =
+        fetched.find((f) => f.spec.key === spec.key)?.editDateMs ??
+        editMoves.get(spec.key) ??
+        this.current.get(spec.key)?.editDateMs ??
+        null;
       if (at !== null) edits[spec.key] = at;
     }
     return edits;
@@ -159,7 +179,13 @@ export class TerritoryProbe {
     const { fetched, editMoves } = await this.look(now, signal);
     const needsBaseline = this.subscriptions.some((s) => this.states.get(s.id)?.definition_hash !== s.definitionHash);
     if (fetched.length === 0 && editMoves.size === 0 && !(needsBaseline && this.shading)) {
-      await saveCheckpoint(this.deps.store.db, TERRITORY_SOURCE, `map:${this.mapVersionId ?? 0}`, now, this.shading !== null);
+      await saveCheckpoint(
+        this.deps.store.db,
+        TERRITORY_SOURCE,
+        `map:${this.mapVersionId ?? 0}`,
+        now,
+        this.shading !== null,
+      );
       return { changedLayers: [], mapVersionId: this.mapVersionId, measured: 0, events: [] };
     }
     const layers = new Map<LayerKey, { polygons: readonly TerritoryPolygon[] }>(this.current);
@@ -167,7 +193,12 @@ export class TerritoryProbe {
     const shading = fetched.length > 0 ? this.buildShading(layers) : this.shading!;
     const dailyEdits = this.dailyEdits(editMoves, fetched);
     const previousDailyEdits = this.dailyEdits(new Map(), []);
-    const timing = { now, dailyEdits, previousDailyEdits, confirmAfterSeconds: this.deps.isw.confirmAfterHours * 3_600 };
+    const timing = {
+      now,
+      dailyEdits,
+      previousDailyEdits,
+      confirmAfterSeconds: this.deps.isw.confirmAfterHours * 3_600,
+    };
     const measured = evaluateSubscriptions({
       ...timing,
       subscriptions: this.subscriptions,
@@ -179,10 +210,18 @@ export class TerritoryProbe {
       baselineOnly: fetched.length === 0,
     });
     const afterMeasuring = new Map(this.states);
-    for (const draft of measured.states) afterMeasuring.set(draft.row.subscription_id, { ...draft.row, map_version_id: 0 });
+    for (const draft of measured.states)
+      afterMeasuring.set(draft.row.subscription_id, { ...draft.row, map_version_id: 0 });
     const confirmed = confirmCaptures(this.subscriptions, afterMeasuring, timing);
     const stored = await this.deps.store.transaction(async (tx) => {
-      const result = await this.store(iswDb(tx.db), { now, fetched, editMoves, measured: measured.states, confirmed: confirmed.states, events: [...measured.events, ...confirmed.events] });
+      const result = await this.store(iswDb(tx.db), {
+        now,
+        fetched,
+        editMoves,
+        measured: measured.states,
+        confirmed: confirmed.states,
+        events: [...measured.events, ...confirmed.events],
+      });
       await saveCheckpoint(tx.db, TERRITORY_SOURCE, `map:${result.mapVersionId}`, now, true);
       return result;
     });
@@ -194,20 +233,49 @@ export class TerritoryProbe {
       this.deps.logger.info({ events: stored.events.length, map: stored.mapVersionId }, "territory events");
       this.deps.onEvents?.(stored.events);
     }
-    return { changedLayers: fetched.map((f) => f.spec.key), mapVersionId: stored.mapVersionId, measured: measured.states.length, events: stored.events };
+    return {
+      changedLayers: fetched.map((f) => f.spec.key),
+      mapVersionId: stored.mapVersionId,
+      measured: measured.states.length,
+      events: stored.events,
+    };
   }
 
   private async store(
     db: IswDb,
-    input: { now: number; fetched: readonly Fetched[]; editMoves: ReadonlyMap<LayerKey, number>; measured: readonly StateDraft[]; confirmed: readonly StateRow[]; events: readonly EventDraft[] },
+    input: {
+      now: number;
+      fetched: readonly Fetched[];
+      editMoves: ReadonlyMap<LayerKey, number>;
+      measured: readonly StateDraft[];
+      confirmed: readonly StateRow[];
+      events: readonly EventDraft[];
+    },
   ) {
     const { now } = input;
     const current = new Map(this.current);
     const reverted: string[] = [];
     for (const f of input.fetched) {
-      const { id, revertsTo } = await insertLayerVersion(db, { layer: f.spec.key, contentHash: f.contentHash, editDateMs: f.editDateMs, featureCount: f.featureCount, polygons: f.polygons }, now);
-      current.set(f.spec.key, { versionId: id, contentHash: f.contentHash, editDateMs: f.editDateMs, polygons: f.polygons, checkedAt: now });
-      if (revertsTo) reverted.push(`${f.spec.key} layer back to version ${revertsTo.id} (${isoTime(revertsTo.fetchedAt)})`);
+      const { id, revertsTo } = await insertLayerVersion(
+        db,
+        {
+          layer: f.spec.key,
+          contentHash: f.contentHash,
+          editDateMs: f.editDateMs,
+          featureCount: f.featureCount,
+          polygons: f.polygons,
+        },
+        now,
+      );
+      current.set(f.spec.key, {
+        versionId: id,
+        contentHash: f.contentHash,
+        editDateMs: f.editDateMs,
+        polygons: f.polygons,
+        checkedAt: now,
+      });
+      if (revertsTo)
+        reverted.push(`${f.spec.key} layer back to version ${revertsTo.id} (${isoTime(revertsTo.fetchedAt)})`);
     }
     for (const [key, editDateMs] of input.editMoves) {
       const known = current.get(key)!;
@@ -216,7 +284,12 @@ export class TerritoryProbe {
     }
     const mapVersionId =
       input.fetched.length > 0
-        ? await insertMapVersion(db, now, Object.fromEntries([...current].map(([key, layer]) => [key, layer.versionId])), input.fetched.map((f) => f.spec.key))
+        ? await insertMapVersion(
+            db,
+            now,
+            Object.fromEntries([...current].map(([key, layer]) => [key, layer.versionId])),
+            input.fetched.map((f) => f.spec.key),
+          )
         : (this.mapVersionId ?? 0);
     const events: EventRow[] = [];
     const captureIds = new Map<number, number>();
@@ -229,7 +302,14 @@ export class TerritoryProbe {
         severity: crossing.severity,
         severity_rank: threatRank(crossing.severity),
         previous_severity: crossing.previous,
-        details: detailsOf(crossing, { label: s.label, place: placeOf(s), measurement, thresholds: this.thresholds, captureConfirmed: draft.captureConfirmed, reverted }),
+        details: detailsOf(crossing, {
+          label: s.label,
+          place: placeOf(s),
+          measurement,
+          thresholds: this.thresholds,
+          captureConfirmed: draft.captureConfirmed,
+          reverted,
+        }),
         created_at: now,
         map_version_id: mapVersionId,
         check_type: s.checkType,
@@ -245,7 +325,13 @@ export class TerritoryProbe {
     }
     const states: StateRow[] = [];
     for (const draft of input.measured) {
-      const row: StateRow = { ...draft.row, map_version_id: mapVersionId, capture_event_id: draft.newCapture ? (captureIds.get(draft.row.subscription_id) ?? null) : draft.row.capture_event_id };
+      const row: StateRow = {
+        ...draft.row,
+        map_version_id: mapVersionId,
+        capture_event_id: draft.newCapture
+          ? (captureIds.get(draft.row.subscription_id) ?? null)
+          : draft.row.capture_event_id,
+      };
       await saveState(db, row);
       states.push(row);
     }

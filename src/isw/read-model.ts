@@ -53,7 +53,11 @@ export interface StatusSummary {
 export interface TerritoryStatus {
   summary: StatusSummary;
   cities: Record<string, CityView>;
-  map: { version_id: number; created_at: string; layers: Record<string, { version_id: number; fetched_at: string; edit_date: string | null }> } | null;
+  map: {
+    version_id: number;
+    created_at: string;
+    layers: Record<string, { version_id: number; fetched_at: string; edit_date: string | null }>;
+  } | null;
   as_of: string;
 }
 
@@ -77,13 +81,24 @@ async function linkedMarkets(store: Store, patterns: readonly string[]): Promise
       .execute();
     const open = rows.find((r) => r.closed === 0);
     const chosen = open ?? rows.sort((a, b) => (b.end_date ?? 0) - (a.end_date ?? 0))[0];
-    if (chosen) linked.set(pattern, { id: chosen.id, question: chosen.question, price_yes: chosen.price_yes, volume: chosen.volume });
+    if (chosen)
+      linked.set(pattern, {
+        id: chosen.id,
+        question: chosen.question,
+        price_yes: chosen.price_yes,
+        volume: chosen.volume,
+      });
   }
   return linked;
 }
 
 async function lastCheck(store: Store): Promise<string | null> {
-  const row = await store.db.selectFrom("ingest_checkpoints").select("updated_at").where("source", "=", TERRITORY_SOURCE).where("cursor", "!=", "").executeTakeFirst();
+  const row = await store.db
+    .selectFrom("ingest_checkpoints")
+    .select("updated_at")
+    .where("source", "=", TERRITORY_SOURCE)
+    .where("cursor", "!=", "")
+    .executeTakeFirst();
   return row ? isoTime(row.updated_at) : null;
 }
 
@@ -91,9 +106,20 @@ async function currentMap(db: IswDb): Promise<TerritoryStatus["map"]> {
   const map = await db.selectFrom("isw_map_versions").selectAll().orderBy("id", "desc").limit(1).executeTakeFirst();
   if (!map) return null;
   const ids = JSON.parse(map.layers) as Record<string, number>;
-  const versions = await db.selectFrom("isw_layer_versions").select(["id", "layer", "fetched_at", "edit_date_ms"]).where("id", "in", Object.values(ids)).execute();
+  const versions = await db
+    .selectFrom("isw_layer_versions")
+    .select(["id", "layer", "fetched_at", "edit_date_ms"])
+    .where("id", "in", Object.values(ids))
+    .execute();
   const layers = Object.fromEntries(
-    versions.map((v) => [v.layer, { version_id: v.id, fetched_at: isoTime(v.fetched_at), edit_date: v.edit_date_ms === null ? null : new Date(v.edit_date_ms).toISOString() }]),
+    versions.map((v) => [
+      v.layer,
+      {
+        version_id: v.id,
+        fetched_at: isoTime(v.fetched_at),
+        edit_date: v.edit_date_ms === null ? null : new Date(v.edit_date_ms).toISOString(),
+      },
+    ]),
   );
   return { version_id: map.id, created_at: isoTime(map.created_at), layers };
 }
@@ -117,10 +143,19 @@ export async function territoryStatus(store: Store, now: number): Promise<Territ
     currentMap(db),
   ]);
   const stateOf = new Map(states.map((s) => [s.subscription_id, s]));
-  const markets = await linkedMarkets(store, subscriptions.map((s) => s.market_slug_pattern));
+  const markets = await linkedMarkets(
+    store,
+    subscriptions.map((s) => s.market_slug_pattern),
+  );
   const counts = emptyCounts();
   const view: Record<string, CityView> = {};
-  for (const city of cities) view[city.name] = { coordinates: { lon: city.lon, lat: city.lat }, worst_threat: null, last_check: checked, subscriptions: [] };
+  for (const city of cities)
+    view[city.name] = {
+      coordinates: { lon: city.lon, lat: city.lat },
+      worst_threat: null,
+      last_check: checked,
+      subscriptions: [],
+    };
   for (const s of subscriptions) {
     const city = view[s.city];
     if (!city) continue;
@@ -140,7 +175,10 @@ export async function territoryStatus(store: Store, now: number): Promise<Territ
       description_excerpt: s.description.slice(0, EXCERPT_CHARS),
       ...(market ? { market } : {}),
       ...(s.check_type === "single"
-        ? { buffer_advance_m: buffer, point_shaded: current ? current.signed_distance_m !== null && current.signed_distance_m <= buffer : null }
+        ? {
+            buffer_advance_m: buffer,
+            point_shaded: current ? current.signed_distance_m !== null && current.signed_distance_m <= buffer : null,
+          }
         : { coverage: current ? roundCoverage(current.coverage) : null }),
       closest_distance_m: current ? roundMetres(current.closest_distance_m) : null,
       evaluated_at: current ? isoTime(current.evaluated_at) : null,
@@ -166,7 +204,13 @@ export function summaryOf(status: TerritoryStatus) {
   const byCity = emptyCounts();
   for (const city of Object.values(status.cities)) if (city.worst_threat) byCity[city.worst_threat] += 1;
   const anyCity = Object.values(status.cities)[0];
-  return { ...status.summary, threats_by_city: byCity, last_check: anyCity?.last_check ?? null, map_version_id: status.map?.version_id ?? null, as_of: status.as_of };
+  return {
+    ...status.summary,
+    threats_by_city: byCity,
+    last_check: anyCity?.last_check ?? null,
+    map_version_id: status.map?.version_id ?? null,
+    as_of: status.as_of,
+  };
 }
 
 export interface EventFilter {
@@ -179,7 +223,11 @@ export interface EventFilter {
 }
 
 /** Events of the last `hours`, newest first; `city` matches without regard to case, 0 means any subscription. */
-export async function listEvents(store: Store, filter: EventFilter, now: number): Promise<{ events: EventView[]; count: number }> {
+export async function listEvents(
+  store: Store,
+  filter: EventFilter,
+  now: number,
+): Promise<{ events: EventView[]; count: number }> {
   const db = iswDb(store.db);
   let city: string | null = null;
   if (filter.city.trim() !== "") {
@@ -188,7 +236,10 @@ export async function listEvents(store: Store, filter: EventFilter, now: number)
     city = known.find((c) => c.name.toLowerCase() === wanted)?.name ?? null;
     if (city === null) return { events: [], count: 0 };
   }
-  let query = db.selectFrom("isw_events").selectAll().where("created_at", ">=", now - filter.hours * 3_600);
+  let query = db
+    .selectFrom("isw_events")
+    .selectAll()
+    .where("created_at", ">=", now - filter.hours * 3_600);
   if (city !== null) query = query.where("city", "=", city);
   if (filter.subscriptionId > 0) query = query.where("subscription_id", "=", filter.subscriptionId);
   if (filter.checkType) query = query.where("check_type", "=", filter.checkType);

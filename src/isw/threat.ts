@@ -18,7 +18,16 @@ export function threatRank(level: ThreatLevel): number {
 }
 
 /** Every event type, in the order the docs list them. */
-export const EVENT_TYPES = ["CAPTURED", "THREAT_CRITICAL", "THREAT_HIGH", "THREAT_MEDIUM", "THREAT_LOW", "THREAT_REDUCED", "MAP_ROLLBACK", "CAPTURE_CONFIRMED"] as const;
+export const EVENT_TYPES = [
+  "CAPTURED",
+  "THREAT_CRITICAL",
+  "THREAT_HIGH",
+  "THREAT_MEDIUM",
+  "THREAT_LOW",
+  "THREAT_REDUCED",
+  "MAP_ROLLBACK",
+  "CAPTURE_CONFIRMED",
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface ThreatThresholds {

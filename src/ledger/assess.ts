@@ -24,13 +24,21 @@ export interface WalletAssessment {
   readonly skill: SkillScore;
 }
 
-export function assessWallet(state: LedgerState, wallet: string, input: AssessmentInput, config: LedgerConfig): WalletAssessment | undefined {
+export function assessWallet(
+  state: LedgerState,
+  wallet: string,
+  input: AssessmentInput,
+  config: LedgerConfig,
+): WalletAssessment | undefined {
   const summary = summarizeWallet(state, wallet, input.now, config.ledger);
   if (!summary) return undefined;
   const stats = computeWalletStats(summary, input, config.ledger);
   const metrics = farmerMetrics(summary, config.farmer, input.washRingVolumeShare ?? null);
   const farmer = checkFarmer(metrics, config.farmer);
-  const isSmart = isSmartMoney({ isFarmer: farmer.isFarmer, resolved: stats.resolved, winRate: stats.winRate, totalPnl: stats.totalPnl }, config.smart);
+  const isSmart = isSmartMoney(
+    { isFarmer: farmer.isFarmer, resolved: stats.resolved, winRate: stats.winRate, totalPnl: stats.totalPnl },
+    config.smart,
+  );
   const skill = skillScore(summary.skillClusters, stats.resolved, isSmart, config.smart);
   return { stats, farmerMetrics: metrics, farmer, isSmart, skill };
 }

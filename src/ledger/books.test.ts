@@ -30,6 +30,14 @@ describe("PositionTable", () => {
     table.buy(p, 400_000, 100_000_000, 100);
     table.buy(p, 700_000, 50_000_000, 110);
     table.sell(p, 800_000, 200_000_000);
-    expect(table.read(p)).toMatchObject({ shares: 0, avgPrice: 500_000, totalBought: 150_000_000, realizedPnl: 45_000_000, firstBuyTs: 100, conditionIndex: 2, outcomeIndex: 0 });
+    expect(table.read(p)).toMatchObject({
+      shares: 0,
+      avgPrice: 500_000,
+      totalBought: 150_000_000,
+      realizedPnl: 45_000_000,
+      firstBuyTs: 100,
+      conditionIndex: 2,
+      outcomeIndex: 0,
+    });
   });
 });

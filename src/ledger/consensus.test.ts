@@ -22,7 +22,12 @@ describe("whale consensus (docs/METRICS.md, market consensus)", () => {
   it("counts each whale once per market, on the side of its net open position", () => {
     // A: YES 400 @ 0.5 (200) against NO 100 @ 0.6 (60): YES by 140. B: NO 300 @ 0.5 (150). C: YES 100 @ 0.5 (50): below 100.
     const state = replay(
-      [buy(A, "m1", 0, 400, 0.5), buy(A, "m1", 1, 100, 0.6, { ts: T0 + 1 }), buy(B, "m1", 1, 300, 0.5), buy(C, "m1", 0, 100, 0.5)],
+      [
+        buy(A, "m1", 0, 400, 0.5),
+        buy(A, "m1", 1, 100, 0.6, { ts: T0 + 1 }),
+        buy(B, "m1", 1, 300, 0.5),
+        buy(C, "m1", 0, 100, 0.5),
+      ],
       [market("m1")],
     );
     const books = [A, B, C].map((w) => state.wallet(w)!);

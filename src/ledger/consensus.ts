@@ -31,7 +31,11 @@ export interface TeamCounts {
 }
 
 /** Whales on each team of each market, from the open positions of the given Smart Money wallets. */
-export function whaleConsensus(state: LedgerState, whales: Iterable<WalletBook>, minUsd: number): Map<string, TeamCounts> {
+export function whaleConsensus(
+  state: LedgerState,
+  whales: Iterable<WalletBook>,
+  minUsd: number,
+): Map<string, TeamCounts> {
   const out = new Map<string, TeamCounts>();
   for (const book of whales) {
     const netByMarket = new Map<number, number>();

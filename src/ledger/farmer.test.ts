@@ -37,14 +37,20 @@ describe("the farmer test", () => {
   });
 
   it("reward/volume farming: more than 500,000 fills averaging under 20 USD", () => {
-    expect(checkFarmer({ ...honest, fills: 500_001, avgFillUsd: 19.99 }, config.farmer).test).toBe("reward_volume_farming");
+    expect(checkFarmer({ ...honest, fills: 500_001, avgFillUsd: 19.99 }, config.farmer).test).toBe(
+      "reward_volume_farming",
+    );
     expect(checkFarmer({ ...honest, fills: 500_000, avgFillUsd: 5 }, config.farmer).isFarmer).toBe(false);
     expect(checkFarmer({ ...honest, fills: 900_000, avgFillUsd: 20 }, config.farmer).isFarmer).toBe(false);
   });
 
   it("reward/volume farming: rewards and rebates beyond the trading P&L", () => {
-    expect(checkFarmer({ ...honest, incomeUsd: 6_000, tradingPnlUsd: 5_000 }, config.farmer).test).toBe("reward_volume_farming");
-    expect(checkFarmer({ ...honest, incomeUsd: 100, tradingPnlUsd: -50 }, config.farmer).test).toBe("reward_volume_farming");
+    expect(checkFarmer({ ...honest, incomeUsd: 6_000, tradingPnlUsd: 5_000 }, config.farmer).test).toBe(
+      "reward_volume_farming",
+    );
+    expect(checkFarmer({ ...honest, incomeUsd: 100, tradingPnlUsd: -50 }, config.farmer).test).toBe(
+      "reward_volume_farming",
+    );
     expect(checkFarmer({ ...honest, incomeUsd: 10, tradingPnlUsd: -50 }, config.farmer).isFarmer).toBe(false);
   });
 
@@ -53,7 +59,9 @@ describe("the farmer test", () => {
     expect(checkFarmer({ ...honest, bothSidesMarketShare: 0.39 }, config.farmer).isFarmer).toBe(false);
     // a sample of fewer than 10 held markets says nothing: one hedged market of one is not farming
     expect(checkFarmer({ ...honest, marketsHeld: 9, bothSidesMarketShare: 1 }, config.farmer).isFarmer).toBe(false);
-    expect(checkFarmer({ ...honest, marketsHeld: 10, bothSidesMarketShare: 0.4 }, config.farmer).test).toBe("two_sided_farming");
+    expect(checkFarmer({ ...honest, marketsHeld: 10, bothSidesMarketShare: 0.4 }, config.farmer).test).toBe(
+      "two_sided_farming",
+    );
     // from the ledger: a split holds both sides (m1), m2 one side only -> 1 of 2 markets = 50%
     const state = replay([split(W, "m1", 10), buy(W, "m2", 0, 10, 0.5)]);
     expect(farmerMetrics(summarizeWallet(state, W, T0, config.ledger)!, config.farmer).bothSidesMarketShare).toBe(0.5);
@@ -62,8 +70,12 @@ describe("the farmer test", () => {
   it("two-sided farming counts a market only when both sides were held in balance (the smaller at least 40% of the larger)", () => {
     // m1: YES 100, then NO 10 (10%), sold: a stray fill on the other side. m2: YES 100, then NO 30 + 30 (60%): a hedge.
     const events = [
-      buy(W, "m1", 0, 100, 0.5), buy(W, "m1", 1, 10, 0.5, { ts: T0 + 1 }), sell(W, "m1", 1, 10, 0.5, { ts: T0 + 2 }),
-      buy(W, "m2", 0, 100, 0.5), buy(W, "m2", 1, 30, 0.5, { ts: T0 + 1 }), buy(W, "m2", 1, 30, 0.5, { ts: T0 + 2 }),
+      buy(W, "m1", 0, 100, 0.5),
+      buy(W, "m1", 1, 10, 0.5, { ts: T0 + 1 }),
+      sell(W, "m1", 1, 10, 0.5, { ts: T0 + 2 }),
+      buy(W, "m2", 0, 100, 0.5),
+      buy(W, "m2", 1, 30, 0.5, { ts: T0 + 1 }),
+      buy(W, "m2", 1, 30, 0.5, { ts: T0 + 2 }),
     ];
     const summary = summarizeWallet(replay(events), W, T0 + 2, config.ledger)!;
     expect(summary.marketHedges.sort()).toEqual([0.1, 0.6]);

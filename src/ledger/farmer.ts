@@ -7,7 +7,12 @@ import { MICRO } from "../venue/units.js";
 import type { WalletSummary } from "./summary.js";
 import type { Direction } from "./types.js";
 
-export const FARMER_TESTS = ["favourite_farming", "reward_volume_farming", "two_sided_farming", "wash_trading"] as const;
+export const FARMER_TESTS = [
+  "favourite_farming",
+  "reward_volume_farming",
+  "two_sided_farming",
+  "wash_trading",
+] as const;
 export type FarmerTest = (typeof FARMER_TESTS)[number];
 
 export interface FarmerMetrics {
@@ -46,7 +51,11 @@ export interface FarmerVerdict {
   readonly reasons: readonly string[];
 }
 
-export function farmerMetrics(summary: WalletSummary, cfg: Pick<Config["farmer"], "twoSidedMinBalance">, washRingVolumeShare: number | null = null): FarmerMetrics {
+export function farmerMetrics(
+  summary: WalletSummary,
+  cfg: Pick<Config["farmer"], "twoSidedMinBalance">,
+  washRingVolumeShare: number | null = null,
+): FarmerMetrics {
   const volumeUsd = summary.volume / MICRO;
   const bothSides = summary.marketHedges.filter((hedge) => hedge > 0 && hedge >= cfg.twoSidedMinBalance).length;
   return {
@@ -81,19 +90,35 @@ export function checkFarmer(m: FarmerMetrics, cfg: Config["farmer"]): FarmerVerd
   // Income beyond the trading P&L in either direction: a loser's small rebate does not make it a farmer,
   // a market maker whose rewards exceed its trading loss does.
   if (m.incomeUsd > 0 && m.incomeUsd > Math.abs(m.tradingPnlUsd)) {
-    fail("reward_volume_farming", `rewards and rebates ${round(m.incomeUsd, 2)} USD > |trading P&L| ${round(Math.abs(m.tradingPnlUsd), 2)} USD`);
+    fail(
+      "reward_volume_farming",
+      `rewards and rebates ${round(m.incomeUsd, 2)} USD > |trading P&L| ${round(Math.abs(m.tradingPnlUsd), 2)} USD`,
+    );
   }
   // Both two-sided measures need a sample: one hedged market, or a few trades netting near zero, are not farming.
   const twoSidedSample = m.marketsHeld >= cfg.twoSidedMinMarkets;
   if (twoSidedSample && m.bothSidesMarketShare >= cfg.twoSidedMarketShare) {
-    fail("two_sided_farming", `${round(100 * m.bothSidesMarketShare, 1)}% of ${m.marketsHeld} markets held on both sides in balance`);
+    fail(
+      "two_sided_farming",
+      `${round(100 * m.bothSidesMarketShare, 1)}% of ${m.marketsHeld} markets held on both sides in balance`,
+    );
   }
   // The wallet's own splits and merges: fills that merely settled as MINT or MERGE say nothing (most buys do).
-  if (twoSidedSample && m.splitMergeVolumeShare > cfg.splitMergeVolumeShare && Math.abs(m.tradingPnlUsd) < cfg.nearZeroPnlShare * m.volumeUsd) {
-    fail("two_sided_farming", `own splits and merges ${round(100 * m.splitMergeVolumeShare, 1)}% of volume with P&L ${round(m.tradingPnlUsd, 2)} USD`);
+  if (
+    twoSidedSample &&
+    m.splitMergeVolumeShare > cfg.splitMergeVolumeShare &&
+    Math.abs(m.tradingPnlUsd) < cfg.nearZeroPnlShare * m.volumeUsd
+  ) {
+    fail(
+      "two_sided_farming",
+      `own splits and merges ${round(100 * m.splitMergeVolumeShare, 1)}% of volume with P&L ${round(m.tradingPnlUsd, 2)} USD`,
+    );
   }
   if (m.washRingVolumeShare !== null && m.washRingVolumeShare >= cfg.washRingVolumeShare) {
-    fail("wash_trading", `${round(100 * m.washRingVolumeShare, 1)}% of volume round-tripped with a ring of counterparties`);
+    fail(
+      "wash_trading",
+      `${round(100 * m.washRingVolumeShare, 1)}% of volume round-tripped with a ring of counterparties`,
+    );
   }
   return { isFarmer: failed.length > 0, test: failed[0] ?? null, failed, reasons };
 }
@@ -118,7 +143,11 @@ export interface WashRing {
  * zero (the smaller of shares bought from and sold to it, valued at both legs' average prices); the
  * ring is the few counterparties with most of it.
  */
-export function washRing(fills: Iterable<CounterpartyFill>, totalVolume: number, cfg: Pick<Config["farmer"], "washRingMaxCounterparties">): WashRing {
+export function washRing(
+  fills: Iterable<CounterpartyFill>,
+  totalVolume: number,
+  cfg: Pick<Config["farmer"], "washRingMaxCounterparties">,
+): WashRing {
   const legs = new Map<string, Map<string, { bought: number; boughtUsd: number; sold: number; soldUsd: number }>>();
   for (const fill of fills) {
     if (!fill.counterparty || fill.size <= 0) continue;

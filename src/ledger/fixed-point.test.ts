@@ -109,6 +109,8 @@ describe("negRiskYesPrice", () => {
 
 describe("toMicroPrice", () => {
   it("maps payouts exactly", () => {
-    expect([toMicroPrice(1), toMicroPrice(0), toMicroPrice(0.5), toMicroPrice(0.29)]).toEqual([1_000_000, 0, 500_000, 290_000]);
+    expect([toMicroPrice(1), toMicroPrice(0), toMicroPrice(0.5), toMicroPrice(0.29)]).toEqual([
+      1_000_000, 0, 500_000, 290_000,
+    ]);
   });
 });

@@ -18,7 +18,14 @@ export type {
   Resolution,
   SplitOrMergeActivity,
 } from "./types.js";
-export { FIFTY_CENTS, fillPrice, negRiskYesPrice, realizedDelta, toMicroPrice, weightedAveragePrice } from "./fixed-point.js";
+export {
+  FIFTY_CENTS,
+  fillPrice,
+  negRiskYesPrice,
+  realizedDelta,
+  toMicroPrice,
+  weightedAveragePrice,
+} from "./fixed-point.js";
 export { PositionTable, SECONDS_PER_DAY, type Position } from "./books.js";
 export { DayLog, WalletTable, type WalletBook } from "./wallets.js";
 export { MarketBook, resolutionPayoutYes, sidePayout } from "./markets.js";
@@ -51,13 +58,45 @@ export {
   type WinSource,
 } from "./stats.js";
 export { isVenueListedClosed, venueClosedPositions } from "./venue-closed.js";
-export { FARMER_TESTS, checkFarmer, farmerMetrics, washRing, type CounterpartyFill, type FarmerMetrics, type FarmerTest, type FarmerVerdict, type WashRing } from "./farmer.js";
+export {
+  FARMER_TESTS,
+  checkFarmer,
+  farmerMetrics,
+  washRing,
+  type CounterpartyFill,
+  type FarmerMetrics,
+  type FarmerTest,
+  type FarmerVerdict,
+  type WashRing,
+} from "./farmer.js";
 export { isSmartMoney, skillScore, type SkillScore, type SmartMoneyInput } from "./skill.js";
 export { computeRankings, type RankingEntry, type WalletRankings } from "./rankings.js";
 export { assessWallet, type AssessmentInput, type LedgerConfig, type WalletAssessment } from "./assess.js";
-export { dailySettledPnl, ledgerTotalPnl, ledgerValueAt, positionCostUsd, settledNetUsd, unrealizedPnlUsd, type PnlAt } from "./valuation.js";
+export {
+  dailySettledPnl,
+  ledgerTotalPnl,
+  ledgerValueAt,
+  positionCostUsd,
+  settledNetUsd,
+  unrealizedPnlUsd,
+  type PnlAt,
+} from "./valuation.js";
 export { MarketTotals, countsTowardMarket, marketVolume, type MarketTotal } from "./market-totals.js";
 export { majoritySide, teamOf, whaleConsensus, yesPct, type TeamCounts } from "./consensus.js";
-export { ROLE_PROFILES, averageEntryPrice, makerShare, roleProfile, type RoleProfile, type RoleThresholds } from "./role-profile.js";
+export {
+  ROLE_PROFILES,
+  averageEntryPrice,
+  makerShare,
+  roleProfile,
+  type RoleProfile,
+  type RoleThresholds,
+} from "./role-profile.js";
 export { effectiveTrade, marketSides, type SideTotals, type SideTrade } from "./market-sides.js";
-export { convictionClusters, whaleFlip, type ClusterMember, type ConvictionCluster, type EventStand, type WhaleFlip } from "./whale-signals.js";
+export {
+  convictionClusters,
+  whaleFlip,
+  type ClusterMember,
+  type ConvictionCluster,
+  type EventStand,
+  type WhaleFlip,
+} from "./whale-signals.js";

@@ -34,7 +34,17 @@ export interface SideTotals {
   lastTs: number | null;
 }
 
-const emptySide = (): SideTotals => ({ buyTokens: 0, buyCost: 0, sellTokens: 0, sellProceeds: 0, trades: 0, avgPrice: null, held: 0, firstTs: null, lastTs: null });
+const emptySide = (): SideTotals => ({
+  buyTokens: 0,
+  buyCost: 0,
+  sellTokens: 0,
+  sellProceeds: 0,
+  trades: 0,
+  avgPrice: null,
+  held: 0,
+  firstTs: null,
+  lastTs: null,
+});
 
 /**
  * What a fill does to the wallet, as the ledger reads it (`applyFill` in state.ts): a MINT match has only buyers and
@@ -44,7 +54,11 @@ const emptySide = (): SideTotals => ({ buyTokens: 0, buyCost: 0, sellTokens: 0, 
 export function effectiveTrade(trade: SideTrade): { outcomeIndex: OutcomeIndex; buying: boolean; usd: number } {
   const buying = trade.side === "BUY";
   if ((trade.entryType === "MINT" && !buying) || (trade.entryType === "MERGE" && buying)) {
-    return { outcomeIndex: (1 - trade.outcomeIndex) as OutcomeIndex, buying: !buying, usd: trade.size > trade.usd ? trade.size - trade.usd : 0 };
+    return {
+      outcomeIndex: (1 - trade.outcomeIndex) as OutcomeIndex,
+      buying: !buying,
+      usd: trade.size > trade.usd ? trade.size - trade.usd : 0,
+    };
   }
   return { outcomeIndex: trade.outcomeIndex, buying, usd: trade.usd };
 }

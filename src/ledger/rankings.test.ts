@@ -25,7 +25,13 @@ describe("rankings", () => {
   });
 
   it("leaves unranked wallets out of the population", () => {
-    expect(ranks.get("D")).toEqual({ rankPnl: null, rankWinRate: null, rankVolume: null, rankProfitFactor: null, totalTraders: 3 });
+    expect(ranks.get("D")).toEqual({
+      rankPnl: null,
+      rankWinRate: null,
+      rankVolume: null,
+      rankProfitFactor: null,
+      totalTraders: 3,
+    });
   });
 
   it("does not depend on the order of the input", () => {

@@ -10,9 +10,16 @@ import type { WalletBook } from "./wallets.js";
 export const ROLE_PROFILES = ["market maker", "favourite buyer", "longshot buyer", "directional"] as const;
 export type RoleProfile = (typeof ROLE_PROFILES)[number];
 
-export type RoleThresholds = Pick<Config["boards"], "roleMakerShare" | "roleFavouriteAvgEntry" | "roleLongshotAvgEntry">;
+export type RoleThresholds = Pick<
+  Config["boards"],
+  "roleMakerShare" | "roleFavouriteAvgEntry" | "roleLongshotAvgEntry"
+>;
 
-export function roleProfile(makerShare: number | null, avgEntry: number | null, thresholds: RoleThresholds): RoleProfile {
+export function roleProfile(
+  makerShare: number | null,
+  avgEntry: number | null,
+  thresholds: RoleThresholds,
+): RoleProfile {
   if (makerShare !== null && makerShare >= thresholds.roleMakerShare) return "market maker";
   if (avgEntry !== null && avgEntry >= thresholds.roleFavouriteAvgEntry) return "favourite buyer";
   if (avgEntry !== null && avgEntry <= thresholds.roleLongshotAvgEntry) return "longshot buyer";

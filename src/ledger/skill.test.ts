@@ -18,7 +18,13 @@ describe("Smart Money", () => {
   });
 });
 
-const cluster = (i: number, edge: number, variance: number, pnl = 10): SkillCluster => ({ key: `c${String(i).padStart(2, "0")}`, edge, variance, pnl, resolvedAt: T0 + i });
+const cluster = (i: number, edge: number, variance: number, pnl = 10): SkillCluster => ({
+  key: `c${String(i).padStart(2, "0")}`,
+  edge,
+  variance,
+  pnl,
+  resolvedAt: T0 + i,
+});
 
 describe("edge z-score", () => {
   it("is sum(outcome - p) / sqrt(sum(p (1 - p))) over clusters", () => {
@@ -68,11 +74,25 @@ describe("skill clusters from positions", () => {
     // equal costs (9 each): edge = ((0 - 0.9) + (1 - 0.9) + (1 - 0.9)) / 3 = -0.23333, variance 0.09
     // m1: YES 10 @ 0.40 wins: edge 0.6, variance 0.24
     const facts = [
-      ...[0, 1, 2].map((i) => market(`E-q${i}`, { negRiskEventId: "E", questionIndex: i, questionCount: 3, resolution: i === 0 ? "YES" : "NO", resolvedAt: T0 + 10 })),
+      ...[0, 1, 2].map((i) =>
+        market(`E-q${i}`, {
+          negRiskEventId: "E",
+          questionIndex: i,
+          questionCount: 3,
+          resolution: i === 0 ? "YES" : "NO",
+          resolvedAt: T0 + 10,
+        }),
+      ),
       market("m1", { resolution: "YES", resolvedAt: T0 + 20 }),
     ];
-    const state = replay([buy(W, "E-q0", 1, 10, 0.9), buy(W, "E-q1", 1, 10, 0.9), buy(W, "E-q2", 1, 10, 0.9), buy(W, "m1", 0, 10, 0.4)], facts, T0 + 30);
-    const clusters = summarizeWallet(state, W, T0 + 30, ledger)!.skillClusters.sort((a, b) => a.key.localeCompare(b.key));
+    const state = replay(
+      [buy(W, "E-q0", 1, 10, 0.9), buy(W, "E-q1", 1, 10, 0.9), buy(W, "E-q2", 1, 10, 0.9), buy(W, "m1", 0, 10, 0.4)],
+      facts,
+      T0 + 30,
+    );
+    const clusters = summarizeWallet(state, W, T0 + 30, ledger)!.skillClusters.sort((a, b) =>
+      a.key.localeCompare(b.key),
+    );
     expect(clusters).toHaveLength(2);
     expect(clusters[0]).toMatchObject({ key: "E", resolvedAt: T0 + 10 });
     expect(clusters[0]!.edge).toBeCloseTo(-0.7 / 3, 12);

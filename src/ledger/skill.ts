@@ -13,7 +13,12 @@ export interface SmartMoneyInput {
 }
 
 export function isSmartMoney(wallet: SmartMoneyInput, cfg: Config["smart"]): boolean {
-  return !wallet.isFarmer && wallet.resolved >= cfg.minResolvedMarkets && wallet.winRate >= cfg.minWinRate && wallet.totalPnl > 0;
+  return (
+    !wallet.isFarmer &&
+    wallet.resolved >= cfg.minResolvedMarkets &&
+    wallet.winRate >= cfg.minWinRate &&
+    wallet.totalPnl > 0
+  );
 }
 
 export interface SkillScore {

@@ -35,7 +35,13 @@ describe("buy, sell and average price (docs/METRICS.md, positions and P&L)", () 
 
   it("caps a sale at the shares held and closes the position at zero", () => {
     state.apply(sell(W, "m1", 0, 200, 0.3, { ts: T0 + 30 }));
-    expect(positionOf(state, "m1", 0)).toMatchObject({ shares: 0, avgPrice: micro(0.5), realizedPnl: 0, open: false, closedTs: T0 + 30 });
+    expect(positionOf(state, "m1", 0)).toMatchObject({
+      shares: 0,
+      avgPrice: micro(0.5),
+      realizedPnl: 0,
+      open: false,
+      closedTs: T0 + 30,
+    });
     // net of the 0.50 fee: -0.50
     expect(state.settledNet(state.position(W, "m1", 0)!.index)).toBe(-micro(0.5));
   });
@@ -58,7 +64,12 @@ describe("settlement mechanics", () => {
       trade(W, "m1", 0, "BUY", 40, 0.7, { entryType: "MERGE", ts: T0 + 1 }),
     ]);
     expect(positionOf(s, "m1", 0)).toBeUndefined();
-    expect(positionOf(s, "m1", 1)).toMatchObject({ shares: micro(60), avgPrice: micro(0.4), totalBought: micro(100), realizedPnl: -micro(4) });
+    expect(positionOf(s, "m1", 1)).toMatchObject({
+      shares: micro(60),
+      avgPrice: micro(0.4),
+      totalBought: micro(100),
+      realizedPnl: -micro(4),
+    });
     expect(s.wallet(W)!.volume).toBe(micro(60 + 28));
   });
 
@@ -71,7 +82,12 @@ describe("settlement mechanics", () => {
   it("books a merge as sales of both sides at 0.50", () => {
     // split 10 (YES @0.50), buy YES 10 @ 0.30 -> YES avg 0.40; merge 10: YES +10 * (0.50 - 0.40) = +1, NO 10 * 0 = 0
     const s = replay([split(W, "m1", 10), buy(W, "m1", 0, 10, 0.3, { ts: T0 + 1 }), merge(W, "m1", 10, T0 + 2)]);
-    expect(positionOf(s, "m1", 0)).toMatchObject({ shares: micro(10), avgPrice: micro(0.4), realizedPnl: micro(1), open: true });
+    expect(positionOf(s, "m1", 0)).toMatchObject({
+      shares: micro(10),
+      avgPrice: micro(0.4),
+      realizedPnl: micro(1),
+      open: true,
+    });
     expect(positionOf(s, "m1", 1)).toMatchObject({ shares: 0, realizedPnl: 0, open: false, closedTs: T0 + 2 });
   });
 });
@@ -84,14 +100,29 @@ describe("resolution and redemption", () => {
   it("closes an unredeemed loser at price 0 when the market resolves, and keeps the winner redeemable", () => {
     const s = replay(trades, resolvedYes, T0 + DAY + 1);
     // NO: 40 * (0 - 0.70) = -28; YES keeps 100 shares, closed, settling at 100 * (1 - 0.25) = +75
-    expect(positionOf(s, "m1", 1)).toMatchObject({ shares: 0, realizedPnl: -micro(28), open: false, closedTs: T0 + DAY });
-    expect(positionOf(s, "m1", 0)).toMatchObject({ shares: micro(100), realizedPnl: 0, open: false, closedTs: T0 + DAY });
+    expect(positionOf(s, "m1", 1)).toMatchObject({
+      shares: 0,
+      realizedPnl: -micro(28),
+      open: false,
+      closedTs: T0 + DAY,
+    });
+    expect(positionOf(s, "m1", 0)).toMatchObject({
+      shares: micro(100),
+      realizedPnl: 0,
+      open: false,
+      closedTs: T0 + DAY,
+    });
     expect(s.settledNet(s.position(W, "m1", 0)!.index)).toBe(micro(75));
   });
 
   it("books a redemption as a sale of the held amount at the payout", () => {
     const s = replay([...trades, redeem(W, "m1", 1, T0 + 2 * DAY)], resolvedYes);
-    expect(positionOf(s, "m1", 0)).toMatchObject({ shares: 0, realizedPnl: micro(75), open: false, closedTs: T0 + DAY });
+    expect(positionOf(s, "m1", 0)).toMatchObject({
+      shares: 0,
+      realizedPnl: micro(75),
+      open: false,
+      closedTs: T0 + DAY,
+    });
     expect(positionOf(s, "m1", 1)).toMatchObject({ shares: 0, realizedPnl: -micro(28) });
     // the day of the resolution carries 75 - 28 = 47 and two closes; the redemption day nothing more
     const days = s.wallet(W)!.days;
@@ -113,7 +144,12 @@ describe("resolution and redemption", () => {
     expect(positionOf(s, "m1", 0)?.open).toBe(true);
     s.advanceTo(T0 + 101);
     // YES lost: 10 * (0 - 0.50) = -5, closed at the resolution time
-    expect(positionOf(s, "m1", 0)).toMatchObject({ open: false, shares: 0, realizedPnl: -micro(5), closedTs: T0 + 100 });
+    expect(positionOf(s, "m1", 0)).toMatchObject({
+      open: false,
+      shares: 0,
+      realizedPnl: -micro(5),
+      closedTs: T0 + 100,
+    });
   });
 
   it("reaches a position, and the wallet's other side, before their next later event", () => {
@@ -121,7 +157,12 @@ describe("resolution and redemption", () => {
     const s = new LedgerState([market("m1", { resolution: "YES", resolvedAt: T0 + 100 })]);
     s.apply(buy(W, "m1", 1, 10, 0.5, { ts: T0 + 50 }));
     s.apply(buy(W, "m1", 0, 4, 0.9, { ts: T0 + 200 }));
-    expect(positionOf(s, "m1", 1)).toMatchObject({ open: false, shares: 0, realizedPnl: -micro(5), closedTs: T0 + 100 });
+    expect(positionOf(s, "m1", 1)).toMatchObject({
+      open: false,
+      shares: 0,
+      realizedPnl: -micro(5),
+      closedTs: T0 + 100,
+    });
     expect(positionOf(s, "m1", 0)).toMatchObject({ open: false, shares: micro(4), closedTs: T0 + 200 });
     expect(s.position(W, "m1", 1)!.heldBothSides).toBe(false);
   });
@@ -135,28 +176,47 @@ describe("late events", () => {
     s.apply(buy(W, "m1", 0, 10, 0.4, { ts: T0 + 50 }));
     expect(positionOf(s, "m1", 0)?.open).toBe(true);
     s.advanceTo(T0 + 600);
-    expect(positionOf(s, "m1", 0)).toMatchObject({ open: false, shares: 0, realizedPnl: -micro(4), closedTs: T0 + 100 });
+    expect(positionOf(s, "m1", 0)).toMatchObject({
+      open: false,
+      shares: 0,
+      realizedPnl: -micro(4),
+      closedTs: T0 + 100,
+    });
   });
 });
 
 describe("NegRisk conversion", () => {
   const event = (id: string, count: number): MarketFacts[] =>
-    Array.from({ length: count }, (_, i) => market(`${id}-q${i}`, { negRiskEventId: id, questionIndex: i, questionCount: count }));
+    Array.from({ length: count }, (_, i) =>
+      market(`${id}-q${i}`, { negRiskEventId: id, questionIndex: i, questionCount: count }),
+    );
 
   it("sells the NO given up at its own average price and buys YES at the synthetic price", () => {
     // NO q0 100 @ 0.80, NO q1 100 @ 0.60; convert {0, 1} x 100 of 3 questions:
     // noPrice = (0.80 + 0.60) / 2 = 0.70, yesPrice = (0.70 * 2 - 1) / (3 - 2) = 0.40
-    const s = replay([buy(W, "E-q0", 1, 100, 0.8), buy(W, "E-q1", 1, 100, 0.6), convert(W, "E", [0, 1], 100, 0, T0 + 1)], event("E", 3));
+    const s = replay(
+      [buy(W, "E-q0", 1, 100, 0.8), buy(W, "E-q1", 1, 100, 0.6), convert(W, "E", [0, 1], 100, 0, T0 + 1)],
+      event("E", 3),
+    );
     expect(positionOf(s, "E-q0", 1)).toMatchObject({ shares: 0, realizedPnl: 0, avgPrice: micro(0.8), open: false });
     expect(positionOf(s, "E-q1", 1)).toMatchObject({ shares: 0, realizedPnl: 0, avgPrice: micro(0.6) });
-    expect(positionOf(s, "E-q2", 0)).toMatchObject({ shares: micro(100), avgPrice: micro(0.4), totalBought: micro(100), open: true });
+    expect(positionOf(s, "E-q2", 0)).toMatchObject({
+      shares: micro(100),
+      avgPrice: micro(0.4),
+      totalBought: micro(100),
+      open: true,
+    });
     // cost moved, not booked twice: 140 paid = 40 of YES cost + 100 collateral received
   });
 
   it("receives amount - fee YES, and truncates a negative synthetic price toward zero", () => {
     // NO avg 0.333333 and 0.50: sum 833333 / 2 = 416666.5 -> 416666; yes = (833332 - 1000000) / (4 - 2) = -83334
     const s = replay(
-      [{ ...buy(W, "F-q0", 1, 3, 0.333333), usd: micro(0.999999) }, buy(W, "F-q1", 1, 3, 0.5), convert(W, "F", [0, 1], 3, 0.03, T0 + 1)],
+      [
+        { ...buy(W, "F-q0", 1, 3, 0.333333), usd: micro(0.999999) },
+        buy(W, "F-q1", 1, 3, 0.5),
+        convert(W, "F", [0, 1], 3, 0.03, T0 + 1),
+      ],
       event("F", 4),
     );
     expect(positionOf(s, "F-q2", 0)).toMatchObject({ shares: micro(2.97), avgPrice: micro(-0.083334) });
@@ -166,12 +226,21 @@ describe("NegRisk conversion", () => {
 
 describe("wallets and bookkeeping", () => {
   it("drops the exchange contracts' rows", () => {
-    const s = replay([buy(CONTRACTS.ctfExchangeV2.toLowerCase(), "m1", 0, 10, 0.5), buy(CONTRACTS.negRiskAdapter, "m1", 0, 10, 0.5)]);
+    const s = replay([
+      buy(CONTRACTS.ctfExchangeV2.toLowerCase(), "m1", 0, 10, 0.5),
+      buy(CONTRACTS.negRiskAdapter, "m1", 0, 10, 0.5),
+    ]);
     expect([...s.wallets()]).toHaveLength(0);
   });
 
   it("flags a market held on both sides at once", () => {
-    const s = replay([buy(W, "m1", 0, 10, 0.5), sell(W, "m1", 0, 10, 0.6, { ts: T0 + 1 }), buy(W, "m1", 1, 10, 0.4, { ts: T0 + 2 }), buy(W, "m2", 0, 10, 0.5), buy(W, "m2", 1, 10, 0.4, { ts: T0 + 3 })]);
+    const s = replay([
+      buy(W, "m1", 0, 10, 0.5),
+      sell(W, "m1", 0, 10, 0.6, { ts: T0 + 1 }),
+      buy(W, "m1", 1, 10, 0.4, { ts: T0 + 2 }),
+      buy(W, "m2", 0, 10, 0.5),
+      buy(W, "m2", 1, 10, 0.4, { ts: T0 + 3 }),
+    ]);
     expect(s.position(W, "m1", 0)!.heldBothSides).toBe(false);
     expect(s.position(W, "m2", 0)!.heldBothSides && s.position(W, "m2", 1)!.heldBothSides).toBe(true);
   });
@@ -182,6 +251,14 @@ describe("wallets and bookkeeping", () => {
       sell(W, "m1", 0, 50, 0.5, { ts: T0 + 1, entryType: null }),
       reward(W, 2.5, T0 + 2),
     ] satisfies LedgerEvent[]);
-    expect(s.wallet(W)).toMatchObject({ trades: 2, volume: micro(65), lastTrade: T0 + 1, buyUsd: micro(40), buyShares: micro(100), mintMergeUsd: micro(40), income: micro(2.5) });
+    expect(s.wallet(W)).toMatchObject({
+      trades: 2,
+      volume: micro(65),
+      lastTrade: T0 + 1,
+      buyUsd: micro(40),
+      buyShares: micro(100),
+      mintMergeUsd: micro(40),
+      income: micro(2.5),
+    });
   });
 });

@@ -14,7 +14,15 @@ import { isProtocolAddress } from "../venue/contracts.js";
 import { PositionTable, type Position, type TokenIndex } from "./books.js";
 import { FIFTY_CENTS, fillPrice, negRiskYesPrice, realizedDelta, toMicroPrice } from "./fixed-point.js";
 import { MarketBook, resolutionPayoutYes, sidePayout } from "./markets.js";
-import type { ConversionActivity, LedgerActivity, LedgerEvent, LedgerFill, MarketFacts, OutcomeIndex, RedeemActivity } from "./types.js";
+import type {
+  ConversionActivity,
+  LedgerActivity,
+  LedgerEvent,
+  LedgerFill,
+  MarketFacts,
+  OutcomeIndex,
+  RedeemActivity,
+} from "./types.js";
 import { WalletTable, type WalletBook } from "./wallets.js";
 
 /** Expected sizes, so that a rebuild does not grow its tables on the way (estimates are fine). */
@@ -294,7 +302,12 @@ export class LedgerState {
  * events must be in time order; different wallets' events may come in any interleaving, and ordered by
  * wallet they replay fastest.
  */
-export function replay(events: Iterable<LedgerEvent>, markets: Iterable<MarketFacts> = [], asOf?: number, capacity?: LedgerCapacity): LedgerState {
+export function replay(
+  events: Iterable<LedgerEvent>,
+  markets: Iterable<MarketFacts> = [],
+  asOf?: number,
+  capacity?: LedgerCapacity,
+): LedgerState {
   const state = new LedgerState(markets, capacity);
   for (const event of events) state.apply(event);
   if (asOf !== undefined) state.advanceTo(asOf);

@@ -93,7 +93,14 @@ export function winRateOrNull(wins: number, losses: number): number | null {
 }
 
 /** Of closed positions' P&L: average win and loss, payoff ratio (average win / average loss), expectancy (net per position); null where undefined. */
-export function payoffFigures(t: { wins: number; losses: number; grossProfit: number; grossLoss: number; net: number; count: number }) {
+export function payoffFigures(t: {
+  wins: number;
+  losses: number;
+  grossProfit: number;
+  grossLoss: number;
+  net: number;
+  count: number;
+}) {
   const avgWin = t.wins > 0 ? t.grossProfit / t.wins : null;
   const avgLoss = t.losses > 0 ? t.grossLoss / t.losses : null;
   return {
@@ -125,7 +132,10 @@ export function profitFactor(grossProfit: number, grossLoss: number, cap: number
  * holds the wallet's whole history; the venue's cache when it holds at least `completeness` of the closed positions
  * the ledger expects; else the per-market metric.
  */
-export function chooseWinSource(source: { historyComplete: boolean; venueHeld: number | null; expected: number }, completeness: number): WinSource {
+export function chooseWinSource(
+  source: { historyComplete: boolean; venueHeld: number | null; expected: number },
+  completeness: number,
+): WinSource {
   if (source.historyComplete) return "ledger";
   if (source.venueHeld !== null && source.venueHeld >= completeness * source.expected) return "venue";
   return "market";
@@ -189,7 +199,10 @@ export function longestProfitableRun(profitable: readonly (readonly [number, Day
   let best: ProfitableRun | null = null;
   let run: ProfitableRun | null = null;
   for (const [day, d] of profitable) {
-    const next: ProfitableRun = run !== null && run.end === day - 1 ? { start: run.start, end: day, days: run.days + 1, pnl: run.pnl + d.pnl } : { start: day, end: day, days: 1, pnl: d.pnl };
+    const next: ProfitableRun =
+      run !== null && run.end === day - 1
+        ? { start: run.start, end: day, days: run.days + 1, pnl: run.pnl + d.pnl }
+        : { start: day, end: day, days: 1, pnl: d.pnl };
     run = next;
     if (best === null || next.days > best.days) best = next;
   }
@@ -224,7 +237,11 @@ export function summarizeVenueClosedPositions(rows: Iterable<{ readonly realized
   return { held, wins, losses, grossProfit, grossLoss };
 }
 
-export function computeWalletStats(summary: WalletSummary, input: WalletStatsInput, cfg: Config["ledger"]): WalletStats {
+export function computeWalletStats(
+  summary: WalletSummary,
+  input: WalletStatsInput,
+  cfg: Config["ledger"],
+): WalletStats {
   let marketWins = 0;
   let marketLosses = 0;
   let resolved = 0;
@@ -238,7 +255,14 @@ export function computeWalletStats(summary: WalletSummary, input: WalletStatsInp
   const ledgerClosed = input.ledgerClosed ?? null;
   const venue = input.venueClosed ?? null;
   const expected = input.expectedClosed ?? ledgerClosed?.held ?? summary.closed.count;
-  const winSource = chooseWinSource({ historyComplete: !!input.historyComplete && ledgerClosed !== null, venueHeld: venue ? venue.held : null, expected }, cfg.closedPositionsCompleteness);
+  const winSource = chooseWinSource(
+    {
+      historyComplete: !!input.historyComplete && ledgerClosed !== null,
+      venueHeld: venue ? venue.held : null,
+      expected,
+    },
+    cfg.closedPositionsCompleteness,
+  );
   // The ledger's and the venue's lists count positions by the venue's realized P&L; the per-market metric counts market units.
   const list = winSource === "ledger" ? ledgerClosed : winSource === "venue" ? venue : null;
   const wins = list ? list.wins : marketWins;

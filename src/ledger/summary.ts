@@ -140,7 +140,8 @@ export function summarizeWallet(
       }
     }
     const category = markets.categories[condition];
-    if (category && position.volume > 0) volumeByCategory.set(category, (volumeByCategory.get(category) ?? 0) + position.volume);
+    if (category && position.volume > 0)
+      volumeByCategory.set(category, (volumeByCategory.get(category) ?? 0) + position.volume);
 
     let tally = tallies.get(condition);
     if (!tally) {
@@ -152,7 +153,8 @@ export function summarizeWallet(
     tally.traded ||= position.fills > 0;
     tally.hedge = Math.max(tally.hedge, position.hedge);
 
-    if (markets.resolvedBefore(condition, now) && position.totalBought > 0) addToCluster(state, position, settled, clusters);
+    if (markets.resolvedBefore(condition, now) && position.totalBought > 0)
+      addToCluster(state, position, settled, clusters);
   }
 
   let totalMarkets = 0;
@@ -219,7 +221,12 @@ export function summarizeWallet(
  * event cannot count many times. Entry prices are clamped to 0..1 (NegRisk conversions can book
  * synthetic prices outside it) and weighted by cost.
  */
-function addToCluster(state: LedgerState, position: Position, settled: number, clusters: Map<string, ClusterTally>): void {
+function addToCluster(
+  state: LedgerState,
+  position: Position,
+  settled: number,
+  clusters: Map<string, ClusterTally>,
+): void {
   const markets = state.markets;
   const condition = position.conditionIndex;
   const facts = markets.facts[condition];

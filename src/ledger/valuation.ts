@@ -24,7 +24,13 @@ export function unrealizedPnlUsd(position: Position, price: number): number {
  * realized P&L less fees, plus, once its market resolved (`payout` 0..1, else null), the shares it still holds
  * at the payout less their average price. The same rule as `LedgerState.settledNet`.
  */
-export function settledNetUsd(realizedPnl: number, fees: number, shares: number, avgPrice: number, payout: number | null): number {
+export function settledNetUsd(
+  realizedPnl: number,
+  fees: number,
+  shares: number,
+  avgPrice: number,
+  payout: number | null,
+): number {
   const settledOpen = payout !== null && shares > 0 ? (shares / MICRO) * (payout - avgPrice) : 0;
   return (realizedPnl - fees) / MICRO + settledOpen;
 }
@@ -69,7 +75,12 @@ export function dailySettledPnl(state: LedgerState, wallet: string): PnlAt[] {
  * market resolved before `at` at its payout (whether or not the ledger has swept the resolution yet), an open one at
  * `priceOf(token)` (micro-units; null: at cost). The rule of the hourly P&L points (docs/METRICS.md, P&L points).
  */
-export function ledgerValueAt(state: LedgerState, book: WalletBook, at: number, priceOf: (token: number) => number | null): number {
+export function ledgerValueAt(
+  state: LedgerState,
+  book: WalletBook,
+  at: number,
+  priceOf: (token: number) => number | null,
+): number {
   const { positions: table, markets } = state;
   let settled = 0;
   let unrealized = 0;
@@ -78,7 +89,10 @@ export function ledgerValueAt(state: LedgerState, book: WalletBook, at: number, 
     const token = table.token(p);
     const condition = token >> 1;
     if (shares === 0 || table.isResolved(p)) settled += state.settledNet(p);
-    else if (markets.resolvedBefore(condition, at)) settled += table.net(p) + realizedDelta(shares, sidePayout(markets.payoutYes[condition] as number, token & 1) - table.avgPrice(p));
+    else if (markets.resolvedBefore(condition, at))
+      settled +=
+        table.net(p) +
+        realizedDelta(shares, sidePayout(markets.payoutYes[condition] as number, token & 1) - table.avgPrice(p));
     else {
       settled += table.net(p);
       const price = priceOf(token);

@@ -20,23 +20,37 @@ describe("whale flip (docs/METRICS.md, whale flips)", () => {
 });
 
 describe("conviction clusters (docs/METRICS.md, conviction clusters)", () => {
-  const stand = (wallet: string, eventSlug: string, conditionId: string, netUsd: number): EventStand => ({ wallet, eventSlug, conditionId, netUsd });
+  const stand = (wallet: string, eventSlug: string, conditionId: string, netUsd: number): EventStand => ({
+    wallet,
+    eventSlug,
+    conditionId,
+    netUsd,
+  });
   const rules = { minTeamUsd: TEAM, minMarkets: 2, minWhales: 3 };
 
   it("groups whales standing on one side of at least two markets of an event; three of them make a cluster", () => {
     const clusters = convictionClusters(
       [
         // e1 YES: a (m1 1000, m2 500), b (m2 300, m3 200), c (m1 400, m3 100); d stands on m1 only (one market: not a member).
-        stand("a", "e1", "m1", 1_000), stand("a", "e1", "m2", 500),
-        stand("b", "e1", "m2", 300), stand("b", "e1", "m3", 200),
-        stand("c", "e1", "m1", 400), stand("c", "e1", "m3", 100),
+        stand("a", "e1", "m1", 1_000),
+        stand("a", "e1", "m2", 500),
+        stand("b", "e1", "m2", 300),
+        stand("b", "e1", "m3", 200),
+        stand("c", "e1", "m1", 400),
+        stand("c", "e1", "m3", 100),
         stand("d", "e1", "m1", 5_000),
         // e1 NO: only two whales on two markets each.
-        stand("d", "e1", "m2", -700), stand("d", "e1", "m3", -700), stand("e", "e1", "m2", -150), stand("e", "e1", "m3", -150),
+        stand("d", "e1", "m2", -700),
+        stand("d", "e1", "m3", -700),
+        stand("e", "e1", "m2", -150),
+        stand("e", "e1", "m3", -150),
         // e2: a whale under the team minimum in one of its markets counts that market for no side.
-        stand("a", "e2", "n1", -200), stand("a", "e2", "n2", -99),
-        stand("b", "e2", "n1", -200), stand("b", "e2", "n2", -200),
-        stand("c", "e2", "n1", -200), stand("c", "e2", "n2", -200),
+        stand("a", "e2", "n1", -200),
+        stand("a", "e2", "n2", -99),
+        stand("b", "e2", "n1", -200),
+        stand("b", "e2", "n2", -200),
+        stand("c", "e2", "n1", -200),
+        stand("c", "e2", "n2", -200),
       ],
       rules,
     );

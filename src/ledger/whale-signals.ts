@@ -17,7 +17,12 @@ export interface WhaleFlip {
  * A whale flip: the whale stood on one team of a market at the comparison snapshot and stands on the other now,
  * and the swing |old| + |new| reaches `minSwingUsd`. Leaving a market (a net under the consensus minimum) is no flip.
  */
-export function whaleFlip(oldNetUsd: number, newNetUsd: number, minTeamUsd: number, minSwingUsd: number): WhaleFlip | null {
+export function whaleFlip(
+  oldNetUsd: number,
+  newNetUsd: number,
+  minTeamUsd: number,
+  minSwingUsd: number,
+): WhaleFlip | null {
   const oldSide = teamOf(oldNetUsd, minTeamUsd);
   const newSide = teamOf(newNetUsd, minTeamUsd);
   if (oldSide === null || newSide === null || oldSide === newSide) return null;
@@ -56,8 +61,14 @@ export interface ConvictionCluster {
  * event's markets; a cluster is such a group of at least `minWhales` whales. Its markets are those where one of its
  * members stands on the side, and its capital the members' nets there. Most whales first, then most capital.
  */
-export function convictionClusters(stands: Iterable<EventStand>, rules: { minTeamUsd: number; minMarkets: number; minWhales: number }): ConvictionCluster[] {
-  const groups = new Map<string, { eventSlug: string; side: OutcomeSide; byWallet: Map<string, Array<{ conditionId: string; usd: number }>> }>();
+export function convictionClusters(
+  stands: Iterable<EventStand>,
+  rules: { minTeamUsd: number; minMarkets: number; minWhales: number },
+): ConvictionCluster[] {
+  const groups = new Map<
+    string,
+    { eventSlug: string; side: OutcomeSide; byWallet: Map<string, Array<{ conditionId: string; usd: number }>> }
+  >();
   for (const stand of stands) {
     const side = teamOf(stand.netUsd, rules.minTeamUsd);
     if (side === null) continue;
@@ -74,7 +85,11 @@ export function convictionClusters(stands: Iterable<EventStand>, rules: { minTea
     const markets = new Map<string, { conditionId: string; wallets: string[]; capitalUsd: number }>();
     for (const [wallet, stood] of group.byWallet) {
       if (new Set(stood.map((s) => s.conditionId)).size < rules.minMarkets) continue;
-      members.push({ wallet, capitalUsd: stood.reduce((sum, s) => sum + s.usd, 0), conditionIds: stood.map((s) => s.conditionId).sort() });
+      members.push({
+        wallet,
+        capitalUsd: stood.reduce((sum, s) => sum + s.usd, 0),
+        conditionIds: stood.map((s) => s.conditionId).sort(),
+      });
       for (const s of stood) {
         let market = markets.get(s.conditionId);
         if (!market) markets.set(s.conditionId, (market = { conditionId: s.conditionId, wallets: [], capitalUsd: 0 }));
@@ -88,11 +103,19 @@ export function convictionClusters(stands: Iterable<EventStand>, rules: { minTea
       eventSlug: group.eventSlug,
       side: group.side,
       members,
-      markets: [...markets.values()].sort((a, b) => b.capitalUsd - a.capitalUsd || compareText(a.conditionId, b.conditionId)),
+      markets: [...markets.values()].sort(
+        (a, b) => b.capitalUsd - a.capitalUsd || compareText(a.conditionId, b.conditionId),
+      ),
       capitalUsd: members.reduce((sum, m) => sum + m.capitalUsd, 0),
     });
   }
-  return clusters.sort((a, b) => b.members.length - a.members.length || b.capitalUsd - a.capitalUsd || compareText(a.eventSlug, b.eventSlug) || compareText(a.side, b.side));
+  return clusters.sort(
+    (a, b) =>
+      b.members.length - a.members.length ||
+      b.capitalUsd - a.capitalUsd ||
+      compareText(a.eventSlug, b.eventSlug) ||
+      compareText(a.side, b.side),
+  );
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

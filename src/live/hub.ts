@@ -116,7 +116,13 @@ export class LiveHub {
     private readonly options: HubOptions,
     private readonly logger: LiveLogger,
   ) {
-    this.link = new UpstreamLink(upstream, scheduler, options.reconnect, (channel, json) => this.publish(channel, json), (event) => this.linkEvent(event));
+    this.link = new UpstreamLink(
+      upstream,
+      scheduler,
+      options.reconnect,
+      (channel, json) => this.publish(channel, json),
+      (event) => this.linkEvent(event),
+    );
   }
 
   /** Subscribers now, per stream. */
@@ -135,12 +141,16 @@ export class LiveHub {
     const groups = this.groups[connection.stream];
     const key = groupKey(connection);
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { framing: connection.framing, typeMask: connection.typeMask, members: new Set() }));
+    if (!group)
+      groups.set(key, (group = { framing: connection.framing, typeMask: connection.typeMask, members: new Set() }));
     group.members.add(connection);
     this.subscriberCount[connection.stream]++;
     metrics.streamConnections.inc({ stream: connection.stream });
     if (this.cancelTimers.length === 0) {
-      this.cancelTimers = [this.scheduler.every(Math.min(KEEPALIVE_TICK_MS, this.options.keepaliveMs), () => this.keepalives()), this.scheduler.every(Math.floor((this.options.leaseMs ?? DEFAULT_LEASE_MS) / 3), () => this.refreshLeases())];
+      this.cancelTimers = [
+        this.scheduler.every(Math.min(KEEPALIVE_TICK_MS, this.options.keepaliveMs), () => this.keepalives()),
+        this.scheduler.every(Math.floor((this.options.leaseMs ?? DEFAULT_LEASE_MS) / 3), () => this.refreshLeases()),
+      ];
     }
     this.link.ensure();
   }
@@ -175,7 +185,8 @@ export class LiveHub {
    * those shared bytes to its socket (the hot path: no per-subscriber allocation, closure or timer).
    */
   publish(channel: string, message: string): void {
-    const stream: StreamName | null = channel === LIVE_CHANNELS.trades ? "trades" : channel === LIVE_CHANNELS.indexed ? "trades-indexed" : null;
+    const stream: StreamName | null =
+      channel === LIVE_CHANNELS.trades ? "trades" : channel === LIVE_CHANNELS.indexed ? "trades-indexed" : null;
     if (!stream || this.subscriberCount[stream] === 0) return;
     const lines = message.split("\n");
     const bits = stream === "trades" ? null : lines.map(entryTypeBit);
@@ -197,7 +208,8 @@ export class LiveHub {
 
   private *all(): Generator<LiveConnection> {
     const everyone: LiveConnection[] = [];
-    for (const groups of Object.values(this.groups)) for (const group of groups.values()) everyone.push(...group.members);
+    for (const groups of Object.values(this.groups))
+      for (const group of groups.values()) everyone.push(...group.members);
     yield* everyone;
   }
 
@@ -217,7 +229,12 @@ export class LiveHub {
   private keepalives(): void {
     const now = this.scheduler.nowMs();
     for (const connection of this.all()) {
-      if (connection.closed || now - connection.lastWriteMs < this.options.keepaliveMs || this.overCap(connection, connection.queuedBytes())) continue;
+      if (
+        connection.closed ||
+        now - connection.lastWriteMs < this.options.keepaliveMs ||
+        this.overCap(connection, connection.queuedBytes())
+      )
+        continue;
       connection.lastWriteMs = now;
       this.stats.keepalives++;
       this.noteQueued(connection.write(connection.framing.keepalive));
@@ -235,8 +252,10 @@ export class LiveHub {
 
   private linkEvent(event: LinkEvent): void {
     for (const listener of this.linkListeners) listener(event);
-    if (event.type === "up" && event.attempt > 0) this.logger.info({ attempt: event.attempt }, "live upstream reconnected");
-    else if (event.type === "retry") this.logger.warn({ attempt: event.attempt, delayMs: event.delayMs }, "live upstream down; reconnecting");
+    if (event.type === "up" && event.attempt > 0)
+      this.logger.info({ attempt: event.attempt }, "live upstream reconnected");
+    else if (event.type === "retry")
+      this.logger.warn({ attempt: event.attempt, delayMs: event.delayMs }, "live upstream down; reconnecting");
     else if (event.type === "lost") {
       this.logger.error({ attempts: event.attempts }, "live upstream lost; closing the streams");
       const detail = `The live trade upstream is unavailable (${event.attempts} reconnect attempts failed); reconnect later`;

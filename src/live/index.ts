@@ -22,12 +22,17 @@ export interface LiveDeps {
 
 export function createLiveHub(config: Config, platform: Platform, logger: LiveLogger, deps: LiveDeps = {}): LiveHub {
   const live = config.live;
-  const hub = new LiveHub(deps.upstream ?? upstreamOf(platform), deps.scheduler ?? realScheduler(platform.clock), {
-    keepaliveMs: live.keepaliveSeconds * 1000,
-    maxQueuedBytes: live.clientBufferBytes,
-    leaseMs: live.slotLeaseSeconds * 1000,
-    reconnect: { attempts: live.reconnectAttempts, baseMs: live.reconnectBaseMs },
-  }, logger);
+  const hub = new LiveHub(
+    deps.upstream ?? upstreamOf(platform),
+    deps.scheduler ?? realScheduler(platform.clock),
+    {
+      keepaliveMs: live.keepaliveSeconds * 1000,
+      maxQueuedBytes: live.clientBufferBytes,
+      leaseMs: live.slotLeaseSeconds * 1000,
+      reconnect: { attempts: live.reconnectAttempts, baseMs: live.reconnectBaseMs },
+    },
+    logger,
+  );
   deps.onHub?.(hub);
   return hub;
 }

@@ -72,7 +72,9 @@ export class LiveRelay {
     if (!this.indexing || batch.source !== SOURCES.chain) return;
     const fills = batch.fills.filter((fill) => fill.entry_type !== null && fill.entry_type !== undefined);
     if (fills.length === 0) return;
-    this.indexed = this.indexed.then(() => this.publishIndexed(fills)).catch((error: unknown) => this.deps.logger.warn({ err: error }, "publishing indexed live trades failed"));
+    this.indexed = this.indexed
+      .then(() => this.publishIndexed(fills))
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, "publishing indexed live trades failed"));
   }
 
   async stop(): Promise<void> {
@@ -85,19 +87,36 @@ export class LiveRelay {
 
   private releaseTransaction(rows: readonly LiveTradeMessage[]): void {
     const type = settlementTypeOf(rows);
-    this.publish(LIVE_CHANNELS.trades, rows.map((row) => JSON.stringify(relayTradeEvent(row, type, this.deps.holdMs))).join("\n"));
+    this.publish(
+      LIVE_CHANNELS.trades,
+      rows.map((row) => JSON.stringify(relayTradeEvent(row, type, this.deps.holdMs))).join("\n"),
+    );
   }
 
   private async publishIndexed(fills: readonly NewFill[]): Promise<void> {
-    const { markets, outcomes } = await marketFactsOf(this.deps.store.db, fills.map((f) => f.condition_id), fills.map((f) => f.token_id));
-    const events = fills.flatMap((fill) => indexedTradeEvent(fill, markets.get(fill.condition_id), outcomes.get(fill.token_id)) ?? []);
+    const { markets, outcomes } = await marketFactsOf(
+      this.deps.store.db,
+      fills.map((f) => f.condition_id),
+      fills.map((f) => f.token_id),
+    );
+    const events = fills.flatMap(
+      (fill) => indexedTradeEvent(fill, markets.get(fill.condition_id), outcomes.get(fill.token_id)) ?? [],
+    );
     for (let i = 0; i < events.length; i += INDEXED_EVENTS_PER_MESSAGE) {
-      this.publish(LIVE_CHANNELS.indexed, events.slice(i, i + INDEXED_EVENTS_PER_MESSAGE).map((event) => JSON.stringify(event)).join("\n"));
+      this.publish(
+        LIVE_CHANNELS.indexed,
+        events
+          .slice(i, i + INDEXED_EVENTS_PER_MESSAGE)
+          .map((event) => JSON.stringify(event))
+          .join("\n"),
+      );
     }
   }
 
   private publish(channel: string, message: string): void {
-    this.deps.pubsub.publish(channel, message).catch((error: unknown) => this.deps.logger.warn({ err: error, channel }, "publishing a live trade failed"));
+    this.deps.pubsub
+      .publish(channel, message)
+      .catch((error: unknown) => this.deps.logger.warn({ err: error, channel }, "publishing a live trade failed"));
   }
 }
 

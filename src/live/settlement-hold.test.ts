@@ -12,7 +12,9 @@ interface Trade {
 function setup(holdMs = 700) {
   const scheduler = new ManualScheduler(new ManualClock(1_000_000));
   const released: Array<{ atMs: number; ids: string[] }> = [];
-  const hold = new SettlementHold<Trade>(scheduler, holdMs, (rows) => released.push({ atMs: scheduler.nowMs(), ids: rows.map((r) => r.id) }));
+  const hold = new SettlementHold<Trade>(scheduler, holdMs, (rows) =>
+    released.push({ atMs: scheduler.nowMs(), ids: rows.map((r) => r.id) }),
+  );
   const add = (txHash: string, id: string) => hold.add({ txHash, id, receivedAtMs: scheduler.nowMs() });
   return { scheduler, hold, released, add };
 }
@@ -29,7 +31,10 @@ describe("SettlementHold", () => {
     scheduler.advance(1);
     expect(released).toEqual([{ atMs: 1_000_700, ids: ["a1", "a2"] }]);
     scheduler.advance(300);
-    expect(released).toEqual([{ atMs: 1_000_700, ids: ["a1", "a2"] }, { atMs: 1_001_000, ids: ["b1"] }]);
+    expect(released).toEqual([
+      { atMs: 1_000_700, ids: ["a1", "a2"] },
+      { atMs: 1_001_000, ids: ["b1"] },
+    ]);
     expect(scheduler.pending).toBe(0);
   });
 

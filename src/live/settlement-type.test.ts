@@ -3,7 +3,12 @@ import { settlementTypeOf, type SettlementRow } from "./settlement-type.js";
 
 const YES = "111";
 const NO = "222";
-const row = (tokenId: string, side: "BUY" | "SELL", shares: number, conditionId = "0xc1"): SettlementRow => ({ conditionId, tokenId, side, size: shares * 1e6 });
+const row = (tokenId: string, side: "BUY" | "SELL", shares: number, conditionId = "0xc1"): SettlementRow => ({
+  conditionId,
+  tokenId,
+  side,
+  size: shares * 1e6,
+});
 
 describe("settlementTypeOf", () => {
   it("labels a mint: two BUY rows of one size on both outcomes (NO at 0.03, YES at 0.97)", () => {
@@ -38,7 +43,14 @@ describe("settlementTypeOf", () => {
   });
 
   it("gives no label to a complex batch: two markets in one transaction", () => {
-    expect(settlementTypeOf([row(YES, "BUY", 10), row(NO, "BUY", 10), row("333", "BUY", 5, "0xc2"), row("444", "BUY", 5, "0xc2")])).toBeNull();
+    expect(
+      settlementTypeOf([
+        row(YES, "BUY", 10),
+        row(NO, "BUY", 10),
+        row("333", "BUY", 5, "0xc2"),
+        row("444", "BUY", 5, "0xc2"),
+      ]),
+    ).toBeNull();
   });
 
   it("absorbs a micro-unit of rounding per row", () => {

@@ -19,9 +19,17 @@ function chunk(text: string): Buffer {
 }
 
 /** The usual response: chunked (so that a client tells the stream's end from a cut connection). */
-export const SSE_CHUNKED: Framing = { name: "sse", frame: (events) => chunk(sseFrames(events)), keepalive: chunk(": keepalive\n\n") };
+export const SSE_CHUNKED: Framing = {
+  name: "sse",
+  frame: (events) => chunk(sseFrames(events)),
+  keepalive: chunk(": keepalive\n\n"),
+};
 /** An HTTP/1.0 client's: the body runs to the connection's close. */
-export const SSE_PLAIN: Framing = { name: "sse-plain", frame: (events) => Buffer.from(sseFrames(events)), keepalive: Buffer.from(": keepalive\n\n") };
+export const SSE_PLAIN: Framing = {
+  name: "sse-plain",
+  frame: (events) => Buffer.from(sseFrames(events)),
+  keepalive: Buffer.from(": keepalive\n\n"),
+};
 
 export class SseConnection extends LiveConnection {
   constructor(
@@ -48,7 +56,13 @@ export class SseConnection extends LiveConnection {
 }
 
 /** Takes the reply over (after the gate and the slot) and attaches it to the hub until the client goes. */
-export function openSseStream(hub: LiveHub, reply: FastifyReply, stream: StreamName, typeMask: number, lease: SlotLease): void {
+export function openSseStream(
+  hub: LiveHub,
+  reply: FastifyReply,
+  stream: StreamName,
+  typeMask: number,
+  lease: SlotLease,
+): void {
   reply.hijack();
   const response = reply.raw;
   const socket = response.socket;

@@ -36,7 +36,8 @@ async function liveApp(env: Record<string, string> = {}) {
   return { t, url, scheduler: scheduler as ManualScheduler, key: premium.key, freeKey: free.key, slotBucket, sse };
 }
 
-const relayTrade = (tx: string, extra: Record<string, unknown> = {}) => JSON.stringify({ transactionHash: tx, settlement_type: "MINT", settlement_hold_ms: 700, ...extra });
+const relayTrade = (tx: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ transactionHash: tx, settlement_type: "MINT", settlement_hold_ms: 700, ...extra });
 const indexed = (tx: string, entryType: string) => JSON.stringify({ entry_type: entryType, transaction_hash: tx });
 
 describe("live streams: access, cost and parameters", () => {
@@ -45,7 +46,9 @@ describe("live streams: access, cost and parameters", () => {
     for (const path of ["/api/public/v1/live/trades", "/api/public/v1/live/trades-indexed", "/api/public/v1/live/ws"]) {
       const missing = await sse(path, {});
       expect(missing.status, path).toBe(401);
-      expect(missing.body).toEqual({ detail: "Missing API key: send it as Authorization: Bearer <API_KEY> or X-API-Key: <API_KEY>" });
+      expect(missing.body).toEqual({
+        detail: "Missing API key: send it as Authorization: Bearer <API_KEY> or X-API-Key: <API_KEY>",
+      });
       expect((await sse(path, { authorization: `Bearer ${freeKey}` })).status, path).toBe(403);
       const unknown = await sse(`${path}?since=1`);
       expect(unknown.status, path).toBe(422);
@@ -54,7 +57,15 @@ describe("live streams: access, cost and parameters", () => {
     for (const types of ["foo", "", "mint,,merge", "mint,trades"]) {
       const bad = await sse(`/api/public/v1/live/trades-indexed?types=${encodeURIComponent(types)}`);
       expect(bad.status, types).toBe(422);
-      expect(bad.body).toEqual({ detail: [{ loc: ["query", "types"], msg: "Input should be a comma-separated subset of mint, merge, complementary", type: "literal_error" }] });
+      expect(bad.body).toEqual({
+        detail: [
+          {
+            loc: ["query", "types"],
+            msg: "Input should be a comma-separated subset of mint, merge, complementary",
+            type: "literal_error",
+          },
+        ],
+      });
     }
     expect((await sse("/api/public/v1/live/ws?stream=other")).status).toBe(422);
     expect((await sse("/api/public/v1/live/ws?stream=trades&types=mint")).status).toBe(422);
@@ -62,8 +73,15 @@ describe("live streams: access, cost and parameters", () => {
     expect(plain.status).toBe(426);
     expect(plain.headers.upgrade).toBe("websocket");
     const ws = await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws`);
-    expect(ws).toEqual({ refused: 401, body: { detail: "Missing API key: send it as Authorization: Bearer <API_KEY> or X-API-Key: <API_KEY>" } });
-    expect(await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws`, { protocols: ["pelagic.live.v1", `pelagic.key.${freeKey}`] })).toMatchObject({ refused: 403 });
+    expect(ws).toEqual({
+      refused: 401,
+      body: { detail: "Missing API key: send it as Authorization: Bearer <API_KEY> or X-API-Key: <API_KEY>" },
+    });
+    expect(
+      await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws`, {
+        protocols: ["pelagic.live.v1", `pelagic.key.${freeKey}`],
+      }),
+    ).toMatchObject({ refused: 403 });
   });
 
   it("charges each connection one request of the minute budget, never per event", async () => {
@@ -83,15 +101,20 @@ describe("live streams: access, cost and parameters", () => {
   it("serves at most 5 streams per key across SSE and WebSocket, refuses the 6th with 429, and gives the slot back on disconnect", async () => {
     const { sse, key, url, t, slotBucket } = await liveApp();
     const streams = [];
-    for (let i = 0; i < 4; i++) streams.push(await sse(i % 2 ? "/api/public/v1/live/trades" : "/api/public/v1/live/trades-indexed"));
+    for (let i = 0; i < 4; i++)
+      streams.push(await sse(i % 2 ? "/api/public/v1/live/trades" : "/api/public/v1/live/trades-indexed"));
     expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200]);
-    const ws = (await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws`, { headers: { "x-api-key": key } })) as WsClient;
+    const ws = (await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws`, {
+      headers: { "x-api-key": key },
+    })) as WsClient;
     expect(ws.socket.readyState).toBe(ws.socket.OPEN);
     const sixth = await sse("/api/public/v1/live/trades");
     expect(sixth.status).toBe(429);
     expect(sixth.headers["retry-after"]).toBe("60");
     expect(sixth.body).toEqual({ detail: "Too many concurrent streams: at most 5 per key" });
-    expect(await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws`, { headers: { "x-api-key": key } })).toMatchObject({ refused: 429 });
+    expect(
+      await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws`, { headers: { "x-api-key": key } }),
+    ).toMatchObject({ refused: 429 });
 
     streams[0]!.close();
     await until("the closed stream's slot back", async () => (await t.platform.slots.count(slotBucket)) === 4);
@@ -108,11 +131,20 @@ describe("live streams: events", () => {
     const raw = await sse("/api/public/v1/live/trades");
     const all = await sse("/api/public/v1/live/trades-indexed", { authorization: `Bearer ${key}` });
     const mintMerge = await sse("/api/public/v1/live/trades-indexed?types=Mint,%20merge");
-    const ws = (await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws?stream=trades-indexed&types=complementary`, { protocols: ["pelagic.live.v1", `pelagic.key.${key}`] })) as WsClient;
+    const ws = (await openWs(
+      `${url.replace("http", "ws")}/api/public/v1/live/ws?stream=trades-indexed&types=complementary`,
+      { protocols: ["pelagic.live.v1", `pelagic.key.${key}`] },
+    )) as WsClient;
     expect(ws.socket.protocol).toBe("pelagic.live.v1");
     // A message per transaction (raw) or per committed batch (indexed), an event per line.
-    await t.platform.pubsub.publish(LIVE_CHANNELS.trades, [relayTrade("0xaa", { bio: "line\nbreak" }), relayTrade("0xaa", { side: "SELL" })].join("\n"));
-    await t.platform.pubsub.publish(LIVE_CHANNELS.indexed, [indexed("0x1", "MINT"), indexed("0x2", "COMPLEMENTARY"), indexed("0x3", "MERGE")].join("\n"));
+    await t.platform.pubsub.publish(
+      LIVE_CHANNELS.trades,
+      [relayTrade("0xaa", { bio: "line\nbreak" }), relayTrade("0xaa", { side: "SELL" })].join("\n"),
+    );
+    await t.platform.pubsub.publish(
+      LIVE_CHANNELS.indexed,
+      [indexed("0x1", "MINT"), indexed("0x2", "COMPLEMENTARY"), indexed("0x3", "MERGE")].join("\n"),
+    );
     await t.platform.pubsub.publish(LIVE_CHANNELS.indexed, indexed("0x4", "COMPLEMENTARY"));
     await all.waitFor("four indexed events", (frames) => frames.length === 4);
     await mintMerge.waitFor("two indexed events", (frames) => frames.length === 2);
@@ -123,7 +155,12 @@ describe("live streams: events", () => {
       { transactionHash: "0xaa", settlement_type: "MINT", settlement_hold_ms: 700, side: "SELL" },
     ]);
     expect(raw.frames.map((f) => f.event)).toEqual(["trade", "trade"]);
-    expect(all.trades<{ transaction_hash: string }>().map((e) => e.transaction_hash)).toEqual(["0x1", "0x2", "0x3", "0x4"]);
+    expect(all.trades<{ transaction_hash: string }>().map((e) => e.transaction_hash)).toEqual([
+      "0x1",
+      "0x2",
+      "0x3",
+      "0x4",
+    ]);
     expect(mintMerge.trades<{ entry_type: string }>().map((e) => e.entry_type)).toEqual(["MINT", "MERGE"]);
     expect(ws.messages).toEqual([
       { event: "trade", data: { entry_type: "COMPLEMENTARY", transaction_hash: "0x2" } },
@@ -134,15 +171,25 @@ describe("live streams: events", () => {
   it("frames events of every size the same over SSE and WebSocket (the 7-, 16- and 64-bit frame lengths)", async () => {
     const { sse, t, key, url } = await liveApp();
     const stream = await sse("/api/public/v1/live/trades");
-    const ws = (await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws`, { headers: { "x-api-key": key } })) as WsClient;
+    const ws = (await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws`, {
+      headers: { "x-api-key": key },
+    })) as WsClient;
     // A WebSocket message is `{"event":"trade","data":` + the event + `}`: paddings that make it 125, 126, 65,535
     // and 65,536 bytes long, the edges of RFC 6455's payload length encodings.
     const wsLength = (padding: string) => `{"event":"trade","data":${relayTrade("0x1", { padding })}}`.length;
     const paddings = [125, 126, 65_535, 65_536].map((target) => "p".repeat(target - wsLength("")));
     expect(paddings.map(wsLength)).toEqual([125, 126, 65_535, 65_536]);
-    for (const [i, padding] of paddings.entries()) await t.platform.pubsub.publish(LIVE_CHANNELS.trades, relayTrade(`0x${i}`, { padding }));
-    await t.platform.pubsub.publish(LIVE_CHANNELS.trades, [relayTrade("0xa"), relayTrade("0xa", { padding: "é".repeat(100) })].join("\n"));
-    const expected = [...paddings.map((padding, i) => JSON.parse(relayTrade(`0x${i}`, { padding }))), JSON.parse(relayTrade("0xa")), JSON.parse(relayTrade("0xa", { padding: "é".repeat(100) }))];
+    for (const [i, padding] of paddings.entries())
+      await t.platform.pubsub.publish(LIVE_CHANNELS.trades, relayTrade(`0x${i}`, { padding }));
+    await t.platform.pubsub.publish(
+      LIVE_CHANNELS.trades,
+      [relayTrade("0xa"), relayTrade("0xa", { padding: "é".repeat(100) })].join("\n"),
+    );
+    const expected = [
+      ...paddings.map((padding, i) => JSON.parse(relayTrade(`0x${i}`, { padding }))),
+      JSON.parse(relayTrade("0xa")),
+      JSON.parse(relayTrade("0xa", { padding: "é".repeat(100) })),
+    ];
     await stream.waitFor("every event over SSE", (frames) => frames.length === expected.length);
     await ws.waitFor("every event over the WebSocket", (messages) => messages.length === expected.length);
     expect(stream.trades()).toEqual(expected);
@@ -153,7 +200,9 @@ describe("live streams: events", () => {
     const { t, key, url } = await liveApp();
     const { hostname, port } = new URL(url);
     let text = "";
-    const socket = connect(Number(port), hostname, () => socket.write(`GET /api/public/v1/live/trades HTTP/1.0\r\nX-API-Key: ${key}\r\n\r\n`));
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`GET /api/public/v1/live/trades HTTP/1.0\r\nX-API-Key: ${key}\r\n\r\n`),
+    );
     socket.setEncoding("latin1");
     socket.on("data", (chunk: string) => (text += chunk));
     await until("the answer's head", () => text.includes("\r\n\r\n"));
@@ -169,7 +218,9 @@ describe("live streams: events", () => {
   it("sends `: keepalive` after 15 s without an event, counted from the last one (settable clock); a WebSocket gets a ping", async () => {
     const { sse, t, scheduler, key, url } = await liveApp();
     const stream = await sse("/api/public/v1/live/trades");
-    const ws = (await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws`, { headers: { "x-api-key": key } })) as WsClient;
+    const ws = (await openWs(`${url.replace("http", "ws")}/api/public/v1/live/ws`, {
+      headers: { "x-api-key": key },
+    })) as WsClient;
     let pings = 0;
     ws.socket.on("ping", () => pings++);
     const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
@@ -212,13 +263,49 @@ describe("live streams: events", () => {
 describe("live streams in the OpenAPI document", () => {
   it("describes the SSE routes as text/event-stream with their event payloads, and the WebSocket route", async () => {
     const { t } = await liveApp();
-    const doc = (await t.app.inject({ url: "/api/openapi.json" })).json() as { paths: Record<string, { get: { responses: Record<string, { content?: Record<string, { schema: { properties: Record<string, unknown> } }> }>; parameters?: Array<{ name: string }> } }> };
+    const doc = (await t.app.inject({ url: "/api/openapi.json" })).json() as {
+      paths: Record<
+        string,
+        {
+          get: {
+            responses: Record<
+              string,
+              { content?: Record<string, { schema: { properties: Record<string, unknown> } }> }
+            >;
+            parameters?: Array<{ name: string }>;
+          };
+        }
+      >;
+    };
     const raw = doc.paths["/api/public/v1/live/trades"]!.get;
     expect(Object.keys(raw.responses["200"]!.content!)).toEqual(["text/event-stream"]);
-    expect(Object.keys(raw.responses["200"]!.content!["text/event-stream"]!.schema.properties)).toEqual(expect.arrayContaining(["asset", "proxyWallet", "relay_received_at_ms", "settlement_type", "settlement_hold_ms", "bio", "pseudonym"]));
+    expect(Object.keys(raw.responses["200"]!.content!["text/event-stream"]!.schema.properties)).toEqual(
+      expect.arrayContaining([
+        "asset",
+        "proxyWallet",
+        "relay_received_at_ms",
+        "settlement_type",
+        "settlement_hold_ms",
+        "bio",
+        "pseudonym",
+      ]),
+    );
     const indexedRoute = doc.paths["/api/public/v1/live/trades-indexed"]!.get;
     expect(indexedRoute.parameters?.map((p) => p.name)).toEqual(["types"]);
-    expect(Object.keys(indexedRoute.responses["200"]!.content!["text/event-stream"]!.schema.properties)).toEqual(expect.arrayContaining(["entry_type", "maker", "taker", "maker_side", "taker_side", "price", "usd_amount", "title"]));
-    expect(Object.keys(doc.paths["/api/public/v1/live/ws"]!.get.responses)).toEqual(expect.arrayContaining(["101", "401", "403", "422", "426", "429"]));
+    expect(Object.keys(indexedRoute.responses["200"]!.content!["text/event-stream"]!.schema.properties)).toEqual(
+      expect.arrayContaining([
+        "entry_type",
+        "maker",
+        "taker",
+        "maker_side",
+        "taker_side",
+        "price",
+        "usd_amount",
+        "title",
+      ]),
+    );
+    expect(Object.keys(doc.paths["/api/public/v1/live/ws"]!.get.responses)).toEqual(
+      expect.arrayContaining(["101", "401", "403", "422", "426", "429"]),
+    );
   });
 });

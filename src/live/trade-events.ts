@@ -8,7 +8,8 @@ import type { LiveTradeMessage } from "../ingest/live-message.js";
 import type { NewFill } from "../store/fills.js";
 import type { Direction, EntryType } from "../store/schema.js";
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
 const Side = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]);
 const EntryTypeSchema = Type.Union([Type.Literal("MINT"), Type.Literal("MERGE"), Type.Literal("COMPLEMENTARY")]);
 
@@ -31,16 +32,27 @@ export const RelayTradeEventSchema = Type.Object(
     title: Nullable(Type.String()),
     timestamp: Type.Integer({ description: "unix seconds of the trade" }),
     transactionHash: Type.String(),
-    relay_received_at_ms: Type.Integer({ description: "ms since the epoch when the relay received the fill, before the hold" }),
-    settlement_type: Nullable(EntryTypeSchema, "the transaction's settlement mechanics, shared by all its fills: MINT, MERGE, COMPLEMENTARY (it holds a complementary component); null: not classified (a lone fill at the hold's edge, rows missing, a complex batch), never 'not a mint'"),
-    settlement_hold_ms: Type.Integer({ description: "the hold during which a transaction's fills are grouped (LIVE_SETTLEMENT_HOLD_MS, 700)" }),
+    relay_received_at_ms: Type.Integer({
+      description: "ms since the epoch when the relay received the fill, before the hold",
+    }),
+    settlement_type: Nullable(
+      EntryTypeSchema,
+      "the transaction's settlement mechanics, shared by all its fills: MINT, MERGE, COMPLEMENTARY (it holds a complementary component); null: not classified (a lone fill at the hold's edge, rows missing, a complex batch), never 'not a mint'",
+    ),
+    settlement_hold_ms: Type.Integer({
+      description: "the hold during which a transaction's fills are grouped (LIVE_SETTLEMENT_HOLD_MS, 700)",
+    }),
   },
   { $id: "LiveRelayTrade", description: "data of an `event: trade` frame of /api/public/v1/live/trades" },
 );
 
 export type RelayTradeEvent = Static<typeof RelayTradeEventSchema>;
 
-export function relayTradeEvent(trade: LiveTradeMessage, settlementType: EntryType | null, holdMs: number): RelayTradeEvent {
+export function relayTradeEvent(
+  trade: LiveTradeMessage,
+  settlementType: EntryType | null,
+  holdMs: number,
+): RelayTradeEvent {
   return {
     asset: trade.tokenId,
     conditionId: trade.conditionId,
@@ -68,7 +80,10 @@ export function relayTradeEvent(trade: LiveTradeMessage, settlementType: EntryTy
 export const IndexedTradeEventSchema = Type.Object(
   {
     entry_type: EntryTypeSchema,
-    fill_role: Type.Union([Type.Literal("maker"), Type.Literal("taker")], { description: "whose fill this is: a maker order's (one per maker of the match) or the taker order's (spanning all its makers)" }),
+    fill_role: Type.Union([Type.Literal("maker"), Type.Literal("taker")], {
+      description:
+        "whose fill this is: a maker order's (one per maker of the match) or the taker order's (spanning all its makers)",
+    }),
     wallet: Type.String({ description: "the fill's owner: `maker` for a maker fill, `taker` for the taker's" }),
     maker: Nullable(Type.String(), "the maker order's owner (for the taker's fill, its first maker)"),
     taker: Nullable(Type.String(), "the taker order's owner"),
@@ -115,7 +130,11 @@ export function counterpartySide(entryType: EntryType, side: Direction): Directi
 }
 
 /** The event of a classified chain fill (a maker's or a taker's, with its entry type), or null for any other. */
-export function indexedTradeEvent(fill: NewFill, market: MarketFacts | undefined, outcome: string | undefined): IndexedTradeEvent | null {
+export function indexedTradeEvent(
+  fill: NewFill,
+  market: MarketFacts | undefined,
+  outcome: string | undefined,
+): IndexedTradeEvent | null {
   const entryType = fill.entry_type;
   if (!entryType || (fill.role !== "maker" && fill.role !== "taker")) return null;
   const maker = fill.role === "maker";

@@ -26,7 +26,13 @@ describe("UpstreamLink", () => {
     const scheduler = new ManualScheduler(new ManualClock(0));
     const nowhere = new Redis(`redis://127.0.0.1:${await closedPort()}`, { lazyConnect: true });
     const events: Array<LinkEvent & { atMs: number }> = [];
-    const link = new UpstreamLink(new RedisUpstream(nowhere, "p:"), scheduler, { attempts: 5, baseMs: 500 }, () => undefined, (event) => events.push({ ...event, atMs: scheduler.nowMs() }));
+    const link = new UpstreamLink(
+      new RedisUpstream(nowhere, "p:"),
+      scheduler,
+      { attempts: 5, baseMs: 500 },
+      () => undefined,
+      (event) => events.push({ ...event, atMs: scheduler.nowMs() }),
+    );
     link.ensure();
     for (let attempt = 1; attempt <= 5; attempt++) {
       await until(`retry ${attempt} scheduled`, () => events.length === attempt);

@@ -49,16 +49,18 @@ export class UpstreamLink {
 
   private connect(attempt: number): void {
     this.current = attempt === 0 ? "connecting" : "retrying";
-    this.upstream.open(this.onMessage, () => this.dropped()).then(
-      () => {
-        if (this.current === "closed") return void this.upstream.close();
-        this.current = "up";
-        this.onEvent({ type: "up", attempt });
-      },
-      () => {
-        if (this.current !== "closed") this.retry(attempt + 1);
-      },
-    );
+    this.upstream
+      .open(this.onMessage, () => this.dropped())
+      .then(
+        () => {
+          if (this.current === "closed") return void this.upstream.close();
+          this.current = "up";
+          this.onEvent({ type: "up", attempt });
+        },
+        () => {
+          if (this.current !== "closed") this.retry(attempt + 1);
+        },
+      );
   }
 
   private dropped(): void {

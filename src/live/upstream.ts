@@ -26,7 +26,9 @@ export class PubSubUpstream implements LiveUpstream {
 
   async open(onMessage: UpstreamMessage): Promise<void> {
     await this.close();
-    this.stops = await Promise.all(CHANNELS.map((channel) => this.pubsub.subscribe(channel, (message) => onMessage(channel, message))));
+    this.stops = await Promise.all(
+      CHANNELS.map((channel) => this.pubsub.subscribe(channel, (message) => onMessage(channel, message))),
+    );
   }
 
   async close(): Promise<void> {
@@ -37,7 +39,14 @@ export class PubSubUpstream implements LiveUpstream {
 }
 
 /** Connection settings of the stream's own subscriber: no retries of its own, no queue while it is down. */
-const OWN_CONNECTION = { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, enableOfflineQueue: false, autoResubscribe: false, connectTimeout: 5_000 } as const;
+const OWN_CONNECTION = {
+  lazyConnect: true,
+  retryStrategy: () => null,
+  maxRetriesPerRequest: 0,
+  enableOfflineQueue: false,
+  autoResubscribe: false,
+  connectTimeout: 5_000,
+} as const;
 
 export class RedisUpstream implements LiveUpstream {
   private current: Redis | null = null;

@@ -96,7 +96,12 @@ export function isWebSocketHandshake(request: FastifyRequest): boolean {
 /** A key offered as a subprotocol (`pelagic.key.<API_KEY>`), presented to the gate as X-API-Key. */
 function presentProtocolKey(request: IncomingMessage): void {
   const offered = request.headers["sec-websocket-protocol"];
-  if (typeof offered !== "string" || request.headers["x-api-key"] !== undefined || request.headers.authorization !== undefined) return;
+  if (
+    typeof offered !== "string" ||
+    request.headers["x-api-key"] !== undefined ||
+    request.headers.authorization !== undefined
+  )
+    return;
   const key = offered
     .split(",")
     .map((p) => p.trim())
@@ -109,10 +114,17 @@ function presentProtocolKey(request: IncomingMessage): void {
  * `upgrade`); other upgrade requests are answered 404.
  */
 export function acceptWebSockets(app: FastifyInstance, path: string): WebSocketServer {
-  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, clientTracking: false, maxPayload: 4_096, handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false) });
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    clientTracking: false,
+    maxPayload: 4_096,
+    handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
+  });
   // The 101 answer carries the rate headers the gate set, as any other answer does.
   wss.on("headers", (lines: string[], request: UpgradeRequest) => {
-    for (const [name, value] of Object.entries(request[UPGRADE]?.headers ?? {})) if (value !== undefined) lines.push(`${name}: ${String(value)}`);
+    for (const [name, value] of Object.entries(request[UPGRADE]?.headers ?? {}))
+      if (value !== undefined) lines.push(`${name}: ${String(value)}`);
   });
   app.server.on("upgrade", (request: UpgradeRequest, socket: Duplex, head: Buffer) => {
     if (new URL(request.url ?? "/", "http://localhost").pathname !== path) {
@@ -132,7 +144,15 @@ export function acceptWebSockets(app: FastifyInstance, path: string): WebSocketS
 }
 
 /** Completes the handshake of a request `isWebSocketHandshake` accepted and attaches the socket to the hub. */
-export function upgradeToStream(wss: WebSocketServer, hub: LiveHub, request: FastifyRequest, reply: FastifyReply, stream: StreamName, typeMask: number, lease: SlotLease): void {
+export function upgradeToStream(
+  wss: WebSocketServer,
+  hub: LiveHub,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  stream: StreamName,
+  typeMask: number,
+  lease: SlotLease,
+): void {
   const upgrade = (request.raw as UpgradeRequest)[UPGRADE]!;
   const { socket, head } = upgrade;
   reply.hijack();

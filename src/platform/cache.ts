@@ -86,7 +86,12 @@ export class TtlCache {
     );
   }
 
-  private async loadThrough<T>(key: string, ttlMs: number, load: () => Promise<T>, keep: (value: T) => { ttlMs: number; staleMs: number }): Promise<CacheResult<T>> {
+  private async loadThrough<T>(
+    key: string,
+    ttlMs: number,
+    load: () => Promise<T>,
+    keep: (value: T) => { ttlMs: number; staleMs: number },
+  ): Promise<CacheResult<T>> {
     const entry = await this.backend.get(key);
     const now = this.clock.nowMs();
     if (entry && entry.freshUntil > now) {

@@ -43,7 +43,10 @@ export async function createPlatform(options: PlatformOptions, clock: Clock = sy
   const staleMs = options.cacheStaleSeconds * 1000;
   const notFoundMs = (options.cacheNotFoundSeconds ?? settings.platform.cacheNotFoundSeconds.defaultValue) * 1000;
   if (!options.redisUrl) {
-    const bounds = { maxEntries: options.cacheMaxEntries, maxBytes: mebibytes(options.cacheMaxMb ?? settings.platform.cacheMaxMb.defaultValue) };
+    const bounds = {
+      maxEntries: options.cacheMaxEntries,
+      maxBytes: mebibytes(options.cacheMaxMb ?? settings.platform.cacheMaxMb.defaultValue),
+    };
     const presence = new MemoryPresence(clock);
     return {
       kind: "memory",

@@ -129,7 +129,12 @@ export class Metrics {
   }
 
   /** A committed ingest batch: its new rows, and how old its newest event was. */
-  ingestCommitted(source: string, counts: { fills: number; activity: number; resolutions: number }, newestEventTs: number | null, nowSeconds: number): void {
+  ingestCommitted(
+    source: string,
+    counts: { fills: number; activity: number; resolutions: number },
+    newestEventTs: number | null,
+    nowSeconds: number,
+  ): void {
     this.ingestBatches.inc({ source });
     for (const [kind, n] of Object.entries(counts)) if (n > 0) this.ingestRecords.inc({ source, kind }, n);
     this.lastCommitMs.set(source, this.nowMs());

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { TEST_REDIS_URL, deleteRedisPrefix, platformBackends, platformsPerTest, uniqueName } from "../../test/support/backends.js";
+import {
+  TEST_REDIS_URL,
+  deleteRedisPrefix,
+  platformBackends,
+  platformsPerTest,
+  uniqueName,
+} from "../../test/support/backends.js";
 import { ManualClock } from "./clock.js";
 import { createPlatform } from "./index.js";
 import type { MemoryPresence } from "./presence.js";
@@ -53,7 +59,11 @@ describe.each(platformBackends)("platform on $kind", (backend) => {
     await cache.set("set-early", "x", 60_000);
     expect(await cache.get("set-early")).toBeUndefined();
     let release: (() => void) | undefined;
-    const slow = cache.getOrLoad("straddling", 60_000, () => new Promise<string>((resolve) => (release = () => resolve("before"))));
+    const slow = cache.getOrLoad(
+      "straddling",
+      60_000,
+      () => new Promise<string>((resolve) => (release = () => resolve("before"))),
+    );
     await waitFor(() => release !== undefined);
     admitted = true;
     release!();
@@ -144,7 +154,10 @@ describe.each(platformBackends)("platform on $kind", (backend) => {
         return null;
       });
     expect((await lookup()).value).toBeNull();
-    if (platform.redis) expect(await platform.redis.pttl(`${platform.redisPrefix}cache:wallet-overview:0xunknown`)).toBeLessThanOrEqual(30_000);
+    if (platform.redis)
+      expect(await platform.redis.pttl(`${platform.redisPrefix}cache:wallet-overview:0xunknown`)).toBeLessThanOrEqual(
+        30_000,
+      );
     clock.advance(29_999);
     await lookup();
     expect(loads).toBe(1);
@@ -152,13 +165,19 @@ describe.each(platformBackends)("platform on $kind", (backend) => {
     await lookup();
     expect(loads).toBe(2);
     clock.advance(30_000);
-    await expect(cache.getOrLoadFound("wallet-overview:0xunknown", 60_000, async () => Promise.reject(new Error("store down")))).rejects.toThrow("store down");
+    await expect(
+      cache.getOrLoadFound("wallet-overview:0xunknown", 60_000, async () => Promise.reject(new Error("store down"))),
+    ).rejects.toThrow("store down");
     // A found value keeps the full TTL, and stands in for a failed reload.
     expect((await cache.getOrLoadFound("wallet-overview:0xknown", 60_000, async () => "found")).value).toBe("found");
     clock.advance(59_999);
     expect(await cache.get("wallet-overview:0xknown")).toBe("found");
     clock.advance(1);
-    expect(await cache.getOrLoadFound("wallet-overview:0xknown", 60_000, async () => Promise.reject(new Error("store down")))).toMatchObject({ value: "found", stale: true });
+    expect(
+      await cache.getOrLoadFound("wallet-overview:0xknown", 60_000, async () =>
+        Promise.reject(new Error("store down")),
+      ),
+    ).toMatchObject({ value: "found", stale: true });
   });
 });
 

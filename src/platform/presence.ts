@@ -104,7 +104,12 @@ export class RedisPresence implements Presence {
     const key = this.prefix + "presence:" + set;
     const keepMs = ttlMs + REDIS_KEY_GRACE_MS;
     // NX gives a new key its expiry, GT pushes an existing one later (never earlier: another member may last longer).
-    await this.redis.multi().zadd(key, this.clock.nowMs() + ttlMs, member).pexpire(key, keepMs, "NX").pexpire(key, keepMs, "GT").exec();
+    await this.redis
+      .multi()
+      .zadd(key, this.clock.nowMs() + ttlMs, member)
+      .pexpire(key, keepMs, "NX")
+      .pexpire(key, keepMs, "GT")
+      .exec();
   }
 
   async count(set: string): Promise<number> {

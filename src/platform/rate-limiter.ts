@@ -108,7 +108,8 @@ export class RedisRateLimiter implements RateLimiter {
 
   private async run(bucket: string, limit: number, cost: number): Promise<RateDecision> {
     const id = `${this.instance}:${++this.sequence}`;
-    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<[number, number, number]>>).pelagicRateConsume;
+    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<[number, number, number]>>)
+      .pelagicRateConsume;
     const [allowed, remaining, consumed] = await command!.call(
       this.redis,
       `${this.prefix}rate:${bucket}`,

@@ -74,7 +74,8 @@ export class RedisSlots implements ConnectionSlots {
     const key = `${this.prefix}slots:${bucket}`;
     const id = newId();
     const now = this.clock.nowMs();
-    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<number>>).pelagicSlotAcquire;
+    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<number>>)
+      .pelagicSlotAcquire;
     const ok = await command!.call(this.redis, key, now, max, now + ttlMs, id, ttlMs * 2);
     if (ok !== 1) return undefined;
     return {

@@ -57,7 +57,11 @@ export interface StartOptions {
 
 /** role ingest: only /api/v1/health and /metrics, so an orchestrator can probe and watch the ingest process. */
 async function buildHealthApp(input: AppInput, logger: Logger): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, return503OnClosing: true, ...httpServerOptions(input.config.server) });
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    return503OnClosing: true,
+    ...httpServerOptions(input.config.server),
+  });
   recordRequestMetrics(app);
   await app.withTypeProvider<TypeBoxTypeProvider>().register(healthRoutes, appContext(input));
   await app.register(metricsRoutes, { config: input.config });
@@ -75,21 +79,36 @@ export async function startService(config: Config, options: StartOptions = {}): 
   }
   const role = config.server.role;
   // The API's reads go to the replica when there is one; the ingest and what the API writes stay on the primary.
-  const replica = role === "ingest" ? null : await openConfiguredReadStore(config).catch(async (error: unknown) => {
-    await store.close();
-    throw error;
-  });
+  const replica =
+    role === "ingest"
+      ? null
+      : await openConfiguredReadStore(config).catch(async (error: unknown) => {
+          await store.close();
+          throw error;
+        });
   const platform = await createPlatform(config.platform, options.clock);
   const ingestRuns = role === "ingest" || (role === "all" && config.ingest.enabled);
   // An API process reports the readiness of the ingest process that shares its store.
   const expectedSources = ingestRuns || role === "api" ? expectedIngestSources(config) : [];
-  const ctx: AppInput = { config, store: replica ?? store, primary: store, platform, expectedSources, startedAt: platform.clock.now() };
+  const ctx: AppInput = {
+    config,
+    store: replica ?? store,
+    primary: store,
+    platform,
+    expectedSources,
+    startedAt: platform.clock.now(),
+  };
   const app = role === "ingest" ? await buildHealthApp(ctx, logger) : await buildApp(ctx, logger);
   if (options.register) await options.register(app);
   // What a first request would wait for is computed before the service listens (src/api/warm-up.ts).
   if (role !== "ingest") await app.warmUp();
-  const ingest = ingestRuns ? new Ingest({ config, store, platform, logger, venue: options.venue, sleep: options.sleep }) : null;
-  const territory = ingest && config.isw.monitor ? new TerritoryMonitor({ config, store, clock: platform.clock, logger, ...options.territory }) : null;
+  const ingest = ingestRuns
+    ? new Ingest({ config, store, platform, logger, venue: options.venue, sleep: options.sleep })
+    : null;
+  const territory =
+    ingest && config.isw.monitor
+      ? new TerritoryMonitor({ config, store, clock: platform.clock, logger, ...options.territory })
+      : null;
   const url = await app.listen({ port: config.server.port, host: config.server.host });
   let deriver: Deriver | null = null;
   let relay: LiveRelay | null = null;
@@ -98,8 +117,16 @@ export async function startService(config: Config, options: StartOptions = {}): 
     // The derived tables (positions, statistics, market figures) follow every committed ingest batch.
     deriver = await startDeriver({ store, config, clock: platform.clock, logger, ingest });
     // The live streams' relay labels the live feed's trades once, here, for every API process (src/live/).
-    relay = attachLiveRelay(ingest, { pubsub: platform.pubsub, store, logger, scheduler: realScheduler(platform.clock), holdMs: config.live.settlementHoldMs });
-    await relay.start().catch((error: unknown) => logger.error({ err: error }, "the live relay could not subscribe to the live feed"));
+    relay = attachLiveRelay(ingest, {
+      pubsub: platform.pubsub,
+      store,
+      logger,
+      scheduler: realScheduler(platform.clock),
+      holdMs: config.live.settlementHoldMs,
+    });
+    await relay
+      .start()
+      .catch((error: unknown) => logger.error({ err: error }, "the live relay could not subscribe to the live feed"));
     ingest.start();
     territory?.start();
   }

@@ -24,11 +24,17 @@ export async function openConfiguredReadStore(config: Config): Promise<Store | n
  * Opens the configured store, brings its schema up to date, hands it to `use` with the names of the migrations
  * just applied, and closes it.
  */
-export async function withMigratedStore<T>(config: Config, use: (store: Store, applied: string[]) => Promise<T>): Promise<T> {
+export async function withMigratedStore<T>(
+  config: Config,
+  use: (store: Store, applied: string[]) => Promise<T>,
+): Promise<T> {
   const store = await openConfiguredStore(config);
   try {
     const results = await migrateStore(store);
-    return await use(store, results.filter((r) => r.status === "Success").map((r) => r.migrationName));
+    return await use(
+      store,
+      results.filter((r) => r.status === "Success").map((r) => r.migrationName),
+    );
   } finally {
     await store.close();
   }

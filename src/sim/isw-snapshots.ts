@@ -40,7 +40,10 @@ function lazy(date: string, text: () => string): Snapshot {
 }
 
 function readBundle(path: string): Snapshot[] {
-  const lines = brotliDecompressSync(readFileSync(path)).toString("utf8").split("\n").filter((line) => line.length > 0);
+  const lines = brotliDecompressSync(readFileSync(path))
+    .toString("utf8")
+    .split("\n")
+    .filter((line) => line.length > 0);
   return lines.map((line) => {
     const { date, collection } = JSON.parse(line) as { date: string; collection: SnapshotCollection };
     return { date, collection: () => collection };
@@ -68,6 +71,10 @@ export function writeSnapshotBundle(dir: string, out: string): void {
   });
   const text = Buffer.from(`${lines.join("\n")}\n`);
   // A 16 MiB window reaches back past the previous day, whose rings most of a day repeats.
-  const params = { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_SIZE_HINT]: text.length };
+  const params = {
+    [constants.BROTLI_PARAM_QUALITY]: 11,
+    [constants.BROTLI_PARAM_LGWIN]: 24,
+    [constants.BROTLI_PARAM_SIZE_HINT]: text.length,
+  };
   writeFileSync(out, brotliCompressSync(text, { params }));
 }

@@ -50,7 +50,8 @@ export function startVenueProcess(args: readonly string[]): Promise<VenueProcess
         const field = URL_SETTINGS[name ?? ""];
         if (field) urls[field] = value.join("=");
       }
-      if (Object.values(URL_SETTINGS).every((field) => urls[field])) resolve({ urls: urls as SimVenueUrls, pid: child.pid as number, close });
+      if (Object.values(URL_SETTINGS).every((field) => urls[field]))
+        resolve({ urls: urls as SimVenueUrls, pid: child.pid as number, close });
     });
     void exited.then((code) => reject(new Error(`the simulated venue exited (code ${code}) before it was ready`)));
   });

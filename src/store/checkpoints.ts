@@ -43,7 +43,13 @@ export async function saveCheckpoint(
 }
 
 /** Counts `count` errors of a source (malformed records, a failed request) without moving its cursor. */
-export async function recordSourceError(db: Kysely<Database>, source: string, message: string, now: number, count = 1): Promise<void> {
+export async function recordSourceError(
+  db: Kysely<Database>,
+  source: string,
+  message: string,
+  now: number,
+  count = 1,
+): Promise<void> {
   await db
     .insertInto("ingest_checkpoints")
     .values({ source, cursor: "", first_sync_done: 0, errors: count, last_error: message, updated_at: now })
@@ -58,5 +64,10 @@ export async function recordSourceError(db: Kysely<Database>, source: string, me
 
 /** Records from when a source holds the venue's history; once (a later call leaves the first time). */
 export async function recordHistoryFrom(db: Kysely<Database>, source: string, ts: number): Promise<void> {
-  await db.updateTable("ingest_checkpoints").set({ history_from: ts }).where("source", "=", source).where("history_from", "is", null).execute();
+  await db
+    .updateTable("ingest_checkpoints")
+    .set({ history_from: ts })
+    .where("source", "=", source)
+    .where("history_from", "is", null)
+    .execute();
 }

@@ -11,36 +11,98 @@ import type { Database, FillsTable, MarketResolutionsTable, WalletActivityTable 
 
 export type FillChecksumFields = Pick<
   FillsTable,
-  | "fill_key" | "source" | "wallet" | "counterparty" | "role" | "condition_id" | "token_id" | "outcome_index" | "side"
-  | "size" | "usd" | "fee" | "ts" | "entry_type" | "exchange_version" | "block_number" | "order_hash"
+  | "fill_key"
+  | "source"
+  | "wallet"
+  | "counterparty"
+  | "role"
+  | "condition_id"
+  | "token_id"
+  | "outcome_index"
+  | "side"
+  | "size"
+  | "usd"
+  | "fee"
+  | "ts"
+  | "entry_type"
+  | "exchange_version"
+  | "block_number"
+  | "order_hash"
 >;
 
 export type ActivityChecksumFields = Pick<
   WalletActivityTable,
-  | "activity_key" | "source" | "wallet" | "type" | "condition_id" | "token_id" | "outcome_index" | "size" | "usd" | "ts"
-  | "neg_risk_market_id" | "index_set" | "fee"
+  | "activity_key"
+  | "source"
+  | "wallet"
+  | "type"
+  | "condition_id"
+  | "token_id"
+  | "outcome_index"
+  | "size"
+  | "usd"
+  | "ts"
+  | "neg_risk_market_id"
+  | "index_set"
+  | "fee"
 >;
 
-export type ResolutionChecksumFields = Pick<MarketResolutionsTable, "condition_id" | "resolution" | "payout_numerators" | "resolved_at" | "block_number" | "tx_hash" | "log_index">;
+export type ResolutionChecksumFields = Pick<
+  MarketResolutionsTable,
+  "condition_id" | "resolution" | "payout_numerators" | "resolved_at" | "block_number" | "tx_hash" | "log_index"
+>;
 
-const field = (value: string | number | null | undefined) => (value === null || value === undefined ? "" : String(value));
+const field = (value: string | number | null | undefined) =>
+  value === null || value === undefined ? "" : String(value);
 
 export function fillChecksumLine(f: FillChecksumFields): string {
   return [
-    f.fill_key, f.source, f.wallet, f.counterparty, f.role, f.condition_id, f.token_id, f.outcome_index, f.side, f.size, f.usd,
-    f.fee, f.ts, f.entry_type, f.exchange_version, f.block_number, f.order_hash,
-  ].map(field).join("|");
+    f.fill_key,
+    f.source,
+    f.wallet,
+    f.counterparty,
+    f.role,
+    f.condition_id,
+    f.token_id,
+    f.outcome_index,
+    f.side,
+    f.size,
+    f.usd,
+    f.fee,
+    f.ts,
+    f.entry_type,
+    f.exchange_version,
+    f.block_number,
+    f.order_hash,
+  ]
+    .map(field)
+    .join("|");
 }
 
 export function activityChecksumLine(a: ActivityChecksumFields): string {
   return [
-    a.activity_key, a.source, a.wallet, a.type, a.condition_id, a.token_id, a.outcome_index, a.size, a.usd, a.ts,
-    a.neg_risk_market_id, a.index_set, a.fee,
-  ].map(field).join("|");
+    a.activity_key,
+    a.source,
+    a.wallet,
+    a.type,
+    a.condition_id,
+    a.token_id,
+    a.outcome_index,
+    a.size,
+    a.usd,
+    a.ts,
+    a.neg_risk_market_id,
+    a.index_set,
+    a.fee,
+  ]
+    .map(field)
+    .join("|");
 }
 
 export function resolutionChecksumLine(r: ResolutionChecksumFields): string {
-  return [r.condition_id, r.resolution, r.payout_numerators, r.resolved_at, r.block_number, r.tx_hash, r.log_index].map(field).join("|");
+  return [r.condition_id, r.resolution, r.payout_numerators, r.resolved_at, r.block_number, r.tx_hash, r.log_index]
+    .map(field)
+    .join("|");
 }
 
 export interface TableDigest {
@@ -75,11 +137,21 @@ export interface StoreChecksum {
 const PAGE = 20_000;
 
 /** Every row of a table with a serial `id`, page by page, into an accumulator. */
-async function accumulate<T extends "fills" | "wallet_activity">(db: Kysely<Database>, table: T, line: (row: Selectable<Database[T]>) => string): Promise<TableDigest> {
+async function accumulate<T extends "fills" | "wallet_activity">(
+  db: Kysely<Database>,
+  table: T,
+  line: (row: Selectable<Database[T]>) => string,
+): Promise<TableDigest> {
   const sum = new ChecksumAccumulator();
   const rows = db as unknown as Kysely<{ t: { id: number } }>;
   for (let after = 0; ; ) {
-    const page = await rows.selectFrom(table as unknown as "t").selectAll().where("id", ">", after).orderBy("id").limit(PAGE).execute();
+    const page = await rows
+      .selectFrom(table as unknown as "t")
+      .selectAll()
+      .where("id", ">", after)
+      .orderBy("id")
+      .limit(PAGE)
+      .execute();
     for (const row of page) sum.add(line(row as unknown as Selectable<Database[T]>));
     if (page.length < PAGE) return sum.result();
     after = page[page.length - 1]!.id;
@@ -89,7 +161,8 @@ async function accumulate<T extends "fills" | "wallet_activity">(db: Kysely<Data
 /** Reads every fill, activity row and chain resolution of the store, page by page. */
 export async function storeChecksum(db: Kysely<Database>): Promise<StoreChecksum> {
   const resolutions = new ChecksumAccumulator();
-  for (const row of await db.selectFrom("market_resolutions").selectAll().execute()) resolutions.add(resolutionChecksumLine(row));
+  for (const row of await db.selectFrom("market_resolutions").selectAll().execute())
+    resolutions.add(resolutionChecksumLine(row));
   return {
     fills: await accumulate(db, "fills", fillChecksumLine),
     activity: await accumulate(db, "wallet_activity", activityChecksumLine),

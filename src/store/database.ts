@@ -100,7 +100,8 @@ function openSqlite(options: StoreOptions): Store {
   database.pragma("busy_timeout = 5000");
   setSqliteCacheMb(database, options.sqliteCacheMb ?? 64);
   database.pragma(`threads = ${options.sqliteSortThreads ?? 2}`);
-  const checkpointer = path !== ":memory:" && options.sqliteBackgroundCheckpoints !== false ? new WalCheckpointer(path) : undefined;
+  const checkpointer =
+    path !== ":memory:" && options.sqliteBackgroundCheckpoints !== false ? new WalCheckpointer(path) : undefined;
   // Checkpointing the WAL every 200 MB instead of every 4 MB: bulk inserts into randomly keyed indexes dirty most
   // index pages, and each checkpoint copies them back into the database file and syncs it (measured 1.3-1.5x on
   // fills backfills at 40 MB; the demo's first sync spent about 6 s of 80 in those syncs at 40 MB). With the

@@ -12,26 +12,98 @@ import { preparedStatement } from "./sqlite-statements.js";
 export type DerivedTable = "positions" | "wallet_stats" | "market_stats" | "position_snapshots" | "pnl_points";
 
 /** Each derived table's columns and primary key. */
-export const DERIVED_TABLES: { readonly [T in DerivedTable]: { readonly columns: readonly (keyof Database[T] & string)[]; readonly key: readonly (keyof Database[T] & string)[] } } = {
+export const DERIVED_TABLES: {
+  readonly [T in DerivedTable]: {
+    readonly columns: readonly (keyof Database[T] & string)[];
+    readonly key: readonly (keyof Database[T] & string)[];
+  };
+} = {
   positions: {
-    columns: ["wallet", "token_id", "condition_id", "outcome_index", "shares", "avg_price", "total_bought", "realized_pnl", "fees", "first_ts", "last_ts", "closed_ts", "status"],
+    columns: [
+      "wallet",
+      "token_id",
+      "condition_id",
+      "outcome_index",
+      "shares",
+      "avg_price",
+      "total_bought",
+      "realized_pnl",
+      "fees",
+      "first_ts",
+      "last_ts",
+      "closed_ts",
+      "status",
+    ],
     key: ["wallet", "token_id"],
   },
   wallet_stats: {
     columns: [
-      "wallet", "computed_at", "total_trades", "total_markets", "total_volume", "last_trade", "active_count", "resolved", "wins", "losses", "win_rate",
-      "win_source", "market_wins", "market_losses", "market_win_rate", "total_pnl", "total_pnl_source", "realized_pnl", "unrealized_pnl", "gross_profit", "gross_loss",
-      "profit_factor", "pnl_24h", "is_smart", "is_farmer", "farmer_reason", "has_skill", "skill_z", "edge_bps", "skill_sample", "profitable_streak",
-      "median_hold_days", "hold_positions_count", "categories", "rank_pnl", "rank_winrate", "rank_volume", "rank_profit_factor",
-      "avg_entry_price", "mint_volume_30d", "merge_volume_30d", "maker_volume_30d", "volume_30d",
+      "wallet",
+      "computed_at",
+      "total_trades",
+      "total_markets",
+      "total_volume",
+      "last_trade",
+      "active_count",
+      "resolved",
+      "wins",
+      "losses",
+      "win_rate",
+      "win_source",
+      "market_wins",
+      "market_losses",
+      "market_win_rate",
+      "total_pnl",
+      "total_pnl_source",
+      "realized_pnl",
+      "unrealized_pnl",
+      "gross_profit",
+      "gross_loss",
+      "profit_factor",
+      "pnl_24h",
+      "is_smart",
+      "is_farmer",
+      "farmer_reason",
+      "has_skill",
+      "skill_z",
+      "edge_bps",
+      "skill_sample",
+      "profitable_streak",
+      "median_hold_days",
+      "hold_positions_count",
+      "categories",
+      "rank_pnl",
+      "rank_winrate",
+      "rank_volume",
+      "rank_profit_factor",
+      "avg_entry_price",
+      "mint_volume_30d",
+      "merge_volume_30d",
+      "maker_volume_30d",
+      "volume_30d",
     ],
     key: ["wallet"],
   },
   market_stats: {
-    columns: ["condition_id", "computed_at", "trades", "volume", "volume_24h", "whales_yes", "whales_no", "mint_usd", "merge_usd", "complementary_usd", "unclassified_usd"],
+    columns: [
+      "condition_id",
+      "computed_at",
+      "trades",
+      "volume",
+      "volume_24h",
+      "whales_yes",
+      "whales_no",
+      "mint_usd",
+      "merge_usd",
+      "complementary_usd",
+      "unclassified_usd",
+    ],
     key: ["condition_id"],
   },
-  position_snapshots: { columns: ["day", "wallet", "condition_id", "yes_shares", "yes_cost", "no_shares", "no_cost"], key: ["day", "wallet", "condition_id"] },
+  position_snapshots: {
+    columns: ["day", "wallet", "condition_id", "yes_shares", "yes_cost", "no_shares", "no_cost"],
+    key: ["day", "wallet", "condition_id"],
+  },
   pnl_points: { columns: ["wallet", "resolution", "t", "pnl"], key: ["wallet", "resolution", "t"] },
 };
 
@@ -40,11 +112,19 @@ const SQLITE_ROWS_PER_SLICE = 10_000;
 
 type Row = Record<string, unknown>;
 
-async function sqliteWrite(tx: StoreTransaction & { raw: { kind: "sqlite" } }, table: DerivedTable, rows: readonly Row[], upsert: boolean): Promise<void> {
+async function sqliteWrite(
+  tx: StoreTransaction & { raw: { kind: "sqlite" } },
+  table: DerivedTable,
+  rows: readonly Row[],
+  upsert: boolean,
+): Promise<void> {
   const { columns, key } = DERIVED_TABLES[table];
   const updates = columns.filter((c) => !key.includes(c as never)).map((c) => `${c} = excluded.${c}`);
   const conflict = upsert ? ` on conflict (${key.join(", ")}) do update set ${updates.join(", ")}` : "";
-  const statement = preparedStatement(tx.raw.handle, `insert into ${table} (${columns.join(", ")}) values ${placeholders(columns.length)}${conflict}`);
+  const statement = preparedStatement(
+    tx.raw.handle,
+    `insert into ${table} (${columns.join(", ")}) values ${placeholders(columns.length)}${conflict}`,
+  );
   const values = new Array<unknown>(columns.length);
   for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_SLICE) {
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -57,7 +137,12 @@ async function sqliteWrite(tx: StoreTransaction & { raw: { kind: "sqlite" } }, t
   }
 }
 
-async function postgresWrite(tx: StoreTransaction & { raw: { kind: "postgres" } }, table: DerivedTable, rows: readonly Row[], upsert: boolean): Promise<void> {
+async function postgresWrite(
+  tx: StoreTransaction & { raw: { kind: "postgres" } },
+  table: DerivedTable,
+  rows: readonly Row[],
+  upsert: boolean,
+): Promise<void> {
   const { columns, key } = DERIVED_TABLES[table];
   const client = tx.raw.client;
   if (!upsert) {
@@ -66,11 +151,17 @@ async function postgresWrite(tx: StoreTransaction & { raw: { kind: "postgres" } 
   }
   const list = columns.map(sqlIdentifier).join(", ");
   const staging = `${table}_derived_incoming`;
-  await client.query(`create temp table if not exists ${staging} (like ${table} including defaults) on commit delete rows`);
+  await client.query(
+    `create temp table if not exists ${staging} (like ${table} including defaults) on commit delete rows`,
+  );
   await client.query(`truncate ${staging}`);
   await copyRows(client, staging, columns, rows);
-  const updates = columns.filter((c) => !key.includes(c as never)).map((c) => `${sqlIdentifier(c)} = excluded.${sqlIdentifier(c)}`);
-  await client.query(`insert into ${table} (${list}) select ${list} from ${staging} on conflict (${key.map(sqlIdentifier).join(", ")}) do update set ${updates.join(", ")}`);
+  const updates = columns
+    .filter((c) => !key.includes(c as never))
+    .map((c) => `${sqlIdentifier(c)} = excluded.${sqlIdentifier(c)}`);
+  await client.query(
+    `insert into ${table} (${list}) select ${list} from ${staging} on conflict (${key.map(sqlIdentifier).join(", ")}) do update set ${updates.join(", ")}`,
+  );
 }
 
 function write(tx: StoreTransaction, table: DerivedTable, rows: readonly Row[], upsert: boolean): Promise<void> {
@@ -81,26 +172,55 @@ function write(tx: StoreTransaction, table: DerivedTable, rows: readonly Row[], 
 }
 
 /** Inserts rows, replacing those with the same primary key. */
-export function upsertRows<T extends DerivedTable>(tx: StoreTransaction, table: T, rows: readonly Database[T][]): Promise<void> {
+export function upsertRows<T extends DerivedTable>(
+  tx: StoreTransaction,
+  table: T,
+  rows: readonly Database[T][],
+): Promise<void> {
   return write(tx, table, rows as unknown as Row[], true);
 }
 
 /** Inserts rows into a table (or part of one) the caller has just emptied. */
-export function insertRows<T extends DerivedTable>(tx: StoreTransaction, table: T, rows: readonly Database[T][]): Promise<void> {
+export function insertRows<T extends DerivedTable>(
+  tx: StoreTransaction,
+  table: T,
+  rows: readonly Database[T][],
+): Promise<void> {
   return write(tx, table, rows as unknown as Row[], false);
 }
 
 /** Deletes the rows whose `column` is one of `values` (and that match `extra`, e.g. `resolution = 'day'`). */
-export async function deleteWhereIn(tx: StoreTransaction, table: DerivedTable, column: string, values: readonly unknown[], extra = ""): Promise<void> {
-  await inSlices(values, (slice) => queryRows(tx.db, tx.kind, `delete from ${table} where ${column} in ${placeholders(slice.length)}${extra ? ` and ${extra}` : ""}`, slice));
+export async function deleteWhereIn(
+  tx: StoreTransaction,
+  table: DerivedTable,
+  column: string,
+  values: readonly unknown[],
+  extra = "",
+): Promise<void> {
+  await inSlices(values, (slice) =>
+    queryRows(
+      tx.db,
+      tx.kind,
+      `delete from ${table} where ${column} in ${placeholders(slice.length)}${extra ? ` and ${extra}` : ""}`,
+      slice,
+    ),
+  );
 }
 
 /** Empties a table, or the part of it matching `where`. */
-export async function deleteAll(tx: StoreTransaction, table: DerivedTable, where = "", params: readonly unknown[] = []): Promise<void> {
+export async function deleteAll(
+  tx: StoreTransaction,
+  table: DerivedTable,
+  where = "",
+  params: readonly unknown[] = [],
+): Promise<void> {
   await queryRows(tx.db, tx.kind, `delete from ${table}${where ? ` where ${where}` : ""}`, params);
 }
 
-export type RankColumns = Pick<Database["wallet_stats"], "wallet" | "rank_pnl" | "rank_winrate" | "rank_volume" | "rank_profit_factor">;
+export type RankColumns = Pick<
+  Database["wallet_stats"],
+  "wallet" | "rank_pnl" | "rank_winrate" | "rank_volume" | "rank_profit_factor"
+>;
 
 const RANK_COLUMNS = ["rank_pnl", "rank_winrate", "rank_volume", "rank_profit_factor"] as const;
 
@@ -108,14 +228,21 @@ const RANK_COLUMNS = ["rank_pnl", "rank_winrate", "rank_volume", "rank_profit_fa
 export async function updateRanks(tx: StoreTransaction, rows: readonly RankColumns[]): Promise<void> {
   if (rows.length === 0) return;
   if (tx.raw.kind === "sqlite") {
-    const statement = preparedStatement(tx.raw.handle, `update wallet_stats set ${RANK_COLUMNS.map((c) => `${c} = ?`).join(", ")} where wallet = ?`);
+    const statement = preparedStatement(
+      tx.raw.handle,
+      `update wallet_stats set ${RANK_COLUMNS.map((c) => `${c} = ?`).join(", ")} where wallet = ?`,
+    );
     for (const row of rows) statement.run([...RANK_COLUMNS.map((c) => row[c]), row.wallet]);
     return;
   }
   const client = tx.raw.client;
   const columns = ["wallet", ...RANK_COLUMNS];
-  await client.query("create temp table if not exists wallet_ranks_incoming (wallet text, rank_pnl bigint, rank_winrate bigint, rank_volume bigint, rank_profit_factor bigint) on commit delete rows");
+  await client.query(
+    "create temp table if not exists wallet_ranks_incoming (wallet text, rank_pnl bigint, rank_winrate bigint, rank_volume bigint, rank_profit_factor bigint) on commit delete rows",
+  );
   await client.query("truncate wallet_ranks_incoming");
   await copyRows(client, "wallet_ranks_incoming", columns, rows as unknown as Row[]);
-  await client.query(`update wallet_stats s set ${RANK_COLUMNS.map((c) => `${c} = i.${c}`).join(", ")} from wallet_ranks_incoming i where s.wallet = i.wallet`);
+  await client.query(
+    `update wallet_stats s set ${RANK_COLUMNS.map((c) => `${c} = i.${c}`).join(", ")} from wallet_ranks_incoming i where s.wallet = i.wallet`,
+  );
 }

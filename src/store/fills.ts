@@ -32,8 +32,26 @@ const FILLS: TableSpec = {
   table: "fills",
   key: "fill_key",
   columns: [
-    "fill_key", "source", "tx_hash", "log_index", "block_number", "order_hash", "wallet", "counterparty", "role", "condition_id",
-    "token_id", "outcome_index", "side", "size", "usd", "price", "fee", "ts", "entry_type", "exchange_version",
+    "fill_key",
+    "source",
+    "tx_hash",
+    "log_index",
+    "block_number",
+    "order_hash",
+    "wallet",
+    "counterparty",
+    "role",
+    "condition_id",
+    "token_id",
+    "outcome_index",
+    "side",
+    "size",
+    "usd",
+    "price",
+    "fee",
+    "ts",
+    "entry_type",
+    "exchange_version",
   ],
 };
 
@@ -41,8 +59,22 @@ const ACTIVITY: TableSpec = {
   table: "wallet_activity",
   key: "activity_key",
   columns: [
-    "activity_key", "source", "wallet", "type", "condition_id", "token_id", "outcome_index", "size", "usd", "price",
-    "ts", "tx_hash", "log_index", "neg_risk_market_id", "index_set", "fee",
+    "activity_key",
+    "source",
+    "wallet",
+    "type",
+    "condition_id",
+    "token_id",
+    "outcome_index",
+    "size",
+    "usd",
+    "price",
+    "ts",
+    "tx_hash",
+    "log_index",
+    "neg_risk_market_id",
+    "index_set",
+    "fee",
   ],
 };
 
@@ -63,13 +95,21 @@ const SQLITE_ROWS_PER_SLICE = 10_000;
 type SqliteHandle = SqliteDatabase.Database;
 const UNIQUE_VIOLATION = "23505";
 
-async function insertIgnoringDuplicates<R extends Record<string, unknown>>(tx: StoreTransaction, spec: TableSpec, rows: readonly R[]): Promise<R[]> {
+async function insertIgnoringDuplicates<R extends Record<string, unknown>>(
+  tx: StoreTransaction,
+  spec: TableSpec,
+  rows: readonly R[],
+): Promise<R[]> {
   if (rows.length === 0) return [];
   if (tx.raw.kind === "sqlite") return sqliteInsert(tx.raw.handle, spec, rows);
   return postgresInsert(tx.raw.client, spec, rows);
 }
 
-async function sqliteInsert<R extends Record<string, unknown>>(handle: SqliteHandle, spec: TableSpec, rows: readonly R[]): Promise<R[]> {
+async function sqliteInsert<R extends Record<string, unknown>>(
+  handle: SqliteHandle,
+  spec: TableSpec,
+  rows: readonly R[],
+): Promise<R[]> {
   const statement = preparedStatement(
     handle,
     `insert into ${spec.table} (${spec.columns.join(", ")}) values (${spec.columns.map(() => "?").join(", ")}) on conflict (${spec.key}) do nothing`,
@@ -89,7 +129,11 @@ async function sqliteInsert<R extends Record<string, unknown>>(handle: SqliteHan
   return fresh;
 }
 
-async function postgresInsert<R extends Record<string, unknown>>(client: pg.PoolClient, spec: TableSpec, rows: readonly R[]): Promise<R[]> {
+async function postgresInsert<R extends Record<string, unknown>>(
+  client: pg.PoolClient,
+  spec: TableSpec,
+  rows: readonly R[],
+): Promise<R[]> {
   await client.query("savepoint bulk_insert");
   try {
     await copyRows(client, spec.table, spec.columns, rows);
@@ -100,7 +144,9 @@ async function postgresInsert<R extends Record<string, unknown>>(client: pg.Pool
     if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
   }
   const staging = `${spec.table}_incoming`;
-  await client.query(`create temp table if not exists ${staging} (like ${spec.table} including defaults) on commit delete rows`);
+  await client.query(
+    `create temp table if not exists ${staging} (like ${spec.table} including defaults) on commit delete rows`,
+  );
   await client.query(`truncate ${staging}`);
   await copyRows(client, staging, spec.columns, rows);
   const columns = spec.columns.map(sqlIdentifier).join(", ");
@@ -172,7 +218,11 @@ export async function createDeferredFillIndexes(tx: StoreTransaction, memory?: I
  * What the batch that ends a first sync adds when the sync deferred its fills' indexes and wallets: the indexes,
  * then the wallets of all stored fills (over the wallet index). Safe to run when nothing was deferred.
  */
-export async function completeDeferredFills(tx: StoreTransaction, memory: IndexBuildMemory, now: number): Promise<void> {
+export async function completeDeferredFills(
+  tx: StoreTransaction,
+  memory: IndexBuildMemory,
+  now: number,
+): Promise<void> {
   // On PostgreSQL this also sets the transaction's work_mem and JIT for the grouping by wallet that follows.
   await createDeferredFillIndexes(tx, memory);
   await recordWalletsOfFills(tx, now);
@@ -196,7 +246,16 @@ export async function deferredFillIndexesPresent(tx: StoreTransaction): Promise<
   const names = DEFERRED_FILL_INDEXES.map((index) => index.name);
   const found =
     tx.raw.kind === "sqlite"
-      ? tx.raw.handle.prepare(`select name from sqlite_master where type = 'index' and name in (${names.map(() => "?").join(", ")})`).all(...names)
-      : (await tx.raw.client.query("select indexname from pg_indexes where schemaname = current_schema() and indexname = any($1)", [names])).rows;
+      ? tx.raw.handle
+          .prepare(
+            `select name from sqlite_master where type = 'index' and name in (${names.map(() => "?").join(", ")})`,
+          )
+          .all(...names)
+      : (
+          await tx.raw.client.query(
+            "select indexname from pg_indexes where schemaname = current_schema() and indexname = any($1)",
+            [names],
+          )
+        ).rows;
   return found.length === names.length;
 }

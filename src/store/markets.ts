@@ -26,7 +26,9 @@ function chunks<T>(rows: readonly T[]): T[][] {
  * order (one lock order for every writer, so concurrent upserts on PostgreSQL cannot deadlock on each other).
  */
 function lastByKey<T>(rows: readonly T[], key: (row: T) => string): T[] {
-  return [...new Map(rows.map((row) => [key(row), row])).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  return [...new Map(rows.map((row) => [key(row), row])).entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, row]) => row);
 }
 
 export async function upsertEvents(tx: StoreTransaction, events: readonly NewEvent[]): Promise<void> {
@@ -52,11 +54,20 @@ export async function upsertEvents(tx: StoreTransaction, events: readonly NewEve
 }
 
 /** Upserts markets and their two tokens each. A null resolution keeps the stored one (Gamma can lag the chain). */
-export async function upsertMarkets(tx: StoreTransaction, markets: readonly NewMarket[], tokens: readonly NewMarketToken[]): Promise<void> {
+export async function upsertMarkets(
+  tx: StoreTransaction,
+  markets: readonly NewMarket[],
+  tokens: readonly NewMarketToken[],
+): Promise<void> {
   const unique = lastByKey(markets, (m) => m.id);
-  const chainResolved = await resolutionsOf(tx.db, unique.filter((m) => m.resolution == null).map((m) => m.condition_id));
+  const chainResolved = await resolutionsOf(
+    tx.db,
+    unique.filter((m) => m.resolution == null).map((m) => m.condition_id),
+  );
   for (const part of chunks(unique)) {
-    const rows = part.map((m) => (m.resolution == null ? { ...m, resolution: chainResolved.get(m.condition_id)?.resolution ?? null } : m));
+    const rows = part.map((m) =>
+      m.resolution == null ? { ...m, resolution: chainResolved.get(m.condition_id)?.resolution ?? null } : m,
+    );
     await tx.db
       .insertInto("markets")
       .values(rows)
@@ -89,12 +100,19 @@ export async function upsertMarkets(tx: StoreTransaction, markets: readonly NewM
       .execute();
   }
   for (const part of chunks(lastByKey(tokens, (t) => t.token_id))) {
-    await tx.db.insertInto("market_tokens").values(part).onConflict((oc) => oc.column("token_id").doNothing()).execute();
+    await tx.db
+      .insertInto("market_tokens")
+      .values(part)
+      .onConflict((oc) => oc.column("token_id").doNothing())
+      .execute();
   }
 }
 
 /** Records chain resolutions (once per condition) and sets them on the markets; returns the new ones. */
-export async function recordResolutions(tx: StoreTransaction, resolutions: readonly NewResolution[]): Promise<NewResolution[]> {
+export async function recordResolutions(
+  tx: StoreTransaction,
+  resolutions: readonly NewResolution[],
+): Promise<NewResolution[]> {
   const fresh: NewResolution[] = [];
   for (const resolution of lastByKey(resolutions, (r) => r.condition_id)) {
     const inserted = await tx.db
@@ -105,16 +123,24 @@ export async function recordResolutions(tx: StoreTransaction, resolutions: reado
       .executeTakeFirst();
     if (!inserted) continue;
     fresh.push(resolution);
-    await tx.db.updateTable("markets").set({ resolution: resolution.resolution }).where("condition_id", "=", resolution.condition_id).execute();
+    await tx.db
+      .updateTable("markets")
+      .set({ resolution: resolution.resolution })
+      .where("condition_id", "=", resolution.condition_id)
+      .execute();
   }
   return fresh;
 }
 
-export async function resolutionsOf(db: Kysely<Database>, conditionIds: readonly string[]): Promise<Map<string, StoredResolution>> {
+export async function resolutionsOf(
+  db: Kysely<Database>,
+  conditionIds: readonly string[],
+): Promise<Map<string, StoredResolution>> {
   const out = new Map<string, StoredResolution>();
   for (const part of chunks(conditionIds)) {
     if (part.length === 0) continue;
-    for (const row of await db.selectFrom("market_resolutions").selectAll().where("condition_id", "in", part).execute()) out.set(row.condition_id, row);
+    for (const row of await db.selectFrom("market_resolutions").selectAll().where("condition_id", "in", part).execute())
+      out.set(row.condition_id, row);
   }
   return out;
 }
@@ -129,7 +155,11 @@ export async function tokenFacts(db: Kysely<Database>, tokenIds: readonly string
   const out = new Map<string, TokenFacts>();
   for (const part of chunks(tokenIds)) {
     if (part.length === 0) continue;
-    const rows = await db.selectFrom("market_tokens").select(["token_id", "condition_id", "outcome_index"]).where("token_id", "in", part).execute();
+    const rows = await db
+      .selectFrom("market_tokens")
+      .select(["token_id", "condition_id", "outcome_index"])
+      .where("token_id", "in", part)
+      .execute();
     for (const row of rows) out.set(row.token_id, { conditionId: row.condition_id, outcomeIndex: row.outcome_index });
   }
   return out;
@@ -140,7 +170,8 @@ export async function knownConditions(db: Kysely<Database>, conditionIds: readon
   const out = new Set<string>();
   for (const part of chunks(conditionIds)) {
     if (part.length === 0) continue;
-    for (const row of await db.selectFrom("markets").select("condition_id").where("condition_id", "in", part).execute()) out.add(row.condition_id);
+    for (const row of await db.selectFrom("markets").select("condition_id").where("condition_id", "in", part).execute())
+      out.add(row.condition_id);
   }
   return out;
 }

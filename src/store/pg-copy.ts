@@ -106,7 +106,13 @@ const BINARY_SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
 /** How a column's values are written, by the column's type in the catalog (pg_type oids). */
 type Encoding = "text" | "int8" | "int4" | "int2" | "float8" | "float4";
 const ENCODING_OF_TYPE = new Map<number, Encoding>([
-  [25, "text"], [1043, "text"], [20, "int8"], [23, "int4"], [21, "int2"], [701, "float8"], [700, "float4"],
+  [25, "text"],
+  [1043, "text"],
+  [20, "int8"],
+  [23, "int4"],
+  [21, "int2"],
+  [701, "float8"],
+  [700, "float4"],
 ]);
 
 /** Each connection's column types by table name: the tables COPY writes keep their columns while a process runs. */
@@ -119,7 +125,10 @@ async function columnEncodings(client: pg.PoolClient, table: string, columns: re
   tables.set(table, types);
   return columns.map((column) => {
     const encoding = ENCODING_OF_TYPE.get(types.get(column) ?? -1);
-    if (!encoding) throw new Error(`COPY into ${table}: column ${column} has type ${types.get(column) ?? "(none)"}, which the binary writer does not encode`);
+    if (!encoding)
+      throw new Error(
+        `COPY into ${table}: column ${column} has type ${types.get(column) ?? "(none)"}, which the binary writer does not encode`,
+      );
     return encoding;
   });
 }
@@ -134,7 +143,11 @@ async function readColumnTypes(client: pg.PoolClient, table: string): Promise<Ma
 }
 
 /** The rows in COPY binary format, `ROWS_PER_CHUNK` tuples per buffer, formatted as they are taken. */
-function* binaryChunks(columns: readonly string[], encodings: readonly Encoding[], rows: ReadonlyArray<Record<string, unknown>>): Generator<Buffer> {
+function* binaryChunks(
+  columns: readonly string[],
+  encodings: readonly Encoding[],
+  rows: ReadonlyArray<Record<string, unknown>>,
+): Generator<Buffer> {
   const bind = rowBinder(columns);
   const values = new Array<unknown>(columns.length);
   for (let start = 0; start < rows.length; start += ROWS_PER_CHUNK) {
@@ -271,7 +284,12 @@ function outOfRange(value: unknown, column: string, type: string): Error {
 }
 
 /** Runs `copy <table> (<columns>) from stdin` in binary format with the rows' values; resolves with the row count. */
-export async function copyRows(client: pg.PoolClient, table: string, columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): Promise<number> {
+export async function copyRows(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  rows: ReadonlyArray<Record<string, unknown>>,
+): Promise<number> {
   if (rows.length === 0) return 0;
   const encodings = await columnEncodings(client, table, columns);
   const statement = `copy ${sqlIdentifier(table)} (${columns.map(sqlIdentifier).join(", ")}) from stdin (format binary)`;

@@ -13,7 +13,12 @@ export function dialectText(kind: StoreKind, text: string): string {
   return text.replace(/\?/g, () => `$${++n}`);
 }
 
-export async function queryRows<T>(db: Kysely<Database>, kind: StoreKind, text: string, params: readonly unknown[] = []): Promise<T[]> {
+export async function queryRows<T>(
+  db: Kysely<Database>,
+  kind: StoreKind,
+  text: string,
+  params: readonly unknown[] = [],
+): Promise<T[]> {
   const result = await db.executeQuery<T>(CompiledQuery.raw(dialectText(kind, text), [...params]));
   return result.rows as T[];
 }
@@ -24,7 +29,11 @@ export function placeholders(count: number): string {
 }
 
 /** Runs `run` over the values in slices small enough for any dialect's parameter limit. */
-export async function inSlices<V, R>(values: readonly V[], run: (slice: V[]) => Promise<R[]>, size = 500): Promise<R[]> {
+export async function inSlices<V, R>(
+  values: readonly V[],
+  run: (slice: V[]) => Promise<R[]>,
+  size = 500,
+): Promise<R[]> {
   const out: R[] = [];
   for (let i = 0; i < values.length; i += size) for (const row of await run(values.slice(i, i + size))) out.push(row);
   return out;

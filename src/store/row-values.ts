@@ -15,7 +15,11 @@ export function rowBinder(columns: readonly string[]): RowBinder {
   let bind = binders.get(key);
   if (!bind) {
     for (const column of columns) if (!COLUMN_NAME.test(column)) throw new Error(`unexpected column name ${column}`);
-    bind = new Function("row", "values", columns.map((c, i) => `values[${i}] = row["${c}"] ?? null;`).join("\n")) as RowBinder;
+    bind = new Function(
+      "row",
+      "values",
+      columns.map((c, i) => `values[${i}] = row["${c}"] ?? null;`).join("\n"),
+    ) as RowBinder;
     binders.set(key, bind);
   }
   return bind;

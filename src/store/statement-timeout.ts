@@ -18,11 +18,16 @@ export class StatementTimeout extends Error {
 /** PostgreSQL's SQLSTATE for a statement cancelled by statement_timeout (query_canceled). */
 const QUERY_CANCELED = "57014";
 
-export async function withStatementTimeout<T>(store: Store, timeoutMs: number, read: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+export async function withStatementTimeout<T>(
+  store: Store,
+  timeoutMs: number,
+  read: (db: Kysely<Database>) => Promise<T>,
+): Promise<T> {
   if (store.kind === "sqlite") return read(store.db);
   try {
     return await store.transaction(async (tx) => {
-      if (tx.raw.kind === "postgres") await tx.raw.client.query(`set local statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+      if (tx.raw.kind === "postgres")
+        await tx.raw.client.query(`set local statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
       return read(tx.db);
     });
   } catch (error) {

@@ -3,7 +3,14 @@ import { sql } from "kysely";
 import { storeBackends } from "../../test/support/backends.js";
 import { listCheckpoints, readCheckpoint, recordSourceError, saveCheckpoint } from "./checkpoints.js";
 import type { Store } from "./database.js";
-import { chainFillKey, createDeferredFillIndexes, deferredFillIndexesPresent, dropDeferredFillIndexes, insertActivity, insertFills } from "./fills.js";
+import {
+  chainFillKey,
+  createDeferredFillIndexes,
+  deferredFillIndexesPresent,
+  dropDeferredFillIndexes,
+  insertActivity,
+  insertFills,
+} from "./fills.js";
 import { chainOrderedFillKeys } from "./migrations/0006_chain_ordered_fill_keys.js";
 import { byteOrderText } from "./migrations/0007_byte_order_text.js";
 import { plainRowIds } from "./migrations/0008_plain_row_ids.js";
@@ -72,16 +79,26 @@ describe.each(storeBackends)("store on $kind", (backend) => {
     expect(again).toEqual([]);
   });
 
-  it("compares every text column byte by byte (PostgreSQL: COLLATE \"C\"; SQLite: BINARY)", async () => {
+  it('compares every text column byte by byte (PostgreSQL: COLLATE "C"; SQLite: BINARY)', async () => {
     if (store.kind === "postgres") {
       const other = await sql<{ table_name: string; column_name: string; collation_name: string | null }>`
         select c.table_name, c.column_name, c.collation_name from information_schema.columns c
           join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name and t.table_type = 'BASE TABLE'
-        where c.table_schema = current_schema() and c.data_type = 'text' and c.collation_name is distinct from 'C'`.execute(store.db);
+        where c.table_schema = current_schema() and c.data_type = 'text' and c.collation_name is distinct from 'C'`.execute(
+        store.db,
+      );
       expect(other.rows).toEqual([]);
     }
-    await store.db.insertInto("wallets").values(["0xZb", "0xaa", "0x_a"].map((address) => ({ address, updated_at: 0 }))).execute();
-    const ordered = await store.db.selectFrom("wallets").select("address").where("address", "in", ["0xZb", "0xaa", "0x_a"]).orderBy("address").execute();
+    await store.db
+      .insertInto("wallets")
+      .values(["0xZb", "0xaa", "0x_a"].map((address) => ({ address, updated_at: 0 })))
+      .execute();
+    const ordered = await store.db
+      .selectFrom("wallets")
+      .select("address")
+      .where("address", "in", ["0xZb", "0xaa", "0x_a"])
+      .orderBy("address")
+      .execute();
     expect(ordered.map((r) => r.address)).toEqual(["0xZb", "0x_a", "0xaa"]);
     await store.db.deleteFrom("wallets").where("address", "in", ["0xZb", "0xaa", "0x_a"]).execute();
   });
@@ -95,8 +112,14 @@ describe.each(storeBackends)("store on $kind", (backend) => {
       await byteOrderText.up(store.db as never, "postgres");
       const columns = await sql<{ column_name: string; collation_name: string | null }>`
         select column_name, collation_name from information_schema.columns
-        where table_schema = current_schema() and table_name = 'collation_probe' order by ordinal_position`.execute(store.db);
-      expect(columns.rows).toEqual([{ column_name: "k", collation_name: "C" }, { column_name: "v", collation_name: "C" }, { column_name: "n", collation_name: null }]);
+        where table_schema = current_schema() and table_name = 'collation_probe' order by ordinal_position`.execute(
+        store.db,
+      );
+      expect(columns.rows).toEqual([
+        { column_name: "k", collation_name: "C" },
+        { column_name: "v", collation_name: "C" },
+        { column_name: "n", collation_name: null },
+      ]);
       const rows = await sql<{ k: string }>`select k from collation_probe where v >= '0x' order by v`.execute(store.db);
       expect(rows.rows.map((r) => r.k)).toEqual(["0xb", "0xa"]);
     } finally {
@@ -106,7 +129,11 @@ describe.each(storeBackends)("store on $kind", (backend) => {
 
   it("keeps a fill once per natural key", async () => {
     const insert = () =>
-      store.db.insertInto("fills").values(fill("chain:0xabc:1")).onConflict((oc) => oc.column("fill_key").doNothing()).execute();
+      store.db
+        .insertInto("fills")
+        .values(fill("chain:0xabc:1"))
+        .onConflict((oc) => oc.column("fill_key").doNothing())
+        .execute();
     await insert();
     await insert();
     const rows = await store.db.selectFrom("fills").selectAll().where("fill_key", "=", "chain:0xabc:1").execute();
@@ -116,16 +143,28 @@ describe.each(storeBackends)("store on $kind", (backend) => {
 
   it("bulk-inserts fills and activity idempotently, inside the caller's transaction", async () => {
     const batch = Array.from({ length: 1200 }, (_, i) =>
-      fill(`chain:0xbulk:${i}`, { log_index: i, counterparty: i % 2 ? null : "0x2222222222222222222222222222222222222222", entry_type: i % 3 ? "MINT" : null }),
+      fill(`chain:0xbulk:${i}`, {
+        log_index: i,
+        counterparty: i % 2 ? null : "0x2222222222222222222222222222222222222222",
+        entry_type: i % 3 ? "MINT" : null,
+      }),
     );
     const first = await store.transaction((tx) => insertFills(tx, batch));
-    const again = await store.transaction((tx) => insertFills(tx, [...batch.slice(0, 10), fill("chain:0xbulk:new"), fill("chain:0xbulk:new")]));
+    const again = await store.transaction((tx) =>
+      insertFills(tx, [...batch.slice(0, 10), fill("chain:0xbulk:new"), fill("chain:0xbulk:new")]),
+    );
     expect(first).toHaveLength(1200);
     expect(again.map((f) => f.fill_key)).toEqual(["chain:0xbulk:new"]);
     // A stored key in the last of several COPY chunks (PostgreSQL sends 500 rows per chunk): the rows before it are new.
     const later = [...Array.from({ length: 1100 }, (_, i) => fill(`chain:0xlater:${i}`)), batch[1199]!];
-    expect((await store.transaction((tx) => insertFills(tx, later))).map((f) => f.fill_key)).toEqual(later.slice(0, 1100).map((f) => f.fill_key));
-    const stored = await store.db.selectFrom("fills").select(["log_index", "counterparty", "entry_type"]).where("fill_key", "=", "chain:0xbulk:3").executeTakeFirstOrThrow();
+    expect((await store.transaction((tx) => insertFills(tx, later))).map((f) => f.fill_key)).toEqual(
+      later.slice(0, 1100).map((f) => f.fill_key),
+    );
+    const stored = await store.db
+      .selectFrom("fills")
+      .select(["log_index", "counterparty", "entry_type"])
+      .where("fill_key", "=", "chain:0xbulk:3")
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ log_index: 3, counterparty: null, entry_type: null });
     await expect(
       store.transaction(async (tx) => {
@@ -133,7 +172,9 @@ describe.each(storeBackends)("store on $kind", (backend) => {
         throw new Error("abort");
       }),
     ).rejects.toThrow("abort");
-    expect(await store.db.selectFrom("fills").select("id").where("fill_key", "=", "chain:0xbulk:rolled-back").execute()).toEqual([]);
+    expect(
+      await store.db.selectFrom("fills").select("id").where("fill_key", "=", "chain:0xbulk:rolled-back").execute(),
+    ).toEqual([]);
     const activity = {
       activity_key: "redeem:0xr:0",
       source: "chain" as const,
@@ -152,38 +193,85 @@ describe.each(storeBackends)("store on $kind", (backend) => {
     expect(await store.transaction((tx) => insertActivity(tx, [activity, activity]))).toHaveLength(1);
     const awkward = { ...activity, activity_key: "data:tab\tnew\nline\\slash", index_set: null };
     await store.transaction((tx) => insertActivity(tx, [awkward]));
-    const back = await store.db.selectFrom("wallet_activity").select("activity_key").where("activity_key", "=", awkward.activity_key).execute();
+    const back = await store.db
+      .selectFrom("wallet_activity")
+      .select("activity_key")
+      .where("activity_key", "=", awkward.activity_key)
+      .execute();
     expect(back).toEqual([{ activity_key: awkward.activity_key }]);
   });
 
   it("bulk-inserts every kind of value exactly: signed and fractional numbers, nulls, escapes, non-ASCII, a value larger than a COPY buffer", async () => {
     const awkward = [
-      fill("chain:0xvalues:0", { size: 0, usd: -9_007_199_254_740_991, fee: 9_007_199_254_740_991, price: 0.123456789, log_index: -1, counterparty: null }),
-      fill("chain:0xvalues:1", { wallet: "0xünïcødé✓𝄞", tx_hash: "tab\tnew\nline\\slash\rreturn", price: 1e-7, block_number: null }),
+      fill("chain:0xvalues:0", {
+        size: 0,
+        usd: -9_007_199_254_740_991,
+        fee: 9_007_199_254_740_991,
+        price: 0.123456789,
+        log_index: -1,
+        counterparty: null,
+      }),
+      fill("chain:0xvalues:1", {
+        wallet: "0xünïcødé✓𝄞",
+        tx_hash: "tab\tnew\nline\\slash\rreturn",
+        price: 1e-7,
+        block_number: null,
+      }),
       fill("chain:0xvalues:2", { token_id: "7".repeat(700_000) + "é", price: -0.5, size: 10, usd: -10 }),
     ];
     expect(await store.transaction((tx) => insertFills(tx, awkward))).toHaveLength(3);
-    const columns = ["fill_key", "wallet", "tx_hash", "token_id", "size", "usd", "fee", "price", "log_index", "block_number", "counterparty"] as const;
-    const back = await store.db.selectFrom("fills").select(columns).where("fill_key", "like", "chain:0xvalues:%").orderBy("fill_key").execute();
-    expect(back).toEqual(awkward.map((row) => Object.fromEntries(columns.map((column) => [column, row[column] ?? null]))));
+    const columns = [
+      "fill_key",
+      "wallet",
+      "tx_hash",
+      "token_id",
+      "size",
+      "usd",
+      "fee",
+      "price",
+      "log_index",
+      "block_number",
+      "counterparty",
+    ] as const;
+    const back = await store.db
+      .selectFrom("fills")
+      .select(columns)
+      .where("fill_key", "like", "chain:0xvalues:%")
+      .orderBy("fill_key")
+      .execute();
+    expect(back).toEqual(
+      awkward.map((row) => Object.fromEntries(columns.map((column) => [column, row[column] ?? null]))),
+    );
   });
 
-  it.runIf(backend.kind === "postgres")("refuses a value its column cannot hold, naming the column, and writes none of the batch", async () => {
-    const batch = [fill("chain:0xrefused:0"), fill("chain:0xrefused:1", { size: 1.5 })];
-    await expect(
-      store.transaction(async (tx) => {
-        await insertFills(tx, batch);
-        await saveCheckpoint(tx.db, "refused-source", "block:1", 100);
-      }),
-    ).rejects.toThrow(/column size needs an integer/);
-    expect(await store.db.selectFrom("fills").select("fill_key").where("fill_key", "like", "chain:0xrefused:%").execute()).toEqual([]);
-    expect(await readCheckpoint(store.db, "refused-source")).toBeUndefined();
-  });
+  it.runIf(backend.kind === "postgres")(
+    "refuses a value its column cannot hold, naming the column, and writes none of the batch",
+    async () => {
+      const batch = [fill("chain:0xrefused:0"), fill("chain:0xrefused:1", { size: 1.5 })];
+      await expect(
+        store.transaction(async (tx) => {
+          await insertFills(tx, batch);
+          await saveCheckpoint(tx.db, "refused-source", "block:1", 100);
+        }),
+      ).rejects.toThrow(/column size needs an integer/);
+      expect(
+        await store.db.selectFrom("fills").select("fill_key").where("fill_key", "like", "chain:0xrefused:%").execute(),
+      ).toEqual([]);
+      expect(await readCheckpoint(store.db, "refused-source")).toBeUndefined();
+    },
+  );
 
   it("returns 64-bit micro-unit amounts as exact numbers", async () => {
     const big = 9_007_199_254_740_000; // 9.007e9 USD in micro-units, above 2^32 and below 2^53
-    await store.db.insertInto("fills").values(fill("chain:0xbig:7", { size: big, usd: big - 1 })).execute();
-    const row = await store.db.selectFrom("fills").select(["size", "usd", "ts"]).where("fill_key", "=", "chain:0xbig:7").executeTakeFirstOrThrow();
+    await store.db
+      .insertInto("fills")
+      .values(fill("chain:0xbig:7", { size: big, usd: big - 1 }))
+      .execute();
+    const row = await store.db
+      .selectFrom("fills")
+      .select(["size", "usd", "ts"])
+      .where("fill_key", "=", "chain:0xbig:7")
+      .executeTakeFirstOrThrow();
     expect(row.size).toBe(big);
     expect(row.usd).toBe(big - 1);
     expect(typeof row.ts).toBe("number");
@@ -208,25 +296,50 @@ describe.each(storeBackends)("store on $kind", (backend) => {
     await recordSourceError(store.db, "gamma-markets", "malformed market 42", 1030);
     await recordSourceError(store.db, "gamma-markets", "malformed market 43", 1040);
     const c = await readCheckpoint(store.db, "gamma-markets");
-    expect(c).toMatchObject({ cursor: "offset:1500", first_sync_done: 1, errors: 2, last_error: "malformed market 43", updated_at: 1020 });
+    expect(c).toMatchObject({
+      cursor: "offset:1500",
+      first_sync_done: 1,
+      errors: 2,
+      last_error: "malformed market 43",
+      updated_at: 1020,
+    });
     expect((await listCheckpoints(store.db)).map((x) => x.source)).toContain("gamma-markets");
   });
 
   it("keys chain fills by block and log index, zero-padded into chain order, and migrates the keys of stored fills", async () => {
     expect(chainFillKey(81_000_123, 7)).toBe("chain:0081000123:000007");
-    expect([chainFillKey(99, 10), chainFillKey(100, 2), chainFillKey(100, 11)].sort()).toEqual([chainFillKey(99, 10), chainFillKey(100, 2), chainFillKey(100, 11)]);
+    expect([chainFillKey(99, 10), chainFillKey(100, 2), chainFillKey(100, 11)].sort()).toEqual([
+      chainFillKey(99, 10),
+      chainFillKey(100, 2),
+      chainFillKey(100, 11),
+    ]);
     const own = await backend.open();
     try {
-      await own.store.db.insertInto("fills").values([
-        fill("chain:0xabc:7", { block_number: 81_000_123, log_index: 7 }),
-        fill("chain:0xabc:12", { block_number: 81_000_123, log_index: 12 }),
-        fill("data:0xabc:0x1111:123:BUY:100000000:600000", { source: "data_api", log_index: null, block_number: null }),
-      ]).execute();
+      await own.store.db
+        .insertInto("fills")
+        .values([
+          fill("chain:0xabc:7", { block_number: 81_000_123, log_index: 7 }),
+          fill("chain:0xabc:12", { block_number: 81_000_123, log_index: 12 }),
+          fill("data:0xabc:0x1111:123:BUY:100000000:600000", {
+            source: "data_api",
+            log_index: null,
+            block_number: null,
+          }),
+        ])
+        .execute();
       await chainOrderedFillKeys.up(own.store.db as never, own.store.kind);
       const keys = await own.store.db.selectFrom("fills").select("fill_key").orderBy("fill_key").execute();
-      expect(keys.map((k) => k.fill_key)).toEqual([chainFillKey(81_000_123, 7), chainFillKey(81_000_123, 12), "data:0xabc:0x1111:123:BUY:100000000:600000"]);
+      expect(keys.map((k) => k.fill_key)).toEqual([
+        chainFillKey(81_000_123, 7),
+        chainFillKey(81_000_123, 12),
+        "data:0xabc:0x1111:123:BUY:100000000:600000",
+      ]);
       // A replayed log is still a no-op.
-      expect(await own.store.transaction((tx) => insertFills(tx, [fill(chainFillKey(81_000_123, 7), { block_number: 81_000_123, log_index: 7 })]))).toEqual([]);
+      expect(
+        await own.store.transaction((tx) =>
+          insertFills(tx, [fill(chainFillKey(81_000_123, 7), { block_number: 81_000_123, log_index: 7 })]),
+        ),
+      ).toEqual([]);
     } finally {
       await own.dispose();
     }
@@ -237,16 +350,29 @@ describe.each(storeBackends)("store on $kind", (backend) => {
     const own = await backend.open();
     try {
       const db = own.store.db;
-      const schemaOf = async () => (await sql<{ type: string; name: string; sql: string | null }>`select type, name, sql from sqlite_master where tbl_name = 'fills' order by name`.execute(db)).rows;
+      const schemaOf = async () =>
+        (
+          await sql<{
+            type: string;
+            name: string;
+            sql: string | null;
+          }>`select type, name, sql from sqlite_master where tbl_name = 'fills' order by name`.execute(db)
+        ).rows;
       const current = await schemaOf();
       const definition = current.find((r) => r.type === "table")!.sql!;
       expect(definition).not.toMatch(/autoincrement/i);
       // The table as migration 0001 made it, in a first sync that has dropped its deferred indexes.
       await sql`drop table fills`.execute(db);
       await sql.raw(definition.replace(/primary key/i, "primary key autoincrement")).execute(db);
-      for (const index of current.filter((r) => r.type === "index" && r.sql && r.name !== "fills_wallet_ts")) await sql.raw(index.sql!).execute(db);
+      for (const index of current.filter((r) => r.type === "index" && r.sql && r.name !== "fills_wallet_ts"))
+        await sql.raw(index.sql!).execute(db);
       const keys = [chainFillKey(81_000_000, 1), chainFillKey(81_000_000, 2), chainFillKey(81_000_001, 0)];
-      await own.store.transaction((tx) => insertFills(tx, keys.map((k, i) => fill(k, { log_index: i }))));
+      await own.store.transaction((tx) =>
+        insertFills(
+          tx,
+          keys.map((k, i) => fill(k, { log_index: i })),
+        ),
+      );
       const before = await db.selectFrom("fills").selectAll().orderBy("id").execute();
 
       await own.store.transaction((tx) => plainRowIds.up(tx.db as never, "sqlite"));

@@ -21,10 +21,27 @@ export interface HeldRecord<R> {
 const ROWS_PER_STATEMENT = 500;
 
 /** Holds records until their market is listed; a record held already stays as it is. */
-export async function holdUnlistedRecords(tx: StoreTransaction, records: readonly HeldRecord<unknown>[], now: number): Promise<void> {
+export async function holdUnlistedRecords(
+  tx: StoreTransaction,
+  records: readonly HeldRecord<unknown>[],
+  now: number,
+): Promise<void> {
   for (let i = 0; i < records.length; i += ROWS_PER_STATEMENT) {
-    const values = records.slice(i, i + ROWS_PER_STATEMENT).map((r) => ({ record_key: r.key, kind: r.kind, market_key: r.marketKey, ts: r.ts, row: JSON.stringify(r.row), created_at: now }));
-    await tx.db.insertInto("unlisted_market_records").values(values).onConflict((oc) => oc.column("record_key").doNothing()).execute();
+    const values = records
+      .slice(i, i + ROWS_PER_STATEMENT)
+      .map((r) => ({
+        record_key: r.key,
+        kind: r.kind,
+        market_key: r.marketKey,
+        ts: r.ts,
+        row: JSON.stringify(r.row),
+        created_at: now,
+      }));
+    await tx.db
+      .insertInto("unlisted_market_records")
+      .values(values)
+      .onConflict((oc) => oc.column("record_key").doNothing())
+      .execute();
   }
 }
 
@@ -38,26 +55,50 @@ export async function awaitedMarkets(db: Kysely<Database>): Promise<{ tokens: st
 }
 
 /** The held records of these markets, oldest first. */
-export async function heldRecordsOf(db: Kysely<Database>, marketKeys: readonly string[]): Promise<HeldRecord<unknown>[]> {
-  const rows = await inSlices(marketKeys, (slice) => db.selectFrom("unlisted_market_records").selectAll().where("market_key", "in", slice).execute());
+export async function heldRecordsOf(
+  db: Kysely<Database>,
+  marketKeys: readonly string[],
+): Promise<HeldRecord<unknown>[]> {
+  const rows = await inSlices(marketKeys, (slice) =>
+    db.selectFrom("unlisted_market_records").selectAll().where("market_key", "in", slice).execute(),
+  );
   return rows
     .sort((a, b) => a.ts - b.ts || (a.record_key < b.record_key ? -1 : 1))
-    .map((r) => ({ key: r.record_key, kind: r.kind, marketKey: r.market_key, ts: Number(r.ts), row: JSON.parse(r.row) as unknown }));
+    .map((r) => ({
+      key: r.record_key,
+      kind: r.kind,
+      marketKey: r.market_key,
+      ts: Number(r.ts),
+      row: JSON.parse(r.row) as unknown,
+    }));
 }
 
 /** Deletes held records (once written to their tables, in the same transaction). */
 export async function releaseHeldRecords(tx: StoreTransaction, keys: readonly string[]): Promise<void> {
-  await inSlices(keys, (slice) => tx.db.deleteFrom("unlisted_market_records").where("record_key", "in", slice).execute());
+  await inSlices(keys, (slice) =>
+    tx.db.deleteFrom("unlisted_market_records").where("record_key", "in", slice).execute(),
+  );
 }
 
 /** Drops the held records of these kinds first held before `before` (unix seconds); returns how many. */
-export async function dropHeldRecords(db: Kysely<Database>, kinds: readonly UnlistedRecordKind[], before: number): Promise<number> {
-  const result = await db.deleteFrom("unlisted_market_records").where("kind", "in", kinds).where("created_at", "<", before).executeTakeFirst();
+export async function dropHeldRecords(
+  db: Kysely<Database>,
+  kinds: readonly UnlistedRecordKind[],
+  before: number,
+): Promise<number> {
+  const result = await db
+    .deleteFrom("unlisted_market_records")
+    .where("kind", "in", kinds)
+    .where("created_at", "<", before)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
 /** Records waiting for their market. */
 export async function countHeldRecords(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom("unlisted_market_records").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
+  const row = await db
+    .selectFrom("unlisted_market_records")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }

@@ -16,18 +16,42 @@ async function fileStore(backgroundCheckpoints: boolean): Promise<{ store: Store
   const dir = mkdtempSync(join(tmpdir(), "pelagic-wal-"));
   dirs.push(dir);
   const path = join(dir, "store.sqlite");
-  const store = await openStore({ kind: "sqlite", sqlitePath: path, sqliteBackgroundCheckpoints: backgroundCheckpoints });
+  const store = await openStore({
+    kind: "sqlite",
+    sqlitePath: path,
+    sqliteBackgroundCheckpoints: backgroundCheckpoints,
+  });
   await migrateStore(store);
   return { store, path };
 }
 
 /** About 8 MB of fills in one transaction: far below the writing connection's own auto-checkpoint mark. */
 async function writeFills(store: Store): Promise<void> {
-  const fills = Array.from({ length: 20_000 }, (_, i): NewFill => ({
-    fill_key: `chain:${String(i).padStart(10, "0")}:000000`, source: "chain", tx_hash: `0x${"ab".repeat(32)}`, log_index: 0, block_number: i,
-    order_hash: `0x${"cd".repeat(32)}`, wallet: `0x${String(i).padStart(40, "1")}`, counterparty: null, role: "maker", condition_id: `0x${"c".repeat(64)}`,
-    token_id: "1".repeat(76), outcome_index: 0, side: "BUY", size: 1_000_000, usd: 500_000, price: 0.5, fee: 0, ts: 1_777_000_000 + i, entry_type: "MINT", exchange_version: 2,
-  }));
+  const fills = Array.from(
+    { length: 20_000 },
+    (_, i): NewFill => ({
+      fill_key: `chain:${String(i).padStart(10, "0")}:000000`,
+      source: "chain",
+      tx_hash: `0x${"ab".repeat(32)}`,
+      log_index: 0,
+      block_number: i,
+      order_hash: `0x${"cd".repeat(32)}`,
+      wallet: `0x${String(i).padStart(40, "1")}`,
+      counterparty: null,
+      role: "maker",
+      condition_id: `0x${"c".repeat(64)}`,
+      token_id: "1".repeat(76),
+      outcome_index: 0,
+      side: "BUY",
+      size: 1_000_000,
+      usd: 500_000,
+      price: 0.5,
+      fee: 0,
+      ts: 1_777_000_000 + i,
+      entry_type: "MINT",
+      exchange_version: 2,
+    }),
+  );
   await store.transaction((tx) => insertFills(tx, fills));
 }
 

@@ -41,7 +41,10 @@ export class WalCheckpointer {
 
   constructor(sqlitePath: string) {
     const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path: sqlitePath, intervalMs: CHECKPOINT_INTERVAL_MS } });
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver, path: sqlitePath, intervalMs: CHECKPOINT_INTERVAL_MS },
+    });
     // It must not keep a process alive that is otherwise done.
     this.worker.unref();
     // A worker that could not start (or died) leaves checkpoints to the writing connection's own mark.

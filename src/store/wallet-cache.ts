@@ -5,7 +5,13 @@
  */
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type { StoreTransaction } from "./database.js";
-import type { Database, VenueClosedPositionsTable, VenuePnlPointsTable, VenuePositionsTable, WalletSyncTable } from "./schema.js";
+import type {
+  Database,
+  VenueClosedPositionsTable,
+  VenuePnlPointsTable,
+  VenuePositionsTable,
+  WalletSyncTable,
+} from "./schema.js";
 
 export type NewVenuePosition = Insertable<VenuePositionsTable>;
 export type NewVenueClosedPosition = Insertable<VenueClosedPositionsTable>;
@@ -21,29 +27,51 @@ async function replaceRows<T extends "venue_positions" | "venue_closed_positions
   rows: readonly Insertable<Database[T]>[],
   key: (row: Insertable<Database[T]>) => string,
 ): Promise<void> {
-  await (tx.db as Kysely<Database>).deleteFrom(table as "venue_positions").where("wallet", "=", wallet).execute();
+  await (tx.db as Kysely<Database>)
+    .deleteFrom(table as "venue_positions")
+    .where("wallet", "=", wallet)
+    .execute();
   // The venue can list a row twice across pages; the primary key keeps one.
   const unique = [...new Map(rows.map((r) => [key(r), r])).values()];
   for (let i = 0; i < unique.length; i += ROWS_PER_STATEMENT) {
-    await tx.db.insertInto(table).values(unique.slice(i, i + ROWS_PER_STATEMENT) as never).execute();
+    await tx.db
+      .insertInto(table)
+      .values(unique.slice(i, i + ROWS_PER_STATEMENT) as never)
+      .execute();
   }
 }
 
-export function replaceVenuePositions(tx: StoreTransaction, wallet: string, rows: readonly NewVenuePosition[]): Promise<void> {
+export function replaceVenuePositions(
+  tx: StoreTransaction,
+  wallet: string,
+  rows: readonly NewVenuePosition[],
+): Promise<void> {
   return replaceRows(tx, "venue_positions", wallet, rows, (r) => r.token_id);
 }
 
-export function replaceVenueClosedPositions(tx: StoreTransaction, wallet: string, rows: readonly NewVenueClosedPosition[]): Promise<void> {
+export function replaceVenueClosedPositions(
+  tx: StoreTransaction,
+  wallet: string,
+  rows: readonly NewVenueClosedPosition[],
+): Promise<void> {
   return replaceRows(tx, "venue_closed_positions", wallet, rows, (r) => r.token_id);
 }
 
-export function replaceVenuePnlPoints(tx: StoreTransaction, wallet: string, rows: readonly NewVenuePnlPoint[]): Promise<void> {
+export function replaceVenuePnlPoints(
+  tx: StoreTransaction,
+  wallet: string,
+  rows: readonly NewVenuePnlPoint[],
+): Promise<void> {
   return replaceRows(tx, "venue_pnl_points", wallet, rows, (r) => String(r.t));
 }
 
 export async function saveWalletSync(db: Kysely<Database>, row: WalletSyncRow): Promise<void> {
   const { wallet, ...rest } = row;
-  await db.insertInto("wallet_sync").values(row).onConflict((oc) => oc.column("wallet").doUpdateSet(rest)).execute();
+  await db
+    .insertInto("wallet_sync")
+    .values(row)
+    .onConflict((oc) => oc.column("wallet").doUpdateSet(rest))
+    .execute();
 }
 
 export async function readWalletSync(db: Kysely<Database>, wallet: string): Promise<WalletSyncRow | undefined> {

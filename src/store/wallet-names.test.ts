@@ -31,10 +31,16 @@ describe.each(storeBackends)("name indexes on $kind", (backend) => {
   const record = (sightings: WalletSighting[]) => store.transaction((tx) => recordWalletSightings(tx, sightings, 1));
   /** The wallets the name index names for a (lowered) text. */
   const named = async (text: string) =>
-    (await sql<{ address: string }>`select w.address from ${walletsNamed(store.kind, textGrams(text))} order by w.address`.execute(store.db)).rows.map((r) => r.address);
-  const count = async (query: RawBuilder<unknown>) => Number((await sql<{ n: number }>`select count(*) as n from (${query}) q`.execute(store.db)).rows[0]!.n);
+    (
+      await sql<{
+        address: string;
+      }>`select w.address from ${walletsNamed(store.kind, textGrams(text))} order by w.address`.execute(store.db)
+    ).rows.map((r) => r.address);
+  const count = async (query: RawBuilder<unknown>) =>
+    Number((await sql<{ n: number }>`select count(*) as n from (${query}) q`.execute(store.db)).rows[0]!.n);
   /** What the index holds: one document (SQLite, once indexed) or row (PostgreSQL) per wallet with a name or pseudonym, none stale. */
-  const documents = () => count(store.kind === "sqlite" ? sql`select rowid from wallet_name_grams` : sql`select wallet from wallet_names`);
+  const documents = () =>
+    count(store.kind === "sqlite" ? sql`select rowid from wallet_name_grams` : sql`select wallet from wallet_names`);
   const namedWallets = () => count(sql`select 1 from wallets where name is not null or pseudonym is not null`);
 
   it("lowers as the store does: ASCII letters only", async () => {
@@ -63,7 +69,10 @@ describe.each(storeBackends)("name indexes on $kind", (backend) => {
 
     // Seen again with the same names (most sightings), then renamed; a sighting without names keeps them.
     await record([{ address: wallet(1), ts: 20, name: "WhaleWatcher", pseudonym: "Brisk-Heron" }]);
-    await record([{ address: wallet(1), ts: 30, name: "DolphinFan" }, { address: wallet(2), ts: 30 }]);
+    await record([
+      { address: wallet(1), ts: 30, name: "DolphinFan" },
+      { address: wallet(2), ts: 30 },
+    ]);
     expect(await named("whale")).toEqual([]);
     expect(await named("dolphin")).toEqual([wallet(1)]);
     expect(await named("heron")).toEqual([wallet(1)]);
@@ -72,9 +81,27 @@ describe.each(storeBackends)("name indexes on $kind", (backend) => {
     await record([{ address: wallet(3), ts: 40, pseudonym: "Zesty-Yak" }]);
     expect(await named("yak")).toEqual([wallet(3)]);
 
-    await store.db.insertInto("wallets").values({ address: wallet(5), proxy_wallet: null, signer: null, name: "walrus", pseudonym: null, bio: null, profile_image: null, first_seen: 1, last_seen: 1, updated_at: 1 }).execute();
+    await store.db
+      .insertInto("wallets")
+      .values({
+        address: wallet(5),
+        proxy_wallet: null,
+        signer: null,
+        name: "walrus",
+        pseudonym: null,
+        bio: null,
+        profile_image: null,
+        first_seen: 1,
+        last_seen: 1,
+        updated_at: 1,
+      })
+      .execute();
     await store.db.updateTable("wallets").set({ pseudonym: "Odd-Otter" }).where("address", "=", wallet(3)).execute();
-    await store.db.updateTable("wallets").set({ name: null, pseudonym: null }).where("address", "=", wallet(2)).execute();
+    await store.db
+      .updateTable("wallets")
+      .set({ name: null, pseudonym: null })
+      .where("address", "=", wallet(2))
+      .execute();
     await store.db.deleteFrom("wallets").where("address", "=", wallet(4)).execute();
     // SQLite: until ingest's next batch indexes them, the wallets written so are named whatever the text.
     const noted = store.kind === "sqlite" ? [wallet(2), wallet(3), wallet(5)] : [];

@@ -29,17 +29,23 @@ export function textGrams(text: string): string[] {
 }
 
 /** An FTS5 query naming the documents that hold every gram (the SQLite index stores them hex-encoded). */
-const ftsQuery = (grams: readonly string[]) => grams.map((g) => `"${Buffer.from(g, "utf8").toString("hex")}"`).join(" AND ");
+const ftsQuery = (grams: readonly string[]) =>
+  grams.map((g) => `"${Buffer.from(g, "utf8").toString("hex")}"`).join(" AND ");
 
 /** PostgreSQL: a condition on `wallet_names as n`, true where the GIN index holds every gram. */
-const postgresGrams = (grams: readonly string[]) => sql<SqlBool>`(wallet_name_grams(n.name) || wallet_name_grams(n.pseudonym)) @> ${[...grams]}::text[]`;
+const postgresGrams = (grams: readonly string[]) =>
+  sql<SqlBool>`(wallet_name_grams(n.name) || wallet_name_grams(n.pseudonym)) @> ${[...grams]}::text[]`;
 
 /**
  * A FROM clause giving `wallets as w` for the wallets the index names for these grams (at least one gram), and for
  * those whose address passes `alsoAddresses` (a condition over `wallets as a`). The index's keys drive, each wallet
  * once: as a condition on `wallets` (an OR with the addresses, or a semi-join), PostgreSQL may read every wallet.
  */
-export function walletsNamed(kind: StoreKind, grams: readonly string[], alsoAddresses?: RawBuilder<SqlBool>): RawBuilder<unknown> {
+export function walletsNamed(
+  kind: StoreKind,
+  grams: readonly string[],
+  alsoAddresses?: RawBuilder<SqlBool>,
+): RawBuilder<unknown> {
   if (kind === "sqlite") {
     const also = alsoAddresses ? sql` union select a.rowid from wallets a where ${alsoAddresses}` : sql``;
     const keys = sql`select rowid as wallet_key from wallet_name_grams where wallet_name_grams match ${ftsQuery(grams)} union select wallet_rowid from wallet_name_changes${also}`;
@@ -55,7 +61,9 @@ export function walletsNamed(kind: StoreKind, grams: readonly string[], alsoAddr
  */
 export async function estimateRows(store: Store, query: RawBuilder<unknown>, cap: number): Promise<number> {
   if (store.kind === "postgres") {
-    const { rows } = await sql<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }>`explain (format json) ${query}`.execute(store.db);
+    const { rows } = await sql<{
+      "QUERY PLAN": [{ Plan: { "Plan Rows": number } }];
+    }>`explain (format json) ${query}`.execute(store.db);
     return rows[0]!["QUERY PLAN"][0].Plan["Plan Rows"];
   }
   const { rows } = await sql<{ n: number }>`select count(*) as n from (${query} limit ${cap}) m`.execute(store.db);
@@ -72,13 +80,22 @@ const ESTIMATED_GRAMS = 3;
  */
 export async function estimateNameIndexed(store: Store, grams: readonly string[], cap: number): Promise<number> {
   if (store.kind === "sqlite") {
-    const indexed = await estimateRows(store, sql`select rowid from wallet_name_grams where wallet_name_grams match ${ftsQuery(grams)}`, cap);
-    return indexed < cap ? indexed + (await estimateRows(store, sql`select wallet_rowid from wallet_name_changes`, cap - indexed)) : indexed;
+    const indexed = await estimateRows(
+      store,
+      sql`select rowid from wallet_name_grams where wallet_name_grams match ${ftsQuery(grams)}`,
+      cap,
+    );
+    return indexed < cap
+      ? indexed + (await estimateRows(store, sql`select wallet_rowid from wallet_name_changes`, cap - indexed))
+      : indexed;
   }
   const step = Math.max(1, Math.ceil(grams.length / ESTIMATED_GRAMS));
   let fewest = Infinity;
   for (let i = 0; i < grams.length; i += step) {
-    fewest = Math.min(fewest, await estimateRows(store, sql`select 1 from wallet_names n where ${postgresGrams([grams[i]!])}`, cap));
+    fewest = Math.min(
+      fewest,
+      await estimateRows(store, sql`select 1 from wallet_names n where ${postgresGrams([grams[i]!])}`, cap),
+    );
   }
   return fewest;
 }

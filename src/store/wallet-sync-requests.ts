@@ -13,14 +13,31 @@ const ROWS_PER_STATEMENT = 500;
 export async function requestWalletSyncs(db: Kysely<Database>, wallets: readonly string[], now: number): Promise<void> {
   for (let i = 0; i < wallets.length; i += ROWS_PER_STATEMENT) {
     const values = wallets.slice(i, i + ROWS_PER_STATEMENT).map((wallet) => ({ wallet, requested_at: now }));
-    await db.insertInto("wallet_sync_requests").values(values).onConflict((oc) => oc.column("wallet").doNothing()).execute();
+    await db
+      .insertInto("wallet_sync_requests")
+      .values(values)
+      .onConflict((oc) => oc.column("wallet").doNothing())
+      .execute();
   }
 }
 
 /** The oldest requests, at most `limit`, leaving out `except` (those already under way). */
-export async function oldestWalletSyncRequests(db: Kysely<Database>, limit: number, except: ReadonlySet<string> = new Set()): Promise<string[]> {
-  const rows = await db.selectFrom("wallet_sync_requests").select("wallet").orderBy("requested_at").orderBy("wallet").limit(limit + except.size).execute();
-  return rows.map((r) => r.wallet).filter((w) => !except.has(w)).slice(0, limit);
+export async function oldestWalletSyncRequests(
+  db: Kysely<Database>,
+  limit: number,
+  except: ReadonlySet<string> = new Set(),
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom("wallet_sync_requests")
+    .select("wallet")
+    .orderBy("requested_at")
+    .orderBy("wallet")
+    .limit(limit + except.size)
+    .execute();
+  return rows
+    .map((r) => r.wallet)
+    .filter((w) => !except.has(w))
+    .slice(0, limit);
 }
 
 export async function deleteWalletSyncRequests(db: Kysely<Database>, wallets: readonly string[]): Promise<void> {
@@ -28,6 +45,9 @@ export async function deleteWalletSyncRequests(db: Kysely<Database>, wallets: re
 }
 
 export async function countWalletSyncRequests(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom("wallet_sync_requests").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
+  const row = await db
+    .selectFrom("wallet_sync_requests")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }

@@ -28,7 +28,16 @@ interface WalletRow {
   last_seen: number;
 }
 
-const COLUMNS = ["address", "name", "pseudonym", "bio", "profile_image", "first_seen", "last_seen", "updated_at"] as const;
+const COLUMNS = [
+  "address",
+  "name",
+  "pseudonym",
+  "bio",
+  "profile_image",
+  "first_seen",
+  "last_seen",
+  "updated_at",
+] as const;
 const PG_TYPES = ["text", "text", "text", "text", "text", "bigint", "bigint", "bigint"] as const;
 
 const ON_CONFLICT = `on conflict (address) do update set
@@ -71,13 +80,21 @@ function aggregate(sightings: Iterable<WalletSighting>): WalletRow[] {
  * Upserts the wallets of `sightings`; returns how many distinct addresses were written. `firstOnly` inserts only the
  * wallets not recorded yet and leaves the others as they are (a first sync's end merges every fill's times in).
  */
-export async function recordWalletSightings(tx: StoreTransaction, sightings: Iterable<WalletSighting>, now: number, { firstOnly = false } = {}): Promise<number> {
+export async function recordWalletSightings(
+  tx: StoreTransaction,
+  sightings: Iterable<WalletSighting>,
+  now: number,
+  { firstOnly = false } = {},
+): Promise<number> {
   const rows = aggregate(sightings);
   if (rows.length === 0) return 0;
   const width = COLUMNS.length;
   const conflict = firstOnly ? "on conflict (address) do nothing" : ON_CONFLICT;
   if (tx.raw.kind === "sqlite") {
-    const statement = preparedStatement(tx.raw.handle, `insert into wallets (${COLUMNS.join(", ")}) values (${COLUMNS.map(() => "?").join(", ")}) ${conflict}`);
+    const statement = preparedStatement(
+      tx.raw.handle,
+      `insert into wallets (${COLUMNS.join(", ")}) values (${COLUMNS.map(() => "?").join(", ")}) ${conflict}`,
+    );
     const values: unknown[] = new Array(width);
     for (const row of rows) {
       writeValues(row, now, values);
@@ -120,15 +137,19 @@ export async function recordWalletsOfFills(tx: StoreTransaction, now: number): P
   if (tx.raw.kind === "sqlite") {
     // Grouped over the wallet index, already in address order. `where true`: SQLite needs a WHERE before an
     // upsert's ON CONFLICT when the rows come from a SELECT.
-    const select = "select wallet, null, null, null, null, min(ts), max(ts), ? from fills where true group by wallet order by wallet";
+    const select =
+      "select wallet, null, null, null, null, min(ts), max(ts), ? from fills where true group by wallet order by wallet";
     tx.raw.handle.prepare(`insert into wallets (${COLUMNS.join(", ")}) ${select} ${ON_CONFLICT}`).run(now);
     return;
   }
   // PostgreSQL groups by hashing a full scan (work_mem and JIT as completeDeferredFills's transaction set them);
   // CREATE TABLE AS may run that with parallel workers, an INSERT's SELECT may not (10,000,000 fills: 5.4 s and 1.2 s for the insert, against 8.7-9.3 s in one statement).
   const client = tx.raw.client;
-  await client.query("create temporary table fill_wallets as select wallet, min(ts) as first_seen, max(ts) as last_seen from fills group by wallet");
-  const select = "select wallet, null, null, null, null, first_seen, last_seen, $1::bigint from fill_wallets order by wallet";
+  await client.query(
+    "create temporary table fill_wallets as select wallet, min(ts) as first_seen, max(ts) as last_seen from fills group by wallet",
+  );
+  const select =
+    "select wallet, null, null, null, null, first_seen, last_seen, $1::bigint from fill_wallets order by wallet";
   await client.query(`insert into wallets (${COLUMNS.join(", ")}) ${select} ${ON_CONFLICT}`, [now]);
   // A failure above aborts the transaction, which takes the temporary table with it.
   await client.query("drop table fill_wallets");
@@ -136,7 +157,10 @@ export async function recordWalletsOfFills(tx: StoreTransaction, now: number): P
 
 /** Whether the store has ever seen this wallet (address lower-cased). */
 export async function walletExists(store: Store, address: string): Promise<boolean> {
-  return (await store.db.selectFrom("wallets").select("address").where("address", "=", address).executeTakeFirst()) !== undefined;
+  return (
+    (await store.db.selectFrom("wallets").select("address").where("address", "=", address).executeTakeFirst()) !==
+    undefined
+  );
 }
 
 /** Records who signs for a proxy wallet (a 1-of-1 Safe's owner, as the chain answered). */

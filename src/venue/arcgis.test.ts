@@ -18,7 +18,17 @@ function feature(id: number) {
   return {
     type: "Feature",
     id,
-    geometry: { type: "Polygon", coordinates: [[[x, 48], [x + 0.01, 48], [x + 0.01, 48.01], [x, 48]]] },
+    geometry: {
+      type: "Polygon",
+      coordinates: [
+        [
+          [x, 48],
+          [x + 0.01, 48],
+          [x + 0.01, 48.01],
+          [x, 48],
+        ],
+      ],
+    },
     properties: { OBJECTID: id, EditDate: 1_684_000_000_000 },
   };
 }
@@ -29,24 +39,44 @@ function layerPages(count: number): LoopbackHandler {
   return (req) => {
     const offset = Number(req.query.get("resultOffset"));
     const size = Number(req.query.get("resultRecordCount"));
-    const features = Array.from({ length: Math.max(0, Math.min(size, count - offset)) }, (_, i) => feature(offset + i + 1));
+    const features = Array.from({ length: Math.max(0, Math.min(size, count - offset)) }, (_, i) =>
+      feature(offset + i + 1),
+    );
     const more = offset + features.length < count;
     page += 1;
-    return { body: page % 2 === 1 ? { type: "FeatureCollection", features, exceededTransferLimit: more } : { type: "FeatureCollection", features, properties: { exceededTransferLimit: more } } };
+    return {
+      body:
+        page % 2 === 1
+          ? { type: "FeatureCollection", features, exceededTransferLimit: more }
+          : { type: "FeatureCollection", features, properties: { exceededTransferLimit: more } },
+    };
   };
 }
 
 async function arcgis(handler: LoopbackHandler, maxConcurrent = 1) {
   server = await startLoopback(handler);
   const time = fakeTime(1_700_000_000_000);
-  const http = new VenueHttpClient({ name: "arcgis", baseUrl: `${server.url}/arcgis/rest/services`, timeoutMs: 2_000, clock: time.clock, sleep: time.sleep, random: () => 0.5, maxConcurrent });
+  const http = new VenueHttpClient({
+    name: "arcgis",
+    baseUrl: `${server.url}/arcgis/rest/services`,
+    timeoutMs: 2_000,
+    clock: time.clock,
+    sleep: time.sleep,
+    random: () => 0.5,
+    maxConcurrent,
+  });
   return { client: new ArcGisClient(http, { clock: time.clock }), time, server };
 }
 
 describe("ArcGisClient metadata", () => {
   it("checks lastEditDate with a cache-busting parameter", async () => {
-    const { client, server, time } = await arcgis(() => ({ body: { name: "control", editingInfo: { lastEditDate: 1_684_000_000_000 } } }));
-    expect(await client.checkLayer(CONTROL, 1_683_000_000_000)).toMatchObject({ lastEditDate: 1_684_000_000_000, changed: true });
+    const { client, server, time } = await arcgis(() => ({
+      body: { name: "control", editingInfo: { lastEditDate: 1_684_000_000_000 } },
+    }));
+    expect(await client.checkLayer(CONTROL, 1_683_000_000_000)).toMatchObject({
+      lastEditDate: 1_684_000_000_000,
+      changed: true,
+    });
     time.clock.advance(5_000);
     expect(await client.checkLayer(CONTROL, 1_684_000_000_000)).toMatchObject({ changed: false });
     expect(server.requests.map((r) => [r.path, r.query.get("f"), r.query.get("_")])).toEqual([
@@ -57,7 +87,9 @@ describe("ArcGisClient metadata", () => {
 
   it("says it cannot tell when the layer has no edit dates", async () => {
     const { client } = await arcgis(() => ({ body: { name: "gains 24h" } }));
-    expect(await client.checkLayer("Assessed_Russian_Gains_in_the_Past_24_Hours_view/FeatureServer/0", null)).toMatchObject({ lastEditDate: null, changed: null });
+    expect(
+      await client.checkLayer("Assessed_Russian_Gains_in_the_Past_24_Hours_view/FeatureServer/0", null),
+    ).toMatchObject({ lastEditDate: null, changed: null });
   });
 });
 
@@ -65,20 +97,35 @@ describe("ArcGisClient features", () => {
   it("pages with resultOffset/resultRecordCount/orderByFields while exceededTransferLimit says so", async () => {
     const { client, server } = await arcgis(layerPages(5));
     const items = [];
-    for await (const item of client.features(CONTROL, { pageSize: 2, orderByFields: "OBJECTID", geometryPrecision: 4 })) items.push(item);
-    expect(items.map((i) => (i.type === "page" ? i.features.map((f) => f.id) : i))).toEqual([[1, 2], [3, 4], [5], { type: "end", featureCount: 5, pageCount: 3 }]);
+    for await (const item of client.features(CONTROL, { pageSize: 2, orderByFields: "OBJECTID", geometryPrecision: 4 }))
+      items.push(item);
+    expect(items.map((i) => (i.type === "page" ? i.features.map((f) => f.id) : i))).toEqual([
+      [1, 2],
+      [3, 4],
+      [5],
+      { type: "end", featureCount: 5, pageCount: 3 },
+    ]);
     const q = server.requests[1]?.query;
     expect(server.requests[1]?.path).toBe(`/arcgis/rest/services/${CONTROL}/query`);
     expect(Object.fromEntries(q ?? [])).toEqual({
-      where: "1=1", outFields: "*", returnGeometry: "true", outSR: "4326", f: "geojson",
-      orderByFields: "OBJECTID", resultOffset: "2", resultRecordCount: "2", geometryPrecision: "4",
+      where: "1=1",
+      outFields: "*",
+      returnGeometry: "true",
+      outSR: "4326",
+      f: "geojson",
+      orderByFields: "OBJECTID",
+      resultOffset: "2",
+      resultRecordCount: "2",
+      geometryPrecision: "4",
     });
   });
 
   it("treats a throttling error inside HTTP 200 as a retryable 429", async () => {
     const pages = layerPages(3);
     let calls = 0;
-    const { client, time } = await arcgis((req) => (++calls <= 2 ? { body: { error: { code: 429, message: "Too many requests", details: [] } } } : pages(req)));
+    const { client, time } = await arcgis((req) =>
+      ++calls <= 2 ? { body: { error: { code: 429, message: "Too many requests", details: [] } } } : pages(req),
+    );
     const features = await client.allFeatures(ADVANCE, { pageSize: 10 });
     expect(features).toHaveLength(3);
     expect(calls).toBe(3);
@@ -87,7 +134,9 @@ describe("ArcGisClient features", () => {
   });
 
   it("fails on a refused query inside HTTP 200 without retrying", async () => {
-    const { client, server } = await arcgis(() => ({ body: { error: { code: 400, message: "Invalid query parameters" } } }));
+    const { client, server } = await arcgis(() => ({
+      body: { error: { code: 400, message: "Invalid query parameters" } },
+    }));
     const error = await client.allFeatures(ADVANCE).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VenueHttpError);
     expect(error).toMatchObject({ status: 400 });
@@ -105,7 +154,10 @@ describe("ArcGisClient features", () => {
       active -= 1;
       return pages(req);
     });
-    const layers = await client.fetchLayers([{ layer: CONTROL, query: { pageSize: 2 } }, { layer: ADVANCE, query: { pageSize: 2 } }]);
+    const layers = await client.fetchLayers([
+      { layer: CONTROL, query: { pageSize: 2 } },
+      { layer: ADVANCE, query: { pageSize: 2 } },
+    ]);
     expect([...layers.values()].map((f) => f.length)).toEqual([4, 4]);
     expect(server.requests.map((r) => r.path.includes("Advance"))).toEqual([false, false, true, true]);
     await Promise.all([client.allFeatures(CONTROL, { pageSize: 2 }), client.allFeatures(ADVANCE, { pageSize: 2 })]);

@@ -84,7 +84,11 @@ export class ArcGisClient {
 
   /** `?f=json` metadata with a cache-busting parameter: a CDN caches the plain URL for 300 s. */
   async layerMetadata(layer: string, signal?: AbortSignal): Promise<ArcGisLayerMetadata> {
-    const body = await this.http.getJson(layer, { f: "json", _: this.clock.nowMs() }, { signal, inspect: inspectArcGis });
+    const body = await this.http.getJson(
+      layer,
+      { f: "json", _: this.clock.nowMs() },
+      { signal, inspect: inspectArcGis },
+    );
     return ArcGisLayerMetadataShape.parse(body, `arcgis ${layer} metadata`);
   }
 
@@ -96,7 +100,11 @@ export class ArcGisClient {
   }
 
   /** The layer's features page by page (`resultOffset`/`resultRecordCount`), while `exceededTransferLimit` says more follow. */
-  async *features(layer: string, query: FeatureQuery = {}, signal?: AbortSignal): AsyncGenerator<FeaturePage | FeaturesEnd, void, undefined> {
+  async *features(
+    layer: string,
+    query: FeatureQuery = {},
+    signal?: AbortSignal,
+  ): AsyncGenerator<FeaturePage | FeaturesEnd, void, undefined> {
     const pageSize = query.pageSize ?? 2_000;
     let offset = 0;
     let pageCount = 0;
@@ -122,7 +130,8 @@ export class ArcGisClient {
       yield { type: "page", offset, features: page.features };
       offset += page.features.length;
       if (!pageExceededTransferLimit(page)) break;
-      if (page.features.length === 0) throw new VenueShapeError(source, [{ path: "/features", message: "empty page claims more features" }]);
+      if (page.features.length === 0)
+        throw new VenueShapeError(source, [{ path: "/features", message: "empty page claims more features" }]);
     }
     yield { type: "end", featureCount: offset, pageCount };
   }
@@ -135,7 +144,10 @@ export class ArcGisClient {
   }
 
   /** Several layers, strictly one after another (the server refuses parallel bursts). */
-  async fetchLayers(layers: readonly { layer: string; query?: FeatureQuery }[], signal?: AbortSignal): Promise<Map<string, GeoJsonFeature[]>> {
+  async fetchLayers(
+    layers: readonly { layer: string; query?: FeatureQuery }[],
+    signal?: AbortSignal,
+  ): Promise<Map<string, GeoJsonFeature[]>> {
     const result = new Map<string, GeoJsonFeature[]>();
     for (const { layer, query } of layers) result.set(layer, await this.allFeatures(layer, query, signal));
     return result;

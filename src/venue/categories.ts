@@ -11,20 +11,105 @@ const PRECEDENCE: readonly Category[] = ["SPORTS", "CRYPTO", "GEOPOLITICS", "ECO
 /** Tag slugs (lower case) of each category. Gamma's legacy `category` field is looked up here too, slugified. */
 export const CATEGORY_TAG_SLUGS: Readonly<Record<Category, readonly string[]>> = {
   SPORTS: [
-    "sports", "nba", "nfl", "mlb", "nhl", "soccer", "football", "epl", "champions-league", "tennis", "golf", "ufc", "mma",
-    "boxing", "f1", "formula-1", "cricket", "esports", "ncaa", "cfb", "cbb", "olympics", "world-cup", "chess",
+    "sports",
+    "nba",
+    "nfl",
+    "mlb",
+    "nhl",
+    "soccer",
+    "football",
+    "epl",
+    "champions-league",
+    "tennis",
+    "golf",
+    "ufc",
+    "mma",
+    "boxing",
+    "f1",
+    "formula-1",
+    "cricket",
+    "esports",
+    "ncaa",
+    "cfb",
+    "cbb",
+    "olympics",
+    "world-cup",
+    "chess",
   ],
-  CRYPTO: ["crypto", "bitcoin", "btc", "ethereum", "eth", "solana", "xrp", "crypto-prices", "stablecoins", "defi", "airdrops", "memecoins"],
+  CRYPTO: [
+    "crypto",
+    "bitcoin",
+    "btc",
+    "ethereum",
+    "eth",
+    "solana",
+    "xrp",
+    "crypto-prices",
+    "stablecoins",
+    "defi",
+    "airdrops",
+    "memecoins",
+  ],
   GEOPOLITICS: [
-    "geopolitics", "world", "ukraine", "ukraine-map", "russia", "israel", "iran", "gaza", "middle-east", "china", "taiwan",
-    "north-korea", "war", "military", "nato", "world-affairs",
+    "geopolitics",
+    "world",
+    "ukraine",
+    "ukraine-map",
+    "russia",
+    "israel",
+    "iran",
+    "gaza",
+    "middle-east",
+    "china",
+    "taiwan",
+    "north-korea",
+    "war",
+    "military",
+    "nato",
+    "world-affairs",
   ],
   ECONOMICS: [
-    "economics", "economy", "finance", "fed", "fed-rates", "interest-rates", "inflation", "cpi", "gdp", "recession", "jobs",
-    "stocks", "business", "commodities", "tariffs", "earnings",
+    "economics",
+    "economy",
+    "finance",
+    "fed",
+    "fed-rates",
+    "interest-rates",
+    "inflation",
+    "cpi",
+    "gdp",
+    "recession",
+    "jobs",
+    "stocks",
+    "business",
+    "commodities",
+    "tariffs",
+    "earnings",
   ],
-  TECH: ["tech", "technology", "ai", "science", "big-tech", "openai", "space", "spacex", "apple", "google", "elon-musk"],
-  POLITICS: ["politics", "us-politics", "elections", "global-elections", "us-election", "trump", "congress", "senate", "us-current-affairs"],
+  TECH: [
+    "tech",
+    "technology",
+    "ai",
+    "science",
+    "big-tech",
+    "openai",
+    "space",
+    "spacex",
+    "apple",
+    "google",
+    "elon-musk",
+  ],
+  POLITICS: [
+    "politics",
+    "us-politics",
+    "elections",
+    "global-elections",
+    "us-election",
+    "trump",
+    "congress",
+    "senate",
+    "us-current-affairs",
+  ],
 };
 
 const CATEGORY_BY_SLUG: ReadonlyMap<string, Category> = new Map(
@@ -32,14 +117,21 @@ const CATEGORY_BY_SLUG: ReadonlyMap<string, Category> = new Map(
 );
 
 function slugify(text: string): string {
-  return text.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }
 
 /**
  * The category of a market or event from its tags (slug, else label) and Gamma's legacy `category` string;
  * null when nothing maps (such markets count in no category share).
  */
-export function categoryFromTags(tags: readonly { slug?: string | null; label?: string | null }[], legacyCategory?: string | null): Category | null {
+export function categoryFromTags(
+  tags: readonly { slug?: string | null; label?: string | null }[],
+  legacyCategory?: string | null,
+): Category | null {
   const found = new Set<Category>();
   for (const tag of tags) {
     const key = slugify(tag.slug || tag.label || "");

@@ -2,7 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CONTRACTS, isProtocolAddress } from "./contracts.js";
 
-const PROTOCOL = [CONTRACTS.ctfExchangeV1, CONTRACTS.negRiskCtfExchangeV1, CONTRACTS.ctfExchangeV2, CONTRACTS.negRiskCtfExchangeV2, CONTRACTS.negRiskAdapter];
+const PROTOCOL = [
+  CONTRACTS.ctfExchangeV1,
+  CONTRACTS.negRiskCtfExchangeV1,
+  CONTRACTS.ctfExchangeV2,
+  CONTRACTS.negRiskCtfExchangeV2,
+  CONTRACTS.negRiskAdapter,
+];
 
 describe("isProtocolAddress", () => {
   it("knows the four exchanges and the NegRisk adapter in any letter case", () => {
@@ -27,7 +33,9 @@ describe("isProtocolAddress", () => {
     // Half of the cases start like a protocol address, so the exact comparison behind the first digits is exercised.
     const address = fc.oneof(
       fc.array(hexDigits, { minLength: 40, maxLength: 40 }).map((digits) => `0x${digits.join("")}`),
-      fc.tuple(fc.constantFrom(...PROTOCOL), fc.array(hexDigits, { minLength: 0, maxLength: 34 })).map(([a, tail]) => `${a.slice(0, 42 - tail.length)}${tail.join("")}`),
+      fc
+        .tuple(fc.constantFrom(...PROTOCOL), fc.array(hexDigits, { minLength: 0, maxLength: 34 }))
+        .map(([a, tail]) => `${a.slice(0, 42 - tail.length)}${tail.join("")}`),
     );
     fc.assert(fc.property(address, (a) => isProtocolAddress(a) === lowered.has(a.toLowerCase())));
   });

@@ -36,7 +36,10 @@ export function exchangeContractType(address: string): ExchangeContractType | un
   return EXCHANGE_CONTRACTS.get(address.toLowerCase());
 }
 
-const PROTOCOL_ADDRESSES: ReadonlySet<string> = new Set([...EXCHANGE_CONTRACTS.keys(), CONTRACTS.negRiskAdapter.toLowerCase()]);
+const PROTOCOL_ADDRESSES: ReadonlySet<string> = new Set([
+  ...EXCHANGE_CONTRACTS.keys(),
+  CONTRACTS.negRiskAdapter.toLowerCase(),
+]);
 
 /**
  * Characters 2..5 of an address (its first four hex digits), lower-cased arithmetically: no string is made, and the
@@ -74,7 +77,12 @@ export function exchangeVersion(address: string): ExchangeVersion | undefined {
 
 /** The exchange addresses of one generation, as eth_getLogs `address` filters. */
 export function exchangeAddresses(version?: ExchangeVersion): `0x${string}`[] {
-  const all = [CONTRACTS.ctfExchangeV1, CONTRACTS.negRiskCtfExchangeV1, CONTRACTS.ctfExchangeV2, CONTRACTS.negRiskCtfExchangeV2];
+  const all = [
+    CONTRACTS.ctfExchangeV1,
+    CONTRACTS.negRiskCtfExchangeV1,
+    CONTRACTS.ctfExchangeV2,
+    CONTRACTS.negRiskCtfExchangeV2,
+  ];
   return all.filter((a) => version === undefined || exchangeVersion(a) === version);
 }
 

@@ -44,7 +44,14 @@ function listHandler(rows: unknown[], ceiling = 10_000, maxLimit = 10_000): Loop
 async function dataApi(handler: LoopbackHandler) {
   server = await startLoopback(handler);
   const time = fakeTime();
-  const http = new VenueHttpClient({ name: "data-api", baseUrl: server.url, timeoutMs: 2_000, clock: time.clock, sleep: time.sleep, random: () => 0 });
+  const http = new VenueHttpClient({
+    name: "data-api",
+    baseUrl: server.url,
+    timeoutMs: 2_000,
+    clock: time.clock,
+    sleep: time.sleep,
+    random: () => 0,
+  });
   return { client: new DataApiClient(http), time, server };
 }
 
@@ -62,11 +69,23 @@ describe("DataApiClient paging", () => {
   it("pages /trades to the end of a short list and says it is complete", async () => {
     const rows = Array.from({ length: 25 }, (_, i) => tradeRow(i));
     const { client, server } = await dataApi(listHandler(rows));
-    const { pages, end } = await drain(client.trades({ user: "0xabc", market: ["0x1", "0x2"], takerOnly: false }, { pageSize: 10 }));
-    expect(pages.map((p) => [p.offset, p.rows.length])).toEqual([[0, 10], [10, 10], [20, 5]]);
+    const { pages, end } = await drain(
+      client.trades({ user: "0xabc", market: ["0x1", "0x2"], takerOnly: false }, { pageSize: 10 }),
+    );
+    expect(pages.map((p) => [p.offset, p.rows.length])).toEqual([
+      [0, 10],
+      [10, 10],
+      [20, 5],
+    ]);
     expect(end).toEqual({ type: "end", truncated: false, rowCount: 25, nextOffset: 25 });
     const q = server.requests[0]?.query;
-    expect([q?.get("user"), q?.get("market"), q?.get("takerOnly"), q?.get("limit"), q?.get("offset")]).toEqual(["0xabc", "0x1,0x2", "false", "10", "0"]);
+    expect([q?.get("user"), q?.get("market"), q?.get("takerOnly"), q?.get("limit"), q?.get("offset")]).toEqual([
+      "0xabc",
+      "0x1,0x2",
+      "false",
+      "10",
+      "0",
+    ]);
   });
 
   it("stops at the documented 10000 offset ceiling and reports truncation", async () => {
@@ -121,7 +140,14 @@ describe("DataApiClient paging", () => {
 
   it("leaderboard pages stop at its 1000 offset ceiling", async () => {
     const rows = Array.from({ length: 1_100 }, (_, i) => ({
-      rank: String(i + 1), proxyWallet: `0x${i.toString(16).padStart(40, "0")}`, userName: "", vol: 10, pnl: 1, profileImage: "", xUsername: "", verifiedBadge: false,
+      rank: String(i + 1),
+      proxyWallet: `0x${i.toString(16).padStart(40, "0")}`,
+      userName: "",
+      vol: 10,
+      pnl: 1,
+      profileImage: "",
+      xUsername: "",
+      verifiedBadge: false,
     }));
     const { client } = await dataApi(listHandler(rows, 1_000, 50));
     const { rows: got, truncated } = await collectPages(client.leaderboard({ timePeriod: "ALL", orderBy: "PNL" }));
@@ -131,7 +157,9 @@ describe("DataApiClient paging", () => {
 
   it("retries a 429 on /positions with the venue's Retry-After", async () => {
     let calls = 0;
-    const { client, time } = await dataApi(() => (++calls === 1 ? { status: 429, headers: { "retry-after": "2" } } : { body: [] }));
+    const { client, time } = await dataApi(() =>
+      ++calls === 1 ? { status: 429, headers: { "retry-after": "2" } } : { body: [] },
+    );
     const { end } = await drain(client.positions("0xabc"));
     expect(end?.truncated).toBe(false);
     expect(time.sleeps).toEqual([2_000]);
@@ -145,7 +173,14 @@ describe("DataApiClient single reads", () => {
       if (req.path === "/value") return { body: [{ user: wallet, value: 1234.56 }] };
       if (req.path === "/traded") return { body: { user: wallet, traded: 42 } };
       return {
-        body: [{ token: "77", holders: [{ proxyWallet: wallet, asset: "77", amount: 5000, outcomeIndex: 0, name: "whale", pseudonym: "Big-Fish" }] }],
+        body: [
+          {
+            token: "77",
+            holders: [
+              { proxyWallet: wallet, asset: "77", amount: 5000, outcomeIndex: 0, name: "whale", pseudonym: "Big-Fish" },
+            ],
+          },
+        ],
       };
     });
     expect(await client.value(wallet)).toBe(1234.56);
@@ -158,7 +193,12 @@ describe("DataApiClient single reads", () => {
 
 describe("PnlClient", () => {
   it("reads the lifetime curve oldest first, in micro-units", async () => {
-    server = await startLoopback(() => ({ body: [{ t: 1_770_086_400, p: -12.5 }, { t: 1_770_000_000, p: 3.1234565 }] }));
+    server = await startLoopback(() => ({
+      body: [
+        { t: 1_770_086_400, p: -12.5 },
+        { t: 1_770_000_000, p: 3.1234565 },
+      ],
+    }));
     const client = new PnlClient(new VenueHttpClient({ name: "user-pnl", baseUrl: server.url, timeoutMs: 2_000 }));
     const curve = await client.curve("0xabc");
     expect(curve.points).toEqual([
@@ -166,7 +206,11 @@ describe("PnlClient", () => {
       { timestamp: 1_770_086_400, pnlMicro: -12_500_000 },
     ]);
     expect(server.requests[0]?.path).toBe("/user-pnl");
-    expect(Object.fromEntries(server.requests[0]?.query ?? [])).toEqual({ user_address: "0xabc", interval: "all", fidelity: "1d" });
+    expect(Object.fromEntries(server.requests[0]?.query ?? [])).toEqual({
+      user_address: "0xabc",
+      interval: "all",
+      fidelity: "1d",
+    });
     expect(await client.lifetimePnlMicro("0xabc")).toBe(-12_500_000);
   });
 });

@@ -103,14 +103,23 @@ type Params = Record<string, string | number | boolean | readonly (string | numb
 
 /** Data API list parameters are comma-separated (`market=0xa,0xb`), unlike Gamma's repeated ones. */
 function csv(params: Params): Record<string, string | number | boolean | undefined> {
-  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : v])) as Record<string, string | number | boolean | undefined>;
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : v])) as Record<
+    string,
+    string | number | boolean | undefined
+  >;
 }
 
 export class DataApiClient {
   constructor(readonly http: VenueHttpClient) {}
 
   static fromConfig(config: Pick<Config, "venue">, overrides: Partial<VenueHttpOptions> = {}): DataApiClient {
-    return new DataApiClient(configuredHttpClient(config, { name: "data-api", baseUrl: config.venue.dataApiUrl, rateLimits: DATA_API_RATE_LIMITS }, overrides));
+    return new DataApiClient(
+      configuredHttpClient(
+        config,
+        { name: "data-api", baseUrl: config.venue.dataApiUrl, rateLimits: DATA_API_RATE_LIMITS },
+        overrides,
+      ),
+    );
   }
 
   private list<S extends TSchema>(
@@ -126,7 +135,8 @@ export class DataApiClient {
       pageSize: Math.min(options.pageSize ?? limits.maxLimit, limits.maxLimit),
       maxOffset: limits.maxOffset,
       startOffset: options.startOffset,
-      fetchPage: (offset, limit) => this.http.getJson(path, { ...csv(params), limit, offset }, { signal: options.signal }),
+      fetchPage: (offset, limit) =>
+        this.http.getJson(path, { ...csv(params), limit, offset }, { signal: options.signal }),
     });
   }
 
@@ -135,7 +145,13 @@ export class DataApiClient {
    * larger page reaches further back (default 1000 rows a page: 11,000 rows before `truncated`).
    */
   trades(query: TradesQuery = {}, options: PagingOptions = {}): OffsetPaging<DataTradeRow> {
-    return this.list("/trades", DataTradeRowShape, DATA_API_LIMITS.trades, { ...query }, { ...options, pageSize: options.pageSize ?? 1_000 });
+    return this.list(
+      "/trades",
+      DataTradeRowShape,
+      DATA_API_LIMITS.trades,
+      { ...query },
+      { ...options, pageSize: options.pageSize ?? 1_000 },
+    );
   }
 
   activity(user: string, query: ActivityQuery = {}, options: PagingOptions = {}): OffsetPaging<DataActivityRow> {
@@ -146,8 +162,18 @@ export class DataApiClient {
     return this.list("/positions", DataPositionRowShape, DATA_API_LIMITS.positions, { ...query, user }, options);
   }
 
-  closedPositions(user: string, query: ClosedPositionsQuery = {}, options: PagingOptions = {}): OffsetPaging<DataClosedPositionRow> {
-    return this.list("/closed-positions", DataClosedPositionRowShape, DATA_API_LIMITS.closedPositions, { ...query, user }, options);
+  closedPositions(
+    user: string,
+    query: ClosedPositionsQuery = {},
+    options: PagingOptions = {},
+  ): OffsetPaging<DataClosedPositionRow> {
+    return this.list(
+      "/closed-positions",
+      DataClosedPositionRowShape,
+      DATA_API_LIMITS.closedPositions,
+      { ...query, user },
+      options,
+    );
   }
 
   leaderboard(query: LeaderboardQuery = {}, options: PagingOptions = {}): OffsetPaging<LeaderboardRow> {
@@ -166,7 +192,11 @@ export class DataApiClient {
   }
 
   /** Top holders of each outcome token of the given markets (at most 20 per token). */
-  async holders(market: readonly string[], limit: number = DATA_API_LIMITS.holders.maxLimit, signal?: AbortSignal): Promise<DataHolders> {
+  async holders(
+    market: readonly string[],
+    limit: number = DATA_API_LIMITS.holders.maxLimit,
+    signal?: AbortSignal,
+  ): Promise<DataHolders> {
     const query = { market: market.join(","), limit: Math.min(limit, DATA_API_LIMITS.holders.maxLimit) };
     return DataHoldersShape.parse(await this.http.getJson("/holders", query, { signal }));
   }

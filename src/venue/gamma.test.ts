@@ -16,7 +16,14 @@ afterEach(async () => {
 async function gamma(handler: LoopbackHandler) {
   server = await startLoopback(handler);
   const time = fakeTime();
-  const http = new VenueHttpClient({ name: "gamma", baseUrl: server.url, timeoutMs: 2_000, clock: time.clock, sleep: time.sleep, random: () => 0 });
+  const http = new VenueHttpClient({
+    name: "gamma",
+    baseUrl: server.url,
+    timeoutMs: 2_000,
+    clock: time.clock,
+    sleep: time.sleep,
+    random: () => 0,
+  });
   return { client: new GammaClient(http), time, server };
 }
 
@@ -40,7 +47,9 @@ describe("GammaClient markets", () => {
     expect(rows.map((m) => m.id)).toEqual(["1", "2", "3", "4", "5", "6", "7"]);
     expect(truncated).toBe(false);
     expect(server.requests.map((r) => [r.query.get("offset"), r.query.get("limit"), r.query.get("order")])).toEqual([
-      ["0", "3", "id"], ["3", "3", "id"], ["6", "3", "id"],
+      ["0", "3", "id"],
+      ["3", "3", "id"],
+      ["6", "3", "id"],
     ]);
   });
 
@@ -48,9 +57,15 @@ describe("GammaClient markets", () => {
     const { client, server } = await gamma(marketsHandler);
     const ids = [open[1]?.conditionId ?? "", closed[0]?.conditionId ?? "", `0x${"f".repeat(64)}`];
     const { rows } = await client.marketsByConditionIds(ids, { chunk: 2 });
-    expect(rows.map((m) => [m.id, m.closed])).toEqual([["2", false], ["50", true]]);
+    expect(rows.map((m) => [m.id, m.closed])).toEqual([
+      ["2", false],
+      ["50", true],
+    ]);
     expect(server.requests.map((r) => [r.query.getAll("condition_ids").length, r.query.get("closed")])).toEqual([
-      [2, "false"], [2, "true"], [1, "false"], [1, "true"],
+      [2, "false"],
+      [2, "true"],
+      [1, "false"],
+      [1, "true"],
     ]);
   });
 
@@ -63,7 +78,9 @@ describe("GammaClient markets", () => {
 
   it("retries a 502 from Gamma", async () => {
     let calls = 0;
-    const { client, time } = await gamma((req) => (++calls === 1 ? { status: 502, text: "Bad Gateway" } : marketsHandler(req)));
+    const { client, time } = await gamma((req) =>
+      ++calls === 1 ? { status: 502, text: "Bad Gateway" } : marketsHandler(req),
+    );
     const page = await client.marketsPage({ limit: 2 });
     expect(page.rows).toHaveLength(2);
     expect(time.sleeps).toHaveLength(1);
@@ -73,7 +90,10 @@ describe("GammaClient markets", () => {
 describe("GammaClient events", () => {
   it("follows next_cursor through /events/keyset with after_cursor", async () => {
     const pages: Record<string, { events: unknown[]; next_cursor?: string | null }> = {
-      start: { events: [gammaEvent(1, [gammaMarket(1)]), gammaEvent(2, [gammaMarket(2), gammaMarket(3)])], next_cursor: "c2" },
+      start: {
+        events: [gammaEvent(1, [gammaMarket(1)]), gammaEvent(2, [gammaMarket(2), gammaMarket(3)])],
+        next_cursor: "c2",
+      },
       c2: { events: [gammaEvent(3, [])], next_cursor: "c3" },
       c3: { events: [gammaEvent(4, [])], next_cursor: "" },
     };
@@ -81,9 +101,14 @@ describe("GammaClient events", () => {
     const items = [];
     for await (const item of client.events({ closed: false }, { pageSize: 2_000 })) items.push(item);
     expect(items.map((i) => (i.type === "page" ? i.rows.map((e) => e.id) : i))).toEqual([
-      ["1", "2"], ["3"], ["4"], { type: "end", rowCount: 4, lastCursor: "c3" },
+      ["1", "2"],
+      ["3"],
+      ["4"],
+      { type: "end", rowCount: 4, lastCursor: "c3" },
     ]);
-    expect(server.requests.map((r) => [r.path, r.query.get("after_cursor"), r.query.get("limit"), r.query.get("offset")])).toEqual([
+    expect(
+      server.requests.map((r) => [r.path, r.query.get("after_cursor"), r.query.get("limit"), r.query.get("offset")]),
+    ).toEqual([
       ["/events/keyset", null, "500", null],
       ["/events/keyset", "c2", "500", null],
       ["/events/keyset", "c3", "500", null],

@@ -3,7 +3,13 @@ import type { Config } from "../config/index.js";
 import { configuredHttpClient, type VenueHttpClient, type VenueHttpOptions } from "./http.js";
 import { pathLimit, type RateLimit } from "./pacing.js";
 import { pageByCursor, pageByOffset, type CursorPaging, type OffsetPaging } from "./paging.js";
-import { GammaEventShape, GammaEventsKeysetEnvelopeShape, GammaMarketShape, type GammaEvent, type GammaMarket } from "./shapes/gamma.js";
+import {
+  GammaEventShape,
+  GammaEventsKeysetEnvelopeShape,
+  GammaMarketShape,
+  type GammaEvent,
+  type GammaMarket,
+} from "./shapes/gamma.js";
 import { partitionRows, type RejectedRow } from "./shapes/shape.js";
 
 /**
@@ -59,24 +65,37 @@ export class GammaClient {
   constructor(readonly http: VenueHttpClient) {}
 
   static fromConfig(config: Pick<Config, "venue">, overrides: Partial<VenueHttpOptions> = {}): GammaClient {
-    return new GammaClient(configuredHttpClient(config, { name: "gamma", baseUrl: config.venue.gammaUrl, rateLimits: GAMMA_RATE_LIMITS }, overrides));
+    return new GammaClient(
+      configuredHttpClient(
+        config,
+        { name: "gamma", baseUrl: config.venue.gammaUrl, rateLimits: GAMMA_RATE_LIMITS },
+        overrides,
+      ),
+    );
   }
 
   /** One `/markets` page. */
-  async marketsPage(query: GammaMarketQuery & { limit: number; offset?: number }, signal?: AbortSignal): Promise<GammaPage<GammaMarket>> {
+  async marketsPage(
+    query: GammaMarketQuery & { limit: number; offset?: number },
+    signal?: AbortSignal,
+  ): Promise<GammaPage<GammaMarket>> {
     const payload = await this.http.getJson("/markets", query, { signal });
     return partitionRows(GammaMarketShape, payload, `gamma /markets offset ${query.offset ?? 0}`);
   }
 
   /** Every market matching `query`, page by page (offset paging until a short page). */
-  markets(query: GammaMarketQuery = {}, options: { pageSize?: number; startOffset?: number; signal?: AbortSignal } = {}): OffsetPaging<GammaMarket> {
+  markets(
+    query: GammaMarketQuery = {},
+    options: { pageSize?: number; startOffset?: number; signal?: AbortSignal } = {},
+  ): OffsetPaging<GammaMarket> {
     return pageByOffset({
       source: "gamma /markets",
       shape: GammaMarketShape,
       pageSize: options.pageSize ?? 500,
       maxOffset: Number.POSITIVE_INFINITY,
       startOffset: options.startOffset,
-      fetchPage: (offset, limit) => this.http.getJson("/markets", { ...query, limit, offset }, { signal: options.signal }),
+      fetchPage: (offset, limit) =>
+        this.http.getJson("/markets", { ...query, limit, offset }, { signal: options.signal }),
     });
   }
 
@@ -84,7 +103,10 @@ export class GammaClient {
    * Markets by condition id, open and closed alike: Gamma lists closed markets only when asked with
    * closed=true, so both states are requested. Ids go as repeated parameters, `chunk` per request.
    */
-  async marketsByConditionIds(conditionIds: readonly string[], options: { chunk?: number; signal?: AbortSignal } = {}): Promise<GammaPage<GammaMarket>> {
+  async marketsByConditionIds(
+    conditionIds: readonly string[],
+    options: { chunk?: number; signal?: AbortSignal } = {},
+  ): Promise<GammaPage<GammaMarket>> {
     const chunk = options.chunk ?? 50;
     const rows: GammaMarket[] = [];
     const rejected: RejectedRow[] = [];
@@ -106,20 +128,30 @@ export class GammaClient {
   }
 
   /** One `/events` page (offset paging, the legacy listing; prefer `events` for full syncs). */
-  async eventsPage(query: GammaEventQuery & { limit: number; offset?: number }, signal?: AbortSignal): Promise<GammaPage<GammaEvent>> {
+  async eventsPage(
+    query: GammaEventQuery & { limit: number; offset?: number },
+    signal?: AbortSignal,
+  ): Promise<GammaPage<GammaEvent>> {
     const payload = await this.http.getJson("/events", query, { signal });
     return partitionRows(GammaEventShape, payload, `gamma /events offset ${query.offset ?? 0}`);
   }
 
   /** Every event matching `query` through `/events/keyset` (`after_cursor` → `next_cursor`, at most 500 a page). */
-  events(query: GammaEventQuery = {}, options: { pageSize?: number; startCursor?: string | null; signal?: AbortSignal } = {}): CursorPaging<GammaEvent> {
+  events(
+    query: GammaEventQuery = {},
+    options: { pageSize?: number; startCursor?: string | null; signal?: AbortSignal } = {},
+  ): CursorPaging<GammaEvent> {
     const limit = Math.min(options.pageSize ?? GAMMA_MAX_EVENTS_PAGE, GAMMA_MAX_EVENTS_PAGE);
     return pageByCursor({
       source: "gamma /events/keyset",
       shape: GammaEventShape,
       startCursor: options.startCursor,
       fetchPage: async (cursor) => {
-        const payload = await this.http.getJson("/events/keyset", { ...query, limit, after_cursor: cursor }, { signal: options.signal });
+        const payload = await this.http.getJson(
+          "/events/keyset",
+          { ...query, limit, after_cursor: cursor },
+          { signal: options.signal },
+        );
         const page = GammaEventsKeysetEnvelopeShape.parse(payload, "gamma /events/keyset");
         return { items: page.events, nextCursor: page.next_cursor };
       },

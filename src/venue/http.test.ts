@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { VenueHttpClient, VenueHttpError, VenueUnavailableError, buildUrl, parseRetryAfter, type VenueHttpEvent, type VenueHttpOptions } from "./http.js";
+import {
+  VenueHttpClient,
+  VenueHttpError,
+  VenueUnavailableError,
+  buildUrl,
+  parseRetryAfter,
+  type VenueHttpEvent,
+  type VenueHttpOptions,
+} from "./http.js";
 import { pathLimit } from "./pacing.js";
 import { fakeTime } from "./testing/fake-time.js";
 import { startLoopback, type Loopback, type LoopbackHandler } from "./testing/loopback.js";
@@ -29,8 +37,16 @@ async function setup(handler: LoopbackHandler, options: Partial<VenueHttpOptions
 
 describe("buildUrl", () => {
   it("repeats array parameters and leaves out absent ones", () => {
-    const url = buildUrl("https://gamma.example/", "/markets", { condition_ids: ["0xa", "0xb"], closed: true, limit: 5, offset: undefined, tag: null });
-    expect(url.toString()).toBe("https://gamma.example/markets?condition_ids=0xa&condition_ids=0xb&closed=true&limit=5");
+    const url = buildUrl("https://gamma.example/", "/markets", {
+      condition_ids: ["0xa", "0xb"],
+      closed: true,
+      limit: 5,
+      offset: undefined,
+      tag: null,
+    });
+    expect(url.toString()).toBe(
+      "https://gamma.example/markets?condition_ids=0xa&condition_ids=0xb&closed=true&limit=5",
+    );
   });
 });
 
@@ -47,7 +63,9 @@ describe("parseRetryAfter", () => {
 describe("VenueHttpClient retries", () => {
   it("retries 429 after the Retry-After pause, then succeeds", async () => {
     let calls = 0;
-    const { client, time, events } = await setup(() => (++calls < 3 ? { status: 429, body: { error: "slow down" }, headers: { "retry-after": "3" } } : { body: [1, 2] }));
+    const { client, time, events } = await setup(() =>
+      ++calls < 3 ? { status: 429, body: { error: "slow down" }, headers: { "retry-after": "3" } } : { body: [1, 2] },
+    );
     const response = await client.get("/trades");
     expect(response.body).toEqual([1, 2]);
     expect(response.attempts).toBe(3);
@@ -57,10 +75,13 @@ describe("VenueHttpClient retries", () => {
 
   it("backs off exponentially with full jitter on 5xx", async () => {
     let calls = 0;
-    const { client, time } = await setup(() => (++calls < 4 ? { status: 503, text: "<html>busy</html>" } : { body: { ok: true } }), {
-      random: () => 0.5,
-      backoffBaseMs: 100,
-    });
+    const { client, time } = await setup(
+      () => (++calls < 4 ? { status: 503, text: "<html>busy</html>" } : { body: { ok: true } }),
+      {
+        random: () => 0.5,
+        backoffBaseMs: 100,
+      },
+    );
     await client.get("/x");
     expect(time.sleeps).toEqual([50, 100, 200]);
   });
@@ -73,7 +94,9 @@ describe("VenueHttpClient retries", () => {
   });
 
   it("gives up with VenueUnavailableError after maxAttempts", async () => {
-    const { client, time, server, events } = await setup(() => ({ status: 500, body: { error: "boom" } }), { maxAttempts: 4 });
+    const { client, time, server, events } = await setup(() => ({ status: 500, body: { error: "boom" } }), {
+      maxAttempts: 4,
+    });
     const error = await client.get("/positions").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VenueUnavailableError);
     expect(error).toMatchObject({ attempts: 4, lastStatus: 500, path: "/positions", retryAfterMs: null });
@@ -83,7 +106,9 @@ describe("VenueHttpClient retries", () => {
   });
 
   it("gives up at once when Retry-After exceeds what it may wait", async () => {
-    const { client, server } = await setup(() => ({ status: 429, headers: { "retry-after": "3600" } }), { maxRetryAfterMs: 60_000 });
+    const { client, server } = await setup(() => ({ status: 429, headers: { "retry-after": "3600" } }), {
+      maxRetryAfterMs: 60_000,
+    });
     const error = await client.get("/x").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VenueUnavailableError);
     expect(error).toMatchObject({ attempts: 1, retryAfterMs: 3_600_000 });
@@ -99,19 +124,29 @@ describe("VenueHttpClient retries", () => {
   });
 
   it("does not retry a 4xx and reports status and body", async () => {
-    const { client, server } = await setup(() => ({ status: 400, body: { error: "max historical trades offset of 10000 exceeded" } }));
+    const { client, server } = await setup(() => ({
+      status: 400,
+      body: { error: "max historical trades offset of 10000 exceeded" },
+    }));
     const error = await client.get("/trades", { query: { offset: 10_001 } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VenueHttpError);
-    expect(error).toMatchObject({ status: 400, body: { error: "max historical trades offset of 10000 exceeded" }, attempts: 1 });
+    expect(error).toMatchObject({
+      status: 400,
+      body: { error: "max historical trades offset of 10000 exceeded" },
+      attempts: 1,
+    });
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]?.query.get("offset")).toBe("10001");
   });
 
   it("lets the caller turn an error inside a 200 into a retry", async () => {
     let calls = 0;
-    const { client, time } = await setup(() => (++calls === 1 ? { body: { error: { code: 429 } } } : { body: { data: 1 } }));
+    const { client, time } = await setup(() =>
+      ++calls === 1 ? { body: { error: { code: 429 } } } : { body: { data: 1 } },
+    );
     const response = await client.get("/layer", {
-      inspect: (_status, body) => ((body as { error?: unknown }).error ? { kind: "retry", status: 429, retryAfterMs: 1_000 } : null),
+      inspect: (_status, body) =>
+        (body as { error?: unknown }).error ? { kind: "retry", status: 429, retryAfterMs: 1_000 } : null,
     });
     expect(response.body).toEqual({ data: 1 });
     expect(time.sleeps).toEqual([1_000]);

@@ -37,7 +37,10 @@ export class VenueUnavailableError extends Error {
     readonly retryAfterMs: number | null,
     options?: { cause?: unknown },
   ) {
-    super(`${client} ${path}: unavailable after ${attempts} attempt(s)${lastStatus ? ` (last HTTP ${lastStatus})` : ""}`, options);
+    super(
+      `${client} ${path}: unavailable after ${attempts} attempt(s)${lastStatus ? ` (last HTTP ${lastStatus})` : ""}`,
+      options,
+    );
     this.name = "VenueUnavailableError";
   }
 }
@@ -64,8 +67,21 @@ export function defaultVerdict(status: number): Verdict {
 }
 
 export type VenueHttpEvent =
-  | { readonly type: "retry"; readonly client: string; readonly path: string; readonly attempt: number; readonly status: number | null; readonly delayMs: number }
-  | { readonly type: "unavailable"; readonly client: string; readonly path: string; readonly attempts: number; readonly status: number | null };
+  | {
+      readonly type: "retry";
+      readonly client: string;
+      readonly path: string;
+      readonly attempt: number;
+      readonly status: number | null;
+      readonly delayMs: number;
+    }
+  | {
+      readonly type: "unavailable";
+      readonly client: string;
+      readonly path: string;
+      readonly attempts: number;
+      readonly status: number | null;
+    };
 
 export interface VenueHttpOptions {
   /** Names the client in errors and events ("gamma", "data-api", ...). */
@@ -106,7 +122,9 @@ export interface VenueResponse {
 
 /** Appends query parameters; arrays repeat the key (`condition_ids=a&condition_ids=b`), null/undefined are left out. */
 export function buildUrl(baseUrl: string, path: string, query: Query = {}): URL {
-  const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(baseUrl.replace(/\/+$/, "") + (path === "" || path.startsWith("/") ? path : `/${path}`));
+  const url = /^https?:\/\//.test(path)
+    ? new URL(path)
+    : new URL(baseUrl.replace(/\/+$/, "") + (path === "" || path.startsWith("/") ? path : `/${path}`));
   for (const [key, value] of Object.entries(query)) {
     if (value === null || value === undefined) continue;
     if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
@@ -166,7 +184,12 @@ export class VenueHttpClient {
     return (await this.get(path, { ...options, query })).body;
   }
 
-  async request(method: "GET" | "POST", path: string, body: unknown, options: RequestOptions = {}): Promise<VenueResponse> {
+  async request(
+    method: "GET" | "POST",
+    path: string,
+    body: unknown,
+    options: RequestOptions = {},
+  ): Promise<VenueResponse> {
     const maxAttempts = Math.max(1, this.options.maxAttempts ?? 5);
     const url = buildUrl(this.baseUrl, path, options.query);
     const label = path || "/";
@@ -195,14 +218,23 @@ export class VenueHttpClient {
         release();
       }
       if (verdict.kind === "fail") throw new VenueHttpError(this.name, label, verdict.status, responseBody, attempt);
-      const retryAfterMs = verdict.kind === "retry" && verdict.retryAfterMs != null
-        ? verdict.retryAfterMs
-        : parseRetryAfter(headers?.get("retry-after") ?? null, this.clock.nowMs());
+      const retryAfterMs =
+        verdict.kind === "retry" && verdict.retryAfterMs != null
+          ? verdict.retryAfterMs
+          : parseRetryAfter(headers?.get("retry-after") ?? null, this.clock.nowMs());
       const tooLong = retryAfterMs !== null && retryAfterMs > (this.options.maxRetryAfterMs ?? 120_000);
       if (attempt >= maxAttempts || tooLong) {
-        this.options.onEvent?.({ type: "unavailable", client: this.name, path: label, attempts: attempt, status: lastStatus });
+        this.options.onEvent?.({
+          type: "unavailable",
+          client: this.name,
+          path: label,
+          attempts: attempt,
+          status: lastStatus,
+        });
         throw new VenueUnavailableError(this.name, label, attempt, lastStatus, tooLong ? retryAfterMs : null, {
-          cause: lastError ?? (lastStatus !== null ? new VenueHttpError(this.name, label, lastStatus, responseBody, attempt) : undefined),
+          cause:
+            lastError ??
+            (lastStatus !== null ? new VenueHttpError(this.name, label, lastStatus, responseBody, attempt) : undefined),
         });
       }
       const delayMs = Math.max(this.backoffMs(attempt), retryAfterMs ?? 0);

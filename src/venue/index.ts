@@ -38,7 +38,11 @@ export interface VenueClients {
 }
 
 /** Every venue client from the configuration; `http` options (clock, sleep, onEvent, ...) apply to all HTTP clients. */
-export function createVenueClients(config: Pick<Config, "venue" | "isw">, http: Partial<VenueHttpOptions> = {}, rtds: Partial<RtdsOptions> = {}): VenueClients {
+export function createVenueClients(
+  config: Pick<Config, "venue" | "isw">,
+  http: Partial<VenueHttpOptions> = {},
+  rtds: Partial<RtdsOptions> = {},
+): VenueClients {
   return {
     gamma: GammaClient.fromConfig(config, http),
     dataApi: DataApiClient.fromConfig(config, http),

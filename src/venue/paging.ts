@@ -135,7 +135,9 @@ export interface Collected<T> {
 }
 
 /** Drains a paging into memory (for lists known to be small: one wallet's positions, a leaderboard). */
-export async function collectPages<T>(paging: AsyncGenerator<RowsPage<T> | CursorPage<T> | OffsetPagingEnd | CursorPagingEnd, void, undefined>): Promise<Collected<T>> {
+export async function collectPages<T>(
+  paging: AsyncGenerator<RowsPage<T> | CursorPage<T> | OffsetPagingEnd | CursorPagingEnd, void, undefined>,
+): Promise<Collected<T>> {
   const rows: T[] = [];
   const rejected: RejectedRow[] = [];
   let truncated = false;

@@ -25,10 +25,19 @@ export class PnlClient {
   constructor(readonly http: VenueHttpClient) {}
 
   static fromConfig(config: Pick<Config, "venue">, overrides: Partial<VenueHttpOptions> = {}): PnlClient {
-    return new PnlClient(configuredHttpClient(config, { name: "user-pnl", baseUrl: config.venue.pnlUrl, rateLimits: PNL_RATE_LIMITS }, overrides));
+    return new PnlClient(
+      configuredHttpClient(
+        config,
+        { name: "user-pnl", baseUrl: config.venue.pnlUrl, rateLimits: PNL_RATE_LIMITS },
+        overrides,
+      ),
+    );
   }
 
-  async curve(user: string, options: { interval?: PnlInterval; fidelity?: PnlFidelity; signal?: AbortSignal } = {}): Promise<PnlCurve> {
+  async curve(
+    user: string,
+    options: { interval?: PnlInterval; fidelity?: PnlFidelity; signal?: AbortSignal } = {},
+  ): Promise<PnlCurve> {
     const payload = await this.http.getJson(
       "/user-pnl",
       { user_address: user, interval: options.interval ?? "all", fidelity: options.fidelity ?? "1d" },

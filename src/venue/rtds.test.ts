@@ -11,13 +11,29 @@ afterEach(async () => {
 
 function tradePayload(i: number) {
   return {
-    asset: "4242", bio: "", conditionId: `0x${"d".repeat(64)}`, eventSlug: "e", icon: "", name: "", outcome: "Yes",
-    outcomeIndex: 0, price: 0.97, profileImage: "", proxyWallet: `0x${i.toString(16).padStart(40, "0")}`, pseudonym: "Swift-Otter",
-    side: "BUY", size: 100, slug: "m", timestamp: 1_770_000_000 + i, title: "T", transactionHash: `0x${i.toString(16).padStart(64, "0")}`,
+    asset: "4242",
+    bio: "",
+    conditionId: `0x${"d".repeat(64)}`,
+    eventSlug: "e",
+    icon: "",
+    name: "",
+    outcome: "Yes",
+    outcomeIndex: 0,
+    price: 0.97,
+    profileImage: "",
+    proxyWallet: `0x${i.toString(16).padStart(40, "0")}`,
+    pseudonym: "Swift-Otter",
+    side: "BUY",
+    size: 100,
+    slug: "m",
+    timestamp: 1_770_000_000 + i,
+    title: "T",
+    transactionHash: `0x${i.toString(16).padStart(64, "0")}`,
   };
 }
 
-const envelope = (type: string, payload: unknown) => JSON.stringify({ connection_id: "c1", topic: "activity", type, timestamp: 1_770_000_000_000, payload });
+const envelope = (type: string, payload: unknown) =>
+  JSON.stringify({ connection_id: "c1", topic: "activity", type, timestamp: 1_770_000_000_000, payload });
 
 interface Venue {
   url: string;
@@ -53,7 +69,14 @@ async function startRtds(): Promise<Venue> {
 }
 
 function client(venue: Venue, options: Partial<RtdsOptions> = {}) {
-  const rtds = new RtdsClient({ url: venue.url, pingIntervalMs: 20, reconnectBaseMs: 10, reconnectMaxMs: 20, random: () => 0.5, ...options });
+  const rtds = new RtdsClient({
+    url: venue.url,
+    pingIntervalMs: 20,
+    reconnectBaseMs: 10,
+    reconnectMaxMs: 20,
+    random: () => 0.5,
+    ...options,
+  });
   const statuses: RtdsStatus[] = [];
   rtds.onStatus((s) => statuses.push(s));
   cleanups.push(() => rtds.close());
@@ -90,8 +113,17 @@ describe("RtdsClient", () => {
     await until(() => messages.length === 2, "two messages");
     const subscribe = JSON.parse(venue.received[0]?.[0] ?? "null") as unknown;
     expect(RtdsSubscribeMessageShape.is(subscribe)).toBe(true);
-    expect(subscribe).toEqual({ action: "subscribe", subscriptions: [{ topic: "activity", type: "trades" }, { topic: "activity", type: "orders_matched" }] });
-    expect(messages.map((m) => [m.type, m.payload.proxyWallet.slice(-1), m.payload.fee ?? null])).toEqual([["trades", "1", null], ["orders_matched", "3", 0.0291]]);
+    expect(subscribe).toEqual({
+      action: "subscribe",
+      subscriptions: [
+        { topic: "activity", type: "trades" },
+        { topic: "activity", type: "orders_matched" },
+      ],
+    });
+    expect(messages.map((m) => [m.type, m.payload.proxyWallet.slice(-1), m.payload.fee ?? null])).toEqual([
+      ["trades", "1", null],
+      ["orders_matched", "3", 0.0291],
+    ]);
     expect(invalid).toEqual(["", "/payload/price"]);
     expect(rtds.stats).toMatchObject({ messages: 2, keepAlives: 1, invalid: 2, ignored: 1 });
   });
@@ -116,7 +148,10 @@ describe("RtdsClient", () => {
     rtds.start();
     const first = await iterator.next();
     const second = await iterator.next();
-    expect([first.value?.payload.proxyWallet.slice(-1), second.value?.payload.proxyWallet.slice(-1)]).toEqual(["1", "2"]);
+    expect([first.value?.payload.proxyWallet.slice(-1), second.value?.payload.proxyWallet.slice(-1)]).toEqual([
+      "1",
+      "2",
+    ]);
     expect(venue.connections).toHaveLength(2);
     expect(venue.received[1]?.[0]).toContain('"action":"subscribe"');
     expect(statuses).toEqual(["connecting", "up", "down", "up"]);

@@ -203,7 +203,10 @@ export class RtdsClient {
       if (this.socket !== socket) return;
       this.stats.connects += 1;
       socket.send(JSON.stringify(this.subscribeMessage()));
-      this.pingTimer = setInterval(() => socket.readyState === WebSocket.OPEN && socket.send("ping"), this.options.pingIntervalMs ?? 5_000);
+      this.pingTimer = setInterval(
+        () => socket.readyState === WebSocket.OPEN && socket.send("ping"),
+        this.options.pingIntervalMs ?? 5_000,
+      );
       this.touch(socket);
     });
     socket.on("message", (data: WebSocket.RawData) => {
@@ -213,7 +216,11 @@ export class RtdsClient {
       // and its reconnect backoff keeps growing.
       this.failures = 0;
       this.setStatus("up");
-      this.handleFrame(Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString("utf8"));
+      this.handleFrame(
+        Buffer.isBuffer(data)
+          ? data.toString("utf8")
+          : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString("utf8"),
+      );
     });
     // 'error' is always followed by 'close'; reconnecting happens there.
     socket.on("error", () => undefined);
@@ -272,7 +279,11 @@ export class RtdsClient {
       return;
     }
     const shape = envelope.type === "trades" ? RtdsTradePayloadShape : RtdsOrdersMatchedPayloadShape;
-    if (!shape.is(envelope.payload)) return this.invalid(raw, shape.issues(envelope.payload).map((i) => ({ ...i, path: `/payload${i.path}` })));
+    if (!shape.is(envelope.payload))
+      return this.invalid(
+        raw,
+        shape.issues(envelope.payload).map((i) => ({ ...i, path: `/payload${i.path}` })),
+      );
     this.stats.messages += 1;
     const message = { type: envelope.type, envelope, payload: envelope.payload } as RtdsMessage;
     for (const listener of this.listeners.message) listener(message);

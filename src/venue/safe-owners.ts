@@ -36,7 +36,11 @@ export function decodeAddressArray(data: string): string[] | null {
 export async function safeSigner(chain: ChainClient, proxy: string, signal?: AbortSignal): Promise<string | null> {
   let result: unknown;
   try {
-    result = await chain.call("eth_call", [{ to: proxy.toLowerCase(), data: SAFE_GET_OWNERS_SELECTOR }, "latest"], signal);
+    result = await chain.call(
+      "eth_call",
+      [{ to: proxy.toLowerCase(), data: SAFE_GET_OWNERS_SELECTOR }, "latest"],
+      signal,
+    );
   } catch (error) {
     // A node answers a non-Safe with a revert (or, for an address without code, an empty result).
     if (error instanceof JsonRpcError) return null;

@@ -20,7 +20,8 @@ function parseDecimal(value: number | string): Decimal {
   const match = DECIMAL.exec(text);
   const whole = match?.[2] ?? "";
   const fraction = match?.[3] ?? "";
-  if (!match || (whole === "" && fraction === "")) throw new RangeError(`not a decimal amount: ${JSON.stringify(value)}`);
+  if (!match || (whole === "" && fraction === ""))
+    throw new RangeError(`not a decimal amount: ${JSON.stringify(value)}`);
   const digits = BigInt(whole + fraction);
   const scale = fraction.length - Number(match[4] ?? 0);
   const mantissa = match[1] === "-" ? -digits : digits;

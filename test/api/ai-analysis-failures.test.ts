@@ -14,13 +14,19 @@ import { goodAnswer, openAiWorld, openSecondApp, type AiWorld } from "./ai-analy
 
 describe.each(storeBackends)("AI analysis failures on $kind", (backend) => {
   let t: AiWorld;
-  const saved = (wallet: string) => aiDb(t.w.store.db).selectFrom("ai_analyses").selectAll().where("wallet", "=", wallet).executeTakeFirst();
-  const job = (wallet: string) => aiDb(t.w.store.db).selectFrom("ai_analysis_jobs").selectAll().where("wallet", "=", wallet).executeTakeFirst();
+  const saved = (wallet: string) =>
+    aiDb(t.w.store.db).selectFrom("ai_analyses").selectAll().where("wallet", "=", wallet).executeTakeFirst();
+  const job = (wallet: string) =>
+    aiDb(t.w.store.db).selectFrom("ai_analysis_jobs").selectAll().where("wallet", "=", wallet).executeTakeFirst();
   const asked = (wallet: string) => t.chat.requests.filter((r) => r.facts.wallet?.address === wallet).length;
-  const answerWith = (reply: (facts: Record<string, any>) => ChatReply) => (t.chat.respond = (request) => reply(request.facts));
+  const answerWith = (reply: (facts: Record<string, any>) => ChatReply) =>
+    (t.chat.respond = (request) => reply(request.facts));
 
   beforeAll(async () => {
-    t = await openAiWorld({ storeBackend: backend, env: { AI_MODEL_TIMEOUT_MS: "2000", AI_ANALYSIS_MAX_ATTEMPTS: "8", AI_ANALYSIS_CONCURRENCY: "2" } });
+    t = await openAiWorld({
+      storeBackend: backend,
+      env: { AI_MODEL_TIMEOUT_MS: "2000", AI_ANALYSIS_MAX_ATTEMPTS: "8", AI_ANALYSIS_CONCURRENCY: "2" },
+    });
   }, 120_000);
   afterAll(async () => t?.close());
 
@@ -31,7 +37,17 @@ describe.each(storeBackends)("AI analysis failures on $kind", (backend) => {
       ["malformed_answer", () => ({ body: completion("## Summary\nA fine trader.\n\n## Style\nBold.") })],
       ["malformed_answer", () => ({ body: "<html>Bad gateway</html>", contentType: "text/html" })],
       ["malformed_answer", () => ({ body: { choices: [] } })],
-      ["unsupported_figure", (f) => ({ body: completion((goodAnswer(f).body as ReturnType<typeof completion>).choices[0]!.message.content.replace("## Risks", "Expect $123,456.78 next week.\n\n## Risks")) })],
+      [
+        "unsupported_figure",
+        (f) => ({
+          body: completion(
+            (goodAnswer(f).body as ReturnType<typeof completion>).choices[0]!.message.content.replace(
+              "## Risks",
+              "Expect $123,456.78 next week.\n\n## Risks",
+            ),
+          ),
+        }),
+      ],
       ["model_http_error", () => ({ status: 500, body: { error: { message: "model overloaded" } } })],
     ];
     expect((await t.get(wallet)).body.status).toBe("pending");
@@ -112,7 +128,9 @@ describe.each(storeBackends)("AI analysis failures on $kind", (backend) => {
       expect(answers.map((a) => a.statusCode)).toEqual([404, 404]);
       await Promise.all([t.w.app.aiAnalysis.settle(), other.app.aiAnalysis.settle()]);
       expect(asked(wallet)).toBe(1);
-      const forced = await Promise.all([t.w.app, other.app].map((app) => app.inject({ method: "POST", url: `${url}/generate?force=true` })));
+      const forced = await Promise.all(
+        [t.w.app, other.app].map((app) => app.inject({ method: "POST", url: `${url}/generate?force=true` })),
+      );
       expect(forced.map((f) => f.statusCode)).toEqual([200, 200]);
       expect(forced[0]!.json().generated_at).toBe(forced[1]!.json().generated_at);
       expect(asked(wallet)).toBe(2);
@@ -128,7 +146,16 @@ describe.each(storeBackends)("AI analysis failures on $kind", (backend) => {
     await aiDb(t.w.store.db).deleteFrom("ai_analyses").where("wallet", "=", wallet).execute();
     await aiDb(t.w.store.db)
       .insertInto("ai_analysis_jobs")
-      .values({ wallet, requested_at: now, force: 0, attempts: 0, next_attempt_at: now, last_error: null, lease_owner: "gone-host:1:dead", lease_until: now + 31 })
+      .values({
+        wallet,
+        requested_at: now,
+        force: 0,
+        attempts: 0,
+        next_attempt_at: now,
+        last_error: null,
+        lease_owner: "gone-host:1:dead",
+        lease_until: now + 31,
+      })
       .execute();
     const before = asked(wallet);
     await t.w.app.aiAnalysis.settle();
@@ -141,15 +168,29 @@ describe.each(storeBackends)("AI analysis failures on $kind", (backend) => {
 
   it("gives the generations of a process that stops back to the queue, and a new process finishes them", async () => {
     const wallets = t.wallets.slice(0, 3);
-    for (const wallet of wallets) await aiDb(t.w.store.db).deleteFrom("ai_analyses").where("wallet", "=", wallet).execute();
+    for (const wallet of wallets)
+      await aiDb(t.w.store.db).deleteFrom("ai_analyses").where("wallet", "=", wallet).execute();
     answerWith((f) => ({ ...goodAnswer(f), delayMs: 60_000 }));
     // The test's own app stops working the queue; a second one, patient with the model, takes the jobs and is stopped mid-generation.
     await t.w.app.aiAnalysis.stop();
-    const first = await openSecondApp(t.w, loadConfig({ AI_MODEL_BASE_URL: t.chat.baseUrl, AI_MODEL: "test-model", AI_MODEL_TIMEOUT_MS: "120000", AI_ANALYSIS_CONCURRENCY: "2" }));
-    for (const wallet of wallets) expect((await first.app.inject({ url: `/api/v2/wallet/${wallet}/ai-analysis`, headers: { "x-api-key": t.key } })).statusCode).toBe(404);
+    const first = await openSecondApp(
+      t.w,
+      loadConfig({
+        AI_MODEL_BASE_URL: t.chat.baseUrl,
+        AI_MODEL: "test-model",
+        AI_MODEL_TIMEOUT_MS: "120000",
+        AI_ANALYSIS_CONCURRENCY: "2",
+      }),
+    );
+    for (const wallet of wallets)
+      expect(
+        (await first.app.inject({ url: `/api/v2/wallet/${wallet}/ai-analysis`, headers: { "x-api-key": t.key } }))
+          .statusCode,
+      ).toBe(404);
     await expect.poll(() => t.chat.inFlight, { timeout: 20_000 }).toBe(2);
     await first.close();
-    for (const wallet of wallets) expect(await job(wallet)).toMatchObject({ attempts: 0, lease_owner: null, last_error: null });
+    for (const wallet of wallets)
+      expect(await job(wallet)).toMatchObject({ attempts: 0, lease_owner: null, last_error: null });
     answerWith(goodAnswer);
     const restarted = await openSecondApp(t.w);
     try {
@@ -163,9 +204,21 @@ describe.each(storeBackends)("AI analysis failures on $kind", (backend) => {
   it("sends the model key to the model only: never to a log, the queue or an answer", async () => {
     const secret = "sk-test-" + "k3y".repeat(10);
     const lines: string[] = [];
-    const log = { info: (o: object, m: string) => lines.push(JSON.stringify(o) + m), warn: (o: object, m: string) => lines.push(JSON.stringify(o) + m), error: (o: object, m: string) => lines.push(JSON.stringify(o) + m) };
-    const config = loadConfig({ AI_MODEL_BASE_URL: t.chat.baseUrl, AI_MODEL: "test-model", AI_MODEL_API_KEY: secret, AI_MODEL_TIMEOUT_MS: "1000" });
-    const queue = new AnalysisQueue({ config, store: t.w.store, clock: t.w.clock, readiness: { ready: true } }, log as never);
+    const log = {
+      info: (o: object, m: string) => lines.push(JSON.stringify(o) + m),
+      warn: (o: object, m: string) => lines.push(JSON.stringify(o) + m),
+      error: (o: object, m: string) => lines.push(JSON.stringify(o) + m),
+    };
+    const config = loadConfig({
+      AI_MODEL_BASE_URL: t.chat.baseUrl,
+      AI_MODEL: "test-model",
+      AI_MODEL_API_KEY: secret,
+      AI_MODEL_TIMEOUT_MS: "1000",
+    });
+    const queue = new AnalysisQueue(
+      { config, store: t.w.store, clock: t.w.clock, readiness: { ready: true } },
+      log as never,
+    );
     const wallet = t.wallets[5]!;
     answerWith(() => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${secret}` } } }));
     queue.start();

@@ -29,10 +29,25 @@ describe.each(storeBackends)("AI analysis states on $kind", (backend) => {
     await t.w.app.aiAnalysis.settle();
     const ready = await t.get(wallet);
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ address: wallet, status: "ready", generator: "model", model: "test-model", prompt_version: "wallet-analysis.v1", stale: false });
+    expect(ready.body).toMatchObject({
+      address: wallet,
+      status: "ready",
+      generator: "model",
+      model: "test-model",
+      prompt_version: "wallet-analysis.v1",
+      stale: false,
+    });
     expect(ready.body.generated_at).toBe(t.w.clock.now());
     expect(ready.body.expires_at).toBe(t.w.clock.now() + 86_400);
-    expect(ready.body.sections.map((s: { key: string }) => s.key)).toEqual(["summary", "style", "edge_and_skill", "verdicts", "strengths", "risks", "recent_changes"]);
+    expect(ready.body.sections.map((s: { key: string }) => s.key)).toEqual([
+      "summary",
+      "style",
+      "edge_and_skill",
+      "verdicts",
+      "strengths",
+      "risks",
+      "recent_changes",
+    ]);
     expect(ready.body.report).toContain("Written by the test model.");
     // The model was asked once, with the wallet's statistics, and the record keeps exactly what it was given.
     const asked = t.chat.requests.filter((r) => r.facts.wallet?.address === wallet);
@@ -93,7 +108,9 @@ describe.each(storeBackends)("AI analysis states on $kind", (backend) => {
     expect(forwarded).toEqual({ status: 404, body: { detail: "Not Found" } });
     const viaProxy = await t.generate(wallet, "", { headers: { forwarded: "for=198.51.100.7" } });
     expect(viaProxy.status).toBe(404);
-    expect(await aiDb(t.w.store.db).selectFrom("ai_analyses").select("wallet").where("wallet", "=", wallet).execute()).toEqual([]);
+    expect(
+      await aiDb(t.w.store.db).selectFrom("ai_analyses").select("wallet").where("wallet", "=", wallet).execute(),
+    ).toEqual([]);
     expect((await t.generate(wallet, "", { remoteAddress: "::1" })).status).toBe(200);
   });
 
@@ -115,7 +132,10 @@ describe.each(storeBackends)("AI analysis states on $kind", (backend) => {
   });
 
   it("limits new analyses per client per minute and the queue's length; reading saved and pending ones stays free", async () => {
-    const limited = await openAiWorld({ storeBackend: backend, env: { RATE_AI_ANALYSES_PER_MINUTE: "3", AI_ANALYSIS_MAX_QUEUED: "2" } });
+    const limited = await openAiWorld({
+      storeBackend: backend,
+      env: { RATE_AI_ANALYSES_PER_MINUTE: "3", AI_ANALYSIS_MAX_QUEUED: "2" },
+    });
     // The model never answers in time here, so what is queued stays pending whatever the timing.
     limited.chat.respond = () => ({ body: "", delayMs: 60_000 });
     try {

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Mover } from "../../src/analytics/movers.js";
 import type { WorldApp } from "../support/world-app.js";
-import { SMART, expect422, get, isSortedDesc, marketCategories, openApiPaths, openBoardsWorld, rows } from "./boards-support.js";
+import {
+  SMART,
+  expect422,
+  get,
+  isSortedDesc,
+  marketCategories,
+  openApiPaths,
+  openBoardsWorld,
+  rows,
+} from "./boards-support.js";
 
 let t: WorldApp;
 const HOUR = 3_600;
@@ -15,7 +24,17 @@ afterAll(async () => t?.close());
 
 describe("GET /api/analytics/smart-money-flow", () => {
   it("per category: smart-whale volume of 24 h against the 24 h before, markets and wallets active, whales holding", async () => {
-    const res = await get<{ flow: Array<{ category: string; markets: number; whales_now: number; volume_24h: number; volume_prev: number; volume_delta_pct: number | null; wallets_24h: number }> }>(t, "/api/analytics/smart-money-flow");
+    const res = await get<{
+      flow: Array<{
+        category: string;
+        markets: number;
+        whales_now: number;
+        volume_24h: number;
+        volume_prev: number;
+        volume_delta_pct: number | null;
+        wallets_24h: number;
+      }>;
+    }>(t, "/api/analytics/smart-money-flow");
     expect(res.status).toBe(200);
     expect(res.body.flow.map((f) => f.category).sort()).toEqual(CATEGORIES);
     expect(isSortedDesc(res.body.flow.map((f) => f.volume_24h))).toBe(true);
@@ -41,7 +60,9 @@ describe("GET /api/analytics/smart-money-flow", () => {
       else expect(row.volume_delta_pct).toBeNull();
       expect(row.markets).toBe(new Set(now.filter((f) => f.usd > 0).map((f) => f.condition_id)).size);
       expect(row.wallets_24h).toBe(new Set(now.filter((f) => f.usd > 0).map((f) => f.wallet)).size);
-      expect(row.whales_now).toBe(new Set(holdings.filter((h) => categoryOf.get(h.condition_id) === row.category).map((h) => h.wallet)).size);
+      expect(row.whales_now).toBe(
+        new Set(holdings.filter((h) => categoryOf.get(h.condition_id) === row.category).map((h) => h.wallet)).size,
+      );
       if (row.volume_24h > 0) active++;
     }
     expect(active).toBeGreaterThan(1);
@@ -103,7 +124,8 @@ describe("GET /api/analytics/whale-clusters", () => {
 });
 
 describe("GET /api/analytics/top-movers", () => {
-  const pnlAt = (at: number) => `coalesce((select p.pnl from pnl_points p where p.wallet = s.wallet and p.resolution = 'day' and p.t <= ${at} order by p.t desc limit 1), 0)`;
+  const pnlAt = (at: number) =>
+    `coalesce((select p.pnl from pnl_points p where p.wallet = s.wallet and p.resolution = 'day' and p.t <= ${at} order by p.t desc limit 1), 0)`;
 
   it("the wallets (never farmers) whose P&L rose most over 7 days, with a daily sparkline", async () => {
     const res = await get<{ winners: Mover[]; days: number }>(t, "/api/analytics/top-movers?limit=50");
@@ -123,10 +145,15 @@ describe("GET /api/analytics/top-movers", () => {
       expect(w.sparkline).toHaveLength(8);
       expect(w.sparkline[7]).toBeCloseTo(w.pnl_now, 6);
       expect(w.sparkline[7]! - w.sparkline[0]!).toBeCloseTo(w.delta, 6);
-      const [mid] = await rows<{ p: number }>(t, `select ${pnlAt(t.now - 4 * DAY)} as p from wallet_stats s where s.wallet = '${w.wallet}'`);
+      const [mid] = await rows<{ p: number }>(
+        t,
+        `select ${pnlAt(t.now - 4 * DAY)} as p from wallet_stats s where s.wallet = '${w.wallet}'`,
+      );
       expect(w.sparkline[3]).toBeCloseTo(mid!.p, 6);
     }
-    expect((await get<{ winners: Mover[] }>(t, "/api/analytics/top-movers")).body.winners).toHaveLength(Math.min(10, expected.length));
+    expect((await get<{ winners: Mover[] }>(t, "/api/analytics/top-movers")).body.winners).toHaveLength(
+      Math.min(10, expected.length),
+    );
   });
 
   it("limit is 1..50", async () => {
@@ -137,7 +164,10 @@ describe("GET /api/analytics/top-movers", () => {
 
 describe("GET /api/analytics/whale-volume-24h", () => {
   it("24 hourly items, oldest first, ending with the current hour; volumes recomputed from fills", async () => {
-    const res = await get<{ series: Array<{ hour: string; yes_volume: number; no_volume: number; trades: number }> }>(t, "/api/analytics/whale-volume-24h");
+    const res = await get<{ series: Array<{ hour: string; yes_volume: number; no_volume: number; trades: number }> }>(
+      t,
+      "/api/analytics/whale-volume-24h",
+    );
     expect(res.status).toBe(200);
     const series = res.body.series;
     expect(series).toHaveLength(24);
@@ -161,12 +191,16 @@ describe("GET /api/analytics/whale-volume-24h", () => {
 });
 
 describe("conventions", () => {
-  it.each(["/api/analytics/smart-money-flow", "/api/analytics/whale-volume-24h"])("%s takes no parameters (422 on an unknown one)", async (path) => {
-    await expect422(t, `${path}?hours=48`, "hours");
-  });
+  it.each(["/api/analytics/smart-money-flow", "/api/analytics/whale-volume-24h"])(
+    "%s takes no parameters (422 on an unknown one)",
+    async (path) => {
+      await expect422(t, `${path}?hours=48`, "hours");
+    },
+  );
 
   it("lists the analytics paths in /api/openapi.json", async () => {
     const paths = await openApiPaths(t);
-    for (const p of ["smart-money-flow", "whale-clusters", "top-movers", "whale-volume-24h"]) expect(paths).toContain(`/api/analytics/${p}`);
+    for (const p of ["smart-money-flow", "whale-clusters", "top-movers", "whale-volume-24h"])
+      expect(paths).toContain(`/api/analytics/${p}`);
   });
 });

@@ -71,7 +71,11 @@ describe("Premium drill-downs: keys, plans and headers", () => {
       expect(op.responses["401"], path).toBeDefined();
       expect(op.responses["403"], path).toBeDefined();
     }
-    const required = (path: string) => doc.paths[path].get.parameters.filter((p: any) => p.required && p.in === "query").map((p: any) => p.name).sort();
+    const required = (path: string) =>
+      doc.paths[path].get.parameters
+        .filter((p: any) => p.required && p.in === "query")
+        .map((p: any) => p.name)
+        .sort();
     expect(required("/api/v2/wallet/{address}/market-trades")).toEqual(["after", "before", "market"]);
     expect(required("/api/public/v1/wallet/{address}/market-trades")).toEqual(["before", "market"]);
     expect(required("/api/v2/market/{condition_id}/whale-trades")).toEqual(["before"]);

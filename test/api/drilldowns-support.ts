@@ -14,8 +14,13 @@ export interface Fixture {
   free: string;
 }
 
-export async function openDrilldownWorld(options: { env?: Record<string, string>; storeBackend?: StoreBackend } = {}): Promise<Fixture> {
-  const w = await openWorldApp({ storeBackend: options.storeBackend, env: { SMART_MIN_RESOLVED_MARKETS: "3", RATE_PREMIUM_PER_MINUTE: "100000", ...options.env } });
+export async function openDrilldownWorld(
+  options: { env?: Record<string, string>; storeBackend?: StoreBackend } = {},
+): Promise<Fixture> {
+  const w = await openWorldApp({
+    storeBackend: options.storeBackend,
+    env: { SMART_MIN_RESOLVED_MARKETS: "3", RATE_PREMIUM_PER_MINUTE: "100000", ...options.env },
+  });
   const premium = (await createKey(w.store.db, { account: "drilldowns-premium", plan: "premium", now: w.now })).key;
   const free = (await createKey(w.store.db, { account: "drilldowns-free", plan: "free", now: w.now })).key;
   return { w, premium, free };
@@ -27,9 +32,17 @@ export interface Reply<T = any> {
   headers: Record<string, unknown>;
 }
 
-export async function get<T = any>(f: Fixture, url: string, headers: Record<string, string> = { "x-api-key": f.premium }): Promise<Reply<T>> {
+export async function get<T = any>(
+  f: Fixture,
+  url: string,
+  headers: Record<string, string> = { "x-api-key": f.premium },
+): Promise<Reply<T>> {
   const res = await f.w.app.inject({ method: "GET", url, headers });
-  return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as T) : (undefined as T), headers: res.headers };
+  return {
+    status: res.statusCode,
+    body: res.body ? (JSON.parse(res.body) as T) : (undefined as T),
+    headers: res.headers,
+  };
 }
 
 /** A fill of the world as the store holds it: addresses and the condition id instead of indexes; `order` is chain order. */
@@ -98,7 +111,8 @@ export const busiestPair = (fills: readonly WorldFill[]): WalletMarketPair => wa
 
 /** Busy pairs whose average entry depends on the order of their trades: sales, and buys at several prices. */
 export function variedPairs(fills: readonly WorldFill[], count: number): WalletMarketPair[] {
-  const prices = (p: WalletMarketPair) => new Set(p.fills.filter((x) => x.side === "BUY").map((x) => Math.round((x.usd * 100) / x.size))).size;
+  const prices = (p: WalletMarketPair) =>
+    new Set(p.fills.filter((x) => x.side === "BUY").map((x) => Math.round((x.usd * 100) / x.size))).size;
   return walletMarketPairs(fills)
     .filter((p) => p.fills.some((x) => x.side === "SELL") && prices(p) >= 4)
     .slice(0, count);
@@ -124,7 +138,17 @@ export interface ReplayedSide {
  * as MERGE sells it for size - usd.
  */
 export function replaySides(fills: readonly WorldFill[]): { YES: ReplayedSide; NO: ReplayedSide } {
-  const sides = [0, 1].map(() => ({ buy: 0n, cost: 0n, sell: 0n, proceeds: 0n, count: 0, avg: null as bigint | null, held: 0n, first: null as number | null, last: null as number | null }));
+  const sides = [0, 1].map(() => ({
+    buy: 0n,
+    cost: 0n,
+    sell: 0n,
+    proceeds: 0n,
+    count: 0,
+    avg: null as bigint | null,
+    held: 0n,
+    first: null as number | null,
+    last: null as number | null,
+  }));
   for (const f of [...fills].sort((a, b) => a.ts - b.ts || a.order - b.order)) {
     let outcome = f.outcome;
     let buying = f.side === "BUY";

@@ -12,7 +12,29 @@ import { openWorldApp, type WorldApp } from "../support/world-app.js";
 /** Streams stay open by design; they have tests of their own. */
 const SKIPPED = [/\/live\//];
 
-const EDGE_VALUES = ["Infinity", "-Infinity", "1e309", "-1e309", "NaN", "1e20", "-1e20", "9007199254740993", "1.5", "-1", "0", "", " ", "0x10", "1_000", "x".repeat(4_000), "%00", "\u0000", "😀", "[]", "' or 1=1 --"];
+const EDGE_VALUES = [
+  "Infinity",
+  "-Infinity",
+  "1e309",
+  "-1e309",
+  "NaN",
+  "1e20",
+  "-1e20",
+  "9007199254740993",
+  "1.5",
+  "-1",
+  "0",
+  "",
+  " ",
+  "0x10",
+  "1_000",
+  "x".repeat(4_000),
+  "%00",
+  "\u0000",
+  "😀",
+  "[]",
+  "' or 1=1 --",
+];
 /** Values no number parameter may accept. */
 const NOT_A_NUMBER = ["Infinity", "-Infinity", "1e309", "-1e309", "NaN", "", " ", "0x10", "1_000"];
 const NOT_AN_INTEGER = [...NOT_A_NUMBER, "1e20", "-1e20", "9007199254740993", "1.5"];
@@ -37,12 +59,30 @@ describe.each(storeBackends)("edge values in every parameter on $kind", (backend
   let market: { id: string; condition_id: string };
 
   beforeAll(async () => {
-    w = await openWorldApp({ storeBackend: backend, env: { RATE_FREE_PER_MINUTE: "100000000", RATE_PREMIUM_PER_MINUTE: "100000000" } });
+    w = await openWorldApp({
+      storeBackend: backend,
+      env: { RATE_FREE_PER_MINUTE: "100000000", RATE_PREMIUM_PER_MINUTE: "100000000" },
+    });
     key = (await createKey(w.store.db, { account: "edge-values", plan: "premium", now: w.now })).key;
-    const busiest = await w.store.db.selectFrom("wallet_stats").select("wallet").orderBy("total_trades", "desc").orderBy("wallet").limit(1).executeTakeFirstOrThrow();
+    const busiest = await w.store.db
+      .selectFrom("wallet_stats")
+      .select("wallet")
+      .orderBy("total_trades", "desc")
+      .orderBy("wallet")
+      .limit(1)
+      .executeTakeFirstOrThrow();
     wallet = busiest.wallet;
-    const traded = await w.store.db.selectFrom("positions").select("condition_id").where("wallet", "=", wallet).limit(1).executeTakeFirstOrThrow();
-    market = await w.store.db.selectFrom("markets").select(["id", "condition_id"]).where("condition_id", "=", traded.condition_id).executeTakeFirstOrThrow();
+    const traded = await w.store.db
+      .selectFrom("positions")
+      .select("condition_id")
+      .where("wallet", "=", wallet)
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    market = await w.store.db
+      .selectFrom("markets")
+      .select(["id", "condition_id"])
+      .where("condition_id", "=", traded.condition_id)
+      .executeTakeFirstOrThrow();
   }, 120_000);
   afterAll(async () => w?.close());
 
@@ -57,7 +97,9 @@ describe.each(storeBackends)("edge values in every parameter on $kind", (backend
   }
 
   it("answers every edge value below 500, and refuses malformed numbers with a 422 naming the parameter", async () => {
-    const doc = (await w.app.inject({ url: "/api/openapi.json" })).json() as { paths: Record<string, Record<string, Operation>> };
+    const doc = (await w.app.inject({ url: "/api/openapi.json" })).json() as {
+      paths: Record<string, Record<string, Operation>>;
+    };
     const failures: string[] = [];
     let calls = 0;
     let numberParameters = 0;
@@ -70,8 +112,14 @@ describe.each(storeBackends)("edge values in every parameter on $kind", (backend
           if (type === "integer" || type === "number") numberParameters++;
           for (const edge of EDGE_VALUES) {
             const query = new URLSearchParams();
-            for (const p of parameters) if (p.in === "query" && (p === target || p.required)) query.set(p.name, p === target ? edge : validValue(p));
-            const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(name === target.name && target.in === "path" ? edge : validValue({ name, in: "path" })));
+            for (const p of parameters)
+              if (p.in === "query" && (p === target || p.required))
+                query.set(p.name, p === target ? edge : validValue(p));
+            const path = template.replace(/\{(\w+)\}/g, (_, name: string) =>
+              encodeURIComponent(
+                name === target.name && target.in === "path" ? edge : validValue({ name, in: "path" }),
+              ),
+            );
             const url = query.size > 0 ? `${path}?${query}` : path;
             const response = await w.app.inject({
               method: method.toUpperCase() as "GET",
@@ -81,10 +129,13 @@ describe.each(storeBackends)("edge values in every parameter on $kind", (backend
             });
             calls++;
             const where = `${method.toUpperCase()} ${template} ${target.name}=${JSON.stringify(edge.slice(0, 20))}`;
-            if (response.statusCode >= 500) failures.push(`${where} → ${response.statusCode} ${response.body.slice(0, 200)}`);
+            if (response.statusCode >= 500)
+              failures.push(`${where} → ${response.statusCode} ${response.body.slice(0, 200)}`);
             const refused = type === "integer" ? NOT_AN_INTEGER : type === "number" ? NOT_A_NUMBER : [];
             if (refused.includes(edge)) {
-              const named = response.statusCode === 422 && JSON.stringify(response.json().detail).includes(JSON.stringify(target.name));
+              const named =
+                response.statusCode === 422 &&
+                JSON.stringify(response.json().detail).includes(JSON.stringify(target.name));
               if (!named) failures.push(`${where} → ${response.statusCode}, expected a 422 naming ${target.name}`);
             }
           }
@@ -97,9 +148,17 @@ describe.each(storeBackends)("edge values in every parameter on $kind", (backend
         const path = template.replace(/\{(\w+)\}/g, (_, name: string) => validValue({ name, in: "path" }));
         for (const edge of [...EDGE_VALUES, 1e308, -1, null, true, { nested: "\u0000" }]) {
           for (const payload of [{ wallets: [edge] }, { wallets: edge }, { wallets: [wallet], extra: edge }]) {
-            const response = await w.app.inject({ method: method.toUpperCase() as "POST", url: path, headers: { "x-api-key": key, authorization: `Bearer ${key}` }, payload });
+            const response = await w.app.inject({
+              method: method.toUpperCase() as "POST",
+              url: path,
+              headers: { "x-api-key": key, authorization: `Bearer ${key}` },
+              payload,
+            });
             calls++;
-            if (response.statusCode >= 500) failures.push(`${method.toUpperCase()} ${template} body ${JSON.stringify(payload).slice(0, 60)} → ${response.statusCode} ${response.body.slice(0, 200)}`);
+            if (response.statusCode >= 500)
+              failures.push(
+                `${method.toUpperCase()} ${template} body ${JSON.stringify(payload).slice(0, 60)} → ${response.statusCode} ${response.body.slice(0, 200)}`,
+              );
           }
         }
       }

@@ -24,12 +24,36 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
   let market: { id: string; condition_id: string };
 
   beforeAll(async () => {
-    w = await openWorldApp({ storeBackend: backend, env: { SMART_MIN_RESOLVED_MARKETS: "3", RATE_FREE_PER_MINUTE: "1000000", RATE_PREMIUM_PER_MINUTE: "1000000", ROUND_NUMBERS: "true" } });
+    w = await openWorldApp({
+      storeBackend: backend,
+      env: {
+        SMART_MIN_RESOLVED_MARKETS: "3",
+        RATE_FREE_PER_MINUTE: "1000000",
+        RATE_PREMIUM_PER_MINUTE: "1000000",
+        ROUND_NUMBERS: "true",
+      },
+    });
     key = (await createKey(w.store.db, { account: "every-route", plan: "premium", now: w.now })).key;
-    const busiest = await w.store.db.selectFrom("wallet_stats").select("wallet").orderBy("total_trades", "desc").orderBy("wallet").limit(1).executeTakeFirstOrThrow();
+    const busiest = await w.store.db
+      .selectFrom("wallet_stats")
+      .select("wallet")
+      .orderBy("total_trades", "desc")
+      .orderBy("wallet")
+      .limit(1)
+      .executeTakeFirstOrThrow();
     wallet = busiest.wallet;
-    const traded = await w.store.db.selectFrom("positions").select("condition_id").where("wallet", "=", wallet).orderBy("last_ts", "desc").limit(1).executeTakeFirstOrThrow();
-    market = await w.store.db.selectFrom("markets").select(["id", "condition_id"]).where("condition_id", "=", traded.condition_id).executeTakeFirstOrThrow();
+    const traded = await w.store.db
+      .selectFrom("positions")
+      .select("condition_id")
+      .where("wallet", "=", wallet)
+      .orderBy("last_ts", "desc")
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    market = await w.store.db
+      .selectFrom("markets")
+      .select(["id", "condition_id"])
+      .where("condition_id", "=", traded.condition_id)
+      .executeTakeFirstOrThrow();
   }, 120_000);
   afterAll(async () => w?.close());
 
@@ -44,20 +68,24 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
 
   /** Each GET operation of the served document but the streams, as a URL with its path and required query filled. */
   async function operationUrls(): Promise<Array<{ template: string; url: string }>> {
-    const doc = (await w.app.inject({ url: "/api/openapi.json" })).json() as { paths: Record<string, Record<string, Operation>> };
+    const doc = (await w.app.inject({ url: "/api/openapi.json" })).json() as {
+      paths: Record<string, Record<string, Operation>>;
+    };
     const urls: Array<{ template: string; url: string }> = [];
     for (const [template, methods] of Object.entries(doc.paths)) {
       const get = methods.get;
       if (!get || SKIPPED.some((skip) => skip.test(template))) continue;
       const query = new URLSearchParams();
-      for (const p of get.parameters ?? []) if (p.in === "query" && p.required) query.set(p.name, valueFor(p.name, p.schema?.type));
+      for (const p of get.parameters ?? [])
+        if (p.in === "query" && p.required) query.set(p.name, valueFor(p.name, p.schema?.type));
       const path = template.replace(/\{(\w+)\}/g, (_, name: string) => valueFor(name, "string"));
       urls.push({ template, url: query.size > 0 ? `${path}?${query}` : path });
     }
     return urls;
   }
 
-  const call = (url: string, headers: Record<string, string> = {}) => w.app.inject({ url, headers: { "x-api-key": key, authorization: `Bearer ${key}`, ...headers } });
+  const call = (url: string, headers: Record<string, string> = {}) =>
+    w.app.inject({ url, headers: { "x-api-key": key, authorization: `Bearer ${key}`, ...headers } });
 
   it("answers every GET route with a 2xx or 3xx and JSON", async () => {
     const failures: string[] = [];
@@ -66,7 +94,8 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
       const response = await call(url);
       called++;
       // The AI analysis answers its first call 404 pending, as the contract says (its generation is then queued).
-      const pending = response.statusCode === 404 && /ai-analysis$/.test(template) && response.json().status === "pending";
+      const pending =
+        response.statusCode === 404 && /ai-analysis$/.test(template) && response.json().status === "pending";
       const ok = response.statusCode === 200 || response.statusCode === 202 || response.statusCode === 302 || pending;
       const json = response.statusCode === 302 || /json/.test(String(response.headers["content-type"]));
       if (!ok || !json) failures.push(`${url} → ${response.statusCode} ${response.body.slice(0, 200)}`);
@@ -90,13 +119,21 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
         const again = await call(url, { "accept-encoding": encoding, "if-none-match": `"other", W/${etag}` });
         if (again.statusCode === 304) {
           revalidated++;
-          if (again.rawPayload.length !== 0 || again.headers.etag !== etag || again.headers.vary !== first.headers.vary) failures.push(`${url} (${encoding}): 304 with a body or other headers`);
-        } else if (again.statusCode !== 200 || again.headers.etag === etag || again.rawPayload.equals(first.rawPayload)) {
+          if (again.rawPayload.length !== 0 || again.headers.etag !== etag || again.headers.vary !== first.headers.vary)
+            failures.push(`${url} (${encoding}): 304 with a body or other headers`);
+        } else if (
+          again.statusCode !== 200 ||
+          again.headers.etag === etag ||
+          again.rawPayload.equals(first.rawPayload)
+        ) {
           // Only an answer that changed (a per-request field such as _elapsed_ms) may come back whole, with another ETag.
-          failures.push(`${url} (${encoding}): ${again.statusCode} to If-None-Match ${etag}, ETag ${again.headers.etag}`);
+          failures.push(
+            `${url} (${encoding}): ${again.statusCode} to If-None-Match ${etag}, ETag ${again.headers.etag}`,
+          );
         }
         const stale = await call(url, { "accept-encoding": encoding, "if-none-match": '"stale"' });
-        if (stale.statusCode !== 200) failures.push(`${url} (${encoding}): ${stale.statusCode} to a stale If-None-Match`);
+        if (stale.statusCode !== 200)
+          failures.push(`${url} (${encoding}): ${stale.statusCode} to a stale If-None-Match`);
       }
     }
     expect(failures).toEqual([]);
@@ -107,7 +144,8 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
   function eachNumber(value: unknown, visit: (key: string, n: number) => void, key = ""): void {
     if (typeof value === "number") visit(key, value);
     else if (Array.isArray(value)) for (const item of value) eachNumber(item, visit, key);
-    else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) eachNumber(v, visit, k);
+    else if (typeof value === "object" && value !== null)
+      for (const [k, v] of Object.entries(value)) eachNumber(v, visit, k);
   }
 
   it("writes every number at its field's precision, and the sums the docs promise hold within it", async () => {
@@ -120,22 +158,36 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
       bodies.set(template, body);
       eachNumber(body, (key, n) => {
         const decimals = decimalsOf(key);
-        if (decimals !== undefined && Math.round(n * 10 ** decimals) / 10 ** decimals !== n) offPrecision.push(`${template}: ${key} ${n}`);
+        if (decimals !== undefined && Math.round(n * 10 ** decimals) / 10 ** decimals !== n)
+          offPrecision.push(`${template}: ${key} ${n}`);
       });
     }
     expect(offPrecision).toEqual([]);
     // Each side of an identity is rounded on its own: they agree within the sum of their half-steps.
-    const positions = (bodies.get("/api/v2/wallet/{address}/positions") as { positions: Array<{ pnl: number; current_value: number; initial_value: number; pnl_pct: number }> }).positions;
+    const positions = (
+      bodies.get("/api/v2/wallet/{address}/positions") as {
+        positions: Array<{ pnl: number; current_value: number; initial_value: number; pnl_pct: number }>;
+      }
+    ).positions;
     expect(positions.length).toBeGreaterThan(0);
     for (const p of positions) {
       expect(Math.abs(p.pnl - (p.current_value - p.initial_value))).toBeLessThanOrEqual(0.015 + 1e-9);
       // pnl_pct from the unrounded pnl and initial_value: each off by half a cent at most.
       const slack = 0.005 + 100 * (0.005 / p.initial_value + (Math.abs(p.pnl) * 0.005) / p.initial_value ** 2) + 1e-9;
-      if (p.initial_value >= 1) expect(Math.abs(p.pnl_pct - (100 * p.pnl) / p.initial_value)).toBeLessThanOrEqual(slack);
+      if (p.initial_value >= 1)
+        expect(Math.abs(p.pnl_pct - (100 * p.pnl) / p.initial_value)).toBeLessThanOrEqual(slack);
     }
-    const { stats } = bodies.get("/api/v2/wallet/{address}/overview") as { stats: { win_rate: number; wins: number; losses: number } };
-    expect(Math.abs(stats.win_rate - (100 * stats.wins) / Math.max(1, stats.wins + stats.losses))).toBeLessThanOrEqual(0.005 + 1e-9);
-    const movers = (bodies.get("/api/analytics/top-movers") as { winners: Array<{ delta: number; pnl_now: number; sparkline: number[] }> }).winners;
+    const { stats } = bodies.get("/api/v2/wallet/{address}/overview") as {
+      stats: { win_rate: number; wins: number; losses: number };
+    };
+    expect(Math.abs(stats.win_rate - (100 * stats.wins) / Math.max(1, stats.wins + stats.losses))).toBeLessThanOrEqual(
+      0.005 + 1e-9,
+    );
+    const movers = (
+      bodies.get("/api/analytics/top-movers") as {
+        winners: Array<{ delta: number; pnl_now: number; sparkline: number[] }>;
+      }
+    ).winners;
     for (const m of movers) {
       expect(Math.abs(m.delta - (m.sparkline.at(-1)! - m.sparkline[0]!))).toBeLessThanOrEqual(0.005 + 0.0001 + 1e-9);
       expect(Math.abs(m.pnl_now - m.sparkline.at(-1)!)).toBeLessThanOrEqual(0.005 + 0.00005 + 1e-9);

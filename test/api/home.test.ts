@@ -1,6 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { WorldApp } from "../support/world-app.js";
-import { SMART, expect422, get, isSortedDesc, marketCategories, one, openApiPaths, openBoardsWorld, rows } from "./boards-support.js";
+import {
+  SMART,
+  expect422,
+  get,
+  isSortedDesc,
+  marketCategories,
+  one,
+  openApiPaths,
+  openBoardsWorld,
+  rows,
+} from "./boards-support.js";
 
 let t: WorldApp;
 const HOUR = 3_600;
@@ -54,7 +64,9 @@ describe("GET /api/v2/home/whale-moves", () => {
     const res = await get<{ moves: Move[] }>(t, "/api/v2/home/whale-moves");
     expect(res.body.moves.map((m) => [m.tx_hash, m.wallet])).toEqual(expected.map((e) => [e.tx_hash, e.wallet]));
     expect(isSortedDesc(res.body.moves.map((m) => m.usd))).toBe(true);
-    const smart = new Set((await rows<{ wallet: string }>(t, `select wallet from wallet_stats s where ${SMART}`)).map((r) => r.wallet));
+    const smart = new Set(
+      (await rows<{ wallet: string }>(t, `select wallet from wallet_stats s where ${SMART}`)).map((r) => r.wallet),
+    );
     res.body.moves.forEach((m, i) => {
       expect(smart.has(m.wallet)).toBe(true);
       expect(m.usd).toBeCloseTo(expected[i]!.usd, 6);
@@ -68,7 +80,9 @@ describe("GET /api/v2/home/whale-moves", () => {
 
 describe("GET /api/v2/home/hot-markets", () => {
   it("the 5 open markets with the most volume over 24 h, with an hourly YES price sparkline", async () => {
-    const res = await get<{ markets: Array<{ condition_id: string; volume_24h: number; sparkline: number[]; price_yes: number | null }> }>(t, "/api/v2/home/hot-markets");
+    const res = await get<{
+      markets: Array<{ condition_id: string; volume_24h: number; sparkline: number[]; price_yes: number | null }>;
+    }>(t, "/api/v2/home/hot-markets");
     expect(res.status).toBe(200);
     // The stored market figures are as of the ledger's frontier (the newest stored fill or chain operation), not the clock.
     const { asOf } = await one<{ asOf: number }>(
@@ -103,7 +117,10 @@ describe("GET /api/v2/home/hot-markets", () => {
 
 describe("GET /api/v2/home/top-whales-7d", () => {
   it("the 5 smart whales (never farmers) with the most net realized P&L from positions closed in 7 days", async () => {
-    const res = await get<{ whales: Array<{ wallet: string; realized_pnl_7d: number; closed_positions_7d: number }>; days: number }>(t, "/api/v2/home/top-whales-7d");
+    const res = await get<{
+      whales: Array<{ wallet: string; realized_pnl_7d: number; closed_positions_7d: number }>;
+      days: number;
+    }>(t, "/api/v2/home/top-whales-7d");
     expect(res.status).toBe(200);
     expect(res.body.days).toBe(7);
     const expected = await rows<{ wallet: string; pnl: number; n: number }>(
@@ -118,16 +135,34 @@ describe("GET /api/v2/home/top-whales-7d", () => {
       expect(w.realized_pnl_7d).toBeCloseTo(expected[i]!.pnl, 6);
       expect(w.closed_positions_7d).toBe(expected[i]!.n);
     });
-    const farmers = new Set((await rows<{ wallet: string }>(t, "select wallet from wallet_stats where is_farmer = 1")).map((r) => r.wallet));
+    const farmers = new Set(
+      (await rows<{ wallet: string }>(t, "select wallet from wallet_stats where is_farmer = 1")).map((r) => r.wallet),
+    );
     for (const w of res.body.whales) expect(farmers.has(w.wallet)).toBe(false);
   });
 });
 
 describe("GET /api/v2/home/category-rotation", () => {
   it("per category, market volume of the last 24 h against the 24 h before", async () => {
-    const res = await get<{ categories: Array<{ category: string; volume_24h: number; volume_prev_24h: number; delta_usd: number; delta_pct: number | null; share_pct: number }> }>(t, "/api/v2/home/category-rotation");
+    const res = await get<{
+      categories: Array<{
+        category: string;
+        volume_24h: number;
+        volume_prev_24h: number;
+        delta_usd: number;
+        delta_pct: number | null;
+        share_pct: number;
+      }>;
+    }>(t, "/api/v2/home/category-rotation");
     expect(res.status).toBe(200);
-    expect(res.body.categories.map((c) => c.category).sort()).toEqual(["CRYPTO", "ECONOMICS", "GEOPOLITICS", "POLITICS", "SPORTS", "TECH"]);
+    expect(res.body.categories.map((c) => c.category).sort()).toEqual([
+      "CRYPTO",
+      "ECONOMICS",
+      "GEOPOLITICS",
+      "POLITICS",
+      "SPORTS",
+      "TECH",
+    ]);
     const categoryOf = await marketCategories(t);
     const fills = await rows<{ condition_id: string; ts: number; usd: number }>(
       t,
@@ -158,7 +193,12 @@ describe("GET /api/v2/home/category-rotation", () => {
 });
 
 describe("homepage presence", () => {
-  const ping = (session?: string) => t.app.inject({ method: "POST", url: "/api/v2/home/ping", headers: session ? { "x-service-session": session } : {} });
+  const ping = (session?: string) =>
+    t.app.inject({
+      method: "POST",
+      url: "/api/v2/home/ping",
+      headers: session ? { "x-service-session": session } : {},
+    });
   const watching = async () => (await get<{ watching: number }>(t, "/api/v2/home/watching")).body.watching;
 
   it("a ping keeps a session present for 30 s; sessions are the header, else the client IP", async () => {
@@ -181,7 +221,12 @@ describe("homepage presence", () => {
 
   it("never counts a session header as a client address", async () => {
     const from = (remoteAddress: string, session?: string) =>
-      t.app.inject({ method: "POST", url: "/api/v2/home/ping", remoteAddress, headers: session ? { "x-service-session": session } : {} });
+      t.app.inject({
+        method: "POST",
+        url: "/api/v2/home/ping",
+        remoteAddress,
+        headers: session ? { "x-service-session": session } : {},
+      });
     await from("192.0.2.7");
     await from("192.0.2.8", "ip:192.0.2.7");
     expect(await watching()).toBe(2);
@@ -190,13 +235,17 @@ describe("homepage presence", () => {
 });
 
 describe("conventions", () => {
-  it.each(["/api/v2/home/whale-moves", "/api/v2/home/hot-markets", "/api/v2/home/top-whales-7d", "/api/v2/home/category-rotation", "/api/v2/home/watching"])(
-    "%s takes no parameters (422 on an unknown one)",
-    async (path) => expect422(t, `${path}?limit=3`, "limit"),
-  );
+  it.each([
+    "/api/v2/home/whale-moves",
+    "/api/v2/home/hot-markets",
+    "/api/v2/home/top-whales-7d",
+    "/api/v2/home/category-rotation",
+    "/api/v2/home/watching",
+  ])("%s takes no parameters (422 on an unknown one)", async (path) => expect422(t, `${path}?limit=3`, "limit"));
 
   it("lists the home paths in /api/openapi.json", async () => {
     const paths = await openApiPaths(t);
-    for (const p of ["whale-moves", "hot-markets", "top-whales-7d", "category-rotation", "ping", "watching"]) expect(paths).toContain(`/api/v2/home/${p}`);
+    for (const p of ["whale-moves", "hot-markets", "top-whales-7d", "category-rotation", "ping", "watching"])
+      expect(paths).toContain(`/api/v2/home/${p}`);
   });
 });

@@ -15,7 +15,9 @@ import { openTestApp, type TestApp } from "../support/app.js";
 
 const START = Date.UTC(2023, 4, 20, 18);
 const LEVELS = ["SAFE", "LOW", "MEDIUM", "HIGH", "CRITICAL"];
-const CITIES: CityInput[] = BUILT_IN_CITIES.map((city) => (city.name !== "Bakhmut" ? city : { ...city, subscriptions: [...city.subscriptions, ...pointSubscriptions()] }));
+const CITIES: CityInput[] = BUILT_IN_CITIES.map((city) =>
+  city.name !== "Bakhmut" ? city : { ...city, subscriptions: [...city.subscriptions, ...pointSubscriptions()] },
+);
 
 interface EventJson {
   id: number;
@@ -40,10 +42,33 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
     await t.store.db
       .insertInto("markets")
       .values({
-        id: "901", condition_id: `0x${"9".repeat(64)}`, question: "Will Russia capture all of Bakhmut by June 30?", slug: "will-russia-capture-all-of-bakhmut-by-june-30", event_id: null,
-        category: "Geopolitics", yes_token_id: "9011", no_token_id: "9012", price_yes: 0.93, price_no: 0.07, volume: 125_000, volume_24h: 0, liquidity: 0, start_date: null,
-        end_date: START / 1000 + 40 * 86_400, created_at: null, closed: 0, closed_time: null, resolution: null, neg_risk: 0, neg_risk_market_id: null, neg_risk_question_id: null,
-        group_item_title: null, fee_rate: 0, image: null, exchange_version: 2, updated_at: START / 1000,
+        id: "901",
+        condition_id: `0x${"9".repeat(64)}`,
+        question: "Will Russia capture all of Bakhmut by June 30?",
+        slug: "will-russia-capture-all-of-bakhmut-by-june-30",
+        event_id: null,
+        category: "Geopolitics",
+        yes_token_id: "9011",
+        no_token_id: "9012",
+        price_yes: 0.93,
+        price_no: 0.07,
+        volume: 125_000,
+        volume_24h: 0,
+        liquidity: 0,
+        start_date: null,
+        end_date: START / 1000 + 40 * 86_400,
+        created_at: null,
+        closed: 0,
+        closed_time: null,
+        resolution: null,
+        neg_risk: 0,
+        neg_risk_market_id: null,
+        neg_risk_question_id: null,
+        group_item_title: null,
+        fee_rate: 0,
+        image: null,
+        exchange_version: 2,
+        updated_at: START / 1000,
       })
       .execute();
     premium = (await createKey(t.store.db, { account: "analyst", plan: "premium", now: t.clock.now() })).key;
@@ -52,7 +77,8 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
   afterAll(async () => t?.close());
 
   const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers });
-  const events = async (query: string) => (await get(`/api/v2/isw/events?${query}`)).json() as { events: EventJson[]; count: number };
+  const events = async (query: string) =>
+    (await get(`/api/v2/isw/events?${query}`)).json() as { events: EventJson[]; count: number };
 
   it("answers the status of every city with its subscriptions, linked markets and map version (HEAD too)", async () => {
     const response = await get("/api/v2/isw/status");
@@ -61,15 +87,27 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
     const bakhmut = body.cities.Bakhmut;
     expect(body.summary.total_cities).toBe(BUILT_IN_CITIES.length);
     expect(body.summary.total_subscriptions).toBe(CITIES.reduce((n, c) => n + c.subscriptions.length, 0));
-    const counted = Object.values(body.summary.threats_by_subscription as Record<string, number>).reduce((a, b) => a + b, 0);
+    const counted = Object.values(body.summary.threats_by_subscription as Record<string, number>).reduce(
+      (a, b) => a + b,
+      0,
+    );
     expect(counted).toBe(body.summary.total_subscriptions);
     expect(body.summary.captured_subscriptions).toBe(body.summary.threats_by_subscription.CRITICAL);
     const all = bakhmut.subscriptions.find((s: { label: string }) => s.label === "All of Bakhmut");
-    expect(all).toMatchObject({ check_type: "entirety", threat: "CRITICAL", market: { id: "901", price_yes: 0.93, volume: 125_000 } });
+    expect(all).toMatchObject({
+      check_type: "entirety",
+      threat: "CRITICAL",
+      market: { id: "901", price_yes: 0.93, volume: 125_000 },
+    });
     expect(all.coverage).toBeGreaterThan(0.98);
     expect(all.geometry).toHaveLength(33);
     const centre = bakhmut.subscriptions.find((s: { label: string }) => s.label === "Bakhmut (centre)");
-    expect(centre).toMatchObject({ check_type: "single", point_shaded: true, closest_distance_m: 0, buffer_advance_m: 200 });
+    expect(centre).toMatchObject({
+      check_type: "single",
+      point_shaded: true,
+      closest_distance_m: 0,
+      buffer_advance_m: 200,
+    });
     expect(centre.market).toBeUndefined();
     expect(bakhmut.worst_threat).toBe("CRITICAL");
     expect(body.map.layers.advance.version_id).toBeGreaterThan(0);
@@ -79,7 +117,9 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
     expect(head.body).toBe("");
     const summary = (await get("/api/v2/isw/status-summary")).json();
     expect(summary).toMatchObject({ ...body.summary, map_version_id: body.map.version_id, stale: false });
-    expect(Object.values(summary.threats_by_city as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(BUILT_IN_CITIES.length);
+    expect(Object.values(summary.threats_by_city as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(
+      BUILT_IN_CITIES.length,
+    );
   });
 
   it("gives the shaded layers of the map the status measured, cut to the watched area, closed rings on the grid", async () => {
@@ -89,7 +129,12 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
       grid_deg: number;
       layers: Array<{ layer: string; version_id: number; polygons: number[][][][] }>;
     };
-    const measured = Object.fromEntries(Object.entries(status.map.layers as Record<string, { version_id: number }>).map(([layer, v]) => [layer, v.version_id]));
+    const measured = Object.fromEntries(
+      Object.entries(status.map.layers as Record<string, { version_id: number }>).map(([layer, v]) => [
+        layer,
+        v.version_id,
+      ]),
+    );
     expect(Object.fromEntries(body.layers.map((l) => [l.layer, l.version_id]))).toEqual(measured);
     // The box holds every watched city, with the margin.
     for (const city of Object.values(status.cities as Record<string, { coordinates: { lon: number; lat: number } }>)) {
@@ -101,7 +146,8 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
     for (const ring of control.polygons.flat()) {
       expect(ring.length).toBeGreaterThanOrEqual(4);
       expect(ring[0]).toEqual(ring.at(-1));
-      for (const [lon] of ring) expect(Math.abs(lon! / body.grid_deg - Math.round(lon! / body.grid_deg))).toBeLessThan(1e-6);
+      for (const [lon] of ring)
+        expect(Math.abs(lon! / body.grid_deg - Math.round(lon! / body.grid_deg))).toBeLessThan(1e-6);
     }
   });
 
@@ -130,26 +176,45 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
     for (const level of LEVELS) {
       const filtered = await events(`hours=720&limit=200&min_severity=${level}`);
       const expected = all.events.filter((e) => LEVELS.indexOf(e.severity) >= LEVELS.indexOf(level));
-      expect(filtered.events.map((e) => e.id), level).toEqual(expected.map((e) => e.id));
+      expect(
+        filtered.events.map((e) => e.id),
+        level,
+      ).toEqual(expected.map((e) => e.id));
     }
-    expect((await events("hours=720&limit=200&min_severity=HIGH")).events.every((e) => ["HIGH", "CRITICAL"].includes(e.severity))).toBe(true);
+    expect(
+      (await events("hours=720&limit=200&min_severity=HIGH")).events.every((e) =>
+        ["HIGH", "CRITICAL"].includes(e.severity),
+      ),
+    ).toBe(true);
     expect((await events("hours=720&city=bAKHMUT")).count).toBe(all.events.filter((e) => e.city === "Bakhmut").length);
     expect((await events("hours=720&city=Atlantis")).count).toBe(0);
     expect((await events("hours=720&check_type=entirety")).events.every((e) => e.check_type === "entirety")).toBe(true);
     const one = all.events[0]!.subscription_id;
-    expect((await events(`hours=720&subscription_id=${one}`)).events.every((e) => e.subscription_id === one)).toBe(true);
+    expect((await events(`hours=720&subscription_id=${one}`)).events.every((e) => e.subscription_id === one)).toBe(
+      true,
+    );
     expect((await events("hours=720&limit=2")).events).toEqual(all.events.slice(0, 2));
     const newest = Date.parse(all.events[0]!.timestamp) / 1000;
     const oldest = Date.parse(all.events[all.events.length - 1]!.timestamp) / 1000;
     const hours = Math.ceil((t.clock.now() - oldest) / 3_600) - 1;
     const windowed = await events(`hours=${hours}&limit=200`);
-    expect(windowed.count).toBe(all.events.filter((e) => Date.parse(e.timestamp) / 1000 >= t.clock.now() - hours * 3_600).length);
+    expect(windowed.count).toBe(
+      all.events.filter((e) => Date.parse(e.timestamp) / 1000 >= t.clock.now() - hours * 3_600).length,
+    );
     expect(windowed.count).toBeLessThan(all.count);
     expect(newest).toBeLessThanOrEqual(t.clock.now());
   });
 
   it("refuses out-of-range and unknown parameters with a 422 naming them", async () => {
-    for (const [query, name] of [["hours=721", "hours"], ["hours=0", "hours"], ["limit=201", "limit"], ["min_severity=SEVERE", "min_severity"], ["check_type=point", "check_type"], ["subscription_id=-1", "subscription_id"], ["colour=red", "colour"]]) {
+    for (const [query, name] of [
+      ["hours=721", "hours"],
+      ["hours=0", "hours"],
+      ["limit=201", "limit"],
+      ["min_severity=SEVERE", "min_severity"],
+      ["check_type=point", "check_type"],
+      ["subscription_id=-1", "subscription_id"],
+      ["colour=red", "colour"],
+    ]) {
       const response = await get(`/api/v2/isw/events?${query}`);
       expect(response.statusCode, query).toBe(422);
       expect(JSON.stringify(response.json().detail), query).toContain(`"${name}"`);
@@ -160,9 +225,13 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
     const v2 = (await get("/api/v2/isw/events?hours=720")).json();
     expect((await get("/api/public/v1/isw/events?hours=720")).json()).toEqual(v2);
     expect((await get("/api/public/v1/isw/status")).statusCode).toBe(200);
-    expect((await get("/api/v2/isw/premium/events?hours=720", { authorization: `Bearer ${premium}` })).json()).toEqual(v2);
+    expect((await get("/api/v2/isw/premium/events?hours=720", { authorization: `Bearer ${premium}` })).json()).toEqual(
+      v2,
+    );
     expect((await get("/api/public/v1/isw/premium/events?hours=720", { "x-api-key": premium })).json()).toEqual(v2);
-    expect((await get("/api/public/v1/isw/premium/status", { authorization: `Bearer ${premium}` })).statusCode).toBe(200);
+    expect((await get("/api/public/v1/isw/premium/status", { authorization: `Bearer ${premium}` })).statusCode).toBe(
+      200,
+    );
     expect((await get("/api/v2/isw/premium/status")).statusCode).toBe(401);
     const wrongHeader = await get("/api/v2/isw/premium/status", { "x-api-key": premium });
     expect(wrongHeader.statusCode).toBe(401);
@@ -171,33 +240,72 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
   });
 
   describe("webhook registration", () => {
-    const call = (method: "POST" | "DELETE", payload: unknown, headers: Record<string, string> = { "x-api-key": premium }, query = "") =>
-      t.app.inject({ method, url: `/api/v2/isw/webhook/${method === "POST" ? "register" : "unregister"}${query}`, headers, payload: payload as object });
+    const call = (
+      method: "POST" | "DELETE",
+      payload: unknown,
+      headers: Record<string, string> = { "x-api-key": premium },
+      query = "",
+    ) =>
+      t.app.inject({
+        method,
+        url: `/api/v2/isw/webhook/${method === "POST" ? "register" : "unregister"}${query}`,
+        headers,
+        payload: payload as object,
+      });
 
     it("needs a Premium key in X-API-Key", async () => {
       expect((await call("POST", { url: "https://93.184.216.34/hook" }, {})).statusCode).toBe(401);
-      expect((await call("POST", { url: "https://93.184.216.34/hook" }, { authorization: `Bearer ${premium}` })).statusCode).toBe(401);
+      expect(
+        (await call("POST", { url: "https://93.184.216.34/hook" }, { authorization: `Bearer ${premium}` })).statusCode,
+      ).toBe(401);
       expect((await call("POST", { url: "https://93.184.216.34/hook" }, { "x-api-key": free })).statusCode).toBe(403);
     });
 
     it("shows the secret once, stores it encrypted, echoes `request`, and updates the cities on a repeat", async () => {
-      const first = await call("POST", { url: "https://93.184.216.34/hooks/isw", cities: "bakhmut, chasiv yar" }, undefined, "?request=ticket-7");
+      const first = await call(
+        "POST",
+        { url: "https://93.184.216.34/hooks/isw", cities: "bakhmut, chasiv yar" },
+        undefined,
+        "?request=ticket-7",
+      );
       expect(first.statusCode).toBe(201);
       const body = first.json();
-      expect(body).toMatchObject({ status: "registered", url: "https://93.184.216.34/hooks/isw", cities: "Bakhmut,Chasiv Yar", request: "ticket-7" });
+      expect(body).toMatchObject({
+        status: "registered",
+        url: "https://93.184.216.34/hooks/isw",
+        cities: "Bakhmut,Chasiv Yar",
+        request: "ticket-7",
+      });
       expect(body.secret).toMatch(/^whsec_/);
-      const row = await iswDb(t.store.db).selectFrom("isw_webhook_endpoints").selectAll().where("id", "=", body.id).executeTakeFirstOrThrow();
+      const row = await iswDb(t.store.db)
+        .selectFrom("isw_webhook_endpoints")
+        .selectAll()
+        .where("id", "=", body.id)
+        .executeTakeFirstOrThrow();
       expect(row.secret_box).not.toContain(body.secret.slice(6));
       const again = await call("POST", { url: "https://93.184.216.34/hooks/isw", cities: "all" });
       expect(again.statusCode).toBe(200);
-      expect(again.json()).toMatchObject({ status: "updated", id: body.id, cities: "all", secret: null, request: null });
+      expect(again.json()).toMatchObject({
+        status: "updated",
+        id: body.id,
+        cities: "all",
+        secret: null,
+        request: null,
+      });
       const removed = await call("DELETE", { url: "https://93.184.216.34/hooks/isw" });
       expect(removed.json()).toMatchObject({ status: "unregistered", cities: "" });
       expect((await call("DELETE", { url: "https://93.184.216.34/hooks/isw" })).statusCode).toBe(404);
     });
 
     it("refuses private, loopback, link-local and metadata targets, unknown cities and malformed bodies with a 422", async () => {
-      for (const url of ["http://127.0.0.1:8080/hook", "http://localhost/hook", "http://10.1.2.3/", "http://[fe80::1]/", "http://169.254.169.254/latest/meta-data/", "ftp://example.com/x"]) {
+      for (const url of [
+        "http://127.0.0.1:8080/hook",
+        "http://localhost/hook",
+        "http://10.1.2.3/",
+        "http://[fe80::1]/",
+        "http://169.254.169.254/latest/meta-data/",
+        "ftp://example.com/x",
+      ]) {
         const response = await call("POST", { url });
         expect(response.statusCode, url).toBe(422);
         expect(response.json().detail[0]).toMatchObject({ loc: ["body", "url"], type: "url_refused" });
@@ -205,14 +313,19 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
       const city = await call("POST", { url: "https://93.184.216.34/x", cities: "Bakhmut,Atlantis" });
       expect(city.json().detail[0]).toMatchObject({ loc: ["body", "cities"] });
       expect(city.json().detail[0].msg).toContain("Atlantis");
-      for (const payload of [{}, { url: 5 }, { url: "https://93.184.216.34/x", extra: 1 }, { url: "x".repeat(3_000) }]) expect((await call("POST", payload)).statusCode).toBe(422);
+      for (const payload of [{}, { url: 5 }, { url: "https://93.184.216.34/x", extra: 1 }, { url: "x".repeat(3_000) }])
+        expect((await call("POST", payload)).statusCode).toBe(422);
       expect(await iswDb(t.store.db).selectFrom("isw_webhook_endpoints").select("id").execute()).toEqual([]);
     });
 
     it("unregisters some cities of a registration, and limits the URLs of one account", async () => {
       await call("POST", { url: "https://93.184.216.34/a", cities: "Bakhmut,Orikhiv" });
-      expect((await call("DELETE", { url: "https://93.184.216.34/a", cities: "orikhiv" })).json()).toMatchObject({ status: "updated", cities: "Bakhmut" });
-      for (let i = 0; i < 9; i++) expect((await call("POST", { url: `https://93.184.216.34/n${i}` })).statusCode).toBe(201);
+      expect((await call("DELETE", { url: "https://93.184.216.34/a", cities: "orikhiv" })).json()).toMatchObject({
+        status: "updated",
+        cities: "Bakhmut",
+      });
+      for (let i = 0; i < 9; i++)
+        expect((await call("POST", { url: `https://93.184.216.34/n${i}` })).statusCode).toBe(201);
       const over = await call("POST", { url: "https://93.184.216.34/one-more" });
       expect(over.statusCode).toBe(422);
       expect(over.json().detail[0].type).toBe("too_many_webhooks");
@@ -220,8 +333,12 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
   });
 
   it("documents every territory path, HEAD on the status, and the `request` parameter", async () => {
-    const doc = (await get("/api/openapi.json")).json() as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; required?: boolean }> }>> };
-    const paths = Object.keys(doc.paths).filter((p) => p.includes("/isw")).sort();
+    const doc = (await get("/api/openapi.json")).json() as {
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string; required?: boolean }> }>>;
+    };
+    const paths = Object.keys(doc.paths)
+      .filter((p) => p.includes("/isw"))
+      .sort();
     expect(paths).toEqual([
       "/api/public/v1/isw/events",
       "/api/public/v1/isw/premium/events",
@@ -237,6 +354,8 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
       "/api/v2/isw/webhook/unregister",
     ]);
     expect(Object.keys(doc.paths["/api/v2/isw/status"]!).sort()).toEqual(["get", "head"]);
-    expect(doc.paths["/api/v2/isw/webhook/register"]!.post!.parameters).toEqual([expect.objectContaining({ name: "request", required: false })]);
+    expect(doc.paths["/api/v2/isw/webhook/register"]!.post!.parameters).toEqual([
+      expect.objectContaining({ name: "request", required: false }),
+    ]);
   });
 });

@@ -39,7 +39,9 @@ const BASE = `select s.wallet, s.total_pnl, s.win_rate, min(s.profit_factor, 99.
 
 const mainCategory = (json: string): string | null => {
   const shares = JSON.parse(json) as Record<string, number>;
-  const best = Object.entries(shares).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1])[0];
+  const best = Object.entries(shares)
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1])[0];
   return best ? best[0] : null;
 };
 
@@ -52,12 +54,35 @@ describe("GET /api/v2/whales/leaderboard", () => {
   it("defaults: Smart Money with at least 10 resolved markets, by total_pnl, 50 rows, envelope and row shape", async () => {
     const res = await get<Board>(t, "/api/v2/whales/leaderboard");
     expect(res.status).toBe(200);
-    const { n } = await one<{ n: number }>(t, `select count(*) as n from wallet_stats s where ${SMART} and s.resolved >= 10`);
+    const { n } = await one<{ n: number }>(
+      t,
+      `select count(*) as n from wallet_stats s where ${SMART} and s.resolved >= 10`,
+    );
     expect(n).toBeGreaterThan(10);
     expect(res.body).toMatchObject({ total: n, sort: "pnl", offset: 0 });
     expect(res.body.whales).toHaveLength(Math.min(50, n));
     expect(isSortedDesc(res.body.whales.map((w) => w.total_pnl))).toBe(true);
-    const fields = ["wallet", "name", "total_pnl", "win_rate", "profit_factor", "resolved_markets", "wins", "losses", "total_volume", "total_trades", "main_category", "avg_entry_price", "last_trade_ts", "active_count", "market_win_rate", "market_wins", "market_losses", "mint_volume_30d", "merge_volume_30d"];
+    const fields = [
+      "wallet",
+      "name",
+      "total_pnl",
+      "win_rate",
+      "profit_factor",
+      "resolved_markets",
+      "wins",
+      "losses",
+      "total_volume",
+      "total_trades",
+      "main_category",
+      "avg_entry_price",
+      "last_trade_ts",
+      "active_count",
+      "market_win_rate",
+      "market_wins",
+      "market_losses",
+      "mint_volume_30d",
+      "merge_volume_30d",
+    ];
     for (const w of res.body.whales) {
       for (const f of fields) expect(w, f).toHaveProperty(f);
       expect(w.wallet).toMatch(/^0x[0-9a-f]{40}$/);
@@ -75,31 +100,49 @@ describe("GET /api/v2/whales/leaderboard", () => {
     ["filter=all&min_pnl=20000", "s.resolved >= 10 and s.total_pnl >= 20000", (w) => w.total_pnl >= 20000],
     ["filter=all&min_pnl=-5000", "s.resolved >= 10 and s.total_pnl >= -5000", (w) => w.total_pnl >= -5000],
     ["filter=all&min_profit_factor=2.5", "s.resolved >= 10 and s.pf >= 2.5", (w) => w.profit_factor >= 2.5],
-    ["filter=all&max_avg_entry=0.5", "s.resolved >= 10 and avg_entry <= 0.5", (w) => w.avg_entry_price !== null && w.avg_entry_price <= 0.5],
+    [
+      "filter=all&max_avg_entry=0.5",
+      "s.resolved >= 10 and avg_entry <= 0.5",
+      (w) => w.avg_entry_price !== null && w.avg_entry_price <= 0.5,
+    ],
     ["filter=all&max_sports_pct=5", "s.resolved >= 10 and json_extract(s.categories, '$.SPORTS') <= 5", () => true],
     ["skill=1&min_markets=0", `${SMART} and s.has_skill = 1`, (w) => w.has_skill && w.is_smart],
   ];
 
-  it.each(filters)("?%s returns exactly the wallets the filter selects; total is their SQL count", async (query, where) => {
-    const expected = await rows<{ wallet: string }>(t, `select wallet from (${BASE}) s where ${where}`);
-    expect(expected.length, "the case selects someone").toBeGreaterThan(0);
-    const { whales, total } = await allPages(query);
-    expect(total).toBe(expected.length);
-    expect(whales.map((w) => w.wallet).sort()).toEqual(expected.map((e) => e.wallet).sort());
-    const check = filters.find(([q]) => q === query)![2];
-    for (const w of whales) expect(check(w), w.wallet).toBe(true);
-  });
+  it.each(filters)(
+    "?%s returns exactly the wallets the filter selects; total is their SQL count",
+    async (query, where) => {
+      const expected = await rows<{ wallet: string }>(t, `select wallet from (${BASE}) s where ${where}`);
+      expect(expected.length, "the case selects someone").toBeGreaterThan(0);
+      const { whales, total } = await allPages(query);
+      expect(total).toBe(expected.length);
+      expect(whales.map((w) => w.wallet).sort()).toEqual(expected.map((e) => e.wallet).sort());
+      const check = filters.find(([q]) => q === query)![2];
+      for (const w of whales) expect(check(w), w.wallet).toBe(true);
+    },
+  );
 
   it("max_sports_pct and category filter on the wallets' category shares", async () => {
-    const base = await rows<{ wallet: string; categories: string; sports: number }>(t, `select wallet, categories, json_extract(categories, '$.SPORTS') as sports from (${BASE}) s where ${SMART} and s.resolved >= 10`);
-    const politics = base.filter((b) => mainCategory(b.categories) === "POLITICS").map((b) => b.wallet).sort();
+    const base = await rows<{ wallet: string; categories: string; sports: number }>(
+      t,
+      `select wallet, categories, json_extract(categories, '$.SPORTS') as sports from (${BASE}) s where ${SMART} and s.resolved >= 10`,
+    );
+    const politics = base
+      .filter((b) => mainCategory(b.categories) === "POLITICS")
+      .map((b) => b.wallet)
+      .sort();
     expect(politics.length).toBeGreaterThan(0);
     const byCategory = await allPages("category=politics");
     expect(byCategory.total).toBe(politics.length);
     expect(byCategory.whales.map((w) => w.wallet).sort()).toEqual(politics);
     for (const w of byCategory.whales) expect(w.main_category).toBe("POLITICS");
     const capped = await allPages("max_sports_pct=1");
-    expect(capped.whales.map((w) => w.wallet).sort()).toEqual(base.filter((b) => b.sports <= 1).map((b) => b.wallet).sort());
+    expect(capped.whales.map((w) => w.wallet).sort()).toEqual(
+      base
+        .filter((b) => b.sports <= 1)
+        .map((b) => b.wallet)
+        .sort(),
+    );
   });
 
   it.each([
@@ -108,7 +151,10 @@ describe("GET /api/v2/whales/leaderboard", () => {
     ["volume", "total_volume", "total_volume"],
     ["trades", "total_trades", "total_trades"],
   ] as const)("sort=%s orders by %s descending, then by address", async (sort, column, field) => {
-    const expected = await rows<{ wallet: string }>(t, `select wallet from wallet_stats where resolved >= 10 order by ${column} desc, wallet asc`);
+    const expected = await rows<{ wallet: string }>(
+      t,
+      `select wallet from wallet_stats where resolved >= 10 order by ${column} desc, wallet asc`,
+    );
     const { whales } = await allPages(`filter=all&sort=${sort}`);
     expect(whales.map((w) => w.wallet)).toEqual(expected.map((e) => e.wallet));
     expect(isSortedDesc(whales.map((w) => w[field] as number))).toBe(true);
@@ -122,7 +168,12 @@ describe("GET /api/v2/whales/leaderboard", () => {
     expect(page.offset).toBe(5);
     expect(page.whales.map((w) => w.wallet)).toEqual(ten.whales.slice(5, 10).map((w) => w.wallet));
     const [a, b] = ten.whales;
-    const excluded = (await get<Board>(t, `/api/v2/whales/leaderboard?limit=200&exclude_wallets=${a!.wallet.toUpperCase().replace("0X", "0x")}, ${b!.wallet}`)).body;
+    const excluded = (
+      await get<Board>(
+        t,
+        `/api/v2/whales/leaderboard?limit=200&exclude_wallets=${a!.wallet.toUpperCase().replace("0X", "0x")}, ${b!.wallet}`,
+      )
+    ).body;
     expect(excluded.total).toBe(ten.total - 2);
     expect(excluded.whales.map((w) => w.wallet)).not.toContain(a!.wallet);
     expect(excluded.whales.map((w) => w.wallet)).not.toContain(b!.wallet);
@@ -131,14 +182,25 @@ describe("GET /api/v2/whales/leaderboard", () => {
 
   it("never lists a farmer with filter=smart, whatever the sort and filters; filter=all does", async () => {
     const seen = new Set<string>();
-    for (const query of ["sort=pnl", "sort=win_rate&min_markets=0", "sort=volume&min_markets=0", "sort=trades&min_markets=0&max_avg_entry=0.99"]) {
+    for (const query of [
+      "sort=pnl",
+      "sort=win_rate&min_markets=0",
+      "sort=volume&min_markets=0",
+      "sort=trades&min_markets=0&max_avg_entry=0.99",
+    ]) {
       for (const w of (await allPages(query)).whales) seen.add(w.wallet);
     }
-    const farmers = await rows<{ wallet: string }>(t, "select wallet from wallet_stats where is_farmer = 1 or is_smart = 0");
+    const farmers = await rows<{ wallet: string }>(
+      t,
+      "select wallet from wallet_stats where is_farmer = 1 or is_smart = 0",
+    );
     expect(seen.size).toBeGreaterThan(0);
     for (const f of farmers) expect(seen.has(f.wallet), f.wallet).toBe(false);
     const all = await allPages("filter=all");
-    const { n } = await one<{ n: number }>(t, "select count(*) as n from wallet_stats where is_farmer = 1 and resolved >= 10");
+    const { n } = await one<{ n: number }>(
+      t,
+      "select count(*) as n from wallet_stats where is_farmer = 1 and resolved >= 10",
+    );
     expect(n).toBeGreaterThan(0);
     expect(all.whales.filter((w) => w.is_farmer === true)).toHaveLength(n);
   });
@@ -148,7 +210,10 @@ describe("GET /api/v2/whales/leaderboard", () => {
     const sample = whales.slice(0, 40);
     const boards = t.config.boards;
     for (const w of sample) {
-      const [s] = await rows<any>(t, `select s.*, coalesce(w.name, w.pseudonym) as display from wallet_stats s left join wallets w on w.address = s.wallet where s.wallet = '${w.wallet}'`);
+      const [s] = await rows<any>(
+        t,
+        `select s.*, coalesce(w.name, w.pseudonym) as display from wallet_stats s left join wallets w on w.address = s.wallet where s.wallet = '${w.wallet}'`,
+      );
       expect(w.total_pnl).toBeCloseTo(s.total_pnl, 6);
       expect(w.win_rate).toBeCloseTo(s.win_rate, 9);
       expect(w.total_trades).toBe(s.total_trades);
@@ -162,15 +227,21 @@ describe("GET /api/v2/whales/leaderboard", () => {
       );
       expect(w.mint_volume_30d).toBeCloseTo(f!.mint ?? 0, 4);
       expect(w.merge_volume_30d).toBeCloseTo(f!.merge ?? 0, 4);
-      const [p] = await rows<{ entry: number | null }>(t, `select sum(avg_price * total_bought) / sum(total_bought) as entry from positions where wallet = '${w.wallet}'`);
+      const [p] = await rows<{ entry: number | null }>(
+        t,
+        `select sum(avg_price * total_bought) / sum(total_bought) as entry from positions where wallet = '${w.wallet}'`,
+      );
       if (p!.entry === null) expect(w.avg_entry_price).toBeNull();
       else expect(w.avg_entry_price).toBeCloseTo(p!.entry, 9);
       const makerShare = f!.vol ? f!.maker! / f!.vol : null;
       const role =
-        makerShare !== null && makerShare >= boards.roleMakerShare ? "market maker"
-        : p!.entry !== null && p!.entry >= boards.roleFavouriteAvgEntry ? "favourite buyer"
-        : p!.entry !== null && p!.entry <= boards.roleLongshotAvgEntry ? "longshot buyer"
-        : "directional";
+        makerShare !== null && makerShare >= boards.roleMakerShare
+          ? "market maker"
+          : p!.entry !== null && p!.entry >= boards.roleFavouriteAvgEntry
+            ? "favourite buyer"
+            : p!.entry !== null && p!.entry <= boards.roleLongshotAvgEntry
+              ? "longshot buyer"
+              : "directional";
       expect(w.role_profile, w.wallet).toBe(role);
     }
     expect(sample.some((w) => w.mint_volume_30d > 0)).toBe(true);
@@ -210,15 +281,20 @@ describe("GET /api/v2/whales/leaderboard", () => {
 
 describe("GET /api/public/v1/whales/leaderboard", () => {
   it("needs no key, takes the same filters and answers like v2", async () => {
-    const query = "limit=100&sort=win_rate&min_profit_factor=1&min_markets=10&min_wr=55&min_pnl=0&max_avg_entry=0.9&filter=smart";
+    const query =
+      "limit=100&sort=win_rate&min_profit_factor=1&min_markets=10&min_wr=55&min_pnl=0&max_avg_entry=0.9&filter=smart";
     const pub = await get<Board>(t, `/api/public/v1/whales/leaderboard?${query}&category=`);
     expect(pub.status).toBe(200);
     const v2 = await get<Board>(t, `/api/v2/whales/leaderboard?${query}`);
     expect(pub.body).toEqual(v2.body);
     expect(pub.body.whales.length).toBeGreaterThan(0);
-    for (const w of pub.body.whales) expect(w.profit_factor >= 1 && w.win_rate >= 55 && w.avg_entry_price! <= 0.9).toBe(true);
-    const premium = (await createKey(t.store.db, { account: "boards-premium", plan: "premium", now: t.clock.now() })).key;
-    expect((await get(t, "/api/public/v1/whales/leaderboard?limit=1", { authorization: `Bearer ${premium}` })).status).toBe(200);
+    for (const w of pub.body.whales)
+      expect(w.profit_factor >= 1 && w.win_rate >= 55 && w.avg_entry_price! <= 0.9).toBe(true);
+    const premium = (await createKey(t.store.db, { account: "boards-premium", plan: "premium", now: t.clock.now() }))
+      .key;
+    expect(
+      (await get(t, "/api/public/v1/whales/leaderboard?limit=1", { authorization: `Bearer ${premium}` })).status,
+    ).toBe(200);
   });
 
   it("limit is 1..100; v2-only parameters are unknown here", async () => {
@@ -231,7 +307,8 @@ describe("GET /api/public/v1/whales/leaderboard", () => {
 });
 
 describe("GET /api/leaderboard", () => {
-  const pnlAt = (at: number) => `coalesce((select p.pnl from pnl_points p where p.wallet = s.wallet and p.resolution = 'day' and p.t <= ${at} order by p.t desc limit 1), 0)`;
+  const pnlAt = (at: number) =>
+    `coalesce((select p.pnl from pnl_points p where p.wallet = s.wallet and p.resolution = 'day' and p.t <= ${at} order by p.t desc limit 1), 0)`;
 
   it.each([
     ["24h", (): string => "coalesce(s.pnl_24h, 0)"],
@@ -239,7 +316,10 @@ describe("GET /api/leaderboard", () => {
     ["30d", (): string => `${pnlAt(t.now)} - ${pnlAt(t.now - 30 * DAY)}`],
     ["all", (): string => "s.total_pnl"],
   ] as const)("period=%s ranks Smart Money by P&L over the period", async (period, pnlSql) => {
-    const res = await get<{ traders: Trader[]; period: string; filter: string }>(t, `/api/leaderboard?period=${period}&filter=smart&limit=200`);
+    const res = await get<{ traders: Trader[]; period: string; filter: string }>(
+      t,
+      `/api/leaderboard?period=${period}&filter=smart&limit=200`,
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ period, filter: "smart" });
     const expected = await rows<{ wallet: string; pnl: number; total_pnl: number; total_volume: number }>(
@@ -262,10 +342,22 @@ describe("GET /api/leaderboard", () => {
     expect(res.body).toMatchObject({ period: "24h", filter: "smart" });
     expect(res.body.traders.length).toBeLessThanOrEqual(50);
     const all = await get<{ traders: Trader[] }>(t, "/api/leaderboard?period=all&filter=all&limit=200");
-    const expected = await rows<{ wallet: string }>(t, "select wallet from wallet_stats order by total_pnl desc, wallet asc limit 200");
+    const expected = await rows<{ wallet: string }>(
+      t,
+      "select wallet from wallet_stats order by total_pnl desc, wallet asc limit 200",
+    );
     expect(all.body.traders.map((r) => r.wallet)).toEqual(expected.map((e) => e.wallet));
     expect(all.body.traders.some((r) => !r.is_smart)).toBe(true);
-    const keys = ["wallet", "display_name", "win_rate", "market_win_rate", "total_pnl", "roi", "is_smart", "role_profile"];
+    const keys = [
+      "wallet",
+      "display_name",
+      "win_rate",
+      "market_win_rate",
+      "total_pnl",
+      "roi",
+      "is_smart",
+      "role_profile",
+    ];
     for (const k of keys) expect(all.body.traders[0]).toHaveProperty(k);
   });
 
@@ -279,7 +371,8 @@ describe("GET /api/leaderboard", () => {
 
 it("lists the leaderboard paths in /api/openapi.json", async () => {
   const paths = await openApiPaths(t);
-  for (const p of ["/api/v2/whales/leaderboard", "/api/public/v1/whales/leaderboard", "/api/leaderboard"]) expect(paths).toContain(p);
+  for (const p of ["/api/v2/whales/leaderboard", "/api/public/v1/whales/leaderboard", "/api/leaderboard"])
+    expect(paths).toContain(p);
 });
 
 describe("GET /api/v2/site-stats", () => {
@@ -294,11 +387,26 @@ describe("GET /api/v2/site-stats", () => {
     expect(res.body).toMatchObject({ smart_whales: c!.smart, markets: c!.markets, trades: c!.trades, as_of: t.now });
     expect(c!.smart).toBeGreaterThan(0);
     const { smart, farmer, whales, ledger, boards } = t.config;
-    expect(res.body.thresholds.smart).toMatchObject({ min_resolved_markets: smart.minResolvedMarkets, min_win_rate: smart.minWinRate, skill_min_z: smart.skillMinZ, min_total_pnl: 0 });
-    expect(res.body.thresholds.farmer).toMatchObject({ favourite_min_avg_buy_price: farmer.favouriteMinAvgBuyPrice, wash_ring_volume_share: farmer.washRingVolumeShare });
-    expect(res.body.thresholds.whales).toMatchObject({ consensus_min_usd: whales.consensusMinUsd, flip_min_swing_usd: 200_000 });
+    expect(res.body.thresholds.smart).toMatchObject({
+      min_resolved_markets: smart.minResolvedMarkets,
+      min_win_rate: smart.minWinRate,
+      skill_min_z: smart.skillMinZ,
+      min_total_pnl: 0,
+    });
+    expect(res.body.thresholds.farmer).toMatchObject({
+      favourite_min_avg_buy_price: farmer.favouriteMinAvgBuyPrice,
+      wash_ring_volume_share: farmer.washRingVolumeShare,
+    });
+    expect(res.body.thresholds.whales).toMatchObject({
+      consensus_min_usd: whales.consensusMinUsd,
+      flip_min_swing_usd: 200_000,
+    });
     expect(res.body.thresholds.ledger).toMatchObject({ profit_factor_cap: ledger.profitFactorCap });
-    expect(res.body.thresholds.home).toMatchObject({ whale_move_min_usd: 50_000, whale_move_hours: 6, top_whales_days: boards.topWhalesDays });
+    expect(res.body.thresholds.home).toMatchObject({
+      whale_move_min_usd: 50_000,
+      whale_move_hours: 6,
+      top_whales_days: boards.topWhalesDays,
+    });
     try {
       t.clock.advance(30 * 60_000);
       expect((await get<any>(t, "/api/v2/site-stats")).body.as_of).toBe(t.now);
@@ -313,10 +421,19 @@ describe("GET /api/v2/site-stats", () => {
 
 describe("GET /api/v2/hot-traders", () => {
   it("the 8 biggest 24 h winners and the 7 biggest losers by pnl_24h", async () => {
-    const res = await get<{ winners: Array<{ wallet: string; pnl_24h: number }>; losers: Array<{ wallet: string; pnl_24h: number }> }>(t, "/api/v2/hot-traders");
+    const res = await get<{
+      winners: Array<{ wallet: string; pnl_24h: number }>;
+      losers: Array<{ wallet: string; pnl_24h: number }>;
+    }>(t, "/api/v2/hot-traders");
     expect(res.status).toBe(200);
-    const winners = await rows<{ wallet: string; pnl_24h: number }>(t, "select wallet, pnl_24h from wallet_stats where pnl_24h > 0 order by pnl_24h desc, wallet limit 8");
-    const losers = await rows<{ wallet: string; pnl_24h: number }>(t, "select wallet, pnl_24h from wallet_stats where pnl_24h < 0 order by pnl_24h asc, wallet limit 7");
+    const winners = await rows<{ wallet: string; pnl_24h: number }>(
+      t,
+      "select wallet, pnl_24h from wallet_stats where pnl_24h > 0 order by pnl_24h desc, wallet limit 8",
+    );
+    const losers = await rows<{ wallet: string; pnl_24h: number }>(
+      t,
+      "select wallet, pnl_24h from wallet_stats where pnl_24h < 0 order by pnl_24h asc, wallet limit 7",
+    );
     expect(winners).toHaveLength(8);
     expect(losers).toHaveLength(7);
     expect(res.body.winners.map((w) => [w.wallet, w.pnl_24h])).toEqual(winners.map((w) => [w.wallet, w.pnl_24h]));
@@ -338,13 +455,22 @@ describe("the leaderboards' table", () => {
     const write = async (trades: number) => {
       // What a refresh does: rewrite rows, and bump the generation in the same transaction.
       await t.store.transaction(async (tx) => {
-        await tx.db.updateTable("wallet_stats").set({ total_trades: trades }).where("wallet", "=", top.wallet).execute();
-        await tx.db.updateTable("derive_state").set((eb) => ({ value: eb("value", "+", 1) })).where("name", "=", "stats_generation").execute();
+        await tx.db
+          .updateTable("wallet_stats")
+          .set({ total_trades: trades })
+          .where("wallet", "=", top.wallet)
+          .execute();
+        await tx.db
+          .updateTable("derive_state")
+          .set((eb) => ({ value: eb("value", "+", 1) }))
+          .where("name", "=", "stats_generation")
+          .execute();
       });
     };
     const trades = async () => (await get<Board>(t, url)).body.whales[0]!;
     const eventually = async (expected: number) => {
-      for (let i = 0; i < 100 && (await trades()).total_trades !== expected; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let i = 0; i < 100 && (await trades()).total_trades !== expected; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       expect((await trades()).total_trades).toBe(expected);
     };
     try {
@@ -356,7 +482,11 @@ describe("the leaderboards' table", () => {
       t.clock.advance(boards.leaderboardCheckSeconds * 1000);
       await eventually(top.total_trades + 1_000);
       // A rewrite without a new generation (a batch's statistics) waits for the next refresh.
-      await t.store.db.updateTable("wallet_stats").set({ total_trades: top.total_trades + 2_000 }).where("wallet", "=", top.wallet).execute();
+      await t.store.db
+        .updateTable("wallet_stats")
+        .set({ total_trades: top.total_trades + 2_000 })
+        .where("wallet", "=", top.wallet)
+        .execute();
       t.clock.advance(boards.leaderboardCheckSeconds * 1000);
       await trades();
       await new Promise((resolve) => setTimeout(resolve, 50));

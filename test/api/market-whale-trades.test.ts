@@ -30,7 +30,14 @@ const served = (t: any) => {
 };
 
 /** Maker fills of `market` made up for a test, after the world's end; `who` picks each one's maker and taker. */
-function madeUpFills(market: WorldFill, from: number, count: number, ts: (i: number) => number, who: (i: number) => [string, string], usd = 900e6): NewFill[] {
+function madeUpFills(
+  market: WorldFill,
+  from: number,
+  count: number,
+  ts: (i: number) => number,
+  who: (i: number) => [string, string],
+  usd = 900e6,
+): NewFill[] {
   return Array.from({ length: count }, (_, i) => ({
     fill_key: `test:${market.conditionId}:${from + i}`,
     source: "chain" as const,
@@ -64,7 +71,16 @@ describe.each(storeBackends)("market whale trades on $kind", (backend) => {
 
   beforeAll(async () => {
     f = await openDrilldownWorld({ storeBackend: backend });
-    smart = new Set((await f.w.store.db.selectFrom("wallet_stats").select("wallet").where("is_smart", "=", 1).where("is_farmer", "=", 0).execute()).map((r) => r.wallet));
+    smart = new Set(
+      (
+        await f.w.store.db
+          .selectFrom("wallet_stats")
+          .select("wallet")
+          .where("is_smart", "=", 1)
+          .where("is_farmer", "=", 0)
+          .execute()
+      ).map((r) => r.wallet),
+    );
     makers = worldFills(f.w.world).filter((x) => x.role === "maker");
     const isWhaleClass = (x: WorldFill) => smart.has(x.wallet) || smart.has(x.counterparty);
     const counts = new Map<string, number>();
@@ -91,19 +107,29 @@ describe.each(storeBackends)("market whale trades on $kind", (backend) => {
     const usds = whaleClass.map((x) => x.usd).sort((a, b) => a - b);
     const minUsd = Math.max(1, Math.floor(usds[Math.floor(usds.length / 2)]! / 1e6));
     const big = await get(f, url(`before=0&min_usd=${minUsd}&limit=500`));
-    expect(big.body.trades.map(served)).toEqual(whaleClass.filter((x) => x.usd >= minUsd * 1e6).map((x) => expectedRow(x, smart)));
+    expect(big.body.trades.map(served)).toEqual(
+      whaleClass.filter((x) => x.usd >= minUsd * 1e6).map((x) => expectedRow(x, smart)),
+    );
 
     const pivot = whaleClass[5]!;
     const before = await get(f, url(`before=${pivot.ts}&min_usd=1&limit=500`));
-    expect(before.body.trades.map(served)).toEqual(whaleClass.filter((x) => x.ts <= pivot.ts && x.usd >= 1e6).map((x) => expectedRow(x, smart)));
+    expect(before.body.trades.map(served)).toEqual(
+      whaleClass.filter((x) => x.ts <= pivot.ts && x.usd >= 1e6).map((x) => expectedRow(x, smart)),
+    );
     const pivotId = before.body.trades.find((t: any) => t.tx_hash === pivot.txHash && t.maker === pivot.wallet).id;
     const strict = await get(f, url(`before=${pivot.ts}&before_id=${pivotId}&min_usd=1&limit=500`));
-    expect(strict.body.trades.map(served)).toEqual(whaleClass.filter((x) => (x.ts < pivot.ts || (x.ts === pivot.ts && x.order < pivot.order)) && x.usd >= 1e6).map((x) => expectedRow(x, smart)));
+    expect(strict.body.trades.map(served)).toEqual(
+      whaleClass
+        .filter((x) => (x.ts < pivot.ts || (x.ts === pivot.ts && x.order < pivot.order)) && x.usd >= 1e6)
+        .map((x) => expectedRow(x, smart)),
+    );
 
     // At or above the contract's default size the read takes the whale-size index: the same rows.
     const whaleSize = await get(f, url("before=0&min_usd=500&limit=500"));
     expect(whaleSize.body.trades.length).toBeGreaterThan(0);
-    expect(whaleSize.body.trades.map(served)).toEqual(whaleClass.filter((x) => x.usd >= 500e6).map((x) => expectedRow(x, smart)));
+    expect(whaleSize.body.trades.map(served)).toEqual(
+      whaleClass.filter((x) => x.usd >= 500e6).map((x) => expectedRow(x, smart)),
+    );
 
     const all = await get(f, url("before=0&min_usd=1&limit=500&wallets=all"));
     const everyTrade = newestFirst(makers.filter((x) => x.conditionId === market && x.usd >= 1e6));
@@ -139,7 +165,13 @@ describe.each(storeBackends)("market whale trades on $kind", (backend) => {
       // starts from (stored after the cursor's row, so after it in the order), one older than the cursor (late).
       const cursorTs = r.body.next_before;
       const times = [f.w.now + 10 + page, cursorTs, cursorTs - 1];
-      const rows = madeUpFills(whaleClass[0]!, 1_000 * (page + 1), 3, (i) => times[i]!, () => [whale, other]);
+      const rows = madeUpFills(
+        whaleClass[0]!,
+        1_000 * (page + 1),
+        3,
+        (i) => times[i]!,
+        () => [whale, other],
+      );
       for (const row of rows) madeUp.add(row.tx_hash);
       await f.w.store.transaction((tx) => insertFills(tx, rows));
       rounds++;
@@ -161,7 +193,13 @@ describe.each(storeBackends)("market whale trades on $kind", (backend) => {
     const query = url("before=0&min_usd=2&limit=5");
     const first = await get(f, query);
     const whale = [...smart].sort()[0]!;
-    const later = madeUpFills(whaleClass[0]!, 900_000, 1, () => f.w.now + 5_000, () => [whale, whale]);
+    const later = madeUpFills(
+      whaleClass[0]!,
+      900_000,
+      1,
+      () => f.w.now + 5_000,
+      () => [whale, whale],
+    );
     await f.w.store.transaction((tx) => insertFills(tx, later));
     const again = await get(f, query);
     expect(again.body).toEqual(first.body);
@@ -173,10 +211,21 @@ describe.each(storeBackends)("market whale trades on $kind", (backend) => {
   });
 
   it("answers 503 with Retry-After when a read runs past WHALE_TRADES_TIMEOUT_MS", async () => {
-    const slow = await openDrilldownWorld({ storeBackend: backend, env: { WHALE_TRADES_TIMEOUT_MS: "1", WHALE_TRADES_RETRY_AFTER_SECONDS: "17" } });
+    const slow = await openDrilldownWorld({
+      storeBackend: backend,
+      env: { WHALE_TRADES_TIMEOUT_MS: "1", WHALE_TRADES_RETRY_AFTER_SECONDS: "17" },
+    });
     try {
-      const nobody = (i: number): [string, string] => [`0x${(i % 997).toString(16).padStart(40, "a")}`, `0x${(i % 991).toString(16).padStart(40, "b")}`];
-      await slow.w.store.transaction((tx) => insertFills(tx, madeUpFills(whaleClass[0]!, 10_000_000, 60_000, (i) => slow.w.now - i, nobody)));
+      const nobody = (i: number): [string, string] => [
+        `0x${(i % 997).toString(16).padStart(40, "a")}`,
+        `0x${(i % 991).toString(16).padStart(40, "b")}`,
+      ];
+      await slow.w.store.transaction((tx) =>
+        insertFills(
+          tx,
+          madeUpFills(whaleClass[0]!, 10_000_000, 60_000, (i) => slow.w.now - i, nobody),
+        ),
+      );
       const r = await get(slow, `/api/v2/market/${market}/whale-trades?before=${slow.w.now}&min_usd=500`);
       expect(r.status).toBe(503);
       expect(r.headers["retry-after"]).toBe("17");

@@ -7,7 +7,15 @@ import { getJson, isSortedDesc, netPositions, openMarketsWorld, rows } from "./m
 
 let t: WorldApp;
 /** The market with the most whales (both teams when possible), and a market without an event is not in this world. */
-let market: { id: string; condition_id: string; slug: string; event_id: string; event_slug: string; price_yes: number; closed: number };
+let market: {
+  id: string;
+  condition_id: string;
+  slug: string;
+  event_id: string;
+  event_slug: string;
+  price_yes: number;
+  closed: number;
+};
 const UNKNOWN = ["999999999", `0x${"ab".repeat(32)}`, "no-such-market", "not a market!", "0x1234"];
 
 beforeAll(async () => {
@@ -40,13 +48,26 @@ describe("GET /api/v2/market/{market_id}", () => {
       total: yesTeam.length + noTeam.length,
       yes_pct: (100 * yesTeam.length) / (yesTeam.length + noTeam.length),
     });
-    const [stats] = await rows<{ whales_yes: number; whales_no: number }>(t, `select whales_yes, whales_no from market_stats where condition_id = '${market.condition_id}'`);
+    const [stats] = await rows<{ whales_yes: number; whales_no: number }>(
+      t,
+      `select whales_yes, whales_no from market_stats where condition_id = '${market.condition_id}'`,
+    );
     expect([body.consensus.whales.yes, body.consensus.whales.no]).toEqual([stats!.whales_yes, stats!.whales_no]);
-    expect(body.consensus.yes_invested).toBeCloseTo(yesTeam.reduce((s, p) => s + p.yes_cost, 0), 4);
-    expect(body.consensus.no_invested).toBeCloseTo(noTeam.reduce((s, p) => s + p.no_cost, 0), 4);
+    expect(body.consensus.yes_invested).toBeCloseTo(
+      yesTeam.reduce((s, p) => s + p.yes_cost, 0),
+      4,
+    );
+    expect(body.consensus.no_invested).toBeCloseTo(
+      noTeam.reduce((s, p) => s + p.no_cost, 0),
+      4,
+    );
     expect(body.consensus.yes_team.length).toBe(Math.min(10, yesTeam.length));
     expect(body.consensus.no_team.map((r: any) => r.wallet).sort()).toEqual(
-      [...noTeam].sort((a, b) => b.no_cost - a.no_cost).slice(0, 10).map((p) => p.wallet).sort(),
+      [...noTeam]
+        .sort((a, b) => b.no_cost - a.no_cost)
+        .slice(0, 10)
+        .map((p) => p.wallet)
+        .sort(),
     );
     expect(isSortedDesc(body.consensus.no_team.map((r: any) => r.cost))).toBe(true);
 
@@ -85,12 +106,17 @@ describe("GET /api/v2/market/{market_id}", () => {
     );
     const body = (await getJson(t, `/api/v2/market/${resolved!.id}`)).body;
     expect(body.market).toMatchObject({ id: resolved!.id, closed: true, resolution: resolved!.resolution });
-    expect(body.consensus).toMatchObject({ whales: { yes: 0, no: 0, total: 0, yes_pct: null }, yes_team: [], no_team: [] });
+    expect(body.consensus).toMatchObject({
+      whales: { yes: 0, no: 0, total: 0, yes_pct: null },
+      yes_team: [],
+      no_team: [],
+    });
     expect(body.top_traders).toEqual({ yes: [], no: [] });
   });
 
   it("answers 404 for unknown or malformed ids", async () => {
-    for (const id of UNKNOWN) expect((await getJson(t, `/api/v2/market/${encodeURIComponent(id)}`)).status, id).toBe(404);
+    for (const id of UNKNOWN)
+      expect((await getJson(t, `/api/v2/market/${encodeURIComponent(id)}`)).status, id).toBe(404);
   });
 });
 
@@ -117,7 +143,10 @@ describe("GET /api/v2/market/{market_id}/trades", () => {
     const day = history[Math.floor(history.length / 2)];
     const ofDay = fills.filter((f) => f.ts >= day.t && f.ts < day.t + 86_400);
     const yes = (f: (typeof fills)[number]) => (f.outcome_index === 0 ? f.price : 1 - f.price);
-    expect(day.vwap_yes).toBeCloseTo(ofDay.reduce((s, f) => s + yes(f) * f.size, 0) / ofDay.reduce((s, f) => s + f.size, 0), 9);
+    expect(day.vwap_yes).toBeCloseTo(
+      ofDay.reduce((s, f) => s + yes(f) * f.size, 0) / ofDay.reduce((s, f) => s + f.size, 0),
+      9,
+    );
     expect(day.close_yes).toBeCloseTo(yes(ofDay[ofDay.length - 1]!), 9);
     expect(history.map((d: any) => d.t)).toEqual([...history.map((d: any) => d.t)].sort((a, b) => a - b));
   });
@@ -131,7 +160,10 @@ describe("GET /api/v2/market/{market_id}/trades", () => {
 
 describe("GET /api/v2/market/{market_id}/lookup", () => {
   it("resolves the venue id, condition id and slug to the same record", async () => {
-    const [m] = await rows<any>(t, `select m.*, e.slug as event_slug from markets m left join events e on e.id = m.event_id where m.id = '${market.id}'`);
+    const [m] = await rows<any>(
+      t,
+      `select m.*, e.slug as event_slug from markets m left join events e on e.id = m.event_id where m.id = '${market.id}'`,
+    );
     const expected = {
       id: m.id,
       condition_id: m.condition_id,
@@ -146,7 +178,12 @@ describe("GET /api/v2/market/{market_id}/lookup", () => {
       neg_risk: m.neg_risk === 1,
       is_negrisk: m.neg_risk === 1,
     };
-    for (const id of [market.id, market.condition_id, market.condition_id.toUpperCase().replace("0X", "0x"), market.slug]) {
+    for (const id of [
+      market.id,
+      market.condition_id,
+      market.condition_id.toUpperCase().replace("0X", "0x"),
+      market.slug,
+    ]) {
       const res = await getJson(t, `/api/v2/market/${id}/lookup`);
       expect(res.status, id).toBe(200);
       expect(res.body, id).toEqual(expected);
@@ -172,7 +209,14 @@ describe("GET /api/v2/market/{market_id}/lookup", () => {
 
 describe("GET /api/v2/market/{market_id}/breakdown", () => {
   it("splits the market's volume by settlement as market_stats does, with counts and shares", async () => {
-    const [s] = await rows<{ trades: number; volume: number; mint_usd: number; merge_usd: number; complementary_usd: number; unclassified_usd: number }>(
+    const [s] = await rows<{
+      trades: number;
+      volume: number;
+      mint_usd: number;
+      merge_usd: number;
+      complementary_usd: number;
+      unclassified_usd: number;
+    }>(
       t,
       `select trades, volume, mint_usd, merge_usd, complementary_usd, unclassified_usd from market_stats where condition_id = '${market.condition_id}'`,
     );
@@ -193,7 +237,10 @@ describe("GET /api/v2/market/{market_id}/breakdown", () => {
       expect(b.breakdown[key].count, key).toBe(Number(counts.find((c) => c.entry_type === key)?.n ?? 0));
       expect(b.breakdown[key].share_pct).toBeCloseTo((100 * b.breakdown[key].usd) / b.total_usd, 9);
     }
-    const shares = ["MINT", "MERGE", "COMPLEMENTARY", "UNCLASSIFIED"].reduce((sum, k) => sum + b.breakdown[k].share_pct, 0);
+    const shares = ["MINT", "MERGE", "COMPLEMENTARY", "UNCLASSIFIED"].reduce(
+      (sum, k) => sum + b.breakdown[k].share_pct,
+      0,
+    );
     expect(shares).toBeCloseTo(100, 9);
   });
 
@@ -212,11 +259,14 @@ describe("GET /api/v2/pm/{market_id}", () => {
   });
 
   it("answers 404 for an unknown market", async () => {
-    for (const id of UNKNOWN) expect((await t.app.inject({ url: `/api/v2/pm/${encodeURIComponent(id)}` })).statusCode, id).toBe(404);
+    for (const id of UNKNOWN)
+      expect((await t.app.inject({ url: `/api/v2/pm/${encodeURIComponent(id)}` })).statusCode, id).toBe(404);
   });
 
   it("uses /market/<slug> for a market without an event", async () => {
     const m = findMarket(await marketIndex(t.store, t.clock, 30), market.id)!;
-    expect(venueUrl("https://venue.example/", { ...m, event_slug: null })).toBe(`https://venue.example/market/${market.slug}`);
+    expect(venueUrl("https://venue.example/", { ...m, event_slug: null })).toBe(
+      `https://venue.example/market/${market.slug}`,
+    );
   });
 });

@@ -10,15 +10,42 @@ async function addMarket(id: string, question: string) {
   await t.store.db
     .insertInto("markets")
     .values({
-      id, condition_id: `0x${id.padStart(64, "0")}`, question, slug: question.toLowerCase().replace(/\W+/g, "-"), event_id: null, category: "Crypto",
-      yes_token_id: `${id}1`, no_token_id: `${id}2`, price_yes: 0.4, price_no: 0.6, volume: 1000, volume_24h: 10, liquidity: 0, start_date: NOW - 86_400,
-      end_date: NOW + 10 * 86_400, created_at: NOW - 86_400, closed: 0, closed_time: null, resolution: null, neg_risk: 0, neg_risk_market_id: null,
-      neg_risk_question_id: null, group_item_title: null, fee_rate: 0, image: null, exchange_version: 2, updated_at: NOW,
+      id,
+      condition_id: `0x${id.padStart(64, "0")}`,
+      question,
+      slug: question.toLowerCase().replace(/\W+/g, "-"),
+      event_id: null,
+      category: "Crypto",
+      yes_token_id: `${id}1`,
+      no_token_id: `${id}2`,
+      price_yes: 0.4,
+      price_no: 0.6,
+      volume: 1000,
+      volume_24h: 10,
+      liquidity: 0,
+      start_date: NOW - 86_400,
+      end_date: NOW + 10 * 86_400,
+      created_at: NOW - 86_400,
+      closed: 0,
+      closed_time: null,
+      resolution: null,
+      neg_risk: 0,
+      neg_risk_market_id: null,
+      neg_risk_question_id: null,
+      group_item_title: null,
+      fee_rate: 0,
+      image: null,
+      exchange_version: 2,
+      updated_at: NOW,
     })
     .execute();
 }
 
-const search = async (q: string) => JSON.parse((await t.app.inject({ url: `/api/v2/markets/search?q=${q}` })).body) as { total: number; markets: { id: string; category: string }[] };
+const search = async (q: string) =>
+  JSON.parse((await t.app.inject({ url: `/api/v2/markets/search?q=${q}` })).body) as {
+    total: number;
+    markets: { id: string; category: string }[];
+  };
 
 beforeAll(async () => {
   t = await openTestApp({ env: { MARKET_INDEX_REFRESH_SECONDS: "30" } });
@@ -37,7 +64,9 @@ it("serves the loaded index inside the window, then reloads it in the background
   expect(during.total).toBeGreaterThanOrEqual(1);
   // Answers already given may be repeated for MARKET_SEARCH_CACHE_SECONDS; the next ones read the new load.
   t.clock.advance(t.config.markets.searchCacheSeconds * 1_000);
-  await vi.waitFor(async () => expect((await search("bitcoin")).markets.map((m) => m.id).sort()).toEqual(["1", "2"]), { timeout: 10_000 });
+  await vi.waitFor(async () => expect((await search("bitcoin")).markets.map((m) => m.id).sort()).toEqual(["1", "2"]), {
+    timeout: 10_000,
+  });
 });
 
 it("after the window, keeps the loaded index while the tables are unchanged, and reloads once a market's row changes", async () => {
@@ -51,7 +80,11 @@ it("after the window, keeps the loaded index while the tables are unchanged, and
   expect(checked.byId).toBe(before.byId);
   expect(checked.markets).toBe(before.markets);
 
-  await t.store.db.updateTable("markets").set({ price_yes: 0.9, updated_at: NOW + 3_600 }).where("id", "=", "1").execute();
+  await t.store.db
+    .updateTable("markets")
+    .set({ price_yes: 0.9, updated_at: NOW + 3_600 })
+    .where("id", "=", "1")
+    .execute();
   t.clock.advance((refresh + 1) * 1_000);
   await current();
   await vi.waitFor(async () => expect((await current()).byId.get("1")?.price_yes).toBe(0.9), { timeout: 10_000 });

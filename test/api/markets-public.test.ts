@@ -21,7 +21,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t?.close());
 
-const get = (url: string, headers: Record<string, string> = { authorization: `Bearer ${premium}` }) => getJson(t, url, headers);
+const get = (url: string, headers: Record<string, string> = { authorization: `Bearer ${premium}` }) =>
+  getJson(t, url, headers);
 
 describe("GET /api/public/v1/market/{market_id}", () => {
   it("is Premium: 401 without or with a bad key, 403 on the free plan, 200 with either header", async () => {
@@ -46,11 +47,22 @@ describe("GET /api/public/v1/market/{market_id}", () => {
     const no = smart.filter((p) => p.no_cost - p.yes_cost >= min);
     expect(yes.length).toBeGreaterThan(0);
     expect(no.length).toBeGreaterThan(0);
-    expect(body.whales).toEqual({ yes: yes.length, no: no.length, total: yes.length + no.length, yes_pct: (100 * yes.length) / (yes.length + no.length) });
+    expect(body.whales).toEqual({
+      yes: yes.length,
+      no: no.length,
+      total: yes.length + no.length,
+      yes_pct: (100 * yes.length) / (yes.length + no.length),
+    });
     expect(body.yes_total_count).toBe(yes.length);
     expect(body.no_total_count).toBe(no.length);
-    expect(body.yes_total_invested).toBeCloseTo(yes.reduce((s, p) => s + p.yes_cost, 0), 4);
-    expect(body.no_total_invested).toBeCloseTo(no.reduce((s, p) => s + p.no_cost, 0), 4);
+    expect(body.yes_total_invested).toBeCloseTo(
+      yes.reduce((s, p) => s + p.yes_cost, 0),
+      4,
+    );
+    expect(body.no_total_invested).toBeCloseTo(
+      no.reduce((s, p) => s + p.no_cost, 0),
+      4,
+    );
 
     const rates = await rows<{ wallet: string; win_rate: number }>(t, "select wallet, win_rate from wallet_stats");
     const rate = new Map(rates.map((r) => [r.wallet, r.win_rate]));
@@ -62,13 +74,27 @@ describe("GET /api/public/v1/market/{market_id}", () => {
 
   it("ranks the Smart Money teams by USD invested, without farmers", async () => {
     const body = (await get(`/api/public/v1/market/${market.id}`)).body;
-    const farmers = new Set((await rows<{ wallet: string }>(t, "select wallet from wallet_stats where is_farmer = 1")).map((r) => r.wallet));
+    const farmers = new Set(
+      (await rows<{ wallet: string }>(t, "select wallet from wallet_stats where is_farmer = 1")).map((r) => r.wallet),
+    );
     for (const side of ["yes", "no"] as const) {
       const team = body[`${side}_team`];
       expect(team.length).toBe(Math.min(10, body[`${side}_total_count`]));
       expect(isSortedDesc(team.map((r: any) => r.cost))).toBe(true);
       for (const row of team) {
-        expect(Object.keys(row).sort()).toEqual(["avg_price", "cost", "global_pnl", "is_smart", "name", "pnl", "pnl_pct", "shares", "side", "wallet", "win_rate"]);
+        expect(Object.keys(row).sort()).toEqual([
+          "avg_price",
+          "cost",
+          "global_pnl",
+          "is_smart",
+          "name",
+          "pnl",
+          "pnl_pct",
+          "shares",
+          "side",
+          "wallet",
+          "win_rate",
+        ]);
         expect(row).toMatchObject({ side: side.toUpperCase(), is_smart: true });
         expect(farmers.has(row.wallet)).toBe(false);
       }
@@ -84,24 +110,34 @@ describe("GET /api/public/v1/market/{market_id}", () => {
        where p.condition_id = '${market.condition_id}' and p.status = 'open' and p.shares > 0 and p.outcome_index = 1`,
     );
     expect(body.no_size_total_count).toBe(holders.length);
-    expect(body.no_size_total_invested).toBeCloseTo(holders.reduce((s, h) => s + h.cost, 0), 4);
+    expect(body.no_size_total_invested).toBeCloseTo(
+      holders.reduce((s, h) => s + h.cost, 0),
+      4,
+    );
     const withRate = holders.filter((h) => h.win_rate !== null);
     expect(body.no_size_avg_wr).toBeCloseTo(withRate.reduce((s, h) => s + h.win_rate!, 0) / withRate.length, 9);
     const price = 1 - market.price_yes;
-    expect(body.no_size_agg_pnl).toBeCloseTo(holders.reduce((s, h) => s + h.shares * price - h.cost, 0), 3);
+    expect(body.no_size_agg_pnl).toBeCloseTo(
+      holders.reduce((s, h) => s + h.shares * price - h.cost, 0),
+      3,
+    );
 
     const bySize = [...holders].sort((a, b) => b.cost - a.cost).slice(0, 10);
     expect(body.no_team_size.map((r: any) => r.wallet)).toEqual(bySize.map((h) => h.wallet));
     const byShares = [...holders].sort((a, b) => b.shares - a.shares).slice(0, 10);
     expect(body.no_team_shares.map((r: any) => r.wallet)).toEqual(byShares.map((h) => h.wallet));
-    expect(body.no_shares_agg_pnl).toBeCloseTo(byShares.reduce((s, h) => s + h.shares * price - h.cost, 0), 3);
+    expect(body.no_shares_agg_pnl).toBeCloseTo(
+      byShares.reduce((s, h) => s + h.shares * price - h.cost, 0),
+      3,
+    );
     const shownRates = byShares.filter((h) => h.win_rate !== null);
     expect(body.no_shares_avg_wr).toBeCloseTo(shownRates.reduce((s, h) => s + h.win_rate!, 0) / shownRates.length, 9);
     expect(body.no_team_size.some((r: any) => !r.is_smart)).toBe(true);
   });
 
   it("answers 404 for unknown or malformed ids and 422 for query parameters", async () => {
-    for (const id of ["999999999", `0x${"cd".repeat(32)}`, "bad id"]) expect((await get(`/api/public/v1/market/${encodeURIComponent(id)}`)).status, id).toBe(404);
+    for (const id of ["999999999", `0x${"cd".repeat(32)}`, "bad id"])
+      expect((await get(`/api/public/v1/market/${encodeURIComponent(id)}`)).status, id).toBe(404);
     expect((await get(`/api/public/v1/market/${market.id}?limit=5`)).status).toBe(422);
   });
 });

@@ -15,9 +15,17 @@ export async function rows<T = Record<string, unknown>>(t: WorldApp, text: strin
   return (await sql.raw<T>(text).execute(t.store.db)).rows;
 }
 
-export async function getJson<T = any>(t: WorldApp, url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: T; headers: Record<string, unknown> }> {
+export async function getJson<T = any>(
+  t: WorldApp,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T; headers: Record<string, unknown> }> {
   const res = await t.app.inject({ method: "GET", url, headers });
-  return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as T) : (undefined as T), headers: res.headers };
+  return {
+    status: res.statusCode,
+    body: res.body ? (JSON.parse(res.body) as T) : (undefined as T),
+    headers: res.headers,
+  };
 }
 
 /** Volume as the API answers it: the venue's figure when positive, else the stored fills'. */
@@ -29,7 +37,15 @@ export function isSortedDesc(values: readonly number[]): boolean {
 
 /** Per wallet, the net cost (YES minus NO, USD) of its open positions in a market, with its Smart Money flags. */
 export async function netPositions(t: WorldApp, conditionId: string) {
-  return rows<{ wallet: string; yes_cost: number; no_cost: number; yes_shares: number; no_shares: number; is_smart: number | null; is_farmer: number | null }>(
+  return rows<{
+    wallet: string;
+    yes_cost: number;
+    no_cost: number;
+    yes_shares: number;
+    no_shares: number;
+    is_smart: number | null;
+    is_farmer: number | null;
+  }>(
     t,
     `select p.wallet,
        sum(case when p.outcome_index = 0 then p.shares * p.avg_price / 1000000.0 else 0 end) as yes_cost,

@@ -14,7 +14,19 @@ afterAll(async () => t?.close());
 
 /** Open markets joined with their stats, as an independent reference for the search. */
 async function openMarkets() {
-  return rows<{ id: string; condition_id: string; slug: string; question: string; category: string | null; volume: number; price_yes: number | null; end_date: number | null; created_at: number | null; whales: number; event_slug: string | null }>(
+  return rows<{
+    id: string;
+    condition_id: string;
+    slug: string;
+    question: string;
+    category: string | null;
+    volume: number;
+    price_yes: number | null;
+    end_date: number | null;
+    created_at: number | null;
+    whales: number;
+    event_slug: string | null;
+  }>(
     t,
     `select m.id, m.condition_id, m.slug, m.question, m.category, ${VOLUME_SQL} as volume, m.price_yes, m.end_date, m.created_at,
        coalesce(s.whales_yes, 0) + coalesce(s.whales_no, 0) as whales, e.slug as event_slug
@@ -34,9 +46,26 @@ describe("GET /api/v2/markets/search", () => {
     expect(typeof res.body._elapsed_ms).toBe("number");
     expect(ids(res.body.markets)).toEqual(ids(expected));
     expect(isSortedDesc(res.body.markets.map((m: any) => m.volume_24h))).toBe(true);
-    const stats = await rows<{ condition_id: string; whales_yes: number; whales_no: number }>(t, "select condition_id, whales_yes, whales_no from market_stats");
+    const stats = await rows<{ condition_id: string; whales_yes: number; whales_no: number }>(
+      t,
+      "select condition_id, whales_yes, whales_no from market_stats",
+    );
     for (const m of res.body.markets) {
-      expect(Object.keys(m)).toEqual(expect.arrayContaining(["id", "condition_id", "slug", "question", "category", "price_yes", "whales_yes", "whales_no", "volume", "volume_24h", "end_date"]));
+      expect(Object.keys(m)).toEqual(
+        expect.arrayContaining([
+          "id",
+          "condition_id",
+          "slug",
+          "question",
+          "category",
+          "price_yes",
+          "whales_yes",
+          "whales_no",
+          "volume",
+          "volume_24h",
+          "end_date",
+        ]),
+      );
       const s = stats.find((x) => x.condition_id === m.condition_id);
       expect([m.whales_yes, m.whales_no]).toEqual([s?.whales_yes ?? 0, s?.whales_no ?? 0]);
     }
@@ -60,7 +89,10 @@ describe("GET /api/v2/markets/search", () => {
       ["min_volume=50000", (m) => m.volume >= 50_000],
       ["min_whales=3", (m) => m.whales >= 3],
       ["price_min=20&price_max=60", (m) => m.price_yes !== null && m.price_yes * 100 >= 20 && m.price_yes * 100 <= 60],
-      ["min_days=10&max_days=60", (m) => m.end_date !== null && m.end_date - t.now >= 10 * DAY && m.end_date - t.now <= 60 * DAY],
+      [
+        "min_days=10&max_days=60",
+        (m) => m.end_date !== null && m.end_date - t.now >= 10 * DAY && m.end_date - t.now <= 60 * DAY,
+      ],
       ["window_hours=72", (m) => m.end_date !== null && m.end_date >= t.now && m.end_date <= t.now + 72 * 3600],
       ["created_within_days=90", (m) => m.created_at !== null && m.created_at >= t.now - 90 * DAY],
     ];
@@ -79,11 +111,13 @@ describe("GET /api/v2/markets/search", () => {
   });
 
   it("finds by text exactly the open markets whose question, slug or event holds every word (any part of a word)", async () => {
-    const open = (await rows<{ id: string; text: string; end_date: number | null }>(
-      t,
-      `select m.id, lower(m.question || ' ' || m.slug || ' ' || coalesce(e.slug, '') || ' ' || coalesce(e.title, '')) as text, m.end_date
+    const open = (
+      await rows<{ id: string; text: string; end_date: number | null }>(
+        t,
+        `select m.id, lower(m.question || ' ' || m.slug || ' ' || coalesce(e.slug, '') || ' ' || coalesce(e.title, '')) as text, m.end_date
          from markets m left join events e on e.id = m.event_id where m.closed = 0`,
-    )).filter(withinYear);
+      )
+    ).filter(withinYear);
     const words = [...new Set(open.flatMap((m) => m.text.split(/\s+/)))].filter((w) => w.length >= 4).slice(0, 40);
     const queries = [...words.map((w) => w.slice(1, -1)), `${words[0]} ${words[1]}`, "ll", "zzqq"];
     for (const q of queries) {
@@ -118,9 +152,14 @@ describe("GET /api/v2/markets/search", () => {
   it("matches free text on every word, and a venue URL, slug or condition id exactly", async () => {
     const open = (await openMarkets()).filter(withinYear);
     const target = open.find((m) => m.event_slug)!;
-    const word = target.question.split(" ").find((w) => w.length > 5)!.toLowerCase();
+    const word = target.question
+      .split(" ")
+      .find((w) => w.length > 5)!
+      .toLowerCase();
     const text = await getJson(t, `/api/v2/markets/search?limit=200&q=${encodeURIComponent(word.toUpperCase())}`);
-    const textExpected = open.filter((m) => `${m.question} ${m.slug} ${m.event_slug ?? ""}`.toLowerCase().includes(word));
+    const textExpected = open.filter((m) =>
+      `${m.question} ${m.slug} ${m.event_slug ?? ""}`.toLowerCase().includes(word),
+    );
     expect(text.body.total).toBeGreaterThanOrEqual(textExpected.length);
     expect(ids(text.body.markets)).toEqual(expect.arrayContaining(ids(textExpected)));
     expect(text.body.markets.map((m: any) => m.id)).toContain(target.id);
@@ -132,25 +171,51 @@ describe("GET /api/v2/markets/search", () => {
       target.condition_id.toUpperCase().replace("0X", "0x"),
     ]) {
       const res = await getJson(t, `/api/v2/markets/search?q=${encodeURIComponent(q)}`);
-      expect(res.body.markets.map((m: any) => m.id), q).toEqual([target.id]);
+      expect(
+        res.body.markets.map((m: any) => m.id),
+        q,
+      ).toEqual([target.id]);
     }
-    const siblings = await rows<{ n: number }>(t, `select count(*) as n from markets m join events e on e.id = m.event_id where e.slug = '${target.event_slug}'`);
-    const event = await getJson(t, `/api/v2/markets/search?limit=200&q=${encodeURIComponent(`https://polymarket.com/event/${target.event_slug}`)}`);
+    const siblings = await rows<{ n: number }>(
+      t,
+      `select count(*) as n from markets m join events e on e.id = m.event_id where e.slug = '${target.event_slug}'`,
+    );
+    const event = await getJson(
+      t,
+      `/api/v2/markets/search?limit=200&q=${encodeURIComponent(`https://polymarket.com/event/${target.event_slug}`)}`,
+    );
     expect(event.body.total).toBe(Number(siblings[0]!.n));
     const none = await getJson(t, "/api/v2/markets/search?q=zzzz%20qqqq");
     expect(none.body).toMatchObject({ total: 0, markets: [] });
   });
 
   it("finds a closed market by URL but never by free text", async () => {
-    const [closed] = await rows<{ id: string; slug: string; question: string }>(t, "select id, slug, question from markets where closed = 1 order by id limit 1");
-    const byUrl = await getJson(t, `/api/v2/markets/search?q=${encodeURIComponent(`https://polymarket.com/market/${closed!.slug}`)}`);
+    const [closed] = await rows<{ id: string; slug: string; question: string }>(
+      t,
+      "select id, slug, question from markets where closed = 1 order by id limit 1",
+    );
+    const byUrl = await getJson(
+      t,
+      `/api/v2/markets/search?q=${encodeURIComponent(`https://polymarket.com/market/${closed!.slug}`)}`,
+    );
     expect(byUrl.body.markets.map((m: any) => [m.id, m.closed])).toEqual([[closed!.id, true]]);
     const byText = await getJson(t, `/api/v2/markets/search?limit=200&q=${encodeURIComponent(closed!.question)}`);
     expect(byText.body.markets.map((m: any) => m.id)).not.toContain(closed!.id);
   });
 
   it("answers 422 past its limits and for unknown values", async () => {
-    for (const query of ["limit=201", "limit=0", "offset=-1", "category=Weather", "price_min=101", "price_max=-1", "price_min=70&price_max=20", "min_days=30&max_days=10", "min_volume=-5", "nope=1"]) {
+    for (const query of [
+      "limit=201",
+      "limit=0",
+      "offset=-1",
+      "category=Weather",
+      "price_min=101",
+      "price_max=-1",
+      "price_min=70&price_max=20",
+      "min_days=30&max_days=10",
+      "min_volume=-5",
+      "nope=1",
+    ]) {
       const res = await getJson(t, `/api/v2/markets/search?${query}`);
       expect(res.status, query).toBe(422);
       expect(Array.isArray(res.body.detail), query).toBe(true);
@@ -191,12 +256,20 @@ describe("GET /api/v2/markets/hot", () => {
   });
 
   it("answers 422 past its limits", async () => {
-    for (const query of ["minutes=0", "minutes=10081", "limit=0", "limit=101", "x=1"]) expect((await getJson(t, `/api/v2/markets/hot?${query}`)).status, query).toBe(422);
+    for (const query of ["minutes=0", "minutes=10081", "limit=0", "limit=101", "x=1"])
+      expect((await getJson(t, `/api/v2/markets/hot?${query}`)).status, query).toBe(422);
   });
 
   it("rounds the window up to a bucket and says which: cycling the minutes cannot make every request a cold scan", async () => {
     const windows = new Set<number>();
-    for (const [asked, used] of [[1, 5], [59, 60], [61, 120], [1_439, 1_440], [1_441, 1_800], [10_079, 10_080]] as const) {
+    for (const [asked, used] of [
+      [1, 5],
+      [59, 60],
+      [61, 120],
+      [1_439, 1_440],
+      [1_441, 1_800],
+      [10_079, 10_080],
+    ] as const) {
       const res = await getJson(t, `/api/v2/markets/hot?minutes=${asked}&limit=100`);
       expect(res.body.minutes, String(asked)).toBe(used);
       expect(res.body.markets.length, String(asked)).toBe((await whaleCounts(used)).length);
@@ -213,7 +286,12 @@ describe("GET /api/v2/markets/hot", () => {
 describe("GET /api/v2/markets/category-stats", () => {
   it("counts all_time, all_open and active_quality with the configured thresholds", async () => {
     const { qualityMinVolume, qualityPriceMin, qualityPriceMax } = t.config.markets;
-    for (const [category, stored] of [["", null], ["Sports", "sports"], ["Politics", "politics"], ["Tech/AI", "tech"]] as const) {
+    for (const [category, stored] of [
+      ["", null],
+      ["Sports", "sports"],
+      ["Politics", "politics"],
+      ["Tech/AI", "tech"],
+    ] as const) {
       const where = stored ? `where lower(m.category) = '${stored}'` : "";
       const [c] = await rows<{ all_time: number; all_open: number; quality: number }>(
         t,
@@ -224,8 +302,16 @@ describe("GET /api/v2/markets/category-stats", () => {
       );
       const res = await getJson(t, `/api/v2/markets/category-stats?category=${encodeURIComponent(category)}`);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ all_time: Number(c!.all_time), all_open: Number(c!.all_open), active_quality: Number(c!.quality ?? 0) });
-      expect(res.body.thresholds).toEqual({ min_volume: qualityMinVolume, price_min: qualityPriceMin, price_max: qualityPriceMax });
+      expect(res.body).toMatchObject({
+        all_time: Number(c!.all_time),
+        all_open: Number(c!.all_open),
+        active_quality: Number(c!.quality ?? 0),
+      });
+      expect(res.body.thresholds).toEqual({
+        min_volume: qualityMinVolume,
+        price_min: qualityPriceMin,
+        price_max: qualityPriceMax,
+      });
     }
   });
 
@@ -240,7 +326,12 @@ describe("GET /api/v2/markets/resolved", () => {
      from markets m left join market_resolutions r on r.condition_id = m.condition_id where ${extra}`;
 
   it("lists YES/NO resolutions of the last `days`, newest first", async () => {
-    const expected = await rows<{ id: string; resolution: string; at: number }>(t, resolvedSql(`m.resolution in ('YES', 'NO') and coalesce(r.resolved_at, m.closed_time, m.end_date) >= ${t.now - 30 * DAY}`));
+    const expected = await rows<{ id: string; resolution: string; at: number }>(
+      t,
+      resolvedSql(
+        `m.resolution in ('YES', 'NO') and coalesce(r.resolved_at, m.closed_time, m.end_date) >= ${t.now - 30 * DAY}`,
+      ),
+    );
     expect(expected.length).toBeGreaterThan(2);
     const res = await getJson(t, "/api/v2/markets/resolved?days=30&limit=100");
     expect(res.status).toBe(200);
@@ -255,11 +346,23 @@ describe("GET /api/v2/markets/resolved", () => {
     expect(isSortedDesc(res.body.markets.map((m: any) => m.resolved_at))).toBe(true);
     const def = await getJson(t, "/api/v2/markets/resolved");
     expect(def.body.limit).toBe(30);
-    expect(def.body.total).toBe((await rows(t, resolvedSql(`m.resolution in ('YES', 'NO') and coalesce(r.resolved_at, m.closed_time, m.end_date) >= ${t.now - 7 * DAY}`))).length);
+    expect(def.body.total).toBe(
+      (
+        await rows(
+          t,
+          resolvedSql(
+            `m.resolution in ('YES', 'NO') and coalesce(r.resolved_at, m.closed_time, m.end_date) >= ${t.now - 7 * DAY}`,
+          ),
+        )
+      ).length,
+    );
   });
 
   it("adds PENDING and 50-50 only with include_pending=1", async () => {
-    const pending = await rows<{ id: string; price_yes: number | null }>(t, "select id, price_yes from markets where closed = 1 and resolution is null");
+    const pending = await rows<{ id: string; price_yes: number | null }>(
+      t,
+      "select id, price_yes from markets where closed = 1 and resolution is null",
+    );
     const even = await rows<{ id: string }>(t, "select id from markets where resolution = '50-50'");
     const all = await getJson(t, "/api/v2/markets/resolved?days=3650&limit=100&include_pending=1");
     const plain = await getJson(t, "/api/v2/markets/resolved?days=3650&limit=100");
@@ -272,9 +375,15 @@ describe("GET /api/v2/markets/resolved", () => {
   });
 
   it("with slug_prefix lists every resolution of the prefix by end date, within end_from..end_to, with has_more", async () => {
-    const [{ slug }] = (await rows<{ slug: string }>(t, "select slug from markets where resolution in ('YES','NO') order by slug limit 1")) as [{ slug: string }];
+    const [{ slug }] = (await rows<{ slug: string }>(
+      t,
+      "select slug from markets where resolution in ('YES','NO') order by slug limit 1",
+    )) as [{ slug: string }];
     const prefix = slug.split("-").slice(0, 2).join("-");
-    const expected = await rows<{ id: string; end_date: number }>(t, resolvedSql(`m.resolution in ('YES', 'NO') and m.slug like '${prefix}%'`));
+    const expected = await rows<{ id: string; end_date: number }>(
+      t,
+      resolvedSql(`m.resolution in ('YES', 'NO') and m.slug like '${prefix}%'`),
+    );
     const res = await getJson(t, `/api/v2/markets/resolved?slug_prefix=${prefix}&limit=500&days=1`);
     expect(res.body.total).toBe(expected.length);
     expect(isSortedDesc(res.body.markets.map((m: any) => m.end_date))).toBe(true);
@@ -292,7 +401,16 @@ describe("GET /api/v2/markets/resolved", () => {
   });
 
   it("answers 422 past its limits", async () => {
-    for (const query of ["limit=101", "limit=501&slug_prefix=will", "limit=0", "end_from=2026-13-01", "end_from=yesterday", "end_from=2026-05-02&end_to=2026-05-01", "days=0", "include_pending=maybe"]) {
+    for (const query of [
+      "limit=101",
+      "limit=501&slug_prefix=will",
+      "limit=0",
+      "end_from=2026-13-01",
+      "end_from=yesterday",
+      "end_from=2026-05-02&end_to=2026-05-01",
+      "days=0",
+      "include_pending=maybe",
+    ]) {
       expect((await getJson(t, `/api/v2/markets/resolved?${query}`)).status, query).toBe(422);
     }
     expect((await getJson(t, "/api/v2/markets/resolved?limit=500&slug_prefix=will")).status).toBe(200);
@@ -302,9 +420,16 @@ describe("GET /api/v2/markets/resolved", () => {
 it("documents every market path in /api/openapi.json", async () => {
   const doc = (await getJson(t, "/api/openapi.json")).body;
   for (const path of [
-    "/api/v2/markets/search", "/api/v2/markets/hot", "/api/v2/markets/category-stats", "/api/v2/markets/resolved",
-    "/api/v2/market/{market_id}", "/api/v2/market/{market_id}/trades", "/api/v2/market/{market_id}/lookup", "/api/v2/market/{market_id}/breakdown",
-    "/api/v2/pm/{market_id}", "/api/public/v1/market/{market_id}",
+    "/api/v2/markets/search",
+    "/api/v2/markets/hot",
+    "/api/v2/markets/category-stats",
+    "/api/v2/markets/resolved",
+    "/api/v2/market/{market_id}",
+    "/api/v2/market/{market_id}/trades",
+    "/api/v2/market/{market_id}/lookup",
+    "/api/v2/market/{market_id}/breakdown",
+    "/api/v2/pm/{market_id}",
+    "/api/public/v1/market/{market_id}",
   ]) {
     expect(doc.paths[path], path).toBeDefined();
   }

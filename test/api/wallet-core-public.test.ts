@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LoadMonitor } from "../../src/api/routes/wallet-load.js";
 import { startSimVenue, venueEnvironment } from "../../src/sim/servers/index.js";
 import type { WorldApp } from "../support/world-app.js";
-import { CONTRACT, UNKNOWN, one, openWalletFixture, request, rows, variantApp, type ByTrades } from "./wallet-core-support.js";
+import {
+  CONTRACT,
+  UNKNOWN,
+  one,
+  openWalletFixture,
+  request,
+  rows,
+  variantApp,
+  type ByTrades,
+} from "./wallet-core-support.js";
 
 let t: WorldApp;
 let premium: string;
@@ -40,7 +49,12 @@ describe("GET /api/public/v1/wallet/{address}/overview", () => {
     const byName = await get(`/api/public/v1/wallet/${encodeURIComponent(named.name)}/overview`, keyed());
     expect(byName.status).toBe(200);
     expect(byName.body).toEqual(v2.body);
-    const pseudonymous = t.world.wallets.find((w) => !w.name && byTrades.some((b) => b.wallet === w.proxyWallet) && t.world.wallets.filter((o) => o.pseudonym === w.pseudonym).length === 1)!;
+    const pseudonymous = t.world.wallets.find(
+      (w) =>
+        !w.name &&
+        byTrades.some((b) => b.wallet === w.proxyWallet) &&
+        t.world.wallets.filter((o) => o.pseudonym === w.pseudonym).length === 1,
+    )!;
     const byPseudonym = await get(`/api/public/v1/wallet/${pseudonymous.pseudonym}/overview`, keyed());
     expect(byPseudonym.body.profile.address).toBe(pseudonymous.proxyWallet);
     expect((await get(`/api/public/v1/wallet/no-such-trader/overview`, keyed())).status).toBe(404);
@@ -76,13 +90,33 @@ describe("GET /api/public/v1/wallet/{address}/overview", () => {
 describe("GET /api/public/v1/wallet/{address}/positions", () => {
   it("returns the full open set with the envelope; limit and offset are accepted, not enforced", async () => {
     const wallet = byTrades[0]!.wallet;
-    const open = Number((await one(t, `select count(*) as n from positions where wallet = '${wallet}' and status = 'open'`)).n);
+    const open = Number(
+      (await one(t, `select count(*) as n from positions where wallet = '${wallet}' and status = 'open'`)).n,
+    );
     const res = await get(`/api/public/v1/wallet/${wallet}/positions?limit=5&offset=3`, keyed());
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ address: wallet, count: open, source: "cache", is_estimated: true });
     expect(res.body.positions).toHaveLength(open);
     expect(Object.keys(res.body.positions[0]).sort()).toEqual(
-      ["avg_entry", "category", "condition_id", "cost", "current_price", "current_value", "initial_value", "last_trade_ts", "market_id", "outcome", "pnl", "pnl_pct", "question", "side", "slug", "token_id", "tokens"].sort(),
+      [
+        "avg_entry",
+        "category",
+        "condition_id",
+        "cost",
+        "current_price",
+        "current_value",
+        "initial_value",
+        "last_trade_ts",
+        "market_id",
+        "outcome",
+        "pnl",
+        "pnl_pct",
+        "question",
+        "side",
+        "slug",
+        "token_id",
+        "tokens",
+      ].sort(),
     );
     expect((await get(`/api/public/v1/wallet/${wallet}/positions`)).status).toBe(401);
     expect((await get(`/api/public/v1/wallet/${wallet}/positions?limit=-1`, keyed())).status).toBe(422);
@@ -91,17 +125,42 @@ describe("GET /api/public/v1/wallet/{address}/positions", () => {
   });
 
   it("overlays the venue's freshly synced prices (source merged, not estimated)", async () => {
-    const { wallet } = await one(t, "select wallet from positions where status = 'open' group by wallet having count(*) between 2 and 6 order by wallet limit 1");
+    const { wallet } = await one(
+      t,
+      "select wallet from positions where status = 'open' group by wallet having count(*) between 2 and 6 order by wallet limit 1",
+    );
     const open = await rows(t, `select * from positions where wallet = '${wallet}' and status = 'open'`);
     const now = t.clock.now();
     await t.store.db
       .insertInto("venue_positions")
-      .values(open.map((p) => ({
-        wallet, token_id: p.token_id, condition_id: p.condition_id, outcome_index: p.outcome_index, size: p.shares, avg_price: p.avg_price, cur_price: 0.42,
-        initial_value: 0, current_value: 0, cash_pnl: 0, realized_pnl: 0, total_bought: p.total_bought, redeemable: 0, mergeable: 0, title: null, slug: null, event_slug: null, synced_at: now,
-      })))
+      .values(
+        open.map((p) => ({
+          wallet,
+          token_id: p.token_id,
+          condition_id: p.condition_id,
+          outcome_index: p.outcome_index,
+          size: p.shares,
+          avg_price: p.avg_price,
+          cur_price: 0.42,
+          initial_value: 0,
+          current_value: 0,
+          cash_pnl: 0,
+          realized_pnl: 0,
+          total_bought: p.total_bought,
+          redeemable: 0,
+          mergeable: 0,
+          title: null,
+          slug: null,
+          event_slug: null,
+          synced_at: now,
+        })),
+      )
       .execute();
-    await t.store.db.updateTable("wallet_sync").set({ synced_at: now, status: "ok" }).where("wallet", "=", wallet).execute();
+    await t.store.db
+      .updateTable("wallet_sync")
+      .set({ synced_at: now, status: "ok" })
+      .where("wallet", "=", wallet)
+      .execute();
     const res = await get(`/api/public/v1/wallet/${wallet}/positions`, keyed());
     expect(res.body).toMatchObject({ source: "merged", is_estimated: false, count: open.length });
     for (const p of res.body.positions) {
@@ -123,7 +182,12 @@ describe("GET /api/public/v1/wallet/{address}/trades", () => {
     expect(bearer.body).toEqual((await get(`/api/v2/wallet/${wallet}/trades?since=1&limit=500`, keyed())).body);
     const recent = await get(`/api/public/v1/wallet/${wallet}/trades`, keyed());
     const from = t.clock.now() - 30 * 86_400;
-    expect(recent.body.count).toBe(Math.min(100, Number((await one(t, `select count(*) as n from fills where wallet = '${wallet}' and ts > ${from}`)).n)));
+    expect(recent.body.count).toBe(
+      Math.min(
+        100,
+        Number((await one(t, `select count(*) as n from fills where wallet = '${wallet}' and ts > ${from}`)).n),
+      ),
+    );
     expect((await get(`/api/public/v1/wallet/${wallet}/trades?limit=501`, keyed())).status).toBe(422);
   });
 });
@@ -131,7 +195,12 @@ describe("GET /api/public/v1/wallet/{address}/trades", () => {
 describe("batch calls", () => {
   it("POST /wallets/overview: per-wallet status, one request per wallet, at most 50", async () => {
     const [a, b] = [byTrades[2]!.wallet, byTrades[3]!.wallet];
-    const res = await t.app.inject({ method: "POST", url: "/api/public/v1/wallets/overview", headers: keyed(), payload: { wallets: [a, b, UNKNOWN, CONTRACT, "no-such-trader"] } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/public/v1/wallets/overview",
+      headers: keyed(),
+      payload: { wallets: [a, b, UNKNOWN, CONTRACT, "no-such-trader"] },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers["x-ratelimit-consumed"]).toBe("5");
     const body = res.json();
@@ -140,16 +209,32 @@ describe("batch calls", () => {
     expect(body.wallets[0].overview).toEqual((await get(`/api/v2/wallet/${a}/overview`)).body);
     expect(body.wallets[3]).toMatchObject({ is_contract: true, contract_type: "CTF Exchange V1", overview: null });
     const tooMany = Array.from({ length: 51 }, (_, i) => `0x${i.toString(16).padStart(40, "0")}`);
-    expect((await request(t.app, "POST", "/api/public/v1/wallets/overview", { headers: keyed(), payload: { wallets: tooMany } })).status).toBe(422);
-    expect((await request(t.app, "POST", "/api/public/v1/wallets/overview", { headers: keyed(), payload: { wallets: [] } })).status).toBe(422);
-    expect((await request(t.app, "POST", "/api/public/v1/wallets/overview", { payload: { wallets: [a] } })).status).toBe(401);
+    expect(
+      (
+        await request(t.app, "POST", "/api/public/v1/wallets/overview", {
+          headers: keyed(),
+          payload: { wallets: tooMany },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (await request(t.app, "POST", "/api/public/v1/wallets/overview", { headers: keyed(), payload: { wallets: [] } }))
+        .status,
+    ).toBe(422);
+    expect(
+      (await request(t.app, "POST", "/api/public/v1/wallets/overview", { payload: { wallets: [a] } })).status,
+    ).toBe(401);
   });
 
   it("POST /wallets/overview reports a cold very heavy wallet as computing, then ok", async () => {
     const heavy = byTrades[0]!;
     const loaded = await variantApp(t, { WALLET_HEAVY_TRADES: String(heavy.total_trades) });
     closers.push(loaded.close);
-    const call = () => request(loaded.app, "POST", "/api/public/v1/wallets/overview", { headers: keyed(), payload: { wallets: [heavy.wallet, byTrades[5]!.wallet] } });
+    const call = () =>
+      request(loaded.app, "POST", "/api/public/v1/wallets/overview", {
+        headers: keyed(),
+        payload: { wallets: [heavy.wallet, byTrades[5]!.wallet] },
+      });
     expect((await call()).body.wallets.map((w: any) => w.status)).toEqual(["computing", "ok"]);
     let statuses: string[] = [];
     for (let attempt = 0; attempt < 50 && statuses[0] !== "ok"; attempt++) {
@@ -161,15 +246,32 @@ describe("batch calls", () => {
 
   it("POST /wallets/positions: full open sets, at most 20", async () => {
     const a = byTrades[4]!.wallet;
-    const res = await request(t.app, "POST", "/api/public/v1/wallets/positions", { headers: keyed(), payload: { wallets: [a, UNKNOWN, CONTRACT] } });
+    const res = await request(t.app, "POST", "/api/public/v1/wallets/positions", {
+      headers: keyed(),
+      payload: { wallets: [a, UNKNOWN, CONTRACT] },
+    });
     expect(res.status).toBe(200);
     expect(res.headers["x-ratelimit-consumed"]).toBe("3");
-    const open = Number((await one(t, `select count(*) as n from positions where wallet = '${a}' and status = 'open'`)).n);
+    const open = Number(
+      (await one(t, `select count(*) as n from positions where wallet = '${a}' and status = 'open'`)).n,
+    );
     expect(res.body.wallets[0]).toMatchObject({ status: "ok", address: a, count: open });
-    expect(res.body.wallets[0].positions).toEqual((await get(`/api/public/v1/wallet/${a}/positions`, keyed())).body.positions);
-    expect(res.body.wallets.slice(1).map((w: any) => [w.status, w.positions])).toEqual([["not_found", null], ["not_found", null]]);
+    expect(res.body.wallets[0].positions).toEqual(
+      (await get(`/api/public/v1/wallet/${a}/positions`, keyed())).body.positions,
+    );
+    expect(res.body.wallets.slice(1).map((w: any) => [w.status, w.positions])).toEqual([
+      ["not_found", null],
+      ["not_found", null],
+    ]);
     const tooMany = Array.from({ length: 21 }, () => a);
-    expect((await request(t.app, "POST", "/api/public/v1/wallets/positions", { headers: keyed(), payload: { wallets: tooMany } })).status).toBe(422);
+    expect(
+      (
+        await request(t.app, "POST", "/api/public/v1/wallets/positions", {
+          headers: keyed(),
+          payload: { wallets: tooMany },
+        })
+      ).status,
+    ).toBe(422);
   });
 });
 
@@ -183,8 +285,20 @@ describe("degraded under load", () => {
     expect(res.status).toBe(200);
     expect(res.body.degraded).toBe(true);
     expect(normal.degraded).toBe(false);
-    expect(res.body.overview).toMatchObject({ active_count: null, closed_count: null, total_trades: normal.overview.total_trades, total_volume: normal.overview.total_volume });
-    expect(res.body.stats).toMatchObject({ wins: null, losses: null, market_wins: null, market_losses: null, win_rate: normal.stats.win_rate, total_pnl: normal.stats.total_pnl });
+    expect(res.body.overview).toMatchObject({
+      active_count: null,
+      closed_count: null,
+      total_trades: normal.overview.total_trades,
+      total_volume: normal.overview.total_volume,
+    });
+    expect(res.body.stats).toMatchObject({
+      wins: null,
+      losses: null,
+      market_wins: null,
+      market_losses: null,
+      win_rate: normal.stats.win_rate,
+      total_pnl: normal.stats.total_pnl,
+    });
     expect(normal.overview.active_count).not.toBeNull();
     const v1 = await request(loaded.app, "GET", `/api/public/v1/wallet/${wallet}/overview`, { headers: keyed() });
     expect(v1.body.degraded).toBe(true);
@@ -223,19 +337,58 @@ describe("view=signer and view=union (live venue reads)", () => {
   let venueRequests = 0;
   const signer = "0x5151515151515151515151515151515151515151";
   const closed = [25.5, 10, -4].map((pnl, i) => ({
-    proxyWallet: signer, asset: String(1000 + i), conditionId: `0x${String(i + 1).padStart(64, "0")}`, avgPrice: 0.4, totalBought: 100, realizedPnl: pnl, curPrice: 1, timestamp: 1_779_000_000 + i, outcomeIndex: 0,
+    proxyWallet: signer,
+    asset: String(1000 + i),
+    conditionId: `0x${String(i + 1).padStart(64, "0")}`,
+    avgPrice: 0.4,
+    totalBought: 100,
+    realizedPnl: pnl,
+    curPrice: 1,
+    timestamp: 1_779_000_000 + i,
+    outcomeIndex: 0,
   }));
-  const open = [{
-    proxyWallet: signer, asset: "2000", conditionId: `0x${"a".repeat(64)}`, size: 10, avgPrice: 0.5, initialValue: 5, currentValue: 6, cashPnl: 1, totalBought: 10, realizedPnl: 0, curPrice: 0.6, redeemable: false, mergeable: false, outcomeIndex: 0,
-  }];
+  const open = [
+    {
+      proxyWallet: signer,
+      asset: "2000",
+      conditionId: `0x${"a".repeat(64)}`,
+      size: 10,
+      avgPrice: 0.5,
+      initialValue: 5,
+      currentValue: 6,
+      cashPnl: 1,
+      totalBought: 10,
+      realizedPnl: 0,
+      curPrice: 0.6,
+      redeemable: false,
+      mergeable: false,
+      outcomeIndex: 0,
+    },
+  ];
 
   beforeAll(async () => {
     venue = createServer((req, res) => {
       venueRequests++;
       const url = new URL(req.url ?? "/", "http://x");
       const offset = Number(url.searchParams.get("offset") ?? 0);
-      const body = url.pathname === "/closed-positions" ? (offset === 0 ? closed : []) : url.pathname === "/positions" ? (offset === 0 ? open : []) : url.pathname === "/user-pnl" ? [{ t: 1_779_000_000, p: 12 }, { t: 1_779_100_000, p: 31.5 }] : null;
-      res.writeHead(body ? 200 : 404, { "content-type": "application/json" }).end(JSON.stringify(body ?? { error: "not found" }));
+      const body =
+        url.pathname === "/closed-positions"
+          ? offset === 0
+            ? closed
+            : []
+          : url.pathname === "/positions"
+            ? offset === 0
+              ? open
+              : []
+            : url.pathname === "/user-pnl"
+              ? [
+                  { t: 1_779_000_000, p: 12 },
+                  { t: 1_779_100_000, p: 31.5 },
+                ]
+              : null;
+      res
+        .writeHead(body ? 200 : 404, { "content-type": "application/json" })
+        .end(JSON.stringify(body ?? { error: "not found" }));
     });
     await new Promise<void>((r) => venue.listen(0, "127.0.0.1", r));
     venueUrl = `http://127.0.0.1:${(venue.address() as AddressInfo).port}`;
@@ -271,8 +424,16 @@ describe("view=signer and view=union (live venue reads)", () => {
   it("keeps a live view per signer for the overview window, and limits each client's live computations", async () => {
     const [first, second] = [byTrades[12]!.wallet, byTrades[13]!.wallet];
     await t.store.db.updateTable("wallets").set({ signer }).where("address", "=", first).execute();
-    await t.store.db.updateTable("wallets").set({ signer: "0x5252525252525252525252525252525252525252" }).where("address", "=", second).execute();
-    const live = await variantApp(t, { VENUE_DATA_API_URL: venueUrl, VENUE_PNL_URL: venueUrl, RATE_LIVE_VIEWS_PER_MINUTE: "1" });
+    await t.store.db
+      .updateTable("wallets")
+      .set({ signer: "0x5252525252525252525252525252525252525252" })
+      .where("address", "=", second)
+      .execute();
+    const live = await variantApp(t, {
+      VENUE_DATA_API_URL: venueUrl,
+      VENUE_PNL_URL: venueUrl,
+      RATE_LIVE_VIEWS_PER_MINUTE: "1",
+    });
     closers.push(live.close);
     const before = venueRequests;
     expect((await request(live.app, "GET", `/api/v2/wallet/${first}/overview?view=signer`)).status).toBe(200);
@@ -290,7 +451,11 @@ describe("view=signer and view=union (live venue reads)", () => {
   it("answers 502 when the venue is down, and the default view does not notice", async () => {
     const proxy = byTrades[8]!.wallet;
     await t.store.db.updateTable("wallets").set({ signer }).where("address", "=", proxy).execute();
-    const down = await variantApp(t, { VENUE_DATA_API_URL: "http://127.0.0.1:9", VENUE_PNL_URL: "http://127.0.0.1:9", VENUE_LIVE_TIMEOUT_MS: "500" });
+    const down = await variantApp(t, {
+      VENUE_DATA_API_URL: "http://127.0.0.1:9",
+      VENUE_PNL_URL: "http://127.0.0.1:9",
+      VENUE_LIVE_TIMEOUT_MS: "500",
+    });
     closers.push(down.close);
     const res = await request(down.app, "GET", `/api/v2/wallet/${proxy}/overview?view=union`);
     expect(res.status).toBe(502);

@@ -36,9 +36,24 @@ export interface Reply<T = any> {
 }
 
 /** A request by inject(); `from` is the client's IP address (127.0.0.1 when absent). */
-export async function request<T = any>(app: FastifyInstance, method: "GET" | "POST", url: string, options: { headers?: Record<string, string>; payload?: unknown; from?: string } = {}): Promise<Reply<T>> {
-  const res = await app.inject({ method, url, headers: options.headers, payload: options.payload as never, ...(options.from ? { remoteAddress: options.from } : {}) });
-  return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as T) : (undefined as T), headers: res.headers };
+export async function request<T = any>(
+  app: FastifyInstance,
+  method: "GET" | "POST",
+  url: string,
+  options: { headers?: Record<string, string>; payload?: unknown; from?: string } = {},
+): Promise<Reply<T>> {
+  const res = await app.inject({
+    method,
+    url,
+    headers: options.headers,
+    payload: options.payload as never,
+    ...(options.from ? { remoteAddress: options.from } : {}),
+  });
+  return {
+    status: res.statusCode,
+    body: res.body ? (JSON.parse(res.body) as T) : (undefined as T),
+    headers: res.headers,
+  };
 }
 
 /** Wallets by total trades, busiest first. */
@@ -48,11 +63,17 @@ export type ByTrades = Array<{ wallet: string; total_trades: number }>;
 export async function openWalletFixture(): Promise<{ t: WorldApp; premium: string; free: string; byTrades: ByTrades }> {
   const t = await openWalletWorld();
   const { premium, free } = await keys(t);
-  return { t, premium, free, byTrades: await rows(t, "select wallet, total_trades from wallet_stats order by total_trades desc, wallet") };
+  return {
+    t,
+    premium,
+    free,
+    byTrades: await rows(t, "select wallet, total_trades from wallet_stats order by total_trades desc, wallet"),
+  };
 }
 
 export async function keys(t: WorldApp) {
-  const premium = (await createKey(t.store.db, { account: "wallet-core-premium", plan: "premium", now: t.clock.now() })).key;
+  const premium = (await createKey(t.store.db, { account: "wallet-core-premium", plan: "premium", now: t.clock.now() }))
+    .key;
   const free = (await createKey(t.store.db, { account: "wallet-core-free", plan: "free", now: t.clock.now() })).key;
   return { premium, free };
 }
@@ -61,10 +82,19 @@ export async function keys(t: WorldApp) {
  * A second API process over the same store (another configuration), with its own in-memory platform unless one
  * is given (pass `t.platform` to share presence and cache as Redis would between processes).
  */
-export async function variantApp(t: WorldApp, env: Record<string, string>, platform?: Platform): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+export async function variantApp(
+  t: WorldApp,
+  env: Record<string, string>,
+  platform?: Platform,
+): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...STEADY, ...env });
-  const own = platform ? undefined : await createPlatform({ redisPrefix: "variant:", cacheMaxEntries: 1_000, cacheStaleSeconds: 0 }, t.clock);
-  const app = await buildApp({ config, store: t.store, platform: platform ?? own!, expectedSources: [], startedAt: t.clock.now() }, createLogger("silent"));
+  const own = platform
+    ? undefined
+    : await createPlatform({ redisPrefix: "variant:", cacheMaxEntries: 1_000, cacheStaleSeconds: 0 }, t.clock);
+  const app = await buildApp(
+    { config, store: t.store, platform: platform ?? own!, expectedSources: [], startedAt: t.clock.now() },
+    createLogger("silent"),
+  );
   await app.ready();
   return {
     app,

@@ -4,7 +4,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorldApp } from "../support/world-app.js";
-import { CONTRACT, MICRO, UNKNOWN, isSortedDesc, keys, one, openWalletWorld, request, rows } from "./wallet-core-support.js";
+import {
+  CONTRACT,
+  MICRO,
+  UNKNOWN,
+  isSortedDesc,
+  keys,
+  one,
+  openWalletWorld,
+  request,
+  rows,
+} from "./wallet-core-support.js";
 
 let t: WorldApp;
 let premium: string;
@@ -20,7 +30,8 @@ beforeAll(async () => {
   t = await openWalletWorld();
   ({ premium, free } = await keys(t));
   W = (await one(t, "select wallet from wallet_stats order by total_trades desc, wallet limit 1")).wallet;
-  R = (await one(t, "select wallet from wallet_stats where rank_pnl is not null order by total_pnl desc limit 1")).wallet;
+  R = (await one(t, "select wallet from wallet_stats where rank_pnl is not null order by total_pnl desc limit 1"))
+    .wallet;
 }, 60_000);
 afterAll(async () => t.close());
 
@@ -29,8 +40,20 @@ describe("GET /api/v2/wallet/{address}/overview", () => {
     const res = await get(`/api/v2/wallet/${W.toUpperCase().replace("0X", "0x")}/overview`);
     expect(res.status).toBe(200);
     const body = res.body;
-    expect(Object.keys(body).sort()).toEqual(["as_of", "categories", "degraded", "overview", "profile", "rankings", "stats", "view"]);
-    const fills = await one(t, `select count(*) as n, sum(usd) as usd, count(distinct condition_id) as markets, max(ts) as last from fills where wallet = '${W}'`);
+    expect(Object.keys(body).sort()).toEqual([
+      "as_of",
+      "categories",
+      "degraded",
+      "overview",
+      "profile",
+      "rankings",
+      "stats",
+      "view",
+    ]);
+    const fills = await one(
+      t,
+      `select count(*) as n, sum(usd) as usd, count(distinct condition_id) as markets, max(ts) as last from fills where wallet = '${W}'`,
+    );
     expect(body.overview.total_trades).toBe(Number(fills.n));
     expect(body.overview.total_volume).toBeCloseTo(Number(fills.usd) / MICRO, 6);
     expect(body.overview.total_markets).toBe(Number(fills.markets));
@@ -49,7 +72,10 @@ describe("GET /api/v2/wallet/{address}/overview", () => {
     expect(body.stats.wins).toBe(Number(venue.wins));
     expect(body.stats.losses).toBe(Number(venue.losses));
     expect(body.overview.closed_count).toBe(Number(venue.wins) + Number(venue.losses));
-    expect(body.stats.win_rate).toBeCloseTo((100 * Number(venue.wins)) / (Number(venue.wins) + Number(venue.losses)), 9);
+    expect(body.stats.win_rate).toBeCloseTo(
+      (100 * Number(venue.wins)) / (Number(venue.wins) + Number(venue.losses)),
+      9,
+    );
     const pf = Number(venue.gl) > 0 ? Math.min(Number(venue.gp) / Number(venue.gl), 99.99) : 99.99;
     expect(body.stats.profit_factor).toBeCloseTo(pf, 6);
     expect(body.overview.profit_factor).toBe(body.stats.profit_factor);
@@ -57,9 +83,21 @@ describe("GET /api/v2/wallet/{address}/overview", () => {
     expect(body.stats.total_pnl).toBeCloseTo(Number(sync.lifetime_pnl) / MICRO, 6);
 
     const world = t.world.wallets.find((w) => w.proxyWallet === W)!;
-    expect(body.profile).toMatchObject({ address: W, proxy_wallet: W, name: world.name || null, pseudonym: world.pseudonym });
+    expect(body.profile).toMatchObject({
+      address: W,
+      proxy_wallet: W,
+      name: world.name || null,
+      pseudonym: world.pseudonym,
+    });
     const shares = Object.values(body.categories) as number[];
-    expect(Object.keys(body.categories).sort()).toEqual(["CRYPTO", "ECONOMICS", "GEOPOLITICS", "POLITICS", "SPORTS", "TECH"]);
+    expect(Object.keys(body.categories).sort()).toEqual([
+      "CRYPTO",
+      "ECONOMICS",
+      "GEOPOLITICS",
+      "POLITICS",
+      "SPORTS",
+      "TECH",
+    ]);
     expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(100, 6);
     expect(body.degraded).toBe(false);
     expect(body.view).toBe("proxy");
@@ -82,7 +120,10 @@ describe("GET /api/v2/wallet/{address}/overview", () => {
       profitable_streak: stored.profitable_streak,
       pnl_24h: stored.pnl_24h,
     });
-    expect(body.overview).toMatchObject({ median_hold_days: stored.median_hold_days, hold_positions_count: stored.hold_positions_count });
+    expect(body.overview).toMatchObject({
+      median_hold_days: stored.median_hold_days,
+      hold_positions_count: stored.hold_positions_count,
+    });
     expect(body.as_of).toBe(stored.computed_at);
   });
 
@@ -100,21 +141,36 @@ describe("GET /api/v2/wallet/{address}/overview", () => {
     expect((await get(`/api/v2/wallet/${W}/overview?foo=1`)).status).toBe(422);
     const contract = await get(`/api/v2/wallet/${CONTRACT}/overview`);
     expect(contract.status).toBe(400);
-    expect(contract.body).toMatchObject({ is_contract: true, contract_type: "CTF Exchange V1", address: CONTRACT.toLowerCase() });
+    expect(contract.body).toMatchObject({
+      is_contract: true,
+      contract_type: "CTF Exchange V1",
+      address: CONTRACT.toLowerCase(),
+    });
   });
 
   it("serves the same answer for the overview window (60 s), then the stored figures as they are now", async () => {
-    const wallet = (await one(t, "select wallet from wallet_stats order by total_trades desc, wallet limit 1 offset 3")).wallet;
+    const wallet = (await one(t, "select wallet from wallet_stats order by total_trades desc, wallet limit 1 offset 3"))
+      .wallet;
     const before = (await get(`/api/v2/wallet/${wallet}/overview`)).body;
-    await t.store.db.updateTable("wallet_stats").set({ total_trades: before.overview.total_trades + 1000 }).where("wallet", "=", wallet).execute();
+    await t.store.db
+      .updateTable("wallet_stats")
+      .set({ total_trades: before.overview.total_trades + 1000 })
+      .where("wallet", "=", wallet)
+      .execute();
     try {
       t.clock.set((t.now + 30) * 1000);
       expect((await get(`/api/v2/wallet/${wallet}/overview`)).body).toEqual(before);
       t.clock.set((t.now + 61) * 1000);
-      expect((await get(`/api/v2/wallet/${wallet}/overview`)).body.overview.total_trades).toBe(before.overview.total_trades + 1000);
+      expect((await get(`/api/v2/wallet/${wallet}/overview`)).body.overview.total_trades).toBe(
+        before.overview.total_trades + 1000,
+      );
     } finally {
       t.clock.set(t.now * 1000);
-      await t.store.db.updateTable("wallet_stats").set({ total_trades: before.overview.total_trades }).where("wallet", "=", wallet).execute();
+      await t.store.db
+        .updateTable("wallet_stats")
+        .set({ total_trades: before.overview.total_trades })
+        .where("wallet", "=", wallet)
+        .execute();
     }
   });
 
@@ -127,7 +183,10 @@ describe("GET /api/v2/wallet/{address}/rankings", () => {
   it("ranks among wallets with enough resolved markets, best first", async () => {
     const res = await get(`/api/v2/wallet/${R}/rankings`);
     expect(res.status).toBe(200);
-    const population = await rows(t, "select wallet, total_pnl, win_rate, total_volume, profit_factor from wallet_stats where resolved >= 2");
+    const population = await rows(
+      t,
+      "select wallet, total_pnl, win_rate, total_volume, profit_factor from wallet_stats where resolved >= 2",
+    );
     const me = population.find((p) => p.wallet === R)!;
     const rank = (k: string) => 1 + population.filter((p) => p[k] > me[k]).length;
     expect(res.body.rankings).toMatchObject({
@@ -203,7 +262,9 @@ describe("GET /api/v2/wallet/{address}/closed", () => {
   it("lists closed positions, most recent first, 200 by default, P&L matching the venue's reference P&L", async () => {
     const res = await get(`/api/v2/wallet/${W}/closed`);
     expect(res.status).toBe(200);
-    const total = Number((await one(t, `select count(*) as n from positions where wallet = '${W}' and status = 'closed'`)).n);
+    const total = Number(
+      (await one(t, `select count(*) as n from positions where wallet = '${W}' and status = 'closed'`)).n,
+    );
     expect(res.body.total).toBe(total);
     expect(res.body.count).toBe(Math.min(200, total));
     expect(res.body.sort).toBe("recent");
@@ -280,7 +341,10 @@ describe("GET /api/v2/wallet/{address}/fees", () => {
   it("totals the fills' fees, by month, entry type and role", async () => {
     const res = await get(`/api/v2/wallet/${W}/fees`);
     expect(res.status).toBe(200);
-    const fills = await one(t, `select sum(fee) as fee, sum(usd) as usd, count(*) as n, sum(case when fee > 0 then 1 else 0 end) as charged from fills where wallet = '${W}'`);
+    const fills = await one(
+      t,
+      `select sum(fee) as fee, sum(usd) as usd, count(*) as n, sum(case when fee > 0 then 1 else 0 end) as charged from fills where wallet = '${W}'`,
+    );
     expect(res.body.total_fees_usd).toBeCloseTo(fills.fee / MICRO, 6);
     expect(res.body.total_volume_usd).toBeCloseTo(fills.usd / MICRO, 6);
     expect(res.body.fills).toBe(Number(fills.n));
@@ -291,7 +355,9 @@ describe("GET /api/v2/wallet/{address}/fees", () => {
     const mint = await one(t, `select sum(fee) as fee from fills where wallet = '${W}' and entry_type = 'MINT'`);
     expect(res.body.by_entry_type.find((r: any) => r.entry_type === "MINT").fees_usd).toBeCloseTo(mint.fee / MICRO, 6);
     const months = await rows(t, `select distinct ts from fills where wallet = '${W}'`);
-    expect(res.body.by_month.map((m: any) => m.month)).toEqual([...new Set(months.map((m) => new Date(m.ts * 1000).toISOString().slice(0, 7)))].sort());
+    expect(res.body.by_month.map((m: any) => m.month)).toEqual(
+      [...new Set(months.map((m) => new Date(m.ts * 1000).toISOString().slice(0, 7)))].sort(),
+    );
   });
 });
 
@@ -308,7 +374,10 @@ describe("GET /api/v2/wallet/{address}/trades (Premium)", () => {
   it("answers the last 30 days by default, newest first, with the raw fill fields", async () => {
     const res = await get(url(), { "x-api-key": premium });
     const from = t.now - 30 * 86_400;
-    const stored = await rows(t, `select * from fills where wallet = '${W}' and ts > ${from} order by ts desc, id desc`);
+    const stored = await rows(
+      t,
+      `select * from fills where wallet = '${W}' and ts > ${from} order by ts desc, id desc`,
+    );
     expect(res.body.count).toBe(Math.min(100, stored.length));
     expect(res.body.has_more).toBe(stored.length > 100);
     const first = stored[0]!;
@@ -355,7 +424,17 @@ describe("GET /api/v2/wallet/{address}/trades (Premium)", () => {
 describe("every wallet core route", () => {
   it("refuses unknown query parameters (422), malformed addresses (422) and contract addresses (400)", async () => {
     const h = { "x-api-key": premium };
-    for (const path of ["", "/overview", "/rankings", "/positions", "/closed", "/pending-redemption", "/fees", "/trades", "/watching"]) {
+    for (const path of [
+      "",
+      "/overview",
+      "/rankings",
+      "/positions",
+      "/closed",
+      "/pending-redemption",
+      "/fees",
+      "/trades",
+      "/watching",
+    ]) {
       expect((await get(`/api/v2/wallet/${W}${path}?foo=1`, h)).status).toBe(422);
       expect((await get(`/api/v2/wallet/0xnothex${path}`, h)).status).toBe(422);
       expect((await get(`/api/v2/wallet/${CONTRACT}${path}`, h)).status).toBe(400);

@@ -16,16 +16,29 @@ let uncached: string; // a traded wallet without any
 
 beforeAll(async () => {
   w = await openWorldApp({ env: { RATE_FREE_PER_MINUTE: "100000" } });
-  active = (await q<{ wallet: string }>("select wallet from fills group by wallet order by count(*) desc, wallet limit 1"))[0]!.wallet;
-  cached = (await q<{ wallet: string }>("select wallet from venue_closed_positions group by wallet order by count(*) desc, wallet limit 1"))[0]!.wallet;
-  uncached = (await q<{ wallet: string }>("select wallet from wallet_stats where wallet not in (select wallet from venue_closed_positions) order by wallet limit 1"))[0]!.wallet;
+  active = (
+    await q<{ wallet: string }>("select wallet from fills group by wallet order by count(*) desc, wallet limit 1")
+  )[0]!.wallet;
+  cached = (
+    await q<{ wallet: string }>(
+      "select wallet from venue_closed_positions group by wallet order by count(*) desc, wallet limit 1",
+    )
+  )[0]!.wallet;
+  uncached = (
+    await q<{ wallet: string }>(
+      "select wallet from wallet_stats where wallet not in (select wallet from venue_closed_positions) order by wallet limit 1",
+    )
+  )[0]!.wallet;
 }, 120_000);
 
 afterAll(() => w?.close());
 
 describe("pnl-history", () => {
   it("answers daily points of the last 30 days by default and all of them for ALL", async () => {
-    const rows = await q<{ t: number; pnl: number }>("select t, pnl from pnl_points where wallet = ? and resolution = 'day' order by t", [active]);
+    const rows = await q<{ t: number; pnl: number }>(
+      "select t, pnl from pnl_points where wallet = ? and resolution = 'day' order by t",
+      [active],
+    );
     expect(rows.length).toBeGreaterThan(2);
     const all = rows.map((r) => ({ t: r.t, p: r.pnl }));
     const { status, body } = await get(`/api/v2/wallet/${active}/pnl-history`);
@@ -35,14 +48,22 @@ describe("pnl-history", () => {
   });
 
   it("answers the hourly points the rebuild wrote for 1D: a wallet rebuilt from the store has its intraday curve", async () => {
-    const rows = await q<{ t: number; pnl: number }>("select t, pnl from pnl_points where wallet = ? and resolution = 'hour' and t >= ? order by t", [active, w.now - DAY]);
+    const rows = await q<{ t: number; pnl: number }>(
+      "select t, pnl from pnl_points where wallet = ? and resolution = 'hour' and t >= ? order by t",
+      [active, w.now - DAY],
+    );
     expect(rows.length).toBeGreaterThan(1);
     const day = (await get(`/api/v2/wallet/${active}/pnl-history?period=1D`)).body;
     expect(day.points).toEqual(rows.map((r) => ({ t: r.t, p: r.pnl })));
   });
 
   it("answers hourly points over 24 h for 1D and over a week for 1W", async () => {
-    const hours = Array.from({ length: 10 * 24 }, (_, i) => ({ wallet: cached, resolution: "hour" as const, t: w.now - (i + 1) * 3600, pnl: 1000 - i }));
+    const hours = Array.from({ length: 10 * 24 }, (_, i) => ({
+      wallet: cached,
+      resolution: "hour" as const,
+      t: w.now - (i + 1) * 3600,
+      pnl: 1000 - i,
+    }));
     await q("delete from pnl_points where wallet = ? and resolution = 'hour'", [cached]);
     await w.store.db.insertInto("pnl_points").values(hours).execute();
     try {
@@ -74,11 +95,17 @@ describe("pnl-history", () => {
 
 describe("pnl-history-chain", () => {
   it("accumulates the venue's closed positions by UTC day", async () => {
-    const rows = await q<{ ts: number; realized_pnl: number }>("select ts, realized_pnl from venue_closed_positions where wallet = ?", [cached]);
+    const rows = await q<{ ts: number; realized_pnl: number }>(
+      "select ts, realized_pnl from venue_closed_positions where wallet = ?",
+      [cached],
+    );
     const byDay = new Map<number, number>();
-    for (const r of rows) byDay.set(Math.floor(r.ts / DAY) * DAY, (byDay.get(Math.floor(r.ts / DAY) * DAY) ?? 0) + r.realized_pnl);
+    for (const r of rows)
+      byDay.set(Math.floor(r.ts / DAY) * DAY, (byDay.get(Math.floor(r.ts / DAY) * DAY) ?? 0) + r.realized_pnl);
     let sum = 0;
-    const points = [...byDay.entries()].sort((a, b) => a[0] - b[0]).map(([t, micro]) => ({ t, p: (sum += micro) / 1e6 }));
+    const points = [...byDay.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([t, micro]) => ({ t, p: (sum += micro) / 1e6 }));
     const { status, body } = await get(`/api/v2/wallet/${cached}/pnl-history-chain`);
     expect(status).toBe(200);
     expect(body.source).toBe("chain");
@@ -88,38 +115,85 @@ describe("pnl-history-chain", () => {
   });
 
   it("answers empty points for a wallet outside the cache", async () => {
-    expect((await get(`/api/v2/wallet/${uncached}/pnl-history-chain`)).body).toEqual({ address: uncached, period: "ALL", source: "chain", points: [] });
+    expect((await get(`/api/v2/wallet/${uncached}/pnl-history-chain`)).body).toEqual({
+      address: uncached,
+      period: "ALL",
+      source: "chain",
+      points: [],
+    });
   });
 });
 
 /** The economic meaning of a fill, written out independently of the code under test. */
-function expectedLabel(f: { side: string; outcome_index: number; entry_type: string | null; size: number; usd: number; price: number }) {
+function expectedLabel(f: {
+  side: string;
+  outcome_index: number;
+  entry_type: string | null;
+  size: number;
+  usd: number;
+  price: number;
+}) {
   const names = ["YES", "NO"];
-  if (f.side === "BUY") return { action_label: `Bought ${names[f.outcome_index]}`, side_label: names[f.outcome_index], usd: f.usd / 1e6 };
-  if (f.entry_type === "MINT") return { action_label: `Bought ${names[1 - f.outcome_index]}`, side_label: names[1 - f.outcome_index], usd: (f.size / 1e6) * (1 - f.price) };
+  if (f.side === "BUY")
+    return { action_label: `Bought ${names[f.outcome_index]}`, side_label: names[f.outcome_index], usd: f.usd / 1e6 };
+  if (f.entry_type === "MINT")
+    return {
+      action_label: `Bought ${names[1 - f.outcome_index]}`,
+      side_label: names[1 - f.outcome_index],
+      usd: (f.size / 1e6) * (1 - f.price),
+    };
   const verb = f.entry_type === "MERGE" ? "Merged" : "Sold";
   return { action_label: `${verb} ${names[f.outcome_index]}`, side_label: names[f.outcome_index], usd: f.usd / 1e6 };
 }
 
-type FillRow = { id: number; condition_id: string; side: string; outcome_index: number; entry_type: string | null; size: number; usd: number; price: number; ts: number };
+type FillRow = {
+  id: number;
+  condition_id: string;
+  side: string;
+  outcome_index: number;
+  entry_type: string | null;
+  size: number;
+  usd: number;
+  price: number;
+  ts: number;
+};
 
 describe("changes-since", () => {
   it("counts fills since the moment, capped at 30 days back, and reports the last move", async () => {
     const since = w.now - 3 * DAY;
-    const [count] = await q<{ n: number }>("select count(*) as n from fills where wallet = ? and ts > ?", [active, since]);
-    const last = (await q<FillRow>("select * from fills where wallet = ? order by ts desc, id desc limit 1", [active]))[0]!;
+    const [count] = await q<{ n: number }>("select count(*) as n from fills where wallet = ? and ts > ?", [
+      active,
+      since,
+    ]);
+    const last = (
+      await q<FillRow>("select * from fills where wallet = ? order by ts desc, id desc limit 1", [active])
+    )[0]!;
     const { status, body } = await get(`/api/v2/wallet/${active}/changes-since?since=${since}`);
     expect(status).toBe(200);
     expect(body.trades_count).toBe(Number(count!.n));
     expect(body.effective_since).toBe(since);
-    expect(body.last_move).toMatchObject({ condition_id: last.condition_id, ts: last.ts, entry_type: last.entry_type, ...expectedLabel(last) });
+    expect(body.last_move).toMatchObject({
+      condition_id: last.condition_id,
+      ts: last.ts,
+      entry_type: last.entry_type,
+      ...expectedLabel(last),
+    });
 
     const capped = (await get(`/api/v2/wallet/${active}/changes-since?since=1`)).body;
-    const [month] = await q<{ n: number }>("select count(*) as n from fills where wallet = ? and ts > ?", [active, w.now - 30 * DAY]);
+    const [month] = await q<{ n: number }>("select count(*) as n from fills where wallet = ? and ts > ?", [
+      active,
+      w.now - 30 * DAY,
+    ]);
     expect(capped.effective_since).toBe(w.now - 30 * DAY);
     expect(capped.trades_count).toBe(Number(month!.n));
-    const [daily] = await q<{ pnl: number }>("select pnl from pnl_points where wallet = ? and resolution = 'day' and t <= ? order by t desc limit 1", [active, w.now - 30 * DAY]);
-    const [latest] = await q<{ pnl: number }>("select pnl from pnl_points where wallet = ? and resolution = 'day' and t <= ? order by t desc limit 1", [active, w.now]);
+    const [daily] = await q<{ pnl: number }>(
+      "select pnl from pnl_points where wallet = ? and resolution = 'day' and t <= ? order by t desc limit 1",
+      [active, w.now - 30 * DAY],
+    );
+    const [latest] = await q<{ pnl: number }>(
+      "select pnl from pnl_points where wallet = ? and resolution = 'day' and t <= ? order by t desc limit 1",
+      [active, w.now],
+    );
     expect(capped.pnl_delta).toBeCloseTo(latest!.pnl - (daily?.pnl ?? 0), 9);
   });
 
@@ -127,12 +201,35 @@ describe("changes-since", () => {
     const fresh = w.now - 3600;
     await w.store.db
       .insertInto("fills")
-      .values({ fill_key: "test:fresh", source: "chain", tx_hash: "0xfresh", log_index: 0, block_number: null, order_hash: null, wallet: active, counterparty: null, role: "taker", condition_id: "0xfresh", token_id: "1", outcome_index: 0, side: "BUY", size: 1e6, usd: 5e5, price: 0.5, fee: 0, ts: w.now - 30, entry_type: null, exchange_version: 2 })
+      .values({
+        fill_key: "test:fresh",
+        source: "chain",
+        tx_hash: "0xfresh",
+        log_index: 0,
+        block_number: null,
+        order_hash: null,
+        wallet: active,
+        counterparty: null,
+        role: "taker",
+        condition_id: "0xfresh",
+        token_id: "1",
+        outcome_index: 0,
+        side: "BUY",
+        size: 1e6,
+        usd: 5e5,
+        price: 0.5,
+        fee: 0,
+        ts: w.now - 30,
+        entry_type: null,
+        exchange_version: 2,
+      })
       .execute();
     try {
       expect((await get(`/api/v2/wallet/${active}/changes-since?since=${w.now - 59}`)).body.trades_count).toBe(0);
       expect((await get(`/api/v2/wallet/${active}/changes-since?since=${w.now - 61}`)).body.trades_count).toBe(1);
-      expect((await get(`/api/v2/wallet/${active}/changes-since?since=${fresh}`)).body.trades_count).toBeGreaterThanOrEqual(1);
+      expect(
+        (await get(`/api/v2/wallet/${active}/changes-since?since=${fresh}`)).body.trades_count,
+      ).toBeGreaterThanOrEqual(1);
     } finally {
       await q("delete from fills where fill_key = 'test:fresh'");
     }
@@ -156,31 +253,74 @@ describe("last-moves", () => {
     for (const [cid, f] of latest) {
       const move = body[cid];
       const want = expectedLabel(f);
-      expect({ ...move, usd: undefined }).toEqual({ entry_type: f.entry_type, action_label: want.action_label, side_label: want.side_label, ts: f.ts, usd: undefined });
+      expect({ ...move, usd: undefined }).toEqual({
+        entry_type: f.entry_type,
+        action_label: want.action_label,
+        side_label: want.side_label,
+        ts: f.ts,
+        usd: undefined,
+      });
       expect(move.usd).toBeCloseTo(want.usd, 9);
     }
   });
 
   it("gives every wallet's latest fill in each of its markets (ties at one second: the last stored)", async () => {
-    const wallets = (await q<{ wallet: string }>("select distinct wallet from fills order by wallet")).map((r) => r.wallet);
+    const wallets = (await q<{ wallet: string }>("select distinct wallet from fills order by wallet")).map(
+      (r) => r.wallet,
+    );
     const sample = wallets.filter((_, i) => i % Math.max(1, Math.floor(wallets.length / 40)) === 0);
     for (const wallet of sample) {
       const latest = new Map<string, FillRow>();
-      for (const f of await q<FillRow>("select * from fills where wallet = ? order by ts, id", [wallet])) latest.set(f.condition_id, f);
+      for (const f of await q<FillRow>("select * from fills where wallet = ? order by ts, id", [wallet]))
+        latest.set(f.condition_id, f);
       const body = (await get(`/api/v2/wallet/${wallet}/last-moves`)).body;
       expect(Object.keys(body).sort(), wallet).toEqual([...latest.keys()].sort());
-      for (const [cid, f] of latest) expect([body[cid].ts, body[cid].entry_type, body[cid].action_label], wallet).toEqual([f.ts, f.entry_type, expectedLabel(f).action_label]);
+      for (const [cid, f] of latest)
+        expect([body[cid].ts, body[cid].entry_type, body[cid].action_label], wallet).toEqual([
+          f.ts,
+          f.entry_type,
+          expectedLabel(f).action_label,
+        ]);
     }
   });
 
   it("labels a MINT-settled SELL of YES as an entry into NO", async () => {
-    const cid = (await q<{ condition_id: string }>("select condition_id from fills where wallet = ? limit 1", [active]))[0]!.condition_id;
+    const cid = (
+      await q<{ condition_id: string }>("select condition_id from fills where wallet = ? limit 1", [active])
+    )[0]!.condition_id;
     await w.store.db
       .insertInto("fills")
-      .values({ fill_key: "test:mint-sell", source: "chain", tx_hash: "0xmint", log_index: 0, block_number: null, order_hash: null, wallet: active, counterparty: null, role: "maker", condition_id: cid, token_id: "1", outcome_index: 0, side: "SELL", size: 100e6, usd: 30e6, price: 0.3, fee: 0, ts: w.now - 10, entry_type: "MINT", exchange_version: 2 })
+      .values({
+        fill_key: "test:mint-sell",
+        source: "chain",
+        tx_hash: "0xmint",
+        log_index: 0,
+        block_number: null,
+        order_hash: null,
+        wallet: active,
+        counterparty: null,
+        role: "maker",
+        condition_id: cid,
+        token_id: "1",
+        outcome_index: 0,
+        side: "SELL",
+        size: 100e6,
+        usd: 30e6,
+        price: 0.3,
+        fee: 0,
+        ts: w.now - 10,
+        entry_type: "MINT",
+        exchange_version: 2,
+      })
       .execute();
     try {
-      expect((await get(`/api/v2/wallet/${active}/last-moves`)).body[cid]).toEqual({ entry_type: "MINT", action_label: "Bought NO", side_label: "NO", usd: 70, ts: w.now - 10 });
+      expect((await get(`/api/v2/wallet/${active}/last-moves`)).body[cid]).toEqual({
+        entry_type: "MINT",
+        action_label: "Bought NO",
+        side_label: "NO",
+        usd: 70,
+        ts: w.now - 10,
+      });
     } finally {
       await q("delete from fills where fill_key = 'test:mint-sell'");
     }
@@ -198,19 +338,30 @@ describe("wallet-search", () => {
     for (const r of body.results) expect(r.address.startsWith(prefix)).toBe(true);
     const [n] = await q<{ n: number }>("select count(*) as n from wallets where address like ?", [`${prefix}%`]);
     expect(body.results.length).toBe(Math.min(20, Number(n!.n)));
-    expect((await get(`/api/v2/wallet-search?q=${active}`)).body.results[0]).toMatchObject({ address: active, source: "profile" });
+    expect((await get(`/api/v2/wallet-search?q=${active}`)).body.results[0]).toMatchObject({
+      address: active,
+      source: "profile",
+    });
   });
 
   it("matches display names and pseudonyms case-insensitively", async () => {
-    const named = (await q<{ address: string; name: string; pseudonym: string }>("select address, name, pseudonym from wallets where name is not null and pseudonym is not null order by address limit 1"))[0]!;
+    const named = (
+      await q<{ address: string; name: string; pseudonym: string }>(
+        "select address, name, pseudonym from wallets where name is not null and pseudonym is not null order by address limit 1",
+      )
+    )[0]!;
     const part = named.name.slice(1, 4).toUpperCase();
     const body = (await get(`/api/v2/wallet-search?q=${encodeURIComponent(part)}`)).body;
-    const want = await q<{ address: string }>("select address from wallets where lower(name) like ? or lower(pseudonym) like ?", [`%${part.toLowerCase()}%`, `%${part.toLowerCase()}%`]);
+    const want = await q<{ address: string }>(
+      "select address from wallets where lower(name) like ? or lower(pseudonym) like ?",
+      [`%${part.toLowerCase()}%`, `%${part.toLowerCase()}%`],
+    );
     const wanted = new Set(want.map((r) => r.address));
     expect(body.results).toHaveLength(Math.min(20, wanted.size));
     for (const r of body.results) expect(wanted.has(r.address)).toBe(true);
     expect(body.results.map((r: any) => r.address)).toContain(named.address);
-    const byPseudonym = (await get(`/api/v2/wallet-search?q=${encodeURIComponent(named.pseudonym.toLowerCase())}`)).body.results;
+    const byPseudonym = (await get(`/api/v2/wallet-search?q=${encodeURIComponent(named.pseudonym.toLowerCase())}`)).body
+      .results;
     expect(byPseudonym[0]).toEqual({ address: named.address, name: named.name, source: "profile" });
   });
 
@@ -218,9 +369,16 @@ describe("wallet-search", () => {
     const row = (await q<Record<string, unknown>>("select * from wallets where address = ?", [uncached]))[0]!;
     await q("delete from wallets where address = ?", [uncached]);
     try {
-      await vi.waitFor(async () => expect((await get(`/api/v2/wallet-search?q=${uncached}`)).body.results).toEqual([{ address: uncached, name: null, source: "traders" }]));
+      await vi.waitFor(async () =>
+        expect((await get(`/api/v2/wallet-search?q=${uncached}`)).body.results).toEqual([
+          { address: uncached, name: null, source: "traders" },
+        ]),
+      );
     } finally {
-      await w.store.db.insertInto("wallets").values(row as never).execute();
+      await w.store.db
+        .insertInto("wallets")
+        .values(row as never)
+        .execute();
     }
   });
 
@@ -231,7 +389,10 @@ describe("wallet-search", () => {
   });
 });
 
-describeWalletErrors(() => ({ get, known: active }), ["pnl-history", "pnl-history-chain", "changes-since?since=1", "last-moves"]);
+describeWalletErrors(
+  () => ({ get, known: active }),
+  ["pnl-history", "pnl-history-chain", "changes-since?since=1", "last-moves"],
+);
 
 it("lists wallet-search in the OpenAPI document", async () => {
   expect(Object.keys((await get("/api/openapi.json")).body.paths)).toContain("/api/v2/wallet-search");

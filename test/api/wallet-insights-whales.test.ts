@@ -24,7 +24,9 @@ describe("alignment", () => {
     const mine = [...netOf(f.whaleFan).entries()].filter(([, n]) => n !== 0);
     const whaleNets = [...f.smart].filter((s) => s !== f.whaleFan).map(netOf);
     expect(body.positions).toBe(mine.length);
-    expect(body.markets.map((m: any) => m.cost_usd)).toEqual([...body.markets.map((m: any) => m.cost_usd)].sort((a, b) => b - a));
+    expect(body.markets.map((m: any) => m.cost_usd)).toEqual(
+      [...body.markets.map((m: any) => m.cost_usd)].sort((a, b) => b - a),
+    );
     for (const [cid, n] of mine) {
       const row = body.markets.find((m: any) => m.condition_id === cid);
       const yes = whaleNets.filter((x) => (x.get(cid) ?? 0) >= 100).length;
@@ -41,10 +43,21 @@ describe("alignment", () => {
 
 /** Smart Money wallets sharing (market, side) positions with the wallet, by count. */
 function sharedCounts(wallet: string): Map<string, number> {
-  const mine = new Set(f.posOf(wallet).filter((p) => p.total_bought > 0).map((p) => `${p.condition_id}/${p.outcome_index}`));
+  const mine = new Set(
+    f
+      .posOf(wallet)
+      .filter((p) => p.total_bought > 0)
+      .map((p) => `${p.condition_id}/${p.outcome_index}`),
+  );
   const out = new Map<string, number>();
   for (const p of f.positions) {
-    if (p.wallet === wallet || !f.smart.has(p.wallet) || p.total_bought <= 0 || !mine.has(`${p.condition_id}/${p.outcome_index}`)) continue;
+    if (
+      p.wallet === wallet ||
+      !f.smart.has(p.wallet) ||
+      p.total_bought <= 0 ||
+      !mine.has(`${p.condition_id}/${p.outcome_index}`)
+    )
+      continue;
     out.set(p.wallet, (out.get(p.wallet) ?? 0) + 1);
   }
   return out;
@@ -62,11 +75,14 @@ describe("whale-matches", () => {
     expect(body.matches.map((m: any) => m.shared_positions)).toEqual(counts.slice(0, 10));
     for (const m of body.matches) expect(m.shared_positions).toBe(shared.get(m.wallet));
     expect(body.positions_considered).toBe(f.posOf(f.whaleFan).filter((p) => p.total_bought > 0).length);
-    expect((await f.get(`/api/v2/wallet/${f.whaleFan}/whale-matches?limit=3`)).body.matches).toEqual(body.matches.slice(0, 3));
+    expect((await f.get(`/api/v2/wallet/${f.whaleFan}/whale-matches?limit=3`)).body.matches).toEqual(
+      body.matches.slice(0, 3),
+    );
   });
 
   it("validates limit", async () => {
-    for (const bad of ["0", "101", "x"]) expect((await f.get(`/api/v2/wallet/${f.whaleFan}/whale-matches?limit=${bad}`)).status).toBe(422);
+    for (const bad of ["0", "101", "x"])
+      expect((await f.get(`/api/v2/wallet/${f.whaleFan}/whale-matches?limit=${bad}`)).status).toBe(422);
     expect((await f.get(`/api/v2/wallet/${f.whaleFan}/whale-matches?limit=100`)).status).toBe(200);
   });
 });
@@ -89,9 +105,13 @@ describe("missed-opportunities", () => {
       .sort((a, b) => b.n - a.n || b.pnl - a.pnl);
     expect(expected.length).toBeGreaterThan(0);
     const { body } = await f.get(`/api/v2/wallet/${f.whaleFan}/missed-opportunities?limit=50`);
-    expect(body.markets.map((m: any) => [m.condition_id, m.whale_count])).toEqual(expected.slice(0, 50).map((e) => [e.cid, e.n]));
+    expect(body.markets.map((m: any) => [m.condition_id, m.whale_count])).toEqual(
+      expected.slice(0, 50).map((e) => [e.cid, e.n]),
+    );
     for (const m of body.markets) expect(m.whales).toHaveLength(m.whale_count);
-    expect((await f.get(`/api/v2/wallet/${f.whaleFan}/missed-opportunities`)).body.markets).toHaveLength(Math.min(5, expected.length));
+    expect((await f.get(`/api/v2/wallet/${f.whaleFan}/missed-opportunities`)).body.markets).toHaveLength(
+      Math.min(5, expected.length),
+    );
     expect((await f.get(`/api/v2/wallet/${f.whaleFan}/missed-opportunities?limit=51`)).status).toBe(422);
   });
 });
@@ -99,12 +119,29 @@ describe("missed-opportunities", () => {
 describe("active-whale-markets", () => {
   async function expected(wallet: string) {
     const matched = new Set(sharedCounts(wallet).keys());
-    const held = new Set(f.posOf(wallet).filter((p) => p.status === "open" && p.shares > 0).map((p) => `${p.condition_id}/${p.outcome_index}`));
-    const active = new Set((await f.q<{ condition_id: string }>("select condition_id from markets where closed = 0")).map((m) => m.condition_id));
+    const held = new Set(
+      f
+        .posOf(wallet)
+        .filter((p) => p.status === "open" && p.shares > 0)
+        .map((p) => `${p.condition_id}/${p.outcome_index}`),
+    );
+    const active = new Set(
+      (await f.q<{ condition_id: string }>("select condition_id from markets where closed = 0")).map(
+        (m) => m.condition_id,
+      ),
+    );
     const groups = new Map<string, Pos[]>();
     for (const p of f.positions) {
       const key = `${p.condition_id}/${p.outcome_index}`;
-      if (!matched.has(p.wallet) || p.status !== "open" || p.shares <= 0 || held.has(key) || !active.has(p.condition_id) || f.resolutionOf.get(p.condition_id)) continue;
+      if (
+        !matched.has(p.wallet) ||
+        p.status !== "open" ||
+        p.shares <= 0 ||
+        held.has(key) ||
+        !active.has(p.condition_id) ||
+        f.resolutionOf.get(p.condition_id)
+      )
+        continue;
       groups.set(key, [...(groups.get(key) ?? []), p]);
     }
     return [...groups.entries()]
@@ -117,9 +154,13 @@ describe("active-whale-markets", () => {
     const want = await expected(f.whaleFan);
     expect(want.length).toBeGreaterThan(0);
     const { body } = await f.get(`/api/v2/wallet/${f.whaleFan}/active-whale-markets?limit=50`);
-    expect(body.markets.map((m: any) => [`${m.condition_id}/${m.side === "YES" ? 0 : 1}`, m.whale_count])).toEqual(want.slice(0, 50).map((e) => [e.key, e.n]));
+    expect(body.markets.map((m: any) => [`${m.condition_id}/${m.side === "YES" ? 0 : 1}`, m.whale_count])).toEqual(
+      want.slice(0, 50).map((e) => [e.key, e.n]),
+    );
     body.markets.forEach((m: any, i: number) => close(m.whales_cost_usd, want[i]!.cost));
-    expect((await f.get(`/api/v2/wallet/${f.whaleFan}/active-whale-markets`)).body.markets).toHaveLength(Math.min(5, want.length));
+    expect((await f.get(`/api/v2/wallet/${f.whaleFan}/active-whale-markets`)).body.markets).toHaveLength(
+      Math.min(5, want.length),
+    );
   });
 });
 
@@ -128,14 +169,33 @@ describe("related-markets and similar-traders", () => {
     // Distinct 24 h volumes so that the order is meaningful.
     await f.q("update markets set volume_24h = (length(question) * 37) % 1000 + length(slug)");
     const wallet = f.rich;
-    const shares = JSON.parse((await f.q<{ categories: string }>("select categories from wallet_stats where wallet = ?", [wallet]))[0]!.categories) as Record<Category, number>;
-    const top = CATEGORIES.filter((c) => shares[c] >= 5).sort((a, b) => shares[b] - shares[a]).slice(0, 2);
-    const markets = await f.q<{ condition_id: string; price_yes: number | null; volume_24h: number; closed: number; end_date: number | null }>("select condition_id, price_yes, volume_24h, closed, end_date from markets");
+    const shares = JSON.parse(
+      (await f.q<{ categories: string }>("select categories from wallet_stats where wallet = ?", [wallet]))[0]!
+        .categories,
+    ) as Record<Category, number>;
+    const top = CATEGORIES.filter((c) => shares[c] >= 5)
+      .sort((a, b) => shares[b] - shares[a])
+      .slice(0, 2);
+    const markets = await f.q<{
+      condition_id: string;
+      price_yes: number | null;
+      volume_24h: number;
+      closed: number;
+      end_date: number | null;
+    }>("select condition_id, price_yes, volume_24h, closed, end_date from markets");
     const { body } = await f.get(`/api/v2/wallet/${wallet}/related-markets`);
     expect(body.categories.map((c: any) => c.category)).toEqual(top);
     for (const c of body.categories) {
       const want = markets
-        .filter((m) => f.categoryOf.get(m.condition_id) === c.category && m.closed === 0 && (m.end_date ?? 0) > f.w.now && m.price_yes !== null && m.price_yes >= 0.03 && m.price_yes <= 0.97)
+        .filter(
+          (m) =>
+            f.categoryOf.get(m.condition_id) === c.category &&
+            m.closed === 0 &&
+            (m.end_date ?? 0) > f.w.now &&
+            m.price_yes !== null &&
+            m.price_yes >= 0.03 &&
+            m.price_yes <= 0.97,
+        )
         .sort((a, b) => b.volume_24h - a.volume_24h || a.condition_id.localeCompare(b.condition_id))
         .slice(0, 5);
       expect(c.markets.map((m: any) => m.condition_id)).toEqual(want.map((m) => m.condition_id));
@@ -144,7 +204,9 @@ describe("related-markets and similar-traders", () => {
   });
 
   it("picks up to 4 profitable whales with the same primary category, by total P&L", async () => {
-    const stats = await f.q<{ wallet: string; categories: string; total_pnl: number; is_smart: number }>("select wallet, categories, total_pnl, is_smart from wallet_stats");
+    const stats = await f.q<{ wallet: string; categories: string; total_pnl: number; is_smart: number }>(
+      "select wallet, categories, total_pnl, is_smart from wallet_stats",
+    );
     const primary = (json: string) => {
       const s = JSON.parse(json) as Record<Category, number>;
       const best = CATEGORIES.reduce((a, c) => (s[c] > s[a] ? c : a), CATEGORIES[0]);
@@ -152,7 +214,13 @@ describe("related-markets and similar-traders", () => {
     };
     const mine = stats.find((s) => s.wallet === f.rich)!;
     const want = stats
-      .filter((s) => s.wallet !== f.rich && s.is_smart === 1 && s.total_pnl > 0 && primary(s.categories) === primary(mine.categories))
+      .filter(
+        (s) =>
+          s.wallet !== f.rich &&
+          s.is_smart === 1 &&
+          s.total_pnl > 0 &&
+          primary(s.categories) === primary(mine.categories),
+      )
       .sort((a, b) => b.total_pnl - a.total_pnl)
       .slice(0, 4);
     const { status, body } = await f.get(`/api/v2/wallet/${f.rich}/similar-traders`);
@@ -181,12 +249,17 @@ describe("caching windows", () => {
       const dropped = similar.similar[0].wallet;
       await f.q("update wallet_stats set total_pnl = -total_pnl where wallet = ?", [dropped]);
       const gone = active.markets[0];
-      await f.q("update positions set status = 'closed' where status = 'open' and condition_id = ? and outcome_index = ?", [gone.condition_id, gone.side === "YES" ? 0 : 1]);
+      await f.q(
+        "update positions set status = 'closed' where status = 'open' and condition_id = ? and outcome_index = ?",
+        [gone.condition_id, gone.side === "YES" ? 0 : 1],
+      );
 
       f.w.clock.set(start + 59_000);
       expect((await f.get(`/api/v2/wallet/${f.whaleFan}/active-whale-markets?limit=50`)).body).toEqual(active);
       f.w.clock.set(start + 61_000);
-      expect((await f.get(`/api/v2/wallet/${f.whaleFan}/active-whale-markets?limit=50`)).body.markets[0]).not.toEqual(gone);
+      expect((await f.get(`/api/v2/wallet/${f.whaleFan}/active-whale-markets?limit=50`)).body.markets[0]).not.toEqual(
+        gone,
+      );
 
       f.w.clock.set(start + 299_000);
       expect((await f.get(`/api/v2/wallet/${f.rich}/related-markets`)).body).toEqual(related);
@@ -196,11 +269,16 @@ describe("caching windows", () => {
       f.w.clock.set(start + 599_000);
       expect((await f.get(`/api/v2/wallet/${f.rich}/similar-traders`)).body).toEqual(similar);
       f.w.clock.set(start + 601_000);
-      expect((await f.get(`/api/v2/wallet/${f.rich}/similar-traders`)).body.similar.map((s: any) => s.wallet)).not.toContain(dropped);
+      expect(
+        (await f.get(`/api/v2/wallet/${f.rich}/similar-traders`)).body.similar.map((s: any) => s.wallet),
+      ).not.toContain(dropped);
     } finally {
       f.w.clock.set(start);
     }
   });
 });
 
-describeWalletErrors(() => ({ get: f.get, known: f.whaleFan }), ["alignment", "related-markets", "similar-traders", "whale-matches", "missed-opportunities", "active-whale-markets"]);
+describeWalletErrors(
+  () => ({ get: f.get, known: f.whaleFan }),
+  ["alignment", "related-markets", "similar-traders", "whale-matches", "missed-opportunities", "active-whale-markets"],
+);

@@ -58,8 +58,17 @@ export async function openInsightsWorld() {
       "select wallet, condition_id, outcome_index, shares, avg_price, total_bought, realized_pnl, fees, first_ts, closed_ts, status from positions",
     )
   ).map((p) => ({ ...p, net: (p.realized_pnl - p.fees) / 1e6 }));
-  const smart = new Set((await q<{ wallet: string }>("select wallet from wallet_stats where is_smart = 1")).map((r) => r.wallet));
-  const markets = await q<{ condition_id: string; category: string | null; ecat: string | null; tags: string | null; resolution: string | null; chain: string | null }>(
+  const smart = new Set(
+    (await q<{ wallet: string }>("select wallet from wallet_stats where is_smart = 1")).map((r) => r.wallet),
+  );
+  const markets = await q<{
+    condition_id: string;
+    category: string | null;
+    ecat: string | null;
+    tags: string | null;
+    resolution: string | null;
+    chain: string | null;
+  }>(
     "select m.condition_id, m.category, e.category as ecat, e.tags, m.resolution, r.resolution as chain from markets m left join events e on e.id = m.event_id left join market_resolutions r on r.condition_id = m.condition_id",
   );
   const rich = (
@@ -67,7 +76,11 @@ export async function openInsightsWorld() {
       "select p.wallet from positions p join wallet_stats s on s.wallet = p.wallet where p.status = 'closed' and s.is_farmer = 0 group by p.wallet order by count(*) desc, p.wallet limit 1",
     )
   )[0]!.wallet;
-  const whaleFan = (await q<{ wallet: string }>("select wallet from wallet_stats where is_smart = 0 and is_farmer = 0 order by total_pnl desc limit 1"))[0]!.wallet;
+  const whaleFan = (
+    await q<{ wallet: string }>(
+      "select wallet from wallet_stats where is_smart = 0 and is_farmer = 0 order by total_pnl desc limit 1",
+    )
+  )[0]!.wallet;
   return {
     w,
     q,
@@ -75,7 +88,15 @@ export async function openInsightsWorld() {
     positions,
     posOf: (wallet: string) => positions.filter((p) => p.wallet === wallet),
     smart,
-    categoryOf: new Map<string, Category | null>(markets.map((m) => [m.condition_id, categoryFromTags((JSON.parse(m.tags ?? "[]") as string[]).map((slug) => ({ slug })), m.category ?? m.ecat)])),
+    categoryOf: new Map<string, Category | null>(
+      markets.map((m) => [
+        m.condition_id,
+        categoryFromTags(
+          (JSON.parse(m.tags ?? "[]") as string[]).map((slug) => ({ slug })),
+          m.category ?? m.ecat,
+        ),
+      ]),
+    ),
     resolutionOf: new Map(markets.map((m) => [m.condition_id, m.chain ?? m.resolution])),
     /** A non-farmer with the most closed positions. */
     rich,
@@ -107,7 +128,11 @@ export function describeWalletErrors(app: () => { get: ReturnType<typeof getJson
         const join = query ? `?${query}&` : "?";
         expect((await get(`/api/v2/wallet/${UNKNOWN}/${path}`)).status, path).toBe(404);
         const contract = await get(`/api/v2/wallet/${CONTRACT}/${path}`);
-        expect([contract.status, contract.body.is_contract, contract.body.address], path).toEqual([400, true, CONTRACT.toLowerCase()]);
+        expect([contract.status, contract.body.is_contract, contract.body.address], path).toEqual([
+          400,
+          true,
+          CONTRACT.toLowerCase(),
+        ]);
         expect((await get(`/api/v2/wallet/0x123/${path}`)).status, path).toBe(422);
         expect((await get(`/api/v2/wallet/${known}/${route}${join}bogus=1`)).status, path).toBe(422);
         expect((await get(`/api/v2/wallet/${known}/${path}`)).status, path).toBe(200);
@@ -116,7 +141,8 @@ export function describeWalletErrors(app: () => { get: ReturnType<typeof getJson
 
     it("lists every path in the OpenAPI document", async () => {
       const doc = (await app().get("/api/openapi.json")).body;
-      for (const path of paths) expect(Object.keys(doc.paths)).toContain(`/api/v2/wallet/{address}/${path.split("?")[0]}`);
+      for (const path of paths)
+        expect(Object.keys(doc.paths)).toContain(`/api/v2/wallet/{address}/${path.split("?")[0]}`);
     });
   });
 }

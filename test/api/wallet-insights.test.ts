@@ -12,7 +12,13 @@ const f = useInsightsWorld();
 function tally(list: Pos[]) {
   const wins = list.filter((p) => p.net > 0).length;
   const losses = list.filter((p) => p.net < 0).length;
-  return { closed_positions: list.length, wins, losses, win_rate: wins + losses ? (100 * wins) / (wins + losses) : null, pnl: list.reduce((a, p) => a + p.net, 0) };
+  return {
+    closed_positions: list.length,
+    wins,
+    losses,
+    win_rate: wins + losses ? (100 * wins) / (wins + losses) : null,
+    pnl: list.reduce((a, p) => a + p.net, 0),
+  };
 }
 
 describe("insights", () => {
@@ -26,13 +32,23 @@ describe("insights", () => {
     expect(body.open_positions).toBe(f.posOf(f.rich).length - closed.length);
     expect([body.wins, body.losses, body.win_rate]).toEqual([all.wins, all.losses, all.win_rate]);
     close(body.realized_pnl, all.pnl);
-    const stats = (await f.q<{ profit_factor: number; median_hold_days: number | null; categories: string }>("select * from wallet_stats where wallet = ?", [f.rich]))[0]!;
+    const stats = (
+      await f.q<{ profit_factor: number; median_hold_days: number | null; categories: string }>(
+        "select * from wallet_stats where wallet = ?",
+        [f.rich],
+      )
+    )[0]!;
     expect(body.profit_factor).toBe(stats.profit_factor);
     expect(body.median_hold_days).toBe(stats.median_hold_days);
     expect(body.categories.map((c: any) => c.category)).toEqual([...CATEGORIES]);
     for (const c of body.categories) {
       const t = tally(closed.filter((p) => f.categoryOf.get(p.condition_id) === c.category));
-      expect([c.closed_positions, c.wins, c.losses, c.win_rate]).toEqual([t.closed_positions, t.wins, t.losses, t.win_rate]);
+      expect([c.closed_positions, c.wins, c.losses, c.win_rate]).toEqual([
+        t.closed_positions,
+        t.wins,
+        t.losses,
+        t.win_rate,
+      ]);
       close(c.realized_pnl, t.pnl);
       close(c.volume_share_pct, JSON.parse(stats.categories)[c.category]);
     }
@@ -43,7 +59,11 @@ describe("insights", () => {
     expect(body.entry_price_buckets).toHaveLength(5);
     body.entry_price_buckets.forEach((b: any, i: number) => {
       expect([b.min_price, b.max_price]).toEqual([edges[i], edges[i + 1]]);
-      const t = tally(closed.filter((p) => p.avg_price >= edges[i]! - 1e-12 && (i === 4 ? p.avg_price <= 1 : p.avg_price < edges[i + 1]! - 1e-12)));
+      const t = tally(
+        closed.filter(
+          (p) => p.avg_price >= edges[i]! - 1e-12 && (i === 4 ? p.avg_price <= 1 : p.avg_price < edges[i + 1]! - 1e-12),
+        ),
+      );
       expect(b.closed_positions).toBe(t.closed_positions);
       close(b.realized_pnl, t.pnl);
     });
@@ -60,7 +80,11 @@ describe("closed-insights", () => {
     const losses = closed.filter((p) => p.net < 0).sort((a, b) => a.net - b.net);
     const gp = wins.reduce((a, p) => a + p.net, 0);
     const gl = -losses.reduce((a, p) => a + p.net, 0);
-    expect([body.wins, body.losses, body.breakeven]).toEqual([wins.length, losses.length, closed.length - wins.length - losses.length]);
+    expect([body.wins, body.losses, body.breakeven]).toEqual([
+      wins.length,
+      losses.length,
+      closed.length - wins.length - losses.length,
+    ]);
     close(body.gross_profit, gp);
     close(body.gross_loss, gl);
     close(body.net_pnl, gp - gl);
@@ -83,9 +107,13 @@ describe("closed-insights", () => {
  * point, on the day of the latest trade or close), and positions closed that day.
  */
 async function days(wallet: string) {
-  const points = await f.q<{ t: number; pnl: number }>("select t, pnl from pnl_points where wallet = ? and resolution = 'day' order by t", [wallet]);
+  const points = await f.q<{ t: number; pnl: number }>(
+    "select t, pnl from pnl_points where wallet = ? and resolution = 'day' order by t",
+    [wallet],
+  );
   const out = new Map<number, { pnl: number; closes: number }>();
-  const add = (d: number, pnl: number, closes: number) => out.set(d, { pnl: (out.get(d)?.pnl ?? 0) + pnl, closes: (out.get(d)?.closes ?? 0) + closes });
+  const add = (d: number, pnl: number, closes: number) =>
+    out.set(d, { pnl: (out.get(d)?.pnl ?? 0) + pnl, closes: (out.get(d)?.closes ?? 0) + closes });
   let prev = 0;
   for (const p of points) {
     add(p.t / DAY - 1, p.pnl - prev, 0);
@@ -99,7 +127,8 @@ async function days(wallet: string) {
   );
   const lastDay = points.length ? points.at(-1)!.t / DAY - 1 : -Infinity;
   const remainder = Number(extra?.micro ?? 0) / 1e6 - prev;
-  if (extra?.latest && Math.floor(extra.latest / DAY) > lastDay && Math.abs(remainder) > 1e-6) add(Math.floor(extra.latest / DAY), remainder, 0);
+  if (extra?.latest && Math.floor(extra.latest / DAY) > lastDay && Math.abs(remainder) > 1e-6)
+    add(Math.floor(extra.latest / DAY), remainder, 0);
   return out;
 }
 
@@ -115,7 +144,9 @@ function currentStreak(d: Map<number, { pnl: number; closes: number }>, now: num
 
 describe("highlights", () => {
   it("counts streaks of profitable UTC days and finds the biggest win", async () => {
-    const wallets = await f.q<{ wallet: string }>("select wallet from wallet_stats where is_farmer = 0 order by profitable_streak desc, wallet limit 40");
+    const wallets = await f.q<{ wallet: string }>(
+      "select wallet from wallet_stats where is_farmer = 0 order by profitable_streak desc, wallet limit 40",
+    );
     for (const { wallet } of wallets) {
       const { body } = await f.get(`/api/v2/wallet/${wallet}/highlights`);
       const d = await days(wallet);
@@ -130,21 +161,31 @@ describe("highlights", () => {
       expect(body.current_streak_days).toBe(currentStreak(d, f.w.now));
       expect(body.best_streak_days).toBe(best);
       expect(body.profitable_days).toBe(sorted.filter(good).length);
-      const top = f.posOf(wallet).filter((p) => p.status === "closed" && p.net > 0).sort((a, b) => b.net - a.net)[0];
+      const top = f
+        .posOf(wallet)
+        .filter((p) => p.status === "closed" && p.net > 0)
+        .sort((a, b) => b.net - a.net)[0];
       expect(body.biggest_win?.pnl ?? null).toBe(top?.net ?? null);
     }
   });
 
   it("agrees with the ledger's profitable_streak at the ledger's as-of instant (its latest stored event)", async () => {
     const [fills] = await f.q<{ t: number }>("select max(ts) as t from fills");
-    const [activity] = await f.q<{ t: number | null }>("select max(ts) as t from wallet_activity where type not in ('REWARD', 'MAKER_REBATE', 'TAKER_REBATE')");
+    const [activity] = await f.q<{ t: number | null }>(
+      "select max(ts) as t from wallet_activity where type not in ('REWARD', 'MAKER_REBATE', 'TAKER_REBATE')",
+    );
     const asOf = Math.max(fills!.t, activity?.t ?? 0);
-    const stats = await f.q<{ wallet: string; profitable_streak: number }>("select wallet, profitable_streak from wallet_stats where is_farmer = 0 order by profitable_streak desc, wallet limit 40");
+    const stats = await f.q<{ wallet: string; profitable_streak: number }>(
+      "select wallet, profitable_streak from wallet_stats where is_farmer = 0 order by profitable_streak desc, wallet limit 40",
+    );
     expect(stats.some((s) => s.profitable_streak > 0)).toBe(true);
     const start = f.w.clock.nowMs();
     try {
       f.w.clock.set(asOf * 1000);
-      for (const s of stats) expect((await f.get(`/api/v2/wallet/${s.wallet}/highlights`)).body.current_streak_days, s.wallet).toBe(s.profitable_streak);
+      for (const s of stats)
+        expect((await f.get(`/api/v2/wallet/${s.wallet}/highlights`)).body.current_streak_days, s.wallet).toBe(
+          s.profitable_streak,
+        );
     } finally {
       f.w.clock.set(start);
     }
@@ -153,10 +194,13 @@ describe("highlights", () => {
 
 describe("hold", () => {
   it("medians the holds of positions closed in the window, as the wallet statistics do", async () => {
-    const stats = await f.q<{ wallet: string; median_hold_days: number | null; hold_positions_count: number }>("select wallet, median_hold_days, hold_positions_count from wallet_stats order by wallet limit 80");
+    const stats = await f.q<{ wallet: string; median_hold_days: number | null; hold_positions_count: number }>(
+      "select wallet, median_hold_days, hold_positions_count from wallet_stats order by wallet limit 80",
+    );
     for (const s of stats) {
       const { body } = await f.get(`/api/v2/wallet/${s.wallet}/hold`);
-      const holds = f.posOf(s.wallet)
+      const holds = f
+        .posOf(s.wallet)
         .filter((p) => p.status === "closed" && p.closed_ts! >= f.w.now - 90 * DAY)
         .map((p) => (p.closed_ts! - p.first_ts) / DAY)
         .sort((a, b) => a - b);

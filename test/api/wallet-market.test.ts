@@ -5,7 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXCHANGE_CONTRACTS } from "../../src/venue/contracts.js";
-import { busiestPair, get, openDrilldownWorld, replaySides, variedPairs, worldFills, type Fixture, type WalletMarketPair, type WorldFill } from "./drilldowns-support.js";
+import {
+  busiestPair,
+  get,
+  openDrilldownWorld,
+  replaySides,
+  variedPairs,
+  worldFills,
+  type Fixture,
+  type WalletMarketPair,
+  type WorldFill,
+} from "./drilldowns-support.js";
 
 let f: Fixture;
 let pair: WalletMarketPair;
@@ -33,8 +43,15 @@ const rowOf = (x: WorldFill) => ({
   counterparty: x.counterparty,
 });
 const pick = (t: any) => ({
-  timestamp: t.timestamp, wallet_role: t.wallet_role, direction: t.direction, side: t.side, token_amount: t.token_amount,
-  usd_amount: t.usd_amount, entry_type: t.entry_type, tx_hash: t.tx_hash, counterparty: t.counterparty,
+  timestamp: t.timestamp,
+  wallet_role: t.wallet_role,
+  direction: t.direction,
+  side: t.side,
+  token_amount: t.token_amount,
+  usd_amount: t.usd_amount,
+  entry_type: t.entry_type,
+  tx_hash: t.tx_hash,
+  counterparty: t.counterparty,
 });
 
 describe("GET /api/v2/wallet/{address}/market-trades", () => {
@@ -46,10 +63,30 @@ describe("GET /api/v2/wallet/{address}/market-trades", () => {
     const before = sorted[0]!.ts + 1;
     const r = await get(f, url(`after=${after}&before=${before}&limit=500`));
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ wallet: pair.wallet, market: pair.conditionId, count: sorted.length, has_more: false, next_before: null });
+    expect(r.body).toMatchObject({
+      wallet: pair.wallet,
+      market: pair.conditionId,
+      count: sorted.length,
+      has_more: false,
+      next_before: null,
+    });
     expect(r.body.trades.map(pick)).toEqual(sorted.map(rowOf));
     for (const t of r.body.trades) {
-      expect(Object.keys(t)).toEqual(expect.arrayContaining(["id", "timestamp", "wallet_role", "direction", "side", "price", "usd_amount", "token_amount", "entry_type", "tx_hash", "counterparty"]));
+      expect(Object.keys(t)).toEqual(
+        expect.arrayContaining([
+          "id",
+          "timestamp",
+          "wallet_role",
+          "direction",
+          "side",
+          "price",
+          "usd_amount",
+          "token_amount",
+          "entry_type",
+          "tx_hash",
+          "counterparty",
+        ]),
+      );
       expect(t.price).toBeCloseTo(t.usd_amount / t.token_amount, 6);
     }
   });
@@ -58,7 +95,9 @@ describe("GET /api/v2/wallet/{address}/market-trades", () => {
     const sorted = newestFirst(pair.fills);
     const mid = sorted[Math.floor(sorted.length / 2)]!.ts;
     const bounded = await get(f, url(`after=${sorted.at(-1)!.ts}&before=${mid}&limit=500`));
-    expect(bounded.body.trades.map(pick)).toEqual(sorted.filter((x) => x.ts < mid && x.ts > sorted.at(-1)!.ts).map(rowOf));
+    expect(bounded.body.trades.map(pick)).toEqual(
+      sorted.filter((x) => x.ts < mid && x.ts > sorted.at(-1)!.ts).map(rowOf),
+    );
 
     const seen: any[] = [];
     let cursor = `before=${sorted[0]!.ts + 1}`;
@@ -78,17 +117,35 @@ describe("GET /api/v2/wallet/{address}/market-trades", () => {
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(["query", "after"]);
     expect(bad.body.detail[0].msg).toMatch(/below before/);
-    expect((await get(f, url("after=0&before=100&limit=501"))).body.detail[0]).toMatchObject({ loc: ["query", "limit"], type: "less_than_equal" });
-    expect((await get(f, url("before=100"))).body.detail[0]).toMatchObject({ loc: ["query", "after"], type: "missing" });
-    expect((await get(f, `/api/v2/wallet/${pair.wallet}/market-trades?after=0&before=100`)).body.detail[0]).toMatchObject({ loc: ["query", "market"], type: "missing" });
-    expect((await get(f, `/api/v2/wallet/${pair.wallet}/market-trades?market=0x12&after=0&before=100`)).status).toBe(422);
+    expect((await get(f, url("after=0&before=100&limit=501"))).body.detail[0]).toMatchObject({
+      loc: ["query", "limit"],
+      type: "less_than_equal",
+    });
+    expect((await get(f, url("before=100"))).body.detail[0]).toMatchObject({
+      loc: ["query", "after"],
+      type: "missing",
+    });
+    expect(
+      (await get(f, `/api/v2/wallet/${pair.wallet}/market-trades?after=0&before=100`)).body.detail[0],
+    ).toMatchObject({ loc: ["query", "market"], type: "missing" });
+    expect((await get(f, `/api/v2/wallet/${pair.wallet}/market-trades?market=0x12&after=0&before=100`)).status).toBe(
+      422,
+    );
   });
 
   it("answers 404 for an unknown market or wallet, and the contract-address body for an exchange", async () => {
     const unknownMarket = `0x${"ab".repeat(32)}`;
-    expect((await get(f, `/api/v2/wallet/${pair.wallet}/market-trades?market=${unknownMarket}&after=0&before=100`)).status).toBe(404);
-    expect((await get(f, `/api/v2/wallet/0x${"1".repeat(40)}/market-trades?market=${pair.conditionId}&after=0&before=100`)).status).toBe(404);
-    const exchange = await get(f, `/api/v2/wallet/${[...EXCHANGE_CONTRACTS.keys()][0]!}/market-trades?market=${pair.conditionId}&after=0&before=100`);
+    expect(
+      (await get(f, `/api/v2/wallet/${pair.wallet}/market-trades?market=${unknownMarket}&after=0&before=100`)).status,
+    ).toBe(404);
+    expect(
+      (await get(f, `/api/v2/wallet/0x${"1".repeat(40)}/market-trades?market=${pair.conditionId}&after=0&before=100`))
+        .status,
+    ).toBe(404);
+    const exchange = await get(
+      f,
+      `/api/v2/wallet/${[...EXCHANGE_CONTRACTS.keys()][0]!}/market-trades?market=${pair.conditionId}&after=0&before=100`,
+    );
     expect(exchange.status).toBe(400);
     expect(exchange.body.is_contract).toBe(true);
   });
@@ -97,11 +154,20 @@ describe("GET /api/v2/wallet/{address}/market-trades", () => {
 describe("GET /api/public/v1/wallet/{address}/market-trades", () => {
   it("needs market and before, takes after=0 by default, and answers the same rows", async () => {
     const sorted = newestFirst(pair.fills);
-    const v1 = await get(f, `/api/public/v1/wallet/${pair.wallet}/market-trades?market=${pair.conditionId}&before=${sorted[0]!.ts + 1}&limit=10`, { authorization: `Bearer ${f.premium}` });
+    const v1 = await get(
+      f,
+      `/api/public/v1/wallet/${pair.wallet}/market-trades?market=${pair.conditionId}&before=${sorted[0]!.ts + 1}&limit=10`,
+      { authorization: `Bearer ${f.premium}` },
+    );
     expect(v1.status).toBe(200);
     expect(v1.body.trades.map(pick)).toEqual(sorted.slice(0, 10).map(rowOf));
-    expect((await get(f, `/api/public/v1/wallet/${pair.wallet}/market-trades?market=${pair.conditionId}`)).body.detail[0]).toMatchObject({ loc: ["query", "before"], type: "missing" });
-    expect((await get(f, `/api/public/v1/wallet/${pair.wallet}/market-trades?market=${pair.conditionId}&before=50&after=60`)).body.detail[0].loc).toEqual(["query", "after"]);
+    expect(
+      (await get(f, `/api/public/v1/wallet/${pair.wallet}/market-trades?market=${pair.conditionId}`)).body.detail[0],
+    ).toMatchObject({ loc: ["query", "before"], type: "missing" });
+    expect(
+      (await get(f, `/api/public/v1/wallet/${pair.wallet}/market-trades?market=${pair.conditionId}&before=50&after=60`))
+        .body.detail[0].loc,
+    ).toEqual(["query", "after"]);
   });
 });
 
@@ -123,7 +189,11 @@ describe("GET /api/v2/wallet/{address}/market-summary/{condition_id}", () => {
   it("rebuilds the sides at a past instant from the fills up to it (inclusive)", async () => {
     for (const p of [pair, ...varied]) {
       const times = [...new Set(p.fills.map((x) => x.ts))].sort((a, b) => a - b);
-      for (const at of [times[0]!, times[Math.floor(times.length / 3)]!, times[Math.floor((2 * times.length) / 3)]! - 1]) {
+      for (const at of [
+        times[0]!,
+        times[Math.floor(times.length / 3)]!,
+        times[Math.floor((2 * times.length) / 3)]! - 1,
+      ]) {
         const r = await get(f, `/api/v2/wallet/${p.wallet}/market-summary/${p.conditionId}?at=${at}`);
         expect(r.status).toBe(200);
         expect(r.body.at).toBe(at);
@@ -134,10 +204,23 @@ describe("GET /api/v2/wallet/{address}/market-summary/{condition_id}", () => {
 
   it("answers found=false with empty sides before the first trade, in both families", async () => {
     const first = Math.min(...pair.fills.map((x) => x.ts));
-    const r = await get(f, `/api/public/v1/wallet/${pair.wallet}/market-summary/${pair.conditionId}?at=${first - 1}`, { authorization: `Bearer ${f.premium}` });
+    const r = await get(f, `/api/public/v1/wallet/${pair.wallet}/market-summary/${pair.conditionId}?at=${first - 1}`, {
+      authorization: `Bearer ${f.premium}`,
+    });
     expect(r.status).toBe(200);
     expect(r.body.found).toBe(false);
-    expect(r.body.sides.YES).toEqual({ buy_tokens: 0, buy_cost_usd: 0, sell_tokens: 0, sell_cost_usd: 0, net_tokens: 0, net_cost_usd: 0, trade_count: 0, avg_entry_price: null, first_trade_ts: null, last_trade_ts: null });
+    expect(r.body.sides.YES).toEqual({
+      buy_tokens: 0,
+      buy_cost_usd: 0,
+      sell_tokens: 0,
+      sell_cost_usd: 0,
+      net_tokens: 0,
+      net_cost_usd: 0,
+      trade_count: 0,
+      avg_entry_price: null,
+      first_trade_ts: null,
+      last_trade_ts: null,
+    });
   });
 
   it("refuses a negative at (422) and answers 404 for an unknown market", async () => {

@@ -4,7 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorldApp } from "../support/world-app.js";
-import { CONTRACT, UNKNOWN, one, openWalletFixture, request, variantApp, type ByTrades } from "./wallet-core-support.js";
+import {
+  CONTRACT,
+  UNKNOWN,
+  one,
+  openWalletFixture,
+  request,
+  variantApp,
+  type ByTrades,
+} from "./wallet-core-support.js";
 
 let t: WorldApp;
 let premium: string;
@@ -37,7 +45,9 @@ describe("community lookups", () => {
     expect(res.status).toBe(200);
     expect(res.body.window_hours).toBe(24);
     const profiles = new Map(t.world.wallets.map((w) => [w.proxyWallet, w.name || w.pseudonym]));
-    const listed = wallets.slice(0, 6).map((wallet, i) => ({ wallet, name: profiles.get(wallet), pseudonym: expect.any(String), lookups: 7 - i }));
+    const listed = wallets
+      .slice(0, 6)
+      .map((wallet, i) => ({ wallet, name: profiles.get(wallet), pseudonym: expect.any(String), lookups: 7 - i }));
     expect(res.body.wallets).toEqual(listed);
 
     // One client repeating a lookup, under as many invented sessions as it likes, through either process, counts once.
@@ -45,7 +55,9 @@ describe("community lookups", () => {
     for (let n = 0; n < 30; n++) {
       const app = n % 2 === 0 ? t.app : other.app;
       const headers = { "x-service-session": `fake-${n}` };
-      expect((await request(app, "GET", `/api/v2/wallet/${pushed}/overview`, { headers, from: "203.0.113.50" })).status).toBe(200);
+      expect(
+        (await request(app, "GET", `/api/v2/wallet/${pushed}/overview`, { headers, from: "203.0.113.50" })).status,
+      ).toBe(200);
     }
     t.clock.advance(61_000);
     expect((await get("/api/v2/home/community-lookups")).body.wallets).toEqual(listed);
@@ -57,7 +69,8 @@ describe("POST /api/v2/wallet/{address}/ping and GET /watching", () => {
     const wallet = byTrades[9]!.wallet;
     const other = await variantApp(t, {}, t.platform);
     closers.push(other.close);
-    const ping = (headers: Record<string, string> = {}) => request(t.app, "POST", `/api/v2/wallet/${wallet}/ping`, { headers });
+    const ping = (headers: Record<string, string> = {}) =>
+      request(t.app, "POST", `/api/v2/wallet/${wallet}/ping`, { headers });
     const watching = async () => (await request(other.app, "GET", `/api/v2/wallet/${wallet}/watching`)).body.watching;
     expect(await watching()).toBe(0);
     const first = await ping({ "x-service-session": "tab-a" });
@@ -78,7 +91,9 @@ describe("POST /api/v2/wallet/{address}/ping and GET /watching", () => {
   });
 
   it("refuses a wallet the store has never seen, as the other wallet routes do, and keeps nothing for it", async () => {
-    const res = await request(t.app, "POST", `/api/v2/wallet/${UNKNOWN}/ping`, { headers: { "x-service-session": "tab-a" } });
+    const res = await request(t.app, "POST", `/api/v2/wallet/${UNKNOWN}/ping`, {
+      headers: { "x-service-session": "tab-a" },
+    });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ detail: `Wallet ${UNKNOWN} not found` });
     expect(res.body).toEqual((await get(`/api/v2/wallet/${UNKNOWN}/positions`)).body);
@@ -87,7 +102,8 @@ describe("POST /api/v2/wallet/{address}/ping and GET /watching", () => {
 
   it("never counts a session header as a client address", async () => {
     const wallet = byTrades[10]!.wallet;
-    const ping = (headers: Record<string, string> = {}) => request(t.app, "POST", `/api/v2/wallet/${wallet}/ping`, { headers, from: "192.0.2.7" });
+    const ping = (headers: Record<string, string> = {}) =>
+      request(t.app, "POST", `/api/v2/wallet/${wallet}/ping`, { headers, from: "192.0.2.7" });
     await ping();
     await ping({ "x-service-session": "ip:192.0.2.7" });
     expect((await get(`/api/v2/wallet/${wallet}/watching`)).body.watching).toBe(2);
@@ -101,9 +117,14 @@ describe("community lookups, a day later", () => {
     expect(res.body.wallets).toEqual([]);
     await get(`/api/v2/wallet/${byTrades[1]!.wallet}`);
     await get(`/api/v2/wallet/${byTrades[1]!.wallet}/overview`);
-    await request(t.app, "GET", `/api/public/v1/wallet/${byTrades[1]!.wallet}/overview`, { headers: keyed(), from: "203.0.113.61" });
+    await request(t.app, "GET", `/api/public/v1/wallet/${byTrades[1]!.wallet}/overview`, {
+      headers: keyed(),
+      from: "203.0.113.61",
+    });
     t.clock.advance(61_000);
-    expect((await get("/api/v2/home/community-lookups")).body.wallets.map((w: any) => [w.wallet, w.lookups])).toEqual([[byTrades[1]!.wallet, 2]]);
+    expect((await get("/api/v2/home/community-lookups")).body.wallets.map((w: any) => [w.wallet, w.lookups])).toEqual([
+      [byTrades[1]!.wallet, 2],
+    ]);
   });
 });
 
@@ -113,7 +134,17 @@ describe("an unknown wallet's overview", () => {
     const url = `/api/v2/wallet/${appearing}/overview`;
     expect((await get(url)).status).toBe(404);
     const model = await one(t, `select * from wallet_stats where wallet = '${byTrades[5]!.wallet}'`);
-    await t.store.db.insertInto("wallet_stats").values({ ...(model as any), wallet: appearing, rank_pnl: null, rank_winrate: null, rank_volume: null, rank_profit_factor: null }).execute();
+    await t.store.db
+      .insertInto("wallet_stats")
+      .values({
+        ...(model as any),
+        wallet: appearing,
+        rank_pnl: null,
+        rank_winrate: null,
+        rank_volume: null,
+        rank_profit_factor: null,
+      })
+      .execute();
     t.clock.advance(29_000);
     expect((await get(url)).status).toBe(404);
     t.clock.advance(1_000);

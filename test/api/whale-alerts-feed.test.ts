@@ -4,7 +4,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../support/backends.js";
-import { NOW, addEvent, addFill, addMarket, addWhale, bumpStatsGeneration, openWhaleWorld, type WhaleWorld } from "./whale-world.support.js";
+import {
+  NOW,
+  addEvent,
+  addFill,
+  addMarket,
+  addWhale,
+  bumpStatsGeneration,
+  openWhaleWorld,
+  type WhaleWorld,
+} from "./whale-world.support.js";
 
 const H = 3_600;
 
@@ -12,7 +21,16 @@ describe.each(storeBackends)("whale alerts over a hand-built world on $kind", (b
   let w: WhaleWorld;
   let A: string, B: string, F: string, N: string;
   const tx: Record<number, string> = {};
-  const alerts = async (query: string) => (await w.get<{ alerts: Array<{ tx_hash: string } & Record<string, unknown>>; has_more: boolean; next_before_ts: number | null; count: number; as_of: number }>(`/api/v2/whale-alerts${query}`)).body;
+  const alerts = async (query: string) =>
+    (
+      await w.get<{
+        alerts: Array<{ tx_hash: string } & Record<string, unknown>>;
+        has_more: boolean;
+        next_before_ts: number | null;
+        count: number;
+        as_of: number;
+      }>(`/api/v2/whale-alerts${query}`)
+    ).body;
   const txs = (body: { alerts: Array<{ tx_hash: string }> }) => body.alerts.map((a) => a.tx_hash);
 
   beforeAll(async () => {
@@ -26,7 +44,17 @@ describe.each(storeBackends)("whale alerts over a hand-built world on $kind", (b
     N = await addWhale(w, { n: 4, smart: false });
     // Numbered as in the comments below; a fill's row id grows with its number.
     tx[1] = await addFill(w, { wallet: A, market: 1, ts: NOW - 60, usd: 5_000, price: 0.5 });
-    tx[2] = await addFill(w, { wallet: B, market: 2, ts: NOW - 60, usd: 20, outcome: 1, side: "SELL", price: 0.25, role: "maker", entryType: "COMPLEMENTARY" });
+    tx[2] = await addFill(w, {
+      wallet: B,
+      market: 2,
+      ts: NOW - 60,
+      usd: 20,
+      outcome: 1,
+      side: "SELL",
+      price: 0.25,
+      role: "maker",
+      entryType: "COMPLEMENTARY",
+    });
     tx[3] = await addFill(w, { wallet: A, market: 2, ts: NOW - 120, usd: 9.99 });
     tx[4] = await addFill(w, { wallet: N, market: 1, ts: NOW - 30, usd: 50_000 });
     tx[5] = await addFill(w, { wallet: F, market: 1, ts: NOW - 30, usd: 60_000 });
@@ -46,7 +74,15 @@ describe.each(storeBackends)("whale alerts over a hand-built world on $kind", (b
     const body = await alerts("");
     // Not 3 (9.99 USD), 4 (not Smart Money), 5 (a farmer), 6 (700 s ago).
     expect(txs(body)).toEqual([tx[2], tx[1], tx[12], tx[14], tx[13]]);
-    expect(body).toMatchObject({ count: 5, has_more: false, next_before_ts: null, minutes: 10, min_usd: 10, smart_only: true, as_of: NOW });
+    expect(body).toMatchObject({
+      count: 5,
+      has_more: false,
+      next_before_ts: null,
+      minutes: 10,
+      min_usd: 10,
+      smart_only: true,
+      as_of: NOW,
+    });
     expect(body.alerts[0]).toEqual({
       id: expect.any(Number),
       timestamp: NOW - 60,
@@ -70,7 +106,17 @@ describe.each(storeBackends)("whale alerts over a hand-built world on $kind", (b
       wallet_role: "maker",
       tx_hash: tx[2],
     });
-    expect(body.alerts[1]).toMatchObject({ wallet: A, name: "alpha", market_id: "1001", event_slug: "election", category: "POLITICS", side: "YES", direction: "BUY", usd_amount: 5_000, token_amount: 10_000 });
+    expect(body.alerts[1]).toMatchObject({
+      wallet: A,
+      name: "alpha",
+      market_id: "1001",
+      event_slug: "election",
+      category: "POLITICS",
+      side: "YES",
+      direction: "BUY",
+      usd_amount: 5_000,
+      token_amount: 10_000,
+    });
   });
 
   it("filters by window, amount, wallet, wallets, market (any id), category and smartness", async () => {
@@ -80,7 +126,8 @@ describe.each(storeBackends)("whale alerts over a hand-built world on $kind", (b
     expect(txs(await alerts(`?wallet=${A.toUpperCase().replace("0X", "0x")}`))).toEqual([tx[1], tx[12], tx[14]]);
     expect(txs(await alerts(`?wallets=${B},%20${A}`))).toEqual([tx[2], tx[1], tx[12], tx[14], tx[13]]);
     expect(txs(await alerts(`?wallet=${A}&wallets=${N}`))).toEqual([tx[1], tx[12], tx[14]]);
-    for (const id of ["1001", "0x" + "0".repeat(63) + "1", "market-1"]) expect(txs(await alerts(`?market_id=${id}`)), id).toEqual([tx[1], tx[12]]);
+    for (const id of ["1001", "0x" + "0".repeat(63) + "1", "market-1"])
+      expect(txs(await alerts(`?market_id=${id}`)), id).toEqual([tx[1], tx[12]]);
     expect(txs(await alerts("?category=sports"))).toEqual([tx[2], tx[14], tx[13]]);
     const all = await alerts("?smart_only=false");
     expect(txs(all)).toEqual([tx[5], tx[4], tx[2], tx[1], tx[12], tx[14], tx[13]]);
@@ -116,8 +163,17 @@ describe.each(storeBackends)("whale alerts over a hand-built world on $kind", (b
   it("refuses what it cannot answer: unknown market 404; bad values, limits and bounds 422", async () => {
     expect((await w.get("/api/v2/whale-alerts?market_id=no-such-market")).status).toBe(404);
     for (const query of [
-      "minutes=1441", "minutes=0", "limit=201", "limit=0", "min_usd=-1", "category=weather", "wallet=0x12", `wallets=${A},nope`,
-      `wallets=${Array.from({ length: 51 }, (_, i) => `0x${String(i).padStart(40, "0")}`).join(",")}`, `after_ts=${NOW}&before_ts=${NOW}`, "hours=1",
+      "minutes=1441",
+      "minutes=0",
+      "limit=201",
+      "limit=0",
+      "min_usd=-1",
+      "category=weather",
+      "wallet=0x12",
+      `wallets=${A},nope`,
+      `wallets=${Array.from({ length: 51 }, (_, i) => `0x${String(i).padStart(40, "0")}`).join(",")}`,
+      `after_ts=${NOW}&before_ts=${NOW}`,
+      "hours=1",
     ]) {
       const res = await w.get<{ detail: Array<{ loc: string[] }> }>(`/api/v2/whale-alerts?${query}`);
       expect(res.status, query).toBe(422);
@@ -136,13 +192,31 @@ describe.each(storeBackends)("whale alerts over a hand-built world on $kind", (b
       alerts_delta_pct: (100 * (2 - 3)) / 3,
       total_volume: 7_000,
       previous_volume: 8_000,
-      biggest_single: { usd_amount: 5_000, question: "Who wins?", market_id: "1001", condition_id: expect.any(String), wallet: A, name: "alpha", side: "YES", direction: "BUY", price: 0.5, timestamp: NOW - 60, tx_hash: tx[1] },
+      biggest_single: {
+        usd_amount: 5_000,
+        question: "Who wins?",
+        market_id: "1001",
+        condition_id: expect.any(String),
+        wallet: A,
+        name: "alpha",
+        side: "YES",
+        direction: "BUY",
+        price: 0.5,
+        timestamp: NOW - 60,
+        tx_hash: tx[1],
+      },
       most_active_whale: { name: "alpha", trades: 1, wallet: A, volume_usd: 5_000 },
       min_usd: 1_000,
       as_of: NOW,
     });
     const hour = (await w.get("/api/v2/whale-alerts/summary?minutes=60")).body;
-    expect(hour).toMatchObject({ window_minutes: 60, total_alerts: 2, previous_alerts: 0, alerts_delta_pct: null, total_volume: 7_000 });
+    expect(hour).toMatchObject({
+      window_minutes: 60,
+      total_alerts: 2,
+      previous_alerts: 0,
+      alerts_delta_pct: null,
+      total_volume: 7_000,
+    });
     const empty = (await w.get("/api/v2/whale-alerts/summary?minutes=1")).body;
     expect(empty).toMatchObject({ total_alerts: 0, biggest_single: null, most_active_whale: null });
     expect((await w.get("/api/v2/whale-alerts/summary?minutes=1441")).status).toBe(422);
@@ -153,13 +227,36 @@ describe.each(storeBackends)("whale alerts over a hand-built world on $kind", (b
     expect(res.status).toBe(200);
     expect(res.body.map((r) => r.tx_hash)).toEqual([tx[1], tx[12], tx[14], tx[13], tx[6]]);
     expect(res.body[0]).toEqual({
-      tx_hash: tx[1], size_usd: 5_000, whale_name: "alpha", side: "YES", price: 0.5, question: "Who wins?",
-      wallet: A, timestamp: NOW - 60, direction: "BUY", token_amount: 10_000, market_id: "1001", condition_id: expect.any(String), category: "POLITICS", entry_type: "MINT",
+      tx_hash: tx[1],
+      size_usd: 5_000,
+      whale_name: "alpha",
+      side: "YES",
+      price: 0.5,
+      question: "Who wins?",
+      wallet: A,
+      timestamp: NOW - 60,
+      direction: "BUY",
+      token_amount: 10_000,
+      market_id: "1001",
+      condition_id: expect.any(String),
+      category: "POLITICS",
+      entry_type: "MINT",
     });
-    expect((await w.get<Array<{ tx_hash: string }>>("/api/v2/whales/recent-trades?limit=2")).body.map((r) => r.tx_hash)).toEqual([tx[1], tx[12]]);
-    expect((await w.get<Array<{ tx_hash: string }>>("/api/v2/whales/recent-trades?category=SPORTS")).body.map((r) => r.tx_hash)).toEqual([tx[14], tx[13]]);
-    expect((await w.get<Array<{ tx_hash: string }>>("/api/v2/whales/recent-trades?min_size_usd=2000&hours=24")).body.map((r) => r.tx_hash)).toEqual([tx[1], tx[6]]);
-    for (const query of ["limit=101", "hours=25", "hours=0", "min_size_usd=-5", "category=x"]) expect((await w.get(`/api/v2/whales/recent-trades?${query}`)).status, query).toBe(422);
+    expect(
+      (await w.get<Array<{ tx_hash: string }>>("/api/v2/whales/recent-trades?limit=2")).body.map((r) => r.tx_hash),
+    ).toEqual([tx[1], tx[12]]);
+    expect(
+      (await w.get<Array<{ tx_hash: string }>>("/api/v2/whales/recent-trades?category=SPORTS")).body.map(
+        (r) => r.tx_hash,
+      ),
+    ).toEqual([tx[14], tx[13]]);
+    expect(
+      (await w.get<Array<{ tx_hash: string }>>("/api/v2/whales/recent-trades?min_size_usd=2000&hours=24")).body.map(
+        (r) => r.tx_hash,
+      ),
+    ).toEqual([tx[1], tx[6]]);
+    for (const query of ["limit=101", "hours=25", "hours=0", "min_size_usd=-5", "category=x"])
+      expect((await w.get(`/api/v2/whales/recent-trades?${query}`)).status, query).toBe(422);
   });
 
   it("adds stored fills within WHALE_ALERTS_REFRESH_SECONDS, and follows the Smart Money list when the statistics are rewritten", async () => {
@@ -179,6 +276,8 @@ describe.each(storeBackends)("whale alerts over a hand-built world on $kind", (b
     // A (now a farmer) is gone; N (now Smart Money) is in, its older fill read by wallet.
     expect(txs(await alerts(""))).toEqual([tx[4], tx[2], tx[13]]);
     w.clock.set((NOW + 60) * 1000);
-    expect((await w.get<Array<{ tx_hash: string }>>("/api/v2/whales/recent-trades")).body.map((r) => r.tx_hash)).toEqual([tx[4], tx[13], tx[6]]);
+    expect(
+      (await w.get<Array<{ tx_hash: string }>>("/api/v2/whales/recent-trades")).body.map((r) => r.tx_hash),
+    ).toEqual([tx[4], tx[13], tx[6]]);
   });
 });

@@ -13,7 +13,9 @@ const DAY = 86_400;
 
 beforeAll(async () => {
   t = await openBoardsWorld();
-  headers = { "x-api-key": (await createKey(t.store.db, { account: "whale-alerts", plan: "premium", now: t.now })).key };
+  headers = {
+    "x-api-key": (await createKey(t.store.db, { account: "whale-alerts", plan: "premium", now: t.now })).key,
+  };
 }, 120_000);
 afterAll(async () => t?.close());
 
@@ -53,21 +55,52 @@ function fillsSince(seconds: number): Promise<Fill[]> {
 
 describe("the contract's parameters in /api/openapi.json", () => {
   it("lists every route with its parameters, defaults and limits", async () => {
-    const doc = (await get<{ paths: Record<string, { get: { parameters: Array<{ name: string; schema: { default?: unknown; maximum?: number } }>; security?: unknown } }> }>(t, "/api/openapi.json")).body;
-    const params = (path: string) => Object.fromEntries(doc.paths[path]!.get.parameters.map((p) => [p.name, [p.schema.default, p.schema.maximum]]));
+    const doc = (
+      await get<{
+        paths: Record<
+          string,
+          {
+            get: {
+              parameters: Array<{ name: string; schema: { default?: unknown; maximum?: number } }>;
+              security?: unknown;
+            };
+          }
+        >;
+      }>(t, "/api/openapi.json")
+    ).body;
+    const params = (path: string) =>
+      Object.fromEntries(doc.paths[path]!.get.parameters.map((p) => [p.name, [p.schema.default, p.schema.maximum]]));
     expect(params("/api/v2/whale-alerts")).toEqual({
-      minutes: [10, 1440], wallet: ["", undefined], wallets: ["", undefined], market_id: ["", undefined], category: ["", undefined], min_usd: [10, undefined],
-      smart_only: [true, undefined], before_ts: [0, undefined], after_ts: [0, undefined], limit: [50, 200],
+      minutes: [10, 1440],
+      wallet: ["", undefined],
+      wallets: ["", undefined],
+      market_id: ["", undefined],
+      category: ["", undefined],
+      min_usd: [10, undefined],
+      smart_only: [true, undefined],
+      before_ts: [0, undefined],
+      after_ts: [0, undefined],
+      limit: [50, 200],
     });
     expect(params("/api/v2/whale-alerts/summary")).toEqual({ minutes: [1440, 1440] });
-    expect(params("/api/v2/whale-alerts/big-positions")).toEqual({ category: ["", undefined], min_usd: [500_000, undefined], limit: [50, 200] });
+    expect(params("/api/v2/whale-alerts/big-positions")).toEqual({
+      category: ["", undefined],
+      min_usd: [500_000, undefined],
+      limit: [50, 200],
+    });
     expect(params("/api/v2/whale-alerts/big-positions/summary")).toEqual({ category: ["", undefined] });
-    expect(params("/api/v2/whales/recent-trades")).toEqual({ limit: [10, 100], hours: [1, 24], min_size_usd: [100, undefined], category: ["", undefined] });
+    expect(params("/api/v2/whales/recent-trades")).toEqual({
+      limit: [10, 100],
+      hours: [1, 24],
+      min_size_usd: [100, undefined],
+      category: ["", undefined],
+    });
     expect(params("/api/v2/whale-flips")).toEqual({ days: [7, 35], limit: [20, 100] });
     expect(params("/api/public/v1/whale-flips")).toEqual({ days: [1, 14], limit: [20, 100] });
     expect(params("/api/v2/conviction-clusters")).toEqual({ min_whales: [3, 100], limit: [10, 100] });
     expect(params("/api/public/v1/conviction-clusters")).toEqual({ min_whales: [3, 100], limit: [10, 100] });
-    for (const path of ["/api/v2/whale-alerts", "/api/v2/whale-flips"]) expect(doc.paths[path]!.get.security).toEqual([{ ApiKeyHeader: [] }]);
+    for (const path of ["/api/v2/whale-alerts", "/api/v2/whale-flips"])
+      expect(doc.paths[path]!.get.security).toEqual([{ ApiKeyHeader: [] }]);
   });
 });
 
@@ -79,16 +112,48 @@ describe("GET /api/v2/whale-alerts", () => {
     const res = await call("/api/v2/whale-alerts?minutes=1440&limit=200");
     expect(res.status).toBe(200);
     expect(res.body.alerts.map((a: any) => a.id)).toEqual(expected.map((f) => f.id));
-    expect(res.body).toMatchObject({ count: expected.length, has_more: false, minutes: 1440, min_usd: 10, smart_only: true });
-    const markets = new Map((await rows<{ condition_id: string; id: string; question: string }>(t, "select condition_id, id, question from markets")).map((m) => [m.condition_id, m]));
-    const whales = new Map((await rows<{ wallet: string; name: string | null; win_rate: number; total_pnl: number }>(t, `select s.wallet, coalesce(w.name, w.pseudonym) as name, s.win_rate, s.total_pnl from wallet_stats s left join wallets w on w.address = s.wallet where ${SMART}`)).map((w) => [w.wallet, w]));
+    expect(res.body).toMatchObject({
+      count: expected.length,
+      has_more: false,
+      minutes: 1440,
+      min_usd: 10,
+      smart_only: true,
+    });
+    const markets = new Map(
+      (
+        await rows<{ condition_id: string; id: string; question: string }>(
+          t,
+          "select condition_id, id, question from markets",
+        )
+      ).map((m) => [m.condition_id, m]),
+    );
+    const whales = new Map(
+      (
+        await rows<{ wallet: string; name: string | null; win_rate: number; total_pnl: number }>(
+          t,
+          `select s.wallet, coalesce(w.name, w.pseudonym) as name, s.win_rate, s.total_pnl from wallet_stats s left join wallets w on w.address = s.wallet where ${SMART}`,
+        )
+      ).map((w) => [w.wallet, w]),
+    );
     for (const [i, a] of res.body.alerts.entries()) {
       const f = expected[i]!;
       const m = markets.get(f.condition_id)!;
       expect(a).toMatchObject({
-        timestamp: f.ts, wallet: f.wallet, is_smart: true, market_id: m.id, question: m.question, condition_id: f.condition_id,
-        side: f.outcome_index === 0 ? "YES" : "NO", direction: f.side, price: f.price, entry_type: f.entry_type, wallet_role: f.role, tx_hash: f.tx_hash,
-        name: whales.get(f.wallet)!.name || null, win_rate: whales.get(f.wallet)!.win_rate, total_pnl: whales.get(f.wallet)!.total_pnl,
+        timestamp: f.ts,
+        wallet: f.wallet,
+        is_smart: true,
+        market_id: m.id,
+        question: m.question,
+        condition_id: f.condition_id,
+        side: f.outcome_index === 0 ? "YES" : "NO",
+        direction: f.side,
+        price: f.price,
+        entry_type: f.entry_type,
+        wallet_role: f.role,
+        tx_hash: f.tx_hash,
+        name: whales.get(f.wallet)!.name || null,
+        win_rate: whales.get(f.wallet)!.win_rate,
+        total_pnl: whales.get(f.wallet)!.total_pnl,
       });
       expect(a.usd_amount).toBeCloseTo(f.usd, 6);
       expect(a.token_amount).toBeCloseTo(f.size, 6);
@@ -112,13 +177,18 @@ describe("GET /api/v2/whale-alerts", () => {
   it("filters: amount, wallet, market by any of its ids, category, every wallet", async () => {
     const day = await fillsSince(DAY);
     const smart = day.filter((f) => f.smart === 1);
-    const ids = async (query: string) => (await call(`/api/v2/whale-alerts?minutes=1440&limit=200&${query}`)).body.alerts.map((a: any) => a.id);
+    const ids = async (query: string) =>
+      (await call(`/api/v2/whale-alerts?minutes=1440&limit=200&${query}`)).body.alerts.map((a: any) => a.id);
     expect(await ids("min_usd=250")).toEqual(smart.filter((f) => f.usd >= 250).map((f) => f.id));
     const busiest = [...groupBy(smart, (f) => f.wallet)].sort((a, b) => b[1].length - a[1].length)[0]!;
     expect(await ids(`wallet=${busiest[0]}&min_usd=0`)).toEqual(busiest[1].map((f) => f.id));
     const market = [...groupBy(smart, (f) => f.condition_id)].sort((a, b) => b[1].length - a[1].length)[0]!;
-    const [m] = await rows<{ id: string; slug: string }>(t, `select id, slug from markets where condition_id = '${market[0]}'`);
-    for (const id of [m!.id, m!.slug, market[0]]) expect(await ids(`market_id=${id}&min_usd=0`), id).toEqual(market[1].map((f) => f.id));
+    const [m] = await rows<{ id: string; slug: string }>(
+      t,
+      `select id, slug from markets where condition_id = '${market[0]}'`,
+    );
+    for (const id of [m!.id, m!.slug, market[0]])
+      expect(await ids(`market_id=${id}&min_usd=0`), id).toEqual(market[1].map((f) => f.id));
     const categoryOf = await marketCategories(t);
     const crypto = smart.filter((f) => f.usd >= 10 && categoryOf.get(f.condition_id) === "CRYPTO").map((f) => f.id);
     expect(await ids("category=crypto")).toEqual(crypto);
@@ -139,8 +209,13 @@ describe("GET /api/v2/whale-alerts/summary", () => {
       const body = (await call(`/api/v2/whale-alerts/summary?minutes=${minutes}`)).body;
       expect(body.total_alerts, String(minutes)).toBe(now.length);
       expect(body.previous_alerts).toBe(before.length);
-      expect(body.total_volume).toBeCloseTo(now.reduce((s, f) => s + f.usd, 0), 4);
-      expect(body.alerts_delta_pct).toEqual(before.length > 0 ? (100 * (now.length - before.length)) / before.length : null);
+      expect(body.total_volume).toBeCloseTo(
+        now.reduce((s, f) => s + f.usd, 0),
+        4,
+      );
+      expect(body.alerts_delta_pct).toEqual(
+        before.length > 0 ? (100 * (now.length - before.length)) / before.length : null,
+      );
       if (now.length > 0) expect(body.biggest_single.usd_amount).toBeCloseTo(Math.max(...now.map((f) => f.usd)), 6);
       const counts = [...groupBy(now, (f) => f.wallet).values()].map((list) => list.length);
       if (now.length > 0) expect(body.most_active_whale.trades).toBe(Math.max(...counts));
@@ -155,7 +230,14 @@ describe("GET /api/v2/whales/recent-trades", () => {
     const res = await call("/api/v2/whales/recent-trades?hours=24&min_size_usd=50&limit=25");
     expect(Array.isArray(res.body)).toBe(true);
     expect(res.body.map((r: any) => r.tx_hash)).toEqual(expected.map((f) => f.tx_hash));
-    expect(Object.keys(res.body[0]).slice(0, 6)).toEqual(["tx_hash", "size_usd", "whale_name", "side", "price", "question"]);
+    expect(Object.keys(res.body[0]).slice(0, 6)).toEqual([
+      "tx_hash",
+      "size_usd",
+      "whale_name",
+      "side",
+      "price",
+      "question",
+    ]);
   });
 });
 
@@ -172,11 +254,16 @@ describe("big positions and conviction clusters", () => {
     );
 
   it("big positions: one row per whale and market, the larger side, at least min_usd at cost", async () => {
-    const expected = (await holdings()).map((h) => ({ ...h, cost: Math.max(h.yes, h.no) })).filter((h) => h.cost >= 100).sort((a, b) => b.cost - a.cost);
+    const expected = (await holdings())
+      .map((h) => ({ ...h, cost: Math.max(h.yes, h.no) }))
+      .filter((h) => h.cost >= 100)
+      .sort((a, b) => b.cost - a.cost);
     expect(expected.length).toBeGreaterThan(10);
     const body = (await call("/api/v2/whale-alerts/big-positions?min_usd=100&limit=200")).body;
     expect(body.total).toBe(expected.length);
-    expect(body.items.map((i: any) => i.cost_basis)).toEqual(expected.slice(0, 200).map((h) => expect.closeTo(h.cost, 4)));
+    expect(body.items.map((i: any) => i.cost_basis)).toEqual(
+      expected.slice(0, 200).map((h) => expect.closeTo(h.cost, 4)),
+    );
     for (const item of body.items.slice(0, 20)) {
       const h = expected.find((e) => e.wallet === item.wallet && e.condition_id === item.condition_id)!;
       expect(item.side).toBe(h.no > h.yes ? "NO" : "YES");
@@ -195,7 +282,18 @@ describe("big positions and conviction clusters", () => {
       members.set(h.wallet, (members.get(h.wallet) ?? new Set()).add(h.condition_id));
       byEvent.set(key, members);
     }
-    const expected = [...byEvent].map(([key, m]) => [key, [...m].filter(([, markets]) => markets.size >= 2).map(([w]) => w).sort()] as const).filter(([, w]) => w.length >= 1);
+    const expected = [...byEvent]
+      .map(
+        ([key, m]) =>
+          [
+            key,
+            [...m]
+              .filter(([, markets]) => markets.size >= 2)
+              .map(([w]) => w)
+              .sort(),
+          ] as const,
+      )
+      .filter(([, w]) => w.length >= 1);
     const body = (await call("/api/v2/conviction-clusters?min_whales=1&limit=100")).body;
     expect(body.clusters.length).toBe(Math.min(100, expected.length));
     for (const c of body.clusters) {

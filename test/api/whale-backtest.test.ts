@@ -60,14 +60,21 @@ function referenceSides(fx: Fixture, w: number): Expected[] {
       resolved_at: market.resolvedAt!,
     });
   }
-  return rows.sort((a, b) => b.last_trade_ts - a.last_trade_ts || (a.market_id < b.market_id ? -1 : a.market_id > b.market_id ? 1 : 0) || (a.side === "YES" ? -1 : 1));
+  return rows.sort(
+    (a, b) =>
+      b.last_trade_ts - a.last_trade_ts ||
+      (a.market_id < b.market_id ? -1 : a.market_id > b.market_id ? 1 : 0) ||
+      (a.side === "YES" ? -1 : 1),
+  );
 }
 
 beforeAll(async () => {
   f = await openDrilldownWorld();
   const world = f.w.world;
   // The wallet with the most resolved sides, for pages worth reading.
-  const counts = world.wallets.map((_, w) => ({ w, n: referenceSides(f, w).length })).sort((a, b) => b.n - a.n || a.w - b.w);
+  const counts = world.wallets
+    .map((_, w) => ({ w, n: referenceSides(f, w).length }))
+    .sort((a, b) => b.n - a.n || a.w - b.w);
   wallet = world.wallets[counts[0]!.w]!.proxyWallet;
   expected = referenceSides(f, counts[0]!.w);
 }, 180_000);
@@ -77,7 +84,15 @@ const matches = (actual: any[], want: Expected[]) => {
   expect(actual.map((p) => `${p.market_id} ${p.side}`)).toEqual(want.map((p) => `${p.market_id} ${p.side}`));
   actual.forEach((p, i) => {
     const e = want[i]!;
-    expect(p).toMatchObject({ condition_id: e.condition_id, slug: e.slug, resolution: e.resolution, won: e.won, last_trade_ts: e.last_trade_ts, avg_entry_price: e.avg_entry_price, tokens_bought: e.tokens_bought });
+    expect(p).toMatchObject({
+      condition_id: e.condition_id,
+      slug: e.slug,
+      resolution: e.resolution,
+      won: e.won,
+      last_trade_ts: e.last_trade_ts,
+      avg_entry_price: e.avg_entry_price,
+      tokens_bought: e.tokens_bought,
+    });
     expect(p.net_cost).toBeCloseTo(e.net_cost, 6);
     // Pelagic books a losing side at its resolution, the reference at its redemption: truncations differ by a micro-dollar.
     expect(p.pnl).toBeCloseTo(e.pnl, 4);
@@ -94,7 +109,19 @@ describe("GET /api/v2/whale/{address}/backtest", () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ wallet, count: expected.length, has_more: false, offset: 0 });
     matches(r.body.positions, expected);
-    for (const p of r.body.positions) expect(Object.keys(p)).toEqual(expect.arrayContaining(["market_id", "question", "side", "avg_entry_price", "net_cost", "pnl", "won", "category"]));
+    for (const p of r.body.positions)
+      expect(Object.keys(p)).toEqual(
+        expect.arrayContaining([
+          "market_id",
+          "question",
+          "side",
+          "avg_entry_price",
+          "net_cost",
+          "pnl",
+          "won",
+          "category",
+        ]),
+      );
   });
 
   it("pages stably with has_more, and sums each page alone in its summary", async () => {
@@ -125,18 +152,33 @@ describe("GET /api/v2/whale/{address}/backtest", () => {
     const mid = expected[Math.floor(expected.length / 2)]!.last_trade_ts;
     const dayStart = Date.parse(`${day(mid)}T00:00:00Z`) / 1000;
     const since = await get(f, url(`?since=${day(mid)}`));
-    matches(since.body.positions, expected.filter((p) => p.last_trade_ts >= dayStart));
+    matches(
+      since.body.positions,
+      expected.filter((p) => p.last_trade_ts >= dayStart),
+    );
     const until = await get(f, url(`?until=${day(mid)}`));
-    matches(until.body.positions, expected.filter((p) => p.last_trade_ts < dayStart + 86_400));
+    matches(
+      until.body.positions,
+      expected.filter((p) => p.last_trade_ts < dayStart + 86_400),
+    );
     const one = await get(f, url(`?since=${day(mid)}&until=${day(mid)}`));
-    matches(one.body.positions, expected.filter((p) => p.last_trade_ts >= dayStart && p.last_trade_ts < dayStart + 86_400));
+    matches(
+      one.body.positions,
+      expected.filter((p) => p.last_trade_ts >= dayStart && p.last_trade_ts < dayStart + 86_400),
+    );
     const prefix = expected[0]!.slug.slice(0, 5).toUpperCase();
     const bySlug = await get(f, url(`?slug_prefix=${prefix}`));
-    matches(bySlug.body.positions, expected.filter((p) => p.slug.startsWith(prefix.toLowerCase())));
+    matches(
+      bySlug.body.positions,
+      expected.filter((p) => p.slug.startsWith(prefix.toLowerCase())),
+    );
   });
 
   it("refuses a limit past 1000, an impossible date and since after until with 422s naming them", async () => {
-    expect((await get(f, url("?limit=1001"))).body.detail[0]).toMatchObject({ loc: ["query", "limit"], type: "less_than_equal" });
+    expect((await get(f, url("?limit=1001"))).body.detail[0]).toMatchObject({
+      loc: ["query", "limit"],
+      type: "less_than_equal",
+    });
     expect((await get(f, url("?since=2026-02-30"))).body.detail[0].loc).toEqual(["query", "since"]);
     expect((await get(f, url("?until=26-01-01"))).body.detail[0].loc).toEqual(["query", "until"]);
     expect((await get(f, url("?since=2026-03-02&until=2026-03-01"))).body.detail[0].loc).toEqual(["query", "since"]);
@@ -148,7 +190,11 @@ describe("GET /api/v2/whale/{address}/history", () => {
   it("answers the whale's statistics and its resolved markets, newest resolution first, both sides together", async () => {
     const r = await get(f, `/api/v2/whale/${wallet}/history?limit=500`);
     expect(r.status).toBe(200);
-    const stats = await f.w.store.db.selectFrom("wallet_stats").selectAll().where("wallet", "=", wallet).executeTakeFirstOrThrow();
+    const stats = await f.w.store.db
+      .selectFrom("wallet_stats")
+      .selectAll()
+      .where("wallet", "=", wallet)
+      .executeTakeFirstOrThrow();
     const profile = f.w.world.wallets[f.w.world.walletIndex(wallet)]!;
     expect(r.body.whale).toEqual({
       wallet,
@@ -161,15 +207,26 @@ describe("GET /api/v2/whale/{address}/history", () => {
     });
     const byMarket = new Map<string, Expected[]>();
     for (const p of expected) byMarket.set(p.condition_id, [...(byMarket.get(p.condition_id) ?? []), p]);
-    const markets = [...byMarket.values()].sort((a, b) => b[0]!.resolved_at - a[0]!.resolved_at || (a[0]!.market_id < b[0]!.market_id ? -1 : 1));
+    const markets = [...byMarket.values()].sort(
+      (a, b) => b[0]!.resolved_at - a[0]!.resolved_at || (a[0]!.market_id < b[0]!.market_id ? -1 : 1),
+    );
     expect(r.body.total).toBe(markets.length);
     expect(r.body.history.map((h: any) => h.condition_id)).toEqual(markets.map((m) => m[0]!.condition_id));
     r.body.history.forEach((h: any, i: number) => {
       const sides = markets[i]!;
       const pnl = sides.reduce((s, p) => s + p.pnl, 0);
-      expect(h).toMatchObject({ market_id: sides[0]!.market_id, resolution: sides[0]!.resolution, resolved_at: sides[0]!.resolved_at, sides_traded: sides.length, won: pnl > 0 });
+      expect(h).toMatchObject({
+        market_id: sides[0]!.market_id,
+        resolution: sides[0]!.resolution,
+        resolved_at: sides[0]!.resolved_at,
+        sides_traded: sides.length,
+        won: pnl > 0,
+      });
       expect(h.pnl).toBeCloseTo(pnl, 4);
-      expect(h.net_cost).toBeCloseTo(sides.reduce((s, p) => s + p.net_cost, 0), 6);
+      expect(h.net_cost).toBeCloseTo(
+        sides.reduce((s, p) => s + p.net_cost, 0),
+        6,
+      );
       expect(h.side).toBe([...sides].sort((a, b) => b.net_cost - a.net_cost)[0]!.side);
     });
     const limited = await get(f, `/api/v2/whale/${wallet}/history`);

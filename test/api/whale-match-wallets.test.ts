@@ -14,14 +14,30 @@ const side = (outcomeIndex: number) => (outcomeIndex === 0 ? "YES" : "NO");
 
 async function facts() {
   const stats = new Map(
-    (await f.q<{ wallet: string; total_pnl: number; win_rate: number; profit_factor: number }>("select wallet, total_pnl, win_rate, profit_factor from wallet_stats")).map((r) => [r.wallet, r]),
+    (
+      await f.q<{ wallet: string; total_pnl: number; win_rate: number; profit_factor: number }>(
+        "select wallet, total_pnl, win_rate, profit_factor from wallet_stats",
+      )
+    ).map((r) => [r.wallet, r]),
   );
-  const names = new Map((await f.q<{ address: string; name: string | null; pseudonym: string | null }>("select address, name, pseudonym from wallets")).map((r) => [r.address, r.name || r.pseudonym || null]));
+  const names = new Map(
+    (
+      await f.q<{ address: string; name: string | null; pseudonym: string | null }>(
+        "select address, name, pseudonym from wallets",
+      )
+    ).map((r) => [r.address, r.name || r.pseudonym || null]),
+  );
   const markets = new Map(
-    (await f.q<{ id: string; condition_id: string; question: string; closed: number; price_yes: number | null; price_no: number | null }>("select id, condition_id, question, closed, price_yes, price_no from markets")).map((m) => [
-      m.condition_id,
-      m,
-    ]),
+    (
+      await f.q<{
+        id: string;
+        condition_id: string;
+        question: string;
+        closed: number;
+        price_yes: number | null;
+        price_no: number | null;
+      }>("select id, condition_id, question, closed, price_yes, price_no from markets")
+    ).map((m) => [m.condition_id, m]),
   );
   return { stats, names, markets };
 }
@@ -35,7 +51,12 @@ function sampleWallets(): string[] {
 }
 
 function sharedCounts(wallet: string): Map<string, number> {
-  const mine = new Set(f.posOf(wallet).filter((p) => p.total_bought > 0).map(pair));
+  const mine = new Set(
+    f
+      .posOf(wallet)
+      .filter((p) => p.total_bought > 0)
+      .map(pair),
+  );
   const out = new Map<string, number>();
   for (const p of f.positions) {
     if (p.wallet === wallet || !f.smart.has(p.wallet) || p.total_bought <= 0 || !mine.has(pair(p))) continue;
@@ -53,7 +74,8 @@ function groups(rows: Pos[]): Pos[][] {
 describe("whale matches for every kind of wallet", () => {
   it("answers every field of whale-matches, missed-opportunities and active-whale-markets as the store says", async () => {
     const { stats, names, markets } = await facts();
-    const whalesOf = (rows: Pos[]) => [...new Set(rows.map((r) => r.wallet))].sort().map((w) => ({ wallet: w, name: names.get(w) ?? null }));
+    const whalesOf = (rows: Pos[]) =>
+      [...new Set(rows.map((r) => r.wallet))].sort().map((w) => ({ wallet: w, name: names.get(w) ?? null }));
     let nonEmpty = 0;
     for (const wallet of sampleWallets()) {
       const shared = sharedCounts(wallet);
@@ -73,10 +95,23 @@ describe("whale matches for every kind of wallet", () => {
           win_rate: stats.get(w)!.win_rate,
           profit_factor: stats.get(w)!.profit_factor,
         }));
-      expect(matches, wallet).toEqual({ address: wallet, positions_considered: considered, matched_whales: shared.size, matches: ranked });
+      expect(matches, wallet).toEqual({
+        address: wallet,
+        positions_considered: considered,
+        matched_whales: shared.size,
+        matches: ranked,
+      });
 
       const present = new Set(own.map((p) => p.condition_id));
-      const won = groups(f.positions.filter((p) => shared.has(p.wallet) && p.total_bought > 0 && !present.has(p.condition_id) && f.resolutionOf.get(p.condition_id) === side(p.outcome_index)))
+      const won = groups(
+        f.positions.filter(
+          (p) =>
+            shared.has(p.wallet) &&
+            p.total_bought > 0 &&
+            !present.has(p.condition_id) &&
+            f.resolutionOf.get(p.condition_id) === side(p.outcome_index),
+        ),
+      )
         .filter((rows) => rows.length >= 3)
         .map((rows) => ({ rows, pnl: rows.reduce((a, p) => a + p.net, 0) }))
         .sort((a, b) => b.rows.length - a.rows.length || b.pnl - a.pnl);
@@ -101,7 +136,15 @@ describe("whale matches for every kind of wallet", () => {
 
       const held = new Set(own.filter((p) => p.status === "open" && p.shares > 0).map(pair));
       const active = groups(
-        f.positions.filter((p) => shared.has(p.wallet) && p.status === "open" && p.shares > 0 && !held.has(pair(p)) && markets.get(p.condition_id)?.closed === 0 && !f.resolutionOf.get(p.condition_id)),
+        f.positions.filter(
+          (p) =>
+            shared.has(p.wallet) &&
+            p.status === "open" &&
+            p.shares > 0 &&
+            !held.has(pair(p)) &&
+            markets.get(p.condition_id)?.closed === 0 &&
+            !f.resolutionOf.get(p.condition_id),
+        ),
       )
         .filter((rows) => rows.length >= 3)
         .map((rows) => ({ rows, cost: rows.reduce((a, p) => a + (p.shares / 1e6) * p.avg_price, 0) }))

@@ -5,9 +5,29 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
 import { storeBackends } from "../support/backends.js";
-import { DAY, NOW, TODAY, addEvent, addMarket, addPosition, addSnapshot, addWhale, condition, openWhaleWorld, type WhaleWorld } from "./whale-world.support.js";
+import {
+  DAY,
+  NOW,
+  TODAY,
+  addEvent,
+  addMarket,
+  addPosition,
+  addSnapshot,
+  addWhale,
+  condition,
+  openWhaleWorld,
+  type WhaleWorld,
+} from "./whale-world.support.js";
 
-const PREMIUM_V2 = ["/api/v2/whale-alerts", "/api/v2/whale-alerts/summary", "/api/v2/whale-alerts/big-positions", "/api/v2/whale-alerts/big-positions/summary", "/api/v2/whales/recent-trades", "/api/v2/whale-flips", "/api/v2/conviction-clusters"];
+const PREMIUM_V2 = [
+  "/api/v2/whale-alerts",
+  "/api/v2/whale-alerts/summary",
+  "/api/v2/whale-alerts/big-positions",
+  "/api/v2/whale-alerts/big-positions/summary",
+  "/api/v2/whales/recent-trades",
+  "/api/v2/whale-flips",
+  "/api/v2/conviction-clusters",
+];
 const PREMIUM_V1 = ["/api/public/v1/whale-flips", "/api/public/v1/conviction-clusters"];
 
 describe.each(storeBackends)("whale positions over a hand-built world on $kind", (backend) => {
@@ -18,7 +38,13 @@ describe.each(storeBackends)("whale positions over a hand-built world on $kind",
     w = await openWhaleWorld(backend);
     await addEvent(w, { id: "e1", slug: "e1-slug", title: "Election" });
     await addEvent(w, { id: "e2", slug: "e2-slug", title: "Cup" });
-    for (const [n, eventId, category, priceYes] of [[1, "e1", "POLITICS", 0.6], [2, "e1", "POLITICS", 0.3], [3, "e1", "POLITICS", 0.5], [4, "e2", "SPORTS", 0.8], [5, "e2", "SPORTS", 0.1]] as const) {
+    for (const [n, eventId, category, priceYes] of [
+      [1, "e1", "POLITICS", 0.6],
+      [2, "e1", "POLITICS", 0.3],
+      [3, "e1", "POLITICS", 0.5],
+      [4, "e2", "SPORTS", 0.8],
+      [5, "e2", "SPORTS", 0.1],
+    ] as const) {
       await addMarket(w, { n, eventId, category, priceYes });
     }
     await addMarket(w, { n: 6, category: "CRYPTO", priceYes: null });
@@ -28,7 +54,8 @@ describe.each(storeBackends)("whale positions over a hand-built world on $kind",
     D = await addWhale(w, { n: 4, name: null, winRate: 61, totalPnl: 300_000 });
     const F = await addWhale(w, { n: 5, farmer: true });
     const N = await addWhale(w, { n: 6, smart: false });
-    const open = (wallet: string, market: number, outcome: 0 | 1, shares: number, avgPrice: number) => addPosition(w, { wallet, market, outcome, shares, avgPrice });
+    const open = (wallet: string, market: number, outcome: 0 | 1, shares: number, avgPrice: number) =>
+      addPosition(w, { wallet, market, outcome, shares, avgPrice });
     // Costs (shares × average price) in the comments; a net is YES cost − NO cost.
     await open(A, 1, 0, 1_500_000, 0.4); // 600,000
     await open(A, 1, 1, 100_000, 0.5); // 50,000: A's m1 net +550,000
@@ -52,7 +79,8 @@ describe.each(storeBackends)("whale positions over a hand-built world on $kind",
     await open(D, 4, 0, 1_000, 0.5); // 500
     for (const m of [1, 2, 3]) await open(F, m, 0, m === 1 ? 5_000_000 : 1_000, 0.5); // a farmer: never counted
     for (const m of [1, 2, 3]) await open(N, m, 1, m === 1 ? 3_000_000 : 1_000, 0.5); // not Smart Money: never counted
-    const snap = (days: number, wallet: string, market: number, yesCost: number, noCost: number) => addSnapshot(w, { day: TODAY - days * DAY, wallet, market, yesCost, noCost });
+    const snap = (days: number, wallet: string, market: number, yesCost: number, noCost: number) =>
+      addSnapshot(w, { day: TODAY - days * DAY, wallet, market, yesCost, noCost });
     // 2026-06-03 (7 days back)
     await snap(7, A, 1, 0, 300_000); // −300,000 → +550,000: flip, swing 850,000
     await snap(7, B, 4, 160_000, 0); // +160,000 → −700,000: flip, 860,000
@@ -109,11 +137,27 @@ describe.each(storeBackends)("whale positions over a hand-built world on $kind",
       ]);
       expect(res.body).toMatchObject({ count: 4, total: 4, min_usd: 500_000, category: null });
       const [b, a, c, d] = res.body.items;
-      expect(a).toMatchObject({ wallet_name: "alpha", market_title: "Question 1?", size: 1_500_000, avg_price: 0.4, current_price: 0.6, market_id: "1001", category: "POLITICS", win_rate: 70, total_pnl: 5_000_000 });
+      expect(a).toMatchObject({
+        wallet_name: "alpha",
+        market_title: "Question 1?",
+        size: 1_500_000,
+        avg_price: 0.4,
+        current_price: 0.6,
+        market_id: "1001",
+        category: "POLITICS",
+        win_rate: 70,
+        total_pnl: 5_000_000,
+      });
       expect(a.cost_basis).toBeCloseTo(600_000, 6);
       expect(a.value_usd).toBeCloseTo(900_000, 6);
       expect(a.unrealized_pnl).toBeCloseTo(300_000, 6);
-      expect(b).toMatchObject({ wallet_name: "bravo", side: "NO", size: 2_000_000, avg_price: 0.35, category: "SPORTS" });
+      expect(b).toMatchObject({
+        wallet_name: "bravo",
+        side: "NO",
+        size: 2_000_000,
+        avg_price: 0.35,
+        category: "SPORTS",
+      });
       expect(b.current_price).toBeCloseTo(0.2, 9);
       expect(b.cost_basis).toBeCloseTo(700_000, 6);
       expect(b.value_usd).toBeCloseTo(400_000, 6);
@@ -131,8 +175,12 @@ describe.each(storeBackends)("whale positions over a hand-built world on $kind",
       // Every (wallet, market) of the four whales: A 4 (m3 closed), B 4, C 5, D 4.
       const everything = await rows("?min_usd=0&limit=200");
       expect(everything.total).toBe(17);
-      expect(everything.items.find((i: any) => i.wallet === C && i.condition_id === condition(3))).toMatchObject({ side: "YES", size: 300 });
-      for (const q of ["limit=201", "limit=0", "min_usd=-1", "category=weather"]) expect((await w.get(`/api/v2/whale-alerts/big-positions?${q}`)).status, q).toBe(422);
+      expect(everything.items.find((i: any) => i.wallet === C && i.condition_id === condition(3))).toMatchObject({
+        side: "YES",
+        size: 300,
+      });
+      for (const q of ["limit=201", "limit=0", "min_usd=-1", "category=weather"])
+        expect((await w.get(`/api/v2/whale-alerts/big-positions?${q}`)).status, q).toBe(422);
     });
 
     it("sums them: count, held value (at cost without a price), the largest, the top whale", async () => {
@@ -161,7 +209,13 @@ describe.each(storeBackends)("whale positions over a hand-built world on $kind",
       expect(res.body).toMatchObject({ count: 2, min_whales: 3, min_markets: 2 });
       const [e1, e2] = res.body.clusters;
       // e1 YES: A (m1 550,000 + m2 200,000), B (m2 500 + m3 200), C (m1 500 + m3 100). D stands on m1 only; F and N never count.
-      expect(e1).toMatchObject({ event_slug: "e1-slug", event_title: "Election", side: "YES", whale_count: 3, market_count: 3 });
+      expect(e1).toMatchObject({
+        event_slug: "e1-slug",
+        event_title: "Election",
+        side: "YES",
+        whale_count: 3,
+        market_count: 3,
+      });
       expect(e1.total_capital_usd).toBeCloseTo(751_300, 4);
       expect(e1.whales.map((x: any) => [x.wallet, x.name, x.wr, x.pnl, Math.round(x.capital_usd), x.markets])).toEqual([
         [A, "alpha", 70, 5_000_000, 750_000, 2],
@@ -181,24 +235,39 @@ describe.each(storeBackends)("whale positions over a hand-built world on $kind",
     });
 
     it("applies min_whales and limit; the public v1 route answers the same", async () => {
-      const slugs = async (url: string) => (await w.get(url)).body.clusters.map((c: any) => `${c.event_slug}/${c.side}`);
-      expect(await slugs("/api/v2/conviction-clusters?min_whales=1")).toEqual(["e1-slug/YES", "e2-slug/YES", "e2-slug/NO"]);
+      const slugs = async (url: string) =>
+        (await w.get(url)).body.clusters.map((c: any) => `${c.event_slug}/${c.side}`);
+      expect(await slugs("/api/v2/conviction-clusters?min_whales=1")).toEqual([
+        "e1-slug/YES",
+        "e2-slug/YES",
+        "e2-slug/NO",
+      ]);
       expect(await slugs("/api/v2/conviction-clusters?min_whales=4")).toEqual([]);
       expect(await slugs("/api/v2/conviction-clusters?limit=1")).toEqual(["e1-slug/YES"]);
-      expect((await w.get("/api/public/v1/conviction-clusters")).body.clusters).toEqual((await w.get("/api/v2/conviction-clusters")).body.clusters);
+      expect((await w.get("/api/public/v1/conviction-clusters")).body.clusters).toEqual(
+        (await w.get("/api/v2/conviction-clusters")).body.clusters,
+      );
       for (const path of ["/api/v2/conviction-clusters", "/api/public/v1/conviction-clusters"]) {
-        for (const q of ["min_whales=0", "min_whales=101", "limit=101", "limit=0"]) expect((await w.get(`${path}?${q}`)).status, `${path}?${q}`).toBe(422);
+        for (const q of ["min_whales=0", "min_whales=101", "limit=101", "limit=0"])
+          expect((await w.get(`${path}?${q}`)).status, `${path}?${q}`).toBe(422);
       }
     });
   });
 
   describe("whale flips", () => {
     const flips = async (url: string) => (await w.get(url)).body;
-    const summary = (body: any) => body.flips.map((f: any) => [f.wallet, f.condition_id, f.old_side, f.new_side, Math.round(f.swing_usd)]);
+    const summary = (body: any) =>
+      body.flips.map((f: any) => [f.wallet, f.condition_id, f.old_side, f.new_side, Math.round(f.swing_usd)]);
 
     it("compares the snapshot of `days` back with the positions now: sign reversals of at least 200,000 swing, largest first", async () => {
       const body = await flips("/api/v2/whale-flips");
-      expect(body).toMatchObject({ lookback_days: 7, comparison_date: "2026-06-03", count: 6, total: 6, min_swing_usd: 200_000 });
+      expect(body).toMatchObject({
+        lookback_days: 7,
+        comparison_date: "2026-06-03",
+        count: 6,
+        total: 6,
+        min_swing_usd: 200_000,
+      });
       expect(summary(body)).toEqual([
         [B, condition(4), "YES", "NO", 860_000],
         [A, condition(1), "NO", "YES", 850_000],
@@ -208,7 +277,13 @@ describe.each(storeBackends)("whale positions over a hand-built world on $kind",
         [A, condition(2), "NO", "YES", 210_000],
       ]);
       const b = body.flips[0];
-      expect(b).toMatchObject({ display_name: "bravo", market_id: "1004", question: "Question 4?", win_rate: 65, lifetime_pnl: 2_000_000 });
+      expect(b).toMatchObject({
+        display_name: "bravo",
+        market_id: "1004",
+        question: "Question 4?",
+        win_rate: 65,
+        lifetime_pnl: 2_000_000,
+      });
       expect(b.old_size_usd).toBeCloseTo(160_000, 6);
       expect(b.new_size_usd).toBeCloseTo(700_000, 6);
       expect(summary(await flips("/api/v2/whale-flips?limit=2"))).toHaveLength(2);
@@ -226,16 +301,20 @@ describe.each(storeBackends)("whale positions over a hand-built world on $kind",
       expect((await at("days=4"))[0]).toBe("2026-06-03");
       expect(await at("days=8")).toEqual([null, []]);
       expect(await at("days=35")).toEqual([null, []]);
-      for (const q of ["days=36", "days=0", "limit=101"]) expect((await w.get(`/api/v2/whale-flips?${q}`)).status, q).toBe(422);
+      for (const q of ["days=36", "days=0", "limit=101"])
+        expect((await w.get(`/api/v2/whale-flips?${q}`)).status, q).toBe(422);
     });
 
     it("public v1: one day back by default, at most 14", async () => {
       const body = await flips("/api/public/v1/whale-flips");
       expect(body).toMatchObject({ lookback_days: 1, comparison_date: "2026-06-09" });
       expect(summary(body)).toEqual([[B, condition(4), "YES", "NO", 1_000_000]]);
-      expect((await flips("/api/public/v1/whale-flips?days=7")).flips).toEqual((await flips("/api/v2/whale-flips")).flips);
+      expect((await flips("/api/public/v1/whale-flips?days=7")).flips).toEqual(
+        (await flips("/api/v2/whale-flips")).flips,
+      );
       expect((await w.get("/api/public/v1/whale-flips?days=14")).status).toBe(200);
-      for (const q of ["days=15", "days=0", "limit=101"]) expect((await w.get(`/api/public/v1/whale-flips?${q}`)).status, q).toBe(422);
+      for (const q of ["days=15", "days=0", "limit=101"])
+        expect((await w.get(`/api/public/v1/whale-flips?${q}`)).status, q).toBe(422);
     });
 
     it("keeps each answer for the clock hour", async () => {

@@ -19,7 +19,10 @@ export interface WhaleWorld extends TestApp {
   get<T = any>(url: string, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
 }
 
-export async function openWhaleWorld(storeBackend: StoreBackend, env: Record<string, string> = {}): Promise<WhaleWorld> {
+export async function openWhaleWorld(
+  storeBackend: StoreBackend,
+  env: Record<string, string> = {},
+): Promise<WhaleWorld> {
   const t = await openTestApp({ storeBackend, env });
   t.clock.set(NOW * 1000);
   const { key } = await createKey(t.store.db, { account: "whale-world", plan: "premium", now: NOW });
@@ -34,8 +37,15 @@ export async function openWhaleWorld(storeBackend: StoreBackend, env: Record<str
 }
 
 /** Inserts a row of the columns given; the table's defaults fill the others (Kysely's types ask for every column). */
-async function insert(t: TestApp, table: "events" | "markets" | "wallets" | "wallet_stats" | "positions" | "position_snapshots" | "fills", row: Record<string, unknown>): Promise<void> {
-  await t.store.db.insertInto(table).values(row as never).execute();
+async function insert(
+  t: TestApp,
+  table: "events" | "markets" | "wallets" | "wallet_stats" | "positions" | "position_snapshots" | "fills",
+  row: Record<string, unknown>,
+): Promise<void> {
+  await t.store.db
+    .insertInto(table)
+    .values(row as never)
+    .execute();
 }
 
 /** A wallet address from a small number. */
@@ -43,12 +53,29 @@ export const wallet = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 /** A condition id from a small number. */
 export const condition = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
 
-export async function addEvent(t: TestApp, e: { id: string; slug: string; title?: string; category?: string }): Promise<void> {
-  await insert(t, "events", { id: e.id, slug: e.slug, title: e.title ?? e.slug, category: e.category ?? null, updated_at: NOW });
+export async function addEvent(
+  t: TestApp,
+  e: { id: string; slug: string; title?: string; category?: string },
+): Promise<void> {
+  await insert(t, "events", {
+    id: e.id,
+    slug: e.slug,
+    title: e.title ?? e.slug,
+    category: e.category ?? null,
+    updated_at: NOW,
+  });
 }
 
-export async function addMarket(t: TestApp, m: { n: number; question?: string; eventId?: string; category?: string; priceYes?: number | null }): Promise<{ id: string; condition_id: string; slug: string }> {
-  const row = { id: String(1000 + m.n), condition_id: condition(m.n), slug: `market-${m.n}`, question: m.question ?? `Question ${m.n}?` };
+export async function addMarket(
+  t: TestApp,
+  m: { n: number; question?: string; eventId?: string; category?: string; priceYes?: number | null },
+): Promise<{ id: string; condition_id: string; slug: string }> {
+  const row = {
+    id: String(1000 + m.n),
+    condition_id: condition(m.n),
+    slug: `market-${m.n}`,
+    question: m.question ?? `Question ${m.n}?`,
+  };
   const priceYes = m.priceYes === undefined ? 0.5 : m.priceYes;
   await insert(t, "markets", {
     ...row,
@@ -64,15 +91,33 @@ export async function addMarket(t: TestApp, m: { n: number; question?: string; e
 }
 
 /** A wallet with statistics: smart unless told otherwise. */
-export async function addWhale(t: TestApp, w: { n: number; name?: string | null; smart?: boolean; farmer?: boolean; winRate?: number; totalPnl?: number }): Promise<string> {
+export async function addWhale(
+  t: TestApp,
+  w: { n: number; name?: string | null; smart?: boolean; farmer?: boolean; winRate?: number; totalPnl?: number },
+): Promise<string> {
   const address = wallet(w.n);
-  await insert(t, "wallets", { address, name: w.name === undefined ? `whale-${w.n}` : w.name, pseudonym: null, updated_at: NOW });
-  await insert(t, "wallet_stats", { wallet: address, computed_at: NOW, is_smart: w.smart === false ? 0 : 1, is_farmer: w.farmer ? 1 : 0, win_rate: w.winRate ?? 60, total_pnl: w.totalPnl ?? 1_000 });
+  await insert(t, "wallets", {
+    address,
+    name: w.name === undefined ? `whale-${w.n}` : w.name,
+    pseudonym: null,
+    updated_at: NOW,
+  });
+  await insert(t, "wallet_stats", {
+    wallet: address,
+    computed_at: NOW,
+    is_smart: w.smart === false ? 0 : 1,
+    is_farmer: w.farmer ? 1 : 0,
+    win_rate: w.winRate ?? 60,
+    total_pnl: w.totalPnl ?? 1_000,
+  });
   return address;
 }
 
 /** An open position of `shares` at `avgPrice` (cost = shares × avgPrice USD). */
-export async function addPosition(t: TestApp, p: { wallet: string; market: number; outcome: 0 | 1; shares: number; avgPrice: number; status?: "open" | "closed" }): Promise<void> {
+export async function addPosition(
+  t: TestApp,
+  p: { wallet: string; market: number; outcome: 0 | 1; shares: number; avgPrice: number; status?: "open" | "closed" },
+): Promise<void> {
   await insert(t, "positions", {
     wallet: p.wallet,
     token_id: `${p.market}0${p.outcome + 1}`,
@@ -90,8 +135,19 @@ export async function addPosition(t: TestApp, p: { wallet: string; market: numbe
   });
 }
 
-export async function addSnapshot(t: TestApp, s: { day: number; wallet: string; market: number; yesCost: number; noCost: number }): Promise<void> {
-  await insert(t, "position_snapshots", { day: s.day, wallet: s.wallet, condition_id: condition(s.market), yes_shares: Math.round(s.yesCost * 2 * MICRO), yes_cost: s.yesCost, no_shares: Math.round(s.noCost * 2 * MICRO), no_cost: s.noCost });
+export async function addSnapshot(
+  t: TestApp,
+  s: { day: number; wallet: string; market: number; yesCost: number; noCost: number },
+): Promise<void> {
+  await insert(t, "position_snapshots", {
+    day: s.day,
+    wallet: s.wallet,
+    condition_id: condition(s.market),
+    yes_shares: Math.round(s.yesCost * 2 * MICRO),
+    yes_cost: s.yesCost,
+    no_shares: Math.round(s.noCost * 2 * MICRO),
+    no_cost: s.noCost,
+  });
 }
 
 let fills = 0;
@@ -99,7 +155,17 @@ let fills = 0;
 /** A fill of `usd` USD at `price` (shares = usd / price). */
 export async function addFill(
   t: TestApp,
-  f: { wallet: string; market: number; ts: number; usd: number; outcome?: 0 | 1; side?: "BUY" | "SELL"; price?: number; role?: "maker" | "taker" | null; entryType?: "MINT" | "MERGE" | "COMPLEMENTARY" | null },
+  f: {
+    wallet: string;
+    market: number;
+    ts: number;
+    usd: number;
+    outcome?: 0 | 1;
+    side?: "BUY" | "SELL";
+    price?: number;
+    role?: "maker" | "taker" | null;
+    entryType?: "MINT" | "MERGE" | "COMPLEMENTARY" | null;
+  },
 ): Promise<string> {
   const n = ++fills;
   const price = f.price ?? 0.5;
@@ -126,7 +192,16 @@ export async function addFill(
 
 /** Tells the API processes that wallet_stats was rewritten (as a Deriver refresh does). */
 export async function bumpStatsGeneration(t: TestApp): Promise<void> {
-  const row = await t.store.db.selectFrom("derive_state").select("value").where("name", "=", "stats_generation").executeTakeFirst();
-  if (row) await t.store.db.updateTable("derive_state").set({ value: Number(row.value) + 1 }).where("name", "=", "stats_generation").execute();
+  const row = await t.store.db
+    .selectFrom("derive_state")
+    .select("value")
+    .where("name", "=", "stats_generation")
+    .executeTakeFirst();
+  if (row)
+    await t.store.db
+      .updateTable("derive_state")
+      .set({ value: Number(row.value) + 1 })
+      .where("name", "=", "stats_generation")
+      .execute();
   else await t.store.db.insertInto("derive_state").values({ name: "stats_generation", value: 1 }).execute();
 }

@@ -38,7 +38,14 @@ export async function openTestApp(
   const { store, dispose: disposeStore } = await storeBackend.open();
   const { platform, dispose: disposePlatform } = await platformBackend.open(clock);
   const app = await buildApp(
-    { config, store, platform, expectedSources: options.expectedSources ?? [], startedAt: clock.now(), live: options.live?.(clock) },
+    {
+      config,
+      store,
+      platform,
+      expectedSources: options.expectedSources ?? [],
+      startedAt: clock.now(),
+      live: options.live?.(clock),
+    },
     options.logSink ? createLogger("trace", options.logSink as never) : createLogger("silent"),
   );
   if (options.register) await options.register(app);

@@ -12,7 +12,9 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** Why the browser tests cannot run here, or null when they can. */
 export function noBrowserReason(): string | null {
-  return existsSync(CHROMIUM_PATH) ? null : `no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH): the dashboard's browser tests are skipped`;
+  return existsSync(CHROMIUM_PATH)
+    ? null
+    : `no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH): the dashboard's browser tests are skipped`;
 }
 
 const ARGS = [

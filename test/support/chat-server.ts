@@ -8,7 +8,12 @@ import type { AddressInfo } from "node:net";
 
 export interface ChatRequest {
   headers: IncomingHttpHeaders;
-  body: { model: string; messages: Array<{ role: string; content: string }>; max_tokens?: number; temperature?: number };
+  body: {
+    model: string;
+    messages: Array<{ role: string; content: string }>;
+    max_tokens?: number;
+    temperature?: number;
+  };
   /** The wallet_facts JSON of the user message, parsed. */
   facts: Record<string, any>;
 }
@@ -56,11 +61,17 @@ export async function startChatServer(respond: Responder): Promise<ChatServer> {
     req.on("data", (chunk: Buffer) => (raw += chunk.toString()));
     req.on("end", () => {
       if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: "not found" } }));
         return;
       }
       const body = JSON.parse(raw) as ChatRequest["body"];
-      const request = { headers: req.headers, body, facts: factsOf(body.messages.find((m) => m.role === "user")?.content ?? "") };
+      const request = {
+        headers: req.headers,
+        body,
+        facts: factsOf(body.messages.find((m) => m.role === "user")?.content ?? ""),
+      };
       state.requests.push(request);
       state.inFlight++;
       state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);

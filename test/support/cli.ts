@@ -15,7 +15,9 @@ export interface Running {
 }
 
 export function spawnPelagic(args: string[], env: Record<string, string | undefined>): Running {
-  return follow(spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }));
+  return follow(
+    spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }),
+  );
 }
 
 /** Follows a child process started with piped stdout and stderr (a `pelagic` command, or a shell running one). */
@@ -23,7 +25,10 @@ export function follow(child: ChildProcess): Running {
   const lines: Running["lines"] = [];
   let err = "";
   let buffer = "";
-  const waiters: Array<{ match: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }> = [];
+  const waiters: Array<{
+    match: (l: Record<string, unknown>) => boolean;
+    resolve: (l: Record<string, unknown>) => void;
+  }> = [];
   child.stdout?.on("data", (chunk: Buffer) => {
     buffer += chunk.toString();
     let nl: number;

@@ -60,7 +60,11 @@ export async function openDashboardWorld(): Promise<DashboardWorld> {
       if (Date.now() > deadline) throw new Error("the dashboard's world was not ready within 240 s");
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    const { key } = await createKey(service.store.db, { account: "dashboard", plan: "premium", now: Math.floor(Date.now() / 1000) });
+    const { key } = await createKey(service.store.db, {
+      account: "dashboard",
+      plan: "premium",
+      now: Math.floor(Date.now() / 1000),
+    });
     return {
       url: service.url,
       service,

@@ -18,23 +18,101 @@ export interface Layer {
 export const LAYERS: readonly Layer[] = [
   { name: "config", mayImport: [], what: "settings and thresholds" },
   { name: "version", mayImport: [], what: "the package's version" },
-  { name: "platform", mayImport: ["config"], what: "cache, presence, pub/sub, rate limits, clock, logger: memory or Redis" },
+  {
+    name: "platform",
+    mayImport: ["config"],
+    what: "cache, presence, pub/sub, rate limits, clock, logger: memory or Redis",
+  },
   { name: "store", mayImport: ["config"], what: "tables, migrations and the SQL plumbing: SQLite or PostgreSQL" },
-  { name: "venue", mayImport: ["config", "platform"], what: "the venue's clients and payload shapes, and its vocabulary (units, categories, contracts)" },
-  { name: "ledger", mayImport: ["config", "venue"], pure: true, what: "positions, P&L and the rule of every metric, on domain records (no I/O)" },
+  {
+    name: "venue",
+    mayImport: ["config", "platform"],
+    what: "the venue's clients and payload shapes, and its vocabulary (units, categories, contracts)",
+  },
+  {
+    name: "ledger",
+    mayImport: ["config", "venue"],
+    pure: true,
+    what: "positions, P&L and the rule of every metric, on domain records (no I/O)",
+  },
   { name: "accounts", mayImport: ["config", "store"], what: "API keys, plans and their limits" },
-  { name: "ingest", mayImport: ["config", "platform", "store", "venue"], what: "the pipelines that copy the venue into the store" },
-  { name: "derive", mayImport: ["config", "platform", "store", "venue", "ledger"], what: "runs the ledger over the stored events and writes the derived tables" },
-  { name: "analytics", mayImport: ["config", "platform", "store", "venue", "ledger"], what: "read models: what the routes answer, from the stored tables" },
-  { name: "isw", mayImport: ["config", "platform", "store", "venue"], what: "the territory monitor: probes of the war map's layers, geometry, threat levels, events, webhooks" },
-  { name: "ai", mayImport: ["config", "platform", "store", "ledger", "analytics"], what: "AI analyses of wallets: the queue, the writers (a model, or rules), the prompt, from the read models' figures" },
-  { name: "live", mayImport: ["config", "platform", "store", "venue", "ingest"], what: "the live trade streams: the relay that labels the feed once, the hub that fans it out to subscribers" },
-  { name: "api", mayImport: ["config", "version", "platform", "store", "venue", "ledger", "accounts", "analytics", "ai", "live", "isw"], what: "the HTTP routes" },
-  { name: "sim", mayImport: ["config", "platform", "venue", "ledger"], what: "the simulated venue (imported by tests, benches and commands only)" },
-  { name: "runtime", mayImport: ["config", "version", "platform", "store", "venue", "ingest", "derive", "live", "isw", "api"], what: "the composition root: the store, the service's start and stop" },
+  {
+    name: "ingest",
+    mayImport: ["config", "platform", "store", "venue"],
+    what: "the pipelines that copy the venue into the store",
+  },
+  {
+    name: "derive",
+    mayImport: ["config", "platform", "store", "venue", "ledger"],
+    what: "runs the ledger over the stored events and writes the derived tables",
+  },
+  {
+    name: "analytics",
+    mayImport: ["config", "platform", "store", "venue", "ledger"],
+    what: "read models: what the routes answer, from the stored tables",
+  },
+  {
+    name: "isw",
+    mayImport: ["config", "platform", "store", "venue"],
+    what: "the territory monitor: probes of the war map's layers, geometry, threat levels, events, webhooks",
+  },
+  {
+    name: "ai",
+    mayImport: ["config", "platform", "store", "ledger", "analytics"],
+    what: "AI analyses of wallets: the queue, the writers (a model, or rules), the prompt, from the read models' figures",
+  },
+  {
+    name: "live",
+    mayImport: ["config", "platform", "store", "venue", "ingest"],
+    what: "the live trade streams: the relay that labels the feed once, the hub that fans it out to subscribers",
+  },
+  {
+    name: "api",
+    mayImport: [
+      "config",
+      "version",
+      "platform",
+      "store",
+      "venue",
+      "ledger",
+      "accounts",
+      "analytics",
+      "ai",
+      "live",
+      "isw",
+    ],
+    what: "the HTTP routes",
+  },
+  {
+    name: "sim",
+    mayImport: ["config", "platform", "venue", "ledger"],
+    what: "the simulated venue (imported by tests, benches and commands only)",
+  },
+  {
+    name: "runtime",
+    mayImport: ["config", "version", "platform", "store", "venue", "ingest", "derive", "live", "isw", "api"],
+    what: "the composition root: the store, the service's start and stop",
+  },
   {
     name: "commands",
-    mayImport: ["config", "version", "platform", "store", "venue", "ledger", "accounts", "ingest", "derive", "analytics", "ai", "live", "isw", "api", "sim", "runtime"],
+    mayImport: [
+      "config",
+      "version",
+      "platform",
+      "store",
+      "venue",
+      "ledger",
+      "accounts",
+      "ingest",
+      "derive",
+      "analytics",
+      "ai",
+      "live",
+      "isw",
+      "api",
+      "sim",
+      "runtime",
+    ],
     what: "the command line",
   },
 ];
@@ -49,14 +127,19 @@ export interface Import {
   readonly reexport: boolean;
 }
 
-const STATEMENT = /\b(import|export)(\s+type\b)?\s*(?:[\w*{][^;"'`]*?\s+from\s*)?["']([^"'\n]+)["']|\bimport\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
+const STATEMENT =
+  /\b(import|export)(\s+type\b)?\s*(?:[\w*{][^;"'`]*?\s+from\s*)?["']([^"'\n]+)["']|\bimport\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
 
 /** The imports of one file (`from`, relative to src/): static, re-exported and dynamic. */
 export function importsOf(from: string, text: string): Import[] {
   return [...text.matchAll(STATEMENT)].map((m) => {
     const specifier = (m[3] ?? m[4]) as string;
     const external = !specifier.startsWith(".");
-    const to = external ? specifier : normalize(join(dirname(from), specifier.replace(/\.js$/, ".ts"))).split("\\").join("/");
+    const to = external
+      ? specifier
+      : normalize(join(dirname(from), specifier.replace(/\.js$/, ".ts")))
+          .split("\\")
+          .join("/");
     return { from, to, external, typeOnly: m[2] !== undefined, reexport: m[1] === "export" };
   });
 }
@@ -64,7 +147,8 @@ export function importsOf(from: string, text: string): Import[] {
 /** Tests and the helpers beside them (`testing/` folders) may also import test/ and the simulated venue. */
 export const isTestCode = (file: string): boolean => file.endsWith(".test.ts") || file.split("/").includes("testing");
 
-export const layerOf = (file: string): string => (file.includes("/") ? file.slice(0, file.indexOf("/")) : file.replace(/\.ts$/, ""));
+export const layerOf = (file: string): string =>
+  file.includes("/") ? file.slice(0, file.indexOf("/")) : file.replace(/\.ts$/, "");
 
 /** The TypeScript files under `root` (src/), relative to it, tests and test helpers included. */
 export const sourceFiles = (root: string): string[] =>
@@ -73,7 +157,8 @@ export const sourceFiles = (root: string): string[] =>
     .map((file) => file.split("\\").join("/"));
 
 /** Every import of the TypeScript files under `root` (src/). */
-export const sourceImports = (root: string): Import[] => sourceFiles(root).flatMap((file) => importsOf(file, readFileSync(join(root, file), "utf8")));
+export const sourceImports = (root: string): Import[] =>
+  sourceFiles(root).flatMap((file) => importsOf(file, readFileSync(join(root, file), "utf8")));
 
 /** Files in circles (strongly connected components of more than one file, or a file importing itself). */
 export function circles(imports: readonly Import[]): string[][] {
@@ -115,7 +200,8 @@ export function layoutProblems(imports: readonly Import[], layers: readonly Laye
   const problems: string[] = [];
   for (const layer of layers) {
     for (const lower of layer.mayImport) {
-      if (!((byName.get(lower)?.rank ?? Infinity) < byName.get(layer.name)!.rank)) problems.push(`layer ${layer.name} may import ${lower}, which is not listed before it`);
+      if (!((byName.get(lower)?.rank ?? Infinity) < byName.get(layer.name)!.rank))
+        problems.push(`layer ${layer.name} may import ${lower}, which is not listed before it`);
     }
   }
   const code = imports.filter((i) => !isTestCode(i.from));
@@ -129,8 +215,10 @@ export function layoutProblems(imports: readonly Import[], layers: readonly Laye
     if (i.external) continue;
     const to = layerOf(i.to);
     if (isTestCode(i.to) || i.to.startsWith("../")) problems.push(`${i.from} imports test code ${i.to}`);
-    else if (to !== from && !layer.mayImport.includes(to)) problems.push(`${i.from} imports ${i.to}: ${from} may not import ${to}`);
-    else if (to !== from && i.reexport) problems.push(`${i.from} re-exports ${i.to}: a layer exports only its own files`);
+    else if (to !== from && !layer.mayImport.includes(to))
+      problems.push(`${i.from} imports ${i.to}: ${from} may not import ${to}`);
+    else if (to !== from && i.reexport)
+      problems.push(`${i.from} re-exports ${i.to}: a layer exports only its own files`);
   }
   problems.push(...impureImports(code, byName));
   for (const circle of circles(code)) problems.push(`circle: ${circle.join(" -> ")}`);
@@ -147,7 +235,8 @@ function impureImports(code: readonly Import[], byName: ReadonlyMap<string, Laye
     const seen = new Set([file]);
     const walk = (at: string, via: string[]): void => {
       for (const i of running.get(at) ?? []) {
-        if (i.external) problems.push(`${file} is pure but reaches ${i.to}${via.length ? ` through ${via.join(", ")}` : ""}`);
+        if (i.external)
+          problems.push(`${file} is pure but reaches ${i.to}${via.length ? ` through ${via.join(", ")}` : ""}`);
         else if (!seen.has(i.to)) {
           seen.add(i.to);
           walk(i.to, [...via, i.to]);
@@ -161,6 +250,9 @@ function impureImports(code: readonly Import[], byName: ReadonlyMap<string, Laye
 
 /** The layers as the markdown table docs/ARCHITECTURE.md shows. */
 export function layerTable(layers: readonly Layer[] = LAYERS): string {
-  const rows = layers.map((l) => `| \`${l.name}\` | ${l.mayImport.length ? l.mayImport.map((n) => `\`${n}\``).join(", ") : "nothing"} | ${l.pure ? "pure: " : ""}${l.what} |`);
+  const rows = layers.map(
+    (l) =>
+      `| \`${l.name}\` | ${l.mayImport.length ? l.mayImport.map((n) => `\`${n}\``).join(", ") : "nothing"} | ${l.pure ? "pure: " : ""}${l.what} |`,
+  );
   return ["| layer (lowest first) | may import | what |", "|---|---|---|", ...rows].join("\n");
 }

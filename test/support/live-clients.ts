@@ -33,7 +33,8 @@ function parseFrame(block: string, atMs: number): SseFrame {
   for (const line of block.split("\n")) {
     if (line.startsWith(":")) frame.comment = line.slice(1).trim();
     else if (line.startsWith("event:")) frame.event = line.slice(6).trim();
-    else if (line.startsWith("data:")) frame.data = (frame.data === undefined ? "" : `${frame.data}\n`) + line.slice(5).trimStart();
+    else if (line.startsWith("data:"))
+      frame.data = (frame.data === undefined ? "" : `${frame.data}\n`) + line.slice(5).trimStart();
   }
   return frame;
 }
@@ -99,17 +100,26 @@ export interface WsClient {
 }
 
 /** Opens a WebSocket; resolves when open, or with the HTTP status and body of a refused handshake. */
-export function openWs(url: string, options: { headers?: Record<string, string>; protocols?: string[] } = {}): Promise<WsClient | { refused: number; body: unknown }> {
+export function openWs(
+  url: string,
+  options: { headers?: Record<string, string>; protocols?: string[] } = {},
+): Promise<WsClient | { refused: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, options.protocols ?? [], { headers: options.headers ?? {} });
     const messages: WsClient["messages"] = [];
-    const closed = new Promise<{ code: number; reason: string }>((r) => socket.once("close", (code, reason) => r({ code, reason: reason.toString() })));
+    const closed = new Promise<{ code: number; reason: string }>((r) =>
+      socket.once("close", (code, reason) => r({ code, reason: reason.toString() })),
+    );
     socket.on("message", (data) => messages.push(JSON.parse(String(data)) as WsClient["messages"][number]));
-    socket.once("open", () => resolve({ socket, messages, closed, waitFor: (what, done, ms) => until(what, () => done(messages), ms) }));
+    socket.once("open", () =>
+      resolve({ socket, messages, closed, waitFor: (what, done, ms) => until(what, () => done(messages), ms) }),
+    );
     socket.once("unexpected-response", (_request, response) => {
       let text = "";
       response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      response.on("end", () => resolve({ refused: response.statusCode ?? 0, body: text ? (JSON.parse(text) as unknown) : null }));
+      response.on("end", () =>
+        resolve({ refused: response.statusCode ?? 0, body: text ? (JSON.parse(text) as unknown) : null }),
+      );
     });
     socket.once("error", (error) => reject(error));
   });

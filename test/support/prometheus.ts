@@ -16,7 +16,8 @@ export function parseExposition(text: string): Sample[] {
     const match = LINE.exec(line);
     if (!match) throw new Error(`not a sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? "").matchAll(LABEL)) labels[key as string] = (value as string).replace(/\\(.)/g, "$1");
+    for (const [, key, value] of (match[2] ?? "").matchAll(LABEL))
+      labels[key as string] = (value as string).replace(/\\(.)/g, "$1");
     samples.push({ name: match[1] as string, labels, value: Number(match[3]) });
   }
   return samples;
@@ -24,7 +25,9 @@ export function parseExposition(text: string): Sample[] {
 
 /** The sum of the samples named `name` whose labels include `where`. */
 export function total(samples: readonly Sample[], name: string, where: Record<string, string> = {}): number {
-  return samples.filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
+  return samples
+    .filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
 }
 
 /** Whether any sample named `name` has labels including `where`. */

@@ -71,10 +71,16 @@ async function query<T extends pg.QueryResultRow>(connectionString: string, text
 
 /** Lets 127.0.0.1 open replication connections to the primary, if its rules do not already. */
 async function allowReplication(primaryUrl: string): Promise<void> {
-  const [rules] = await query<{ n: string }>(primaryUrl, "select count(*) as n from pg_hba_file_rules where 'replication' = any(database) and (address is null or address = '127.0.0.1')");
+  const [rules] = await query<{ n: string }>(
+    primaryUrl,
+    "select count(*) as n from pg_hba_file_rules where 'replication' = any(database) and (address is null or address = '127.0.0.1')",
+  );
   if (Number(rules?.n) > 0) return;
   const [file] = await query<{ hba_file: string }>(primaryUrl, "show hba_file");
-  appendFileSync(file?.hba_file as string, "\n# added by Pelagic's replica test (test/support/replica.ts)\nhost replication all 127.0.0.1/32 trust\n");
+  appendFileSync(
+    file?.hba_file as string,
+    "\n# added by Pelagic's replica test (test/support/replica.ts)\nhost replication all 127.0.0.1/32 trust\n",
+  );
   await query(primaryUrl, "select pg_reload_conf()");
 }
 
@@ -86,7 +92,17 @@ export async function buildReplica(primaryUrl: string): Promise<Replica> {
   const port = await freePort();
   const name = `pelagic_replica_${port}`;
   const dataDir = `/var/lib/postgresql/${major}/${name}`;
-  run("pg_createcluster", [major, name, "-p", String(port), "--start-conf", "manual", "--", "--auth-local=trust", "--auth-host=trust"]);
+  run("pg_createcluster", [
+    major,
+    name,
+    "-p",
+    String(port),
+    "--start-conf",
+    "manual",
+    "--",
+    "--auth-local=trust",
+    "--auth-host=trust",
+  ]);
   const drop = () => {
     try {
       run("pg_dropcluster", [major, name, "--stop"]);
@@ -96,7 +112,25 @@ export async function buildReplica(primaryUrl: string): Promise<Replica> {
   };
   try {
     run("runuser", ["-u", "postgres", "--", "find", dataDir, "-mindepth", "1", "-delete"]);
-    run("runuser", ["-u", "postgres", "--", "pg_basebackup", "-h", primary.hostname, "-p", primary.port || "5432", "-U", primary.username || "postgres", "-D", dataDir, "-R", "-X", "stream", "-c", "fast"]);
+    run("runuser", [
+      "-u",
+      "postgres",
+      "--",
+      "pg_basebackup",
+      "-h",
+      primary.hostname,
+      "-p",
+      primary.port || "5432",
+      "-U",
+      primary.username || "postgres",
+      "-D",
+      dataDir,
+      "-R",
+      "-X",
+      "stream",
+      "-c",
+      "fast",
+    ]);
     run("pg_ctlcluster", [major, name, "start"]);
   } catch (error) {
     drop();
@@ -123,7 +157,10 @@ export async function buildReplica(primaryUrl: string): Promise<Replica> {
     async caughtUp(timeoutMs = 30_000) {
       const [target] = await query<{ lsn: string }>(primaryUrl, "select pg_current_wal_lsn()::text as lsn");
       for (const end = Date.now() + timeoutMs; ; ) {
-        const [state] = await query<{ behind: boolean }>(url("postgres"), `select pg_last_wal_replay_lsn() < '${target?.lsn}'::pg_lsn as behind`);
+        const [state] = await query<{ behind: boolean }>(
+          url("postgres"),
+          `select pg_last_wal_replay_lsn() < '${target?.lsn}'::pg_lsn as behind`,
+        );
         if (state && !state.behind) return;
         if (Date.now() > end) throw new Error("the replica did not catch up");
         await new Promise((resolve) => setTimeout(resolve, 100));

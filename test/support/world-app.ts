@@ -22,7 +22,13 @@ export interface WorldApp extends TestApp {
 }
 
 export async function openWorldApp(
-  options: { seed?: number | string; world?: Partial<WorldOptions>; env?: Record<string, string>; venueCache?: boolean; storeBackend?: StoreBackend } = {},
+  options: {
+    seed?: number | string;
+    world?: Partial<WorldOptions>;
+    env?: Record<string, string>;
+    venueCache?: boolean;
+    storeBackend?: StoreBackend;
+  } = {},
 ): Promise<WorldApp> {
   const world = smallWorld(options.seed ?? 7, options.world);
   const testApp = await openTestApp({ env: options.env, storeBackend: options.storeBackend });
@@ -32,13 +38,26 @@ export async function openWorldApp(
 }
 
 /** Stores a world as a complete ingest stores it (the venue's per-wallet cache too, unless told not to), then derives it. */
-export async function storeWorld(store: Store, world: World, config: Config, clock: Clock, venueCache = true): Promise<void> {
+export async function storeWorld(
+  store: Store,
+  world: World,
+  config: Config,
+  clock: Clock,
+  venueCache = true,
+): Promise<void> {
   const now = world.end;
   await loadWorld(store, world);
   await store.transaction((tx) =>
     recordWalletSightings(
       tx,
-      world.wallets.map((w) => ({ address: w.proxyWallet, ts: w.createdAt, name: w.name || null, pseudonym: w.pseudonym, bio: w.bio || null, profileImage: w.profileImage || null })),
+      world.wallets.map((w) => ({
+        address: w.proxyWallet,
+        ts: w.createdAt,
+        name: w.name || null,
+        pseudonym: w.pseudonym,
+        bio: w.bio || null,
+        profileImage: w.profileImage || null,
+      })),
       now,
     ),
   );

@@ -30,14 +30,23 @@ const TAGS = ["wallet AI analysis"];
 
 const AnalysisBody = Type.Object(
   {
-    address: Type.String({ description: "the wallet analysed (the proxy wallet whose statistics answer for the address), lower case" }),
+    address: Type.String({
+      description: "the wallet analysed (the proxy wallet whose statistics answer for the address), lower case",
+    }),
     status: Type.Literal("ready"),
-    generator: Type.Union([Type.Literal("model"), Type.Literal("deterministic")], { description: "model: written by AI_MODEL; deterministic: written from the statistics by rules (no model configured)" }),
+    generator: Type.Union([Type.Literal("model"), Type.Literal("deterministic")], {
+      description:
+        "model: written by AI_MODEL; deterministic: written from the statistics by rules (no model configured)",
+    }),
     model: Nullable(Type.String({ description: "the model that wrote it" })),
     prompt_version: Nullable(Type.String({ description: "the prompt file it was written with (model reports)" })),
     generated_at: Type.Integer({ description: "unix seconds" }),
-    expires_at: Type.Integer({ description: "generated_at + AI_ANALYSIS_FRESH_HOURS: until then the generate call reuses it" }),
-    stale: Type.Boolean({ description: "older than AI_ANALYSIS_FRESH_HOURS: still served, and its regeneration is queued" }),
+    expires_at: Type.Integer({
+      description: "generated_at + AI_ANALYSIS_FRESH_HOURS: until then the generate call reuses it",
+    }),
+    stale: Type.Boolean({
+      description: "older than AI_ANALYSIS_FRESH_HOURS: still served, and its regeneration is queued",
+    }),
     report: Type.String({ description: "the whole report, Markdown, one `## Title` per section" }),
     sections: Type.Array(Type.Object({ key: Type.String(), title: Type.String(), text: Type.String() }), {
       description: "summary, style, edge_and_skill, verdicts, strengths, risks, recent_changes, in that order",
@@ -50,12 +59,26 @@ const AnalysisBody = Type.Object(
 const NotYetBody = Type.Object(
   {
     detail: Type.String(),
-    status: Type.Optional(Type.Literal("pending", { description: "present when the analysis is queued: the contract's pending reply" })),
-    retry_after_seconds: Type.Optional(Type.Integer({ description: "when to ask again (also the Retry-After header)" })),
+    status: Type.Optional(
+      Type.Literal("pending", { description: "present when the analysis is queued: the contract's pending reply" }),
+    ),
+    retry_after_seconds: Type.Optional(
+      Type.Integer({ description: "when to ask again (also the Retry-After header)" }),
+    ),
     attempts: Type.Optional(Type.Integer({ description: "failed generation attempts so far" })),
-    last_error: Type.Optional(Nullable(Type.String({ description: "class of the last failure: timeout, model_unreachable, model_http_error, malformed_answer, unsupported_figure, other" }))),
+    last_error: Type.Optional(
+      Nullable(
+        Type.String({
+          description:
+            "class of the last failure: timeout, model_unreachable, model_http_error, malformed_answer, unsupported_figure, other",
+        }),
+      ),
+    ),
   },
-  { description: "No saved AI analysis yet (status pending: its generation is queued), or an unknown wallet (detail only)" },
+  {
+    description:
+      "No saved AI analysis yet (status pending: its generation is queued), or an unknown wallet (detail only)",
+  },
 );
 
 const ServerError = { $ref: "ErrorBody#" } as const;
@@ -63,7 +86,19 @@ const ServerError = { $ref: "ErrorBody#" } as const;
 function analysisBody(saved: SavedAnalysis, now: number, freshSeconds: number) {
   const { wallet, generated_at, generator, model, prompt_version, report, sections, inputs } = saved;
   const expires = generated_at + freshSeconds;
-  return { address: wallet, status: "ready" as const, generator, model, prompt_version, generated_at, expires_at: expires, stale: now >= expires, report, sections, inputs };
+  return {
+    address: wallet,
+    status: "ready" as const,
+    generator,
+    model,
+    prompt_version,
+    generated_at,
+    expires_at: expires,
+    stale: now >= expires,
+    report,
+    sections,
+    inputs,
+  };
 }
 
 const routes: FastifyPluginAsyncTypebox<{ ctx: AppContext; queue: AnalysisQueue }> = async (app, { ctx, queue }) => {
@@ -82,10 +117,16 @@ const routes: FastifyPluginAsyncTypebox<{ ctx: AppContext; queue: AnalysisQueue 
   const enqueueFor = async (request: FastifyRequest, wallet: string) => {
     const perMinute = settings.queuedPerMinute;
     if (!(await platform.rateLimiter.consume(`ai-analysis:${clientOf(request)}`, perMinute, 1)).allowed) {
-      throw new HttpError(429, `New AI analyses are limited to ${perMinute} per minute per client; saved and pending ones are free to read. Retry after 60 seconds.`, { "Retry-After": "60" });
+      throw new HttpError(
+        429,
+        `New AI analyses are limited to ${perMinute} per minute per client; saved and pending ones are free to read. Retry after 60 seconds.`,
+        { "Retry-After": "60" },
+      );
     }
     if ((await queue.jobs.queuedCount()) >= settings.maxQueued) {
-      throw new HttpError(503, "The AI analysis queue is full; retry in a few minutes.", { "Retry-After": String(settings.retryAfterSeconds) });
+      throw new HttpError(503, "The AI analysis queue is full; retry in a few minutes.", {
+        "Retry-After": String(settings.retryAfterSeconds),
+      });
     }
     await queue.jobs.enqueue(wallet, platform.clock.now());
     queue.kick();
@@ -142,21 +183,35 @@ const routes: FastifyPluginAsyncTypebox<{ ctx: AppContext; queue: AnalysisQueue 
           "AI_ANALYSIS_FRESH_HOURS (24) and force is false; otherwise generates one now and returns it. 502 when the model gives no usable report (the wallet stays queued and is retried); 503 before the store's first sync is done.",
         tags: TAGS,
         params: WalletParams,
-        querystring: Type.Object({ force: Type.Boolean({ default: false, description: "regenerate even when a fresh analysis is saved" }) }),
-        response: { 200: AnalysisBody, 400: { $ref: "ContractAddressError#" }, 404: { $ref: "ErrorBody#" }, 502: ServerError, 503: ServerError },
+        querystring: Type.Object({
+          force: Type.Boolean({ default: false, description: "regenerate even when a fresh analysis is saved" }),
+        }),
+        response: {
+          200: AnalysisBody,
+          400: { $ref: "ContractAddressError#" },
+          404: { $ref: "ErrorBody#" },
+          502: ServerError,
+          503: ServerError,
+        },
       },
     },
     async (request) => {
       const wallet = await walletOf(request.params.address);
       if (!ctx.readiness.ready) {
-        throw new HttpError(503, "The store is still in its first sync: an analysis now would quote incomplete statistics. Retry once /api/v1/health says ready.");
+        throw new HttpError(
+          503,
+          "The store is still in its first sync: an analysis now would quote incomplete statistics. Retry once /api/v1/health says ready.",
+        );
       }
       let saved: SavedAnalysis | null;
       try {
         saved = await queue.generateNow(wallet, request.query.force);
       } catch (error) {
         if (!(error instanceof GenerationError)) throw error;
-        throw new HttpError(502, `The model gave no usable report (${error.kind}); the wallet stays queued and its generation is retried.`);
+        throw new HttpError(
+          502,
+          `The model gave no usable report (${error.kind}); the wallet stays queued and its generation is retried.`,
+        );
       }
       if (!saved) throw notFound(`Wallet ${wallet} not found`);
       return analysisBody(saved, platform.clock.now(), queue.freshSeconds);
@@ -167,7 +222,10 @@ const routes: FastifyPluginAsyncTypebox<{ ctx: AppContext; queue: AnalysisQueue 
 /** Registered with its decoration visible to the whole app (skip-override), its routes in a plugin of their own. */
 export const aiAnalysisRoutes: FastifyPluginAsyncTypebox<AppContext> = Object.assign(
   async (app: Parameters<FastifyPluginAsyncTypebox<AppContext>>[0], ctx: AppContext) => {
-    const queue = new AnalysisQueue({ config: ctx.config, store: ctx.primary, clock: ctx.platform.clock, readiness: ctx.readiness }, app.log);
+    const queue = new AnalysisQueue(
+      { config: ctx.config, store: ctx.primary, clock: ctx.platform.clock, readiness: ctx.readiness },
+      app.log,
+    );
     app.decorate("aiAnalysis", queue);
     app.addHook("onReady", async () => queue.start());
     app.addHook("onClose", async () => queue.stop());

@@ -22,7 +22,9 @@ const FlowRow = Type.Object({
   whales_now: Type.Integer({ description: "smart whales holding an open position in the category now" }),
   volume_24h: Type.Number({ description: "USD of smart-whale fills over the last 24 h" }),
   volume_prev: Type.Number({ description: "USD of smart-whale fills over the 24 h before" }),
-  volume_delta_pct: Type.Union([Type.Number(), Type.Null()], { description: "percent change; null when volume_prev is 0" }),
+  volume_delta_pct: Type.Union([Type.Number(), Type.Null()], {
+    description: "percent change; null when volume_prev is 0",
+  }),
   wallets_24h: Type.Integer({ description: "smart whales with a fill in the last 24 h" }),
 });
 
@@ -45,7 +47,9 @@ const Mover = Type.Object({
   win_rate: Type.Number(),
   closed_count: Type.Integer({ description: "wins + losses" }),
   is_smart: Type.Boolean(),
-  sparkline: Type.Array(Type.Number(), { description: "P&L at the window start, each following day, and now (window days + 1 values)" }),
+  sparkline: Type.Array(Type.Number(), {
+    description: "P&L at the window start, each following day, and now (window days + 1 values)",
+  }),
 });
 
 const VolumeHour = Type.Object({
@@ -59,7 +63,9 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
   const read = { config: { access: access.public } } as const;
   const { whales, boards } = ctx.config;
   const flow = ctx.warmUps.windowed("analytics:flow", FIVE_MINUTES, (now) => smartMoneyFlow(ctx.store, now));
-  const movers = ctx.warmUps.windowed("analytics:movers", FIVE_MINUTES, (now) => topMovers(ctx.store, now, boards.topMoversDays, MOVERS_MAX));
+  const movers = ctx.warmUps.windowed("analytics:movers", FIVE_MINUTES, (now) =>
+    topMovers(ctx.store, now, boards.topMoversDays, MOVERS_MAX),
+  );
   const volume24h = ctx.warmUps.windowed("analytics:volume-24h", MINUTE, (now) => whaleVolume24h(ctx.store, now));
 
   app.get(
@@ -68,7 +74,8 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
       ...read,
       schema: {
         summary: "Smart-money flow by category",
-        description: "Per category (all six), smart-whale volume of the last 24 h against the 24 h before; largest volume first. Cached 5 min.",
+        description:
+          "Per category (all six), smart-whale volume of the last 24 h against the 24 h before; largest volume first. Cached 5 min.",
         tags: ["analytics"],
         response: { 200: Type.Object({ flow: Type.Array(FlowRow) }) },
       },
@@ -86,12 +93,21 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
           "Markets where at least CLUSTER_MIN_WHALES (3) smart whales hold a net open position of at least CONSENSUS_MIN_USD (100) on the same side; " +
           "most whales first, then largest combined_usd. Cached 5 min.",
         tags: ["analytics"],
-        querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: CLUSTERS_MAX, default: 20, description: `clusters to return (1..${CLUSTERS_MAX})` }) }),
+        querystring: Type.Object({
+          limit: Type.Integer({
+            minimum: 1,
+            maximum: CLUSTERS_MAX,
+            default: 20,
+            description: `clusters to return (1..${CLUSTERS_MAX})`,
+          }),
+        }),
         response: { 200: Type.Object({ clusters: Type.Array(Cluster) }) },
       },
     },
     async (request) => {
-      const all = await cachedAsOf(ctx.platform, "analytics:clusters", FIVE_MINUTES, () => whaleClusters(ctx.store, whales.clusterMinWhales, whales.consensusMinUsd, CLUSTERS_MAX));
+      const all = await cachedAsOf(ctx.platform, "analytics:clusters", FIVE_MINUTES, () =>
+        whaleClusters(ctx.store, whales.clusterMinWhales, whales.consensusMinUsd, CLUSTERS_MAX),
+      );
       return { clusters: all.slice(0, request.query.limit) };
     },
   );
@@ -102,9 +118,17 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
       ...read,
       schema: {
         summary: "Biggest P&L gains",
-        description: "Wallets (never farmers) with the largest rise of their ledger P&L over the last TOP_MOVERS_DAYS (7), from the daily P&L points. Cached 5 min.",
+        description:
+          "Wallets (never farmers) with the largest rise of their ledger P&L over the last TOP_MOVERS_DAYS (7), from the daily P&L points. Cached 5 min.",
         tags: ["analytics"],
-        querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: MOVERS_MAX, default: 10, description: `wallets to return (1..${MOVERS_MAX})` }) }),
+        querystring: Type.Object({
+          limit: Type.Integer({
+            minimum: 1,
+            maximum: MOVERS_MAX,
+            default: 10,
+            description: `wallets to return (1..${MOVERS_MAX})`,
+          }),
+        }),
         response: { 200: Type.Object({ winners: Type.Array(Mover), days: Type.Integer() }) },
       },
     },

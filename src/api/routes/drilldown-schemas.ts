@@ -6,16 +6,30 @@ import { Type } from "typebox";
 import { Nullable } from "./market-schemas.js";
 
 const Usd = (description: string) => Type.Number({ description: `${description} (USD)` });
-const Side = Type.Union([Type.Literal("YES"), Type.Literal("NO")], { description: "the outcome token: YES (outcome 0) or NO (outcome 1)" });
+const Side = Type.Union([Type.Literal("YES"), Type.Literal("NO")], {
+  description: "the outcome token: YES (outcome 0) or NO (outcome 1)",
+});
 const Direction = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]);
-const EntryType = Nullable(Type.Union([Type.Literal("MINT"), Type.Literal("MERGE"), Type.Literal("COMPLEMENTARY")]), "how the match settled; null: unclassified");
-const Category = Nullable(Type.String(), "Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI; null when no tag maps");
+const EntryType = Nullable(
+  Type.Union([Type.Literal("MINT"), Type.Literal("MERGE"), Type.Literal("COMPLEMENTARY")]),
+  "how the match settled; null: unclassified",
+);
+const Category = Nullable(
+  Type.String(),
+  "Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI; null when no tag maps",
+);
 
 export const CONDITION_ID_PATTERN = "^0x[0-9a-fA-F]{64}$";
-export const ConditionId = (description: string) => Type.String({ pattern: CONDITION_ID_PATTERN, description: `${description}: 0x and 64 hex digits, any case` });
+export const ConditionId = (description: string) =>
+  Type.String({ pattern: CONDITION_ID_PATTERN, description: `${description}: 0x and 64 hex digits, any case` });
 
 /** Keyset paging: rows strictly before (before, before_id) in (timestamp desc, id desc) order. */
-export const BeforeId = Type.Integer({ minimum: 0, default: 0, description: "with before: continue strictly before the row (before, before_id) in (timestamp desc, id desc) order (next_before_id of the previous page); 0 = none" });
+export const BeforeId = Type.Integer({
+  minimum: 0,
+  default: 0,
+  description:
+    "with before: continue strictly before the row (before, before_id) in (timestamp desc, id desc) order (next_before_id of the previous page); 0 = none",
+});
 
 const Cursor = {
   has_more: Type.Boolean({ description: "more rows follow this page" }),
@@ -32,7 +46,10 @@ export const WalletMarketTradesBody = Type.Object({
     Type.Object({
       id: Type.Integer({ description: "the fill's id: stable, increasing in storage order" }),
       timestamp: Type.Integer(),
-      wallet_role: Nullable(Type.Union([Type.Literal("maker"), Type.Literal("taker")]), "the wallet's role in the match; null when unknown (Data API fills)"),
+      wallet_role: Nullable(
+        Type.Union([Type.Literal("maker"), Type.Literal("taker")]),
+        "the wallet's role in the match; null when unknown (Data API fills)",
+      ),
       direction: Direction,
       side: Side,
       price: Type.Number({ description: "0..1, usd_amount / token_amount" }),
@@ -41,7 +58,10 @@ export const WalletMarketTradesBody = Type.Object({
       fee_usd: Usd("exchange fee"),
       entry_type: EntryType,
       tx_hash: Type.String(),
-      counterparty: Nullable(Type.String(), "the taker for a maker's fill; the first maker for a taker's; null when unknown"),
+      counterparty: Nullable(
+        Type.String(),
+        "the taker for a maker's fill; the first maker for a taker's; null when unknown",
+      ),
     }),
   ),
 });
@@ -52,17 +72,24 @@ export const MarketWhaleTradesBody = Type.Object({
   min_usd: Type.Number(),
   wallets: Type.Union([Type.Literal("smart"), Type.Literal("all")]),
   ...Cursor,
-  as_of: Type.Integer({ description: "when this answer was read (unix s); a read asked again is answered from it for up to WHALE_TRADES_CACHE_SECONDS" }),
+  as_of: Type.Integer({
+    description:
+      "when this answer was read (unix s); a read asked again is answered from it for up to WHALE_TRADES_CACHE_SECONDS",
+  }),
   trades: Type.Array(
     Type.Object({
       id: Type.Integer({ description: "the maker fill's id (before_id pages by it)" }),
       timestamp: Type.Integer(),
       maker: Type.String({ description: "the resting order's owner" }),
       taker: Nullable(Type.String(), "the order that matched it"),
-      maker_is_whale: Type.Boolean({ description: "the maker is on today's Smart Money list (not the list as of the trade)" }),
+      maker_is_whale: Type.Boolean({
+        description: "the maker is on today's Smart Money list (not the list as of the trade)",
+      }),
       taker_is_whale: Type.Boolean({ description: "the taker is on today's Smart Money list" }),
       side: Side,
-      direction: Type.Union([Type.Literal("BUY"), Type.Literal("SELL")], { description: "the maker order's direction" }),
+      direction: Type.Union([Type.Literal("BUY"), Type.Literal("SELL")], {
+        description: "the maker order's direction",
+      }),
       price: Type.Number({ description: "the maker order's price for side, 0..1" }),
       usd_amount: Usd("the maker order's collateral in this trade"),
       token_amount: Type.Number({ description: "outcome tokens exchanged" }),
@@ -80,7 +107,10 @@ const SideSummary = Type.Object({
   net_tokens: Type.Number({ description: "buy_tokens - sell_tokens" }),
   net_cost_usd: Usd("buy_cost_usd - sell_cost_usd"),
   trade_count: Type.Integer({ description: "fills on this side" }),
-  avg_entry_price: Nullable(Type.Number(), "average price of the tokens held (or last held), by the venue's average-cost method; null before any buy"),
+  avg_entry_price: Nullable(
+    Type.Number(),
+    "average price of the tokens held (or last held), by the venue's average-cost method; null before any buy",
+  ),
   first_trade_ts: Nullable(Type.Integer()),
   last_trade_ts: Nullable(Type.Integer()),
 });
@@ -106,7 +136,9 @@ const BacktestPosition = Type.Object({
   net_cost: Usd("tokens_bought * avg_entry_price: what the side cost at its average entry"),
   pnl: Usd("settled net P&L: realized less fees, plus the payout of shares held at resolution"),
   won: Type.Boolean({ description: "the market resolved to this side (a 50-50 is neither won nor lost)" }),
-  last_trade_ts: Type.Integer({ description: "the position's last event (fill, split, merge, conversion or redemption)" }),
+  last_trade_ts: Type.Integer({
+    description: "the position's last event (fill, split, merge, conversion or redemption)",
+  }),
 });
 
 export const BacktestBody = Type.Object({
@@ -147,7 +179,10 @@ export const WhaleHistoryBody = Type.Object({
       slug: Type.String(),
       category: Category,
       resolution: Type.Union([Type.Literal("YES"), Type.Literal("NO"), Type.Literal("50-50")]),
-      resolved_at: Nullable(Type.Integer(), "the chain's resolution time, else the venue's closed time, else the end date"),
+      resolved_at: Nullable(
+        Type.Integer(),
+        "the chain's resolution time, else the venue's closed time, else the end date",
+      ),
       side: Side,
       sides_traded: Type.Integer({ description: "1, or 2 when the wallet bought both sides" }),
       net_cost: Usd("both sides' tokens bought at their average entry"),

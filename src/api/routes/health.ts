@@ -8,7 +8,18 @@ import type { AppContext } from "../context.js";
 import { isLocalRequest } from "../gate.js";
 import { WALLET_SYNC_SOURCE } from "../../store/checkpoints.js";
 
-const ERROR_CLASSES = ["timeout", "network", "venue_unavailable", "venue_http_4xx", "venue_http_5xx", "venue_shape", "rpc_error", "malformed_record", "store", "other"] as const;
+const ERROR_CLASSES = [
+  "timeout",
+  "network",
+  "venue_unavailable",
+  "venue_http_4xx",
+  "venue_http_5xx",
+  "venue_shape",
+  "rpc_error",
+  "malformed_record",
+  "store",
+  "other",
+] as const;
 type ErrorClass = (typeof ERROR_CLASSES)[number];
 
 /** The kind of an ingest error, from the text the pipelines record (the text itself stays in the log). */
@@ -20,7 +31,8 @@ export function errorClass(message: string): ErrorClass {
   if (/unexpected payload shape/.test(message)) return "venue_shape";
   if (/JSON-RPC error/.test(message)) return "rpc_error";
   if (/ECONN|ENOTFOUND|EAI_AGAIN|EPIPE|fetch failed|socket|network/i.test(message)) return "network";
-  if (/SQLITE|database|relation|constraint|deadlock|connection terminated|too many clients/i.test(message)) return "store";
+  if (/SQLITE|database|relation|constraint|deadlock|connection terminated|too many clients/i.test(message))
+    return "store";
   if (/ row \d+|record|malformed|invalid|expected/i.test(message)) return "malformed_record";
   return "other";
 }
@@ -32,11 +44,15 @@ const SourceStatus = Type.Object({
   lag_seconds: Type.Union([Type.Integer(), Type.Null()], { description: "seconds since the source last advanced" }),
   errors: Type.Integer({ description: "malformed records skipped and failed requests" }),
   waiting: Type.Integer({
-    description: "work the source holds back: chain-logs, records of markets Gamma does not list yet (stored, added once it does); wallet-sync, wallets whose sync was asked for and has not run",
+    description:
+      "work the source holds back: chain-logs, records of markets Gamma does not list yet (stored, added once it does); wallet-sync, wallets whose sync was asked for and has not run",
   }),
-  last_error_class: Type.Union([Type.Enum(ERROR_CLASSES), Type.Null()], { description: "what kind the last error was" }),
+  last_error_class: Type.Union([Type.Enum(ERROR_CLASSES), Type.Null()], {
+    description: "what kind the last error was",
+  }),
   last_error: Type.Union([Type.String(), Type.Null()], {
-    description: "the last error's full text, to callers on the local host only (it can name hosts and drivers); null for others, and in the log",
+    description:
+      "the last error's full text, to callers on the local host only (it can name hosts and drivers); null for others, and in the log",
   }),
 });
 
@@ -47,7 +63,8 @@ const Health = Type.Object({
   platform: Type.Union([Type.Literal("memory"), Type.Literal("redis")]),
   role: Type.String(),
   ready: Type.Boolean({
-    description: "true once every ingest source finished its first full sync and the ledger wrote its statistics: from then on the service answers with its data",
+    description:
+      "true once every ingest source finished its first full sync and the ledger wrote its statistics: from then on the service answers with its data",
   }),
   uptime_seconds: Type.Integer(),
   sources: Type.Array(SourceStatus),

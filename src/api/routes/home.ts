@@ -5,7 +5,15 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { HOT_MARKETS, TOP_WHALES, WHALE_MOVES, categoryRotation, hotMarketsByVolume, topWhales, whaleMoves } from "../../analytics/home.js";
+import {
+  HOT_MARKETS,
+  TOP_WHALES,
+  WHALE_MOVES,
+  categoryRotation,
+  hotMarketsByVolume,
+  topWhales,
+  whaleMoves,
+} from "../../analytics/home.js";
 import { CATEGORIES } from "../../venue/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
@@ -15,7 +23,8 @@ const MINUTE = 60;
 const FIVE_MINUTES = 300;
 const PRESENCE_SET = "home";
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
 const Category = Type.Enum(CATEGORIES);
 
 const WhaleMove = Type.Object({
@@ -31,7 +40,10 @@ const WhaleMove = Type.Object({
   usd: Type.Number({ description: "USD notional of the fill" }),
   ts: Type.Integer(),
   tx_hash: Type.String(),
-  entry_type: Nullable(Type.Enum(["MINT", "MERGE", "COMPLEMENTARY"]), "settlement of the match; null when unclassified"),
+  entry_type: Nullable(
+    Type.Enum(["MINT", "MERGE", "COMPLEMENTARY"]),
+    "settlement of the match; null when unclassified",
+  ),
 });
 
 const HotMarket = Type.Object({
@@ -44,13 +56,17 @@ const HotMarket = Type.Object({
   volume_24h: Type.Number({ description: "USD traded over the last 24 h (one side per match)" }),
   whales_yes: Type.Integer(),
   whales_no: Type.Integer(),
-  sparkline: Type.Array(Type.Number(), { description: "YES price at the end of each of the last 24 hours, oldest first (last fill, carried forward)" }),
+  sparkline: Type.Array(Type.Number(), {
+    description: "YES price at the end of each of the last 24 hours, oldest first (last fill, carried forward)",
+  }),
 });
 
 const TopWhale = Type.Object({
   wallet: Type.String(),
   name: Nullable(Type.String()),
-  realized_pnl_7d: Type.Number({ description: "net realized P&L (after fees), USD, of the positions closed in the last 7 days" }),
+  realized_pnl_7d: Type.Number({
+    description: "net realized P&L (after fees), USD, of the positions closed in the last 7 days",
+  }),
   closed_positions_7d: Type.Integer(),
   total_pnl: Type.Number(),
   win_rate: Type.Number(),
@@ -70,10 +86,16 @@ const Watching = Type.Object({ watching: Type.Integer({ description: "live homep
 
 export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const { boards } = ctx.config;
-  const whaleMovesNow = ctx.warmUps.windowed("home:whale-moves", MINUTE, (now) => whaleMoves(ctx.store, now, boards.whaleMoveMinUsd, boards.whaleMoveHours));
+  const whaleMovesNow = ctx.warmUps.windowed("home:whale-moves", MINUTE, (now) =>
+    whaleMoves(ctx.store, now, boards.whaleMoveMinUsd, boards.whaleMoveHours),
+  );
   const hotMarketsNow = ctx.warmUps.windowed("home:hot-markets", MINUTE, (now) => hotMarketsByVolume(ctx.store, now));
-  const topWhalesNow = ctx.warmUps.windowed("home:top-whales", FIVE_MINUTES, (now) => topWhales(ctx.store, now, boards.topWhalesDays));
-  const rotationNow = ctx.warmUps.windowed("home:category-rotation", FIVE_MINUTES, (now) => categoryRotation(ctx.store, now));
+  const topWhalesNow = ctx.warmUps.windowed("home:top-whales", FIVE_MINUTES, (now) =>
+    topWhales(ctx.store, now, boards.topWhalesDays),
+  );
+  const rotationNow = ctx.warmUps.windowed("home:category-rotation", FIVE_MINUTES, (now) =>
+    categoryRotation(ctx.store, now),
+  );
   const read = { config: { access: access.public } } as const;
 
   app.get(
@@ -131,7 +153,8 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
       ...read,
       schema: {
         summary: "Category volume rotation",
-        description: "Per category (all six), market volume of the last 24 h against the 24 h before, largest gain first. Cached 5 min.",
+        description:
+          "Per category (all six), market volume of the last 24 h against the 24 h before, largest gain first. Cached 5 min.",
         tags: ["home"],
         response: { 200: Type.Object({ categories: Type.Array(Rotation) }) },
       },
@@ -145,10 +168,13 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
       ...read,
       schema: {
         summary: "Register a homepage session",
-        description: "Keeps the caller present for PRESENCE_HOME_SECONDS (30). The session is the X-Service-Session header, else the client IP (a header never counts as an IP).",
+        description:
+          "Keeps the caller present for PRESENCE_HOME_SECONDS (30). The session is the X-Service-Session header, else the client IP (a header never counts as an IP).",
         tags: ["home"],
         headers: SessionHeaders,
-        response: { 200: Type.Object({ ok: Type.Literal(true), watching: Type.Integer(), ttl_seconds: Type.Integer() }) },
+        response: {
+          200: Type.Object({ ok: Type.Literal(true), watching: Type.Integer(), ttl_seconds: Type.Integer() }),
+        },
       },
     },
     async (request) => {

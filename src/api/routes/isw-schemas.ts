@@ -3,15 +3,28 @@ import { Type } from "typebox";
 import { EVENT_TYPES, THREAT_LEVELS } from "../../isw/threat.js";
 import { Limit } from "../params.js";
 
-const Threat = Type.Enum([...THREAT_LEVELS], { description: "SAFE < LOW < MEDIUM < HIGH < CRITICAL (CRITICAL: the subscription's trigger holds)" });
+const Threat = Type.Enum([...THREAT_LEVELS], {
+  description: "SAFE < LOW < MEDIUM < HIGH < CRITICAL (CRITICAL: the subscription's trigger holds)",
+});
 const ThreatOrNull = Type.Union([Threat, Type.Null()], { description: "null until the probe measured it" });
 const CheckType = Type.Enum(["single", "enter", "entirety"]);
 const IsoTime = Type.String({ description: "ISO 8601, UTC" });
 const countsByLevel = (description: string) =>
-  Type.Object(Object.fromEntries(THREAT_LEVELS.map((level) => [level, Type.Integer()])) as Record<(typeof THREAT_LEVELS)[number], ReturnType<typeof Type.Integer>>, { description });
+  Type.Object(
+    Object.fromEntries(THREAT_LEVELS.map((level) => [level, Type.Integer()])) as Record<
+      (typeof THREAT_LEVELS)[number],
+      ReturnType<typeof Type.Integer>
+    >,
+    { description },
+  );
 
 const Market = Type.Object(
-  { id: Type.String(), question: Type.String(), price_yes: Type.Union([Type.Number(), Type.Null()]), volume: Type.Number() },
+  {
+    id: Type.String(),
+    question: Type.String(),
+    price_yes: Type.Union([Type.Number(), Type.Null()]),
+    volume: Type.Number(),
+  },
   { description: "the venue market the slug pattern names: the open one ending first, else the last to have ended" },
 );
 
@@ -19,16 +32,30 @@ const Subscription = Type.Object({
   id: Type.Integer(),
   label: Type.String(),
   check_type: CheckType,
-  geometry: Type.Array(Type.Array(Type.Number()), { description: "[lon, lat] pairs: one point for single, a closed ring otherwise" }),
+  geometry: Type.Array(Type.Array(Type.Number()), {
+    description: "[lon, lat] pairs: one point for single, a closed ring otherwise",
+  }),
   threat: ThreatOrNull,
-  market_slug_pattern: Type.String({ description: "venue market slugs this subscription stands for; * matches anything" }),
+  market_slug_pattern: Type.String({
+    description: "venue market slugs this subscription stands for; * matches anything",
+  }),
   description_excerpt: Type.String(),
   market: Type.Optional(Market),
-  coverage: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "polygons: share of the area shaded, 0..1" })),
-  buffer_advance_m: Type.Optional(Type.Number({ description: "single: the point counts as shaded when shading comes this close" })),
-  point_shaded: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: "single: the shading reaches the point or its buffer" })),
-  closest_distance_m: Type.Union([Type.Number(), Type.Null()], { description: "metres to the shading, 0 when touching or inside" }),
-  evaluated_at: Type.Union([IsoTime, Type.Null()], { description: "when this measurement was made (the map changed near it)" }),
+  coverage: Type.Optional(
+    Type.Union([Type.Number(), Type.Null()], { description: "polygons: share of the area shaded, 0..1" }),
+  ),
+  buffer_advance_m: Type.Optional(
+    Type.Number({ description: "single: the point counts as shaded when shading comes this close" }),
+  ),
+  point_shaded: Type.Optional(
+    Type.Union([Type.Boolean(), Type.Null()], { description: "single: the shading reaches the point or its buffer" }),
+  ),
+  closest_distance_m: Type.Union([Type.Number(), Type.Null()], {
+    description: "metres to the shading, 0 when touching or inside",
+  }),
+  evaluated_at: Type.Union([IsoTime, Type.Null()], {
+    description: "when this measurement was made (the map changed near it)",
+  }),
   map_version_id: Type.Union([Type.Integer(), Type.Null()], { description: "the map version measured" }),
 });
 
@@ -51,11 +78,17 @@ const MapVersion = Type.Union(
     Type.Object({
       version_id: Type.Integer(),
       created_at: IsoTime,
-      layers: Type.Record(Type.String(), Type.Object({ version_id: Type.Integer(), fetched_at: IsoTime, edit_date: Type.Union([IsoTime, Type.Null()]) })),
+      layers: Type.Record(
+        Type.String(),
+        Type.Object({ version_id: Type.Integer(), fetched_at: IsoTime, edit_date: Type.Union([IsoTime, Type.Null()]) }),
+      ),
     }),
     Type.Null(),
   ],
-  { description: "the map measured: each layer's stored version, when it was fetched and its ArcGIS edit date; null before the first probe" },
+  {
+    description:
+      "the map measured: each layer's stored version, when it was fetched and its ArcGIS edit date; null before the first probe",
+  },
 );
 
 export const StatusBody = Type.Object({
@@ -63,7 +96,9 @@ export const StatusBody = Type.Object({
   cities: Type.Record(Type.String(), City, { description: "by city name" }),
   map: MapVersion,
   as_of: IsoTime,
-  stale: Type.Boolean({ description: "true when this is the last good answer, served because reading the store failed" }),
+  stale: Type.Boolean({
+    description: "true when this is the last good answer, served because reading the store failed",
+  }),
 });
 
 export const StatusSummaryBody = Type.Object({
@@ -89,7 +124,9 @@ const Event = Type.Object({
   market_slug_pattern: Type.String(),
   coverage: Type.Union([Type.Number(), Type.Null()]),
   closest_distance_m: Type.Union([Type.Number(), Type.Null()]),
-  map_version_id: Type.Integer({ description: "the map version that caused it (its layers' versions: /isw/status map)" }),
+  map_version_id: Type.Integer({
+    description: "the map version that caused it (its layers' versions: /isw/status map)",
+  }),
 });
 
 export const EventsBody = Type.Object({ events: Type.Array(Event), count: Type.Integer() });
@@ -105,8 +142,16 @@ export const EventsQuery = Type.Object({
 
 export const WebhookBody = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2_048, description: "http(s) URL on a public address; no credentials, no fragment" }),
-    cities: Type.String({ default: "all", maxLength: 2_000, description: "all, or comma-separated city names (any case)" }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2_048,
+      description: "http(s) URL on a public address; no credentials, no fragment",
+    }),
+    cities: Type.String({
+      default: "all",
+      maxLength: 2_000,
+      description: "all, or comma-separated city names (any case)",
+    }),
   },
   { additionalProperties: false },
 );
@@ -127,7 +172,8 @@ export const RegistrationBody = Type.Object({
   url: Type.String(),
   cities: Type.String({ description: "all, or the city names, comma-separated" }),
   secret: Type.Union([Type.String(), Type.Null()], {
-    description: "whsec_…: the Standard Webhooks signing secret, shown once on the first registration of the URL (null when updating one)",
+    description:
+      "whsec_…: the Standard Webhooks signing secret, shown once on the first registration of the URL (null when updating one)",
   }),
   request: Type.Union([Type.String(), Type.Null()]),
 });
@@ -139,18 +185,27 @@ export const UnregistrationBody = Type.Object({
   request: Type.Union([Type.String(), Type.Null()]),
 });
 
-const Ring = Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), { description: "[lon, lat] points, closed" });
+const Ring = Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), {
+  description: "[lon, lat] points, closed",
+});
 
 export const LayersBody = Type.Object({
-  bbox: Type.Array(Type.Number(), { description: "[min lon, min lat, max lon, max lat]: the watched cities' box with a margin; polygons outside it are left out" }),
-  grid_deg: Type.Number({ description: "the grid the rings were coarsened to, degrees: for drawing, not for measuring" }),
+  bbox: Type.Array(Type.Number(), {
+    description:
+      "[min lon, min lat, max lon, max lat]: the watched cities' box with a margin; polygons outside it are left out",
+  }),
+  grid_deg: Type.Number({
+    description: "the grid the rings were coarsened to, degrees: for drawing, not for measuring",
+  }),
   layers: Type.Array(
     Type.Object({
       layer: Type.String({ description: "control, advance, gains24h, infiltration" }),
       version_id: Type.Integer({ description: "the layer version drawn (as in /isw/status map.layers)" }),
       fetched_at: IsoTime,
       edit_date: Type.Union([IsoTime, Type.Null()]),
-      polygons: Type.Array(Type.Array(Ring), { description: "GeoJSON Polygon coordinates: the outer ring, then holes" }),
+      polygons: Type.Array(Type.Array(Ring), {
+        description: "GeoJSON Polygon coordinates: the outer ring, then holes",
+      }),
     }),
   ),
 });

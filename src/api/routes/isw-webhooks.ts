@@ -7,7 +7,14 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
 import { iswTablesOf } from "../../isw/tables.js";
-import { CitiesProblem, EndpointLimit, citiesText, parseCities, registerEndpoint, unregisterEndpoint } from "../../isw/webhooks/endpoints.js";
+import {
+  CitiesProblem,
+  EndpointLimit,
+  citiesText,
+  parseCities,
+  registerEndpoint,
+  unregisterEndpoint,
+} from "../../isw/webhooks/endpoints.js";
 import { secretBoxFromConfig, type SecretBox } from "../../isw/webhooks/secret-box.js";
 import { RefusedTarget, checkedAddress, hostOf, parseWebhookUrl, systemResolver } from "../../isw/webhooks/ssrf.js";
 import { access } from "../access.js";
@@ -67,14 +74,22 @@ export const iswWebhookRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
       try {
         await checkedAddress(hostOf(url), policy);
       } catch (error) {
-        if (error instanceof RefusedTarget) throw validationError(["body", "url"], `URL refused: ${error.message}`, "url_refused");
+        if (error instanceof RefusedTarget)
+          throw validationError(["body", "url"], `URL refused: ${error.message}`, "url_refused");
         throw error;
       }
       const selection = await cities(request.body.cities as string);
       box ??= secretBoxFromConfig(ctx.config);
       let registration: Awaited<ReturnType<typeof registerEndpoint>>;
       try {
-        registration = await registerEndpoint(db, { account, url: url.toString(), cities: selection, box, now: clock.now(), maxPerAccount: ctx.config.isw.webhooksPerAccount });
+        registration = await registerEndpoint(db, {
+          account,
+          url: url.toString(),
+          cities: selection,
+          box,
+          now: clock.now(),
+          maxPerAccount: ctx.config.isw.webhooksPerAccount,
+        });
       } catch (error) {
         if (error instanceof EndpointLimit) throw validationError(["body", "url"], error.message, "too_many_webhooks");
         throw error;
@@ -90,7 +105,8 @@ export const iswWebhookRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
       config: { access: access.premiumXApiKey },
       schema: {
         summary: "Unregister a URL, or some of its cities",
-        description: "Same body as register: cities=all (the default) removes the registration and cancels its pending deliveries; a list removes those cities. 404 when the account has no such URL.",
+        description:
+          "Same body as register: cities=all (the default) removes the registration and cancels its pending deliveries; a list removes those cities. 404 when the account has no such URL.",
         tags: ["territory"],
         querystring: WebhookQuery,
         body: WebhookBody,
@@ -109,7 +125,12 @@ export const iswWebhookRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         throw error;
       }
       if (!result) throw new HttpError(404, "No webhook is registered for this URL by this account");
-      return { status: result.status, url: url.toString(), cities: citiesText(result.cities), request: request.query.request ?? null };
+      return {
+        status: result.status,
+        url: url.toString(),
+        cities: citiesText(result.cities),
+        request: request.query.request ?? null,
+      };
     },
   );
 };

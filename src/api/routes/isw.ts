@@ -21,17 +21,35 @@ interface Family {
 
 const FAMILIES: readonly Family[] = [
   { prefix: "/api/v2/isw", access: access.public, note: "" },
-  { prefix: "/api/public/v1/isw", access: access.public, note: " The key-oriented twin of /api/v2/isw (free; a key, when sent, draws from its budget)." },
-  { prefix: "/api/v2/isw/premium", access: access.premiumBearer, note: " Premium mirror of /api/v2/isw, same payload; Authorization: Bearer." },
-  { prefix: "/api/public/v1/isw/premium", access: access.premiumAnyHeader, note: " Premium mirror of /api/v2/isw, same payload; Bearer or X-API-Key." },
+  {
+    prefix: "/api/public/v1/isw",
+    access: access.public,
+    note: " The key-oriented twin of /api/v2/isw (free; a key, when sent, draws from its budget).",
+  },
+  {
+    prefix: "/api/v2/isw/premium",
+    access: access.premiumBearer,
+    note: " Premium mirror of /api/v2/isw, same payload; Authorization: Bearer.",
+  },
+  {
+    prefix: "/api/public/v1/isw/premium",
+    access: access.premiumAnyHeader,
+    note: " Premium mirror of /api/v2/isw, same payload; Bearer or X-API-Key.",
+  },
 ];
 
 export const iswRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
   // A cache of this process's own: the status does not wait for the whale data's readiness, as the shared cache does.
-  const cache = new TtlCache(new MemoryCacheBackend(clock, { maxEntries: 4, maxBytes: 64 << 20 }), clock, ctx.config.platform.cacheStaleSeconds * 1000);
+  const cache = new TtlCache(
+    new MemoryCacheBackend(clock, { maxEntries: 4, maxBytes: 64 << 20 }),
+    clock,
+    ctx.config.platform.cacheStaleSeconds * 1000,
+  );
   const status = async (): Promise<TerritoryStatus & { stale: boolean }> => {
-    const { value, stale } = await cache.getOrLoad("isw:status", ctx.config.isw.statusCacheSeconds * 1000, () => territoryStatus(ctx.store, clock.now()));
+    const { value, stale } = await cache.getOrLoad("isw:status", ctx.config.isw.statusCacheSeconds * 1000, () =>
+      territoryStatus(ctx.store, clock.now()),
+    );
     return { ...value, stale };
   };
 
@@ -67,7 +85,14 @@ export const iswRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx)
         const q = request.query;
         return listEvents(
           ctx.store,
-          { hours: q.hours as number, city: q.city as string, limit: q.limit as number, subscriptionId: q.subscription_id as number, checkType: q.check_type, minSeverity: q.min_severity as ThreatLevel | undefined },
+          {
+            hours: q.hours as number,
+            city: q.city as string,
+            limit: q.limit as number,
+            subscriptionId: q.subscription_id as number,
+            checkType: q.check_type,
+            minSeverity: q.min_severity as ThreatLevel | undefined,
+          },
           clock.now(),
         );
       },
@@ -80,7 +105,8 @@ export const iswRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx)
       config: { access: access.public },
       schema: {
         summary: "Territory counts by threat level",
-        description: "The status's summary, and each city counted once at its worst level (from the same cached status).",
+        description:
+          "The status's summary, and each city counted once at its worst level (from the same cached status).",
         tags: ["territory"],
         response: { 200: StatusSummaryBody },
       },
@@ -104,6 +130,8 @@ export const iswRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx)
         response: { 200: LayersBody },
       },
     },
-    async () => (await cache.getOrLoad("isw:layers", ctx.config.isw.statusCacheSeconds * 1000, () => layerShapes(ctx.store))).value,
+    async () =>
+      (await cache.getOrLoad("isw:layers", ctx.config.isw.statusCacheSeconds * 1000, () => layerShapes(ctx.store)))
+        .value,
   );
 };

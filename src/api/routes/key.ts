@@ -8,7 +8,14 @@ import type { RequestAuth } from "../gate.js";
 const PROBLEMS = ["missing_key", "header", "invalid_key", "revoked_key", "rotated_key", "subscription"] as const;
 type ProblemName = (typeof PROBLEMS)[number];
 const Problem = Type.Union(
-  [Type.Literal("missing_key"), Type.Literal("header"), Type.Literal("invalid_key"), Type.Literal("revoked_key"), Type.Literal("rotated_key"), Type.Literal("subscription")],
+  [
+    Type.Literal("missing_key"),
+    Type.Literal("header"),
+    Type.Literal("invalid_key"),
+    Type.Literal("revoked_key"),
+    Type.Literal("rotated_key"),
+    Type.Literal("subscription"),
+  ],
   { description: "null when the key works for Premium endpoints" },
 );
 
@@ -17,7 +24,9 @@ const Verify = Type.Object({
   premium: Type.Boolean({ description: "the key can call Premium endpoints" }),
   problem: Type.Union([Problem, Type.Null()]),
   detail: Type.String(),
-  key_prefix: Type.Union([Type.String(), Type.Null()], { description: "service prefix and lookup id; never the whole key" }),
+  key_prefix: Type.Union([Type.String(), Type.Null()], {
+    description: "service prefix and lookup id; never the whole key",
+  }),
   header: Type.Union([Type.Literal("X-API-Key"), Type.Literal("Authorization"), Type.Null()]),
   plan: Type.Union([Type.Literal("free"), Type.Literal("premium"), Type.Null()]),
   rate_limit: Type.Object({ limit: Type.Integer(), remaining: Type.Integer() }),
@@ -40,9 +49,17 @@ function verdict(auth: RequestAuth): Verdict {
   }
   if (!check) {
     if (presented.otherAuthorization) {
-      return { ...none, problem: "header", detail: "Authorization must be 'Bearer <API_KEY>'; or send X-API-Key: <API_KEY>" };
+      return {
+        ...none,
+        problem: "header",
+        detail: "Authorization must be 'Bearer <API_KEY>'; or send X-API-Key: <API_KEY>",
+      };
     }
-    return { ...none, problem: "missing_key", detail: "No key sent: use X-API-Key: <API_KEY> or Authorization: Bearer <API_KEY>" };
+    return {
+      ...none,
+      problem: "missing_key",
+      detail: "No key sent: use X-API-Key: <API_KEY> or Authorization: Bearer <API_KEY>",
+    };
   }
   switch (check.status) {
     case "invalid":
@@ -53,7 +70,12 @@ function verdict(auth: RequestAuth): Verdict {
     case "revoked":
       return { ...none, key_prefix: check.prefix, problem: "revoked_key", detail: "The key has been revoked" };
     case "rotated":
-      return { ...none, key_prefix: check.prefix, problem: "rotated_key", detail: "The key has been rotated; use the new key" };
+      return {
+        ...none,
+        key_prefix: check.prefix,
+        problem: "rotated_key",
+        detail: "The key has been rotated; use the new key",
+      };
     case "valid": {
       const premium = check.plan === "premium";
       return {
@@ -62,7 +84,9 @@ function verdict(auth: RequestAuth): Verdict {
         key_prefix: check.prefix,
         plan: check.plan,
         problem: premium ? null : "subscription",
-        detail: premium ? "The key works for Premium endpoints" : "The key is valid, but its account is on the free plan: Premium endpoints answer 403",
+        detail: premium
+          ? "The key works for Premium endpoints"
+          : "The key is valid, but its account is on the free plan: Premium endpoints answer 403",
       };
     }
   }
@@ -82,7 +106,11 @@ export const keyRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app) => {
     },
     async (request) => {
       const rate = request.auth.rate ?? { limit: 0, remaining: 0 };
-      return { ...verdict(request.auth), header: request.auth.header ?? null, rate_limit: { limit: rate.limit, remaining: rate.remaining } };
+      return {
+        ...verdict(request.auth),
+        header: request.auth.header ?? null,
+        rate_limit: { limit: rate.limit, remaining: rate.remaining },
+      };
     },
   );
 };

@@ -21,8 +21,8 @@ export const LEADERBOARD_MAX_LIMIT = 200;
 const PUBLIC_MAX_LIMIT = 100;
 const TRADERS_MAX_LIMIT = 200;
 
-
-const PageLimit = (fallback: number, max: number) => Type.Integer({ minimum: 1, maximum: max, default: fallback, description: `rows to return (1..${max})` });
+const PageLimit = (fallback: number, max: number) =>
+  Type.Integer({ minimum: 1, maximum: max, default: fallback, description: `rows to return (1..${max})` });
 
 const Num = (description: string) => Type.Number({ description });
 const NullableNum = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
@@ -39,7 +39,10 @@ const WhaleRow = Type.Object(
     losses: Type.Integer(),
     total_volume: Num("USD over all fills"),
     total_trades: Type.Integer({ description: "fills" }),
-    main_category: Type.Union([Type.String(), Type.Null()], { description: "category with the largest volume share (SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH); null when none maps" }),
+    main_category: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "category with the largest volume share (SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH); null when none maps",
+    }),
     avg_entry_price: NullableNum("average entry price over the wallet's positions, weighted by shares bought (0..1)"),
     last_trade_ts: Type.Union([Type.Integer(), Type.Null()], { description: "unix seconds of the last fill" }),
     active_count: Type.Integer({ description: "open positions" }),
@@ -66,23 +69,52 @@ const Board = Type.Object({
 });
 
 const boardFilters = {
-  sort: Type.Enum(BOARD_SORTS, { default: "pnl", description: "pnl (total_pnl), win_rate, volume (total_volume) or trades (total_trades); descending" }),
-  category: Type.String({ default: "", maxLength: 40, description: `main category: ${CATEGORIES.join(", ")} (any case); empty for all` }),
-  filter: Type.Enum(["smart", "all"] as const, { default: "smart", description: "smart: Smart Money only (farmers never); all: every wallet" }),
+  sort: Type.Enum(BOARD_SORTS, {
+    default: "pnl",
+    description: "pnl (total_pnl), win_rate, volume (total_volume) or trades (total_trades); descending",
+  }),
+  category: Type.String({
+    default: "",
+    maxLength: 40,
+    description: `main category: ${CATEGORIES.join(", ")} (any case); empty for all`,
+  }),
+  filter: Type.Enum(["smart", "all"] as const, {
+    default: "smart",
+    description: "smart: Smart Money only (farmers never); all: every wallet",
+  }),
   min_markets: Type.Integer({ minimum: 0, default: 10, description: "least resolved markets" }),
   min_wr: Type.Number({ minimum: 0, maximum: 100, default: 0, description: "least win rate, percent" }),
   min_pnl: Type.Number({ default: 0, description: "least total_pnl, USD (may be negative); 0: no floor" }),
   min_profit_factor: Type.Number({ minimum: 0, default: 0, description: "least profit factor" }),
-  max_avg_entry: Type.Number({ minimum: 0, maximum: 1, default: 0, description: "largest avg_entry_price (0..1); 0: no cap" }),
+  max_avg_entry: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 0,
+    description: "largest avg_entry_price (0..1); 0: no cap",
+  }),
 };
 
 const V2Query = Type.Object({
   ...boardFilters,
   limit: PageLimit(50, LEADERBOARD_MAX_LIMIT),
   offset: Offset,
-  max_sports_pct: Type.Number({ minimum: 0, maximum: 100, default: 0, description: "largest SPORTS volume share, percent; 0: no cap" }),
-  exclude_wallets: Type.String({ default: "", maxLength: 50_000, description: "comma-separated addresses to leave out" }),
-  skill: Type.Integer({ minimum: 0, maximum: 1, default: 0, description: "1: only wallets with the strict skill badge" }),
+  max_sports_pct: Type.Number({
+    minimum: 0,
+    maximum: 100,
+    default: 0,
+    description: "largest SPORTS volume share, percent; 0: no cap",
+  }),
+  exclude_wallets: Type.String({
+    default: "",
+    maxLength: 50_000,
+    description: "comma-separated addresses to leave out",
+  }),
+  skill: Type.Integer({
+    minimum: 0,
+    maximum: 1,
+    default: 0,
+    description: "1: only wallets with the strict skill badge",
+  }),
 });
 
 const PublicQuery = Type.Object({ ...boardFilters, limit: PageLimit(50, PUBLIC_MAX_LIMIT), offset: Offset });
@@ -104,8 +136,14 @@ const Trader = Type.Object({
 });
 
 const TradersQuery = Type.Object({
-  period: Type.Enum(PERIODS, { default: "24h", description: "24h (the ledger's pnl_24h), 7d or 30d (change of the daily P&L points), all (total_pnl)" }),
-  filter: Type.Enum(["smart", "all"] as const, { default: "smart", description: "smart: Smart Money only; all: every wallet" }),
+  period: Type.Enum(PERIODS, {
+    default: "24h",
+    description: "24h (the ledger's pnl_24h), 7d or 30d (change of the daily P&L points), all (total_pnl)",
+  }),
+  filter: Type.Enum(["smart", "all"] as const, {
+    default: "smart",
+    description: "smart: Smart Money only; all: every wallet",
+  }),
   limit: PageLimit(50, TRADERS_MAX_LIMIT),
 });
 
@@ -115,7 +153,10 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
   ctx.readiness.onReady(() => answers.forget());
   ctx.warmUps.add("leaderboard table", () => boards.current());
 
-  async function board(q: Omit<BoardQuery, "max_sports_pct" | "exclude_wallets" | "skill"> & Partial<BoardQuery>, reply: FastifyReply) {
+  async function board(
+    q: Omit<BoardQuery, "max_sports_pct" | "exclude_wallets" | "skill"> & Partial<BoardQuery>,
+    reply: FastifyReply,
+  ) {
     categoryFilter(q.category);
     const query: BoardQuery = { max_sports_pct: 0, exclude_wallets: "", skill: 0, ...q };
     const body = await answers.answer(query, (value) => reply.serialize(value) as string);
@@ -130,7 +171,13 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
     "/api/v2/whales/leaderboard",
     {
       config: { access: access.public },
-      schema: { summary: "Whale leaderboard", description: `${description} limit max ${LEADERBOARD_MAX_LIMIT}.`, tags: ["leaderboards"], querystring: V2Query, response: { 200: Board } },
+      schema: {
+        summary: "Whale leaderboard",
+        description: `${description} limit max ${LEADERBOARD_MAX_LIMIT}.`,
+        tags: ["leaderboards"],
+        querystring: V2Query,
+        response: { 200: Board },
+      },
     },
     async (request, reply) => board(request.query, reply),
   );
@@ -165,8 +212,11 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
     async (request) => {
       const { period, filter, limit } = request.query;
       const { wallets, generation } = await boards.current();
-      const top = await cachedAsOf(ctx.platform, `boards:traders:${generation}:${period}:${filter}`, ctx.config.boards.leaderboardCacheSeconds, async (now) =>
-        traderRows(wallets, await periodPnl(ctx.store, wallets, period, now), filter, TRADERS_MAX_LIMIT),
+      const top = await cachedAsOf(
+        ctx.platform,
+        `boards:traders:${generation}:${period}:${filter}`,
+        ctx.config.boards.leaderboardCacheSeconds,
+        async (now) => traderRows(wallets, await periodPnl(ctx.store, wallets, period, now), filter, TRADERS_MAX_LIMIT),
       );
       return { traders: top.slice(0, limit), period, filter };
     },

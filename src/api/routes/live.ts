@@ -8,10 +8,16 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { ALL_ENTRY_TYPES, ENTRY_TYPE_BITS, createLiveHub} from "../../live/index.js";
+import { ALL_ENTRY_TYPES, ENTRY_TYPE_BITS, createLiveHub } from "../../live/index.js";
 import { openSseStream } from "../../live/sse.js";
 import { IndexedTradeEventSchema, RelayTradeEventSchema } from "../../live/trade-events.js";
-import { WS_KEY_PROTOCOL_PREFIX, WS_PROTOCOL, acceptWebSockets, isWebSocketHandshake, upgradeToStream } from "../../live/websocket.js";
+import {
+  WS_KEY_PROTOCOL_PREFIX,
+  WS_PROTOCOL,
+  acceptWebSockets,
+  isWebSocketHandshake,
+  upgradeToStream,
+} from "../../live/websocket.js";
 import type { EntryType } from "../../store/schema.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
@@ -22,7 +28,10 @@ const BASE = "/api/public/v1/live";
 const TYPE_NAMES = ["mint", "merge", "complementary"] as const;
 
 const TypesParameter = Type.Optional(
-  Type.String({ description: "comma-separated subset of mint, merge, complementary; omit for every classified fill", examples: ["mint,merge"] }),
+  Type.String({
+    description: "comma-separated subset of mint, merge, complementary; omit for every classified fill",
+    examples: ["mint,merge"],
+  }),
 );
 
 /** The ENTRY_TYPE_BITS of a `types` parameter; a 422 for anything but a non-empty subset of the three names. */
@@ -32,7 +41,11 @@ function typeMaskOf(types: string | undefined): number {
   let mask = 0;
   for (const name of names) {
     if (!(TYPE_NAMES as readonly string[]).includes(name)) {
-      throw validationError(["query", "types"], `Input should be a comma-separated subset of ${TYPE_NAMES.join(", ")}`, "literal_error");
+      throw validationError(
+        ["query", "types"],
+        `Input should be a comma-separated subset of ${TYPE_NAMES.join(", ")}`,
+        "literal_error",
+      );
     }
     mask |= ENTRY_TYPE_BITS[name.toUpperCase() as EntryType];
   }
@@ -108,21 +121,31 @@ export const liveRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
           `(the server selects ${WS_PROTOCOL}). Refusals (401, 403, 422, 429) are HTTP answers to the handshake. Same slots and cost as SSE.`,
         tags: ["live"],
         querystring: Type.Object({
-          stream: Type.Optional(Type.Union([Type.Literal("trades"), Type.Literal("trades-indexed")], { default: "trades", description: "which stream" })),
+          stream: Type.Optional(
+            Type.Union([Type.Literal("trades"), Type.Literal("trades-indexed")], {
+              default: "trades",
+              description: "which stream",
+            }),
+          ),
           types: TypesParameter,
         }),
         response: {
           101: { description: "Switching Protocols: the WebSocket is open", type: "null" },
-          426: Type.Object({ detail: Type.String() }, { description: "A plain HTTP request: open a WebSocket instead" }),
+          426: Type.Object(
+            { detail: Type.String() },
+            { description: "A plain HTTP request: open a WebSocket instead" },
+          ),
         },
       },
       config: { access: access.premiumAnyHeader },
     },
     async (request, reply) => {
       const stream = request.query.stream ?? "trades";
-      if (stream === "trades" && request.query.types !== undefined) throw validationError(["query", "types"], "types filters the trades-indexed stream only", "value_error");
+      if (stream === "trades" && request.query.types !== undefined)
+        throw validationError(["query", "types"], "types filters the trades-indexed stream only", "value_error");
       const typeMask = typeMaskOf(request.query.types);
-      if (!isWebSocketHandshake(request)) throw new HttpError(426, "Upgrade Required: open a WebSocket on this URL", { Upgrade: "websocket" });
+      if (!isWebSocketHandshake(request))
+        throw new HttpError(426, "Upgrade Required: open a WebSocket on this URL", { Upgrade: "websocket" });
       const lease = await acquireStreamSlot(ctx, request);
       upgradeToStream(wss, hub, request, reply, stream, typeMask, lease);
     },

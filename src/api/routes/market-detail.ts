@@ -2,7 +2,14 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { marketHolders } from "../../analytics/market-consensus.js";
-import { dailyPriceHistory, entryTypeBreakdown, eventGroup, lookupRecord, recentWhaleTrades, venueUrl } from "../../analytics/market-detail.js";
+import {
+  dailyPriceHistory,
+  entryTypeBreakdown,
+  eventGroup,
+  lookupRecord,
+  recentWhaleTrades,
+  venueUrl,
+} from "../../analytics/market-detail.js";
 import { marketRow } from "../../analytics/markets-search.js";
 import { LocalBodyCache } from "../body-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
@@ -12,7 +19,15 @@ import { keptAnswers } from "../kept-answers.js";
 import { marketFillsStamp } from "../../analytics/wallet-stamps.js";
 import { sendSerialized } from "../send-serialized.js";
 import { Limit } from "../params.js";
-import { HolderRowSchema, MarketIdParams, MarketRowSchema, Nullable, WhalesSchema, indexOf, indexedMarket } from "./market-schemas.js";
+import {
+  HolderRowSchema,
+  MarketIdParams,
+  MarketRowSchema,
+  Nullable,
+  WhalesSchema,
+  indexOf,
+  indexedMarket,
+} from "./market-schemas.js";
 
 const NotFound = { $ref: "ErrorBody#" } as const;
 const LOOKUP_OPEN_MS = 60_000;
@@ -24,7 +39,11 @@ const Side = Type.Union([Type.Literal("YES"), Type.Literal("NO")]);
 const MarketDetail = Type.Object({
   market: Type.Intersect([
     MarketRowSchema,
-    Type.Object({ event_title: Nullable(Type.String()), group_item_title: Nullable(Type.String()), resolution: Nullable(Type.String(), "YES, NO or 50-50 once resolved") }),
+    Type.Object({
+      event_title: Nullable(Type.String()),
+      group_item_title: Nullable(Type.String()),
+      resolution: Nullable(Type.String(), "YES, NO or 50-50 once resolved"),
+    }),
   ]),
   prices: Type.Object({ yes: Nullable(Type.Number()), no: Nullable(Type.Number()) }),
   consensus: Type.Object(
@@ -34,9 +53,14 @@ const MarketDetail = Type.Object({
       no_invested: Type.Number({ description: "USD at cost of the NO team's NO positions" }),
       yes_team: Type.Array(HolderRowSchema, { description: "top 10 of the YES team by USD invested" }),
       no_team: Type.Array(HolderRowSchema, { description: "top 10 of the NO team by USD invested" }),
-      min_usd: Type.Number({ description: "net position at cost a whale needs to stand on a team (CONSENSUS_MIN_USD)" }),
+      min_usd: Type.Number({
+        description: "net position at cost a whale needs to stand on a team (CONSENSUS_MIN_USD)",
+      }),
     },
-    { description: "Whale consensus from open positions: a Smart Money wallet is on the YES (NO) team when its net position at cost is YES (NO) by at least min_usd" },
+    {
+      description:
+        "Whale consensus from open positions: a Smart Money wallet is on the YES (NO) team when its net position at cost is YES (NO) by at least min_usd",
+    },
   ),
   top_traders: Type.Object(
     { yes: Type.Array(HolderRowSchema), no: Type.Array(HolderRowSchema) },
@@ -48,9 +72,15 @@ const MarketDetail = Type.Object({
       event_slug: Nullable(Type.String()),
       title: Nullable(Type.String()),
       neg_risk: Type.Boolean(),
-      markets: Type.Array(Type.Intersect([MarketRowSchema, Type.Object({ group_item_title: Nullable(Type.String()), resolution: Nullable(Type.String()) })]), {
-        description: "every market of the event, this one included, by YES price desc",
-      }),
+      markets: Type.Array(
+        Type.Intersect([
+          MarketRowSchema,
+          Type.Object({ group_item_title: Nullable(Type.String()), resolution: Nullable(Type.String()) }),
+        ]),
+        {
+          description: "every market of the event, this one included, by YES price desc",
+        },
+      ),
     }),
     "the market's event and its sibling markets; null when the market has no event",
   ),
@@ -61,7 +91,9 @@ const WhaleTradeSchema = Type.Object({
   timestamp: Type.Integer(),
   wallet: Type.String(),
   name: Nullable(Type.String()),
-  direction: Type.Union([Type.Literal("BUY"), Type.Literal("SELL")], { description: "the conditional-token operation of the wallet's fill" }),
+  direction: Type.Union([Type.Literal("BUY"), Type.Literal("SELL")], {
+    description: "the conditional-token operation of the wallet's fill",
+  }),
   side: Side,
   price: Type.Number({ description: "price of the traded token, 0..1" }),
   shares: Type.Number(),
@@ -74,7 +106,9 @@ const WhaleTradeSchema = Type.Object({
 const PricePointSchema = Type.Object({
   t: Type.Integer({ description: "unix seconds of the UTC day's start" }),
   date: Type.String({ description: "YYYY-MM-DD" }),
-  vwap_yes: Type.Number({ description: "share-weighted average YES price of the day's trades (a NO trade at p counts as YES at 1 - p)" }),
+  vwap_yes: Type.Number({
+    description: "share-weighted average YES price of the day's trades (a NO trade at p counts as YES at 1 - p)",
+  }),
   close_yes: Type.Number({ description: "YES price of the day's last trade" }),
   trades: Type.Integer(),
   volume: Type.Number({ description: "USD" }),
@@ -109,7 +143,10 @@ const Breakdown = Type.Object({
   total_count: Type.Integer(),
   breakdown: Type.Object(
     { MINT: EntryStats, MERGE: EntryStats, COMPLEMENTARY: EntryStats, UNCLASSIFIED: EntryStats },
-    { description: "trades (one per match, the taker's side) by settlement; UNCLASSIFIED: legacy V1 trades whose match type is unknown" },
+    {
+      description:
+        "trades (one per match, the taker's side) by settlement; UNCLASSIFIED: legacy V1 trades whose match type is unknown",
+    },
   ),
   as_of: Type.Integer({ description: "unix seconds of the computation" }),
 });
@@ -117,7 +154,13 @@ const Breakdown = Type.Object({
 export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
   const answers = keptAnswers(ctx);
-  const pages = new LocalBodyCache(clock, ctx.config.markets.detailCacheSeconds, { maxEntries: ctx.config.markets.detailCachedBodies, maxBytes: mebibytes(ctx.config.markets.detailCachedMb) }, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
+  const pages = new LocalBodyCache(
+    clock,
+    ctx.config.markets.detailCacheSeconds,
+    { maxEntries: ctx.config.markets.detailCachedBodies, maxBytes: mebibytes(ctx.config.markets.detailCachedMb) },
+    ctx.config.server.gzipMinBytes,
+    () => ctx.readiness.ready,
+  );
   const find = (marketId: string) => indexedMarket(ctx, marketId);
 
   app.get(
@@ -126,7 +169,8 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       config: { access: access.public },
       schema: {
         summary: "Market: prices, whale consensus, top traders, event group",
-        description: "Cached per market for up to MARKET_DETAIL_CACHE_SECONDS (60 s); as_of tells when it was computed.",
+        description:
+          "Cached per market for up to MARKET_DETAIL_CACHE_SECONDS (60 s); as_of tells when it was computed.",
         tags: ["markets"],
         params: MarketIdParams,
         response: { 200: MarketDetail, 404: NotFound },
@@ -137,7 +181,12 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       const body = await pages.get(m.condition_id, async (now) => {
         const holders = await marketHolders(ctx.store, m.condition_id, m.price_yes, ctx.config.whales.consensusMinUsd);
         return reply.serialize({
-          market: { ...marketRow(m, now), event_title: m.event_title, group_item_title: m.group_item_title, resolution: m.resolution },
+          market: {
+            ...marketRow(m, now),
+            event_title: m.event_title,
+            group_item_title: m.group_item_title,
+            resolution: m.resolution,
+          },
           prices: { yes: m.price_yes, no: m.price_no },
           consensus: {
             whales: holders.whales,
@@ -162,7 +211,8 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       config: { access: access.public },
       schema: {
         summary: "Recent smart-whale trades and daily price history",
-        description: "trades: the newest fills of Smart Money wallets in the market. price_history: one point per UTC day with trades, from the stored fills (taker sides).",
+        description:
+          "trades: the newest fills of Smart Money wallets in the market. price_history: one point per UTC day with trades, from the stored fills (taker sides).",
         tags: ["markets"],
         params: MarketIdParams,
         querystring: Type.Object({ limit: Limit({ default: 50, max: 500 }) }),
@@ -182,11 +232,26 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       const m = await find(request.params.market_id);
       const limit = request.query.limit as number;
       // Kept serialized under the market's latest fill: a new fill retires it.
-      return answers.send(reply, `market-trades|${m.condition_id}|${limit}`, await marketFillsStamp(ctx.store, m.condition_id), async () => {
-        const trades = await recentWhaleTrades(ctx.store, m.condition_id, limit);
-        const { value: history } = await ctx.platform.cache.getOrLoad(`market:price-history:${m.condition_id}`, LOOKUP_OPEN_MS, () => dailyPriceHistory(ctx.store, m.condition_id));
-        return { market_id: m.id, condition_id: m.condition_id, count: trades.length, trades, price_history: history };
-      });
+      return answers.send(
+        reply,
+        `market-trades|${m.condition_id}|${limit}`,
+        await marketFillsStamp(ctx.store, m.condition_id),
+        async () => {
+          const trades = await recentWhaleTrades(ctx.store, m.condition_id, limit);
+          const { value: history } = await ctx.platform.cache.getOrLoad(
+            `market:price-history:${m.condition_id}`,
+            LOOKUP_OPEN_MS,
+            () => dailyPriceHistory(ctx.store, m.condition_id),
+          );
+          return {
+            market_id: m.id,
+            condition_id: m.condition_id,
+            count: trades.length,
+            trades,
+            price_history: history,
+          };
+        },
+      );
     },
   );
 
@@ -196,7 +261,8 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       config: { access: access.public },
       schema: {
         summary: "Resolve a market id",
-        description: "Lightweight resolve; cached 60 s for open and 3600 s for closed markets. 404 for an unknown or malformed id.",
+        description:
+          "Lightweight resolve; cached 60 s for open and 3600 s for closed markets. 404 for an unknown or malformed id.",
         tags: ["markets"],
         params: MarketIdParams,
         response: { 200: Lookup, 404: NotFound },
@@ -209,7 +275,10 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         value = lookupRecord(await find(request.params.market_id));
         await ctx.platform.cache.set(key, value, value.closed ? LOOKUP_CLOSED_MS : LOOKUP_OPEN_MS);
       }
-      void reply.header("cache-control", `public, max-age=${(value.closed ? LOOKUP_CLOSED_MS : LOOKUP_OPEN_MS) / 1000}`);
+      void reply.header(
+        "cache-control",
+        `public, max-age=${(value.closed ? LOOKUP_CLOSED_MS : LOOKUP_OPEN_MS) / 1000}`,
+      );
       return value;
     },
   );
@@ -220,7 +289,8 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       config: { access: access.public },
       schema: {
         summary: "Volume by settlement: MINT, MERGE, COMPLEMENTARY",
-        description: "Computed from the stored fills, counted as the market's trades are (one per match, the taker's side). Cached 1 h.",
+        description:
+          "Computed from the stored fills, counted as the market's trades are (one per match, the taker's side). Cached 1 h.",
         tags: ["markets"],
         params: MarketIdParams,
         response: { 200: Breakdown, 404: NotFound },
@@ -244,15 +314,18 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       config: { access: access.public },
       schema: {
         summary: "Redirect to the market on the venue",
-        description: "302 to <VENUE_MARKET_URL>/event/<event_slug>/<market_slug>, or /market/<slug> for a market without an event. Cached 1 h. 404 when unknown.",
+        description:
+          "302 to <VENUE_MARKET_URL>/event/<event_slug>/<market_slug>, or /market/<slug> for a market without an event. Cached 1 h. 404 when unknown.",
         tags: ["markets"],
         params: MarketIdParams,
         response: { 302: Type.Null({ description: "Location: the venue URL" }), 404: NotFound },
       },
     },
     async (request, reply) => {
-      const { value: location } = await ctx.platform.cache.getOrLoad(`market:pm:${request.params.market_id}`, HOUR_MS, async () =>
-        venueUrl(ctx.config.venue.marketUrl, await find(request.params.market_id)),
+      const { value: location } = await ctx.platform.cache.getOrLoad(
+        `market:pm:${request.params.market_id}`,
+        HOUR_MS,
+        async () => venueUrl(ctx.config.venue.marketUrl, await find(request.params.market_id)),
       );
       return reply.header("cache-control", "public, max-age=3600").redirect(location, 302);
     },

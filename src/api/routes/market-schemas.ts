@@ -5,19 +5,25 @@ import { marketIndex } from "../../analytics/market-index.js";
 import { findMarket } from "../../analytics/market-detail.js";
 import { notFound } from "../errors.js";
 
-export const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
 
 export const MarketRowSchema = Type.Object({
   id: Type.String({ description: "the venue's market id" }),
   condition_id: Type.String({ description: "condition id, 0x and 64 hex digits" }),
   slug: Type.String(),
   question: Type.String(),
-  category: Nullable(Type.String(), "Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI; null when no tag maps"),
+  category: Nullable(
+    Type.String(),
+    "Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI; null when no tag maps",
+  ),
   event_id: Nullable(Type.String()),
   event_slug: Nullable(Type.String()),
   price_yes: Nullable(Type.Number(), "YES price 0..1; null when the venue has none"),
   price_no: Nullable(Type.Number(), "NO price 0..1"),
-  volume: Type.Number({ description: "USD: the venue's lifetime volume when it reports one, else the volume of stored fills (taker sides)" }),
+  volume: Type.Number({
+    description: "USD: the venue's lifetime volume when it reports one, else the volume of stored fills (taker sides)",
+  }),
   volume_24h: Type.Number({ description: "USD over the last 24 h, same sources" }),
   liquidity: Type.Number({ description: "USD, as the venue reports it" }),
   trades: Type.Integer({ description: "stored trades (one per match)" }),
@@ -48,7 +54,8 @@ export async function indexedMarket(ctx: AppContext, marketId: string) {
 
 export const MarketIdParams = Type.Object({
   market_id: Type.String({
-    description: "the venue's numeric market id, the condition id (0x and 64 hex digits, any case) or the market slug; anything else is a 404",
+    description:
+      "the venue's numeric market id, the condition id (0x and 64 hex digits, any case) or the market slug; anything else is a 404",
   }),
 });
 
@@ -59,7 +66,10 @@ export const HolderRowSchema = Type.Object({
   shares: Type.Number({ description: "shares held on this side" }),
   avg_price: Type.Number({ description: "average entry price of the position, 0..1" }),
   cost: Type.Number({ description: "USD invested at cost: shares * avg_price" }),
-  pnl: Nullable(Type.Number(), "unrealized P&L at the current price: shares * (price - avg_price); null without a price"),
+  pnl: Nullable(
+    Type.Number(),
+    "unrealized P&L at the current price: shares * (price - avg_price); null without a price",
+  ),
   pnl_pct: Nullable(Type.Number(), "100 * pnl / cost"),
   win_rate: Nullable(Type.Number(), "the wallet's win rate, percent; null when it has no statistics"),
   global_pnl: Nullable(Type.Number(), "the wallet's total P&L, USD"),

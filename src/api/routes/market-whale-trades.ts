@@ -19,18 +19,40 @@ import { indexedMarket } from "./market-schemas.js";
 
 const Wallets = Type.Union([Type.Literal("smart"), Type.Literal("all")], {
   default: "smart",
-  description: "smart: trades whose maker or taker is on today's Smart Money list; all: every trade (the flags still reflect today's list)",
+  description:
+    "smart: trades whose maker or taker is on today's Smart Money list; all: every trade (the flags still reflect today's list)",
 });
-const Before = Type.Integer({ minimum: 0, description: "upper bound on the timestamp (unix s), inclusive without before_id; 0 = none (the newest trades)" });
-const Params = Type.Object({ condition_id: Type.String({ minLength: 1, maxLength: 200, description: "the market's condition id (0x and 64 hex digits, any case); an unknown one is a 404" }) });
+const Before = Type.Integer({
+  minimum: 0,
+  description: "upper bound on the timestamp (unix s), inclusive without before_id; 0 = none (the newest trades)",
+});
+const Params = Type.Object({
+  condition_id: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: "the market's condition id (0x and 64 hex digits, any case); an unknown one is a 404",
+  }),
+});
 
 export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const { store, config } = ctx;
   const smart = new SmartList(store, ctx.platform.clock, config.drilldowns.smartListCheckSeconds);
-  const limits = { timeoutMs: config.drilldowns.whaleTradesTimeoutMs, retryAfterSeconds: config.drilldowns.whaleTradesRetryAfterSeconds };
-  const bounds = { maxEntries: config.drilldowns.whaleTradesCachedAnswers, maxBytes: mebibytes(config.drilldowns.whaleTradesCachedMb) };
+  const limits = {
+    timeoutMs: config.drilldowns.whaleTradesTimeoutMs,
+    retryAfterSeconds: config.drilldowns.whaleTradesRetryAfterSeconds,
+  };
+  const bounds = {
+    maxEntries: config.drilldowns.whaleTradesCachedAnswers,
+    maxBytes: mebibytes(config.drilldowns.whaleTradesCachedMb),
+  };
   // Both families answer the same body for the same read: one cache serves them.
-  const answers = new LocalBodyCache(ctx.platform.clock, config.drilldowns.whaleTradesCacheSeconds, bounds, config.server.gzipMinBytes, () => ctx.readiness.ready);
+  const answers = new LocalBodyCache(
+    ctx.platform.clock,
+    config.drilldowns.whaleTradesCacheSeconds,
+    bounds,
+    config.server.gzipMinBytes,
+    () => ctx.readiness.ready,
+  );
 
   const route = (url: string, preset: Access, tags: string[], minUsd: TInteger | TNumber) =>
     app.get(
@@ -57,17 +79,41 @@ export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = asy
       },
       async (request, reply) => {
         const q = request.query;
-        if (q.before_id > 0 && q.before === 0) throw validationError(["query", "before_id"], "before_id continues a page inside before's second: it needs before");
+        if (q.before_id > 0 && q.before === 0)
+          throw validationError(
+            ["query", "before_id"],
+            "before_id continues a page inside before's second: it needs before",
+          );
         const market = (await indexedMarket(ctx, request.params.condition_id)).condition_id;
         const list = await smart.current();
         const key = [market, q.before, q.before_id, q.min_usd, q.limit, q.wallets, list.generation].join(":");
         const body = await answers.get(key, async (now) => {
-          const query = { conditionId: market, before: q.before, beforeId: q.before_id, minUsd: q.min_usd, limit: q.limit, wallets: q.wallets };
-          return reply.serialize({ ...(await marketWhaleTrades(store, query, list.wallets, limits)), as_of: now }) as string;
+          const query = {
+            conditionId: market,
+            before: q.before,
+            beforeId: q.before_id,
+            minUsd: q.min_usd,
+            limit: q.limit,
+            wallets: q.wallets,
+          };
+          return reply.serialize({
+            ...(await marketWhaleTrades(store, query, list.wallets, limits)),
+            as_of: now,
+          }) as string;
         });
         return sendSerialized(reply, body);
       },
     );
-  route("/api/v2/market/:condition_id/whale-trades", access.premiumXApiKey, ["markets"], Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, default: 500, description: "smallest usd_amount (USD)" }));
-  route("/api/public/v1/market/:condition_id/whale-trades", access.premiumAnyHeader, ["public v1"], Type.Number({ minimum: 0, maximum: 1_000_000_000_000, default: 500, description: "smallest usd_amount (USD)" }));
+  route(
+    "/api/v2/market/:condition_id/whale-trades",
+    access.premiumXApiKey,
+    ["markets"],
+    Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, default: 500, description: "smallest usd_amount (USD)" }),
+  );
+  route(
+    "/api/public/v1/market/:condition_id/whale-trades",
+    access.premiumAnyHeader,
+    ["public v1"],
+    Type.Number({ minimum: 0, maximum: 1_000_000_000_000, default: 500, description: "smallest usd_amount (USD)" }),
+  );
 };

@@ -1,7 +1,12 @@
 /** /api/v2/markets/*: search, hot markets, category counts, resolved markets. Public reads over the market index. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { categoryStats, hotMarketsByWhaleTrades, hotWindowMinutes, resolvedMarkets } from "../../analytics/markets-lists.js";
+import {
+  categoryStats,
+  hotMarketsByWhaleTrades,
+  hotWindowMinutes,
+  resolvedMarkets,
+} from "../../analytics/markets-lists.js";
 import { searchMarkets, type SearchFilters } from "../../analytics/markets-search.js";
 import { LocalBodyCache } from "../body-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
@@ -15,7 +20,8 @@ import { MarketRowSchema, Nullable, indexOf } from "./market-schemas.js";
 const CategoryParam = Type.String({
   default: "",
   maxLength: 40,
-  description: "All (or empty), Crypto, Geopolitics, Sports, Politics, Economics, Tech/AI; case-insensitive, Tech and AI also mean Tech/AI. Anything else is a 422",
+  description:
+    "All (or empty), Crypto, Geopolitics, Sports, Politics, Economics, Tech/AI; case-insensitive, Tech and AI also mean Tech/AI. Anything else is a 422",
 });
 
 const NonNegativeInt = (def: number, description: string) => Type.Integer({ minimum: 0, default: def, description });
@@ -38,11 +44,18 @@ const ResolvedRow = Type.Object({
   category: Nullable(Type.String()),
   event_slug: Nullable(Type.String()),
   outcome: Type.Union([Type.Literal("YES"), Type.Literal("NO"), Type.Literal("PENDING"), Type.Literal("50-50")], {
-    description: "YES or NO; with include_pending=1 also PENDING (closed, not resolved yet) and 50-50 (resolved evenly, each side paid 0.5)",
+    description:
+      "YES or NO; with include_pending=1 also PENDING (closed, not resolved yet) and 50-50 (resolved evenly, each side paid 0.5)",
   }),
-  final_price_yes: Nullable(Type.Number(), "what a YES share paid (1, 0 or 0.5); PENDING: the last YES price, null when none"),
+  final_price_yes: Nullable(
+    Type.Number(),
+    "what a YES share paid (1, 0 or 0.5); PENDING: the last YES price, null when none",
+  ),
   end_date: Nullable(Type.Integer(), "unix seconds"),
-  resolved_at: Nullable(Type.Integer(), "unix seconds of the resolution (chain, else the venue's close); null when PENDING"),
+  resolved_at: Nullable(
+    Type.Integer(),
+    "unix seconds of the resolution (chain, else the venue's close); null when PENDING",
+  ),
   volume: Type.Number(),
   whales_yes: Type.Integer(),
   whales_no: Type.Integer(),
@@ -60,7 +73,13 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
   const clock = ctx.platform.clock;
   // The market index behind search, the market lists and the market pages, loaded before the service listens.
   ctx.warmUps.add("market index", () => indexOf(ctx));
-  const searchAnswers = new LocalBodyCache(clock, ctx.config.markets.searchCacheSeconds, { maxEntries: ctx.config.markets.searchCachedAnswers, maxBytes: mebibytes(ctx.config.markets.searchCachedMb) }, 0, () => ctx.readiness.ready);
+  const searchAnswers = new LocalBodyCache(
+    clock,
+    ctx.config.markets.searchCacheSeconds,
+    { maxEntries: ctx.config.markets.searchCachedAnswers, maxBytes: mebibytes(ctx.config.markets.searchCachedMb) },
+    0,
+    () => ctx.readiness.ready,
+  );
 
   app.get(
     "/api/v2/markets/search",
@@ -83,9 +102,20 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
           min_days: NonNegativeInt(0, "minimum days until the end date (a past end date counts as 0)"),
           max_days: NonNegativeInt(365, "maximum days until the end date"),
           price_min: Type.Integer({ minimum: 0, maximum: 100, default: 0, description: "minimum YES price, percent" }),
-          price_max: Type.Integer({ minimum: 0, maximum: 100, default: 100, description: "maximum YES price, percent (markets without a price only match 0..100)" }),
-          window_hours: NonNegativeInt(0, "0: off; else only markets whose end date falls within the next window_hours hours"),
-          created_within_days: NonNegativeInt(0, "0: off; else only markets created within the last created_within_days days"),
+          price_max: Type.Integer({
+            minimum: 0,
+            maximum: 100,
+            default: 100,
+            description: "maximum YES price, percent (markets without a price only match 0..100)",
+          }),
+          window_hours: NonNegativeInt(
+            0,
+            "0: off; else only markets whose end date falls within the next window_hours hours",
+          ),
+          created_within_days: NonNegativeInt(
+            0,
+            "0: off; else only markets created within the last created_within_days days",
+          ),
         }),
         response: {
           200: Type.Object({
@@ -102,7 +132,8 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       const started = performance.now();
       const q = request.query;
       const category = categoryFilter(q.category);
-      if (q.price_min > q.price_max) throw validationError(["query", "price_min"], "price_min must not exceed price_max");
+      if (q.price_min > q.price_max)
+        throw validationError(["query", "price_min"], "price_min must not exceed price_max");
       if (q.min_days > q.max_days) throw validationError(["query", "min_days"], "min_days must not exceed max_days");
       const index = await indexOf(ctx);
       const filters: SearchFilters = {
@@ -123,8 +154,14 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       // load and the clock of then), which ends with `_elapsed_ms` (the schema's last field): this request's. Not keyed
       // by index load: a reload would expire every answer at once, and their recomputation would queue requests.
       const head = await searchAnswers.get(JSON.stringify(filters), async (now) => {
-        const text = reply.serialize({ ...searchMarkets(index, filters, now), limit: filters.limit, offset: filters.offset, _elapsed_ms: 0 }) as string;
-        if (!text.endsWith(ELAPSED_LAST)) throw new Error("markets/search: _elapsed_ms is no longer the last field of the answer");
+        const text = reply.serialize({
+          ...searchMarkets(index, filters, now),
+          limit: filters.limit,
+          offset: filters.offset,
+          _elapsed_ms: 0,
+        }) as string;
+        if (!text.endsWith(ELAPSED_LAST))
+          throw new Error("markets/search: _elapsed_ms is no longer the last field of the answer");
         return text.slice(0, -ELAPSED_LAST.length);
       });
       const elapsed = Math.round((performance.now() - started) * 1000) / 1000;
@@ -143,10 +180,22 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
           "The window is rounded up to 5 minutes within the hour, to whole hours within the day, and to 6 hours beyond; `minutes` in the answer is the window used.",
         tags: ["markets"],
         querystring: Type.Object({
-          minutes: Type.Integer({ minimum: 1, maximum: 10_080, default: 60, description: "window, minutes (up to 7 days)" }),
+          minutes: Type.Integer({
+            minimum: 1,
+            maximum: 10_080,
+            default: 60,
+            description: "window, minutes (up to 7 days)",
+          }),
           limit: Limit({ default: 20, max: HOT_CACHED_ROWS }),
         }),
-        response: { 200: Type.Object({ markets: Type.Array(HotRow), minutes: Type.Integer(), count: Type.Integer(), as_of: Type.Integer({ description: "unix seconds of the computation" }) }) },
+        response: {
+          200: Type.Object({
+            markets: Type.Array(HotRow),
+            minutes: Type.Integer(),
+            count: Type.Integer(),
+            as_of: Type.Integer({ description: "unix seconds of the computation" }),
+          }),
+        },
       },
     },
     async (request) => {
@@ -154,7 +203,10 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       const limit = request.query.limit as number;
       const { value } = await ctx.platform.cache.getOrLoad(`markets:hot:${minutes}`, HOT_CACHE_MS, async () => {
         const now = clock.now();
-        return { markets: await hotMarketsByWhaleTrades(ctx.store, await indexOf(ctx), now, minutes, HOT_CACHED_ROWS), as_of: now };
+        return {
+          markets: await hotMarketsByWhaleTrades(ctx.store, await indexOf(ctx), now, minutes, HOT_CACHED_ROWS),
+          as_of: now,
+        };
       });
       const markets = value.markets.slice(0, limit);
       return { markets, minutes, count: markets.length, as_of: value.as_of };
@@ -178,7 +230,10 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
             active_quality: Type.Integer(),
             all_open: Type.Integer(),
             all_time: Type.Integer(),
-            thresholds: Type.Object({ min_volume: Type.Number(), price_min: Type.Number(), price_max: Type.Number() }, { description: "the thresholds active_quality used" }),
+            thresholds: Type.Object(
+              { min_volume: Type.Number(), price_min: Type.Number(), price_max: Type.Number() },
+              { description: "the thresholds active_quality used" },
+            ),
             as_of: Type.Integer({ description: "unix seconds of the computation" }),
           }),
         },
@@ -187,8 +242,15 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
     async (request) => {
       const category = categoryFilter(request.query.category);
       const m = ctx.config.markets;
-      const { value } = await ctx.platform.cache.getOrLoad(`markets:category-stats:${category ?? "ALL"}`, CATEGORY_STATS_CACHE_MS, async () =>
-        categoryStats(await indexOf(ctx), category, clock.now(), { minVolume: m.qualityMinVolume, priceMin: m.qualityPriceMin, priceMax: m.qualityPriceMax }),
+      const { value } = await ctx.platform.cache.getOrLoad(
+        `markets:category-stats:${category ?? "ALL"}`,
+        CATEGORY_STATS_CACHE_MS,
+        async () =>
+          categoryStats(await indexOf(ctx), category, clock.now(), {
+            minVolume: m.qualityMinVolume,
+            priceMin: m.qualityPriceMin,
+            priceMax: m.qualityPriceMax,
+          }),
       );
       return value;
     },
@@ -206,10 +268,22 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
           "Outcomes YES and NO only, unless include_pending=1 also lists closed markets awaiting resolution (PENDING) and 50-50 resolutions.",
         tags: ["markets"],
         querystring: Type.Object({
-          days: Type.Integer({ minimum: 1, maximum: 3650, default: 7, description: "window without slug_prefix, days" }),
-          limit: Limit({ default: 30, max: 500, description: "rows to return (1..500 with slug_prefix, 1..100 without)" }),
+          days: Type.Integer({
+            minimum: 1,
+            maximum: 3650,
+            default: 7,
+            description: "window without slug_prefix, days",
+          }),
+          limit: Limit({
+            default: 30,
+            max: 500,
+            description: "rows to return (1..500 with slug_prefix, 1..100 without)",
+          }),
           slug_prefix: Type.String({ default: "", maxLength: 300 }),
-          end_from: Type.String({ default: "", description: "YYYY-MM-DD (UTC), inclusive lower bound of the end date" }),
+          end_from: Type.String({
+            default: "",
+            description: "YYYY-MM-DD (UTC), inclusive lower bound of the end date",
+          }),
           end_to: Type.String({ default: "", description: "YYYY-MM-DD (UTC), inclusive upper bound of the end date" }),
           offset: Offset,
           include_pending: Type.Boolean({ default: false }),
@@ -230,17 +304,36 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       const q = request.query;
       const limit = q.limit as number;
       if (!q.slug_prefix && limit > RESOLVED_UNPREFIXED_MAX) {
-        throw validationError(["query", "limit"], `Input should be less than or equal to ${RESOLVED_UNPREFIXED_MAX} without slug_prefix`, "less_than_equal");
+        throw validationError(
+          ["query", "limit"],
+          `Input should be less than or equal to ${RESOLVED_UNPREFIXED_MAX} without slug_prefix`,
+          "less_than_equal",
+        );
       }
       const endFrom = dayBound("end_from", q.end_from, false);
       const endTo = dayBound("end_to", q.end_to, true);
-      if (endFrom !== null && endTo !== null && endFrom > endTo) throw validationError(["query", "end_from"], "end_from must not be after end_to");
+      if (endFrom !== null && endTo !== null && endFrom > endTo)
+        throw validationError(["query", "end_from"], "end_from must not be after end_to");
       const result = resolvedMarkets(
         await indexOf(ctx),
-        { days: q.days, limit, offset: q.offset, slugPrefix: q.slug_prefix, endFrom, endTo, includePending: q.include_pending },
+        {
+          days: q.days,
+          limit,
+          offset: q.offset,
+          slugPrefix: q.slug_prefix,
+          endFrom,
+          endTo,
+          includePending: q.include_pending,
+        },
         clock.now(),
       );
-      return { ...result, count: result.markets.length, limit, offset: q.offset, has_more: q.offset + result.markets.length < result.total };
+      return {
+        ...result,
+        count: result.markets.length,
+        limit,
+        offset: q.offset,
+        has_more: q.offset + result.markets.length < result.total,
+      };
     },
   );
 };

@@ -16,7 +16,8 @@ export const metricsRoutes: FastifyPluginAsync<{ config: Config }> = async (app,
     "/metrics",
     { config: { access: exposure === "open" ? access.public : access.localOnly }, schema: { hide: true } },
     async (request, reply) => {
-      if (exposure === "off" || (exposure === "local" && !isLocalRequest(request))) throw new HttpError(404, "Not Found");
+      if (exposure === "off" || (exposure === "local" && !isLocalRequest(request)))
+        throw new HttpError(404, "Not Found");
       const { contentType, body } = await metrics.text();
       return reply.type(contentType).send(body);
     },
@@ -26,6 +27,11 @@ export const metricsRoutes: FastifyPluginAsync<{ config: Config }> = async (app,
 /** Counts every answer by its route pattern (`/api/v2/wallet/:address`, never the raw URL) and status. */
 export function recordRequestMetrics(app: FastifyInstance): void {
   app.addHook("onResponse", async (request, reply) => {
-    metrics.observeRequest(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime);
+    metrics.observeRequest(
+      request.method,
+      request.routeOptions.url ?? "unmatched",
+      reply.statusCode,
+      reply.elapsedTime,
+    );
   });
 }

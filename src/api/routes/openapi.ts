@@ -18,7 +18,8 @@ export function markDefaultedParametersOptional<T>(document: T): T {
   const paths = (document as { paths?: Record<string, Record<string, { parameters?: Parameter[] }>> }).paths ?? {};
   for (const operations of Object.values(paths)) {
     for (const operation of Object.values(operations)) {
-      for (const parameter of operation.parameters ?? []) if (parameter.schema?.default !== undefined) parameter.required = false;
+      for (const parameter of operation.parameters ?? [])
+        if (parameter.schema?.default !== undefined) parameter.required = false;
     }
   }
   return document;

@@ -18,7 +18,9 @@ const wr = (description: string) => Nullable(Type.Number(), description);
 function sideFields(side: "yes" | "no"): Record<string, TSchema> {
   const S = side.toUpperCase();
   return {
-    [`${side}_team`]: Type.Array(HolderRowSchema, { description: `Smart Money on the ${S} team, top 10 by USD invested` }),
+    [`${side}_team`]: Type.Array(HolderRowSchema, {
+      description: `Smart Money on the ${S} team, top 10 by USD invested`,
+    }),
     [`${side}_total_count`]: Type.Integer({ description: `Smart Money wallets on the ${S} team` }),
     [`${side}_total_invested`]: n(`USD at cost of the whole ${S} team`),
     [`${side}_team_avg_wr`]: wr(`mean win rate (percent) of the whole ${S} team`),
@@ -77,7 +79,13 @@ function sideBody(side: "yes" | "no", r: SideRankings) {
 }
 
 export const publicMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
-  const pages = new LocalBodyCache(ctx.platform.clock, ctx.config.markets.detailCacheSeconds, { maxEntries: ctx.config.markets.detailCachedBodies, maxBytes: mebibytes(ctx.config.markets.detailCachedMb) }, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
+  const pages = new LocalBodyCache(
+    ctx.platform.clock,
+    ctx.config.markets.detailCacheSeconds,
+    { maxEntries: ctx.config.markets.detailCachedBodies, maxBytes: mebibytes(ctx.config.markets.detailCachedMb) },
+    ctx.config.server.gzipMinBytes,
+    () => ctx.readiness.ready,
+  );
   app.get(
     "/api/public/v1/market/:market_id",
     {

@@ -20,7 +20,12 @@ const RETRY_AFTER_SECONDS = 30;
 const OVERVIEW_BATCH_MAX = 50;
 const POSITIONS_BATCH_MAX = 20;
 
-const AddressOrName = Type.String({ minLength: 1, maxLength: 100, pattern: "^\\S+$", description: "a 0x wallet address or a venue username (or pseudonym)" });
+const AddressOrName = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: "^\\S+$",
+  description: "a 0x wallet address or a venue username (or pseudonym)",
+});
 
 const Computing = Type.Object(
   {
@@ -28,16 +33,26 @@ const Computing = Type.Object(
     detail: Type.String(),
     retry_after_seconds: Type.Integer(),
   },
-  { description: "A very heavy wallet's overview is being computed in the background; retry after Retry-After seconds" },
+  {
+    description: "A very heavy wallet's overview is being computed in the background; retry after Retry-After seconds",
+  },
 );
 
 const ContractFields = {
-  is_contract: Type.Optional(Type.Boolean({ description: "true when the address is an exchange contract (status not_found)" })),
+  is_contract: Type.Optional(
+    Type.Boolean({ description: "true when the address is an exchange contract (status not_found)" }),
+  ),
   contract_type: Type.Optional(Type.String()),
 };
 
 const BatchBody = (max: number) =>
-  Type.Object({ wallets: Type.Array(AddressOrName, { minItems: 1, maxItems: max, description: `addresses or usernames (at most ${max}); costs one request per wallet` }) });
+  Type.Object({
+    wallets: Type.Array(AddressOrName, {
+      minItems: 1,
+      maxItems: max,
+      description: `addresses or usernames (at most ${max}); costs one request per wallet`,
+    }),
+  });
 
 export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
@@ -76,7 +91,11 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         return reply
           .code(202)
           .header("Retry-After", String(RETRY_AFTER_SECONDS))
-          .send({ status: "computing" as const, detail: "This wallet's overview is being computed; retry shortly", retry_after_seconds: RETRY_AFTER_SECONDS });
+          .send({
+            status: "computing" as const,
+            detail: "This wallet's overview is being computed; retry shortly",
+            retry_after_seconds: RETRY_AFTER_SECONDS,
+          });
       }
       return overviews.send(reply, address, request.query.view, load.degraded());
     },
@@ -88,7 +107,8 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       config: { access: access.premiumAnyHeader },
       schema: {
         summary: "Open positions (full set)",
-        description: "The full open set in one response; limit and offset are accepted but not enforced; order not guaranteed.",
+        description:
+          "The full open set in one response; limit and offset are accepted but not enforced; order not guaranteed.",
         tags: TAGS,
         params: Type.Object({ address: AddressOrName }),
         querystring: Type.Object({
@@ -110,7 +130,14 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
   /** Resolves one batch item: its address, or why it has none. */
   const batchItem = async (input: string) => {
     const contract = contractAddressBody(input);
-    if (contract) return { wallet: input, address: contract.address, status: "not_found" as const, is_contract: true, contract_type: contract.contract_type };
+    if (contract)
+      return {
+        wallet: input,
+        address: contract.address,
+        status: "not_found" as const,
+        is_contract: true,
+        contract_type: contract.contract_type,
+      };
     const address = await reads.addressOf(input);
     return { wallet: input, address, status: address ? ("ok" as const) : ("not_found" as const) };
   };

@@ -15,7 +15,10 @@ const SiteStats = Type.Object({
   markets: Type.Integer({ description: "markets known" }),
   active_markets: Type.Integer({ description: "markets not closed" }),
   wallets: Type.Integer({ description: "wallets with statistics" }),
-  trades: Type.Integer({ description: "approximate: matches as the venue counts them (one per taker order), summed over the market statistics" }),
+  trades: Type.Integer({
+    description:
+      "approximate: matches as the venue counts them (one per taker order), summed over the market statistics",
+  }),
   thresholds: Type.Object(
     {
       smart: NumberMap,
@@ -25,7 +28,10 @@ const SiteStats = Type.Object({
       home: NumberMap,
       roles: NumberMap,
     },
-    { description: "the thresholds in force, by the settings' names in snake case (README: settings), e.g. smart.min_win_rate = SMART_MIN_WIN_RATE" },
+    {
+      description:
+        "the thresholds in force, by the settings' names in snake case (README: settings), e.g. smart.min_win_rate = SMART_MIN_WIN_RATE",
+    },
   ),
   as_of: Type.Integer({ description: "unix seconds the figures were computed at" }),
 });
@@ -40,16 +46,24 @@ const HotTrader = Type.Object({
 });
 
 export const siteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
-  const stats = ctx.warmUps.windowed("site:stats", SITE_STATS_SECONDS, async (now) => ({ ...(await siteStats(ctx.store)), thresholds: thresholdsInForce(ctx.config), as_of: now }));
+  const stats = ctx.warmUps.windowed("site:stats", SITE_STATS_SECONDS, async (now) => ({
+    ...(await siteStats(ctx.store)),
+    thresholds: thresholdsInForce(ctx.config),
+    as_of: now,
+  }));
   const traders = ctx.warmUps.windowed("site:hot-traders", HOT_TRADERS_SECONDS, () => hotTraders(ctx.store));
   app.get(
     "/api/v2/site-stats",
     {
       config: { access: access.public },
-      schema: { summary: "Site figures and the thresholds in force", description: "Cached 1 h.", tags: ["site"], response: { 200: SiteStats } },
+      schema: {
+        summary: "Site figures and the thresholds in force",
+        description: "Cached 1 h.",
+        tags: ["site"],
+        response: { 200: SiteStats },
+      },
     },
-    async () =>
-      stats(),
+    async () => stats(),
   );
 
   app.get(

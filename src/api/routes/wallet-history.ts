@@ -4,7 +4,15 @@
 import { access, heavy } from "../access.js";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { CHANGES_MAX_LOOKBACK, CHANGES_MIN_AGE, PNL_PERIODS, changesSince, lastMoves, pnlHistory, pnlHistoryChain } from "../../analytics/wallet-history.js";
+import {
+  CHANGES_MAX_LOOKBACK,
+  CHANGES_MIN_AGE,
+  PNL_PERIODS,
+  changesSince,
+  lastMoves,
+  pnlHistory,
+  pnlHistoryChain,
+} from "../../analytics/wallet-history.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
 import { fillsStamp } from "../../analytics/wallet-stamps.js";
@@ -13,16 +21,26 @@ import { NoQuery, Nullable, walletRoute } from "./wallet-insight-schemas.js";
 
 const TAGS = ["wallet history"];
 
-const Point = Type.Object({ t: Type.Integer({ description: "unix seconds" }), p: Type.Number({ description: "cumulative P&L, USD" }) });
-const Side = Type.Union([Type.Literal("YES"), Type.Literal("NO")], { description: "the outcome the move concerns economically" });
-const EntryType = Nullable(Type.Union([Type.Literal("MINT"), Type.Literal("MERGE"), Type.Literal("COMPLEMENTARY")]), "settlement mechanics of the fill; null: unclassified");
+const Point = Type.Object({
+  t: Type.Integer({ description: "unix seconds" }),
+  p: Type.Number({ description: "cumulative P&L, USD" }),
+});
+const Side = Type.Union([Type.Literal("YES"), Type.Literal("NO")], {
+  description: "the outcome the move concerns economically",
+});
+const EntryType = Nullable(
+  Type.Union([Type.Literal("MINT"), Type.Literal("MERGE"), Type.Literal("COMPLEMENTARY")]),
+  "settlement mechanics of the fill; null: unclassified",
+);
 const Move = {
   entry_type: EntryType,
   action_label: Type.String({
     description:
       "economic meaning: 'Bought YES|NO' (a BUY, or a SELL settled as MINT, which enters the other outcome), 'Sold YES|NO' (a SELL matched with a holder), 'Merged YES|NO' (a SELL settled as MERGE)",
   }),
-  usd: Type.Number({ description: "collateral of the move on side_label: the fill's USD, or size * (1 - price) for a MINT-settled SELL" }),
+  usd: Type.Number({
+    description: "collateral of the move on side_label: the fill's USD, or size * (1 - price) for a MINT-settled SELL",
+  }),
   side_label: Side,
   ts: Type.Integer(),
 };
@@ -44,7 +62,10 @@ const PnlHistoryChain = Type.Object(
     address: Type.String(),
     period: Type.Literal("ALL"),
     source: Type.Literal("chain"),
-    points: Type.Array(Point, { description: "one per UTC day with a closed position, dated 00:00 UTC of that day; empty when the wallet is not in the venue cache" }),
+    points: Type.Array(Point, {
+      description:
+        "one per UTC day with a closed position, dated 00:00 UTC of that day; empty when the wallet is not in the venue cache",
+    }),
   },
   { description: "Daily cumulative realized P&L from the venue's closed positions (the synced venue cache)" },
 );
@@ -57,17 +78,25 @@ const ChangesSince = Type.Object(
     trades_count: Type.Integer({ description: "fills after effective_since; 0 when since is under 60 s ago" }),
     volume_usd: Type.Number({ description: "USD of those fills" }),
     pnl_delta: Type.Number({
-      description: "P&L change since effective_since from the ledger's points (hourly when they reach back that far, else daily); 0 when since is under 60 s ago",
+      description:
+        "P&L change since effective_since from the ledger's points (hourly when they reach back that far, else daily); 0 when since is under 60 s ago",
     }),
     last_move: Nullable(
-      Type.Object({ condition_id: Type.String(), market_id: Nullable(Type.String()), question: Nullable(Type.String()), ...Move }),
+      Type.Object({
+        condition_id: Type.String(),
+        market_id: Nullable(Type.String()),
+        question: Nullable(Type.String()),
+        ...Move,
+      }),
       "the wallet's latest fill overall; null without fills",
     ),
   },
   { description: "What changed since a moment" },
 );
 
-const LastMoves = Type.Record(Type.String(), Type.Object(Move), { description: "condition_id -> the wallet's latest fill in that market" });
+const LastMoves = Type.Record(Type.String(), Type.Object(Move), {
+  description: "condition_id -> the wallet's latest fill in that market",
+});
 
 const route = walletRoute(TAGS);
 
@@ -82,14 +111,24 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       "P&L history",
       PnlHistory,
       Type.Object({
-        period: Type.Union(PNL_PERIODS.map((p) => Type.Literal(p)), { default: "1M", description: "1D hourly over 24 h, 1W hourly over a week, 1M daily over 30 days, ALL daily over the full history" }),
+        period: Type.Union(
+          PNL_PERIODS.map((p) => Type.Literal(p)),
+          {
+            default: "1M",
+            description:
+              "1D hourly over 24 h, 1W hourly over a week, 1M daily over 30 days, ALL daily over the full history",
+          },
+        ),
       }),
     ),
-    async (request) => pnlHistory(store, await wallets.requireProxy(request.params.address), request.query.period, platform.clock.now()),
+    async (request) =>
+      pnlHistory(store, await wallets.requireProxy(request.params.address), request.query.period, platform.clock.now()),
   );
 
-  app.get("/api/v2/wallet/:address/pnl-history-chain", route("P&L history from the venue's closed positions", PnlHistoryChain, NoQuery), async (request) =>
-    pnlHistoryChain(store, await wallets.requireProxy(request.params.address)),
+  app.get(
+    "/api/v2/wallet/:address/pnl-history-chain",
+    route("P&L history from the venue's closed positions", PnlHistoryChain, NoQuery),
+    async (request) => pnlHistoryChain(store, await wallets.requireProxy(request.params.address)),
   );
 
   app.get(
@@ -98,15 +137,30 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       "Trades, P&L change and last move since a moment",
       ChangesSince,
       Type.Object({
-        since: Type.Integer({ minimum: 0, description: `required; unix seconds; capped at now - ${CHANGES_MAX_LOOKBACK / 86_400} days; under ${CHANGES_MIN_AGE} s ago counts nothing` }),
+        since: Type.Integer({
+          minimum: 0,
+          description: `required; unix seconds; capped at now - ${CHANGES_MAX_LOOKBACK / 86_400} days; under ${CHANGES_MIN_AGE} s ago counts nothing`,
+        }),
       }),
     ),
-    async (request) => changesSince(store, await wallets.requireProxy(request.params.address), request.query.since, platform.clock.now()),
+    async (request) =>
+      changesSince(
+        store,
+        await wallets.requireProxy(request.params.address),
+        request.query.since,
+        platform.clock.now(),
+      ),
   );
 
   const answers = keptAnswers(ctx);
-  app.get("/api/v2/wallet/:address/last-moves", route("Latest move per market", LastMoves, NoQuery, heavy(access.public, ctx.config.limits.heavyReadCost)), async (request, reply) => {
-    const wallet = await wallets.requireProxy(request.params.address);
-    return answers.send(reply, `last-moves|${wallet}`, await fillsStamp(store, wallet), () => lastMoves(store, wallet));
-  });
+  app.get(
+    "/api/v2/wallet/:address/last-moves",
+    route("Latest move per market", LastMoves, NoQuery, heavy(access.public, ctx.config.limits.heavyReadCost)),
+    async (request, reply) => {
+      const wallet = await wallets.requireProxy(request.params.address);
+      return answers.send(reply, `last-moves|${wallet}`, await fillsStamp(store, wallet), () =>
+        lastMoves(store, wallet),
+      );
+    },
+  );
 };

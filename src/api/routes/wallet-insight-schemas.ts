@@ -8,7 +8,8 @@ import { access, type Access } from "../access.js";
 import { WalletParams, walletErrorResponses } from "../params.js";
 import { ProxyParam } from "./wallet-schemas.js";
 
-export const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
 
 export const ProxyQuery = Type.Object({ proxy: ProxyParam });
 export const NoQuery = Type.Object({});
@@ -16,7 +17,12 @@ export const NoQuery = Type.Object({});
 /** Options of a free wallet route: path address, closed query, the response and the wallet error bodies. */
 export const walletRoute =
   (tags: string[]) =>
-  <R extends TSchema, Q extends TSchema>(summary: string, response: R, querystring: Q, routeAccess: Access = access.public) => ({
+  <R extends TSchema, Q extends TSchema>(
+    summary: string,
+    response: R,
+    querystring: Q,
+    routeAccess: Access = access.public,
+  ) => ({
     config: { access: routeAccess },
     schema: { summary, tags, params: WalletParams, querystring, response: { 200: response, ...walletErrorResponses } },
   });
@@ -64,9 +70,16 @@ export const Insights = Type.Object(
     median_hold_days: Nullable(Type.Number(), "the overview's median hold (last 90 days, at least 3 positions)"),
     best_category: Nullable(Category, "category with the highest positive realized P&L"),
     worst_category: Nullable(Category, "category with the lowest negative realized P&L"),
-    categories: Type.Array(Type.Object({ category: Category, volume_share_pct: Type.Number({ description: "share of the wallet's volume, percent" }), ...Tally }), {
-      description: "closed-position results per category (all six, fixed order)",
-    }),
+    categories: Type.Array(
+      Type.Object({
+        category: Category,
+        volume_share_pct: Type.Number({ description: "share of the wallet's volume, percent" }),
+        ...Tally,
+      }),
+      {
+        description: "closed-position results per category (all six, fixed order)",
+      },
+    ),
     entry_price_buckets: Type.Array(Type.Object({ min_price: Type.Number(), max_price: Type.Number(), ...Tally }), {
       description: "closed-position results by average entry price: [0,0.2), [0.2,0.4), [0.4,0.6), [0.6,0.8), [0.8,1]",
     }),
@@ -95,7 +108,9 @@ export const ClosedInsights = Type.Object(
     gross_profit: Usd("sum of winning positions' P&L"),
     gross_loss: Usd("sum of losing positions' losses, positive"),
     net_pnl: Usd("gross_profit - gross_loss"),
-    profit_factor: Type.Number({ description: "gross_profit / gross_loss, capped 99.99; 99.99 with profit and no loss; 0 with neither" }),
+    profit_factor: Type.Number({
+      description: "gross_profit / gross_loss, capped 99.99; 99.99 with profit and no loss; 0 with neither",
+    }),
     avg_win: Nullable(Usd("mean winning P&L")),
     avg_loss: Nullable(Usd("mean loss, positive")),
     payoff_ratio: Nullable(Type.Number({ description: "avg_win / avg_loss" })),
@@ -109,13 +124,21 @@ export const ClosedInsights = Type.Object(
 export const Highlights = Type.Object(
   {
     address: Address,
-    current_streak_days: Type.Integer({ description: "winning streak ending today or yesterday (UTC); equals the overview's profitable_streak" }),
+    current_streak_days: Type.Integer({
+      description: "winning streak ending today or yesterday (UTC); equals the overview's profitable_streak",
+    }),
     best_streak_days: Type.Integer({ description: "longest winning streak ever" }),
     best_streak: Nullable(
-      Type.Object({ start_date: Type.String({ description: "YYYY-MM-DD UTC" }), end_date: Type.String(), pnl: Usd("realized P&L over the streak") }),
+      Type.Object({
+        start_date: Type.String({ description: "YYYY-MM-DD UTC" }),
+        end_date: Type.String(),
+        pnl: Usd("realized P&L over the streak"),
+      }),
       "the longest streak (the earliest when tied)",
     ),
-    profitable_days: Type.Integer({ description: "UTC days that qualify: positive summed realized P&L and at least one closed position" }),
+    profitable_days: Type.Integer({
+      description: "UTC days that qualify: positive summed realized P&L and at least one closed position",
+    }),
     biggest_win: Nullable(ClosedPosition, "the closed position with the largest net P&L"),
   },
   {
@@ -134,9 +157,16 @@ export const Hold = Type.Object(
     mean_hold_days: Nullable(Type.Number(), "null below min_positions"),
     shortest_hold_days: Nullable(Type.Number()),
     longest_hold_days: Nullable(Type.Number()),
-    distribution: Type.Array(Type.Object({ min_days: Type.Number(), max_days: Nullable(Type.Number(), "exclusive; null: no upper bound"), count: Type.Integer() }), {
-      description: "holds in the window by length: under 1 day, 1-7, 7-30, 30 and more",
-    }),
+    distribution: Type.Array(
+      Type.Object({
+        min_days: Type.Number(),
+        max_days: Nullable(Type.Number(), "exclusive; null: no upper bound"),
+        count: Type.Integer(),
+      }),
+      {
+        description: "holds in the window by length: under 1 day, 1-7, 7-30, 30 and more",
+      },
+    ),
     open_positions: Type.Integer(),
     open_avg_age_days: Nullable(Type.Number(), "mean age of open positions since their first trade"),
   },
@@ -158,7 +188,10 @@ export const AlignmentBody = Type.Object(
         ...MarketRef,
         side: Side,
         cost_usd: Usd("the wallet's net position at cost (YES cost - NO cost), absolute"),
-        whales_yes: Type.Integer({ description: "Smart Money wallets net YES with at least CONSENSUS_MIN_USD at cost (the wallet itself left out)" }),
+        whales_yes: Type.Integer({
+          description:
+            "Smart Money wallets net YES with at least CONSENSUS_MIN_USD at cost (the wallet itself left out)",
+        }),
         whales_no: Type.Integer(),
         yes_pct: Nullable(Type.Number(), "100 * whales_yes / (whales_yes + whales_no)"),
         consensus_side: Nullable(Side, "the side with more whales; null when tied or none"),
@@ -187,18 +220,34 @@ const MarketCard = Type.Object({
 export const RelatedMarkets = Type.Object(
   {
     address: Address,
-    price_range: Type.Object({ min: Type.Number(), max: Type.Number() }, { description: "non-extreme YES price range (RELATED_MARKETS_PRICE_MIN..MAX)" }),
-    categories: Type.Array(Type.Object({ category: Category, share_pct: Type.Number(), markets: Type.Array(MarketCard, { description: "by volume_24h desc" }) }), {
-      description: "top 2 categories of the wallet with a volume share of at least INSIGHTS_CATEGORY_MIN_SHARE_PCT",
-    }),
+    price_range: Type.Object(
+      { min: Type.Number(), max: Type.Number() },
+      { description: "non-extreme YES price range (RELATED_MARKETS_PRICE_MIN..MAX)" },
+    ),
+    categories: Type.Array(
+      Type.Object({
+        category: Category,
+        share_pct: Type.Number(),
+        markets: Type.Array(MarketCard, { description: "by volume_24h desc" }),
+      }),
+      {
+        description: "top 2 categories of the wallet with a volume share of at least INSIGHTS_CATEGORY_MIN_SHARE_PCT",
+      },
+    ),
   },
-  { description: "Active markets (open, end date in the future, non-extreme price) in the wallet's main categories; cached 5 min" },
+  {
+    description:
+      "Active markets (open, end date in the future, non-extreme price) in the wallet's main categories; cached 5 min",
+  },
 );
 
 export const SimilarTraders = Type.Object(
   {
     wallet: Address,
-    primary_category: Nullable(Category, "the wallet's largest category by volume share; null without categorized volume"),
+    primary_category: Nullable(
+      Category,
+      "the wallet's largest category by volume share; null without categorized volume",
+    ),
     similar: Type.Array(
       Type.Object({
         wallet: Type.String(),
@@ -206,11 +255,17 @@ export const SimilarTraders = Type.Object(
         total_pnl: Usd("total P&L"),
         profit_factor: Type.Number(),
         win_rate: Type.Number(),
-        shared_categories: Type.Array(Category, { description: "categories where both wallets have at least INSIGHTS_CATEGORY_MIN_SHARE_PCT of their volume" }),
-        overlap_pct: Type.Number({ description: "sum over categories of min(share here, share there), 0..100" }),
-        overlap_label: Type.Union([Type.Literal("Very similar"), Type.Literal("Similar"), Type.Literal("Some overlap")], {
-          description: "overlap_pct >= SIMILAR_HIGH_OVERLAP_PCT: Very similar; >= SIMILAR_MEDIUM_OVERLAP_PCT: Similar",
+        shared_categories: Type.Array(Category, {
+          description: "categories where both wallets have at least INSIGHTS_CATEGORY_MIN_SHARE_PCT of their volume",
         }),
+        overlap_pct: Type.Number({ description: "sum over categories of min(share here, share there), 0..100" }),
+        overlap_label: Type.Union(
+          [Type.Literal("Very similar"), Type.Literal("Similar"), Type.Literal("Some overlap")],
+          {
+            description:
+              "overlap_pct >= SIMILAR_HIGH_OVERLAP_PCT: Very similar; >= SIMILAR_MEDIUM_OVERLAP_PCT: Similar",
+          },
+        ),
       }),
       { description: "up to 4 Smart Money wallets with the same primary category and positive P&L, by total_pnl desc" },
     ),
@@ -223,7 +278,9 @@ const WhaleRef = Type.Object({ wallet: Type.String(), name: Nullable(Type.String
 export const WhaleMatches = Type.Object(
   {
     address: Address,
-    positions_considered: Type.Integer({ description: "(market, side) positions of the wallet: anything bought, open or closed" }),
+    positions_considered: Type.Integer({
+      description: "(market, side) positions of the wallet: anything bought, open or closed",
+    }),
     matched_whales: Type.Integer({ description: "Smart Money wallets sharing at least one (market, side)" }),
     matches: Type.Array(
       Type.Object({
@@ -258,7 +315,10 @@ export const MissedOpportunities = Type.Object(
       { description: "most whales first, then whales_pnl desc" },
     ),
   },
-  { description: "Resolved markets where at least min_whales matched whales bought the winning side and the wallet never traded" },
+  {
+    description:
+      "Resolved markets where at least min_whales matched whales bought the winning side and the wallet never traded",
+  },
 );
 
 export const ActiveWhaleMarkets = Type.Object(
@@ -280,5 +340,8 @@ export const ActiveWhaleMarkets = Type.Object(
       { description: "most whales first, then whales_cost_usd desc" },
     ),
   },
-  { description: "Open markets where at least min_whales matched whales hold one side and the wallet does not; cached 60 s" },
+  {
+    description:
+      "Open markets where at least min_whales matched whales hold one side and the wallet does not; cached 60 s",
+  },
 );

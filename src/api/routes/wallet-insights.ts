@@ -6,7 +6,16 @@ import { access, heavy } from "../access.js";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { FastifyReply } from "fastify";
-import { activeWhaleMarkets, missedOpportunities, ownPositions, relatedMarkets, similarTraders, walletAlignment, whaleMatches, type OwnPosition } from "../../analytics/whale-matches.js";
+import {
+  activeWhaleMarkets,
+  missedOpportunities,
+  ownPositions,
+  relatedMarkets,
+  similarTraders,
+  walletAlignment,
+  whaleMatches,
+  type OwnPosition,
+} from "../../analytics/whale-matches.js";
 import { WhaleBook, type WhaleBookView } from "../../analytics/whale-book.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { LocalBodyCache } from "../body-cache.js";
@@ -41,7 +50,9 @@ const KEPT_ANSWERS = 20_000;
 const ACTIVE_WHALES_TTL_MS = 60_000;
 
 const LimitQuery = (defaultValue: number, max: number) =>
-  Type.Object({ limit: Type.Integer({ minimum: 1, maximum: max, default: defaultValue, description: `rows to return (1..${max})` }) });
+  Type.Object({
+    limit: Type.Integer({ minimum: 1, maximum: max, default: defaultValue, description: `rows to return (1..${max})` }),
+  });
 
 const route = walletRoute(TAGS);
 
@@ -54,12 +65,17 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
 
   // Answers of the wallet's own ledger rows, kept serialized while the Deriver has not written them again.
   const answers = keptAnswers(ctx);
-  const fromLedger = async (reply: FastifyReply, key: string, wallet: string, compute: () => Promise<unknown>) => answers.send(reply, `${key}|${wallet}`, await ledgerStamp(store, wallet), compute);
+  const fromLedger = async (reply: FastifyReply, key: string, wallet: string, compute: () => Promise<unknown>) =>
+    answers.send(reply, `${key}|${wallet}`, await ledgerStamp(store, wallet), compute);
 
-  app.get("/api/v2/wallet/:address/insights", route("Wallet insights: categories, entry prices, hold, skill", Insights, NoQuery), async (request, reply) => {
-    const wallet = await wallets.requireProxy(request.params.address);
-    return fromLedger(reply, "insights", wallet, () => walletInsights(store, wallet));
-  });
+  app.get(
+    "/api/v2/wallet/:address/insights",
+    route("Wallet insights: categories, entry prices, hold, skill", Insights, NoQuery),
+    async (request, reply) => {
+      const wallet = await wallets.requireProxy(request.params.address);
+      return fromLedger(reply, "insights", wallet, () => walletInsights(store, wallet));
+    },
+  );
 
   app.get(
     "/api/v2/wallet/:address/closed-insights",
@@ -70,12 +86,18 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     },
   );
 
-  app.get("/api/v2/wallet/:address/highlights", route("Winning streaks and biggest single win", Highlights, NoQuery), async (request, reply) => {
-    const wallet = await wallets.requireProxy(request.params.address);
-    const at = now();
-    // The current streak counts up to today: an answer serves its UTC day only.
-    return fromLedger(reply, `highlights|${Math.floor(at / SECONDS_PER_DAY)}`, wallet, () => walletHighlights(store, wallet, at));
-  });
+  app.get(
+    "/api/v2/wallet/:address/highlights",
+    route("Winning streaks and biggest single win", Highlights, NoQuery),
+    async (request, reply) => {
+      const wallet = await wallets.requireProxy(request.params.address);
+      const at = now();
+      // The current streak counts up to today: an answer serves its UTC day only.
+      return fromLedger(reply, `highlights|${Math.floor(at / SECONDS_PER_DAY)}`, wallet, () =>
+        walletHighlights(store, wallet, at),
+      );
+    },
+  );
 
   app.get("/api/v2/wallet/:address/hold", route("Typical hold", Hold, NoQuery), async (request) =>
     walletHold(store, await wallets.requireProxy(request.params.address), now(), config),
@@ -90,15 +112,31 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     },
   );
 
-  app.get("/api/v2/wallet/:address/related-markets", route("Active markets in the wallet's main categories", RelatedMarkets, NoQuery), async (request) => {
-    const wallet = await wallets.requireProxy(request.params.address);
-    return (await platform.cache.getOrLoad(`wallet-insights:related-markets:${wallet}`, RELATED_TTL_MS, () => relatedMarkets(store, wallet, now(), config))).value;
-  });
+  app.get(
+    "/api/v2/wallet/:address/related-markets",
+    route("Active markets in the wallet's main categories", RelatedMarkets, NoQuery),
+    async (request) => {
+      const wallet = await wallets.requireProxy(request.params.address);
+      return (
+        await platform.cache.getOrLoad(`wallet-insights:related-markets:${wallet}`, RELATED_TTL_MS, () =>
+          relatedMarkets(store, wallet, now(), config),
+        )
+      ).value;
+    },
+  );
 
-  app.get("/api/v2/wallet/:address/similar-traders", route("Smart Money traders like this wallet", SimilarTraders, NoQuery), async (request) => {
-    const wallet = await wallets.requireProxy(request.params.address);
-    return (await platform.cache.getOrLoad(`wallet-insights:similar-traders:${wallet}`, SIMILAR_TTL_MS, () => similarTraders(store, wallet, config))).value;
-  });
+  app.get(
+    "/api/v2/wallet/:address/similar-traders",
+    route("Smart Money traders like this wallet", SimilarTraders, NoQuery),
+    async (request) => {
+      const wallet = await wallets.requireProxy(request.params.address);
+      return (
+        await platform.cache.getOrLoad(`wallet-insights:similar-traders:${wallet}`, SIMILAR_TTL_MS, () =>
+          similarTraders(store, wallet, config),
+        )
+      ).value;
+    },
+  );
 
   // The whale-match answers read the process's copy of every Smart Money position and the wallet's own positions:
   // kept serialized per wallet, query and copy for as long as the copy lasts (WHALE_BOOK_REFRESH_SECONDS).
@@ -109,10 +147,25 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     warm();
   });
   app.addHook("onReady", async () => warm());
-  const kept = new LocalBodyCache(platform.clock, config.whaleReads.bookRefreshSeconds, { maxEntries: KEPT_ANSWERS, maxBytes: mebibytes(config.wallet.insightsCachedMb) }, config.server.gzipMinBytes, () => ctx.readiness.ready);
-  const sendWhaleAnswer = async (reply: FastifyReply, name: string, wallet: string, limit: number, answer: (view: WhaleBookView, own: OwnPosition[]) => unknown) => {
+  const kept = new LocalBodyCache(
+    platform.clock,
+    config.whaleReads.bookRefreshSeconds,
+    { maxEntries: KEPT_ANSWERS, maxBytes: mebibytes(config.wallet.insightsCachedMb) },
+    config.server.gzipMinBytes,
+    () => ctx.readiness.ready,
+  );
+  const sendWhaleAnswer = async (
+    reply: FastifyReply,
+    name: string,
+    wallet: string,
+    limit: number,
+    answer: (view: WhaleBookView, own: OwnPosition[]) => unknown,
+  ) => {
     const view = await book.current();
-    const body = await kept.get(`${name}|${wallet}|${limit}|${view.version}`, async () => reply.serialize(answer(view, await ownPositions(store, wallet))) as string);
+    const body = await kept.get(
+      `${name}|${wallet}|${limit}|${view.version}`,
+      async () => reply.serialize(answer(view, await ownPositions(store, wallet))) as string,
+    );
     return sendSerialized(reply, body);
   };
 
@@ -122,7 +175,9 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
       const { limit } = request.query;
-      return sendWhaleAnswer(reply, "whale-matches", wallet, limit, (view, own) => whaleMatches(view, wallet, own, limit));
+      return sendWhaleAnswer(reply, "whale-matches", wallet, limit, (view, own) =>
+        whaleMatches(view, wallet, own, limit),
+      );
     },
   );
 
@@ -132,21 +187,32 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
       const { limit } = request.query;
-      return sendWhaleAnswer(reply, "missed-opportunities", wallet, limit, (view, own) => missedOpportunities(view, wallet, own, limit, config));
+      return sendWhaleAnswer(reply, "missed-opportunities", wallet, limit, (view, own) =>
+        missedOpportunities(view, wallet, own, limit, config),
+      );
     },
   );
 
   app.get(
     "/api/v2/wallet/:address/active-whale-markets",
-    route("Open markets where matched whales hold a side the wallet does not", ActiveWhaleMarkets, LimitQuery(5, 50), heavyRead),
+    route(
+      "Open markets where matched whales hold a side the wallet does not",
+      ActiveWhaleMarkets,
+      LimitQuery(5, 50),
+      heavyRead,
+    ),
     async (request) => {
       const wallet = await wallets.requireProxy(request.params.address);
       const { limit } = request.query;
       const all = (
-        await platform.cache.getOrLoad(`wallet-insights:active-whale-markets:${wallet}`, ACTIVE_WHALES_TTL_MS, async () => {
-          const view = await book.current();
-          return activeWhaleMarkets(view, wallet, await ownPositions(store, wallet), config);
-        })
+        await platform.cache.getOrLoad(
+          `wallet-insights:active-whale-markets:${wallet}`,
+          ACTIVE_WHALES_TTL_MS,
+          async () => {
+            const view = await book.current();
+            return activeWhaleMarkets(view, wallet, await ownPositions(store, wallet), config);
+          },
+        )
       ).value;
       return { ...all, markets: all.markets.slice(0, limit) };
     },

@@ -41,7 +41,10 @@ export class LoadMonitor {
 
   /** True when the process is under load; the current request counts as in flight. */
   degraded(): boolean {
-    return this.inFlight > this.limits.inFlight || (this.limits.loopDelayMs > 0 && this.loopDelayMs() > this.limits.loopDelayMs);
+    return (
+      this.inFlight > this.limits.inFlight ||
+      (this.limits.loopDelayMs > 0 && this.loopDelayMs() > this.limits.loopDelayMs)
+    );
   }
 
   close(): void {
@@ -57,7 +60,10 @@ const monitors = new WeakMap<AppContext, LoadMonitor>();
 export function trackWalletLoad(app: FastifyInstance, ctx: AppContext): LoadMonitor {
   let monitor = monitors.get(ctx);
   if (!monitor) {
-    monitor = new LoadMonitor({ inFlight: ctx.config.wallet.degradedInFlightRequests, loopDelayMs: ctx.config.wallet.degradedEventLoopDelayMs });
+    monitor = new LoadMonitor({
+      inFlight: ctx.config.wallet.degradedInFlightRequests,
+      loopDelayMs: ctx.config.wallet.degradedEventLoopDelayMs,
+    });
     monitors.set(ctx, monitor);
   }
   const m = monitor;

@@ -16,10 +16,18 @@ import { indexedMarket } from "./market-schemas.js";
 const TRADES_MAX = 500;
 
 const Market = ConditionId("the market's condition id");
-const Before = Type.Integer({ minimum: 1, description: "exclusive upper bound on the timestamp (unix s); with before_id, the page continues strictly before (before, before_id)" });
+const Before = Type.Integer({
+  minimum: 1,
+  description:
+    "exclusive upper bound on the timestamp (unix s); with before_id, the page continues strictly before (before, before_id)",
+});
 const After = (description: string) => Type.Integer({ minimum: 0, description });
 
-const PathConditionId = Type.String({ minLength: 1, maxLength: 200, description: "the market's condition id (0x and 64 hex digits, any case); an unknown one is a 404" });
+const PathConditionId = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: "the market's condition id (0x and 64 hex digits, any case); an unknown one is a 404",
+});
 
 export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
@@ -42,7 +50,11 @@ export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
             before: Before,
             after: afterRequired
               ? After("exclusive lower bound on the timestamp (unix s), below before; 0 = none")
-              : Type.Integer({ minimum: 0, default: 0, description: "exclusive lower bound on the timestamp (unix s), below before; 0 = none" }),
+              : Type.Integer({
+                  minimum: 0,
+                  default: 0,
+                  description: "exclusive lower bound on the timestamp (unix s), below before; 0 = none",
+                }),
             limit: Limit({ default: 100, max: TRADES_MAX }),
             before_id: BeforeId,
           }),
@@ -52,10 +64,17 @@ export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       async (request) => {
         const q = request.query;
         const after = q.after;
-        if (after >= q.before) throw validationError(["query", "after"], `after (${after}) must be below before (${q.before})`);
+        if (after >= q.before)
+          throw validationError(["query", "after"], `after (${after}) must be below before (${q.before})`);
         const wallet = await wallets.proxyOf(request.params.address);
         const market = (await indexedMarket(ctx, q.market)).condition_id;
-        const page = await walletMarketTrades(store, wallet, { conditionId: market, before: q.before, beforeId: q.before_id, after, limit: q.limit });
+        const page = await walletMarketTrades(store, wallet, {
+          conditionId: market,
+          before: q.before,
+          beforeId: q.before_id,
+          after,
+          limit: q.limit,
+        });
         return { wallet, market, ...page };
       },
     );
@@ -75,7 +94,9 @@ export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
             "Splits, merges, conversions and redemptions are not trades.",
           tags,
           params: Type.Object({ address: WalletAddress, condition_id: PathConditionId }),
-          querystring: Type.Object({ at: Type.Integer({ minimum: 0, default: 0, description: "unix seconds; 0 = now" }) }),
+          querystring: Type.Object({
+            at: Type.Integer({ minimum: 0, default: 0, description: "unix seconds; 0 = now" }),
+          }),
           response: { 200: MarketSummaryBody, ...walletErrorResponses },
         },
       },

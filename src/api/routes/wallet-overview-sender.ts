@@ -20,10 +20,21 @@ export class OverviewSender {
   constructor(private readonly ctx: AppContext) {
     const { wallet, server } = ctx.config;
     const bounds = { maxEntries: wallet.overviewCachedBodies, maxBytes: mebibytes(wallet.overviewCachedMb) };
-    this.bodies = new LocalBodyCache(ctx.platform.clock, wallet.overviewCacheSeconds, bounds, server.gzipMinBytes, () => ctx.readiness.ready);
+    this.bodies = new LocalBodyCache(
+      ctx.platform.clock,
+      wallet.overviewCacheSeconds,
+      bounds,
+      server.gzipMinBytes,
+      () => ctx.readiness.ready,
+    );
   }
 
-  async send(reply: FastifyReply, address: string, view: WalletView, degraded: boolean): Promise<FastifyReply | OverviewBody> {
+  async send(
+    reply: FastifyReply,
+    address: string,
+    view: WalletView,
+    degraded: boolean,
+  ): Promise<FastifyReply | OverviewBody> {
     const { wallets, primary } = this.ctx;
     const lookups = lookupCounterOf(primary);
     if (view !== "proxy") {

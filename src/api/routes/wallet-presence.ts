@@ -74,7 +74,9 @@ export const walletPresenceRoutes: FastifyPluginAsyncTypebox<AppContext> = async
     },
     async () => {
       const now = ctx.platform.clock.now();
-      const { value } = await ctx.platform.cache.getOrLoad("home:community-lookups", COMMUNITY_CACHE_MS, () => topLookups(ctx.primary, now, COMMUNITY_LOOKUPS));
+      const { value } = await ctx.platform.cache.getOrLoad("home:community-lookups", COMMUNITY_CACHE_MS, () =>
+        topLookups(ctx.primary, now, COMMUNITY_LOOKUPS),
+      );
       return { wallets: value, window_hours: LOOKUP_WINDOW_SECONDS / 3600 };
     },
   );

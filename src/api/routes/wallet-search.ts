@@ -11,12 +11,18 @@ const SearchBody = Type.Object(
     results: Type.Array(
       Type.Object({
         address: Type.String({ description: "wallet address, lower-cased" }),
-        name: Type.Union([Type.String(), Type.Null()], { description: "display name, else pseudonym; null when the wallet has no profile" }),
+        name: Type.Union([Type.String(), Type.Null()], {
+          description: "display name, else pseudonym; null when the wallet has no profile",
+        }),
         source: Type.Union([Type.Literal("profile"), Type.Literal("traders")], {
-          description: "profile: the venue profiles stored in `wallets` (address, name, pseudonym); traders: the ledger's traders (`wallet_stats`), by address prefix",
+          description:
+            "profile: the venue profiles stored in `wallets` (address, name, pseudonym); traders: the ledger's traders (`wallet_stats`), by address prefix",
         }),
       }),
-      { description: "best first: exact address, then name or pseudonym prefix, then other matches; ties by total P&L (WALLET_SEARCH_MAX_RESULTS at most)" },
+      {
+        description:
+          "best first: exact address, then name or pseudonym prefix, then other matches; ties by total P&L (WALLET_SEARCH_MAX_RESULTS at most)",
+      },
     ),
     _elapsed_ms: Type.Number({ description: "time spent searching, milliseconds" }),
   },
@@ -30,9 +36,12 @@ export const walletSearchRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       config: { access: access.public },
       schema: {
         summary: "Search wallets",
-        description: "Case-insensitive: an address by 0x prefix, a display name or pseudonym by substring. An empty q returns no results.",
+        description:
+          "Case-insensitive: an address by 0x prefix, a display name or pseudonym by substring. An empty q returns no results.",
         tags: ["wallet"],
-        querystring: Type.Object({ q: Type.String({ default: "", maxLength: 200, description: "0x address prefix, display name or pseudonym" }) }),
+        querystring: Type.Object({
+          q: Type.String({ default: "", maxLength: 200, description: "0x address prefix, display name or pseudonym" }),
+        }),
         response: { 200: SearchBody },
       },
     },

@@ -7,7 +7,12 @@ import { Type } from "typebox";
 import { lookupCounterOf } from "../../analytics/lookups.js";
 import { closeSyncRequests } from "../../analytics/sync-requests.js";
 import { rankingsOf } from "../../analytics/wallet-overview.js";
-import { byCurrentValue, closedPositions, openPositions, pendingRedemptions } from "../../analytics/wallet-positions.js";
+import {
+  byCurrentValue,
+  closedPositions,
+  openPositions,
+  pendingRedemptions,
+} from "../../analytics/wallet-positions.js";
 import { walletFees } from "../../analytics/wallet-trades.js";
 import { access, heavy } from "../access.js";
 import type { AppContext } from "../context.js";
@@ -37,7 +42,8 @@ import { walletNotFound } from "../../analytics/read-errors.js";
 const TAGS = ["wallet"];
 const POSITIONS_CAP = 500;
 const FEES_CACHE_MS = 5 * 60_000;
-const PRICE_BOUND = (what: string) => Type.Number({ minimum: 0, maximum: 1, default: 0, description: `${what} average entry price (0..1); 0 = no bound` });
+const PRICE_BOUND = (what: string) =>
+  Type.Number({ minimum: 0, maximum: 1, default: 0, description: `${what} average entry price (0..1); 0 = no bound` });
 
 export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
@@ -75,7 +81,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       config: { access: access.public },
       schema: {
         summary: "Wallet rankings",
-        description: "Rank among traders with at least 10 resolved markets by P&L, win rate, volume and profit factor. Ranks exist for the proxy view only; other views answer null ranks.",
+        description:
+          "Rank among traders with at least 10 resolved markets by P&L, win rate, volume and profit factor. Ranks exist for the proxy view only; other views answer null ranks.",
         tags: TAGS,
         params: WalletParams,
         querystring: Type.Object({ view: View }),
@@ -86,8 +93,16 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       const stored = await wallets.stored(request.params.address);
       if (!stored) throw walletNotFound(request.params.address);
       const view = request.query.view;
-      const stats = view === "proxy" ? stored.stats : { ...stored.stats, rank_pnl: null, rank_winrate: null, rank_volume: null, rank_profit_factor: null };
-      return { address: stored.identity.address, view, rankings: rankingsOf(stats, stored.totalTraders), as_of: stored.stats.computed_at };
+      const stats =
+        view === "proxy"
+          ? stored.stats
+          : { ...stored.stats, rank_pnl: null, rank_winrate: null, rank_volume: null, rank_profit_factor: null };
+      return {
+        address: stored.identity.address,
+        view,
+        rankings: rankingsOf(stats, stored.totalTraders),
+        as_of: stored.stats.computed_at,
+      };
     },
   );
 
@@ -100,18 +115,35 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
         description: `Open positions, largest current value first. Without limit: the full list, capped at ${POSITIONS_CAP}.`,
         tags: TAGS,
         params: WalletParams,
-        querystring: Type.Object({ proxy: ProxyParam, limit: Type.Optional(IntLimit({ max: POSITIONS_CAP })), offset: Offset }),
+        querystring: Type.Object({
+          proxy: ProxyParam,
+          limit: Type.Optional(IntLimit({ max: POSITIONS_CAP })),
+          offset: Offset,
+        }),
         response: { 200: V2Positions, ...walletErrorResponses },
       },
     },
     async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address, request.query.proxy);
       const { offset, limit } = request.query;
-      return answers.send(reply, `positions|${wallet}|${offset}|${limit}`, await ledgerStamp(store, wallet), async () => {
-        const open = await openPositions(store, wallet, wallets.now(), ctx.config.ingest.walletSyncFreshSeconds);
-        const page = byCurrentValue(open.positions).slice(offset, offset + (limit ?? POSITIONS_CAP));
-        return { address: wallet, positions: page, source: open.source, is_estimated: open.is_estimated, count: page.length, total: open.positions.length, offset };
-      });
+      return answers.send(
+        reply,
+        `positions|${wallet}|${offset}|${limit}`,
+        await ledgerStamp(store, wallet),
+        async () => {
+          const open = await openPositions(store, wallet, wallets.now(), ctx.config.ingest.walletSyncFreshSeconds);
+          const page = byCurrentValue(open.positions).slice(offset, offset + (limit ?? POSITIONS_CAP));
+          return {
+            address: wallet,
+            positions: page,
+            source: open.source,
+            is_estimated: open.is_estimated,
+            count: page.length,
+            total: open.positions.length,
+            offset,
+          };
+        },
+      );
     },
   );
 
@@ -121,7 +153,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       config: { access: access.public },
       schema: {
         summary: "Closed positions",
-        description: "Closed positions (sold or merged to zero, or their market resolved) with settled P&L net of fees.",
+        description:
+          "Closed positions (sold or merged to zero, or their market resolved) with settled P&L net of fees.",
         tags: TAGS,
         params: WalletParams,
         querystring: Type.Object({
@@ -129,7 +162,11 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
           limit: IntLimit({ default: 200, max: 1000 }),
           offset: Offset,
           sort: ClosedSort,
-          min_buy_cost: Type.Number({ minimum: 0, default: 0, description: "keep positions whose buy_cost is at least this (USD)" }),
+          min_buy_cost: Type.Number({
+            minimum: 0,
+            default: 0,
+            description: "keep positions whose buy_cost is at least this (USD)",
+          }),
           avg_entry_min: PRICE_BOUND("lowest"),
           avg_entry_max: PRICE_BOUND("highest"),
         }),
@@ -138,14 +175,28 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
     },
     async (request, reply) => {
       const q = request.query;
-      if (q.avg_entry_max > 0 && q.avg_entry_min > q.avg_entry_max) throw validationError(["query", "avg_entry_min"], "avg_entry_min must not exceed avg_entry_max");
+      if (q.avg_entry_max > 0 && q.avg_entry_min > q.avg_entry_max)
+        throw validationError(["query", "avg_entry_min"], "avg_entry_min must not exceed avg_entry_max");
       const wallet = await wallets.requireProxy(request.params.address, q.proxy);
       const key = `closed|${wallet}|${q.limit}|${q.offset}|${q.sort}|${q.min_buy_cost}|${q.avg_entry_min}|${q.avg_entry_max}`;
       return answers.send(reply, key, await ledgerStamp(store, wallet), async () => {
         const { closed, total } = await closedPositions(store, wallet, {
-          limit: q.limit, offset: q.offset, sort: q.sort, minBuyCost: q.min_buy_cost, avgEntryMin: q.avg_entry_min, avgEntryMax: q.avg_entry_max,
+          limit: q.limit,
+          offset: q.offset,
+          sort: q.sort,
+          minBuyCost: q.min_buy_cost,
+          avgEntryMin: q.avg_entry_min,
+          avgEntryMax: q.avg_entry_max,
         });
-        return { address: wallet, closed, count: closed.length, total, has_more: q.offset + closed.length < total, sort: q.sort, offset: q.offset };
+        return {
+          address: wallet,
+          closed,
+          count: closed.length,
+          total,
+          has_more: q.offset + closed.length < total,
+          sort: q.sort,
+          offset: q.offset,
+        };
       });
     },
   );
@@ -156,7 +207,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       config: { access: access.public },
       schema: {
         summary: "Winnings not yet redeemed",
-        description: "Positions of resolved markets whose paying shares (winning outcome, or either side of a 50-50) are still held.",
+        description:
+          "Positions of resolved markets whose paying shares (winning outcome, or either side of a 50-50) are still held.",
         tags: TAGS,
         params: WalletParams,
         querystring: Type.Object({ proxy: ProxyParam }),
@@ -176,7 +228,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
       config: { access: heavy(access.public, ctx.config.limits.heavyReadCost) },
       schema: {
         summary: "Fees paid",
-        description: "Exchange fees the wallet paid over all its fills: total, per UTC month, per entry type and per role. Cached 5 min.",
+        description:
+          "Exchange fees the wallet paid over all its fills: total, per UTC month, per entry type and per role. Cached 5 min.",
         tags: TAGS,
         params: WalletParams,
         response: { 200: FeesBody, ...walletErrorResponses },
@@ -184,7 +237,9 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
     },
     async (request) => {
       const wallet = await wallets.requireProxy(request.params.address);
-      const { value, storedAt } = await ctx.platform.cache.getOrLoad(`wallet-fees:${wallet}`, FEES_CACHE_MS, () => walletFees(store, wallet));
+      const { value, storedAt } = await ctx.platform.cache.getOrLoad(`wallet-fees:${wallet}`, FEES_CACHE_MS, () =>
+        walletFees(store, wallet),
+      );
       return { address: wallet, ...value, as_of: Math.floor(storedAt / 1000) };
     },
   );

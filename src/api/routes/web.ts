@@ -64,11 +64,15 @@ export function loadWebFiles(dir: string): Map<string, WebFile> {
 }
 
 function sendFile(request: FastifyRequest, reply: FastifyReply, file: WebFile): FastifyReply {
-  reply.header("etag", file.etag).header("cache-control", file.cacheControl).header("x-content-type-options", "nosniff");
+  reply
+    .header("etag", file.etag)
+    .header("cache-control", file.cacheControl)
+    .header("x-content-type-options", "nosniff");
   if (file.gzip) reply.header("vary", "accept-encoding");
   if (request.headers["if-none-match"] === file.etag) return reply.code(304).send();
   reply.type(file.type);
-  if (file.gzip && acceptsGzip(request.headers["accept-encoding"])) return reply.header("content-encoding", "gzip").send(file.gzip);
+  if (file.gzip && acceptsGzip(request.headers["accept-encoding"]))
+    return reply.header("content-encoding", "gzip").send(file.gzip);
   return reply.send(file.body);
 }
 
@@ -83,7 +87,8 @@ export const webRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx)
   const index = files.get("/index.html");
 
   app.get("/", route, async (request, reply) => {
-    if (!index) return reply.code(503).type("text/html; charset=utf-8").header("cache-control", "no-store").send(NOT_BUILT);
+    if (!index)
+      return reply.code(503).type("text/html; charset=utf-8").header("cache-control", "no-store").send(NOT_BUILT);
     return sendFile(request, reply, index);
   });
   app.get("/assets/*", route, async (request, reply) => {

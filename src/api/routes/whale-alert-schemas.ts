@@ -2,21 +2,32 @@
 import { Type, type TSchema } from "typebox";
 import { CATEGORIES } from "../../venue/categories.js";
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
-const Side = Type.Union([Type.Literal("YES"), Type.Literal("NO")], { description: "the outcome token: YES (outcome index 0) or NO" });
-const Direction = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")], { description: "direction from the wallet's point of view" });
-const Category = Nullable(Type.Enum(CATEGORIES), "the market's category; null when it maps to none or the market is not stored");
+const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
+const Side = Type.Union([Type.Literal("YES"), Type.Literal("NO")], {
+  description: "the outcome token: YES (outcome index 0) or NO",
+});
+const Direction = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")], {
+  description: "direction from the wallet's point of view",
+});
+const Category = Nullable(
+  Type.Enum(CATEGORIES),
+  "the market's category; null when it maps to none or the market is not stored",
+);
 const Usd = (description: string) => Type.Number({ description: `${description} (USD)` });
 
 /** `category` as the whale routes take it (the market search's filter). */
 export const CategoryParam = Type.String({
   default: "",
   maxLength: 40,
-  description: "All (or empty), Crypto, Geopolitics, Sports, Politics, Economics, Tech/AI; case-insensitive, Tech and AI also mean Tech/AI. Anything else is a 422",
+  description:
+    "All (or empty), Crypto, Geopolitics, Sports, Politics, Economics, Tech/AI; case-insensitive, Tech and AI also mean Tech/AI. Anything else is a 422",
 });
 
 export const WhaleAlert = Type.Object({
-  id: Type.Integer({ description: "the fill's row id: with timestamp, what tells two alerts of one second apart (dedupe polls by it)" }),
+  id: Type.Integer({
+    description: "the fill's row id: with timestamp, what tells two alerts of one second apart (dedupe polls by it)",
+  }),
   timestamp: Type.Integer({ description: "unix seconds" }),
   wallet: Type.String(),
   name: Nullable(Type.String(), "profile name, else pseudonym"),
@@ -34,8 +45,14 @@ export const WhaleAlert = Type.Object({
   price: Type.Number({ description: "price of the token traded, 0..1" }),
   usd_amount: Usd("notional of the fill"),
   token_amount: Type.Number({ description: "shares" }),
-  entry_type: Nullable(Type.Union([Type.Literal("MINT"), Type.Literal("MERGE"), Type.Literal("COMPLEMENTARY")]), "settlement of the match, not trader intent; null: unclassified"),
-  wallet_role: Nullable(Type.Union([Type.Literal("maker"), Type.Literal("taker")]), "the wallet's role in the match; null when the source does not say (Data API fills)"),
+  entry_type: Nullable(
+    Type.Union([Type.Literal("MINT"), Type.Literal("MERGE"), Type.Literal("COMPLEMENTARY")]),
+    "settlement of the match, not trader intent; null: unclassified",
+  ),
+  wallet_role: Nullable(
+    Type.Union([Type.Literal("maker"), Type.Literal("taker")]),
+    "the wallet's role in the match; null when the source does not say (Data API fills)",
+  ),
   tx_hash: Type.String(),
 });
 
@@ -43,18 +60,27 @@ export const WhaleAlertsBody = Type.Object({
   alerts: Type.Array(WhaleAlert, { description: "newest first (timestamp, then id)" }),
   count: Type.Integer(),
   has_more: Type.Boolean({ description: "more alerts match below this page" }),
-  next_before_ts: Nullable(Type.Integer(), "before_ts of the next page (a page ends between two seconds unless more than `limit` alerts share one); null when has_more is false"),
+  next_before_ts: Nullable(
+    Type.Integer(),
+    "before_ts of the next page (a page ends between two seconds unless more than `limit` alerts share one); null when has_more is false",
+  ),
   minutes: Type.Integer(),
   min_usd: Type.Number(),
   smart_only: Type.Boolean(),
-  as_of: Type.Integer({ description: "when the feed was last brought up to date with the store (at most WHALE_ALERTS_REFRESH_SECONDS before the request)" }),
+  as_of: Type.Integer({
+    description:
+      "when the feed was last brought up to date with the store (at most WHALE_ALERTS_REFRESH_SECONDS before the request)",
+  }),
 });
 
 export const WhaleAlertsSummaryBody = Type.Object({
   window_minutes: Type.Integer(),
   total_alerts: Type.Integer({ description: "smart-whale fills of at least min_usd in the last window_minutes" }),
   previous_alerts: Type.Integer({ description: "the same over the equal window before" }),
-  alerts_delta_pct: Nullable(Type.Number(), "100 × (total_alerts − previous_alerts) / previous_alerts; null when previous_alerts is 0"),
+  alerts_delta_pct: Nullable(
+    Type.Number(),
+    "100 × (total_alerts − previous_alerts) / previous_alerts; null when previous_alerts is 0",
+  ),
   total_volume: Usd("Σ usd_amount of the window's alerts"),
   previous_volume: Usd("Σ usd_amount of the previous window's alerts"),
   biggest_single: Nullable(
@@ -74,7 +100,12 @@ export const WhaleAlertsSummaryBody = Type.Object({
     "the window's largest alert (the newest of equals); null without alerts",
   ),
   most_active_whale: Nullable(
-    Type.Object({ name: Nullable(Type.String()), trades: Type.Integer(), wallet: Type.String(), volume_usd: Type.Number() }),
+    Type.Object({
+      name: Nullable(Type.String()),
+      trades: Type.Integer(),
+      wallet: Type.String(),
+      volume_usd: Type.Number(),
+    }),
     "the whale with the most alerts in the window (then the most volume); null without alerts",
   ),
   min_usd: Type.Number({ description: "WHALE_ALERT_SUMMARY_MIN_USD" }),
@@ -105,7 +136,9 @@ export const BigPositionsBody = Type.Object({
   total: Type.Integer({ description: "big positions matching, before limit" }),
   min_usd: Type.Number(),
   category: Nullable(Type.Enum(CATEGORIES)),
-  as_of: Type.Integer({ description: "when the whales' positions were read (reloaded every WHALE_HOLDINGS_REFRESH_SECONDS)" }),
+  as_of: Type.Integer({
+    description: "when the whales' positions were read (reloaded every WHALE_HOLDINGS_REFRESH_SECONDS)",
+  }),
 });
 
 export const BigPositionsSummaryBody = Type.Object({
@@ -114,7 +147,13 @@ export const BigPositionsSummaryBody = Type.Object({
   total_cost_basis_usd: Usd("Σ cost_basis"),
   biggest_position: Nullable(BigPosition, "largest cost basis; null without big positions"),
   top_whale: Nullable(
-    Type.Object({ wallet: Type.String(), name: Nullable(Type.String()), positions: Type.Integer(), cost_basis_usd: Type.Number(), value_usd: Type.Number() }),
+    Type.Object({
+      wallet: Type.String(),
+      name: Nullable(Type.String()),
+      positions: Type.Integer(),
+      cost_basis_usd: Type.Number(),
+      value_usd: Type.Number(),
+    }),
     "the whale with the largest summed cost basis among them",
   ),
   min_usd: Type.Number({ description: "BIG_POSITION_MIN_USD" }),
@@ -159,7 +198,10 @@ export const WhaleFlipsBody = Type.Object({
   count: Type.Integer(),
   total: Type.Integer({ description: "flips found, before limit" }),
   lookback_days: Type.Integer(),
-  comparison_date: Nullable(Type.String(), "UTC date (YYYY-MM-DD) of the snapshot compared with: the latest at or before lookback_days before today; null when none is that old"),
+  comparison_date: Nullable(
+    Type.String(),
+    "UTC date (YYYY-MM-DD) of the snapshot compared with: the latest at or before lookback_days before today; null when none is that old",
+  ),
   min_swing_usd: Type.Number({ description: "FLIP_MIN_SWING_USD" }),
   as_of: Type.Integer({ description: "when the flips were computed (kept for the clock hour)" }),
 });
@@ -183,7 +225,13 @@ export const ConvictionCluster = Type.Object({
     { description: "largest capital first" },
   ),
   markets: Type.Array(
-    Type.Object({ market_id: Type.String(), question: Type.String(), condition_id: Type.String(), whale_count: Type.Integer(), capital_usd: Type.Number() }),
+    Type.Object({
+      market_id: Type.String(),
+      question: Type.String(),
+      condition_id: Type.String(),
+      whale_count: Type.Integer(),
+      capital_usd: Type.Number(),
+    }),
     { description: "largest capital first" },
   ),
 });

@@ -17,7 +17,14 @@ import type { AppContext } from "../context.js";
 import { HttpError, validationError } from "../errors.js";
 import { ADDRESS_PATTERN, Limit, categoryFilter } from "../params.js";
 import { sendSerialized } from "../send-serialized.js";
-import { BigPositionsBody, BigPositionsSummaryBody, CategoryParam, RecentWhaleTrade, WhaleAlertsBody, WhaleAlertsSummaryBody } from "./whale-alert-schemas.js";
+import {
+  BigPositionsBody,
+  BigPositionsSummaryBody,
+  CategoryParam,
+  RecentWhaleTrade,
+  WhaleAlertsBody,
+  WhaleAlertsSummaryBody,
+} from "./whale-alert-schemas.js";
 
 const ALERT_MINUTES_MAX = 1_440;
 const ALERT_WALLETS_MAX = 50;
@@ -32,10 +39,19 @@ const Timestamp = (description: string) => Type.Integer({ minimum: 0, default: 0
 
 /** The `wallets` list: comma-separated addresses (blank items ignored), at most 50; a 422 otherwise. */
 function checkWallets(wallets: string): void {
-  const items = wallets.split(",").map((w) => w.trim()).filter((w) => w !== "");
-  if (items.length > ALERT_WALLETS_MAX) throw validationError(["query", "wallets"], `At most ${ALERT_WALLETS_MAX} wallets`, "too_long");
+  const items = wallets
+    .split(",")
+    .map((w) => w.trim())
+    .filter((w) => w !== "");
+  if (items.length > ALERT_WALLETS_MAX)
+    throw validationError(["query", "wallets"], `At most ${ALERT_WALLETS_MAX} wallets`, "too_long");
   const bad = items.find((w) => !ADDRESS.test(w));
-  if (bad !== undefined) throw validationError(["query", "wallets"], `Not a wallet address (0x followed by 40 hex digits): ${bad.slice(0, 60)}`, "string_pattern_mismatch");
+  if (bad !== undefined)
+    throw validationError(
+      ["query", "wallets"],
+      `Not a wallet address (0x followed by 40 hex digits): ${bad.slice(0, 60)}`,
+      "string_pattern_mismatch",
+    );
 }
 
 export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
@@ -45,7 +61,13 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
   ctx.readiness.onReady(() => reads.forget());
   // An answer depends on the query, the clock's second and the feed's copy, which changes only at the first request of a
   // second: kept for its second, it is what computing it again would give.
-  const answers = new LocalBodyCache(ctx.platform.clock, 1, { maxEntries: ALERT_ANSWERS_KEPT, maxBytes: mebibytes(ctx.config.whaleReads.alertsCachedMb) }, ctx.config.server.gzipMinBytes, () => ctx.readiness.ready);
+  const answers = new LocalBodyCache(
+    ctx.platform.clock,
+    1,
+    { maxEntries: ALERT_ANSWERS_KEPT, maxBytes: mebibytes(ctx.config.whaleReads.alertsCachedMb) },
+    ctx.config.server.gzipMinBytes,
+    () => ctx.readiness.ready,
+  );
 
   app.get(
     "/api/v2/whale-alerts",
@@ -59,13 +81,33 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
           "Page with before_ts = next_before_ts. Smart whales' fills come from a copy of the last 48 h brought up to date every WHALE_ALERTS_REFRESH_SECONDS (2).",
         tags: ["whales"],
         querystring: Type.Object({
-          minutes: Type.Integer({ minimum: 1, maximum: ALERT_MINUTES_MAX, default: 10, description: `window, minutes back from now (1..${ALERT_MINUTES_MAX})` }),
-          wallet: Type.String({ pattern: `^(${ADDRESS_PATTERN.slice(1, -1)})?$`, default: "", description: "one wallet address; empty: every wallet" }),
-          wallets: Type.String({ default: "", maxLength: 5_000, description: `comma-separated wallet addresses (at most ${ALERT_WALLETS_MAX}); with wallet, alerts of any of them` }),
-          market_id: Type.String({ default: "", maxLength: 200, description: "the venue's market id, condition id or market slug; empty: every market; unknown: 404" }),
+          minutes: Type.Integer({
+            minimum: 1,
+            maximum: ALERT_MINUTES_MAX,
+            default: 10,
+            description: `window, minutes back from now (1..${ALERT_MINUTES_MAX})`,
+          }),
+          wallet: Type.String({
+            pattern: `^(${ADDRESS_PATTERN.slice(1, -1)})?$`,
+            default: "",
+            description: "one wallet address; empty: every wallet",
+          }),
+          wallets: Type.String({
+            default: "",
+            maxLength: 5_000,
+            description: `comma-separated wallet addresses (at most ${ALERT_WALLETS_MAX}); with wallet, alerts of any of them`,
+          }),
+          market_id: Type.String({
+            default: "",
+            maxLength: 200,
+            description: "the venue's market id, condition id or market slug; empty: every market; unknown: 404",
+          }),
           category: CategoryParam,
           min_usd: Type.Number({ minimum: 0, default: 10, description: "smallest fill, USD" }),
-          smart_only: Type.Boolean({ default: true, description: "false: every wallet's fills, each flagged is_smart" }),
+          smart_only: Type.Boolean({
+            default: true,
+            description: "false: every wallet's fills, each flagged is_smart",
+          }),
           before_ts: Timestamp("exclusive upper bound (unix s); 0: none"),
           after_ts: Timestamp("exclusive lower bound (unix s); 0: none; must be below before_ts"),
           limit: Limit({ default: 50, max: 200 }),
@@ -75,7 +117,8 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
     },
     async (request, reply) => {
       const q = request.query;
-      if (q.before_ts > 0 && q.after_ts > 0 && q.after_ts >= q.before_ts) throw validationError(["query", "after_ts"], "after_ts must be below before_ts");
+      if (q.before_ts > 0 && q.after_ts > 0 && q.after_ts >= q.before_ts)
+        throw validationError(["query", "after_ts"], "after_ts must be below before_ts");
       checkWallets(q.wallets);
       const category = categoryFilter(q.category);
       let conditionId: string | null = null;
@@ -85,9 +128,32 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         conditionId = market.condition_id;
       }
       const wallets = walletSet(q.wallet, q.wallets);
-      const query = { minutes: q.minutes, wallets, conditionId, category, minUsd: q.min_usd, smartOnly: q.smart_only, beforeTs: q.before_ts, afterTs: q.after_ts, limit: q.limit };
-      const key = [q.minutes, [...(wallets ?? [])].sort().join(","), conditionId, category, q.min_usd, q.smart_only, q.before_ts, q.after_ts, q.limit].join("|");
-      const body = await answers.get(key, async (now) => reply.serialize(await whaleAlerts(reads, query, now)) as string);
+      const query = {
+        minutes: q.minutes,
+        wallets,
+        conditionId,
+        category,
+        minUsd: q.min_usd,
+        smartOnly: q.smart_only,
+        beforeTs: q.before_ts,
+        afterTs: q.after_ts,
+        limit: q.limit,
+      };
+      const key = [
+        q.minutes,
+        [...(wallets ?? [])].sort().join(","),
+        conditionId,
+        category,
+        q.min_usd,
+        q.smart_only,
+        q.before_ts,
+        q.after_ts,
+        q.limit,
+      ].join("|");
+      const body = await answers.get(
+        key,
+        async (now) => reply.serialize(await whaleAlerts(reads, query, now)) as string,
+      );
       return sendSerialized(reply, body);
     },
   );
@@ -102,7 +168,14 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
           "Smart-whale fills of at least WHALE_ALERT_SUMMARY_MIN_USD (1000) in the last `minutes` against the `minutes` before: both windows lie in " +
           "the rolling 48 h before now. Count with percent delta, volume, the biggest single trade, the most active whale.",
         tags: ["whales"],
-        querystring: Type.Object({ minutes: Type.Integer({ minimum: 1, maximum: ALERT_MINUTES_MAX, default: 1_440, description: `window (1..${ALERT_MINUTES_MAX})` }) }),
+        querystring: Type.Object({
+          minutes: Type.Integer({
+            minimum: 1,
+            maximum: ALERT_MINUTES_MAX,
+            default: 1_440,
+            description: `window (1..${ALERT_MINUTES_MAX})`,
+          }),
+        }),
         response: { 200: WhaleAlertsSummaryBody },
       },
     },
@@ -121,13 +194,22 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         tags: ["whales"],
         querystring: Type.Object({
           category: CategoryParam,
-          min_usd: Type.Number({ minimum: 0, default: whales.bigPositionMinUsd, description: "floor on cost basis, USD (BIG_POSITION_MIN_USD)" }),
+          min_usd: Type.Number({
+            minimum: 0,
+            default: whales.bigPositionMinUsd,
+            description: "floor on cost basis, USD (BIG_POSITION_MIN_USD)",
+          }),
           limit: Limit({ default: 50, max: 200 }),
         }),
         response: { 200: BigPositionsBody },
       },
     },
-    async (request) => bigPositions(reads, { minUsd: request.query.min_usd, category: categoryFilter(request.query.category), limit: request.query.limit }),
+    async (request) =>
+      bigPositions(reads, {
+        minUsd: request.query.min_usd,
+        category: categoryFilter(request.query.category),
+        limit: request.query.limit,
+      }),
   );
 
   app.get(
@@ -136,7 +218,8 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
       ...premium,
       schema: {
         summary: "Big whale positions, totals (Premium)",
-        description: "Over the big positions of at least BIG_POSITION_MIN_USD (500000): their count, held value, the largest, and the whale holding the most.",
+        description:
+          "Over the big positions of at least BIG_POSITION_MIN_USD (500000): their count, held value, the largest, and the whale holding the most.",
         tags: ["whales"],
         querystring: Type.Object({ category: CategoryParam }),
         response: { 200: BigPositionsSummaryBody },
@@ -151,11 +234,17 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
       ...premium,
       schema: {
         summary: "Recent smart-whale trades, as a list (Premium)",
-        description: "The newest smart-whale fills of the last `hours` of at least min_size_usd, newest first: a plain JSON list. Cached 60 s.",
+        description:
+          "The newest smart-whale fills of the last `hours` of at least min_size_usd, newest first: a plain JSON list. Cached 60 s.",
         tags: ["whales"],
         querystring: Type.Object({
           limit: Limit({ default: 10, max: RECENT_TRADES_MAX }),
-          hours: Type.Integer({ minimum: 1, maximum: RECENT_HOURS_MAX, default: 1, description: `window, hours back from now (1..${RECENT_HOURS_MAX})` }),
+          hours: Type.Integer({
+            minimum: 1,
+            maximum: RECENT_HOURS_MAX,
+            default: 1,
+            description: `window, hours back from now (1..${RECENT_HOURS_MAX})`,
+          }),
           min_size_usd: Type.Number({ minimum: 0, default: 100, description: "smallest fill, USD" }),
           category: CategoryParam,
         }),
@@ -165,8 +254,12 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
     async (request) => {
       const q = request.query;
       const category = categoryFilter(q.category);
-      const trades = await cachedAsOf(ctx.platform, `whales:recent-trades:${q.hours}:${q.min_size_usd}:${category ?? ""}`, MINUTE, () =>
-        recentWhaleTrades(reads, { hours: q.hours, minSizeUsd: q.min_size_usd, category, limit: RECENT_TRADES_MAX }),
+      const trades = await cachedAsOf(
+        ctx.platform,
+        `whales:recent-trades:${q.hours}:${q.min_size_usd}:${category ?? ""}`,
+        MINUTE,
+        () =>
+          recentWhaleTrades(reads, { hours: q.hours, minSizeUsd: q.min_size_usd, category, limit: RECENT_TRADES_MAX }),
       );
       return trades.slice(0, q.limit);
     },

@@ -13,7 +13,12 @@ import { Limit, Offset, WalletParams, dayBound, refuseContractAddresses, walletE
 import { BacktestBody, WhaleHistoryBody } from "./drilldown-schemas.js";
 
 const TAGS = ["whales"];
-const Day = (what: string) => Type.String({ default: "", maxLength: 10, description: `YYYY-MM-DD (UTC), inclusive ${what} bound on last_trade_ts; empty: none` });
+const Day = (what: string) =>
+  Type.String({
+    default: "",
+    maxLength: 10,
+    description: `YYYY-MM-DD (UTC), inclusive ${what} bound on last_trade_ts; empty: none`,
+  });
 
 export const whaleHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
@@ -71,7 +76,11 @@ export const whaleHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
           offset: Offset,
           since: Day("lower"),
           until: Day("upper"),
-          slug_prefix: Type.String({ default: "", maxLength: 300, description: "keep markets whose slug starts with this (case-insensitive); empty: all" }),
+          slug_prefix: Type.String({
+            default: "",
+            maxLength: 300,
+            description: "keep markets whose slug starts with this (case-insensitive); empty: all",
+          }),
         }),
         response: { 200: BacktestBody, ...walletErrorResponses },
       },
@@ -80,9 +89,16 @@ export const whaleHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       const q = request.query;
       const since = dayBound("since", q.since, false);
       const until = dayBound("until", q.until, true);
-      if (since !== null && until !== null && since > until) throw validationError(["query", "since"], "since must not be after until");
+      if (since !== null && until !== null && since > until)
+        throw validationError(["query", "since"], "since must not be after until");
       const wallet = await wallets.requireProxy(request.params.address);
-      const page = await whaleBacktest(store, wallet, { limit: q.limit, offset: q.offset, since, until, slugPrefix: q.slug_prefix });
+      const page = await whaleBacktest(store, wallet, {
+        limit: q.limit,
+        offset: q.offset,
+        since,
+        until,
+        slugPrefix: q.slug_prefix,
+      });
       return { wallet, ...page };
     },
   );

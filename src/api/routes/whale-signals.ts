@@ -38,7 +38,12 @@ export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
             "latest snapshot at or before `days` before today (UTC), never today's. From an hourly precomputed cache: each answer is kept for the clock hour.",
           tags,
           querystring: Type.Object({
-            days: Type.Integer({ minimum: 1, maximum: days.max, default: days.default, description: `days back to compare with (1..${days.max})` }),
+            days: Type.Integer({
+              minimum: 1,
+              maximum: days.max,
+              default: days.default,
+              description: `days back to compare with (1..${days.max})`,
+            }),
             limit: Limit({ default: 20, max: FLIPS_MAX }),
           }),
           response: { 200: WhaleFlipsBody },
@@ -46,8 +51,16 @@ export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
       },
       async (request) => {
         const { days: back, limit } = request.query;
-        const answer = await cachedAsOf(ctx.platform, `whale-flips:${back}`, HOUR, () => whaleFlips(reads, back, flipRules));
-        return { ...answer, flips: answer.flips.slice(0, limit), count: Math.min(limit, answer.flips.length), total: answer.flips.length, min_swing_usd: whales.flipMinSwingUsd };
+        const answer = await cachedAsOf(ctx.platform, `whale-flips:${back}`, HOUR, () =>
+          whaleFlips(reads, back, flipRules),
+        );
+        return {
+          ...answer,
+          flips: answer.flips.slice(0, limit),
+          count: Math.min(limit, answer.flips.length),
+          total: answer.flips.length,
+          min_swing_usd: whales.flipMinSwingUsd,
+        };
       },
     );
 
@@ -63,7 +76,12 @@ export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
             "of at least CLUSTER_MIN_MARKETS (2) of its markets. Most whales first, then most capital. Cached 5 min.",
           tags,
           querystring: Type.Object({
-            min_whales: Type.Integer({ minimum: 1, maximum: minWhalesMax, default: whales.clusterMinWhales, description: "whales a cluster needs (CLUSTER_MIN_WHALES by default)" }),
+            min_whales: Type.Integer({
+              minimum: 1,
+              maximum: minWhalesMax,
+              default: whales.clusterMinWhales,
+              description: "whales a cluster needs (CLUSTER_MIN_WHALES by default)",
+            }),
             limit: Limit({ default: 10, max: CLUSTERS_MAX }),
           }),
           response: { 200: ConvictionClustersBody },
@@ -75,12 +93,21 @@ export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
           allConvictionClusters(reads, { minTeamUsd: whales.consensusMinUsd, minMarkets: whales.clusterMinMarkets }),
         );
         const clusters = all.clusters.filter((c) => c.whale_count >= minWhales).slice(0, limit);
-        return { clusters, count: clusters.length, min_whales: minWhales, min_markets: whales.clusterMinMarkets, as_of: all.as_of };
+        return {
+          clusters,
+          count: clusters.length,
+          min_whales: minWhales,
+          min_markets: whales.clusterMinMarkets,
+          as_of: all.as_of,
+        };
       },
     );
 
   flipsRoute("/api/v2/whale-flips", access.premiumXApiKey, ["whales"], { default: 7, max: derive.snapshotDays });
-  flipsRoute("/api/public/v1/whale-flips", access.premiumAnyHeader, ["whales", "public v1"], { default: 1, max: PUBLIC_FLIP_DAYS_MAX });
+  flipsRoute("/api/public/v1/whale-flips", access.premiumAnyHeader, ["whales", "public v1"], {
+    default: 1,
+    max: PUBLIC_FLIP_DAYS_MAX,
+  });
   clustersRoute("/api/v2/conviction-clusters", access.premiumXApiKey, ["whales"]);
   clustersRoute("/api/public/v1/conviction-clusters", access.premiumAnyHeader, ["whales", "public v1"]);
 };

@@ -6,11 +6,25 @@
  */
 import { loadConfig } from "../../config/index.js";
 import { categoryFromTags } from "../../venue/categories.js";
-import { truthOperations, truthResolutions, truthRewards, type TimeRange, type TruthOperation } from "../../sim/servers/ground-truth.js";
+import {
+  truthOperations,
+  truthResolutions,
+  truthRewards,
+  type TimeRange,
+  type TruthOperation,
+} from "../../sim/servers/ground-truth.js";
 import { referencePnl, type World } from "../../sim/world/index.js";
 import type { Store } from "../../store/database.js";
 import { chainFillKey, insertActivity, insertFills, type NewActivity, type NewFill } from "../../store/fills.js";
-import { recordResolutions, upsertEvents, upsertMarkets, type NewEvent, type NewMarket, type NewMarketToken, type NewResolution } from "../../store/markets.js";
+import {
+  recordResolutions,
+  upsertEvents,
+  upsertMarkets,
+  type NewEvent,
+  type NewMarket,
+  type NewMarketToken,
+  type NewResolution,
+} from "../../store/markets.js";
 import { replaceVenueClosedPositions, replaceVenuePnlPoints, saveWalletSync } from "../../store/wallet-cache.js";
 import type { DeriveConfig } from "../derivation.js";
 
@@ -61,37 +75,93 @@ export function* worldFillRows(world: World, range: TimeRange = {}): Generator<N
 type OperationRow = { activity: NewActivity } | { resolution: NewResolution };
 
 function operationRow(op: TruthOperation, feeBips: ReadonlyMap<string, number>): NewActivity {
-  const base = { activity_key: `chain:${op.txHash}:${op.logIndex}`, source: "chain" as const, wallet: op.wallet, ts: op.ts, tx_hash: op.txHash, log_index: op.logIndex };
+  const base = {
+    activity_key: `chain:${op.txHash}:${op.logIndex}`,
+    source: "chain" as const,
+    wallet: op.wallet,
+    ts: op.ts,
+    tx_hash: op.txHash,
+    log_index: op.logIndex,
+  };
   switch (op.type) {
     case "SPLIT":
     case "MERGE":
-      return { ...base, type: op.type, condition_id: op.conditionId, size: op.amountMicro, usd: op.amountMicro, price: 0.5 };
+      return {
+        ...base,
+        type: op.type,
+        condition_id: op.conditionId,
+        size: op.amountMicro,
+        usd: op.amountMicro,
+        price: 0.5,
+      };
     case "REDEEM":
-      return { ...base, type: "REDEEM", condition_id: op.conditionId, size: op.payoutMicro, usd: op.payoutMicro, price: 0, index_set: String((op.amountMicro > 0 ? 1 : 0) | (op.amount2Micro > 0 ? 2 : 0)) };
+      return {
+        ...base,
+        type: "REDEEM",
+        condition_id: op.conditionId,
+        size: op.payoutMicro,
+        usd: op.payoutMicro,
+        price: 0,
+        index_set: String((op.amountMicro > 0 ? 1 : 0) | (op.amount2Micro > 0 ? 2 : 0)),
+      };
     case "CONVERSION": {
       const fee = Math.trunc((op.amountMicro * (feeBips.get(op.negRiskMarketId!) ?? 0)) / 10_000);
-      return { ...base, type: "CONVERSION", condition_id: null, size: op.amountMicro, usd: op.payoutMicro, price: 0, neg_risk_market_id: op.negRiskMarketId, index_set: String(op.indexSet), fee };
+      return {
+        ...base,
+        type: "CONVERSION",
+        condition_id: null,
+        size: op.amountMicro,
+        usd: op.payoutMicro,
+        price: 0,
+        neg_risk_market_id: op.negRiskMarketId,
+        index_set: String(op.indexSet),
+        fee,
+      };
     }
   }
 }
 
 /** The wallet_activity rows (rewards as the Data API lists them) and chain resolutions of the world in the range, by time. */
 export function* worldOperationRows(world: World, range: TimeRange = {}): Generator<OperationRow & { ts: number }> {
-  const feeBips = new Map(world.events.filter((e) => e.negRiskMarketId).map((e) => [e.negRiskMarketId!, e.convertFeeBips]));
+  const feeBips = new Map(
+    world.events.filter((e) => e.negRiskMarketId).map((e) => [e.negRiskMarketId!, e.convertFeeBips]),
+  );
   const sources: Array<Iterator<OperationRow & { ts: number }>> = [
     (function* () {
       for (const op of truthOperations(world, range)) yield { ts: op.ts, activity: operationRow(op, feeBips) };
     })(),
     (function* () {
       for (const r of truthRewards(world, range)) {
-        const activity: NewActivity = { activity_key: `data:${r.txHash}:${r.wallet}:REWARD::${r.amountMicro}`, source: "data_api", wallet: r.wallet, type: "REWARD", size: r.amountMicro, usd: r.amountMicro, price: 0, ts: r.ts, tx_hash: r.txHash, log_index: null };
+        const activity: NewActivity = {
+          activity_key: `data:${r.txHash}:${r.wallet}:REWARD::${r.amountMicro}`,
+          source: "data_api",
+          wallet: r.wallet,
+          type: "REWARD",
+          size: r.amountMicro,
+          usd: r.amountMicro,
+          price: 0,
+          ts: r.ts,
+          tx_hash: r.txHash,
+          log_index: null,
+        };
         yield { ts: r.ts, activity };
       }
     })(),
     (function* () {
       for (const r of truthResolutions(world, range)) {
         const numerators = r.resolution === "YES" ? ["1", "0"] : r.resolution === "NO" ? ["0", "1"] : ["1", "1"];
-        yield { ts: r.ts, resolution: { condition_id: r.conditionId, resolution: r.resolution, payout_numerators: JSON.stringify(numerators), resolved_at: r.ts, block_number: r.blockNumber, tx_hash: r.txHash, log_index: r.logIndex } };
+        yield {
+          ts: r.ts,
+          resolution: {
+            condition_id: r.conditionId,
+            resolution: r.resolution,
+            payout_numerators: JSON.stringify(numerators),
+            resolved_at: r.ts,
+            block_number: r.blockNumber,
+            tx_hash: r.txHash,
+            log_index: r.logIndex,
+          },
+        };
       }
     })(),
   ];
@@ -111,7 +181,11 @@ export function* worldOperationRows(world: World, range: TimeRange = {}): Genera
  * Gamma's events, markets and tokens as of `asOf`, as the markets sync stores them: prices then, resolutions
  * published by then (rows stamped `updatedAt`), categories mapped from the tags (src/venue/categories.ts).
  */
-export function worldMarketRows(world: World, asOf: number, updatedAt = asOf): { events: NewEvent[]; markets: NewMarket[]; tokens: NewMarketToken[] } {
+export function worldMarketRows(
+  world: World,
+  asOf: number,
+  updatedAt = asOf,
+): { events: NewEvent[]; markets: NewMarket[]; tokens: NewMarketToken[] } {
   const events: NewEvent[] = world.events.map((e) => ({
     id: e.id,
     slug: e.slug,
@@ -176,7 +250,13 @@ export interface LoadedRows {
 export async function loadWorld(
   store: Store,
   world: World,
-  options: { range?: TimeRange; asOf?: number; updatedAt?: number; batchRows?: number; onBatch?: (batch: LoadedRows) => Promise<void> } = {},
+  options: {
+    range?: TimeRange;
+    asOf?: number;
+    updatedAt?: number;
+    batchRows?: number;
+    onBatch?: (batch: LoadedRows) => Promise<void>;
+  } = {},
 ): Promise<{ fills: number; activity: number }> {
   const asOf = options.asOf ?? Math.min(world.end, (options.range?.to ?? Number.MAX_SAFE_INTEGER) - 1);
   const markets = worldMarketRows(world, asOf, options.updatedAt);
@@ -217,7 +297,12 @@ function addOperation(rows: LoadedRows, row: OperationRow): void {
 }
 
 /** The venue's per-wallet cache of every wallet as of `asOf`, as a per-wallet sync stores it (amounts in micro-units). */
-export async function loadVenueCache(store: Store, world: World, asOf: number = world.end, wallets: readonly number[] = world.wallets.map((w) => w.index)): Promise<void> {
+export async function loadVenueCache(
+  store: Store,
+  world: World,
+  asOf: number = world.end,
+  wallets: readonly number[] = world.wallets.map((w) => w.index),
+): Promise<void> {
   for (const w of wallets) {
     const ref = referencePnl(world, w, asOf);
     const wallet = world.wallets[w]!.proxyWallet;
@@ -226,14 +311,41 @@ export async function loadVenueCache(store: Store, world: World, asOf: number = 
         tx,
         wallet,
         ref.closedPositions.map((c) => ({
-          wallet, token_id: world.tokenId(c.token), condition_id: world.markets[c.market]!.conditionId, outcome_index: c.outcome, avg_price: c.avgPrice,
-          cur_price: c.curPrice, total_bought: c.micro.totalBought, realized_pnl: c.micro.realizedPnl, ts: c.timestamp, title: null, slug: null, event_slug: null, synced_at: asOf,
+          wallet,
+          token_id: world.tokenId(c.token),
+          condition_id: world.markets[c.market]!.conditionId,
+          outcome_index: c.outcome,
+          avg_price: c.avgPrice,
+          cur_price: c.curPrice,
+          total_bought: c.micro.totalBought,
+          realized_pnl: c.micro.realizedPnl,
+          ts: c.timestamp,
+          title: null,
+          slug: null,
+          event_slug: null,
+          synced_at: asOf,
         })),
       );
-      await replaceVenuePnlPoints(tx, wallet, ref.curve.map((p) => ({ wallet, t: p.t, pnl: Math.round(p.p * 1e6) })));
+      await replaceVenuePnlPoints(
+        tx,
+        wallet,
+        ref.curve.map((p) => ({ wallet, t: p.t, pnl: Math.round(p.p * 1e6) })),
+      );
       await saveWalletSync(tx.db, {
-        wallet, synced_at: asOf, status: "ok", positions_count: ref.positions.length, positions_truncated: 0, closed_positions_count: ref.closedPositions.length,
-        closed_positions_truncated: 0, activity_count: 0, activity_truncated: 0, activity_cursor: null, lifetime_pnl: Math.round(ref.totalPnl * 1e6), venue_history_from: null, last_error: null, updated_at: asOf,
+        wallet,
+        synced_at: asOf,
+        status: "ok",
+        positions_count: ref.positions.length,
+        positions_truncated: 0,
+        closed_positions_count: ref.closedPositions.length,
+        closed_positions_truncated: 0,
+        activity_count: 0,
+        activity_truncated: 0,
+        activity_cursor: null,
+        lifetime_pnl: Math.round(ref.totalPnl * 1e6),
+        venue_history_from: null,
+        last_error: null,
+        updated_at: asOf,
       });
     });
   }

@@ -6,7 +6,12 @@
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import { address, hash32 } from "../../venue/testing/chain-events.js";
-import { startLoopback, type Loopback, type LoopbackReply, type LoopbackRequest } from "../../venue/testing/loopback.js";
+import {
+  startLoopback,
+  type Loopback,
+  type LoopbackReply,
+  type LoopbackRequest,
+} from "../../venue/testing/loopback.js";
 import {
   ArcGisClient,
   ChainClient,
@@ -67,7 +72,10 @@ export class FakeGamma {
     }
     if (request.path === "/events/keyset") {
       const events = this.events
-        .map((e) => ({ ...e, markets: this.markets.filter((m) => this.eventOf(m) === e.id).map(({ events: _events, ...m }) => m) }))
+        .map((e) => ({
+          ...e,
+          markets: this.markets.filter((m) => this.eventOf(m) === e.id).map(({ events: _events, ...m }) => m),
+        }))
         .filter((e) => e.markets.length > 0 && e.markets.every((m) => m.closed) === closed);
       const after = Number(request.query.get("after_cursor") ?? -1);
       const limit = Number(request.query.get("limit") ?? 20);
@@ -96,7 +104,8 @@ export class FakeDataApi {
     if (special) return special;
     const q = request.query;
     const user = q.get("user")?.toLowerCase();
-    const ofUser = <T extends { proxyWallet: string }>(rows: readonly T[]) => rows.filter((r) => r.proxyWallet.toLowerCase() === user);
+    const ofUser = <T extends { proxyWallet: string }>(rows: readonly T[]) =>
+      rows.filter((r) => r.proxyWallet.toLowerCase() === user);
     switch (request.path) {
       case "/trades": {
         const markets = q.get("market")?.split(",");
@@ -152,7 +161,15 @@ export class FakeChain {
       this.logCount.set(block, logIndex + 1);
       this.logs.push({
         block,
-        json: { ...encodeVenueLog(event), blockNumber: hex(block), blockHash: hash32(block), transactionHash: txHash, transactionIndex: "0x0", logIndex: hex(logIndex), removed: false },
+        json: {
+          ...encodeVenueLog(event),
+          blockNumber: hex(block),
+          blockHash: hash32(block),
+          transactionHash: txHash,
+          transactionIndex: "0x0",
+          logIndex: hex(logIndex),
+          removed: false,
+        },
       });
     }
     return txHash;
@@ -162,7 +179,17 @@ export class FakeChain {
   addRawLog(block: number, json: Record<string, unknown>): void {
     const logIndex = this.logCount.get(block) ?? 0;
     this.logCount.set(block, logIndex + 1);
-    this.logs.push({ block, json: { blockNumber: hex(block), blockHash: hash32(block), transactionIndex: "0x0", logIndex: hex(logIndex), removed: false, ...json } });
+    this.logs.push({
+      block,
+      json: {
+        blockNumber: hex(block),
+        blockHash: hash32(block),
+        transactionIndex: "0x0",
+        logIndex: hex(logIndex),
+        removed: false,
+        ...json,
+      },
+    });
   }
 
   private answer(call: { id: unknown; method: string; params: unknown[] }): unknown {
@@ -172,7 +199,16 @@ export class FakeChain {
     if (call.method === "eth_blockNumber") return reply(hex(this.head));
     if (call.method === "eth_getBlockByNumber") {
       const n = Number(BigInt(call.params[0] as string));
-      return reply(n > this.head || n < 0 ? null : { number: hex(n), hash: hash32(n), parentHash: hash32(Math.max(0, n - 1)), timestamp: hex(this.timestampOf(n)) });
+      return reply(
+        n > this.head || n < 0
+          ? null
+          : {
+              number: hex(n),
+              hash: hash32(n),
+              parentHash: hash32(Math.max(0, n - 1)),
+              timestamp: hex(this.timestampOf(n)),
+            },
+      );
     }
     if (call.method === "eth_getLogs") {
       const filter = call.params[0] as { fromBlock: string; toBlock: string; address?: string[]; topics?: string[][] };
@@ -185,14 +221,25 @@ export class FakeChain {
         .filter((l) => !addresses || addresses.includes(String(l.json.address).toLowerCase()))
         .filter((l) => !topics || topics.includes(String((l.json.topics as string[] | undefined)?.[0]).toLowerCase()))
         .map((l) => l.json);
-      if (logs.length > this.maxLogs) return { jsonrpc: "2.0", id: call.id, error: { code: -32005, message: `query returned more than ${this.maxLogs} results` } };
+      if (logs.length > this.maxLogs)
+        return {
+          jsonrpc: "2.0",
+          id: call.id,
+          error: { code: -32005, message: `query returned more than ${this.maxLogs} results` },
+        };
       return reply(logs);
     }
-    return { jsonrpc: "2.0", id: call.id, error: { code: -32601, message: `the method ${call.method} does not exist/is not available` } };
+    return {
+      jsonrpc: "2.0",
+      id: call.id,
+      error: { code: -32601, message: `the method ${call.method} does not exist/is not available` },
+    };
   }
 
   handle(request: LoopbackRequest): LoopbackReply {
-    const body = request.body as { id: unknown; method: string; params: unknown[] } | { id: unknown; method: string; params: unknown[] }[];
+    const body = request.body as
+      | { id: unknown; method: string; params: unknown[] }
+      | { id: unknown; method: string; params: unknown[] }[];
     return { body: Array.isArray(body) ? body.map((c) => this.answer(c)) : this.answer(body) };
   }
 }
@@ -220,7 +267,13 @@ export class FakeRtds {
   }
 
   broadcastTrade(payload: Record<string, unknown>): void {
-    const frame = JSON.stringify({ connection_id: "c", topic: "activity", type: "trades", timestamp: Date.now(), payload });
+    const frame = JSON.stringify({
+      connection_id: "c",
+      topic: "activity",
+      type: "trades",
+      timestamp: Date.now(),
+      payload,
+    });
     for (const socket of this.sockets) socket.send(frame);
   }
 
@@ -256,7 +309,8 @@ export async function startFakeVenue(): Promise<FakeVenue> {
   ]);
   const [gammaServer, dataServer, rpcServer] = servers as [Loopback, Loopback, Loopback];
   const rtds = await FakeRtds.start();
-  const http = (name: string, baseUrl: string) => new VenueHttpClient({ name, baseUrl, timeoutMs: 5_000, maxAttempts: 3, backoffBaseMs: 1, backoffMaxMs: 5 });
+  const http = (name: string, baseUrl: string) =>
+    new VenueHttpClient({ name, baseUrl, timeoutMs: 5_000, maxAttempts: 3, backoffBaseMs: 1, backoffMaxMs: 5 });
   return {
     gamma,
     dataApi,
@@ -267,8 +321,17 @@ export async function startFakeVenue(): Promise<FakeVenue> {
       gamma: new GammaClient(http("gamma", gammaServer.url)),
       dataApi: new DataApiClient(http("data-api", dataServer.url)),
       pnl: new PnlClient(http("user-pnl", dataServer.url)),
-      chain: options.withChain === false ? null : new ChainClient(http("rpc", rpcServer.url), { maxBlockSpan: options.maxBlockSpan ?? 100, batchSize: 20 }),
-      rtds: new RtdsClient({ url: rtds.url, pingIntervalMs: 50, reconnectBaseMs: 20, reconnectMaxMs: 50, staleAfterMs: 2_000 }),
+      chain:
+        options.withChain === false
+          ? null
+          : new ChainClient(http("rpc", rpcServer.url), { maxBlockSpan: options.maxBlockSpan ?? 100, batchSize: 20 }),
+      rtds: new RtdsClient({
+        url: rtds.url,
+        pingIntervalMs: 50,
+        reconnectBaseMs: 20,
+        reconnectMaxMs: 50,
+        staleAfterMs: 2_000,
+      }),
       arcgis: new ArcGisClient(http("arcgis", gammaServer.url)),
     }),
     async close() {

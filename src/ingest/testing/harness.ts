@@ -33,19 +33,35 @@ export type ClientsFor = (config: Config) => VenueClients;
 export async function openIngestHarness(
   backend: StoreBackend,
   venue: FakeVenue | ClientsFor,
-  options: { env?: Record<string, string>; withChain?: boolean; maxBlockSpan?: number; sleep?: Sleep; chainReader?: IngestDeps["chainReader"] } = {},
+  options: {
+    env?: Record<string, string>;
+    withChain?: boolean;
+    maxBlockSpan?: number;
+    sleep?: Sleep;
+    chainReader?: IngestDeps["chainReader"];
+  } = {},
 ): Promise<IngestHarness> {
   const { store, dispose } = await backend.open();
-  const config = loadConfig({ LOG_LEVEL: "silent", INGEST_CONFIRMATIONS: "0", INGEST_RETRY_MAX_SECONDS: "1", ...options.env });
+  const config = loadConfig({
+    LOG_LEVEL: "silent",
+    INGEST_CONFIRMATIONS: "0",
+    INGEST_RETRY_MAX_SECONDS: "1",
+    ...options.env,
+  });
   const platform = await createPlatform({ redisPrefix: "", cacheMaxEntries: 100, cacheStaleSeconds: 60 });
   const logs: Record<string, unknown>[] = [];
-  const logger = createLogger("warn", { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
+  const logger = createLogger("warn", {
+    write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>),
+  });
   const ingest = new Ingest({
     config,
     store,
     platform,
     logger,
-    venue: typeof venue === "function" ? venue(config) : venue.clients({ withChain: options.withChain ?? true, maxBlockSpan: options.maxBlockSpan }),
+    venue:
+      typeof venue === "function"
+        ? venue(config)
+        : venue.clients({ withChain: options.withChain ?? true, maxBlockSpan: options.maxBlockSpan }),
     sleep: options.sleep ?? instantSleep,
     chainReader: options.chainReader,
   });
@@ -58,7 +74,13 @@ export async function openIngestHarness(
     logger,
     logs,
     progress,
-    context: () => ({ store, writer: new BatchWriter(store, platform.clock, logger), clock: platform.clock, logger, progress: (e) => void progress.push(e) }),
+    context: () => ({
+      store,
+      writer: new BatchWriter(store, platform.clock, logger),
+      clock: platform.clock,
+      logger,
+      progress: (e) => void progress.push(e),
+    }),
     async dispose() {
       await ingest.stop();
       await platform.close();

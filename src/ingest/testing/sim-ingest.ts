@@ -7,7 +7,14 @@
 import type { StoreBackend } from "../../../test/support/backends.js";
 import { isoDate } from "../../sim/servers/format.js";
 import { venueEnvironment, type SimVenue } from "../../sim/servers/index.js";
-import { ChainClient, createVenueClients, type RtdsOptions, type Sleep, type VenueClients, type VenueHttpOptions } from "../../venue/index.js";
+import {
+  ChainClient,
+  createVenueClients,
+  type RtdsOptions,
+  type Sleep,
+  type VenueClients,
+  type VenueHttpOptions,
+} from "../../venue/index.js";
 import { ThreadedChainReader } from "../chain-reader.js";
 import { instantSleep, openIngestHarness, type ClientsFor, type IngestHarness } from "./harness.js";
 
@@ -38,7 +45,10 @@ export interface SimClientOptions {
 export function simClients(options: SimClientOptions = {}): ClientsFor {
   return (config) => {
     const http: Partial<VenueHttpOptions> = { sleep: instantSleep, rateLimits: [], ...options.http };
-    return { ...createVenueClients(config, http, options.rtds), chain: ChainClient.fromConfig(config, http, { maxBlockSpan: config.ingest.blockSpan }) };
+    return {
+      ...createVenueClients(config, http, options.rtds),
+      chain: ChainClient.fromConfig(config, http, { maxBlockSpan: config.ingest.blockSpan }),
+    };
   };
 }
 

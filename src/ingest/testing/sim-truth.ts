@@ -10,7 +10,15 @@
  * - a redemption's event carries the payout and the index sets, not the tokens burnt: size = usd = payout;
  * - a fill's counterparty is the taker for a maker fill and the first maker (log order) for the taker's fill.
  */
-import { truthFills, truthOperations, truthResolutions, type TimeRange, type TruthFill, type TruthOperation, type TruthResolution } from "../../sim/servers/ground-truth.js";
+import {
+  truthFills,
+  truthOperations,
+  truthResolutions,
+  type TimeRange,
+  type TruthFill,
+  type TruthOperation,
+  type TruthResolution,
+} from "../../sim/servers/ground-truth.js";
 import type { World } from "../../sim/world/index.js";
 import {
   ChecksumAccumulator,
@@ -49,17 +57,38 @@ export function truthFillRow(f: TruthFill): FillChecksumFields {
 }
 
 export function truthActivityRow(op: TruthOperation): ActivityChecksumFields {
-  const base = { activity_key: key(op.txHash, op.logIndex), source: "chain" as const, wallet: op.wallet, type: op.type, token_id: null, outcome_index: null, ts: op.ts };
+  const base = {
+    activity_key: key(op.txHash, op.logIndex),
+    source: "chain" as const,
+    wallet: op.wallet,
+    type: op.type,
+    token_id: null,
+    outcome_index: null,
+    ts: op.ts,
+  };
   const none = { neg_risk_market_id: null, index_set: null, fee: null };
   switch (op.type) {
     case "SPLIT":
     case "MERGE":
       return { ...base, ...none, condition_id: op.conditionId, size: op.amountMicro, usd: op.amountMicro };
     case "REDEEM":
-      return { ...base, ...none, condition_id: op.conditionId, size: op.payoutMicro, usd: op.payoutMicro, index_set: String(op.indexSet) };
+      return {
+        ...base,
+        ...none,
+        condition_id: op.conditionId,
+        size: op.payoutMicro,
+        usd: op.payoutMicro,
+        index_set: String(op.indexSet),
+      };
     case "CONVERSION":
       return {
-        ...base, condition_id: null, size: op.amountMicro, usd: op.payoutMicro, neg_risk_market_id: op.negRiskMarketId, index_set: String(op.indexSet), fee: op.feeMicro,
+        ...base,
+        condition_id: null,
+        size: op.amountMicro,
+        usd: op.payoutMicro,
+        neg_risk_market_id: op.negRiskMarketId,
+        index_set: String(op.indexSet),
+        fee: op.feeMicro,
       };
   }
 }

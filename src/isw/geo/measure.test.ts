@@ -26,12 +26,21 @@ beforeAll(() => {
   for (const day of days) {
     const features = day.collection().features.filter((f) => f.geometry);
     rawFeatures.push(features as unknown as Area[]);
-    shadings.push(new Shading(features.flatMap((f) => polygonsOfFeatures([f]).map((p) => ({ ...p, layer: f.properties?.layer ?? "" })))));
+    shadings.push(
+      new Shading(
+        features.flatMap((f) => polygonsOfFeatures([f]).map((p) => ({ ...p, layer: f.properties?.layer ?? "" }))),
+      ),
+    );
   }
 });
 
 const circleRing = (center: LonLat, radiusM: number): LonLat[] =>
-  (circle([center[0], center[1]], radiusM / 1000, { units: "kilometers", steps: 32 }).geometry.coordinates[0] as [number, number][]).map(([x, y]) => [x, y] as const);
+  (
+    circle([center[0], center[1]], radiusM / 1000, { units: "kilometers", steps: 32 }).geometry.coordinates[0] as [
+      number,
+      number,
+    ][]
+  ).map(([x, y]) => [x, y] as const);
 
 describe("distances on the real snapshots", () => {
   it("follows Bakhmut's western outskirts across the twelve days as turf measures them", () => {
@@ -107,8 +116,19 @@ describe("threat levels of hand-checked places", () => {
     ];
     for (const { at, day } of cases) {
       const { distance, inside } = turfDistance(rawFeatures[day]!, at);
-      const expected = inside || distance <= 200 ? "CRITICAL" : distance <= 1_000 ? "HIGH" : distance <= 3_000 ? "MEDIUM" : distance <= 10_000 ? "LOW" : "SAFE";
-      expect(threatOf(single, measurePoint(shadings[day]!, at, options), thresholds), `${at} day ${day}`).toBe(expected);
+      const expected =
+        inside || distance <= 200
+          ? "CRITICAL"
+          : distance <= 1_000
+            ? "HIGH"
+            : distance <= 3_000
+              ? "MEDIUM"
+              : distance <= 10_000
+                ? "LOW"
+                : "SAFE";
+      expect(threatOf(single, measurePoint(shadings[day]!, at, options), thresholds), `${at} day ${day}`).toBe(
+        expected,
+      );
     }
   });
 
@@ -128,13 +148,34 @@ describe("threat levels of hand-checked places", () => {
 describe("fingerprints", () => {
   it("change only for places near an edit of the 44,000-vertex ring", () => {
     const features = days[0]!.collection().features.filter((f) => f.geometry);
-    const layered = (fs: typeof features) => new Shading(fs.flatMap((f) => polygonsOfFeatures([f]).map((p) => ({ ...p, layer: "control" }))));
+    const layered = (fs: typeof features) =>
+      new Shading(fs.flatMap((f) => polygonsOfFeatures([f]).map((p) => ({ ...p, layer: "control" }))));
     const before = layered(features);
-    const biggest = features.reduce((a, f) => (JSON.stringify(f.geometry).length > JSON.stringify(a.geometry).length ? f : a));
+    const biggest = features.reduce((a, f) =>
+      JSON.stringify(f.geometry).length > JSON.stringify(a.geometry).length ? f : a,
+    );
     const outer = (biggest.geometry as Polygon).coordinates[0]!;
-    const nearBakhmut = outer.reduce((best, p, i) => (Math.hypot(p[0]! - 37.95, p[1]! - 48.59) < Math.hypot(outer[best]![0]! - 37.95, outer[best]![1]! - 48.59) ? i : best), 0);
+    const nearBakhmut = outer.reduce(
+      (best, p, i) =>
+        Math.hypot(p[0]! - 37.95, p[1]! - 48.59) < Math.hypot(outer[best]![0]! - 37.95, outer[best]![1]! - 48.59)
+          ? i
+          : best,
+      0,
+    );
     const edited = outer.map((p, i) => (i === nearBakhmut ? [p[0]! + 0.001, p[1]!] : p));
-    const after = layered(features.map((f) => (f === biggest ? { ...f, geometry: { type: "Polygon", coordinates: [edited, ...(biggest.geometry as Polygon).coordinates.slice(1)] } } : f)));
+    const after = layered(
+      features.map((f) =>
+        f === biggest
+          ? {
+              ...f,
+              geometry: {
+                type: "Polygon",
+                coordinates: [edited, ...(biggest.geometry as Polygon).coordinates.slice(1)],
+              },
+            }
+          : f,
+      ),
+    );
     const fingerprint = (s: Shading, at: LonLat) => measurePoint(s, at, options).fingerprint;
     expect(fingerprint(after, [37.95, 48.59])).not.toBe(fingerprint(before, [37.95, 48.59]));
     expect(fingerprint(after, [35.78, 47.57])).toBe(fingerprint(before, [35.78, 47.57]));

@@ -13,7 +13,16 @@ import area from "@turf/area";
 import { featureCollection, multiPolygon, polygon as turfPolygon } from "@turf/helpers";
 import intersect from "@turf/intersect";
 import type { MultiPolygon, Polygon } from "geojson";
-import { degreesAround, emptyPair, localFrame, offerPointSegment, pairDistanceM, segmentsIntersect, type LocalFrame, type NearestPair } from "./planar.js";
+import {
+  degreesAround,
+  emptyPair,
+  localFrame,
+  offerPointSegment,
+  pairDistanceM,
+  segmentsIntersect,
+  type LocalFrame,
+  type NearestPair,
+} from "./planar.js";
 import { ringBBox, ringPositions, type BBox } from "./polygons.js";
 import type { LayerFilter, Shading } from "./shading.js";
 
@@ -54,7 +63,12 @@ function expand(box: BBox, metres: number): BBox {
  * The nearest boundary piece to a place (its bounding box `box`): the index's chunks within `searchRadiusM`,
  * widening fourfold until some are found, then every chunk that can hold something nearer than the best found.
  */
-function nearestBoundary(shading: Shading, box: BBox, options: MeasureOptions, offer: (chunk: number, best: NearestPair) => void) {
+function nearestBoundary(
+  shading: Shading,
+  box: BBox,
+  options: MeasureOptions,
+  offer: (chunk: number, best: NearestPair) => void,
+) {
   let radius = options.searchRadiusM;
   let chunks = shading.chunksIn(expand(box, radius), options.layers);
   while (chunks.length === 0 && radius < MAX_SEARCH_M) {
@@ -92,7 +106,12 @@ export function measurePoint(shading: Shading, [lon, lat]: LonLat, options: Meas
 /** Sutherland-Hodgman against an axis-aligned box: a closed flat ring, or null when nothing of it is left. */
 export function clipRingToBox(ring: Float64Array, box: BBox): Float64Array | null {
   let points: ArrayLike<number> = ring.subarray(0, ring.length - 2);
-  const edges: Array<[axis: 0 | 1, bound: number, keepAbove: boolean]> = [[0, box[0], true], [0, box[2], false], [1, box[1], true], [1, box[3], false]];
+  const edges: Array<[axis: 0 | 1, bound: number, keepAbove: boolean]> = [
+    [0, box[0], true],
+    [0, box[2], false],
+    [1, box[1], true],
+    [1, box[3], false],
+  ];
   for (const [axis, bound, keepAbove] of edges) {
     const input = points;
     const output: number[] = [];
@@ -141,7 +160,16 @@ function coverageOf(shading: Shading, ring: readonly LonLat[], box: BBox, candid
  * vertex against each ring edge (every shaded vertex is some segment's first); a segment that crosses an edge
  * makes the distance zero. Segments farther from the ring's box than the best pair so far are skipped.
  */
-function offerAgainstRing(frame: LocalFrame, ring: readonly LonLat[], box: BBox, ax: number, ay: number, bx: number, by: number, pair: NearestPair): void {
+function offerAgainstRing(
+  frame: LocalFrame,
+  ring: readonly LonLat[],
+  box: BBox,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  pair: NearestPair,
+): void {
   if (pair.d2 === 0) return;
   const gapX = Math.max(0, Math.min(ax, bx) - box[2], box[0] - Math.max(ax, bx)) * frame.kx;
   const gapY = Math.max(0, Math.min(ay, by) - box[3], box[1] - Math.max(ay, by)) * frame.ky;
@@ -185,7 +213,12 @@ interface Surroundings {
  * without a boundary in the box holds the whole box (1); boundaries that never meet leave each shaded polygon
  * outside the place (0), holding it (1), or inside it, an island whose area is computed.
  */
-function coverageAround(shading: Shading, ring: readonly LonLat[], box: BBox, { crossing, containing, boundariesMeet }: Surroundings): number {
+function coverageAround(
+  shading: Shading,
+  ring: readonly LonLat[],
+  box: BBox,
+  { crossing, containing, boundariesMeet }: Surroundings,
+): number {
   if (containing.some((p) => !crossing.has(p))) return 1;
   if (crossing.size === 0) return 0;
   if (boundariesMeet) return coverageOf(shading, ring, box, crossing);
@@ -197,7 +230,12 @@ function coverageAround(shading: Shading, ring: readonly LonLat[], box: BBox, { 
   return islands.length === 0 ? 0 : coverageOf(shading, ring, box, islands);
 }
 
-export function measurePolygon(shading: Shading, ring: readonly LonLat[], options: MeasureOptions, previous?: Measurement): Measurement {
+export function measurePolygon(
+  shading: Shading,
+  ring: readonly LonLat[],
+  options: MeasureOptions,
+  previous?: Measurement,
+): Measurement {
   const box = ringBBox(Float64Array.from(ring.flat()));
   const frame = localFrame((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
   const { best, chunks } = nearestBoundary(shading, box, options, (chunk, pair) =>
@@ -217,7 +255,12 @@ export function measurePolygon(shading: Shading, ring: readonly LonLat[], option
   };
 }
 
-export function measure(shading: Shading, place: PlaceGeometry, options: MeasureOptions, previous?: Measurement): Measurement {
+export function measure(
+  shading: Shading,
+  place: PlaceGeometry,
+  options: MeasureOptions,
+  previous?: Measurement,
+): Measurement {
   if (place.checkType === "single") {
     const measured = measurePoint(shading, place.points[0]!, options);
     return previous && previous.fingerprint === measured.fingerprint ? previous : measured;

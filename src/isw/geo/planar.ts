@@ -56,7 +56,16 @@ export function pairDistanceM(pair: NearestPair): number {
  * Offers point p against segment a-b (all in degrees) to `best`: keeps p and the segment's nearest point when
  * closer than what `best` holds. The plane is `frame`'s.
  */
-export function offerPointSegment(frame: LocalFrame, px: number, py: number, ax: number, ay: number, bx: number, by: number, best: NearestPair): void {
+export function offerPointSegment(
+  frame: LocalFrame,
+  px: number,
+  py: number,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  best: NearestPair,
+): void {
   const { kx, ky } = frame;
   const ux = (bx - ax) * kx;
   const uy = (by - ay) * ky;
@@ -83,7 +92,16 @@ function cross(ax: number, ay: number, bx: number, by: number, cx: number, cy: n
 }
 
 /** Whether segments p1-p2 and q1-q2 cross or touch (in degrees; an affine frame changes no answer). */
-export function segmentsIntersect(p1x: number, p1y: number, p2x: number, p2y: number, q1x: number, q1y: number, q2x: number, q2y: number): boolean {
+export function segmentsIntersect(
+  p1x: number,
+  p1y: number,
+  p2x: number,
+  p2y: number,
+  q1x: number,
+  q1y: number,
+  q2x: number,
+  q2y: number,
+): boolean {
   const d1 = cross(q1x, q1y, q2x, q2y, p1x, p1y);
   const d2 = cross(q1x, q1y, q2x, q2y, p2x, p2y);
   const d3 = cross(p1x, p1y, p2x, p2y, q1x, q1y);

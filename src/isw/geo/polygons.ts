@@ -88,7 +88,8 @@ function polygonOf(rings: unknown): TerritoryPolygon | null {
 /** The polygons of a geometry: a Polygon, or each member of a MultiPolygon; nothing for other types or null. */
 export function polygonsOfGeometry(geometry: GeometryLike | null | undefined): TerritoryPolygon[] {
   if (!geometry) return [];
-  if (geometry.type === "Polygon") return [polygonOf(geometry.coordinates)].filter((p): p is TerritoryPolygon => p !== null);
+  if (geometry.type === "Polygon")
+    return [polygonOf(geometry.coordinates)].filter((p): p is TerritoryPolygon => p !== null);
   if (geometry.type === "MultiPolygon" && Array.isArray(geometry.coordinates)) {
     return geometry.coordinates.map(polygonOf).filter((p): p is TerritoryPolygon => p !== null);
   }
@@ -143,7 +144,10 @@ export function encodePolygon(polygon: TerritoryPolygon): Buffer {
   const header = Buffer.alloc(4 * (1 + polygon.rings.length));
   header.writeUInt32LE(polygon.rings.length, 0);
   polygon.rings.forEach((ring, i) => header.writeUInt32LE(ring.length, 4 * (i + 1)));
-  return Buffer.concat([header, ...polygon.rings.map((ring) => Buffer.from(ring.buffer, ring.byteOffset, ring.byteLength))]);
+  return Buffer.concat([
+    header,
+    ...polygon.rings.map((ring) => Buffer.from(ring.buffer, ring.byteOffset, ring.byteLength)),
+  ]);
 }
 
 export function decodePolygon(bytes: Uint8Array): TerritoryPolygon {

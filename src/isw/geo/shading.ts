@@ -80,7 +80,10 @@ export class Shading {
           a = fmix32(a ^ h);
           b = fmix32((b + Math.imul(h, 0x27d4eb2d)) >>> 0);
           const length = v - start;
-          const boundary = (length >= CHUNK_MIN_VERTICES && (h & CHUNK_BOUNDARY_MASK) === 0) || length >= CHUNK_MAX_VERTICES || v === last;
+          const boundary =
+            (length >= CHUNK_MIN_VERTICES && (h & CHUNK_BOUNDARY_MASK) === 0) ||
+            length >= CHUNK_MAX_VERTICES ||
+            v === last;
           if (boundary && v > start) {
             chunkPolygon[n] = p;
             chunkRing[n] = r;

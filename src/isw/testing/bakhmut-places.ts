@@ -14,5 +14,11 @@ export const BAKHMUT_POINTS: ReadonlyArray<readonly [label: string, point: [numb
 ];
 
 export function pointSubscriptions(): SubscriptionInput[] {
-  return BAKHMUT_POINTS.map(([label, point]) => ({ label, check_type: "single", point, buffer_advance_m: 0, market_slug_pattern: `${label.replace(/ /g, "-")}-*` }));
+  return BAKHMUT_POINTS.map(([label, point]) => ({
+    label,
+    check_type: "single",
+    point,
+    buffer_advance_m: 0,
+    market_slug_pattern: `${label.replace(/ /g, "-")}-*`,
+  }));
 }

@@ -29,7 +29,13 @@ export interface ReplayProbe {
 
 export function replayProbe(
   store: Store,
-  options: { env?: Record<string, string>; cities?: readonly CityInput[]; clock?: ManualClock; replay?: SnapshotReplay; onEvents?: (events: readonly EventRow[]) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    cities?: readonly CityInput[];
+    clock?: ManualClock;
+    replay?: SnapshotReplay;
+    onEvents?: (events: readonly EventRow[]) => void;
+  } = {},
 ): ReplayProbe {
   const config = loadConfig({ ...REPLAY_ENV, ...options.env });
   const clock = options.clock ?? new ManualClock(Date.UTC(2023, 4, 20, 18));

@@ -8,7 +8,10 @@ import { readSnapshots, type Snapshot } from "../../sim/isw-snapshots.js";
 import type { FeatureLike, LayerSource } from "../layers.js";
 
 /** The two layers' names inside the snapshot files. */
-export const SNAPSHOT_LAYERS = { control: "VIEW_RussiaCoTinUkraine_V3", advance: "MDS_AssessedRussianAdvanceInUkraine_view" } as const;
+export const SNAPSHOT_LAYERS = {
+  control: "VIEW_RussiaCoTinUkraine_V3",
+  advance: "MDS_AssessedRussianAdvanceInUkraine_view",
+} as const;
 
 /** Layer paths the replay answers to (any settings-like paths do; these are the defaults' shape). */
 export const REPLAY_PATHS = { control: "control/FeatureServer/0", advance: "advance/FeatureServer/0" } as const;
@@ -35,7 +38,9 @@ export class SnapshotReplay implements LayerSource {
   }
 
   private layerOf(path: string): keyof typeof SNAPSHOT_LAYERS {
-    const layer = (Object.keys(REPLAY_PATHS) as Array<keyof typeof REPLAY_PATHS>).find((key) => REPLAY_PATHS[key] === path);
+    const layer = (Object.keys(REPLAY_PATHS) as Array<keyof typeof REPLAY_PATHS>).find(
+      (key) => REPLAY_PATHS[key] === path,
+    );
     if (!layer) throw new Error(`the replay has no layer ${path}`);
     return layer;
   }
@@ -49,7 +54,8 @@ export class SnapshotReplay implements LayerSource {
     let layers = this.byDay.get(this.day);
     if (!layers) {
       const features = this.days[this.day]!.collection().features;
-      const of = (name: string) => features.filter((f) => f.properties?.layer === name).map((f) => ({ geometry: f.geometry }) as FeatureLike);
+      const of = (name: string) =>
+        features.filter((f) => f.properties?.layer === name).map((f) => ({ geometry: f.geometry }) as FeatureLike);
       layers = { control: of(SNAPSHOT_LAYERS.control), advance: of(SNAPSHOT_LAYERS.advance) };
       this.byDay.set(this.day, layers);
     }

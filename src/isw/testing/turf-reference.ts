@@ -21,7 +21,10 @@ export function clipTo(feature: Area, box: Box): Feature<MultiPolygon> | null {
 }
 
 /** turf's distance from a point to the nearest feature (0 inside), over features cut to a box of about 60 km. */
-export function turfDistance(features: readonly Area[], [lon, lat]: readonly [number, number]): { distance: number; inside: boolean } {
+export function turfDistance(
+  features: readonly Area[],
+  [lon, lat]: readonly [number, number],
+): { distance: number; inside: boolean } {
   const box: Box = [lon - 0.8, lat - 0.55, lon + 0.8, lat + 0.55];
   let best = Infinity;
   let inside = false;
@@ -35,7 +38,11 @@ export function turfDistance(features: readonly Area[], [lon, lat]: readonly [nu
 }
 
 /** Share of a polygon shaded, from a grid of sample points inside it tested against the raw features. */
-export function sampledCoverage(features: readonly Area[], ring: ReadonlyArray<readonly [number, number]>, steps = 60): number {
+export function sampledCoverage(
+  features: readonly Area[],
+  ring: ReadonlyArray<readonly [number, number]>,
+  steps = 60,
+): number {
   const place = polygon([ring.map(([x, y]) => [x, y])]);
   const xs = ring.map((p) => p[0]);
   const ys = ring.map((p) => p[1]);

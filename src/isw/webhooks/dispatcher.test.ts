@@ -22,7 +22,9 @@ import type { Resolver } from "./ssrf.js";
 /** The Standard Webhooks verification, as its specification writes it. */
 function verifies(secret: string, headers: Record<string, string | string[] | undefined>, body: string): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
-  const expected = createHmac("sha256", key).update(`${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${body}`).digest();
+  const expected = createHmac("sha256", key)
+    .update(`${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${body}`)
+    .digest();
   return String(headers["webhook-signature"])
     .split(" ")
     .some((part) => {
@@ -51,7 +53,15 @@ describe.each(storeBackends)("webhook deliveries on $kind", (backend) => {
     receiver = await startReceiver();
     const config = loadConfig({ ISW_WEBHOOK_ALLOW_LOOPBACK: "true", ...env });
     const dispatcher = () => {
-      const d = new WebhookDispatcher({ store, clock, logger: createLogger("silent"), box, isw: config.isw, resolve, random: () => 0 });
+      const d = new WebhookDispatcher({
+        store,
+        clock,
+        logger: createLogger("silent"),
+        box,
+        isw: config.isw,
+        resolve,
+        random: () => 0,
+      });
       dispatchers.push(d);
       return d;
     };
@@ -59,7 +69,14 @@ describe.each(storeBackends)("webhook deliveries on $kind", (backend) => {
   }
 
   async function register(url: string, cities: "all" | string[] = "all") {
-    return registerEndpoint(iswDb(store.db), { account: "acme", url, cities, box, now: clock.now(), maxPerAccount: 10 });
+    return registerEndpoint(iswDb(store.db), {
+      account: "acme",
+      url,
+      cities,
+      box,
+      now: clock.now(),
+      maxPerAccount: 10,
+    });
   }
 
   let nextSubscription = 1;
@@ -99,7 +116,11 @@ describe.each(storeBackends)("webhook deliveries on $kind", (backend) => {
     expect(request!.headers["webhook-id"]).toBe(`msg_isw_${event.id}`);
     expect(Number(request!.headers["webhook-timestamp"])).toBe(clock.now());
     const body = JSON.parse(request!.body);
-    expect(body).toMatchObject({ type: "isw.captured", timestamp: new Date(event.created_at * 1000).toISOString(), data: { id: event.id, event_type: "CAPTURED", city: "Bakhmut", severity: "CRITICAL" } });
+    expect(body).toMatchObject({
+      type: "isw.captured",
+      timestamp: new Date(event.created_at * 1000).toISOString(),
+      data: { id: event.id, event_type: "CAPTURED", city: "Bakhmut", severity: "CRITICAL" },
+    });
     expect((await deliveries())[0]).toMatchObject({ status: "delivered", attempts: 1, last_status: 200 });
   });
 
@@ -110,12 +131,21 @@ describe.each(storeBackends)("webhook deliveries on $kind", (backend) => {
     const d = dispatcher();
     await publish();
     await d.deliverDue();
-    expect((await deliveries())[0]).toMatchObject({ status: "pending", attempts: 1, last_status: 429, next_attempt_at: clock.now() + 120 });
+    expect((await deliveries())[0]).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      last_status: 429,
+      next_attempt_at: clock.now() + 120,
+    });
     clock.advance(5_000);
     expect(await d.deliverDue()).toBe(0);
     clock.advance(115_000);
     expect(await d.deliverDue()).toBe(1);
-    expect((await deliveries())[0]).toMatchObject({ attempts: 2, last_status: 500, next_attempt_at: clock.now() + 300 });
+    expect((await deliveries())[0]).toMatchObject({
+      attempts: 2,
+      last_status: 500,
+      next_attempt_at: clock.now() + 300,
+    });
     clock.advance(299_000);
     expect(await d.deliverDue()).toBe(0);
     clock.advance(1_000);
@@ -129,14 +159,21 @@ describe.each(storeBackends)("webhook deliveries on $kind", (backend) => {
   it("retries a 500 after the schedule's 5 s, and takes a Retry-After date", async () => {
     const { dispatcher } = await setUp();
     await register(receiver!.url);
-    receiver!.answers = [{ status: 500 }, { status: 503, headers: { "retry-after": new Date(clock.nowMs() + 3_600_000).toUTCString() } }];
+    receiver!.answers = [
+      { status: 500 },
+      { status: 503, headers: { "retry-after": new Date(clock.nowMs() + 3_600_000).toUTCString() } },
+    ];
     const d = dispatcher();
     await publish();
     await d.deliverDue();
     expect((await deliveries())[0]).toMatchObject({ last_status: 500, next_attempt_at: clock.now() + 5 });
     clock.advance(5_000);
     await d.deliverDue();
-    expect((await deliveries())[0]).toMatchObject({ attempts: 2, last_status: 503, next_attempt_at: clock.now() + 3_595 });
+    expect((await deliveries())[0]).toMatchObject({
+      attempts: 2,
+      last_status: 503,
+      next_attempt_at: clock.now() + 3_595,
+    });
   });
 
   it("disables the endpoint on 410, cancels what it had pending, and queues nothing more for it", async () => {
@@ -183,14 +220,25 @@ describe.each(storeBackends)("webhook deliveries on $kind", (backend) => {
   it("counts a receiver silent past the timeout, and a redirect (not followed), as failures", async () => {
     const { dispatcher } = await setUp({ ISW_WEBHOOK_TIMEOUT_SECONDS: "1" });
     await register(receiver!.url);
-    receiver!.answers = [{ hang: true, status: 200 }, { status: 302, headers: { location: `${receiver!.url}/elsewhere` } }];
+    receiver!.answers = [
+      { hang: true, status: 200 },
+      { status: 302, headers: { location: `${receiver!.url}/elsewhere` } },
+    ];
     await publish();
     const d = dispatcher();
     await d.deliverDue();
-    expect((await deliveries())[0]).toMatchObject({ status: "pending", last_status: null, last_error: "no answer within 1 s" });
+    expect((await deliveries())[0]).toMatchObject({
+      status: "pending",
+      last_status: null,
+      last_error: "no answer within 1 s",
+    });
     clock.advance(5_000);
     await d.deliverDue();
-    expect((await deliveries())[0]).toMatchObject({ status: "pending", last_status: 302, last_error: "HTTP 302 (redirects are not followed)" });
+    expect((await deliveries())[0]).toMatchObject({
+      status: "pending",
+      last_status: 302,
+      last_error: "HTTP 302 (redirects are not followed)",
+    });
     expect(receiver!.received.map((r) => r.path)).toEqual(["/hook", "/hook"]);
   }, 15_000);
 
@@ -206,7 +254,10 @@ describe.each(storeBackends)("webhook deliveries on $kind", (backend) => {
     await publish();
     await d.deliverDue();
     expect(receiver!.received).toHaveLength(1);
-    expect((await deliveries())[1]).toMatchObject({ status: "pending", last_error: "hooks.example.test resolves to a private address" });
+    expect((await deliveries())[1]).toMatchObject({
+      status: "pending",
+      last_error: "hooks.example.test resolves to a private address",
+    });
   });
 
   it("refuses loopback at delivery time without ISW_WEBHOOK_ALLOW_LOOPBACK", async () => {

@@ -47,7 +47,10 @@ interface DueDelivery {
   endpoint_status: string;
 }
 
-type Outcome = { kind: "delivered"; status: number } | { kind: "gone"; status: number } | { kind: "failed"; status: number | null; error: string; retryAfterSeconds: number | null };
+type Outcome =
+  | { kind: "delivered"; status: number }
+  | { kind: "gone"; status: number }
+  | { kind: "failed"; status: number | null; error: string; retryAfterSeconds: number | null };
 
 export class WebhookDispatcher {
   private readonly db: IswDb;
@@ -83,7 +86,10 @@ export class WebhookDispatcher {
       try {
         while ((await this.deliverDue()) > 0 && !this.stopped);
       } catch (error) {
-        this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "webhook dispatch failed; retrying");
+        this.deps.logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          "webhook dispatch failed; retrying",
+        );
       }
       if (this.stopped) break;
       await new Promise<void>((resolve) => {
@@ -104,7 +110,16 @@ export class WebhookDispatcher {
     const due: DueDelivery[] = await this.db
       .selectFrom("isw_webhook_deliveries as d")
       .innerJoin("isw_webhook_endpoints as e", "e.id", "d.endpoint_id")
-      .select(["d.id", "d.endpoint_id", "d.message_id", "d.payload", "d.attempts", "e.url", "e.secret_box", "e.status as endpoint_status"])
+      .select([
+        "d.id",
+        "d.endpoint_id",
+        "d.message_id",
+        "d.payload",
+        "d.attempts",
+        "e.url",
+        "e.secret_box",
+        "e.status as endpoint_status",
+      ])
       .where("d.status", "=", "pending")
       .where("d.next_attempt_at", "<=", now)
       .orderBy("d.next_attempt_at")
@@ -135,7 +150,11 @@ export class WebhookDispatcher {
 
   private async attempt(delivery: DueDelivery): Promise<void> {
     if (delivery.endpoint_status !== "active") {
-      await this.db.updateTable("isw_webhook_deliveries").set({ status: "cancelled", finished_at: this.deps.clock.now() }).where("id", "=", delivery.id).execute();
+      await this.db
+        .updateTable("isw_webhook_deliveries")
+        .set({ status: "cancelled", finished_at: this.deps.clock.now() })
+        .where("id", "=", delivery.id)
+        .execute();
       metrics.webhookDeliveries.inc({ outcome: "cancelled" });
       return;
     }
@@ -149,15 +168,34 @@ export class WebhookDispatcher {
     try {
       const secret = this.deps.box.open(delivery.secret_box);
       const headers = signedHeaders(secret, delivery.message_id, this.deps.clock.now(), delivery.payload);
-      answer = await postWebhook(new URL(delivery.url), delivery.payload, headers, this.policy, this.deps.isw.webhookTimeoutSeconds * 1000);
+      answer = await postWebhook(
+        new URL(delivery.url),
+        delivery.payload,
+        headers,
+        this.policy,
+        this.deps.isw.webhookTimeoutSeconds * 1000,
+      );
     } catch (error) {
-      return { kind: "failed", status: null, error: error instanceof Error ? error.message : String(error), retryAfterSeconds: null };
+      return {
+        kind: "failed",
+        status: null,
+        error: error instanceof Error ? error.message : String(error),
+        retryAfterSeconds: null,
+      };
     }
     if (answer.status >= 200 && answer.status < 300) return { kind: "delivered", status: answer.status };
     if (answer.status === 410) return { kind: "gone", status: answer.status };
     const retryAfterMs = parseRetryAfter(answer.retryAfter, this.deps.clock.nowMs());
-    const error = answer.status >= 300 && answer.status < 400 ? `HTTP ${answer.status} (redirects are not followed)` : `HTTP ${answer.status}`;
-    return { kind: "failed", status: answer.status, error, retryAfterSeconds: retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000) };
+    const error =
+      answer.status >= 300 && answer.status < 400
+        ? `HTTP ${answer.status} (redirects are not followed)`
+        : `HTTP ${answer.status}`;
+    return {
+      kind: "failed",
+      status: answer.status,
+      error,
+      retryAfterSeconds: retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000),
+    };
   }
 
   private async record(delivery: DueDelivery, outcome: Outcome): Promise<void> {
@@ -165,16 +203,39 @@ export class WebhookDispatcher {
     const attempts = delivery.attempts + 1;
     const log = { delivery: delivery.id, endpoint: delivery.endpoint_id, host: new URL(delivery.url).host, attempts };
     if (outcome.kind === "delivered") {
-      await this.db.updateTable("isw_webhook_deliveries").set({ status: "delivered", attempts, last_status: outcome.status, last_error: null, finished_at: now }).where("id", "=", delivery.id).execute();
+      await this.db
+        .updateTable("isw_webhook_deliveries")
+        .set({ status: "delivered", attempts, last_status: outcome.status, last_error: null, finished_at: now })
+        .where("id", "=", delivery.id)
+        .execute();
       this.deps.logger.debug(log, "webhook delivered");
       return;
     }
     if (outcome.kind === "gone") {
       await this.deps.store.transaction(async (tx) => {
         const db = iswDb(tx.db);
-        await db.updateTable("isw_webhook_deliveries").set({ status: "failed", attempts, last_status: 410, last_error: "HTTP 410: endpoint disabled", finished_at: now }).where("id", "=", delivery.id).execute();
-        await db.updateTable("isw_webhook_endpoints").set({ status: "disabled", disabled_at: now, disabled_reason: "the receiver answered 410 Gone" }).where("id", "=", delivery.endpoint_id).execute();
-        await db.updateTable("isw_webhook_deliveries").set({ status: "cancelled", finished_at: now }).where("endpoint_id", "=", delivery.endpoint_id).where("status", "=", "pending").execute();
+        await db
+          .updateTable("isw_webhook_deliveries")
+          .set({
+            status: "failed",
+            attempts,
+            last_status: 410,
+            last_error: "HTTP 410: endpoint disabled",
+            finished_at: now,
+          })
+          .where("id", "=", delivery.id)
+          .execute();
+        await db
+          .updateTable("isw_webhook_endpoints")
+          .set({ status: "disabled", disabled_at: now, disabled_reason: "the receiver answered 410 Gone" })
+          .where("id", "=", delivery.endpoint_id)
+          .execute();
+        await db
+          .updateTable("isw_webhook_deliveries")
+          .set({ status: "cancelled", finished_at: now })
+          .where("endpoint_id", "=", delivery.endpoint_id)
+          .where("status", "=", "pending")
+          .execute();
       });
       this.deps.logger.info(log, "webhook endpoint answered 410 Gone: disabled");
       return;
@@ -182,10 +243,18 @@ export class WebhookDispatcher {
     const final = attempts >= this.schedule.length;
     const jitter = 1 + 0.1 * (this.deps.random ?? Math.random)();
     let wait = Math.ceil((this.schedule[attempts] ?? 0) * jitter);
-    if (outcome.retryAfterSeconds !== null) wait = Math.max(wait, Math.min(outcome.retryAfterSeconds, MAX_RETRY_AFTER_SECONDS));
+    if (outcome.retryAfterSeconds !== null)
+      wait = Math.max(wait, Math.min(outcome.retryAfterSeconds, MAX_RETRY_AFTER_SECONDS));
     await this.db
       .updateTable("isw_webhook_deliveries")
-      .set({ status: final ? "failed" : "pending", attempts, last_status: outcome.status, last_error: outcome.error.slice(0, 500), next_attempt_at: now + wait, finished_at: final ? now : null })
+      .set({
+        status: final ? "failed" : "pending",
+        attempts,
+        last_status: outcome.status,
+        last_error: outcome.error.slice(0, 500),
+        next_attempt_at: now + wait,
+        finished_at: final ? now : null,
+      })
       .where("id", "=", delivery.id)
       .execute();
     this.deps.logger.debug({ ...log, status: outcome.status, error: outcome.error, final }, "webhook attempt failed");

@@ -32,7 +32,11 @@ export async function startReceiver(path = "/hook"): Promise<Receiver> {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      const received = { headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), path: request.url ?? "" };
+      const received = {
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        path: request.url ?? "",
+      };
       receiver.received.push(received);
       receiver.onRequest?.(received);
       const answer = receiver.answers.shift() ?? { status: 200 };

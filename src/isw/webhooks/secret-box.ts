@@ -20,7 +20,9 @@ export class SecretBox {
     const nonce = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", this.key, nonce);
     const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-    return [VERSION, nonce.toString("base64"), cipher.getAuthTag().toString("base64"), sealed.toString("base64")].join(":");
+    return [VERSION, nonce.toString("base64"), cipher.getAuthTag().toString("base64"), sealed.toString("base64")].join(
+      ":",
+    );
   }
 
   /** Throws when the box was sealed with another key (a process with a different ISW_WEBHOOK_KEY). */
@@ -51,6 +53,8 @@ function readOrCreateKeyFile(dataDir: string): Buffer {
 }
 
 export function secretBoxFromConfig(config: { isw: { webhookKey?: string }; store: { dataDir: string } }): SecretBox {
-  const key = config.isw.webhookKey ? Buffer.from(config.isw.webhookKey.trim(), "base64") : readOrCreateKeyFile(config.store.dataDir);
+  const key = config.isw.webhookKey
+    ? Buffer.from(config.isw.webhookKey.trim(), "base64")
+    : readOrCreateKeyFile(config.store.dataDir);
   return new SecretBox(key);
 }

@@ -15,7 +15,13 @@ export interface AttemptAnswer {
 
 const USER_AGENT = "Pelagic-Webhooks/1";
 
-export async function postWebhook(url: URL, body: string, headers: Readonly<Record<string, string>>, policy: TargetPolicy, timeoutMs: number): Promise<AttemptAnswer> {
+export async function postWebhook(
+  url: URL,
+  body: string,
+  headers: Readonly<Record<string, string>>,
+  policy: TargetPolicy,
+  timeoutMs: number,
+): Promise<AttemptAnswer> {
   const host = hostOf(url);
   if (isIP(host)) await checkedAddress(host, policy);
   return new Promise<AttemptAnswer>((resolve, reject) => {

@@ -20,7 +20,12 @@ export function signatureOf(secret: string, messageId: string, timestamp: number
   return `v1,${mac}`;
 }
 
-export function signedHeaders(secret: string, messageId: string, timestamp: number, body: string): Record<string, string> {
+export function signedHeaders(
+  secret: string,
+  messageId: string,
+  timestamp: number,
+  body: string,
+): Record<string, string> {
   return {
     "content-type": "application/json",
     "webhook-id": messageId,

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { addressProblem, checkedAddress, hostOf, parseWebhookUrl, type Resolver } from "./ssrf.js";
 
-const dns = (table: Record<string, string[]>): Resolver => async (host) => (table[host] ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+const dns =
+  (table: Record<string, string[]>): Resolver =>
+  async (host) =>
+    (table[host] ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
 const policy = (resolve: Resolver = dns({}), allowLoopback = false) => ({ resolve, allowLoopback });
 const refusal = async (url: string, resolve?: Resolver, allowLoopback = false) =>
   checkedAddress(hostOf(parseWebhookUrl(url)), policy(resolve, allowLoopback)).then(
@@ -61,7 +64,9 @@ describe("webhook targets", () => {
       "mixed.example": ["93.184.216.34", "10.9.9.9"],
       "public.example": ["93.184.216.34", "2606:4700:4700::1111"],
     });
-    expect(await refusal("http://metadata.google.internal/computeMetadata/v1/", resolve)).toBe("metadata.google.internal resolves to a metadata address");
+    expect(await refusal("http://metadata.google.internal/computeMetadata/v1/", resolve)).toBe(
+      "metadata.google.internal resolves to a metadata address",
+    );
     expect(await refusal("https://intranet.example/", resolve)).toBe("intranet.example resolves to a private address");
     expect(await refusal("https://mixed.example/", resolve)).toBe("mixed.example resolves to a private address");
     expect(await refusal("https://nowhere.example/", resolve)).toBe("nowhere.example does not resolve");
@@ -71,7 +76,13 @@ describe("webhook targets", () => {
   it("allows loopback only when told, and takes only http(s) URLs without credentials or fragments", async () => {
     expect(await refusal("http://127.0.0.1:9/hook", undefined, true)).toBeNull();
     expect(await refusal("http://10.0.0.1/hook", undefined, true)).toBe("is a private address");
-    for (const [url, why] of [["ftp://example.com/", "must be an http or https URL"], ["http://user:pw@example.com/", "must not carry credentials"], ["https://example.com/#x", "must not carry a fragment"], ["not a url", "not a URL"], ["file:///etc/passwd", "must be an http or https URL"]]) {
+    for (const [url, why] of [
+      ["ftp://example.com/", "must be an http or https URL"],
+      ["http://user:pw@example.com/", "must not carry credentials"],
+      ["https://example.com/#x", "must not carry a fragment"],
+      ["not a url", "not a URL"],
+      ["file:///etc/passwd", "must be an http or https URL"],
+    ]) {
       expect(() => parseWebhookUrl(url!), url).toThrow(why);
     }
   });

@@ -106,7 +106,8 @@ function matches(bytes: readonly number[], rule: Rule): boolean {
 function embeddedIpv4(bytes: readonly number[]): number[] | null {
   const zeros = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
   if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return bytes.slice(12, 16);
-  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12)) return bytes.slice(12, 16);
+  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12))
+    return bytes.slice(12, 16);
   if (bytes[0] === 0x20 && bytes[1] === 0x02) return bytes.slice(2, 6);
   return null;
 }
@@ -159,7 +160,8 @@ export async function checkedAddress(host: string, policy: TargetPolicy): Promis
   if (addresses.length === 0) throw new RefusedTarget(`${host} does not resolve`);
   for (const { address } of addresses) {
     const problem = addressProblem(address, policy.allowLoopback);
-    if (problem) throw new RefusedTarget(literal ? `is a ${problem} address` : `${host} resolves to a ${problem} address`);
+    if (problem)
+      throw new RefusedTarget(literal ? `is a ${problem} address` : `${host} resolves to a ${problem} address`);
   }
   return addresses[0]!;
 }

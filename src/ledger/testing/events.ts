@@ -50,11 +50,23 @@ export function trade(
   };
 }
 
-export const buy = (wallet: string, conditionId: string, outcome: OutcomeIndex, shares: number, price: number, options?: FillOptions) =>
-  trade(wallet, conditionId, outcome, "BUY", shares, price, options);
+export const buy = (
+  wallet: string,
+  conditionId: string,
+  outcome: OutcomeIndex,
+  shares: number,
+  price: number,
+  options?: FillOptions,
+) => trade(wallet, conditionId, outcome, "BUY", shares, price, options);
 
-export const sell = (wallet: string, conditionId: string, outcome: OutcomeIndex, shares: number, price: number, options?: FillOptions) =>
-  trade(wallet, conditionId, outcome, "SELL", shares, price, options);
+export const sell = (
+  wallet: string,
+  conditionId: string,
+  outcome: OutcomeIndex,
+  shares: number,
+  price: number,
+  options?: FillOptions,
+) => trade(wallet, conditionId, outcome, "SELL", shares, price, options);
 
 export const split = (wallet: string, conditionId: string, amount: number, ts = T0): LedgerActivity => ({
   kind: "activity",
@@ -83,7 +95,14 @@ export const redeem = (wallet: string, conditionId: string, payoutYes: number | 
   ts,
 });
 
-export const convert = (wallet: string, negRiskEventId: string, indexSet: number[], amount: number, fee = 0, ts = T0): LedgerActivity => ({
+export const convert = (
+  wallet: string,
+  negRiskEventId: string,
+  indexSet: number[],
+  amount: number,
+  fee = 0,
+  ts = T0,
+): LedgerActivity => ({
   kind: "activity",
   type: "CONVERSION",
   wallet,
@@ -94,7 +113,13 @@ export const convert = (wallet: string, negRiskEventId: string, indexSet: number
   ts,
 });
 
-export const reward = (wallet: string, usd: number, ts = T0): LedgerActivity => ({ kind: "activity", type: "REWARD", wallet, usd: micro(usd), ts });
+export const reward = (wallet: string, usd: number, ts = T0): LedgerActivity => ({
+  kind: "activity",
+  type: "REWARD",
+  wallet,
+  usd: micro(usd),
+  ts,
+});
 
 export function market(conditionId: string, facts: Partial<MarketFacts> = {}): MarketFacts {
   return {

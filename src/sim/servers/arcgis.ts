@@ -30,12 +30,44 @@ interface LayerSpec {
 
 /** The six layers under the ArcGIS services root (what `ISW_ARCGIS_URL` points at). */
 export const ISW_LAYERS: Readonly<Record<LayerKey, LayerSpec>> = {
-  control: { path: "VIEW_RussiaCoTinUkraine_V3/FeatureServer/49", name: "Assessed Russian Control", idField: "OBJECTID", editDates: true, snapshotLayer: "VIEW_RussiaCoTinUkraine_V3" },
-  advance: { path: "AssessedRussianAdvanceInUkraine_V2_view/FeatureServer/0", name: "Assessed Russian Advance", idField: "OBJECTID", editDates: true, snapshotLayer: "MDS_AssessedRussianAdvanceInUkraine_view" },
-  gains24h: { path: "Assessed_Russian_Gains_in_the_Past_24_Hours_view/FeatureServer/0", name: "Assessed Russian Gains in the Past 24 Hours", idField: "FID", editDates: false },
-  infiltration: { path: "View_AssessedRussianInfiltrationAreasinUkraine_V4/FeatureServer/0", name: "Assessed Russian Infiltration Areas", idField: "OBJECTID", editDates: true },
-  claimed: { path: "VIEW_ClaimedRussianTerritoryinUkraine_V2/FeatureServer/49", name: "Claimed Russian Territory", idField: "OBJECTID", editDates: true },
-  settlements: { path: "Ukrainian_Settlements_Updated_view/FeatureServer/0", name: "Ukrainian Settlements", idField: "OBJECTID", editDates: true },
+  control: {
+    path: "VIEW_RussiaCoTinUkraine_V3/FeatureServer/49",
+    name: "Assessed Russian Control",
+    idField: "OBJECTID",
+    editDates: true,
+    snapshotLayer: "VIEW_RussiaCoTinUkraine_V3",
+  },
+  advance: {
+    path: "AssessedRussianAdvanceInUkraine_V2_view/FeatureServer/0",
+    name: "Assessed Russian Advance",
+    idField: "OBJECTID",
+    editDates: true,
+    snapshotLayer: "MDS_AssessedRussianAdvanceInUkraine_view",
+  },
+  gains24h: {
+    path: "Assessed_Russian_Gains_in_the_Past_24_Hours_view/FeatureServer/0",
+    name: "Assessed Russian Gains in the Past 24 Hours",
+    idField: "FID",
+    editDates: false,
+  },
+  infiltration: {
+    path: "View_AssessedRussianInfiltrationAreasinUkraine_V4/FeatureServer/0",
+    name: "Assessed Russian Infiltration Areas",
+    idField: "OBJECTID",
+    editDates: true,
+  },
+  claimed: {
+    path: "VIEW_ClaimedRussianTerritoryinUkraine_V2/FeatureServer/49",
+    name: "Claimed Russian Territory",
+    idField: "OBJECTID",
+    editDates: true,
+  },
+  settlements: {
+    path: "Ukrainian_Settlements_Updated_view/FeatureServer/0",
+    name: "Ukrainian Settlements",
+    idField: "OBJECTID",
+    editDates: true,
+  },
 };
 
 export interface ArcGisOptions {
@@ -78,7 +110,10 @@ class Snapshots {
 }
 
 function globalId(seed: string): string {
-  const hex = [0, 1, 2, 3].map((k) => (hashString(`${seed}#${k}`) >>> 0).toString(16).padStart(8, "0")).join("").toUpperCase();
+  const hex = [0, 1, 2, 3]
+    .map((k) => (hashString(`${seed}#${k}`) >>> 0).toString(16).padStart(8, "0"))
+    .join("")
+    .toUpperCase();
   return `{${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}}`;
 }
 
@@ -97,7 +132,9 @@ export function arcgisHandler(state: VenueState, options: ArcGisOptions = {}): R
   const editMs = (index: number) => (anchor + index * step) * 1000;
   const gainsCache = new Map<number, Geometry[]>();
 
-  const places = [...new Map(world.markets.filter((m) => m.territory).map((m) => [m.territory!.slugName, m.territory!])).values()];
+  const places = [
+    ...new Map(world.markets.filter((m) => m.territory).map((m) => [m.territory!.slugName, m.territory!])).values(),
+  ];
 
   function features(key: LayerKey): Feature[] {
     const i = current();
@@ -110,14 +147,28 @@ export function arcgisHandler(state: VenueState, options: ArcGisOptions = {}): R
       case "control":
       case "advance":
         if (snapshots.count === 0) return [];
-        return snapshots.geometries(i, spec.snapshotLayer!).map((g, k) =>
-          feature(k, g, key === "control" ? { GlobalID_2: globalId(`${i}:${k}`), EditDate: editMs(i) } : { CreationDate: editMs(i), EditDate: editMs(i) }),
-        );
+        return snapshots
+          .geometries(i, spec.snapshotLayer!)
+          .map((g, k) =>
+            feature(
+              k,
+              g,
+              key === "control"
+                ? { GlobalID_2: globalId(`${i}:${k}`), EditDate: editMs(i) }
+                : { CreationDate: editMs(i), EditDate: editMs(i) },
+            ),
+          );
       case "gains24h":
         return gains(i).map((g, k) => feature(k, g, { Date: editMs(i) }));
       case "settlements":
         return places.map((p, k) => {
-          const ring = [[p.lon - 0.015, p.lat - 0.01], [p.lon + 0.015, p.lat - 0.01], [p.lon + 0.015, p.lat + 0.01], [p.lon - 0.015, p.lat + 0.01], [p.lon - 0.015, p.lat - 0.01]];
+          const ring = [
+            [p.lon - 0.015, p.lat - 0.01],
+            [p.lon + 0.015, p.lat - 0.01],
+            [p.lon + 0.015, p.lat + 0.01],
+            [p.lon - 0.015, p.lat + 0.01],
+            [p.lon - 0.015, p.lat - 0.01],
+          ];
           return feature(k, { type: "Polygon", coordinates: [ring] }, { ADM4_EN: p.name, EditDate: editMs(0) });
         });
       default:
@@ -165,7 +216,8 @@ export function arcgisHandler(state: VenueState, options: ArcGisOptions = {}): R
     if (where !== "1=1") return arcgisError(400, "Unable to perform query. Please check your parameters.");
     const offset = Number(q.get("resultOffset") ?? 0);
     const count = Math.min(Number(q.get("resultRecordCount") ?? MAX_RECORD_COUNT), MAX_RECORD_COUNT);
-    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(count) || count < 1) return arcgisError(400, "Invalid or missing input parameters.");
+    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(count) || count < 1)
+      return arcgisError(400, "Invalid or missing input parameters.");
     const all = sortFeatures(features(key), q.get("orderByFields") ?? "");
     const outFields = (q.get("outFields") ?? "*").split(",").map((f) => f.trim());
     const precision = q.get("geometryPrecision");
@@ -174,8 +226,17 @@ export function arcgisHandler(state: VenueState, options: ArcGisOptions = {}): R
     const page = all.slice(offset, offset + count).map((f) => ({
       type: "Feature",
       id: f.id,
-      geometry: !withGeometry || !f.geometry ? null : factor ? { type: f.geometry.type, coordinates: roundCoordinates(f.geometry.coordinates, factor) } : f.geometry,
-      properties: outFields.includes("*") ? f.properties : Object.fromEntries(Object.entries(f.properties).filter(([name]) => name === spec.idField || outFields.includes(name))),
+      geometry:
+        !withGeometry || !f.geometry
+          ? null
+          : factor
+            ? { type: f.geometry.type, coordinates: roundCoordinates(f.geometry.coordinates, factor) }
+            : f.geometry,
+      properties: outFields.includes("*")
+        ? f.properties
+        : Object.fromEntries(
+            Object.entries(f.properties).filter(([name]) => name === spec.idField || outFields.includes(name)),
+          ),
     }));
     const body: Record<string, unknown> = { type: "FeatureCollection", features: page };
     if (offset + page.length < all.length) body.properties = { exceededTransferLimit: true };
@@ -184,11 +245,14 @@ export function arcgisHandler(state: VenueState, options: ArcGisOptions = {}): R
 
   return (request) => {
     const match = /^\/(.+\/FeatureServer\/\d+)(\/query)?\/?$/.exec(request.path);
-    const key = match ? (Object.keys(ISW_LAYERS) as LayerKey[]).find((k) => ISW_LAYERS[k].path === match[1]) : undefined;
+    const key = match
+      ? (Object.keys(ISW_LAYERS) as LayerKey[]).find((k) => ISW_LAYERS[k].path === match[1])
+      : undefined;
     if (!match || !key) return arcgisError(400, "Invalid URL", 200);
     if (match[2]) return query(key, request.query);
     const f = request.query.get("f");
-    if (f !== "json" && f !== "pjson") throw new SimErrorReply(400, { error: "the simulated venue serves layer metadata with f=json only" });
+    if (f !== "json" && f !== "pjson")
+      throw new SimErrorReply(400, { error: "the simulated venue serves layer metadata with f=json only" });
     return metadata(key);
   };
 }

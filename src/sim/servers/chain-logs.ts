@@ -59,7 +59,9 @@ export function v1BuyFeeTokens(feeUsdMicro: number, sizeMicro: number, usdMicro:
 
 function feeOf(fill: FillView): bigint {
   if (fill.fee === 0) return 0n;
-  return fill.exchangeVersion === 1 && fill.side === "BUY" ? v1BuyFeeTokens(fill.fee, fill.size, fill.usd) : BigInt(fill.fee);
+  return fill.exchangeVersion === 1 && fill.side === "BUY"
+    ? v1BuyFeeTokens(fill.fee, fill.size, fill.usd)
+    : BigInt(fill.fee);
 }
 
 // Events are written as whole object literals (no spreads): a backfill asks the node for millions of them, and a
@@ -70,7 +72,13 @@ function orderTerms(world: World, fill: FillView) {
   const buy = fill.side === "BUY";
   const size = BigInt(fill.size);
   const usd = BigInt(fill.usd);
-  return { buy, tokenId: BigInt(world.tokenId(fill.token)), orderHash: world.orderHash(fill.index), makerAmountFilled: buy ? usd : size, takerAmountFilled: buy ? size : usd };
+  return {
+    buy,
+    tokenId: BigInt(world.tokenId(fill.token)),
+    orderHash: world.orderHash(fill.index),
+    makerAmountFilled: buy ? usd : size,
+    takerAmountFilled: buy ? size : usd,
+  };
 }
 
 function orderFilled(world: World, exchange: Hex, fill: FillView, taker: Hex): VenueEvent {
@@ -79,13 +87,33 @@ function orderFilled(world: World, exchange: Hex, fill: FillView, taker: Hex): V
   const fee = feeOf(fill);
   if (fill.exchangeVersion === 1) {
     return {
-      kind: "OrderFilledV1", version: "v1", address: exchange, orderHash, maker, taker,
-      makerAssetId: buy ? 0n : tokenId, takerAssetId: buy ? tokenId : 0n, makerAmountFilled, takerAmountFilled, fee,
+      kind: "OrderFilledV1",
+      version: "v1",
+      address: exchange,
+      orderHash,
+      maker,
+      taker,
+      makerAssetId: buy ? 0n : tokenId,
+      takerAssetId: buy ? tokenId : 0n,
+      makerAmountFilled,
+      takerAmountFilled,
+      fee,
     };
   }
   return {
-    kind: "OrderFilledV2", version: "v2", address: exchange, orderHash, maker, taker, side: buy ? SIDE_BUY : SIDE_SELL, tokenId,
-    makerAmountFilled, takerAmountFilled, fee, builder: ZERO32, metadata: ZERO32,
+    kind: "OrderFilledV2",
+    version: "v2",
+    address: exchange,
+    orderHash,
+    maker,
+    taker,
+    side: buy ? SIDE_BUY : SIDE_SELL,
+    tokenId,
+    makerAmountFilled,
+    takerAmountFilled,
+    fee,
+    builder: ZERO32,
+    metadata: ZERO32,
   };
 }
 
@@ -93,11 +121,28 @@ function ordersMatched(world: World, exchange: Hex, taker: FillView, takerOrderM
   const { buy, tokenId, orderHash: takerOrderHash, makerAmountFilled, takerAmountFilled } = orderTerms(world, taker);
   if (taker.exchangeVersion === 1) {
     return {
-      kind: "OrdersMatchedV1", version: "v1", address: exchange, takerOrderHash, takerOrderMaker,
-      makerAssetId: buy ? 0n : tokenId, takerAssetId: buy ? tokenId : 0n, makerAmountFilled, takerAmountFilled,
+      kind: "OrdersMatchedV1",
+      version: "v1",
+      address: exchange,
+      takerOrderHash,
+      takerOrderMaker,
+      makerAssetId: buy ? 0n : tokenId,
+      takerAssetId: buy ? tokenId : 0n,
+      makerAmountFilled,
+      takerAmountFilled,
     };
   }
-  return { kind: "OrdersMatchedV2", version: "v2", address: exchange, takerOrderHash, takerOrderMaker, side: buy ? SIDE_BUY : SIDE_SELL, tokenId, makerAmountFilled, takerAmountFilled };
+  return {
+    kind: "OrdersMatchedV2",
+    version: "v2",
+    address: exchange,
+    takerOrderHash,
+    takerOrderMaker,
+    side: buy ? SIDE_BUY : SIDE_SELL,
+    tokenId,
+    makerAmountFilled,
+    takerAmountFilled,
+  };
 }
 
 /** The logs of match j, in log order. */
@@ -111,10 +156,31 @@ export function matchLogs(world: World, j: number): SimLog[] {
   const logs: SimLog[] = [];
   for (let f = match.firstFill; f < match.takerFill; f++) {
     const event = orderFilled(world, exchange, world.fill(f), takerAddress);
-    logs.push({ event, blockNumber, ts, transactionHash, transactionIndex, logIndex: match.logIndex + (f - match.firstFill) });
+    logs.push({
+      event,
+      blockNumber,
+      ts,
+      transactionHash,
+      transactionIndex,
+      logIndex: match.logIndex + (f - match.firstFill),
+    });
   }
-  logs.push({ event: orderFilled(world, exchange, taker, exchange), blockNumber, ts, transactionHash, transactionIndex, logIndex: match.logIndex + match.fillCount - 1 });
-  logs.push({ event: ordersMatched(world, exchange, taker, takerAddress), blockNumber, ts, transactionHash, transactionIndex, logIndex: match.logIndex + match.fillCount });
+  logs.push({
+    event: orderFilled(world, exchange, taker, exchange),
+    blockNumber,
+    ts,
+    transactionHash,
+    transactionIndex,
+    logIndex: match.logIndex + match.fillCount - 1,
+  });
+  logs.push({
+    event: ordersMatched(world, exchange, taker, takerAddress),
+    blockNumber,
+    ts,
+    transactionHash,
+    transactionIndex,
+    logIndex: match.logIndex + match.fillCount,
+  });
   return logs;
 }
 
@@ -135,7 +201,15 @@ export function opLog(world: World, i: number): SimLog | null {
   switch (t.opType[i]) {
     case OP_SPLIT:
     case OP_MERGE: {
-      const fields = { address: ctf, stakeholder: stakeholder(), collateralToken: collateral, parentCollectionId: ZERO32, conditionId: market!.conditionId as Hex, partition: [1n, 2n], amount: BigInt(op.amount) };
+      const fields = {
+        address: ctf,
+        stakeholder: stakeholder(),
+        collateralToken: collateral,
+        parentCollectionId: ZERO32,
+        conditionId: market!.conditionId as Hex,
+        partition: [1n, 2n],
+        amount: BigInt(op.amount),
+      };
       event = t.opType[i] === OP_SPLIT ? { kind: "PositionSplit", ...fields } : { kind: "PositionsMerge", ...fields };
       break;
     }
@@ -175,7 +249,14 @@ export function opLog(world: World, i: number): SimLog | null {
     default:
       return null;
   }
-  return { event, blockNumber: op.block, ts: op.ts, transactionHash: world.txHashOfOp(i), transactionIndex: op.txIndex, logIndex: op.logIndex };
+  return {
+    event,
+    blockNumber: op.block,
+    ts: op.ts,
+    transactionHash: world.txHashOfOp(i),
+    transactionIndex: op.txIndex,
+    logIndex: op.logIndex,
+  };
 }
 
 /** Every log of blocks [fromBlock, toBlock], in chain order (block, then log index). */
@@ -186,7 +267,11 @@ export function* logsInBlocks(world: World, fromBlock: number, toBlock: number):
   let [j, jEnd] = world.matchesBetween(from, to);
   let [i, iEnd] = world.opsBetween(from, to);
   while (j < jEnd || i < iEnd) {
-    const matchFirst = j < jEnd && (i >= iEnd || t.matchTs[j]! < t.opTs[i]! || (t.matchTs[j] === t.opTs[i] && t.matchLogIndex[j]! < t.opLogIndex[i]!));
+    const matchFirst =
+      j < jEnd &&
+      (i >= iEnd ||
+        t.matchTs[j]! < t.opTs[i]! ||
+        (t.matchTs[j] === t.opTs[i] && t.matchLogIndex[j]! < t.opLogIndex[i]!));
     if (matchFirst) yield* matchLogs(world, j++);
     else {
       const log = opLog(world, i++);

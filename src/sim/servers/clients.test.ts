@@ -14,7 +14,10 @@ beforeAll(async () => {
 });
 afterAll(closeVenues);
 
-const busiest = (v: SimVenue) => v.world.wallets.map((w) => w.index).sort((a, b) => v.world.fillsOfWallet(b).length - v.world.fillsOfWallet(a).length)[0]!;
+const busiest = (v: SimVenue) =>
+  v.world.wallets
+    .map((w) => w.index)
+    .sort((a, b) => v.world.fillsOfWallet(b).length - v.world.fillsOfWallet(a).length)[0]!;
 
 describe("GammaClient", () => {
   it("pages every market, open and closed, and agrees with the ground truth", async () => {
@@ -22,13 +25,21 @@ describe("GammaClient", () => {
     const open = await collectPages(gamma.markets({}, { pageSize: 7 }));
     const closed = await collectPages(gamma.markets({ closed: true }, { pageSize: 7 }));
     expect(open.rejected.concat(closed.rejected)).toEqual([]);
-    const records = [...open.rows, ...closed.rows].map((m) => normalizeGammaMarket(m)).map((r) => (r.ok ? r.record : null));
+    const records = [...open.rows, ...closed.rows]
+      .map((m) => normalizeGammaMarket(m))
+      .map((r) => (r.ok ? r.record : null));
     const truth = truthMarkets(venue.world);
     expect(records.map((r) => r?.conditionId).sort()).toEqual(truth.map((m) => m.conditionId).sort());
     const byCondition = new Map(records.map((r) => [r!.conditionId, r!]));
-    for (const m of truth) expect([byCondition.get(m.conditionId)!.resolution, byCondition.get(m.conditionId)!.yesTokenId]).toEqual([m.resolution, m.yesTokenId]);
+    for (const m of truth)
+      expect([byCondition.get(m.conditionId)!.resolution, byCondition.get(m.conditionId)!.yesTokenId]).toEqual([
+        m.resolution,
+        m.yesTokenId,
+      ]);
     const picked = truth.slice(0, 5).map((m) => m.conditionId);
-    expect((await gamma.marketsByConditionIds(picked, { chunk: 2 })).rows.map((m) => m.conditionId).sort()).toEqual([...picked].sort());
+    expect((await gamma.marketsByConditionIds(picked, { chunk: 2 })).rows.map((m) => m.conditionId).sort()).toEqual(
+      [...picked].sort(),
+    );
   });
 
   it("follows the events keyset to the end", async () => {
@@ -62,12 +73,18 @@ describe("DataApiClient", () => {
     expect(activity.rows.length).toBe(venue.world.fillsOfWallet(w).length + [...venue.world.opsOfWallet(w)].length);
     const reference = referencePnl(venue.world, w);
     const positions = await collectPages(dataApi.positions(user, { sizeThreshold: 0 }, { pageSize: 20 }));
-    expect(positions.rows.map(positionRecordOf).map((p) => [p.tokenId, p.sizeMicro]).sort()).toEqual(
-      reference.positions.map((p) => [venue.world.tokenId(p.token), p.micro.amount]).sort(),
-    );
+    expect(
+      positions.rows
+        .map(positionRecordOf)
+        .map((p) => [p.tokenId, p.sizeMicro])
+        .sort(),
+    ).toEqual(reference.positions.map((p) => [venue.world.tokenId(p.token), p.micro.amount]).sort());
     const closed = await collectPages(dataApi.closedPositions(user, {}, { pageSize: 50 }));
     expect(closed.rows).toHaveLength(reference.closedPositions.length);
-    expect(await dataApi.value(user)).toBeCloseTo(reference.positions.reduce((s, p) => s + p.currentValue, 0), 6);
+    expect(await dataApi.value(user)).toBeCloseTo(
+      reference.positions.reduce((s, p) => s + p.currentValue, 0),
+      6,
+    );
     expect((await pnl.lifetimePnlMicro(user))! / 1e6).toBeCloseTo(reference.totalPnl, 5);
     const leaders = await collectPages(dataApi.leaderboard({ timePeriod: "ALL" }));
     expect(leaders.truncated).toBe(false);
@@ -83,7 +100,11 @@ describe("ChainClient", () => {
     const { chain } = clientsFor(strict);
     const head = await chain.blockNumber();
     const from = TEST_END - 5 * 86_400;
-    const { logs } = await chain.getLogs({ ...logFilterFor(["OrderFilledV2", "OrdersMatchedV2"]), fromBlock: blockAt(from), toBlock: head });
+    const { logs } = await chain.getLogs({
+      ...logFilterFor(["OrderFilledV2", "OrdersMatchedV2"]),
+      fromBlock: blockAt(from),
+      toBlock: head,
+    });
     const fills = [...truthFills(strict.world, { from })];
     expect(logs.length).toBeGreaterThan(500);
     expect(logs.length).toBe(fills.length + new Set(fills.map((f) => f.txHash)).size);
@@ -97,7 +118,12 @@ describe("ChainClient", () => {
     const w = busiest(venue);
     const owner = venue.world.wallets[w]!.proxyWallet;
     const topic = `0x${owner.slice(2).padStart(64, "0")}`;
-    const { logs } = await chain.getLogs({ ...logFilterFor(["OrderFilledV1", "OrderFilledV2"]), topics: [logFilterFor(["OrderFilledV1", "OrderFilledV2"]).topics[0], null, topic], fromBlock: blockAt(venue.world.start), toBlock: blockAt(TEST_END) });
+    const { logs } = await chain.getLogs({
+      ...logFilterFor(["OrderFilledV1", "OrderFilledV2"]),
+      topics: [logFilterFor(["OrderFilledV1", "OrderFilledV2"]).topics[0], null, topic],
+      fromBlock: blockAt(venue.world.start),
+      toBlock: blockAt(TEST_END),
+    });
     expect(logs.length).toBe(venue.world.fillsOfWallet(w).length);
     expect(logs.every((l) => l.topics[2] === topic)).toBe(true);
   });
@@ -111,13 +137,16 @@ describe("ArcGisClient", () => {
     expect(check.lastEditDate).toBe(TEST_END * 1000);
     expect((await arcgis.checkLayer(ISW_LAYERS.gains24h.path, null)).lastEditDate).toBeNull();
     const pages: number[] = [];
-    for await (const item of arcgis.features(ISW_LAYERS.advance.path, { pageSize: 4, geometryPrecision: 4 })) if (item.type === "page") pages.push(item.features.length);
+    for await (const item of arcgis.features(ISW_LAYERS.advance.path, { pageSize: 4, geometryPrecision: 4 }))
+      if (item.type === "page") pages.push(item.features.length);
     expect(pages.length).toBeGreaterThan(3);
     const all = await arcgis.allFeatures(ISW_LAYERS.advance.path, { pageSize: 2_000 });
     expect(all).toHaveLength(pages.reduce((a, b) => a + b, 0));
     expect(new Set(all.map((f) => f.id)).size).toBe(all.length);
     const settlements = await arcgis.allFeatures(ISW_LAYERS.settlements.path);
-    expect(settlements.map((f) => f.properties?.ADM4_EN)).toContain(venue.world.markets.find((m) => m.territory)!.territory!.name);
+    expect(settlements.map((f) => f.properties?.ADM4_EN)).toContain(
+      venue.world.markets.find((m) => m.territory)!.territory!.name,
+    );
   });
 });
 
@@ -133,7 +162,11 @@ describe("RtdsClient", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const before = live.world.fillCount;
     nowMs += 60_000;
-    await until(() => live.world.fillCount > before && messages.filter((m) => m.type === "trades").length >= live.world.fillCount - before);
+    await until(
+      () =>
+        live.world.fillCount > before &&
+        messages.filter((m) => m.type === "trades").length >= live.world.fillCount - before,
+    );
     await client.close();
     const trades = messages.filter((m) => m.type === "trades").map((m) => fillFromRtdsTrade(m.payload));
     const fills = Array.from({ length: live.world.fillCount - before }, (_, k) => live.world.fill(before + k));

@@ -4,9 +4,30 @@
  * newest first, with the venue's page limits and its offset ceiling. The other Data API paths are in
  * wallet-data.ts and leaderboard.ts; `dataApiHandler` routes them all.
  */
-import { FLAG_SELL, FLAG_TAKER, OP_CONVERSION, OP_REDEEM, OP_RESOLUTION, OP_TYPES, type World } from "../world/index.js";
+import {
+  FLAG_SELL,
+  FLAG_TAKER,
+  OP_CONVERSION,
+  OP_REDEEM,
+  OP_RESOLUTION,
+  OP_TYPES,
+  type World,
+} from "../world/index.js";
 import { decimal, marketFields, profileFields } from "./format.js";
-import { SimErrorReply, csvParam, enumParam, fail, json, numberParam, pageParams, requiredWallet, takePage, walletParam, type RouteHandler, type SimReply } from "./http.js";
+import {
+  SimErrorReply,
+  csvParam,
+  enumParam,
+  fail,
+  json,
+  numberParam,
+  pageParams,
+  requiredWallet,
+  takePage,
+  walletParam,
+  type RouteHandler,
+  type SimReply,
+} from "./http.js";
 import { leaderboardRoute } from "./leaderboard.js";
 import { closedPositionsRoute, holdersRoute, positionsRoute, tradedRoute, valueRoute } from "./wallet-data.js";
 import type { VenueState } from "./venue-state.js";
@@ -48,7 +69,12 @@ function marketFilter(world: World, query: URLSearchParams): Set<number> | null 
 }
 
 /** Fill indexes, newest first, of the user or the markets or the whole venue. */
-function* fillsNewestFirst(world: World, user: number | null, markets: Set<number> | null, takerOnly: boolean): Generator<number> {
+function* fillsNewestFirst(
+  world: World,
+  user: number | null,
+  markets: Set<number> | null,
+  takerOnly: boolean,
+): Generator<number> {
   const t = world.tables;
   const marketOf = (f: number) => t.matchMarket[t.fillMatch[f]!]!;
   if (user !== null) {
@@ -114,15 +140,36 @@ function activityEntries(world: World, w: number): ActivityEntry[] {
   const entries: ActivityEntry[] = [];
   for (const f of world.fillsOfWallet(w)) {
     const fill = world.fill(f);
-    entries.push({ kind: "fill", index: f, ts: fill.ts, logIndex: fill.logIndex, type: "TRADE", side: fill.side, size: fill.size, usdc: fill.usd, markets: [fill.market] });
+    entries.push({
+      kind: "fill",
+      index: f,
+      ts: fill.ts,
+      logIndex: fill.logIndex,
+      type: "TRADE",
+      side: fill.side,
+      size: fill.size,
+      usdc: fill.usd,
+      markets: [fill.market],
+    });
   }
   for (const i of world.opsOfWallet(w)) {
     const op = world.op(i);
     if (t.opType[i] === OP_RESOLUTION) continue;
-    const markets = op.market < 0 ? [] : t.opType[i] === OP_CONVERSION ? world.events[op.event]!.marketIndexes : [op.market];
+    const markets =
+      op.market < 0 ? [] : t.opType[i] === OP_CONVERSION ? world.events[op.event]!.marketIndexes : [op.market];
     const size = t.opType[i] === OP_REDEEM ? op.amount + op.amount2 : op.amount;
     const usdc = t.opType[i] === OP_REDEEM || t.opType[i] === OP_CONVERSION ? op.payout : op.amount;
-    entries.push({ kind: "op", index: i, ts: op.ts, logIndex: op.logIndex, type: op.type, side: "", size, usdc, markets });
+    entries.push({
+      kind: "op",
+      index: i,
+      ts: op.ts,
+      logIndex: op.logIndex,
+      type: op.type,
+      side: "",
+      size,
+      usdc,
+      markets,
+    });
   }
   return entries;
 }
@@ -160,7 +207,9 @@ function activityRow(world: World, w: number, entry: ActivityEntry) {
     asset: "",
     side: "",
     outcomeIndex: 999,
-    ...(market >= 0 ? marketFields(world, market, null) : { title: "", slug: "", icon: "", eventSlug: "", outcome: "" }),
+    ...(market >= 0
+      ? marketFields(world, market, null)
+      : { title: "", slug: "", icon: "", eventSlug: "", outcome: "" }),
     ...profileFields(world, w),
   };
 }

@@ -37,7 +37,13 @@ const CLI_NAMES: Record<string, FaultKind> = {
 };
 
 /** What `--faults on` switches on: a venue having a bad day, still usable by a client that retries. */
-export const TYPICAL_FAULTS: FaultOptions = { rateLimit: 0.03, serverError: 0.01, arcgisThrottle: 0.05, rtdsDisconnect: 0.002, rtdsLoss: 0.01 };
+export const TYPICAL_FAULTS: FaultOptions = {
+  rateLimit: 0.03,
+  serverError: 0.01,
+  arcgisThrottle: 0.05,
+  rtdsDisconnect: 0.002,
+  rtdsLoss: 0.01,
+};
 
 export class Faults {
   private readonly streams: Record<FaultKind, Rng>;
@@ -48,7 +54,10 @@ export class Faults {
     worldSeed: number | string,
   ) {
     const key = seedWords(options.seed ?? worldSeed);
-    this.streams = Object.fromEntries(KINDS.map((kind) => [kind, Rng.derive(key, `fault-${kind}`)])) as Record<FaultKind, Rng>;
+    this.streams = Object.fromEntries(KINDS.map((kind) => [kind, Rng.derive(key, `fault-${kind}`)])) as Record<
+      FaultKind,
+      Rng
+    >;
     this.retryAfterSeconds = options.retryAfterSeconds ?? 1;
     for (const kind of KINDS) {
       const rate = options[kind] ?? 0;
@@ -77,10 +86,12 @@ export function parseFaults(spec: string): FaultOptions {
   for (const part of text.split(",")) {
     const [name, value] = part.split("=").map((s) => s.trim());
     const number = Number(value);
-    if (!name || value === undefined || !Number.isFinite(number)) throw new RangeError(`bad fault "${part}": expected name=number`);
+    if (!name || value === undefined || !Number.isFinite(number))
+      throw new RangeError(`bad fault "${part}": expected name=number`);
     if (name === "retry-after") options.retryAfterSeconds = number;
     else if (CLI_NAMES[name]) options[CLI_NAMES[name]] = number;
-    else throw new RangeError(`unknown fault "${name}" (known: ${[...Object.keys(CLI_NAMES), "retry-after"].join(", ")})`);
+    else
+      throw new RangeError(`unknown fault "${name}" (known: ${[...Object.keys(CLI_NAMES), "retry-after"].join(", ")})`);
   }
   return options;
 }

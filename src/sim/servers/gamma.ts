@@ -7,7 +7,16 @@
  */
 import { V2_CUTOVER_TS, type WorldEvent } from "../world/index.js";
 import { categoryLabel, isoTime, jsonList, postgresTime, priceString } from "./format.js";
-import { SimErrorReply, boolParam, fail, intParam, json, type RouteHandler, type SimReply, type SimRequest } from "./http.js";
+import {
+  SimErrorReply,
+  boolParam,
+  fail,
+  intParam,
+  json,
+  type RouteHandler,
+  type SimReply,
+  type SimRequest,
+} from "./http.js";
 import type { VenueState } from "./venue-state.js";
 
 const MAX_PAGE = 500;
@@ -112,7 +121,10 @@ function eventJson(state: VenueState, event: WorldEvent, withMarkets: boolean): 
     archived: false,
     featured: false,
     restricted: true,
-    liquidity: closed ? 0 : Math.round(event.marketIndexes.reduce((s, m) => s + state.world.markets[m]!.popularity, 0) * 25_000 * 100) / 100,
+    liquidity: closed
+      ? 0
+      : Math.round(event.marketIndexes.reduce((s, m) => s + state.world.markets[m]!.popularity, 0) * 25_000 * 100) /
+        100,
     volume: volume / 1e6,
     volume24hr: volume24hr / 1e6,
     openInterest: openInterest / 1e6,
@@ -123,13 +135,17 @@ function eventJson(state: VenueState, event: WorldEvent, withMarkets: boolean): 
     tags: event.tags.map((t) => ({ ...t })),
     series: [],
   };
-  if (withMarkets) out.markets = event.marketIndexes.filter((m) => !state.unlisted.has(m)).map((m) => marketJson(state, m, false));
+  if (withMarkets)
+    out.markets = event.marketIndexes.filter((m) => !state.unlisted.has(m)).map((m) => marketJson(state, m, false));
   return out;
 }
 
 /** Gamma's `order` fields (comma-separated) as sort keys; ties and the default order go by id. */
 function sortRows(rows: Json[], query: URLSearchParams): Json[] {
-  const fields = (query.get("order") ?? "").split(",").map((f) => f.trim()).filter(Boolean);
+  const fields = (query.get("order") ?? "")
+    .split(",")
+    .map((f) => f.trim())
+    .filter(Boolean);
   const ascending = boolParam(query, "ascending") ?? true;
   // Amounts Gamma writes as numeric strings sort as numbers.
   const value = (row: Json, field: string): number | string => {
@@ -180,11 +196,24 @@ function marketsRoute(state: VenueState, query: URLSearchParams): SimReply {
     if (conditions.size && !conditions.has(market.conditionId)) continue;
     if (tokens.size && !tokens.has(market.yesTokenId) && !tokens.has(market.noTokenId)) continue;
     if (tagId && !market.tags.some((t) => t.id === tagId)) continue;
-    if (!within(query, "end_date_min", market.endDate, "min") || !within(query, "end_date_max", market.endDate, "max")) continue;
-    if (!within(query, "start_date_min", market.startDate, "min") || !within(query, "start_date_max", market.startDate, "max")) continue;
+    if (!within(query, "end_date_min", market.endDate, "min") || !within(query, "end_date_max", market.endDate, "max"))
+      continue;
+    if (
+      !within(query, "start_date_min", market.startDate, "min") ||
+      !within(query, "start_date_max", market.startDate, "max")
+    )
+      continue;
     const row = marketJson(state, market.index, true);
-    if (!within(query, "volume_num_min", row.volumeNum as number, "min") || !within(query, "volume_num_max", row.volumeNum as number, "max")) continue;
-    if (!within(query, "liquidity_num_min", row.liquidityNum as number, "min") || !within(query, "liquidity_num_max", row.liquidityNum as number, "max")) continue;
+    if (
+      !within(query, "volume_num_min", row.volumeNum as number, "min") ||
+      !within(query, "volume_num_max", row.volumeNum as number, "max")
+    )
+      continue;
+    if (
+      !within(query, "liquidity_num_min", row.liquidityNum as number, "min") ||
+      !within(query, "liquidity_num_max", row.liquidityNum as number, "max")
+    )
+      continue;
     if (uma && row.umaResolutionStatus !== uma) continue;
     rows.push(row);
   }

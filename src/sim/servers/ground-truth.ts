@@ -161,7 +161,12 @@ export function redeemedIndexSets(yesMicro: number, noMicro: number): number {
   return (yesMicro > 0 ? 1 : 0) | (noMicro > 0 ? 2 : 0);
 }
 
-const OPERATION_TYPES: Partial<Record<number, OperationType>> = { [OP_SPLIT]: "SPLIT", [OP_MERGE]: "MERGE", [OP_CONVERSION]: "CONVERSION", [OP_REDEEM]: "REDEEM" };
+const OPERATION_TYPES: Partial<Record<number, OperationType>> = {
+  [OP_SPLIT]: "SPLIT",
+  [OP_MERGE]: "MERGE",
+  [OP_CONVERSION]: "CONVERSION",
+  [OP_REDEEM]: "REDEEM",
+};
 
 /** Every wallet operation on chain (splits, merges, NegRisk conversions, redemptions) in chain order. */
 export function* truthOperations(world: World, range: TimeRange = {}): Generator<TruthOperation> {
@@ -195,7 +200,12 @@ export function* truthRewards(world: World, range: TimeRange = {}): Generator<Tr
   const [i0, i1] = world.opsBetween(...bounds(range));
   for (let i = i0; i < i1; i++) {
     if (world.tables.opType[i] !== OP_REWARD) continue;
-    yield { txHash: world.txHashOfOp(i), ts: world.tables.opTs[i]!, wallet: world.wallets[world.tables.opWallet[i]!]!.proxyWallet, amountMicro: world.tables.opAmount[i]! };
+    yield {
+      txHash: world.txHashOfOp(i),
+      ts: world.tables.opTs[i]!,
+      wallet: world.wallets[world.tables.opWallet[i]!]!.proxyWallet,
+      amountMicro: world.tables.opAmount[i]!,
+    };
   }
 }
 
@@ -206,7 +216,15 @@ export function* truthResolutions(world: World, range: TimeRange = {}): Generato
     if (world.tables.opType[i] !== OP_RESOLUTION) continue;
     const op = world.op(i);
     const market = world.markets[op.market]!;
-    yield { conditionId: market.conditionId, questionId: market.questionId, resolution: market.resolution!, ts: op.ts, txHash: world.txHashOfOp(i), logIndex: op.logIndex, blockNumber: op.block };
+    yield {
+      conditionId: market.conditionId,
+      questionId: market.questionId,
+      resolution: market.resolution!,
+      ts: op.ts,
+      txHash: world.txHashOfOp(i),
+      logIndex: op.logIndex,
+      blockNumber: op.block,
+    };
   }
 }
 

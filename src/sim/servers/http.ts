@@ -60,7 +60,14 @@ export interface SimHttpServer {
 }
 
 /** `latencyMs`: every answer waits this long first (a remote venue's round trip; tests slow the venue down with it). */
-export async function startHttpServer(state: VenueState, faults: Faults, mounts: readonly Mount[], host: string, port: number, latencyMs = 0): Promise<SimHttpServer> {
+export async function startHttpServer(
+  state: VenueState,
+  faults: Faults,
+  mounts: readonly Mount[],
+  host: string,
+  port: number,
+  latencyMs = 0,
+): Promise<SimHttpServer> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -79,7 +86,10 @@ export async function startHttpServer(state: VenueState, faults: Faults, mounts:
       if (!mount) throw new SimErrorReply(404, { error: "not found" });
       reply = injectedFault(faults, mount.faultStyle) ?? serve(mount, req, url, rawBody);
     } catch (error) {
-      reply = error instanceof SimErrorReply ? { status: error.status, body: error.body } : { status: 500, body: { error: String((error as Error).message ?? error) } };
+      reply =
+        error instanceof SimErrorReply
+          ? { status: error.status, body: error.body }
+          : { status: 500, body: { error: String((error as Error).message ?? error) } };
     }
     res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
     res.end(JSON.stringify(reply.body));
@@ -87,7 +97,12 @@ export async function startHttpServer(state: VenueState, faults: Faults, mounts:
 
   function serve(mount: Mount, req: IncomingMessage, url: URL, rawBody: string): SimReply {
     state.sync();
-    return mount.handler({ method: req.method ?? "GET", path: url.pathname.slice(mount.prefix.length), query: url.searchParams, rawBody });
+    return mount.handler({
+      method: req.method ?? "GET",
+      path: url.pathname.slice(mount.prefix.length),
+      query: url.searchParams,
+      rawBody,
+    });
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -107,18 +122,30 @@ export async function startHttpServer(state: VenueState, faults: Faults, mounts:
 
 function injectedFault(faults: Faults, style: Mount["faultStyle"]): SimReply | null {
   if (style === "arcgis") {
-    if (faults.strikes("arcgisThrottle")) return json({ error: { code: 429, message: "Too many requests. Please try again later.", details: [] } });
-    if (faults.strikes("serverError")) return json({ error: { code: 500, message: "Unable to complete operation.", details: [] } });
+    if (faults.strikes("arcgisThrottle"))
+      return json({ error: { code: 429, message: "Too many requests. Please try again later.", details: [] } });
+    if (faults.strikes("serverError"))
+      return json({ error: { code: 500, message: "Unable to complete operation.", details: [] } });
     return null;
   }
-  if (faults.strikes("rateLimit")) return { status: 429, body: { error: "Too Many Requests" }, headers: { "retry-after": String(faults.retryAfterSeconds) } };
+  if (faults.strikes("rateLimit"))
+    return {
+      status: 429,
+      body: { error: "Too Many Requests" },
+      headers: { "retry-after": String(faults.retryAfterSeconds) },
+    };
   if (faults.strikes("serverError")) return json({ error: "internal server error" }, faults.serverErrorStatus());
   return null;
 }
 
 // ---- query parameters ------------------------------------------------------------------------------------
 
-export function intParam(query: URLSearchParams, name: string, fallback: number, range: { min?: number; max?: number } = {}): number {
+export function intParam(
+  query: URLSearchParams,
+  name: string,
+  fallback: number,
+  range: { min?: number; max?: number } = {},
+): number {
   const text = query.get(name);
   if (text === null || text === "") return fallback;
   const value = Number(text);
@@ -152,7 +179,12 @@ export function csvParam(query: URLSearchParams, name: string): string[] {
 }
 
 /** One of `allowed` (case-insensitive), returned upper case; `fallback` when absent. */
-export function enumParam<T extends string>(query: URLSearchParams, name: string, allowed: readonly T[], fallback: T): T {
+export function enumParam<T extends string>(
+  query: URLSearchParams,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   const text = query.get(name);
   if (text === null || text === "") return fallback;
   const value = text.toUpperCase() as T;
@@ -166,7 +198,10 @@ export interface Page {
 }
 
 /** `limit` (clamped to its maximum) and `offset`; an offset past the ceiling is the venue's HTTP 400. */
-export function pageParams(query: URLSearchParams, spec: { defaultLimit: number; maxLimit: number; maxOffset: number; noun: string }): Page {
+export function pageParams(
+  query: URLSearchParams,
+  spec: { defaultLimit: number; maxLimit: number; maxOffset: number; noun: string },
+): Page {
   const limit = intParam(query, "limit", spec.defaultLimit, { min: 0, max: spec.maxLimit });
   const offset = intParam(query, "offset", 0, { min: 0 });
   if (offset > spec.maxOffset) fail(400, `max historical ${spec.noun} offset of ${spec.maxOffset} exceeded`);

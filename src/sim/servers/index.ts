@@ -119,7 +119,14 @@ export function venueEnvironment(urls: SimVenueUrls): Record<string, string> {
 export function withSimulatedVenue(config: Config, urls: SimVenueUrls): Config {
   return {
     ...config,
-    venue: { ...config.venue, gammaUrl: urls.gamma, dataApiUrl: urls.dataApi, pnlUrl: urls.pnl, rtdsUrl: urls.rtds, rpcUrl: urls.rpc },
+    venue: {
+      ...config.venue,
+      gammaUrl: urls.gamma,
+      dataApiUrl: urls.dataApi,
+      pnlUrl: urls.pnl,
+      rtdsUrl: urls.rtds,
+      rpcUrl: urls.rpc,
+    },
     isw: { ...config.isw, arcgisUrl: urls.arcgis },
   };
 }

@@ -31,7 +31,11 @@ function lifetimePnl(world: World, at: number): Table {
       row[0]! += micro;
       row[columnOf(world, market)]! += micro;
     };
-    for (const p of ref.positions) add(p.market, p.micro.realizedPnl + (p.micro.amount * (world.markPrice(p.market, p.outcome, at) - p.micro.avgPrice)) / 1e6);
+    for (const p of ref.positions)
+      add(
+        p.market,
+        p.micro.realizedPnl + (p.micro.amount * (world.markPrice(p.market, p.outcome, at) - p.micro.avgPrice)) / 1e6,
+      );
     for (const p of ref.closedPositions) add(p.market, p.micro.realizedPnl);
     return row;
   });
@@ -40,7 +44,9 @@ function lifetimePnl(world: World, at: number): Table {
 function volumeSince(world: World, since: number): Table {
   const table = world.wallets.map(() => new Float64Array(1 + CATEGORIES.length));
   const t = world.tables;
-  const [from, to] = Number.isFinite(since) ? world.matchesBetween(since + 1, Number.MAX_SAFE_INTEGER) : [0, world.matchCount];
+  const [from, to] = Number.isFinite(since)
+    ? world.matchesBetween(since + 1, Number.MAX_SAFE_INTEGER)
+    : [0, world.matchCount];
   for (let j = from; j < to; j++) {
     const column = columnOf(world, t.matchMarket[j]!);
     const [first, end] = world.fillsOfMatch(j);

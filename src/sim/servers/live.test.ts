@@ -29,7 +29,11 @@ describe("live mode", () => {
 
   it("advances the ISW front line every few minutes", async () => {
     let nowMs = TEST_END * 1000 + 5_000;
-    const venue = await smallVenue({ live: { matchesPerSecond: 0 }, clockMs: () => nowMs, arcgis: { liveStepSeconds: 120 } });
+    const venue = await smallVenue({
+      live: { matchesPerSecond: 0 },
+      clockMs: () => nowMs,
+      arcgis: { liveStepSeconds: 120 },
+    });
     const { arcgis } = clientsFor(venue);
     const first = await arcgis.checkLayer(ISW_LAYERS.control.path, null);
     const firstAdvance = await arcgis.allFeatures(ISW_LAYERS.advance.path);
@@ -40,7 +44,9 @@ describe("live mode", () => {
     expect(second.changed).toBe(true);
     expect(second.lastEditDate! - first.lastEditDate!).toBe(120_000);
     const secondAdvance = await arcgis.allFeatures(ISW_LAYERS.advance.path);
-    expect(JSON.stringify(secondAdvance.map((f) => f.geometry))).not.toBe(JSON.stringify(firstAdvance.map((f) => f.geometry)));
+    expect(JSON.stringify(secondAdvance.map((f) => f.geometry))).not.toBe(
+      JSON.stringify(firstAdvance.map((f) => f.geometry)),
+    );
     expect((await arcgis.allFeatures(ISW_LAYERS.gains24h.path)).length).toBeGreaterThan(0);
   });
 
@@ -54,16 +60,31 @@ describe("live mode", () => {
     const frames: string[] = [];
     socket.on("message", (data) => frames.push(String(data)));
     await new Promise((resolve) => socket.once("open", resolve));
-    socket.send(JSON.stringify({ action: "subscribe", subscriptions: [{ topic: "activity", type: "trades", filters: JSON.stringify({ market_slug: slug }) }] }));
+    socket.send(
+      JSON.stringify({
+        action: "subscribe",
+        subscriptions: [{ topic: "activity", type: "trades", filters: JSON.stringify({ market_slug: slug }) }],
+      }),
+    );
     socket.send("ping");
     await new Promise((resolve) => setTimeout(resolve, 50));
     const before = venue.world.matchCount;
     nowMs += 120_000;
-    const parse = () => frames.filter((f) => f.startsWith("{")).map((f) => JSON.parse(f) as { connection_id: string; topic: string; type: string; payload: { slug: string } });
-    const expectedMatches = () => Array.from({ length: venue.world.matchCount - before }, (_, k) => before + k).filter((j) => venue.world.match(j).market === busy);
+    const parse = () =>
+      frames
+        .filter((f) => f.startsWith("{"))
+        .map((f) => JSON.parse(f) as { connection_id: string; topic: string; type: string; payload: { slug: string } });
+    const expectedMatches = () =>
+      Array.from({ length: venue.world.matchCount - before }, (_, k) => before + k).filter(
+        (j) => venue.world.match(j).market === busy,
+      );
     const expectedFrames = () => expectedMatches().reduce((n, j) => n + venue.world.match(j).fillCount, 0);
     // Delivery takes as long as the machine needs; wait for it (bounded) instead of a fixed pause.
-    for (let waited = 0; waited < 10_000 && (expectedFrames() === 0 || parse().length < expectedFrames()); waited += 20) {
+    for (
+      let waited = 0;
+      waited < 10_000 && (expectedFrames() === 0 || parse().length < expectedFrames());
+      waited += 20
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -72,7 +93,9 @@ describe("live mode", () => {
     const envelopes = parse();
     expect(expectedMatches().length).toBeGreaterThan(0);
     expect(envelopes.length).toBe(expectedFrames());
-    expect(new Set(envelopes.map((e) => `${e.topic}/${e.type}/${e.payload.slug}`))).toEqual(new Set([`activity/trades/${slug}`]));
+    expect(new Set(envelopes.map((e) => `${e.topic}/${e.type}/${e.payload.slug}`))).toEqual(
+      new Set([`activity/trades/${slug}`]),
+    );
     expect(new Set(envelopes.map((e) => e.connection_id)).size).toBeLessThanOrEqual(1);
   });
 

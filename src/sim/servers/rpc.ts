@@ -60,7 +60,8 @@ export function rpcHandler(state: VenueState, options: RpcOptions = {}): RouteHa
         const params = Array.isArray(call.params) ? call.params : [];
         return { jsonrpc: "2.0", id, result: dispatch(state, call.method, params, maxLogs) };
       } catch (error) {
-        if (error instanceof RpcError) return { jsonrpc: "2.0", id, error: { code: error.code, message: error.message } };
+        if (error instanceof RpcError)
+          return { jsonrpc: "2.0", id, error: { code: error.code, message: error.message } };
         throw error;
       }
     };
@@ -107,7 +108,13 @@ function blockJson(world: World, n: number) {
   const transactions: string[] = [];
   for (let j = j0; j < j1; j++) transactions.push(world.txHashOfMatch(j));
   for (let i = i0; i < i1; i++) transactions.push(world.txHashOfOp(i));
-  return { number: hex(n), hash: blockHash(world, n), parentHash: blockHash(world, n - 1), timestamp: hex(ts), transactions };
+  return {
+    number: hex(n),
+    hash: blockHash(world, n),
+    parentHash: blockHash(world, n - 1),
+    timestamp: hex(ts),
+    transactions,
+  };
 }
 
 const ADAPTER = CONTRACTS.negRiskAdapter.toLowerCase();
@@ -130,7 +137,11 @@ function safeOwners(world: World, proxy: string): string {
 }
 
 function ethCall(world: World, rawCall: unknown): string {
-  const call = (typeof rawCall === "object" && rawCall !== null ? rawCall : {}) as { to?: unknown; data?: unknown; input?: unknown };
+  const call = (typeof rawCall === "object" && rawCall !== null ? rawCall : {}) as {
+    to?: unknown;
+    data?: unknown;
+    input?: unknown;
+  };
   const data = String(call.data ?? call.input ?? "").toLowerCase();
   const to = String(call.to ?? "").toLowerCase();
   if (data === SAFE_GET_OWNERS_SELECTOR && to !== ADAPTER) return safeOwners(world, to);
@@ -138,7 +149,9 @@ function ethCall(world: World, rawCall: unknown): string {
   if (!match) throw new RpcError(-32000, "execution reverted");
   let fees = feeBipsByMarket.get(world);
   if (!fees) {
-    fees = new Map(world.events.filter((e) => e.negRiskMarketId).map((e) => [e.negRiskMarketId!.toLowerCase(), e.convertFeeBips]));
+    fees = new Map(
+      world.events.filter((e) => e.negRiskMarketId).map((e) => [e.negRiskMarketId!.toLowerCase(), e.convertFeeBips]),
+    );
     feeBipsByMarket.set(world, fees);
   }
   return `0x${(fees.get(`0x${match[1]}`) ?? 0).toString(16).padStart(64, "0")}`;
@@ -155,13 +168,25 @@ function topicMatcher(value: unknown): ((topic: string | undefined) => boolean) 
 const encodeLog = (event: VenueEvent): EncodedLog => encodeLogWords(event) ?? encodeVenueLog(event);
 
 function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number) {
-  if (typeof rawFilter !== "object" || rawFilter === null) throw new RpcError(-32602, "eth_getLogs takes a filter object");
-  const filter = rawFilter as { fromBlock?: unknown; toBlock?: unknown; address?: unknown; topics?: unknown; blockHash?: unknown };
+  if (typeof rawFilter !== "object" || rawFilter === null)
+    throw new RpcError(-32602, "eth_getLogs takes a filter object");
+  const filter = rawFilter as {
+    fromBlock?: unknown;
+    toBlock?: unknown;
+    address?: unknown;
+    topics?: unknown;
+    blockHash?: unknown;
+  };
   if (filter.blockHash !== undefined) throw new RpcError(-32602, "blockHash filters are not supported by this node");
   const from = blockParam(filter.fromBlock, head);
   const to = Math.min(blockParam(filter.toBlock, head), head);
   if (from > to) return [];
-  const addresses = filter.address === undefined || filter.address === null ? null : new Set((Array.isArray(filter.address) ? filter.address : [filter.address]).map((a) => String(a).toLowerCase()));
+  const addresses =
+    filter.address === undefined || filter.address === null
+      ? null
+      : new Set(
+          (Array.isArray(filter.address) ? filter.address : [filter.address]).map((a) => String(a).toLowerCase()),
+        );
   const topics = Array.isArray(filter.topics) ? filter.topics.map(topicMatcher) : [];
   const topic0 = topics[0] ?? null;
   const deeper = topics.slice(1).some((m) => m !== null);
@@ -175,7 +200,10 @@ function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number
     out.push({ log, encoded });
     if (out.length > maxLogs) {
       // Like providers, suggest a range that fits: up to the block before the one that overflowed.
-      throw new RpcError(-32005, `query returned more than ${maxLogs} results. Try with this block range [${hex(from)}, ${hex(Math.max(from, log.blockNumber - 1))}].`);
+      throw new RpcError(
+        -32005,
+        `query returned more than ${maxLogs} results. Try with this block range [${hex(from)}, ${hex(Math.max(from, log.blockNumber - 1))}].`,
+      );
     }
   }
   // Logs come block by block: a block's number, hash and timestamp are written once.
@@ -183,7 +211,12 @@ function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number
   return out.map(({ log, encoded }) => {
     const { address, topics: logTopics, data } = encoded ?? encodeLog(log.event);
     if (log.blockNumber !== block.number) {
-      block = { number: log.blockNumber, hex: hex(log.blockNumber), hash: blockHash(world, log.blockNumber), timestamp: hex(blockTimestamp(log.blockNumber)) };
+      block = {
+        number: log.blockNumber,
+        hex: hex(log.blockNumber),
+        hash: blockHash(world, log.blockNumber),
+        timestamp: hex(blockTimestamp(log.blockNumber)),
+      };
     }
     return {
       address,

@@ -75,7 +75,13 @@ function parseSubscriptions(raw: string): { action: string; subscriptions: Subsc
   return { action: m.action, subscriptions };
 }
 
-export function startRtdsServer(state: VenueState, faults: Faults, server: Server, path: string, options: RtdsServerOptions = {}): RtdsServer {
+export function startRtdsServer(
+  state: VenueState,
+  faults: Faults,
+  server: Server,
+  path: string,
+  options: RtdsServerOptions = {},
+): RtdsServer {
   const world = state.world;
   const wss = new WebSocketServer({ noServer: true });
   const clients = new Set<Client>();
@@ -100,7 +106,8 @@ export function startRtdsServer(state: VenueState, faults: Faults, server: Serve
       const parsed = parseSubscriptions(text);
       if (!parsed) return;
       if (parsed.action === "subscribe") client.subscriptions.push(...parsed.subscriptions);
-      else client.subscriptions = client.subscriptions.filter((s) => !parsed.subscriptions.some((u) => u.type === s.type));
+      else
+        client.subscriptions = client.subscriptions.filter((s) => !parsed.subscriptions.some((u) => u.type === s.type));
     });
     socket.on("close", () => clients.delete(client));
     socket.on("error", () => clients.delete(client));
@@ -122,10 +129,20 @@ export function startRtdsServer(state: VenueState, faults: Faults, server: Serve
     const eventSlug = world.events[world.markets[market]!.eventIndex]!.slug;
     let payloadJson: string | null = null;
     for (const client of clients) {
-      const wanted = client.subscriptions.some((s) => s.type === type && (s.marketSlug === null || s.marketSlug === slug) && (s.eventSlug === null || s.eventSlug === eventSlug));
+      const wanted = client.subscriptions.some(
+        (s) =>
+          s.type === type &&
+          (s.marketSlug === null || s.marketSlug === slug) &&
+          (s.eventSlug === null || s.eventSlug === eventSlug),
+      );
       if (!wanted || faults.strikes("rtdsLoss")) continue;
       payloadJson ??= JSON.stringify(payload);
-      const head = JSON.stringify({ connection_id: client.id, topic: RTDS_ACTIVITY_TOPIC, type, timestamp: state.nowMs() });
+      const head = JSON.stringify({
+        connection_id: client.id,
+        topic: RTDS_ACTIVITY_TOPIC,
+        type,
+        timestamp: state.nowMs(),
+      });
       send(client, `${head.slice(0, -1)},"payload":${payloadJson}}`);
     }
   }

@@ -11,8 +11,15 @@ import { SMALL_WORLD, clientsFor, closeVenues, rpc, smallVenue } from "./testing
 import type { SimVenue } from "./index.js";
 
 const ALL_KINDS: VenueEventKind[] = [
-  "OrderFilledV1", "OrdersMatchedV1", "OrderFilledV2", "OrdersMatchedV2",
-  "PositionsConverted", "PositionSplit", "PositionsMerge", "PayoutRedemption", "ConditionResolution",
+  "OrderFilledV1",
+  "OrdersMatchedV1",
+  "OrderFilledV2",
+  "OrdersMatchedV2",
+  "PositionsConverted",
+  "PositionSplit",
+  "PositionsMerge",
+  "PayoutRedemption",
+  "ConditionResolution",
 ];
 
 let venue: SimVenue;
@@ -24,7 +31,11 @@ beforeAll(async () => {
   const { chain } = clientsFor(venue);
   const head = await chain.blockNumber();
   logs = [];
-  for await (const chunk of chain.logs({ ...logFilterFor(ALL_KINDS), fromBlock: blockAt(venue.world.start), toBlock: head })) {
+  for await (const chunk of chain.logs({
+    ...logFilterFor(ALL_KINDS),
+    fromBlock: blockAt(venue.world.start),
+    toBlock: head,
+  })) {
     chunks++;
     for (const raw of chunk.logs) logs.push(decodeVenueLog(raw)!);
   }
@@ -39,35 +50,78 @@ describe("V1/V2 settlement round trip", () => {
     expect(truth.some((f) => f.exchangeVersion === "v1") && truth.some((f) => f.exchangeVersion === "v2")).toBe(true);
     // The token-denominated V1 BUY fee is exercised.
     expect(fills.some((f) => f.exchangeVersion === "v1" && f.feeAsset === "TOKEN" && f.feeMicro > 0)).toBe(true);
-    expect(fills.map((f) => ({
-      txHash: f.txHash, logIndex: f.logIndex, blockNumber: f.blockNumber, wallet: f.wallet, counterparty: f.counterparty, role: f.role, orderHash: f.orderHash, exchange: f.exchange,
-      exchangeVersion: f.exchangeVersion, tokenId: f.tokenId, side: f.direction, sizeMicro: f.sizeMicro, usdMicro: f.usdMicro, priceMicro: f.priceMicro,
-      feeUsdMicro: f.feeUsdMicro, entryType: f.entryType,
-    }))).toEqual(truth.map(({ ts: _ts, conditionId: _c, outcomeIndex: _o, ...rest }) => rest));
+    expect(
+      fills.map((f) => ({
+        txHash: f.txHash,
+        logIndex: f.logIndex,
+        blockNumber: f.blockNumber,
+        wallet: f.wallet,
+        counterparty: f.counterparty,
+        role: f.role,
+        orderHash: f.orderHash,
+        exchange: f.exchange,
+        exchangeVersion: f.exchangeVersion,
+        tokenId: f.tokenId,
+        side: f.direction,
+        sizeMicro: f.sizeMicro,
+        usdMicro: f.usdMicro,
+        priceMicro: f.priceMicro,
+        feeUsdMicro: f.feeUsdMicro,
+        entryType: f.entryType,
+      })),
+    ).toEqual(truth.map(({ ts: _ts, conditionId: _c, outcomeIndex: _o, ...rest }) => rest));
   });
 
   it("pages the whole history in range-halved chunks", () => {
     expect(chunks).toBeGreaterThan(3);
-    expect(logs.some((l) => l.blockNumber < blockAt(V2_CUTOVER_TS)) && logs.some((l) => l.blockNumber >= blockAt(V2_CUTOVER_TS))).toBe(true);
+    expect(
+      logs.some((l) => l.blockNumber < blockAt(V2_CUTOVER_TS)) &&
+        logs.some((l) => l.blockNumber >= blockAt(V2_CUTOVER_TS)),
+    ).toBe(true);
   });
 
   it("serves every wallet operation and resolution as its event", () => {
-    const ops = logs.filter((l) => l.kind === "PositionSplit" || l.kind === "PositionsMerge" || l.kind === "PositionsConverted" || l.kind === "PayoutRedemption");
+    const ops = logs.filter(
+      (l) =>
+        l.kind === "PositionSplit" ||
+        l.kind === "PositionsMerge" ||
+        l.kind === "PositionsConverted" ||
+        l.kind === "PayoutRedemption",
+    );
     const truth = [...truthOperations(venue.world)];
     expect(ops.map((l) => [l.transactionHash, l.logIndex])).toEqual(truth.map((o) => [o.txHash, o.logIndex]));
     for (const [k, log] of ops.entries()) {
       const t = truth[k]!;
       if (log.kind === "PayoutRedemption") {
         const indexSets = log.indexSets.reduce((all, set) => all | set, 0n);
-        expect([log.redeemer, log.conditionId, log.payout, indexSets]).toEqual([t.wallet, t.conditionId, BigInt(t.payoutMicro), BigInt(t.indexSet)]);
-      }
-      else if (log.kind === "PositionsConverted") expect([log.stakeholder, log.marketId, log.indexSet, log.amount]).toEqual([t.wallet, t.negRiskMarketId, BigInt(t.indexSet), BigInt(t.amountMicro)]);
-      else expect([log.kind, log.stakeholder, log.conditionId, log.amount, log.collateralToken]).toEqual([t.type === "SPLIT" ? "PositionSplit" : "PositionsMerge", t.wallet, t.conditionId, BigInt(t.amountMicro), t.collateral]);
+        expect([log.redeemer, log.conditionId, log.payout, indexSets]).toEqual([
+          t.wallet,
+          t.conditionId,
+          BigInt(t.payoutMicro),
+          BigInt(t.indexSet),
+        ]);
+      } else if (log.kind === "PositionsConverted")
+        expect([log.stakeholder, log.marketId, log.indexSet, log.amount]).toEqual([
+          t.wallet,
+          t.negRiskMarketId,
+          BigInt(t.indexSet),
+          BigInt(t.amountMicro),
+        ]);
+      else
+        expect([log.kind, log.stakeholder, log.conditionId, log.amount, log.collateralToken]).toEqual([
+          t.type === "SPLIT" ? "PositionSplit" : "PositionsMerge",
+          t.wallet,
+          t.conditionId,
+          BigInt(t.amountMicro),
+          t.collateral,
+        ]);
     }
     const resolutions = logs.filter((l) => l.kind === "ConditionResolution");
     expect(resolutions.length).toBeGreaterThan(0);
     const expected = [...truthResolutions(venue.world)];
-    expect(resolutions.map((l) => (l.kind === "ConditionResolution" ? [l.conditionId, l.payoutNumerators.join("/")] : []))).toEqual(
+    expect(
+      resolutions.map((l) => (l.kind === "ConditionResolution" ? [l.conditionId, l.payoutNumerators.join("/")] : [])),
+    ).toEqual(
       expected.map((r) => [r.conditionId, r.resolution === "YES" ? "1/0" : r.resolution === "NO" ? "0/1" : "1/1"]),
     );
   });
@@ -86,14 +140,20 @@ describe("eth_call", () => {
     const events = feeVenue.world.events.filter((e) => e.negRiskMarketId);
     expect(events.some((e) => e.convertFeeBips > 0) && events.some((e) => e.convertFeeBips === 0)).toBe(true);
     for (const event of events) {
-      expect(await call(CONTRACTS.negRiskAdapter, NEG_RISK_GET_FEE_BIPS_SELECTOR + event.negRiskMarketId!.slice(2))).toMatchObject({ result: word(event.convertFeeBips) });
+      expect(
+        await call(CONTRACTS.negRiskAdapter, NEG_RISK_GET_FEE_BIPS_SELECTOR + event.negRiskMarketId!.slice(2)),
+      ).toMatchObject({ result: word(event.convertFeeBips) });
     }
-    expect(await call(CONTRACTS.negRiskAdapter.toLowerCase(), NEG_RISK_GET_FEE_BIPS_SELECTOR + "ab".repeat(32))).toMatchObject({ result: word(0) });
+    expect(
+      await call(CONTRACTS.negRiskAdapter.toLowerCase(), NEG_RISK_GET_FEE_BIPS_SELECTOR + "ab".repeat(32)),
+    ).toMatchObject({ result: word(0) });
   });
 
   it("reverts any other call", async () => {
     const marketId = "ab".repeat(32);
-    expect((await call(CONTRACTS.ctfExchangeV2, NEG_RISK_GET_FEE_BIPS_SELECTOR + marketId)).error?.message).toBe("execution reverted");
+    expect((await call(CONTRACTS.ctfExchangeV2, NEG_RISK_GET_FEE_BIPS_SELECTOR + marketId)).error?.message).toBe(
+      "execution reverted",
+    );
     expect((await call(CONTRACTS.negRiskAdapter, "0x12345678" + marketId)).error?.message).toBe("execution reverted");
   });
 });

@@ -46,7 +46,9 @@ afterAll(closeVenues);
 /** Busy, ordinary and idle wallets, markets open and resolved, NegRisk and plain. */
 function samples(v: SimVenue) {
   const world = v.world;
-  const byFills = world.wallets.map((w) => w.index).sort((a, b) => world.fillsOfWallet(b).length - world.fillsOfWallet(a).length);
+  const byFills = world.wallets
+    .map((w) => w.index)
+    .sort((a, b) => world.fillsOfWallet(b).length - world.fillsOfWallet(a).length);
   const wallets = [byFills[0]!, byFills[50]!, byFills[byFills.length - 1]!].map((w) => world.wallets[w]!.proxyWallet);
   const converter = world.wallets.find((w) => w.archetype === "negrisk_converter")!.proxyWallet;
   const maker = world.wallets.find((w) => w.archetype === "market_maker")!.proxyWallet;
@@ -61,31 +63,62 @@ function urlsOf(v: SimVenue): { url: string; shape: Shape<TSchema> }[] {
   const add = (url: string, shape: Shape<TSchema>) => list.push({ url, shape });
   const gammaMarkets = defineShape("markets", Type.Array(GammaMarketShape.schema));
   const gammaEvents = defineShape("events", Type.Array(GammaEventShape.schema));
-  for (const closed of [false, true]) for (const offset of [0, 7, 30]) add(`${v.urls.gamma}/markets?limit=7&offset=${offset}&closed=${closed}`, gammaMarkets);
-  add(`${v.urls.gamma}/markets?${markets.map((m) => `condition_ids=${m.conditionId}`).join("&")}&closed=true`, gammaMarkets);
+  for (const closed of [false, true])
+    for (const offset of [0, 7, 30])
+      add(`${v.urls.gamma}/markets?limit=7&offset=${offset}&closed=${closed}`, gammaMarkets);
+  add(
+    `${v.urls.gamma}/markets?${markets.map((m) => `condition_ids=${m.conditionId}`).join("&")}&closed=true`,
+    gammaMarkets,
+  );
   add(`${v.urls.gamma}/markets?order=volumeNum&ascending=false&limit=5`, gammaMarkets);
   for (const closed of [false, true]) add(`${v.urls.gamma}/events?limit=4&offset=2&closed=${closed}`, gammaEvents);
   add(`${v.urls.gamma}/events/keyset?limit=3`, GammaEventsKeysetPageShape as unknown as Shape<TSchema>);
   const trades = completeList("trades", DataTradeRowSchema);
   for (const offset of [0, 500, 10_000]) add(`${v.urls.dataApi}/trades?limit=200&offset=${offset}`, trades);
-  add(`${v.urls.dataApi}/trades?takerOnly=false&limit=50&market=${markets.map((m) => m.conditionId).join(",")}`, trades);
+  add(
+    `${v.urls.dataApi}/trades?takerOnly=false&limit=50&market=${markets.map((m) => m.conditionId).join(",")}`,
+    trades,
+  );
   add(`${v.urls.dataApi}/trades?filterType=CASH&filterAmount=500&side=SELL&limit=20`, trades);
   add(`${v.urls.dataApi}/v1/leaderboard?timePeriod=ALL&limit=50`, completeList("leaderboard", LeaderboardRowSchema));
-  add(`${v.urls.dataApi}/v1/leaderboard?timePeriod=WEEK&orderBy=VOL&category=crypto&offset=10&limit=10`, completeList("leaderboard", LeaderboardRowSchema));
-  add(`${v.urls.dataApi}/holders?market=${markets.map((m) => m.conditionId).join(",")}`, DataHoldersShape as unknown as Shape<TSchema>);
+  add(
+    `${v.urls.dataApi}/v1/leaderboard?timePeriod=WEEK&orderBy=VOL&category=crypto&offset=10&limit=10`,
+    completeList("leaderboard", LeaderboardRowSchema),
+  );
+  add(
+    `${v.urls.dataApi}/holders?market=${markets.map((m) => m.conditionId).join(",")}`,
+    DataHoldersShape as unknown as Shape<TSchema>,
+  );
   for (const user of wallets) {
     add(`${v.urls.dataApi}/trades?user=${user}&limit=100`, trades);
-    for (const offset of [0, 40]) add(`${v.urls.dataApi}/activity?user=${user}&limit=40&offset=${offset}`, completeList("activity", DataActivityRowSchema));
-    add(`${v.urls.dataApi}/activity?user=${user}&type=SPLIT,MERGE,REDEEM,REWARD,CONVERSION&sortBy=CASH`, defineShape("activity", DataActivityPayloadSchema));
-    add(`${v.urls.dataApi}/positions?user=${user}&limit=50&sizeThreshold=0`, completeList("positions", DataPositionRowSchema));
-    add(`${v.urls.dataApi}/closed-positions?user=${user}&limit=50`, completeList("closed positions", DataClosedPositionRowSchema));
+    for (const offset of [0, 40])
+      add(
+        `${v.urls.dataApi}/activity?user=${user}&limit=40&offset=${offset}`,
+        completeList("activity", DataActivityRowSchema),
+      );
+    add(
+      `${v.urls.dataApi}/activity?user=${user}&type=SPLIT,MERGE,REDEEM,REWARD,CONVERSION&sortBy=CASH`,
+      defineShape("activity", DataActivityPayloadSchema),
+    );
+    add(
+      `${v.urls.dataApi}/positions?user=${user}&limit=50&sizeThreshold=0`,
+      completeList("positions", DataPositionRowSchema),
+    );
+    add(
+      `${v.urls.dataApi}/closed-positions?user=${user}&limit=50`,
+      completeList("closed positions", DataClosedPositionRowSchema),
+    );
     add(`${v.urls.dataApi}/value?user=${user}`, DataValueShape as unknown as Shape<TSchema>);
     add(`${v.urls.dataApi}/traded?user=${user}`, DataTradedShape as unknown as Shape<TSchema>);
     add(`${v.urls.pnl}/user-pnl?user_address=${user}&interval=all&fidelity=1d`, defineShape("pnl", PnlCurveSchema));
   }
   for (const layer of Object.values(ISW_LAYERS)) {
     add(`${v.urls.arcgis}/${layer.path}?f=json`, ArcGisLayerMetadataShape as unknown as Shape<TSchema>);
-    for (const offset of [0, 2]) add(`${v.urls.arcgis}/${layer.path}/query?where=1%3D1&outFields=*&f=geojson&resultOffset=${offset}&resultRecordCount=2&geometryPrecision=4`, GeoJsonQueryPageShape as unknown as Shape<TSchema>);
+    for (const offset of [0, 2])
+      add(
+        `${v.urls.arcgis}/${layer.path}/query?where=1%3D1&outFields=*&f=geojson&resultOffset=${offset}&resultRecordCount=2&geometryPrecision=4`,
+        GeoJsonQueryPageShape as unknown as Shape<TSchema>,
+      );
   }
   return list;
 }
@@ -101,10 +134,18 @@ describe("payload shapes", () => {
 
   it("lists are not trivially empty where the world has data", async () => {
     const { wallets } = samples(venue);
-    for (const path of ["/trades?limit=5", `/activity?user=${wallets[0]}`, `/positions?user=${wallets[0]}`, `/closed-positions?user=${wallets[0]}`, "/v1/leaderboard"]) {
+    for (const path of [
+      "/trades?limit=5",
+      `/activity?user=${wallets[0]}`,
+      `/positions?user=${wallets[0]}`,
+      `/closed-positions?user=${wallets[0]}`,
+      "/v1/leaderboard",
+    ]) {
       expect((await getJson(`${venue.urls.dataApi}${path}`)).body, path).not.toEqual([]);
     }
-    const control = await getJson(`${venue.urls.arcgis}/${ISW_LAYERS.control.path}/query?where=1%3D1&outFields=*&f=geojson`);
+    const control = await getJson(
+      `${venue.urls.arcgis}/${ISW_LAYERS.control.path}/query?where=1%3D1&outFields=*&f=geojson`,
+    );
     expect((control.body as { features: unknown[] }).features.length).toBeGreaterThan(0);
   });
 
@@ -114,7 +155,9 @@ describe("payload shapes", () => {
       expect(status).toBe(400);
       expect(OffsetCeilingErrorShape.is(body)).toBe(true);
     }
-    expect((await getJson(`${venue.urls.dataApi}/trades?offset=10001`)).body).toEqual({ error: "max historical trades offset of 10000 exceeded" });
+    expect((await getJson(`${venue.urls.dataApi}/trades?offset=10001`)).body).toEqual({
+      error: "max historical trades offset of 10000 exceeded",
+    });
     expect((await getJson(`${venue.urls.gamma}/events/keyset?offset=10`)).status).toBe(422);
   });
 
@@ -124,7 +167,9 @@ describe("payload shapes", () => {
     expect(RpcBlockShape.issues((await rpc(venue, "eth_getBlockByNumber", [hex(head - 5), false])).result)).toEqual([]);
     expect((await rpc(venue, "eth_getBlockByNumber", [hex(head + 1), false])).result).toBeNull();
     const match = venue.world.match(venue.world.matchCount - 100);
-    const { result } = await rpc(venue, "eth_getLogs", [{ fromBlock: hex(match.block - 3_000), toBlock: hex(match.block) }]);
+    const { result } = await rpc(venue, "eth_getLogs", [
+      { fromBlock: hex(match.block - 3_000), toBlock: hex(match.block) },
+    ]);
     expect(RpcLogsShape.issues(result)).toEqual([]);
     expect((result as unknown[]).length).toBeGreaterThan(10);
   });
@@ -137,7 +182,10 @@ describe("determinism", () => {
     expect(a).toEqual(b);
     const base = (v: SimVenue) => `http://${new URL(v.urls.gamma).host}`;
     for (const path of a) {
-      const [x, y] = await Promise.all([getJson(path.replace("http://HOST", base(venue))), getJson(path.replace("http://HOST", base(twin)))]);
+      const [x, y] = await Promise.all([
+        getJson(path.replace("http://HOST", base(venue))),
+        getJson(path.replace("http://HOST", base(twin))),
+      ]);
       expect(x.text, path).toBe(y.text);
     }
     const range = [{ fromBlock: hex(blockAt(venue.world.end) - 20_000), toBlock: "latest" }];

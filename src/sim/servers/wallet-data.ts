@@ -3,13 +3,38 @@
  * venue's clock: `/positions`, `/closed-positions`, `/value`, `/traded`, `/holders`, and the user P&L curve
  * (`/user-pnl` on its own host).
  */
-import { OUTCOME_NAMES, rebuildHoldings, type ReferenceClosedPosition, type ReferencePosition, type World } from "../world/index.js";
+import {
+  OUTCOME_NAMES,
+  rebuildHoldings,
+  type ReferenceClosedPosition,
+  type ReferencePosition,
+  type World,
+} from "../world/index.js";
 import { isoDate, marketFields, profileFields } from "./format.js";
-import { SimErrorReply, boolParam, csvParam, enumParam, fail, intParam, json, numberParam, pageParams, requiredWallet, takePage, type RouteHandler, type SimReply } from "./http.js";
+import {
+  SimErrorReply,
+  boolParam,
+  csvParam,
+  enumParam,
+  fail,
+  intParam,
+  json,
+  numberParam,
+  pageParams,
+  requiredWallet,
+  takePage,
+  type RouteHandler,
+  type SimReply,
+} from "./http.js";
 import type { VenueState } from "./venue-state.js";
 
 export const POSITIONS_LIMITS = { defaultLimit: 100, maxLimit: 500, maxOffset: 10_000, noun: "positions" } as const;
-export const CLOSED_POSITIONS_LIMITS = { defaultLimit: 10, maxLimit: 50, maxOffset: Number.POSITIVE_INFINITY, noun: "closed positions" } as const;
+export const CLOSED_POSITIONS_LIMITS = {
+  defaultLimit: 10,
+  maxLimit: 50,
+  maxOffset: Number.POSITIVE_INFINITY,
+  noun: "closed positions",
+} as const;
 const MAX_HOLDERS = 20;
 const DAY = 86_400;
 
@@ -75,7 +100,9 @@ function marketsOf(world: World, query: URLSearchParams): Set<number> | null {
   if (!conditions.length && !eventId) return null;
   const event = eventId ? world.events.find((e) => e.id === eventId) : undefined;
   const byCondition = conditions.length ? new Set(conditions.map((c) => world.marketIndexByCondition(c))) : null;
-  const markets = world.markets.map((m) => m.index).filter((m) => (!byCondition || byCondition.has(m)) && (!eventId || event?.marketIndexes.includes(m)));
+  const markets = world.markets
+    .map((m) => m.index)
+    .filter((m) => (!byCondition || byCondition.has(m)) && (!eventId || event?.marketIndexes.includes(m)));
   return new Set(markets);
 }
 
@@ -88,7 +115,8 @@ function sortBy<T extends { token: number }>(rows: T[], key: (row: T) => number 
   });
 }
 
-const direction = (query: URLSearchParams): 1 | -1 => (enumParam(query, "sortDirection", ["ASC", "DESC"], "DESC") === "ASC" ? 1 : -1);
+const direction = (query: URLSearchParams): 1 | -1 =>
+  enumParam(query, "sortDirection", ["ASC", "DESC"], "DESC") === "ASC" ? 1 : -1;
 
 export function positionsRoute(state: VenueState, query: URLSearchParams): SimReply {
   const world = state.world;
@@ -98,18 +126,25 @@ export function positionsRoute(state: VenueState, query: URLSearchParams): SimRe
   const redeemable = boolParam(query, "redeemable");
   const mergeable = boolParam(query, "mergeable");
   const title = query.get("title")?.toLowerCase() ?? "";
-  const sort = enumParam(query, "sortBy", ["CURRENT", "INITIAL", "TOKENS", "CASHPNL", "PERCENTPNL", "TITLE", "RESOLVING", "PRICE", "AVGPRICE"], "TOKENS");
+  const sort = enumParam(
+    query,
+    "sortBy",
+    ["CURRENT", "INITIAL", "TOKENS", "CASHPNL", "PERCENTPNL", "TITLE", "RESOLVING", "PRICE", "AVGPRICE"],
+    "TOKENS",
+  );
   const dir = direction(query);
   if (w < 0) return json([]);
   const markets = marketsOf(world, query);
-  const rows = state.reference(w).positions.filter(
-    (p) =>
-      p.size >= threshold &&
-      (redeemable === null || p.redeemable === redeemable) &&
-      (mergeable === null || p.mergeable === mergeable) &&
-      (!markets || markets.has(p.market)) &&
-      (!title || world.markets[p.market]!.question.toLowerCase().includes(title)),
-  );
+  const rows = state
+    .reference(w)
+    .positions.filter(
+      (p) =>
+        p.size >= threshold &&
+        (redeemable === null || p.redeemable === redeemable) &&
+        (mergeable === null || p.mergeable === mergeable) &&
+        (!markets || markets.has(p.market)) &&
+        (!title || world.markets[p.market]!.question.toLowerCase().includes(title)),
+    );
   const keys: Record<typeof sort, (p: ReferencePosition) => number | string> = {
     CURRENT: (p) => p.currentValue,
     INITIAL: (p) => p.initialValue,
@@ -154,7 +189,8 @@ export function tradedRoute(state: VenueState, query: URLSearchParams): SimReply
   const world = state.world;
   const w = requiredWallet(state, query);
   const markets = new Set<number>();
-  if (w >= 0) for (const f of world.fillsOfWallet(w)) markets.add(world.tables.matchMarket[world.tables.fillMatch[f]!]!);
+  if (w >= 0)
+    for (const f of world.fillsOfWallet(w)) markets.add(world.tables.matchMarket[world.tables.fillMatch[f]!]!);
   return json({ user: (query.get("user") ?? "").toLowerCase(), traded: markets.size });
 }
 
@@ -170,7 +206,9 @@ export function holdersRoute(state: VenueState, query: URLSearchParams): SimRepl
     const book = rebuildHoldings(world, [m]).book(m);
     for (const outcome of [0, 1] as const) {
       const slots = book.wallets.map((_, slot) => slot).filter((slot) => book.balances[outcome][slot]! >= minBalance);
-      slots.sort((a, b) => book.balances[outcome][b]! - book.balances[outcome][a]! || book.wallets[a]! - book.wallets[b]!);
+      slots.sort(
+        (a, b) => book.balances[outcome][b]! - book.balances[outcome][a]! || book.wallets[a]! - book.wallets[b]!,
+      );
       const token = m * 2 + outcome;
       out.push({
         token: world.tokenId(token),
@@ -202,6 +240,11 @@ export function pnlHandler(state: VenueState): RouteHandler {
     enumParam(request.query, "fidelity", ["1H", "3H", "12H", "1D"], "1D");
     if (w < 0) return json([]);
     const since = state.now() - INTERVALS[interval]!;
-    return json(state.reference(w).curve.filter((point) => point.t >= since).map((point) => ({ t: point.t, p: point.p })));
+    return json(
+      state
+        .reference(w)
+        .curve.filter((point) => point.t >= since)
+        .map((point) => ({ t: point.t, p: point.p })),
+    );
   };
 }

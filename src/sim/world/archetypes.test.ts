@@ -25,7 +25,9 @@ describe("archetypes behave as labelled", () => {
   });
 
   it("volume bots make many fills under 20 USD", () => {
-    const retailMedian = members("retail").map((w) => world.fillsOfWallet(w).length).sort((a, b) => a - b)[700]!;
+    const retailMedian = members("retail")
+      .map((w) => world.fillsOfWallet(w).length)
+      .sort((a, b) => a - b)[700]!;
     for (const w of members("volume_bot")) {
       const fills = fillsOf(w);
       expect(fills.every((f) => f.usd < 20 * 1e6)).toBe(true);
@@ -45,10 +47,26 @@ describe("archetypes behave as labelled", () => {
       // markets where the wallet held YES and NO at the same time
       const held = new Map<number, [number, number]>();
       const both = new Set<number>();
-      const events = [...fills.map((f) => ({ ts: f.ts, log: f.logIndex, m: f.market, o: f.outcome, d: f.side === "BUY" ? f.size : -f.size }))];
+      const events = [
+        ...fills.map((f) => ({
+          ts: f.ts,
+          log: f.logIndex,
+          m: f.market,
+          o: f.outcome,
+          d: f.side === "BUY" ? f.size : -f.size,
+        })),
+      ];
       for (const i of world.opsOfWallet(w)) {
         const op = world.op(i);
-        if (op.type === "SPLIT" || op.type === "MERGE") for (const o of [0, 1]) events.push({ ts: op.ts, log: op.logIndex, m: op.market, o: o as 0 | 1, d: op.type === "SPLIT" ? op.amount : -op.amount });
+        if (op.type === "SPLIT" || op.type === "MERGE")
+          for (const o of [0, 1])
+            events.push({
+              ts: op.ts,
+              log: op.logIndex,
+              m: op.market,
+              o: o as 0 | 1,
+              d: op.type === "SPLIT" ? op.amount : -op.amount,
+            });
       }
       events.sort((a, b) => a.ts - b.ts || a.log - b.log);
       for (const e of events) {
@@ -94,7 +112,11 @@ describe("archetypes behave as labelled", () => {
     let flips = 0;
     for (const w of whales) {
       const r = referencePnl(world, w);
-      const cost = Math.max(0, ...r.positions.map((p) => p.size * p.avgPrice), ...r.closedPositions.map((p) => p.totalBought * p.avgPrice));
+      const cost = Math.max(
+        0,
+        ...r.positions.map((p) => p.size * p.avgPrice),
+        ...r.closedPositions.map((p) => p.totalBought * p.avgPrice),
+      );
       if (cost > 200_000) big++;
       const sold = new Map<number, number>();
       for (const f of fillsOf(w)) {
@@ -118,8 +140,15 @@ describe("archetypes behave as labelled", () => {
         const sides = new Map<string, number>();
         for (const w of group) {
           const net = new Map<number, number>();
-          for (const f of fillsOf(w)) if (markets.includes(f.market)) net.set(f.market, (net.get(f.market) ?? 0) + (f.side === "BUY" ? 1 : -1) * (f.outcome === 0 ? f.usd : -f.usd));
-          for (const [m, v] of net) if (v !== 0) sides.set(`${m}:${v > 0 ? "YES" : "NO"}`, (sides.get(`${m}:${v > 0 ? "YES" : "NO"}`) ?? 0) + 1);
+          for (const f of fillsOf(w))
+            if (markets.includes(f.market))
+              net.set(
+                f.market,
+                (net.get(f.market) ?? 0) + (f.side === "BUY" ? 1 : -1) * (f.outcome === 0 ? f.usd : -f.usd),
+              );
+          for (const [m, v] of net)
+            if (v !== 0)
+              sides.set(`${m}:${v > 0 ? "YES" : "NO"}`, (sides.get(`${m}:${v > 0 ? "YES" : "NO"}`) ?? 0) + 1);
         }
         const aligned = [...sides.values()].filter((n) => n >= 3).length;
         if (group.length >= 3 && aligned >= 2) clusters++;

@@ -31,7 +31,10 @@ export function tradingDays(o: ResolvedWorldOptions, startDate: number, stop: nu
 
 class WeightedPool {
   readonly cum: Float64Array;
-  constructor(readonly items: Int32Array, weights: Float64Array) {
+  constructor(
+    readonly items: Int32Array,
+    weights: Float64Array,
+  ) {
     this.cum = new Float64Array(items.length);
     let s = 0;
     for (let i = 0; i < items.length; i++) this.cum[i] = s += weights[i]!;
@@ -52,16 +55,30 @@ function pool(indexes: number[], weightOf: (i: number) => number): WeightedPool 
 export function buildAudience(o: ResolvedWorldOptions, catalog: Catalog, pop: Population, rng: Rng): Audience {
   const { markets, events } = catalog;
   const M = markets.length;
-  const activity = Float64Array.from(markets, (m) => m.popularity * Math.sqrt(tradingDays(o, m.startDate, m.tradingStop)));
+  const activity = Float64Array.from(
+    markets,
+    (m) => m.popularity * Math.sqrt(tradingDays(o, m.startDate, m.tradingStop)),
+  );
   const endsInWindow = (i: number) => markets[i]!.tradingStop <= o.end;
   const all = [...Array(M).keys()];
   const global = pool(all, (i) => activity[i]!);
   const ending = pool(all, (i) => activity[i]! * (endsInWindow(i) ? 3 : 0.3));
-  const byCategory = CATEGORIES.map((c) => pool(all.filter((i) => markets[i]!.category === c), (i) => activity[i]!));
+  const byCategory = CATEGORIES.map((c) =>
+    pool(
+      all.filter((i) => markets[i]!.category === c),
+      (i) => activity[i]!,
+    ),
+  );
   const negRiskEvents = events.filter((e) => e.negRisk && e.marketIndexes.length >= 3);
   const eventActivity = (e: (typeof events)[number]) => e.marketIndexes.reduce((s, i) => s + activity[i]!, 0);
-  const negRiskPool = pool(negRiskEvents.map((e) => e.index), (i) => eventActivity(events[i]!));
-  const groupEventPool = pool(negRiskEvents.map((e) => e.index), (i) => eventActivity(events[i]!) * (endsInWindow(events[i]!.marketIndexes[0]!) ? 3 : 0.5));
+  const negRiskPool = pool(
+    negRiskEvents.map((e) => e.index),
+    (i) => eventActivity(events[i]!),
+  );
+  const groupEventPool = pool(
+    negRiskEvents.map((e) => e.index),
+    (i) => eventActivity(events[i]!) * (endsInWindow(events[i]!.marketIndexes[0]!) ? 3 : 0.5),
+  );
 
   const entryMarket: number[] = [];
   const entryWallet: number[] = [];
@@ -80,7 +97,8 @@ export function buildAudience(o: ResolvedWorldOptions, catalog: Catalog, pop: Po
       let m: number;
       const u = rng.next();
       if (u < preferEnding && ending.total > 0) m = ending.draw(rng);
-      else if (u < preferEnding + 0.6 * (1 - preferEnding) && byCategory[favs[tries & 1]!]!.total > 0) m = byCategory[favs[tries & 1]!]!.draw(rng);
+      else if (u < preferEnding + 0.6 * (1 - preferEnding) && byCategory[favs[tries & 1]!]!.total > 0)
+        m = byCategory[favs[tries & 1]!]!.draw(rng);
       else if (global.total > 0) m = global.draw(rng);
       else return;
       taken.add(m);
@@ -110,7 +128,8 @@ export function buildAudience(o: ResolvedWorldOptions, catalog: Catalog, pop: Po
         continue;
       case "negrisk_converter": {
         const chosen = new Set<number>();
-        for (let t = 0; chosen.size < count && t < count * 4 && negRiskPool.total > 0; t++) chosen.add(negRiskPool.draw(rng));
+        for (let t = 0; chosen.size < count && t < count * 4 && negRiskPool.total > 0; t++)
+          chosen.add(negRiskPool.draw(rng));
         for (const e of chosen) for (const m of events[e]!.marketIndexes) add(m, w);
         continue;
       }
@@ -137,7 +156,8 @@ export function buildAudience(o: ResolvedWorldOptions, catalog: Catalog, pop: Po
   // Every market gets at least one market maker, so that MINT and MERGE always find a counterparty.
   const makers = [...Array(W).keys()].filter((w) => ARCHETYPES[pop.archetypeCode[w]!] === "market_maker");
   const hasMaker = new Uint8Array(M);
-  for (let i = 0; i < entryMarket.length; i++) if (entryMaker[i]! >= PROFILES.market_maker.makerWeight) hasMaker[entryMarket[i]!] = 1;
+  for (let i = 0; i < entryMarket.length; i++)
+    if (entryMaker[i]! >= PROFILES.market_maker.makerWeight) hasMaker[entryMarket[i]!] = 1;
   let next = 0;
   for (let m = 0; m < M && makers.length; m++) if (!hasMaker[m]) add(m, makers[next++ % makers.length]!);
 

@@ -179,7 +179,15 @@ export class Behaviour {
   }
 
   /** Whales build positions on their side; a flipping whale starts on the wrong side, sells out and reverses. */
-  private whale(wallet: number, market: WorldMarket, ts: number, book: MarketBook, rng: Rng, median: number, mayFlip: boolean): boolean {
+  private whale(
+    wallet: number,
+    market: WorldMarket,
+    ts: number,
+    book: MarketBook,
+    rng: Rng,
+    median: number,
+    mayFlip: boolean,
+  ): boolean {
     const view = this.view(wallet, market, ts, rng, mayFlip);
     if (view.flipAt > 0 && ts >= view.flipAt && !view.flipped) {
       view.flipped = true;

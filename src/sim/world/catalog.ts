@@ -8,7 +8,16 @@ import { slugify } from "./names.js";
 import { LatentPath, PRICE_SCALE, hazardLadder, latentLadder, negRiskPaths, type PricePath } from "./prices.js";
 import type { Rng } from "./random.js";
 import { CATEGORY_WEIGHTS, TEMPLATES, territoryDrafts, type EventDraft } from "./templates.js";
-import { CATEGORIES, type Category, type FeeSchedule, type MarketStatus, type Resolution, type ResolvedWorldOptions, type WorldEvent, type WorldMarket } from "./types.js";
+import {
+  CATEGORIES,
+  type Category,
+  type FeeSchedule,
+  type MarketStatus,
+  type Resolution,
+  type ResolvedWorldOptions,
+  type WorldEvent,
+  type WorldMarket,
+} from "./types.js";
 
 const DAY = 86_400;
 const HOUR = 3_600;
@@ -119,12 +128,22 @@ export function buildCatalog(o: ResolvedWorldOptions, key: readonly [number, num
     let eventPaths: PricePath[];
     let stops: number[];
     if (draft.model === "latent") {
-      const r = latentLadder(rng, toDay(startTs), toDay(end), draft.markets.map((m) => m.initialPrice ?? 0.5));
+      const r = latentLadder(
+        rng,
+        toDay(startTs),
+        toDay(end),
+        draft.markets.map((m) => m.initialPrice ?? 0.5),
+      );
       truths = r.truths;
       eventPaths = r.paths;
       stops = draft.markets.map(() => end);
     } else if (draft.model === "hazard") {
-      const r = hazardLadder(rng, toDay(startTs), draft.markets.map((m) => toDay(m.deadline ?? end)), draft.finalProbability ?? 0.3);
+      const r = hazardLadder(
+        rng,
+        toDay(startTs),
+        draft.markets.map((m) => toDay(m.deadline ?? end)),
+        draft.finalProbability ?? 0.3,
+      );
       truths = r.truths;
       eventPaths = r.paths;
       stops = r.stopDays.map(fromDay);
@@ -167,7 +186,8 @@ export function buildCatalog(o: ResolvedWorldOptions, key: readonly [number, num
         }
       }
       const initialYes = path.yesAt(toDay(startTs)) / PRICE_SCALE;
-      const popularity = eventPopularity * rng.logNormal(1, 0.6) * (negRisk ? (0.3 + 2.5 * initialYes) / Math.sqrt(k) : 1);
+      const popularity =
+        eventPopularity * rng.logNormal(1, 0.6) * (negRisk ? (0.3 + 2.5 * initialYes) / Math.sqrt(k) : 1);
       const slug = uniqueSlug(slugify(md.question), marketSlugs);
       markets.push({
         index,

@@ -19,7 +19,10 @@ export const FLAG_NO = 1;
 export const FLAG_SELL = 2;
 export const FLAG_TAKER = 4;
 
-function grown<T extends Int32Array | Uint32Array | Float64Array | Uint8Array | Uint16Array>(a: T, capacity: number): T {
+function grown<T extends Int32Array | Uint32Array | Float64Array | Uint8Array | Uint16Array>(
+  a: T,
+  capacity: number,
+): T {
   const next = new (a.constructor as new (n: number) => T)(capacity);
   next.set(a.length > capacity ? (a.subarray(0, capacity) as T) : a);
   return next;

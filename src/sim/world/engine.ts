@@ -83,27 +83,41 @@ export class TradingEngine {
         if (n) return n;
         continue;
       }
-      if (this.behaviour.decide(w, m, yes, ts, book, rng, this.intent)) return this.execute(m, ts, yes, w, book, rng, maxFills - 1);
+      if (this.behaviour.decide(w, m, yes, ts, book, rng, this.intent))
+        return this.execute(m, ts, yes, w, book, rng, maxFills - 1);
     }
     return 0;
   }
 
-  private execute(m: number, ts: number, yes: number, w: number, book: MarketBook, rng: Rng, maxMakers: number): number {
+  private execute(
+    m: number,
+    ts: number,
+    yes: number,
+    w: number,
+    book: MarketBook,
+    rng: Rng,
+    maxMakers: number,
+  ): number {
     this.informedTaker = INFORMED[this.ctx.pop.archetypeCode[w]!] === 1;
     const o = this.intent.outcome;
     const price = o === YES ? yes : PRICE_ONE - yes;
     if (this.intent.side === BUY) {
       const target = this.intent.shares;
-      if (rng.chance(0.02) && this.pickMakers(m, book, o, true, price, target, w, maxMakers, rng)) return this.commit(ts, m, yes, COMPLEMENTARY, w, o, BUY, o, SELL);
-      if (this.pickMakers(m, book, 1 - o, false, PRICE_ONE - price, target, w, maxMakers, rng)) return this.commit(ts, m, yes, MINT, w, o, BUY, 1 - o, BUY);
+      if (rng.chance(0.02) && this.pickMakers(m, book, o, true, price, target, w, maxMakers, rng))
+        return this.commit(ts, m, yes, COMPLEMENTARY, w, o, BUY, o, SELL);
+      if (this.pickMakers(m, book, 1 - o, false, PRICE_ONE - price, target, w, maxMakers, rng))
+        return this.commit(ts, m, yes, MINT, w, o, BUY, 1 - o, BUY);
       return 0;
     }
     const target = Math.min(this.intent.shares, book.shares(w, o));
     if (target < LOT) return 0;
     const mergeFirst = rng.chance(0.55);
-    if (mergeFirst && this.pickMakers(m, book, 1 - o, true, PRICE_ONE - price, target, w, maxMakers, rng)) return this.commit(ts, m, yes, MERGE, w, o, SELL, 1 - o, SELL);
-    if (this.pickMakers(m, book, o, false, price, target, w, maxMakers, rng)) return this.commit(ts, m, yes, COMPLEMENTARY, w, o, SELL, o, BUY);
-    if (!mergeFirst && this.pickMakers(m, book, 1 - o, true, PRICE_ONE - price, target, w, maxMakers, rng)) return this.commit(ts, m, yes, MERGE, w, o, SELL, 1 - o, SELL);
+    if (mergeFirst && this.pickMakers(m, book, 1 - o, true, PRICE_ONE - price, target, w, maxMakers, rng))
+      return this.commit(ts, m, yes, MERGE, w, o, SELL, 1 - o, SELL);
+    if (this.pickMakers(m, book, o, false, price, target, w, maxMakers, rng))
+      return this.commit(ts, m, yes, COMPLEMENTARY, w, o, SELL, o, BUY);
+    if (!mergeFirst && this.pickMakers(m, book, 1 - o, true, PRICE_ONE - price, target, w, maxMakers, rng))
+      return this.commit(ts, m, yes, MERGE, w, o, SELL, 1 - o, SELL);
     return 0;
   }
 
@@ -111,7 +125,17 @@ export class TradingEngine {
    * Chooses up to `maxMakers` maker orders for `outcome` at `price` adding up to at most `target` shares:
    * sellers from the holders of the token, buyers from the market's resting-order wallets. Returns the count.
    */
-  private pickMakers(m: number, book: MarketBook, outcome: number, sells: boolean, price: number, target: number, taker: number, maxMakers: number, rng: Rng): number {
+  private pickMakers(
+    m: number,
+    book: MarketBook,
+    outcome: number,
+    sells: boolean,
+    price: number,
+    target: number,
+    taker: number,
+    maxMakers: number,
+    rng: Rng,
+  ): number {
     const { audience, pop } = this.ctx;
     const lo = audience.makerOffsets[m]!;
     const hi = audience.makerOffsets[m + 1]!;
@@ -132,17 +156,24 @@ export class TradingEngine {
     this.makerCount = 0;
     for (let s = 0; s < desired && remaining >= LOT; s++) {
       for (let tries = 0; tries < 5; tries++) {
-        const w = sells ? book.randomHolder(outcome, LOT, rng, 4, this.eligible) : audience.makerWallets[searchCumulative(audience.makerCum, lo, hi, rng.next() * total)]!;
+        const w = sells
+          ? book.randomHolder(outcome, LOT, rng, 4, this.eligible)
+          : audience.makerWallets[searchCumulative(audience.makerCum, lo, hi, rng.next() * total)]!;
         if (w < 0) break;
         if (!sells && !this.eligible(w)) continue;
         const archetype = pop.archetypeCode[w]!;
         let cap = remaining;
         if (archetype === BOT) cap = Math.min(cap, Math.floor((rng.between(2, 19.99) * 1e12) / price / LOT) * LOT);
-        else if (archetype === RETAIL || archetype === NOISE) cap = Math.min(cap, sharesFor(rng.logNormal(pop.sizeMedianUsd[w]! * (archetype === NOISE ? 10 : 4), 0.9), price));
+        else if (archetype === RETAIL || archetype === NOISE)
+          cap = Math.min(
+            cap,
+            sharesFor(rng.logNormal(pop.sizeMedianUsd[w]! * (archetype === NOISE ? 10 : 4), 0.9), price),
+          );
         if (sells) {
           cap = Math.min(cap, book.shares(w, outcome));
           // Selling one side leaves the other: a market maker sells only what keeps it within its limit.
-          if (archetype === MARKET_MAKER) cap = Math.min(cap, this.mmLimit - (book.shares(w, 1 - outcome) - book.shares(w, outcome)));
+          if (archetype === MARKET_MAKER)
+            cap = Math.min(cap, this.mmLimit - (book.shares(w, 1 - outcome) - book.shares(w, outcome)));
         } else if ((archetype === RETAIL || archetype === NOISE) && book.shares(w, 1 - outcome) > 0) {
           // A directional trader rests buy orders on the side it holds, not against its own position.
           continue;
@@ -151,7 +182,10 @@ export class TradingEngine {
           if (price < 50_000 || price > 950_000) continue;
           cap = Math.min(cap, this.mmLimit - (book.shares(w, outcome) - book.shares(w, 1 - outcome)));
         }
-        const part = s === desired - 1 ? cap : Math.min(cap, Math.max(1_000_000, Math.floor((remaining * rng.between(0.25, 0.75)) / LOT) * LOT));
+        const part =
+          s === desired - 1
+            ? cap
+            : Math.min(cap, Math.max(1_000_000, Math.floor((remaining * rng.between(0.25, 0.75)) / LOT) * LOT));
         if (part < LOT) continue;
         picked[count] = w;
         this.makerSizes[count] = part;
@@ -167,18 +201,40 @@ export class TradingEngine {
   /** May wallet w rest a maker order against the current taker (and is it not already in this match)? */
   private readonly eligible = (w: number): boolean => {
     const archetype = this.ctx.pop.archetypeCode[w]!;
-    if (w === this.taker || MAKER_CAPABLE[archetype] !== 1 || (archetype === MARKET_MAKER && this.informedTaker)) return false;
+    if (w === this.taker || MAKER_CAPABLE[archetype] !== 1 || (archetype === MARKET_MAKER && this.informedTaker))
+      return false;
     for (let i = 0; i < this.makerCount; i++) if (this.makerWallets[i] === w) return false;
     return true;
   };
 
   /** Writes the match prepared in the scratch arrays and moves the shares. Returns its fill count. */
-  private commit(ts: number, m: number, yes: number, type: number, taker: number, o: number, side: number, makerOutcome: number, makerSide: number): number {
+  private commit(
+    ts: number,
+    m: number,
+    yes: number,
+    type: number,
+    taker: number,
+    o: number,
+    side: number,
+    makerOutcome: number,
+    makerSide: number,
+  ): number {
     const count = this.makerCount;
     const takerPrice = o === YES ? yes : PRICE_ONE - yes;
     const takerFlags = (o ? FLAG_NO : 0) | (side === SELL ? FLAG_SELL : 0);
     const makerFlags = (makerOutcome ? FLAG_NO : 0) | (makerSide === SELL ? FLAG_SELL : 0);
-    this.ctx.tables.addMatch(ts, m, takerPrice, type, taker, takerFlags, count, this.makerWallets, this.makerSizes, makerFlags);
+    this.ctx.tables.addMatch(
+      ts,
+      m,
+      takerPrice,
+      type,
+      taker,
+      takerFlags,
+      count,
+      this.makerWallets,
+      this.makerSizes,
+      makerFlags,
+    );
     const book = this.ctx.holdings.book(m);
     let total = 0;
     for (let k = 0; k < count; k++) {
@@ -215,7 +271,8 @@ export class TradingEngine {
     const o = rng.int(2);
     const size = sharesFor(rng.logNormal(pop.sizeMedianUsd[w]!, 0.6), o === YES ? yes : PRICE_ONE - yes);
     this.makerSizes[0] = size;
-    if (book.shares(partner, o) >= size && rng.chance(0.5)) return this.commit(ts, m, yes, COMPLEMENTARY, w, o, BUY, o, SELL);
+    if (book.shares(partner, o) >= size && rng.chance(0.5))
+      return this.commit(ts, m, yes, COMPLEMENTARY, w, o, BUY, o, SELL);
     return this.commit(ts, m, yes, MINT, w, o, BUY, 1 - o, BUY);
   }
 }

@@ -42,7 +42,11 @@ export function generateWorld(options: WorldOptions): World {
   const catalog = buildCatalog(o, key, Rng.derive(key, "catalog"));
   const pop = buildPopulation(o, key, Rng.derive(key, "population"));
   const audience = buildAudience(o, catalog, pop, Rng.derive(key, "audience"));
-  const tables = new TradeTables(Math.ceil(o.fills / 2.2), Math.ceil(o.fills * 1.02) + 64, Math.ceil(o.fills / 15) + 1024);
+  const tables = new TradeTables(
+    Math.ceil(o.fills / 2.2),
+    Math.ceil(o.fills * 1.02) + 64,
+    Math.ceil(o.fills / 15) + 1024,
+  );
   const ctx: SimContext = { o, catalog, pop, audience, tables, holdings: new Holdings(catalog.markets.length) };
   runHistory(ctx, Rng.derive(key, "trading"));
   tables.trim();
@@ -92,7 +96,9 @@ function runHistory(ctx: SimContext, rng: Rng): void {
       const progress = Math.min(1, ((lo + hi) / 2 - market.startDate) / life);
       // Busier toward the end of a market's life; long-lived markets spread their interest thinner per day.
       const ramp = 0.6 + 2.4 * progress * progress;
-      intensity[m] = (market.popularity * ramp * ((hi - lo) / DAY)) / Math.sqrt(1 + tradingDays(o, market.startDate, market.tradingStop) / 30);
+      intensity[m] =
+        (market.popularity * ramp * ((hi - lo) / DAY)) /
+        Math.sqrt(1 + tradingDays(o, market.startDate, market.tradingStop) / 30);
       total += intensity[m]!;
     }
 

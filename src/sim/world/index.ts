@@ -28,7 +28,16 @@ export {
   type WalletReference,
 } from "./reference-pnl.js";
 export { LiveFeed, startLive, rebuildHoldings, type LiveOptions, type LiveAppend } from "./live.js";
-export { BLOCK_ANCHOR, BLOCK_TIME_SECONDS, V2_CUTOVER_TS, blockAt, blockTimestamp, collateralAddress, exchangeAddress, exchangeVersion } from "./chain.js";
+export {
+  BLOCK_ANCHOR,
+  BLOCK_TIME_SECONDS,
+  V2_CUTOVER_TS,
+  blockAt,
+  blockTimestamp,
+  collateralAddress,
+  exchangeAddress,
+  exchangeVersion,
+} from "./chain.js";
 export { notionalMicro, takerFeeMicro } from "./fees.js";
 export { FLAG_NO, FLAG_SELL, FLAG_TAKER, TradeTables } from "./columns.js";
 export { PROFILES, archetypeCounts } from "./population.js";

@@ -26,7 +26,9 @@ describe("world invariants (property-based over seeds and sizes)", () => {
   it("keeps MINT near 80% of fills once the world has some size", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), (seed) => {
-        const stats = worldStats(generateWorld({ seed, end: TEST_END, markets: 120, wallets: 1_000, fills: 25_000, days: 60 }));
+        const stats = worldStats(
+          generateWorld({ seed, end: TEST_END, markets: 120, wallets: 1_000, fills: 25_000, days: 60 }),
+        );
         expect(stats.fillShareByType.MINT).toBeGreaterThan(0.7);
         expect(stats.fillShareByType.MINT).toBeLessThan(0.88);
       }),

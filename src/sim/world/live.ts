@@ -41,7 +41,14 @@ export class LiveFeed {
     if (!(this.rate >= 0)) throw new RangeError(`matchesPerSecond must be >= 0, got ${options.matchesPerSecond}`);
     const from = alignUp(Math.max(options.from, world.tables.lastTs + BLOCK_TIME_SECONDS));
     this.nextBlock = blockAt(from);
-    this.candidates = world.markets.filter((m) => m.startDate <= from && m.tradingStop > from && world.audience.takerOffsets[m.index + 1]! > world.audience.takerOffsets[m.index]!).map((m) => m.index);
+    this.candidates = world.markets
+      .filter(
+        (m) =>
+          m.startDate <= from &&
+          m.tradingStop > from &&
+          world.audience.takerOffsets[m.index + 1]! > world.audience.takerOffsets[m.index]!,
+      )
+      .map((m) => m.index);
     this.cumulative = new Float64Array(this.candidates.length);
     let sum = 0;
     this.candidates.forEach((m, i) => (this.cumulative[i] = sum += world.markets[m]!.popularity));

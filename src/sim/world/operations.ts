@@ -7,8 +7,29 @@
 import type { SimContext } from "./engine.js";
 import { PROFILES } from "./population.js";
 import type { Rng } from "./random.js";
-import { DayItems, ITEM_CONVERT, ITEM_MERGE, ITEM_REDEEM, ITEM_RESOLVE, ITEM_REWARD, ITEM_SPLIT, ITEM_SWEEP, randomInstant, type PlannedItem } from "./timeline.js";
-import { ARCHETYPES, NO, OP_CONVERSION, OP_MERGE, OP_REDEEM, OP_RESOLUTION, OP_REWARD, OP_SPLIT, YES } from "./types.js";
+import {
+  DayItems,
+  ITEM_CONVERT,
+  ITEM_MERGE,
+  ITEM_REDEEM,
+  ITEM_RESOLVE,
+  ITEM_REWARD,
+  ITEM_SPLIT,
+  ITEM_SWEEP,
+  randomInstant,
+  type PlannedItem,
+} from "./timeline.js";
+import {
+  ARCHETYPES,
+  NO,
+  OP_CONVERSION,
+  OP_MERGE,
+  OP_REDEEM,
+  OP_RESOLUTION,
+  OP_REWARD,
+  OP_SPLIT,
+  YES,
+} from "./types.js";
 
 const DAY = 86_400;
 const LOT = 10_000;
@@ -74,9 +95,12 @@ export class Operations {
         const ts = randomInstant(rng, ...this.window(m, d0, d1));
         if (ts >= 0) items.push(ts, ITEM_MERGE, w, m);
       }
-      if (rng.chance(0.8)) items.push(randomInstant(rng, d0, d1), ITEM_REWARD, w, -1, Math.round(rng.between(5, 80) * 100) * 10_000);
+      if (rng.chance(0.8))
+        items.push(randomInstant(rng, d0, d1), ITEM_REWARD, w, -1, Math.round(rng.between(5, 80) * 100) * 10_000);
     }
-    for (const w of this.bots) if (rng.chance(0.8)) items.push(randomInstant(rng, d0, d1), ITEM_REWARD, w, -1, Math.round(rng.between(1, 15) * 100) * 10_000);
+    for (const w of this.bots)
+      if (rng.chance(0.8))
+        items.push(randomInstant(rng, d0, d1), ITEM_REWARD, w, -1, Math.round(rng.between(1, 15) * 100) * 10_000);
     for (const w of this.converters) {
       for (const e of this.followedEvents.get(w) ?? []) {
         const first = this.ctx.catalog.events[e]!.marketIndexes[0]!;

@@ -31,16 +31,126 @@ export interface ArchetypeProfile {
 
 /** Market makers follow many markets and mostly rest orders; their small taker weight is for rebalancing only. */
 export const PROFILES: Record<Archetype, ArchetypeProfile> = {
-  retail: { share: 0, min: 0, takerWeight: 1, makerWeight: 0.6, markets: [1, 12], sizeUsd: [8, 80], knowledge: [0, 0], named: 0.25, redeemWin: 0.92, redeemLose: 0.3 },
-  noise: { share: 0.15, min: 20, takerWeight: 1.6, makerWeight: 1, markets: [5, 40], sizeUsd: [30, 3000], knowledge: [0, 0], named: 0.35, redeemWin: 0.95, redeemLose: 0.4 },
-  skilled: { share: 0.03, min: 20, takerWeight: 2.2, makerWeight: 0, markets: [70, 140], sizeUsd: [150, 3000], knowledge: [0.5, 0.8], named: 0.7, redeemWin: 0.98, redeemLose: 0.7 },
-  favourite_farmer: { share: 0.02, min: 20, takerWeight: 3, makerWeight: 0, markets: [30, 90], sizeUsd: [300, 5000], knowledge: [0, 0], named: 0.5, redeemWin: 1, redeemLose: 0.8 },
-  volume_bot: { share: 0.012, min: 20, takerWeight: 14, makerWeight: 3, markets: [25, 80], sizeUsd: [3, 12], knowledge: [0, 0], named: 0.4, redeemWin: 0.9, redeemLose: 0.5 },
-  market_maker: { share: 0.01, min: 20, takerWeight: 0.15, makerWeight: 50, markets: [100, 200], sizeUsd: [200, 2000], knowledge: [0, 0], named: 0.6, redeemWin: 1, redeemLose: 0.9 },
-  wash_trader: { share: 0.016, min: 20, takerWeight: 4, makerWeight: 0, markets: [6, 15], sizeUsd: [100, 1500], knowledge: [0, 0], named: 0.3, redeemWin: 0.9, redeemLose: 0.5 },
-  whale: { share: 0.012, min: 20, takerWeight: 2.5, makerWeight: 0, markets: [12, 35], sizeUsd: [40_000, 150_000], knowledge: [0.3, 0.6], named: 0.7, redeemWin: 0.97, redeemLose: 0.8 },
-  aligned_whale: { share: 0.01, min: 20, takerWeight: 1.8, makerWeight: 0, markets: [12, 25], sizeUsd: [25_000, 80_000], knowledge: [0.35, 0.6], named: 0.7, redeemWin: 0.97, redeemLose: 0.8 },
-  negrisk_converter: { share: 0.012, min: 20, takerWeight: 2.5, makerWeight: 0, markets: [4, 10], sizeUsd: [300, 3000], knowledge: [0, 0], named: 0.4, redeemWin: 0.95, redeemLose: 0.6 },
+  retail: {
+    share: 0,
+    min: 0,
+    takerWeight: 1,
+    makerWeight: 0.6,
+    markets: [1, 12],
+    sizeUsd: [8, 80],
+    knowledge: [0, 0],
+    named: 0.25,
+    redeemWin: 0.92,
+    redeemLose: 0.3,
+  },
+  noise: {
+    share: 0.15,
+    min: 20,
+    takerWeight: 1.6,
+    makerWeight: 1,
+    markets: [5, 40],
+    sizeUsd: [30, 3000],
+    knowledge: [0, 0],
+    named: 0.35,
+    redeemWin: 0.95,
+    redeemLose: 0.4,
+  },
+  skilled: {
+    share: 0.03,
+    min: 20,
+    takerWeight: 2.2,
+    makerWeight: 0,
+    markets: [70, 140],
+    sizeUsd: [150, 3000],
+    knowledge: [0.5, 0.8],
+    named: 0.7,
+    redeemWin: 0.98,
+    redeemLose: 0.7,
+  },
+  favourite_farmer: {
+    share: 0.02,
+    min: 20,
+    takerWeight: 3,
+    makerWeight: 0,
+    markets: [30, 90],
+    sizeUsd: [300, 5000],
+    knowledge: [0, 0],
+    named: 0.5,
+    redeemWin: 1,
+    redeemLose: 0.8,
+  },
+  volume_bot: {
+    share: 0.012,
+    min: 20,
+    takerWeight: 14,
+    makerWeight: 3,
+    markets: [25, 80],
+    sizeUsd: [3, 12],
+    knowledge: [0, 0],
+    named: 0.4,
+    redeemWin: 0.9,
+    redeemLose: 0.5,
+  },
+  market_maker: {
+    share: 0.01,
+    min: 20,
+    takerWeight: 0.15,
+    makerWeight: 50,
+    markets: [100, 200],
+    sizeUsd: [200, 2000],
+    knowledge: [0, 0],
+    named: 0.6,
+    redeemWin: 1,
+    redeemLose: 0.9,
+  },
+  wash_trader: {
+    share: 0.016,
+    min: 20,
+    takerWeight: 4,
+    makerWeight: 0,
+    markets: [6, 15],
+    sizeUsd: [100, 1500],
+    knowledge: [0, 0],
+    named: 0.3,
+    redeemWin: 0.9,
+    redeemLose: 0.5,
+  },
+  whale: {
+    share: 0.012,
+    min: 20,
+    takerWeight: 2.5,
+    makerWeight: 0,
+    markets: [12, 35],
+    sizeUsd: [40_000, 150_000],
+    knowledge: [0.3, 0.6],
+    named: 0.7,
+    redeemWin: 0.97,
+    redeemLose: 0.8,
+  },
+  aligned_whale: {
+    share: 0.01,
+    min: 20,
+    takerWeight: 1.8,
+    makerWeight: 0,
+    markets: [12, 25],
+    sizeUsd: [25_000, 80_000],
+    knowledge: [0.35, 0.6],
+    named: 0.7,
+    redeemWin: 0.97,
+    redeemLose: 0.8,
+  },
+  negrisk_converter: {
+    share: 0.012,
+    min: 20,
+    takerWeight: 2.5,
+    makerWeight: 0,
+    markets: [4, 10],
+    sizeUsd: [300, 3000],
+    knowledge: [0, 0],
+    named: 0.4,
+    redeemWin: 0.95,
+    redeemLose: 0.6,
+  },
 };
 
 /** Private traits of the wallets (same index as `wallets`). */
@@ -59,7 +169,9 @@ export interface Population {
 }
 
 /** Archetype → its code in `Population.archetypeCode` (the index in ARCHETYPES). */
-export const ARCHETYPE_CODE: Readonly<Record<Archetype, number>> = Object.fromEntries(ARCHETYPES.map((a, i) => [a, i])) as Record<Archetype, number>;
+export const ARCHETYPE_CODE: Readonly<Record<Archetype, number>> = Object.fromEntries(
+  ARCHETYPES.map((a, i) => [a, i]),
+) as Record<Archetype, number>;
 
 /** A lookup table by archetype code: 1 for the listed archetypes. */
 export function archetypeMask(archetypes: readonly Archetype[]): Uint8Array {
@@ -101,8 +213,14 @@ export function buildPopulation(o: ResolvedWorldOptions, key: readonly [number, 
   const ringSizes = groupSizes(rng, counts.wash_trader);
   const alignedSizes = groupSizes(rng, counts.aligned_whale);
   for (const a of ARCHETYPES) {
-    if (a === "wash_trader") ringSizes.forEach((n, g) => { for (let i = 0; i < n; i++) labels.push({ archetype: a, group: g }); });
-    else if (a === "aligned_whale") alignedSizes.forEach((n, g) => { for (let i = 0; i < n; i++) labels.push({ archetype: a, group: g }); });
+    if (a === "wash_trader")
+      ringSizes.forEach((n, g) => {
+        for (let i = 0; i < n; i++) labels.push({ archetype: a, group: g });
+      });
+    else if (a === "aligned_whale")
+      alignedSizes.forEach((n, g) => {
+        for (let i = 0; i < n; i++) labels.push({ archetype: a, group: g });
+      });
     else for (let i = 0; i < counts[a]; i++) labels.push({ archetype: a, group: -1 });
   }
   rng.shuffle(labels);
@@ -136,7 +254,10 @@ export function buildPopulation(o: ResolvedWorldOptions, key: readonly [number, 
       name,
       pseudonym: pseudonym(rng),
       bio: name ? bio(rng) : "",
-      profileImage: name && rng.chance(0.5) ? `https://polymarket-upload.s3.us-east-2.amazonaws.com/profile-image-${1_000_000 + i}.png` : "",
+      profileImage:
+        name && rng.chance(0.5)
+          ? `https://polymarket-upload.s3.us-east-2.amazonaws.com/profile-image-${1_000_000 + i}.png`
+          : "",
       archetype,
       group,
       knowledge,
@@ -145,7 +266,13 @@ export function buildPopulation(o: ResolvedWorldOptions, key: readonly [number, 
     pop.archetypeCode[i] = ARCHETYPE_CODE[archetype];
     pop.sizeMedianUsd[i] = rng.logBetween(p.sizeUsd[0], p.sizeUsd[1] * 1.0001);
     const [lo, hi] = p.markets;
-    pop.marketCount[i] = Math.max(1, Math.min(o.markets, archetype === "retail" ? Math.min(hi, 1 + Math.floor(rng.exponential(3))) : rng.intBetween(lo, hi)));
+    pop.marketCount[i] = Math.max(
+      1,
+      Math.min(
+        o.markets,
+        archetype === "retail" ? Math.min(hi, 1 + Math.floor(rng.exponential(3))) : rng.intBetween(lo, hi),
+      ),
+    );
     const fav = rng.int(CATEGORIES.length);
     pop.favouriteCategories[i * 2] = fav;
     pop.favouriteCategories[i * 2 + 1] = rng.chance(0.5) ? fav : rng.int(CATEGORIES.length);

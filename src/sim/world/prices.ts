@@ -117,7 +117,12 @@ export class NegRiskPath implements PricePath {
  * Latent ladder: markets sharing one Brownian motion over [startDay, stopDay]; `initialPrices` (descending for
  * rising strikes) fix the thresholds, so each market opens at its initial price. Outcomes: 0 YES, 1 NO.
  */
-export function latentLadder(rng: Rng, startDay: number, stopDay: number, initialPrices: readonly number[]): { paths: LatentPath[]; truths: (0 | 1)[] } {
+export function latentLadder(
+  rng: Rng,
+  startDay: number,
+  stopDay: number,
+  initialPrices: readonly number[],
+): { paths: LatentPath[]; truths: (0 | 1)[] } {
   const { day0, count } = span(startDay, stopDay);
   const T = count - 1;
   const xs = new Float64Array(count);
@@ -133,7 +138,12 @@ export function latentLadder(rng: Rng, startDay: number, stopDay: number, initia
  * Hazard ladder: "will it happen by deadline D_k". `finalProbability` is the chance it happens by the last
  * deadline. Per market: its path, its outcome and the (fractional) day trading stops.
  */
-export function hazardLadder(rng: Rng, startDay: number, deadlines: readonly number[], finalProbability: number): { paths: HazardPath[]; truths: (0 | 1)[]; stopDays: number[] } {
+export function hazardLadder(
+  rng: Rng,
+  startDay: number,
+  deadlines: readonly number[],
+  finalProbability: number,
+): { paths: HazardPath[]; truths: (0 | 1)[]; stopDays: number[] } {
   const lastDeadline = deadlines[deadlines.length - 1]!;
   const lambda = -Math.log(1 - finalProbability) / Math.max(0.5, lastDeadline - startDay);
   const happensAt = startDay + rng.exponential(1 / lambda);
@@ -155,7 +165,12 @@ export function hazardLadder(rng: Rng, startDay: number, deadlines: readonly num
 }
 
 /** NegRisk: k outcomes, exactly one wins; initial prices sum to 1 and the winner is drawn from them. */
-export function negRiskPaths(rng: Rng, startDay: number, stopDay: number, k: number): { paths: NegRiskPath[]; winner: number } {
+export function negRiskPaths(
+  rng: Rng,
+  startDay: number,
+  stopDay: number,
+  k: number,
+): { paths: NegRiskPath[]; winner: number } {
   const { day0, count } = span(startDay, stopDay);
   const weights = Array.from({ length: k }, () => Math.exp(1.3 * rng.normal()));
   const total = weights.reduce((a, b) => a + b, 0);

@@ -18,7 +18,13 @@ export function seedWords(seed: number | string): [number, number] {
  * Keyed hash: `count` uint32 words from (key words, domain label, index). For a fixed key and domain the first
  * word is a bijection of the index, so distinct indexes (below 2^32) never give the same output.
  */
-export function hashWords(key: readonly [number, number], domain: number, index: number, count: number, out: Uint32Array = new Uint32Array(count)): Uint32Array {
+export function hashWords(
+  key: readonly [number, number],
+  domain: number,
+  index: number,
+  count: number,
+  out: Uint32Array = new Uint32Array(count),
+): Uint32Array {
   const k0 = fmix32(key[0] ^ fmix32(domain ^ 0x9e3779b9));
   const k1 = fmix32(key[1] ^ fmix32(domain + 0x7f4a7c15));
   const lo = index >>> 0;
@@ -172,24 +178,37 @@ export function searchCumulative(cumulative: ArrayLike<number>, lo: number, hi: 
 export function normalCdf(x: number): number {
   const z = Math.abs(x) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * z);
-  const y = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
   return x >= 0 ? 0.5 * (1 + y) : 0.5 * (1 - y);
 }
 
 /** Inverse of normalCdf (Acklam's rational approximation; relative error below 1.2e-9). */
 export function normalQuantile(p: number): number {
-  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const a = [
+    -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239,
+  ];
   const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
-  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const c = [
+    -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+    2.938163982698783,
+  ];
   const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
   const q0 = Math.min(Math.max(p, 1e-12), 1 - 1e-12);
   const tail = (q: number) => {
     const r = Math.sqrt(-2 * Math.log(q));
-    return (((((c[0]! * r + c[1]!) * r + c[2]!) * r + c[3]!) * r + c[4]!) * r + c[5]!) / ((((d[0]! * r + d[1]!) * r + d[2]!) * r + d[3]!) * r + 1);
+    return (
+      (((((c[0]! * r + c[1]!) * r + c[2]!) * r + c[3]!) * r + c[4]!) * r + c[5]!) /
+      ((((d[0]! * r + d[1]!) * r + d[2]!) * r + d[3]!) * r + 1)
+    );
   };
   if (q0 < 0.02425) return tail(q0);
   if (q0 > 1 - 0.02425) return -tail(1 - q0);
   const q = q0 - 0.5;
   const r = q * q;
-  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
+  return (
+    ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) /
+    (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
+  );
 }

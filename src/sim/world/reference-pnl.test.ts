@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { ReferenceLedger, ledgerBuy, ledgerSell, mulDivTrunc, negRiskYesPrice, newPosition, referencePnl } from "./reference-pnl.js";
+import {
+  ReferenceLedger,
+  ledgerBuy,
+  ledgerSell,
+  mulDivTrunc,
+  negRiskYesPrice,
+  newPosition,
+  referencePnl,
+} from "./reference-pnl.js";
 import { TEST_END, balancesOf, smallWorld } from "./testing/worlds.js";
 
 const S = 1_000_000; // one share, or one dollar, in micro-units
@@ -96,7 +104,9 @@ describe("referencePnl on a generated world", () => {
       const last = r.curve[r.curve.length - 1]!;
       expect(last.t).toBe(world.end);
       expect(last.p).toBeCloseTo(r.totalPnl, 5);
-      const sum = r.positions.reduce((s, p) => s + p.realizedPnl + p.cashPnl, 0) + r.closedPositions.reduce((s, p) => s + p.realizedPnl, 0);
+      const sum =
+        r.positions.reduce((s, p) => s + p.realizedPnl + p.cashPnl, 0) +
+        r.closedPositions.reduce((s, p) => s + p.realizedPnl, 0);
       expect(sum).toBeCloseTo(r.totalPnl, 3);
       for (let i = 1; i < r.curve.length; i++) expect(r.curve[i]!.t).toBeGreaterThan(r.curve[i - 1]!.t);
       for (const p of r.positions) {
@@ -108,7 +118,8 @@ describe("referencePnl on a generated world", () => {
       for (const c of r.closedPositions) expect(c.micro.amount).toBe(0);
       const balances = balancesOf(world, w);
       for (const p of r.positions) expect(p.micro.amount).toBe(balances.get(p.token));
-      for (const [token, amount] of balances) if (amount > 0) expect(r.positions.some((p) => p.token === token)).toBe(true);
+      for (const [token, amount] of balances)
+        if (amount > 0) expect(r.positions.some((p) => p.token === token)).toBe(true);
     }
   });
 

@@ -200,7 +200,8 @@ export function referencePnl(world: World, w: number, asOf: number = world.end):
   };
   const unrealized = (at: number) => {
     let s = 0;
-    for (const [token, p] of ledger.positions) if (p.amount > 0) s += (p.amount * (world.markPrice(token >> 1, token & 1, at) - p.avgPrice)) / SCALE;
+    for (const [token, p] of ledger.positions)
+      if (p.amount > 0) s += (p.amount * (world.markPrice(token >> 1, token & 1, at) - p.avgPrice)) / SCALE;
     return s;
   };
   const point = (at: number) => curve.push({ t: at, p: Math.round(realized() + unrealized(at)) / SCALE });
@@ -323,5 +324,14 @@ function summarise(world: World, w: number, ledger: ReferenceLedger, curve: PnlP
     }
   }
   const totalPnl = Math.round(realizedPnl + unrealizedPnl) / SCALE;
-  return { wallet: w, asOf, positions, closedPositions, curve, realizedPnl: realizedPnl / SCALE, unrealizedPnl: unrealizedPnl / SCALE, totalPnl };
+  return {
+    wallet: w,
+    asOf,
+    positions,
+    closedPositions,
+    curve,
+    realizedPnl: realizedPnl / SCALE,
+    unrealizedPnl: unrealizedPnl / SCALE,
+    totalPnl,
+  };
 }

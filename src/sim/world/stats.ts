@@ -2,7 +2,16 @@
 import { V2_CUTOVER_TS } from "./chain.js";
 import { FLAG_TAKER } from "./columns.js";
 import { takerFeeMicro } from "./fees.js";
-import { ARCHETYPES, CATEGORIES, MATCH_TYPES, OP_TYPES, type Archetype, type Category, type MatchType, type OpType } from "./types.js";
+import {
+  ARCHETYPES,
+  CATEGORIES,
+  MATCH_TYPES,
+  OP_TYPES,
+  type Archetype,
+  type Category,
+  type MatchType,
+  type OpType,
+} from "./types.js";
 import type { World } from "./world.js";
 
 export interface WorldStats {
@@ -97,8 +106,15 @@ export function worldStats(world: World): WorldStats {
     fills,
     fillsPerMatch: t.matchCount ? fills / t.matchCount : 0,
     fillsByType,
-    fillShareByType: { COMPLEMENTARY: share(fillsByType.COMPLEMENTARY), MINT: share(fillsByType.MINT), MERGE: share(fillsByType.MERGE) },
-    fillShareByArchetype: Object.fromEntries(ARCHETYPES.map((a, i) => [a, share(byArchetype[i]!)])) as Record<Archetype, number>,
+    fillShareByType: {
+      COMPLEMENTARY: share(fillsByType.COMPLEMENTARY),
+      MINT: share(fillsByType.MINT),
+      MERGE: share(fillsByType.MERGE),
+    },
+    fillShareByArchetype: Object.fromEntries(ARCHETYPES.map((a, i) => [a, share(byArchetype[i]!)])) as Record<
+      Archetype,
+      number
+    >,
     v1Fills,
     v2Fills: fills - v1Fills,
     volumeUsd: volume / 1e6,
@@ -120,7 +136,10 @@ export function formatWorldStats(s: WorldStats): string {
     `         ${CATEGORIES.map((c) => `${c} ${s.marketsByCategory[c]}`).join(", ")}`,
     `         open ${s.marketsByStatus.open}, closed-pending ${s.marketsByStatus.pending}, resolved ${s.marketsByStatus.resolved} (${pct(s.resolvedShare)}: YES ${s.resolutions.YES}, NO ${s.resolutions.NO}, 50-50 ${s.resolutions["50-50"]})`,
     `wallets  ${int(s.wallets)} (${s.washRings} wash rings, ${s.alignedGroups} aligned-whale groups)`,
-    ...ARCHETYPES.map((a) => `         ${a.padEnd(18)} ${String(s.archetypes[a]).padStart(6)} wallets  ${pct(s.fillShareByArchetype[a]).padStart(6)} of fills`),
+    ...ARCHETYPES.map(
+      (a) =>
+        `         ${a.padEnd(18)} ${String(s.archetypes[a]).padStart(6)} wallets  ${pct(s.fillShareByArchetype[a]).padStart(6)} of fills`,
+    ),
     `fills    ${int(s.fills)} in ${int(s.matches)} matches (${s.fillsPerMatch.toFixed(2)} fills/match); V1 ${int(s.v1Fills)}, V2 ${int(s.v2Fills)}`,
     `         MINT ${pct(s.fillShareByType.MINT)}, MERGE ${pct(s.fillShareByType.MERGE)}, COMPLEMENTARY ${pct(s.fillShareByType.COMPLEMENTARY)}`,
     `volume   ${int(s.volumeUsd)} USD, taker fees ${int(s.feesUsd)} USD`,

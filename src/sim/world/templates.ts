@@ -4,7 +4,18 @@
  */
 import type { Category, Tag, TerritoryPlace } from "./types.js";
 import type { Rng } from "./random.js";
-import { COINS, COMPANIES, COUNTRIES, LEAGUES, MONTHS, PRODUCTS, TERRITORY, monthDay, personName, slugify } from "./names.js";
+import {
+  COINS,
+  COMPANIES,
+  COUNTRIES,
+  LEAGUES,
+  MONTHS,
+  PRODUCTS,
+  TERRITORY,
+  monthDay,
+  personName,
+  slugify,
+} from "./names.js";
 
 export type PriceModel = "latent" | "hazard" | "negrisk";
 
@@ -59,12 +70,14 @@ export const TAGS = {
 } as const;
 
 const DAY = 86_400;
-const resolves = (yes: string) => `This market will resolve to "Yes" if ${yes}. Otherwise, this market will resolve to "No".`;
+const resolves = (yes: string) =>
+  `This market will resolve to "Yes" if ${yes}. Otherwise, this market will resolve to "No".`;
 
 /** Deadlines spread over (start, end], the last one at end. */
 function deadlines(rng: Rng, start: number, end: number, count: number): number[] {
   const out: number[] = [];
-  for (let i = 1; i <= count; i++) out.push(Math.round(start + ((end - start) * i) / count - (i < count ? rng.between(0, 3) * DAY : 0)));
+  for (let i = 1; i <= count; i++)
+    out.push(Math.round(start + ((end - start) * i) / count - (i < count ? rng.between(0, 3) * DAY : 0)));
   return out;
 }
 
@@ -94,7 +107,10 @@ function sportsChampion(rng: Rng, _start: number, end: number): EventDraft {
     tags: [TAGS.sports, tag(String(700 + LEAGUES.indexOf(league)), league.name, league.tag)],
     model: "negrisk",
     popularity: 2.2,
-    markets: teams.map((team) => ({ question: `Will the ${team} win the ${year} ${league.name}?`, groupItemTitle: team })),
+    markets: teams.map((team) => ({
+      question: `Will the ${team} win the ${year} ${league.name}?`,
+      groupItemTitle: team,
+    })),
   };
 }
 
@@ -161,7 +177,9 @@ function cryptoReach(rng: Rng, _start: number, end: number): EventDraft {
   const title = `Will ${coin.name} reach ${price} by ${monthDay(end)}?`;
   return {
     title,
-    description: resolves(`any Binance 1-minute candle for ${coin.name} has a high of ${price} or more before the deadline`),
+    description: resolves(
+      `any Binance 1-minute candle for ${coin.name} has a high of ${price} or more before the deadline`,
+    ),
     tags: [TAGS.crypto, tag("235" + COINS.indexOf(coin), coin.name, coin.tag), TAGS.cryptoPrices],
     model: "hazard",
     finalProbability: rng.between(0.1, 0.6),
@@ -182,7 +200,10 @@ function election(rng: Rng, _start: number, end: number): EventDraft {
     tags: [TAGS.politics, TAGS.elections, TAGS.worldElections],
     model: "negrisk",
     popularity: 1.8,
-    markets: [...names].map((n) => ({ question: `Will ${n} win the ${year} ${country} presidential election?`, groupItemTitle: n })),
+    markets: [...names].map((n) => ({
+      question: `Will ${n} win the ${year} ${country} presidential election?`,
+      groupItemTitle: n,
+    })),
   };
 }
 
@@ -225,7 +246,11 @@ function ceasefire(rng: Rng, start: number, end: number): EventDraft {
     model: "hazard",
     finalProbability: rng.between(0.1, 0.45),
     popularity: 1.5,
-    markets: deadlines(rng, start, end, count).map((d) => ({ question: `Russia x Ukraine ceasefire by ${monthDay(d)}?`, groupItemTitle: monthDay(d), deadline: d })),
+    markets: deadlines(rng, start, end, count).map((d) => ({
+      question: `Russia x Ukraine ceasefire by ${monthDay(d)}?`,
+      groupItemTitle: monthDay(d),
+      deadline: d,
+    })),
   };
 }
 
@@ -254,7 +279,10 @@ function fedDecision(_rng: Rng, _start: number, end: number): EventDraft {
     tags: [TAGS.economy, TAGS.fed, TAGS.fedRates],
     model: "negrisk",
     popularity: 1.5,
-    markets: options.map((o) => ({ question: `Will the Fed announce ${o.toLowerCase()} after the ${month} meeting?`, groupItemTitle: o })),
+    markets: options.map((o) => ({
+      question: `Will the Fed announce ${o.toLowerCase()} after the ${month} meeting?`,
+      groupItemTitle: o,
+    })),
   };
 }
 
@@ -270,7 +298,11 @@ function inflation(rng: Rng, _start: number, end: number): EventDraft {
     popularity: 0.9,
     markets: Array.from({ length: count }, (_, i) => {
       const level = (first + i * 0.2).toFixed(1);
-      return { question: `Will US CPI inflation be above ${level}% in ${month}?`, groupItemTitle: `>${level}%`, initialPrice: 0.8 - (0.65 * i) / (count - 1) };
+      return {
+        question: `Will US CPI inflation be above ${level}% in ${month}?`,
+        groupItemTitle: `>${level}%`,
+        initialPrice: 0.8 - (0.65 * i) / (count - 1),
+      };
     }),
   };
 }
@@ -279,7 +311,9 @@ function recession(rng: Rng, _start: number, end: number): EventDraft {
   const title = `US recession by ${monthDay(end)}?`;
   return {
     title,
-    description: resolves("the NBER announces a recession, or two consecutive quarters of negative GDP growth are reported"),
+    description: resolves(
+      "the NBER announces a recession, or two consecutive quarters of negative GDP growth are reported",
+    ),
     tags: [TAGS.economy],
     model: "hazard",
     finalProbability: rng.between(0.05, 0.35),
@@ -297,7 +331,10 @@ function bestModel(rng: Rng, _start: number, end: number): EventDraft {
     tags: [TAGS.tech, TAGS.ai],
     model: "negrisk",
     popularity: 1.1,
-    markets: companies.map((c) => ({ question: `Will ${c} have the best AI model at the end of ${month}?`, groupItemTitle: c })),
+    markets: companies.map((c) => ({
+      question: `Will ${c} have the best AI model at the end of ${month}?`,
+      groupItemTitle: c,
+    })),
   };
 }
 
@@ -347,10 +384,22 @@ export const TEMPLATES: Record<Category, Template[]> = {
   ],
 };
 
-export const CATEGORY_WEIGHTS: Record<Category, number> = { SPORTS: 0.27, CRYPTO: 0.22, POLITICS: 0.18, GEOPOLITICS: 0.1, ECONOMICS: 0.11, TECH: 0.12 };
+export const CATEGORY_WEIGHTS: Record<Category, number> = {
+  SPORTS: 0.27,
+  CRYPTO: 0.22,
+  POLITICS: 0.18,
+  GEOPOLITICS: 0.1,
+  ECONOMICS: 0.11,
+  TECH: 0.12,
+};
 
 /** Territory events (category GEOPOLITICS, tag ukraine-map) with the venue's slug families. */
-export function territoryDrafts(rng: Rng, start: number, end: number, budget: number): { draft: EventDraft; start: number }[] {
+export function territoryDrafts(
+  rng: Rng,
+  start: number,
+  end: number,
+  budget: number,
+): { draft: EventDraft; start: number }[] {
   const span = end - start;
   const out: { draft: EventDraft; start: number }[] = [];
   const make = (kind: TerritoryPlace["kind"], place: { name: string; lat: number; lon: number }, count: number) => {
@@ -369,7 +418,12 @@ export function territoryDrafts(rng: Rng, start: number, end: number, budget: nu
         model: "hazard",
         finalProbability: rng.between(0.35, 0.8),
         popularity: 1.3,
-        markets: ds.map((d) => ({ question: `Will Russia ${verb} ${place.name} by ${monthDay(d)}?`, groupItemTitle: monthDay(d), deadline: d, territory })),
+        markets: ds.map((d) => ({
+          question: `Will Russia ${verb} ${place.name} by ${monthDay(d)}?`,
+          groupItemTitle: monthDay(d),
+          deadline: d,
+          territory,
+        })),
       },
     });
   };

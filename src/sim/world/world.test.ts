@@ -32,7 +32,12 @@ describe("generateWorld", () => {
     expect(() => resolveWorldOptions({ seed: 1, end: 1.5 })).toThrow(/end/);
     expect(() => resolveWorldOptions({ seed: 1, end: TEST_END, markets: 0 })).toThrow(/markets/);
     expect(() => resolveWorldOptions({ seed: 1.5, end: TEST_END })).toThrow(/seed/);
-    expect(resolveWorldOptions({ seed: "demo", end: TEST_END })).toMatchObject({ markets: 500, wallets: 5_000, fills: 300_000, days: 180 });
+    expect(resolveWorldOptions({ seed: "demo", end: TEST_END })).toMatchObject({
+      markets: 500,
+      wallets: 5_000,
+      fills: 300_000,
+      days: 180,
+    });
   });
 
   it("settles on V1 exchanges before the cutover and V2 after, per negRisk", () => {
@@ -42,7 +47,14 @@ describe("generateWorld", () => {
     for (let j = 0; j < w.matchCount; j += 7) {
       const m = w.match(j);
       const negRisk = w.markets[m.market]!.negRisk;
-      const expected = m.ts < V2_CUTOVER_TS ? (negRisk ? CONTRACTS.negRiskCtfExchangeV1 : CONTRACTS.ctfExchangeV1) : negRisk ? CONTRACTS.negRiskCtfExchangeV2 : CONTRACTS.ctfExchangeV2;
+      const expected =
+        m.ts < V2_CUTOVER_TS
+          ? negRisk
+            ? CONTRACTS.negRiskCtfExchangeV1
+            : CONTRACTS.ctfExchangeV1
+          : negRisk
+            ? CONTRACTS.negRiskCtfExchangeV2
+            : CONTRACTS.ctfExchangeV2;
       expect(w.exchangeOfMatch(j)).toBe(expected);
       expect(m.exchangeVersion).toBe(m.ts < V2_CUTOVER_TS ? 1 : 2);
       expect(blockTimestamp(m.block)).toBe(m.ts);
@@ -66,7 +78,10 @@ describe("generateWorld", () => {
       expect(m.tradingStop).toBeLessThanOrEqual(m.endDate);
       expect(slugs.has(m.slug)).toBe(false);
       slugs.add(m.slug);
-      if (m.negRisk) expect(m.questionId).toBe(`${m.negRiskMarketId!.slice(0, 64)}${m.negRiskQuestionIndex!.toString(16).padStart(2, "0")}`);
+      if (m.negRisk)
+        expect(m.questionId).toBe(
+          `${m.negRiskMarketId!.slice(0, 64)}${m.negRiskQuestionIndex!.toString(16).padStart(2, "0")}`,
+        );
     }
     for (const wallet of w.wallets) {
       expect(wallet.proxyWallet).toMatch(/^0x[0-9a-f]{40}$/);
@@ -83,10 +98,14 @@ describe("generateWorld", () => {
 
   it("resolves every NegRisk event to exactly one YES, and charges the category's fee", () => {
     const w = smallWorld(11, { markets: 120 });
-    const rates = { CRYPTO: 0.07, POLITICS: 0.04, TECH: 0.04, ECONOMICS: 0.05, GEOPOLITICS: 0 } as Record<string, number>;
+    const rates = { CRYPTO: 0.07, POLITICS: 0.04, TECH: 0.04, ECONOMICS: 0.05, GEOPOLITICS: 0 } as Record<
+      string,
+      number
+    >;
     for (const e of w.events) {
       const ms = e.marketIndexes.map((i) => w.markets[i]!);
-      if (e.negRisk && ms.every((m) => m.status === "resolved")) expect(ms.filter((m) => m.resolution === "YES")).toHaveLength(1);
+      if (e.negRisk && ms.every((m) => m.status === "resolved"))
+        expect(ms.filter((m) => m.resolution === "YES")).toHaveLength(1);
       if (e.negRisk) expect(ms.filter((m) => m.truth === 0)).toHaveLength(1);
       for (const m of ms) if (m.category in rates) expect(m.fee.rate).toBe(rates[m.category]);
     }

@@ -63,25 +63,42 @@ export class World {
     this.wallets = population.wallets;
     this.paths = catalog.paths;
     const t = tables;
-    this.fillsByWallet = new LazyGroupIndex(this.wallets.length, () => t.fillCount, (from, to, emit) => {
-      const w = t.fillWallet;
-      for (let i = from; i < to; i++) emit(w[i]!, i);
-    });
-    this.matchesByMarket = new LazyGroupIndex(this.markets.length, () => t.matchCount, (from, to, emit) => {
-      const m = t.matchMarket;
-      for (let i = from; i < to; i++) emit(m[i]!, i);
-    });
-    this.opsByWallet = new LazyGroupIndex(this.wallets.length, () => t.opCount, (from, to, emit) => {
-      for (let i = from; i < to; i++) if (t.opWallet[i]! >= 0) emit(t.opWallet[i]!, i);
-    });
-    this.opsByMarket = new LazyGroupIndex(this.markets.length, () => t.opCount, (from, to, emit) => {
-      for (let i = from; i < to; i++) {
-        const m = t.opMarket[i]!;
-        if (m < 0) continue;
-        if (t.opType[i] === OP_CONVERSION) for (const q of this.events[this.markets[m]!.eventIndex]!.marketIndexes) emit(q, i);
-        else emit(m, i);
-      }
-    });
+    this.fillsByWallet = new LazyGroupIndex(
+      this.wallets.length,
+      () => t.fillCount,
+      (from, to, emit) => {
+        const w = t.fillWallet;
+        for (let i = from; i < to; i++) emit(w[i]!, i);
+      },
+    );
+    this.matchesByMarket = new LazyGroupIndex(
+      this.markets.length,
+      () => t.matchCount,
+      (from, to, emit) => {
+        const m = t.matchMarket;
+        for (let i = from; i < to; i++) emit(m[i]!, i);
+      },
+    );
+    this.opsByWallet = new LazyGroupIndex(
+      this.wallets.length,
+      () => t.opCount,
+      (from, to, emit) => {
+        for (let i = from; i < to; i++) if (t.opWallet[i]! >= 0) emit(t.opWallet[i]!, i);
+      },
+    );
+    this.opsByMarket = new LazyGroupIndex(
+      this.markets.length,
+      () => t.opCount,
+      (from, to, emit) => {
+        for (let i = from; i < to; i++) {
+          const m = t.opMarket[i]!;
+          if (m < 0) continue;
+          if (t.opType[i] === OP_CONVERSION)
+            for (const q of this.events[this.markets[m]!.eventIndex]!.marketIndexes) emit(q, i);
+          else emit(m, i);
+        }
+      },
+    );
   }
 
   get fillCount(): number {
@@ -332,15 +349,38 @@ function popCount(x: number): number {
 /** SHA-256 over the world's metadata and every column up to its count: equal digests mean identical worlds. */
 export function worldDigest(world: World): string {
   const h = createHash("sha256");
-  h.update(JSON.stringify({ options: world.options, events: world.events, markets: world.markets, wallets: world.wallets }));
+  h.update(
+    JSON.stringify({ options: world.options, events: world.events, markets: world.markets, wallets: world.wallets }),
+  );
   for (const path of world.paths) {
     const state = path.state();
     h.update(new Uint8Array(state.buffer, state.byteOffset, state.byteLength));
   }
   const t = world.tables;
-  const add = (a: ArrayBufferView & { BYTES_PER_ELEMENT: number }, count: number) => h.update(new Uint8Array(a.buffer, a.byteOffset, count * a.BYTES_PER_ELEMENT));
-  for (const a of [t.matchTs, t.matchMarket, t.matchPrice, t.matchType, t.matchFirstFill, t.matchLogIndex, t.matchTxIndex]) add(a, t.matchCount);
+  const add = (a: ArrayBufferView & { BYTES_PER_ELEMENT: number }, count: number) =>
+    h.update(new Uint8Array(a.buffer, a.byteOffset, count * a.BYTES_PER_ELEMENT));
+  for (const a of [
+    t.matchTs,
+    t.matchMarket,
+    t.matchPrice,
+    t.matchType,
+    t.matchFirstFill,
+    t.matchLogIndex,
+    t.matchTxIndex,
+  ])
+    add(a, t.matchCount);
   for (const a of [t.fillWallet, t.fillSize, t.fillFlags, t.fillMatch]) add(a, t.fillCount);
-  for (const a of [t.opType, t.opWallet, t.opMarket, t.opAmount, t.opAmount2, t.opAux, t.opTs, t.opLogIndex, t.opTxIndex]) add(a, t.opCount);
+  for (const a of [
+    t.opType,
+    t.opWallet,
+    t.opMarket,
+    t.opAmount,
+    t.opAmount2,
+    t.opAux,
+    t.opTs,
+    t.opLogIndex,
+    t.opTxIndex,
+  ])
+    add(a, t.opCount);
   return h.digest("hex");
 }

@@ -18,7 +18,10 @@ export const boardExtras: StoreMigration = {
     const s = db.schema;
     await s.alterTable("wallet_stats").addColumn("avg_entry_price", t.real).execute();
     for (const column of ["mint_volume_30d", "merge_volume_30d", "maker_volume_30d", "volume_30d"]) {
-      await s.alterTable("wallet_stats").addColumn(column, t.real, (c) => c.notNull().defaultTo(0)).execute();
+      await s
+        .alterTable("wallet_stats")
+        .addColumn(column, t.real, (c) => c.notNull().defaultTo(0))
+        .execute();
     }
     await s
       .createTable("derive_state")
@@ -36,9 +39,11 @@ export async function backfillBoardExtras(db: Kysely<unknown>): Promise<void> {
     from (select wallet, sum(avg_price * total_bought) / sum(total_bought) as avg_entry from positions group by wallet having sum(total_bought) > 0) v
     where v.wallet = wallet_stats.wallet`.execute(db);
   const bound = await sql<{ upper: number | null }>`select max(computed_at) as upper from wallet_stats`.execute(db);
-  const upper = bound.rows[0]?.upper === null || bound.rows[0]?.upper === undefined ? null : Number(bound.rows[0].upper);
+  const upper =
+    bound.rows[0]?.upper === null || bound.rows[0]?.upper === undefined ? null : Number(bound.rows[0].upper);
   if (upper === null) return;
-  const usd = (condition: string) => sql.raw(`cast(sum(case when ${condition} then usd else 0 end) as double precision) / 1000000`);
+  const usd = (condition: string) =>
+    sql.raw(`cast(sum(case when ${condition} then usd else 0 end) as double precision) / 1000000`);
   await sql`update wallet_stats set
       mint_volume_30d = v.mint, merge_volume_30d = v.merge_volume, maker_volume_30d = v.maker, volume_30d = v.total
     from (select wallet, ${usd("entry_type = 'MINT'")} as mint, ${usd("entry_type = 'MERGE'")} as merge_volume,

@@ -14,6 +14,8 @@ export const chainOrderedFillKeys: StoreMigration = {
       kind === "sqlite"
         ? sql`printf('chain:%0${sql.raw(String(CHAIN_KEY_BLOCK_DIGITS))}d:%0${sql.raw(String(CHAIN_KEY_LOG_DIGITS))}d', block_number, log_index)`
         : sql`'chain:' || lpad(block_number::text, ${sql.lit(CHAIN_KEY_BLOCK_DIGITS)}, '0') || ':' || lpad(log_index::text, ${sql.lit(CHAIN_KEY_LOG_DIGITS)}, '0')`;
-    await sql`update fills set fill_key = ${newKey} where source = 'chain' and block_number is not null and log_index is not null`.execute(db);
+    await sql`update fills set fill_key = ${newKey} where source = 'chain' and block_number is not null and log_index is not null`.execute(
+      db,
+    );
   },
 };

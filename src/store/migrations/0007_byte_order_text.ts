@@ -18,7 +18,8 @@ export const byteOrderText: StoreMigration = {
       where c.table_schema = current_schema() and c.data_type = 'text' and c.collation_name is distinct from 'C'
       order by c.table_name, c.ordinal_position`.execute(db);
     const byTable = new Map<string, string[]>();
-    for (const { table_name, column_name } of columns.rows) byTable.set(table_name, [...(byTable.get(table_name) ?? []), column_name]);
+    for (const { table_name, column_name } of columns.rows)
+      byTable.set(table_name, [...(byTable.get(table_name) ?? []), column_name]);
     // One statement per table, so that each of its indexes is rebuilt once.
     for (const [table, names] of byTable) {
       const changes = names.map((name) => sql`alter column ${sql.id(name)} type text collate "C"`);

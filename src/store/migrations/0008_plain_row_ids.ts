@@ -27,7 +27,9 @@ async function rebuildWithoutAutoincrement(db: Kysely<unknown>, table: string): 
   // The unique constraints' automatic indexes (sql null) come back with the table's definition.
   const indexes = schema.rows.filter((r) => r.type === "index" && r.sql !== null).map((r) => r.sql as string);
   const rebuilt = `${table}_rebuilt`;
-  const renamed = definition.replace(/\bautoincrement\b/i, "").replace(/^create table\s+("?)[a-z_]+\1/i, `create table "${rebuilt}"`);
+  const renamed = definition
+    .replace(/\bautoincrement\b/i, "")
+    .replace(/^create table\s+("?)[a-z_]+\1/i, `create table "${rebuilt}"`);
   await sql.raw(renamed).execute(db);
   await sql`insert into ${sql.id(rebuilt)} select * from ${sql.id(table)} order by id`.execute(db);
   await sql`drop table ${sql.id(table)}`.execute(db);

@@ -33,6 +33,10 @@ export const aiAnalyses: StoreMigration = {
       .addColumn("lease_owner", t.text)
       .addColumn("lease_until", t.int)
       .execute();
-    await s.createIndex("ai_analysis_jobs_due").on("ai_analysis_jobs").columns(["next_attempt_at", "requested_at"]).execute();
+    await s
+      .createIndex("ai_analysis_jobs_due")
+      .on("ai_analysis_jobs")
+      .columns(["next_attempt_at", "requested_at"])
+      .execute();
   },
 };

@@ -27,7 +27,11 @@ export const isw: StoreMigration = {
       .addColumn("polygons", t.text, (c) => c.notNull())
       .execute();
     await s.createIndex("isw_layer_versions_layer").on("isw_layer_versions").columns(["layer", "id"]).execute();
-    await s.createIndex("isw_layer_versions_hash").on("isw_layer_versions").columns(["layer", "content_hash"]).execute();
+    await s
+      .createIndex("isw_layer_versions_hash")
+      .on("isw_layer_versions")
+      .columns(["layer", "content_hash"])
+      .execute();
 
     await s
       .createTable("isw_polygons")
@@ -105,7 +109,11 @@ export const isw: StoreMigration = {
       .execute();
     await s.createIndex("isw_events_created").on("isw_events").column("created_at").execute();
     await s.createIndex("isw_events_city").on("isw_events").columns(["city", "created_at"]).execute();
-    await s.createIndex("isw_events_subscription").on("isw_events").columns(["subscription_id", "created_at"]).execute();
+    await s
+      .createIndex("isw_events_subscription")
+      .on("isw_events")
+      .columns(["subscription_id", "created_at"])
+      .execute();
 
     await s
       .createTable("isw_webhook_endpoints")
@@ -137,6 +145,10 @@ export const isw: StoreMigration = {
       .addColumn("finished_at", t.int)
       .addUniqueConstraint("isw_webhook_deliveries_endpoint_event", ["endpoint_id", "event_id"])
       .execute();
-    await s.createIndex("isw_webhook_deliveries_due").on("isw_webhook_deliveries").columns(["status", "next_attempt_at"]).execute();
+    await s
+      .createIndex("isw_webhook_deliveries_due")
+      .on("isw_webhook_deliveries")
+      .columns(["status", "next_attempt_at"])
+      .execute();
   },
 };

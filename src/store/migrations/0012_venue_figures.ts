@@ -15,7 +15,10 @@ export const venueFigures: StoreMigration = {
     await s.alterTable("ingest_checkpoints").addColumn("history_from", t.int).execute();
     // The time from which the venue lists the wallet's activity (its first activity, or the sync's time when it has none).
     await s.alterTable("wallet_sync").addColumn("venue_history_from", t.int).execute();
-    await s.alterTable("wallet_stats").addColumn("total_pnl_source", t.text, (c) => c.notNull().defaultTo("ledger")).execute();
+    await s
+      .alterTable("wallet_stats")
+      .addColumn("total_pnl_source", t.text, (c) => c.notNull().defaultTo("ledger"))
+      .execute();
 
     await s
       .createTable("wallet_sync_requests")

@@ -47,14 +47,21 @@ async function sqliteNameIndex(db: Kysely<unknown>): Promise<void> {
   await run(`create view wallet_name_documents as
     select w.rowid as wallet_rowid, coalesce(${sqliteGrams("w.name")}, '') || ' ' || coalesce(${sqliteGrams("w.pseudonym")}, '') as grams
     from wallets w where w.name is not null or w.pseudonym is not null`);
-  await run(`create virtual table wallet_name_grams using fts5(grams, content='', contentless_delete=1, detail=none, tokenize='ascii')`);
+  await run(
+    `create virtual table wallet_name_grams using fts5(grams, content='', contentless_delete=1, detail=none, tokenize='ascii')`,
+  );
   await run(`insert into wallet_name_grams (rowid, grams) select wallet_rowid, grams from wallet_name_documents`);
-  const noted = (row: "new" | "old") => `begin insert or ignore into wallet_name_changes (wallet_rowid) values (${row}.rowid); end`;
-  await run(`create trigger wallet_name_changes_insert after insert on wallets when new.name is not null or new.pseudonym is not null ${noted("new")}`);
+  const noted = (row: "new" | "old") =>
+    `begin insert or ignore into wallet_name_changes (wallet_rowid) values (${row}.rowid); end`;
+  await run(
+    `create trigger wallet_name_changes_insert after insert on wallets when new.name is not null or new.pseudonym is not null ${noted("new")}`,
+  );
   // An upsert that keeps the names (coalesce with the stored ones) notes nothing.
   await run(`create trigger wallet_name_changes_update after update of name, pseudonym on wallets
     when old.name is not new.name or old.pseudonym is not new.pseudonym ${noted("new")}`);
-  await run(`create trigger wallet_name_changes_delete after delete on wallets when old.name is not null or old.pseudonym is not null ${noted("old")}`);
+  await run(
+    `create trigger wallet_name_changes_delete after delete on wallets when old.name is not null or old.pseudonym is not null ${noted("old")}`,
+  );
 }
 
 /**
@@ -74,9 +81,15 @@ async function postgresNameIndex(db: Kysely<unknown>): Promise<void> {
       for i in 1..length(t) loop grams := grams || ${lengths}; end loop;
       return grams;
     end $$`);
-  await run(`create table wallet_names (wallet text collate "C" primary key, name text collate "C", pseudonym text collate "C")`);
-  await run(`insert into wallet_names select address, name, pseudonym from wallets where name is not null or pseudonym is not null`);
-  await run(`create index wallet_names_grams on wallet_names using gin ((wallet_name_grams(name) || wallet_name_grams(pseudonym)))`);
+  await run(
+    `create table wallet_names (wallet text collate "C" primary key, name text collate "C", pseudonym text collate "C")`,
+  );
+  await run(
+    `insert into wallet_names select address, name, pseudonym from wallets where name is not null or pseudonym is not null`,
+  );
+  await run(
+    `create index wallet_names_grams on wallet_names using gin ((wallet_name_grams(name) || wallet_name_grams(pseudonym)))`,
+  );
   await run(`create function wallet_names_follow() returns trigger language plpgsql as $$
     begin
       if tg_op <> 'INSERT' then delete from wallet_names where wallet = old.address; end if;
@@ -90,7 +103,9 @@ async function postgresNameIndex(db: Kysely<unknown>): Promise<void> {
   // An upsert that keeps the names (coalesce with the stored ones) does not fire it.
   await run(`create trigger wallet_names_update after update of name, pseudonym on wallets for each row
     when (old.name is distinct from new.name or old.pseudonym is distinct from new.pseudonym) execute function wallet_names_follow()`);
-  await run(`create trigger wallet_names_delete after delete on wallets for each row when (old.name is not null or old.pseudonym is not null) execute function wallet_names_follow()`);
+  await run(
+    `create trigger wallet_names_delete after delete on wallets for each row when (old.name is not null or old.pseudonym is not null) execute function wallet_names_follow()`,
+  );
   // The planner's statistics of the new index expressions (lowered names, substrings), at once: the search asks it
   // how many rows a range or a text names, and without them it guesses 0.5% of the table.
   await run(`analyze wallets`);

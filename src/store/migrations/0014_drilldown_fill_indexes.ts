@@ -27,7 +27,21 @@ export const DRILLDOWN_FILL_INDEXES: readonly FillIndex[] = [
   { name: "fills_wallet_condition_ts", columns: ["wallet", "condition_id", "ts", "id"] },
   {
     name: "fills_whale_size_makers",
-    columns: ["condition_id", "ts", "id", "usd", "role", "wallet", "counterparty", "side", "outcome_index", "price", "size", "entry_type", "tx_hash"],
+    columns: [
+      "condition_id",
+      "ts",
+      "id",
+      "usd",
+      "role",
+      "wallet",
+      "counterparty",
+      "side",
+      "outcome_index",
+      "price",
+      "size",
+      "entry_type",
+      "tx_hash",
+    ],
     where: whaleSizeMakerFills(),
   },
 ];
@@ -35,7 +49,11 @@ export const DRILLDOWN_FILL_INDEXES: readonly FillIndex[] = [
 /** Creates a fills index unless it exists. */
 // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a transaction's Kysely<Database> alike
 export async function createFillIndex(db: Kysely<any>, index: FillIndex): Promise<void> {
-  const create = db.schema.createIndex(index.name).ifNotExists().on("fills").columns([...index.columns]);
+  const create = db.schema
+    .createIndex(index.name)
+    .ifNotExists()
+    .on("fills")
+    .columns([...index.columns]);
   await (index.where ? create.where(sql.raw<boolean>(index.where)) : create).execute();
 }
 
@@ -51,6 +69,8 @@ async function walletIndexPresent(db: Kysely<unknown>, kind: StoreKind): Promise
   const found =
     kind === "sqlite"
       ? await sql`select name from sqlite_master where type = 'index' and name = 'fills_wallet_ts'`.execute(db)
-      : await sql`select indexname from pg_indexes where schemaname = current_schema() and indexname = 'fills_wallet_ts'`.execute(db);
+      : await sql`select indexname from pg_indexes where schemaname = current_schema() and indexname = 'fills_wallet_ts'`.execute(
+          db,
+        );
   return found.rows.length > 0;
 }

@@ -23,42 +23,91 @@ const emitter = (kind: VenueEvent["kind"]) => fc.constantFrom(...VENUE_EVENT_EMI
 
 const venueEvent: fc.Arbitrary<VenueEvent> = fc.oneof(
   fc.record({
-    kind: fc.constant("OrderFilledV1" as const), version: fc.constant("v1" as const), address: emitter("OrderFilledV1"),
-    orderHash: bytes32, maker: address, taker: address, makerAssetId: uint256, takerAssetId: uint256,
-    makerAmountFilled: uint256, takerAmountFilled: uint256, fee: uint256,
+    kind: fc.constant("OrderFilledV1" as const),
+    version: fc.constant("v1" as const),
+    address: emitter("OrderFilledV1"),
+    orderHash: bytes32,
+    maker: address,
+    taker: address,
+    makerAssetId: uint256,
+    takerAssetId: uint256,
+    makerAmountFilled: uint256,
+    takerAmountFilled: uint256,
+    fee: uint256,
   }),
   fc.record({
-    kind: fc.constant("OrderFilledV2" as const), version: fc.constant("v2" as const), address: emitter("OrderFilledV2"),
-    orderHash: bytes32, maker: address, taker: address, side: uint8, tokenId: uint256,
-    makerAmountFilled: uint256, takerAmountFilled: uint256, fee: uint256, builder: bytes32, metadata: bytes32,
+    kind: fc.constant("OrderFilledV2" as const),
+    version: fc.constant("v2" as const),
+    address: emitter("OrderFilledV2"),
+    orderHash: bytes32,
+    maker: address,
+    taker: address,
+    side: uint8,
+    tokenId: uint256,
+    makerAmountFilled: uint256,
+    takerAmountFilled: uint256,
+    fee: uint256,
+    builder: bytes32,
+    metadata: bytes32,
   }),
   fc.record({
-    kind: fc.constant("OrdersMatchedV1" as const), version: fc.constant("v1" as const), address: emitter("OrdersMatchedV1"),
-    takerOrderHash: bytes32, takerOrderMaker: address, makerAssetId: uint256, takerAssetId: uint256,
-    makerAmountFilled: uint256, takerAmountFilled: uint256,
+    kind: fc.constant("OrdersMatchedV1" as const),
+    version: fc.constant("v1" as const),
+    address: emitter("OrdersMatchedV1"),
+    takerOrderHash: bytes32,
+    takerOrderMaker: address,
+    makerAssetId: uint256,
+    takerAssetId: uint256,
+    makerAmountFilled: uint256,
+    takerAmountFilled: uint256,
   }),
   fc.record({
-    kind: fc.constant("OrdersMatchedV2" as const), version: fc.constant("v2" as const), address: emitter("OrdersMatchedV2"),
-    takerOrderHash: bytes32, takerOrderMaker: address, side: uint8, tokenId: uint256,
-    makerAmountFilled: uint256, takerAmountFilled: uint256,
+    kind: fc.constant("OrdersMatchedV2" as const),
+    version: fc.constant("v2" as const),
+    address: emitter("OrdersMatchedV2"),
+    takerOrderHash: bytes32,
+    takerOrderMaker: address,
+    side: uint8,
+    tokenId: uint256,
+    makerAmountFilled: uint256,
+    takerAmountFilled: uint256,
   }),
   fc.record({
-    kind: fc.constant("PositionsConverted" as const), address: emitter("PositionsConverted"),
-    stakeholder: address, marketId: bytes32, indexSet: uint256, amount: uint256,
+    kind: fc.constant("PositionsConverted" as const),
+    address: emitter("PositionsConverted"),
+    stakeholder: address,
+    marketId: bytes32,
+    indexSet: uint256,
+    amount: uint256,
   }),
   fc.record({
-    kind: fc.constantFrom("PositionSplit" as const, "PositionsMerge" as const), address: emitter("PositionSplit"),
-    stakeholder: address, collateralToken: address, parentCollectionId: bytes32, conditionId: bytes32,
-    partition: uintArray, amount: uint256,
+    kind: fc.constantFrom("PositionSplit" as const, "PositionsMerge" as const),
+    address: emitter("PositionSplit"),
+    stakeholder: address,
+    collateralToken: address,
+    parentCollectionId: bytes32,
+    conditionId: bytes32,
+    partition: uintArray,
+    amount: uint256,
   }),
   fc.record({
-    kind: fc.constant("PayoutRedemption" as const), address: emitter("PayoutRedemption"),
-    redeemer: address, collateralToken: address, parentCollectionId: bytes32, conditionId: bytes32,
-    indexSets: uintArray, payout: uint256,
+    kind: fc.constant("PayoutRedemption" as const),
+    address: emitter("PayoutRedemption"),
+    redeemer: address,
+    collateralToken: address,
+    parentCollectionId: bytes32,
+    conditionId: bytes32,
+    indexSets: uintArray,
+    payout: uint256,
   }),
   fc.record({
-    kind: fc.constant("ConditionResolution" as const), address: emitter("ConditionResolution"),
-    conditionId: bytes32, oracle: address, questionId: bytes32, outcomeSlotCount: uint256, payoutNumerators: uintArray,
+    kind: fc.constant("ConditionResolution" as const),
+    address: emitter("ConditionResolution"),
+    conditionId: bytes32,
+    oracle: address,
+    questionId: bytes32,
+    outcomeSlotCount: uint256,
+    payoutNumerators: uintArray,
   }),
 );
 
@@ -73,13 +122,21 @@ describe("venue event ABIs", () => {
   it("hash to the topics the venue's contracts emit", () => {
     expect(VENUE_EVENT_TOPICS.OrderFilledV1).toBe("0xd0a08e8c493f9c94f29311604c9de1b4e8c8d4c06bd0c789af57f2d65bfec0f6");
     expect(VENUE_EVENT_TOPICS.OrderFilledV2).toBe("0xd543adfd945773f1a62f74f0ee55a5e3b9b1a28262980ba90b1a89f2ea84d8ee");
-    expect(VENUE_EVENT_TOPICS.PositionsMerge).toBe("0x6f13ca62553fcc2bcd2372180a43949c1e4cebba603901ede2f4e14f36b282ca");
+    expect(VENUE_EVENT_TOPICS.PositionsMerge).toBe(
+      "0x6f13ca62553fcc2bcd2372180a43949c1e4cebba603901ede2f4e14f36b282ca",
+    );
     expect(new Set(Object.values(VENUE_EVENT_TOPICS)).size).toBe(9);
   });
 
   it("name the emitting contracts", () => {
-    expect(VENUE_EVENT_EMITTERS.OrderFilledV1).toEqual([CONTRACTS.ctfExchangeV1.toLowerCase(), CONTRACTS.negRiskCtfExchangeV1.toLowerCase()]);
-    expect(VENUE_EVENT_EMITTERS.OrdersMatchedV2).toEqual([CONTRACTS.ctfExchangeV2.toLowerCase(), CONTRACTS.negRiskCtfExchangeV2.toLowerCase()]);
+    expect(VENUE_EVENT_EMITTERS.OrderFilledV1).toEqual([
+      CONTRACTS.ctfExchangeV1.toLowerCase(),
+      CONTRACTS.negRiskCtfExchangeV1.toLowerCase(),
+    ]);
+    expect(VENUE_EVENT_EMITTERS.OrdersMatchedV2).toEqual([
+      CONTRACTS.ctfExchangeV2.toLowerCase(),
+      CONTRACTS.negRiskCtfExchangeV2.toLowerCase(),
+    ]);
     expect(VENUE_EVENT_EMITTERS.PositionsConverted).toEqual([CONTRACTS.negRiskAdapter.toLowerCase()]);
     const filter = logFilterFor(["OrderFilledV2", "OrdersMatchedV2"]);
     expect(filter.address).toHaveLength(2);
@@ -116,7 +173,13 @@ describe("encodeVenueLog / decodeVenueLog", () => {
       transactionHash: `0x${"AB".repeat(32)}`,
       logIndex: "0x2",
     });
-    expect(decoded).toMatchObject({ kind: "PositionsConverted", indexSet: 5n, blockNumber: 16, logIndex: 2, blockHash: null });
+    expect(decoded).toMatchObject({
+      kind: "PositionsConverted",
+      indexSet: 5n,
+      blockNumber: 16,
+      logIndex: 2,
+      blockHash: null,
+    });
     expect(decoded?.transactionHash).toBe(`0x${"ab".repeat(32)}`);
   });
 
@@ -131,9 +194,15 @@ describe("encodeVenueLog / decodeVenueLog", () => {
     };
     expect(decodeVenueLog(transfer)).toBeNull();
     const filled = encodeVenueLog({
-      kind: "OrdersMatchedV2", version: "v2", address: CONTRACTS.ctfExchangeV2.toLowerCase() as Hex,
-      takerOrderHash: `0x${"22".repeat(32)}`, takerOrderMaker: "0x00000000000000000000000000000000000000bb",
-      side: 0, tokenId: 7n, makerAmountFilled: 1n, takerAmountFilled: 2n,
+      kind: "OrdersMatchedV2",
+      version: "v2",
+      address: CONTRACTS.ctfExchangeV2.toLowerCase() as Hex,
+      takerOrderHash: `0x${"22".repeat(32)}`,
+      takerOrderMaker: "0x00000000000000000000000000000000000000bb",
+      side: 0,
+      tokenId: 7n,
+      makerAmountFilled: 1n,
+      takerAmountFilled: 2n,
     });
     const at = { blockNumber: 1, transactionHash: `0x${"01".repeat(32)}`, logIndex: 0 };
     expect(decodeVenueLog({ ...filled, ...at, address: "0x00000000000000000000000000000000000000cc" })).toBeNull();
@@ -143,11 +212,25 @@ describe("encodeVenueLog / decodeVenueLog", () => {
 
   it("refuse a venue event whose data is truncated", () => {
     const encoded = encodeVenueLog({
-      kind: "OrderFilledV1", version: "v1", address: CONTRACTS.ctfExchangeV1.toLowerCase() as Hex,
-      orderHash: `0x${"33".repeat(32)}`, maker: "0x00000000000000000000000000000000000000aa", taker: "0x00000000000000000000000000000000000000bb",
-      makerAssetId: 0n, takerAssetId: 9n, makerAmountFilled: 60n, takerAmountFilled: 100n, fee: 0n,
+      kind: "OrderFilledV1",
+      version: "v1",
+      address: CONTRACTS.ctfExchangeV1.toLowerCase() as Hex,
+      orderHash: `0x${"33".repeat(32)}`,
+      maker: "0x00000000000000000000000000000000000000aa",
+      taker: "0x00000000000000000000000000000000000000bb",
+      makerAssetId: 0n,
+      takerAssetId: 9n,
+      makerAmountFilled: 60n,
+      takerAmountFilled: 100n,
+      fee: 0n,
     });
-    const broken = { ...encoded, data: encoded.data.slice(0, 66) as Hex, blockNumber: 1, transactionHash: `0x${"01".repeat(32)}`, logIndex: 3 };
+    const broken = {
+      ...encoded,
+      data: encoded.data.slice(0, 66) as Hex,
+      blockNumber: 1,
+      transactionHash: `0x${"01".repeat(32)}`,
+      logIndex: 3,
+    };
     expect(() => decodeVenueLog(broken)).toThrow(VenueLogDecodeError);
   });
 });

@@ -2,7 +2,14 @@
  * The venue's on-chain events (the venue's Polygon contracts) and their decoding into a typed union, plus the
  * inverse encoding the simulated venue uses to serve real-looking logs. Addresses and hashes come out lower case.
  */
-import { decodeEventLog, encodeAbiParameters, encodeEventTopics, parseAbiItem, toEventSelector, type AbiEvent } from "viem";
+import {
+  decodeEventLog,
+  encodeAbiParameters,
+  encodeEventTopics,
+  parseAbiItem,
+  toEventSelector,
+  type AbiEvent,
+} from "viem";
 import { CONTRACTS, exchangeVersion } from "../contracts.js";
 
 export type Hex = `0x${string}`;
@@ -223,7 +230,12 @@ export const VENUE_EVENT_TOPICS: Readonly<Record<VenueEventKind, Hex>> = Object.
 
 /** The contracts that emit each event kind, as eth_getLogs `address` values. */
 export const VENUE_EVENT_EMITTERS: Readonly<Record<VenueEventKind, readonly Hex[]>> = Object.fromEntries(
-  SPECS.map((s) => [s.kind, Object.values(CONTRACTS).map((a) => a.toLowerCase() as Hex).filter((a) => s.emittedBy(a))]),
+  SPECS.map((s) => [
+    s.kind,
+    Object.values(CONTRACTS)
+      .map((a) => a.toLowerCase() as Hex)
+      .filter((a) => s.emittedBy(a)),
+  ]),
 ) as unknown as Record<VenueEventKind, readonly Hex[]>;
 
 /** An eth_getLogs filter (address and topic0 alternatives) for the given kinds. */
@@ -247,7 +259,12 @@ export class VenueLogDecodeError extends Error {
 const SHORT_QUANTITY = /^0x[0-9a-fA-F]{1,13}$/;
 
 function quantity(value: string | number | bigint): number {
-  const n = typeof value === "number" ? value : typeof value === "string" && SHORT_QUANTITY.test(value) ? parseInt(value, 16) : Number(BigInt(value));
+  const n =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && SHORT_QUANTITY.test(value)
+        ? parseInt(value, 16)
+        : Number(BigInt(value));
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`bad quantity ${String(value)}`);
   return n;
 }
@@ -311,6 +328,9 @@ export function encodeVenueLog(event: VenueEvent): EncodedLog {
     if (input.indexed) indexedArgs[input.name as string] = values[input.name as string];
   }
   const topics = encodeEventTopics({ abi: [spec.abi], eventName: spec.abi.name, args: indexedArgs } as never) as Hex[];
-  const data = encodeAbiParameters(dataInputs, dataInputs.map((input) => values[input.name as string]));
+  const data = encodeAbiParameters(
+    dataInputs,
+    dataInputs.map((input) => values[input.name as string]),
+  );
   return { address: event.address.toLowerCase() as Hex, topics, data };
 }

@@ -43,7 +43,14 @@ export function settleChunk(chunk: LogChunk): SettledChunk {
   }
   const settlement = settleFills(decoded);
   for (const a of settlement.anomalies) skipped.push({ origin: `rpc log ${a.txHash}#${a.logIndex}`, reason: a.reason });
-  return { fromBlock: chunk.fromBlock, toBlock: chunk.toBlock, fills: settlement.fills, others, timestamps: carriedTimestamps(chunk.logs), skipped };
+  return {
+    fromBlock: chunk.fromBlock,
+    toBlock: chunk.toBlock,
+    fills: settlement.fills,
+    others,
+    timestamps: carriedTimestamps(chunk.logs),
+    skipped,
+  };
 }
 
 function carriedTimestamps(logs: readonly RpcLog[]): Map<number, number> {

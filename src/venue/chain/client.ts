@@ -36,13 +36,17 @@ export class JsonRpcError extends Error {
   }
 }
 
-const RATE_LIMITED = /rate.?limit|too many requests|request limit reached|daily request count|exceeded .*(quota|capacity|compute units)/i;
+const RATE_LIMITED =
+  /rate.?limit|too many requests|request limit reached|daily request count|exceeded .*(quota|capacity|compute units)/i;
 const RANGE_TOO_LARGE =
   /more than \d+ results|too many (results|logs)|response size|limit exceeded|block range|range (is )?too (large|wide|big)|exceeds? (the )?max|query timeout|results? (limit|cap)|is limited to/i;
 
 /** The end block of the range a refusing node suggests ("... Try with this block range [0xa, 0xb]."), when inside [from, to). */
 function suggestedEnd(error: unknown, from: number, to: number): number | null {
-  const match = error instanceof JsonRpcError ? /\[\s*(0x[0-9a-f]+|\d+)\s*,\s*(0x[0-9a-f]+|\d+)\s*\]/i.exec(error.rpcMessage) : null;
+  const match =
+    error instanceof JsonRpcError
+      ? /\[\s*(0x[0-9a-f]+|\d+)\s*,\s*(0x[0-9a-f]+|\d+)\s*\]/i.exec(error.rpcMessage)
+      : null;
   if (!match) return null;
   const end = Number(match[2]);
   return Number.isSafeInteger(end) && end >= from && end < to ? end : null;
@@ -72,7 +76,9 @@ const TIMESTAMP_BATCHES_IN_FLIGHT = 4;
 
 /** Whether an eth_getLogs failure means "ask for a smaller block range". */
 export function isRangeTooLarge(error: unknown): boolean {
-  return error instanceof JsonRpcError && !RATE_LIMITED.test(error.rpcMessage) && RANGE_TOO_LARGE.test(error.rpcMessage);
+  return (
+    error instanceof JsonRpcError && !RATE_LIMITED.test(error.rpcMessage) && RANGE_TOO_LARGE.test(error.rpcMessage)
+  );
 }
 
 function isRateLimited(body: unknown): boolean {
@@ -84,7 +90,8 @@ function isRateLimited(body: unknown): boolean {
 }
 
 /** A rate-limit error inside an HTTP 200 is retried like a 429. */
-const inspectRpc = (status: number, body: unknown): Verdict | null => (status === 200 && isRateLimited(body) ? { kind: "retry", status: 429 } : null);
+const inspectRpc = (status: number, body: unknown): Verdict | null =>
+  status === 200 && isRateLimited(body) ? { kind: "retry", status: 429 } : null;
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
@@ -140,9 +147,17 @@ export class ChainClient {
   }
 
   /** Null when no RPC URL is configured (fills then come from the Data API). */
-  static fromConfig(config: Pick<Config, "venue">, overrides: Partial<VenueHttpOptions> = {}, options: ChainClientOptions = {}): ChainClient | null {
+  static fromConfig(
+    config: Pick<Config, "venue">,
+    overrides: Partial<VenueHttpOptions> = {},
+    options: ChainClientOptions = {},
+  ): ChainClient | null {
     if (!config.venue.rpcUrl) return null;
-    const api = { name: "rpc", baseUrl: config.venue.rpcUrl, rateLimits: chainRateLimits(config.venue.rpcRequestsPerSecond) };
+    const api = {
+      name: "rpc",
+      baseUrl: config.venue.rpcUrl,
+      rateLimits: chainRateLimits(config.venue.rpcRequestsPerSecond),
+    };
     return new ChainClient(configuredHttpClient(config, api, overrides), options);
   }
 
@@ -152,23 +167,30 @@ export class ChainClient {
     const response = await this.http.post("", { jsonrpc: "2.0", id, method, params }, { signal, inspect: inspectRpc });
     const body = JsonRpcResponseShape.parse(response.body, `rpc ${method}`);
     if (body.error) throw new JsonRpcError(method, body.error.code, body.error.message, body.error.data);
-    if (!("result" in body)) throw new VenueShapeError(`rpc ${method}`, [{ path: "", message: "neither result nor error" }]);
+    if (!("result" in body))
+      throw new VenueShapeError(`rpc ${method}`, [{ path: "", message: "neither result nor error" }]);
     return body.result;
   }
 
   /** Several calls in one JSON-RPC batch; results in call order, errors thrown as JsonRpcError. */
-  async batch(calls: readonly { method: string; params: readonly unknown[] }[], signal?: AbortSignal): Promise<unknown[]> {
+  async batch(
+    calls: readonly { method: string; params: readonly unknown[] }[],
+    signal?: AbortSignal,
+  ): Promise<unknown[]> {
     if (calls.length === 0) return [];
     const requests = calls.map((c) => ({ jsonrpc: "2.0", id: this.nextId++, method: c.method, params: c.params }));
     const response = await this.http.post("", requests, { signal, inspect: inspectRpc });
-    if (!Array.isArray(response.body)) throw new VenueShapeError("rpc batch", [{ path: "", message: "expected an array" }]);
+    if (!Array.isArray(response.body))
+      throw new VenueShapeError("rpc batch", [{ path: "", message: "expected an array" }]);
     const byId = new Map<unknown, unknown>();
     for (const item of response.body) {
       const parsed = JsonRpcResponseShape.parse(item, "rpc batch item");
       byId.set(parsed.id, parsed);
     }
     return requests.map((req) => {
-      const item = byId.get(req.id) as { result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined;
+      const item = byId.get(req.id) as
+        | { result?: unknown; error?: { code: number; message: string; data?: unknown } }
+        | undefined;
       if (!item) throw new VenueShapeError("rpc batch", [{ path: "", message: `no answer for id ${req.id}` }]);
       if (item.error) throw new JsonRpcError(req.method, item.error.code, item.error.message, item.error.data);
       return item.result;
@@ -177,7 +199,8 @@ export class ChainClient {
 
   async blockNumber(signal?: AbortSignal): Promise<number> {
     const result = await this.call("eth_blockNumber", [], signal);
-    if (typeof result !== "string" || !/^0x[0-9a-f]+$/i.test(result)) throw new VenueShapeError("rpc eth_blockNumber", [{ path: "", message: "not a hex quantity" }]);
+    if (typeof result !== "string" || !/^0x[0-9a-f]+$/i.test(result))
+      throw new VenueShapeError("rpc eth_blockNumber", [{ path: "", message: "not a hex quantity" }]);
     return Number(BigInt(result));
   }
 
@@ -203,7 +226,10 @@ export class ChainClient {
       for (let k = next++; k < slices.length; k = next++) {
         const slice = slices[k]!;
         try {
-          const blocks = await this.batch(slice.map((n) => ({ method: "eth_getBlockByNumber", params: [hex(n), false] })), signal);
+          const blocks = await this.batch(
+            slice.map((n) => ({ method: "eth_getBlockByNumber", params: [hex(n), false] })),
+            signal,
+          );
           slice.forEach((n, j) => result.set(n, this.toHeader(n, blocks[j]).timestamp));
         } catch (error) {
           next = slices.length; // the other workers stop after their current batch
@@ -218,7 +244,12 @@ export class ChainClient {
   private toHeader(number: number, raw: unknown): BlockHeader {
     if (raw === null) throw new VenueShapeError(`rpc block ${number}`, [{ path: "", message: "block not found" }]);
     const block = RpcBlockShape.parse(raw, `rpc block ${number}`);
-    return { number: Number(BigInt(block.number)), hash: block.hash.toLowerCase(), parentHash: block.parentHash.toLowerCase(), timestamp: Number(BigInt(block.timestamp)) };
+    return {
+      number: Number(BigInt(block.number)),
+      hash: block.hash.toLowerCase(),
+      parentHash: block.parentHash.toLowerCase(),
+      timestamp: Number(BigInt(block.timestamp)),
+    };
   }
 
   /** eth_getLogs for one range, split in halves (recursively) while the provider calls it too large. */
@@ -283,7 +314,8 @@ export class ChainClient {
 
   /** After an answer of `logs` logs over `blocks` blocks (fewer than `requested` at the filter's end). */
   private nextSpan(requested: number, blocks: number, logs: number): number {
-    const fitting = this.logLimit === null ? Infinity : Math.floor((LOG_LIMIT_AIM * this.logLimit * blocks) / Math.max(1, logs));
+    const fitting =
+      this.logLimit === null ? Infinity : Math.floor((LOG_LIMIT_AIM * this.logLimit * blocks) / Math.max(1, logs));
     return Math.max(1, Math.min(this.maxBlockSpan, 2 * requested, fitting));
   }
 
@@ -292,7 +324,11 @@ export class ChainClient {
     if (filter.address !== undefined) params.address = filter.address;
     if (filter.topics !== undefined) params.topics = filter.topics;
     const result = await this.call("eth_getLogs", [params], signal);
-    const { rows, rejected } = partitionRows(RpcLogShape, result, `rpc eth_getLogs ${filter.fromBlock}-${filter.toBlock}`);
+    const { rows, rejected } = partitionRows(
+      RpcLogShape,
+      result,
+      `rpc eth_getLogs ${filter.fromBlock}-${filter.toBlock}`,
+    );
     return { logs: rows, rejected };
   }
 }

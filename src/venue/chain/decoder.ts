@@ -23,7 +23,9 @@ function readWord(word: string, type: Exclude<WordType, "uint256[]">): unknown {
   }
   if (type === "bytes32") return `0x${word}`;
   // Amounts fit in 13 hex digits (52 bits, exact as a double): parsed as a number, skipping BigInt's text parser.
-  const value = word.startsWith(SMALL_UINT_ZEROS) ? BigInt(parseInt(word.slice(SMALL_UINT_ZEROS.length), 16)) : BigInt(`0x${word}`);
+  const value = word.startsWith(SMALL_UINT_ZEROS)
+    ? BigInt(parseInt(word.slice(SMALL_UINT_ZEROS.length), 16))
+    : BigInt(`0x${word}`);
   if (type === "uint8") return value > 255n ? undefined : Number(value);
   return value;
 }
@@ -69,7 +71,8 @@ const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 const BUILDERS = new Map(
   [...WORD_LAYOUTS.values()].map((layout) => {
-    for (const field of layout.fields) if (!FIELD_NAME.test(field.name)) throw new Error(`unexpected event field name ${field.name}`);
+    for (const field of layout.fields)
+      if (!FIELD_NAME.test(field.name)) throw new Error(`unexpected event field name ${field.name}`);
     const properties = [
       `kind: ${JSON.stringify(layout.spec.kind)}`,
       ...(layout.spec.version ? [`version: ${JSON.stringify(layout.spec.version)}`] : []),
@@ -77,7 +80,10 @@ const BUILDERS = new Map(
       ...layout.fields.map((field, i) => `${field.name}: values[${i}]`),
       "blockNumber: position.blockNumber, blockHash: position.blockHash, transactionHash: position.transactionHash, logIndex: position.logIndex",
     ];
-    return [layout, new Function("address", "values", "position", `return { ${properties.join(", ")} };`) as EventBuilder] as const;
+    return [
+      layout,
+      new Function("address", "values", "position", `return { ${properties.join(", ")} };`) as EventBuilder,
+    ] as const;
   }),
 );
 

@@ -88,8 +88,10 @@ export function orderTermsOf(log: OrderFilledEvent): OrderTerms | string {
     return `asset ids ${log.makerAssetId}/${log.takerAssetId} name no single collateral leg`;
   }
   if (log.tokenId === 0n) return "token id 0";
-  if (log.side === SIDE_BUY) return { direction: "BUY", tokenId: log.tokenId, size: log.takerAmountFilled, usd: log.makerAmountFilled };
-  if (log.side === SIDE_SELL) return { direction: "SELL", tokenId: log.tokenId, size: log.makerAmountFilled, usd: log.takerAmountFilled };
+  if (log.side === SIDE_BUY)
+    return { direction: "BUY", tokenId: log.tokenId, size: log.takerAmountFilled, usd: log.makerAmountFilled };
+  if (log.side === SIDE_SELL)
+    return { direction: "SELL", tokenId: log.tokenId, size: log.makerAmountFilled, usd: log.takerAmountFilled };
   return `unknown side ${log.side}`;
 }
 
@@ -111,10 +113,17 @@ class Builder {
     this.anomalies.push({ txHash: log.transactionHash, logIndex: log.logIndex, reason });
   }
 
-  fill(log: OrderFilledLog, terms: OrderTerms, role: FillRole | null, counterparty: Hex | null, entryType: MatchType | null): void {
+  fill(
+    log: OrderFilledLog,
+    terms: OrderTerms,
+    role: FillRole | null,
+    counterparty: Hex | null,
+    entryType: MatchType | null,
+  ): void {
     if (terms.size === 0n) return this.anomaly(log, "zero size");
     if (exchangeContractType(log.maker)) return this.anomaly(log, "an exchange contract as the order's owner");
-    if (terms.size > MAX_SAFE || terms.usd > MAX_SAFE || log.fee > MAX_SAFE) return this.anomaly(log, "amount beyond 2^53");
+    if (terms.size > MAX_SAFE || terms.usd > MAX_SAFE || log.fee > MAX_SAFE)
+      return this.anomaly(log, "amount beyond 2^53");
     const feeAsset = log.version === "v1" && terms.direction === "BUY" ? "TOKEN" : "COLLATERAL";
     this.fills.push({
       txHash: log.transactionHash,
@@ -151,10 +160,16 @@ function dominantMatchType(parts: readonly { type: MatchType; size: bigint }[]):
   return best;
 }
 
-function settleMatch(b: Builder, makers: readonly OrderFilledLog[], taker: OrderFilledLog | null, matched: OrdersMatchedLog | null): void {
+function settleMatch(
+  b: Builder,
+  makers: readonly OrderFilledLog[],
+  taker: OrderFilledLog | null,
+  matched: OrdersMatchedLog | null,
+): void {
   const takerTerms = taker ? orderTermsOf(taker) : null;
   if (typeof takerTerms === "string" && taker) b.anomaly(taker, takerTerms);
-  const takerDirection = takerTerms && typeof takerTerms !== "string" ? takerTerms.direction : matched ? takerDirectionOf(matched) : null;
+  const takerDirection =
+    takerTerms && typeof takerTerms !== "string" ? takerTerms.direction : matched ? takerDirectionOf(matched) : null;
   const parts: { type: MatchType; size: bigint }[] = [];
   for (const maker of makers) {
     const terms = orderTermsOf(maker);
@@ -192,7 +207,10 @@ function settleGroup(b: Builder, logs: readonly (OrderFilledLog | OrdersMatchedL
         continue;
       }
       const makers = pending.filter((p) => p.taker === log.maker);
-      settleOrphans(b, pending.filter((p) => p.taker !== log.maker));
+      settleOrphans(
+        b,
+        pending.filter((p) => p.taker !== log.maker),
+      );
       settleMatch(b, makers, log, null);
       lastTakerHash = log.orderHash;
       pending = [];
@@ -203,7 +221,10 @@ function settleGroup(b: Builder, logs: readonly (OrderFilledLog | OrdersMatchedL
       }
       // The taker's own fill is missing: the maker fills can still be classified from OrdersMatched.
       const makers = pending.filter((p) => p.taker === log.takerOrderMaker);
-      settleOrphans(b, pending.filter((p) => p.taker !== log.takerOrderMaker));
+      settleOrphans(
+        b,
+        pending.filter((p) => p.taker !== log.takerOrderMaker),
+      );
       if (makers.length === 0) b.anomaly(log, "OrdersMatched without fills");
       settleMatch(b, makers, null, log);
       lastTakerHash = null;
@@ -215,7 +236,12 @@ function settleGroup(b: Builder, logs: readonly (OrderFilledLog | OrdersMatchedL
 
 /** Whether a decoded log is one of the exchanges' (OrderFilled or OrdersMatched, V1 or V2): what settlement reads. */
 export function isExchangeEvent(log: DecodedVenueLog): log is OrderFilledLog | OrdersMatchedLog {
-  return log.kind === "OrderFilledV1" || log.kind === "OrderFilledV2" || log.kind === "OrdersMatchedV1" || log.kind === "OrdersMatchedV2";
+  return (
+    log.kind === "OrderFilledV1" ||
+    log.kind === "OrderFilledV2" ||
+    log.kind === "OrdersMatchedV1" ||
+    log.kind === "OrdersMatchedV2"
+  );
 }
 
 /**
@@ -232,7 +258,11 @@ export function settleFills(logs: readonly DecodedVenueLog[]): Settlement {
     else groups.set(key, [log]);
   }
   const b = new Builder();
-  for (const group of groups.values()) settleGroup(b, group.sort((x, y) => x.logIndex - y.logIndex));
+  for (const group of groups.values())
+    settleGroup(
+      b,
+      group.sort((x, y) => x.logIndex - y.logIndex),
+    );
   b.fills.sort((x, y) => x.blockNumber - y.blockNumber || x.logIndex - y.logIndex);
   return { fills: b.fills, anomalies: b.anomalies };
 }

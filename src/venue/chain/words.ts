@@ -41,9 +41,20 @@ function layoutOf(topic0: string, spec: EventSpec): WordLayout | null {
   for (const input of spec.abi.inputs) {
     if (!WORD_TYPES.has(input.type) || (input.indexed && input.type === "uint256[]")) return null;
     const type = input.type as WordType;
-    fields.push(input.indexed ? { name: input.name as string, type, topic: true, index: topic++ } : { name: input.name as string, type, topic: false, index: word++ });
+    fields.push(
+      input.indexed
+        ? { name: input.name as string, type, topic: true, index: topic++ }
+        : { name: input.name as string, type, topic: false, index: word++ },
+    );
   }
-  return { spec, topic0, fields, topicCount: topic, headWords: word, hasArrays: fields.some((f) => f.type === "uint256[]") };
+  return {
+    spec,
+    topic0,
+    fields,
+    topicCount: topic,
+    headWords: word,
+    hasArrays: fields.some((f) => f.type === "uint256[]"),
+  };
 }
 
 /** Word layouts by topic0 (lower case). */
@@ -54,7 +65,9 @@ export const WORD_LAYOUTS: ReadonlyMap<string, WordLayout> = new Map(
   }),
 );
 
-const LAYOUT_BY_KIND = new Map<VenueEventKind, WordLayout>([...WORD_LAYOUTS.values()].map((layout) => [layout.spec.kind, layout]));
+const LAYOUT_BY_KIND = new Map<VenueEventKind, WordLayout>(
+  [...WORD_LAYOUTS.values()].map((layout) => [layout.spec.kind, layout]),
+);
 
 const LOWER_ADDRESS = /^0x[0-9a-f]{40}$/;
 const LOWER_BYTES32 = /^0x[0-9a-f]{64}$/;
@@ -63,7 +76,8 @@ const ZERO_WORD = "0".repeat(WORD);
 
 /** One static value as its word; null when it is not a lower-case address or bytes32, or a uint out of range. */
 function wordOf(value: unknown, type: Exclude<WordType, "uint256[]">): string | null {
-  if (type === "address") return typeof value === "string" && LOWER_ADDRESS.test(value) ? ZERO_WORD.slice(40) + value.slice(2) : null;
+  if (type === "address")
+    return typeof value === "string" && LOWER_ADDRESS.test(value) ? ZERO_WORD.slice(40) + value.slice(2) : null;
   if (type === "bytes32") return typeof value === "string" && LOWER_BYTES32.test(value) ? value.slice(2) : null;
   const n = typeof value === "number" && Number.isSafeInteger(value) ? BigInt(value) : value;
   if (typeof n !== "bigint" || n < 0n || n >= (type === "uint8" ? 256n : UINT256_LIMIT)) return null;

@@ -37,13 +37,24 @@ export const GeoJsonMultiPolygonSchema = Type.Object({
 export const GeoJsonPointSchema = Type.Object({ type: Type.Literal("Point"), coordinates: Position });
 /** Other geometry types pass through unchecked; the territory code keeps only polygons. */
 const OtherGeometry = Type.Object({
-  type: Type.Union([Type.Literal("MultiPoint"), Type.Literal("LineString"), Type.Literal("MultiLineString"), Type.Literal("GeometryCollection")]),
+  type: Type.Union([
+    Type.Literal("MultiPoint"),
+    Type.Literal("LineString"),
+    Type.Literal("MultiLineString"),
+    Type.Literal("GeometryCollection"),
+  ]),
 });
 
 export const GeoJsonFeatureSchema = Type.Object({
   type: Type.Literal("Feature"),
   id: Maybe(Type.Union([Type.Integer(), Type.String()])),
-  geometry: Type.Union([GeoJsonPolygonSchema, GeoJsonMultiPolygonSchema, GeoJsonPointSchema, OtherGeometry, Type.Null()]),
+  geometry: Type.Union([
+    GeoJsonPolygonSchema,
+    GeoJsonMultiPolygonSchema,
+    GeoJsonPointSchema,
+    OtherGeometry,
+    Type.Null(),
+  ]),
   properties: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
 });
 

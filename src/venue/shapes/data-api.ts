@@ -39,7 +39,16 @@ export const DataTradeRowSchema = Type.Object({
   ...profileFields,
 });
 
-export const ACTIVITY_TYPES = ["TRADE", "SPLIT", "MERGE", "REDEEM", "REWARD", "CONVERSION", "MAKER_REBATE", "TAKER_REBATE"] as const;
+export const ACTIVITY_TYPES = [
+  "TRADE",
+  "SPLIT",
+  "MERGE",
+  "REDEEM",
+  "REWARD",
+  "CONVERSION",
+  "MAKER_REBATE",
+  "TAKER_REBATE",
+] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
 /** REDEEM and REWARD rows carry `asset:""`, `side:""`, `price:0`, `outcomeIndex:999`; REWARD and rebate rows `conditionId:""`. */
@@ -111,7 +120,9 @@ export const DataHolderSchema = Type.Object({
   displayUsernamePublic: Maybe(Type.Boolean()),
   ...profileFields,
 });
-export const DataHoldersSchema = Type.Array(Type.Object({ token: DecimalTokenId, holders: Type.Array(DataHolderSchema) }));
+export const DataHoldersSchema = Type.Array(
+  Type.Object({ token: DecimalTokenId, holders: Type.Array(DataHolderSchema) }),
+);
 
 export const LeaderboardRowSchema = Type.Object({
   rank: Type.String({ pattern: "^[0-9]+$" }),

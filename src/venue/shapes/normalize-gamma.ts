@@ -97,7 +97,11 @@ export interface NormalizedEvent {
  * Resolution per the venue's documentation: closed, UMA status "resolved" (or absent, for markets settled before UMA), and
  * prices exactly 1/0, 0/1 or 0.5/0.5. Anything else closed is pending (e.g. "proposed", "disputed").
  */
-export function resolutionOf(closed: boolean, umaResolutionStatus: string | null, prices: readonly [number, number] | null): Resolution | null {
+export function resolutionOf(
+  closed: boolean,
+  umaResolutionStatus: string | null,
+  prices: readonly [number, number] | null,
+): Resolution | null {
   if (!closed || prices === null) return null;
   if (umaResolutionStatus !== null && umaResolutionStatus !== "resolved") return null;
   const [yes, no] = prices;

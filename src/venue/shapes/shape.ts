@@ -18,7 +18,12 @@ export class VenueShapeError extends Error {
     readonly source: string,
     readonly issues: readonly ShapeIssue[],
   ) {
-    super(`${source}: unexpected payload shape: ${issues.slice(0, 3).map((i) => `${i.path || "/"} ${i.message}`).join("; ")}`);
+    super(
+      `${source}: unexpected payload shape: ${issues
+        .slice(0, 3)
+        .map((i) => `${i.path || "/"} ${i.message}`)
+        .join("; ")}`,
+    );
     this.name = "VenueShapeError";
   }
 }
@@ -71,7 +76,10 @@ export interface SkippedRecord {
 export function skippedRows(rejected: readonly RejectedRow[]): SkippedRecord[] {
   return rejected.map((r) => ({
     origin: `${r.source} row ${r.index}`,
-    reason: r.issues.slice(0, 3).map((i) => `${i.path || "/"} ${i.message}`).join("; "),
+    reason: r.issues
+      .slice(0, 3)
+      .map((i) => `${i.path || "/"} ${i.message}`)
+      .join("; "),
   }));
 }
 

@@ -36,13 +36,33 @@ function filled(exchange: Hex, order: OrderSpec, taker: Hex, orderHash: Hex): Ve
   const fee = order.fee ?? 0n;
   if (exchange === EXCHANGE_V1 || exchange === NEG_RISK_EXCHANGE_V1) {
     return {
-      kind: "OrderFilledV1", version: "v1", address: exchange, orderHash, maker: order.owner, taker,
-      makerAssetId: buy ? 0n : order.token, takerAssetId: buy ? order.token : 0n, makerAmountFilled: making, takerAmountFilled: taking, fee,
+      kind: "OrderFilledV1",
+      version: "v1",
+      address: exchange,
+      orderHash,
+      maker: order.owner,
+      taker,
+      makerAssetId: buy ? 0n : order.token,
+      takerAssetId: buy ? order.token : 0n,
+      makerAmountFilled: making,
+      takerAmountFilled: taking,
+      fee,
     };
   }
   return {
-    kind: "OrderFilledV2", version: "v2", address: exchange, orderHash, maker: order.owner, taker, side: buy ? 0 : 1, tokenId: order.token,
-    makerAmountFilled: making, takerAmountFilled: taking, fee, builder: ZERO, metadata: ZERO,
+    kind: "OrderFilledV2",
+    version: "v2",
+    address: exchange,
+    orderHash,
+    maker: order.owner,
+    taker,
+    side: buy ? 0 : 1,
+    tokenId: order.token,
+    makerAmountFilled: making,
+    takerAmountFilled: taking,
+    fee,
+    builder: ZERO,
+    metadata: ZERO,
   };
 }
 
@@ -55,23 +75,74 @@ export function matchEvents(exchange: Hex, taker: OrderSpec, makers: readonly Or
   const making = buy ? taker.usd : taker.size;
   const taking = buy ? taker.size : taker.usd;
   if (exchange === EXCHANGE_V1 || exchange === NEG_RISK_EXCHANGE_V1) {
-    events.push({ kind: "OrdersMatchedV1", version: "v1", address: exchange, takerOrderHash: takerHash, takerOrderMaker: taker.owner, makerAssetId: buy ? 0n : taker.token, takerAssetId: buy ? taker.token : 0n, makerAmountFilled: making, takerAmountFilled: taking });
+    events.push({
+      kind: "OrdersMatchedV1",
+      version: "v1",
+      address: exchange,
+      takerOrderHash: takerHash,
+      takerOrderMaker: taker.owner,
+      makerAssetId: buy ? 0n : taker.token,
+      takerAssetId: buy ? taker.token : 0n,
+      makerAmountFilled: making,
+      takerAmountFilled: taking,
+    });
   } else {
-    events.push({ kind: "OrdersMatchedV2", version: "v2", address: exchange, takerOrderHash: takerHash, takerOrderMaker: taker.owner, side: buy ? 0 : 1, tokenId: taker.token, makerAmountFilled: making, takerAmountFilled: taking });
+    events.push({
+      kind: "OrdersMatchedV2",
+      version: "v2",
+      address: exchange,
+      takerOrderHash: takerHash,
+      takerOrderMaker: taker.owner,
+      side: buy ? 0 : 1,
+      tokenId: taker.token,
+      makerAmountFilled: making,
+      takerAmountFilled: taking,
+    });
   }
   return events;
 }
 
-export function split(stakeholder: Hex, conditionId: Hex, amount: bigint, kind: "PositionSplit" | "PositionsMerge" = "PositionSplit"): VenueEvent {
-  return { kind, address: CTF, stakeholder, collateralToken: CONTRACTS.pUsd.toLowerCase() as Hex, parentCollectionId: ZERO, conditionId, partition: [1n, 2n], amount };
+export function split(
+  stakeholder: Hex,
+  conditionId: Hex,
+  amount: bigint,
+  kind: "PositionSplit" | "PositionsMerge" = "PositionSplit",
+): VenueEvent {
+  return {
+    kind,
+    address: CTF,
+    stakeholder,
+    collateralToken: CONTRACTS.pUsd.toLowerCase() as Hex,
+    parentCollectionId: ZERO,
+    conditionId,
+    partition: [1n, 2n],
+    amount,
+  };
 }
 
 export function redemption(redeemer: Hex, conditionId: Hex, payout: bigint): VenueEvent {
-  return { kind: "PayoutRedemption", address: CTF, redeemer, collateralToken: CONTRACTS.pUsd.toLowerCase() as Hex, parentCollectionId: ZERO, conditionId, indexSets: [1n, 2n], payout };
+  return {
+    kind: "PayoutRedemption",
+    address: CTF,
+    redeemer,
+    collateralToken: CONTRACTS.pUsd.toLowerCase() as Hex,
+    parentCollectionId: ZERO,
+    conditionId,
+    indexSets: [1n, 2n],
+    payout,
+  };
 }
 
 export function resolution(conditionId: Hex, payouts: readonly bigint[]): VenueEvent {
-  return { kind: "ConditionResolution", address: CTF, conditionId, oracle: ADAPTER, questionId: hash32(0x9e57), outcomeSlotCount: BigInt(payouts.length), payoutNumerators: payouts };
+  return {
+    kind: "ConditionResolution",
+    address: CTF,
+    conditionId,
+    oracle: ADAPTER,
+    questionId: hash32(0x9e57),
+    outcomeSlotCount: BigInt(payouts.length),
+    payoutNumerators: payouts,
+  };
 }
 
 export function conversion(stakeholder: Hex, marketId: Hex, indexSet: bigint, amount: bigint): VenueEvent {

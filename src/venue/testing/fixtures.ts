@@ -26,7 +26,14 @@ export function gammaMarket(id: number, overrides: Partial<GammaMarket> = {}): G
     feesEnabled: true,
     feeType: "taker",
     feeSchedule: { exponent: 1, rate: 0.04, takerOnly: true, rebateRate: 0 },
-    events: [{ id: "900", slug: "thing-event", title: "Thing event", tags: [{ id: "2", label: "Politics", slug: "politics" }] }],
+    events: [
+      {
+        id: "900",
+        slug: "thing-event",
+        title: "Thing event",
+        tags: [{ id: "2", label: "Politics", slug: "politics" }],
+      },
+    ],
     tags: [{ id: "2", label: "Politics", slug: "politics" }],
     bestBid: 0.61,
     bestAsk: 0.63,

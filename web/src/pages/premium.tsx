@@ -41,15 +41,38 @@ function KeyForm(props: { onChange: (key: string) => void }) {
 }
 
 function Summary(props: { keyed: string }) {
-  const summary = useLoad(() => api.GET("/api/v2/whale-alerts/summary", { headers: premiumKey.headers() }), [props.keyed]);
+  const summary = useLoad(
+    () => api.GET("/api/v2/whale-alerts/summary", { headers: premiumKey.headers() }),
+    [props.keyed],
+  );
   return (
     <Show loaded={summary}>
       {(s) => (
         <dl class="stats" data-testid="alert-summary">
-          <Stat label="Alerts, 24 h" value={count(s.total_alerts)} source={s.alerts_delta_pct === null ? "no earlier window" : `${s.alerts_delta_pct > 0 ? "+" : ""}${pct(s.alerts_delta_pct, 0)} on the 24 h before`} />
+          <Stat
+            label="Alerts, 24 h"
+            value={count(s.total_alerts)}
+            source={
+              s.alerts_delta_pct === null
+                ? "no earlier window"
+                : `${s.alerts_delta_pct > 0 ? "+" : ""}${pct(s.alerts_delta_pct, 0)} on the 24 h before`
+            }
+          />
           <Stat label="Volume" value={usd(s.total_volume)} source={`trades of ${usd(s.min_usd)} or more`} />
-          <Stat label="Biggest trade" value={s.biggest_single ? usd(s.biggest_single.usd_amount) : "–"} source={s.biggest_single?.question ?? undefined} />
-          <Stat label="Most active whale" value={s.most_active_whale ? (s.most_active_whale.name ?? shortAddress(s.most_active_whale.wallet)) : "–"} source={s.most_active_whale ? `${s.most_active_whale.trades} trades, ${usd(s.most_active_whale.volume_usd)}` : undefined} />
+          <Stat
+            label="Biggest trade"
+            value={s.biggest_single ? usd(s.biggest_single.usd_amount) : "–"}
+            source={s.biggest_single?.question ?? undefined}
+          />
+          <Stat
+            label="Most active whale"
+            value={s.most_active_whale ? (s.most_active_whale.name ?? shortAddress(s.most_active_whale.wallet)) : "–"}
+            source={
+              s.most_active_whale
+                ? `${s.most_active_whale.trades} trades, ${usd(s.most_active_whale.volume_usd)}`
+                : undefined
+            }
+          />
         </dl>
       )}
     </Show>
@@ -61,7 +84,11 @@ function Alerts(props: { keyed: string }) {
   const [minUsd, setMinUsd] = useState(100);
   const [category, setCategory] = useState("All");
   const alerts = useLoad(
-    () => api.GET("/api/v2/whale-alerts", { headers: premiumKey.headers(), params: { query: { minutes, min_usd: minUsd, limit: 25, ...(category === "All" ? {} : { category }) } } }),
+    () =>
+      api.GET("/api/v2/whale-alerts", {
+        headers: premiumKey.headers(),
+        params: { query: { minutes, min_usd: minUsd, limit: 25, ...(category === "All" ? {} : { category }) } },
+      }),
     [props.keyed, minutes, minUsd, category],
   );
   return (
@@ -78,7 +105,13 @@ function Alerts(props: { keyed: string }) {
         </label>
         <label>
           Min. size ($)
-          <input type="number" min="0" step="any" value={minUsd} onChange={(e) => setMinUsd(Number((e.currentTarget as HTMLInputElement).value) || 0)} />
+          <input
+            type="number"
+            min="0"
+            step="any"
+            value={minUsd}
+            onChange={(e) => setMinUsd(Number((e.currentTarget as HTMLInputElement).value) || 0)}
+          />
         </label>
         <label>
           Category
@@ -107,7 +140,13 @@ function Alerts(props: { keyed: string }) {
                   <td>
                     <span class={a.direction === "BUY" ? "up" : "down"}>{a.direction}</span> {a.side}
                   </td>
-                  <td>{a.market_id ? <a href={href.market(a.market_id)}>{a.question ?? a.condition_id}</a> : (a.question ?? a.condition_id)}</td>
+                  <td>
+                    {a.market_id ? (
+                      <a href={href.market(a.market_id)}>{a.question ?? a.condition_id}</a>
+                    ) : (
+                      (a.question ?? a.condition_id)
+                    )}
+                  </td>
                   <td class="num">{cents(a.price)}</td>
                   <td class="num">{usd(a.usd_amount)}</td>
                 </tr>
@@ -122,7 +161,10 @@ function Alerts(props: { keyed: string }) {
 
 function Flips(props: { keyed: string }) {
   const [days, setDays] = useState(7);
-  const flips = useLoad(() => api.GET("/api/v2/whale-flips", { headers: premiumKey.headers(), params: { query: { days, limit: 20 } } }), [props.keyed, days]);
+  const flips = useLoad(
+    () => api.GET("/api/v2/whale-flips", { headers: premiumKey.headers(), params: { query: { days, limit: 20 } } }),
+    [props.keyed, days],
+  );
   return (
     <>
       <fieldset class="tabs">
@@ -137,16 +179,27 @@ function Flips(props: { keyed: string }) {
         {(data) =>
           data.flips.length === 0 ? (
             <Empty>
-              No whale switched sides by {usd(data.min_swing_usd)} or more since {data.comparison_date ?? "the last snapshot"}.
+              No whale switched sides by {usd(data.min_swing_usd)} or more since{" "}
+              {data.comparison_date ?? "the last snapshot"}.
             </Empty>
           ) : (
-            <Table caption="Whale flips" head={["Whale", "Market", "From", "To", "Swing", "Lifetime P&L"]} numeric={[4, 5]}>
+            <Table
+              caption="Whale flips"
+              head={["Whale", "Market", "From", "To", "Swing", "Lifetime P&L"]}
+              numeric={[4, 5]}
+            >
               {data.flips.map((f) => (
                 <tr key={`${f.wallet}-${f.condition_id}`} data-testid="flip">
                   <td>
                     <a href={href.wallet(f.wallet)}>{f.display_name ?? shortAddress(f.wallet)}</a>
                   </td>
-                  <td>{f.market_id ? <a href={href.market(f.market_id)}>{f.question ?? f.condition_id}</a> : (f.question ?? f.condition_id)}</td>
+                  <td>
+                    {f.market_id ? (
+                      <a href={href.market(f.market_id)}>{f.question ?? f.condition_id}</a>
+                    ) : (
+                      (f.question ?? f.condition_id)
+                    )}
+                  </td>
                   <td>
                     {f.old_side} {usd(f.old_size_usd)}
                   </td>

@@ -20,7 +20,14 @@ const LAYER_STYLES: Record<string, { fill: string; label: string }> = {
 };
 type Subscription = Status["cities"][string]["subscriptions"][number];
 const LEVELS = ["SAFE", "LOW", "MEDIUM", "HIGH", "CRITICAL"] as const;
-const COLOURS: Record<string, string> = { SAFE: "#43a047", LOW: "#c0ca33", MEDIUM: "#ffa000", HIGH: "#f4511e", CRITICAL: "#e53935", none: "#78909c" };
+const COLOURS: Record<string, string> = {
+  SAFE: "#43a047",
+  LOW: "#c0ca33",
+  MEDIUM: "#ffa000",
+  HIGH: "#f4511e",
+  CRITICAL: "#e53935",
+  none: "#78909c",
+};
 const WIDTH = 800;
 
 function Threat(props: { level: string | null }) {
@@ -38,22 +45,42 @@ function projection(points: number[][]) {
   const k = Math.cos((((minLat + maxLat) / 2) * Math.PI) / 180);
   const scale = WIDTH / ((maxLon - minLon) * k);
   const height = Math.max(240, Math.round((maxLat - minLat) * scale));
-  return { height, at: (lon: number, lat: number): [number, number] => [(lon - minLon) * k * scale, height - (lat - minLat) * scale] };
+  return {
+    height,
+    at: (lon: number, lat: number): [number, number] => [(lon - minLon) * k * scale, height - (lat - minLat) * scale],
+  };
 }
 
 function TerritoryMap(props: { status: Status; layers: Layers | null }) {
   const cities = Object.entries(props.status.cities);
   const subscriptions = cities.flatMap(([city, c]) => c.subscriptions.map((s) => ({ city, s })));
-  const points = [...cities.map(([, c]) => [c.coordinates.lon, c.coordinates.lat]), ...subscriptions.flatMap(({ s }) => s.geometry)];
+  const points = [
+    ...cities.map(([, c]) => [c.coordinates.lon, c.coordinates.lat]),
+    ...subscriptions.flatMap(({ s }) => s.geometry),
+  ];
   if (points.length === 0) return <Empty>No city is watched yet.</Empty>;
   const { height, at } = projection(points);
-  const ring = (points: number[][]) => `${points.map(([lon, lat], i) => `${i === 0 ? "M" : "L"}${at(lon!, lat!).map((v) => v.toFixed(1)).join(",")}`).join("")}Z`;
+  const ring = (points: number[][]) =>
+    `${points
+      .map(
+        ([lon, lat], i) =>
+          `${i === 0 ? "M" : "L"}${at(lon!, lat!)
+            .map((v) => v.toFixed(1))
+            .join(",")}`,
+      )
+      .join("")}Z`;
   const path = (s: Subscription) => ring(s.geometry);
   const layers = (props.layers?.layers ?? []).filter((l) => LAYER_STYLES[l.layer]);
   layers.sort((a, b) => Object.keys(LAYER_STYLES).indexOf(a.layer) - Object.keys(LAYER_STYLES).indexOf(b.layer));
   return (
     <figure>
-      <svg class="map" viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={`Map of ${cities.length} watched cities and ${subscriptions.length} subscriptions, coloured by threat, over the shaded layers`} data-testid="territory-map">
+      <svg
+        class="map"
+        viewBox={`0 0 ${WIDTH} ${height}`}
+        role="img"
+        aria-label={`Map of ${cities.length} watched cities and ${subscriptions.length} subscriptions, coloured by threat, over the shaded layers`}
+        data-testid="territory-map"
+      >
         <defs>
           <clipPath id="map-box">
             <rect width={WIDTH} height={height} />
@@ -61,13 +88,29 @@ function TerritoryMap(props: { status: Status; layers: Layers | null }) {
         </defs>
         <g clip-path="url(#map-box)">
           {layers.map((l) => (
-            <path key={l.layer} data-layer={l.layer} d={l.polygons.map((p) => p.map(ring).join("")).join("")} fill={LAYER_STYLES[l.layer]!.fill} fill-opacity="0.45" fill-rule="evenodd" stroke="none" />
+            <path
+              key={l.layer}
+              data-layer={l.layer}
+              d={l.polygons.map((p) => p.map(ring).join("")).join("")}
+              fill={LAYER_STYLES[l.layer]!.fill}
+              fill-opacity="0.45"
+              fill-rule="evenodd"
+              stroke="none"
+            />
           ))}
         </g>
         {subscriptions
           .filter(({ s }) => s.geometry.length > 2)
           .map(({ city, s }) => (
-            <path key={s.id} d={path(s)} fill={COLOURS[s.threat ?? "none"]} fill-opacity="0.35" stroke={COLOURS[s.threat ?? "none"]} stroke-width="1.5" data-subscription={s.id}>
+            <path
+              key={s.id}
+              d={path(s)}
+              fill={COLOURS[s.threat ?? "none"]}
+              fill-opacity="0.35"
+              stroke={COLOURS[s.threat ?? "none"]}
+              stroke-width="1.5"
+              data-subscription={s.id}
+            >
               <title>
                 {city}: {s.label} ({s.threat ?? "not measured"})
               </title>
@@ -77,7 +120,14 @@ function TerritoryMap(props: { status: Status; layers: Layers | null }) {
           const [x, y] = at(c.coordinates.lon, c.coordinates.lat);
           return (
             <g key={name} data-city={name}>
-              <circle cx={x} cy={y} r="5" fill={COLOURS[c.worst_threat ?? "none"]} stroke="#0b1622" stroke-width="1.5" />
+              <circle
+                cx={x}
+                cy={y}
+                r="5"
+                fill={COLOURS[c.worst_threat ?? "none"]}
+                stroke="#0b1622"
+                stroke-width="1.5"
+              />
               <text x={x + 7} y={y + 4} fill="#e8eef4" font-size="12">
                 {name}
               </text>
@@ -89,7 +139,11 @@ function TerritoryMap(props: { status: Status; layers: Layers | null }) {
         <ul class="legend" aria-label="Shaded layers">
           {layers.map((l) => (
             <li key={l.layer}>
-              <span class="swatch" style={{ background: LAYER_STYLES[l.layer]!.fill, opacity: 0.7 }} aria-hidden="true" />
+              <span
+                class="swatch"
+                style={{ background: LAYER_STYLES[l.layer]!.fill, opacity: 0.7 }}
+                aria-hidden="true"
+              />
               {LAYER_STYLES[l.layer]!.label}
             </li>
           ))}
@@ -118,8 +172,20 @@ function Cities(props: { status: Status }) {
           <td>
             <Threat level={s.threat} />
           </td>
-          <td class="small">{s.coverage !== undefined && s.coverage !== null ? `${pct(s.coverage * 100)} shaded` : s.closest_distance_m === null ? "–" : `${(s.closest_distance_m / 1000).toFixed(1)} km away`}</td>
-          <td class="small">{s.market ? <a href={href.market(s.market.id)}>{s.market.question}</a> : <span class="muted">{s.market_slug_pattern}</span>}</td>
+          <td class="small">
+            {s.coverage !== undefined && s.coverage !== null
+              ? `${pct(s.coverage * 100)} shaded`
+              : s.closest_distance_m === null
+                ? "–"
+                : `${(s.closest_distance_m / 1000).toFixed(1)} km away`}
+          </td>
+          <td class="small">
+            {s.market ? (
+              <a href={href.market(s.market.id)}>{s.market.question}</a>
+            ) : (
+              <span class="muted">{s.market_slug_pattern}</span>
+            )}
+          </td>
         </tr>
       ))}
     </Table>
@@ -172,7 +238,11 @@ export function TerritoryPage() {
       <Show loaded={status}>
         {(s) => (
           <div class="grid">
-            <Section title="Threat levels" note={`Last look at the map: ${when(Object.values(s.cities)[0]?.last_check ?? null)}${s.stale ? " (last good answer)" : ""}.`} wide>
+            <Section
+              title="Threat levels"
+              note={`Last look at the map: ${when(Object.values(s.cities)[0]?.last_check ?? null)}${s.stale ? " (last good answer)" : ""}.`}
+              wide
+            >
               <dl class="stats" data-testid="threat-summary">
                 <Stat label="Cities" value={count(s.summary.total_cities)} />
                 <Stat label="Subscriptions" value={count(s.summary.total_subscriptions)} />
@@ -181,7 +251,11 @@ export function TerritoryPage() {
                 ))}
               </dl>
             </Section>
-            <Section title="Map" note="The shaded layers of the newest map, each subscription's area coloured by its threat level, and the cities (dots) at their worst level." wide>
+            <Section
+              title="Map"
+              note="The shaded layers of the newest map, each subscription's area coloured by its threat level, and the cities (dots) at their worst level."
+              wide
+            >
               <TerritoryMap status={s} layers={layers.state === "ok" ? layers.data : null} />
             </Section>
             <Section title="Subscriptions" wide>

@@ -31,9 +31,24 @@ export function chainOrder(world: World): Tx[] {
   const txs: Tx[] = [];
   for (let j = 0; j < t.matchCount; j++) {
     const [from, to] = world.fillsOfMatch(j);
-    txs.push({ ts: t.matchTs[j]!, logIndex: t.matchLogIndex[j]!, logCount: matchLogCount(to - from), txIndex: t.matchTxIndex[j]!, kind: "match", index: j });
+    txs.push({
+      ts: t.matchTs[j]!,
+      logIndex: t.matchLogIndex[j]!,
+      logCount: matchLogCount(to - from),
+      txIndex: t.matchTxIndex[j]!,
+      kind: "match",
+      index: j,
+    });
   }
-  for (let i = 0; i < t.opCount; i++) txs.push({ ts: t.opTs[i]!, logIndex: t.opLogIndex[i]!, logCount: 1, txIndex: t.opTxIndex[i]!, kind: "op", index: i });
+  for (let i = 0; i < t.opCount; i++)
+    txs.push({
+      ts: t.opTs[i]!,
+      logIndex: t.opLogIndex[i]!,
+      logCount: 1,
+      txIndex: t.opTxIndex[i]!,
+      kind: "op",
+      index: i,
+    });
   return txs.sort((a, b) => a.ts - b.ts || a.logIndex - b.logIndex);
 }
 
@@ -57,7 +72,8 @@ export function invariantViolations(world: World, limit = 20): string[] {
   let lastTs = -1;
   let lastEnd = 0;
   for (const tx of chainOrder(world)) {
-    if (tx.ts === lastTs && tx.logIndex < lastEnd) fail(`${tx.kind} ${tx.index}: log ${tx.logIndex} overlaps the previous transaction`);
+    if (tx.ts === lastTs && tx.logIndex < lastEnd)
+      fail(`${tx.kind} ${tx.index}: log ${tx.logIndex} overlaps the previous transaction`);
     lastEnd = tx.ts === lastTs ? tx.logIndex + tx.logCount : tx.logCount;
     lastTs = tx.ts;
     if (tx.kind === "match") checkMatch(world, tx.index, move, fail);
@@ -76,7 +92,8 @@ function checkMatch(world: World, j: number, move: Move, fail: (msg: string) => 
   const ts = t.matchTs[j]!;
   const what = `match ${j}`;
   if (to - from < 2) fail(`${what} has ${to - from} fills`);
-  if (ts < Math.max(market.startDate, world.start) || ts >= market.tradingStop) fail(`${what} trades market ${m} outside its window`);
+  if (ts < Math.max(market.startDate, world.start) || ts >= market.tradingStop)
+    fail(`${what} trades market ${m} outside its window`);
   const price = t.matchPrice[j]!;
   if (price % 10_000 !== 0 || price < 10_000 || price > 990_000) fail(`${what} price ${price} off the tick`);
   const taker = to - 1;
@@ -89,13 +106,17 @@ function checkMatch(world: World, j: number, move: Move, fail: (msg: string) => 
     const mf = t.fillFlags[f]!;
     if (mf & FLAG_TAKER) fail(`${what}: maker fill ${f} flagged taker`);
     if (world.fillFee(f) !== 0) fail(`${what}: maker fill ${f} pays a fee`);
-    if (t.fillWallet[f] === t.fillWallet[taker] || seen.has(t.fillWallet[f]!)) fail(`${what}: maker ${t.fillWallet[f]} repeats or is the taker`);
+    if (t.fillWallet[f] === t.fillWallet[taker] || seen.has(t.fillWallet[f]!))
+      fail(`${what}: maker ${t.fillWallet[f]} repeats or is the taker`);
     seen.add(t.fillWallet[f]!);
     const sameOutcome = (mf & FLAG_NO) === (tf & FLAG_NO);
     const sameSide = (mf & FLAG_SELL) === (tf & FLAG_SELL);
-    if (type === MINT && !(sameSide && !sameOutcome && !(tf & FLAG_SELL))) fail(`${what}: MINT fill ${f} is not a buy of the complement`);
-    if (type === MERGE && !(sameSide && !sameOutcome && tf & FLAG_SELL)) fail(`${what}: MERGE fill ${f} is not a sell of the complement`);
-    if (type === COMPLEMENTARY && !(sameOutcome && !sameSide)) fail(`${what}: COMPLEMENTARY fill ${f} is not the opposite side of the same token`);
+    if (type === MINT && !(sameSide && !sameOutcome && !(tf & FLAG_SELL)))
+      fail(`${what}: MINT fill ${f} is not a buy of the complement`);
+    if (type === MERGE && !(sameSide && !sameOutcome && tf & FLAG_SELL))
+      fail(`${what}: MERGE fill ${f} is not a sell of the complement`);
+    if (type === COMPLEMENTARY && !(sameOutcome && !sameSide))
+      fail(`${what}: COMPLEMENTARY fill ${f} is not the opposite side of the same token`);
     const expected = sameOutcome ? price : 1_000_000 - price;
     if (world.fillPrice(f) !== expected) fail(`${what}: maker price ${world.fillPrice(f)} != ${expected}`);
     makerTotal += t.fillSize[f]!;
@@ -103,15 +124,23 @@ function checkMatch(world: World, j: number, move: Move, fail: (msg: string) => 
   for (let f = from; f < to; f++) {
     const size = t.fillSize[f]!;
     if (!(size > 0) || size % 10_000 !== 0) fail(`${what}: fill ${f} size ${size}`);
-    if (BigInt(notionalMicro(size, world.fillPrice(f))) * 1_000_000n !== BigInt(size) * BigInt(world.fillPrice(f))) fail(`${what}: fill ${f} collateral is not whole micro-units`);
+    if (BigInt(notionalMicro(size, world.fillPrice(f))) * 1_000_000n !== BigInt(size) * BigInt(world.fillPrice(f)))
+      fail(`${what}: fill ${f} collateral is not whole micro-units`);
     const token = m * 2 + (t.fillFlags[f]! & FLAG_NO ? 1 : 0);
     move(t.fillWallet[f]!, token, t.fillFlags[f]! & FLAG_SELL ? -size : size, `${what} fill ${f}`);
   }
   if (makerTotal !== t.fillSize[taker]) fail(`${what}: taker size ${t.fillSize[taker]} != makers ${makerTotal}`);
-  if (world.fillFee(taker) !== takerFeeMicro(t.fillSize[taker]!, price, market.fee.rateBps)) fail(`${what}: taker fee off the formula`);
+  if (world.fillFee(taker) !== takerFeeMicro(t.fillSize[taker]!, price, market.fee.rateBps))
+    fail(`${what}: taker fee off the formula`);
 }
 
-function checkOp(world: World, i: number, move: Move, held: (w: number, token: number) => number, fail: (msg: string) => void): void {
+function checkOp(
+  world: World,
+  i: number,
+  move: Move,
+  held: (w: number, token: number) => number,
+  fail: (msg: string) => void,
+): void {
   const op = world.op(i);
   const what = `op ${i} ${op.type}`;
   const m = op.market;
@@ -127,7 +156,8 @@ function checkOp(world: World, i: number, move: Move, held: (w: number, token: n
     case "REDEEM": {
       const market = world.markets[m]!;
       if (market.resolvedAt === null || op.ts <= market.resolvedAt) fail(`${what} before resolution`);
-      if (held(op.wallet, m * 2) !== op.amount || held(op.wallet, m * 2 + 1) !== op.amount2) fail(`${what} does not redeem the whole balance`);
+      if (held(op.wallet, m * 2) !== op.amount || held(op.wallet, m * 2 + 1) !== op.amount2)
+        fail(`${what} does not redeem the whole balance`);
       move(op.wallet, m * 2, -op.amount, what);
       move(op.wallet, m * 2 + 1, -op.amount2, what);
       break;
@@ -142,7 +172,8 @@ function checkOp(world: World, i: number, move: Move, held: (w: number, token: n
           move(op.wallet, q * 2 + 1, -op.amount, what);
         } else move(op.wallet, q * 2, op.amount - fee, what);
       });
-      if (!event.negRisk || noCount === 0 || noCount >= event.marketIndexes.length) fail(`${what}: indexSet ${op.indexSet} of ${event.marketIndexes.length} questions`);
+      if (!event.negRisk || noCount === 0 || noCount >= event.marketIndexes.length)
+        fail(`${what}: indexSet ${op.indexSet} of ${event.marketIndexes.length} questions`);
       break;
     }
     default:
@@ -170,7 +201,11 @@ export function balancesOf(world: World, w: number): Map<number, number> {
       add(m * 2 + 1, -op.amount2);
     } else if (op.type === "CONVERSION") {
       const event = world.events[world.markets[m]!.eventIndex]!;
-      event.marketIndexes.forEach((q, bit) => (op.indexSet & (1 << bit) ? add(q * 2 + 1, -op.amount) : add(q * 2, op.amount - (op.amount * event.convertFeeBips) / 10_000)));
+      event.marketIndexes.forEach((q, bit) =>
+        op.indexSet & (1 << bit)
+          ? add(q * 2 + 1, -op.amount)
+          : add(q * 2, op.amount - (op.amount * event.convertFeeBips) / 10_000),
+      );
     }
   }
   return out;
