@@ -27,16 +27,14 @@ export async function holdUnlistedRecords(
   now: number,
 ): Promise<void> {
   for (let i = 0; i < records.length; i += ROWS_PER_STATEMENT) {
-    const values = records
-      .slice(i, i + ROWS_PER_STATEMENT)
-      .map((r) => ({
-        record_key: r.key,
-        kind: r.kind,
-        market_key: r.marketKey,
-        ts: r.ts,
-        row: JSON.stringify(r.row),
-        created_at: now,
-      }));
+    const values = records.slice(i, i + ROWS_PER_STATEMENT).map((r) => ({
+      record_key: r.key,
+      kind: r.kind,
+      market_key: r.marketKey,
+      ts: r.ts,
+      row: JSON.stringify(r.row),
+      created_at: now,
+    }));
     await tx.db
       .insertInto("unlisted_market_records")
       .values(values)

@@ -41,71 +41,63 @@ const anyEvent: fc.Arbitrary<VenueEvent> = fc.oneof(
           fee,
         }) as VenueEvent,
     ),
-  fc
-    .tuple(hash, address, address, fc.integer({ min: 0, max: 255 }), uint, uint, uint, uint, hash, hash)
-    .map(
-      ([orderHash, maker, taker, side, tokenId, makerAmountFilled, takerAmountFilled, fee, builder, metadata]) =>
-        ({
-          kind: "OrderFilledV2",
-          version: "v2",
-          address: lower(CONTRACTS.ctfExchangeV2),
-          orderHash,
-          maker,
-          taker,
-          side,
-          tokenId,
-          makerAmountFilled,
-          takerAmountFilled,
-          fee,
-          builder,
-          metadata,
-        }) as VenueEvent,
-    ),
-  fc
-    .tuple(hash, address, uint, uint, uint, uint)
-    .map(
-      ([takerOrderHash, takerOrderMaker, makerAssetId, takerAssetId, makerAmountFilled, takerAmountFilled]) =>
-        ({
-          kind: "OrdersMatchedV1",
-          version: "v1",
-          address: lower(CONTRACTS.ctfExchangeV1),
-          takerOrderHash,
-          takerOrderMaker,
-          makerAssetId,
-          takerAssetId,
-          makerAmountFilled,
-          takerAmountFilled,
-        }) as VenueEvent,
-    ),
-  fc
-    .tuple(hash, address, fc.integer({ min: 0, max: 255 }), uint, uint, uint)
-    .map(
-      ([takerOrderHash, takerOrderMaker, side, tokenId, makerAmountFilled, takerAmountFilled]) =>
-        ({
-          kind: "OrdersMatchedV2",
-          version: "v2",
-          address: lower(CONTRACTS.negRiskCtfExchangeV2),
-          takerOrderHash,
-          takerOrderMaker,
-          side,
-          tokenId,
-          makerAmountFilled,
-          takerAmountFilled,
-        }) as VenueEvent,
-    ),
-  fc
-    .tuple(address, hash, uint, uint)
-    .map(
-      ([stakeholder, marketId, indexSet, amount]) =>
-        ({
-          kind: "PositionsConverted",
-          address: lower(CONTRACTS.negRiskAdapter),
-          stakeholder,
-          marketId,
-          indexSet,
-          amount,
-        }) as VenueEvent,
-    ),
+  fc.tuple(hash, address, address, fc.integer({ min: 0, max: 255 }), uint, uint, uint, uint, hash, hash).map(
+    ([orderHash, maker, taker, side, tokenId, makerAmountFilled, takerAmountFilled, fee, builder, metadata]) =>
+      ({
+        kind: "OrderFilledV2",
+        version: "v2",
+        address: lower(CONTRACTS.ctfExchangeV2),
+        orderHash,
+        maker,
+        taker,
+        side,
+        tokenId,
+        makerAmountFilled,
+        takerAmountFilled,
+        fee,
+        builder,
+        metadata,
+      }) as VenueEvent,
+  ),
+  fc.tuple(hash, address, uint, uint, uint, uint).map(
+    ([takerOrderHash, takerOrderMaker, makerAssetId, takerAssetId, makerAmountFilled, takerAmountFilled]) =>
+      ({
+        kind: "OrdersMatchedV1",
+        version: "v1",
+        address: lower(CONTRACTS.ctfExchangeV1),
+        takerOrderHash,
+        takerOrderMaker,
+        makerAssetId,
+        takerAssetId,
+        makerAmountFilled,
+        takerAmountFilled,
+      }) as VenueEvent,
+  ),
+  fc.tuple(hash, address, fc.integer({ min: 0, max: 255 }), uint, uint, uint).map(
+    ([takerOrderHash, takerOrderMaker, side, tokenId, makerAmountFilled, takerAmountFilled]) =>
+      ({
+        kind: "OrdersMatchedV2",
+        version: "v2",
+        address: lower(CONTRACTS.negRiskCtfExchangeV2),
+        takerOrderHash,
+        takerOrderMaker,
+        side,
+        tokenId,
+        makerAmountFilled,
+        takerAmountFilled,
+      }) as VenueEvent,
+  ),
+  fc.tuple(address, hash, uint, uint).map(
+    ([stakeholder, marketId, indexSet, amount]) =>
+      ({
+        kind: "PositionsConverted",
+        address: lower(CONTRACTS.negRiskAdapter),
+        stakeholder,
+        marketId,
+        indexSet,
+        amount,
+      }) as VenueEvent,
+  ),
   fc
     .tuple(
       fc.constantFrom("PositionSplit" as const, "PositionsMerge" as const),
@@ -129,35 +121,31 @@ const anyEvent: fc.Arbitrary<VenueEvent> = fc.oneof(
           amount,
         }) as VenueEvent,
     ),
-  fc
-    .tuple(address, address, hash, hash, fc.array(uint, { maxLength: 4 }), uint)
-    .map(
-      ([redeemer, collateralToken, parentCollectionId, conditionId, indexSets, payout]) =>
-        ({
-          kind: "PayoutRedemption",
-          address: lower(CONTRACTS.conditionalTokens),
-          redeemer,
-          collateralToken,
-          parentCollectionId,
-          conditionId,
-          indexSets,
-          payout,
-        }) as VenueEvent,
-    ),
-  fc
-    .tuple(hash, address, hash, uint, fc.array(uint, { maxLength: 4 }))
-    .map(
-      ([conditionId, oracle, questionId, outcomeSlotCount, payoutNumerators]) =>
-        ({
-          kind: "ConditionResolution",
-          address: lower(CONTRACTS.conditionalTokens),
-          conditionId,
-          oracle,
-          questionId,
-          outcomeSlotCount,
-          payoutNumerators,
-        }) as VenueEvent,
-    ),
+  fc.tuple(address, address, hash, hash, fc.array(uint, { maxLength: 4 }), uint).map(
+    ([redeemer, collateralToken, parentCollectionId, conditionId, indexSets, payout]) =>
+      ({
+        kind: "PayoutRedemption",
+        address: lower(CONTRACTS.conditionalTokens),
+        redeemer,
+        collateralToken,
+        parentCollectionId,
+        conditionId,
+        indexSets,
+        payout,
+      }) as VenueEvent,
+  ),
+  fc.tuple(hash, address, hash, uint, fc.array(uint, { maxLength: 4 })).map(
+    ([conditionId, oracle, questionId, outcomeSlotCount, payoutNumerators]) =>
+      ({
+        kind: "ConditionResolution",
+        address: lower(CONTRACTS.conditionalTokens),
+        conditionId,
+        oracle,
+        questionId,
+        outcomeSlotCount,
+        payoutNumerators,
+      }) as VenueEvent,
+  ),
 );
 
 describe("encodeLogWords", () => {
