@@ -22,6 +22,11 @@ describe("configuration", () => {
     expect(c.limits.premiumPerMinute).toBe(600);
   });
 
+  it("refuses a renamed setting, naming the new one", () => {
+    expect(() => loadConfig({ FARMER_MINT_MERGE_VOLUME_SHARE: "0.6" })).toThrow(/FARMER_SPLIT_MERGE_VOLUME_SHARE/);
+    expect(() => loadConfig({ FARMER_MINT_MERGE_VOLUME_SHARE: "0.6" })).toThrow(ConfigError);
+  });
+
   it("selects PostgreSQL and Redis from their URLs, and flags win over the environment", () => {
     const c = loadConfig(
       { DATABASE_URL: "postgres://u@db:5432/x", REDIS_URL: "redis://cache:6379", PORT: "1" },

@@ -956,7 +956,16 @@ export function settingFlagName(env: string): string {
  * Builds the configuration. `flags` maps environment names to values taken from the command line;
  * they override the environment. Throws ConfigError naming the first invalid setting.
  */
+/** Settings that were renamed: setting the old name is refused, so that it is never silently ignored. */
+const RENAMED_SETTINGS: Readonly<Record<string, string>> = {
+  FARMER_MINT_MERGE_VOLUME_SHARE:
+    "FARMER_SPLIT_MERGE_VOLUME_SHARE (the two-sided test now reads the wallet's own splits and merges)",
+};
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): Config {
+  for (const [old, now] of Object.entries(RENAMED_SETTINGS)) {
+    if ((flags[old] ?? env[old]) !== undefined) throw new ConfigError(old, `was renamed: set ${now}`);
+  }
   const base = resolveTree(settings, (name) => flags[name] ?? env[name]);
   if (base.isw.busyWindowEndHour <= base.isw.busyWindowStartHour) {
     throw new ConfigError("ISW_BUSY_END_HOUR_UTC", "must be after ISW_BUSY_START_HOUR_UTC");
