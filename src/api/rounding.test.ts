@@ -79,6 +79,10 @@ describe("every number field of the document", () => {
     "lat",
     "lon",
     "geometry",
+    // The territory layers for a map (/api/v2/isw/layers): simplified where they are made (src/isw/layer-shapes.ts).
+    "bbox",
+    "grid_deg",
+    "polygons",
     "buffer_advance_m",
     "closest_distance_m",
     "_elapsed_ms",
