@@ -6,16 +6,8 @@
 import type { Store } from "../store/database.js";
 
 /** The wallet's latest fill (by time, then as stored): moves with each fill stored after the others. */
-export async function fillsStamp(store: Store, wallet: string): Promise<string> {
-  const row = await store.db
-    .selectFrom("fills")
-    .select(["id", "ts"])
-    .where("wallet", "=", wallet)
-    .orderBy("ts", "desc")
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return row ? `${row.id}@${row.ts}` : "none";
+export function fillsStamp(store: Store, wallet: string): Promise<string> {
+  return latestFillStamp(store, "wallet", wallet);
 }
 
 /** The wallet's statistics row as last written: moves with each write of its positions and statistics. */
@@ -31,11 +23,16 @@ export async function ledgerStamp(store: Store, wallet: string): Promise<string>
 }
 
 /** The market's latest fill (by time, then as stored): moves with each fill stored after the others. */
-export async function marketFillsStamp(store: Store, conditionId: string): Promise<string> {
+export function marketFillsStamp(store: Store, conditionId: string): Promise<string> {
+  return latestFillStamp(store, "condition_id", conditionId);
+}
+
+/** The latest fill of a wallet or a market, read through its (key, ts) index. */
+async function latestFillStamp(store: Store, key: "wallet" | "condition_id", value: string): Promise<string> {
   const row = await store.db
     .selectFrom("fills")
     .select(["id", "ts"])
-    .where("condition_id", "=", conditionId)
+    .where(key, "=", value)
     .orderBy("ts", "desc")
     .orderBy("id", "desc")
     .limit(1)
