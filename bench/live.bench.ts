@@ -10,6 +10,11 @@
  * on arrival (which adds the clients' own reading: on this machine they share the cores with the server). Beside
  * it, the floor: the same bytes written to the same sockets by a plain loop, without the hub. And what the machine
  * was doing: load average, and the cores busy with other processes while the trades flowed (the machine is shared).
+ *
+ * BENCH_LIVE_SERVERS=2 runs the scaled mode's shape instead: that many server processes on one Redis
+ * (BENCH_REDIS_URL, default redis://127.0.0.1:6379), the first running the relay, each fanning out to its share of
+ * the clients. One process writing to 1,000 sockets costs the kernel's floor per socket (printed below), so its
+ * last subscriber waits for all the writes before it; spreading subscribers over processes divides that.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -23,6 +28,16 @@ const TRANSACTIONS = 100;
 const PER_SECOND = 10;
 const HOLD_MS = 700;
 const BARE_ROUNDS = 20;
+const SERVERS = Number(process.env.BENCH_LIVE_SERVERS ?? 1);
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+interface Server {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly key: string;
+  /** How many of the clients connect to this server. */
+  readonly clients: number;
+}
 
 function ask(child: ChildProcess, request: BenchRequest): Promise<Reply> {
   return new Promise((resolve) => {
@@ -69,32 +84,43 @@ async function waitForConnections(child: ChildProcess, count: number): Promise<v
     await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-async function measure(transport: Transport, child: ChildProcess, url: string, key: string): Promise<void> {
+/** Asks every server the same and waits for all the replies. */
+const askAll = (servers: readonly Server[], request: BenchRequest) =>
+  Promise.all(servers.map((s) => ask(s.child, request)));
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+const memoryOf = (replies: Reply[]) => ({
+  heap: sum(replies.map((r) => r.memory!.heapUsed + r.memory!.external)),
+  rss: sum(replies.map((r) => r.memory!.rss)),
+});
+
+async function measure(transport: Transport, servers: readonly Server[]): Promise<void> {
+  const relayServer = servers[0]!;
   // Warm-up: the code paths compiled and the allocator's pools in place before the baseline.
-  for (const c of await openRawClients(transport, url, key, 50)) c.close();
-  await waitForConnections(child, 0);
-  const before = (await ask(child, { type: "memory" })).memory!;
-  const clients = await openRawClients(transport, url, key, CLIENTS);
-  await waitForConnections(child, CLIENTS);
+  for (const s of servers) for (const c of await openRawClients(transport, s.url, s.key, 50)) c.close();
+  for (const s of servers) await waitForConnections(s.child, 0);
+  const before = memoryOf(await askAll(servers, { type: "memory" }));
+  const clients = [];
+  for (const s of servers) clients.push(...(await openRawClients(transport, s.url, s.key, s.clients)));
+  for (const s of servers) await waitForConnections(s.child, s.clients);
   await new Promise((resolve) => setTimeout(resolve, 500));
-  const idle = (await ask(child, { type: "memory" })).memory!;
-  const heap = idle.heapUsed + idle.external - before.heapUsed - before.external;
+  const idle = memoryOf(await askAll(servers, { type: "memory" }));
+  const heap = idle.heap - before.heap;
   const rss = idle.rss - before.rss;
 
-  await ask(child, { type: "fanouts" });
+  await askAll(servers, { type: "fanouts" });
   const loadBefore = load();
   const machineBefore = machineCpu();
-  const serverBefore = (await ask(child, { type: "count" })).cpu!;
+  const serverBefore = sum((await askAll(servers, { type: "count" })).map((r) => cpuTotal(r.cpu!)));
   const clientsBefore = process.cpuUsage();
   const wallBefore = performance.now();
-  await ask(child, { type: "publish", transactions: TRANSACTIONS, perSecond: PER_SECOND });
+  await ask(relayServer.child, { type: "publish", transactions: TRANSACTIONS, perSecond: PER_SECOND });
   await new Promise((resolve) => setTimeout(resolve, HOLD_MS + 1_500));
   const wallMs = performance.now() - wallBefore;
   const clientsCpu = process.cpuUsage(clientsBefore);
-  const replied = await ask(child, { type: "fanouts" });
+  const replies = await askAll(servers, { type: "fanouts" });
   const machineAfter = machineCpu();
-  const serverCpuMs = cpuTotal(replied.cpu!) - cpuTotal(serverBefore);
-  const fanouts = replied.fanouts!;
+  const serverCpuMs = sum(replies.map((r) => cpuTotal(r.cpu!))) - serverBefore;
+  const fanouts = replies.flatMap((r) => r.fanouts!);
 
   const atServer: number[] = [];
   const inFanout: number[] = [];
@@ -112,19 +138,19 @@ async function measure(transport: Transport, child: ChildProcess, url: string, k
   }
   const perMessage = (pick: (f: (typeof fanouts)[number]) => number) => sorted(fanouts.map(pick));
   const cpuPerMessage = perMessage((f) => cpuTotal(f.cpu));
-  const bare = (await ask(child, { type: "bare", transport, rounds: BARE_ROUNDS })).bare!;
+  const bare = (await ask(relayServer.child, { type: "bare", transport, rounds: BARE_ROUNDS })).bare!;
   const bareCpu = sorted(bare.map((b) => cpuTotal(b.cpu)));
   const busy = machineBefore && machineAfter ? (machineAfter.busyMs - machineBefore.busyMs) / wallMs : null;
   const ours = (serverCpuMs + (clientsCpu.user + clientsCpu.system) / 1000) / wallMs;
   const median = (s: number[]) => percentile(s, 50).toFixed(2);
   console.log(
     [
-      `${transport}, ${CLIENTS} clients:`,
+      `${transport}, ${CLIENTS} clients${servers.length > 1 ? ` over ${servers.length} server processes on Redis` : ""}:`,
       `  added latency beyond the hold, at the server (hold's end to each subscriber's write returned): ${ms(atServer)} (${atServer.length.toLocaleString("en-US")} writes)`,
       `    of which the hold's timer firing late (the process waiting for a core): ${ms(fanouts.map((f) => f.startMs - f.dueMs))}`,
       `    of which the subscriber's place in the fan-out: ${ms(inFanout)}`,
-      `  one message to all ${CLIENTS} sockets: wall ${ms(fanouts.map((f) => f.endMs - f.startMs))}; CPU median ${median(cpuPerMessage)} ms, ${((percentile(cpuPerMessage, 50) * 1000) / CLIENTS).toFixed(1)} µs a subscriber`,
-      `    floor, the same bytes by a plain socket.write loop: CPU median ${median(bareCpu)} ms, ${((percentile(bareCpu, 50) * 1000) / CLIENTS).toFixed(1)} µs a socket`,
+      `  one message to all of a process's ${servers[0]!.clients} sockets: wall ${ms(fanouts.map((f) => f.endMs - f.startMs))}; CPU median ${median(cpuPerMessage)} ms, ${((percentile(cpuPerMessage, 50) * 1000) / servers[0]!.clients).toFixed(1)} µs a subscriber`,
+      `    floor, the same bytes by a plain socket.write loop: CPU median ${median(bareCpu)} ms, ${((percentile(bareCpu, 50) * 1000) / servers[0]!.clients).toFixed(1)} µs a socket`,
       `  added latency beyond the hold, at the clients (their own reading included): ${ms(added)} (${added.length.toLocaleString("en-US")} deliveries${missing ? `, ${missing} missing` : ""})`,
       `  memory per idle connection: heap+external ${kib(heap / CLIENTS)}, resident ${kib(rss / CLIENTS)}`,
       `  machine while the trades flowed: load average ${loadBefore} before, ${load()} after (1/5/15 min); ` +
@@ -133,23 +159,37 @@ async function measure(transport: Transport, child: ChildProcess, url: string, k
     ].join("\n"),
   );
   for (const c of clients) c.close();
-  await waitForConnections(child, 0);
+  for (const s of servers) await waitForConnections(s.child, 0);
 }
 
-async function main(): Promise<void> {
+async function startServer(index: number): Promise<Server> {
+  const scaled = SERVERS > 1;
   const child = fork(fileURLToPath(new URL("./support/live-server.ts", import.meta.url)), [], {
     execArgv: ["--import", "tsx", "--expose-gc"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
+    env: {
+      ...process.env,
+      LIVE_BENCH_REDIS_URL: scaled ? REDIS_URL : "",
+      LIVE_BENCH_REDIS_PREFIX: `pelagic-live-bench-${process.pid}:`,
+      LIVE_BENCH_RELAY: index === 0 ? "yes" : "no",
+    },
   });
   const ready = await new Promise<Reply>((resolve) => child.once("message", resolve));
+  const clients = Math.floor(CLIENTS / SERVERS) + (index < CLIENTS % SERVERS ? 1 : 0);
+  return { child, url: ready.url!, key: ready.key!, clients };
+}
+
+async function main(): Promise<void> {
+  const servers: Server[] = [];
+  for (let i = 0; i < SERVERS; i++) servers.push(await startServer(i));
   console.log(
     `${TRANSACTIONS} MINT transactions (2 fills each) at ${PER_SECOND}/s to every client; hold ${HOLD_MS} ms`,
   );
   try {
     for (const transport of (process.env.BENCH_LIVE_TRANSPORTS?.split(",") ?? ["SSE", "WebSocket"]) as Transport[])
-      await measure(transport, child, ready.url!, ready.key!);
+      await measure(transport, servers);
   } finally {
-    child.disconnect();
+    for (const s of servers) s.child.disconnect();
   }
 }
 

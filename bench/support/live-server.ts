@@ -65,7 +65,15 @@ const cpuMs = (usage: NodeJS.CpuUsage): CpuMs => ({ user: usage.user / 1000, sys
 const dir = mkdtempSync(join(tmpdir(), "pelagic-live-bench-"));
 const store = await openStore({ kind: "sqlite", sqlitePath: join(dir, "bench.sqlite") });
 await migrateStore(store);
-const platform = await createPlatform({ redisPrefix: "", cacheMaxEntries: 1_000, cacheStaleSeconds: 60 });
+// Several servers (BENCH_LIVE_SERVERS) share a Redis: the first runs the relay, every one fans out to its own clients.
+const redisUrl = process.env.LIVE_BENCH_REDIS_URL || undefined;
+const runsRelay = process.env.LIVE_BENCH_RELAY !== "no";
+const platform = await createPlatform({
+  redisUrl,
+  redisPrefix: process.env.LIVE_BENCH_REDIS_PREFIX ?? "",
+  cacheMaxEntries: 1_000,
+  cacheStaleSeconds: 60,
+});
 const config = loadConfig({
   LOG_LEVEL: "silent",
   SSE_CONNECTIONS_PER_KEY: "100000",
@@ -92,7 +100,7 @@ const relay = new LiveRelay({
   scheduler: realScheduler(),
   holdMs: config.live.settlementHoldMs,
 });
-await relay.start();
+if (runsRelay) await relay.start();
 
 // Times each message's fan-out, around the hub's own method, and each subscriber's write (the timing is this
 // bench's, not the hub's: a clock read and a push per write).
@@ -210,7 +218,7 @@ process.on("message", (request: BenchRequest) => {
 });
 process.on("disconnect", () => {
   void (async () => {
-    await relay.stop();
+    if (runsRelay) await relay.stop();
     await app.close();
     await platform.close();
     await store.close();
