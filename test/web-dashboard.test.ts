@@ -183,6 +183,9 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
         .locator("[data-testid=whale-matches] li a")
         .evaluateAll((links) => links.map((a) => a.getAttribute("href"))),
     ).toEqual(matches.matches.map((m) => `#/wallet/${m.wallet}`));
+    await expect.poll(() => page.locator("[data-testid=watching]").textContent()).toMatch(/[1-9]\d* watching/);
+    await page.locator("[data-section=p-l] .uplot").waitFor();
+    await photograph("wallet");
     // The closed positions in another order are the API's answer in that order.
     const byPnl = await world.get<{ closed: Array<{ question: string }> }>(
       `/api/v2/wallet/${wallet}/closed?limit=25&sort=pnl`,
@@ -191,9 +194,6 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     await expect
       .poll(() => page.locator("[data-testid=closed-position] td:first-child a").allTextContents())
       .toEqual(byPnl.closed.map((c) => c.question));
-    await expect.poll(() => page.locator("[data-testid=watching]").textContent()).toMatch(/[1-9]\d* watching/);
-    await page.locator("[data-section=p-l] .uplot").waitFor();
-    await photograph("wallet");
 
     expect(positions.positions.length).toBeGreaterThan(0);
     const market = positions.positions[0]!;
@@ -243,23 +243,24 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
       headers,
     );
     expect(await page.locator("[data-testid=big-position]").count()).toBe(big.items.length);
-    // Older alerts: the page the API gives below the one shown.
+    // Older alerts: every wallet's, so that there are more than a page; the next page is the API's below the one shown.
+    await page.uncheck("input[name=smart_only]");
     const olderButton = page.locator("[data-section=whale-alerts] button[data-before]");
-    if ((await olderButton.count()) > 0) {
-      const before = await olderButton.getAttribute("data-before");
-      const older = await world.get<{ alerts: Array<{ id: number }> }>(
-        `/api/v2/whale-alerts?minutes=1440&min_usd=100&limit=25&before_ts=${before}`,
-        headers,
-      );
-      await olderButton.click();
-      await expect
-        .poll(() =>
-          page
-            .locator("[data-testid=alert]")
-            .evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute("data-alert")))),
-        )
-        .toEqual(older.alerts.map((a) => a.id));
-    }
+    await expect.poll(() => olderButton.count()).toBe(1);
+    const before = await olderButton.getAttribute("data-before");
+    const older = await world.get<{ alerts: Array<{ id: number }> }>(
+      `/api/v2/whale-alerts?minutes=1440&min_usd=100&smart_only=false&limit=25&before_ts=${before}`,
+      headers,
+    );
+    expect(older.alerts.length).toBeGreaterThan(0);
+    await olderButton.click();
+    await expect
+      .poll(() =>
+        page
+          .locator("[data-testid=alert]")
+          .evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute("data-alert")))),
+      )
+      .toEqual(older.alerts.map((a) => a.id));
     await open("#/premium");
     await photograph("whale-alerts");
 
