@@ -1,7 +1,8 @@
 /**
  * The web dashboard in a real browser (Chromium through playwright-core) on the simulated demo world: each page
- * shows what the API answers, the click path leaderboard → wallet → market works, and each page is photographed at
- * 1,440 and 375 px into docs/screenshots/. Skipped, saying why, only where no Chromium is installed.
+ * shows what the API answers, the click path leaderboard → wallet → market works, and each page fits 1,440 and
+ * 375 px. With UPDATE_SCREENSHOTS=1 each page is also photographed at both widths into docs/screenshots/ (so a plain
+ * run leaves the tree as it was). Skipped, saying why, only where no Chromium is installed.
  */
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -9,9 +10,11 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, noBrowserReason, type Browser } from "./support/browser.js";
 import { openDashboardWorld, type DashboardWorld } from "./support/dashboard-world.js";
+import { FOCUSED_CONTROL, LOW_CONTRAST_TEXTS, NUMBER_CONTROLS } from "./support/page-checks.js";
 
 const SCREENSHOTS = fileURLToPath(new URL("../docs/screenshots/", import.meta.url));
 const WIDTHS = [1440, 375] as const;
+const UPDATE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === "1";
 const skipReason = noBrowserReason();
 if (skipReason) console.warn(skipReason);
 
@@ -26,7 +29,7 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("console", (message) => message.type() === "error" && pageErrors.push(message.text()));
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    if (UPDATE_SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
@@ -53,6 +56,10 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     );
   }
 
+  /**
+   * Checks the page at both widths (nothing wider than the screen, every text at AA contrast); photographs it there
+   * when UPDATE_SCREENSHOTS=1.
+   */
   async function photograph(name: string): Promise<void> {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
@@ -62,7 +69,8 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
         "document.documentElement.scrollWidth - document.documentElement.clientWidth",
       );
       expect(overflow, `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
+      expect(await page.evaluate<string[]>(LOW_CONTRAST_TEXTS), `${name}: text under AA contrast`).toEqual([]);
+      if (UPDATE_SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
     }
   }
 
@@ -136,22 +144,56 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     await first.locator("a").first().click();
     await page.waitForURL(`**/#/wallet/${wallet}`);
     await page.waitForFunction('document.querySelectorAll("[aria-busy=true]").length === 0');
-    type Overview = { profile: { address: string }; stats: { total_pnl: number } };
-    const [overview, positions, closed] = await Promise.all([
+    type Overview = {
+      profile: { address: string };
+      stats: { total_pnl: number; total_pnl_source: "venue" | "ledger"; win_source: string };
+    };
+    const [overview, positions, closed, highlights, similar, matches] = await Promise.all([
       world.get<Overview>(`/api/v2/wallet/${wallet}/overview`),
-      world.get<{ positions: Array<{ market_id: string; question: string }> }>(
+      world.get<{ positions: Array<{ market_id: string; question: string }>; total: number; source: string }>(
         `/api/v2/wallet/${wallet}/positions?limit=50`,
       ),
-      world.get<{ closed: unknown[] }>(`/api/v2/wallet/${wallet}/closed?limit=25`),
+      world.get<{ closed: Array<{ token_id: string }>; total: number }>(`/api/v2/wallet/${wallet}/closed?limit=25`),
+      world.get<{ best_streak_days: number; profitable_days: number }>(`/api/v2/wallet/${wallet}/highlights`),
+      world.get<{ similar: unknown[] }>(`/api/v2/wallet/${wallet}/similar-traders`),
+      world.get<{ matches: Array<{ wallet: string }> }>(`/api/v2/wallet/${wallet}/whale-matches`),
     ]);
     expect(await page.locator("[data-testid=wallet-address]").textContent()).toContain(overview.profile.address);
+    // Each figure says where it comes from, as the API says it.
+    const stats = await page.locator("[data-testid=wallet-stats]").textContent();
+    expect(stats).toContain(
+      overview.stats.total_pnl_source === "venue"
+        ? "venue: last point of its P&L curve"
+        : "ledger: realized + unrealized",
+    );
+    expect(await page.locator("[data-testid=positions-source]").textContent()).toContain(
+      `of ${positions.total.toLocaleString("en-US")},`,
+    );
+    expect(await page.locator("[data-testid=pnl-source]").textContent()).toContain("daily cumulative realized");
     expect(await page.locator("[data-testid=open-position] td:first-child a").allTextContents()).toEqual(
       positions.positions.map((p) => p.question),
     );
     expect(await page.locator("[data-testid=closed-position]").count()).toBe(closed.closed.length);
+    const highlighted = await page.locator("[data-testid=highlights]").textContent();
+    expect(highlighted).toContain(`Best streak${highlights.best_streak_days} d`);
+    expect(highlighted).toContain(`Profitable days${highlights.profitable_days.toLocaleString("en-US")}ledger`);
+    expect(await page.locator("[data-testid=similar-traders] li").count()).toBe(similar.similar.length);
+    expect(
+      await page
+        .locator("[data-testid=whale-matches] li a")
+        .evaluateAll((links) => links.map((a) => a.getAttribute("href"))),
+    ).toEqual(matches.matches.map((m) => `#/wallet/${m.wallet}`));
     await expect.poll(() => page.locator("[data-testid=watching]").textContent()).toMatch(/[1-9]\d* watching/);
     await page.locator("[data-section=p-l] .uplot").waitFor();
     await photograph("wallet");
+    // The closed positions in another order are the API's answer in that order.
+    const byPnl = await world.get<{ closed: Array<{ question: string }> }>(
+      `/api/v2/wallet/${wallet}/closed?limit=25&sort=pnl`,
+    );
+    await page.locator("[data-section=closed-positions] button", { hasText: "Best" }).click();
+    await expect
+      .poll(() => page.locator("[data-testid=closed-position] td:first-child a").allTextContents())
+      .toEqual(byPnl.closed.map((c) => c.question));
 
     expect(positions.positions.length).toBeGreaterThan(0);
     const market = positions.positions[0]!;
@@ -196,11 +238,42 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     expect(later.alerts.slice(start, start + shown.length).map((a) => a.id)).toEqual(shown);
     const flips = await world.get<{ flips: unknown[] }>("/api/v2/whale-flips?days=7&limit=20", headers);
     expect(await page.locator("[data-testid=flip]").count()).toBe(flips.flips.length);
+    const big = await world.get<{ items: Array<{ wallet: string }> }>(
+      "/api/v2/whale-alerts/big-positions?limit=25",
+      headers,
+    );
+    expect(await page.locator("[data-testid=big-position]").count()).toBe(big.items.length);
+    // Older alerts: every wallet's, so that there are more than a page; the next page is the API's below the one shown.
+    await page.uncheck("input[name=smart_only]");
+    const olderButton = page.locator("[data-section=whale-alerts] button[data-before]");
+    await expect.poll(() => olderButton.count()).toBe(1);
+    const before = await olderButton.getAttribute("data-before");
+    const older = await world.get<{ alerts: Array<{ id: number }> }>(
+      `/api/v2/whale-alerts?minutes=1440&min_usd=100&smart_only=false&limit=25&before_ts=${before}`,
+      headers,
+    );
+    expect(older.alerts.length).toBeGreaterThan(0);
+    await olderButton.click();
+    await expect
+      .poll(() =>
+        page
+          .locator("[data-testid=alert]")
+          .evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute("data-alert")))),
+      )
+      .toEqual(older.alerts.map((a) => a.id));
+    await open("#/premium");
     await photograph("whale-alerts");
 
     // With the key kept, the home page streams the venue's trades as they come.
     await open("#/");
     await page.locator("[data-testid=live-trades] li").first().waitFor({ timeout: 60_000 });
+
+    // Forgotten, the key leaves the browser and the Premium sections go.
+    await open("#/premium");
+    await page.click("text=Forget the key");
+    await expect.poll(() => page.evaluate<string | null>('localStorage.getItem("pelagic.apiKey")')).toBeNull();
+    await expect.poll(() => page.locator("[data-section=big-positions]").count()).toBe(0);
+    expect(await page.locator("[data-testid=alert]").count()).toBe(0);
   });
 
   it("territory: the subscriptions on the map coloured by threat, the summary and the events, as the API answers them", async () => {
@@ -228,6 +301,30 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     const listed = await page.locator("[data-testid=events] li").count();
     expect(listed).toBeLessThanOrEqual(events.events.length);
     await photograph("territory");
+  });
+
+  it("keyboard: the skip button comes first and leads into the page; Tab reaches every control, its focus drawn", async () => {
+    const top = await world.get<{ whales: Array<{ wallet: string }> }>("/api/v2/whales/leaderboard?limit=1");
+    for (const hash of ["#/leaderboards", `#/wallet/${top.whales[0]!.wallet}`]) {
+      await open(hash);
+      const controls = await page.evaluate<number>(NUMBER_CONTROLS);
+      const reached = new Set<string>();
+      for (let i = 0; i < controls; i++) {
+        await page.keyboard.press("Tab");
+        const focused = await page.evaluate<{ kbd: string | null; outlined: boolean }>(FOCUSED_CONTROL);
+        if (i === 0) expect(focused.kbd, `${hash}: the first Tab`).toBe("0");
+        expect(focused.outlined, `${hash}: control ${focused.kbd} shows no focus`).toBe(true);
+        if (focused.kbd !== null) reached.add(focused.kbd);
+      }
+      expect(reached.size, `${hash}: controls reached by Tab`).toBe(controls);
+    }
+    await open("#/leaderboards");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate<string | undefined>("document.activeElement?.textContent")).toBe("Skip to content");
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate<string | undefined>("document.activeElement?.id")).toBe("main");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate<boolean>('document.getElementById("main").contains(document.activeElement)')).toBe(true);
   });
 
   it("raised no error in any page", () => {

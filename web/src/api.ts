@@ -15,6 +15,15 @@ export type Answer<P extends keyof paths> = paths[P] extends {
   ? B
   : never;
 
+/** The values a GET path's query parameter takes. */
+export type QueryParam<P extends keyof paths, K extends string> = paths[P] extends {
+  get: { parameters: { query?: infer Q } };
+}
+  ? K extends keyof NonNullable<Q>
+    ? NonNullable<NonNullable<Q>[K]>
+    : never
+  : never;
+
 const KEY_STORAGE = "pelagic.apiKey";
 
 /** The Premium key the user entered: kept in this browser's localStorage only, sent as X-API-Key. */

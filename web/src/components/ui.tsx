@@ -1,6 +1,7 @@
 /** The small pieces every page is made of. */
 import type { ComponentChildren } from "preact";
 import type { Loaded } from "../api.js";
+import { href } from "../router.js";
 
 export function Section(props: {
   title: string;
@@ -42,15 +43,42 @@ export function Empty(props: { children: ComponentChildren }) {
   return <p class="status empty">{props.children}</p>;
 }
 
-export function Stat(props: { label: string; value: ComponentChildren; source?: string; tone?: string }) {
+/** A figure with its label and, under it, where it comes from. */
+export function Stat(props: { label: string; value: ComponentChildren; source?: ComponentChildren; tone?: string }) {
   return (
     <div class="stat">
       <dt>{props.label}</dt>
-      <dd class={props.tone ?? ""} title={props.source}>
+      <dd class={props.tone ?? ""} title={typeof props.source === "string" ? props.source : undefined}>
         {props.value}
       </dd>
       {props.source ? <dd class="source">{props.source}</dd> : null}
     </div>
+  );
+}
+
+/** A market's question, linked to its page when the market is stored. */
+export function MarketLink(props: { id: string | null; label: string }) {
+  return props.id ? <a href={href.market(props.id)}>{props.label}</a> : props.label;
+}
+
+/** A row of buttons choosing one of a few values (the chosen one pressed), e.g. a chart's period. */
+export function Choice<T extends string | number>(props: {
+  legend: string;
+  options: ReadonlyArray<readonly [T, string]>;
+  value: T;
+  onChange: (value: T) => void;
+  children?: ComponentChildren;
+}) {
+  return (
+    <fieldset class="tabs">
+      <legend class="visually-hidden">{props.legend}</legend>
+      {props.options.map(([value, label]) => (
+        <button type="button" key={value} aria-pressed={value === props.value} onClick={() => props.onChange(value)}>
+          {label}
+        </button>
+      ))}
+      {props.children}
+    </fieldset>
   );
 }
 

@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { api, useEvery, useLoad } from "../api.js";
 import { LiveTrades } from "../components/live-trades.js";
-import { Empty, Section, Show, Sparkline, Table } from "../components/ui.js";
+import { Empty, MarketLink, Section, Show, Sparkline, Table } from "../components/ui.js";
 import { ago, cents, pct, shortAddress, signedUsd, tone, usd } from "../format.js";
 import { href } from "../router.js";
 
@@ -49,11 +49,7 @@ function WhaleMoves() {
                 <span class={m.side === "BUY" ? "up" : "down"}>{m.side}</span> {m.outcome} {usd(m.usd)} @{" "}
                 {cents(m.price)} <span class="muted small">{ago(m.ts)}</span>
                 <div class="small">
-                  {m.market_id ? (
-                    <a href={href.market(m.market_id)}>{m.question ?? m.condition_id}</a>
-                  ) : (
-                    (m.question ?? m.condition_id)
-                  )}
+                  <MarketLink id={m.market_id} label={m.question ?? m.condition_id} />
                 </div>
               </li>
             ))}

@@ -3,7 +3,7 @@
  * key-oriented page, with the user's Premium key), price history chart and the recent whale trades.
  */
 import type { ComponentChildren } from "preact";
-import { api, premiumKey, useLoad, type Answer } from "../api.js";
+import { api, type Loaded, premiumKey, useLoad, type Answer } from "../api.js";
 import { TimeChart } from "../components/chart.js";
 import { Empty, Section, Show, SplitBar, Stat, Table } from "../components/ui.js";
 import { ago, cents, count, pct, shortAddress, signedUsd, tone, usd, when } from "../format.js";
@@ -50,18 +50,24 @@ function Sides(props: { yes: ComponentChildren; no: ComponentChildren }) {
   );
 }
 
-function TopShares(props: { id: string }) {
+/** The key-oriented page (Top Shares), asked only with the user's Premium key. */
+function useTopShares(id: string) {
   const key = premiumKey.get();
-  const page = useLoad(
+  return useLoad(
     () =>
       key
         ? api.GET("/api/public/v1/market/{market_id}", {
-            params: { path: { market_id: props.id } },
+            params: { path: { market_id: id } },
             headers: premiumKey.headers(),
           })
         : Promise.reject(new Error("no key")),
-    [props.id, key],
+    [id, key],
   );
+}
+
+function TopShares(props: { page: ReturnType<typeof useTopShares> }) {
+  const { page } = props;
+  const key = premiumKey.get();
   if (!key) {
     return (
       <Empty>
@@ -82,12 +88,11 @@ function TopShares(props: { id: string }) {
   );
 }
 
-function WhaleTrades(props: { id: string }) {
-  const trades = useLoad(
-    () =>
-      api.GET("/api/v2/market/{market_id}/trades", { params: { path: { market_id: props.id }, query: { limit: 50 } } }),
-    [props.id],
-  );
+const loadTrades = (id: string) =>
+  api.GET("/api/v2/market/{market_id}/trades", { params: { path: { market_id: id }, query: { limit: 50 } } });
+
+function WhaleTrades(props: { trades: Loaded<Answer<"/api/v2/market/{market_id}/trades">> }) {
+  const { trades } = props;
   return (
     <Show loaded={trades}>
       {(data) => (
@@ -155,6 +160,9 @@ export function MarketPage(props: { id: string }) {
     () => api.GET("/api/v2/market/{market_id}", { params: { path: { market_id: props.id } } }),
     [props.id],
   );
+  // Asked at once beside the market, not after it: the page's sections come in together.
+  const trades = useLoad(() => loadTrades(props.id), [props.id]);
+  const topShares = useTopShares(props.id);
   return (
     <Show loaded={market}>
       {(m) => {
@@ -212,9 +220,9 @@ export function MarketPage(props: { id: string }) {
                 />
               </Section>
               <Section title="Top Shares" note="Every open position of a side, by shares (Premium)." wide>
-                <TopShares id={props.id} />
+                <TopShares page={topShares} />
               </Section>
-              <WhaleTrades id={m.market.id} />
+              <WhaleTrades trades={trades} />
             </div>
           </>
         );

@@ -4,20 +4,27 @@
  */
 import { useState } from "preact/hooks";
 import { api, premiumKey, useLoad } from "../api.js";
-import { Empty, Section, Show, Stat, Table } from "../components/ui.js";
+import { Choice, Empty, MarketLink, Section, Show, Stat, Table } from "../components/ui.js";
 import { ago, cents, count, pct, shortAddress, signedUsd, tone, usd, when } from "../format.js";
 import { href } from "../router.js";
 import { CATEGORIES } from "./leaderboards.js";
+import { BigPositions } from "./premium-positions.js";
 
-function KeyForm(props: { onChange: (key: string) => void }) {
+/** The key's form; tells the page whether the kept key may call Premium endpoints (the service's answer). */
+function KeyForm(props: { onPremium: (key: string | null) => void }) {
   const [stored, setStored] = useState(premiumKey.get());
-  const verify = useLoad(() => api.GET("/api/v2/key/verify", { headers: premiumKey.headers() }), [stored]);
-  const save = (event: Event) => {
-    event.preventDefault();
-    const key = String(new FormData(event.currentTarget as HTMLFormElement).get("key") ?? "").trim();
+  const verify = useLoad(async () => {
+    const answer = await api.GET("/api/v2/key/verify", { headers: premiumKey.headers() });
+    props.onPremium(answer.data?.valid && answer.data.premium ? stored : null);
+    return answer;
+  }, [stored]);
+  const keep = (key: string) => {
     premiumKey.set(key);
     setStored(key);
-    props.onChange(key);
+  };
+  const save = (event: Event) => {
+    event.preventDefault();
+    keep(String(new FormData(event.currentTarget as HTMLFormElement).get("key") ?? "").trim());
   };
   return (
     <form class="filters" onSubmit={save} aria-label="Premium key">
@@ -26,6 +33,11 @@ function KeyForm(props: { onChange: (key: string) => void }) {
         <input type="password" name="key" autocomplete="off" value={stored} placeholder="pelagic_…" />
       </label>
       <button type="submit">{stored ? "Save" : "Use this key"}</button>
+      {stored ? (
+        <button type="button" onClick={() => keep("")}>
+          Forget the key
+        </button>
+      ) : null}
       <p class="note small" aria-live="polite" data-testid="key-status">
         Kept in this browser only (localStorage), sent as X-API-Key.{" "}
         <Show loaded={verify}>
@@ -83,20 +95,32 @@ function Alerts(props: { keyed: string }) {
   const [minutes, setMinutes] = useState(1440);
   const [minUsd, setMinUsd] = useState(100);
   const [category, setCategory] = useState("All");
+  const [smartOnly, setSmartOnly] = useState(true);
+  // Older pages: the before_ts each page's answer gives for the next one (0: the newest).
+  const [before, setBefore] = useState(0);
+  const query = { minutes, min_usd: minUsd, smart_only: smartOnly, limit: 25, before_ts: before };
   const alerts = useLoad(
     () =>
       api.GET("/api/v2/whale-alerts", {
         headers: premiumKey.headers(),
-        params: { query: { minutes, min_usd: minUsd, limit: 25, ...(category === "All" ? {} : { category }) } },
+        params: { query: { ...query, ...(category === "All" ? {} : { category }) } },
       }),
-    [props.keyed, minutes, minUsd, category],
+    [props.keyed, minutes, minUsd, category, smartOnly, before],
   );
+  /** A changed filter starts again from the newest alerts. */
+  const refilter = <T,>(set: (value: T) => void, value: T) => {
+    setBefore(0);
+    set(value);
+  };
   return (
     <>
       <form class="filters" aria-label="Alert filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           Window
-          <select value={minutes} onChange={(e) => setMinutes(Number((e.currentTarget as HTMLSelectElement).value))}>
+          <select
+            value={minutes}
+            onChange={(e) => refilter(setMinutes, Number((e.currentTarget as HTMLSelectElement).value))}
+          >
             <option value={10}>10 minutes</option>
             <option value={60}>1 hour</option>
             <option value={360}>6 hours</option>
@@ -110,48 +134,82 @@ function Alerts(props: { keyed: string }) {
             min="0"
             step="any"
             value={minUsd}
-            onChange={(e) => setMinUsd(Number((e.currentTarget as HTMLInputElement).value) || 0)}
+            onChange={(e) => refilter(setMinUsd, Number((e.currentTarget as HTMLInputElement).value) || 0)}
           />
         </label>
         <label>
           Category
-          <select value={category} onChange={(e) => setCategory((e.currentTarget as HTMLSelectElement).value)}>
+          <select
+            value={category}
+            onChange={(e) => refilter(setCategory, (e.currentTarget as HTMLSelectElement).value)}
+          >
             {CATEGORIES.map((c) => (
               <option key={c}>{c}</option>
             ))}
           </select>
         </label>
+        <label class="check">
+          <input
+            type="checkbox"
+            name="smart_only"
+            checked={smartOnly}
+            onChange={(e) => refilter(setSmartOnly, (e.currentTarget as HTMLInputElement).checked)}
+          />
+          Smart Money only
+        </label>
       </form>
       <Show loaded={alerts}>
         {(data) =>
           data.alerts.length === 0 ? (
-            <Empty>No Smart Money trade in this window.</Empty>
+            <Empty>No {data.smart_only ? "Smart Money " : ""}trade in this window.</Empty>
           ) : (
-            <Table caption="Whale alerts" head={["When", "Whale", "Trade", "Market", "Price", "USD"]} numeric={[4, 5]}>
-              {data.alerts.map((a) => (
-                <tr key={a.id} data-testid="alert" data-alert={a.id}>
-                  <td class="small" title={when(a.timestamp)}>
-                    {ago(a.timestamp)}
-                  </td>
-                  <td>
-                    <a href={href.wallet(a.wallet)}>{a.name ?? shortAddress(a.wallet)}</a>
-                    <div class="muted small">win rate {pct(a.win_rate)}</div>
-                  </td>
-                  <td>
-                    <span class={a.direction === "BUY" ? "up" : "down"}>{a.direction}</span> {a.side}
-                  </td>
-                  <td>
-                    {a.market_id ? (
-                      <a href={href.market(a.market_id)}>{a.question ?? a.condition_id}</a>
-                    ) : (
-                      (a.question ?? a.condition_id)
-                    )}
-                  </td>
-                  <td class="num">{cents(a.price)}</td>
-                  <td class="num">{usd(a.usd_amount)}</td>
-                </tr>
-              ))}
-            </Table>
+            <>
+              <p class="note">
+                {count(data.count)} alerts{before ? ` before ${when(before)}` : ""}; the feed as of {when(data.as_of)}.
+              </p>
+              <Table
+                caption="Whale alerts"
+                head={["When", "Whale", "Trade", "Market", "Price", "USD"]}
+                numeric={[4, 5]}
+              >
+                {data.alerts.map((a) => (
+                  <tr key={a.id} data-testid="alert" data-alert={a.id}>
+                    <td class="small" title={when(a.timestamp)}>
+                      {ago(a.timestamp)}
+                    </td>
+                    <td>
+                      <a href={href.wallet(a.wallet)}>{a.name ?? shortAddress(a.wallet)}</a>
+                      {a.is_smart && !data.smart_only ? <span class="badge"> smart</span> : null}
+                      <div class="muted small">win rate {pct(a.win_rate)}</div>
+                    </td>
+                    <td>
+                      <span class={a.direction === "BUY" ? "up" : "down"}>{a.direction}</span> {a.side}
+                    </td>
+                    <td>
+                      <MarketLink id={a.market_id} label={a.question ?? a.condition_id} />
+                    </td>
+                    <td class="num">{cents(a.price)}</td>
+                    <td class="num">{usd(a.usd_amount)}</td>
+                  </tr>
+                ))}
+              </Table>
+              <div class="tabs">
+                {before ? (
+                  <button type="button" onClick={() => setBefore(0)}>
+                    Newest
+                  </button>
+                ) : null}
+                {data.next_before_ts ? (
+                  <button
+                    type="button"
+                    data-before={data.next_before_ts}
+                    onClick={() => setBefore(data.next_before_ts ?? 0)}
+                  >
+                    Older
+                  </button>
+                ) : null}
+              </div>
+            </>
           )
         }
       </Show>
@@ -167,14 +225,16 @@ function Flips(props: { keyed: string }) {
   );
   return (
     <>
-      <fieldset class="tabs">
-        <legend class="visually-hidden">Look-back</legend>
-        {[1, 7, 14].map((d) => (
-          <button type="button" key={d} aria-pressed={d === days} onClick={() => setDays(d)}>
-            {d} {d === 1 ? "day" : "days"}
-          </button>
-        ))}
-      </fieldset>
+      <Choice
+        legend="Look-back"
+        options={[
+          [1, "1 day"],
+          [7, "7 days"],
+          [14, "14 days"],
+        ]}
+        value={days}
+        onChange={setDays}
+      />
       <Show loaded={flips}>
         {(data) =>
           data.flips.length === 0 ? (
@@ -194,11 +254,7 @@ function Flips(props: { keyed: string }) {
                     <a href={href.wallet(f.wallet)}>{f.display_name ?? shortAddress(f.wallet)}</a>
                   </td>
                   <td>
-                    {f.market_id ? (
-                      <a href={href.market(f.market_id)}>{f.question ?? f.condition_id}</a>
-                    ) : (
-                      (f.question ?? f.condition_id)
-                    )}
+                    <MarketLink id={f.market_id} label={f.question ?? f.condition_id} />
                   </td>
                   <td>
                     {f.old_side} {usd(f.old_size_usd)}
@@ -219,31 +275,35 @@ function Flips(props: { keyed: string }) {
 }
 
 export function PremiumPage() {
-  const [key, setKey] = useState(premiumKey.get());
+  // Shown at once for a kept key (loading beside its check), hidden when the service says it is not Premium.
+  const [key, setKey] = useState<string | null>(premiumKey.get() || null);
   return (
     <>
       <div class="page-head">
         <h1>Whale alerts and flips</h1>
       </div>
       <div class="grid">
-        <Section title="Your key" note="Whale alerts, flips and the live feed are Premium." wide>
-          <KeyForm onChange={setKey} />
+        <Section title="Your key" note="Whale alerts, flips, big positions and the live feed are Premium." wide>
+          <KeyForm onPremium={setKey} />
         </Section>
         {key ? (
           <>
             <Section title="Last 24 hours" wide>
               <Summary keyed={key} />
             </Section>
-            <Section title="Whale alerts" note="Recent Smart Money trades." wide>
+            <Section title="Whale alerts" note="Recent trades of whales, newest first." wide>
               <Alerts keyed={key} />
             </Section>
             <Section title="Whale flips" note="Whales that switched sides against an earlier daily snapshot." wide>
               <Flips keyed={key} />
             </Section>
+            <Section title="Big positions" note="The whales' largest open positions, by cost basis." wide>
+              <BigPositions keyed={key} />
+            </Section>
           </>
         ) : (
           <Section title="Whale alerts" wide>
-            <Empty>Enter a Premium key above to see whale alerts and flips.</Empty>
+            <Empty>Enter a Premium key above to see whale alerts, flips and big positions.</Empty>
           </Section>
         )}
       </div>

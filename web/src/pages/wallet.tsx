@@ -3,18 +3,33 @@
  * highlights, similar traders, whale matches, and a presence ping while the page is open.
  */
 import { useState } from "preact/hooks";
-import { api, useEvery, useLoad } from "../api.js";
+import { type Answer, api, type QueryParam, useEvery, useLoad } from "../api.js";
 import { TimeChart } from "../components/chart.js";
-import { Empty, Section, Show, Stat, Table } from "../components/ui.js";
-import { ago, cents, count, pct, shortAddress, signedUsd, tone, usd, when } from "../format.js";
-import type { paths } from "../openapi.js";
+import { Choice, Empty, MarketLink, Section, Show, Stat } from "../components/ui.js";
+import { ago, count, pct, shortAddress, signedUsd, tone, usd, when } from "../format.js";
 import { href } from "../router.js";
 import { categoryLabel } from "./home.js";
+import { ClosedPositions, OpenPositions } from "./wallet-positions.js";
 
-type Period = NonNullable<
-  NonNullable<paths["/api/v2/wallet/{address}/pnl-history"]["get"]["parameters"]["query"]>["period"]
->;
-const PERIODS: Period[] = ["1D", "1W", "1M", "ALL"];
+type Period = QueryParam<"/api/v2/wallet/{address}/pnl-history", "period">;
+/** What each period's points are (the route's documentation). */
+const PERIODS: Array<[Period, string]> = [
+  ["1D", "hourly total P&L (realized + unrealized) over 24 h"],
+  ["1W", "hourly total P&L (realized + unrealized) over a week"],
+  ["1M", "daily cumulative realized P&L net of fees over 30 days"],
+  ["ALL", "daily cumulative realized P&L net of fees over the whole history"],
+];
+
+type Overview = NonNullable<Answer<"/api/v2/wallet/{address}/overview">>;
+
+/** Where wins, losses, win rate and profit factor come from (the overview's `win_source`). */
+const WIN_SOURCES: Record<Overview["stats"]["win_source"], string> = {
+  ledger: "ledger: the whole chain history",
+  venue: "venue's closed positions, synced",
+  market: "resolved markets",
+};
+
+const rank = (value: number | null) => (value ? `#${count(value)}` : "–");
 
 /** This tab's viewing session, so a reload in the same tab counts once (the service counts sessions for 90 s). */
 function sessionId(): string {
@@ -29,7 +44,6 @@ function Watching(props: { address: string }) {
   useEvery(60_000, () => {
     void api
       .POST("/api/v2/wallet/{address}/ping", { params: { ...path, header: { "x-service-session": sessionId() } } })
-      .then(() => api.GET("/api/v2/wallet/{address}/watching", { params: path }))
       .then(({ data }) => data && setWatching(data.watching));
   }, [props.address]);
   return (
@@ -80,37 +94,50 @@ function Overview(props: { address: string }) {
                   label="Total P&L"
                   value={signedUsd(s.total_pnl)}
                   tone={tone(s.total_pnl)}
-                  source="ledger: realized + unrealized"
+                  source={
+                    s.total_pnl_source === "venue"
+                      ? "venue: last point of its P&L curve"
+                      : "ledger: realized + unrealized"
+                  }
                 />
                 <Stat
                   label="Realized"
                   value={signedUsd(s.realized_pnl)}
                   tone={tone(s.realized_pnl)}
-                  source="ledger: closed and sold"
+                  source="ledger: settled, net of fees"
                 />
                 <Stat
                   label="Unrealized"
                   value={signedUsd(s.unrealized_pnl)}
                   tone={tone(s.unrealized_pnl)}
-                  source="ledger: open at last price"
+                  source="ledger: open at current prices"
                 />
                 <Stat
                   label="P&L 24 h"
                   value={signedUsd(s.pnl_24h)}
                   tone={tone(s.pnl_24h)}
-                  source="ledger: daily snapshots"
+                  source="ledger: change of total P&L over 24 h"
                 />
                 <Stat
                   label="Win rate"
                   value={pct(s.win_rate)}
-                  source={`${s.win_source === "venue" ? "venue's count" : "ledger, by market"}: ${count(s.wins)} won, ${count(s.losses)} lost`}
+                  source={`${WIN_SOURCES[s.win_source]}: ${count(s.wins)} won, ${count(s.losses)} lost`}
                 />
                 <Stat
                   label="Market win rate"
                   value={pct(s.market_win_rate)}
-                  source={`ledger: ${count(s.market_wins)}/${count(s.resolved)} resolved markets`}
+                  source={`ledger: ${count(s.market_wins)} of ${count(s.resolved)} resolved markets`}
                 />
-                <Stat label="Profit factor" value={s.profit_factor.toFixed(2)} source="ledger: gains / losses" />
+                <Stat
+                  label="Profit factor"
+                  value={s.profit_factor.toFixed(2)}
+                  source={`${WIN_SOURCES[s.win_source]}: gains / losses`}
+                />
+                <Stat
+                  label="Skill"
+                  value={s.skill_z === null ? "–" : `z ${s.skill_z.toFixed(2)}`}
+                  source={`ledger: edge ${s.edge_bps === null ? "–" : `${count(s.edge_bps)} bps`} over ${count(s.skill_sample)} resolved`}
+                />
                 <Stat
                   label="Volume"
                   value={usd(o.overview.total_volume)}
@@ -119,25 +146,25 @@ function Overview(props: { address: string }) {
                 <Stat
                   label="Markets"
                   value={count(o.overview.total_markets)}
-                  source={`${count(o.overview.active_count)} open, ${count(o.overview.closed_count)} closed`}
+                  source={`chain fills: ${count(o.overview.active_count)} open, ${count(o.overview.closed_count)} closed`}
                 />
                 <Stat
                   label="Typical hold"
                   value={o.overview.median_hold_days === null ? "–" : `${o.overview.median_hold_days.toFixed(1)} d`}
-                  source={`median of ${o.overview.hold_positions_count} positions, 90 days`}
+                  source={`ledger: median of ${o.overview.hold_positions_count} closed in 90 days`}
                 />
                 <Stat
                   label="P&L rank"
-                  value={o.rankings.rank_pnl ? `#${count(o.rankings.rank_pnl)}` : "–"}
-                  source={`of ${count(o.rankings.total_traders)} traders`}
+                  value={rank(o.rankings.rank_pnl)}
+                  source={`of ${count(o.rankings.total_traders)} ranked; win rate ${rank(o.rankings.rank_winrate)}, volume ${rank(o.rankings.rank_volume)}, profit factor ${rank(o.rankings.rank_profit_factor)}`}
                 />
                 <Stat
                   label="Last trade"
                   value={o.overview.last_trade ? ago(o.overview.last_trade) : "–"}
-                  source={when(o.overview.last_trade)}
+                  source={`chain fills: ${when(o.overview.last_trade)}`}
                 />
               </dl>
-              <ul class="legend" aria-label="Categories">
+              <ul class="legend" aria-label="Share of volume by category">
                 {Object.entries(o.categories)
                   .filter(([, share]) => share > 0)
                   .sort((a, b) => b[1] - a[1])
@@ -166,14 +193,10 @@ function PnlChart(props: { address: string }) {
   );
   return (
     <>
-      <fieldset class="tabs">
-        <legend class="visually-hidden">Period</legend>
-        {PERIODS.map((p) => (
-          <button type="button" key={p} aria-pressed={p === period} onClick={() => setPeriod(p)}>
-            {p}
-          </button>
-        ))}
-      </fieldset>
+      <Choice legend="Period" options={PERIODS.map(([p]) => [p, p] as const)} value={period} onChange={setPeriod} />
+      <p class="note" data-testid="pnl-source">
+        Ledger: {PERIODS.find(([p]) => p === period)![1]}.
+      </p>
       <Show loaded={history}>
         {(h) =>
           h.points.length < 2 ? (
@@ -191,83 +214,6 @@ function PnlChart(props: { address: string }) {
   );
 }
 
-function OpenPositions(props: { address: string }) {
-  const open = useLoad(
-    () =>
-      api.GET("/api/v2/wallet/{address}/positions", {
-        params: { path: { address: props.address }, query: { limit: 50 } },
-      }),
-    [props.address],
-  );
-  return (
-    <Show loaded={open}>
-      {(data) =>
-        data.positions.length === 0 ? (
-          <Empty>No open position.</Empty>
-        ) : (
-          <Table
-            caption="Open positions"
-            head={["Market", "Side", "Shares", "Avg. entry", "Price", "Value", "P&L"]}
-            numeric={[2, 3, 4, 5, 6]}
-          >
-            {data.positions.map((p) => (
-              <tr key={p.token_id} data-testid="open-position">
-                <td>
-                  <a href={href.market(p.market_id)}>{p.question}</a>
-                </td>
-                <td>{p.outcome}</td>
-                <td class="num">{count(p.tokens)}</td>
-                <td class="num">{cents(p.avg_entry)}</td>
-                <td class="num">{cents(p.current_price)}</td>
-                <td class="num">{usd(p.current_value)}</td>
-                <td class={`num ${tone(p.pnl)}`}>{signedUsd(p.pnl)}</td>
-              </tr>
-            ))}
-          </Table>
-        )
-      }
-    </Show>
-  );
-}
-
-function ClosedPositions(props: { address: string }) {
-  const closed = useLoad(
-    () =>
-      api.GET("/api/v2/wallet/{address}/closed", {
-        params: { path: { address: props.address }, query: { limit: 25 } },
-      }),
-    [props.address],
-  );
-  return (
-    <Show loaded={closed}>
-      {(data) =>
-        data.closed.length === 0 ? (
-          <Empty>No closed position.</Empty>
-        ) : (
-          <Table
-            caption="Closed positions"
-            head={["Market", "Side", "Cost", "Realized P&L", "Result", "Closed"]}
-            numeric={[2, 3]}
-          >
-            {data.closed.map((c) => (
-              <tr key={c.token_id} data-testid="closed-position">
-                <td>
-                  <a href={href.market(c.market_id)}>{c.question}</a>
-                </td>
-                <td>{c.outcome}</td>
-                <td class="num">{usd(c.buy_cost)}</td>
-                <td class={`num ${tone(c.realized_pnl)}`}>{signedUsd(c.realized_pnl)}</td>
-                <td>{c.result}</td>
-                <td class="small">{c.closed_ts ? when(c.closed_ts).slice(0, 10) : "–"}</td>
-              </tr>
-            ))}
-          </Table>
-        )
-      }
-    </Show>
-  );
-}
-
 function Highlights(props: { address: string }) {
   const highlights = useLoad(
     () => api.GET("/api/v2/wallet/{address}/highlights", { params: { path: { address: props.address } } }),
@@ -277,16 +223,32 @@ function Highlights(props: { address: string }) {
     <Show loaded={highlights}>
       {(h) => (
         <dl class="stats" data-testid="highlights">
-          <Stat label="Winning streak" value={`${h.current_streak_days} d`} source={`best ${h.best_streak_days} d`} />
-          <Stat label="Profitable days" value={count(h.profitable_days)} />
+          <Stat label="Winning streak" value={`${h.current_streak_days} d`} source="profitable UTC days up to today" />
+          <Stat
+            label="Best streak"
+            value={`${h.best_streak_days} d`}
+            tone={tone(h.best_streak?.pnl)}
+            source={
+              h.best_streak
+                ? `${h.best_streak.start_date} to ${h.best_streak.end_date}, ${signedUsd(h.best_streak.pnl)}`
+                : undefined
+            }
+          />
+          <Stat label="Profitable days" value={count(h.profitable_days)} source="ledger: realized P&L per UTC day" />
           <Stat
             label="Biggest win"
             value={h.biggest_win ? signedUsd(h.biggest_win.pnl) : "–"}
             tone="up"
             source={
-              h.biggest_win
-                ? `${h.biggest_win.outcome} on ${h.biggest_win.question ?? h.biggest_win.condition_id}`
-                : undefined
+              h.biggest_win ? (
+                <>
+                  {h.biggest_win.outcome} on{" "}
+                  <MarketLink
+                    id={h.biggest_win.market_id}
+                    label={h.biggest_win.question ?? h.biggest_win.condition_id}
+                  />
+                </>
+              ) : undefined
             }
           />
         </dl>
@@ -306,17 +268,21 @@ function SimilarTraders(props: { address: string }) {
         data.similar.length === 0 ? (
           <Empty>No Smart Money wallet trades like this one.</Empty>
         ) : (
-          <ul class="feed" data-testid="similar-traders">
-            {data.similar.map((s) => (
-              <li key={s.wallet}>
-                <a href={href.wallet(s.wallet)}>{s.name ?? shortAddress(s.wallet)}</a>{" "}
-                <span class={tone(s.total_pnl)}>{signedUsd(s.total_pnl)}</span>{" "}
-                <span class="muted small">
-                  {s.overlap_label} ({pct(s.overlap_pct, 0)}) · win rate {pct(s.win_rate)}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <>
+            <p class="note">Main category: {categoryLabel(data.primary_category)}.</p>
+            <ul class="feed" data-testid="similar-traders">
+              {data.similar.map((s) => (
+                <li key={s.wallet}>
+                  <a href={href.wallet(s.wallet)}>{s.name ?? shortAddress(s.wallet)}</a>{" "}
+                  <span class={tone(s.total_pnl)}>{signedUsd(s.total_pnl)}</span>{" "}
+                  <span class="muted small">
+                    {s.overlap_label} ({pct(s.overlap_pct, 0)}: {s.shared_categories.map(categoryLabel).join(", ")}) ·
+                    win rate {pct(s.win_rate)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
         )
       }
     </Show>
@@ -334,16 +300,23 @@ function WhaleMatches(props: { address: string }) {
         data.matches.length === 0 ? (
           <Empty>No whale holds the same positions.</Empty>
         ) : (
-          <ul class="feed" data-testid="whale-matches">
-            {data.matches.map((m) => (
-              <li key={m.wallet}>
-                <a href={href.wallet(m.wallet)}>{m.name ?? shortAddress(m.wallet)}</a>{" "}
-                <span class="muted small">
-                  {m.shared_positions} shared positions ({pct(m.overlap_pct, 0)}) · P&L {signedUsd(m.total_pnl)}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <>
+            <p class="note">
+              {count(data.matched_whales)} whales share some of this wallet's {count(data.positions_considered)} market
+              sides.
+            </p>
+            <ul class="feed" data-testid="whale-matches">
+              {data.matches.map((m) => (
+                <li key={m.wallet}>
+                  <a href={href.wallet(m.wallet)}>{m.name ?? shortAddress(m.wallet)}</a>{" "}
+                  <span class={tone(m.total_pnl)}>{signedUsd(m.total_pnl)}</span>{" "}
+                  <span class="muted small">
+                    {m.shared_positions} shared ({pct(m.overlap_pct, 0)}) · win rate {pct(m.win_rate)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
         )
       }
     </Show>
@@ -356,22 +329,22 @@ export function WalletPage(props: { address: string }) {
     <>
       <Overview address={address} />
       <div class="grid">
-        <Section title="P&L" note="Cumulative P&L over the chosen period." wide>
+        <Section title="P&L" wide>
           <PnlChart address={address} />
         </Section>
-        <Section title="Open positions" note="Largest current value first." wide>
+        <Section title="Open positions" wide>
           <OpenPositions address={address} />
         </Section>
-        <Section title="Closed positions" note="Most recent first." wide>
+        <Section title="Closed positions" wide>
           <ClosedPositions address={address} />
         </Section>
         <Section title="Highlights">
           <Highlights address={address} />
         </Section>
-        <Section title="Similar traders" note="Smart Money with the same main category.">
+        <Section title="Similar traders" note="Smart Money with the same main category and positive P&L.">
           <SimilarTraders address={address} />
         </Section>
-        <Section title="Whale matches" note="Whales holding the same market and side.">
+        <Section title="Whale matches" note="Smart Money that holds or held the same market and side.">
           <WhaleMatches address={address} />
         </Section>
       </div>
