@@ -25,8 +25,7 @@ import { createDeferredFillIndexes, dropDeferredFillIndexes } from "../../src/st
 import { migrateStore } from "../../src/store/migrate.js";
 import { copyRows, sqlIdentifier } from "../../src/store/pg-copy.js";
 
-export const BENCH_DATABASE_URL =
-  process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pelagic_bench";
+export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pelagic_bench";
 
 const ROWS_PER_COPY = 50_000;
 
@@ -70,7 +69,12 @@ export async function preparePostgresWorld(
   try {
     const stamp = worldStamp(sqlitePath, sqlite);
     if ((await heldWorld(store)) === stamp) {
-      await copyTables(store, sqlite, (table) => KEY_TABLES.includes(table), () => undefined);
+      await copyTables(
+        store,
+        sqlite,
+        (table) => KEY_TABLES.includes(table),
+        () => undefined,
+      );
       log(`reusing the world in ${new URL(url).pathname.slice(1)} (PostgreSQL)`);
       return url;
     }
