@@ -20,6 +20,13 @@
  *   4. the service's peak resident memory.
  * Requests rotate over the busiest wallets and markets, so no single cached row makes the figures, and ask for gzip
  * as most clients do (the leaderboard and the market page run once more without).
+ *
+ * BENCH_MODE=scaled adds the scaled mode beside each row, measured in the same run right after the embedded one: the
+ * world copied into PostgreSQL (support/scaled-world.ts; BENCH_DATABASE_URL, default database `pelagic_bench`,
+ * loaded once and reused), two fresh `serve --role api` processes on it sharing Redis (REDIS_URL, default
+ * redis://127.0.0.1:6379; a key prefix of their own each operation), no ingest process (nothing is written). The
+ * closed loop deals its 10 connections over the two (5 each), the fixed rate sends request i to process i mod 2;
+ * the columns "scaled req/s", "scaled / embedded" and "scaled p99" (same rate as the embedded p99).
  */
 import { load, startCeiling, startService, type LoadFigures, type Target } from "./support/http-load.js";
 import { openLoop, type OpenLoopFigures } from "./support/open-loop.js";
@@ -29,6 +36,8 @@ import { benchOperations, type BenchOperation, type OpenApiDocument } from "./su
 import { peakRssMb, probe } from "./support/probe.js";
 import { whaleAlertPaths } from "./support/whale-alert-targets.js";
 import { prepareWorldStore } from "./support/world-store.js";
+import { preparePostgresWorld } from "./support/scaled-world.js";
+import { deleteRedisKeys } from "./support/redis-keys.js";
 
 const FILLS = Number(process.env.BENCH_FILLS ?? 10_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -40,9 +49,13 @@ const WARM_UP_SECONDS = 1;
 /** The fixed rate runs only where it is at most this share of the operation's throughput (else it overloads it). */
 const OVERLOAD_SHARE = 0.8;
 const CEILING_RATE = 1_000;
+const SCALED = process.env.BENCH_MODE === "scaled";
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const SCALED_API_PROCESSES = 2;
 
 const { dataDir, sqlitePath } = await prepareWorldStore(FILLS);
 const fixtures = await readFixtures(sqlitePath, ROTATE);
+const scaledDatabaseUrl = SCALED ? await preparePostgresWorld(sqlitePath) : undefined;
 const rotations = { whaleAlerts: await whaleAlertPaths(sqlitePath), drilldowns: await drilldownPaths(sqlitePath) };
 
 async function servedDocument(): Promise<OpenApiDocument> {
@@ -65,7 +78,7 @@ const ms = (n: number) => (n < 10 ? fmt(n, 1) : fmt(n));
 const bytes = (n: number) =>
   n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${fmt(n / 1024, 1)} KB` : `${fmt(n / 1024 / 1024, 1)} MB`;
 
-const fixedRun = (base: string, target: Target, rate: number, max: LoadFigures) =>
+const fixedRun = (base: string | readonly string[], target: Target, rate: number, max: LoadFigures) =>
   rate <= OVERLOAD_SHARE * max.rps ? openLoop(base, { ...target, rate, seconds: SECONDS }) : Promise.resolve(undefined);
 
 interface Row {
@@ -77,6 +90,35 @@ interface Row {
   rate: number;
   fixed: OpenLoopFigures | undefined;
   rssMb: number | undefined;
+  scaled?: { max: LoadFigures; fixed: OpenLoopFigures | undefined };
+}
+
+const redisPrefix = `pelagic-bench-${process.pid}:`;
+let scaledRuns = 0;
+
+/** The scaled mode's figures of `operation`: two fresh API processes on the PostgreSQL world and one Redis prefix. */
+async function measureScaled(operation: BenchOperation): Promise<Row["scaled"]> {
+  const env = {
+    ROLE: "api",
+    DATABASE_URL: scaledDatabaseUrl as string,
+    REDIS_URL,
+    REDIS_PREFIX: `${redisPrefix}${++scaledRuns}:`,
+  };
+  const services = await Promise.all(
+    Array.from({ length: SCALED_API_PROCESSES }, () => startService(dataDir, fixtures.end, env)),
+  );
+  try {
+    const bases = services.map((s) => s.url);
+    // The same first requests as the embedded run, dealt over the processes, so both runs start as warm.
+    const options = { method: operation.method, headers: operation.headers, body: operation.body };
+    for (let i = 0; i <= Math.min(COLD, operation.paths.length - 1); i++)
+      await probe(bases[i % bases.length]!, operation.paths[i]!, options);
+    await load(bases, operation, { seconds: WARM_UP_SECONDS, connections: CONNECTIONS });
+    const max = await load(bases, operation, { seconds: SECONDS, connections: CONNECTIONS });
+    return { max, fixed: await fixedRun(bases, operation, operation.rate, max) };
+  } finally {
+    await Promise.all(services.map((s) => s.close()));
+  }
 }
 
 async function measure(operation: BenchOperation): Promise<Row> {
@@ -105,6 +147,11 @@ async function measure(operation: BenchOperation): Promise<Row> {
   } finally {
     await service.close();
   }
+}
+
+async function measureBoth(operation: BenchOperation): Promise<Row> {
+  const row = await measure(operation);
+  return SCALED ? { ...row, scaled: await measureScaled(operation) } : row;
 }
 
 const ceilingServer = await startCeiling();
@@ -138,6 +185,7 @@ const header = [
   "status",
   "start",
   "peak RSS",
+  ...(SCALED ? ["scaled req/s", "scaled / embedded", "scaled p99"] : []),
 ];
 const cells = (row: Row): string[] => {
   const sorted = [...row.cold].sort((a, b) => a - b);
@@ -157,14 +205,24 @@ const cells = (row: Row): string[] => {
     `${row.first.status}${non2xx ? ` (${fmt(non2xx)} non-2xx)` : ""}`,
     `${fmt(row.startMs / 1000, 1)} s`,
     row.rssMb === undefined ? "?" : `${fmt(row.rssMb)} MB`,
+    ...(row.scaled ? scaledCells(row, row.scaled) : []),
   ];
 };
+
+function scaledCells(row: Row, scaled: NonNullable<Row["scaled"]>): string[] {
+  const non2xx = scaled.max.non2xx + (scaled.fixed?.non2xx ?? 0);
+  return [
+    `${fmt(scaled.max.rps)}${non2xx ? ` (${fmt(non2xx)} non-2xx)` : ""}`,
+    `${fmt(scaled.max.rps / row.max.rps, 2)}x`,
+    scaled.fixed ? `${ms(scaled.fixed.p99)} ms` : "(rate > 80% of req/s)",
+  ];
+}
 const tableLine = (values: string[]) => `| ${values.join(" | ")} |`;
 
 const rows: Row[] = [];
 for (const operation of selected) {
   try {
-    const row = await measure(operation);
+    const row = await measureBoth(operation);
     rows.push(row);
     console.error(tableLine(cells(row)));
   } catch (error) {
@@ -182,5 +240,6 @@ for (const row of rows) console.log(tableLine(cells(row)));
 const rss = rows.map((r) => r.rssMb ?? 0);
 if (rss.length > 0)
   console.log(`\nthe service's peak RSS: ${fmt(Math.max(...rss))} MB (${rows[rss.indexOf(Math.max(...rss))]!.label})`);
+if (SCALED) await deleteRedisKeys(REDIS_URL, redisPrefix);
 if (skipped.length > 0)
   console.log(`not measured here (streams, measured by bench/live.bench.ts): ${skipped.join(", ")}`);

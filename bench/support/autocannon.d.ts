@@ -11,7 +11,8 @@ declare module "autocannon" {
     non2xx: number;
   }
   interface Options {
-    url: string;
+    /** Several: the connections are dealt over them. */
+    url: string | string[];
     connections?: number;
     duration?: number;
     overallRate?: number;

@@ -106,15 +106,18 @@ export interface LoadFigures {
   readonly non2xx: number;
 }
 
-/** Runs `target` against `base` for `seconds`, as fast as `connections` allow (closed loop: throughput). */
+/**
+ * Runs `target` against `base` for `seconds`, as fast as `connections` allow (closed loop: throughput). Over several
+ * bases (the scaled mode's API processes) the connections are dealt round robin, as many to each.
+ */
 export async function load(
-  base: string,
+  base: string | readonly string[],
   target: Target,
   options: { seconds: number; connections: number },
 ): Promise<LoadFigures> {
   let next = 0;
   const result = await autocannon({
-    url: base,
+    url: typeof base === "string" ? base : [...base],
     connections: options.connections,
     duration: options.seconds,
     requests: [

@@ -81,13 +81,22 @@ class Connection {
   }
 }
 
-/** Sends `rate` requests per second for `seconds` and reports latency percentiles in milliseconds. */
-export async function openLoop(base: string, options: OpenLoopOptions): Promise<OpenLoopFigures> {
-  const url = new URL(base);
-  const requests = options.paths.map((path) => requestBytes(url.host, path, options));
-  const connections: Connection[] = [];
+/**
+ * Sends `rate` requests per second for `seconds` and reports latency percentiles in milliseconds. Over several bases
+ * (the scaled mode's API processes) request i goes to base i modulo their number: round robin.
+ */
+export async function openLoop(base: string | readonly string[], options: OpenLoopOptions): Promise<OpenLoopFigures> {
+  const servers = (typeof base === "string" ? [base] : base).map((b) => {
+    const url = new URL(b);
+    return {
+      url,
+      requests: options.paths.map((path) => requestBytes(url.host, path, options)),
+      connections: [] as Connection[],
+    };
+  });
   let fail: (error: Error) => void = () => undefined;
-  const connection = () => {
+  const connection = (server: (typeof servers)[number]) => {
+    const { url, connections } = server;
     let free = connections.find((c) => !c.busy);
     if (!free) {
       if (connections.length >= MAX_SOCKETS)
@@ -115,8 +124,9 @@ export async function openLoop(base: string, options: OpenLoopOptions): Promise<
         for (; sent < total && start + sent * interval <= now; sent++) {
           const due = start + sent * interval;
           const index = sent;
-          void connection()
-            .send(requests[index % requests.length] as Buffer)
+          const server = servers[index % servers.length]!;
+          void connection(server)
+            .send(server.requests[Math.floor(index / servers.length) % server.requests.length] as Buffer)
             .then((status) => {
               latencies[index] = performance.now() - due;
               if (status < 200 || status > 299) non2xx++;
@@ -130,7 +140,7 @@ export async function openLoop(base: string, options: OpenLoopOptions): Promise<
     };
     tick();
   });
-  for (const c of connections) c.close();
+  for (const server of servers) for (const c of server.connections) c.close();
   const sorted = latencies.sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
   return { p50: at(0.5), p99: at(0.99), p999: at(0.999), max: sorted[sorted.length - 1] as number, non2xx };

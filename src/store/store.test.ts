@@ -10,6 +10,7 @@ import {
   dropDeferredFillIndexes,
   insertActivity,
   insertFills,
+  POSTGRES_FILL_KEY,
 } from "./fills.js";
 import { chainOrderedFillKeys } from "./migrations/0006_chain_ordered_fill_keys.js";
 import { byteOrderText } from "./migrations/0007_byte_order_text.js";
@@ -132,7 +133,7 @@ describe.each(storeBackends)("store on $kind", (backend) => {
       store.db
         .insertInto("fills")
         .values(fill("chain:0xabc:1"))
-        .onConflict((oc) => oc.column("fill_key").doNothing())
+        .onConflict((oc) => oc.columns(store.kind === "postgres" ? [...POSTGRES_FILL_KEY] : ["fill_key"]).doNothing())
         .execute();
     await insert();
     await insert();
