@@ -17,6 +17,7 @@ import { isw } from "./0011_isw.js";
 import { venueFigures } from "./0012_venue_figures.js";
 import { nameLookups } from "./0013_name_lookups.js";
 import { drilldownFillIndexes } from "./0014_drilldown_fill_indexes.js";
+import { walletFees } from "./0017_wallet_fees.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -33,4 +34,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0012_venue_figures": venueFigures,
   "0013_name_lookups": nameLookups,
   "0014_drilldown_fill_indexes": drilldownFillIndexes,
+  "0017_wallet_fees": walletFees,
 };
