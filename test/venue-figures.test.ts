@@ -5,6 +5,7 @@
  * served by src/sim/servers/wallet-data.ts): its closed-positions counters as its UI shows them (every closed
  * position, never a truncated page), its `/positions` in micro-units, the last point of its P&L curve.
  */
+import { AT, withinRounding } from "./support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Deriver } from "../src/derive/deriver.js";
 import { openSimIngest, type SimIngestHarness } from "../src/ingest/testing/sim-ingest.js";
@@ -88,27 +89,33 @@ describe.each(storeBackends)("wallet figures against the venue's own, on $kind",
     for (const { address, ref } of venueWallets()) {
       const { stats } = await overview(address);
       const last = ref.curve.at(-1)!.p;
-      if (stats.total_pnl_source !== "venue" || Math.abs(stats.total_pnl - last) > 1e-6)
+      // Served in whole cents.
+      if (stats.total_pnl_source !== "venue" || !withinRounding(stats.total_pnl, last, AT.usd))
         mismatches.push(`${address}: ${stats.total_pnl_source} ${stats.total_pnl} against ${last}`);
     }
     expect(mismatches).toEqual([]);
   });
 
-  it("open positions equal the venue's /positions to the micro-unit in size and average price", async () => {
+  it("open positions equal the venue's /positions to the micro-unit in size, and in average price as served (4 decimals)", async () => {
     const mismatches: string[] = [];
     let compared = 0;
     for (const { address, ref } of venueWallets()) {
-      const expected = ref.positions
-        .filter((p) => !p.redeemable)
-        .map((p) => `${venue.world.tokenId(p.token)} ${p.micro.amount} ${p.micro.avgPrice}`)
-        .sort();
+      const expected = ref.positions.filter((p) => !p.redeemable);
       const body = (await t.app.inject(`/api/v2/wallet/${address}/positions?limit=500`)).json();
-      const served = (body.positions as Array<{ token_id: string; tokens: number; avg_entry: number }>)
-        .map((p) => `${p.token_id} ${Math.round(p.tokens * MICRO)} ${Math.round(p.avg_entry * MICRO)}`)
-        .sort();
+      const served = new Map(
+        (body.positions as Array<{ token_id: string; tokens: number; avg_entry: number }>).map((p) => [p.token_id, p]),
+      );
       compared += expected.length;
-      if (JSON.stringify(served) !== JSON.stringify(expected))
-        mismatches.push(`${address}: ${served.length} served, ${expected.length} on the venue`);
+      const same = expected.every((p) => {
+        const mine = served.get(venue.world.tokenId(p.token));
+        return (
+          mine !== undefined &&
+          Math.round(mine.tokens * MICRO) === p.micro.amount &&
+          withinRounding(mine.avg_entry, p.micro.avgPrice / MICRO, AT.price)
+        );
+      });
+      if (!same || served.size !== expected.length)
+        mismatches.push(`${address}: ${served.size} served, ${expected.length} on the venue`);
     }
     expect(mismatches).toEqual([]);
     expect(compared).toBeGreaterThan(500);

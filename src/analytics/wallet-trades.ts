@@ -1,10 +1,9 @@
 /**
  * Layer 2: a wallet's raw fills (contract: "Raw trade fill"), newest first, over the (wallet, ts) index; and the
- * fees it paid, aggregated from its fills.
+ * fees it paid, from the sums the Deriver keeps per month, entry type and role (`wallet_fees`).
  */
-import { sql } from "kysely";
 import type { Store } from "../store/database.js";
-import type { EntryType } from "../store/schema.js";
+import { readWalletFees } from "../store/wallet-fees.js";
 import { MICRO } from "../venue/units.js";
 
 const DAY = 86_400;
@@ -82,72 +81,52 @@ export async function walletTrades(store: Store, wallet: string, q: TradesQuery,
   };
 }
 
-function monthOf(day: number): string {
-  return new Date(day * 1000).toISOString().slice(0, 7);
-}
+type FeeSums = { fees: number; volume: number; fills: number };
 
 /** Fees the wallet paid (fills' fee in collateral): total, by month (UTC), by entry type and by role. */
 export async function walletFees(store: Store, wallet: string) {
-  const byType = await store.db
-    .selectFrom("fills")
-    .select(["entry_type", "role"])
-    .select((eb) => [
-      eb.fn.sum<number>("fee").as("fees"),
-      eb.fn.sum<number>("usd").as("volume"),
-      eb.fn.countAll<number>().as("fills"),
-    ])
-    .select((eb) => eb.fn.sum<number>(eb.case().when("fee", ">", 0).then(1).else(0).end()).as("charged"))
-    .where("wallet", "=", wallet)
-    .groupBy(["entry_type", "role"])
-    .execute();
-  const day = sql<number>`ts - (ts % ${sql.lit(DAY)})`;
-  const byDay = await store.db
-    .selectFrom("fills")
-    .select(day.as("day"))
-    .select((eb) => [eb.fn.sum<number>("fee").as("fees"), eb.fn.sum<number>("usd").as("volume")])
-    .where("wallet", "=", wallet)
-    .groupBy(day)
-    .execute();
+  // The Deriver's sums per month, entry type and role (src/derive/wallet-fees.ts): one indexed read.
+  const sums = await readWalletFees(store.db, wallet);
   const months = new Map<string, { fees: number; volume: number }>();
-  for (const d of byDay) {
-    const key = monthOf(Number(d.day));
-    const m = months.get(key) ?? { fees: 0, volume: 0 };
-    m.fees += Number(d.fees);
-    m.volume += Number(d.volume);
-    months.set(key, m);
-  }
-  const entryTypes = new Map<EntryType | "UNCLASSIFIED", { fees: number; volume: number; fills: number }>();
-  const roles = new Map<string, { fees: number; volume: number; fills: number }>();
+  const entryTypes = new Map<string, FeeSums>();
+  const roles = new Map<string, FeeSums>();
+  const add = (map: Map<string, FeeSums>, key: string, r: FeeSums) => {
+    const e = map.get(key) ?? { fees: 0, volume: 0, fills: 0 };
+    e.fees += r.fees;
+    e.volume += r.volume;
+    e.fills += r.fills;
+    map.set(key, e);
+  };
   let fees = 0;
   let volume = 0;
   let fills = 0;
   let charged = 0;
-  for (const r of byType) {
-    const add = (map: Map<string, { fees: number; volume: number; fills: number }>, key: string) => {
-      const e = map.get(key) ?? { fees: 0, volume: 0, fills: 0 };
-      e.fees += Number(r.fees);
-      e.volume += Number(r.volume);
-      e.fills += Number(r.fills);
-      map.set(key, e);
-    };
-    add(entryTypes as Map<string, { fees: number; volume: number; fills: number }>, r.entry_type ?? "UNCLASSIFIED");
-    add(roles, r.role ?? "unknown");
-    fees += Number(r.fees);
-    volume += Number(r.volume);
-    fills += Number(r.fills);
-    charged += Number(r.charged);
+  for (const r of sums) {
+    const m = months.get(r.month) ?? { fees: 0, volume: 0 };
+    m.fees += r.fees;
+    m.volume += r.volume;
+    months.set(r.month, m);
+    add(entryTypes, r.entry_type, r);
+    add(roles, r.role, r);
+    fees += r.fees;
+    volume += r.volume;
+    fills += r.fills;
+    charged += r.charged;
   }
   const share = (f: number, v: number) => (v > 0 ? (1e4 * f) / v : 0);
-  const rows = (map: Map<string, { fees: number; volume: number; fills: number }>, name: string) =>
+  const rows = <K extends string>(map: Map<string, FeeSums>, name: K) =>
     [...map]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([key, e]) => ({
-        [name]: key,
-        fees_usd: e.fees / MICRO,
-        volume_usd: e.volume / MICRO,
-        fills: e.fills,
-        fee_bps: share(e.fees, e.volume),
-      }));
+      .map(
+        ([key, e]) =>
+          ({
+            [name]: key,
+            fees_usd: e.fees / MICRO,
+            volume_usd: e.volume / MICRO,
+            fills: e.fills,
+            fee_bps: share(e.fees, e.volume),
+          }) as Record<K, string> & { fees_usd: number; volume_usd: number; fills: number; fee_bps: number },
+      );
   return {
     total_fees_usd: fees / MICRO,
     total_volume_usd: volume / MICRO,
@@ -157,16 +136,7 @@ export async function walletFees(store: Store, wallet: string) {
     by_month: [...months]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([month, m]) => ({ month, fees_usd: m.fees / MICRO, volume_usd: m.volume / MICRO })),
-    by_entry_type: rows(
-      entryTypes as Map<string, { fees: number; volume: number; fills: number }>,
-      "entry_type",
-    ) as Array<{ entry_type: string; fees_usd: number; volume_usd: number; fills: number; fee_bps: number }>,
-    by_role: rows(roles, "role") as Array<{
-      role: string;
-      fees_usd: number;
-      volume_usd: number;
-      fills: number;
-      fee_bps: number;
-    }>,
+    by_entry_type: rows(entryTypes, "entry_type"),
+    by_role: rows(roles, "role"),
   };
 }

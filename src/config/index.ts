@@ -90,8 +90,8 @@ export const settings = {
     ),
     roundNumbers: bool(
       "ROUND_NUMBERS",
-      false,
-      "write USD in cents, percents and ratios to 2 decimals, prices to 4 (src/api/rounding.ts); off until the family tests compare at those precisions",
+      true,
+      "write USD in cents, percents and ratios to 2 decimals, prices to 4, one fill's amounts and shares to 6 (src/api/rounding.ts); false: as computed",
     ),
     gzipMinBytes: int(
       "GZIP_MIN_BYTES",
@@ -599,7 +599,7 @@ export const settings = {
     heavyReadCost: int(
       "RATE_HEAVY_READ_COST",
       5,
-      "requests of the budget an expensive wallet read costs (whale-matches, missed-opportunities, active-whale-markets, last-moves, fees): a page that scans a busy wallet's history should not cost what a cached overview does",
+      "requests of the budget an expensive wallet read costs (whale-matches, missed-opportunities, active-whale-markets, last-moves): a page that scans a busy wallet's history should not cost what a cached overview does",
       { min: 1, max: 100 },
     ),
     sseConnectionsPerKey: int(

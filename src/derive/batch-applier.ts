@@ -1,6 +1,7 @@
 /**
  * The Deriver's batch path: each committed ingest batch's events applied in order, the positions they touched
- * (and those a resolution closed) upserted and the touched wallets' statistics recomputed, in one transaction; a
+ * (and those a resolution closed) upserted, the touched wallets' statistics recomputed and the new fills' fees added
+ * to the wallets' fee sums (wallet-fees.ts), in one transaction; a
  * day's position snapshot when the first event of that day arrives (the state at 00:00 UTC exactly). While the
  * ledger is over an hour behind the clock (a backfill), statistics and positions wait for the refresh, for the
  * batch that catches up, or for CATCH_UP_FLUSH_MS after the last deferred batch.
@@ -112,15 +113,15 @@ export class BatchApplier {
     const activity: StoredActivity[] = [];
     const now = this.deps.clock.now();
     for (const row of batch.fills) {
+      const fill = storedFill(row);
       this.hours.prices.observe(row.token_id, row.condition_id, row.ts, row.log_index ?? null, row.usd, row.size);
       // A fill before an hourly point already taken moves its token's price there: its market's holders are derived again.
       if (this.hours.taken(row.ts, now)) for (const holder of d.holdersOf(row.condition_id)) this.rederive.add(holder);
       const read = this.reads.get(row.fill_key);
-      if (!read?.counted)
-        d.countFill(row.wallet, row.condition_id, row.ts, row.role ?? null, row.entry_type ?? null, row.usd);
+      if (!read?.counted) d.countFill(fill);
       d.observe(row.ts);
       if (read) continue;
-      fills.push(storedFill(row));
+      fills.push(fill);
       if (row.counterparty) this.washDue.add(row.wallet);
     }
     for (const row of batch.activity) {
@@ -258,6 +259,7 @@ export class BatchApplier {
       this.pending.positions.size === 0 &&
       this.pending.rewrittenPositions.size === 0 &&
       !(withStats && this.pending.stats.size > 0) &&
+      d.walletFees.size === 0 &&
       !refresh
     )
       return;
@@ -285,6 +287,8 @@ export class BatchApplier {
     const positions = [...this.pending.positions].flatMap(([w, markets]) =>
       this.pending.rewrittenPositions.has(w) ? [] : [...markets].flatMap((c) => d.positionRowsIn(w, c)),
     );
+    // The fees of the fills counted since the last write, added to the stored sums (cleared once written).
+    const fees = d.walletFees.rows();
     await this.deps.store.transaction(async (tx) => {
       await deleteWhereIn(tx, "positions", "wallet", rewritten);
       await insertRows(
@@ -295,8 +299,10 @@ export class BatchApplier {
       await upsertRows(tx, "positions", positions);
       await upsertRows(tx, "wallet_stats", stats);
       await updateRanks(tx, ranks);
+      await upsertRows(tx, "wallet_fees", fees, "add");
       if (refresh && stats.length + ranks.length > 0) await bumpStatsGeneration(tx);
     });
+    d.walletFees.clear();
     this.pending.positionsWritten();
     if (withStats) this.pending.stats.clear();
   }

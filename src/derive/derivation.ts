@@ -16,7 +16,6 @@ import {
   averageEntryPrice,
   computeRankings,
   dailySettledPnl,
-  type EntryType,
   type LedgerCapacity,
   type LedgerConfig,
   type LedgerEvent,
@@ -41,7 +40,16 @@ import { fromMicro } from "../venue/units.js";
 import { streamWalletEvents, type StreamedRow, type StreamScope } from "./event-stream.js";
 import { positionRow, positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
 import { RecentVolumes } from "./recent-volumes.js";
-import { activityEvent, compareEventOrder, fillEvent, isIncome, isIncomeType, type OrderKey } from "./stored-events.js";
+import { WalletFeeSums } from "./wallet-fees.js";
+import {
+  activityEvent,
+  compareEventOrder,
+  fillEvent,
+  isIncome,
+  isIncomeType,
+  type OrderKey,
+  type StoredFill,
+} from "./stored-events.js";
 import { WashLegs, type WalletStoreInputs } from "./wallet-inputs.js";
 import type { PriceHistory, StreamedHours } from "./hourly-points.js";
 
@@ -72,6 +80,11 @@ export class Derivation {
   readonly marketTotals = new MarketTotals();
   /** Each wallet's 30-day volumes as of the last `advance` (rebuild, refresh). */
   readonly recentVolumes = new RecentVolumes(BOARD_WINDOW_DAYS * SECONDS_PER_DAY);
+  /**
+   * Fees and volume per wallet, month, entry type and role of the fills counted since the table was last written:
+   * every stored fill after a rebuild's replay, a batch's new fills after that.
+   */
+  readonly walletFees = new WalletFeeSums();
   /** The latest event time applied, rewards and rebates aside: the ledger is complete up to it. */
   frontier = 0;
   /** Each wallet's latest statistics that rankings and whale counts read, by address. */
@@ -133,8 +146,7 @@ export class Derivation {
     if (streamed.kind === 0) {
       const fill = streamed.row;
       event = fillEvent(fill);
-      if (options.countMarkets)
-        this.countFill(fill.wallet, fill.condition_id, fill.ts, fill.role, fill.entry_type, fill.usd);
+      if (options.countMarkets) this.countFill(fill);
       if (this.summingLegs) this.streamLegs.add(fill.counterparty, fill.token_id, fill.side, fill.size, fill.usd);
       this.prices?.observe(fill.token_id, fill.condition_id, fill.ts, fill.log_index, fill.usd, fill.size);
     } else {
@@ -190,17 +202,11 @@ export class Derivation {
     this.finishStream(options);
   }
 
-  /** Adds a fill seen for the first time to its market's totals and its wallet's recent volumes. */
-  countFill(
-    wallet: string,
-    conditionId: string,
-    ts: number,
-    role: "maker" | "taker" | null,
-    entryType: EntryType | null,
-    usd: number,
-  ): void {
-    this.marketTotals.add(conditionId, role, entryType, usd);
-    this.recentVolumes.add(wallet, ts, role, entryType, usd);
+  /** Adds a fill seen for the first time to its market's totals, its wallet's recent volumes and its fee sums. */
+  countFill(fill: StoredFill): void {
+    this.marketTotals.add(fill.condition_id, fill.role, fill.entry_type, fill.usd);
+    this.recentVolumes.add(fill.wallet, fill.ts, fill.role, fill.entry_type, fill.usd);
+    this.walletFees.add(fill);
   }
 
   /** Records that the store holds events up to `ts` (rewards and rebates aside). */

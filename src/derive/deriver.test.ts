@@ -64,7 +64,7 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
   }
   async function expectSameAsRebuild(store: Store, clock: ManualClock): Promise<void> {
     const reference = await rebuilt(clock);
-    for (const table of ["positions", "wallet_stats", "market_stats"] as const)
+    for (const table of ["positions", "wallet_stats", "market_stats", "wallet_fees"] as const)
       expect(await rows(store, table), table).toEqual(await rows(reference, table));
     const daily = (row: Record<string, unknown>) => row.resolution === "day";
     expect(await rows(store, "pnl_points", daily)).toEqual(await rows(reference, "pnl_points", daily));

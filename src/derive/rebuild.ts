@@ -17,6 +17,7 @@ import type {
   PnlPointsTable,
   PositionSnapshotsTable,
   PositionsTable,
+  WalletFeesTable,
 } from "../store/schema.js";
 import { Derivation, type DeriveConfig, type RecentRows } from "./derivation.js";
 import { HOUR, PriceHistory, StreamedHours, firstKeptBoundary } from "./hourly-points.js";
@@ -165,6 +166,7 @@ export interface DerivedTables {
   readonly marketStats: MarketStatsTable[];
   readonly dailyPoints: PnlPointsTable[];
   readonly hourlyPoints: PnlPointsTable[];
+  readonly walletFees: WalletFeesTable[];
 }
 
 /** Assesses every wallet, ranks them, and builds the rows of every derived table. */
@@ -190,6 +192,8 @@ export async function derivedTables(
     marketStats: marketStatsRows(derivation.marketTotals, await volume24h(store, asOf), consensus, computedAt),
     dailyPoints,
     hourlyPoints: derived.hourlyPoints,
+    // Every stored fill's sums; the Deriver's batches add theirs from zero.
+    walletFees: derivation.walletFees.take(),
   };
 }
 
@@ -211,6 +215,8 @@ export async function writeDerivedTables(
     await deleteAll(tx, "pnl_points");
     await insertRows(tx, "pnl_points", tables.dailyPoints);
     await insertRows(tx, "pnl_points", tables.hourlyPoints);
+    await deleteAll(tx, "wallet_fees");
+    await insertRows(tx, "wallet_fees", tables.walletFees);
     await bumpStatsGeneration(tx);
   });
 }

@@ -1,7 +1,8 @@
 /**
  * Bulk writes of the derived tables (what `src/derive/` computes) inside a transaction. SQLite: one prepared
  * statement run per row on the transaction's connection. PostgreSQL: COPY, straight into the table after it was
- * emptied, else through a temporary table and INSERT ... ON CONFLICT DO UPDATE.
+ * emptied, else through a temporary table and INSERT ... ON CONFLICT DO UPDATE (which replaces a row's values, or,
+ * for a table of sums, adds to them).
  */
 import type { StoreTransaction } from "./database.js";
 import { copyRows, sqlIdentifier } from "./pg-copy.js";
@@ -9,7 +10,13 @@ import { inSlices, placeholders, queryRows } from "./raw-sql.js";
 import type { Database } from "./schema.js";
 import { preparedStatement } from "./sqlite-statements.js";
 
-export type DerivedTable = "positions" | "wallet_stats" | "market_stats" | "position_snapshots" | "pnl_points";
+export type DerivedTable =
+  | "positions"
+  | "wallet_stats"
+  | "market_stats"
+  | "position_snapshots"
+  | "pnl_points"
+  | "wallet_fees";
 
 /** Each derived table's columns and primary key. */
 export const DERIVED_TABLES: {
@@ -105,6 +112,10 @@ export const DERIVED_TABLES: {
     key: ["day", "wallet", "condition_id"],
   },
   pnl_points: { columns: ["wallet", "resolution", "t", "pnl"], key: ["wallet", "resolution", "t"] },
+  wallet_fees: {
+    columns: ["wallet", "month", "entry_type", "role", "fees", "volume", "fills", "charged"],
+    key: ["wallet", "month", "entry_type", "role"],
+  },
 };
 
 /** SQLite runs this many rows, then lets the event loop breathe (the driver is synchronous). */
@@ -112,18 +123,29 @@ const SQLITE_ROWS_PER_SLICE = 10_000;
 
 type Row = Record<string, unknown>;
 
+/** Into an emptied table; replacing rows with the same key; adding to their values (a table of sums). */
+type WriteMode = "insert" | "replace" | "add";
+
+/** The ON CONFLICT clause of a mode (empty for "insert"). */
+function onConflict(table: DerivedTable, mode: WriteMode, quote: (c: string) => string = (c) => c): string {
+  if (mode === "insert") return "";
+  const { columns, key } = DERIVED_TABLES[table];
+  const updates = columns
+    .filter((c) => !key.includes(c as never))
+    .map((c) => `${quote(c)} = ${mode === "add" ? `${table}.${quote(c)} + ` : ""}excluded.${quote(c)}`);
+  return ` on conflict (${key.map(quote).join(", ")}) do update set ${updates.join(", ")}`;
+}
+
 async function sqliteWrite(
   tx: StoreTransaction & { raw: { kind: "sqlite" } },
   table: DerivedTable,
   rows: readonly Row[],
-  upsert: boolean,
+  mode: WriteMode,
 ): Promise<void> {
-  const { columns, key } = DERIVED_TABLES[table];
-  const updates = columns.filter((c) => !key.includes(c as never)).map((c) => `${c} = excluded.${c}`);
-  const conflict = upsert ? ` on conflict (${key.join(", ")}) do update set ${updates.join(", ")}` : "";
+  const { columns } = DERIVED_TABLES[table];
   const statement = preparedStatement(
     tx.raw.handle,
-    `insert into ${table} (${columns.join(", ")}) values ${placeholders(columns.length)}${conflict}`,
+    `insert into ${table} (${columns.join(", ")}) values ${placeholders(columns.length)}${onConflict(table, mode)}`,
   );
   const values = new Array<unknown>(columns.length);
   for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_SLICE) {
@@ -141,11 +163,11 @@ async function postgresWrite(
   tx: StoreTransaction & { raw: { kind: "postgres" } },
   table: DerivedTable,
   rows: readonly Row[],
-  upsert: boolean,
+  mode: WriteMode,
 ): Promise<void> {
-  const { columns, key } = DERIVED_TABLES[table];
+  const { columns } = DERIVED_TABLES[table];
   const client = tx.raw.client;
-  if (!upsert) {
+  if (mode === "insert") {
     await copyRows(client, table, columns, rows);
     return;
   }
@@ -156,28 +178,29 @@ async function postgresWrite(
   );
   await client.query(`truncate ${staging}`);
   await copyRows(client, staging, columns, rows);
-  const updates = columns
-    .filter((c) => !key.includes(c as never))
-    .map((c) => `${sqlIdentifier(c)} = excluded.${sqlIdentifier(c)}`);
   await client.query(
-    `insert into ${table} (${list}) select ${list} from ${staging} on conflict (${key.map(sqlIdentifier).join(", ")}) do update set ${updates.join(", ")}`,
+    `insert into ${table} (${list}) select ${list} from ${staging}${onConflict(table, mode, sqlIdentifier)}`,
   );
 }
 
-function write(tx: StoreTransaction, table: DerivedTable, rows: readonly Row[], upsert: boolean): Promise<void> {
+function write(tx: StoreTransaction, table: DerivedTable, rows: readonly Row[], mode: WriteMode): Promise<void> {
   if (rows.length === 0) return Promise.resolve();
   return tx.raw.kind === "sqlite"
-    ? sqliteWrite(tx as StoreTransaction & { raw: { kind: "sqlite" } }, table, rows, upsert)
-    : postgresWrite(tx as StoreTransaction & { raw: { kind: "postgres" } }, table, rows, upsert);
+    ? sqliteWrite(tx as StoreTransaction & { raw: { kind: "sqlite" } }, table, rows, mode)
+    : postgresWrite(tx as StoreTransaction & { raw: { kind: "postgres" } }, table, rows, mode);
 }
 
-/** Inserts rows, replacing those with the same primary key. */
+/**
+ * Inserts rows; a row with the same primary key as a stored one replaces its values, or, for a table of sums
+ * (`"add"`), adds to them.
+ */
 export function upsertRows<T extends DerivedTable>(
   tx: StoreTransaction,
   table: T,
   rows: readonly Database[T][],
+  onKey: "replace" | "add" = "replace",
 ): Promise<void> {
-  return write(tx, table, rows as unknown as Row[], true);
+  return write(tx, table, rows as unknown as Row[], onKey);
 }
 
 /** Inserts rows into a table (or part of one) the caller has just emptied. */
@@ -186,7 +209,7 @@ export function insertRows<T extends DerivedTable>(
   table: T,
   rows: readonly Database[T][],
 ): Promise<void> {
-  return write(tx, table, rows as unknown as Row[], false);
+  return write(tx, table, rows as unknown as Row[], "insert");
 }
 
 /** Deletes the rows whose `column` is one of `values` (and that match `extra`, e.g. `resolution = 'day'`). */

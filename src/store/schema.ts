@@ -262,6 +262,22 @@ export interface PnlPointsTable {
   pnl: number;
 }
 
+/**
+ * A wallet's fills summed per UTC month (`YYYY-MM`), entry type and role (fees endpoint): `fees` and `volume` in
+ * micro-units, `fills` counted, `charged` the fills with a fee. A fill without an entry type is counted under
+ * `UNCLASSIFIED`, one without a role under `unknown` (the labels the endpoint serves).
+ */
+export interface WalletFeesTable {
+  wallet: string;
+  month: string;
+  entry_type: EntryType | "UNCLASSIFIED";
+  role: "maker" | "taker" | "unknown";
+  fees: number;
+  volume: number;
+  fills: number;
+  charged: number;
+}
+
 export interface IngestCheckpointsTable {
   source: string;
   cursor: string;
@@ -411,6 +427,7 @@ export interface Database {
   market_stats: MarketStatsTable;
   position_snapshots: PositionSnapshotsTable;
   pnl_points: PnlPointsTable;
+  wallet_fees: WalletFeesTable;
   ingest_checkpoints: IngestCheckpointsTable;
   market_resolutions: MarketResolutionsTable;
   venue_positions: VenuePositionsTable;

@@ -4,6 +4,7 @@
  * call reuses a report younger than 24 h unless force=true and regenerates otherwise; it answers the local host
  * only; the GET is Premium with X-API-Key.
  */
+import { servedTree } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
 import { aiDb } from "../../src/ai/tables.js";
@@ -54,7 +55,8 @@ describe.each(storeBackends)("AI analysis states on $kind", (backend) => {
     expect(asked).toHaveLength(1);
     expect(asked[0]!.body.model).toBe("test-model");
     expect(asked[0]!.headers.authorization).toBeUndefined();
-    expect(ready.body.inputs).toEqual(asked[0]!.facts);
+    // The inputs are served as any answer is, rounded to what each figure means.
+    expect(ready.body.inputs).toEqual(servedTree(asked[0]!.facts));
     const overview = (await t.w.app.inject(`/api/v2/wallet/${wallet}`)).json();
     expect(ready.body.inputs.stats).toEqual(overview.stats);
 

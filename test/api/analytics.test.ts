@@ -1,3 +1,4 @@
+import { AT, expectServed } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Mover } from "../../src/analytics/movers.js";
 import type { WorldApp } from "../support/world-app.js";
@@ -54,9 +55,9 @@ describe("GET /api/analytics/smart-money-flow", () => {
       const now = mine.filter((f) => f.ts > t.now - DAY);
       const vol = now.reduce((a, f) => a + f.usd, 0);
       const prev = mine.filter((f) => f.ts <= t.now - DAY).reduce((a, f) => a + f.usd, 0);
-      expect(row.volume_24h, row.category).toBeCloseTo(vol, 4);
-      expect(row.volume_prev, row.category).toBeCloseTo(prev, 4);
-      if (prev > 0) expect(row.volume_delta_pct).toBeCloseTo((100 * (vol - prev)) / prev, 6);
+      expectServed(row.volume_24h, vol, AT.usd, 1, row.category);
+      expectServed(row.volume_prev, prev, AT.usd, 1, row.category);
+      if (prev > 0) expectServed(row.volume_delta_pct, (100 * (vol - prev)) / prev, AT.percent);
       else expect(row.volume_delta_pct).toBeNull();
       expect(row.markets).toBe(new Set(now.filter((f) => f.usd > 0).map((f) => f.condition_id)).size);
       expect(row.wallets_24h).toBe(new Set(now.filter((f) => f.usd > 0).map((f) => f.wallet)).size);
@@ -106,7 +107,7 @@ describe("GET /api/analytics/whale-clusters", () => {
       expect(g, c.condition_id).toBeDefined();
       expect(c.whale_count).toBe(g.wallets.length);
       expect(c.wallets.map((w) => w.wallet).sort()).toEqual([...g.wallets].sort());
-      expect(c.combined_usd).toBeCloseTo(g.usd, 4);
+      expectServed(c.combined_usd, g.usd, AT.usd);
       expect(c.question).toEqual(expect.any(String));
     }
     const counts = res.body.clusters.map((c) => c.whale_count);
@@ -139,17 +140,18 @@ describe("GET /api/analytics/top-movers", () => {
     expect(expected.length).toBeGreaterThan(3);
     expect(res.body.winners.map((w) => w.wallet)).toEqual(expected.map((e) => e.wallet));
     for (const [i, w] of res.body.winners.entries()) {
-      expect(w.pnl_now).toBeCloseTo(expected[i]!.now, 6);
-      expect(w.delta).toBeCloseTo(expected[i]!.delta, 6);
+      expectServed(w.pnl_now, expected[i]!.now, AT.usd);
+      expectServed(w.delta, expected[i]!.delta, AT.usd);
       expect(w.closed_count).toBe(expected[i]!.closed);
       expect(w.sparkline).toHaveLength(8);
-      expect(w.sparkline[7]).toBeCloseTo(w.pnl_now, 6);
-      expect(w.sparkline[7]! - w.sparkline[0]!).toBeCloseTo(w.delta, 6);
+      // The sparkline is written to four decimals (it is also a price curve elsewhere), P&L and delta to cents.
+      expectServed(w.sparkline[7], expected[i]!.now, AT.price);
+      expectServed(w.delta, w.sparkline[7]! - w.sparkline[0]!, AT.usd, [AT.price, AT.price]);
       const [mid] = await rows<{ p: number }>(
         t,
         `select ${pnlAt(t.now - 4 * DAY)} as p from wallet_stats s where s.wallet = '${w.wallet}'`,
       );
-      expect(w.sparkline[3]).toBeCloseTo(mid!.p, 6);
+      expectServed(w.sparkline[3], mid!.p, AT.price);
     }
     expect((await get<{ winners: Mover[] }>(t, "/api/analytics/top-movers")).body.winners).toHaveLength(
       Math.min(10, expected.length),
@@ -182,8 +184,8 @@ describe("GET /api/analytics/whale-volume-24h", () => {
         `select sum(case when f.outcome_index = 0 then f.usd end) / 1e6 as yes, sum(case when f.outcome_index = 1 then f.usd end) / 1e6 as no, count(*) as n
            from fills f join wallet_stats s on s.wallet = f.wallet where ${SMART} and f.ts >= ${start} and f.ts < ${start + HOUR} and f.ts <= ${t.now}`,
       );
-      expect(item.yes_volume, item.hour).toBeCloseTo(e!.yes ?? 0, 4);
-      expect(item.no_volume, item.hour).toBeCloseTo(e!.no ?? 0, 4);
+      expectServed(item.yes_volume, e!.yes ?? 0, AT.usd, 1, item.hour);
+      expectServed(item.no_volume, e!.no ?? 0, AT.usd, 1, item.hour);
       expect(item.trades, item.hour).toBe(e!.n);
     }
     expect(series.filter((s) => s.trades > 0).length).toBeGreaterThan(5);

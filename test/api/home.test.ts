@@ -1,3 +1,4 @@
+import { AT, expectServed } from "../support/served-numbers.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { WorldApp } from "../support/world-app.js";
 import {
@@ -98,19 +99,19 @@ describe("GET /api/v2/home/hot-markets", () => {
     expect(expected).toHaveLength(5);
     expect(res.body.markets.map((m) => m.condition_id)).toEqual(expected.map((e) => e.condition_id));
     for (const [i, m] of res.body.markets.entries()) {
-      expect(m.volume_24h).toBeCloseTo(expected[i]!.vol, 4);
+      expectServed(m.volume_24h, expected[i]!.vol, AT.usd);
       expect(m.sparkline).toHaveLength(24);
       for (const p of m.sparkline) expect(p >= 0 && p <= 1).toBe(true);
       const [last] = await rows<{ yes: number }>(
         t,
         `select case when outcome_index = 0 then price else 1 - price end as yes from fills where condition_id = '${m.condition_id}' and ts <= ${t.now} order by ts desc, id desc limit 1`,
       );
-      expect(m.sparkline[23]).toBeCloseTo(last!.yes, 6);
+      expectServed(m.sparkline[23], last!.yes, AT.price);
       const [hourAgo] = await rows<{ yes: number }>(
         t,
         `select case when outcome_index = 0 then price else 1 - price end as yes from fills where condition_id = '${m.condition_id}' and ts <= ${t.now - 12 * HOUR} order by ts desc, id desc limit 1`,
       );
-      expect(m.sparkline[11]).toBeCloseTo(hourAgo!.yes, 6);
+      expectServed(m.sparkline[11], hourAgo!.yes, AT.price);
     }
   });
 });
@@ -132,7 +133,7 @@ describe("GET /api/v2/home/top-whales-7d", () => {
     expect(expected.length).toBeGreaterThan(0);
     expect(res.body.whales.map((w) => w.wallet)).toEqual(expected.map((e) => e.wallet));
     res.body.whales.forEach((w, i) => {
-      expect(w.realized_pnl_7d).toBeCloseTo(expected[i]!.pnl, 6);
+      expectServed(w.realized_pnl_7d, expected[i]!.pnl, AT.usd);
       expect(w.closed_positions_7d).toBe(expected[i]!.n);
     });
     const farmers = new Set(
@@ -181,12 +182,12 @@ describe("GET /api/v2/home/category-rotation", () => {
     expect(total).toBeGreaterThan(0);
     for (const c of res.body.categories) {
       const s = sums.get(c.category) ?? { now: 0, prev: 0 };
-      expect(c.volume_24h).toBeCloseTo(s.now, 4);
-      expect(c.volume_prev_24h).toBeCloseTo(s.prev, 4);
-      expect(c.delta_usd).toBeCloseTo(s.now - s.prev, 4);
-      if (s.prev > 0) expect(c.delta_pct).toBeCloseTo((100 * (s.now - s.prev)) / s.prev, 6);
+      expectServed(c.volume_24h, s.now, AT.usd);
+      expectServed(c.volume_prev_24h, s.prev, AT.usd);
+      expectServed(c.delta_usd, s.now - s.prev, AT.usd);
+      if (s.prev > 0) expectServed(c.delta_pct, (100 * (s.now - s.prev)) / s.prev, AT.percent);
       else expect(c.delta_pct).toBeNull();
-      expect(c.share_pct).toBeCloseTo((100 * s.now) / total, 6);
+      expectServed(c.share_pct, (100 * s.now) / total, AT.percent);
     }
     expect(isSortedDesc(res.body.categories.map((c) => c.delta_usd))).toBe(true);
   });

@@ -1,3 +1,4 @@
+import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
@@ -214,8 +215,8 @@ describe("GET /api/v2/whales/leaderboard", () => {
         t,
         `select s.*, coalesce(w.name, w.pseudonym) as display from wallet_stats s left join wallets w on w.address = s.wallet where s.wallet = '${w.wallet}'`,
       );
-      expect(w.total_pnl).toBeCloseTo(s.total_pnl, 6);
-      expect(w.win_rate).toBeCloseTo(s.win_rate, 9);
+      expectServed(w.total_pnl, s.total_pnl, AT.usd);
+      expectServed(w.win_rate, s.win_rate, AT.percent);
       expect(w.total_trades).toBe(s.total_trades);
       expect(w.name).toBe(s.display);
       expect(w.main_category).toBe(mainCategory(s.categories));
@@ -225,14 +226,14 @@ describe("GET /api/v2/whales/leaderboard", () => {
                 sum(case when role = 'maker' then usd else 0 end) / 1e6 as maker, sum(usd) / 1e6 as vol
            from fills where wallet = '${w.wallet}' and ts > ${t.now - 30 * DAY} and ts <= ${t.now}`,
       );
-      expect(w.mint_volume_30d).toBeCloseTo(f!.mint ?? 0, 4);
-      expect(w.merge_volume_30d).toBeCloseTo(f!.merge ?? 0, 4);
+      expectServed(w.mint_volume_30d, f!.mint ?? 0, AT.usd);
+      expectServed(w.merge_volume_30d, f!.merge ?? 0, AT.usd);
       const [p] = await rows<{ entry: number | null }>(
         t,
         `select sum(avg_price * total_bought) / sum(total_bought) as entry from positions where wallet = '${w.wallet}'`,
       );
       if (p!.entry === null) expect(w.avg_entry_price).toBeNull();
-      else expect(w.avg_entry_price).toBeCloseTo(p!.entry, 9);
+      else expectServed(w.avg_entry_price, p!.entry, AT.price);
       const makerShare = f!.vol ? f!.maker! / f!.vol : null;
       const role =
         makerShare !== null && makerShare >= boards.roleMakerShare
@@ -328,9 +329,9 @@ describe("GET /api/leaderboard", () => {
     );
     expect(res.body.traders.map((r) => r.wallet)).toEqual(expected.map((e) => e.wallet));
     res.body.traders.forEach((r, i) => {
-      expect(r.total_pnl).toBeCloseTo(expected[i]!.pnl, 6);
-      expect(r.lifetime_pnl).toBeCloseTo(expected[i]!.total_pnl, 6);
-      expect(r.roi).toBeCloseTo((100 * expected[i]!.total_pnl) / expected[i]!.total_volume, 6);
+      expectServed(r.total_pnl, expected[i]!.pnl, AT.usd);
+      expectServed(r.lifetime_pnl, expected[i]!.total_pnl, AT.usd);
+      expectServed(r.roi, (100 * expected[i]!.total_pnl) / expected[i]!.total_volume, AT.percent);
       expect(r.is_smart).toBe(true);
       expect(["market maker", "favourite buyer", "longshot buyer", "directional"]).toContain(r.role_profile);
     });
@@ -436,8 +437,10 @@ describe("GET /api/v2/hot-traders", () => {
     );
     expect(winners).toHaveLength(8);
     expect(losers).toHaveLength(7);
-    expect(res.body.winners.map((w) => [w.wallet, w.pnl_24h])).toEqual(winners.map((w) => [w.wallet, w.pnl_24h]));
-    expect(res.body.losers.map((w) => [w.wallet, w.pnl_24h])).toEqual(losers.map((w) => [w.wallet, w.pnl_24h]));
+    const served = (list: Array<{ wallet: string; pnl_24h: number }>) =>
+      list.map((w) => [w.wallet, servedAs(w.pnl_24h, AT.usd)]);
+    expect(res.body.winners.map((w) => [w.wallet, w.pnl_24h])).toEqual(served(winners));
+    expect(res.body.losers.map((w) => [w.wallet, w.pnl_24h])).toEqual(served(losers));
     await expect422(t, "/api/v2/hot-traders?limit=3", "limit");
   });
 

@@ -1,4 +1,5 @@
 /** /api/v2/market/{market_id}[/trades|/lookup|/breakdown] and /api/v2/pm/{market_id} over the simulated world. */
+import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findMarket, venueUrl } from "../../src/analytics/market-detail.js";
 import { marketIndex } from "../../src/analytics/market-index.js";
@@ -35,7 +36,7 @@ describe("GET /api/v2/market/{market_id}", () => {
     expect(res.status).toBe(200);
     const body = res.body;
     expect(body.market).toMatchObject({ id: market.id, condition_id: market.condition_id, slug: market.slug });
-    expect(body.prices.yes).toBe(market.price_yes);
+    expectServed(body.prices.yes, market.price_yes, AT.price);
 
     const min = t.config.whales.consensusMinUsd;
     const smart = (await netPositions(t, market.condition_id)).filter((p) => p.is_smart === 1 && p.is_farmer !== 1);
@@ -46,20 +47,22 @@ describe("GET /api/v2/market/{market_id}", () => {
       yes: yesTeam.length,
       no: noTeam.length,
       total: yesTeam.length + noTeam.length,
-      yes_pct: (100 * yesTeam.length) / (yesTeam.length + noTeam.length),
+      yes_pct: servedAs((100 * yesTeam.length) / (yesTeam.length + noTeam.length), AT.percent),
     });
     const [stats] = await rows<{ whales_yes: number; whales_no: number }>(
       t,
       `select whales_yes, whales_no from market_stats where condition_id = '${market.condition_id}'`,
     );
     expect([body.consensus.whales.yes, body.consensus.whales.no]).toEqual([stats!.whales_yes, stats!.whales_no]);
-    expect(body.consensus.yes_invested).toBeCloseTo(
+    expectServed(
+      body.consensus.yes_invested,
       yesTeam.reduce((s, p) => s + p.yes_cost, 0),
-      4,
+      AT.usd,
     );
-    expect(body.consensus.no_invested).toBeCloseTo(
+    expectServed(
+      body.consensus.no_invested,
       noTeam.reduce((s, p) => s + p.no_cost, 0),
-      4,
+      AT.usd,
     );
     expect(body.consensus.yes_team.length).toBe(Math.min(10, yesTeam.length));
     expect(body.consensus.no_team.map((r: any) => r.wallet).sort()).toEqual(
@@ -92,11 +95,15 @@ describe("GET /api/v2/market/{market_id}", () => {
        where p.wallet = '${row.wallet}' and p.condition_id = '${market.condition_id}' and p.outcome_index = ${outcome}`,
     );
     const price = row.side === "YES" ? market.price_yes : 1 - market.price_yes;
-    expect(row.shares).toBeCloseTo(p!.shares / 1e6, 6);
-    expect(row.avg_price).toBe(p!.avg_price);
-    expect(row.cost).toBeCloseTo((p!.shares / 1e6) * p!.avg_price, 6);
-    expect(row.pnl).toBeCloseTo((p!.shares / 1e6) * (price - p!.avg_price), 4);
-    expect(row).toMatchObject({ win_rate: p!.win_rate, global_pnl: p!.total_pnl, is_smart: true });
+    expectServed(row.shares, p!.shares / 1e6, AT.micro);
+    expectServed(row.avg_price, p!.avg_price, AT.price);
+    expectServed(row.cost, (p!.shares / 1e6) * p!.avg_price, AT.usd);
+    expectServed(row.pnl, (p!.shares / 1e6) * (price - p!.avg_price), AT.usd);
+    expect(row).toMatchObject({
+      win_rate: servedAs(p!.win_rate, AT.percent),
+      global_pnl: servedAs(p!.total_pnl, AT.usd),
+      is_smart: true,
+    });
   });
 
   it("answers a resolved market without open positions with empty teams and a null yes_pct", async () => {
@@ -143,11 +150,12 @@ describe("GET /api/v2/market/{market_id}/trades", () => {
     const day = history[Math.floor(history.length / 2)];
     const ofDay = fills.filter((f) => f.ts >= day.t && f.ts < day.t + 86_400);
     const yes = (f: (typeof fills)[number]) => (f.outcome_index === 0 ? f.price : 1 - f.price);
-    expect(day.vwap_yes).toBeCloseTo(
+    expectServed(
+      day.vwap_yes,
       ofDay.reduce((s, f) => s + yes(f) * f.size, 0) / ofDay.reduce((s, f) => s + f.size, 0),
-      9,
+      AT.price,
     );
-    expect(day.close_yes).toBeCloseTo(yes(ofDay[ofDay.length - 1]!), 9);
+    expectServed(day.close_yes, yes(ofDay[ofDay.length - 1]!), AT.price);
     expect(history.map((d: any) => d.t)).toEqual([...history.map((d: any) => d.t)].sort((a, b) => a - b));
   });
 
@@ -169,7 +177,10 @@ describe("GET /api/v2/market/{market_id}/lookup", () => {
       condition_id: m.condition_id,
       slug: m.slug,
       question: m.question,
-      prices: { yes: m.price_yes, no: m.price_no },
+      prices: {
+        yes: m.price_yes === null ? null : servedAs(m.price_yes, AT.price),
+        no: m.price_no === null ? null : servedAs(m.price_no, AT.price),
+      },
       closed: m.closed === 1,
       end_date: m.end_date,
       image_url: m.image,
@@ -228,20 +239,25 @@ describe("GET /api/v2/market/{market_id}/breakdown", () => {
     expect(res.status).toBe(200);
     const b = res.body;
     expect(b.total_count).toBe(s!.trades);
-    expect(b.total_usd).toBeCloseTo(s!.volume, 4);
-    expect(b.breakdown.MINT.usd).toBeCloseTo(s!.mint_usd, 4);
-    expect(b.breakdown.MERGE.usd).toBeCloseTo(s!.merge_usd, 4);
-    expect(b.breakdown.COMPLEMENTARY.usd).toBeCloseTo(s!.complementary_usd, 4);
-    expect(b.breakdown.UNCLASSIFIED.usd).toBeCloseTo(s!.unclassified_usd, 4);
-    for (const key of ["MINT", "MERGE", "COMPLEMENTARY"]) {
-      expect(b.breakdown[key].count, key).toBe(Number(counts.find((c) => c.entry_type === key)?.n ?? 0));
-      expect(b.breakdown[key].share_pct).toBeCloseTo((100 * b.breakdown[key].usd) / b.total_usd, 9);
+    expectServed(b.total_usd, s!.volume, AT.usd);
+    // Each settlement's `usd` is written as a fill's amount is, to the micro-unit.
+    const usd = {
+      MINT: s!.mint_usd,
+      MERGE: s!.merge_usd,
+      COMPLEMENTARY: s!.complementary_usd,
+      UNCLASSIFIED: s!.unclassified_usd,
+    };
+    for (const [key, value] of Object.entries(usd)) {
+      expectServed(b.breakdown[key].usd, value, AT.micro, 1, key);
+      expectServed(b.breakdown[key].share_pct, (100 * value) / s!.volume, AT.percent, 1, key);
     }
+    for (const key of ["MINT", "MERGE", "COMPLEMENTARY"])
+      expect(b.breakdown[key].count, key).toBe(Number(counts.find((c) => c.entry_type === key)?.n ?? 0));
     const shares = ["MINT", "MERGE", "COMPLEMENTARY", "UNCLASSIFIED"].reduce(
       (sum, k) => sum + b.breakdown[k].share_pct,
       0,
     );
-    expect(shares).toBeCloseTo(100, 9);
+    expectServed(shares, 100, AT.percent, 4);
   });
 
   it("answers 404 for an unknown market", async () => {

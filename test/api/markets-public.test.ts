@@ -1,4 +1,5 @@
 /** GET /api/public/v1/market/{market_id}: Premium; consensus and the three rankings against the stored positions. */
+import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
 import type { WorldApp } from "../support/world-app.js";
@@ -37,7 +38,12 @@ describe("GET /api/public/v1/market/{market_id}", () => {
   it("answers the market and whale head-counts recomputed from open positions", async () => {
     const body = (await get(`/api/public/v1/market/${market.condition_id}`)).body;
     const [m] = await rows<any>(t, `select * from markets where id = '${market.id}'`);
-    expect(body.market).toMatchObject({ id: m.id, question: m.question, price_yes: m.price_yes, price_no: m.price_no });
+    expect(body.market).toMatchObject({
+      id: m.id,
+      question: m.question,
+      price_yes: servedAs(m.price_yes, AT.price),
+      price_no: servedAs(m.price_no, AT.price),
+    });
     expect(typeof body.market.volume).toBe("number");
 
     const min = t.config.whales.consensusMinUsd;
@@ -51,25 +57,24 @@ describe("GET /api/public/v1/market/{market_id}", () => {
       yes: yes.length,
       no: no.length,
       total: yes.length + no.length,
-      yes_pct: (100 * yes.length) / (yes.length + no.length),
+      yes_pct: servedAs((100 * yes.length) / (yes.length + no.length), AT.percent),
     });
     expect(body.yes_total_count).toBe(yes.length);
     expect(body.no_total_count).toBe(no.length);
-    expect(body.yes_total_invested).toBeCloseTo(
-      yes.reduce((s, p) => s + p.yes_cost, 0),
-      4,
-    );
-    expect(body.no_total_invested).toBeCloseTo(
+    const yesInvested = yes.reduce((s, p) => s + p.yes_cost, 0);
+    expectServed(body.yes_total_invested, yesInvested, AT.usd);
+    expectServed(
+      body.no_total_invested,
       no.reduce((s, p) => s + p.no_cost, 0),
-      4,
+      AT.usd,
     );
 
     const rates = await rows<{ wallet: string; win_rate: number }>(t, "select wallet, win_rate from wallet_stats");
     const rate = new Map(rates.map((r) => [r.wallet, r.win_rate]));
-    expect(body.yes_team_avg_wr).toBeCloseTo(yes.reduce((s, p) => s + rate.get(p.wallet)!, 0) / yes.length, 9);
+    expectServed(body.yes_team_avg_wr, yes.reduce((s, p) => s + rate.get(p.wallet)!, 0) / yes.length, AT.percent);
     const yesPnl = yes.reduce((s, p) => s + p.yes_shares * market.price_yes - p.yes_cost, 0);
-    expect(body.yes_team_agg_pnl).toBeCloseTo(yesPnl, 4);
-    expect(body.yes_team_agg_pnl_pct).toBeCloseTo((100 * yesPnl) / body.yes_total_invested, 6);
+    expectServed(body.yes_team_agg_pnl, yesPnl, AT.usd);
+    expectServed(body.yes_team_agg_pnl_pct, (100 * yesPnl) / yesInvested, AT.percent);
   });
 
   it("ranks the Smart Money teams by USD invested, without farmers", async () => {
@@ -110,28 +115,35 @@ describe("GET /api/public/v1/market/{market_id}", () => {
        where p.condition_id = '${market.condition_id}' and p.status = 'open' and p.shares > 0 and p.outcome_index = 1`,
     );
     expect(body.no_size_total_count).toBe(holders.length);
-    expect(body.no_size_total_invested).toBeCloseTo(
+    expectServed(
+      body.no_size_total_invested,
       holders.reduce((s, h) => s + h.cost, 0),
-      4,
+      AT.usd,
     );
     const withRate = holders.filter((h) => h.win_rate !== null);
-    expect(body.no_size_avg_wr).toBeCloseTo(withRate.reduce((s, h) => s + h.win_rate!, 0) / withRate.length, 9);
+    expectServed(body.no_size_avg_wr, withRate.reduce((s, h) => s + h.win_rate!, 0) / withRate.length, AT.percent);
     const price = 1 - market.price_yes;
-    expect(body.no_size_agg_pnl).toBeCloseTo(
+    expectServed(
+      body.no_size_agg_pnl,
       holders.reduce((s, h) => s + h.shares * price - h.cost, 0),
-      3,
+      AT.usd,
     );
 
     const bySize = [...holders].sort((a, b) => b.cost - a.cost).slice(0, 10);
     expect(body.no_team_size.map((r: any) => r.wallet)).toEqual(bySize.map((h) => h.wallet));
     const byShares = [...holders].sort((a, b) => b.shares - a.shares).slice(0, 10);
     expect(body.no_team_shares.map((r: any) => r.wallet)).toEqual(byShares.map((h) => h.wallet));
-    expect(body.no_shares_agg_pnl).toBeCloseTo(
+    expectServed(
+      body.no_shares_agg_pnl,
       byShares.reduce((s, h) => s + h.shares * price - h.cost, 0),
-      3,
+      AT.usd,
     );
     const shownRates = byShares.filter((h) => h.win_rate !== null);
-    expect(body.no_shares_avg_wr).toBeCloseTo(shownRates.reduce((s, h) => s + h.win_rate!, 0) / shownRates.length, 9);
+    expectServed(
+      body.no_shares_avg_wr,
+      shownRates.reduce((s, h) => s + h.win_rate!, 0) / shownRates.length,
+      AT.percent,
+    );
     expect(body.no_team_size.some((r: any) => !r.is_smart)).toBe(true);
   });
 

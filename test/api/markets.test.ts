@@ -1,4 +1,5 @@
 /** /api/v2/markets/search, /hot, /category-stats, /resolved over the simulated world. */
+import { AT, servedAs } from "../support/served-numbers.js";
 import { hotWindowMinutes } from "../../src/analytics/markets-lists.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorldApp } from "../support/world-app.js";
@@ -370,7 +371,11 @@ describe("GET /api/v2/markets/resolved", () => {
     expect(plain.body.markets.every((m: any) => m.outcome === "YES" || m.outcome === "NO")).toBe(true);
     for (const p of pending) {
       const row = all.body.markets.find((m: any) => m.id === p.id);
-      expect(row).toMatchObject({ outcome: "PENDING", final_price_yes: p.price_yes, resolved_at: null });
+      expect(row).toMatchObject({
+        outcome: "PENDING",
+        final_price_yes: p.price_yes === null ? null : servedAs(p.price_yes, AT.price),
+        resolved_at: null,
+      });
     }
   });
 

@@ -2,6 +2,7 @@
  * The key-oriented wallet API (/api/public/v1), the batch calls, the load-degraded and live signer views. Presence
  * and community lookups: wallet-presence.test.ts.
  */
+import { AT, expectServed } from "../support/served-numbers.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -165,7 +166,7 @@ describe("GET /api/public/v1/wallet/{address}/positions", () => {
     expect(res.body).toMatchObject({ source: "merged", is_estimated: false, count: open.length });
     for (const p of res.body.positions) {
       expect(p.current_price).toBe(0.42);
-      expect(p.current_value).toBeCloseTo(p.tokens * 0.42, 9);
+      expectServed(p.current_value, p.tokens * 0.42, AT.usd);
     }
   });
 });
@@ -406,13 +407,14 @@ describe("view=signer and view=union (live venue reads)", () => {
     expect(res.status).toBe(200);
     expect(res.body.view).toBe("signer");
     expect(res.body.stats).toMatchObject({ wins: 2, losses: 1, total_pnl: 31.5, win_source: "venue" });
-    expect(res.body.stats.profit_factor).toBeCloseTo(35.5 / 4, 9);
+    expectServed(res.body.stats.profit_factor, 35.5 / 4, AT.percent);
     expect(res.body.overview.active_count).toBe(1);
     const union = await request(live.app, "GET", `/api/v2/wallet/${proxy}/overview?view=union`);
     expect(union.status).toBe(200);
     expect(union.body.stats.wins).toBe(proxyView.stats.wins + 2);
     expect(union.body.stats.losses).toBe(proxyView.stats.losses + 1);
-    expect(union.body.stats.total_pnl).toBeCloseTo(proxyView.stats.total_pnl + 31.5, 6);
+    // The proxy's served total is rounded too.
+    expectServed(union.body.stats.total_pnl, proxyView.stats.total_pnl + 31.5, AT.usd, 2);
     expect(union.body.overview.active_count).toBe(proxyView.overview.active_count + 1);
     expect(union.body.overview.total_trades).toBe(proxyView.overview.total_trades);
     // The signer's own address resolves to its proxy.

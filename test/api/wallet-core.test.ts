@@ -3,6 +3,7 @@
  * checked against the store's fills, positions and the venue's closed positions (the world's reference P&L).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import type { WorldApp } from "../support/world-app.js";
 import {
   CONTRACT,
@@ -55,7 +56,7 @@ describe("GET /api/v2/wallet/{address}/overview", () => {
       `select count(*) as n, sum(usd) as usd, count(distinct condition_id) as markets, max(ts) as last from fills where wallet = '${W}'`,
     );
     expect(body.overview.total_trades).toBe(Number(fills.n));
-    expect(body.overview.total_volume).toBeCloseTo(Number(fills.usd) / MICRO, 6);
+    expectServed(body.overview.total_volume, Number(fills.usd) / MICRO, AT.usd);
     expect(body.overview.total_markets).toBe(Number(fills.markets));
     expect(body.overview.last_trade).toBe(Number(fills.last));
     const open = await one(t, `select count(*) as n from positions where wallet = '${W}' and status = 'open'`);
@@ -72,15 +73,16 @@ describe("GET /api/v2/wallet/{address}/overview", () => {
     expect(body.stats.wins).toBe(Number(venue.wins));
     expect(body.stats.losses).toBe(Number(venue.losses));
     expect(body.overview.closed_count).toBe(Number(venue.wins) + Number(venue.losses));
-    expect(body.stats.win_rate).toBeCloseTo(
+    expectServed(
+      body.stats.win_rate,
       (100 * Number(venue.wins)) / (Number(venue.wins) + Number(venue.losses)),
-      9,
+      AT.percent,
     );
     const pf = Number(venue.gl) > 0 ? Math.min(Number(venue.gp) / Number(venue.gl), 99.99) : 99.99;
-    expect(body.stats.profit_factor).toBeCloseTo(pf, 6);
+    expectServed(body.stats.profit_factor, pf, AT.percent);
     expect(body.overview.profit_factor).toBe(body.stats.profit_factor);
     const sync = await one(t, `select lifetime_pnl from wallet_sync where wallet = '${W}'`);
-    expect(body.stats.total_pnl).toBeCloseTo(Number(sync.lifetime_pnl) / MICRO, 6);
+    expectServed(body.stats.total_pnl, Number(sync.lifetime_pnl) / MICRO, AT.usd);
 
     const world = t.world.wallets.find((w) => w.proxyWallet === W)!;
     expect(body.profile).toMatchObject({
@@ -98,7 +100,13 @@ describe("GET /api/v2/wallet/{address}/overview", () => {
       "SPORTS",
       "TECH",
     ]);
-    expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(100, 6);
+    // Six shares, each to two decimals.
+    expectServed(
+      shares.reduce((a, b) => a + b, 0),
+      100,
+      AT.percent,
+      shares.length,
+    );
     expect(body.degraded).toBe(false);
     expect(body.view).toBe("proxy");
   });
@@ -110,15 +118,15 @@ describe("GET /api/v2/wallet/{address}/overview", () => {
       is_farmer: stored.is_farmer === 1,
       farmer_reason: stored.farmer_reason,
       has_skill: stored.has_skill === 1,
-      skill_z: stored.skill_z,
-      edge_bps: stored.edge_bps,
+      skill_z: stored.skill_z === null ? null : servedAs(stored.skill_z, AT.percent),
+      edge_bps: stored.edge_bps === null ? null : servedAs(stored.edge_bps, AT.percent),
       skill_sample: stored.skill_sample,
       is_smart: stored.is_smart === 1,
       market_wins: stored.market_wins,
       market_losses: stored.market_losses,
       resolved: stored.resolved,
       profitable_streak: stored.profitable_streak,
-      pnl_24h: stored.pnl_24h,
+      pnl_24h: stored.pnl_24h === null ? null : servedAs(stored.pnl_24h, AT.usd),
     });
     expect(body.overview).toMatchObject({
       median_hold_days: stored.median_hold_days,
@@ -227,10 +235,10 @@ describe("GET /api/v2/wallet/{address}/positions", () => {
     for (const p of res.body.positions) {
       const s = stored.find((r) => r.token_id === p.token_id)!;
       const price = s.outcome_index === 0 ? s.price_yes : (s.price_no ?? 1 - s.price_yes);
-      expect(p.tokens).toBeCloseTo(s.shares / MICRO, 9);
-      expect(p.current_price).toBeCloseTo(price, 9);
-      expect(p.current_value).toBeCloseTo((s.shares / MICRO) * price, 6);
-      expect(p.pnl).toBeCloseTo((s.shares / MICRO) * (price - s.avg_price), 6);
+      expectServed(p.tokens, s.shares / MICRO, AT.micro);
+      expectServed(p.current_price, price, AT.price);
+      expectServed(p.current_value, (s.shares / MICRO) * price, AT.usd);
+      expectServed(p.pnl, (s.shares / MICRO) * (price - s.avg_price), AT.usd);
       expect(p.side).toBe(s.outcome_index === 0 ? "token1" : "token2");
       expect(p.question).toBe(s.question);
     }
@@ -275,7 +283,8 @@ describe("GET /api/v2/wallet/{address}/closed", () => {
     for (const v of venue) {
       const mine = res.body.closed.find((c: any) => c.token_id === v.token_id);
       if (!mine || mine.unredeemed_tokens > 0) continue;
-      expect(mine.realized_pnl + mine.fees).toBeCloseTo(v.realized_pnl / MICRO, 2);
+      // To the cent, with the two served terms rounded to cents.
+      expectServed(mine.realized_pnl + mine.fees, v.realized_pnl / MICRO, AT.usd, 3);
       compared++;
     }
     expect(compared).toBeGreaterThan(0);
@@ -345,15 +354,15 @@ describe("GET /api/v2/wallet/{address}/fees", () => {
       t,
       `select sum(fee) as fee, sum(usd) as usd, count(*) as n, sum(case when fee > 0 then 1 else 0 end) as charged from fills where wallet = '${W}'`,
     );
-    expect(res.body.total_fees_usd).toBeCloseTo(fills.fee / MICRO, 6);
-    expect(res.body.total_volume_usd).toBeCloseTo(fills.usd / MICRO, 6);
+    expectServed(res.body.total_fees_usd, fills.fee / MICRO, AT.usd);
+    expectServed(res.body.total_volume_usd, fills.usd / MICRO, AT.usd);
     expect(res.body.fills).toBe(Number(fills.n));
     expect(res.body.fills_charged).toBe(Number(fills.charged));
     const sum = (list: any[]) => list.reduce((s, r) => s + r.fees_usd, 0);
-    expect(sum(res.body.by_month)).toBeCloseTo(fills.fee / MICRO, 6);
-    expect(sum(res.body.by_role)).toBeCloseTo(fills.fee / MICRO, 6);
+    expectServed(sum(res.body.by_month), fills.fee / MICRO, AT.usd, res.body.by_month.length);
+    expectServed(sum(res.body.by_role), fills.fee / MICRO, AT.usd, res.body.by_role.length);
     const mint = await one(t, `select sum(fee) as fee from fills where wallet = '${W}' and entry_type = 'MINT'`);
-    expect(res.body.by_entry_type.find((r: any) => r.entry_type === "MINT").fees_usd).toBeCloseTo(mint.fee / MICRO, 6);
+    expectServed(res.body.by_entry_type.find((r: any) => r.entry_type === "MINT").fees_usd, mint.fee / MICRO, AT.usd);
     const months = await rows(t, `select distinct ts from fills where wallet = '${W}'`);
     expect(res.body.by_month.map((m: any) => m.month)).toEqual(
       [...new Set(months.map((m) => new Date(m.ts * 1000).toISOString().slice(0, 7)))].sort(),

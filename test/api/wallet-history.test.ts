@@ -2,6 +2,7 @@
  * Wallet history endpoints (P&L curves, changes-since, last-moves) and wallet-search over a simulated world.
  * Expectations come from SQL over the stored tables written here, never from the analytics under test.
  */
+import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
 import { DAY, describeWalletErrors, getJson, sqlRows } from "./wallet-insights.support.js";
@@ -40,7 +41,7 @@ describe("pnl-history", () => {
       [active],
     );
     expect(rows.length).toBeGreaterThan(2);
-    const all = rows.map((r) => ({ t: r.t, p: r.pnl }));
+    const all = rows.map((r) => ({ t: r.t, p: servedAs(r.pnl, AT.usd) }));
     const { status, body } = await get(`/api/v2/wallet/${active}/pnl-history`);
     expect(status).toBe(200);
     expect(body).toEqual({ address: active, period: "1M", points: all.filter((p) => p.t >= w.now - 30 * DAY) });
@@ -54,7 +55,7 @@ describe("pnl-history", () => {
     );
     expect(rows.length).toBeGreaterThan(1);
     const day = (await get(`/api/v2/wallet/${active}/pnl-history?period=1D`)).body;
-    expect(day.points).toEqual(rows.map((r) => ({ t: r.t, p: r.pnl })));
+    expect(day.points).toEqual(rows.map((r) => ({ t: r.t, p: servedAs(r.pnl, AT.usd) })));
   });
 
   it("answers hourly points over 24 h for 1D and over a week for 1W", async () => {
@@ -111,7 +112,7 @@ describe("pnl-history-chain", () => {
     expect(body.source).toBe("chain");
     expect(body.address).toBe(cached);
     expect(body.points.map((p: any) => p.t)).toEqual(points.map((p) => p.t));
-    body.points.forEach((p: any, i: number) => expect(p.p).toBeCloseTo(points[i]!.p, 6));
+    body.points.forEach((p: any, i: number) => expectServed(p.p, points[i]!.p, AT.usd));
   });
 
   it("answers empty points for a wallet outside the cache", async () => {
@@ -194,7 +195,7 @@ describe("changes-since", () => {
       "select pnl from pnl_points where wallet = ? and resolution = 'day' and t <= ? order by t desc limit 1",
       [active, w.now],
     );
-    expect(capped.pnl_delta).toBeCloseTo(latest!.pnl - (daily?.pnl ?? 0), 9);
+    expectServed(capped.pnl_delta, latest!.pnl - (daily?.pnl ?? 0), AT.usd);
   });
 
   it("counts nothing when since is under 60 s ago", async () => {

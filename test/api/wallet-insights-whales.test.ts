@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category } from "../../src/venue/categories.js";
-import { close, describeWalletErrors, useInsightsWorld, type Pos } from "./wallet-insights.support.js";
+import { AT, expectServed } from "../support/served-numbers.js";
+import { describeWalletErrors, useInsightsWorld, type Pos } from "./wallet-insights.support.js";
 
 const f = useInsightsWorld();
 
@@ -35,7 +36,7 @@ describe("alignment", () => {
       const consensus = yes > no ? "YES" : no > yes ? "NO" : null;
       expect([row.side, row.whales_yes, row.whales_no, row.consensus_side]).toEqual([side, yes, no, consensus]);
       expect(row.alignment).toBe(consensus === null ? "no_consensus" : consensus === side ? "aligned" : "against");
-      close(row.cost_usd, Math.abs(n));
+      expectServed(row.cost_usd, Math.abs(n), AT.usd);
     }
     expect(body.aligned + body.against + body.no_consensus).toBe(mine.length);
   });
@@ -157,7 +158,7 @@ describe("active-whale-markets", () => {
     expect(body.markets.map((m: any) => [`${m.condition_id}/${m.side === "YES" ? 0 : 1}`, m.whale_count])).toEqual(
       want.slice(0, 50).map((e) => [e.key, e.n]),
     );
-    body.markets.forEach((m: any, i: number) => close(m.whales_cost_usd, want[i]!.cost));
+    body.markets.forEach((m: any, i: number) => expectServed(m.whales_cost_usd, want[i]!.cost, AT.usd));
     expect((await f.get(`/api/v2/wallet/${f.whaleFan}/active-whale-markets`)).body.markets).toHaveLength(
       Math.min(5, want.length),
     );

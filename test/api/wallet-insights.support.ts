@@ -30,6 +30,7 @@ export function getJson(w: () => WorldApp) {
   };
 }
 
+/** A figure served as computed (durations in days are not rounded), against the test's own. */
 export const close = (a: number, b: number) => expect(a).toBeCloseTo(b, 6);
 
 export interface Pos {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CATEGORIES } from "../../src/venue/categories.js";
+import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { DAY, UNKNOWN, close, describeWalletErrors, useInsightsWorld, type Pos } from "./wallet-insights.support.js";
 
 const f = useInsightsWorld();
@@ -16,7 +17,7 @@ function tally(list: Pos[]) {
     closed_positions: list.length,
     wins,
     losses,
-    win_rate: wins + losses ? (100 * wins) / (wins + losses) : null,
+    win_rate: wins + losses ? servedAs((100 * wins) / (wins + losses), AT.percent) : null,
     pnl: list.reduce((a, p) => a + p.net, 0),
   };
 }
@@ -31,14 +32,14 @@ describe("insights", () => {
     expect(body.closed_positions).toBe(closed.length);
     expect(body.open_positions).toBe(f.posOf(f.rich).length - closed.length);
     expect([body.wins, body.losses, body.win_rate]).toEqual([all.wins, all.losses, all.win_rate]);
-    close(body.realized_pnl, all.pnl);
+    expectServed(body.realized_pnl, all.pnl, AT.usd);
     const stats = (
       await f.q<{ profit_factor: number; median_hold_days: number | null; categories: string }>(
         "select * from wallet_stats where wallet = ?",
         [f.rich],
       )
     )[0]!;
-    expect(body.profit_factor).toBe(stats.profit_factor);
+    expectServed(body.profit_factor, stats.profit_factor, AT.percent);
     expect(body.median_hold_days).toBe(stats.median_hold_days);
     expect(body.categories.map((c: any) => c.category)).toEqual([...CATEGORIES]);
     for (const c of body.categories) {
@@ -49,8 +50,8 @@ describe("insights", () => {
         t.losses,
         t.win_rate,
       ]);
-      close(c.realized_pnl, t.pnl);
-      close(c.volume_share_pct, JSON.parse(stats.categories)[c.category]);
+      expectServed(c.realized_pnl, t.pnl, AT.usd);
+      expectServed(c.volume_share_pct, JSON.parse(stats.categories)[c.category], AT.percent);
     }
     const traded = body.categories.filter((c: any) => c.closed_positions > 0);
     const maxPnl = Math.max(...traded.map((c: any) => c.realized_pnl));
@@ -65,7 +66,7 @@ describe("insights", () => {
         ),
       );
       expect(b.closed_positions).toBe(t.closed_positions);
-      close(b.realized_pnl, t.pnl);
+      expectServed(b.realized_pnl, t.pnl, AT.usd);
     });
     close(body.avg_hold_days, closed.reduce((a, p) => a + (p.closed_ts! - p.first_ts), 0) / closed.length / DAY);
   });
@@ -85,12 +86,13 @@ describe("closed-insights", () => {
       losses.length,
       closed.length - wins.length - losses.length,
     ]);
-    close(body.gross_profit, gp);
-    close(body.gross_loss, gl);
-    close(body.net_pnl, gp - gl);
-    close(body.profit_factor, gl > 0 ? Math.min(99.99, gp / gl) : gp > 0 ? 99.99 : 0);
-    expect(body.biggest_wins.map((p: any) => p.pnl)).toEqual(wins.slice(0, 5).map((p) => p.net));
-    expect(body.biggest_losses.map((p: any) => p.pnl)).toEqual(losses.slice(0, 5).map((p) => p.net));
+    expectServed(body.gross_profit, gp, AT.usd);
+    expectServed(body.gross_loss, gl, AT.usd);
+    expectServed(body.net_pnl, gp - gl, AT.usd);
+    expectServed(body.profit_factor, gl > 0 ? Math.min(99.99, gp / gl) : gp > 0 ? 99.99 : 0, AT.percent);
+    const pnls = (list: Pos[]) => list.slice(0, 5).map((p) => servedAs(p.net, AT.usd));
+    expect(body.biggest_wins.map((p: any) => p.pnl)).toEqual(pnls(wins));
+    expect(body.biggest_losses.map((p: any) => p.pnl)).toEqual(pnls(losses));
     if (wins.length > 0) expect(body.biggest_wins[0].condition_id).toBe(wins[0]!.condition_id);
   });
 
@@ -165,7 +167,7 @@ describe("highlights", () => {
         .posOf(wallet)
         .filter((p) => p.status === "closed" && p.net > 0)
         .sort((a, b) => b.net - a.net)[0];
-      expect(body.biggest_win?.pnl ?? null).toBe(top?.net ?? null);
+      expect(body.biggest_win?.pnl ?? null).toEqual(top ? servedAs(top.net, AT.usd) : null);
     }
   });
 

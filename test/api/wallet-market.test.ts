@@ -3,6 +3,7 @@
  * world's own fills. Expected rows and sums are computed here from the world (the summary by an independent BigInt
  * replay of the reference method), never read back from the API.
  */
+import { AT, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXCHANGE_CONTRACTS } from "../../src/venue/contracts.js";
 import {
@@ -10,6 +11,7 @@ import {
   get,
   openDrilldownWorld,
   replaySides,
+  type ReplayedSide,
   variedPairs,
   worldFills,
   type Fixture,
@@ -173,8 +175,16 @@ describe("GET /api/public/v1/wallet/{address}/market-trades", () => {
 
 describe("GET /api/v2/wallet/{address}/market-summary/{condition_id}", () => {
   const url = (q = "") => `/api/v2/wallet/${pair.wallet}/market-summary/${pair.conditionId}${q}`;
-  // Exact: both sides divide the same integer micro-units by 1e6.
-  const close = (actual: any, expected: ReturnType<typeof replaySides>) => expect(actual.sides).toEqual(expected);
+  // The replay divides integer micro-units by 1e6: tokens are served exactly, USD to cents, the entry price to four decimals.
+  const served = (side: ReplayedSide) => ({
+    ...side,
+    buy_cost_usd: servedAs(side.buy_cost_usd, AT.usd),
+    sell_cost_usd: servedAs(side.sell_cost_usd, AT.usd),
+    net_cost_usd: servedAs(side.net_cost_usd, AT.usd),
+    avg_entry_price: side.avg_entry_price === null ? null : servedAs(side.avg_entry_price, AT.price),
+  });
+  const close = (actual: any, expected: ReturnType<typeof replaySides>) =>
+    expect(actual.sides).toEqual({ YES: served(expected.YES), NO: served(expected.NO) });
 
   it("sums every trade per side with the reference average entry at at=0", async () => {
     expect(varied.length).toBeGreaterThanOrEqual(10);

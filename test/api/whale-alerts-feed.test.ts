@@ -2,6 +2,7 @@
  * Whale alerts, their summary and recent whale trades over a hand-built world: a few fills written directly, the
  * expected answers worked out from them by hand (NOW = 2026-06-10 12:00 UTC).
  */
+import { AT, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../support/backends.js";
 import {
@@ -189,7 +190,7 @@ describe.each(storeBackends)("whale alerts over a hand-built world on $kind", (b
       window_minutes: 1_440,
       total_alerts: 2,
       previous_alerts: 3,
-      alerts_delta_pct: (100 * (2 - 3)) / 3,
+      alerts_delta_pct: servedAs((100 * (2 - 3)) / 3, AT.percent),
       total_volume: 7_000,
       previous_volume: 8_000,
       biggest_single: {

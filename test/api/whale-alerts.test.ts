@@ -2,6 +2,7 @@
  * The Premium whale routes over a simulated world stored as ingest stores it: the contract's parameters, defaults
  * and limits in /api/openapi.json, and each answer against the stored rows read here with SQL of the test's own.
  */
+import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
 import type { WorldApp } from "../support/world-app.js";
@@ -147,16 +148,16 @@ describe("GET /api/v2/whale-alerts", () => {
         condition_id: f.condition_id,
         side: f.outcome_index === 0 ? "YES" : "NO",
         direction: f.side,
-        price: f.price,
+        price: servedAs(f.price, AT.price),
         entry_type: f.entry_type,
         wallet_role: f.role,
         tx_hash: f.tx_hash,
         name: whales.get(f.wallet)!.name || null,
-        win_rate: whales.get(f.wallet)!.win_rate,
-        total_pnl: whales.get(f.wallet)!.total_pnl,
+        win_rate: servedAs(whales.get(f.wallet)!.win_rate, AT.percent),
+        total_pnl: servedAs(whales.get(f.wallet)!.total_pnl, AT.usd),
       });
-      expect(a.usd_amount).toBeCloseTo(f.usd, 6);
-      expect(a.token_amount).toBeCloseTo(f.size, 6);
+      expectServed(a.usd_amount, f.usd, AT.micro);
+      expectServed(a.token_amount, f.size, AT.micro);
     }
   });
 
@@ -209,14 +210,15 @@ describe("GET /api/v2/whale-alerts/summary", () => {
       const body = (await call(`/api/v2/whale-alerts/summary?minutes=${minutes}`)).body;
       expect(body.total_alerts, String(minutes)).toBe(now.length);
       expect(body.previous_alerts).toBe(before.length);
-      expect(body.total_volume).toBeCloseTo(
+      expectServed(
+        body.total_volume,
         now.reduce((s, f) => s + f.usd, 0),
-        4,
+        AT.usd,
       );
       expect(body.alerts_delta_pct).toEqual(
-        before.length > 0 ? (100 * (now.length - before.length)) / before.length : null,
+        before.length > 0 ? servedAs((100 * (now.length - before.length)) / before.length, AT.percent) : null,
       );
-      if (now.length > 0) expect(body.biggest_single.usd_amount).toBeCloseTo(Math.max(...now.map((f) => f.usd)), 6);
+      if (now.length > 0) expectServed(body.biggest_single.usd_amount, Math.max(...now.map((f) => f.usd)), AT.micro);
       const counts = [...groupBy(now, (f) => f.wallet).values()].map((list) => list.length);
       if (now.length > 0) expect(body.most_active_whale.trades).toBe(Math.max(...counts));
     }
@@ -262,7 +264,7 @@ describe("big positions and conviction clusters", () => {
     const body = (await call("/api/v2/whale-alerts/big-positions?min_usd=100&limit=200")).body;
     expect(body.total).toBe(expected.length);
     expect(body.items.map((i: any) => i.cost_basis)).toEqual(
-      expected.slice(0, 200).map((h) => expect.closeTo(h.cost, 4)),
+      expected.slice(0, 200).map((h) => servedAs(h.cost, AT.usd)),
     );
     for (const item of body.items.slice(0, 20)) {
       const h = expected.find((e) => e.wallet === item.wallet && e.condition_id === item.condition_id)!;

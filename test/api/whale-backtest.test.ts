@@ -3,6 +3,7 @@
  * replayed by the simulation: src/sim/world/reference-pnl.ts) and its markets' resolutions: every resolved outcome
  * side a wallet bought, its average entry, cost, settled P&L net of fees and whether its side won.
  */
+import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referencePnl } from "../../src/sim/world/index.js";
 import { get, openDrilldownWorld, type Fixture } from "./drilldowns-support.js";
@@ -80,6 +81,9 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => f?.w.close());
 
+/** Allowance for `n` micro-dollars (two half steps of six decimals each). */
+const microDollars = (n: number): number[] => Array<number>(2 * n).fill(AT.micro);
+
 const matches = (actual: any[], want: Expected[]) => {
   expect(actual.map((p) => `${p.market_id} ${p.side}`)).toEqual(want.map((p) => `${p.market_id} ${p.side}`));
   actual.forEach((p, i) => {
@@ -90,12 +94,12 @@ const matches = (actual: any[], want: Expected[]) => {
       resolution: e.resolution,
       won: e.won,
       last_trade_ts: e.last_trade_ts,
-      avg_entry_price: e.avg_entry_price,
+      avg_entry_price: e.avg_entry_price === null ? null : servedAs(e.avg_entry_price, AT.price),
       tokens_bought: e.tokens_bought,
     });
-    expect(p.net_cost).toBeCloseTo(e.net_cost, 6);
+    expectServed(p.net_cost, e.net_cost, AT.usd);
     // Pelagic books a losing side at its resolution, the reference at its redemption: truncations differ by a micro-dollar.
-    expect(p.pnl).toBeCloseTo(e.pnl, 4);
+    expectServed(p.pnl, e.pnl, AT.usd, microDollars(1));
     expect(typeof p.question).toBe("string");
   });
 };
@@ -138,9 +142,10 @@ describe("GET /api/v2/whale/{address}/backtest", () => {
       expect(r.body.summary.positions).toBe(page.length);
       expect(r.body.summary.wins).toBe(wins);
       expect(r.body.summary.losses).toBe(losses);
-      expect(r.body.summary.win_rate).toBeCloseTo(wins + losses > 0 ? (100 * wins) / (wins + losses) : 0, 9);
-      expect(r.body.summary.total_net_cost).toBeCloseTo(cost, 6);
-      expect(r.body.summary.total_pnl).toBeCloseTo(pnl, 6);
+      expectServed(r.body.summary.win_rate, wins + losses > 0 ? (100 * wins) / (wins + losses) : 0, AT.percent);
+      // Sums of the page's served figures, each rounded to cents.
+      expectServed(r.body.summary.total_net_cost, cost, AT.usd, page.length + 1);
+      expectServed(r.body.summary.total_pnl, pnl, AT.usd, page.length + 1);
       expect(r.body.has_more).toBe(offset + 4 < expected.length);
       if (!r.body.has_more) break;
     }
@@ -199,9 +204,9 @@ describe("GET /api/v2/whale/{address}/history", () => {
     expect(r.body.whale).toEqual({
       wallet,
       name: profile.name || profile.pseudonym,
-      total_pnl: stats.total_pnl,
-      win_rate: stats.win_rate,
-      profit_factor: stats.profit_factor,
+      total_pnl: servedAs(stats.total_pnl, AT.usd),
+      win_rate: servedAs(stats.win_rate, AT.percent),
+      profit_factor: servedAs(stats.profit_factor, AT.percent),
       resolved_markets: stats.resolved,
       is_smart: stats.is_smart === 1,
     });
@@ -222,10 +227,11 @@ describe("GET /api/v2/whale/{address}/history", () => {
         sides_traded: sides.length,
         won: pnl > 0,
       });
-      expect(h.pnl).toBeCloseTo(pnl, 4);
-      expect(h.net_cost).toBeCloseTo(
+      expectServed(h.pnl, pnl, AT.usd, microDollars(sides.length));
+      expectServed(
+        h.net_cost,
         sides.reduce((s, p) => s + p.net_cost, 0),
-        6,
+        AT.usd,
       );
       expect(h.side).toBe([...sides].sort((a, b) => b.net_cost - a.net_cost)[0]!.side);
     });

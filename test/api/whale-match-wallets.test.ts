@@ -4,8 +4,9 @@
  * the stored positions, statistics, names and markets: the answers the process's copy of the Smart Money positions
  * gives must be those of the store.
  */
+import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { describe, expect, it } from "vitest";
-import { close, useInsightsWorld, type Pos } from "./wallet-insights.support.js";
+import { useInsightsWorld, type Pos } from "./wallet-insights.support.js";
 
 const f = useInsightsWorld();
 
@@ -65,6 +66,8 @@ function sharedCounts(wallet: string): Map<string, number> {
   return out;
 }
 
+const servedPrice = (price: number | null) => (price === null ? null : servedAs(price, AT.price));
+
 function groups(rows: Pos[]): Pos[][] {
   const out = new Map<string, Pos[]>();
   for (const p of rows) out.set(pair(p), [...(out.get(pair(p)) ?? []), p]);
@@ -90,10 +93,10 @@ describe("whale matches for every kind of wallet", () => {
           wallet: w,
           name: names.get(w) ?? null,
           shared_positions: n,
-          overlap_pct: considered > 0 ? (100 * n) / considered : 0,
-          total_pnl: stats.get(w)!.total_pnl,
-          win_rate: stats.get(w)!.win_rate,
-          profit_factor: stats.get(w)!.profit_factor,
+          overlap_pct: servedAs(considered > 0 ? (100 * n) / considered : 0, AT.percent),
+          total_pnl: servedAs(stats.get(w)!.total_pnl, AT.usd),
+          win_rate: servedAs(stats.get(w)!.win_rate, AT.percent),
+          profit_factor: servedAs(stats.get(w)!.profit_factor, AT.percent),
         }));
       expect(matches, wallet).toEqual({
         address: wallet,
@@ -131,7 +134,7 @@ describe("whale matches for every kind of wallet", () => {
           whale_count: rows.length,
           whales: whalesOf(rows),
         });
-        close(whales_pnl, pnl);
+        expectServed(whales_pnl, pnl, AT.usd);
       });
 
       const held = new Set(own.filter((p) => p.status === "open" && p.shares > 0).map(pair));
@@ -163,12 +166,12 @@ describe("whale matches for every kind of wallet", () => {
           question: market.question,
           category: f.categoryOf.get(p.condition_id) ?? null,
           side: side(p.outcome_index),
-          price: p.outcome_index === 0 ? market.price_yes : market.price_no,
+          price: servedPrice(p.outcome_index === 0 ? market.price_yes : market.price_no),
           whale_count: rows.length,
           wallet_holds_opposite: held.has(pair({ condition_id: p.condition_id, outcome_index: 1 - p.outcome_index })),
           whales: whalesOf(rows),
         });
-        close(whales_cost_usd, cost);
+        expectServed(whales_cost_usd, cost, AT.usd);
       });
       if (ranked.length > 0 && won.length > 0 && active.length > 0) nonEmpty++;
     }

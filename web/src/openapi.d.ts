@@ -2512,7 +2512,7 @@ export interface paths {
         };
         /**
          * Fees paid
-         * @description Exchange fees the wallet paid over all its fills: total, per UTC month, per entry type and per role. Cached 5 min. Costs 5 requests of the budget (header X-RateLimit-Consumed). Costs 5 requests of the budget (header X-RateLimit-Consumed).
+         * @description Exchange fees the wallet paid over all its fills: total, per UTC month, per entry type and per role, from the sums the ledger keeps as fills arrive.
          */
         get: {
             parameters: {
@@ -2573,7 +2573,7 @@ export interface paths {
                                 /** @description fees / volume in basis points */
                                 fee_bps: number;
                             }[];
-                            /** @description when the aggregate was computed (cached 5 min) */
+                            /** @description unix ts of the answer (the sums include every fill the ledger has applied) */
                             as_of: number;
                         };
                     };

@@ -251,7 +251,7 @@ export const FeesBody = Type.Object({
     Type.Object({ entry_type: Type.String({ description: "MINT, MERGE, COMPLEMENTARY or UNCLASSIFIED" }), ...FeeRow }),
   ),
   by_role: Type.Array(Type.Object({ role: Type.String({ description: "maker or taker" }), ...FeeRow })),
-  as_of: Type.Integer({ description: "when the aggregate was computed (cached 5 min)" }),
+  as_of: Type.Integer({ description: "unix ts of the answer (the sums include every fill the ledger has applied)" }),
 });
 
 export const TradeFill = Type.Object({

@@ -14,7 +14,7 @@ import {
   pendingRedemptions,
 } from "../../analytics/wallet-positions.js";
 import { walletFees } from "../../analytics/wallet-trades.js";
-import { access, heavy } from "../access.js";
+import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
 import { ledgerStamp } from "../../analytics/wallet-stamps.js";
@@ -41,7 +41,6 @@ import { walletNotFound } from "../../analytics/read-errors.js";
 
 const TAGS = ["wallet"];
 const POSITIONS_CAP = 500;
-const FEES_CACHE_MS = 5 * 60_000;
 const PRICE_BOUND = (what: string) =>
   Type.Number({ minimum: 0, maximum: 1, default: 0, description: `${what} average entry price (0..1); 0 = no bound` });
 
@@ -225,11 +224,11 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
   app.get(
     "/api/v2/wallet/:address/fees",
     {
-      config: { access: heavy(access.public, ctx.config.limits.heavyReadCost) },
+      config: { access: access.public },
       schema: {
         summary: "Fees paid",
         description:
-          "Exchange fees the wallet paid over all its fills: total, per UTC month, per entry type and per role. Cached 5 min.",
+          "Exchange fees the wallet paid over all its fills: total, per UTC month, per entry type and per role, from the sums the ledger keeps as fills arrive.",
         tags: TAGS,
         params: WalletParams,
         response: { 200: FeesBody, ...walletErrorResponses },
@@ -237,10 +236,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
     },
     async (request) => {
       const wallet = await wallets.requireProxy(request.params.address);
-      const { value, storedAt } = await ctx.platform.cache.getOrLoad(`wallet-fees:${wallet}`, FEES_CACHE_MS, () =>
-        walletFees(store, wallet),
-      );
-      return { address: wallet, ...value, as_of: Math.floor(storedAt / 1000) };
+      return { address: wallet, ...(await walletFees(store, wallet)), as_of: ctx.platform.clock.now() };
     },
   );
 

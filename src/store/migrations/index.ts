@@ -18,6 +18,7 @@ import { venueFigures } from "./0012_venue_figures.js";
 import { nameLookups } from "./0013_name_lookups.js";
 import { drilldownFillIndexes } from "./0014_drilldown_fill_indexes.js";
 import { partitionedFills } from "./0016_partitioned_fills.js";
+import { walletFees } from "./0017_wallet_fees.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -35,4 +36,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0013_name_lookups": nameLookups,
   "0014_drilldown_fill_indexes": drilldownFillIndexes,
   "0016_partitioned_fills": partitionedFills,
+  "0017_wallet_fees": walletFees,
 };

@@ -1,0 +1,58 @@
+/**
+ * `wallet_fees` (src/store/schema.ts): what a wallet's fills sum to per UTC month, entry type and role. The rows are
+ * computed by src/derive/wallet-fees.ts (the Deriver and `rebuild`); here are the rule that names a fill's row (in
+ * TypeScript and, for the migration that fills the table from stored fills, in SQL), that fill, and the read.
+ */
+import { sql, type Kysely } from "kysely";
+import type { StoreKind } from "./migrations/column-types.js";
+import type { Database, EntryType, WalletFeesTable } from "./schema.js";
+
+/** The UTC month (`YYYY-MM`) of a unix time. */
+export function feeMonth(ts: number): string {
+  return new Date(ts * 1000).toISOString().slice(0, 7);
+}
+
+/** A fill's entry type as a row of the table names it. */
+export function feeEntryType(entryType: EntryType | null): WalletFeesTable["entry_type"] {
+  return entryType ?? "UNCLASSIFIED";
+}
+
+/** A fill's role as a row of the table names it. */
+export function feeRole(role: "maker" | "taker" | null): WalletFeesTable["role"] {
+  return role ?? "unknown";
+}
+
+/** `feeMonth`, `feeEntryType` and `feeRole` as SQL over `fills`. */
+function feeKeySql(kind: StoreKind) {
+  const month =
+    kind === "sqlite"
+      ? sql`strftime('%Y-%m', ts, 'unixepoch')`
+      : sql`to_char(to_timestamp(ts) at time zone 'UTC', 'YYYY-MM')`;
+  return { month, entryType: sql`coalesce(entry_type, 'UNCLASSIFIED')`, role: sql`coalesce(role, 'unknown')` };
+}
+
+/**
+ * Replaces the table's rows with the sums of every stored fill, in one statement (the migration that adds the table;
+ * tests compare it with what the Deriver writes).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
+export async function fillWalletFeesFromFills(db: Kysely<any>, kind: StoreKind): Promise<void> {
+  const key = feeKeySql(kind);
+  await sql`delete from wallet_fees`.execute(db);
+  await sql`insert into wallet_fees (wallet, month, entry_type, role, fees, volume, fills, charged)
+    select wallet, ${key.month}, ${key.entryType}, ${key.role}, sum(fee), sum(usd), count(*),
+      sum(case when fee > 0 then 1 else 0 end)
+    from fills group by wallet, ${key.month}, ${key.entryType}, ${key.role}`.execute(db);
+}
+
+/** The wallet's rows (one indexed read over the primary key), numbers as numbers on either store. */
+export async function readWalletFees(db: Kysely<Database>, wallet: string): Promise<WalletFeesTable[]> {
+  const rows = await db.selectFrom("wallet_fees").selectAll().where("wallet", "=", wallet).execute();
+  return rows.map((r) => ({
+    ...r,
+    fees: Number(r.fees),
+    volume: Number(r.volume),
+    fills: Number(r.fills),
+    charged: Number(r.charged),
+  }));
+}
