@@ -27,6 +27,27 @@ export function marketFillsStamp(store: Store, conditionId: string): Promise<str
   return latestFillStamp(store, "condition_id", conditionId);
 }
 
+/**
+ * The wallet's fills in one market up to `at` inclusive (0: all): how many and the last stored. Fills are only ever
+ * inserted, so any fill stored there since, late ones included (a Data API pass stores a window newest first), moves
+ * it; fills after `at` do not. Read from the (wallet, condition_id, ts, id) index alone.
+ */
+export async function walletMarketFillsStamp(
+  store: Store,
+  wallet: string,
+  conditionId: string,
+  at: number,
+): Promise<string> {
+  let query = store.db
+    .selectFrom("fills")
+    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.max("id").as("last")])
+    .where("wallet", "=", wallet)
+    .where("condition_id", "=", conditionId);
+  if (at > 0) query = query.where("ts", "<=", at);
+  const row = await query.executeTakeFirst();
+  return `${Number(row?.n ?? 0)}:${Number(row?.last ?? 0)}`;
+}
+
 /** The latest fill of a wallet or a market, read through its (key, ts) index. */
 async function latestFillStamp(store: Store, key: "wallet" | "condition_id", value: string): Promise<string> {
   const row = await store.db
