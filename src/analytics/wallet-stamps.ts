@@ -4,6 +4,7 @@
  * write of its ledger rows (the Deriver writes a wallet's positions in the transaction that writes its statistics).
  */
 import type { Store } from "../store/database.js";
+import { queryRows } from "../store/raw-sql.js";
 
 /** The wallet's latest fill (by time, then as stored): moves with each fill stored after the others. */
 export function fillsStamp(store: Store, wallet: string): Promise<string> {
@@ -26,6 +27,29 @@ export async function ledgerStamp(store: Store, wallet: string): Promise<string>
 export function marketFillsStamp(store: Store, conditionId: string): Promise<string> {
   return latestFillStamp(store, "condition_id", conditionId);
 }
+
+/**
+ * The wallet's fills in one market up to `at` inclusive (0: all): how many and the last stored. Fills are only ever
+ * inserted, so any fill stored there since, late ones included (a Data API pass stores a window newest first), moves
+ * it; fills after `at` do not. Read from the (wallet, condition_id, ts, id) index alone.
+ */
+export async function walletMarketFillsStamp(
+  store: Store,
+  wallet: string,
+  conditionId: string,
+  at: number,
+): Promise<string> {
+  // Plain text: compiling the query builder's form cost as much as the read (a stamp is read per request).
+  const [row] = await queryRows<{ n: number; last: number | null }>(
+    store.db,
+    store.kind,
+    at > 0 ? `${WALLET_MARKET_COUNT} and ts <= ?` : WALLET_MARKET_COUNT,
+    at > 0 ? [wallet, conditionId, at] : [wallet, conditionId],
+  );
+  return `${Number(row?.n ?? 0)}:${Number(row?.last ?? 0)}`;
+}
+
+const WALLET_MARKET_COUNT = "select count(*) as n, max(id) as last from fills where wallet = ? and condition_id = ?";
 
 /** The latest fill of a wallet or a market, read through its (key, ts) index. */
 async function latestFillStamp(store: Store, key: "wallet" | "condition_id", value: string): Promise<string> {

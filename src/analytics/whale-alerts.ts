@@ -8,7 +8,7 @@ import { placeholders, queryRows } from "../store/raw-sql.js";
 import type { Store } from "../store/database.js";
 import type { IndexedMarket, MarketIndex } from "./market-index.js";
 import { loadNames, outcomeSide, usd } from "./insight-support.js";
-import { FILL_COLUMNS, firstAfter, numeric, type WhaleFill } from "./whale-fill-window.js";
+import { FILL_COLUMNS, firstAfter, numeric, type WhaleFill, type WindowView } from "./whale-fill-window.js";
 import type { WhaleReads } from "./whale-reads.js";
 
 export interface AlertQuery {
@@ -104,9 +104,12 @@ export function pageOfWholeSeconds<T extends { ts: number }>(
   return { page, hasMore: true, nextBeforeTs: page[page.length - 1]!.ts };
 }
 
-/** The smart whales' fills matching the query, newest first, at most limit + 1, from the in-memory copy. */
-async function smartMatches(reads: WhaleReads, q: AlertQuery, index: MarketIndex, now: number) {
-  const view = await reads.fills.current();
+/**
+ * The smart whales' fills matching the query, newest first, at most limit + 1, from the in-memory copy; and until
+ * when the same copy gives the same ones: the window's start moving past the oldest of them, or any second when the
+ * copy holds fills above the window's end (the clock behind the chain's timestamps).
+ */
+function smartMatches(view: WindowView, q: AlertQuery, index: MarketIndex, now: number) {
   const { after, upTo } = feedBounds(now, q);
   const keep = matcher(q, index);
   const found: Array<{ fill: WhaleFill; who: Trader }> = [];
@@ -117,7 +120,10 @@ async function smartMatches(reads: WhaleReads, q: AlertQuery, index: MarketIndex
     const whale = view.roster.whales.get(f.wallet)!;
     found.push({ fill: f, who: { name: whale.name, isSmart: true, winRate: whale.winRate, totalPnl: whale.totalPnl } });
   }
-  return { found, asOf: view.asOf };
+  const oldest = found.at(-1);
+  const above = (view.fills.at(-1)?.ts ?? Number.NEGATIVE_INFINITY) > upTo;
+  const until = above ? now + 1 : oldest ? oldest.fill.ts + q.minutes * 60 : Number.POSITIVE_INFINITY;
+  return { found, asOf: view.asOf, until };
 }
 
 /** Rows the store pages through when a filter is applied in code (the category). */
@@ -180,17 +186,20 @@ async function allMatches(store: Store, q: AlertQuery, index: MarketIndex, now: 
   });
 }
 
-/** The feed as of `now` (unix seconds). */
-export async function whaleAlerts(reads: WhaleReads, q: AlertQuery, now: number) {
+/**
+ * The feed as of `now` (unix seconds), smart whales' from `view` (the copy as of now), and the first second at which
+ * it may differ with the same copy (every wallet's, read from the store: the next second).
+ */
+export async function whaleAlerts(reads: WhaleReads, q: AlertQuery, now: number, view: WindowView | null) {
   const index = await reads.markets();
-  const { found, asOf } = q.smartOnly
-    ? await smartMatches(reads, q, index, now)
-    : { found: await allMatches(reads.store, q, index, now), asOf: now };
+  const { found, asOf, until } = q.smartOnly
+    ? smartMatches(view ?? (await reads.fills.current()), q, index, now)
+    : { found: await allMatches(reads.store, q, index, now), asOf: now, until: now + 1 };
   const { page, hasMore, nextBeforeTs } = pageOfWholeSeconds(
     found.map((m) => ({ ...m, ts: m.fill.ts })),
     q.limit,
   );
-  return {
+  const answer = {
     alerts: page.map((m) => alertItem(m.fill, m.who, index.byConditionId.get(m.fill.condition_id))),
     count: page.length,
     has_more: hasMore,
@@ -200,6 +209,7 @@ export async function whaleAlerts(reads: WhaleReads, q: AlertQuery, now: number)
     smart_only: q.smartOnly,
     as_of: asOf,
   };
+  return { answer, until };
 }
 
 /** Lower-case addresses of a comma-separated list (blanks dropped); the route has checked each. */

@@ -64,6 +64,12 @@ export class SerializedBody {
   }
 }
 
+/** An answer with the first second (unix) at which it may no longer be what computing it again gives. */
+export interface BoundedAnswer {
+  readonly text: string;
+  readonly until: number;
+}
+
 /**
  * Serialized answers kept in this process (a route sends them as they are, without serializing again). An entry
  * serves from the clock second it was computed for at most `ttlSeconds`, shortened at random by up to a quarter,
@@ -92,7 +98,11 @@ export class LocalBodyCache {
     return { entries: this.entries.size, bytes: this.entries.bytes };
   }
 
-  async get(key: string, compute: (now: number) => Promise<string>): Promise<SerializedBody> {
+  /**
+   * The answer kept under `key`, or computed and kept. `compute` may bound its answer's life: `until` is the first
+   * second at which computing it again might give other bytes (an entry never outlives the cache's own time to live).
+   */
+  async get(key: string, compute: (now: number) => Promise<string | BoundedAnswer>): Promise<SerializedBody> {
     const now = this.clock.now();
     const entry = this.entries.get(key, now);
     if (entry && entry.from <= now) {
@@ -104,14 +114,15 @@ export class LocalBodyCache {
     if (running) return running;
     const keep = this.admitted() && this.ttlSeconds > 0;
     const loading = compute(now)
-      .then((text) => {
+      .then((answer) => {
+        const { text, until } = typeof answer === "string" ? { text: answer, until: Number.POSITIVE_INFINITY } : answer;
         const body = SerializedBody.of(text, this.gzipMinBytes);
-        if (keep)
+        if (keep && until > now)
           this.entries.set(
             key,
             { from: now, body },
             body.maxBytes,
-            now + this.ttlSeconds * (1 - 0.25 * Math.random()),
+            Math.min(until, now + this.ttlSeconds * (1 - 0.25 * Math.random())),
             now,
           );
         return body;

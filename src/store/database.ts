@@ -10,6 +10,7 @@ import pg from "pg";
 import type { Database } from "./schema.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
+import { reusingStatements } from "./sqlite-statements.js";
 
 export type { StoreKind };
 
@@ -108,7 +109,7 @@ function openSqlite(options: StoreOptions): Store {
   // checkpointer thread, this connection only checkpoints past 1 GB, when that thread lags. The mark counts pages.
   const pageSize = database.pragma("page_size", { simple: true }) as number;
   database.pragma(`wal_autocheckpoint = ${Math.round(((checkpointer ? 1024 : 200) * 1024 * 1024) / pageSize)}`);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(database) }) });
   const raw: RawConnection = { kind: "sqlite", handle: database };
   return {
     kind: "sqlite",

@@ -5,6 +5,8 @@
  */
 import { AT, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { metrics } from "../../src/platform/metrics.js";
+import { insertFills, type NewFill } from "../../src/store/fills.js";
 import { EXCHANGE_CONTRACTS } from "../../src/venue/contracts.js";
 import {
   busiestPair,
@@ -231,6 +233,63 @@ describe("GET /api/v2/wallet/{address}/market-summary/{condition_id}", () => {
       first_trade_ts: null,
       last_trade_ts: null,
     });
+  });
+
+  it("keeps a past instant's answer as computed, and answers a fill stored late up to that instant at once", async () => {
+    const p = varied[0]!;
+    const times = [...new Set(p.fills.map((x) => x.ts))].sort((a, b) => a - b);
+    const at = times[Math.floor(times.length / 2)]!;
+    const summaryUrl = `/api/v2/wallet/${p.wallet}/market-summary/${p.conditionId}?at=${at}`;
+    const keptHits = async () =>
+      (await metrics.cacheLookups.get()).values.find((v) => v.labels.cache === "body" && v.labels.result === "hit")
+        ?.value ?? 0;
+    const first = await get(f, summaryUrl);
+    const hitsBefore = await keptHits();
+    const again = await get(f, summaryUrl);
+    expect(await keptHits()).toBe(hitsBefore + 1);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    close(again.body, replaySides(p.fills.filter((x) => x.ts <= at)));
+
+    // Stored since, one fill after the instant (the answer stays) and one at it, stored late (the answer moves).
+    const made = (ts: number, n: number): NewFill => ({
+      fill_key: `test:summary:${n}`,
+      source: "data_api",
+      tx_hash: `0x${n.toString(16).padStart(64, "0")}`,
+      log_index: null,
+      block_number: null,
+      order_hash: null,
+      wallet: p.wallet,
+      counterparty: null,
+      role: null,
+      condition_id: p.conditionId,
+      token_id: "1",
+      outcome_index: 0,
+      side: "BUY",
+      size: 2_000e6,
+      usd: 1_000e6,
+      price: 0.5,
+      fee: 0,
+      ts,
+      entry_type: null,
+      exchange_version: null,
+    });
+    await f.w.store.transaction((tx) => insertFills(tx, [made(at + 1, 1)]));
+    expect((await get(f, summaryUrl)).body).toEqual(first.body);
+    await f.w.store.transaction((tx) => insertFills(tx, [made(at, 2)]));
+    const moved = await get(f, summaryUrl);
+    const late = {
+      ...p.fills[0]!,
+      order: Number.MAX_SAFE_INTEGER,
+      ts: at,
+      outcome: 0 as const,
+      side: "BUY" as const,
+      size: 2_000e6,
+      usd: 1_000e6,
+      entryType: "COMPLEMENTARY" as const,
+    };
+    close(moved.body, replaySides([...p.fills.filter((x) => x.ts <= at), late]));
+    expect(moved.body.sides.YES.trade_count).toBe(first.body.sides.YES.trade_count + 1);
   });
 
   it("refuses a negative at (422) and answers 404 for an unknown market", async () => {

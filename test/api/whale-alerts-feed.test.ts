@@ -260,6 +260,27 @@ describe.each(storeBackends)("whale alerts over a hand-built world on $kind", (b
       expect((await w.get(`/api/v2/whales/recent-trades?${query}`)).status, query).toBe(422);
   });
 
+  it("keeps an answer while its copy lasts, until the window's start passes the oldest fill it holds", async () => {
+    // The copy brought up to date at NOW - 1 (a clock set back is a new copy); the next second uses the same copy.
+    w.clock.set((NOW - 1) * 1000);
+    const minute = await alerts("?minutes=1");
+    expect(txs(minute)).toEqual([tx[2], tx[1]]);
+    expect(minute.as_of).toBe(NOW - 1);
+    const tenMinutes = await alerts("?minutes=10");
+    w.clock.set(NOW * 1000);
+    // Fills 1 and 2 (NOW - 60) have left the one-minute window: the answer kept at NOW - 1 is not sent.
+    const next = await alerts("?minutes=1");
+    expect(txs(next)).toEqual([]);
+    expect(next.as_of).toBe(NOW - 1);
+    expect(await alerts("?minutes=10")).toEqual(tenMinutes);
+    expect(txs(tenMinutes)).toEqual([tx[2], tx[1], tx[12], tx[14], tx[13]]);
+    // Back to a copy of NOW for the next test.
+    w.clock.set((NOW - 5) * 1000);
+    await alerts("");
+    w.clock.set(NOW * 1000);
+    expect((await alerts("?minutes=1")).as_of).toBe(NOW);
+  });
+
   it("adds stored fills within WHALE_ALERTS_REFRESH_SECONDS, and follows the Smart Money list when the statistics are rewritten", async () => {
     const late = await addFill(w, { wallet: A, market: 1, ts: NOW + 1, usd: 700 });
     w.clock.set((NOW + 1) * 1000);

@@ -6,9 +6,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { walletMarketSummary, walletMarketTrades } from "../../analytics/wallet-market.js";
+import { walletMarketFillsStamp } from "../../analytics/wallet-stamps.js";
 import { access, type Access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { validationError } from "../errors.js";
+import { keptAnswers } from "../kept-answers.js";
 import { Limit, WalletAddress, refuseContractAddresses, walletErrorResponses } from "../params.js";
 import { BeforeId, ConditionId, MarketSummaryBody, WalletMarketTradesBody } from "./drilldown-schemas.js";
 import { indexedMarket } from "./market-schemas.js";
@@ -32,6 +34,7 @@ const PathConditionId = Type.String({
 export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
   const { store, wallets } = ctx;
+  const answers = keptAnswers(ctx);
 
   const tradesRoute = (url: string, preset: Access, tags: string[], afterRequired: boolean) =>
     app.get(
@@ -100,10 +103,16 @@ export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
           response: { 200: MarketSummaryBody, ...walletErrorResponses },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const wallet = await wallets.proxyOf(request.params.address);
         const market = (await indexedMarket(ctx, request.params.condition_id)).condition_id;
-        return walletMarketSummary(store, wallet, market, request.query.at);
+        const { at } = request.query;
+        // Kept under the fills it sums (any fill stored there up to `at`, late ones included, retires it): a past
+        // instant's answer is computed once, not per request.
+        const stamp = await walletMarketFillsStamp(store, wallet, market, at);
+        return answers.send(reply, `market-summary|${wallet}|${market}|${at}`, stamp, () =>
+          walletMarketSummary(store, wallet, market, at),
+        );
       },
     );
   summaryRoute("/api/v2/wallet/:address/market-summary/:condition_id", access.premiumXApiKey, ["wallet"]);

@@ -59,11 +59,12 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
   const { whales } = ctx.config;
   const reads = ctx.whales;
   ctx.readiness.onReady(() => reads.forget());
-  // An answer depends on the query, the clock's second and the feed's copy, which changes only at the first request of a
-  // second: kept for its second, it is what computing it again would give.
+  // An answer depends on the query, the feed's copy (its as_of is in the key) and the clock, which moves the window:
+  // kept until the window's start passes the oldest fill it read (whaleAlerts says when), it is what computing it
+  // again would give. Every wallet's feed, read from the store, is kept for its second.
   const answers = new LocalBodyCache(
     ctx.platform.clock,
-    1,
+    Math.max(1, ctx.config.whaleReads.alertsRefreshSeconds),
     { maxEntries: ALERT_ANSWERS_KEPT, maxBytes: mebibytes(ctx.config.whaleReads.alertsCachedMb) },
     ctx.config.server.gzipMinBytes,
     () => ctx.readiness.ready,
@@ -128,6 +129,7 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         conditionId = market.condition_id;
       }
       const wallets = walletSet(q.wallet, q.wallets);
+      const view = q.smart_only ? await reads.fills.current() : null;
       const query = {
         minutes: q.minutes,
         wallets,
@@ -149,11 +151,12 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         q.before_ts,
         q.after_ts,
         q.limit,
+        view?.asOf ?? "",
       ].join("|");
-      const body = await answers.get(
-        key,
-        async (now) => reply.serialize(await whaleAlerts(reads, query, now)) as string,
-      );
+      const body = await answers.get(key, async (now) => {
+        const { answer, until } = await whaleAlerts(reads, query, now, view);
+        return { text: reply.serialize(answer) as string, until };
+      });
       return sendSerialized(reply, body);
     },
   );
