@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { Type } from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
@@ -222,5 +223,15 @@ describe("openapi", () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/v1/health", "/api/openapi.json"]));
     const limit = doc.paths["/test/probe"].get.parameters.find((p: { name: string }) => p.name === "limit");
     expect(limit).toMatchObject({ in: "query", schema: { type: "integer", minimum: 1, maximum: 500, default: 100 } });
+  });
+
+  it("is sent compressed to clients that accept gzip, the same document, with its own ETag", async () => {
+    const plain = await t.app.inject("/api/openapi.json");
+    const zipped = await t.app.inject({ url: "/api/openapi.json", headers: { "accept-encoding": "gzip" } });
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString("utf8"))).toEqual(plain.json());
+    expect(zipped.headers.etag).not.toBe(plain.headers.etag);
+    const again = await t.app.inject({ url: "/api/openapi.json", headers: { "if-none-match": plain.headers.etag } });
+    expect(again.statusCode).toBe(304);
   });
 });

@@ -2,7 +2,9 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { access } from "../access.js";
+import { SerializedBody } from "../body-cache.js";
 import type { AppContext } from "../context.js";
+import { sendSerialized } from "../send-serialized.js";
 
 interface Parameter {
   required?: boolean;
@@ -25,7 +27,9 @@ export function markDefaultedParametersOptional<T>(document: T): T {
   return document;
 }
 
-export const openapiRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app) => {
+export const openapiRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  // The document is fixed once the routes are registered: serialized (and compressed) once, not per request.
+  let document: SerializedBody | undefined;
   app.get(
     "/api/openapi.json",
     {
@@ -36,6 +40,10 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app) 
         response: { 200: Type.Object({}, { additionalProperties: true }) },
       },
     },
-    async () => app.swagger(),
+    async (_request, reply) =>
+      sendSerialized(
+        reply,
+        (document ??= SerializedBody.of(JSON.stringify(app.swagger()), ctx.config.server.gzipMinBytes)),
+      ),
   );
 };
