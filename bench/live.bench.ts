@@ -11,9 +11,9 @@
  * it, the floor: the same bytes written to the same sockets by a plain loop, without the hub. And what the machine
  * was doing: load average, and the cores busy with other processes while the trades flowed (the machine is shared).
  *
- * BENCH_LIVE_SERVERS=2 runs the scaled mode's shape instead: that many server processes on one Redis
- * (BENCH_REDIS_URL, default redis://127.0.0.1:6379), the first running the relay, each fanning out to its share of
- * the clients. One process writing to 1,000 sockets costs the kernel's floor per socket (printed below), so its
+ * Then the scaled mode's shape (BENCH_LIVE_SERVERS, default "1,2": each count in turn): that many server processes
+ * on one Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379; skipped if it does not answer), the first running
+ * the relay, each fanning out to its share of the clients. One process writing to 1,000 sockets costs the kernel's floor per socket (printed below), so its
  * last subscriber waits for all the writes before it; spreading subscribers over processes divides that.
  */
 import { fork, type ChildProcess } from "node:child_process";
@@ -28,7 +28,7 @@ const TRANSACTIONS = 100;
 const PER_SECOND = 10;
 const HOLD_MS = 700;
 const BARE_ROUNDS = 20;
-const SERVERS = Number(process.env.BENCH_LIVE_SERVERS ?? 1);
+const SERVER_COUNTS = (process.env.BENCH_LIVE_SERVERS ?? "1,2").split(",").map(Number);
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 interface Server {
@@ -162,34 +162,52 @@ async function measure(transport: Transport, servers: readonly Server[]): Promis
   for (const s of servers) await waitForConnections(s.child, 0);
 }
 
-async function startServer(index: number): Promise<Server> {
-  const scaled = SERVERS > 1;
+async function startServer(index: number, count: number): Promise<Server> {
   const child = fork(fileURLToPath(new URL("./support/live-server.ts", import.meta.url)), [], {
     execArgv: ["--import", "tsx", "--expose-gc"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     env: {
       ...process.env,
-      LIVE_BENCH_REDIS_URL: scaled ? REDIS_URL : "",
-      LIVE_BENCH_REDIS_PREFIX: `pelagic-live-bench-${process.pid}:`,
+      LIVE_BENCH_REDIS_URL: count > 1 ? REDIS_URL : "",
+      LIVE_BENCH_REDIS_PREFIX: `pelagic-live-bench-${process.pid}-${count}:`,
       LIVE_BENCH_RELAY: index === 0 ? "yes" : "no",
     },
   });
   const ready = await new Promise<Reply>((resolve) => child.once("message", resolve));
-  const clients = Math.floor(CLIENTS / SERVERS) + (index < CLIENTS % SERVERS ? 1 : 0);
+  const clients = Math.floor(CLIENTS / count) + (index < CLIENTS % count ? 1 : 0);
   return { child, url: ready.url!, key: ready.key!, clients };
 }
 
+async function redisAnswers(): Promise<boolean> {
+  const { Redis } = await import("ioredis");
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    return (await redis.ping()) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function main(): Promise<void> {
-  const servers: Server[] = [];
-  for (let i = 0; i < SERVERS; i++) servers.push(await startServer(i));
   console.log(
     `${TRANSACTIONS} MINT transactions (2 fills each) at ${PER_SECOND}/s to every client; hold ${HOLD_MS} ms`,
   );
-  try {
-    for (const transport of (process.env.BENCH_LIVE_TRANSPORTS?.split(",") ?? ["SSE", "WebSocket"]) as Transport[])
-      await measure(transport, servers);
-  } finally {
-    for (const s of servers) s.child.disconnect();
+  for (const count of SERVER_COUNTS) {
+    if (count > 1 && !(await redisAnswers())) {
+      console.log(`${count} server processes: skipped, no Redis answers at ${REDIS_URL}`);
+      continue;
+    }
+    const servers: Server[] = [];
+    for (let i = 0; i < count; i++) servers.push(await startServer(i, count));
+    try {
+      for (const transport of (process.env.BENCH_LIVE_TRANSPORTS?.split(",") ?? ["SSE", "WebSocket"]) as Transport[])
+        await measure(transport, servers);
+    } finally {
+      for (const s of servers) s.child.disconnect();
+    }
   }
 }
 
