@@ -8,6 +8,7 @@ import { storeBackends } from "../../test/support/backends.js";
 import { openWorldApp, type WorldApp } from "../../test/support/world-app.js";
 import { countText, decimalText, pctText, quotedFigures, unsupportedFigures, usdText } from "./figures.js";
 import { cleanText, MAX_QUESTION_CHARS, type AnalysisInputs } from "./inputs.js";
+import { AT, expectServed, servedTree } from "../../test/support/served-numbers.js";
 
 const DAY = 86_400;
 
@@ -91,14 +92,17 @@ describe.each(storeBackends)("deterministic report on $kind", (backend) => {
           : null,
       });
       const o = overview.overview;
-      expect(x.sizes.avg_fill_usd).toBe(o.total_volume / o.total_trades);
-      expect(x.sizes.volume_per_market_usd).toBe(o.total_volume / o.total_markets);
+      // Served in cents, from a served total that is itself rounded to cents.
+      expectServed(x.sizes.avg_fill_usd, o.total_volume / o.total_trades, AT.usd, [AT.usd], "avg_fill_usd");
+      expectServed(x.sizes.volume_per_market_usd, o.total_volume / o.total_markets, AT.usd, [AT.usd], "per market");
       const board = await w.store.db
         .selectFrom("wallet_stats")
         .select(["avg_entry_price", "volume_30d"])
         .where("wallet", "=", wallet)
         .executeTakeFirstOrThrow();
-      expect([x.sizes.avg_entry_price, x.sizes.volume_30d]).toEqual([board.avg_entry_price, board.volume_30d]);
+      expect([x.sizes.avg_entry_price, x.sizes.volume_30d]).toEqual(
+        servedTree([board.avg_entry_price, board.volume_30d]),
+      );
     }
   });
 
