@@ -294,7 +294,8 @@ export class BatchApplier {
     const fees = d.walletFees.rows();
     // A day's close is its last fill by (ts, id): the ids of the batch's candidates, stored by now.
     const missing = d.marketDailyPrices.missingIds();
-    if (missing.length > 0) d.marketDailyPrices.withIds(await fillIdsByKey(this.deps.store.db, this.deps.store.kind, missing));
+    if (missing.length > 0)
+      d.marketDailyPrices.withIds(await fillIdsByKey(this.deps.store.db, this.deps.store.kind, missing));
     const prices = d.marketDailyPrices.rows();
     await this.deps.store.transaction(async (tx) => {
       await deleteWhereIn(tx, "positions", "wallet", rewritten);

@@ -22,7 +22,10 @@ async function replay(store: Store): Promise<Map<string, PricePoint[]>> {
     .orderBy("ts")
     .orderBy("id")
     .execute();
-  const days = new Map<string, Map<number, { weighted: number; shares: number; close: number; n: number; usd: number }>>();
+  const days = new Map<
+    string,
+    Map<number, { weighted: number; shares: number; close: number; n: number; usd: number }>
+  >();
   for (const f of fills) {
     if (f.role === "maker") continue;
     const ts = Number(f.ts);
@@ -64,7 +67,10 @@ async function expectHistoriesAsReplayed(store: Store): Promise<void> {
   expect(expected.size).toBeGreaterThan(10);
   for (const [market, points] of expected) {
     const served = await dailyPriceHistory(store, market);
-    expect(served.map(({ vwap_yes, ...rest }) => rest), market).toEqual(points.map(({ vwap_yes, ...rest }) => rest));
+    expect(
+      served.map(({ vwap_yes, ...rest }) => rest),
+      market,
+    ).toEqual(points.map(({ vwap_yes, ...rest }) => rest));
     served.forEach((p, i) => expect(Math.abs(p.vwap_yes - points[i]!.vwap_yes), market).toBeLessThan(1e-12));
   }
   const listed = await store.db.selectFrom("market_daily_prices").select("condition_id").distinct().execute();

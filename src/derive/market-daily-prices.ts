@@ -83,8 +83,7 @@ export class MarketDailyPriceSums {
 
   /** Gives the candidates their ids (by fill key). */
   withIds(ids: ReadonlyMap<string, number>): void {
-    for (const sum of this.sums.values())
-      for (const c of sum.closes) if (c.id === null) c.id = ids.get(c.key) ?? null;
+    for (const sum of this.sums.values()) for (const c of sum.closes) if (c.id === null) c.id = ids.get(c.key) ?? null;
   }
 
   /** The sums as rows of the table (each candidate's id known: see `withIds`). */

@@ -28,7 +28,10 @@ export const DERIVED_TABLES: {
      * Columns that describe one row of the sums (the latest by `order`) rather than add up: adding rows keeps the
      * stored values or takes the incoming ones, whichever come later by `order` (both of its columns among them).
      */
-    readonly latest?: { readonly columns: readonly (keyof Database[T] & string)[]; readonly order: readonly [string, string] };
+    readonly latest?: {
+      readonly columns: readonly (keyof Database[T] & string)[];
+      readonly order: readonly [string, string];
+    };
   };
 } = {
   positions: {
