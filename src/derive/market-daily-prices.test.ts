@@ -143,5 +143,16 @@ describe.each(storeBackends)("market_daily_prices on $kind", (backend) => {
     expect(today.trades).toBe((was?.trades ?? 0) + 2);
     expect(today.close_yes).toBe(model!.outcome_index === 0 ? 0.30000000000000004 : 1 - 0.30000000000000004);
     await expectHistoriesAsReplayed(store);
+
+    // A late fill, a minute before the day's close: counted in the day, the close unchanged.
+    const [late] = sameSecond(model!, world.end - 120, "late");
+    expect(late!.ts - (late!.ts % 86_400)).toBe(today.t);
+    const lateStored = await store.transaction((tx) => insertFills(tx, [{ ...late!, price: 0.9 }]));
+    await deriver.onCommitted({ fills: lateStored, activity: [], resolutions: [] });
+    await deriver.idle();
+    const withLate = (await dailyPriceHistory(store, model!.condition_id)).at(-1)!;
+    expect(withLate.trades).toBe(today.trades + 1);
+    expect(withLate.close_yes).toBe(today.close_yes);
+    await expectHistoriesAsReplayed(store);
   });
 });
