@@ -4,6 +4,7 @@
  */
 import { sql } from "kysely";
 import type { Store } from "../store/database.js";
+import { readMarketDailyPrices } from "../store/market-daily-prices.js";
 import { marketSideFills, type Direction, type EntryType } from "../store/schema.js";
 import { fromMicro } from "../venue/units.js";
 import type { IndexedMarket, MarketIndex } from "./market-index.js";
@@ -127,35 +128,17 @@ export interface PricePoint {
 }
 
 /**
- * Daily YES price history of a market from its fills. Only each match's taker side counts (maker fills of one
- * match repeat it), as for the market's trade count; fills of unknown role all count.
+ * Daily YES price history of a market from its fills, as the Deriver sums them per UTC day (`market_daily_prices`).
+ * Only each match's taker side counts (maker fills of one match repeat it), as for the market's trade count; fills
+ * of unknown role all count.
  */
 export async function dailyPriceHistory(store: Store, conditionId: string): Promise<PricePoint[]> {
-  const rows = await store.db
-    .selectFrom("fills")
-    .where("condition_id", "=", conditionId)
-    .where(sql.raw<boolean>(marketSideFills()))
-    .select(["ts", "outcome_index", "price", "size", "usd"])
-    .orderBy("ts")
-    .orderBy("id")
-    .execute();
-  const days = new Map<number, { weighted: number; shares: number; close: number; trades: number; usd: number }>();
-  for (const r of rows) {
-    const t = r.ts - (r.ts % 86_400);
-    const yes = r.outcome_index === 0 ? r.price : 1 - r.price;
-    const d = days.get(t) ?? { weighted: 0, shares: 0, close: yes, trades: 0, usd: 0 };
-    d.weighted += yes * r.size;
-    d.shares += r.size;
-    d.close = yes;
-    d.trades++;
-    d.usd += r.usd;
-    days.set(t, d);
-  }
-  return [...days.entries()].map(([t, d]) => ({
-    t,
-    date: new Date(t * 1000).toISOString().slice(0, 10),
-    vwap_yes: d.shares > 0 ? d.weighted / d.shares : d.close,
-    close_yes: d.close,
+  const days = await readMarketDailyPrices(store.db, store.kind, conditionId);
+  return days.map((d) => ({
+    t: d.day,
+    date: new Date(d.day * 1000).toISOString().slice(0, 10),
+    vwap_yes: d.shares > 0 ? d.weighted / d.shares : d.close_yes,
+    close_yes: d.close_yes,
     trades: d.trades,
     volume: fromMicro(d.usd),
   }));

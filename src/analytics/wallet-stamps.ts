@@ -4,6 +4,7 @@
  * write of its ledger rows (the Deriver writes a wallet's positions in the transaction that writes its statistics).
  */
 import type { Store } from "../store/database.js";
+import { marketDailyPricesStamp } from "../store/market-daily-prices.js";
 import { queryRows } from "../store/raw-sql.js";
 
 /** The wallet's latest fill (by time, then as stored): moves with each fill stored after the others. */
@@ -26,6 +27,18 @@ export async function ledgerStamp(store: Store, wallet: string): Promise<string>
 /** The market's latest fill (by time, then as stored): moves with each fill stored after the others. */
 export function marketFillsStamp(store: Store, conditionId: string): Promise<string> {
   return latestFillStamp(store, "condition_id", conditionId);
+}
+
+/**
+ * The market's latest fill and the fills its daily prices hold: the Deriver writes those after the fills are
+ * stored, and an answer kept in between would otherwise miss them until the market's next fill.
+ */
+export async function marketTradesStamp(store: Store, conditionId: string): Promise<string> {
+  const [fills, priced] = await Promise.all([
+    marketFillsStamp(store, conditionId),
+    marketDailyPricesStamp(store.db, store.kind, conditionId),
+  ]);
+  return `${fills}|${priced}`;
 }
 
 /**

@@ -25,7 +25,7 @@ export const rebuildCommand: CommandSpec = {
   summary: "recompute positions, statistics, snapshots and P&L points from the stored fills",
   description:
     "Replays the stored fills and activity through the ledger and replaces positions, wallet_stats, market_stats, " +
-    "today's position snapshot and the hourly and daily P&L points in one transaction. Run it with ingest stopped; the ingest " +
+    "today's position snapshot and the hourly and daily P&L points, the wallet fee sums and the markets' daily price sums in one transaction. Run it with ingest stopped; the ingest " +
     "process does the same when it starts.",
   flags: {},
   examples: ["pelagic rebuild", "pelagic rebuild --database-url postgres://localhost/pelagic"],

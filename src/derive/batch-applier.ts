@@ -1,7 +1,8 @@
 /**
  * The Deriver's batch path: each committed ingest batch's events applied in order, the positions they touched
- * (and those a resolution closed) upserted, the touched wallets' statistics recomputed and the new fills' fees added
- * to the wallets' fee sums (wallet-fees.ts), in one transaction; a
+ * (and those a resolution closed) upserted, the touched wallets' statistics recomputed and the new fills' fees and
+ * daily prices added to the wallets' fee sums and the markets' daily sums (wallet-fees.ts, market-daily-prices.ts),
+ * in one transaction; a
  * day's position snapshot when the first event of that day arrives (the state at 00:00 UTC exactly). While the
  * ledger is over an hour behind the clock (a backfill), statistics and positions wait for the refresh, for the
  * batch that catches up, or for CATCH_UP_FLUSH_MS after the last deferred batch.
@@ -14,6 +15,7 @@ import type { Store } from "../store/database.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
 import { deleteAll, deleteWhereIn, insertRows, updateRanks, upsertRows } from "../store/derived-tables.js";
 import type { NewActivity, NewFill } from "../store/fills.js";
+import { fillIdsByKey } from "../store/market-daily-prices.js";
 import type { NewResolution } from "../store/markets.js";
 import type { Derivation, RecentRows } from "./derivation.js";
 import type { LiveHours } from "./hourly-points.js";
@@ -260,6 +262,7 @@ export class BatchApplier {
       this.pending.rewrittenPositions.size === 0 &&
       !(withStats && this.pending.stats.size > 0) &&
       d.walletFees.size === 0 &&
+      d.marketDailyPrices.size === 0 &&
       !refresh
     )
       return;
@@ -289,6 +292,11 @@ export class BatchApplier {
     );
     // The fees of the fills counted since the last write, added to the stored sums (cleared once written).
     const fees = d.walletFees.rows();
+    // A day's close is its last fill by (ts, id): the ids of the batch's candidates, stored by now.
+    const missing = d.marketDailyPrices.missingIds();
+    if (missing.length > 0)
+      d.marketDailyPrices.withIds(await fillIdsByKey(this.deps.store.db, this.deps.store.kind, missing));
+    const prices = d.marketDailyPrices.rows();
     await this.deps.store.transaction(async (tx) => {
       await deleteWhereIn(tx, "positions", "wallet", rewritten);
       await insertRows(
@@ -300,9 +308,11 @@ export class BatchApplier {
       await upsertRows(tx, "wallet_stats", stats);
       await updateRanks(tx, ranks);
       await upsertRows(tx, "wallet_fees", fees, "add");
+      await upsertRows(tx, "market_daily_prices", prices, "add");
       if (refresh && stats.length + ranks.length > 0) await bumpStatsGeneration(tx);
     });
     d.walletFees.clear();
+    d.marketDailyPrices.clear();
     this.pending.positionsWritten();
     if (withStats) this.pending.stats.clear();
   }

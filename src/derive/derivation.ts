@@ -40,6 +40,7 @@ import { fromMicro } from "../venue/units.js";
 import { streamWalletEvents, type StreamedRow, type StreamScope } from "./event-stream.js";
 import { positionRow, positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
 import { RecentVolumes } from "./recent-volumes.js";
+import { MarketDailyPriceSums } from "./market-daily-prices.js";
 import { WalletFeeSums } from "./wallet-fees.js";
 import {
   activityEvent,
@@ -85,6 +86,8 @@ export class Derivation {
    * every stored fill after a rebuild's replay, a batch's new fills after that.
    */
   readonly walletFees = new WalletFeeSums();
+  /** Each market's daily prices of the same fills (market-side ones), counted the same way. */
+  readonly marketDailyPrices = new MarketDailyPriceSums();
   /** The latest event time applied, rewards and rebates aside: the ledger is complete up to it. */
   frontier = 0;
   /** Each wallet's latest statistics that rankings and whale counts read, by address. */
@@ -202,11 +205,15 @@ export class Derivation {
     this.finishStream(options);
   }
 
-  /** Adds a fill seen for the first time to its market's totals, its wallet's recent volumes and its fee sums. */
-  countFill(fill: StoredFill): void {
+  /**
+   * Adds a fill seen for the first time to its market's totals and daily prices, its wallet's recent volumes and its
+   * fee sums. `id`: its row's, when read from the store (a batch's fills are handed over without).
+   */
+  countFill(fill: StoredFill & { readonly id?: number }): void {
     this.marketTotals.add(fill.condition_id, fill.role, fill.entry_type, fill.usd);
     this.recentVolumes.add(fill.wallet, fill.ts, fill.role, fill.entry_type, fill.usd);
     this.walletFees.add(fill);
+    this.marketDailyPrices.add(fill, fill.id ?? null);
   }
 
   /** Records that the store holds events up to `ts` (rewards and rebates aside). */

@@ -17,6 +17,7 @@ import type {
   PnlPointsTable,
   PositionSnapshotsTable,
   PositionsTable,
+  MarketDailyPricesTable,
   WalletFeesTable,
 } from "../store/schema.js";
 import { Derivation, type DeriveConfig, type RecentRows } from "./derivation.js";
@@ -167,6 +168,7 @@ export interface DerivedTables {
   readonly dailyPoints: PnlPointsTable[];
   readonly hourlyPoints: PnlPointsTable[];
   readonly walletFees: WalletFeesTable[];
+  readonly marketDailyPrices: MarketDailyPricesTable[];
 }
 
 /** Assesses every wallet, ranks them, and builds the rows of every derived table. */
@@ -194,6 +196,7 @@ export async function derivedTables(
     hourlyPoints: derived.hourlyPoints,
     // Every stored fill's sums; the Deriver's batches add theirs from zero.
     walletFees: derivation.walletFees.take(),
+    marketDailyPrices: derivation.marketDailyPrices.take(),
   };
 }
 
@@ -217,6 +220,8 @@ export async function writeDerivedTables(
     await insertRows(tx, "pnl_points", tables.hourlyPoints);
     await deleteAll(tx, "wallet_fees");
     await insertRows(tx, "wallet_fees", tables.walletFees);
+    await deleteAll(tx, "market_daily_prices");
+    await insertRows(tx, "market_daily_prices", tables.marketDailyPrices);
     await bumpStatsGeneration(tx);
   });
 }

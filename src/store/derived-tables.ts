@@ -16,13 +16,22 @@ export type DerivedTable =
   | "market_stats"
   | "position_snapshots"
   | "pnl_points"
-  | "wallet_fees";
+  | "wallet_fees"
+  | "market_daily_prices";
 
 /** Each derived table's columns and primary key. */
 export const DERIVED_TABLES: {
   readonly [T in DerivedTable]: {
     readonly columns: readonly (keyof Database[T] & string)[];
     readonly key: readonly (keyof Database[T] & string)[];
+    /**
+     * Columns that describe one row of the sums (the latest by `order`) rather than add up: adding rows keeps the
+     * stored values or takes the incoming ones, whichever come later by `order` (both of its columns among them).
+     */
+    readonly latest?: {
+      readonly columns: readonly (keyof Database[T] & string)[];
+      readonly order: readonly [string, string];
+    };
   };
 } = {
   positions: {
@@ -116,6 +125,11 @@ export const DERIVED_TABLES: {
     columns: ["wallet", "month", "entry_type", "role", "fees", "volume", "fills", "charged"],
     key: ["wallet", "month", "entry_type", "role"],
   },
+  market_daily_prices: {
+    columns: ["condition_id", "day", "weighted", "shares", "trades", "usd", "close_ts", "close_id", "close_yes"],
+    key: ["condition_id", "day"],
+    latest: { columns: ["close_ts", "close_id", "close_yes"], order: ["close_ts", "close_id"] },
+  },
 };
 
 /** SQLite runs this many rows, then lets the event loop breathe (the driver is synchronous). */
@@ -129,10 +143,20 @@ type WriteMode = "insert" | "replace" | "add";
 /** The ON CONFLICT clause of a mode (empty for "insert"). */
 function onConflict(table: DerivedTable, mode: WriteMode, quote: (c: string) => string = (c) => c): string {
   if (mode === "insert") return "";
-  const { columns, key } = DERIVED_TABLES[table];
+  const { columns, key, latest } = DERIVED_TABLES[table];
+  const stored = (c: string) => `${table}.${quote(c)}`;
+  const incoming = (c: string) => `excluded.${quote(c)}`;
+  const later = latest
+    ? `${incoming(latest.order[0])} > ${stored(latest.order[0])} or (${incoming(latest.order[0])} = ${stored(latest.order[0])} and ${incoming(latest.order[1])} > ${stored(latest.order[1])})`
+    : "";
   const updates = columns
     .filter((c) => !key.includes(c as never))
-    .map((c) => `${quote(c)} = ${mode === "add" ? `${table}.${quote(c)} + ` : ""}excluded.${quote(c)}`);
+    .map((c) => {
+      if (mode === "replace") return `${quote(c)} = ${incoming(c)}`;
+      if (latest?.columns.includes(c as never))
+        return `${quote(c)} = case when ${later} then ${incoming(c)} else ${stored(c)} end`;
+      return `${quote(c)} = ${stored(c)} + ${incoming(c)}`;
+    });
   return ` on conflict (${key.map(quote).join(", ")}) do update set ${updates.join(", ")}`;
 }
 

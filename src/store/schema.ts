@@ -278,6 +278,24 @@ export interface WalletFeesTable {
   charged: number;
 }
 
+/** A market's market-side fills summed per UTC day (src/store/market-daily-prices.ts). */
+export interface MarketDailyPricesTable {
+  condition_id: string;
+  /** Unix seconds of the UTC day's start. */
+  day: number;
+  /** Sum of YES price × size (micro-shares). */
+  weighted: number;
+  /** Sum of size (micro-shares). */
+  shares: number;
+  trades: number;
+  /** Sum of usd (micro-units). */
+  usd: number;
+  /** The day's last fill in (ts, id) order: its time, id and YES price (the day's close). */
+  close_ts: number;
+  close_id: number;
+  close_yes: number;
+}
+
 export interface IngestCheckpointsTable {
   source: string;
   cursor: string;
@@ -428,6 +446,7 @@ export interface Database {
   position_snapshots: PositionSnapshotsTable;
   pnl_points: PnlPointsTable;
   wallet_fees: WalletFeesTable;
+  market_daily_prices: MarketDailyPricesTable;
   ingest_checkpoints: IngestCheckpointsTable;
   market_resolutions: MarketResolutionsTable;
   venue_positions: VenuePositionsTable;

@@ -16,7 +16,7 @@ import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
-import { marketFillsStamp } from "../../analytics/wallet-stamps.js";
+import { marketTradesStamp } from "../../analytics/wallet-stamps.js";
 import { sendSerialized } from "../send-serialized.js";
 import { Limit } from "../params.js";
 import {
@@ -231,18 +231,15 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
     async (request, reply) => {
       const m = await find(request.params.market_id);
       const limit = request.query.limit as number;
-      // Kept serialized under the market's latest fill: a new fill retires it.
+      // Kept serialized under the market's latest fill and its daily prices: a new fill, or its daily prices
+      // written by the Deriver, retire it. The history is one indexed read of the Deriver's daily sums.
       return answers.send(
         reply,
         `market-trades|${m.condition_id}|${limit}`,
-        await marketFillsStamp(ctx.store, m.condition_id),
+        await marketTradesStamp(ctx.store, m.condition_id),
         async () => {
           const trades = await recentWhaleTrades(ctx.store, m.condition_id, limit);
-          const { value: history } = await ctx.platform.cache.getOrLoad(
-            `market:price-history:${m.condition_id}`,
-            LOOKUP_OPEN_MS,
-            () => dailyPriceHistory(ctx.store, m.condition_id),
-          );
+          const history = await dailyPriceHistory(ctx.store, m.condition_id);
           return {
             market_id: m.id,
             condition_id: m.condition_id,

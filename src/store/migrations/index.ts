@@ -19,6 +19,7 @@ import { nameLookups } from "./0013_name_lookups.js";
 import { drilldownFillIndexes } from "./0014_drilldown_fill_indexes.js";
 import { partitionedFills } from "./0016_partitioned_fills.js";
 import { walletFees } from "./0017_wallet_fees.js";
+import { marketDailyPrices } from "./0018_market_daily_prices.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -37,4 +38,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0014_drilldown_fill_indexes": drilldownFillIndexes,
   "0016_partitioned_fills": partitionedFills,
   "0017_wallet_fees": walletFees,
+  "0018_market_daily_prices": marketDailyPrices,
 };

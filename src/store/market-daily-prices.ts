@@ -1,0 +1,92 @@
+/**
+ * `market_daily_prices` (src/store/schema.ts): a market's market-side fills (`marketSideFills`) summed per UTC day,
+ * with the YES price of the day's last fill in (ts, id) order. The rows are computed by
+ * src/derive/market-daily-prices.ts (the Deriver and `rebuild`); here are the rules that name a fill's row and its
+ * YES price (in TypeScript and, for the migration that fills the table from stored fills, in SQL), that fill, and
+ * the read.
+ */
+import { sql, type Kysely } from "kysely";
+import type { StoreKind } from "./migrations/column-types.js";
+import { inSlices, placeholders, queryRows } from "./raw-sql.js";
+import { marketSideFills, type Database, type MarketDailyPricesTable } from "./schema.js";
+
+const DAY = 86_400;
+
+/** Unix seconds of the UTC day's start of a unix time. */
+export function priceDay(ts: number): number {
+  return ts - (ts % DAY);
+}
+
+/** A fill's price as the YES outcome's (a NO fill at p is YES at 1 - p). */
+export function yesPrice(outcomeIndex: number, price: number): number {
+  return outcomeIndex === 0 ? price : 1 - price;
+}
+
+/**
+ * Replaces the table's rows with the sums of every stored market-side fill, in one statement (the migration that
+ * adds the table; tests compare it with what the Deriver writes).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
+export async function fillMarketDailyPricesFromFills(db: Kysely<any>): Promise<void> {
+  await sql`delete from market_daily_prices`.execute(db);
+  await sql`insert into market_daily_prices
+      (condition_id, day, weighted, shares, trades, usd, close_ts, close_id, close_yes)
+    select condition_id, day, sum(yes * size), sum(size), count(*), sum(usd),
+      max(case when last = 1 then ts end), max(case when last = 1 then id end), max(case when last = 1 then yes end)
+    from (
+      select condition_id, ts - ts % ${DAY} as day, ts, id, size, usd,
+        case when outcome_index = 0 then price else 1 - price end as yes,
+        row_number() over (partition by condition_id, ts - ts % ${DAY} order by ts desc, id desc) as last
+      from fills where ${sql.raw(marketSideFills())}
+    ) f
+    group by condition_id, day`.execute(db);
+}
+
+/** The market's rows oldest day first (one read over the primary key), numbers as numbers on either store. */
+export async function readMarketDailyPrices(
+  db: Kysely<Database>,
+  kind: StoreKind,
+  conditionId: string,
+): Promise<MarketDailyPricesTable[]> {
+  const rows = await queryRows<MarketDailyPricesTable>(
+    db,
+    kind,
+    "select * from market_daily_prices where condition_id = ? order by day",
+    [conditionId],
+  );
+  return rows.map((r) => ({
+    condition_id: r.condition_id,
+    day: Number(r.day),
+    weighted: Number(r.weighted),
+    shares: Number(r.shares),
+    trades: Number(r.trades),
+    usd: Number(r.usd),
+    close_ts: Number(r.close_ts),
+    close_id: Number(r.close_id),
+    close_yes: Number(r.close_yes),
+  }));
+}
+
+/** How many of the market's fills the table holds: it moves when the Deriver writes a batch's fills there. */
+export async function marketDailyPricesStamp(db: Kysely<Database>, kind: StoreKind, conditionId: string) {
+  const [row] = await queryRows<{ n: number | null }>(
+    db,
+    kind,
+    "select sum(trades) as n from market_daily_prices where condition_id = ?",
+    [conditionId],
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** The ids of stored fills by their keys (read over the `fill_key` index). */
+export async function fillIdsByKey(db: Kysely<Database>, kind: StoreKind, keys: readonly string[]) {
+  const rows = await inSlices(keys, (slice) =>
+    queryRows<{ id: number; fill_key: string }>(
+      db,
+      kind,
+      `select id, fill_key from fills where fill_key in ${placeholders(slice.length)}`,
+      slice,
+    ),
+  );
+  return new Map(rows.map((r) => [r.fill_key, Number(r.id)]));
+}
