@@ -21,11 +21,20 @@ const CLIENTS_KEEP_SECONDS = 2 * HOUR;
 const FLUSH_MS = 5_000;
 const FLUSH_ROWS_PER_STATEMENT = 500;
 
+/** Clients of recent addresses, so that a busy client's every request does not hash its address again. */
+const recentClients = new Map<string, string>();
+const RECENT_CLIENTS = 10_000;
+
 /** The client a lookup counts for: its IPv4 address, or the /64 of its IPv6 address, hashed (16 hex digits). */
 export function lookupClient(ip: string): string {
+  const known = recentClients.get(ip);
+  if (known !== undefined) return known;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  const client = mapped ? mapped[1]! : isIPv6(ip) ? ipv6Prefix64(ip) : ip;
-  return createHash("sha256").update(client).digest("hex").slice(0, 16);
+  const address = mapped ? mapped[1]! : isIPv6(ip) ? ipv6Prefix64(ip) : ip;
+  const client = createHash("sha256").update(address).digest("hex").slice(0, 16);
+  if (recentClients.size >= RECENT_CLIENTS) recentClients.clear();
+  recentClients.set(ip, client);
+  return client;
 }
 
 /** The first four groups of an IPv6 address, written out ("2001:db8::1" is "2001:db8:0:0"). */

@@ -86,8 +86,17 @@ function checkPart(
   return issues;
 }
 
+/** Whether a value holds text with a NUL character anywhere (the common answer, no, without allocating). */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (value === null || typeof value !== "object") return false;
+  for (const key in value) if (holdsNul((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
 /** Where a value (query, path or a parsed JSON body, walked whole) holds text with a NUL character. */
 function nulCharacters(value: unknown, loc: Array<string | number>): ValidationIssue[] {
+  if (!holdsNul(value)) return [];
   if (typeof value === "string")
     return value.includes("\u0000") ? [{ loc, msg: "Text should not contain NUL characters", type: "string_nul" }] : [];
   if (value === null || typeof value !== "object") return [];
