@@ -15,6 +15,7 @@ import type { PositionsTable } from "../store/schema.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import { KeptCopy } from "./kept-copy.js";
 import { loadAllMarkets, outcomeSide, usd, type MarketInfo } from "./insight-support.js";
+import { rankGroups, type WhaleGroup } from "./whale-groups.js";
 
 const WALLETS_PER_QUERY = 200;
 
@@ -23,6 +24,8 @@ export const pairKey = (conditionId: string, outcomeIndex: number) => `${conditi
 /** One whale position of the book. */
 export interface BookPosition {
   wallet: string;
+  /** The whale's number: its rank by address. */
+  whale: number;
   condition_id: string;
   outcome_index: number;
   /** Micro-shares held. */
@@ -47,12 +50,20 @@ export interface WhaleBookView {
   /** Moves with each load. */
   readonly version: number;
   readonly whales: ReadonlyMap<string, BookWhale>;
+  /** The whales' addresses by number (in address order). */
+  readonly whaleAddresses: readonly string[];
   /** Bought whale positions per (market, side). */
   readonly boughtByPair: ReadonlyMap<string, readonly BookPosition[]>;
-  /** Per whale, its bought positions on the side that won a resolved market: the missed opportunities' candidates. */
-  readonly wonByWhale: ReadonlyMap<string, readonly BookPosition[]>;
-  /** Per whale, its held positions in open, unresolved markets: the active whale markets' candidates. */
-  readonly activeByWhale: ReadonlyMap<string, readonly BookPosition[]>;
+  /**
+   * Per resolved market, the whales that bought its winning side with their net P&L on it, ranked by count and sum:
+   * the missed opportunities' candidates.
+   */
+  readonly wonGroups: readonly WhaleGroup[];
+  /**
+   * Per open, unresolved (market, side), the whales that hold it with the cost of their shares, ranked by count
+   * and sum: the active whale markets' candidates.
+   */
+  readonly activeGroups: readonly WhaleGroup[];
   readonly markets: ReadonlyMap<string, MarketInfo>;
   readonly generation: number;
   /** The clock when the copy was read. */
@@ -87,6 +98,7 @@ async function loadBook(store: Store, now: number, version: number): Promise<Wha
     "select s.wallet, s.total_pnl, s.win_rate, s.profit_factor, w.name, w.pseudonym from wallet_stats s left join wallets w on w.address = s.wallet where s.is_smart = 1",
   );
   const whales = new Map<string, BookWhale>();
+  whaleRows.sort((a, b) => (a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : 0));
   for (const r of whaleRows) {
     whales.set(r.wallet, {
       name: r.name || r.pseudonym || null,
@@ -110,19 +122,23 @@ async function loadBook(store: Store, now: number, version: number): Promise<Wha
     },
     WALLETS_PER_QUERY,
   );
+  const whaleAddresses = [...whales.keys()];
+  const whaleNumber = new Map(whaleAddresses.map((w, i) => [w, i]));
   const boughtByPair = new Map<string, BookPosition[]>();
   const markets = await loadAllMarkets(store);
-  const wonByWhale = new Map<string, BookPosition[]>();
-  const activeByWhale = new Map<string, BookPosition[]>();
-  const push = (map: Map<string, BookPosition[]>, key: string, p: BookPosition) => {
+  type Member = { conditionId: string; outcomeIndex: number; whale: number; figure: number };
+  const won = new Map<string, Member[]>();
+  const active = new Map<string, Member[]>();
+  const push = <T>(map: Map<string, T[]>, key: string, item: T) => {
     const list = map.get(key);
-    if (list) list.push(p);
-    else map.set(key, [p]);
+    if (list) list.push(item);
+    else map.set(key, [item]);
   };
   for (const r of rows) {
     const shares = Number(r.shares);
     const p: BookPosition = {
       wallet: r.wallet,
+      whale: whaleNumber.get(r.wallet)!,
       condition_id: r.condition_id,
       outcome_index: Number(r.outcome_index),
       shares,
@@ -132,12 +148,29 @@ async function loadBook(store: Store, now: number, version: number): Promise<Wha
       held: r.status === "open" && shares > 0,
     };
     const market = markets.get(p.condition_id);
-    if (p.bought) push(boughtByPair, pairKey(p.condition_id, p.outcome_index), p);
-    if (p.bought && market?.resolution === outcomeSide(p.outcome_index)) push(wonByWhale, p.wallet, p);
+    const key = pairKey(p.condition_id, p.outcome_index);
+    const member = (figure: number) => ({
+      conditionId: p.condition_id,
+      outcomeIndex: p.outcome_index,
+      whale: p.whale,
+      figure,
+    });
+    if (p.bought) push(boughtByPair, key, p);
+    if (p.bought && market?.resolution === outcomeSide(p.outcome_index)) push(won, key, member(p.net_usd));
     if (p.held && market !== undefined && !market.closed && market.resolution === null)
-      push(activeByWhale, p.wallet, p);
+      push(active, key, member(usd(p.shares) * p.avg_price));
   }
-  return { version, whales, boughtByPair, wonByWhale, activeByWhale, markets, generation, asOf: now };
+  return {
+    version,
+    whales,
+    whaleAddresses,
+    boughtByPair,
+    wonGroups: rankGroups(won),
+    activeGroups: rankGroups(active),
+    markets,
+    generation,
+    asOf: now,
+  };
 }
 
 export class WhaleBook {

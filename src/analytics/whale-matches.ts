@@ -17,7 +17,8 @@ import {
   rankedCategories,
   usd,
 } from "./insight-support.js";
-import { pairKey, type BookPosition, type WhaleBookView } from "./whale-book.js";
+import { pairKey, type WhaleBookView } from "./whale-book.js";
+import { topMatchedGroups, type WalkCost } from "./whale-groups.js";
 
 /** The wallet's own positions: the one read of the asking wallet a whale-match request makes. */
 export interface OwnPosition {
@@ -74,106 +75,112 @@ export function whaleMatches(book: WhaleBookView, wallet: string, own: readonly 
 }
 
 /**
- * The matched whales' positions that `keep` admits, grouped by (market, side), the groups in first-seen order and
- * each group's rows in whale order (so sums over a group add in one order, whatever order the store returned).
+ * The matched whales as marks by whale number (what the group walks read), with their count. The wallet's own
+ * bought (market, side) positions are looked up in the copy, one entry each.
  */
-function groupMatched(
-  byWhale: WhaleBookView["wonByWhale"],
-  matched: readonly string[],
-  keep: (p: BookPosition) => boolean,
-): BookPosition[][] {
-  const groups = new Map<string, BookPosition[]>();
-  for (const whale of [...matched].sort()) {
-    for (const p of byWhale.get(whale) ?? []) {
-      if (!keep(p)) continue;
-      const key = pairKey(p.condition_id, p.outcome_index);
-      const group = groups.get(key);
-      if (group) group.push(p);
-      else groups.set(key, [p]);
+function matchedMarks(book: WhaleBookView, wallet: string, own: readonly OwnPosition[]) {
+  const marks = new Uint8Array(book.whaleAddresses.length);
+  let count = 0;
+  for (const p of own) {
+    if (!(p.total_bought > 0)) continue;
+    for (const w of book.boughtByPair.get(pairKey(p.condition_id, p.outcome_index)) ?? []) {
+      if (marks[w.whale] === 1 || w.wallet === wallet) continue;
+      marks[w.whale] = 1;
+      count++;
     }
   }
-  return [...groups.values()];
+  return { marks, count };
 }
 
-/** The distinct whales of a group, by address, with their names. */
-function whaleList(book: WhaleBookView, rows: readonly BookPosition[]) {
-  return [...new Set(rows.map((r) => r.wallet))]
-    .sort()
-    .map((w) => ({ wallet: w, name: book.whales.get(w)?.name ?? null }));
+/** The whales of a group, by address, with their names. */
+function whaleList(book: WhaleBookView, whales: readonly number[]) {
+  return whales.map((n) => {
+    const wallet = book.whaleAddresses[n]!;
+    return { wallet, name: book.whales.get(wallet)?.name ?? null };
+  });
 }
 
+/**
+ * The first `limit` resolved markets the wallet never traded where at least `matchMinWhales` matched whales bought
+ * the winning side, by count, then their net P&L: a walk of the copy's ranked groups (`whale-groups.ts`).
+ */
 export function missedOpportunities(
   book: WhaleBookView,
   wallet: string,
   own: readonly OwnPosition[],
   limit: number,
   config: Config,
+  cost?: WalkCost,
 ) {
   const { matchMinWhales } = config.insights;
-  const matched = [...matchedWhales(book, wallet, own).keys()];
+  const matched = matchedMarks(book, wallet, own);
   const present = new Set(own.map((p) => p.condition_id));
-  const won = groupMatched(book.wonByWhale, matched, (p) => !present.has(p.condition_id))
-    .filter((rows) => rows.length >= matchMinWhales)
-    .map((rows) => ({
-      rows,
-      conditionId: rows[0]!.condition_id,
-      outcomeIndex: rows[0]!.outcome_index,
-      pnl: rows.reduce((a, r) => a + r.net_usd, 0),
-    }))
-    .sort((a, b) => b.rows.length - a.rows.length || b.pnl - a.pnl || a.conditionId.localeCompare(b.conditionId))
-    .slice(0, limit);
+  const won = topMatchedGroups(
+    book.wonGroups,
+    matched.marks,
+    matchMinWhales,
+    limit,
+    (g) => present.has(g.condition_id),
+    cost,
+  );
   return {
     address: wallet,
-    matched_whales: matched.length,
+    matched_whales: matched.count,
     min_whales: matchMinWhales,
-    markets: won.map(({ rows, conditionId, outcomeIndex, pnl }) => ({
-      ...marketRef(conditionId, book.markets.get(conditionId)),
-      category: book.markets.get(conditionId)?.category ?? null,
-      winning_side: outcomeSide(outcomeIndex),
-      whale_count: rows.length,
-      whales_pnl: pnl,
-      whales: whaleList(book, rows),
-    })),
+    markets: won.map(({ group, whales, sum }) => {
+      const market = book.markets.get(group.condition_id);
+      return {
+        ...marketRef(group.condition_id, market),
+        category: market?.category ?? null,
+        winning_side: outcomeSide(group.outcome_index),
+        whale_count: whales.length,
+        whales_pnl: sum,
+        whales: whaleList(book, whales),
+      };
+    }),
   };
 }
 
-/** Every active market where enough matched whales hold one side the wallet does not. */
-export function activeWhaleMarkets(book: WhaleBookView, wallet: string, own: readonly OwnPosition[], config: Config) {
+/**
+ * The first `limit` open, unresolved (market, side) where at least `matchMinWhales` matched whales hold a side the
+ * wallet does not, by count, then their cost: a walk of the copy's ranked groups (`whale-groups.ts`).
+ */
+export function activeWhaleMarkets(
+  book: WhaleBookView,
+  wallet: string,
+  own: readonly OwnPosition[],
+  limit: number,
+  config: Config,
+  cost?: WalkCost,
+) {
   const { matchMinWhales } = config.insights;
-  const matched = [...matchedWhales(book, wallet, own).keys()];
+  const matched = matchedMarks(book, wallet, own);
   const held = new Set(
     own.filter((p) => p.status === "open" && p.shares > 0).map((p) => pairKey(p.condition_id, p.outcome_index)),
   );
-  const active = groupMatched(book.activeByWhale, matched, (p) => !held.has(pairKey(p.condition_id, p.outcome_index)))
-    .filter((rows) => rows.length >= matchMinWhales)
-    .map((rows) => ({
-      rows,
-      conditionId: rows[0]!.condition_id,
-      outcomeIndex: rows[0]!.outcome_index,
-      cost: rows.reduce((a, r) => a + usd(r.shares) * r.avg_price, 0),
-    }))
-    .sort(
-      (a, b) =>
-        b.rows.length - a.rows.length ||
-        b.cost - a.cost ||
-        a.conditionId.localeCompare(b.conditionId) ||
-        a.outcomeIndex - b.outcomeIndex,
-    );
+  const active = topMatchedGroups(
+    book.activeGroups,
+    matched.marks,
+    matchMinWhales,
+    limit,
+    (g) => held.has(pairKey(g.condition_id, g.outcome_index)),
+    cost,
+  );
   return {
     address: wallet,
-    matched_whales: matched.length,
+    matched_whales: matched.count,
     min_whales: matchMinWhales,
-    markets: active.map(({ rows, conditionId, outcomeIndex, cost }) => {
-      const m = book.markets.get(conditionId)!;
+    markets: active.map(({ group, whales, sum }) => {
+      const m = book.markets.get(group.condition_id)!;
       return {
-        ...marketRef(conditionId, m),
+        ...marketRef(group.condition_id, m),
         category: m.category,
-        side: outcomeSide(outcomeIndex),
-        price: outcomeIndex === 0 ? m.price_yes : m.price_no,
-        whale_count: rows.length,
-        whales_cost_usd: cost,
-        wallet_holds_opposite: held.has(pairKey(conditionId, 1 - outcomeIndex)),
-        whales: whaleList(book, rows),
+        side: outcomeSide(group.outcome_index),
+        price: group.outcome_index === 0 ? m.price_yes : m.price_no,
+        whale_count: whales.length,
+        whales_cost_usd: sum,
+        wallet_holds_opposite: held.has(pairKey(group.condition_id, 1 - group.outcome_index)),
+        whales: whaleList(book, whales),
       };
     }),
   };

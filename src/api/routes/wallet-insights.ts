@@ -47,7 +47,6 @@ const RELATED_TTL_MS = 5 * 60_000;
 const SIMILAR_TTL_MS = 10 * 60_000;
 /** Answers kept serialized per wallet and query, at most. */
 const KEPT_ANSWERS = 20_000;
-const ACTIVE_WHALES_TTL_MS = 60_000;
 
 const LimitQuery = (defaultValue: number, max: number) =>
   Type.Object({
@@ -139,7 +138,8 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   );
 
   // The whale-match answers read the process's copy of every Smart Money position and the wallet's own positions:
-  // kept serialized per wallet, query and copy for as long as the copy lasts (WHALE_BOOK_REFRESH_SECONDS).
+  // kept serialized per wallet, query and copy for as long as the copy lasts (WHALE_BOOK_REFRESH_SECONDS, 60 s:
+  // the contract's "cached 60 s" of active-whale-markets).
   const book = new WhaleBook(store, platform.clock, config.whaleReads.bookRefreshSeconds);
   const warm = () => void book.current().catch(() => undefined);
   ctx.readiness.onReady(() => {
@@ -201,20 +201,12 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       LimitQuery(5, 50),
       heavyRead,
     ),
-    async (request) => {
+    async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
       const { limit } = request.query;
-      const all = (
-        await platform.cache.getOrLoad(
-          `wallet-insights:active-whale-markets:${wallet}`,
-          ACTIVE_WHALES_TTL_MS,
-          async () => {
-            const view = await book.current();
-            return activeWhaleMarkets(view, wallet, await ownPositions(store, wallet), config);
-          },
-        )
-      ).value;
-      return { ...all, markets: all.markets.slice(0, limit) };
+      return sendWhaleAnswer(reply, "active-whale-markets", wallet, limit, (view, own) =>
+        activeWhaleMarkets(view, wallet, own, limit, config),
+      );
     },
   );
 };
