@@ -17,7 +17,7 @@ import { KeptCopy } from "./kept-copy.js";
 import { loadAllMarkets, outcomeSide, usd, type MarketInfo } from "./insight-support.js";
 import { rankGroups, type WhaleGroup } from "./whale-groups.js";
 
-const WALLETS_PER_QUERY = 200;
+const WALLETS_PER_QUERY = 4;
 
 export const pairKey = (conditionId: string, outcomeIndex: number) => `${conditionId}/${outcomeIndex}`;
 

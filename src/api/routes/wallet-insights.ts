@@ -147,6 +147,8 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     warm();
   });
   app.addHook("onReady", async () => warm());
+  // The service loads the copy before it listens: no first request waits for it.
+  ctx.warmUps.add("whale book", () => book.current());
   const kept = new LocalBodyCache(
     platform.clock,
     config.whaleReads.bookRefreshSeconds,
