@@ -2,8 +2,8 @@
  * Similar traders (/api/v2/wallet/{address}/similar-traders): the most profitable Smart Money wallets whose primary
  * category is the wallet's own. Which wallets those are does not depend on the asking wallet: `similarCandidates`
  * reads every profitable smart whale once and keeps, per primary category, the `count + 1` most profitable (one more
- * than an answer lists, as the asking wallet may be among them); an answer is then the wallet's categories (one
- * indexed row) against its category's few candidates, the same rows the whole read would have picked.
+ * than an answer lists, as the asking wallet may be among them); an answer is then the wallet's own category shares
+ * against its category's few candidates, the same rows the whole read would have picked.
  */
 import type { Config } from "../config/index.js";
 import type { Store } from "../store/database.js";
@@ -61,21 +61,19 @@ export async function similarCandidates(store: Store, count = SIMILAR_TRADERS): 
   return candidates;
 }
 
-/** The wallet's similar traders among `candidates`: up to `count` of its primary category's, itself left out. */
-export async function similarTraders(
-  store: Store,
+/**
+ * The wallet's similar traders among `candidates`: up to `count` of its primary category's, itself left out.
+ * `categories`: the wallet's category shares as its statistics row holds them (null: no row).
+ */
+export function similarTraders(
   wallet: string,
+  categories: string | null | undefined,
   candidates: SimilarCandidates,
   config: Config,
   count = SIMILAR_TRADERS,
 ) {
   const { categoryMinSharePct, similarHighOverlapPct, similarMediumOverlapPct } = config.insights;
-  const own = await store.db
-    .selectFrom("wallet_stats")
-    .select("categories")
-    .where("wallet", "=", wallet)
-    .executeTakeFirst();
-  const shares = parseCategoryShares(own?.categories);
+  const shares = parseCategoryShares(categories);
   const primary = primaryOf(shares);
   if (primary === null) return { wallet, primary_category: null, similar: [] };
   const picked = (candidates[primary] ?? []).filter((c) => c.wallet !== wallet).slice(0, count);

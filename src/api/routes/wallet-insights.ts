@@ -126,7 +126,8 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   );
 
   // Each category's most profitable smart whales, read once per 10 min (and before the service listens) for every
-  // wallet: a request reads its own categories only (src/analytics/similar-traders.ts).
+  // wallet; a request takes the wallet's own category shares from the overview's cached inputs, as the overview
+  // shows them (src/analytics/similar-traders.ts).
   const candidates = async () =>
     (
       await platform.cache.getOrLoad("wallet-insights:similar-candidates", SIMILAR_TTL_MS, () =>
@@ -138,8 +139,10 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     "/api/v2/wallet/:address/similar-traders",
     route("Smart Money traders like this wallet", SimilarTraders, NoQuery),
     async (request) => {
-      const wallet = await wallets.requireProxy(request.params.address);
-      return similarTraders(store, wallet, await candidates(), config);
+      const stored = await wallets.stored(request.params.address);
+      // A wallet without statistics (or none at all: 404) has no category.
+      const wallet = stored ? stored.identity.proxy : await wallets.requireProxy(request.params.address);
+      return similarTraders(wallet, stored?.stats.categories, await candidates(), config);
     },
   );
 

@@ -98,7 +98,7 @@ export const whaleHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       const until = dayBound("until", q.until, true);
       if (since !== null && until !== null && since > until)
         throw validationError(["query", "since"], "since must not be after until");
-      const wallet = await wallets.requireProxy(request.params.address);
+      const wallet = await wallets.proxyOf(request.params.address);
       const slugPrefix = q.slug_prefix.toLowerCase();
       const key = `whale-backtest|${wallet}|${q.limit}|${q.offset}|${since}|${until}|${slugPrefix}`;
       return answers.send(reply, key, await ledgerStamp(store, wallet), async () => ({
