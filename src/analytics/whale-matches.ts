@@ -261,59 +261,6 @@ export async function walletAlignment(store: Store, wallet: string, config: Conf
   };
 }
 
-export async function similarTraders(store: Store, wallet: string, config: Config, count = 4) {
-  const { categoryMinSharePct, similarHighOverlapPct, similarMediumOverlapPct } = config.insights;
-  const own = await store.db
-    .selectFrom("wallet_stats")
-    .select("categories")
-    .where("wallet", "=", wallet)
-    .executeTakeFirst();
-  const shares = parseCategoryShares(own?.categories);
-  const primary: Category | null = rankedCategories(shares)[0]?.category ?? null;
-  if (primary === null) return { wallet, primary_category: null, similar: [] };
-  const rows = await store.db
-    .selectFrom("wallet_stats")
-    .select(["wallet", "categories", "total_pnl", "profit_factor", "win_rate"])
-    .where("is_smart", "=", 1)
-    .where("total_pnl", ">", 0)
-    .where("wallet", "!=", wallet)
-    .orderBy("total_pnl", "desc")
-    .orderBy("wallet")
-    .execute();
-  const picked = rows
-    .map((r) => ({ row: r, shares: parseCategoryShares(r.categories) }))
-    .filter((c) => rankedCategories(c.shares)[0]?.category === primary)
-    .slice(0, count);
-  const names = await loadNames(
-    store,
-    picked.map((p) => p.row.wallet),
-  );
-  return {
-    wallet,
-    primary_category: primary,
-    similar: picked.map(({ row, shares: theirs }) => {
-      const overlap = CATEGORIES.reduce((a, c) => a + Math.min(shares[c], theirs[c]), 0);
-      return {
-        wallet: row.wallet,
-        name: names.get(row.wallet) ?? null,
-        total_pnl: row.total_pnl,
-        profit_factor: row.profit_factor,
-        win_rate: row.win_rate,
-        shared_categories: CATEGORIES.filter(
-          (c) => shares[c] >= categoryMinSharePct && theirs[c] >= categoryMinSharePct,
-        ),
-        overlap_pct: overlap,
-        overlap_label:
-          overlap >= similarHighOverlapPct
-            ? "Very similar"
-            : overlap >= similarMediumOverlapPct
-              ? "Similar"
-              : "Some overlap",
-      };
-    }),
-  };
-}
-
 export async function relatedMarkets(store: Store, wallet: string, now: number, config: Config) {
   const { categoryMinSharePct, relatedMarketsPerCategory, relatedPriceMin, relatedPriceMax } = config.insights;
   const own = await store.db

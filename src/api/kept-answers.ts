@@ -15,12 +15,13 @@ const KEPT_ANSWERS = 20_000;
 export class KeptAnswers {
   private readonly bodies: LocalBodyCache;
 
-  constructor(ctx: AppContext) {
+  /** `maxMb`: the MiB its answers may hold (WALLET_INSIGHTS_CACHED_MB unless given). */
+  constructor(ctx: AppContext, maxMb = ctx.config.wallet.insightsCachedMb) {
     const { wallet, server } = ctx.config;
     this.bodies = new LocalBodyCache(
       ctx.platform.clock,
       wallet.overviewCacheSeconds,
-      { maxEntries: KEPT_ANSWERS, maxBytes: mebibytes(wallet.insightsCachedMb) },
+      { maxEntries: KEPT_ANSWERS, maxBytes: mebibytes(maxMb) },
       server.gzipMinBytes,
       () => ctx.readiness.ready,
     );

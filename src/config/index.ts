@@ -378,6 +378,12 @@ export const settings = {
       "MiB of whale-alert answers an API process keeps serialized for the clock second they were computed in: the same query again within that second is not computed again",
       { min: 0 },
     ),
+    historyCachedMb: int(
+      "WHALE_HISTORY_CACHED_MB",
+      64,
+      "MiB of serialized whale history and backtest answers an API process keeps, each while the wallet's statistics row is unchanged (at most WALLET_OVERVIEW_CACHE_SECONDS)",
+      { min: 0 },
+    ),
     bookRefreshSeconds: int(
       "WHALE_BOOK_REFRESH_SECONDS",
       60,

@@ -118,6 +118,36 @@ describe("GET /api/analytics/whale-clusters", () => {
     expect(defaults.body.clusters).toHaveLength(Math.min(20, expected.length));
   });
 
+  it("serves each limit's answer for the rest of its 5-min window, and what the store holds from the next one", async () => {
+    const start = t.clock.nowMs();
+    const windowStart = Math.floor(start / 300_000) * 300_000;
+    const first = (await get<{ clusters: Cluster[] }>(t, "/api/analytics/whale-clusters?limit=5")).body.clusters;
+    // One whale of the first cluster closes its side there: that cluster loses it from the next window on.
+    const { condition_id: market, wallets } = first[0]!;
+    const whale = wallets[0]!.wallet;
+    const where = `wallet = '${whale}' and condition_id = '${market}' and status = 'open' and shares > 0`;
+    const closed = await rows<{ token_id: string }>(t, `select token_id from positions where ${where}`);
+    const tokens = closed.map((r) => `'${r.token_id}'`).join(", ");
+    await rows(t, `update positions set status = 'closed' where ${where}`);
+    try {
+      t.clock.set(windowStart + 299_000);
+      expect((await get<{ clusters: Cluster[] }>(t, "/api/analytics/whale-clusters?limit=5")).body.clusters).toEqual(
+        first,
+      );
+      expect((await get<{ clusters: Cluster[] }>(t, "/api/analytics/whale-clusters?limit=3")).body.clusters).toEqual(
+        first.slice(0, 3),
+      );
+      t.clock.set(windowStart + 300_000);
+      const next = (await get<{ clusters: Cluster[] }>(t, "/api/analytics/whale-clusters?limit=5")).body.clusters;
+      const same = next.find((c) => c.condition_id === market && c.side === first[0]!.side);
+      if (same) expect(same.wallets.map((w) => w.wallet)).not.toContain(whale);
+      expect(next.length).toBeGreaterThan(0);
+    } finally {
+      await rows(t, `update positions set status = 'open' where wallet = '${whale}' and token_id in (${tokens})`);
+      t.clock.set(start);
+    }
+  });
+
   it("limit is 1..100", async () => {
     await expect422(t, "/api/analytics/whale-clusters?limit=101", "limit");
     await expect422(t, "/api/analytics/whale-clusters?limit=0", "limit");

@@ -204,7 +204,8 @@ describe("related-markets and similar-traders", () => {
     expect(body.categories.some((c: any) => c.markets.length > 0)).toBe(true);
   });
 
-  it("picks up to 4 profitable whales with the same primary category, by total P&L", async () => {
+  /** The stored statistics, and the wallets the contract picks for `wallet`: computed here from every row. */
+  async function expectedSimilar(wallet: string) {
     const stats = await f.q<{ wallet: string; categories: string; total_pnl: number; is_smart: number }>(
       "select wallet, categories, total_pnl, is_smart from wallet_stats",
     );
@@ -213,21 +214,26 @@ describe("related-markets and similar-traders", () => {
       const best = CATEGORIES.reduce((a, c) => (s[c] > s[a] ? c : a), CATEGORIES[0]);
       return s[best] > 0 ? best : null;
     };
-    const mine = stats.find((s) => s.wallet === f.rich)!;
+    const mine = stats.find((s) => s.wallet === wallet)!;
     const want = stats
       .filter(
         (s) =>
-          s.wallet !== f.rich &&
+          s.wallet !== wallet &&
           s.is_smart === 1 &&
           s.total_pnl > 0 &&
           primary(s.categories) === primary(mine.categories),
       )
-      .sort((a, b) => b.total_pnl - a.total_pnl)
+      .sort((a, b) => b.total_pnl - a.total_pnl || (a.wallet < b.wallet ? -1 : 1))
       .slice(0, 4);
+    return { stats, mine, primary: primary(mine.categories), want };
+  }
+
+  it("picks up to 4 profitable whales with the same primary category, by total P&L", async () => {
+    const { stats, mine, primary, want } = await expectedSimilar(f.rich);
     const { status, body } = await f.get(`/api/v2/wallet/${f.rich}/similar-traders`);
     expect(status).toBe(200);
     expect(body.wallet).toBe(f.rich);
-    expect(body.primary_category).toBe(primary(mine.categories));
+    expect(body.primary_category).toBe(primary);
     expect(body.similar.map((s: any) => s.wallet)).toEqual(want.map((s) => s.wallet));
     for (const s of body.similar) {
       const theirs = JSON.parse(stats.find((x) => x.wallet === s.wallet)!.categories);
@@ -235,6 +241,23 @@ describe("related-markets and similar-traders", () => {
       expect(s.shared_categories).toEqual(CATEGORIES.filter((c) => ours[c] >= 5 && theirs[c] >= 5));
       expect(["Very similar", "Similar", "Some overlap"]).toContain(s.overlap_label);
     }
+  });
+
+  it("leaves the asking whale out of its own category's most profitable, and lists the next ones", async () => {
+    // Every profitable smart whale asks: the top ones of each category are among the candidates read for all.
+    const { stats } = await expectedSimilar(f.rich);
+    const whales = stats.filter((s) => s.is_smart === 1 && s.total_pnl > 0).map((s) => s.wallet);
+    expect(whales.length).toBeGreaterThan(4);
+    let full = 0;
+    for (const wallet of whales) {
+      const { primary, want } = await expectedSimilar(wallet);
+      const { status, body } = await f.get(`/api/v2/wallet/${wallet}/similar-traders`);
+      expect(status).toBe(200);
+      expect(body.primary_category).toBe(primary);
+      expect(body.similar.map((s: any) => s.wallet)).toEqual(want.map((s) => s.wallet));
+      if (want.length === 4) full++;
+    }
+    expect(full).toBeGreaterThan(0);
   });
 });
 

@@ -6,7 +6,8 @@
 import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referencePnl } from "../../src/sim/world/index.js";
-import { get, openDrilldownWorld, type Fixture } from "./drilldowns-support.js";
+import { queryRows } from "../../src/store/raw-sql.js";
+import { get, openDrilldownWorld, type Fixture, type Reply } from "./drilldowns-support.js";
 
 interface Expected {
   market_id: string;
@@ -239,5 +240,33 @@ describe("GET /api/v2/whale/{address}/history", () => {
     expect(limited.body.history.length).toBe(Math.min(50, markets.length));
     expect((await get(f, `/api/v2/whale/${wallet}/history?limit=501`)).status).toBe(422);
     expect((await get(f, `/api/v2/whale/0x${"2".repeat(40)}/history`)).status).toBe(404);
+  });
+});
+
+describe("kept answers", () => {
+  it("serve the same bytes while the wallet's statistics row is unchanged, and the new ledger rows once it is written", async () => {
+    const first = expected[0]!;
+    const backtest = `/api/v2/whale/${wallet}/backtest?limit=5`;
+    const history = `/api/v2/whale/${wallet}/history?limit=500`;
+    const before = { backtest: await get(f, backtest), history: await get(f, history) };
+    const entry = (r: Reply) => r.body.history.find((h: any) => h.condition_id === first.condition_id);
+    const position = "wallet = ? and condition_id = ? and outcome_index = ?";
+    const key = [wallet, first.condition_id, first.side === "YES" ? 0 : 1];
+    const rawUpdate = (text: string, params: unknown[]) => queryRows(f.w.store.db, f.w.store.kind, text, params);
+    try {
+      // A position written alone (no Deriver does that): the kept answers stand.
+      await rawUpdate(`update positions set realized_pnl = realized_pnl + 1000000 where ${position}`, key);
+      expect((await get(f, backtest)).body).toEqual(before.backtest.body);
+      expect((await get(f, history)).body).toEqual(before.history.body);
+      // The Deriver writes a wallet's positions with its statistics row: that write retires them.
+      await rawUpdate("update wallet_stats set computed_at = computed_at + 1 where wallet = ?", [wallet]);
+      const after = { backtest: await get(f, backtest), history: await get(f, history) };
+      expect(after.backtest.body.positions[0].market_id).toBe(first.market_id);
+      expectServed(after.backtest.body.positions[0].pnl, before.backtest.body.positions[0].pnl + 1, AT.usd, [AT.usd]);
+      expectServed(entry(after.history).pnl, entry(before.history).pnl + 1, AT.usd, [AT.usd]);
+    } finally {
+      await rawUpdate(`update positions set realized_pnl = realized_pnl - 1000000 where ${position}`, key);
+      await rawUpdate("update wallet_stats set computed_at = computed_at - 1 where wallet = ?", [wallet]);
+    }
   });
 });

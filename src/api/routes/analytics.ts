@@ -4,15 +4,19 @@ import { Type } from "typebox";
 import { whaleClusters } from "../../analytics/clusters.js";
 import { smartMoneyFlow, whaleVolume24h } from "../../analytics/flows.js";
 import { topMovers } from "../../analytics/movers.js";
-import { cachedAsOf } from "../../analytics/window-cache.js";
 import { CATEGORIES } from "../../venue/categories.js";
+import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
+import { LocalBodyCache } from "../body-cache.js";
 import type { AppContext } from "../context.js";
+import { sendSerialized } from "../send-serialized.js";
 
 const MINUTE = 60;
 const FIVE_MINUTES = 300;
 const CLUSTERS_MAX = 100;
 const MOVERS_MAX = 50;
+/** The whale clusters' answers kept serialized: one per `limit` of the current window, at most. */
+const CLUSTER_ANSWERS_MB = 16;
 
 const Name = Type.Union([Type.String(), Type.Null()]);
 
@@ -67,6 +71,18 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
     topMovers(ctx.store, now, boards.topMoversDays, MOVERS_MAX),
   );
   const volume24h = ctx.warmUps.windowed("analytics:volume-24h", MINUTE, (now) => whaleVolume24h(ctx.store, now));
+  // Every smart whale's open positions grouped once per window (computed before the service listens and at each
+  // window's boundary), and each `limit`'s answer serialized once per window: a request sends kept bytes.
+  const clusters = ctx.warmUps.windowed("analytics:clusters", FIVE_MINUTES, () =>
+    whaleClusters(ctx.store, whales.clusterMinWhales, whales.consensusMinUsd, CLUSTERS_MAX),
+  );
+  const clusterAnswers = new LocalBodyCache(
+    ctx.platform.clock,
+    FIVE_MINUTES,
+    { maxEntries: CLUSTERS_MAX, maxBytes: mebibytes(CLUSTER_ANSWERS_MB) },
+    ctx.config.server.gzipMinBytes,
+    () => ctx.readiness.ready,
+  );
 
   app.get(
     "/api/analytics/smart-money-flow",
@@ -104,11 +120,14 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
         response: { 200: Type.Object({ clusters: Type.Array(Cluster) }) },
       },
     },
-    async (request) => {
-      const all = await cachedAsOf(ctx.platform, "analytics:clusters", FIVE_MINUTES, () =>
-        whaleClusters(ctx.store, whales.clusterMinWhales, whales.consensusMinUsd, CLUSTERS_MAX),
-      );
-      return { clusters: all.slice(0, request.query.limit) };
+    async (request, reply) => {
+      const { limit } = request.query;
+      const window = Math.floor(ctx.platform.clock.now() / FIVE_MINUTES);
+      const body = await clusterAnswers.get(`${window}|${limit}`, async () => ({
+        text: reply.serialize({ clusters: (await clusters()).slice(0, limit) }) as string,
+        until: (window + 1) * FIVE_MINUTES,
+      }));
+      return sendSerialized(reply, body);
     },
   );
 

@@ -11,12 +11,12 @@ import {
   missedOpportunities,
   ownPositions,
   relatedMarkets,
-  similarTraders,
   walletAlignment,
   whaleMatches,
   type OwnPosition,
 } from "../../analytics/whale-matches.js";
 import { WhaleBook, type WhaleBookView } from "../../analytics/whale-book.js";
+import { similarCandidates, similarTraders } from "../../analytics/similar-traders.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { LocalBodyCache } from "../body-cache.js";
 import { sendSerialized } from "../send-serialized.js";
@@ -124,16 +124,24 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     },
   );
 
+  // Each category's most profitable smart whales, read once per 10 min (and before the service listens) for every
+  // wallet; a request takes the wallet's own category shares from the overview's cached inputs, as the overview
+  // shows them (src/analytics/similar-traders.ts).
+  const candidates = async () =>
+    (
+      await platform.cache.getOrLoad("wallet-insights:similar-candidates", SIMILAR_TTL_MS, () =>
+        similarCandidates(store),
+      )
+    ).value;
+  ctx.warmUps.add("similar traders", candidates);
   app.get(
     "/api/v2/wallet/:address/similar-traders",
     route("Smart Money traders like this wallet", SimilarTraders, NoQuery),
     async (request) => {
-      const wallet = await wallets.requireProxy(request.params.address);
-      return (
-        await platform.cache.getOrLoad(`wallet-insights:similar-traders:${wallet}`, SIMILAR_TTL_MS, () =>
-          similarTraders(store, wallet, config),
-        )
-      ).value;
+      const stored = await wallets.stored(request.params.address);
+      // A wallet without statistics (or none at all: 404) has no category.
+      const wallet = stored ? stored.identity.proxy : await wallets.requireProxy(request.params.address);
+      return similarTraders(wallet, stored?.stats.categories, await candidates(), config);
     },
   );
 

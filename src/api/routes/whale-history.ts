@@ -6,8 +6,10 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { resolvedMarketHistory, whaleBacktest } from "../../analytics/whale-backtest.js";
 import { walletNotFound } from "../../analytics/read-errors.js";
+import { ledgerStamp } from "../../analytics/wallet-stamps.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
+import { KeptAnswers } from "../kept-answers.js";
 import { validationError } from "../errors.js";
 import { Limit, Offset, WalletParams, dayBound, refuseContractAddresses, walletErrorResponses } from "../params.js";
 import { BacktestBody, WhaleHistoryBody } from "./drilldown-schemas.js";
@@ -23,6 +25,10 @@ const Day = (what: string) =>
 export const whaleHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
   const { store, wallets } = ctx;
+  // Both answers read only the wallet's ledger rows (its statistics and positions, written together by the Deriver)
+  // and its markets' facts: kept serialized per wallet and query under its statistics row as last written
+  // (src/api/kept-answers.ts), so a repeated read costs that one indexed row.
+  const answers = new KeptAnswers(ctx, ctx.config.whaleReads.historyCachedMb);
 
   app.get(
     "/api/v2/whale/:address/history",
@@ -39,12 +45,13 @@ export const whaleHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         response: { 200: WhaleHistoryBody, ...walletErrorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const stored = await wallets.stored(request.params.address);
       if (!stored) throw walletNotFound(request.params.address);
       const { identity, stats } = stored;
-      const history = await resolvedMarketHistory(store, identity.proxy, request.query.limit);
-      return {
+      const { limit } = request.query;
+      const stamp = await ledgerStamp(store, identity.proxy);
+      return answers.send(reply, `whale-history|${identity.proxy}|${limit}`, stamp, async () => ({
         whale: {
           wallet: identity.proxy,
           name: identity.profile?.name || identity.profile?.pseudonym || null,
@@ -54,9 +61,9 @@ export const whaleHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
           resolved_markets: stats.resolved,
           is_smart: stats.is_smart === 1,
         },
-        ...history,
+        ...(await resolvedMarketHistory(store, identity.proxy, limit)),
         as_of: stats.computed_at,
-      };
+      }));
     },
   );
 
@@ -85,21 +92,19 @@ export const whaleHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         response: { 200: BacktestBody, ...walletErrorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       const since = dayBound("since", q.since, false);
       const until = dayBound("until", q.until, true);
       if (since !== null && until !== null && since > until)
         throw validationError(["query", "since"], "since must not be after until");
-      const wallet = await wallets.requireProxy(request.params.address);
-      const page = await whaleBacktest(store, wallet, {
-        limit: q.limit,
-        offset: q.offset,
-        since,
-        until,
-        slugPrefix: q.slug_prefix,
-      });
-      return { wallet, ...page };
+      const wallet = await wallets.proxyOf(request.params.address);
+      const slugPrefix = q.slug_prefix.toLowerCase();
+      const key = `whale-backtest|${wallet}|${q.limit}|${q.offset}|${since}|${until}|${slugPrefix}`;
+      return answers.send(reply, key, await ledgerStamp(store, wallet), async () => ({
+        wallet,
+        ...(await whaleBacktest(store, wallet, { limit: q.limit, offset: q.offset, since, until, slugPrefix })),
+      }));
     },
   );
 };
