@@ -51,8 +51,9 @@ const ON_CONFLICT = `on conflict (address) do update set
 
 /**
  * The merge of a wallet's times from its fills (no profile fields to keep): it sets only the times, and only on rows
- * they change. Setting the names to themselves made every row pass through the name indexes and the name triggers
- * of 0013_name_lookups, and a row a first sync inserted when it first saw the wallet, seen once, is already right.
+ * they change. Setting the names to themselves (the upsert of sightings) rewrote each row's entries in the name
+ * indexes and tested the name triggers of 0013_name_lookups; a row a first sync inserted when it first saw a wallet
+ * it saw only once is already right (500,000 fills, 150,000 wallets: 0.6-0.7 s of CPU before, 0.3 s after).
  */
 const TIMES_ON_CONFLICT = `on conflict (address) do update set
   first_seen = case when wallets.first_seen is null or excluded.first_seen < wallets.first_seen then excluded.first_seen else wallets.first_seen end,
