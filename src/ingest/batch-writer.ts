@@ -12,7 +12,12 @@ import { recordSourceError, saveCheckpoint } from "../store/checkpoints.js";
 import type { Store, StoreTransaction } from "../store/database.js";
 import { insertActivity, insertFills, type NewActivity, type NewFill } from "../store/fills.js";
 import { recordResolutions, type NewResolution } from "../store/markets.js";
-import { recordWalletSightings, type WalletSighting } from "../store/wallets.js";
+import {
+  recordFirstSightings,
+  recordWalletSightings,
+  type FirstSighting,
+  type WalletSighting,
+} from "../store/wallets.js";
 import { isProtocolAddress, type SkippedRecord } from "../venue/index.js";
 
 /** A record the venue sent that ingest could not use (defined beside the venue's shapes, src/venue/shapes/shape.ts). */
@@ -89,14 +94,14 @@ export class BatchWriter {
         "skipped more malformed venue records",
       );
 
-    let firstSeen: WalletSighting[] = [];
+    let firstSeen: FirstSighting[] = [];
     const committed = await this.store.transaction(async (tx) => {
       const newFills = await insertFills(tx, fills);
       if (batch.fillWalletsLater) firstSeen = this.firstSightings(newFills);
       const newActivity = await insertActivity(tx, activity);
       const newResolutions = batch.resolutions?.length ? await recordResolutions(tx, batch.resolutions) : [];
       const sightings: WalletSighting[] = (batch.sightings ?? []).filter((s) => !isProtocolAddress(s.address));
-      if (batch.fillWalletsLater) await recordWalletSightings(tx, firstSeen, now, { firstOnly: true });
+      if (batch.fillWalletsLater) await recordFirstSightings(tx, firstSeen, now);
       else for (const f of newFills) sightings.push({ address: f.wallet, ts: f.ts });
       for (const a of newActivity) sightings.push({ address: a.wallet, ts: a.ts });
       await recordWalletSightings(tx, sightings, now);
@@ -131,11 +136,16 @@ export class BatchWriter {
   }
 
   /** The fills' wallets this process has not recorded yet (fills in chain order: each wallet's first is its earliest). */
-  private firstSightings(fills: readonly NewFill[]): WalletSighting[] {
-    const out = new Map<string, WalletSighting>();
-    for (const f of fills)
-      if (!this.recorded.has(f.wallet) && !out.has(f.wallet)) out.set(f.wallet, { address: f.wallet, ts: f.ts });
-    return [...out.values()];
+  private firstSightings(fills: readonly NewFill[]): FirstSighting[] {
+    const out: FirstSighting[] = [];
+    const seen = new Set<string>();
+    for (const f of fills) {
+      const wallet = f.wallet;
+      if (this.recorded.has(wallet) || seen.has(wallet)) continue;
+      seen.add(wallet);
+      out.push({ address: wallet, ts: f.ts });
+    }
+    return out;
   }
 }
 

@@ -8,7 +8,8 @@ import { storeBackends } from "../../test/support/backends.js";
 import { findWalletByName } from "../analytics/wallet-overview.js";
 import type { Store } from "./database.js";
 import { estimateNameIndexed, indexNameChanges, storeLower, textGrams, walletsNamed } from "./wallet-names.js";
-import { recordWalletSightings, type WalletSighting } from "./wallets.js";
+import { insertFills, type NewFill } from "./fills.js";
+import { recordFirstSightings, recordWalletSightings, recordWalletsOfFills, type WalletSighting } from "./wallets.js";
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 
@@ -146,5 +147,65 @@ describe.each(storeBackends)("name indexes on $kind", (backend) => {
     expect(await findWalletByName(store, "Shy-Lynx")).toBe(wallet(202));
     expect(await findWalletByName(store, "tidy-lynx")).toBe(wallet(201));
     expect(await findWalletByName(store, "no-such-trader")).toBeNull();
+  });
+
+  it("keeps names and the name index through a first sync's wallets: first seen per batch, the fills' times at its end", async () => {
+    const [named1, seenOnce, seenTwice] = [wallet(300), wallet(301), wallet(302)];
+    await record([{ address: named1, ts: 50, name: "Narwhal", pseudonym: "Deep-Diver" }]);
+    const rows = () =>
+      store.db
+        .selectFrom("wallets")
+        .select(["address", "name", "pseudonym", "first_seen", "last_seen", "updated_at"])
+        .where("address", "in", [named1, seenOnce, seenTwice])
+        .orderBy("address")
+        .execute();
+    const fill = (n: number, address: string, ts: number): NewFill => ({
+      fill_key: `chain:${String(n).padStart(10, "0")}:000000`,
+      source: "chain",
+      tx_hash: `0x${n}`,
+      wallet: address,
+      condition_id: "0xcond",
+      token_id: "1",
+      outcome_index: 0,
+      side: "BUY",
+      size: 1_000_000,
+      usd: 500_000,
+      price: 0.5,
+      fee: 0,
+      ts,
+    });
+    // A batch: each wallet at its first fill; the named wallet's row exists and is left as it is.
+    await store.transaction(async (tx) => {
+      await insertFills(tx, [fill(1, named1, 40), fill(2, seenTwice, 45), fill(3, seenOnce, 80)]);
+      await recordFirstSightings(
+        tx,
+        [
+          { address: named1, ts: 40 },
+          { address: seenTwice, ts: 45 },
+          { address: seenOnce, ts: 80 },
+        ],
+        2,
+      );
+    });
+    expect(await rows()).toEqual([
+      { address: named1, name: "Narwhal", pseudonym: "Deep-Diver", first_seen: 50, last_seen: 50, updated_at: 1 },
+      { address: seenOnce, name: null, pseudonym: null, first_seen: 80, last_seen: 80, updated_at: 2 },
+      { address: seenTwice, name: null, pseudonym: null, first_seen: 45, last_seen: 45, updated_at: 2 },
+    ]);
+    // The sync's end: every fill's times merged in; a row they do not change is not written.
+    await store.transaction(async (tx) => {
+      await insertFills(tx, [fill(4, seenTwice, 70), fill(5, named1, 60)]);
+      await recordWalletsOfFills(tx, 3);
+    });
+    expect(await rows()).toEqual([
+      { address: named1, name: "Narwhal", pseudonym: "Deep-Diver", first_seen: 40, last_seen: 60, updated_at: 3 },
+      { address: seenOnce, name: null, pseudonym: null, first_seen: 80, last_seen: 80, updated_at: 2 },
+      { address: seenTwice, name: null, pseudonym: null, first_seen: 45, last_seen: 70, updated_at: 3 },
+    ]);
+    // The names were not rewritten: nothing for the SQLite index to take, and both stores still name the wallet.
+    if (store.kind === "sqlite") expect(await count(sql`select wallet_rowid from wallet_name_changes`)).toBe(0);
+    expect(await named("narwhal")).toEqual([named1]);
+    expect(await named("diver")).toEqual([named1]);
+    expect(await documents()).toEqual(await namedWallets());
   });
 });
