@@ -24,6 +24,15 @@ export async function ledgerStamp(store: Store, wallet: string): Promise<string>
     : "none";
 }
 
+/**
+ * The wallet's latest fill and its statistics row: the first moves with each new fill of the wallet, the second once
+ * the Deriver has counted any fill stored since (a late one older than the latest included).
+ */
+export async function walletFillsStamp(store: Store, wallet: string): Promise<string> {
+  const [fills, ledger] = await Promise.all([fillsStamp(store, wallet), ledgerStamp(store, wallet)]);
+  return `${fills}|${ledger}`;
+}
+
 /** The market's latest fill (by time, then as stored): moves with each fill stored after the others. */
 export function marketFillsStamp(store: Store, conditionId: string): Promise<string> {
   return latestFillStamp(store, "condition_id", conditionId);

@@ -240,7 +240,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
     },
   );
 
-  walletTradesRoute(app, "/api/v2/wallet/:address/trades", access.premiumXApiKey, TAGS, wallets);
+  walletTradesRoute(app, "/api/v2/wallet/:address/trades", access.premiumXApiKey, TAGS, ctx);
 };
 
 /** The wallet core families, registered as one (each keeps its own hooks). */
