@@ -9,7 +9,7 @@ import { openPositions } from "../../analytics/wallet-positions.js";
 import { access, batch } from "../access.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
-import { ledgerStamp } from "../../analytics/wallet-stamps.js";
+import { positionsStamp } from "../../analytics/wallet-stamps.js";
 import { OverviewSender } from "./wallet-overview-sender.js";
 import { notFound } from "../errors.js";
 import { contractAddressBody, refuseContractAddresses, walletErrorResponses } from "../params.js";
@@ -123,10 +123,11 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
     },
     async (request, reply) => {
       const wallet = await reads.requireProxy(await requireAddress(request.params.address));
-      // Kept serialized as v2's positions are, while the Deriver has not written the wallet's rows again.
-      return answers.send(reply, `v1-positions|${wallet}`, await ledgerStamp(store, wallet), async () => {
+      // Kept serialized as v2's positions are (`positionsStamp`).
+      const { stamp, until } = await positionsStamp(store, wallet, reads.now(), fresh);
+      return answers.sendUntil(reply, `v1-positions|${wallet}`, stamp, async () => {
         const open = await openPositions(store, wallet, reads.now(), fresh);
-        return { address: wallet, ...open, count: open.positions.length };
+        return { answer: { address: wallet, ...open, count: open.positions.length }, until };
       });
     },
   );
