@@ -5,6 +5,7 @@
 import type { OutcomeSide } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import { queryRows } from "../store/raw-sql.js";
+import { walletFillTotals } from "../store/wallet-daily-fills.js";
 import type { Direction, EntryType } from "../store/schema.js";
 import { SECONDS_PER_DAY, loadMarkets, outcomeSide, usd } from "./insight-support.js";
 
@@ -188,15 +189,8 @@ export async function changesSince(store: Store, wallet: string, since: number, 
   const effective = Math.max(since, now - CHANGES_MAX_LOOKBACK);
   const counted = now - since >= CHANGES_MIN_AGE;
   const [totals, last, delta] = await Promise.all([
-    counted
-      ? store.db
-          .selectFrom("fills")
-          .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.sum<number>("usd").as("usd")])
-          .where("wallet", "=", wallet)
-          .where("ts", ">", effective)
-          .where("ts", "<=", now)
-          .executeTakeFirst()
-      : undefined,
+    // Whole days from the Deriver's daily sums, the range's first and last days from the fills.
+    counted ? walletFillTotals(store.db, store.kind, wallet, effective, now) : undefined,
     store.db
       .selectFrom("fills")
       .select([...fillColumns])
@@ -213,8 +207,8 @@ export async function changesSince(store: Store, wallet: string, since: number, 
     address: wallet,
     since,
     effective_since: effective,
-    trades_count: Number(totals?.n ?? 0),
-    volume_usd: usd(Number(totals?.usd ?? 0)),
+    trades_count: totals?.fills ?? 0,
+    volume_usd: usd(totals?.usd ?? 0),
     pnl_delta: delta,
     last_move: last
       ? {

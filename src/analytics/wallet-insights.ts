@@ -305,14 +305,32 @@ export const HOLD_BUCKETS: ReadonlyArray<readonly [number, number | null]> = [
   [30, null],
 ];
 
+/**
+ * The wallet's hold times: of the positions closed within the window (read from `positions_wallet_closed`, the
+ * window's range of it), and the open positions' count and average age (their first trades summed in the index).
+ */
 export async function walletHold(store: Store, wallet: string, now: number, config: Config) {
   const { holdWindowDays, holdMinPositions } = config.ledger;
-  const positions = await loadPositions(store, wallet);
   const from = now - holdWindowDays * SECONDS_PER_DAY;
-  const holds = positions
-    .filter((p) => !p.open && p.closed_ts !== null && p.closed_ts >= from)
-    .map((p) => p.closed_ts! - p.first_ts);
-  const open = positions.filter((p) => p.open);
+  const [closed, open] = await Promise.all([
+    store.db
+      .selectFrom("positions")
+      .select(["closed_ts", "first_ts"])
+      .where("wallet", "=", wallet)
+      .where("status", "=", "closed")
+      .where("closed_ts", ">=", from)
+      .execute(),
+    store.db
+      .selectFrom("positions")
+      .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.sum<number>("first_ts").as("first")])
+      .where("wallet", "=", wallet)
+      .where("status", "=", "open")
+      .executeTakeFirst(),
+  ]);
+  const holds = closed.map((p) => Number(p.closed_ts) - Number(p.first_ts));
+  const openCount = Number(open?.n ?? 0);
+  // Integers summed exactly, as adding each position's age was.
+  const openAgeSeconds = openCount * now - Number(open?.first ?? 0);
   const days = holds.map((s) => s / SECONDS_PER_DAY);
   return {
     address: wallet,
@@ -328,8 +346,7 @@ export async function walletHold(store: Store, wallet: string, now: number, conf
       max_days: max,
       count: days.filter((d) => d >= min && (max === null || d < max)).length,
     })),
-    open_positions: open.length,
-    open_avg_age_days:
-      open.length > 0 ? open.reduce((a, p) => a + (now - p.first_ts), 0) / open.length / SECONDS_PER_DAY : null,
+    open_positions: openCount,
+    open_avg_age_days: openCount > 0 ? openAgeSeconds / openCount / SECONDS_PER_DAY : null,
   };
 }

@@ -24,6 +24,37 @@ export async function ledgerStamp(store: Store, wallet: string): Promise<string>
     : "none";
 }
 
+/**
+ * The wallet's latest fill and its statistics row: the first moves with each new fill of the wallet, the second once
+ * the Deriver has counted any fill stored since (a late one older than the latest included).
+ */
+export async function walletFillsStamp(store: Store, wallet: string): Promise<string> {
+  const [fills, ledger] = await Promise.all([fillsStamp(store, wallet), ledgerStamp(store, wallet)]);
+  return `${fills}|${ledger}`;
+}
+
+/**
+ * What a wallet's open positions answer was computed from: its ledger rows and its venue sync (the price overlay,
+ * applied while the sync is at most `freshSeconds` old), with the first second at which the overlay goes stale.
+ */
+export async function positionsStamp(
+  store: Store,
+  wallet: string,
+  now: number,
+  freshSeconds: number,
+): Promise<{ stamp: string; until: number }> {
+  const [ledger, sync] = await Promise.all([
+    ledgerStamp(store, wallet),
+    store.db.selectFrom("wallet_sync").select(["synced_at", "status"]).where("wallet", "=", wallet).executeTakeFirst(),
+  ]);
+  const syncedAt = sync?.synced_at ?? null;
+  const fresh = sync?.status === "ok" && syncedAt !== null && syncedAt >= now - freshSeconds;
+  return {
+    stamp: `${ledger}|${sync?.status ?? "-"}:${syncedAt ?? "-"}`,
+    until: fresh ? Number(syncedAt) + freshSeconds + 1 : Number.POSITIVE_INFINITY,
+  };
+}
+
 /** The market's latest fill (by time, then as stored): moves with each fill stored after the others. */
 export function marketFillsStamp(store: Store, conditionId: string): Promise<string> {
   return latestFillStamp(store, "condition_id", conditionId);

@@ -27,6 +27,15 @@ export function sinceBound(since: number, now: number): number | null {
 }
 
 export async function walletTrades(store: Store, wallet: string, q: TradesQuery, now: number) {
+  return (await walletTradesUntil(store, wallet, q, now)).answer;
+}
+
+/**
+ * A page of the wallet's raw fills, with the first second at which the clock alone may change it: with `since=0`
+ * the window's start moves with the clock, and the page (or its `has_more`) changes once the oldest fill read (the
+ * one after the page included) leaves the window; otherwise only new fills change it.
+ */
+export async function walletTradesUntil(store: Store, wallet: string, q: TradesQuery, now: number) {
   let query = store.db
     .selectFrom("fills as f")
     .leftJoin("markets as m", "m.condition_id", "f.condition_id")
@@ -59,7 +68,10 @@ export async function walletTrades(store: Store, wallet: string, q: TradesQuery,
     .offset(q.offset)
     .execute();
   const page = rows.slice(0, q.limit);
-  return {
+  const oldest = rows.at(-1)?.ts;
+  const until =
+    q.since === 0 && oldest !== undefined ? Number(oldest) + DEFAULT_TRADES_WINDOW_SECONDS : Number.POSITIVE_INFINITY;
+  const answer = {
     count: page.length,
     has_more: rows.length > q.limit,
     trades: page.map((r) => ({
@@ -79,6 +91,7 @@ export async function walletTrades(store: Store, wallet: string, q: TradesQuery,
       fee_usd: r.fee / MICRO,
     })),
   };
+  return { answer, until };
 }
 
 type FeeSums = { fees: number; volume: number; fills: number };

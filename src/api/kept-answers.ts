@@ -32,6 +32,23 @@ export class KeptAnswers {
     const body = await this.bodies.get(`${key}|${stamp}`, async () => reply.serialize(await compute()) as string);
     return sendSerialized(reply, body);
   }
+
+  /**
+   * As `send`, for an answer that the clock alone changes too: `compute` tells the first second (unix) at which
+   * computing it again might give another answer, and it is not kept from then on.
+   */
+  async sendUntil(
+    reply: FastifyReply,
+    key: string,
+    stamp: string,
+    compute: () => Promise<{ answer: unknown; until: number }>,
+  ): Promise<FastifyReply> {
+    const body = await this.bodies.get(`${key}|${stamp}`, async () => {
+      const { answer, until } = await compute();
+      return { text: reply.serialize(answer) as string, until };
+    });
+    return sendSerialized(reply, body);
+  }
 }
 
 const perContext = new WeakMap<AppContext, KeptAnswers>();

@@ -262,6 +262,7 @@ export class BatchApplier {
       this.pending.rewrittenPositions.size === 0 &&
       !(withStats && this.pending.stats.size > 0) &&
       d.walletFees.size === 0 &&
+      d.walletDailyFills.size === 0 &&
       d.marketDailyPrices.size === 0 &&
       !refresh
     )
@@ -292,6 +293,7 @@ export class BatchApplier {
     );
     // The fees of the fills counted since the last write, added to the stored sums (cleared once written).
     const fees = d.walletFees.rows();
+    const walletDays = d.walletDailyFills.rows();
     // A day's close is its last fill by (ts, id): the ids of the batch's candidates, stored by now.
     const missing = d.marketDailyPrices.missingIds();
     if (missing.length > 0)
@@ -308,10 +310,12 @@ export class BatchApplier {
       await upsertRows(tx, "wallet_stats", stats);
       await updateRanks(tx, ranks);
       await upsertRows(tx, "wallet_fees", fees, "add");
+      await upsertRows(tx, "wallet_daily_fills", walletDays, "add");
       await upsertRows(tx, "market_daily_prices", prices, "add");
       if (refresh && stats.length + ranks.length > 0) await bumpStatsGeneration(tx);
     });
     d.walletFees.clear();
+    d.walletDailyFills.clear();
     d.marketDailyPrices.clear();
     this.pending.positionsWritten();
     if (withStats) this.pending.stats.clear();

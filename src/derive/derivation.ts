@@ -41,6 +41,7 @@ import { streamWalletEvents, type StreamedRow, type StreamScope } from "./event-
 import { positionRow, positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
 import { RecentVolumes } from "./recent-volumes.js";
 import { MarketDailyPriceSums } from "./market-daily-prices.js";
+import { WalletDailyFillSums } from "./wallet-daily-fills.js";
 import { WalletFeeSums } from "./wallet-fees.js";
 import {
   activityEvent,
@@ -86,6 +87,8 @@ export class Derivation {
    * every stored fill after a rebuild's replay, a batch's new fills after that.
    */
   readonly walletFees = new WalletFeeSums();
+  /** The fills counted here, per wallet and UTC day (`wallet_daily_fills`). */
+  readonly walletDailyFills = new WalletDailyFillSums();
   /** Each market's daily prices of the same fills (market-side ones), counted the same way. */
   readonly marketDailyPrices = new MarketDailyPriceSums();
   /** The latest event time applied, rewards and rebates aside: the ledger is complete up to it. */
@@ -206,13 +209,14 @@ export class Derivation {
   }
 
   /**
-   * Adds a fill seen for the first time to its market's totals and daily prices, its wallet's recent volumes and its
-   * fee sums. `id`: its row's, when read from the store (a batch's fills are handed over without).
+   * Adds a fill seen for the first time to its market's totals and daily prices, its wallet's recent volumes, its
+   * fee sums and its daily sums. `id`: its row's, when read from the store (a batch's fills are handed over without).
    */
   countFill(fill: StoredFill & { readonly id?: number }): void {
     this.marketTotals.add(fill.condition_id, fill.role, fill.entry_type, fill.usd);
     this.recentVolumes.add(fill.wallet, fill.ts, fill.role, fill.entry_type, fill.usd);
     this.walletFees.add(fill);
+    this.walletDailyFills.add(fill);
     this.marketDailyPrices.add(fill, fill.id ?? null);
   }
 

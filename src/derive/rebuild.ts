@@ -18,6 +18,7 @@ import type {
   PositionSnapshotsTable,
   PositionsTable,
   MarketDailyPricesTable,
+  WalletDailyFillsTable,
   WalletFeesTable,
 } from "../store/schema.js";
 import { Derivation, type DeriveConfig, type RecentRows } from "./derivation.js";
@@ -168,6 +169,7 @@ export interface DerivedTables {
   readonly dailyPoints: PnlPointsTable[];
   readonly hourlyPoints: PnlPointsTable[];
   readonly walletFees: WalletFeesTable[];
+  readonly walletDailyFills: WalletDailyFillsTable[];
   readonly marketDailyPrices: MarketDailyPricesTable[];
 }
 
@@ -196,6 +198,7 @@ export async function derivedTables(
     hourlyPoints: derived.hourlyPoints,
     // Every stored fill's sums; the Deriver's batches add theirs from zero.
     walletFees: derivation.walletFees.take(),
+    walletDailyFills: derivation.walletDailyFills.take(),
     marketDailyPrices: derivation.marketDailyPrices.take(),
   };
 }
@@ -220,6 +223,8 @@ export async function writeDerivedTables(
     await insertRows(tx, "pnl_points", tables.hourlyPoints);
     await deleteAll(tx, "wallet_fees");
     await insertRows(tx, "wallet_fees", tables.walletFees);
+    await deleteAll(tx, "wallet_daily_fills");
+    await insertRows(tx, "wallet_daily_fills", tables.walletDailyFills);
     await deleteAll(tx, "market_daily_prices");
     await insertRows(tx, "market_daily_prices", tables.marketDailyPrices);
     await bumpStatsGeneration(tx);

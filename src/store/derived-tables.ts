@@ -17,6 +17,7 @@ export type DerivedTable =
   | "position_snapshots"
   | "pnl_points"
   | "wallet_fees"
+  | "wallet_daily_fills"
   | "market_daily_prices";
 
 /** Each derived table's columns and primary key. */
@@ -125,6 +126,7 @@ export const DERIVED_TABLES: {
     columns: ["wallet", "month", "entry_type", "role", "fees", "volume", "fills", "charged"],
     key: ["wallet", "month", "entry_type", "role"],
   },
+  wallet_daily_fills: { columns: ["wallet", "day", "fills", "usd"], key: ["wallet", "day"] },
   market_daily_prices: {
     columns: ["condition_id", "day", "weighted", "shares", "trades", "usd", "close_ts", "close_id", "close_yes"],
     key: ["condition_id", "day"],

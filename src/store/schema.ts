@@ -278,6 +278,17 @@ export interface WalletFeesTable {
   charged: number;
 }
 
+/**
+ * A wallet's fills counted and their USD summed per UTC day (`day`: unix seconds / 86,400, floored), changes-since's
+ * whole days (src/store/wallet-daily-fills.ts); `usd` in micro-units.
+ */
+export interface WalletDailyFillsTable {
+  wallet: string;
+  day: number;
+  fills: number;
+  usd: number;
+}
+
 /** A market's market-side fills summed per UTC day (src/store/market-daily-prices.ts). */
 export interface MarketDailyPricesTable {
   condition_id: string;
@@ -446,6 +457,7 @@ export interface Database {
   position_snapshots: PositionSnapshotsTable;
   pnl_points: PnlPointsTable;
   wallet_fees: WalletFeesTable;
+  wallet_daily_fills: WalletDailyFillsTable;
   market_daily_prices: MarketDailyPricesTable;
   ingest_checkpoints: IngestCheckpointsTable;
   market_resolutions: MarketResolutionsTable;

@@ -216,7 +216,18 @@ describe("hold", () => {
       else close(body.median_hold_days, s.median_hold_days);
       expect(body.distribution.reduce((a: number, b: any) => a + b.count, 0)).toBe(n);
       expect(body.distribution[0].count).toBe(holds.filter((h) => h < 1).length);
-      expect(body.open_positions).toBe(f.posOf(s.wallet).filter((p) => p.status === "open").length);
+      const open = f.posOf(s.wallet).filter((p) => p.status === "open");
+      expect(body.open_positions).toBe(open.length);
+      // Mean, extremes and the open positions' average age, from every position row read here.
+      if (n < 3) expect(body.mean_hold_days).toBeNull();
+      else close(body.mean_hold_days, holds.reduce((a, h) => a + h, 0) / n);
+      if (n === 0) expect([body.shortest_hold_days, body.longest_hold_days]).toEqual([null, null]);
+      else {
+        close(body.shortest_hold_days, holds[0]!);
+        close(body.longest_hold_days, holds[n - 1]!);
+      }
+      if (open.length === 0) expect(body.open_avg_age_days).toBeNull();
+      else close(body.open_avg_age_days, open.reduce((a, p) => a + (f.w.now - p.first_ts), 0) / open.length / DAY);
     }
   });
 });

@@ -8,6 +8,8 @@ import { Type } from "typebox";
 import { openPositions } from "../../analytics/wallet-positions.js";
 import { access, batch } from "../access.js";
 import type { AppContext } from "../context.js";
+import { keptAnswers } from "../kept-answers.js";
+import { positionsStamp } from "../../analytics/wallet-stamps.js";
 import { OverviewSender } from "./wallet-overview-sender.js";
 import { notFound } from "../errors.js";
 import { contractAddressBody, refuseContractAddresses, walletErrorResponses } from "../params.js";
@@ -61,6 +63,7 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
   const overviews = new OverviewSender(ctx);
   const { store } = ctx;
   const fresh = ctx.config.ingest.walletSyncFreshSeconds;
+  const answers = keptAnswers(ctx);
 
   const requireAddress = async (param: string) => {
     const address = await reads.addressOf(param);
@@ -118,14 +121,18 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         response: { 200: V1Positions, ...walletErrorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const wallet = await reads.requireProxy(await requireAddress(request.params.address));
-      const open = await openPositions(store, wallet, reads.now(), fresh);
-      return { address: wallet, ...open, count: open.positions.length };
+      // Kept serialized as v2's positions are (`positionsStamp`).
+      const { stamp, until } = await positionsStamp(store, wallet, reads.now(), fresh);
+      return answers.sendUntil(reply, `v1-positions|${wallet}`, stamp, async () => {
+        const open = await openPositions(store, wallet, reads.now(), fresh);
+        return { answer: { address: wallet, ...open, count: open.positions.length }, until };
+      });
     },
   );
 
-  walletTradesRoute(app, "/api/public/v1/wallet/:address/trades", access.premiumAnyHeader, TAGS, reads);
+  walletTradesRoute(app, "/api/public/v1/wallet/:address/trades", access.premiumAnyHeader, TAGS, ctx);
 
   /** Resolves one batch item: its address, or why it has none. */
   const batchItem = async (input: string) => {

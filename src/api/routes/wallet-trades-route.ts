@@ -1,21 +1,28 @@
 /** The raw-fills route shared by `/api/v2/wallet/{address}/trades` and `/api/public/v1/wallet/{address}/trades`. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { walletTrades } from "../../analytics/wallet-trades.js";
+import { walletTradesUntil } from "../../analytics/wallet-trades.js";
+import { walletFillsStamp } from "../../analytics/wallet-stamps.js";
 import type { Access } from "../access.js";
 import type { AppContext } from "../context.js";
+import { keptAnswers } from "../kept-answers.js";
 import { Offset, WalletParams, walletErrorResponses } from "../params.js";
 import { IntLimit, TradesBody, TradesQuerystring } from "./wallet-schemas.js";
-import type { WalletReads } from "../../analytics/wallet-reads.js";
 
-/** A raw-fills route (v2 with X-API-Key, public v1 with either header): the same query and answer. */
+/**
+ * A raw-fills route (v2 with X-API-Key, public v1 with either header): the same query and answer, kept serialized
+ * per wallet and query while the wallet has no new fill (`walletFillsStamp`) and, with `since=0`, until the window's
+ * start passes the oldest fill it read.
+ */
 export function walletTradesRoute(
   app: Parameters<FastifyPluginAsyncTypebox<AppContext>>[0],
   url: string,
   preset: Access,
   tags: string[],
-  wallets: WalletReads,
+  ctx: AppContext,
 ): void {
+  const { wallets } = ctx;
+  const answers = keptAnswers(ctx);
   app.get(
     url,
     {
@@ -30,9 +37,13 @@ export function walletTradesRoute(
         response: { 200: TradesBody, ...walletErrorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
-      return walletTrades(wallets.store, wallet, request.query, wallets.now());
+      const q = request.query;
+      const key = `trades|${wallet}|${q.limit}|${q.offset}|${q.since}|${q.before}`;
+      return answers.sendUntil(reply, key, await walletFillsStamp(wallets.store, wallet), () =>
+        walletTradesUntil(wallets.store, wallet, q, wallets.now()),
+      );
     },
   );
 }

@@ -17,7 +17,7 @@ import { walletFees } from "../../analytics/wallet-trades.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
-import { ledgerStamp } from "../../analytics/wallet-stamps.js";
+import { ledgerStamp, positionsStamp } from "../../analytics/wallet-stamps.js";
 import { OverviewSender } from "./wallet-overview-sender.js";
 import { validationError } from "../errors.js";
 import { Offset, WalletParams, refuseContractAddresses, walletErrorResponses } from "../params.js";
@@ -125,24 +125,22 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
     async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address, request.query.proxy);
       const { offset, limit } = request.query;
-      return answers.send(
-        reply,
-        `positions|${wallet}|${offset}|${limit}`,
-        await ledgerStamp(store, wallet),
-        async () => {
-          const open = await openPositions(store, wallet, wallets.now(), ctx.config.ingest.walletSyncFreshSeconds);
-          const page = byCurrentValue(open.positions).slice(offset, offset + (limit ?? POSITIONS_CAP));
-          return {
-            address: wallet,
-            positions: page,
-            source: open.source,
-            is_estimated: open.is_estimated,
-            count: page.length,
-            total: open.positions.length,
-            offset,
-          };
-        },
-      );
+      const fresh = ctx.config.ingest.walletSyncFreshSeconds;
+      const { stamp, until } = await positionsStamp(store, wallet, wallets.now(), fresh);
+      return answers.sendUntil(reply, `positions|${wallet}|${offset}|${limit}`, stamp, async () => {
+        const open = await openPositions(store, wallet, wallets.now(), fresh);
+        const page = byCurrentValue(open.positions).slice(offset, offset + (limit ?? POSITIONS_CAP));
+        const answer = {
+          address: wallet,
+          positions: page,
+          source: open.source,
+          is_estimated: open.is_estimated,
+          count: page.length,
+          total: open.positions.length,
+          offset,
+        };
+        return { answer, until };
+      });
     },
   );
 
@@ -240,7 +238,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
     },
   );
 
-  walletTradesRoute(app, "/api/v2/wallet/:address/trades", access.premiumXApiKey, TAGS, wallets);
+  walletTradesRoute(app, "/api/v2/wallet/:address/trades", access.premiumXApiKey, TAGS, ctx);
 };
 
 /** The wallet core families, registered as one (each keeps its own hooks). */

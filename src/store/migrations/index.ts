@@ -20,6 +20,7 @@ import { drilldownFillIndexes } from "./0014_drilldown_fill_indexes.js";
 import { partitionedFills } from "./0016_partitioned_fills.js";
 import { walletFees } from "./0017_wallet_fees.js";
 import { marketDailyPrices } from "./0018_market_daily_prices.js";
+import { walletHistory } from "./0021_wallet_history.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -39,4 +40,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0016_partitioned_fills": partitionedFills,
   "0017_wallet_fees": walletFees,
   "0018_market_daily_prices": marketDailyPrices,
+  "0021_wallet_history": walletHistory,
 };

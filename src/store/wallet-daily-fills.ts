@@ -1,0 +1,71 @@
+/**
+ * `wallet_daily_fills` (src/store/schema.ts): a wallet's fills counted and their USD summed per UTC day. The rows are
+ * computed by src/derive/wallet-daily-fills.ts (the Deriver and `rebuild`); here are the SQL that fills the table
+ * from stored fills (the migration that adds it) and the read of a time range: its whole days from the table, the
+ * days it starts and ends within from the fills.
+ */
+import { sql, type Kysely } from "kysely";
+import type { StoreKind } from "./migrations/column-types.js";
+import { queryRows } from "./raw-sql.js";
+import type { Database } from "./schema.js";
+
+export const FILL_DAY_SECONDS = 86_400;
+
+/** The UTC day of a unix time, as the table numbers it. */
+export function fillDay(ts: number): number {
+  return Math.floor(ts / FILL_DAY_SECONDS);
+}
+
+/** Replaces the table's rows with the sums of every stored fill, in one statement. */
+// biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
+export async function fillWalletDailyFillsFromFills(db: Kysely<any>, kind: StoreKind): Promise<void> {
+  // Integer division of non-negative times floors on both stores.
+  const day =
+    kind === "sqlite" ? sql`ts / ${sql.lit(FILL_DAY_SECONDS)}` : sql`(ts / ${sql.lit(FILL_DAY_SECONDS)})::bigint`;
+  await sql`delete from wallet_daily_fills`.execute(db);
+  await sql`insert into wallet_daily_fills (wallet, day, fills, usd)
+    select wallet, ${day}, count(*), sum(usd) from fills group by wallet, ${day}`.execute(db);
+}
+
+export interface FillTotals {
+  fills: number;
+  /** Micro-units. */
+  usd: number;
+}
+
+const NONE: FillTotals = { fills: 0, usd: 0 };
+
+const PART = "select count(*) as n, coalesce(sum(usd), 0) as usd from fills where wallet = ? and ts > ? and ts <= ?";
+const DAYS =
+  "select coalesce(sum(fills), 0) as n, coalesce(sum(usd), 0) as usd from wallet_daily_fills where wallet = ? and day >= ? and day <= ?";
+
+/**
+ * The wallet's fills with `from < ts <= to`: counted and summed from the fills themselves over the range's first and
+ * last (partial) days, from the table over the whole days between (one range of its primary key). So a request reads
+ * at most two days of the wallet's fills, however long the range.
+ */
+export async function walletFillTotals(
+  db: Kysely<Database>,
+  kind: StoreKind,
+  wallet: string,
+  from: number,
+  to: number,
+): Promise<FillTotals> {
+  if (to <= from) return { fills: 0, usd: 0 };
+  // Whole days: every second of them in (from, to].
+  const first = Math.ceil((from + 1) / FILL_DAY_SECONDS);
+  const last = Math.floor((to + 1) / FILL_DAY_SECONDS) - 1;
+  const read = async (text: string, params: readonly unknown[]) => {
+    const [row] = await queryRows<{ n: number; usd: number }>(db, kind, text, params);
+    return { fills: Number(row?.n ?? 0), usd: Number(row?.usd ?? 0) };
+  };
+  if (first > last) return read(PART, [wallet, from, to]);
+  const before = first * FILL_DAY_SECONDS - 1;
+  const after = (last + 1) * FILL_DAY_SECONDS - 1;
+  const parts = await Promise.all([
+    before > from ? read(PART, [wallet, from, before]) : NONE,
+    read(DAYS, [wallet, first, last]),
+    to > after ? read(PART, [wallet, after, to]) : NONE,
+  ]);
+  return parts.reduce((a, b) => ({ fills: a.fills + b.fills, usd: a.usd + b.usd }));
+}
