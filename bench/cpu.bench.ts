@@ -44,7 +44,11 @@ const targets: Array<{ label: string; path: string; headers: Record<string, stri
   { label: "GET /api/v2/wallet/{address}/overview", path: `/api/v2/wallet/${wallet}/overview`, headers: premium },
   { label: "GET /api/v2/market/{market_id}", path: `/api/v2/market/${market}`, headers: premium },
   { label: "GET /api/v2/whales/leaderboard", path: "/api/v2/whales/leaderboard", headers: premium },
-  { label: "GET /api/v2/whales/leaderboard (no gzip)", path: "/api/v2/whales/leaderboard", headers: { "x-api-key": fixtures.premiumKey } },
+  {
+    label: "GET /api/v2/whales/leaderboard (no gzip)",
+    path: "/api/v2/whales/leaderboard",
+    headers: { "x-api-key": fixtures.premiumKey },
+  },
 ];
 
 const service = await startService(dataDir, fixtures.end);
