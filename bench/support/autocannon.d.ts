@@ -15,6 +15,9 @@ declare module "autocannon" {
     url: string | string[];
     connections?: number;
     duration?: number;
+    /** Requests to send in all (instead of a duration). */
+    amount?: number;
+    headers?: Record<string, string>;
     overallRate?: number;
     requests?: Array<Record<string, unknown>>;
   }

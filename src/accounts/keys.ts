@@ -4,7 +4,7 @@
  * Keys are random (about 190 bits of secret), so a fast hash is enough: nothing to brute-force.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Kysely, Transaction } from "kysely";
+import { createQueryId, type CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { Database, KeyStatus, Plan } from "../store/schema.js";
 
 export const KEY_PREFIX = "pelagic_";
@@ -229,23 +229,49 @@ export async function listKeys(db: Kysely<Database>, account?: string): Promise<
 
 const DUMMY_HASH = hashKey("pelagic_dummy");
 
+interface KeyRow {
+  id: number;
+  secret_hash: string;
+  status: KeyStatus;
+  rate_limit_per_minute: number | null;
+  name: string;
+  plan: Plan;
+}
+
+/**
+ * The key lookup, compiled once per database: every request that sends a key runs it, and building and compiling
+ * the query again each time cost more than running it (only the lookup id, its one parameter, differs).
+ */
+const keyLookups = new WeakMap<Kysely<Database>, CompiledQuery<KeyRow>>();
+
+function keyLookup(db: Kysely<Database>): CompiledQuery<KeyRow> {
+  let compiled = keyLookups.get(db);
+  if (!compiled) {
+    compiled = db
+      .selectFrom("api_keys")
+      .innerJoin("accounts", "accounts.id", "api_keys.account_id")
+      .select([
+        "api_keys.id",
+        "api_keys.secret_hash",
+        "api_keys.status",
+        "api_keys.rate_limit_per_minute",
+        "accounts.name",
+        "accounts.plan",
+      ])
+      .where("api_keys.lookup_id", "=", "")
+      .compile();
+    keyLookups.set(db, compiled);
+  }
+  return compiled;
+}
+
 /** Checks a presented key. Unknown keys cost the same hash and comparison as known ones. */
 export async function verifyKey(db: Kysely<Database>, presented: string): Promise<KeyCheck> {
   if (!looksLikeKey(presented)) return { status: "invalid" };
   const lookupId = presented.slice(KEY_PREFIX.length, KEY_PREFIX.length + LOOKUP_LENGTH);
-  const row = await db
-    .selectFrom("api_keys")
-    .innerJoin("accounts", "accounts.id", "api_keys.account_id")
-    .select([
-      "api_keys.id",
-      "api_keys.secret_hash",
-      "api_keys.status",
-      "api_keys.rate_limit_per_minute",
-      "accounts.name",
-      "accounts.plan",
-    ])
-    .where("api_keys.lookup_id", "=", lookupId)
-    .executeTakeFirst();
+  const lookup = keyLookup(db);
+  const { rows } = await db.executeQuery<KeyRow>({ ...lookup, parameters: [lookupId], queryId: createQueryId() });
+  const row = rows[0];
   const presentedHash = hashKey(presented);
   const stored = row ? Buffer.from(row.secret_hash, "hex") : DUMMY_HASH;
   const matches = timingSafeEqual(presentedHash, stored) && row !== undefined;

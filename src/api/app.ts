@@ -61,6 +61,8 @@ class AccessLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const ms = reply.elapsedTime;
+    // At the usual levels nothing is written for a quick answer: the line is built only when it will be.
+    if (!error && ms <= this.slowMs && !(reply.log as Logger).isLevelEnabled("debug")) return;
     const line = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms * 10) / 10 };
     if (error) reply.log.error({ ...line, err: error }, "request errored");
     else if (ms > this.slowMs) reply.log.warn(line, "slow request");

@@ -53,24 +53,32 @@ export const SECURITY_SCHEMES = {
   BearerAuth: { type: "http", scheme: "bearer", description: "API key as a Bearer token (Premium)" },
 } as const;
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
 function presentedKey(request: FastifyRequest): PresentedKey {
   const out: PresentedKey = {};
   const xApiKey = request.headers["x-api-key"];
-  if (typeof xApiKey === "string" && xApiKey.trim()) out.xApiKey = xApiKey.trim();
+  const apiKey = typeof xApiKey === "string" ? xApiKey.trim() : "";
+  if (apiKey) out.xApiKey = apiKey;
   const authorization = request.headers.authorization;
-  if (typeof authorization === "string" && authorization.trim()) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
+  const bearer = typeof authorization === "string" ? authorization.trim() : "";
+  if (bearer) {
+    const match = BEARER.exec(bearer);
     if (match) out.bearer = match[1];
     else out.otherAuthorization = true;
   }
   return out;
 }
 
-function acceptedKey(presented: PresentedKey, headers: Access["headers"]): Pick<RequestAuth, "key" | "header"> {
-  if (headers !== "bearer" && presented.xApiKey) return { key: presented.xApiKey, header: "X-API-Key" };
-  if (headers !== "x-api-key" && presented.bearer) return { key: presented.bearer, header: "Authorization" };
-  return {};
+/** The authentication of a request: what it presented, and the key this route accepts from it, if any. */
+function authOf(presented: PresentedKey, headers: Access["headers"]): RequestAuth {
+  if (headers !== "bearer" && presented.xApiKey) return { presented, key: presented.xApiKey, header: "X-API-Key" };
+  if (headers !== "x-api-key" && presented.bearer) return { presented, key: presented.bearer, header: "Authorization" };
+  return { presented };
 }
+
+/** The rule of a request that matched no route (a 404). */
+const UNMATCHED: Access = { kind: "public", headers: "either" };
 
 const HOW_TO_SEND: Record<Access["headers"], string> = {
   "x-api-key": "send it as X-API-Key: <API_KEY>",
@@ -139,12 +147,11 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
     }
   });
 
-  /** The budget a request draws from: its key's when it sent a valid one, else its client IP's. */
-  const budgetOf = (request: FastifyRequest): { bucket: string; limit: number } => {
+  /** The budget's limit of a request: its key's when it sent a valid one, else its client IP's (clientOf). */
+  const limitOf = (request: FastifyRequest): number => {
     const check = request.auth.check;
-    if (check?.status !== "valid") return { bucket: clientOf(request), limit: limits.freePerMinute };
-    const planLimit = check.plan === "premium" ? limits.premiumPerMinute : limits.freePerMinute;
-    return { bucket: clientOf(request), limit: check.rateLimitPerMinute ?? planLimit };
+    if (check?.status !== "valid") return limits.freePerMinute;
+    return check.rateLimitPerMinute ?? (check.plan === "premium" ? limits.premiumPerMinute : limits.freePerMinute);
   };
 
   /**
@@ -158,8 +165,7 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
     declaresCost: boolean,
     consumedBefore = 0,
   ) => {
-    const { bucket, limit } = budgetOf(request);
-    const decision = await ctx.platform.rateLimiter.consume(bucket, limit, cost);
+    const decision = await ctx.platform.rateLimiter.consume(clientOf(request), limitOf(request), cost);
     request.auth.rate = decision;
     reply.header("X-RateLimit-Limit", decision.limit).header("X-RateLimit-Remaining", decision.remaining);
     if (declaresCost) reply.header("X-RateLimit-Consumed", consumedBefore + decision.consumed);
@@ -171,20 +177,20 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
   };
 
   app.addHook("onRequest", async (request, reply) => {
-    const rule: Access = request.routeOptions.config.access ?? { kind: "public", headers: "either" };
-    request.auth = { presented: {} };
+    const rule: Access = request.routeOptions.config.access ?? UNMATCHED;
     if (rule.kind === "local") {
+      request.auth = { presented: {} };
       if (isLocalRequest(request)) return;
       await consume(request, reply, 1, false);
       throw new HttpError(404, "Not Found");
     }
     const presented = presentedKey(request);
-    const accepted = acceptedKey(presented, rule.headers);
-    request.auth = { presented, ...accepted };
-    if (accepted.key) request.auth.check = await verifyKey(ctx.primary.db, accepted.key);
+    const auth = authOf(presented, rule.headers);
+    request.auth = auth;
+    if (auth.key) auth.check = await verifyKey(ctx.primary.db, auth.key);
     if (rule.kind === "premium") {
-      const refusal = accepted.key
-        ? refusalOf(request.auth.check as KeyCheck)
+      const refusal = auth.key
+        ? refusalOf(auth.check as KeyCheck)
         : new HttpError(401, missingKeyDetail(presented, rule.headers));
       if (refusal) {
         // A refused call still counts, against the client IP, so that guessing keys is throttled too.
@@ -198,11 +204,14 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
     await consume(request, reply, typeof rule.cost === "number" ? rule.cost : 1, rule.cost !== undefined);
   });
 
-  app.addHook("preHandler", async (request, reply) => {
+  // A callback hook: most routes have nothing to do here, and an async hook costs a promise and a turn of the
+  // microtask queue on every request.
+  app.addHook("preHandler", (request, reply, done) => {
     const rule = request.routeOptions.config.access;
-    if (typeof rule?.cost !== "function" || rule.kind === "local") return;
+    if (typeof rule?.cost !== "function" || rule.kind === "local") return done();
     const rest = rule.cost(request) - 1;
-    if (rest > 0) await consume(request, reply, rest, true, 1);
+    if (rest <= 0) return done();
+    consume(request, reply, rest, true, 1).then(() => done(), done);
   });
 }
 

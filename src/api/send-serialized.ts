@@ -6,10 +6,21 @@
 import type { FastifyReply } from "fastify";
 import type { SerializedBody } from "./body-cache.js";
 
+/** The last Accept-Encoding header read and its answer: clients send the same one request after request. */
+let lastHeader = "";
+let lastAccepts = false;
+
 /** Whether an Accept-Encoding header admits gzip: `gzip`, `x-gzip` or `*`, unless given q=0. */
 export function acceptsGzip(header: string | string[] | undefined): boolean {
   const text = Array.isArray(header) ? header.join(",") : header;
   if (!text) return false;
+  if (text === lastHeader) return lastAccepts;
+  lastAccepts = parseAcceptsGzip(text);
+  lastHeader = text;
+  return lastAccepts;
+}
+
+function parseAcceptsGzip(text: string): boolean {
   let gzip: boolean | undefined;
   let any = false;
   for (const part of text.split(",")) {
