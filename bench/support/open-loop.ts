@@ -33,6 +33,13 @@ export interface OpenLoopFigures {
 }
 
 const MAX_SOCKETS = 512;
+
+/** The service fell so far behind the rate that MAX_SOCKETS requests were waiting: no percentile would mean much. */
+export class FellBehind extends Error {
+  constructor() {
+    super(`open-loop client: more than ${MAX_SOCKETS} requests outstanding; the service is far behind the rate`);
+  }
+}
 const HEADER_END = Buffer.from("\r\n\r\n");
 
 /** One keep-alive socket; `send` resolves with the status code once the whole answer has arrived. */
@@ -99,10 +106,7 @@ export async function openLoop(base: string | readonly string[], options: OpenLo
     const { url, connections } = server;
     let free = connections.find((c) => !c.busy);
     if (!free) {
-      if (connections.length >= MAX_SOCKETS)
-        throw new Error(
-          `open-loop client: more than ${MAX_SOCKETS} requests outstanding; the service is far behind the rate`,
-        );
+      if (connections.length >= MAX_SOCKETS) throw new FellBehind();
       free = new Connection(url.hostname, Number(url.port), (error) => fail(error));
       connections.push(free);
     }
@@ -116,6 +120,9 @@ export async function openLoop(base: string | readonly string[], options: OpenLo
   let sent = 0;
   let answered = 0;
   const start = performance.now();
+  const closeAll = () => {
+    for (const server of servers) for (const c of server.connections) c.close();
+  };
   await new Promise<void>((resolve, reject) => {
     fail = reject;
     const tick = () => {
@@ -139,8 +146,7 @@ export async function openLoop(base: string | readonly string[], options: OpenLo
       if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
     };
     tick();
-  });
-  for (const server of servers) for (const c of server.connections) c.close();
+  }).finally(closeAll);
   const sorted = latencies.sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
   return { p50: at(0.5), p99: at(0.99), p999: at(0.999), max: sorted[sorted.length - 1] as number, non2xx };
