@@ -120,9 +120,22 @@ function marketRowsAfter(store: Store, after: string) {
  */
 async function tablesFingerprint(store: Store): Promise<string> {
   const { rows } = await sql<Record<string, number | string>>`select
+      (select count(*) from market_stats) as stats, (select coalesce(sum(computed_at), 0) from market_stats) as stats_computed`.execute(
+    store.db,
+  );
+  return `${await marketFactsFingerprint(store)}:${Object.values(rows[0] ?? {})
+    .map(Number)
+    .join(":")}`;
+}
+
+/**
+ * Row counts and sums of the update times of the markets, events and chain resolutions: what the venue's sync and
+ * the chain write (not the Deriver's market_stats). Also the whale book's stamp of its market facts.
+ */
+export async function marketFactsFingerprint(store: Store): Promise<string> {
+  const { rows } = await sql<Record<string, number | string>>`select
       (select count(*) from markets) as markets, (select coalesce(sum(updated_at), 0) from markets) as markets_updated,
       (select count(*) from events) as events, (select coalesce(sum(updated_at), 0) from events) as events_updated,
-      (select count(*) from market_stats) as stats, (select coalesce(sum(computed_at), 0) from market_stats) as stats_computed,
       (select count(*) from market_resolutions) as resolutions`.execute(store.db);
   return Object.values(rows[0] ?? {})
     .map(Number)

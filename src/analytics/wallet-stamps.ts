@@ -19,9 +19,18 @@ export async function ledgerStamp(store: Store, wallet: string): Promise<string>
     .select(["computed_at", "total_trades", "total_pnl", "realized_pnl", "active_count"])
     .where("wallet", "=", wallet)
     .executeTakeFirst();
-  return row
-    ? `${row.computed_at}:${row.total_trades}:${row.total_pnl}:${row.realized_pnl}:${row.active_count}`
-    : "none";
+  return row ? statsRowStamp(row) : "none";
+}
+
+/** The stamp of a wallet_stats row (its figures that move with each write of the wallet's positions). */
+export function statsRowStamp(row: {
+  computed_at: number;
+  total_trades: number;
+  total_pnl: number;
+  realized_pnl: number;
+  active_count: number;
+}): string {
+  return `${row.computed_at}:${row.total_trades}:${row.total_pnl}:${row.realized_pnl}:${row.active_count}`;
 }
 
 /**

@@ -5,8 +5,10 @@
  * active-whale-markets read, so that a request reads only the asking wallet's own positions (one indexed read)
  * instead of every position in every market that wallet ever traded. Loaded at start, then reloaded in the
  * background once older than WHALE_BOOK_REFRESH_SECONDS or once the Deriver rewrote wallet_stats (the Smart Money
- * set may have changed), while the previous copy answers; `version` moves with each load, and keys the answers the
- * routes keep serialized.
+ * set may have changed), while the previous copy answers. A reload reads the whales' statistics rows first and
+ * then only the positions of the whales whose row moved (and the markets only when their tables did); `version`
+ * moves only when what it read differs from the previous copy, and keys the answers the routes keep serialized,
+ * so a reload that finds nothing new keeps them.
  */
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
@@ -15,6 +17,8 @@ import type { PositionsTable } from "../store/schema.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import { KeptCopy } from "./kept-copy.js";
 import { loadAllMarkets, outcomeSide, usd, type MarketInfo } from "./insight-support.js";
+import { marketFactsFingerprint } from "./market-index.js";
+import { statsRowStamp } from "./wallet-stamps.js";
 import { rankGroups, type WhaleGroup } from "./whale-groups.js";
 
 const WALLETS_PER_QUERY = 4;
@@ -47,7 +51,7 @@ export interface BookWhale {
 }
 
 export interface WhaleBookView {
-  /** Moves with each load. */
+  /** Moves with each load that read something the previous copy did not hold. */
   readonly version: number;
   readonly whales: ReadonlyMap<string, BookWhale>;
   /** The whales' addresses by number (in address order). */
@@ -83,22 +87,71 @@ type PositionRow = Pick<
   | "status"
 >;
 
-async function loadBook(store: Store, now: number, version: number): Promise<WhaleBookView> {
+interface WhaleRow {
+  wallet: string;
+  total_pnl: number;
+  win_rate: number;
+  profit_factor: number;
+  name: string | null;
+  pseudonym: string | null;
+  computed_at: number;
+  total_trades: number;
+  realized_pnl: number;
+  active_count: number;
+}
+
+/** What a load read, handed to the next one: per whale its statistics row's stamp and positions, the markets. */
+interface LoadInputs {
+  /** Every whale row (figures, names, stamps) as one string: the whale set and figures are unchanged while equal. */
+  readonly whalesKey: string;
+  readonly positions: ReadonlyMap<string, { stamp: string; rows: readonly PositionRow[]; key: string }>;
+  readonly marketsStamp: string;
+  readonly marketsKey: string;
+}
+
+/** A loaded copy with what it was loaded from. */
+export interface LoadedBook extends WhaleBookView {
+  readonly inputs: LoadInputs;
+}
+
+const rowsKey = (rows: readonly PositionRow[]) =>
+  rows
+    .map(
+      (r) =>
+        `${r.condition_id}/${r.outcome_index}:${r.shares}:${r.avg_price}:${r.total_bought}:${r.realized_pnl}:${r.fees}:${r.status}`,
+    )
+    .join(";");
+
+/**
+ * Loads the copy, reusing what `previous` read where its stamps say it is unchanged: the positions of a whale whose
+ * statistics row is as it was (the Deriver writes a wallet's positions in the transaction that writes its
+ * statistics, the stamp the kept wallet answers use), the markets while their tables' fingerprint stands. When
+ * nothing it read differs from `previous` (whale set, figures, names, positions, market facts), `previous` is
+ * returned again with the new `asOf`: same version, so the answers kept under it stand.
+ */
+export async function loadBook(
+  store: Store,
+  now: number,
+  previous: LoadedBook | null,
+  nextVersion: () => number,
+): Promise<LoadedBook> {
   const generation = await readDeriveState(store.db, STATS_GENERATION);
-  const whaleRows = await queryRows<{
-    wallet: string;
-    total_pnl: number;
-    win_rate: number;
-    profit_factor: number;
-    name: string | null;
-    pseudonym: string | null;
-  }>(
+  const whaleRows = await queryRows<WhaleRow>(
     store.db,
     store.kind,
-    "select s.wallet, s.total_pnl, s.win_rate, s.profit_factor, w.name, w.pseudonym from wallet_stats s left join wallets w on w.address = s.wallet where s.is_smart = 1",
+    `select s.wallet, s.total_pnl, s.win_rate, s.profit_factor, w.name, w.pseudonym, s.computed_at, s.total_trades,
+       s.realized_pnl, s.active_count from wallet_stats s left join wallets w on w.address = s.wallet where s.is_smart = 1`,
   );
-  const whales = new Map<string, BookWhale>();
   whaleRows.sort((a, b) => (a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : 0));
+  const whalesKey = whaleRows
+    .map((r) => `${r.wallet},${r.win_rate},${r.profit_factor},${r.name},${r.pseudonym},${statsRowStamp(r)}`)
+    .join(";");
+  const marketsStamp = await marketFactsFingerprint(store);
+  const before = previous?.inputs;
+  if (previous && before && whalesKey === before.whalesKey && marketsStamp === before.marketsStamp)
+    return { ...previous, asOf: now, generation };
+
+  const whales = new Map<string, BookWhale>();
   for (const r of whaleRows) {
     whales.set(r.wallet, {
       name: r.name || r.pseudonym || null,
@@ -107,25 +160,76 @@ async function loadBook(store: Store, now: number, version: number): Promise<Wha
       profit_factor: Number(r.profit_factor),
     });
   }
-  const rows = await inSlices(
-    [...whales.keys()],
+  // Only the whales whose statistics row moved (or that joined) are read again, a few per query.
+  const stamps = new Map(whaleRows.map((r) => [r.wallet, statsRowStamp(r)]));
+  const stale = [...stamps].filter(([w, stamp]) => before?.positions.get(w)?.stamp !== stamp).map(([w]) => w);
+  // Each slice's rows are keyed per whale as they come, between two reads: no step holds the event loop long.
+  const fresh = new Map<string, { stamp: string; rows: readonly PositionRow[]; key: string }>();
+  await inSlices(
+    stale,
     async (slice) => {
       const page = await queryRows<PositionRow>(
         store.db,
         store.kind,
         `select wallet, condition_id, outcome_index, shares, avg_price, total_bought, realized_pnl, fees, status from positions
-          where wallet in ${placeholders(slice.length)} and (total_bought > 0 or (status = 'open' and shares > 0))`,
+          where wallet in ${placeholders(slice.length)} and (total_bought > 0 or (status = 'open' and shares > 0))
+          order by wallet, condition_id, outcome_index`,
         slice,
       );
-      await new Promise((resolve) => setImmediate(resolve));
-      return page;
+      for (const wallet of slice) {
+        const rows = page.filter((r) => r.wallet === wallet);
+        fresh.set(wallet, { stamp: stamps.get(wallet)!, rows, key: rowsKey(rows) });
+      }
+      await yieldToLoop();
+      return [];
     },
     WALLETS_PER_QUERY,
   );
+  const positions = new Map<string, { stamp: string; rows: readonly PositionRow[]; key: string }>();
+  let positionsMoved = before === undefined || before.positions.size !== stamps.size;
+  for (const wallet of stamps.keys()) {
+    const kept = before?.positions.get(wallet);
+    const read = fresh.get(wallet);
+    if (read && kept?.key !== read.key) positionsMoved = true;
+    positions.set(wallet, read ?? kept!);
+  }
+  const markets = previous && marketsStamp === before?.marketsStamp ? previous.markets : await loadAllMarkets(store);
+  const marketsKey =
+    previous && markets === previous.markets ? before!.marketsKey : JSON.stringify([...markets.values()]);
+  const figuresMoved = whaleRows.some((r) => {
+    const was = previous?.whales.get(r.wallet);
+    const is = whales.get(r.wallet)!;
+    return (
+      !was ||
+      was.name !== is.name ||
+      was.total_pnl !== is.total_pnl ||
+      was.win_rate !== is.win_rate ||
+      was.profit_factor !== is.profit_factor
+    );
+  });
+  const inputs: LoadInputs = { whalesKey, positions, marketsStamp, marketsKey };
+  if (previous && !positionsMoved && !figuresMoved && marketsKey === before?.marketsKey)
+    return { ...previous, asOf: now, generation, inputs };
+  return { ...(await buildBook(whales, positions, markets)), version: nextVersion(), generation, asOf: now, inputs };
+}
+
+/** Whales whose positions are indexed between two turns of the event loop while the copy is built. */
+const WHALES_PER_STEP = 16;
+
+const yieldToLoop = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The copy's indexes and ranked groups, from every whale's positions (in address order), in steps of
+ * WHALES_PER_STEP whales and one ranking at a time, the event loop serving requests in between.
+ */
+async function buildBook(
+  whales: Map<string, BookWhale>,
+  positions: ReadonlyMap<string, { rows: readonly PositionRow[] }>,
+  markets: ReadonlyMap<string, MarketInfo>,
+) {
   const whaleAddresses = [...whales.keys()];
   const whaleNumber = new Map(whaleAddresses.map((w, i) => [w, i]));
   const boughtByPair = new Map<string, BookPosition[]>();
-  const markets = await loadAllMarkets(store);
   type Member = { conditionId: string; outcomeIndex: number; whale: number; figure: number };
   const won = new Map<string, Member[]>();
   const active = new Map<string, Member[]>();
@@ -134,47 +238,45 @@ async function loadBook(store: Store, now: number, version: number): Promise<Wha
     if (list) list.push(item);
     else map.set(key, [item]);
   };
-  for (const r of rows) {
-    const shares = Number(r.shares);
-    const p: BookPosition = {
-      wallet: r.wallet,
-      whale: whaleNumber.get(r.wallet)!,
-      condition_id: r.condition_id,
-      outcome_index: Number(r.outcome_index),
-      shares,
-      avg_price: Number(r.avg_price),
-      net_usd: usd(Number(r.realized_pnl) - Number(r.fees)),
-      bought: Number(r.total_bought) > 0,
-      held: r.status === "open" && shares > 0,
-    };
-    const market = markets.get(p.condition_id);
-    const key = pairKey(p.condition_id, p.outcome_index);
-    const member = (figure: number) => ({
-      conditionId: p.condition_id,
-      outcomeIndex: p.outcome_index,
-      whale: p.whale,
-      figure,
-    });
-    if (p.bought) push(boughtByPair, key, p);
-    if (p.bought && market?.resolution === outcomeSide(p.outcome_index)) push(won, key, member(p.net_usd));
-    if (p.held && market !== undefined && !market.closed && market.resolution === null)
-      push(active, key, member(usd(p.shares) * p.avg_price));
+  let step = 0;
+  for (const whaleRows of positions.values()) {
+    if (++step % WHALES_PER_STEP === 0) await yieldToLoop();
+    for (const r of whaleRows.rows) {
+      const shares = Number(r.shares);
+      const p: BookPosition = {
+        wallet: r.wallet,
+        whale: whaleNumber.get(r.wallet)!,
+        condition_id: r.condition_id,
+        outcome_index: Number(r.outcome_index),
+        shares,
+        avg_price: Number(r.avg_price),
+        net_usd: usd(Number(r.realized_pnl) - Number(r.fees)),
+        bought: Number(r.total_bought) > 0,
+        held: r.status === "open" && shares > 0,
+      };
+      const market = markets.get(p.condition_id);
+      const key = pairKey(p.condition_id, p.outcome_index);
+      const member = (figure: number) => ({
+        conditionId: p.condition_id,
+        outcomeIndex: p.outcome_index,
+        whale: p.whale,
+        figure,
+      });
+      if (p.bought) push(boughtByPair, key, p);
+      if (p.bought && market?.resolution === outcomeSide(p.outcome_index)) push(won, key, member(p.net_usd));
+      if (p.held && market !== undefined && !market.closed && market.resolution === null)
+        push(active, key, member(usd(p.shares) * p.avg_price));
+    }
   }
-  return {
-    version,
-    whales,
-    whaleAddresses,
-    boughtByPair,
-    wonGroups: rankGroups(won),
-    activeGroups: rankGroups(active),
-    markets,
-    generation,
-    asOf: now,
-  };
+  await yieldToLoop();
+  const wonGroups = rankGroups(won);
+  await yieldToLoop();
+  const activeGroups = rankGroups(active);
+  return { whales, whaleAddresses, boughtByPair, wonGroups, activeGroups, markets };
 }
 
 export class WhaleBook {
-  private readonly copy: KeptCopy<WhaleBookView>;
+  private readonly copy: KeptCopy<LoadedBook>;
   private loads = 0;
   /** The clock second the statistics generation was last looked at. */
   private checkedAt = -1;
@@ -184,7 +286,7 @@ export class WhaleBook {
     private readonly clock: Clock,
     private readonly refreshSeconds: number,
   ) {
-    this.copy = new KeptCopy(() => loadBook(store, clock.now(), ++this.loads));
+    this.copy = new KeptCopy(() => loadBook(store, clock.now(), this.copy.view, () => ++this.loads));
   }
 
   /**

@@ -273,9 +273,16 @@ describe("caching windows", () => {
       const dropped = similar.similar[0].wallet;
       await f.q("update wallet_stats set total_pnl = -total_pnl where wallet = ?", [dropped]);
       const gone = active.markets[0];
+      // As the Deriver writes them: the positions with their wallets' statistics rows (what the copy's reload and
+      // the kept answers look at).
+      const side = [gone.condition_id, gone.side === "YES" ? 0 : 1];
+      await f.q(
+        "update wallet_stats set computed_at = computed_at + 1 where wallet in (select wallet from positions where status = 'open' and condition_id = ? and outcome_index = ?)",
+        side,
+      );
       await f.q(
         "update positions set status = 'closed' where status = 'open' and condition_id = ? and outcome_index = ?",
-        [gone.condition_id, gone.side === "YES" ? 0 : 1],
+        side,
       );
 
       f.w.clock.set(start + 59_000);
@@ -306,3 +313,18 @@ describeWalletErrors(
   () => ({ get: f.get, known: f.whaleFan }),
   ["alignment", "related-markets", "similar-traders", "whale-matches", "missed-opportunities", "active-whale-markets"],
 );
+
+describe("cost of the whale-match reads", () => {
+  it("whale-matches, missed-opportunities and active-whale-markets each take 1 request of the budget", async () => {
+    for (const path of ["whale-matches", "missed-opportunities", "active-whale-markets"]) {
+      const url = `/api/v2/wallet/${f.whaleFan}/${path}?limit=7`;
+      const remaining = async () => {
+        const res = await f.w.app.inject({ url, remoteAddress: "198.51.100.24" });
+        expect(res.statusCode, path).toBe(200);
+        return Number(res.headers["x-ratelimit-remaining"]);
+      };
+      const first = await remaining();
+      expect(first - (await remaining()), path).toBe(1);
+    }
+  });
+});

@@ -2,7 +2,6 @@
  * Wallet insights and copy-trading aids under /api/v2/wallet/{address}: insights, closed-insights, highlights,
  * hold, alignment, related-markets, similar-traders, whale-matches, missed-opportunities, active-whale-markets.
  */
-import { access, heavy } from "../access.js";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { FastifyReply } from "fastify";
@@ -60,7 +59,6 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   const wallets = ctx.wallets;
   const { store, config, platform } = ctx;
   const now = () => platform.clock.now();
-  const heavyRead = heavy(access.public, config.limits.heavyReadCost);
 
   // Answers of the wallet's own ledger rows, kept serialized while the Deriver has not written them again.
   const answers = keptAnswers(ctx);
@@ -146,8 +144,10 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   );
 
   // The whale-match answers read the process's copy of every Smart Money position and the wallet's own positions:
-  // kept serialized per wallet, query and copy for as long as the copy lasts (WHALE_BOOK_REFRESH_SECONDS, 60 s:
-  // the contract's "cached 60 s" of active-whale-markets).
+  // kept serialized per wallet, query, copy version and the wallet's statistics row (its positions are written
+  // with it), at most WHALE_BOOK_REFRESH_SECONDS (60 s: the contract's "cached 60 s" of active-whale-markets). A
+  // reload of the copy that finds nothing new keeps its version, so the kept answers stand. Each request reads the
+  // wallet's own positions (one indexed read) and walks the copy to its `limit`: it costs 1 of the budget.
   const book = new WhaleBook(store, platform.clock, config.whaleReads.bookRefreshSeconds);
   const warm = () => void book.current().catch(() => undefined);
   ctx.readiness.onReady(() => {
@@ -171,9 +171,9 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     limit: number,
     answer: (view: WhaleBookView, own: OwnPosition[]) => unknown,
   ) => {
-    const view = await book.current();
+    const [view, own] = await Promise.all([book.current(), ledgerStamp(store, wallet)]);
     const body = await kept.get(
-      `${name}|${wallet}|${limit}|${view.version}`,
+      `${name}|${wallet}|${limit}|${view.version}|${own}`,
       async () => reply.serialize(answer(view, await ownPositions(store, wallet))) as string,
     );
     return sendSerialized(reply, body);
@@ -181,7 +181,7 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
 
   app.get(
     "/api/v2/wallet/:address/whale-matches",
-    route("Whales with the most overlapping (market, side) positions", WhaleMatches, LimitQuery(10, 100), heavyRead),
+    route("Whales with the most overlapping (market, side) positions", WhaleMatches, LimitQuery(10, 100)),
     async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
       const { limit } = request.query;
@@ -193,7 +193,7 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
 
   app.get(
     "/api/v2/wallet/:address/missed-opportunities",
-    route("Markets matched whales won without the wallet", MissedOpportunities, LimitQuery(5, 50), heavyRead),
+    route("Markets matched whales won without the wallet", MissedOpportunities, LimitQuery(5, 50)),
     async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
       const { limit } = request.query;
@@ -205,12 +205,7 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
 
   app.get(
     "/api/v2/wallet/:address/active-whale-markets",
-    route(
-      "Open markets where matched whales hold a side the wallet does not",
-      ActiveWhaleMarkets,
-      LimitQuery(5, 50),
-      heavyRead,
-    ),
+    route("Open markets where matched whales hold a side the wallet does not", ActiveWhaleMarkets, LimitQuery(5, 50)),
     async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
       const { limit } = request.query;

@@ -1,0 +1,130 @@
+/**
+ * The whale book's reload (src/analytics/whale-book.ts): one that finds nothing new keeps the copy's version, so the
+ * answers kept under it stand; one after later fills reads only the whales whose statistics row moved and must hold
+ * what a load from scratch holds, under a new version, and the API's answers are then the new copy's, not the kept
+ * ones. A simulated world derived in two steps: the Deriver's warm start, then the later fills batch by batch.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WhaleBook, type WhaleBookView } from "../../src/analytics/whale-book.js";
+import { Deriver } from "../../src/derive/deriver.js";
+import { deriveConfig, loadWorld } from "../../src/derive/testing/stored-world.js";
+import { ManualClock } from "../../src/platform/clock.js";
+import { createLogger } from "../../src/platform/logger.js";
+import { smallWorld } from "../../src/sim/world/testing/worlds.js";
+import type { Store } from "../../src/store/database.js";
+import { openTestApp, type TestApp } from "../support/app.js";
+import { storeBackends } from "../support/backends.js";
+import { sqlRows } from "./wallet-insights.support.js";
+
+const world = smallWorld(11);
+const ENV = { SMART_MIN_RESOLVED_MARKETS: "1", RATE_FREE_PER_MINUTE: "100000" };
+
+/** What a copy holds, comparable between two loads. */
+const content = (v: WhaleBookView) => ({
+  whales: [...v.whales],
+  whaleAddresses: v.whaleAddresses,
+  boughtByPair: [...v.boughtByPair].sort(([a], [b]) => (a < b ? -1 : 1)),
+  wonGroups: v.wonGroups,
+  activeGroups: v.activeGroups,
+  markets: [...v.markets],
+});
+
+describe("whale book reloads", () => {
+  let store: Store;
+  let disposeStore: () => Promise<void>;
+  let deriver: Deriver;
+  let t: TestApp;
+  const cut = Math.floor(world.start + (world.end - world.start) * 0.6);
+  const clock = new ManualClock((world.end + 3_600) * 1000);
+
+  beforeAll(async () => {
+    ({ store, dispose: disposeStore } = await storeBackends[0]!.open());
+    await loadWorld(store, world, { range: { to: cut }, updatedAt: clock.now() });
+    deriver = new Deriver({ store, config: deriveConfig(ENV), clock, logger: createLogger("silent") });
+    await deriver.start();
+    t = await openTestApp({
+      env: ENV,
+      storeBackend: { kind: "sqlite", open: async () => ({ store, dispose: async () => {} }) },
+    });
+    t.clock.set(clock.nowMs());
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await deriver?.stop();
+    await disposeStore?.();
+  });
+
+  it("keeps the version when nothing changed, moves it (and the answers) when whales' positions did", async () => {
+    const book = new WhaleBook(store, clock, 60);
+    const first = await book.current();
+    expect(first.whales.size).toBeGreaterThan(5);
+
+    // Past the refresh window: a reload (the caller waits for it) that reads the same rows.
+    clock.advance(61_000);
+    const same = await book.current();
+    expect(same.asOf).toBe(clock.now());
+    expect(same.version).toBe(first.version);
+    expect(same.wonGroups).toBe(first.wonGroups);
+
+    // A whale's statistics row written again with the same positions: read again, found equal, version kept.
+    const whale = first.whaleAddresses[0]!;
+    const q = sqlRows(() => ({ store }) as never);
+    await q("update wallet_stats set computed_at = computed_at + 1 where wallet = ?", [whale]);
+    clock.advance(61_000);
+    const touched = await book.current();
+    expect(touched.version).toBe(first.version);
+    expect(content(touched)).toEqual(content(first));
+
+    // The API's answers for the busiest wallets, kept under that version.
+    const busiest = (
+      await q<{ wallet: string }>("select wallet from wallet_stats order by total_trades desc, wallet limit 8")
+    ).map((r) => r.wallet);
+    const ask = async () =>
+      Promise.all(
+        busiest.flatMap((w) =>
+          ["whale-matches", "missed-opportunities", "active-whale-markets"].map(
+            async (path) => (await t.app.inject(`/api/v2/wallet/${w}/${path}?limit=50`)).json() as unknown,
+          ),
+        ),
+      );
+    const before = await ask();
+
+    // The later fills and resolutions, through the Deriver.
+    await loadWorld(store, world, {
+      range: { from: cut },
+      updatedAt: clock.now(),
+      onBatch: async (batch) => {
+        await deriver.onCommitted(batch);
+      },
+    });
+    await deriver.idle();
+    clock.advance(61_000);
+    const later = await book.current();
+    expect(later.version).not.toBe(first.version);
+    // What a load from scratch holds.
+    const fresh = await new WhaleBook(store, clock, 60).current();
+    expect(content(later)).toEqual(content(fresh));
+
+    // The API's copy reloads too: its answers are computed again from the new copy, as a fresh process answers.
+    t.clock.set(clock.nowMs());
+    const after = await ask();
+    expect(after).not.toEqual(before);
+    const other = await openTestApp({
+      env: ENV,
+      storeBackend: { kind: "sqlite", open: async () => ({ store, dispose: async () => {} }) },
+    });
+    try {
+      other.clock.set(clock.nowMs());
+      const answers = await Promise.all(
+        busiest.flatMap((w) =>
+          ["whale-matches", "missed-opportunities", "active-whale-markets"].map(
+            async (path) => (await other.app.inject(`/api/v2/wallet/${w}/${path}?limit=50`)).json() as unknown,
+          ),
+        ),
+      );
+      expect(after).toEqual(answers);
+    } finally {
+      await other.close();
+    }
+  }, 240_000);
+});
