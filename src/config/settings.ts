@@ -121,6 +121,9 @@ export function oneOf<const T extends string>(
   });
 }
 
+/** The schemes an HTTP(S) endpoint setting accepts. */
+export const HTTP = ["http:", "https:"];
+
 export function url(env: string, defaultValue: string, description: string, protocols: string[]): Setting<string> {
   return setting(env, defaultValue, description, (raw) => parseUrl(raw, env, protocols));
 }
