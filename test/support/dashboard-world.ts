@@ -14,7 +14,7 @@ import { createLogger } from "../../src/platform/logger.js";
 import { startService, type Service } from "../../src/runtime/index.js";
 import { startSimVenue, type SimVenue } from "../../src/sim/servers/index.js";
 
-const DAY = 86_400;
+const HOUR = 3_600;
 
 export interface DashboardWorld {
   readonly url: string;
@@ -27,7 +27,9 @@ export interface DashboardWorld {
 }
 
 export async function openDashboardWorld(): Promise<DashboardWorld> {
-  const end = Math.floor(Date.now() / 1000 / DAY) * DAY;
+  // The world's history ends at the start of this hour, not of this day: the pages ask for the last 24 hours
+  // (alerts, flips), which must hold a day of history at any time of day, not only in the morning.
+  const end = Math.floor(Date.now() / 1000 / HOUR) * HOUR;
   const venue: SimVenue = await startSimVenue({
     worldOptions: { seed: 1, end, markets: 150, wallets: 1_000, fills: 40_000, days: 90 },
     live: { matchesPerSecond: 0.5, from: Math.floor(Date.now() / 1000) },
