@@ -177,7 +177,7 @@ export class KeyNotFoundError extends Error {}
 export async function rotateKey(db: Kysely<Database>, prefix: string, now: number): Promise<IssuedKey> {
   return db.transaction().execute(async (trx) => {
     const row = await findActiveByPrefix(trx, prefix);
-    if (!row || row.status !== "active") throw new KeyNotFoundError(`no active key ${prefix}`);
+    if (row?.status !== "active") throw new KeyNotFoundError(`no active key ${prefix}`);
     await trx.updateTable("api_keys").set({ status: "rotated", ended_at: now }).where("id", "=", row.id).execute();
     const issued = await insertKey(trx, row.account_id, row.rate_limit_per_minute, now);
     return { ...issued, account: row.name, plan: row.plan };
@@ -186,7 +186,7 @@ export async function rotateKey(db: Kysely<Database>, prefix: string, now: numbe
 
 export async function revokeKey(db: Kysely<Database>, prefix: string, now: number): Promise<void> {
   const row = await findActiveByPrefix(db, prefix);
-  if (!row || row.status !== "active") throw new KeyNotFoundError(`no active key ${prefix}`);
+  if (row?.status !== "active") throw new KeyNotFoundError(`no active key ${prefix}`);
   await db.updateTable("api_keys").set({ status: "revoked", ended_at: now }).where("id", "=", row.id).execute();
 }
 

@@ -4670,10 +4670,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Whales with the most overlapping (market, side) positions
-         * @description Costs 5 requests of the budget (header X-RateLimit-Consumed). Costs 5 requests of the budget (header X-RateLimit-Consumed).
-         */
+        /** Whales with the most overlapping (market, side) positions */
         get: {
             parameters: {
                 query?: {
@@ -4772,10 +4769,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Markets matched whales won without the wallet
-         * @description Costs 5 requests of the budget (header X-RateLimit-Consumed). Costs 5 requests of the budget (header X-RateLimit-Consumed).
-         */
+        /** Markets matched whales won without the wallet */
         get: {
             parameters: {
                 query?: {
@@ -4879,10 +4873,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Open markets where matched whales hold a side the wallet does not
-         * @description Costs 5 requests of the budget (header X-RateLimit-Consumed). Costs 5 requests of the budget (header X-RateLimit-Consumed).
-         */
+        /** Open markets where matched whales hold a side the wallet does not */
         get: {
             parameters: {
                 query?: {
