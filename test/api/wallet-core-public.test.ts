@@ -16,6 +16,7 @@ import {
   openWalletFixture,
   request,
   rows,
+  storeVenuePositions,
   variantApp,
   type ByTrades,
 } from "./wallet-core-support.js";
@@ -132,31 +133,7 @@ describe("GET /api/public/v1/wallet/{address}/positions", () => {
     );
     const open = await rows(t, `select * from positions where wallet = '${wallet}' and status = 'open'`);
     const now = t.clock.now();
-    await t.store.db
-      .insertInto("venue_positions")
-      .values(
-        open.map((p) => ({
-          wallet,
-          token_id: p.token_id,
-          condition_id: p.condition_id,
-          outcome_index: p.outcome_index,
-          size: p.shares,
-          avg_price: p.avg_price,
-          cur_price: 0.42,
-          initial_value: 0,
-          current_value: 0,
-          cash_pnl: 0,
-          realized_pnl: 0,
-          total_bought: p.total_bought,
-          redeemable: 0,
-          mergeable: 0,
-          title: null,
-          slug: null,
-          event_slug: null,
-          synced_at: now,
-        })),
-      )
-      .execute();
+    await storeVenuePositions(t, wallet, open, 0.42);
     await t.store.db
       .updateTable("wallet_sync")
       .set({ synced_at: now, status: "ok" })

@@ -112,3 +112,38 @@ export const MICRO = 1e6;
 export function isSortedDesc(values: readonly number[]): boolean {
   return values.every((v, i) => i === 0 || values[i - 1]! >= v);
 }
+
+/** The venue's `/positions` cache for `wallet`, written as a sync would: its open positions, all at `curPrice`. */
+export async function storeVenuePositions(
+  t: WorldApp,
+  wallet: string,
+  open: ReadonlyArray<Record<string, any>>,
+  curPrice: number,
+): Promise<void> {
+  const now = t.clock.now();
+  await t.store.db
+    .insertInto("venue_positions")
+    .values(
+      open.map((p) => ({
+        wallet,
+        token_id: p.token_id,
+        condition_id: p.condition_id,
+        outcome_index: p.outcome_index,
+        size: p.shares,
+        avg_price: p.avg_price,
+        cur_price: curPrice,
+        initial_value: 0,
+        current_value: 0,
+        cash_pnl: 0,
+        realized_pnl: 0,
+        total_bought: p.total_bought,
+        redeemable: 0,
+        mergeable: 0,
+        title: null,
+        slug: null,
+        event_slug: null,
+        synced_at: now,
+      })),
+    )
+    .execute();
+}

@@ -9,7 +9,7 @@ import { insertFills } from "../../src/store/fills.js";
 import { storeBackends } from "../support/backends.js";
 import { AT, expectServed } from "../support/served-numbers.js";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
-import { keys, one, request, rows } from "./wallet-core-support.js";
+import { keys, one, request, rows, storeVenuePositions } from "./wallet-core-support.js";
 
 const DAY = 86_400;
 
@@ -173,31 +173,7 @@ describe.each(storeBackends)("on $kind", (backend) => {
       expect((await v1()).body).toMatchObject({ source: "cache", count: open.length });
 
       const now = t.clock.now();
-      await t.store.db
-        .insertInto("venue_positions")
-        .values(
-          open.map((p) => ({
-            wallet: W,
-            token_id: p.token_id,
-            condition_id: p.condition_id,
-            outcome_index: p.outcome_index,
-            size: p.shares,
-            avg_price: p.avg_price,
-            cur_price: 0.37,
-            initial_value: 0,
-            current_value: 0,
-            cash_pnl: 0,
-            realized_pnl: 0,
-            total_bought: p.total_bought,
-            redeemable: 0,
-            mergeable: 0,
-            title: null,
-            slug: null,
-            event_slug: null,
-            synced_at: now,
-          })),
-        )
-        .execute();
+      await storeVenuePositions(t, W, open, 0.37);
       const synced = await one(t, `select count(*) as n from wallet_sync where wallet = '${W}'`);
       if (Number(synced.n) === 0) throw new Error("the world's busiest wallet has no sync row");
       // Synced long enough ago that it goes stale 20 s from now, within a kept answer's time to live.

@@ -6,19 +6,11 @@
  * the store's again, at every limit (a walk stopping early must not drop a row the full grouping ranks first).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Deriver } from "../../src/derive/deriver.js";
-import { deriveConfig, loadWorld } from "../../src/derive/testing/stored-world.js";
-import { ManualClock } from "../../src/platform/clock.js";
-import { createLogger } from "../../src/platform/logger.js";
-import { smallWorld } from "../../src/sim/world/testing/worlds.js";
 import type { Store } from "../../src/store/database.js";
-import { openTestApp, type TestApp } from "../support/app.js";
-import { storeBackends } from "../support/backends.js";
 import { AT, servedAs } from "../support/served-numbers.js";
+import { openTwoStepWorld, type TwoStepWorld } from "./two-step-world.support.js";
 import { sqlRows } from "./wallet-insights.support.js";
 
-const world = smallWorld(11);
-const ENV = { SMART_MIN_RESOLVED_MARKETS: "1", RATE_FREE_PER_MINUTE: "100000" };
 const LIMITS = [1, 2, 5, 50];
 
 interface Row {
@@ -158,32 +150,17 @@ async function expectations(store: Store) {
 }
 
 describe("missed-opportunities and active-whale-markets as fills arrive", () => {
-  let store: Store;
-  let disposeStore: () => Promise<void>;
-  let deriver: Deriver;
-  let t: TestApp;
-  const cut = Math.floor(world.start + (world.end - world.start) * 0.6);
-  const clock = new ManualClock((world.end + 3_600) * 1000);
+  let two: TwoStepWorld;
 
   beforeAll(async () => {
-    ({ store, dispose: disposeStore } = await storeBackends[0]!.open());
-    await loadWorld(store, world, { range: { to: cut }, updatedAt: clock.now() });
-    deriver = new Deriver({ store, config: deriveConfig(ENV), clock, logger: createLogger("silent") });
-    await deriver.start();
-    t = await openTestApp({
-      env: ENV,
-      storeBackend: { kind: "sqlite", open: async () => ({ store, dispose: async () => {} }) },
-    });
-    t.clock.set(clock.nowMs());
+    two = await openTwoStepWorld();
   }, 120_000);
   afterAll(async () => {
-    await t?.close();
-    await deriver?.stop();
-    await disposeStore?.();
+    await two?.close();
   });
 
   const check = async () => {
-    const { sample, answers } = await expectations(store);
+    const { sample, answers } = await expectations(two.store);
     let rows = 0;
     const seen: unknown[] = [];
     for (const wallet of sample) {
@@ -193,7 +170,7 @@ describe("missed-opportunities and active-whale-markets as fills arrive", () => 
           ["missed-opportunities", want.missed],
           ["active-whale-markets", want.active],
         ] as const) {
-          const res = await t.app.inject(`/api/v2/wallet/${wallet}/${path}?limit=${limit}`);
+          const res = await two.t.app.inject(`/api/v2/wallet/${wallet}/${path}?limit=${limit}`);
           expect(res.statusCode, `${path} ${wallet}`).toBe(200);
           const body = res.json();
           expect([body.matched_whales, body.min_whales], `${path} ${wallet}`).toEqual([want.matched, 3]);
@@ -214,15 +191,8 @@ describe("missed-opportunities and active-whale-markets as fills arrive", () => 
   it("answers as the stored positions group, before and after later fills and resolutions", async () => {
     const before = await check();
     expect(before.rows).toBeGreaterThan(10);
-    await loadWorld(store, world, {
-      range: { from: cut },
-      updatedAt: clock.now(),
-      onBatch: async (batch) => {
-        await deriver.onCommitted(batch);
-      },
-    });
-    await deriver.idle();
-    t.clock.set(clock.nowMs() + 61_000);
+    await two.deliverRest();
+    two.t.clock.set(two.clock.nowMs() + 61_000);
     const after = await check();
     expect(after.rows).toBeGreaterThan(10);
     // The later fills and resolutions changed the answers: the copy was loaded again.

@@ -6,18 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WhaleBook, type WhaleBookView } from "../../src/analytics/whale-book.js";
-import { Deriver } from "../../src/derive/deriver.js";
-import { deriveConfig, loadWorld } from "../../src/derive/testing/stored-world.js";
-import { ManualClock } from "../../src/platform/clock.js";
-import { createLogger } from "../../src/platform/logger.js";
-import { smallWorld } from "../../src/sim/world/testing/worlds.js";
-import type { Store } from "../../src/store/database.js";
-import { openTestApp, type TestApp } from "../support/app.js";
-import { storeBackends } from "../support/backends.js";
+import type { TestApp } from "../support/app.js";
+import { openTwoStepWorld, type TwoStepWorld } from "./two-step-world.support.js";
 import { sqlRows } from "./wallet-insights.support.js";
-
-const world = smallWorld(11);
-const ENV = { SMART_MIN_RESOLVED_MARKETS: "1", RATE_FREE_PER_MINUTE: "100000" };
 
 /** What a copy holds, comparable between two loads. */
 const content = (v: WhaleBookView) => ({
@@ -30,31 +21,17 @@ const content = (v: WhaleBookView) => ({
 });
 
 describe("whale book reloads", () => {
-  let store: Store;
-  let disposeStore: () => Promise<void>;
-  let deriver: Deriver;
-  let t: TestApp;
-  const cut = Math.floor(world.start + (world.end - world.start) * 0.6);
-  const clock = new ManualClock((world.end + 3_600) * 1000);
+  let two: TwoStepWorld;
 
   beforeAll(async () => {
-    ({ store, dispose: disposeStore } = await storeBackends[0]!.open());
-    await loadWorld(store, world, { range: { to: cut }, updatedAt: clock.now() });
-    deriver = new Deriver({ store, config: deriveConfig(ENV), clock, logger: createLogger("silent") });
-    await deriver.start();
-    t = await openTestApp({
-      env: ENV,
-      storeBackend: { kind: "sqlite", open: async () => ({ store, dispose: async () => {} }) },
-    });
-    t.clock.set(clock.nowMs());
+    two = await openTwoStepWorld();
   }, 120_000);
   afterAll(async () => {
-    await t?.close();
-    await deriver?.stop();
-    await disposeStore?.();
+    await two?.close();
   });
 
   it("keeps the version when nothing changed, moves it (and the answers) when whales' positions did", async () => {
+    const { store, clock, t } = two;
     const book = new WhaleBook(store, clock, 60);
     const first = await book.current();
     expect(first.whales.size).toBeGreaterThan(5);
@@ -79,25 +56,18 @@ describe("whale book reloads", () => {
     const busiest = (
       await q<{ wallet: string }>("select wallet from wallet_stats order by total_trades desc, wallet limit 8")
     ).map((r) => r.wallet);
-    const ask = async () =>
+    const ask = async (app: TestApp) =>
       Promise.all(
         busiest.flatMap((w) =>
           ["whale-matches", "missed-opportunities", "active-whale-markets"].map(
-            async (path) => (await t.app.inject(`/api/v2/wallet/${w}/${path}?limit=50`)).json() as unknown,
+            async (path) => (await app.app.inject(`/api/v2/wallet/${w}/${path}?limit=50`)).json() as unknown,
           ),
         ),
       );
-    const before = await ask();
+    const before = await ask(t);
 
     // The later fills and resolutions, through the Deriver.
-    await loadWorld(store, world, {
-      range: { from: cut },
-      updatedAt: clock.now(),
-      onBatch: async (batch) => {
-        await deriver.onCommitted(batch);
-      },
-    });
-    await deriver.idle();
+    await two.deliverRest();
     clock.advance(61_000);
     const later = await book.current();
     expect(later.version).not.toBe(first.version);
@@ -107,22 +77,11 @@ describe("whale book reloads", () => {
 
     // The API's copy reloads too: its answers are computed again from the new copy, as a fresh process answers.
     t.clock.set(clock.nowMs());
-    const after = await ask();
+    const after = await ask(t);
     expect(after).not.toEqual(before);
-    const other = await openTestApp({
-      env: ENV,
-      storeBackend: { kind: "sqlite", open: async () => ({ store, dispose: async () => {} }) },
-    });
+    const other = await two.openApp();
     try {
-      other.clock.set(clock.nowMs());
-      const answers = await Promise.all(
-        busiest.flatMap((w) =>
-          ["whale-matches", "missed-opportunities", "active-whale-markets"].map(
-            async (path) => (await other.app.inject(`/api/v2/wallet/${w}/${path}?limit=50`)).json() as unknown,
-          ),
-        ),
-      );
-      expect(after).toEqual(answers);
+      expect(after).toEqual(await ask(other));
     } finally {
       await other.close();
     }
