@@ -53,7 +53,17 @@ const postgresBackend: StoreBackend = {
     return {
       store,
       async dispose() {
-        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db);
+        // A read the app started in the background (a reload, a warm-up) may still hold a lock the drop wants:
+        // PostgreSQL then ends one of them as a deadlock (40P01); the drop is tried again once it has.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db);
+            break;
+          } catch (error) {
+            if ((error as { code?: string }).code !== "40P01" || attempt >= 5) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+          }
+        }
         await store.close();
       },
     };
