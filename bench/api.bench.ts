@@ -28,7 +28,14 @@
  * closed loop deals its 10 connections over the two (5 each), the fixed rate sends request i to process i mod 2;
  * the columns "scaled req/s", "scaled / embedded" and "scaled p99" (same rate as the embedded p99).
  */
-import { load, startCeiling, startService, type LoadFigures, type Target } from "./support/http-load.js";
+import {
+  load,
+  startCeiling,
+  startScaledServices,
+  startService,
+  type LoadFigures,
+  type Target,
+} from "./support/http-load.js";
 import { FellBehind, openLoop, type OpenLoopFigures } from "./support/open-loop.js";
 import { readFixtures } from "./support/bench-fixtures.js";
 import { drilldownPaths } from "./support/drilldown-targets.js";
@@ -51,7 +58,6 @@ const OVERLOAD_SHARE = 0.8;
 const CEILING_RATE = 1_000;
 const SCALED = process.env.BENCH_MODE === "scaled";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const SCALED_API_PROCESSES = 2;
 
 const { dataDir, sqlitePath } = await prepareWorldStore(FILLS);
 const fixtures = await readFixtures(sqlitePath, ROTATE);
@@ -117,15 +123,11 @@ let scaledRuns = 0;
 
 /** The scaled mode's figures of `operation`: two fresh API processes on the PostgreSQL world and one Redis prefix. */
 async function measureScaled(operation: BenchOperation): Promise<Row["scaled"]> {
-  const env = {
-    ROLE: "api",
-    DATABASE_URL: scaledDatabaseUrl as string,
-    REDIS_URL,
-    REDIS_PREFIX: `${redisPrefix}${++scaledRuns}:`,
-  };
-  const services = await Promise.all(
-    Array.from({ length: SCALED_API_PROCESSES }, () => startService(dataDir, fixtures.end, env)),
-  );
+  const services = await startScaledServices(dataDir, fixtures.end, {
+    databaseUrl: scaledDatabaseUrl as string,
+    redisUrl: REDIS_URL,
+    redisPrefix: `${redisPrefix}${++scaledRuns}:`,
+  });
   try {
     const bases = services.map((s) => s.url);
     // The same first requests as the embedded run, dealt over the processes, so both runs start as warm.

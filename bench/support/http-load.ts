@@ -134,3 +134,24 @@ export async function load(
   });
   return { rps: result.requests.average, non2xx: result.non2xx };
 }
+
+/** The scaled mode's API processes in the benches (the closed loop deals its connections over them). */
+export const SCALED_API_PROCESSES = 2;
+
+/**
+ * The scaled mode without its ingest: SCALED_API_PROCESSES fresh `serve --role api` processes on the PostgreSQL
+ * world `databaseUrl`, sharing Redis under `redisPrefix`, rate limits out of the way, clocks at `clockAt`.
+ */
+export function startScaledServices(
+  dataDir: string,
+  clockAt: number,
+  shared: { databaseUrl: string; redisUrl: string; redisPrefix: string },
+): Promise<Server[]> {
+  const env = {
+    ROLE: "api",
+    DATABASE_URL: shared.databaseUrl,
+    REDIS_URL: shared.redisUrl,
+    REDIS_PREFIX: shared.redisPrefix,
+  };
+  return Promise.all(Array.from({ length: SCALED_API_PROCESSES }, () => startService(dataDir, clockAt, env)));
+}
