@@ -4,7 +4,7 @@
  */
 import type { OutcomeSide } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
-import { queryRows } from "../store/raw-sql.js";
+import { firstRow, queryRows } from "../store/raw-sql.js";
 import { walletFillTotals } from "../store/wallet-daily-fills.js";
 import type { Direction, EntryType } from "../store/schema.js";
 import { SECONDS_PER_DAY, loadMarkets, outcomeSide, usd } from "./insight-support.js";
@@ -66,19 +66,21 @@ export interface MoveLabel {
   usd: number;
 }
 
-/**
- * The economic meaning of one fill. A BUY enters its outcome. A SELL settled as MINT is an entry into the other
- * outcome (the protocol minted a pair: the seller keeps the complement and pays 1 - price per share); any other
- * SELL exits its outcome (MERGE burns the pair back to collateral).
- */
-export function labelMove(fill: {
+interface MoveFill {
   side: Direction;
   outcome_index: number;
   entry_type: EntryType | null;
   size: number;
   usd: number;
   price: number;
-}): MoveLabel {
+}
+
+/**
+ * The economic meaning of one fill. A BUY enters its outcome. A SELL settled as MINT is an entry into the other
+ * outcome (the protocol minted a pair: the seller keeps the complement and pays 1 - price per share); any other
+ * SELL exits its outcome (MERGE burns the pair back to collateral).
+ */
+export function labelMove(fill: MoveFill): MoveLabel {
   const outcome = outcomeSide(fill.outcome_index);
   if (fill.side === "BUY") return { action_label: `Bought ${outcome}`, side_label: outcome, usd: usd(fill.usd) };
   if (fill.entry_type === "MINT") {
@@ -92,34 +94,14 @@ export function labelMove(fill: {
   };
 }
 
-const fillColumns = [
-  "id",
-  "condition_id",
-  "side",
-  "outcome_index",
-  "entry_type",
-  "size",
-  "usd",
-  "price",
-  "ts",
-] as const;
+type FillRow = MoveFill & { id: number; condition_id: string; ts: number };
 
 /**
  * The wallet's latest fill per market (ties at the same second: the last stored), labelled. Index seeks only
  * (`fills_wallet_condition_ts`): one per market to find the wallet's next market, one for its latest fill there.
  */
 export async function lastMoves(store: Store, wallet: string) {
-  const rows = await queryRows<{
-    id: number;
-    condition_id: string;
-    side: Direction;
-    outcome_index: number;
-    entry_type: EntryType | null;
-    size: number;
-    usd: number;
-    price: number;
-    ts: number;
-  }>(
+  const rows = await queryRows<FillRow>(
     store.db,
     store.kind,
     `with recursive markets (condition_id) as (
@@ -160,16 +142,13 @@ export const CHANGES_MAX_LOOKBACK = 30 * SECONDS_PER_DAY;
 /** A since closer to now than this counts no trades. */
 export const CHANGES_MIN_AGE = 60;
 
-async function pointAt(store: Store, wallet: string, resolution: "hour" | "day", t: number) {
-  return store.db
-    .selectFrom("pnl_points")
-    .select("pnl")
-    .where("wallet", "=", wallet)
-    .where("resolution", "=", resolution)
-    .where("t", "<=", t)
-    .orderBy("t", "desc")
-    .limit(1)
-    .executeTakeFirst();
+// changes-since reads per request (never kept): its reads are plain text, as `firstRow` says why.
+const POINT_AT = "select pnl from pnl_points where wallet = ? and resolution = ? and t <= ? order by t desc limit 1";
+const LAST_FILL =
+  "select id, condition_id, side, outcome_index, entry_type, size, usd, price, ts from fills where wallet = ? and ts <= ? order by ts desc, id desc limit 1";
+
+function pointAt(store: Store, wallet: string, resolution: "hour" | "day", t: number) {
+  return firstRow<{ pnl: number }>(store.db, store.kind, POINT_AT, [wallet, resolution, t]);
 }
 
 /**
@@ -191,15 +170,7 @@ export async function changesSince(store: Store, wallet: string, since: number, 
   const [totals, last, delta] = await Promise.all([
     // Whole days from the Deriver's daily sums, the range's first and last days from the fills.
     counted ? walletFillTotals(store.db, store.kind, wallet, effective, now) : undefined,
-    store.db
-      .selectFrom("fills")
-      .select([...fillColumns])
-      .where("wallet", "=", wallet)
-      .where("ts", "<=", now)
-      .orderBy("ts", "desc")
-      .orderBy("id", "desc")
-      .limit(1)
-      .executeTakeFirst(),
+    firstRow<FillRow>(store.db, store.kind, LAST_FILL, [wallet, now]),
     counted ? pnlDelta(store, wallet, effective, now) : 0,
   ]);
   const market = last ? (await loadMarkets(store, [last.condition_id])).get(last.condition_id) : undefined;

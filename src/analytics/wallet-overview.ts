@@ -6,6 +6,7 @@ import type { ExpressionBuilder } from "kysely";
 import { profitFactor, winRate } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import type { Database, WalletStatsTable, WalletsTable } from "../store/schema.js";
+import { firstRow } from "../store/raw-sql.js";
 import { storeLower } from "../store/wallet-names.js";
 import { CATEGORIES } from "../venue/categories.js";
 import { parseCategoryShares } from "./insight-support.js";
@@ -26,7 +27,7 @@ export interface WalletIdentity {
 /** Finds the proxy behind an address: itself, the proxy recorded on its profile, or the proxy it signs for. */
 export async function resolveWallet(store: Store, address: string): Promise<WalletIdentity> {
   const lower = address.toLowerCase();
-  const row = await store.db.selectFrom("wallets").selectAll().where("address", "=", lower).executeTakeFirst();
+  const row = await walletRow(store, lower);
   let proxy = lower;
   if (row?.proxy_wallet && row.proxy_wallet.toLowerCase() !== lower) proxy = row.proxy_wallet.toLowerCase();
   else if (!(await hasStats(store, lower))) {
@@ -37,24 +38,24 @@ export async function resolveWallet(store: Store, address: string): Promise<Wall
       .executeTakeFirst();
     if (signed) proxy = signed.address;
   }
-  const proxyRow =
-    proxy === lower
-      ? row
-      : await store.db.selectFrom("wallets").selectAll().where("address", "=", proxy).executeTakeFirst();
+  const proxyRow = proxy === lower ? row : await walletRow(store, proxy);
   let signer = proxyRow?.signer?.toLowerCase() ?? null;
   if (!signer && proxy !== lower) signer = lower;
   return { address: lower, proxy, signer, profile: proxyRow ?? row };
 }
 
+// Every wallet route resolves its wallet (these reads) per request: plain text, as `firstRow` says why.
+function walletRow(store: Store, address: string): Promise<WalletsTable | undefined> {
+  return firstRow<WalletsTable>(store.db, store.kind, "select * from wallets where address = ?", [address]);
+}
+
 async function hasStats(store: Store, wallet: string): Promise<boolean> {
-  return (
-    (await store.db.selectFrom("wallet_stats").select("wallet").where("wallet", "=", wallet).executeTakeFirst()) !==
-    undefined
-  );
+  const row = await firstRow(store.db, store.kind, "select wallet from wallet_stats where wallet = ?", [wallet]);
+  return row !== undefined;
 }
 
 export function readStats(store: Store, wallet: string): Promise<WalletStatsTable | undefined> {
-  return store.db.selectFrom("wallet_stats").selectAll().where("wallet", "=", wallet).executeTakeFirst();
+  return firstRow<WalletStatsTable>(store.db, store.kind, "select * from wallet_stats where wallet = ?", [wallet]);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { Store } from "../store/database.js";
 import { marketDailyPricesStamp } from "../store/market-daily-prices.js";
-import { queryRows } from "../store/raw-sql.js";
+import { firstRow, queryRows } from "../store/raw-sql.js";
 
 /** The wallet's latest fill (by time, then as stored): moves with each fill stored after the others. */
 export function fillsStamp(store: Store, wallet: string): Promise<string> {
@@ -14,13 +14,12 @@ export function fillsStamp(store: Store, wallet: string): Promise<string> {
 
 /** The wallet's statistics row as last written: moves with each write of its positions and statistics. */
 export async function ledgerStamp(store: Store, wallet: string): Promise<string> {
-  const row = await store.db
-    .selectFrom("wallet_stats")
-    .select(["computed_at", "total_trades", "total_pnl", "realized_pnl", "active_count"])
-    .where("wallet", "=", wallet)
-    .executeTakeFirst();
+  const row = await firstRow<Parameters<typeof statsRowStamp>[0]>(store.db, store.kind, LEDGER_STAMP, [wallet]);
   return row ? statsRowStamp(row) : "none";
 }
+
+const LEDGER_STAMP =
+  "select computed_at, total_trades, total_pnl, realized_pnl, active_count from wallet_stats where wallet = ?";
 
 /** The stamp of a wallet_stats row (its figures that move with each write of the wallet's positions). */
 export function statsRowStamp(row: {
@@ -104,15 +103,13 @@ export async function walletMarketFillsStamp(
 
 const WALLET_MARKET_COUNT = "select count(*) as n, max(id) as last from fills where wallet = ? and condition_id = ?";
 
+const LATEST_FILL = {
+  wallet: "select id, ts from fills where wallet = ? order by ts desc, id desc limit 1",
+  condition_id: "select id, ts from fills where condition_id = ? order by ts desc, id desc limit 1",
+};
+
 /** The latest fill of a wallet or a market, read through its (key, ts) index. */
 async function latestFillStamp(store: Store, key: "wallet" | "condition_id", value: string): Promise<string> {
-  const row = await store.db
-    .selectFrom("fills")
-    .select(["id", "ts"])
-    .where(key, "=", value)
-    .orderBy("ts", "desc")
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const row = await firstRow<{ id: number; ts: number }>(store.db, store.kind, LATEST_FILL[key], [value]);
   return row ? `${row.id}@${row.ts}` : "none";
 }

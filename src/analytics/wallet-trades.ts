@@ -3,6 +3,8 @@
  * fees it paid, from the sums the Deriver keeps per month, entry type and role (`wallet_fees`).
  */
 import type { Store } from "../store/database.js";
+import { queryRows } from "../store/raw-sql.js";
+import type { FillsTable } from "../store/schema.js";
 import { readWalletFees } from "../store/wallet-fees.js";
 import { MICRO } from "../venue/units.js";
 
@@ -26,6 +28,16 @@ export function sinceBound(since: number, now: number): number | null {
   return since;
 }
 
+const TRADES = `select f.condition_id, f.token_id, f.outcome_index, f.side, f.size, f.price, f.usd, f.ts, f.tx_hash,
+  f.entry_type, f.fee, m.id as market_id, m.question, m.slug, t.outcome
+  from fills f left join markets m on m.condition_id = f.condition_id left join market_tokens t on t.token_id = f.token_id
+  where f.wallet = ?`;
+
+type TradeRow = Pick<
+  FillsTable,
+  "condition_id" | "token_id" | "outcome_index" | "side" | "size" | "price" | "usd" | "tx_hash" | "entry_type" | "fee"
+> & { ts: number; market_id: string | null; question: string | null; slug: string | null; outcome: string | null };
+
 export async function walletTrades(store: Store, wallet: string, q: TradesQuery, now: number) {
   return (await walletTradesUntil(store, wallet, q, now)).answer;
 }
@@ -36,37 +48,15 @@ export async function walletTrades(store: Store, wallet: string, q: TradesQuery,
  * one after the page included) leaves the window; otherwise only new fills change it.
  */
 export async function walletTradesUntil(store: Store, wallet: string, q: TradesQuery, now: number) {
-  let query = store.db
-    .selectFrom("fills as f")
-    .leftJoin("markets as m", "m.condition_id", "f.condition_id")
-    .leftJoin("market_tokens as t", "t.token_id", "f.token_id")
-    .select([
-      "f.condition_id",
-      "f.token_id",
-      "f.outcome_index",
-      "f.side",
-      "f.size",
-      "f.price",
-      "f.usd",
-      "f.ts",
-      "f.tx_hash",
-      "f.entry_type",
-      "f.fee",
-      "m.id as market_id",
-      "m.question",
-      "m.slug",
-      "t.outcome",
-    ])
-    .where("f.wallet", "=", wallet);
   const lower = sinceBound(q.since, now);
-  if (lower !== null) query = query.where("f.ts", ">", lower);
-  if (q.before > 0) query = query.where("f.ts", "<", q.before);
-  const rows = await query
-    .orderBy("f.ts", "desc")
-    .orderBy("f.id", "desc")
-    .limit(q.limit + 1)
-    .offset(q.offset)
-    .execute();
+  const bounds = [lower !== null ? " and f.ts > ?" : "", q.before > 0 ? " and f.ts < ?" : ""].join("");
+  // Plain text: the query builder's form cost more to build and compile than the read (one per computed page).
+  const rows = await queryRows<TradeRow>(
+    store.db,
+    store.kind,
+    `${TRADES}${bounds} order by f.ts desc, f.id desc limit ? offset ?`,
+    [wallet, ...(lower !== null ? [lower] : []), ...(q.before > 0 ? [q.before] : []), q.limit + 1, q.offset],
+  );
   const page = rows.slice(0, q.limit);
   const oldest = rows.at(-1)?.ts;
   const until =

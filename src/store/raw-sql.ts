@@ -23,6 +23,16 @@ export async function queryRows<T>(
   return result.rows as T[];
 }
 
+/** The first row of plain SQL text, or undefined: for reads run per request, whose query-builder form costs more to build and compile than the indexed read itself. */
+export async function firstRow<T>(
+  db: Kysely<Database>,
+  kind: StoreKind,
+  text: string,
+  params: readonly unknown[],
+): Promise<T | undefined> {
+  return (await queryRows<T>(db, kind, text, params))[0];
+}
+
 /** `(?, ?, ...)` for an IN list. */
 export function placeholders(count: number): string {
   return `(${new Array<string>(count).fill("?").join(", ")})`;

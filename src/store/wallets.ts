@@ -5,6 +5,7 @@
  * On SQLite the name index then takes the wallets whose names changed (src/store/wallet-names.ts).
  */
 import type { Store, StoreTransaction } from "./database.js";
+import { firstRow } from "./raw-sql.js";
 import { preparedStatement } from "./sqlite-statements.js";
 import { indexNameChanges } from "./wallet-names.js";
 
@@ -203,8 +204,7 @@ export async function recordWalletsOfFills(tx: StoreTransaction, now: number): P
 /** Whether the store has ever seen this wallet (address lower-cased). */
 export async function walletExists(store: Store, address: string): Promise<boolean> {
   return (
-    (await store.db.selectFrom("wallets").select("address").where("address", "=", address).executeTakeFirst()) !==
-    undefined
+    (await firstRow(store.db, store.kind, "select address from wallets where address = ?", [address])) !== undefined
   );
 }
 
