@@ -51,11 +51,12 @@ describe.each(storeBackends)("closing the app on $kind", (backend) => {
     const held: Store = { ...store, db: store.db.withPlugin(answers) };
     const background = new BackgroundWork();
     const input = { config: loadConfig({ LOG_LEVEL: "silent" }), store: held, platform, expectedSources: [] };
+    answers.hold();
+    // Over a ready store, the app loads its copy of the whales' positions in the background as soon as it is built
+    // (src/api/routes/wallet-insights.ts): that load's first read is held.
     const app = await buildApp({ ...input, startedAt: 0, background }, createLogger("silent"));
     let closing: Promise<unknown> | undefined;
     try {
-      answers.hold();
-      // Ready, the app loads its copy of the whales' positions in the background (src/api/routes/wallet-insights.ts).
       await app.ready();
       await turns(4);
       expect(background.inFlightCount).toBeGreaterThan(0);
