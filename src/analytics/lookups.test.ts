@@ -31,7 +31,10 @@ describe.each(storeBackends)("community lookups on $kind", (backend) => {
 
   it("count a wallet once per client and hour, across API processes", async () => {
     const store = await open();
-    const [one, other] = [new LookupCounter(store, new BackgroundWork()), new LookupCounter(store, new BackgroundWork())];
+    const [one, other] = [
+      new LookupCounter(store, new BackgroundWork()),
+      new LookupCounter(store, new BackgroundWork()),
+    ];
     disposers.push(
       () => one.close(),
       () => other.close(),
