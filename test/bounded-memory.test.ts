@@ -14,6 +14,7 @@ import type { BoardQuery } from "../src/analytics/leaderboard.js";
 import { LocalBodyCache } from "../src/api/body-cache.js";
 import { loadConfig } from "../src/config/index.js";
 import { MemoryCacheBackend } from "../src/platform/cache.js";
+import { BackgroundWork } from "../src/platform/background-work.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { MemoryPresence } from "../src/platform/presence.js";
 import type { Store } from "../src/store/database.js";
@@ -115,7 +116,7 @@ describe("a million distinct keys", () => {
         LEADERBOARD_CACHED_PAGES: String(ENTRY_CAP),
         LEADERBOARD_CACHED_MB: String(BUDGET_MB),
       });
-      const table = new BoardTable(store, config, new ManualClock(1_000_000 * 1_000));
+      const table = new BoardTable(store, config, new ManualClock(1_000_000 * 1_000), new BackgroundWork());
       const answers = new BoardAnswers(table, config);
       const query: BoardQuery = {
         sort: "pnl",

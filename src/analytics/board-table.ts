@@ -10,6 +10,7 @@
  */
 import type { Config } from "../config/index.js";
 import { STATS_GENERATION, readDeriveState } from "../store/derive-state.js";
+import type { BackgroundWork } from "../platform/background-work.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
 import {
@@ -79,6 +80,7 @@ export class BoardTable {
     private readonly store: Store,
     private readonly config: Config,
     private readonly clock: Clock,
+    private readonly background: BackgroundWork,
   ) {}
 
   /** The current table; the first call waits for it to load. */
@@ -90,15 +92,15 @@ export class BoardTable {
       !this.checking &&
       (now - this.checkedAt >= this.config.boards.leaderboardCheckSeconds || now < this.checkedAt)
     ) {
-      this.checking = true;
       this.checkedAt = now;
-      void statsGeneration(this.store)
-        .then((generation) => {
-          if (generation !== board.generation && !this.loading) return this.reload();
-          return undefined;
-        })
-        .catch(() => undefined)
-        .finally(() => (this.checking = false));
+      this.checking = this.background.run("leaderboard table", () =>
+        statsGeneration(this.store)
+          .then((generation) => {
+            if (generation !== board.generation && !this.loading) return this.reload();
+            return undefined;
+          })
+          .finally(() => (this.checking = false)),
+      );
     }
     return board;
   }

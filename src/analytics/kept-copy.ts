@@ -2,12 +2,18 @@
  * A copy of stored rows kept by an API process: the last completed load, and the load under way. A load that began
  * before `forget` (readiness turned on: it read a store still filling) completes for its callers but is not kept.
  */
+import type { BackgroundWork } from "../platform/background-work.js";
+
 export class KeptCopy<T> {
   view: T | null = null;
   loading: Promise<T> | null = null;
   private epoch = 0;
 
-  constructor(private readonly load: () => Promise<T>) {}
+  constructor(
+    private readonly name: string,
+    private readonly load: () => Promise<T>,
+    private readonly background: BackgroundWork,
+  ) {}
 
   /** The load under way, or a new one. */
   reload(): Promise<T> {
@@ -25,9 +31,9 @@ export class KeptCopy<T> {
     return loading;
   }
 
-  /** In the background: a failed load leaves the kept copy answering. */
+  /** In the background (none once the app closes): a failed load leaves the kept copy answering. */
   reloadQuietly(): void {
-    this.reload().catch(() => undefined);
+    this.background.run(this.name, () => this.reload());
   }
 
   forget(): void {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
+import { BackgroundWork } from "../platform/background-work.js";
 import type { Store } from "../store/database.js";
 import { LookupCounter, lookupClient, topLookups } from "./lookups.js";
 
@@ -30,7 +31,10 @@ describe.each(storeBackends)("community lookups on $kind", (backend) => {
 
   it("count a wallet once per client and hour, across API processes", async () => {
     const store = await open();
-    const [one, other] = [new LookupCounter(store), new LookupCounter(store)];
+    const [one, other] = [
+      new LookupCounter(store, new BackgroundWork()),
+      new LookupCounter(store, new BackgroundWork()),
+    ];
     disposers.push(
       () => one.close(),
       () => other.close(),

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { isIPv6 } from "node:net";
 import { sql } from "kysely";
+import type { BackgroundWork } from "../platform/background-work.js";
 import type { Store } from "../store/database.js";
 
 const HOUR = 3_600;
@@ -57,11 +58,13 @@ function ipv6Prefix64(ip: string): string {
  */
 export class LookupCounter {
   private pending = new Map<string, { wallet: string; hour: number; client: string }>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly stopFlushing: () => void;
 
-  constructor(private readonly store: Store) {
-    this.timer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_MS);
-    this.timer.unref();
+  constructor(
+    private readonly store: Store,
+    background: BackgroundWork,
+  ) {
+    this.stopFlushing = background.every("lookup counts", FLUSH_MS, () => this.flush());
   }
 
   /** A lookup of `wallet` at `now` by the client at IP address `ip`. */
@@ -104,7 +107,7 @@ export class LookupCounter {
 
   /** Stops the timer and adds what is pending; a later lookup on the store starts a new counter. */
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopFlushing();
     if (counters.get(this.store) === this) counters.delete(this.store);
     await this.flush();
   }
@@ -112,11 +115,16 @@ export class LookupCounter {
 
 const counters = new WeakMap<Store, LookupCounter>();
 
-/** The one counter of a store in this process. */
-export function lookupCounterOf(store: Store): LookupCounter {
+/** The one counter of a store in this process; its timed writes run as the background work of the app that made it. */
+export function lookupCounterOf(store: Store, background: BackgroundWork): LookupCounter {
   let counter = counters.get(store);
-  if (!counter) counters.set(store, (counter = new LookupCounter(store)));
+  if (!counter) counters.set(store, (counter = new LookupCounter(store, background)));
   return counter;
+}
+
+/** Writes what this process's counter of `store` still holds and stops it (nothing when it never counted). */
+export async function closeLookupCounter(store: Store): Promise<void> {
+  await counters.get(store)?.close();
 }
 
 /**
@@ -124,7 +132,7 @@ export function lookupCounterOf(store: Store): LookupCounter {
  * Ties by the most recent lookup hour, then address.
  */
 export async function topLookups(store: Store, now: number, limit: number) {
-  await lookupCounterOf(store).flush();
+  await counters.get(store)?.flush();
   await store.db
     .deleteFrom("wallet_lookups")
     .where("hour", "<", now - KEEP_SECONDS)

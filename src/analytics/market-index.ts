@@ -5,6 +5,7 @@
  * reads changed: a request never waits for a reload once the first load is done.
  */
 import { sql } from "kysely";
+import type { BackgroundWork } from "../platform/background-work.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
 import type { Resolution } from "../store/schema.js";
@@ -255,17 +256,25 @@ export function forgetMarketIndex(store: Store): void {
 /**
  * The store's market index, at most `refreshSeconds` behind the tables when a reload succeeds. Only the first
  * call waits for a load; later ones get the current index while a stale one is checked, and reloaded if the
- * tables changed, in the background.
+ * tables changed, in the background (none once the app closes: the index it holds answers).
  */
-export async function marketIndex(store: Store, clock: Clock, refreshSeconds: number): Promise<MarketIndex> {
+export async function marketIndex(
+  store: Store,
+  clock: Clock,
+  refreshSeconds: number,
+  background: BackgroundWork,
+): Promise<MarketIndex> {
   let holder = holders.get(store);
   if (!holder) holders.set(store, (holder = {}));
   const h = holder;
   const now = clock.now();
-  if (h.index && now - h.index.loadedAt < refreshSeconds) return h.index;
-  h.loading ??= (h.index ? refreshed(store, now, h.index) : loadMarketIndex(store, now))
-    .then((index) => (h.index = index))
-    .finally(() => (h.loading = undefined));
+  if (h.index && (now - h.index.loadedAt < refreshSeconds || (background.closed && !h.loading))) return h.index;
+  h.loading ??= background.track(
+    "market index",
+    (h.index ? refreshed(store, now, h.index) : loadMarketIndex(store, now))
+      .then((index) => (h.index = index))
+      .finally(() => (h.loading = undefined)),
+  );
   if (h.index) {
     h.loading.catch(() => undefined);
     return h.index;

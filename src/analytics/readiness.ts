@@ -5,6 +5,7 @@
  * computed from a store still filling would otherwise be served for a whole cache window after the data is there.
  * Readiness only ever turns on; a process learns it from its own health check or by looking every second.
  */
+import type { BackgroundWork } from "../platform/background-work.js";
 import { CHAIN_LOGS_SOURCE, listCheckpoints, WALLET_SYNC_SOURCE, type Checkpoint } from "../store/checkpoints.js";
 import type { Store } from "../store/database.js";
 import { FIRST_SYNC_DERIVED, readDeriveState } from "../store/derive-state.js";
@@ -37,12 +38,13 @@ export async function readWaitingWork(store: Store): Promise<Readonly<Record<str
 export class Readiness {
   private isReady: boolean;
   private checking: Promise<boolean> | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private stopLooking: (() => void) | null = null;
   private readonly listeners: Array<() => void> = [];
 
   constructor(
     private readonly store: Store,
     private readonly expectedSources: readonly string[],
+    private readonly background: BackgroundWork,
   ) {
     this.isReady = expectedSources.length === 0;
   }
@@ -76,15 +78,14 @@ export class Readiness {
     return this.checking;
   }
 
-  /** Looks every second until ready. */
+  /** Looks every second until ready (or the app closes). */
   start(): void {
-    if (this.isReady || this.timer) return;
-    this.timer = setInterval(() => void this.check(), CHECK_INTERVAL_MS);
-    this.timer.unref();
+    if (this.isReady || this.stopLooking) return;
+    this.stopLooking = this.background.every("readiness check", CHECK_INTERVAL_MS, () => this.check());
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopLooking?.();
+    this.stopLooking = null;
   }
 }

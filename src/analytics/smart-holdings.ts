@@ -110,10 +110,14 @@ export class SmartHoldings {
     private readonly deps: RosterCopyDeps,
     private readonly refreshSeconds: number,
   ) {
-    this.copy = new KeptCopy(async () => {
-      const now = deps.clock.now();
-      return loadHoldings(deps.store, await deps.roster.latest(), now);
-    });
+    this.copy = new KeptCopy(
+      "whale holdings",
+      async () => {
+        const now = deps.clock.now();
+        return loadHoldings(deps.store, await deps.roster.latest(), now);
+      },
+      deps.background,
+    );
   }
 
   /** The copy; the first call waits for it, a stale one is reloaded in the background. */

@@ -3,6 +3,7 @@
  * farmer: `smartSql`), which flags whale trades. Reloaded only when the Deriver rewrote wallet_stats
  * (`stats_generation` moved), looked at every SMART_LIST_CHECK_SECONDS; only a process's first read waits for a load.
  */
+import type { BackgroundWork } from "../platform/background-work.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
 import { STATS_GENERATION, readDeriveState } from "../store/derive-state.js";
@@ -24,6 +25,7 @@ export class SmartList {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly checkSeconds: number,
+    private readonly background: BackgroundWork,
   ) {}
 
   /** Today's Smart Money wallets; the first call waits for them. */
@@ -33,9 +35,11 @@ export class SmartList {
     const now = this.clock.now();
     if (!this.loading && (now - this.checkedAt >= this.checkSeconds || now < this.checkedAt)) {
       this.checkedAt = now;
-      void readDeriveState(this.store.db, STATS_GENERATION)
-        .then((generation) => (generation !== loaded.generation && !this.loading ? this.reload() : undefined))
-        .catch(() => undefined);
+      this.background.run("smart list", () =>
+        readDeriveState(this.store.db, STATS_GENERATION).then((generation) =>
+          generation !== loaded.generation && !this.loading ? this.reload() : undefined,
+        ),
+      );
     }
     return loaded;
   }

@@ -4,6 +4,7 @@
  * (`derive_state.stats_generation` moved), which the copies built on it (whale-fill-window.ts, smart-holdings.ts)
  * look at each time they bring themselves up to date.
  */
+import type { BackgroundWork } from "../platform/background-work.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
 import { STATS_GENERATION, readDeriveState } from "../store/derive-state.js";
@@ -28,6 +29,7 @@ export interface RosterCopyDeps {
   readonly store: Store;
   readonly roster: SmartRoster;
   readonly clock: Clock;
+  readonly background: BackgroundWork;
 }
 
 async function loadRoster(store: Store): Promise<Roster> {

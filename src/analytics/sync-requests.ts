@@ -5,6 +5,7 @@
  * memory and writes them every few seconds; a wallet it asked for within INGEST_WALLET_SYNC_FRESH_SECONDS is not
  * asked for again (the sync would find it fresh).
  */
+import type { BackgroundWork } from "../platform/background-work.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
 import { requestWalletSyncs } from "../store/wallet-sync-requests.js";
@@ -16,15 +17,15 @@ const REMEMBERED = 100_000;
 export class SyncRequester {
   private pending = new Set<string>();
   private readonly askedAt = new Map<string, number>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly stopFlushing: () => void;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly freshSeconds: number,
+    background: BackgroundWork,
   ) {
-    this.timer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_MS);
-    this.timer.unref();
+    this.stopFlushing = background.every("wallet sync requests", FLUSH_MS, () => this.flush());
   }
 
   /** Asks for the sync of a wallet the store knows (never an address a client merely typed). */
@@ -50,7 +51,7 @@ export class SyncRequester {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopFlushing();
     if (requesters.get(this.store) === this) requesters.delete(this.store);
     await this.flush();
   }
@@ -58,10 +59,15 @@ export class SyncRequester {
 
 const requesters = new WeakMap<Store, SyncRequester>();
 
-/** The one requester of a store in this process. */
-export function syncRequesterOf(store: Store, clock: Clock, freshSeconds: number): SyncRequester {
+/** The one requester of a store in this process; its timed writes run as the background work of the app that made it. */
+export function syncRequesterOf(
+  store: Store,
+  clock: Clock,
+  freshSeconds: number,
+  background: BackgroundWork,
+): SyncRequester {
   let requester = requesters.get(store);
-  if (!requester) requesters.set(store, (requester = new SyncRequester(store, clock, freshSeconds)));
+  if (!requester) requesters.set(store, (requester = new SyncRequester(store, clock, freshSeconds, background)));
   return requester;
 }
 

@@ -4,6 +4,7 @@
  * its three views (the signer and union views read the venue live, kept per signer and limited per client).
  */
 import type { Config } from "../config/index.js";
+import type { BackgroundWork } from "../platform/background-work.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
 import type { WalletStatsTable } from "../store/schema.js";
@@ -41,6 +42,8 @@ export interface WalletReadsDeps {
   readonly primary?: Store;
   readonly platform: Platform;
   readonly config: Config;
+  /** Where the load a 202 promises runs: closing the app waits for it. */
+  readonly background: BackgroundWork;
 }
 
 export class WalletReads {
@@ -81,9 +84,8 @@ export class WalletReads {
 
   /** A stored wallet's view asks for its venue sync; the answer is what is stored meanwhile. */
   requestSync(wallet: string): void {
-    syncRequesterOf(this.primary, this.deps.platform.clock, this.deps.config.ingest.walletSyncFreshSeconds).request(
-      wallet,
-    );
+    const { platform, config, background } = this.deps;
+    syncRequesterOf(this.primary, platform.clock, config.ingest.walletSyncFreshSeconds, background).request(wallet);
   }
 
   /**
@@ -134,7 +136,7 @@ export class WalletReads {
     const stats = await readStats(this.store, proxy);
     if (!stats) return "not_found";
     if (stats.total_trades < this.deps.config.wallet.heavyWalletTrades) return "warm";
-    void this.stored(address).catch(() => undefined);
+    this.deps.background.run("heavy wallet overview", () => this.stored(address));
     return "computing";
   }
 

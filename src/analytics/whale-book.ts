@@ -10,6 +10,7 @@
  * moves only when what it read differs from the previous copy, and keys the answers the routes keep serialized,
  * so a reload that finds nothing new keeps them.
  */
+import type { BackgroundWork } from "../platform/background-work.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
 import { STATS_GENERATION, readDeriveState } from "../store/derive-state.js";
@@ -285,8 +286,10 @@ export class WhaleBook {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly refreshSeconds: number,
+    background: BackgroundWork,
   ) {
-    this.copy = new KeptCopy(() => loadBook(store, clock.now(), this.copy.view, () => ++this.loads));
+    const load = () => loadBook(store, clock.now(), this.copy.view, () => ++this.loads);
+    this.copy = new KeptCopy("whale book", load, background);
   }
 
   /**

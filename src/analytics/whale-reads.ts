@@ -4,6 +4,7 @@
  * positions, conviction clusters, whale flips) and the market index that names their markets.
  */
 import type { Config } from "../config/index.js";
+import type { BackgroundWork } from "../platform/background-work.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
 import { marketIndex, type MarketIndex } from "./market-index.js";
@@ -15,6 +16,8 @@ export interface WhaleReadsDeps {
   readonly store: Store;
   readonly platform: Platform;
   readonly config: Config;
+  /** Where the copies reload in the background: closing the app waits for it. */
+  readonly background: BackgroundWork;
 }
 
 export class WhaleReads {
@@ -23,9 +26,9 @@ export class WhaleReads {
   readonly holdings: SmartHoldings;
 
   constructor(readonly deps: WhaleReadsDeps) {
-    const { store, platform, config } = deps;
+    const { store, platform, config, background } = deps;
     this.roster = new SmartRoster(store);
-    const copies = { store, roster: this.roster, clock: platform.clock };
+    const copies = { store, roster: this.roster, clock: platform.clock, background };
     this.fills = new WhaleFillWindow(copies, config.whaleReads.alertsRefreshSeconds);
     this.holdings = new SmartHoldings(copies, config.whaleReads.holdingsRefreshSeconds);
   }
@@ -39,7 +42,8 @@ export class WhaleReads {
   }
 
   markets(): Promise<MarketIndex> {
-    return marketIndex(this.deps.store, this.deps.platform.clock, this.deps.config.markets.indexRefreshSeconds);
+    const { store, platform, config, background } = this.deps;
+    return marketIndex(store, platform.clock, config.markets.indexRefreshSeconds, background);
   }
 
   /** Drops every copy (readiness turned on): what was read from a store still filling is not kept. */

@@ -116,16 +116,15 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   ctx.platform.cache.admitWhen(() => ctx.readiness.ready);
   ctx.readiness.onReady(() => forgetMarketIndex(ctx.store));
   ctx.readiness.start();
-  app.addHook("onClose", async () => {
-    ctx.readiness.stop();
-    ctx.warmUps.stop();
-  });
+  // The root's preClose hooks run first of every close hook (the plugins' onClose hooks, which write what they hold,
+  // come after): the background reads end before anything closes, and before whoever built the app closes the store.
+  app.addHook("preClose", async () => ctx.background.close(server.closeBackgroundWaitMs, logger));
   // The service computes, before it listens, what a first request would otherwise wait for, and again once the
   // store is ready if it was not (after the plugins' own readiness listeners dropped what they held): src/api/warm-up.ts.
   app.decorate("warmUp", async () => {
     const ready = ctx.readiness.ready;
     await ctx.warmUps.runAll(logger);
-    if (!ready) ctx.readiness.onReady(() => void ctx.warmUps.runAll(logger));
+    if (!ready) ctx.readiness.onReady(() => ctx.background.run("warm-ups", () => ctx.warmUps.runAll(logger)));
   });
 
   registerErrorHandling(app);

@@ -4,6 +4,7 @@ import { WalletReads } from "../analytics/wallet-reads.js";
 import { WhaleReads } from "../analytics/whale-reads.js";
 import type { Config } from "../config/index.js";
 import type { LiveDeps } from "../live/index.js";
+import { BackgroundWork } from "../platform/background-work.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
 import { WarmUps } from "./warm-up.js";
@@ -21,6 +22,8 @@ export interface AppInput {
   readonly startedAt: number;
   /** Tests replace the live streams' timers or upstream; production builds them from the platform. */
   readonly live?: LiveDeps;
+  /** Tests hand in the tracker of the app's background work to look at it; the app makes its own otherwise. */
+  readonly background?: BackgroundWork;
 }
 
 export interface AppContext extends AppInput {
@@ -34,17 +37,21 @@ export interface AppContext extends AppInput {
   readonly whales: WhaleReads;
   /** What the service computes before it listens, and keeps current per window (src/api/warm-up.ts). */
   readonly warmUps: WarmUps;
+  /** Everything the app starts with no request waiting for it; closing the app waits for it (src/platform/background-work.ts). */
+  readonly background: BackgroundWork;
 }
 
 export function appContext(input: AppInput): AppContext {
-  const readiness = new Readiness(input.store, input.expectedSources);
-  const warmUps = new WarmUps(input.platform, () => readiness.ready);
+  const background = input.background ?? new BackgroundWork();
+  const readiness = new Readiness(input.store, input.expectedSources, background);
+  const warmUps = new WarmUps(input.platform, () => readiness.ready, background);
   return {
     ...input,
     primary: input.primary ?? input.store,
     readiness,
-    wallets: new WalletReads(input),
-    whales: new WhaleReads(input),
+    wallets: new WalletReads({ ...input, background }),
+    whales: new WhaleReads({ ...input, background }),
     warmUps,
+    background,
   };
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { BackgroundWork } from "../platform/background-work.js";
 import { ManualClock } from "../platform/clock.js";
 import { createPlatform } from "../platform/index.js";
 import { createLogger } from "../platform/logger.js";
@@ -11,7 +12,8 @@ describe("WarmUps", () => {
     vi.useFakeTimers();
     const clock = new ManualClock(1_000_050_000); // 30 s into a minute (1,000,020 is one)
     const platform = await createPlatform({ redisPrefix: "test:", cacheMaxEntries: 100, cacheStaleSeconds: 60 }, clock);
-    const warmUps = new WarmUps(platform, () => true);
+    const background = new BackgroundWork();
+    const warmUps = new WarmUps(platform, () => true, background);
     const computedAt: number[] = [];
     const movers = warmUps.windowed("movers", 60, async (now) => (computedAt.push(now), now));
     let failures = 0;
@@ -29,7 +31,11 @@ describe("WarmUps", () => {
     expect(computedAt).toEqual([1_000_050, 1_000_080]);
     expect(await movers()).toBe(1_000_080);
     expect(failures).toBe(1);
-    warmUps.stop();
+    // Once the app closes, no boundary computes it again.
+    await background.close(1_000, createLogger("silent"));
+    clock.set(1_000_140_000 + 20);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(computedAt).toEqual([1_000_050, 1_000_080]);
     await platform.close();
   });
 });

@@ -4,9 +4,11 @@
  * would load (the market index, the leaderboard table, the wallet search index). Route plugins register them (`ctx.warmUps.add`);
  * the service runs them once before listening (`app.warmUp()`, src/runtime/service.ts), again when readiness turns
  * on, and each windowed one again at every boundary of its window, so a window's first request finds it computed.
- * Tests that build the app themselves run nothing of this unless they ask.
+ * The recomputations are the app's background work: none starts once it closes. Tests that build the app
+ * themselves run nothing of this unless they ask.
  */
 import { cachedAsOf } from "../analytics/window-cache.js";
+import type { BackgroundWork } from "../platform/background-work.js";
 import type { Platform } from "../platform/index.js";
 import type { Logger } from "../platform/logger.js";
 
@@ -29,13 +31,13 @@ const AFTER_BOUNDARY_MS = 20;
 
 export class WarmUps {
   private readonly jobs: WarmJob[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
   private started = false;
 
   constructor(
     private readonly platform: Platform,
     /** Whether what is computed now is kept (readiness): nothing is recomputed on schedule before. */
     private readonly kept: () => boolean,
+    private readonly background: BackgroundWork,
   ) {}
 
   add(name: string, run: () => Promise<unknown>, windowSeconds?: number): void {
@@ -49,18 +51,18 @@ export class WarmUps {
     return get;
   }
 
-  /** Runs every job once, one after the other (each logged with its time), then keeps the windowed ones current. */
+  /**
+   * Runs every job once, one after the other (each logged with its time; none once the app closes), then keeps the
+   * windowed ones current.
+   */
   async runAll(logger: Logger): Promise<void> {
-    for (const job of this.jobs) await this.runJob(job, logger);
+    for (const job of this.jobs) {
+      if (this.background.closed) return;
+      await this.runJob(job, logger);
+    }
     if (this.started) return;
     this.started = true;
     for (const job of this.jobs) if (job.windowSeconds) this.schedule(job, logger);
-  }
-
-  stop(): void {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    this.started = false;
   }
 
   private async runJob(job: WarmJob, logger: Logger): Promise<void> {
@@ -77,13 +79,9 @@ export class WarmUps {
     const windowMs = (job.windowSeconds as number) * 1000;
     const nowMs = this.platform.clock.nowMs();
     const delay = (Math.floor(nowMs / windowMs) + 1) * windowMs - nowMs + AFTER_BOUNDARY_MS;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void (this.kept() ? this.runJob(job, logger) : Promise.resolve()).then(() => {
-        if (this.started) this.schedule(job, logger);
-      });
-    }, delay);
-    timer.unref();
-    this.timers.add(timer);
+    this.background.after(job.name, delay, async () => {
+      if (this.kept()) await this.runJob(job, logger);
+      this.schedule(job, logger);
+    });
   }
 }

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import { emptyStats } from "../analytics/wallet-overview.js";
 import { SyncRequester } from "../analytics/sync-requests.js";
+import { BackgroundWork } from "../platform/background-work.js";
 import { readCheckpoint } from "../store/checkpoints.js";
 import { readWalletSync } from "../store/wallet-cache.js";
 import { countWalletSyncRequests, requestWalletSyncs } from "../store/wallet-sync-requests.js";
@@ -110,7 +111,7 @@ describe.each(storeBackends)("the wallet sync schedule on $kind", (backend) => {
   });
 
   it("is fed by the API's first views: a stored wallet asked about is requested once per freshness window", async () => {
-    const requester = new SyncRequester(h.store, h.platform.clock, 600);
+    const requester = new SyncRequester(h.store, h.platform.clock, 600, new BackgroundWork());
     requester.request(SMART);
     requester.request(SMART);
     requester.request(TOP);

@@ -3,6 +3,7 @@ import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findMarket, venueUrl } from "../../src/analytics/market-detail.js";
 import { marketIndex } from "../../src/analytics/market-index.js";
+import { BackgroundWork } from "../../src/platform/background-work.js";
 import type { WorldApp } from "../support/world-app.js";
 import { getJson, isSortedDesc, netPositions, openMarketsWorld, rows } from "./markets-support.js";
 
@@ -280,7 +281,7 @@ describe("GET /api/v2/pm/{market_id}", () => {
   });
 
   it("uses /market/<slug> for a market without an event", async () => {
-    const m = findMarket(await marketIndex(t.store, t.clock, 30), market.id)!;
+    const m = findMarket(await marketIndex(t.store, t.clock, 30, new BackgroundWork()), market.id)!;
     expect(venueUrl("https://venue.example/", { ...m, event_slug: null })).toBe(
       `https://venue.example/market/${market.slug}`,
     );

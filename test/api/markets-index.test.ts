@@ -1,6 +1,7 @@
 /** The in-memory market index behind search: reloaded in the background once older than its refresh window. */
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { marketIndex } from "../../src/analytics/market-index.js";
+import { BackgroundWork } from "../../src/platform/background-work.js";
 import { openTestApp, type TestApp } from "../support/app.js";
 
 let t: TestApp;
@@ -71,7 +72,7 @@ it("serves the loaded index inside the window, then reloads it in the background
 
 it("after the window, keeps the loaded index while the tables are unchanged, and reloads once a market's row changes", async () => {
   const refresh = t.config.markets.indexRefreshSeconds;
-  const current = () => marketIndex(t.store, t.clock, refresh);
+  const current = () => marketIndex(t.store, t.clock, refresh, new BackgroundWork());
   const before = await current();
   t.clock.advance((refresh + 1) * 1_000);
   await current();

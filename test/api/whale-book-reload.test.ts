@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WhaleBook, type WhaleBookView } from "../../src/analytics/whale-book.js";
+import { BackgroundWork } from "../../src/platform/background-work.js";
 import type { TestApp } from "../support/app.js";
 import { openTwoStepWorld, type TwoStepWorld } from "./two-step-world.support.js";
 import { sqlRows } from "./wallet-insights.support.js";
@@ -32,7 +33,7 @@ describe("whale book reloads", () => {
 
   it("keeps the version when nothing changed, moves it (and the answers) when whales' positions did", async () => {
     const { store, clock, t } = two;
-    const book = new WhaleBook(store, clock, 60);
+    const book = new WhaleBook(store, clock, 60, new BackgroundWork());
     const first = await book.current();
     expect(first.whales.size).toBeGreaterThan(5);
 
@@ -72,7 +73,7 @@ describe("whale book reloads", () => {
     const later = await book.current();
     expect(later.version).not.toBe(first.version);
     // What a load from scratch holds.
-    const fresh = await new WhaleBook(store, clock, 60).current();
+    const fresh = await new WhaleBook(store, clock, 60, new BackgroundWork()).current();
     expect(content(later)).toEqual(content(fresh));
 
     // The API's copy reloads too: its answers are computed again from the new copy, as a fresh process answers.

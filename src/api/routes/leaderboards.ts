@@ -148,7 +148,7 @@ const TradersQuery = Type.Object({
 });
 
 export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
-  const boards = new BoardTable(ctx.store, ctx.config, ctx.platform.clock);
+  const boards = new BoardTable(ctx.store, ctx.config, ctx.platform.clock, ctx.background);
   const answers = new BoardAnswers(boards, ctx.config);
   ctx.readiness.onReady(() => answers.forget());
   ctx.warmUps.add("leaderboard table", () => boards.current());

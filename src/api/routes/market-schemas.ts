@@ -42,7 +42,7 @@ export const marketNotFound = (marketId: string) => `Market ${marketId} not foun
 
 /** The store's market index with this deployment's refresh window. */
 export function indexOf(ctx: AppContext) {
-  return marketIndex(ctx.store, ctx.platform.clock, ctx.config.markets.indexRefreshSeconds);
+  return marketIndex(ctx.store, ctx.platform.clock, ctx.config.markets.indexRefreshSeconds, ctx.background);
 }
 
 /** A stored market by any of its ids (`findMarket`), from the market index; 404 when none has it. */

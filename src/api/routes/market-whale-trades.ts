@@ -36,7 +36,7 @@ const Params = Type.Object({
 
 export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const { store, config } = ctx;
-  const smart = new SmartList(store, ctx.platform.clock, config.drilldowns.smartListCheckSeconds);
+  const smart = new SmartList(store, ctx.platform.clock, config.drilldowns.smartListCheckSeconds, ctx.background);
   const limits = {
     timeoutMs: config.drilldowns.whaleTradesTimeoutMs,
     retryAfterSeconds: config.drilldowns.whaleTradesRetryAfterSeconds,

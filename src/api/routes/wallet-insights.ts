@@ -148,8 +148,8 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   // with it), at most WHALE_BOOK_REFRESH_SECONDS (60 s: the contract's "cached 60 s" of active-whale-markets). A
   // reload of the copy that finds nothing new keeps its version, so the kept answers stand. Each request reads the
   // wallet's own positions (one indexed read) and walks the copy to its `limit`: it costs 1 of the budget.
-  const book = new WhaleBook(store, platform.clock, config.whaleReads.bookRefreshSeconds);
-  const warm = () => void book.current().catch(() => undefined);
+  const book = new WhaleBook(store, platform.clock, config.whaleReads.bookRefreshSeconds, ctx.background);
+  const warm = () => void ctx.background.run("whale book", () => book.current());
   ctx.readiness.onReady(() => {
     book.forget();
     warm();

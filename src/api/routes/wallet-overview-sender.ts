@@ -36,7 +36,7 @@ export class OverviewSender {
     degraded: boolean,
   ): Promise<FastifyReply | OverviewBody> {
     const { wallets, primary } = this.ctx;
-    const lookups = lookupCounterOf(primary);
+    const lookups = lookupCounterOf(primary, this.ctx.background);
     if (view !== "proxy") {
       const body = await wallets.overview(address, view, degraded, clientOf(reply.request));
       lookups.record(body.profile.proxy_wallet, wallets.now(), reply.request.ip);

@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { lookupCounterOf } from "../../analytics/lookups.js";
+import { closeLookupCounter } from "../../analytics/lookups.js";
 import { closeSyncRequests } from "../../analytics/sync-requests.js";
 import { rankingsOf } from "../../analytics/wallet-overview.js";
 import {
@@ -244,7 +244,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
 /** The wallet core families, registered as one (each keeps its own hooks). */
 export const walletCoreRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   // Lookups counted in memory reach the store before it closes.
-  app.addHook("onClose", async () => lookupCounterOf(ctx.primary).close());
+  app.addHook("onClose", async () => closeLookupCounter(ctx.primary));
   app.addHook("onClose", async () => closeSyncRequests(ctx.primary));
   await app.register(walletRoutes, ctx);
   await app.register(walletPresenceRoutes, ctx);

@@ -45,6 +45,12 @@ export const server = {
     { min: 1_024, max: 10_485_760 },
   ),
   shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, "how long SIGTERM waits for in-flight requests", { min: 0 }),
+  closeBackgroundWaitMs: int(
+    "SHUTDOWN_BACKGROUND_WAIT_MS",
+    5_000,
+    "how long a closing API waits for the background reads it started (reloads of its in-memory copies, warm-ups) before the store closes; what still runs then is logged and left",
+    { min: 0 },
+  ),
   slowRequestMs: int(
     "SLOW_REQUEST_MS",
     1_000,
