@@ -116,9 +116,12 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   ctx.platform.cache.admitWhen(() => ctx.readiness.ready);
   ctx.readiness.onReady(() => forgetMarketIndex(ctx.store));
   ctx.readiness.start();
+  // Subscribed before the app answers anything: a key revoked from then on is refused from the next request.
+  const stopKeyChanges = await ctx.keyChecks.listen(ctx.platform.pubsub);
   app.addHook("onClose", async () => {
     ctx.readiness.stop();
     ctx.warmUps.stop();
+    await stopKeyChanges().catch(() => undefined);
   });
   // The service computes, before it listens, what a first request would otherwise wait for, and again once the
   // store is ready if it was not (after the plugins' own readiness listeners dropped what they held): src/api/warm-up.ts.

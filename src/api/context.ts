@@ -1,4 +1,5 @@
 /** What every route plugin receives: the process's configuration, store and platform, and the store's readiness. */
+import { KeyChecks } from "../accounts/key-checks.js";
 import { Readiness } from "../analytics/readiness.js";
 import { WalletReads } from "../analytics/wallet-reads.js";
 import { WhaleReads } from "../analytics/whale-reads.js";
@@ -34,17 +35,21 @@ export interface AppContext extends AppInput {
   readonly whales: WhaleReads;
   /** What the service computes before it listens, and keeps current per window (src/api/warm-up.ts). */
   readonly warmUps: WarmUps;
+  /** The gate's key checks, kept for KEY_CHECK_CACHE_SECONDS and dropped on every announced key change. */
+  readonly keyChecks: KeyChecks;
 }
 
 export function appContext(input: AppInput): AppContext {
   const readiness = new Readiness(input.store, input.expectedSources);
   const warmUps = new WarmUps(input.platform, () => readiness.ready);
+  const primary = input.primary ?? input.store;
   return {
     ...input,
-    primary: input.primary ?? input.store,
+    primary,
     readiness,
     wallets: new WalletReads(input),
     whales: new WhaleReads(input),
     warmUps,
+    keyChecks: new KeyChecks(primary.db, input.platform.clock, input.config.limits),
   };
 }
