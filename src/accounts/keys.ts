@@ -5,7 +5,6 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { createQueryId, type CompiledQuery, type Kysely, type Transaction } from "kysely";
-import type { PubSub } from "../platform/pubsub.js";
 import type { Database, KeyStatus, Plan } from "../store/schema.js";
 
 export const KEY_PREFIX = "pelagic_";
@@ -25,7 +24,7 @@ function randomBase62(length: number): string {
   return out;
 }
 
-/** The SHA-256 of a whole key: what the store keeps, and what a process's kept check is found by (src/accounts/key-checks.ts). */
+/** The SHA-256 of a whole key: what the store keeps, and what a process's kept check is found by (src/api/key-checks.ts). */
 export function hashKey(key: string): Buffer {
   return createHash("sha256").update(key).digest();
 }
@@ -62,7 +61,8 @@ export type KeyChange = "revoked" | "rotated" | "plan";
 /** Announces a change to keys (a revocation, a rotation, a plan change) to every API process; never given a key. */
 export type KeyChangeAnnouncer = (change: KeyChange) => Promise<void>;
 
-export function announcerOn(pubsub: Pick<PubSub, "publish">): KeyChangeAnnouncer {
+/** The announcer on a pub/sub (the platform's: in-process, or Redis when scaled). */
+export function announcerOn(pubsub: { publish(channel: string, message: string): Promise<void> }): KeyChangeAnnouncer {
   return (change) => pubsub.publish(KEY_CHANGES_CHANNEL, change);
 }
 

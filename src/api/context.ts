@@ -1,5 +1,4 @@
 /** What every route plugin receives: the process's configuration, store and platform, and the store's readiness. */
-import { KeyChecks } from "../accounts/key-checks.js";
 import { Readiness } from "../analytics/readiness.js";
 import { WalletReads } from "../analytics/wallet-reads.js";
 import { WhaleReads } from "../analytics/whale-reads.js";
@@ -7,6 +6,7 @@ import type { Config } from "../config/index.js";
 import type { LiveDeps } from "../live/index.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
+import { KeyChecks } from "./key-checks.js";
 import { WarmUps } from "./warm-up.js";
 
 /** What a process hands to the HTTP layer. */

@@ -5,7 +5,7 @@
  *   or 1 on receipt for a batch route (malformed or oversized, it still cost that);
  * - preHandler: the rest of a batch route's cost, which depends on its validated body.
  * Keys are never logged: only their display prefix is kept on the request. Checks are kept per process
- * (src/accounts/key-checks.ts), found by the key's hash; buildApp has them dropped on every announced key change.
+ * (src/api/key-checks.ts), found by the key's hash; buildApp has them dropped on every announced key change.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import { Type } from "typebox";

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { platformBackends, storeBackends } from "../../test/support/backends.js";
-import { buildApp } from "../api/app.js";
+import { buildApp } from "./app.js";
 import { loadConfig } from "../config/index.js";
 import { ManualClock } from "../platform/clock.js";
 import type { Platform } from "../platform/index.js";
 import { createLogger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
 import { KeyChecks } from "./key-checks.js";
-import { KEY_CHANGES_CHANNEL, announcerOn, createKey, revokeKey, rotateKey, setAccountPlan } from "./keys.js";
+import { KEY_CHANGES_CHANNEL, announcerOn, createKey, revokeKey, rotateKey, setAccountPlan } from "../accounts/keys.js";
 
 const disposers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -12,7 +12,14 @@ import type { Clock } from "../platform/clock.js";
 import { BoundedMap } from "../platform/bounded-map.js";
 import type { PubSub } from "../platform/pubsub.js";
 import type { Database } from "../store/schema.js";
-import { KEY_CHANGES_CHANNEL, hashKey, looksLikeKey, verifyHashedKey, verifyKey, type KeyCheck } from "./keys.js";
+import {
+  KEY_CHANGES_CHANNEL,
+  hashKey,
+  looksLikeKey,
+  verifyHashedKey,
+  verifyKey,
+  type KeyCheck,
+} from "../accounts/keys.js";
 
 export interface KeyCheckLimits {
   /** KEY_CHECK_CACHE_SECONDS; 0 keeps nothing. */
