@@ -10,8 +10,14 @@ import {
   rotateKey,
   setAccountPlan,
   verifyKey,
+  KeyChangeNotAnnouncedError,
   KeyNotFoundError,
+  type KeyChange,
 } from "./keys.js";
+
+/** What the key changes of a test announced. */
+const announced: KeyChange[] = [];
+const announcer = async (change: KeyChange) => void announced.push(change);
 
 describe.each(storeBackends)("API keys on $kind", (backend) => {
   let store: Store;
@@ -54,21 +60,23 @@ describe.each(storeBackends)("API keys on $kind", (backend) => {
 
   it("rotation ends the old key at once and keeps the account and override", async () => {
     const old = await createKey(store.db, { account: "rotor", plan: "premium", rateLimitPerMinute: 50, now: 100 });
-    const fresh = await rotateKey(store.db, old.prefix, 200);
+    const fresh = await rotateKey(store.db, old.prefix, 200, announcer);
     expect(await verifyKey(store.db, old.key)).toEqual({ status: "rotated", prefix: old.prefix });
     expect(await verifyKey(store.db, fresh.key)).toMatchObject({
       status: "valid",
       account: "rotor",
       rateLimitPerMinute: 50,
     });
-    await expect(rotateKey(store.db, old.prefix, 300)).rejects.toThrow(KeyNotFoundError);
+    await expect(rotateKey(store.db, old.prefix, 300, announcer)).rejects.toThrow(KeyNotFoundError);
+    expect(announced.splice(0)).toEqual(["rotated"]);
   });
 
   it("revocation ends a key, and listing shows prefixes and statuses only", async () => {
     const issued = await createKey(store.db, { account: "revoked-co", plan: "free", now: 100 });
-    await revokeKey(store.db, issued.prefix, 150);
+    await revokeKey(store.db, issued.prefix, 150, announcer);
     expect(await verifyKey(store.db, issued.key)).toEqual({ status: "revoked", prefix: issued.prefix });
-    await expect(revokeKey(store.db, issued.prefix, 160)).rejects.toThrow(KeyNotFoundError);
+    await expect(revokeKey(store.db, issued.prefix, 160, announcer)).rejects.toThrow(KeyNotFoundError);
+    expect(announced.splice(0)).toEqual(["revoked"]);
     const listing = await listKeys(store.db, "revoked-co");
     expect(listing).toEqual([
       {
@@ -90,9 +98,20 @@ describe.each(storeBackends)("API keys on $kind", (backend) => {
     );
     expect(await verifyKey(store.db, premium.key)).toMatchObject({ status: "valid", plan: "premium" });
     expect(await listKeys(store.db, "upgrader")).toHaveLength(1);
-    expect(await setAccountPlan(store.db, "upgrader", "free")).toEqual({ previous: "premium", keys: 1 });
+    expect(await setAccountPlan(store.db, "upgrader", "free", announcer)).toEqual({ previous: "premium", keys: 1 });
     expect(await verifyKey(store.db, premium.key)).toMatchObject({ status: "valid", plan: "free" });
-    await expect(setAccountPlan(store.db, "nobody", "free")).rejects.toThrow(AccountError);
+    await expect(setAccountPlan(store.db, "nobody", "free", announcer)).rejects.toThrow(AccountError);
+    expect(announced.splice(0)).toEqual(["plan"]);
+  });
+
+  it("keeps a revocation whose announcement failed, and says so", async () => {
+    const issued = await createKey(store.db, { account: "unannounced", plan: "premium", now: 100 });
+    const failing = async () => {
+      throw new Error("connection refused");
+    };
+    await expect(revokeKey(store.db, issued.prefix, 150, failing)).rejects.toThrow(KeyChangeNotAnnouncedError);
+    await expect(revokeKey(store.db, issued.prefix, 150, failing)).rejects.toThrow(KeyNotFoundError);
+    expect(await verifyKey(store.db, issued.key)).toEqual({ status: "revoked", prefix: issued.prefix });
   });
 
   it.each([["tab\tforged\tpremium"], ["new\nline"], ["bidi\u202Eoverride"], [""], ["   "], ["x".repeat(65)]])(

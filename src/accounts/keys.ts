@@ -24,7 +24,8 @@ function randomBase62(length: number): string {
   return out;
 }
 
-function hashKey(key: string): Buffer {
+/** The SHA-256 of a whole key: what the store keeps, and what a process's kept check is found by (src/api/key-checks.ts). */
+export function hashKey(key: string): Buffer {
   return createHash("sha256").update(key).digest();
 }
 
@@ -51,6 +52,33 @@ export type KeyCheck =
   | { status: "revoked" | "rotated"; prefix: string };
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** The pub/sub channel on which a change to keys is announced: every API process then drops the key checks it keeps. */
+export const KEY_CHANGES_CHANNEL = "keys:changed";
+
+export type KeyChange = "revoked" | "rotated" | "plan";
+
+/** Announces a change to keys (a revocation, a rotation, a plan change) to every API process; never given a key. */
+export type KeyChangeAnnouncer = (change: KeyChange) => Promise<void>;
+
+/** The announcer on a pub/sub (the platform's: in-process, or Redis when scaled). */
+export function announcerOn(pubsub: { publish(channel: string, message: string): Promise<void> }): KeyChangeAnnouncer {
+  return (change) => pubsub.publish(KEY_CHANGES_CHANNEL, change);
+}
+
+/** The change is stored, but the API processes were not told: each keeps its check until KEY_CHECK_CACHE_SECONDS ends. */
+export class KeyChangeNotAnnouncedError extends Error {}
+
+async function announce(announcer: KeyChangeAnnouncer, change: KeyChange): Promise<void> {
+  try {
+    await announcer(change);
+  } catch (error) {
+    throw new KeyChangeNotAnnouncedError(
+      `${change === "plan" ? "the plan changed" : `the key was ${change}`} in the store, but announcing it to the API processes failed ` +
+        `(${error instanceof Error ? error.message : String(error)}): each one sees it once its kept check ends (KEY_CHECK_CACHE_SECONDS)`,
+    );
+  }
+}
 
 async function insertKey(
   db: Db,
@@ -137,8 +165,9 @@ export async function setAccountPlan(
   db: Kysely<Database>,
   account: string,
   plan: Plan,
+  announcer: KeyChangeAnnouncer,
 ): Promise<{ previous: Plan; keys: number }> {
-  return db.transaction().execute(async (trx) => {
+  const changed = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("accounts").select(["id", "plan"]).where("name", "=", account).executeTakeFirst();
     if (!row) throw new AccountError(`no account ${account}`);
     await trx.updateTable("accounts").set({ plan }).where("id", "=", row.id).execute();
@@ -150,6 +179,8 @@ export async function setAccountPlan(
       .executeTakeFirstOrThrow();
     return { previous: row.plan, keys: Number(keys.n) };
   });
+  await announce(announcer, "plan");
+  return changed;
 }
 
 async function findActiveByPrefix(db: Db, prefix: string) {
@@ -174,20 +205,33 @@ async function findActiveByPrefix(db: Db, prefix: string) {
 export class KeyNotFoundError extends Error {}
 
 /** Ends a key (by its prefix) and issues a new one on the same account with the same override. */
-export async function rotateKey(db: Kysely<Database>, prefix: string, now: number): Promise<IssuedKey> {
-  return db.transaction().execute(async (trx) => {
+export async function rotateKey(
+  db: Kysely<Database>,
+  prefix: string,
+  now: number,
+  announcer: KeyChangeAnnouncer,
+): Promise<IssuedKey> {
+  const issued = await db.transaction().execute(async (trx) => {
     const row = await findActiveByPrefix(trx, prefix);
     if (row?.status !== "active") throw new KeyNotFoundError(`no active key ${prefix}`);
     await trx.updateTable("api_keys").set({ status: "rotated", ended_at: now }).where("id", "=", row.id).execute();
     const issued = await insertKey(trx, row.account_id, row.rate_limit_per_minute, now);
     return { ...issued, account: row.name, plan: row.plan };
   });
+  await announce(announcer, "rotated");
+  return issued;
 }
 
-export async function revokeKey(db: Kysely<Database>, prefix: string, now: number): Promise<void> {
+export async function revokeKey(
+  db: Kysely<Database>,
+  prefix: string,
+  now: number,
+  announcer: KeyChangeAnnouncer,
+): Promise<void> {
   const row = await findActiveByPrefix(db, prefix);
   if (row?.status !== "active") throw new KeyNotFoundError(`no active key ${prefix}`);
   await db.updateTable("api_keys").set({ status: "revoked", ended_at: now }).where("id", "=", row.id).execute();
+  await announce(announcer, "revoked");
 }
 
 export interface KeyListing {
@@ -265,14 +309,22 @@ function keyLookup(db: Kysely<Database>): CompiledQuery<KeyRow> {
   return compiled;
 }
 
-/** Checks a presented key. Unknown keys cost the same hash and comparison as known ones. */
+/** Checks a presented key against the store. Unknown keys cost the same hash and comparison as known ones. */
 export async function verifyKey(db: Kysely<Database>, presented: string): Promise<KeyCheck> {
+  return looksLikeKey(presented) ? verifyHashedKey(db, presented, hashKey(presented)) : { status: "invalid" };
+}
+
+/** verifyKey for a key already hashed (`presentedHash` is hashKey(presented)). */
+export async function verifyHashedKey(
+  db: Kysely<Database>,
+  presented: string,
+  presentedHash: Buffer,
+): Promise<KeyCheck> {
   if (!looksLikeKey(presented)) return { status: "invalid" };
   const lookupId = presented.slice(KEY_PREFIX.length, KEY_PREFIX.length + LOOKUP_LENGTH);
   const lookup = keyLookup(db);
   const { rows } = await db.executeQuery<KeyRow>({ ...lookup, parameters: [lookupId], queryId: createQueryId() });
   const row = rows[0];
-  const presentedHash = hashKey(presented);
   const stored = row ? Buffer.from(row.secret_hash, "hex") : DUMMY_HASH;
   const matches = timingSafeEqual(presentedHash, stored) && row !== undefined;
   if (!row || !matches) return { status: "invalid" };

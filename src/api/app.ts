@@ -119,6 +119,11 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   // The root's preClose hooks run first of every close hook (the plugins' onClose hooks, which write what they hold,
   // come after): the background reads end before anything closes, and before whoever built the app closes the store.
   app.addHook("preClose", async () => ctx.background.close(server.closeBackgroundWaitMs, logger));
+  // Subscribed before the app answers anything: a key revoked from then on is refused from the next request.
+  const stopKeyChanges = await ctx.keyChecks.listen(ctx.platform.pubsub);
+  app.addHook("onClose", async () => {
+    await stopKeyChanges().catch(() => undefined);
+  });
   // The service computes, before it listens, what a first request would otherwise wait for, and again once the
   // store is ready if it was not (after the plugins' own readiness listeners dropped what they held): src/api/warm-up.ts.
   app.decorate("warmUp", async () => {

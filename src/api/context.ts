@@ -7,6 +7,7 @@ import type { LiveDeps } from "../live/index.js";
 import { BackgroundWork } from "../platform/background-work.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
+import { KeyChecks } from "./key-checks.js";
 import { WarmUps } from "./warm-up.js";
 
 /** What a process hands to the HTTP layer. */
@@ -39,19 +40,23 @@ export interface AppContext extends AppInput {
   readonly warmUps: WarmUps;
   /** Everything the app starts with no request waiting for it; closing the app waits for it (src/platform/background-work.ts). */
   readonly background: BackgroundWork;
+  /** The gate's key checks, kept for KEY_CHECK_CACHE_SECONDS and dropped on every announced key change. */
+  readonly keyChecks: KeyChecks;
 }
 
 export function appContext(input: AppInput): AppContext {
   const background = input.background ?? new BackgroundWork();
   const readiness = new Readiness(input.store, input.expectedSources, background);
   const warmUps = new WarmUps(input.platform, () => readiness.ready, background);
+  const primary = input.primary ?? input.store;
   return {
     ...input,
-    primary: input.primary ?? input.store,
+    primary,
     readiness,
     wallets: new WalletReads({ ...input, background }),
     whales: new WhaleReads({ ...input, background }),
     warmUps,
     background,
+    keyChecks: new KeyChecks(primary.db, input.platform.clock, input.config.limits),
   };
 }

@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { Type } from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApp, type TestApp } from "../../test/support/app.js";
-import { createKey, revokeKey, rotateKey } from "../accounts/keys.js";
+import { announcerOn, createKey, revokeKey, rotateKey } from "../accounts/keys.js";
 import { access, batch, heavy } from "./access.js";
 
 let t: TestApp;
@@ -88,12 +88,12 @@ describe("rotation and revocation", () => {
   it("answer 401 from the next request on", async () => {
     const issued = await createKey(t.store.db, { account: "churner", plan: "premium", now: t.clock.now() });
     expect((await get("/api/v2/test/premium", { "x-api-key": issued.key })).statusCode).toBe(200);
-    const rotated = await rotateKey(t.store.db, issued.prefix, t.clock.now());
+    const rotated = await rotateKey(t.store.db, issued.prefix, t.clock.now(), announcerOn(t.platform.pubsub));
     const old = await get("/api/v2/test/premium", { "x-api-key": issued.key });
     expect(old.statusCode).toBe(401);
     expect(old.json().detail).toMatch(/rotated/);
     expect((await get("/api/v2/test/premium", { "x-api-key": rotated.key })).statusCode).toBe(200);
-    await revokeKey(t.store.db, rotated.prefix, t.clock.now());
+    await revokeKey(t.store.db, rotated.prefix, t.clock.now(), announcerOn(t.platform.pubsub));
     const revoked = await get("/api/v2/test/premium", { "x-api-key": rotated.key });
     expect(revoked.statusCode).toBe(401);
     expect(revoked.json().detail).toMatch(/revoked/);
@@ -271,7 +271,7 @@ describe("GET /api/v2/key/verify", () => {
     expect(await verify({ authorization: `Token ${premium}` })).toMatchObject({ problem: "header" });
     expect(await verify({ "x-api-key": `Bearer ${premium}` })).toMatchObject({ problem: "header" });
     const revoked = await createKey(t.store.db, { account: "gone", plan: "premium", now: t.clock.now() });
-    await revokeKey(t.store.db, revoked.prefix, t.clock.now());
+    await revokeKey(t.store.db, revoked.prefix, t.clock.now(), announcerOn(t.platform.pubsub));
     expect(await verify({ "x-api-key": revoked.key })).toMatchObject({
       problem: "revoked_key",
       key_prefix: revoked.prefix,

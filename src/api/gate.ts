@@ -4,11 +4,12 @@
  * - onRequest: local-only check, key extraction and verification, then the rate limit: the route's fixed cost,
  *   or 1 on receipt for a batch route (malformed or oversized, it still cost that);
  * - preHandler: the rest of a batch route's cost, which depends on its validated body.
- * Keys are never logged: only their display prefix is kept on the request.
+ * Keys are never logged: only their display prefix is kept on the request. Checks are kept per process
+ * (src/api/key-checks.ts), found by the key's hash; buildApp has them dropped on every announced key change.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import { Type } from "typebox";
-import { verifyKey, type KeyCheck } from "../accounts/keys.js";
+import type { KeyCheck } from "../accounts/keys.js";
 import type { RateDecision } from "../platform/rate-limiter.js";
 import type { SlotLease } from "../platform/slots.js";
 import type { Access } from "./access.js";
@@ -187,7 +188,7 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
     const presented = presentedKey(request);
     const auth = authOf(presented, rule.headers);
     request.auth = auth;
-    if (auth.key) auth.check = await verifyKey(ctx.primary.db, auth.key);
+    if (auth.key) auth.check = await ctx.keyChecks.check(auth.key);
     if (rule.kind === "premium") {
       const refusal = auth.key
         ? refusalOf(auth.check as KeyCheck)

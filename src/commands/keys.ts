@@ -7,13 +7,17 @@ import {
   AccountError,
   KeyNotFoundError,
   RATE_LIMIT_RANGE,
+  announcerOn,
   createKey,
   listKeys,
   revokeKey,
   rotateKey,
   setAccountPlan,
   type IssuedKey,
+  type KeyChangeAnnouncer,
 } from "../accounts/keys.js";
+import type { Config } from "../config/index.js";
+import { createPlatform, type Platform } from "../platform/index.js";
 import { withMigratedStore } from "../runtime/index.js";
 import type { Database, Plan } from "../store/schema.js";
 import { UsageError, type CommandSpec, type Flags } from "./spec.js";
@@ -36,15 +40,37 @@ function planFlag(flags: Flags): Plan {
   return plan;
 }
 
+/**
+ * Runs `use` with the announcer of key changes: the platform's pub/sub when REDIS_URL is set, where every API process
+ * listens (opened only when a change is announced). Without Redis the server is another process that nothing here
+ * reaches: it sees the change once its kept check ends (KEY_CHECK_CACHE_SECONDS).
+ */
+async function withKeyChangeAnnouncer<T>(
+  config: Config,
+  use: (announcer: KeyChangeAnnouncer) => Promise<T>,
+): Promise<T> {
+  if (!config.platform.redisUrl) return use(async () => undefined);
+  let platform: Platform | undefined;
+  try {
+    return await use(async (change) => {
+      platform ??= await createPlatform(config.platform);
+      await announcerOn(platform.pubsub)(change);
+    });
+  } finally {
+    await platform?.close();
+  }
+}
+
 export async function runKeysCommand(
   db: Kysely<Database>,
   action: string | undefined,
   flags: Flags,
   now: number,
+  announcer: KeyChangeAnnouncer,
   out: (line: string) => void = console.log,
 ): Promise<void> {
   try {
-    await runKeysAction(db, action, flags, now, out);
+    await runKeysAction(db, action, flags, now, announcer, out);
   } catch (error) {
     // Refusals of the accounts layer are the caller's to fix: one line, exit 2.
     if (error instanceof AccountError || error instanceof KeyNotFoundError) throw new UsageError(error.message);
@@ -57,6 +83,7 @@ async function runKeysAction(
   action: string | undefined,
   flags: Flags,
   now: number,
+  announcer: KeyChangeAnnouncer,
   out: (line: string) => void,
 ): Promise<void> {
   switch (action) {
@@ -79,18 +106,18 @@ async function runKeysAction(
     case "plan": {
       const account = required(flags, "account");
       const plan = planFlag(flags);
-      const { previous, keys } = await setAccountPlan(db, account, plan);
+      const { previous, keys } = await setAccountPlan(db, account, plan, announcer);
       out(`account ${account}: plan ${previous} -> ${plan} (${keys} active key${keys === 1 ? "" : "s"})`);
       return;
     }
     case "rotate": {
-      const issued = await rotateKey(db, required(flags, "key"), now);
+      const issued = await rotateKey(db, required(flags, "key"), now, announcer);
       out(`rotated: the old key stopped working now`);
       printIssued(issued, out);
       return;
     }
     case "revoke":
-      await revokeKey(db, required(flags, "key"), now);
+      await revokeKey(db, required(flags, "key"), now, announcer);
       out(`revoked ${flags.key}`);
       return;
     case "list": {
@@ -145,7 +172,8 @@ export const keysCommand: CommandSpec = {
   summary: "create, rotate, revoke or list API keys, or change an account's plan",
   description:
     "Manages the API keys in the configured store (DATA_DIR or DATABASE_URL). A new key is printed once, to " +
-    "stdout, and stored only as a hash; listings show only its prefix. A rotated or revoked key answers 401 from the next request.",
+    "stdout, and stored only as a hash; listings show only its prefix. A rotated or revoked key answers 401 from the next request " +
+    "(with REDIS_URL set the API processes are told at once; without it a server running beside this command sees it within KEY_CHECK_CACHE_SECONDS).",
   actions: KEY_ACTIONS,
   flags: {
     account: { value: "<name>", description: "the account (create: created if new; list: only its keys)" },
@@ -167,6 +195,10 @@ export const keysCommand: CommandSpec = {
   async run(config, flags, [action]) {
     // Refused before the store is opened (and, on SQLite, created).
     if (action === undefined || !Object.hasOwn(KEY_ACTIONS, action)) throw unknownAction(action);
-    await withMigratedStore(config, (store) => runKeysCommand(store.db, action, flags, Math.floor(Date.now() / 1000)));
+    await withKeyChangeAnnouncer(config, (announcer) =>
+      withMigratedStore(config, (store) =>
+        runKeysCommand(store.db, action, flags, Math.floor(Date.now() / 1000), announcer),
+      ),
+    );
   },
 };

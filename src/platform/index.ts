@@ -71,7 +71,12 @@ export async function createPlatform(options: PlatformOptions, clock: Clock = sy
   // Connection errors surface on the commands that need Redis; the emitter must not crash the process.
   redis.on("error", () => undefined);
   subscriber.on("error", () => undefined);
-  await Promise.all([redis.connect(), subscriber.connect()]);
+  // Unreachable, the connections would go on retrying and keep a short-lived command (pelagic keys) from exiting.
+  await Promise.all([redis.connect(), subscriber.connect()]).catch((error: unknown) => {
+    redis.disconnect();
+    subscriber.disconnect();
+    throw error;
+  });
   const prefix = options.redisPrefix;
   const pubsub = new RedisPubSub(redis, subscriber, prefix);
   return {

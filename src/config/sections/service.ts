@@ -43,6 +43,18 @@ export const limits = {
     "concurrent live-stream connections per key, SSE and WebSocket together",
     { min: 1 },
   ),
+  keyCheckCacheSeconds: int(
+    "KEY_CHECK_CACHE_SECONDS",
+    5,
+    "how long an API process keeps the check of a key that exists (valid, revoked or rotated; found by its SHA-256) instead of reading the store; revocations, rotations and plan changes are announced on the pub/sub and drop it at once, so this bounds only what a missed announcement or a change made to the store by hand leaves; 0: every request reads the store",
+    { min: 0, max: 300 },
+  ),
+  keyCheckCacheEntries: int(
+    "KEY_CHECK_CACHE_ENTRIES",
+    10_000,
+    "key checks an API process keeps at most (KEY_CHECK_CACHE_SECONDS); unknown keys are never kept",
+    { min: 1 },
+  ),
   walletPresenceSeconds: int("PRESENCE_WALLET_SECONDS", 90, "a wallet page ping keeps a session this long", {
     min: 1,
   }),

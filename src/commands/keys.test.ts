@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { TEST_REDIS_URL, deleteRedisPrefix, uniqueName } from "../../test/support/backends.js";
+import { KEY_CHANGES_CHANNEL, KeyChangeNotAnnouncedError, verifyKey } from "../accounts/keys.js";
+import { loadConfig } from "../config/index.js";
+import { createPlatform } from "../platform/index.js";
+import { openConfiguredStore } from "../runtime/index.js";
+import { keysCommand } from "./keys.js";
+
+/** Runs `pelagic keys <action>` in this process with the given settings: what it printed. */
+async function keys(env: Record<string, string>, action: string, flags: Record<string, string>): Promise<string> {
+  const out: string[] = [];
+  const log = vi.spyOn(console, "log").mockImplementation((...parts: unknown[]) => void out.push(parts.join(" ")));
+  try {
+    await keysCommand.run(loadConfig({ LOG_LEVEL: "silent", DATABASE_URL: "", ...env }), flags, [action]);
+    return out.join("\n");
+  } finally {
+    log.mockRestore();
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), "pelagic-keys-announce-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function createdKey(env: Record<string, string>, account: string): Promise<{ key: string; prefix: string }> {
+  const key = /key:\s+(pelagic_\S+)/.exec(await keys(env, "create", { account, plan: "premium" }))?.[1] as string;
+  return { key, prefix: key.slice(0, "pelagic_".length + 10) };
+}
+
+describe.runIf(TEST_REDIS_URL)("pelagic keys with REDIS_URL", () => {
+  const prefix = uniqueName("pelagic_keys") + ":";
+  const env = { DATA_DIR: join(dir, "redis"), REDIS_URL: TEST_REDIS_URL as string, REDIS_PREFIX: prefix };
+  afterAll(() => deleteRedisPrefix(TEST_REDIS_URL as string, prefix));
+
+  it("announces a revocation, a rotation and a plan change to the API processes, and never a key", async () => {
+    const listener = await createPlatform(loadConfig(env).platform);
+    const heard: string[] = [];
+    await listener.pubsub.subscribe(KEY_CHANGES_CHANNEL, (message) => heard.push(message));
+    try {
+      const first = await createdKey(env, "announced");
+      const second = await createdKey(env, "announced");
+      await keys(env, "revoke", { key: first.prefix });
+      await keys(env, "rotate", { key: second.prefix });
+      await keys(env, "plan", { account: "announced", plan: "free" });
+      await vi.waitFor(() => expect(heard).toEqual(["revoked", "rotated", "plan"]));
+    } finally {
+      await listener.close();
+    }
+  });
+});
+
+describe("pelagic keys when Redis cannot be reached", () => {
+  const env = { DATA_DIR: join(dir, "unreachable"), REDIS_URL: "redis://127.0.0.1:1" };
+
+  it("revokes the key in the store all the same, and fails saying the API processes were not told", async () => {
+    const issued = await createdKey(env, "stranded");
+    await expect(keys(env, "revoke", { key: issued.prefix })).rejects.toThrow(KeyChangeNotAnnouncedError);
+    const store = await openConfiguredStore(loadConfig({ ...env, DATABASE_URL: "" }));
+    try {
+      expect(await verifyKey(store.db, issued.key)).toEqual({ status: "revoked", prefix: issued.prefix });
+    } finally {
+      await store.close();
+    }
+  });
+});
