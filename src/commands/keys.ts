@@ -14,7 +14,7 @@ import {
   setAccountPlan,
   type IssuedKey,
 } from "../accounts/keys.js";
-import { withMigratedStore } from "../runtime/index.js";
+import { withMigratedStore } from "../runtime/store.js";
 import type { Database, Plan } from "../store/schema.js";
 import { UsageError, type CommandSpec, type Flags } from "./spec.js";
 
