@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { flagToEnv } from "../config/index.js";
-import { COMMANDS, main, parseCommandLine } from "./index.js";
+import { COMMAND_NAMES, loadCommands, main, parseCommandLine } from "./index.js";
 import type { CommandSpec } from "./spec.js";
 
 /** Runs `pelagic <argv>` in this process: its exit code and what it printed on each stream. */
@@ -20,6 +20,8 @@ async function pelagic(...argv: string[]): Promise<{ code: number; stdout: strin
     error.mockRestore();
   }
 }
+
+const COMMANDS = await loadCommands();
 
 function spec(name: string): CommandSpec {
   const command = COMMANDS.find((c) => c.name === name);
@@ -81,6 +83,7 @@ describe("pelagic with no command, --help, help", () => {
   it("lists every command; exit 0 when asked, 2 (usage on stderr) when no command is given", async () => {
     const asked = await pelagic("--help");
     expect(asked.code).toBe(0);
+    expect(COMMANDS.map((c) => c.name)).toEqual(COMMAND_NAMES);
     for (const name of Object.keys(EXPECTED_FLAGS)) expect(asked.stdout).toMatch(new RegExp(`^  ${name} +\\S`, "m"));
     expect((await pelagic("help")).stdout).toBe(asked.stdout);
     expect((await pelagic("-h")).stdout).toBe(asked.stdout);
@@ -92,10 +95,10 @@ describe("pelagic with no command, --help, help", () => {
   });
 
   it("refuses an unknown command, also as a help topic", async () => {
-    for (const argv of [["launch"], ["help", "launch"]]) {
+    for (const argv of [["launch"], ["help", "launch"], ["constructor"]]) {
       const run = await pelagic(...argv);
       expect(run.code).toBe(2);
-      expect(run.stderr.split("\n")[0]).toBe('pelagic: unknown command "launch"');
+      expect(run.stderr.split("\n")[0]).toBe(`pelagic: unknown command "${argv.at(-1)}"`);
     }
   });
 });

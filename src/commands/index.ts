@@ -5,27 +5,36 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { checkCitiesFile } from "../isw/cities.js";
 import { ConfigError, describeSettings, flagToEnv, loadConfig, settingFlagName, type Config } from "../config/index.js";
-import { demoCommand } from "./demo.js";
 import { commandHelp, overview } from "./help.js";
-import { ingestCommand } from "./ingest.js";
-import { keysCommand } from "./keys.js";
-import { migrateCommand } from "./migrate.js";
-import { rebuildCommand } from "./rebuild.js";
-import { serveCommand } from "./serve.js";
-import { settingsCommand } from "./settings.js";
-import { simCommand } from "./sim.js";
 import { UsageError, type CommandSpec } from "./spec.js";
 
-export const COMMANDS: readonly CommandSpec[] = [
-  serveCommand,
-  ingestCommand,
-  settingsCommand,
-  keysCommand,
-  rebuildCommand,
-  migrateCommand,
-  simCommand,
-  demoCommand,
-];
+/**
+ * Each command's module, in the overview's order, imported only when needed: `pelagic ingest` loads the ingest and
+ * the store, not the HTTP service, so that a process starts in a fraction of the time (each kill of
+ * test/ingest-kill.test.ts is a start). Listing them all (`pelagic --help`) imports every one.
+ */
+const COMMAND_MODULES = new Map<string, () => Promise<CommandSpec>>([
+  ["serve", async () => (await import("./serve.js")).serveCommand],
+  ["ingest", async () => (await import("./ingest.js")).ingestCommand],
+  ["settings", async () => (await import("./settings.js")).settingsCommand],
+  ["keys", async () => (await import("./keys.js")).keysCommand],
+  ["rebuild", async () => (await import("./rebuild.js")).rebuildCommand],
+  ["migrate", async () => (await import("./migrate.js")).migrateCommand],
+  ["sim", async () => (await import("./sim.js")).simCommand],
+  ["demo", async () => (await import("./demo.js")).demoCommand],
+]);
+
+export const COMMAND_NAMES: readonly string[] = [...COMMAND_MODULES.keys()];
+
+/** The named command's spec, its module imported; undefined when there is no such command. */
+export async function loadCommand(name: string): Promise<CommandSpec | undefined> {
+  return COMMAND_MODULES.get(name)?.();
+}
+
+/** Every command's spec, each module imported. */
+export function loadCommands(): Promise<CommandSpec[]> {
+  return Promise.all([...COMMAND_MODULES.values()].map((load) => load()));
+}
 
 export interface CommandLine {
   /** Settings given as flags, by environment name (`--data-dir x` is DATA_DIR). */
@@ -70,28 +79,28 @@ export function parseCommandLine(argv: readonly string[], command: CommandSpec):
   return line;
 }
 
-function unknownCommand(name: string): number {
-  console.error(`pelagic: unknown command "${name}"\n\n${overview(COMMANDS)}`);
+async function unknownCommand(name: string): Promise<number> {
+  console.error(`pelagic: unknown command "${name}"\n\n${overview(await loadCommands())}`);
   return 2;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
-    console.error(overview(COMMANDS));
+    console.error(overview(await loadCommands()));
     return 2;
   }
   if (name === "help" || name === "--help" || name === "-h") {
     const topic = rest[0];
-    if (topic === undefined) console.log(overview(COMMANDS));
+    if (topic === undefined) console.log(overview(await loadCommands()));
     else {
-      const command = COMMANDS.find((c) => c.name === topic);
+      const command = await loadCommand(topic);
       if (!command) return unknownCommand(topic);
       console.log(commandHelp(command));
     }
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
+  const command = await loadCommand(name);
   if (!command) return unknownCommand(name);
   const seeHelp = `(see pelagic ${command.name} --help)`;
   let line: CommandLine;

@@ -7,7 +7,8 @@ import { Ingest, Stopped } from "../ingest/index.js";
 import { ProgressReporter } from "../ingest/progress.js";
 import { createPlatform } from "../platform/index.js";
 import { createLogger } from "../platform/logger.js";
-import { openConfiguredStore, stopOnSignals } from "../runtime/index.js";
+import { stopOnSignals } from "../runtime/signals.js";
+import { openConfiguredStore } from "../runtime/store.js";
 import { migrateStore } from "../store/migrate.js";
 import { settingFlag, type CommandSpec } from "./spec.js";
 

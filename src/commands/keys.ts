@@ -18,7 +18,7 @@ import {
 } from "../accounts/keys.js";
 import type { Config } from "../config/index.js";
 import { createPlatform, type Platform } from "../platform/index.js";
-import { withMigratedStore } from "../runtime/index.js";
+import { withMigratedStore } from "../runtime/store.js";
 import type { Database, Plan } from "../store/schema.js";
 import { UsageError, type CommandSpec, type Flags } from "./spec.js";
 

@@ -1,5 +1,5 @@
 /** `pelagic migrate`: the store's schema brought up to date. */
-import { withMigratedStore } from "../runtime/index.js";
+import { withMigratedStore } from "../runtime/store.js";
 import type { CommandSpec } from "./spec.js";
 
 export const migrateCommand: CommandSpec = {

@@ -2,7 +2,7 @@
 import type { Config } from "../config/index.js";
 import { rebuild } from "../derive/index.js";
 import { systemClock, type Clock } from "../platform/clock.js";
-import { withMigratedStore } from "../runtime/index.js";
+import { withMigratedStore } from "../runtime/store.js";
 import type { CommandSpec } from "./spec.js";
 
 export async function runRebuildCommand(
