@@ -250,10 +250,7 @@ export class BatchApplier {
     // or CATCH_UP_FLUSH_MS after the last deferred batch (when the backfill is done, or paused).
     if (!withStats) {
       if (this.catchUpFlush) clearTimeout(this.catchUpFlush);
-      this.catchUpFlush = setTimeout(() => {
-        this.catchUpFlush = null;
-        void this.enqueue("catch-up flush", () => this.writeWallets(this.asOf(), true));
-      }, CATCH_UP_FLUSH_MS);
+      this.catchUpFlush = setTimeout(() => this.flushDeferred(), CATCH_UP_FLUSH_MS);
       this.catchUpFlush.unref();
       return;
     }
@@ -319,6 +316,15 @@ export class BatchApplier {
     d.marketDailyPrices.clear();
     this.pending.positionsWritten();
     if (withStats) this.pending.stats.clear();
+  }
+
+  /** Queues the write a backfill deferred, if its flush is still waiting; returns whether one was. */
+  flushDeferred(): boolean {
+    if (!this.catchUpFlush) return false;
+    clearTimeout(this.catchUpFlush);
+    this.catchUpFlush = null;
+    void this.enqueue("catch-up flush", () => this.writeWallets(this.asOf(), true));
+    return true;
   }
 
   stop(): void {

@@ -30,6 +30,11 @@ async function rows(
     .sort();
 }
 
+const storedTrades = async (store: Store, wallet: string) =>
+  (await store.db.selectFrom("wallet_stats").select("total_trades").where("wallet", "=", wallet).executeTakeFirst())
+    ?.total_trades ?? 0;
+const count = (batch: CommittedRows, wallet: string) => batch.fills.filter((f) => f.wallet === wallet).length;
+
 describe.each(storeBackends)("the Deriver on $kind", (backend) => {
   const disposers: Array<() => Promise<void>> = [];
   afterEach(async () => {
@@ -175,10 +180,7 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     const { store, deriver, batches } = await halfway(clock);
     const first: CommittedRows = batches[0]!;
     const second: CommittedRows = batches[1]!;
-    const trades = async (wallet: string) =>
-      (await store.db.selectFrom("wallet_stats").select("total_trades").where("wallet", "=", wallet).executeTakeFirst())
-        ?.total_trades ?? 0;
-    const count = (batch: CommittedRows, wallet: string) => batch.fills.filter((f) => f.wallet === wallet).length;
+    const trades = (wallet: string) => storedTrades(store, wallet);
     const wallet = first.fills[0]!.wallet;
     const before = await trades(wallet);
     clock.set((Math.max(...first.fills.map((f) => f.ts)) + 60) * 1000);
@@ -214,6 +216,17 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     await deriver.refresh();
     expect(await trades(other)).toBe(otherBefore + count(second, other));
     expect(await lastTs()).toBeGreaterThanOrEqual(lastFill.ts);
+  });
+
+  it("has written what a backfill's batch deferred once idle() resolves, not seconds later", async () => {
+    const clock = new ManualClock((world.end + 3_600) * 1000);
+    const { store, deriver, batches } = await halfway(clock);
+    const wallet = batches[0]!.fills[0]!.wallet;
+    const before = await storedTrades(store, wallet);
+    await deriver.onCommitted(batches[0]!);
+    expect(await storedTrades(store, wallet)).toBe(before);
+    await deriver.idle();
+    expect(await storedTrades(store, wallet)).toBe(before + count(batches[0]!, wallet));
   });
 
   it("snapshots each day as its first event arrives and writes hourly points as the clock passes hours", async () => {

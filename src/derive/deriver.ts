@@ -152,9 +152,13 @@ export class Deriver {
     return this.refresh();
   }
 
-  /** Resolves once everything handed over so far is written. */
-  idle(): Promise<void> {
-    return this.queue;
+  /**
+   * Resolves once everything handed over so far is written: a write a backfill deferred (its flush waiting for
+   * CATCH_UP_FLUSH_MS of quiet) is run now, not left to land later behind the caller's back.
+   */
+  async idle(): Promise<void> {
+    do await this.queue;
+    while (this.started?.applier.flushDeferred());
   }
 
   async stop(): Promise<void> {

@@ -3,6 +3,7 @@
  * follows its ingest: the first part of the fills and resolutions through the Deriver's warm start, the rest later,
  * batch by batch, as an ingest commits them (`deliverRest`). The whale-copy tests read answers before and after.
  */
+import { afterAll, beforeAll } from "vitest";
 import { Deriver } from "../../src/derive/deriver.js";
 import { deriveConfig, loadWorld } from "../../src/derive/testing/stored-world.js";
 import { ManualClock } from "../../src/platform/clock.js";
@@ -22,9 +23,24 @@ export interface TwoStepWorld {
   readonly t: TestApp;
   /** Another app on the same store: a process started after the later fills. */
   openApp(): Promise<TestApp>;
-  /** The fills and resolutions after the cut, committed batch by batch through the Deriver. */
-  deliverRest(): Promise<void>;
+  /**
+   * The fills and resolutions after the cut, committed batch by batch (of `batchRows` fills) through the Deriver;
+   * `between` runs after each batch is handed over (a reader of the store between two commits).
+   */
+  deliverRest(options?: { batchRows?: number; between?: () => Promise<void> }): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A two-step world opened before the enclosing describe's tests and closed after them, as a getter. */
+export function useTwoStepWorld(): () => TwoStepWorld {
+  let two: TwoStepWorld | undefined;
+  beforeAll(async () => {
+    two = await openTwoStepWorld();
+  }, 120_000);
+  afterAll(async () => {
+    await two?.close();
+  });
+  return () => two!;
 }
 
 export async function openTwoStepWorld(): Promise<TwoStepWorld> {
@@ -50,12 +66,14 @@ export async function openTwoStepWorld(): Promise<TwoStepWorld> {
     clock,
     t,
     openApp,
-    async deliverRest() {
+    async deliverRest({ batchRows, between } = {}) {
       await loadWorld(store, world, {
         range: { from: cut },
         updatedAt: clock.now(),
+        batchRows,
         onBatch: async (batch) => {
           await deriver.onCommitted(batch);
+          await between?.();
         },
       });
       await deriver.idle();

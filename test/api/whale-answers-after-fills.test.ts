@@ -5,10 +5,10 @@
  * commits them. After the later fills the copy is loaded again (the refresh window passed): every answer must be
  * the store's again, at every limit (a walk stopping early must not drop a row the full grouping ranks first).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Store } from "../../src/store/database.js";
 import { AT, servedAs } from "../support/served-numbers.js";
-import { openTwoStepWorld, type TwoStepWorld } from "./two-step-world.support.js";
+import { useTwoStepWorld } from "./two-step-world.support.js";
 import { sqlRows } from "./wallet-insights.support.js";
 
 const LIMITS = [1, 2, 5, 50];
@@ -150,16 +150,10 @@ async function expectations(store: Store) {
 }
 
 describe("missed-opportunities and active-whale-markets as fills arrive", () => {
-  let two: TwoStepWorld;
-
-  beforeAll(async () => {
-    two = await openTwoStepWorld();
-  }, 120_000);
-  afterAll(async () => {
-    await two?.close();
-  });
+  const twoStep = useTwoStepWorld();
 
   const check = async () => {
+    const two = twoStep();
     const { sample, answers } = await expectations(two.store);
     let rows = 0;
     const seen: unknown[] = [];
@@ -189,6 +183,7 @@ describe("missed-opportunities and active-whale-markets as fills arrive", () => 
   };
 
   it("answers as the stored positions group, before and after later fills and resolutions", async () => {
+    const two = twoStep();
     const before = await check();
     expect(before.rows).toBeGreaterThan(10);
     await two.deliverRest();

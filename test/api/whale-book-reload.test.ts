@@ -4,11 +4,12 @@
  * what a load from scratch holds, under a new version, and the API's answers are then the new copy's, not the kept
  * ones. A simulated world derived in two steps: the Deriver's warm start, then the later fills batch by batch.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WhaleBook, type WhaleBookView } from "../../src/analytics/whale-book.js";
 import { BackgroundWork } from "../../src/platform/background-work.js";
+import { ManualClock } from "../../src/platform/clock.js";
 import type { TestApp } from "../support/app.js";
-import { openTwoStepWorld, type TwoStepWorld } from "./two-step-world.support.js";
+import { useTwoStepWorld } from "./two-step-world.support.js";
 import { sqlRows } from "./wallet-insights.support.js";
 
 /** What a copy holds, comparable between two loads. */
@@ -21,17 +22,21 @@ const content = (v: WhaleBookView) => ({
   markets: [...v.markets],
 });
 
-describe("whale book reloads", () => {
-  let two: TwoStepWorld;
+/** The three whale answers at `limit` 50 for each wallet. */
+const askWhaleAnswers = (app: TestApp, wallets: readonly string[]) =>
+  Promise.all(
+    wallets.flatMap((w) =>
+      ["whale-matches", "missed-opportunities", "active-whale-markets"].map(
+        async (path) => (await app.app.inject(`/api/v2/wallet/${w}/${path}?limit=50`)).json() as unknown,
+      ),
+    ),
+  );
 
-  beforeAll(async () => {
-    two = await openTwoStepWorld();
-  }, 120_000);
-  afterAll(async () => {
-    await two?.close();
-  });
+describe("whale book reloads", () => {
+  const twoStep = useTwoStepWorld();
 
   it("keeps the version when nothing changed, moves it (and the answers) when whales' positions did", async () => {
+    const two = twoStep();
     const { store, clock, t } = two;
     const book = new WhaleBook(store, clock, 60, new BackgroundWork());
     const first = await book.current();
@@ -57,14 +62,7 @@ describe("whale book reloads", () => {
     const busiest = (
       await q<{ wallet: string }>("select wallet from wallet_stats order by total_trades desc, wallet limit 8")
     ).map((r) => r.wallet);
-    const ask = async (app: TestApp) =>
-      Promise.all(
-        busiest.flatMap((w) =>
-          ["whale-matches", "missed-opportunities", "active-whale-markets"].map(
-            async (path) => (await app.app.inject(`/api/v2/wallet/${w}/${path}?limit=50`)).json() as unknown,
-          ),
-        ),
-      );
+    const ask = (app: TestApp) => askWhaleAnswers(app, busiest);
     const before = await ask(t);
 
     // The later fills and resolutions, through the Deriver.
@@ -72,6 +70,10 @@ describe("whale book reloads", () => {
     clock.advance(61_000);
     const later = await book.current();
     expect(later.version).not.toBe(first.version);
+    // The Deriver wrote the later fills' positions and statistics before `deliverRest` resolved (a backfill's
+    // deferred write included), not seconds later in the middle of what follows: whales' positions moved.
+    expect(later.generation).toBeGreaterThan(first.generation);
+    expect(content(later).boughtByPair).not.toEqual(content(first).boughtByPair);
     // What a load from scratch holds.
     const fresh = await new WhaleBook(store, clock, 60, new BackgroundWork()).current();
     expect(content(later)).toEqual(content(fresh));
@@ -83,6 +85,48 @@ describe("whale book reloads", () => {
     const other = await two.openApp();
     try {
       expect(after).toEqual(await ask(other));
+    } finally {
+      await other.close();
+    }
+  }, 240_000);
+});
+
+describe("whale book reloaded between the Deriver's batches", () => {
+  const twoStep = useTwoStepWorld();
+
+  it("holds, once the store is quiet, what a load from scratch holds, and the API answers as a fresh app", async () => {
+    const two = twoStep();
+    const { store, clock, t } = two;
+    const q = sqlRows(() => ({ store }) as never);
+    const busiest = (
+      await q<{ wallet: string }>("select wallet from wallet_stats order by total_trades desc, wallet limit 8")
+    ).map((r) => r.wallet);
+    // The copies' own clocks, moved past the refresh window after each batch: every batch is followed by a reload.
+    const bookClock = new ManualClock(clock.nowMs());
+    const book = new WhaleBook(store, bookClock, 60, new BackgroundWork());
+    const first = await book.current();
+    let reloads = 0;
+    await two.deliverRest({
+      batchRows: 500,
+      between: async () => {
+        bookClock.advance(61_000);
+        t.clock.advance(61_000);
+        await book.current();
+        await askWhaleAnswers(t, busiest.slice(0, 2));
+        reloads++;
+      },
+    });
+    expect(reloads).toBeGreaterThan(1);
+
+    bookClock.advance(61_000);
+    const quiet = await book.current();
+    expect(quiet.generation).toBeGreaterThan(first.generation);
+    expect(content(quiet)).toEqual(content(await new WhaleBook(store, clock, 60, new BackgroundWork()).current()));
+    t.clock.advance(61_000);
+    const answers = await askWhaleAnswers(t, busiest);
+    const other = await two.openApp();
+    try {
+      expect(answers).toEqual(await askWhaleAnswers(other, busiest));
     } finally {
       await other.close();
     }
