@@ -23,8 +23,8 @@ import { parseFaults, startSimVenue, truthFills, type SimVenue, type TruthFill }
 import { generateWorld } from "../src/sim/world/index.js";
 import { readCheckpoint } from "../src/store/checkpoints.js";
 import { openSse, openWs, until, type SseClient, type WsClient } from "./support/live-clients.js";
+import { historyEnd } from "./support/world-end.js";
 
-const DAY = 86_400;
 const HOLD_MS = 700;
 
 interface Tally {
@@ -50,7 +50,7 @@ describe("live streams on the simulated venue", () => {
     const nowSeconds = Math.floor(Date.now() / 1000);
     const world = generateWorld({
       seed: 26,
-      end: Math.floor(nowSeconds / DAY) * DAY,
+      end: historyEnd(nowSeconds),
       markets: 60,
       wallets: 400,
       fills: 6_000,

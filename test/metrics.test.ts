@@ -27,8 +27,7 @@ import { startSimVenue, type SimVenue } from "../src/sim/servers/index.js";
 import { generateWorld } from "../src/sim/world/index.js";
 import { openSse, until, type SseClient } from "./support/live-clients.js";
 import { has, parseExposition, total, type Sample } from "./support/prometheus.js";
-
-const DAY = 86_400;
+import { historyEnd } from "./support/world-end.js";
 
 describe("/metrics after real traffic", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "pelagic-metrics-"));
@@ -56,7 +55,7 @@ describe("/metrics after real traffic", () => {
     const nowSeconds = Math.floor(Date.now() / 1000);
     const world = generateWorld({
       seed: 29,
-      end: Math.floor(nowSeconds / DAY) * DAY,
+      end: historyEnd(nowSeconds),
       markets: 30,
       wallets: 200,
       fills: 3_000,

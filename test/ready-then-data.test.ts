@@ -11,8 +11,8 @@ import { createLogger } from "../src/platform/logger.js";
 import { startService, type Service } from "../src/runtime/index.js";
 import { startSimVenue, type SimVenue } from "../src/sim/servers/index.js";
 import { openProcessStore, processStoreKinds, type ProcessStore } from "./process-stores.js";
+import { historyEnd } from "./support/world-end.js";
 
-const DAY = 86_400;
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
@@ -51,7 +51,7 @@ describe.each(processStoreKinds)("ready, then data, on %s", (kind) => {
   let service: Service;
 
   it("answers site-stats, the leaderboard, top movers and the home page with data as soon as health is ready", async () => {
-    const end = Math.floor(Date.now() / 1000 / DAY) * DAY;
+    const end = historyEnd();
     venue = await startSimVenue({
       worldOptions: { seed: 23, end, markets: 60, wallets: 400, fills: 12_000, days: 30 },
       live: null,

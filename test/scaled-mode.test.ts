@@ -27,8 +27,8 @@ import { TEST_DATABASE_URL, TEST_REDIS_URL, deleteRedisPrefix, uniqueName } from
 import { spawnPelagic, type Running } from "./support/cli.js";
 import { openSse, until, type SseClient } from "./support/live-clients.js";
 import { openProcessStore, type ProcessStore } from "./process-stores.js";
+import { historyEnd } from "./support/world-end.js";
 
-const DAY = 86_400;
 const REFRESH_SECONDS = 2;
 const LEASE_SECONDS = 4;
 const FREE_PER_MINUTE = 10;
@@ -77,7 +77,7 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)(
       let frozenMs: number | null = null;
       const world = generateWorld({
         seed: 29,
-        end: Math.floor(nowSeconds / DAY) * DAY,
+        end: historyEnd(nowSeconds),
         markets: 30,
         wallets: 200,
         fills: 4_000,

@@ -13,8 +13,7 @@ import { simIngestEnv } from "../../src/ingest/testing/sim-ingest.js";
 import { createLogger } from "../../src/platform/logger.js";
 import { startService, type Service } from "../../src/runtime/index.js";
 import { startSimVenue, type SimVenue } from "../../src/sim/servers/index.js";
-
-const HOUR = 3_600;
+import { historyEnd } from "./world-end.js";
 
 export interface DashboardWorld {
   readonly url: string;
@@ -27,9 +26,7 @@ export interface DashboardWorld {
 }
 
 export async function openDashboardWorld(): Promise<DashboardWorld> {
-  // The world's history ends at the start of this hour, not of this day: the pages ask for the last 24 hours
-  // (alerts, flips), which must hold a day of history at any time of day, not only in the morning.
-  const end = Math.floor(Date.now() / 1000 / HOUR) * HOUR;
+  const end = historyEnd();
   const venue: SimVenue = await startSimVenue({
     worldOptions: { seed: 1, end, markets: 150, wallets: 1_000, fills: 40_000, days: 90 },
     live: { matchesPerSecond: 0.5, from: Math.floor(Date.now() / 1000) },
