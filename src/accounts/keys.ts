@@ -183,10 +183,18 @@ export async function setAccountPlan(
   return changed;
 }
 
+/** The lookup id of a key given by its prefix, its bare lookup id, or whole. */
+function lookupIdOf(given: string): string {
+  return given.startsWith(KEY_PREFIX) ? given.slice(KEY_PREFIX.length, KEY_PREFIX.length + LOOKUP_LENGTH) : given;
+}
+
+/** What may be printed of a key given by its prefix or whole: its display prefix, never its secret part. */
+export function shownPrefixOf(given: string): string {
+  return displayPrefix(lookupIdOf(given).slice(0, LOOKUP_LENGTH));
+}
+
 async function findActiveByPrefix(db: Db, prefix: string) {
-  const lookupId = prefix.startsWith(KEY_PREFIX)
-    ? prefix.slice(KEY_PREFIX.length, KEY_PREFIX.length + LOOKUP_LENGTH)
-    : prefix;
+  const lookupId = lookupIdOf(prefix);
   return db
     .selectFrom("api_keys")
     .innerJoin("accounts", "accounts.id", "api_keys.account_id")
@@ -213,7 +221,7 @@ export async function rotateKey(
 ): Promise<IssuedKey> {
   const issued = await db.transaction().execute(async (trx) => {
     const row = await findActiveByPrefix(trx, prefix);
-    if (row?.status !== "active") throw new KeyNotFoundError(`no active key ${prefix}`);
+    if (row?.status !== "active") throw new KeyNotFoundError(`no active key ${shownPrefixOf(prefix)}`);
     await trx.updateTable("api_keys").set({ status: "rotated", ended_at: now }).where("id", "=", row.id).execute();
     const issued = await insertKey(trx, row.account_id, row.rate_limit_per_minute, now);
     return { ...issued, account: row.name, plan: row.plan };
@@ -229,7 +237,7 @@ export async function revokeKey(
   announcer: KeyChangeAnnouncer,
 ): Promise<void> {
   const row = await findActiveByPrefix(db, prefix);
-  if (row?.status !== "active") throw new KeyNotFoundError(`no active key ${prefix}`);
+  if (row?.status !== "active") throw new KeyNotFoundError(`no active key ${shownPrefixOf(prefix)}`);
   await db.updateTable("api_keys").set({ status: "revoked", ended_at: now }).where("id", "=", row.id).execute();
   await announce(announcer, "revoked");
 }

@@ -65,3 +65,16 @@ describe("pelagic keys when Redis cannot be reached", () => {
     }
   });
 });
+
+describe("pelagic keys revoke, given the whole key", () => {
+  const env = { DATA_DIR: join(dir, "whole") };
+
+  it("revokes it and prints only its prefix, never the secret part", async () => {
+    const issued = await createdKey(env, "whole-key");
+    const printed = await keys(env, "revoke", { key: issued.key });
+    expect(printed).toBe(`revoked ${issued.prefix}`);
+    expect(printed).not.toContain(issued.key);
+    await expect(keys(env, "revoke", { key: issued.key })).rejects.toThrow(`no active key ${issued.prefix}`);
+    await expect(keys(env, "revoke", { key: issued.key })).rejects.not.toThrow(issued.key);
+  });
+});

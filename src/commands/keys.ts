@@ -13,6 +13,7 @@ import {
   revokeKey,
   rotateKey,
   setAccountPlan,
+  shownPrefixOf,
   type IssuedKey,
   type KeyChangeAnnouncer,
 } from "../accounts/keys.js";
@@ -118,7 +119,7 @@ async function runKeysAction(
     }
     case "revoke":
       await revokeKey(db, required(flags, "key"), now, announcer);
-      out(`revoked ${flags.key}`);
+      out(`revoked ${shownPrefixOf(flags.key as string)}`);
       return;
     case "list": {
       const keys = await listKeys(db, flags.account);
