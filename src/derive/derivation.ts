@@ -91,6 +91,11 @@ export class Derivation {
   readonly walletDailyFills = new WalletDailyFillSums();
   /** Each market's daily prices of the same fills (market-side ones), counted the same way. */
   readonly marketDailyPrices = new MarketDailyPriceSums();
+  /**
+   * Stored fills with an id up to this one are left out of the two daily sums above: a rebuild's write sums them in
+   * SQL (keeping them here would hold a row per wallet and day of the whole history in memory).
+   */
+  dailySumsInSqlThrough = 0;
   /** The latest event time applied, rewards and rebates aside: the ledger is complete up to it. */
   frontier = 0;
   /** Each wallet's latest statistics that rankings and whale counts read, by address. */
@@ -216,6 +221,7 @@ export class Derivation {
     this.marketTotals.add(fill.condition_id, fill.role, fill.entry_type, fill.usd);
     this.recentVolumes.add(fill.wallet, fill.ts, fill.role, fill.entry_type, fill.usd);
     this.walletFees.add(fill);
+    if (fill.id !== undefined && fill.id <= this.dailySumsInSqlThrough) return;
     this.walletDailyFills.add(fill);
     this.marketDailyPrices.add(fill, fill.id ?? null);
   }

@@ -8,8 +8,11 @@ import { smallWorld } from "../sim/world/testing/worlds.js";
 import type { Store } from "../store/database.js";
 import { insertFills, type NewFill } from "../store/fills.js";
 import { fillMarketDailyPricesFromFills } from "../store/market-daily-prices.js";
+import { fillWalletDailyFillsFromFills } from "../store/wallet-daily-fills.js";
 import { Deriver } from "./deriver.js";
-import { rebuild } from "./rebuild.js";
+import { MarketDailyPriceSums } from "./market-daily-prices.js";
+import { deriveFromStore, derivedTables, rebuild, writeDerivedTables } from "./rebuild.js";
+import { WalletDailyFillSums } from "./wallet-daily-fills.js";
 import { deriveConfig, loadWorld, worldFillRows } from "./testing/stored-world.js";
 
 const world = smallWorld(11);
@@ -99,24 +102,73 @@ describe.each(storeBackends)("market_daily_prices on $kind", (backend) => {
     while (disposers.length) await disposers.pop()!();
   });
 
-  it("serves each market's daily price history as a replay of its fills, whether rebuild or the migration fills the table", async () => {
+  /** The world stored, and the same-second fills on its first fill's day's last second. */
+  async function worldWithSameSecond(tag: string) {
     const { store, dispose } = await backend.open();
     disposers.push(dispose);
     const clock = new ManualClock((world.end + 3_600) * 1000);
     await loadWorld(store, world, { updatedAt: clock.now() });
-    const [model] = worldFillRows(world);
-    const lastSecond = model!.ts - (model!.ts % 86_400) + 86_399;
-    await store.transaction((tx) => insertFills(tx, sameSecond(model!, lastSecond, "rebuild")));
+    const model = worldFillRows(world).next().value as NewFill;
+    const lastSecond = model.ts - (model.ts % 86_400) + 86_399;
+    await store.transaction((tx) => insertFills(tx, sameSecond(model, lastSecond, tag)));
+    return { store, clock, model, lastSecond };
+  }
+
+  it("serves each market's daily price history as a replay of its fills, whether rebuild or the migration fills the table", async () => {
+    const { store, clock, model, lastSecond } = await worldWithSameSecond("rebuild");
 
     await rebuild(store, deriveConfig(), clock);
     await expectHistoriesAsReplayed(store);
-    const day = (await dailyPriceHistory(store, model!.condition_id)).find((p) => p.t === lastSecond - 86_399)!;
+    const day = (await dailyPriceHistory(store, model.condition_id)).find((p) => p.t === lastSecond - 86_399)!;
     // The unknown role's fill, stored after the taker's on the same second; the maker's does not count.
-    expect(day.close_yes).toBe(model!.outcome_index === 0 ? 0.30000000000000004 : 1 - 0.30000000000000004);
+    expect(day.close_yes).toBe(model.outcome_index === 0 ? 0.30000000000000004 : 1 - 0.30000000000000004);
 
     await store.db.deleteFrom("market_daily_prices").execute();
     await fillMarketDailyPricesFromFills(store.db);
     await expectHistoriesAsReplayed(store);
+  });
+
+  it("writes the same sums when a warm start's watermark splits the fills: SQL up to it, the replay's sums after it", async () => {
+    const { store, clock, model, lastSecond } = await worldWithSameSecond("split");
+    // The watermark falls between the taker's fill and the unknown role's, which closes the day.
+    const taker = await store.db
+      .selectFrom("fills")
+      .select("id")
+      .where("fill_key", "=", "test:prices:split:0")
+      .executeTakeFirstOrThrow();
+    const watermark = Number(taker.id);
+    const derived = await deriveFromStore(store, deriveConfig(), clock.now());
+    const tables = await derivedTables(store, derived, clock.now());
+    const after = await store.db.selectFrom("fills").selectAll().where("id", ">", watermark).execute();
+    expect(after.length).toBe(2);
+    const walletDays = new WalletDailyFillSums();
+    const prices = new MarketDailyPriceSums();
+    for (const f of after) {
+      const fill = { ...f, ts: Number(f.ts), usd: Number(f.usd), price: Number(f.price), size: Number(f.size) };
+      walletDays.add(fill);
+      prices.add({ ...fill, outcome_index: Number(f.outcome_index) }, Number(f.id));
+    }
+    await writeDerivedTables(
+      store,
+      {
+        ...tables,
+        dailySumsInSqlThrough: watermark,
+        walletDailyFills: walletDays.rows(),
+        marketDailyPrices: prices.rows(),
+      },
+      { day: derived.day, rows: derived.snapshot },
+    );
+
+    await expectHistoriesAsReplayed(store);
+    const day = (await dailyPriceHistory(store, model.condition_id)).find((p) => p.t === lastSecond - 86_399)!;
+    expect(day.close_yes).toBe(model.outcome_index === 0 ? 0.30000000000000004 : 1 - 0.30000000000000004);
+    const walletRows = async () =>
+      (await store.db.selectFrom("wallet_daily_fills").selectAll().orderBy(["wallet", "day"]).execute()).map((r) =>
+        [r.wallet, r.day, r.fills, r.usd].map(Number).join(" "),
+      );
+    const written = await walletRows();
+    await fillWalletDailyFillsFromFills(store.db, store.kind);
+    expect(written).toEqual(await walletRows());
   });
 
   it("shows a new fill in its market's price history once the Deriver applies its batch", async () => {

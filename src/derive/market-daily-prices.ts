@@ -1,9 +1,10 @@
 /**
  * The rows of `market_daily_prices` (src/store/schema.ts), summed from fills as they are counted:
  * `Derivation.countFill` adds each fill once, as it adds it to its market's totals (market-side fills only, as
- * those). `rebuild` and the Deriver's warm start count every stored fill and replace the table with the sums; after
+ * those). `rebuild` and the Deriver's warm start replace the table with every stored fill's sums: in SQL by the same
+ * rules (src/store/market-daily-prices.ts) up to the replay's watermark, here for the fills stored after it. After
  * that, the Deriver counts each committed batch's new fills and adds their sums to the stored rows, the later close
- * kept (batch-applier.ts). One path for both, so the table is the same either way.
+ * kept (batch-applier.ts). Tests hold the SQL and this path to the same table.
  *
  * A day's close is its last fill in (ts, id) order. A fill read from the store has its id; a batch's fill, handed
  * over as inserted, does not: the fills of the latest second of each day stay candidates until `withIds` gives them

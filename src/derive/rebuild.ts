@@ -27,7 +27,9 @@ import { loadMarketFacts } from "./market-facts.js";
 import { marketStatsRows, volume24h } from "./market-stats.js";
 import { queryRows } from "../store/raw-sql.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
-import { deleteAll, insertRows } from "../store/derived-tables.js";
+import { deleteAll, insertRows, upsertRows } from "../store/derived-tables.js";
+import { fillMarketDailyPricesFromFills } from "../store/market-daily-prices.js";
+import { fillWalletDailyFillsFromFills } from "../store/wallet-daily-fills.js";
 import { INCOME_TYPES } from "./stored-events.js";
 import { loadWalletInputs } from "./wallet-inputs.js";
 
@@ -88,6 +90,7 @@ export async function deriveFromStore(
     positions: Math.ceil(fills / 2),
     wallets: Math.max(1_024, Number(previous?.n ?? 0)),
   });
+  derivation.dailySumsInSqlThrough = fills;
   const asOf = Math.min(now, await storedFrontier(store));
   const day = dayStart(asOf);
   const keysAbove = recent?.keysAbove ?? { fills: Number.MAX_SAFE_INTEGER, activity: Number.MAX_SAFE_INTEGER };
@@ -169,6 +172,8 @@ export interface DerivedTables {
   readonly dailyPoints: PnlPointsTable[];
   readonly hourlyPoints: PnlPointsTable[];
   readonly walletFees: WalletFeesTable[];
+  /** The daily sums of the fills up to this id are written from SQL; the two lists hold the later fills' sums. */
+  readonly dailySumsInSqlThrough: number;
   readonly walletDailyFills: WalletDailyFillsTable[];
   readonly marketDailyPrices: MarketDailyPricesTable[];
 }
@@ -198,6 +203,7 @@ export async function derivedTables(
     hourlyPoints: derived.hourlyPoints,
     // Every stored fill's sums; the Deriver's batches add theirs from zero.
     walletFees: derivation.walletFees.take(),
+    dailySumsInSqlThrough: derivation.dailySumsInSqlThrough,
     walletDailyFills: derivation.walletDailyFills.take(),
     marketDailyPrices: derivation.marketDailyPrices.take(),
   };
@@ -223,10 +229,10 @@ export async function writeDerivedTables(
     await insertRows(tx, "pnl_points", tables.hourlyPoints);
     await deleteAll(tx, "wallet_fees");
     await insertRows(tx, "wallet_fees", tables.walletFees);
-    await deleteAll(tx, "wallet_daily_fills");
-    await insertRows(tx, "wallet_daily_fills", tables.walletDailyFills);
-    await deleteAll(tx, "market_daily_prices");
-    await insertRows(tx, "market_daily_prices", tables.marketDailyPrices);
+    await fillWalletDailyFillsFromFills(tx.db, tx.kind, tables.dailySumsInSqlThrough);
+    await upsertRows(tx, "wallet_daily_fills", tables.walletDailyFills, "add");
+    await fillMarketDailyPricesFromFills(tx.db, tables.dailySumsInSqlThrough);
+    await upsertRows(tx, "market_daily_prices", tables.marketDailyPrices, "add");
     await bumpStatsGeneration(tx);
   });
 }

@@ -1,7 +1,8 @@
 /**
  * The rows of `wallet_daily_fills` (src/store/schema.ts), summed from fills as they are counted, as `wallet_fees`
  * is (src/derive/wallet-fees.ts): `Derivation.countFill` adds each fill once; `rebuild` and the Deriver's warm start
- * replace the table with every stored fill's sums, the Deriver's batches add theirs to the stored rows.
+ * replace the table with every stored fill's sums (summed in SQL up to the replay's watermark, here after it), the
+ * Deriver's batches add theirs to the stored rows.
  */
 import type { WalletDailyFillsTable } from "../store/schema.js";
 import { fillDay } from "../store/wallet-daily-fills.js";

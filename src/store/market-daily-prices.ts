@@ -23,11 +23,15 @@ export function yesPrice(outcomeIndex: number, price: number): number {
 }
 
 /**
- * Replaces the table's rows with the sums of every stored market-side fill, in one statement (the migration that
- * adds the table; tests compare it with what the Deriver writes).
+ * Replaces the table's rows with the sums of every stored market-side fill (or of those with an id up to
+ * `throughId`), in one statement: the migration that adds the table, and `rebuild` and the Deriver's warm start
+ * (src/derive/rebuild.ts).
  */
-// biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
-export async function fillMarketDailyPricesFromFills(db: Kysely<any>): Promise<void> {
+export async function fillMarketDailyPricesFromFills(
+  // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
+  db: Kysely<any>,
+  throughId = Number.MAX_SAFE_INTEGER,
+): Promise<void> {
   await sql`delete from market_daily_prices`.execute(db);
   await sql`insert into market_daily_prices
       (condition_id, day, weighted, shares, trades, usd, close_ts, close_id, close_yes)
@@ -37,7 +41,7 @@ export async function fillMarketDailyPricesFromFills(db: Kysely<any>): Promise<v
       select condition_id, ts - ts % ${DAY} as day, ts, id, size, usd,
         case when outcome_index = 0 then price else 1 - price end as yes,
         row_number() over (partition by condition_id, ts - ts % ${DAY} order by ts desc, id desc) as last
-      from fills where ${sql.raw(marketSideFills())}
+      from fills where ${sql.raw(marketSideFills())} and id <= ${throughId}
     ) f
     group by condition_id, day`.execute(db);
 }

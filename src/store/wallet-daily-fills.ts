@@ -16,15 +16,22 @@ export function fillDay(ts: number): number {
   return Math.floor(ts / FILL_DAY_SECONDS);
 }
 
-/** Replaces the table's rows with the sums of every stored fill, in one statement. */
-// biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
-export async function fillWalletDailyFillsFromFills(db: Kysely<any>, kind: StoreKind): Promise<void> {
+/**
+ * Replaces the table's rows with the sums of every stored fill (or of those with an id up to `throughId`), in one
+ * statement: the migration that adds the table, and `rebuild` and the Deriver's warm start (src/derive/rebuild.ts).
+ */
+export async function fillWalletDailyFillsFromFills(
+  // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
+  db: Kysely<any>,
+  kind: StoreKind,
+  throughId = Number.MAX_SAFE_INTEGER,
+): Promise<void> {
   // Integer division of non-negative times floors on both stores.
   const day =
     kind === "sqlite" ? sql`ts / ${sql.lit(FILL_DAY_SECONDS)}` : sql`(ts / ${sql.lit(FILL_DAY_SECONDS)})::bigint`;
   await sql`delete from wallet_daily_fills`.execute(db);
   await sql`insert into wallet_daily_fills (wallet, day, fills, usd)
-    select wallet, ${day}, count(*), sum(usd) from fills group by wallet, ${day}`.execute(db);
+    select wallet, ${day}, count(*), sum(usd) from fills where id <= ${throughId} group by wallet, ${day}`.execute(db);
 }
 
 export interface FillTotals {
