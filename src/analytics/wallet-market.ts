@@ -5,10 +5,11 @@
  */
 import { marketSides, type SideTotals } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
-import type { Direction, EntryType } from "../store/schema.js";
+import { queryRows } from "../store/raw-sql.js";
+import type { Direction, EntryType, FillsTable } from "../store/schema.js";
 import { fromMicro } from "../venue/units.js";
 import { outcomeSide } from "./insight-support.js";
-import { keysetBefore, type Keyset } from "./keyset.js";
+import type { Keyset } from "./keyset.js";
 
 export interface MarketTradesQuery {
   conditionId: string;
@@ -36,33 +37,37 @@ export interface WalletMarketTrade {
   counterparty: string | null;
 }
 
+const MARKET_TRADES = `select id, ts, role, side, outcome_index, price, usd, size, fee, entry_type, tx_hash, counterparty
+  from fills where wallet = ? and condition_id = ?`;
+
+type MarketTradeRow = Pick<
+  FillsTable,
+  "role" | "side" | "outcome_index" | "price" | "usd" | "size" | "fee" | "entry_type" | "tx_hash" | "counterparty"
+> & { id: number; ts: number };
+
 /** The wallet's fills in one market, newest first (timestamp, then id), one page past the cursor. */
 export async function walletMarketTrades(store: Store, wallet: string, q: MarketTradesQuery) {
-  let query = store.db
-    .selectFrom("fills")
-    .select([
-      "id",
-      "ts",
-      "role",
-      "side",
-      "outcome_index",
-      "price",
-      "usd",
-      "size",
-      "fee",
-      "entry_type",
-      "tx_hash",
-      "counterparty",
-    ])
-    .where("wallet", "=", wallet)
-    .where("condition_id", "=", q.conditionId);
-  query = keysetBefore(query, { ts: "ts", id: "id" }, { before: q.before, beforeId: q.beforeId, inclusive: false });
-  if (q.after > 0) query = query.where("ts", ">", q.after);
-  const rows = await query
-    .orderBy("ts", "desc")
-    .orderBy("id", "desc")
-    .limit(q.limit + 1)
-    .execute();
+  const bounds: string[] = [];
+  const params: unknown[] = [wallet, q.conditionId];
+  if (q.before > 0 && q.beforeId > 0) {
+    // The first term keeps an index range on the timestamp; the second breaks the tie inside `before`'s second.
+    bounds.push(" and ts <= ? and (ts < ? or id < ?)");
+    params.push(q.before, q.before, q.beforeId);
+  } else if (q.before > 0) {
+    bounds.push(" and ts < ?");
+    params.push(q.before);
+  }
+  if (q.after > 0) {
+    bounds.push(" and ts > ?");
+    params.push(q.after);
+  }
+  // Plain text: the query builder's form cost more to build and compile than the read.
+  const rows = await queryRows<MarketTradeRow>(
+    store.db,
+    store.kind,
+    `${MARKET_TRADES}${bounds.join("")} order by ts desc, id desc limit ?`,
+    [...params, q.limit + 1],
+  );
   const page = rows.slice(0, q.limit);
   const trades: WalletMarketTrade[] = page.map((r) => ({
     id: r.id,

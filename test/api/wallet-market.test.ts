@@ -15,6 +15,7 @@ import {
   replaySides,
   type ReplayedSide,
   variedPairs,
+  walletMarketPairs,
   worldFills,
   type Fixture,
   type WalletMarketPair,
@@ -57,6 +58,32 @@ const pick = (t: any) => ({
   tx_hash: t.tx_hash,
   counterparty: t.counterparty,
 });
+
+/** A fill of the pair's wallet in its market, as an ingest would store it late (a YES buy of 2,000 tokens for 1,000 USD). */
+function madeFill(p: WalletMarketPair, ts: number, n: number): NewFill {
+  return {
+    fill_key: `test:wallet-market:${n}`,
+    source: "data_api",
+    tx_hash: `0x${n.toString(16).padStart(64, "0")}`,
+    log_index: null,
+    block_number: null,
+    order_hash: null,
+    wallet: p.wallet,
+    counterparty: null,
+    role: null,
+    condition_id: p.conditionId,
+    token_id: "1",
+    outcome_index: 0,
+    side: "BUY",
+    size: 2_000e6,
+    usd: 1_000e6,
+    price: 0.5,
+    fee: 0,
+    ts,
+    entry_type: null,
+    exchange_version: null,
+  };
+}
 
 describe("GET /api/v2/wallet/{address}/market-trades", () => {
   const url = (q: string) => `/api/v2/wallet/${pair.wallet}/market-trades?market=${pair.conditionId}&${q}`;
@@ -114,6 +141,28 @@ describe("GET /api/v2/wallet/{address}/market-trades", () => {
     }
     expect(seen.map(pick)).toEqual(sorted.map(rowOf));
     expect(new Set(seen.map((t) => t.id)).size).toBe(seen.length);
+  });
+
+  it("keeps a page as sent, and shows a fill stored late inside it at the next request", async () => {
+    // A pair no other test reads, with a few fills: the fill stored here stays in the store.
+    const inUse = new Set([pair, ...varied].map((q) => `${q.wallet} ${q.conditionId}`));
+    const p = walletMarketPairs(worldFills(f.w.world)).find(
+      (q) => q.fills.length >= 3 && !inUse.has(`${q.wallet} ${q.conditionId}`),
+    )!;
+    const sorted = newestFirst(p.fills);
+    const before = sorted[0]!.ts + 1;
+    const pageUrl = `/api/v2/wallet/${p.wallet}/market-trades?market=${p.conditionId}&after=0&before=${before}&limit=500`;
+    const first = await get(f, pageUrl);
+    expect(first.body.trades.map(pick)).toEqual(sorted.map(rowOf));
+    const again = await get(f, pageUrl);
+    expect(again.headers.etag).toBe(first.headers.etag);
+
+    // A fill at the page's newest second, stored after the page was computed: the next request lists it first.
+    await f.w.store.transaction((tx) => insertFills(tx, [madeFill(p, sorted[0]!.ts, 7)]));
+    const moved = await get(f, pageUrl);
+    expect(moved.body.count).toBe(first.body.count + 1);
+    expect(moved.body.trades[0]).toMatchObject({ timestamp: sorted[0]!.ts, usd_amount: 1_000, token_amount: 2_000 });
+    expect(moved.body.trades.slice(1).map(pick)).toEqual(sorted.map(rowOf));
   });
 
   it("refuses after at or above before, a limit past 500, and a missing after (v2 describes it as required) with 422s naming them", async () => {
@@ -252,28 +301,7 @@ describe("GET /api/v2/wallet/{address}/market-summary/{condition_id}", () => {
     close(again.body, replaySides(p.fills.filter((x) => x.ts <= at)));
 
     // Stored since, one fill after the instant (the answer stays) and one at it, stored late (the answer moves).
-    const made = (ts: number, n: number): NewFill => ({
-      fill_key: `test:summary:${n}`,
-      source: "data_api",
-      tx_hash: `0x${n.toString(16).padStart(64, "0")}`,
-      log_index: null,
-      block_number: null,
-      order_hash: null,
-      wallet: p.wallet,
-      counterparty: null,
-      role: null,
-      condition_id: p.conditionId,
-      token_id: "1",
-      outcome_index: 0,
-      side: "BUY",
-      size: 2_000e6,
-      usd: 1_000e6,
-      price: 0.5,
-      fee: 0,
-      ts,
-      entry_type: null,
-      exchange_version: null,
-    });
+    const made = (ts: number, n: number) => madeFill(p, ts, n);
     await f.w.store.transaction((tx) => insertFills(tx, [made(at + 1, 1)]));
     expect((await get(f, summaryUrl)).body).toEqual(first.body);
     await f.w.store.transaction((tx) => insertFills(tx, [made(at, 2)]));

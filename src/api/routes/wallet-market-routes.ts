@@ -64,21 +64,26 @@ export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
           response: { 200: WalletMarketTradesBody, ...walletErrorResponses },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const q = request.query;
         const after = q.after;
         if (after >= q.before)
           throw validationError(["query", "after"], `after (${after}) must be below before (${q.before})`);
         const wallet = await wallets.proxyOf(request.params.address);
         const market = (await indexedMarket(ctx, q.market)).condition_id;
-        const page = await walletMarketTrades(store, wallet, {
-          conditionId: market,
-          before: q.before,
-          beforeId: q.before_id,
-          after,
-          limit: q.limit,
+        // Kept under the wallet's fills in the market (any new one there, late ones included, retires the page).
+        const stamp = await walletMarketFillsStamp(store, wallet, market, 0);
+        const key = `market-trades|${wallet}|${market}|${q.before}|${q.before_id}|${after}|${q.limit}`;
+        return answers.send(reply, key, stamp, async () => {
+          const page = await walletMarketTrades(store, wallet, {
+            conditionId: market,
+            before: q.before,
+            beforeId: q.before_id,
+            after,
+            limit: q.limit,
+          });
+          return { wallet, market, ...page };
         });
-        return { wallet, market, ...page };
       },
     );
   tradesRoute("/api/v2/wallet/:address/market-trades", access.premiumXApiKey, ["wallet"], true);
