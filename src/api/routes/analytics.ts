@@ -7,9 +7,8 @@ import { topMovers } from "../../analytics/movers.js";
 import { CATEGORIES } from "../../venue/categories.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
-import { LocalBodyCache } from "../body-cache.js";
 import type { AppContext } from "../context.js";
-import { sendSerialized } from "../send-serialized.js";
+import { WindowAnswers } from "../window-answers.js";
 
 const MINUTE = 60;
 const FIVE_MINUTES = 300;
@@ -76,13 +75,10 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
   const clusters = ctx.warmUps.windowed("analytics:clusters", FIVE_MINUTES, () =>
     whaleClusters(ctx.store, whales.clusterMinWhales, whales.consensusMinUsd, CLUSTERS_MAX),
   );
-  const clusterAnswers = new LocalBodyCache(
-    ctx.platform.clock,
-    FIVE_MINUTES,
-    { maxEntries: CLUSTERS_MAX, maxBytes: mebibytes(CLUSTER_ANSWERS_MB) },
-    ctx.config.server.gzipMinBytes,
-    () => ctx.readiness.ready,
-  );
+  const clusterAnswers = new WindowAnswers(ctx, FIVE_MINUTES, {
+    maxEntries: CLUSTERS_MAX,
+    maxBytes: mebibytes(CLUSTER_ANSWERS_MB),
+  });
 
   app.get(
     "/api/analytics/smart-money-flow",
@@ -122,12 +118,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
     },
     async (request, reply) => {
       const { limit } = request.query;
-      const window = Math.floor(ctx.platform.clock.now() / FIVE_MINUTES);
-      const body = await clusterAnswers.get(`${window}|${limit}`, async () => ({
-        text: reply.serialize({ clusters: (await clusters()).slice(0, limit) }) as string,
-        until: (window + 1) * FIVE_MINUTES,
-      }));
-      return sendSerialized(reply, body);
+      return clusterAnswers.send(reply, `${limit}`, async () => ({ clusters: (await clusters()).slice(0, limit) }));
     },
   );
 

@@ -8,9 +8,11 @@ import { Type } from "typebox";
 import { allConvictionClusters } from "../../analytics/conviction-clusters.js";
 import { whaleFlips } from "../../analytics/whale-flips.js";
 import { cachedAsOf } from "../../analytics/window-cache.js";
+import { mebibytes } from "../../platform/bounded-map.js";
 import { access, type Access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { Limit } from "../params.js";
+import { WindowAnswers } from "../window-answers.js";
 import { ConvictionClustersBody, WhaleFlipsBody } from "./whale-alert-schemas.js";
 
 const HOUR = 3_600;
@@ -18,12 +20,19 @@ const FIVE_MINUTES = 300;
 const FLIPS_MAX = 100;
 const CLUSTERS_MAX = 100;
 const PUBLIC_FLIP_DAYS_MAX = 14;
+const CLUSTER_ANSWERS = 1_000;
+const CLUSTER_ANSWERS_MB = 16;
 
 export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const { whales, derive } = ctx.config;
   const reads = ctx.whales;
   const flipRules = { minTeamUsd: whales.consensusMinUsd, minSwingUsd: whales.flipMinSwingUsd };
   const minWhalesMax = Math.max(100, whales.clusterMinWhales);
+  // Each (min_whales, limit)'s answer serialized once per 5-minute window, for both families (one body schema).
+  const clusterAnswers = new WindowAnswers(ctx, FIVE_MINUTES, {
+    maxEntries: CLUSTER_ANSWERS,
+    maxBytes: mebibytes(CLUSTER_ANSWERS_MB),
+  });
 
   const flipsRoute = (url: string, preset: Access, tags: string[], days: { default: number; max: number }) =>
     app.get(
@@ -87,19 +96,21 @@ export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
           response: { 200: ConvictionClustersBody },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { min_whales: minWhales, limit } = request.query;
-        const all = await cachedAsOf(ctx.platform, "conviction-clusters", FIVE_MINUTES, () =>
-          allConvictionClusters(reads, { minTeamUsd: whales.consensusMinUsd, minMarkets: whales.clusterMinMarkets }),
-        );
-        const clusters = all.clusters.filter((c) => c.whale_count >= minWhales).slice(0, limit);
-        return {
-          clusters,
-          count: clusters.length,
-          min_whales: minWhales,
-          min_markets: whales.clusterMinMarkets,
-          as_of: all.as_of,
-        };
+        return clusterAnswers.send(reply, `${minWhales}|${limit}`, async () => {
+          const all = await cachedAsOf(ctx.platform, "conviction-clusters", FIVE_MINUTES, () =>
+            allConvictionClusters(reads, { minTeamUsd: whales.consensusMinUsd, minMarkets: whales.clusterMinMarkets }),
+          );
+          const clusters = all.clusters.filter((c) => c.whale_count >= minWhales).slice(0, limit);
+          return {
+            clusters,
+            count: clusters.length,
+            min_whales: minWhales,
+            min_markets: whales.clusterMinMarkets,
+            as_of: all.as_of,
+          };
+        });
       },
     );
 
