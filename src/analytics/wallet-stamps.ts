@@ -51,16 +51,38 @@ export async function positionsStamp(
   now: number,
   freshSeconds: number,
 ): Promise<{ stamp: string; until: number }> {
-  const [ledger, sync] = await Promise.all([
-    ledgerStamp(store, wallet),
-    store.db.selectFrom("wallet_sync").select(["synced_at", "status"]).where("wallet", "=", wallet).executeTakeFirst(),
-  ]);
+  const [ledger, sync] = await Promise.all([ledgerStamp(store, wallet), readSyncStamp(store, wallet)]);
   const syncedAt = sync?.synced_at ?? null;
   const fresh = sync?.status === "ok" && syncedAt !== null && syncedAt >= now - freshSeconds;
   return {
-    stamp: `${ledger}|${sync?.status ?? "-"}:${syncedAt ?? "-"}`,
+    stamp: `${ledger}|${syncStampOf(sync)}`,
     until: fresh ? Number(syncedAt) + freshSeconds + 1 : Number.POSITIVE_INFINITY,
   };
+}
+
+/**
+ * The wallet's venue sync as last written: a sync replaces the venue's positions, closed positions and P&L curve in
+ * the transaction that writes this row (src/ingest/wallet-sync.ts), so answers read from those move with it.
+ */
+export async function venueSyncStamp(store: Store, wallet: string): Promise<string> {
+  return syncStampOf(await readSyncStamp(store, wallet));
+}
+
+interface SyncStampRow {
+  synced_at: number | null;
+  status: string;
+  updated_at: number;
+  closed_positions_count: number;
+}
+
+const SYNC_STAMP = "select synced_at, status, updated_at, closed_positions_count from wallet_sync where wallet = ?";
+
+function readSyncStamp(store: Store, wallet: string): Promise<SyncStampRow | undefined> {
+  return firstRow<SyncStampRow>(store.db, store.kind, SYNC_STAMP, [wallet]);
+}
+
+function syncStampOf(sync: SyncStampRow | undefined): string {
+  return sync ? `${sync.status}:${sync.synced_at ?? "-"}:${sync.updated_at}:${sync.closed_positions_count}` : "-";
 }
 
 /** The market's latest fill (by time, then as stored): moves with each fill stored after the others. */

@@ -115,6 +115,46 @@ describe("pnl-history-chain", () => {
     body.points.forEach((p: any, i: number) => expectServed(p.p, points[i]!.p, AT.usd));
   });
 
+  it("keeps the answer until the wallet's next venue sync, whose closed positions it then shows", async () => {
+    const url = `/api/v2/wallet/${cached}/pnl-history-chain`;
+    const first = (await get(url)).body;
+    const [last] = await q<{ ts: number }>("select max(ts) as ts from venue_closed_positions where wallet = ?", [
+      cached,
+    ]);
+    const later = Math.floor(Number(last!.ts) / DAY) * DAY + 3 * DAY;
+    // A sync that lists one closed position more, two days after the last one, written as a sync writes it.
+    const [model] = await q<Record<string, unknown>>("select * from venue_closed_positions where wallet = ? limit 1", [
+      cached,
+    ]);
+    await q(
+      "insert into venue_closed_positions (wallet, token_id, condition_id, outcome_index, avg_price, cur_price, total_bought, realized_pnl, ts, title, slug, event_slug, synced_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      [
+        cached,
+        "test-chain-token",
+        model!.condition_id,
+        0,
+        0.5,
+        1,
+        2_000_000,
+        1_250_000,
+        later,
+        null,
+        null,
+        null,
+        later,
+      ],
+    );
+    expect((await get(url)).body).toEqual(first);
+    await q(
+      "update wallet_sync set updated_at = updated_at + 1, closed_positions_count = closed_positions_count + 1 where wallet = ?",
+      [cached],
+    );
+    const moved = (await get(url)).body;
+    expect(moved.points.slice(0, -1)).toEqual(first.points);
+    expect(moved.points.at(-1).t).toBe(later);
+    expectServed(moved.points.at(-1).p, first.points.at(-1).p + 1.25, AT.usd);
+  });
+
   it("answers empty points for a wallet outside the cache", async () => {
     expect((await get(`/api/v2/wallet/${uncached}/pnl-history-chain`)).body).toEqual({
       address: uncached,

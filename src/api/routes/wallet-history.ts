@@ -15,7 +15,7 @@ import {
 } from "../../analytics/wallet-history.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
-import { fillsStamp } from "../../analytics/wallet-stamps.js";
+import { fillsStamp, venueSyncStamp } from "../../analytics/wallet-stamps.js";
 import { refuseContractAddresses } from "../params.js";
 import { NoQuery, Nullable, walletRoute } from "./wallet-insight-schemas.js";
 
@@ -104,6 +104,7 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   app.addHook("preHandler", refuseContractAddresses);
   const wallets = ctx.wallets;
   const { store, platform } = ctx;
+  const answers = keptAnswers(ctx);
 
   app.get(
     "/api/v2/wallet/:address/pnl-history",
@@ -128,7 +129,12 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   app.get(
     "/api/v2/wallet/:address/pnl-history-chain",
     route("P&L history from the venue's closed positions", PnlHistoryChain, NoQuery),
-    async (request) => pnlHistoryChain(store, await wallets.requireProxy(request.params.address)),
+    async (request, reply) => {
+      const wallet = await wallets.requireProxy(request.params.address);
+      return answers.send(reply, `pnl-history-chain|${wallet}`, await venueSyncStamp(store, wallet), () =>
+        pnlHistoryChain(store, wallet),
+      );
+    },
   );
 
   app.get(
@@ -152,7 +158,6 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       ),
   );
 
-  const answers = keptAnswers(ctx);
   app.get(
     "/api/v2/wallet/:address/last-moves",
     route("Latest move per market", LastMoves, NoQuery, heavy(access.public, ctx.config.limits.heavyReadCost)),
