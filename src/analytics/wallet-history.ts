@@ -142,7 +142,22 @@ export const CHANGES_MAX_LOOKBACK = 30 * SECONDS_PER_DAY;
 /** A since closer to now than this counts no trades. */
 export const CHANGES_MIN_AGE = 60;
 
-// changes-since reads per request (never kept): its reads are plain text, as `firstRow` says why.
+/**
+ * The first second at which the clock alone may change changes-since's answer (its fills are stamped apart): when
+ * `since` comes of age, when the 30-day cap starts moving `effective_since`, and at most CHANGES_MIN_AGE on, since the
+ * P&L points it reads are written and pruned as the clock's hours pass, with no stamp of their own.
+ */
+export function changesSinceUntil(since: number, now: number): number {
+  const clockMoves =
+    now - since < CHANGES_MIN_AGE
+      ? since + CHANGES_MIN_AGE
+      : since < now - CHANGES_MAX_LOOKBACK
+        ? now + 1
+        : since + CHANGES_MAX_LOOKBACK + 1;
+  return Math.min(clockMoves, now + CHANGES_MIN_AGE);
+}
+
+// changes-since's reads are plain text, as `firstRow` says why.
 const POINT_AT = "select pnl from pnl_points where wallet = ? and resolution = ? and t <= ? order by t desc limit 1";
 const LAST_FILL =
   "select id, condition_id, side, outcome_index, entry_type, size, usd, price, ts from fills where wallet = ? and ts <= ? order by ts desc, id desc limit 1";

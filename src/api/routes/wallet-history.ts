@@ -9,13 +9,14 @@ import {
   CHANGES_MIN_AGE,
   PNL_PERIODS,
   changesSince,
+  changesSinceUntil,
   lastMoves,
   pnlHistory,
   pnlHistoryChain,
 } from "../../analytics/wallet-history.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
-import { fillsStamp, venueSyncStamp } from "../../analytics/wallet-stamps.js";
+import { fillsStamp, venueSyncStamp, walletFillsStamp } from "../../analytics/wallet-stamps.js";
 import { refuseContractAddresses } from "../params.js";
 import { NoQuery, Nullable, walletRoute } from "./wallet-insight-schemas.js";
 
@@ -149,13 +150,20 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
         }),
       }),
     ),
-    async (request) =>
-      changesSince(
-        store,
-        await wallets.requireProxy(request.params.address),
-        request.query.since,
-        platform.clock.now(),
-      ),
+    async (request, reply) => {
+      const wallet = await wallets.requireProxy(request.params.address);
+      const { since } = request.query;
+      // Kept under the wallet's fills and ledger rows, and for as long as the clock leaves it unchanged.
+      return answers.sendUntil(
+        reply,
+        `changes-since|${wallet}|${since}`,
+        await walletFillsStamp(store, wallet),
+        async () => {
+          const now = platform.clock.now();
+          return { answer: await changesSince(store, wallet, since, now), until: changesSinceUntil(since, now) };
+        },
+      );
+    },
   );
 
   app.get(
