@@ -127,6 +127,8 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   // The service computes, before it listens, what a first request would otherwise wait for, and again once the
   // store is ready if it was not (after the plugins' own readiness listeners dropped what they held): src/api/warm-up.ts.
   app.decorate("warmUp", async () => {
+    // Every plugin loaded first: some warm-ups read what only a ready app has (the OpenAPI document).
+    await app.ready();
     const ready = ctx.readiness.ready;
     await ctx.warmUps.runAll(logger);
     if (!ready) ctx.readiness.onReady(() => ctx.background.run("warm-ups", () => ctx.warmUps.runAll(logger)));
