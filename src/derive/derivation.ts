@@ -52,7 +52,7 @@ import {
   type OrderKey,
   type StoredFill,
 } from "./stored-events.js";
-import { WashLegs, type WalletStoreInputs } from "./wallet-inputs.js";
+import { WASH_WALLETS_PER_QUERY, WashLegs, loadWashLegs, type WalletStoreInputs } from "./wallet-inputs.js";
 import type { PriceHistory, StreamedHours } from "./hourly-points.js";
 
 export type DeriveConfig = LedgerConfig & Pick<Config, "whales" | "derive">;
@@ -60,8 +60,8 @@ export type DeriveConfig = LedgerConfig & Pick<Config, "whales" | "derive">;
 export interface StreamOptions {
   /** Add each fill to the market totals (rows seen for the first time). */
   readonly countMarkets: boolean;
-  /** Sum wash legs while streaming: of "all" wallets (their whole history is in the scope), or of "carried" ones only (see `carryLegs`). */
-  readonly washLegs: "all" | "carried";
+  /** Sum wash legs while streaming, of every wallet whose legs are not deferred (`deferLegs`): their whole history is in the scope. */
+  readonly washLegs: "all" | "none";
   /** Called with the natural key of each row read with its key (see `StreamScope.keysAbove`). */
   readonly onKey?: (key: string) => void;
 }
@@ -112,7 +112,7 @@ export class Derivation {
   private streamLast: StreamedRow | null = null;
   private streamLegs = new WashLegs();
   private summingLegs = false;
-  private readonly carried = new Map<string, WashLegs>();
+  private readonly deferredLegs = new Set<string>();
   /** The fill prices hourly points read (every fill applied or streamed is observed). */
   prices: PriceHistory | null = null;
   /** While a stream computes hourly points (a rebuild, a wallet derived again). */
@@ -183,28 +183,33 @@ export class Derivation {
     if (wallet !== null) {
       const last = this.streamLast?.row;
       if (last) this.lastOrder.set(wallet, { ts: last.ts, logIndex: last.log_index, kind: this.streamLast!.kind });
-      if (this.carried.has(wallet)) this.carried.set(wallet, this.streamLegs);
-      else if (this.summingLegs) this.setWashLegs(wallet, this.streamLegs);
+      if (this.summingLegs) this.setWashLegs(wallet, this.streamLegs);
     }
     this.streamWallet = next;
     this.streamKey = next === null ? "" : this.keyOf(next);
     this.streamLast = null;
-    this.summingLegs =
-      next !== null && (options.washLegs === "all" || (options.washLegs === "carried" && this.carried.has(next)));
-    this.streamLegs = (next !== null && this.carried.get(next)) || new WashLegs();
+    this.summingLegs = next !== null && options.washLegs === "all" && !this.deferredLegs.has(next);
+    this.streamLegs = new WashLegs();
   }
 
   /**
-   * Keeps the wash legs of these wallets across streams of different time ranges, until `settleCarriedLegs`
-   * (a rebuild streams the day's rows apart from the rest).
+   * Leaves the wash legs of these wallets out of the streams, until `settleDeferredLegs` sums them in the store: their
+   * rows come in more than one time range (a rebuild streams the day's rows apart from the rest), and keeping their
+   * legs from one range to the next held a leg per counterparty and token of nearly every fill at once.
    */
-  carryLegs(wallets: Iterable<string>): void {
-    for (const wallet of wallets) this.carried.set(wallet, new WashLegs());
+  deferLegs(wallets: Iterable<string>): void {
+    for (const wallet of wallets) this.deferredLegs.add(wallet);
   }
 
-  settleCarriedLegs(): void {
-    for (const [wallet, legs] of this.carried) this.setWashLegs(wallet, legs);
-    this.carried.clear();
+  /** The deferred wallets' wash shares, from legs summed by the store a few wallets at a time (after the streams: each book's volume is whole). */
+  async settleDeferredLegs(store: Store): Promise<void> {
+    const wallets = [...this.deferredLegs];
+    for (let i = 0; i < wallets.length; i += WASH_WALLETS_PER_QUERY) {
+      const slice = wallets.slice(i, i + WASH_WALLETS_PER_QUERY);
+      const legs = await loadWashLegs(store, slice);
+      for (const wallet of slice) this.setWashLegs(wallet, legs.get(wallet) ?? new WashLegs());
+    }
+    this.deferredLegs.clear();
   }
 
   /** Streams stored rows of the scope into the ledger. */

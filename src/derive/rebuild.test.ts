@@ -7,7 +7,9 @@ import { smallWorld } from "../sim/world/testing/worlds.js";
 import type { Store } from "../store/database.js";
 import { backfillBoardExtras } from "../store/migrations/0005_board_extras.js";
 import { dayStart, derivedTables, deriveFromStore, rebuild, writeDerivedTables } from "./rebuild.js";
-import { deriveConfig, loadVenueCache, loadWorld } from "./testing/stored-world.js";
+import { HOUR, firstKeptBoundary } from "./hourly-points.js";
+import { deriveConfig, loadVenueCache, loadWorld, worldFillRows } from "./testing/stored-world.js";
+import { WashLegs, loadWalletInputs, loadWashLegs } from "./wallet-inputs.js";
 
 const world = smallWorld(11);
 const config = deriveConfig();
@@ -55,6 +57,31 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     }
     expect(compared).toBeGreaterThan(1_000);
     expect(unredeemedLosers).toBeGreaterThan(0);
+  });
+
+  it("gives every wallet the wash share of all its fills' legs, whether its rows came in one time range or several", async () => {
+    const store = await loaded({ venueCache: true });
+    const { derivation, asOf } = await rebuild(store, config, clock);
+    const books = derivation.liveBooks();
+    const legs = await loadWashLegs(
+      store,
+      books.map((b) => b.address),
+    );
+    const inputs = await loadWalletInputs(store, "all", asOf);
+    // Wallets with rows in the hourly points' window are streamed in several ranges (their legs summed by the store).
+    const windowStart = firstKeptBoundary(clock.now(), config.derive.hourlyPointsDays) - HOUR;
+    const recent = new Set([...worldFillRows(world, { from: windowStart })].map((f) => f.wallet));
+    let spanning = 0;
+    let washed = 0;
+    for (const { address, book } of books) {
+      const share = derivation.assess(address, inputs(address), asOf)?.farmerMetrics.washRingVolumeShare;
+      expect(share, address).toBe((legs.get(address) ?? new WashLegs()).share(book.volume, config.farmer));
+      if (recent.has(address)) spanning++;
+      if ((share ?? 0) > 0) washed++;
+    }
+    expect(spanning).toBeGreaterThan(10);
+    expect(books.length - spanning).toBeGreaterThan(10);
+    expect(washed).toBeGreaterThan(0);
   });
 
   it("takes wins and losses from the venue's closed positions when its cache holds the ledger's expected count", async () => {

@@ -104,8 +104,8 @@ export async function deriveFromStore(
   // The leaderboards' 30-day volumes end at the clock, as the API's window did (backfilling, they stay empty).
   derivation.recentVolumes.advance(now);
   const splits = [...new Set([day, ...(hours ? [windowStart] : [])])].sort((a, b) => a - b);
-  // Wallets streamed in more than one range: their wash legs are carried from one range to the next.
-  derivation.carryLegs(
+  // Wallets streamed in more than one range: their wash legs are summed by the store once the streams are done.
+  derivation.deferLegs(
     (
       await queryRows<{ wallet: string }>(store.db, store.kind, "select distinct wallet from fills where ts >= ?", [
         splits[0],
@@ -119,7 +119,7 @@ export async function deriveFromStore(
     await derivation.load(
       store,
       { ...range, keysAbove },
-      { countMarkets: true, washLegs: i === 0 ? "all" : "carried", onKey: recent?.onKey },
+      { countMarkets: true, washLegs: i === 0 ? "all" : "none", onKey: recent?.onKey },
     );
     if (range.before !== day) continue;
     // Every wallet's points up to the day's start, before the snapshot sweeps the resolutions due then.
@@ -128,7 +128,7 @@ export async function deriveFromStore(
   }
   derivation.hours = null;
   hours?.finish(derivation.state, liveKeys(derivation), asOf);
-  derivation.settleCarriedLegs();
+  await derivation.settleDeferredLegs(store);
   derivation.state.advanceTo(asOf);
   // Every wallet's statistics are written next: the changes counted while streaming are not pending.
   derivation.recentVolumes.advance(now);

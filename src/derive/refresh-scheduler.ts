@@ -13,13 +13,12 @@ import { loadMarketFacts } from "./market-facts.js";
 import { marketStatsRows, volume24h } from "./market-stats.js";
 import { PendingWrites } from "./pending-writes.js";
 import { dayStart, storedWatermarks } from "./rebuild.js";
-import { WashLegs, loadWashLegs } from "./wallet-inputs.js";
+import { WASH_WALLETS_PER_QUERY, WashLegs, loadWashLegs } from "./wallet-inputs.js";
 import { StreamedHours, firstKeptBoundary } from "./hourly-points.js";
 
 const HOUR = 3_600;
 /** Share of the refresh interval spent recomputing wash-ring shares, and wallets summed per query. */
 const WASH_BUDGET = 0.05;
-const WASH_WALLETS_PER_QUERY = 50;
 
 type Watermarks = { fills: number; activity: number };
 

@@ -176,6 +176,9 @@ export class WashLegs {
   }
 }
 
+/** Wallets whose wash legs one store read sums (each read groups every fill of its wallets). */
+export const WASH_WALLETS_PER_QUERY = 50;
+
 /** The wash legs of the given wallets, summed by the store. */
 export async function loadWashLegs(store: Store, wallets: readonly string[]): Promise<Map<string, WashLegs>> {
   const rows = await selectFor<{
