@@ -2,10 +2,10 @@
  * One market: finding it by any of its ids, the lookup record, its event group, recent smart-whale trades and a
  * daily YES price history from fills, the settlement breakdown of its volume, and its URL on the venue.
  */
-import { sql } from "kysely";
 import type { Store } from "../store/database.js";
 import { readMarketDailyPrices } from "../store/market-daily-prices.js";
-import { marketSideFills, type Direction, type EntryType } from "../store/schema.js";
+import { firstRow } from "../store/raw-sql.js";
+import type { Direction, EntryType } from "../store/schema.js";
 import { fromMicro } from "../venue/units.js";
 import type { IndexedMarket, MarketIndex } from "./market-index.js";
 import { marketRow } from "./markets-search.js";
@@ -144,35 +144,51 @@ export async function dailyPriceHistory(store: Store, conditionId: string): Prom
   }));
 }
 
-const ENTRY_KEYS = ["MINT", "MERGE", "COMPLEMENTARY", "UNCLASSIFIED"] as const;
+const SETTLEMENTS = [
+  ["MINT", "mint"],
+  ["MERGE", "merge"],
+  ["COMPLEMENTARY", "complementary"],
+  ["UNCLASSIFIED", "unclassified"],
+] as const;
 
-/** Trades and USD of a market by settlement, counted as market_stats counts them (taker sides). */
-export async function entryTypeBreakdown(store: Store, conditionId: string) {
-  const rows = await store.db
-    .selectFrom("fills")
-    .where("condition_id", "=", conditionId)
-    .where(sql.raw<boolean>(marketSideFills()))
-    .groupBy("entry_type")
-    .select(["entry_type", sql<number>`count(*)`.as("trades"), sql<number>`sum(usd)`.as("usd")])
-    .execute();
-  const by = new Map(
-    rows.map((r) => [r.entry_type ?? "UNCLASSIFIED", { trades: Number(r.trades), usd: fromMicro(Number(r.usd)) }]),
-  );
-  const totalUsd = [...by.values()].reduce((s, v) => s + v.usd, 0);
-  const totalTrades = [...by.values()].reduce((s, v) => s + v.trades, 0);
+type SettlementColumns = Record<`${(typeof SETTLEMENTS)[number][1]}_${"usd" | "trades"}`, number>;
+
+const MARKET_SETTLEMENTS = `select computed_at, ${SETTLEMENTS.map(([, c]) => `${c}_usd, ${c}_trades`).join(", ")}
+  from market_stats where condition_id = ?`;
+
+/**
+ * Trades and USD of a market by settlement, as the Deriver counts them into market_stats (taker sides, fills of
+ * unknown role too), one row read; `as_of`: when it wrote them (null: the market has no trades).
+ */
+export async function settlementBreakdown(store: Store, conditionId: string) {
+  const row = await firstRow<SettlementColumns & { computed_at: number }>(store.db, store.kind, MARKET_SETTLEMENTS, [
+    conditionId,
+  ]);
+  const by = SETTLEMENTS.map(([key, column]) => ({
+    key,
+    usd: Number(row?.[`${column}_usd`] ?? 0),
+    count: Number(row?.[`${column}_trades`] ?? 0),
+  }));
+  const totalUsd = by.reduce((sum, v) => sum + v.usd, 0);
+  const totalTrades = by.reduce((sum, v) => sum + v.count, 0);
   const breakdown = Object.fromEntries(
-    ENTRY_KEYS.map((k) => {
-      const v = by.get(k) ?? { trades: 0, usd: 0 };
-      return [
-        k,
-        {
-          usd: v.usd,
-          count: v.trades,
-          share_pct: totalUsd > 0 ? (100 * v.usd) / totalUsd : 0,
-          count_share_pct: totalTrades > 0 ? (100 * v.trades) / totalTrades : 0,
-        },
-      ];
-    }),
-  ) as Record<(typeof ENTRY_KEYS)[number], { usd: number; count: number; share_pct: number; count_share_pct: number }>;
-  return { total_usd: totalUsd, total_count: totalTrades, breakdown };
+    by.map(({ key, usd, count }) => [
+      key,
+      {
+        usd,
+        count,
+        share_pct: totalUsd > 0 ? (100 * usd) / totalUsd : 0,
+        count_share_pct: totalTrades > 0 ? (100 * count) / totalTrades : 0,
+      },
+    ]),
+  ) as Record<
+    (typeof SETTLEMENTS)[number][0],
+    { usd: number; count: number; share_pct: number; count_share_pct: number }
+  >;
+  return {
+    total_usd: totalUsd,
+    total_count: totalTrades,
+    breakdown,
+    as_of: row ? Number(row.computed_at) : null,
+  };
 }

@@ -12,9 +12,10 @@ describe("changesSinceUntil", () => {
   it("bounds a kept changes-since answer to the seconds in which the clock changes neither its window nor whether it counts", () => {
     const day = 86_400;
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 40 * day }), fc.integer({ min: -100, max: 40 * day }), (back, ahead) => {
+      // since from ten minutes ahead of the clock to 40 days back
+      fc.property(fc.integer({ min: -600, max: 40 * day }), (back) => {
         const now = 1_700_000_000;
-        const since = now - back + (ahead < 0 ? ahead : 0);
+        const since = now - back;
         const until = changesSinceUntil(since, now);
         expect(until).toBeGreaterThan(now);
         expect(until - now).toBeLessThanOrEqual(CHANGES_MIN_AGE);

@@ -42,6 +42,10 @@ export function marketStatsRows(
       merge_usd: fromMicro(t?.merge ?? 0),
       complementary_usd: fromMicro(t?.complementary ?? 0),
       unclassified_usd: fromMicro(t?.unclassified ?? 0),
+      mint_trades: t?.mintTrades ?? 0,
+      merge_trades: t?.mergeTrades ?? 0,
+      complementary_trades: t?.complementaryTrades ?? 0,
+      unclassified_trades: t?.unclassifiedTrades ?? 0,
     };
   });
 }

@@ -6,6 +6,7 @@ import { referencePnl } from "../sim/world/index.js";
 import { smallWorld } from "../sim/world/testing/worlds.js";
 import type { Store } from "../store/database.js";
 import { backfillBoardExtras } from "../store/migrations/0005_board_extras.js";
+import { countSettlementsFromFills } from "../store/migrations/0022_market_settlement_counts.js";
 import { dayStart, derivedTables, deriveFromStore, rebuild, writeDerivedTables } from "./rebuild.js";
 import { HOUR, firstKeptBoundary } from "./hourly-points.js";
 import { deriveConfig, loadVenueCache, loadWorld, worldFillRows } from "./testing/stored-world.js";
@@ -241,6 +242,55 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
       if (row)
         expect(row.mint_usd + row.merge_usd + row.complementary_usd + row.unclassified_usd).toBeCloseTo(row.volume, 6);
     }
+  });
+
+  it("counts each market's trades by settlement as the fills group them, and migration 0022 counts the same", async () => {
+    const store = await loaded();
+    await rebuild(store, config, clock);
+    const read = async () =>
+      (
+        await store.db
+          .selectFrom("market_stats")
+          .select([
+            "condition_id",
+            "trades",
+            "mint_trades",
+            "merge_trades",
+            "complementary_trades",
+            "unclassified_trades",
+          ])
+          .orderBy("condition_id")
+          .execute()
+      ).map((r) => Object.values(r).map(String).join(" "));
+    const derived = await read();
+    const fills = await store.db
+      .selectFrom("fills")
+      .select(["condition_id", "entry_type", (eb) => eb.fn.countAll<number>().as("n")])
+      .where((eb) => eb.or([eb("role", "is", null), eb("role", "<>", "maker")]))
+      .groupBy(["condition_id", "entry_type"])
+      .execute();
+    const expected = new Map<string, number[]>();
+    const column = { MINT: 0, MERGE: 1, COMPLEMENTARY: 2 } as Record<string, number>;
+    for (const r of fills) {
+      const counts = expected.get(r.condition_id) ?? [0, 0, 0, 0];
+      counts[r.entry_type === null ? 3 : (column[r.entry_type] ?? 3)]! += Number(r.n);
+      expected.set(r.condition_id, counts);
+    }
+    expect(derived.length).toBeGreaterThan(10);
+    const withTrades = derived.filter((row) => row.split(" ")[1] !== "0");
+    expect(withTrades).toEqual(
+      [...expected]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([market, c]) => [market, c.reduce((x, y) => x + y, 0), ...c].join(" ")),
+    );
+    expect(new Set(fills.map((r) => r.entry_type)).size).toBeGreaterThan(2);
+
+    await store.db
+      .updateTable("market_stats")
+      .set({ mint_trades: 0, merge_trades: 0, complementary_trades: 0, unclassified_trades: 0 })
+      .execute();
+    await countSettlementsFromFills(store.db);
+    expect(await read()).toEqual(derived);
   });
 
   it("snapshots the positions open at 00:00 UTC of the day, and dates each daily P&L point at its day's end", async () => {

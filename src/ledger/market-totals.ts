@@ -19,6 +19,11 @@ export interface MarketTotal {
   merge: number;
   complementary: number;
   unclassified: number;
+  /** Trades by settlement (together, `trades`). */
+  mintTrades: number;
+  mergeTrades: number;
+  complementaryTrades: number;
+  unclassifiedTrades: number;
 }
 
 /** A market's volume, micro-units: every settlement together. */
@@ -33,12 +38,35 @@ export class MarketTotals {
   add(conditionId: string, role: "maker" | "taker" | null, entryType: EntryType | null, usd: number): void {
     if (!countsTowardMarket(role)) return;
     let t = this.byMarket.get(conditionId);
-    if (!t) this.byMarket.set(conditionId, (t = { trades: 0, mint: 0, merge: 0, complementary: 0, unclassified: 0 }));
+    if (!t)
+      this.byMarket.set(
+        conditionId,
+        (t = {
+          trades: 0,
+          mint: 0,
+          merge: 0,
+          complementary: 0,
+          unclassified: 0,
+          mintTrades: 0,
+          mergeTrades: 0,
+          complementaryTrades: 0,
+          unclassifiedTrades: 0,
+        }),
+      );
     t.trades++;
-    if (entryType === "MINT") t.mint += usd;
-    else if (entryType === "MERGE") t.merge += usd;
-    else if (entryType === "COMPLEMENTARY") t.complementary += usd;
-    else t.unclassified += usd;
+    if (entryType === "MINT") {
+      t.mint += usd;
+      t.mintTrades++;
+    } else if (entryType === "MERGE") {
+      t.merge += usd;
+      t.mergeTrades++;
+    } else if (entryType === "COMPLEMENTARY") {
+      t.complementary += usd;
+      t.complementaryTrades++;
+    } else {
+      t.unclassified += usd;
+      t.unclassifiedTrades++;
+    }
   }
 
   markets(): IterableIterator<string> {

@@ -243,6 +243,11 @@ export interface MarketStatsTable {
   merge_usd: number;
   complementary_usd: number;
   unclassified_usd: number;
+  /** Trades by settlement (migration 0022). */
+  mint_trades: number;
+  merge_trades: number;
+  complementary_trades: number;
+  unclassified_trades: number;
 }
 
 export interface PositionSnapshotsTable {

@@ -4,7 +4,7 @@ import { Type } from "typebox";
 import { marketHolders } from "../../analytics/market-consensus.js";
 import {
   dailyPriceHistory,
-  entryTypeBreakdown,
+  settlementBreakdown,
   eventGroup,
   lookupRecord,
   recentWhaleTrades,
@@ -148,7 +148,9 @@ const Breakdown = Type.Object({
         "trades (one per match, the taker's side) by settlement; UNCLASSIFIED: legacy V1 trades whose match type is unknown",
     },
   ),
-  as_of: Type.Integer({ description: "unix seconds of the computation" }),
+  as_of: Type.Integer({
+    description: "unix seconds at which the Deriver last counted the market's trades (now, for a market without any)",
+  }),
 });
 
 export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
@@ -287,7 +289,7 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       schema: {
         summary: "Volume by settlement: MINT, MERGE, COMPLEMENTARY",
         description:
-          "Computed from the stored fills, counted as the market's trades are (one per match, the taker's side). Cached 1 h.",
+          "Counted as the market's trades are (one per match, the taker's side), by the Deriver as it stores the fills (market_stats): one row read.",
         tags: ["markets"],
         params: MarketIdParams,
         response: { 200: Breakdown, 404: NotFound },
@@ -295,13 +297,8 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
     },
     async (request) => {
       const m = await find(request.params.market_id);
-      const { value } = await ctx.platform.cache.getOrLoad(`market:breakdown:${m.condition_id}`, HOUR_MS, async () => ({
-        market_id: m.id,
-        condition_id: m.condition_id,
-        ...(await entryTypeBreakdown(ctx.store, m.condition_id)),
-        as_of: clock.now(),
-      }));
-      return value;
+      const { as_of, ...counted } = await settlementBreakdown(ctx.store, m.condition_id);
+      return { market_id: m.id, condition_id: m.condition_id, ...counted, as_of: as_of ?? clock.now() };
     },
   );
 

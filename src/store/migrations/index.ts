@@ -21,6 +21,7 @@ import { partitionedFills } from "./0016_partitioned_fills.js";
 import { walletFees } from "./0017_wallet_fees.js";
 import { marketDailyPrices } from "./0018_market_daily_prices.js";
 import { walletHistory } from "./0021_wallet_history.js";
+import { marketSettlementCounts } from "./0022_market_settlement_counts.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -41,4 +42,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0017_wallet_fees": walletFees,
   "0018_market_daily_prices": marketDailyPrices,
   "0021_wallet_history": walletHistory,
+  "0022_market_settlement_counts": marketSettlementCounts,
 };
