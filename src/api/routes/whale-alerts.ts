@@ -59,6 +59,10 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
   const { whales } = ctx.config;
   const reads = ctx.whales;
   ctx.readiness.onReady(() => reads.forget());
+  // The copies of the last 48 h of smart-whale fills and of their open positions, loaded before the service listens
+  // (a first request waited 130-280 ms for them); they refresh themselves from then on.
+  ctx.warmUps.add("smart-whale fills (48 h)", () => reads.fills.current());
+  ctx.warmUps.add("smart-whale holdings", () => reads.holdings.current());
   // An answer depends on the query, the feed's copy (its as_of is in the key) and the clock, which moves the window:
   // kept until the window's start passes the oldest fill it read (whaleAlerts says when), it is what computing it
   // again would give. Every wallet's feed, read from the store, is kept for its second.

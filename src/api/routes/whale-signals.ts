@@ -20,6 +20,8 @@ const FIVE_MINUTES = 300;
 const FLIPS_MAX = 100;
 const CLUSTERS_MAX = 100;
 const PUBLIC_FLIP_DAYS_MAX = 14;
+const DEFAULT_FLIP_DAYS = 7;
+const PUBLIC_DEFAULT_FLIP_DAYS = 1;
 const CLUSTER_ANSWERS = 1_000;
 const CLUSTER_ANSWERS_MB = 16;
 
@@ -28,6 +30,15 @@ export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
   const reads = ctx.whales;
   const flipRules = { minTeamUsd: whales.consensusMinUsd, minSwingUsd: whales.flipMinSwingUsd };
   const minWhalesMax = Math.max(100, whales.clusterMinWhales);
+  // Flips (per days back, each kept for the clock hour) and clusters (every 5 minutes) are computed before the service
+  // listens and at each window's boundary, for the days the two families default to: a first request waited 230-540 ms.
+  const flipsFor = (back: number) =>
+    cachedAsOf(ctx.platform, `whale-flips:${back}`, HOUR, () => whaleFlips(reads, back, flipRules));
+  for (const back of new Set([DEFAULT_FLIP_DAYS, PUBLIC_DEFAULT_FLIP_DAYS]))
+    ctx.warmUps.add(`whale flips (${back} days)`, () => flipsFor(back), HOUR);
+  const allClusters = ctx.warmUps.windowed("conviction-clusters", FIVE_MINUTES, () =>
+    allConvictionClusters(reads, { minTeamUsd: whales.consensusMinUsd, minMarkets: whales.clusterMinMarkets }),
+  );
   // Each (min_whales, limit)'s answer serialized once per 5-minute window, for both families (one body schema).
   const clusterAnswers = new WindowAnswers(ctx, FIVE_MINUTES, {
     maxEntries: CLUSTER_ANSWERS,
@@ -60,9 +71,7 @@ export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
       },
       async (request) => {
         const { days: back, limit } = request.query;
-        const answer = await cachedAsOf(ctx.platform, `whale-flips:${back}`, HOUR, () =>
-          whaleFlips(reads, back, flipRules),
-        );
+        const answer = await flipsFor(back);
         return {
           ...answer,
           flips: answer.flips.slice(0, limit),
@@ -99,9 +108,7 @@ export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
       async (request, reply) => {
         const { min_whales: minWhales, limit } = request.query;
         return clusterAnswers.send(reply, `${minWhales}|${limit}`, async () => {
-          const all = await cachedAsOf(ctx.platform, "conviction-clusters", FIVE_MINUTES, () =>
-            allConvictionClusters(reads, { minTeamUsd: whales.consensusMinUsd, minMarkets: whales.clusterMinMarkets }),
-          );
+          const all = await allClusters();
           const clusters = all.clusters.filter((c) => c.whale_count >= minWhales).slice(0, limit);
           return {
             clusters,
@@ -114,9 +121,12 @@ export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
       },
     );
 
-  flipsRoute("/api/v2/whale-flips", access.premiumXApiKey, ["whales"], { default: 7, max: derive.snapshotDays });
+  flipsRoute("/api/v2/whale-flips", access.premiumXApiKey, ["whales"], {
+    default: DEFAULT_FLIP_DAYS,
+    max: derive.snapshotDays,
+  });
   flipsRoute("/api/public/v1/whale-flips", access.premiumAnyHeader, ["whales", "public v1"], {
-    default: 1,
+    default: PUBLIC_DEFAULT_FLIP_DAYS,
     max: PUBLIC_FLIP_DAYS_MAX,
   });
   clustersRoute("/api/v2/conviction-clusters", access.premiumXApiKey, ["whales"]);
