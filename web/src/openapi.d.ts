@@ -1161,7 +1161,7 @@ export interface paths {
         };
         /**
          * Volume by settlement: MINT, MERGE, COMPLEMENTARY
-         * @description Computed from the stored fills, counted as the market's trades are (one per match, the taker's side). Cached 1 h.
+         * @description Counted as the market's trades are (one per match, the taker's side), by the Deriver as it stores the fills (market_stats): one row read.
          */
         get: {
             parameters: {
@@ -1221,7 +1221,7 @@ export interface paths {
                                     count_share_pct: number;
                                 };
                             };
-                            /** @description unix seconds of the computation */
+                            /** @description unix seconds at which the Deriver last counted the market's trades (now, for a market without any) */
                             as_of: number;
                         };
                     };
