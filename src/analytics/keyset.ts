@@ -24,19 +24,34 @@ export interface KeysetBound {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnySelect = SelectQueryBuilder<any, any, any>;
 
+/** The bound as SQL text (empty when there is none) and its parameters, for reads written as plain text. */
+export function keysetBeforeText(
+  columns: { ts: string; id: string },
+  bound: KeysetBound,
+): { text: string; params: number[] } {
+  if (bound.before <= 0) return { text: "", params: [] };
+  const { ts, id } = columns;
+  // The first term keeps an index range on the timestamp; the second breaks the tie inside `before`'s second.
+  if (bound.beforeId > 0)
+    return {
+      text: ` and ${ts} <= ? and (${ts} < ? or ${id} < ?)`,
+      params: [bound.before, bound.before, bound.beforeId],
+    };
+  return { text: ` and ${ts} ${bound.inclusive ? "<=" : "<"} ?`, params: [bound.before] };
+}
+
 /** `query` restricted to the rows before the bound; `columns` name the timestamp and id columns (with their alias). */
 export function keysetBefore<Q extends AnySelect>(
   query: Q,
   columns: { ts: string; id: string },
   bound: KeysetBound,
 ): Q {
-  if (bound.before <= 0) return query;
-  const ts = sql.ref(columns.ts);
-  if (bound.beforeId > 0) {
-    // The first term keeps an index range on the timestamp; the second breaks the tie inside `before`'s second.
-    return query.where(
-      sql<boolean>`${ts} <= ${bound.before} and (${ts} < ${bound.before} or ${sql.ref(columns.id)} < ${bound.beforeId})`,
-    ) as Q;
-  }
-  return query.where(sql<boolean>`${ts} ${sql.raw(bound.inclusive ? "<=" : "<")} ${bound.before}`) as Q;
+  const { text, params } = keysetBeforeText(columns, bound);
+  if (!text) return query;
+  // The text's placeholders become bound values, in order.
+  const pieces = text.slice(" and ".length).split("?");
+  const parts = pieces.flatMap((piece, i) =>
+    i < params.length ? [sql.raw(piece), sql`${params[i]}`] : [sql.raw(piece)],
+  );
+  return query.where(sql<boolean>`${sql.join(parts, sql.raw(""))}`) as Q;
 }

@@ -9,7 +9,7 @@ import { queryRows } from "../store/raw-sql.js";
 import type { Direction, EntryType, FillsTable } from "../store/schema.js";
 import { fromMicro } from "../venue/units.js";
 import { outcomeSide } from "./insight-support.js";
-import type { Keyset } from "./keyset.js";
+import { keysetBeforeText, type Keyset } from "./keyset.js";
 
 export interface MarketTradesQuery {
   conditionId: string;
@@ -47,16 +47,9 @@ type MarketTradeRow = Pick<
 
 /** The wallet's fills in one market, newest first (timestamp, then id), one page past the cursor. */
 export async function walletMarketTrades(store: Store, wallet: string, q: MarketTradesQuery) {
-  const bounds: string[] = [];
-  const params: unknown[] = [wallet, q.conditionId];
-  if (q.before > 0 && q.beforeId > 0) {
-    // The first term keeps an index range on the timestamp; the second breaks the tie inside `before`'s second.
-    bounds.push(" and ts <= ? and (ts < ? or id < ?)");
-    params.push(q.before, q.before, q.beforeId);
-  } else if (q.before > 0) {
-    bounds.push(" and ts < ?");
-    params.push(q.before);
-  }
+  const keyset = keysetBeforeText({ ts: "ts", id: "id" }, { ...q, inclusive: false });
+  const bounds = [keyset.text];
+  const params: unknown[] = [wallet, q.conditionId, ...keyset.params];
   if (q.after > 0) {
     bounds.push(" and ts > ?");
     params.push(q.after);

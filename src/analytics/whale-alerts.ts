@@ -10,6 +10,7 @@ import type { IndexedMarket, MarketIndex } from "./market-index.js";
 import { loadNames, outcomeSide, usd } from "./insight-support.js";
 import { FILL_COLUMNS, firstAfter, numeric, type WhaleFill, type WindowView } from "./whale-fill-window.js";
 import type { WhaleReads } from "./whale-reads.js";
+import { keysetBeforeText } from "./keyset.js";
 
 export interface AlertQuery {
   minutes: number;
@@ -153,14 +154,17 @@ async function allMatches(store: Store, q: AlertQuery, index: MarketIndex, now: 
   const found: Row[] = [];
   let cursor: { ts: number; id: number } | null = null;
   while (found.length <= q.limit) {
-    const keyset = cursor ? " and (f.ts < ? or (f.ts = ? and f.id < ?))" : "";
+    const keyset = keysetBeforeText(
+      { ts: "f.ts", id: "f.id" },
+      { before: cursor?.ts ?? 0, beforeId: cursor?.id ?? 0, inclusive: false },
+    );
     const rows: Row[] = await queryRows<Row>(
       store.db,
       store.kind,
       `select ${FILL_COLUMNS}, s.is_smart, s.is_farmer, s.win_rate, s.total_pnl
          from fills f left join wallet_stats s on s.wallet = f.wallet
-        where ${where.join(" and ")}${keyset} order by f.ts desc, f.id desc limit ${pageRows}`,
-      cursor ? [...params, cursor.ts, cursor.ts, cursor.id] : params,
+        where ${where.join(" and ")}${keyset.text} order by f.ts desc, f.id desc limit ${pageRows}`,
+      [...params, ...keyset.params],
     );
     for (const r of rows) {
       const f = numeric(r);
