@@ -6,7 +6,8 @@ import type { OutcomeSide } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import { firstRow, queryRows } from "../store/raw-sql.js";
 import { walletFillTotals } from "../store/wallet-daily-fills.js";
-import type { Direction, EntryType } from "../store/schema.js";
+import { readWalletLastMoves } from "../store/wallet-last-moves.js";
+import type { EntryType, WalletLastMovesTable } from "../store/schema.js";
 import { SECONDS_PER_DAY, loadMarkets, outcomeSide, usd } from "./insight-support.js";
 
 export const PNL_PERIODS = ["1D", "1W", "1M", "ALL"] as const;
@@ -66,14 +67,8 @@ export interface MoveLabel {
   usd: number;
 }
 
-interface MoveFill {
-  side: Direction;
-  outcome_index: number;
-  entry_type: EntryType | null;
-  size: number;
-  usd: number;
-  price: number;
-}
+/** The fill's columns a move's label reads (micro-units for size and usd). */
+type MoveFill = Pick<WalletLastMovesTable, "side" | "outcome_index" | "entry_type" | "size" | "usd" | "price">;
 
 /**
  * The economic meaning of one fill. A BUY enters its outcome. A SELL settled as MINT is an entry into the other
@@ -97,42 +92,18 @@ export function labelMove(fill: MoveFill): MoveLabel {
 type FillRow = MoveFill & { id: number; condition_id: string; ts: number };
 
 /**
- * The wallet's latest fill per market (ties at the same second: the last stored), labelled. Index seeks only
- * (`fills_wallet_condition_ts`): one per market to find the wallet's next market, one for its latest fill there.
+ * The wallet's latest fill per market (ties at the same second: the last stored), labelled, in the order those fills
+ * were stored: one range of `wallet_last_moves`, which the Deriver keeps (a fill shows once its batch is derived).
  */
 export async function lastMoves(store: Store, wallet: string) {
-  const rows = await queryRows<FillRow>(
-    store.db,
-    store.kind,
-    `with recursive markets (condition_id) as (
-       select min(condition_id) from fills where wallet = ?
-       union all
-       select (select min(f.condition_id) from fills f where f.wallet = ? and f.condition_id > markets.condition_id) from markets where markets.condition_id is not null
-     )
-     select f.id, f.condition_id, f.side, f.outcome_index, f.entry_type, f.size, f.usd, f.price, f.ts
-     from markets join fills f on f.id = (
-       select l.id from fills l where l.wallet = ? and l.condition_id = markets.condition_id order by l.ts desc, l.id desc limit 1
-     )
-     order by f.id`,
-    [wallet, wallet, wallet],
-  );
+  const rows = await readWalletLastMoves(store.db, store.kind, wallet);
   const moves: Record<
     string,
     { entry_type: EntryType | null; action_label: string; usd: number; side_label: OutcomeSide; ts: number }
   > = {};
   for (const r of rows) {
-    const {
-      action_label,
-      side_label,
-      usd: amount,
-    } = labelMove({
-      ...r,
-      size: Number(r.size),
-      usd: Number(r.usd),
-      price: Number(r.price),
-      outcome_index: Number(r.outcome_index),
-    });
-    moves[r.condition_id] = { entry_type: r.entry_type, action_label, usd: amount, side_label, ts: Number(r.ts) };
+    const { action_label, side_label, usd: amount } = labelMove(r);
+    moves[r.condition_id] = { entry_type: r.entry_type, action_label, usd: amount, side_label, ts: r.ts };
   }
   return moves;
 }

@@ -261,6 +261,7 @@ export class BatchApplier {
       d.walletFees.size === 0 &&
       d.walletDailyFills.size === 0 &&
       d.marketDailyPrices.size === 0 &&
+      d.walletLastMoves.size === 0 &&
       !refresh
     )
       return;
@@ -292,10 +293,15 @@ export class BatchApplier {
     const fees = d.walletFees.rows();
     const walletDays = d.walletDailyFills.rows();
     // A day's close is its last fill by (ts, id): the ids of the batch's candidates, stored by now.
-    const missing = d.marketDailyPrices.missingIds();
-    if (missing.length > 0)
-      d.marketDailyPrices.withIds(await fillIdsByKey(this.deps.store.db, this.deps.store.kind, missing));
+    // A day's close and a wallet's last move are latest fills by (ts, id): the ids of the batch's candidates, stored by now.
+    const missing = [...d.marketDailyPrices.missingIds(), ...d.walletLastMoves.missingIds()];
+    if (missing.length > 0) {
+      const ids = await fillIdsByKey(this.deps.store.db, this.deps.store.kind, missing);
+      d.marketDailyPrices.withIds(ids);
+      d.walletLastMoves.withIds(ids);
+    }
     const prices = d.marketDailyPrices.rows();
+    const lastMoves = d.walletLastMoves.rows();
     await this.deps.store.transaction(async (tx) => {
       await deleteWhereIn(tx, "positions", "wallet", rewritten);
       await insertRows(
@@ -309,11 +315,13 @@ export class BatchApplier {
       await upsertRows(tx, "wallet_fees", fees, "add");
       await upsertRows(tx, "wallet_daily_fills", walletDays, "add");
       await upsertRows(tx, "market_daily_prices", prices, "add");
+      await upsertRows(tx, "wallet_last_moves", lastMoves, "add");
       if (refresh && stats.length + ranks.length > 0) await bumpStatsGeneration(tx);
     });
     d.walletFees.clear();
     d.walletDailyFills.clear();
     d.marketDailyPrices.clear();
+    d.walletLastMoves.clear();
     this.pending.positionsWritten();
     if (withStats) this.pending.stats.clear();
   }

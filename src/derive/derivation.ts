@@ -42,6 +42,7 @@ import { positionRow, positionRows, positionSnapshotRows, walletStatsRow } from 
 import { RecentVolumes } from "./recent-volumes.js";
 import { MarketDailyPriceSums } from "./market-daily-prices.js";
 import { WalletDailyFillSums } from "./wallet-daily-fills.js";
+import { WalletLastMoves } from "./wallet-last-moves.js";
 import { WalletFeeSums } from "./wallet-fees.js";
 import {
   activityEvent,
@@ -91,11 +92,14 @@ export class Derivation {
   readonly walletDailyFills = new WalletDailyFillSums();
   /** Each market's daily prices of the same fills (market-side ones), counted the same way. */
   readonly marketDailyPrices = new MarketDailyPriceSums();
+  /** Each wallet's latest fill per market (`wallet_last_moves`), kept the same way. */
+  readonly walletLastMoves = new WalletLastMoves();
   /**
-   * Stored fills with an id up to this one are left out of the two daily sums above: a rebuild's write sums them in
-   * SQL (keeping them here would hold a row per wallet and day of the whole history in memory).
+   * Stored fills with an id up to this one are left out of the two daily sums and the last moves above: a rebuild's
+   * write fills those tables in SQL (keeping them here would hold a row per wallet and day, or wallet and market, of
+   * the whole history in memory).
    */
-  dailySumsInSqlThrough = 0;
+  fillTablesInSqlThrough = 0;
   /** The latest event time applied, rewards and rebates aside: the ledger is complete up to it. */
   frontier = 0;
   /** Each wallet's latest statistics that rankings and whale counts read, by address. */
@@ -226,9 +230,10 @@ export class Derivation {
     this.marketTotals.add(fill.condition_id, fill.role, fill.entry_type, fill.usd);
     this.recentVolumes.add(fill.wallet, fill.ts, fill.role, fill.entry_type, fill.usd);
     this.walletFees.add(fill);
-    if (fill.id !== undefined && fill.id <= this.dailySumsInSqlThrough) return;
+    if (fill.id !== undefined && fill.id <= this.fillTablesInSqlThrough) return;
     this.walletDailyFills.add(fill);
     this.marketDailyPrices.add(fill, fill.id ?? null);
+    this.walletLastMoves.add(fill, fill.id ?? null);
   }
 
   /** Records that the store holds events up to `ts` (rewards and rebates aside). */

@@ -69,7 +69,14 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
   }
   async function expectSameAsRebuild(store: Store, clock: ManualClock): Promise<void> {
     const reference = await rebuilt(clock);
-    for (const table of ["positions", "wallet_stats", "market_stats", "wallet_fees", "wallet_daily_fills"] as const)
+    for (const table of [
+      "positions",
+      "wallet_stats",
+      "market_stats",
+      "wallet_fees",
+      "wallet_daily_fills",
+      "wallet_last_moves",
+    ] as const)
       expect(await rows(store, table), table).toEqual(await rows(reference, table));
     // The daily price sums to 12 digits: a batch's are added to the stored ones, in another order than a rebuild's.
     const prices = async (s: Store) =>

@@ -152,7 +152,7 @@ describe.each(storeBackends)("market_daily_prices on $kind", (backend) => {
       store,
       {
         ...tables,
-        dailySumsInSqlThrough: watermark,
+        fillTablesInSqlThrough: watermark,
         walletDailyFills: walletDays.rows(),
         marketDailyPrices: prices.rows(),
       },

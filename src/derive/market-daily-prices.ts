@@ -6,35 +6,27 @@
  * that, the Deriver counts each committed batch's new fills and adds their sums to the stored rows, the later close
  * kept (batch-applier.ts). Tests hold the SQL and this path to the same table.
  *
- * A day's close is its last fill in (ts, id) order. A fill read from the store has its id; a batch's fill, handed
- * over as inserted, does not: the fills of the latest second of each day stay candidates until `withIds` gives them
- * theirs (read by their keys before the write).
+ * A day's close is its last fill in (ts, id) order (`LatestFills`: a batch's fills get their ids before the write).
  */
 import { countsTowardMarket } from "../ledger/market-totals.js";
 import { priceDay, yesPrice } from "../store/market-daily-prices.js";
 import type { MarketDailyPricesTable } from "../store/schema.js";
+import { LatestFills } from "./latest-fills.js";
 import type { StoredFill } from "./stored-events.js";
-
-interface Close {
-  id: number | null;
-  readonly key: string;
-  readonly yes: number;
-}
 
 interface DaySums {
   weighted: number;
   shares: number;
   trades: number;
   usd: number;
-  closeTs: number;
-  /** The fills at `closeTs`: one when every id is known, else each (the latest id wins). */
-  closes: Close[];
 }
 
 const SEPARATOR = "\u0000";
 
 export class MarketDailyPriceSums {
   private readonly sums = new Map<string, DaySums>();
+  /** Per key, the day's close: its YES price. */
+  private readonly closes = new LatestFills<number>("market_daily_prices");
 
   get size(): number {
     return this.sums.size;
@@ -47,53 +39,33 @@ export class MarketDailyPriceSums {
     if (!countsTowardMarket(fill.role)) return;
     const key = `${fill.condition_id}${SEPARATOR}${priceDay(fill.ts)}`;
     const yes = yesPrice(fill.outcome_index, fill.price);
-    const close: Close = { id, key: fill.fill_key, yes };
+    this.closes.add(key, fill.ts, id, fill.fill_key, yes);
     const sum = this.sums.get(key);
     if (!sum) {
-      this.sums.set(key, {
-        weighted: yes * fill.size,
-        shares: fill.size,
-        trades: 1,
-        usd: fill.usd,
-        closeTs: fill.ts,
-        closes: [close],
-      });
+      this.sums.set(key, { weighted: yes * fill.size, shares: fill.size, trades: 1, usd: fill.usd });
       return;
     }
     sum.weighted += yes * fill.size;
     sum.shares += fill.size;
     sum.trades += 1;
     sum.usd += fill.usd;
-    if (fill.ts > sum.closeTs) {
-      sum.closeTs = fill.ts;
-      sum.closes = [close];
-    } else if (fill.ts === sum.closeTs) {
-      const only = sum.closes.length === 1 ? sum.closes[0]! : null;
-      if (id !== null && only?.id != null) {
-        if (id > only.id) sum.closes[0] = close;
-      } else sum.closes.push(close);
-    }
   }
 
   /** The keys of the close candidates whose ids are not known yet. */
   missingIds(): string[] {
-    const keys: string[] = [];
-    for (const sum of this.sums.values()) for (const c of sum.closes) if (c.id === null) keys.push(c.key);
-    return keys;
+    return this.closes.missingIds();
   }
 
   /** Gives the candidates their ids (by fill key). */
   withIds(ids: ReadonlyMap<string, number>): void {
-    for (const sum of this.sums.values()) for (const c of sum.closes) if (c.id === null) c.id = ids.get(c.key) ?? null;
+    this.closes.withIds(ids);
   }
 
   /** The sums as rows of the table (each candidate's id known: see `withIds`). */
   rows(): MarketDailyPricesTable[] {
     return [...this.sums].map(([key, s]) => {
       const [conditionId, day] = key.split(SEPARATOR) as [string, string];
-      let close = s.closes[0]!;
-      for (const c of s.closes) if ((c.id ?? -1) > (close.id ?? -1)) close = c;
-      if (close.id === null) throw new Error(`market_daily_prices: no id for the close ${close.key}`);
+      const close = this.closes.get(key)!;
       return {
         condition_id: conditionId,
         day: Number(day),
@@ -101,15 +73,16 @@ export class MarketDailyPriceSums {
         shares: s.shares,
         trades: s.trades,
         usd: s.usd,
-        close_ts: s.closeTs,
+        close_ts: close.ts,
         close_id: close.id,
-        close_yes: close.yes,
+        close_yes: close.value,
       };
     });
   }
 
   clear(): void {
     this.sums.clear();
+    this.closes.clear();
   }
 
   /** The rows, the sums then cleared (the next ones are counted from zero). */

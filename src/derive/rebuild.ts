@@ -19,6 +19,7 @@ import type {
   PositionsTable,
   MarketDailyPricesTable,
   WalletDailyFillsTable,
+  WalletLastMovesTable,
   WalletFeesTable,
 } from "../store/schema.js";
 import { Derivation, type DeriveConfig, type RecentRows } from "./derivation.js";
@@ -30,6 +31,7 @@ import { bumpStatsGeneration } from "../store/derive-state.js";
 import { deleteAll, insertRows, upsertRows } from "../store/derived-tables.js";
 import { fillMarketDailyPricesFromFills } from "../store/market-daily-prices.js";
 import { fillWalletDailyFillsFromFills } from "../store/wallet-daily-fills.js";
+import { fillWalletLastMovesFromFills } from "../store/wallet-last-moves.js";
 import { INCOME_TYPES } from "./stored-events.js";
 import { loadWalletInputs } from "./wallet-inputs.js";
 
@@ -90,7 +92,7 @@ export async function deriveFromStore(
     positions: Math.ceil(fills / 2),
     wallets: Math.max(1_024, Number(previous?.n ?? 0)),
   });
-  derivation.dailySumsInSqlThrough = fills;
+  derivation.fillTablesInSqlThrough = fills;
   const asOf = Math.min(now, await storedFrontier(store));
   const day = dayStart(asOf);
   const keysAbove = recent?.keysAbove ?? { fills: Number.MAX_SAFE_INTEGER, activity: Number.MAX_SAFE_INTEGER };
@@ -172,10 +174,11 @@ export interface DerivedTables {
   readonly dailyPoints: PnlPointsTable[];
   readonly hourlyPoints: PnlPointsTable[];
   readonly walletFees: WalletFeesTable[];
-  /** The daily sums of the fills up to this id are written from SQL; the two lists hold the later fills' sums. */
-  readonly dailySumsInSqlThrough: number;
+  /** The daily sums and last moves of the fills up to this id are written from SQL; the three lists hold the later fills'. */
+  readonly fillTablesInSqlThrough: number;
   readonly walletDailyFills: WalletDailyFillsTable[];
   readonly marketDailyPrices: MarketDailyPricesTable[];
+  readonly walletLastMoves: WalletLastMovesTable[];
 }
 
 /** Assesses every wallet, ranks them, and builds the rows of every derived table. */
@@ -203,9 +206,10 @@ export async function derivedTables(
     hourlyPoints: derived.hourlyPoints,
     // Every stored fill's sums; the Deriver's batches add theirs from zero.
     walletFees: derivation.walletFees.take(),
-    dailySumsInSqlThrough: derivation.dailySumsInSqlThrough,
+    fillTablesInSqlThrough: derivation.fillTablesInSqlThrough,
     walletDailyFills: derivation.walletDailyFills.take(),
     marketDailyPrices: derivation.marketDailyPrices.take(),
+    walletLastMoves: derivation.walletLastMoves.take(),
   };
 }
 
@@ -229,10 +233,12 @@ export async function writeDerivedTables(
     await insertRows(tx, "pnl_points", tables.hourlyPoints);
     await deleteAll(tx, "wallet_fees");
     await insertRows(tx, "wallet_fees", tables.walletFees);
-    await fillWalletDailyFillsFromFills(tx.db, tx.kind, tables.dailySumsInSqlThrough);
+    await fillWalletDailyFillsFromFills(tx.db, tx.kind, tables.fillTablesInSqlThrough);
     await upsertRows(tx, "wallet_daily_fills", tables.walletDailyFills, "add");
-    await fillMarketDailyPricesFromFills(tx.db, tables.dailySumsInSqlThrough);
+    await fillMarketDailyPricesFromFills(tx.db, tables.fillTablesInSqlThrough);
     await upsertRows(tx, "market_daily_prices", tables.marketDailyPrices, "add");
+    await fillWalletLastMovesFromFills(tx.db, tables.fillTablesInSqlThrough);
+    await upsertRows(tx, "wallet_last_moves", tables.walletLastMoves, "add");
     await bumpStatsGeneration(tx);
   });
 }

@@ -9,6 +9,7 @@ import { copyRows, sqlIdentifier } from "./pg-copy.js";
 import { inSlices, placeholders, queryRows } from "./raw-sql.js";
 import type { Database } from "./schema.js";
 import { preparedStatement } from "./sqlite-statements.js";
+import { LAST_MOVE_COLUMNS } from "./wallet-last-moves.js";
 
 export type DerivedTable =
   | "positions"
@@ -18,7 +19,8 @@ export type DerivedTable =
   | "pnl_points"
   | "wallet_fees"
   | "wallet_daily_fills"
-  | "market_daily_prices";
+  | "market_daily_prices"
+  | "wallet_last_moves";
 
 /** Each derived table's columns and primary key. */
 export const DERIVED_TABLES: {
@@ -135,6 +137,12 @@ export const DERIVED_TABLES: {
     columns: ["condition_id", "day", "weighted", "shares", "trades", "usd", "close_ts", "close_id", "close_yes"],
     key: ["condition_id", "day"],
     latest: { columns: ["close_ts", "close_id", "close_yes"], order: ["close_ts", "close_id"] },
+  },
+  // Nothing to add up: adding rows keeps, per wallet and market, the later fill.
+  wallet_last_moves: {
+    columns: LAST_MOVE_COLUMNS,
+    key: ["wallet", "condition_id"],
+    latest: { columns: LAST_MOVE_COLUMNS.slice(2), order: ["ts", "fill_id"] },
   },
 };
 

@@ -312,6 +312,23 @@ export interface MarketDailyPricesTable {
   close_yes: number;
 }
 
+/**
+ * A wallet's latest fill in each market it traded, by (ts, id): what last-moves labels (src/store/wallet-last-moves.ts).
+ * `size` and `usd` in micro-units.
+ */
+export interface WalletLastMovesTable {
+  wallet: string;
+  condition_id: string;
+  ts: number;
+  fill_id: number;
+  side: Direction;
+  outcome_index: number;
+  entry_type: EntryType | null;
+  size: number;
+  usd: number;
+  price: number;
+}
+
 export interface IngestCheckpointsTable {
   source: string;
   cursor: string;
@@ -464,6 +481,7 @@ export interface Database {
   wallet_fees: WalletFeesTable;
   wallet_daily_fills: WalletDailyFillsTable;
   market_daily_prices: MarketDailyPricesTable;
+  wallet_last_moves: WalletLastMovesTable;
   ingest_checkpoints: IngestCheckpointsTable;
   market_resolutions: MarketResolutionsTable;
   venue_positions: VenuePositionsTable;

@@ -5,6 +5,8 @@
 import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
+import { rebuild } from "../../src/derive/rebuild.js";
+import { insertFills } from "../../src/store/fills.js";
 import { DAY, describeWalletErrors, getJson, sqlRows } from "./wallet-insights.support.js";
 
 let w: WorldApp;
@@ -329,31 +331,34 @@ describe("last-moves", () => {
     const cid = (
       await q<{ condition_id: string }>("select condition_id from fills where wallet = ? limit 1", [active])
     )[0]!.condition_id;
-    await w.store.db
-      .insertInto("fills")
-      .values({
-        fill_key: "test:mint-sell",
-        source: "chain",
-        tx_hash: "0xmint",
-        log_index: 0,
-        block_number: null,
-        order_hash: null,
-        wallet: active,
-        counterparty: null,
-        role: "maker",
-        condition_id: cid,
-        token_id: "1",
-        outcome_index: 0,
-        side: "SELL",
-        size: 100e6,
-        usd: 30e6,
-        price: 0.3,
-        fee: 0,
-        ts: w.now - 10,
-        entry_type: "MINT",
-        exchange_version: 2,
-      })
-      .execute();
+    await w.store.transaction((tx) =>
+      insertFills(tx, [
+        {
+          fill_key: "test:mint-sell",
+          source: "chain",
+          tx_hash: "0xmint",
+          log_index: 0,
+          block_number: null,
+          order_hash: null,
+          wallet: active,
+          counterparty: null,
+          role: "maker",
+          condition_id: cid,
+          token_id: "1",
+          outcome_index: 0,
+          side: "SELL",
+          size: 100e6,
+          usd: 30e6,
+          price: 0.3,
+          fee: 0,
+          ts: w.now - 10,
+          entry_type: "MINT",
+          exchange_version: 2,
+        },
+      ]),
+    );
+    // The table last-moves reads is derived: the new fill shows once derived.
+    await rebuild(w.store, w.config, w.clock);
     try {
       expect((await get(`/api/v2/wallet/${active}/last-moves`)).body[cid]).toEqual({
         entry_type: "MINT",
@@ -364,6 +369,7 @@ describe("last-moves", () => {
       });
     } finally {
       await q("delete from fills where fill_key = 'test:mint-sell'");
+      await rebuild(w.store, w.config, w.clock);
     }
   });
 });

@@ -16,7 +16,7 @@ import {
 } from "../../analytics/wallet-history.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
-import { fillsStamp, venueSyncStamp, walletFillsStamp } from "../../analytics/wallet-stamps.js";
+import { venueSyncStamp, walletFillsStamp } from "../../analytics/wallet-stamps.js";
 import { refuseContractAddresses } from "../params.js";
 import { NoQuery, Nullable, walletRoute } from "./wallet-insight-schemas.js";
 
@@ -171,7 +171,8 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     route("Latest move per market", LastMoves, NoQuery, heavy(access.public, ctx.config.limits.heavyReadCost)),
     async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
-      return answers.send(reply, `last-moves|${wallet}`, await fillsStamp(store, wallet), () =>
+      // A new fill moves the first half; the Deriver's write of its last move, in its statistics' transaction, the second.
+      return answers.send(reply, `last-moves|${wallet}`, await walletFillsStamp(store, wallet), () =>
         lastMoves(store, wallet),
       );
     },

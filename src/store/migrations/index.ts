@@ -22,6 +22,7 @@ import { walletFees } from "./0017_wallet_fees.js";
 import { marketDailyPrices } from "./0018_market_daily_prices.js";
 import { walletHistory } from "./0021_wallet_history.js";
 import { marketSettlementCounts } from "./0022_market_settlement_counts.js";
+import { walletLastMoves } from "./0023_wallet_last_moves.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -43,4 +44,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0018_market_daily_prices": marketDailyPrices,
   "0021_wallet_history": walletHistory,
   "0022_market_settlement_counts": marketSettlementCounts,
+  "0023_wallet_last_moves": walletLastMoves,
 };

@@ -1,0 +1,68 @@
+/**
+ * The rows of `wallet_last_moves` (src/store/schema.ts), kept as fills are counted: `Derivation.countFill` adds each
+ * fill once. `rebuild` and the Deriver's warm start replace the table: in SQL up to the replay's watermark
+ * (src/store/wallet-last-moves.ts), here for the fills stored after it. After that, the Deriver adds each committed
+ * batch's latest fills to the stored rows, the later fill kept per wallet and market (batch-applier.ts).
+ */
+import type { WalletLastMovesTable } from "../store/schema.js";
+import { LatestFills } from "./latest-fills.js";
+import type { StoredFill } from "./stored-events.js";
+
+type Move = Omit<WalletLastMovesTable, "wallet" | "condition_id" | "ts" | "fill_id">;
+
+const SEPARATOR = "\u0000";
+
+export class WalletLastMoves {
+  private readonly latest = new LatestFills<Move>("wallet_last_moves");
+
+  get size(): number {
+    return this.latest.size;
+  }
+
+  add(
+    fill: Pick<
+      StoredFill,
+      "fill_key" | "wallet" | "condition_id" | "ts" | "side" | "outcome_index" | "entry_type" | "size" | "usd" | "price"
+    >,
+    id: number | null,
+  ): void {
+    const { side, outcome_index, entry_type, size, usd, price } = fill;
+    this.latest.add(`${fill.wallet}${SEPARATOR}${fill.condition_id}`, fill.ts, id, fill.fill_key, {
+      side,
+      outcome_index,
+      entry_type,
+      size,
+      usd,
+      price,
+    });
+  }
+
+  /** The fill keys of the candidates whose ids are not known yet. */
+  missingIds(): string[] {
+    return this.latest.missingIds();
+  }
+
+  /** Gives the candidates their ids (by fill key). */
+  withIds(ids: ReadonlyMap<string, number>): void {
+    this.latest.withIds(ids);
+  }
+
+  /** The latest fills as rows of the table (each candidate's id known: see `withIds`). */
+  rows(): WalletLastMovesTable[] {
+    return this.latest.entries().map(([key, { ts, id, value }]) => {
+      const [wallet, conditionId] = key.split(SEPARATOR) as [string, string];
+      return { wallet, condition_id: conditionId, ts, fill_id: id, ...value };
+    });
+  }
+
+  clear(): void {
+    this.latest.clear();
+  }
+
+  /** The rows, then cleared. */
+  take(): WalletLastMovesTable[] {
+    const rows = this.rows();
+    this.clear();
+    return rows;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * `wallet_last_moves` (src/store/schema.ts): a wallet's latest fill in each market, by (ts, id), so that last-moves
+ * reads one range of the table's primary key instead of seeking each market of the wallet in the fills. The rows are
+ * kept by src/derive/wallet-last-moves.ts (the Deriver and `rebuild`); here are its columns, the SQL that fills the
+ * table from stored fills (the migration that adds it, and `rebuild` up to the replay's watermark) and the read.
+ */
+import { sql, type Kysely } from "kysely";
+import type { StoreKind } from "./migrations/column-types.js";
+import { queryRows } from "./raw-sql.js";
+import type { Database, WalletLastMovesTable } from "./schema.js";
+
+/** The key (wallet, condition_id) first, then the latest fill's columns. */
+export const LAST_MOVE_COLUMNS = [
+  "wallet",
+  "condition_id",
+  "ts",
+  "fill_id",
+  "side",
+  "outcome_index",
+  "entry_type",
+  "size",
+  "usd",
+  "price",
+] as const satisfies readonly (keyof WalletLastMovesTable)[];
+
+/** The fills' columns the table copies, in LAST_MOVE_COLUMNS order (the fill's `id` as `fill_id`). */
+const FILL_COLUMNS = LAST_MOVE_COLUMNS.map((c) => (c === "fill_id" ? "id" : c)).join(", ");
+
+/**
+ * Replaces the table's rows with the latest of every stored fill (or of those with an id up to `throughId`) per
+ * wallet and market, in one statement.
+ */
+export async function fillWalletLastMovesFromFills(
+  // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
+  db: Kysely<any>,
+  throughId = Number.MAX_SAFE_INTEGER,
+): Promise<void> {
+  await sql`delete from wallet_last_moves`.execute(db);
+  await sql`insert into wallet_last_moves (${sql.raw(LAST_MOVE_COLUMNS.join(", "))})
+    select ${sql.raw(FILL_COLUMNS)} from (
+      select ${sql.raw(FILL_COLUMNS)},
+        row_number() over (partition by wallet, condition_id order by ts desc, id desc) as latest
+      from fills where id <= ${throughId}
+    ) f where latest = 1`.execute(db);
+}
+
+/** The wallet's rows in the order their fills were stored, numbers as numbers on either store. */
+export async function readWalletLastMoves(
+  db: Kysely<Database>,
+  kind: StoreKind,
+  wallet: string,
+): Promise<WalletLastMovesTable[]> {
+  const rows = await queryRows<WalletLastMovesTable>(
+    db,
+    kind,
+    `select ${LAST_MOVE_COLUMNS.join(", ")} from wallet_last_moves where wallet = ? order by fill_id`,
+    [wallet],
+  );
+  return rows.map((r) => ({
+    ...r,
+    ts: Number(r.ts),
+    fill_id: Number(r.fill_id),
+    outcome_index: Number(r.outcome_index),
+    size: Number(r.size),
+    usd: Number(r.usd),
+    price: Number(r.price),
+  }));
+}
