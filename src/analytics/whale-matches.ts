@@ -6,6 +6,7 @@ import { majoritySide, teamOf, yesPct, type OutcomeSide } from "../ledger/index.
 import type { Config } from "../config/index.js";
 import { CATEGORIES, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
+import { firstRow } from "../store/raw-sql.js";
 import {
   chunks,
   loadActiveMarkets,
@@ -261,32 +262,37 @@ export async function walletAlignment(store: Store, wallet: string, config: Conf
   };
 }
 
-export async function relatedMarkets(store: Store, wallet: string, now: number, config: Config) {
-  const { categoryMinSharePct, relatedMarketsPerCategory, relatedPriceMin, relatedPriceMax } = config.insights;
-  const own = await store.db
-    .selectFrom("wallet_stats")
-    .select("categories")
-    .where("wallet", "=", wallet)
-    .executeTakeFirst();
-  const top = rankedCategories(parseCategoryShares(own?.categories))
-    .filter((c) => c.share_pct >= categoryMinSharePct)
-    .slice(0, 2);
-  const active = top.length > 0 ? await loadActiveMarkets(store, now) : [];
-  return {
-    address: wallet,
-    price_range: { min: relatedPriceMin, max: relatedPriceMax },
-    categories: top.map(({ category, share_pct }) => ({
+/** A market related-markets lists. */
+export interface RelatedMarket {
+  market_id: string;
+  condition_id: string;
+  question: string;
+  slug: string;
+  price_yes: number | null;
+  price_no: number | null;
+  volume_24h: number;
+  end_date: number | null;
+}
+
+/**
+ * Per category, its active markets priced within the related range, by 24-hour volume, the first
+ * `relatedMarketsPerCategory`: the same for every wallet, so read once and kept (the route) rather than per wallet.
+ */
+export async function relatedByCategory(
+  store: Store,
+  now: number,
+  config: Config,
+): Promise<Record<Category, RelatedMarket[]>> {
+  const { relatedMarketsPerCategory, relatedPriceMin, relatedPriceMax } = config.insights;
+  const active = await loadActiveMarkets(store, now);
+  const inRange = active
+    .filter((m) => m.price_yes !== null && m.price_yes >= relatedPriceMin && m.price_yes <= relatedPriceMax)
+    .sort((a, b) => b.volume_24h - a.volume_24h || a.condition_id.localeCompare(b.condition_id));
+  return Object.fromEntries(
+    CATEGORIES.map((category) => [
       category,
-      share_pct,
-      markets: active
-        .filter(
-          (m) =>
-            m.category === category &&
-            m.price_yes !== null &&
-            m.price_yes >= relatedPriceMin &&
-            m.price_yes <= relatedPriceMax,
-        )
-        .sort((a, b) => b.volume_24h - a.volume_24h || a.condition_id.localeCompare(b.condition_id))
+      inRange
+        .filter((m) => m.category === category)
         .slice(0, relatedMarketsPerCategory)
         .map((m) => ({
           market_id: m.market_id,
@@ -298,6 +304,28 @@ export async function relatedMarkets(store: Store, wallet: string, now: number, 
           volume_24h: m.volume_24h,
           end_date: m.end_date,
         })),
-    })),
+    ]),
+  ) as Record<Category, RelatedMarket[]>;
+}
+
+/** The wallet's (at most two) main categories with their related markets (`relatedByCategory`). */
+export async function relatedMarkets(
+  store: Store,
+  wallet: string,
+  byCategory: () => Promise<Record<Category, RelatedMarket[]>>,
+  config: Config,
+) {
+  const { categoryMinSharePct, relatedPriceMin, relatedPriceMax } = config.insights;
+  const own = await firstRow<{ categories: string | null }>(store.db, store.kind, WALLET_CATEGORIES, [wallet]);
+  const top = rankedCategories(parseCategoryShares(own?.categories))
+    .filter((c) => c.share_pct >= categoryMinSharePct)
+    .slice(0, 2);
+  const markets = top.length > 0 ? await byCategory() : undefined;
+  return {
+    address: wallet,
+    price_range: { min: relatedPriceMin, max: relatedPriceMax },
+    categories: top.map(({ category, share_pct }) => ({ category, share_pct, markets: markets?.[category] ?? [] })),
   };
 }
+
+const WALLET_CATEGORIES = "select categories from wallet_stats where wallet = ?";

@@ -9,6 +9,7 @@ import {
   activeWhaleMarkets,
   missedOpportunities,
   ownPositions,
+  relatedByCategory,
   relatedMarkets,
   walletAlignment,
   whaleMatches,
@@ -109,16 +110,20 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     },
   );
 
+  // Each category's related markets are the same for every wallet: read once per RELATED_TTL_MS, not per wallet.
+  const relatedLists = async () =>
+    (
+      await platform.cache.getOrLoad("wallet-insights:related-markets", RELATED_TTL_MS, () =>
+        relatedByCategory(store, now(), config),
+      )
+    ).value;
+  ctx.warmUps.add("related markets", relatedLists);
   app.get(
     "/api/v2/wallet/:address/related-markets",
     route("Active markets in the wallet's main categories", RelatedMarkets, NoQuery),
     async (request) => {
       const wallet = await wallets.requireProxy(request.params.address);
-      return (
-        await platform.cache.getOrLoad(`wallet-insights:related-markets:${wallet}`, RELATED_TTL_MS, () =>
-          relatedMarkets(store, wallet, now(), config),
-        )
-      ).value;
+      return relatedMarkets(store, wallet, relatedLists, config);
     },
   );
 
