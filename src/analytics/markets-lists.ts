@@ -126,6 +126,42 @@ function outcomeOf(m: IndexedMarket): ResolvedOutcome | null {
   return m.closed ? "PENDING" : null;
 }
 
+/** When a market resolved, as the list without a prefix dates it (the resolution, else the close, else the end). */
+const resolvedAt = (m: IndexedMarket) => m.resolved_at ?? m.closed_time ?? m.end_date;
+
+/** Newest first, then by id: both lists' order, on their own date. */
+function newestFirst(date: (m: IndexedMarket) => number | null) {
+  return (a: IndexedMarket, b: IndexedMarket) =>
+    (date(b) ?? 0) - (date(a) ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/**
+ * Per copy of the market index, its resolved and pending markets with a date, newest resolution first: a list
+ * without a prefix reads the window's stretch of it instead of every market.
+ */
+const byResolution = new WeakMap<MarketIndex, IndexedMarket[]>();
+
+function resolvedByTime(index: MarketIndex): IndexedMarket[] {
+  let sorted = byResolution.get(index);
+  if (!sorted) {
+    sorted = index.markets.filter((m) => outcomeOf(m) !== null && resolvedAt(m) !== null).sort(newestFirst(resolvedAt));
+    byResolution.set(index, sorted);
+  }
+  return sorted;
+}
+
+/** The markets of `sorted` (newest first) dated within [since, now]. */
+function* datedWithin(sorted: readonly IndexedMarket[], since: number, now: number): Generator<IndexedMarket> {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (resolvedAt(sorted[mid]!)! > now) low = mid + 1;
+    else high = mid;
+  }
+  for (let i = low; i < sorted.length && resolvedAt(sorted[i]!)! >= since; i++) yield sorted[i]!;
+}
+
 /**
  * With a slug prefix: every resolved market whose slug starts with it, newest end date first. Without: markets
  * resolved in the last `days`, newest resolution first. YES and NO only, unless include_pending adds closed
@@ -137,24 +173,20 @@ export function resolvedMarkets(
   now: number,
 ): { markets: ResolvedMarket[]; total: number } {
   const prefix = f.slugPrefix.toLowerCase();
-  const since = now - f.days * 86_400;
+  const candidates = prefix
+    ? index.markets.filter((m) => m.slug.toLowerCase().startsWith(prefix))
+    : datedWithin(resolvedByTime(index), now - f.days * 86_400, now);
   const matches: IndexedMarket[] = [];
-  for (const m of index.markets) {
+  for (const m of candidates) {
     const outcome = outcomeOf(m);
     if (outcome === null) continue;
     if ((outcome === "PENDING" || outcome === "50-50") && !f.includePending) continue;
-    if (prefix) {
-      if (!m.slug.toLowerCase().startsWith(prefix)) continue;
-    } else {
-      const at = m.resolved_at ?? m.closed_time ?? m.end_date;
-      if (at === null || at < since || at > now) continue;
-    }
     if (f.endFrom !== null && (m.end_date === null || m.end_date < f.endFrom)) continue;
     if (f.endTo !== null && (m.end_date === null || m.end_date > f.endTo)) continue;
     matches.push(m);
   }
-  const key = (m: IndexedMarket) => (prefix ? m.end_date : (m.resolved_at ?? m.closed_time ?? m.end_date)) ?? 0;
-  matches.sort((a, b) => key(b) - key(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // The window's stretch is in order already.
+  if (prefix) matches.sort(newestFirst((m) => m.end_date));
   const page = matches.slice(f.offset, f.offset + f.limit).map((m): ResolvedMarket => {
     const outcome = outcomeOf(m)!;
     return {
