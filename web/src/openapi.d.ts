@@ -2573,7 +2573,7 @@ export interface paths {
                                 /** @description fees / volume in basis points */
                                 fee_bps: number;
                             }[];
-                            /** @description unix ts of the answer (the sums include every fill the ledger has applied) */
+                            /** @description unix ts at which the answer was computed (the sums include every fill the ledger had applied); it is kept until the ledger next writes the wallet */
                             as_of: number;
                         };
                     };

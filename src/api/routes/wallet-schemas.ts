@@ -251,7 +251,10 @@ export const FeesBody = Type.Object({
     Type.Object({ entry_type: Type.String({ description: "MINT, MERGE, COMPLEMENTARY or UNCLASSIFIED" }), ...FeeRow }),
   ),
   by_role: Type.Array(Type.Object({ role: Type.String({ description: "maker or taker" }), ...FeeRow })),
-  as_of: Type.Integer({ description: "unix ts of the answer (the sums include every fill the ledger has applied)" }),
+  as_of: Type.Integer({
+    description:
+      "unix ts at which the answer was computed (the sums include every fill the ledger had applied); it is kept until the ledger next writes the wallet",
+  }),
 });
 
 export const TradeFill = Type.Object({

@@ -50,7 +50,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
   const wallets = ctx.wallets;
   const overviews = new OverviewSender(ctx);
   const { store } = ctx;
-  // Positions and closed positions, kept serialized while the Deriver has not written the wallet's rows again.
+  // Positions, closed positions and fees, kept serialized while the Deriver has not written the wallet's rows again.
   const answers = keptAnswers(ctx);
 
   const overviewRoute = (url: string, summary: string) =>
@@ -232,9 +232,14 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
         response: { 200: FeesBody, ...walletErrorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
-      return { address: wallet, ...(await walletFees(store, wallet)), as_of: ctx.platform.clock.now() };
+      // The sums move only with the Deriver's writes of the wallet, in its statistics' transaction.
+      return answers.send(reply, `fees|${wallet}`, await ledgerStamp(store, wallet), async () => ({
+        address: wallet,
+        ...(await walletFees(store, wallet)),
+        as_of: ctx.platform.clock.now(),
+      }));
     },
   );
 
