@@ -21,6 +21,23 @@ export const PERIOD_WINDOWS: Record<PnlPeriod, { resolution: "hour" | "day"; sec
   ALL: { resolution: "day", seconds: null },
 };
 
+/**
+ * The P&L points are written and pruned as the clock's hours pass, with no stamp of their own: an answer read from
+ * them is kept at most this long (so it may lag a new hourly point by up to a minute).
+ */
+export const POINTS_KEPT_SECONDS = 60;
+
+/**
+ * The first second at which the clock alone may change a pnl-history answer: when its oldest point leaves the
+ * period's window, and in any case POINTS_KEPT_SECONDS on.
+ */
+export function pnlHistoryUntil(period: PnlPeriod, points: readonly { t: number }[], now: number): number {
+  const span = PERIOD_WINDOWS[period].seconds;
+  const oldest = points[0]?.t;
+  const leaves = span === null || oldest === undefined ? Number.POSITIVE_INFINITY : oldest + span + 1;
+  return Math.min(leaves, now + POINTS_KEPT_SECONDS);
+}
+
 export async function pnlHistory(store: Store, wallet: string, period: PnlPeriod, now: number) {
   const window = PERIOD_WINDOWS[period];
   let query = store.db
@@ -115,8 +132,8 @@ export const CHANGES_MIN_AGE = 60;
 
 /**
  * The first second at which the clock alone may change changes-since's answer (its fills are stamped apart): when
- * `since` comes of age, when the 30-day cap starts moving `effective_since`, and at most CHANGES_MIN_AGE on, since the
- * P&L points it reads are written and pruned as the clock's hours pass, with no stamp of their own.
+ * `since` comes of age, when the 30-day cap starts moving `effective_since`, and at most POINTS_KEPT_SECONDS on
+ * (the P&L points it reads have no stamp).
  */
 export function changesSinceUntil(since: number, now: number): number {
   const clockMoves =
@@ -125,7 +142,7 @@ export function changesSinceUntil(since: number, now: number): number {
       : since < now - CHANGES_MAX_LOOKBACK
         ? now + 1
         : since + CHANGES_MAX_LOOKBACK + 1;
-  return Math.min(clockMoves, now + CHANGES_MIN_AGE);
+  return Math.min(clockMoves, now + POINTS_KEPT_SECONDS);
 }
 
 // changes-since's reads are plain text, as `firstRow` says why.

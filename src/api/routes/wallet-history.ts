@@ -12,11 +12,12 @@ import {
   changesSinceUntil,
   lastMoves,
   pnlHistory,
+  pnlHistoryUntil,
   pnlHistoryChain,
 } from "../../analytics/wallet-history.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
-import { venueSyncStamp, walletFillsStamp } from "../../analytics/wallet-stamps.js";
+import { ledgerStamp, venueSyncStamp, walletFillsStamp } from "../../analytics/wallet-stamps.js";
 import { refuseContractAddresses } from "../params.js";
 import { NoQuery, Nullable, walletRoute } from "./wallet-insight-schemas.js";
 
@@ -123,8 +124,16 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
         ),
       }),
     ),
-    async (request) =>
-      pnlHistory(store, await wallets.requireProxy(request.params.address), request.query.period, platform.clock.now()),
+    async (request, reply) => {
+      const wallet = await wallets.requireProxy(request.params.address);
+      const { period } = request.query;
+      // Kept under the wallet's ledger rows, and for as long as the clock leaves it unchanged.
+      return answers.sendUntil(reply, `pnl-history|${wallet}|${period}`, await ledgerStamp(store, wallet), async () => {
+        const now = platform.clock.now();
+        const answer = await pnlHistory(store, wallet, period, now);
+        return { answer, until: pnlHistoryUntil(period, answer.points, now) };
+      });
+    },
   );
 
   app.get(
