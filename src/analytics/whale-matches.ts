@@ -18,7 +18,7 @@ import {
   rankedCategories,
   usd,
 } from "./insight-support.js";
-import { pairKey, type WhaleBookView } from "./whale-book.js";
+import { pairKey, type BookWhale, type WhaleBookView } from "./whale-book.js";
 import { topMatchedGroups, type WalkCost } from "./whale-groups.js";
 
 /** The wallet's own positions: the one read of the asking wallet a whale-match request makes. */
@@ -38,31 +38,44 @@ export function ownPositions(store: Store, wallet: string): Promise<OwnPosition[
     .execute();
 }
 
+/** The wallet's number in the copy, or -1 when it is not a whale. */
+function whaleNumberOf(book: WhaleBookView, wallet: string): number {
+  return book.whales.has(wallet) ? book.whaleAddresses.indexOf(wallet) : -1;
+}
+
 /**
- * Every Smart Money wallet sharing at least one (market, side) position with the wallet, with the count of
- * shared positions. A position counts once anything was bought on it, open or closed.
+ * Per whale (by number), how many of the wallet's (market, side) positions it shares, the wallet itself left out. A
+ * position counts once anything was bought on it, open or closed. Counted in a typed array: a busy wallet's
+ * positions meet hundreds of thousands of whale positions.
  */
-export function matchedWhales(book: WhaleBookView, wallet: string, own: readonly OwnPosition[]): Map<string, number> {
-  const shared = new Map<string, number>();
-  const pairs = new Set(own.filter((p) => p.total_bought > 0).map((p) => pairKey(p.condition_id, p.outcome_index)));
-  for (const pair of pairs) {
-    for (const p of book.boughtByPair.get(pair) ?? [])
-      if (p.wallet !== wallet) shared.set(p.wallet, (shared.get(p.wallet) ?? 0) + 1);
+function sharedCounts(book: WhaleBookView, wallet: string, own: readonly OwnPosition[]): Int32Array {
+  const counts = new Int32Array(book.whaleAddresses.length);
+  // One row per (wallet, token), so each (market, side) comes once.
+  for (const p of own) {
+    if (!(p.total_bought > 0)) continue;
+    for (const w of book.boughtByPair.get(pairKey(p.condition_id, p.outcome_index)) ?? []) counts[w.whale]!++;
   }
-  return shared;
+  const self = whaleNumberOf(book, wallet);
+  if (self >= 0) counts[self] = 0;
+  return counts;
 }
 
 export function whaleMatches(book: WhaleBookView, wallet: string, own: readonly OwnPosition[], limit: number) {
-  const shared = matchedWhales(book, wallet, own);
+  const counts = sharedCounts(book, wallet, own);
   const positions = own.filter((p) => p.total_bought > 0).length;
-  const ranked = [...shared.entries()]
-    .map(([whale, count]) => ({ whale, count, stats: book.whales.get(whale)! }))
+  const shared: Array<{ whale: string; count: number; stats: BookWhale }> = [];
+  counts.forEach((count, n) => {
+    if (count === 0) return;
+    const whale = book.whaleAddresses[n]!;
+    shared.push({ whale, count, stats: book.whales.get(whale)! });
+  });
+  const ranked = shared
     .sort((a, b) => b.count - a.count || b.stats.total_pnl - a.stats.total_pnl || a.whale.localeCompare(b.whale))
     .slice(0, limit);
   return {
     address: wallet,
     positions_considered: positions,
-    matched_whales: shared.size,
+    matched_whales: shared.length,
     matches: ranked.map((r) => ({
       wallet: r.whale,
       name: r.stats.name,
