@@ -24,6 +24,8 @@ export interface MatchedGroup {
   group: WhaleGroup;
   /** Matched whale numbers, in address order. */
   whales: number[];
+  /** Their figures, in the same order. */
+  figures: number[];
   sum: number;
 }
 
@@ -51,7 +53,12 @@ export function rankGroups(
       figures: Float64Array.from(rows, (r) => r.figure),
     });
   }
-  const all = groups.map((group) => ({ group, whales: [...group.whales], sum: sumOf(group.figures) }));
+  const all = groups.map((group) => ({
+    group,
+    whales: [...group.whales],
+    figures: [...group.figures],
+    sum: sumOf(group.figures),
+  }));
   return all.sort(byRank).map((m) => m.group);
 }
 
@@ -90,16 +97,18 @@ export function topMatchedGroups(
       cost.rows += size;
     }
     const whales: number[] = [];
+    const figures: number[] = [];
     let sum = 0;
     for (let i = 0; i < size; i++) {
       const w = group.whales[i]!;
       if (matched[w] === 1) {
         whales.push(w);
+        figures.push(group.figures[i]!);
         sum += group.figures[i]!;
       }
     }
     if (whales.length < minWhales) continue;
-    const candidate = { group, whales, sum };
+    const candidate = { group, whales, figures, sum };
     if (top.length === limit && byRank(candidate, top[limit - 1]!) >= 0) continue;
     let at = top.length;
     while (at > 0 && byRank(candidate, top[at - 1]!) < 0) at--;

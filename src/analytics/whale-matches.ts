@@ -19,7 +19,7 @@ import {
   usd,
 } from "./insight-support.js";
 import { pairKey, type BookWhale, type WhaleBookView } from "./whale-book.js";
-import { topMatchedGroups, type WalkCost } from "./whale-groups.js";
+import { topMatchedGroups, type MatchedGroup, type WalkCost } from "./whale-groups.js";
 
 /** The wallet's own positions: the one read of the asking wallet a whale-match request makes. */
 export interface OwnPosition {
@@ -109,10 +109,15 @@ function matchedMarks(book: WhaleBookView, wallet: string, own: readonly OwnPosi
   return { marks, count };
 }
 
-/** The whales of a group, by address, with their names. */
-function whaleList(book: WhaleBookView, whales: readonly number[]) {
-  return whales.map((n) => {
-    const wallet = book.whaleAddresses[n]!;
+/**
+ * The `max` matched whales of a group with the largest figures (ties by address), with their names: a busy wallet's
+ * groups hold hundreds of whales, and every one of them by name made a five-market answer weigh 230 KB.
+ */
+function whaleList(book: WhaleBookView, matched: MatchedGroup, max: number) {
+  const order = matched.whales.map((_, i) => i);
+  order.sort((a, b) => matched.figures[b]! - matched.figures[a]! || matched.whales[a]! - matched.whales[b]!);
+  return order.slice(0, max).map((i) => {
+    const wallet = book.whaleAddresses[matched.whales[i]!]!;
     return { wallet, name: book.whales.get(wallet)?.name ?? null };
   });
 }
@@ -144,7 +149,8 @@ export function missedOpportunities(
     address: wallet,
     matched_whales: matched.count,
     min_whales: matchMinWhales,
-    markets: won.map(({ group, whales, sum }) => {
+    markets: won.map((matchedGroup) => {
+      const { group, whales, sum } = matchedGroup;
       const market = book.markets.get(group.condition_id);
       return {
         ...marketRef(group.condition_id, market),
@@ -152,7 +158,7 @@ export function missedOpportunities(
         winning_side: outcomeSide(group.outcome_index),
         whale_count: whales.length,
         whales_pnl: sum,
-        whales: whaleList(book, whales),
+        whales: whaleList(book, matchedGroup, config.insights.groupWhalesListed),
       };
     }),
   };
@@ -187,7 +193,8 @@ export function activeWhaleMarkets(
     address: wallet,
     matched_whales: matched.count,
     min_whales: matchMinWhales,
-    markets: active.map(({ group, whales, sum }) => {
+    markets: active.map((matchedGroup) => {
+      const { group, whales, sum } = matchedGroup;
       const m = book.markets.get(group.condition_id)!;
       return {
         ...marketRef(group.condition_id, m),
@@ -197,7 +204,7 @@ export function activeWhaleMarkets(
         whale_count: whales.length,
         whales_cost_usd: sum,
         wallet_holds_opposite: held.has(pairKey(group.condition_id, 1 - group.outcome_index)),
-        whales: whaleList(book, whales),
+        whales: whaleList(book, matchedGroup, config.insights.groupWhalesListed),
       };
     }),
   };

@@ -51,7 +51,7 @@ export class BoardAnswers {
       serialize({ whales, total, sort: q.sort, offset: q.offset, limit: q.limit }),
       this.config.server.gzipMinBytes,
     );
-    if (this.generation === board.generation) this.answers.set(key, body, body.maxBytes, Number.POSITIVE_INFINITY, 0);
+    if (this.generation === board.generation) this.answers.set(key, body, body.keptBytes, Number.POSITIVE_INFINITY, 0);
     return body;
   }
 }

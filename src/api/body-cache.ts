@@ -40,13 +40,12 @@ export class SerializedBody {
   }
 
   /**
-   * The most memory this answer may hold once kept: its JSON, room for its gzip form when it may be sent
-   * compressed (deflate never grows its input by more than a few bytes per 16 KiB block, plus the gzip framing),
-   * and its objects (measured about 300 bytes on the heap, and the memory blocks' bookkeeping outside it).
+   * The memory this answer holds once kept: its JSON, its gzip form when it may be sent compressed (made here, once,
+   * so that its real size is charged: an upper bound of twice the JSON let a cache hold half the answers it had room
+   * for), and its objects (measured about 300 bytes on the heap, and the memory blocks' bookkeeping outside it).
    */
-  get maxBytes(): number {
-    const json = this.json.length;
-    return BODY_OVERHEAD_BYTES + (this.compressible ? 2 * json + 5 * Math.ceil(json / 16_384) + 32 : json);
+  get keptBytes(): number {
+    return BODY_OVERHEAD_BYTES + this.json.length + (this.compressible ? this.gzip().length : 0);
   }
 
   gzip(): Buffer {
@@ -75,7 +74,7 @@ export interface BoundedAnswer {
  * serves from the clock second it was computed for at most `ttlSeconds`, shortened at random by up to a quarter,
  * so that entries computed together (a cold start, a burst) do not all expire, and load the store, together. A
  * clock set back never meets an entry computed later. Loads of one key are single-flight; the oldest entries go
- * past `bounds` (entries, and bytes: each answer's `maxBytes` and key), and expired ones as later answers are kept.
+ * past `bounds` (entries, and bytes: each answer's `keptBytes` and key), and expired ones as later answers are kept.
  * An answer is kept only if `admitted` held when its computation began (readiness).
  */
 export class LocalBodyCache {
@@ -121,7 +120,7 @@ export class LocalBodyCache {
           this.entries.set(
             key,
             { from: now, body },
-            body.maxBytes,
+            body.keptBytes,
             Math.min(until, now + this.ttlSeconds * (1 - 0.25 * Math.random())),
             now,
           );

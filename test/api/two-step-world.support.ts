@@ -13,7 +13,12 @@ import type { Store } from "../../src/store/database.js";
 import { openTestApp, type TestApp } from "../support/app.js";
 import { storeBackends } from "../support/backends.js";
 
-export const TWO_STEP_ENV = { SMART_MIN_RESOLVED_MARKETS: "1", RATE_FREE_PER_MINUTE: "100000" };
+export const TWO_STEP_ENV = {
+  SMART_MIN_RESOLVED_MARKETS: "1",
+  RATE_FREE_PER_MINUTE: "100000",
+  // Few enough that the world's larger whale groups are listed in part.
+  WHALE_GROUP_WHALES_LISTED: "4",
+};
 
 export interface TwoStepWorld {
   readonly world: ReturnType<typeof smallWorld>;

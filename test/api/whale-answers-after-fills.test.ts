@@ -6,9 +6,10 @@
  * the store's again, at every limit (a walk stopping early must not drop a row the full grouping ranks first).
  */
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/index.js";
 import type { Store } from "../../src/store/database.js";
 import { AT, servedAs } from "../support/served-numbers.js";
-import { useTwoStepWorld } from "./two-step-world.support.js";
+import { TWO_STEP_ENV, useTwoStepWorld } from "./two-step-world.support.js";
 import { sqlRows } from "./wallet-insights.support.js";
 
 const LIMITS = [1, 2, 5, 50];
@@ -79,7 +80,14 @@ async function expectations(store: Store) {
           a.g[0]!.outcome_index - b.g[0]!.outcome_index,
       );
   };
-  const whales = (g: Row[]) => g.map((p) => ({ wallet: p.wallet, name: names.get(p.wallet) ?? null }));
+  /** The listed whales: the WHALE_GROUP_WHALES_LISTED with the largest figures, ties by address. */
+  const whales = (g: Row[], figure: (p: Row) => number) =>
+    [...g]
+      .sort((a, b) => figure(b) - figure(a) || (a.wallet < b.wallet ? -1 : 1))
+      .slice(0, loadConfig(TWO_STEP_ENV).insights.groupWhalesListed)
+      .map((p) => ({ wallet: p.wallet, name: names.get(p.wallet) ?? null }));
+  const net = (p: Row) => (p.realized_pnl - p.fees) / 1e6;
+  const cost = (p: Row) => (p.shares / 1e6) * p.avg_price;
 
   /** Wallets spread over the address order, the busiest ones (most positions) and a few Smart Money ones. */
   const byAddress = [...byWallet.keys()].sort();
@@ -106,7 +114,7 @@ async function expectations(store: Store) {
           !present.has(p.condition_id) &&
           markets.get(p.condition_id)?.resolution === side(p.outcome_index),
       ),
-      (p) => (p.realized_pnl - p.fees) / 1e6,
+      net,
     ).map(({ g, sum }) => ({
       condition_id: g[0]!.condition_id,
       market_id: markets.get(g[0]!.condition_id)?.id ?? null,
@@ -114,7 +122,7 @@ async function expectations(store: Store) {
       winning_side: side(g[0]!.outcome_index),
       whale_count: g.length,
       whales_pnl: servedAs(sum, AT.usd),
-      whales: whales(g),
+      whales: whales(g, net),
     }));
     const active = grouped(
       whalePositions.filter((p) => {
@@ -128,7 +136,7 @@ async function expectations(store: Store) {
           !m.resolution
         );
       }),
-      (p) => (p.shares / 1e6) * p.avg_price,
+      cost,
     ).map(({ g, sum }) => ({
       condition_id: g[0]!.condition_id,
       market_id: markets.get(g[0]!.condition_id)!.id,
@@ -142,7 +150,7 @@ async function expectations(store: Store) {
       whale_count: g.length,
       whales_cost_usd: servedAs(sum, AT.usd),
       wallet_holds_opposite: held.has(pair({ ...g[0]!, outcome_index: 1 - g[0]!.outcome_index })),
-      whales: whales(g),
+      whales: whales(g, cost),
     }));
     return { matched: matched.size, missed, active };
   };
@@ -156,6 +164,7 @@ describe("missed-opportunities and active-whale-markets as fills arrive", () => 
     const two = twoStep();
     const { sample, answers } = await expectations(two.store);
     let rows = 0;
+    let listedInPart = 0;
     const seen: unknown[] = [];
     for (const wallet of sample) {
       const want = answers(wallet);
@@ -174,18 +183,20 @@ describe("missed-opportunities and active-whale-markets as fills arrive", () => 
           ).toEqual(list.slice(0, limit));
           if (limit === 50) {
             rows += list.length;
+            listedInPart += list.filter((m) => m.whale_count > m.whales.length).length;
             seen.push(body);
           }
         }
       }
     }
-    return { rows, seen };
+    return { rows, seen, listedInPart };
   };
 
   it("answers as the stored positions group, before and after later fills and resolutions", async () => {
     const two = twoStep();
     const before = await check();
     expect(before.rows).toBeGreaterThan(10);
+    expect(before.listedInPart).toBeGreaterThan(0);
     await two.deliverRest();
     two.t.clock.set(two.clock.nowMs() + 61_000);
     const after = await check();

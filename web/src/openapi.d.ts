@@ -4810,6 +4810,7 @@ export interface paths {
                                 whale_count: number;
                                 /** @description those whales' realized P&L on it, net of fees (USD) */
                                 whales_pnl: number;
+                                /** @description the WHALE_GROUP_WHALES_LISTED (20) of them with the largest P&L on it (ties by address); whale_count counts all */
                                 whales: {
                                     wallet: string;
                                     name: string | null;
@@ -4915,6 +4916,7 @@ export interface paths {
                                 whales_cost_usd: number;
                                 /** @description the wallet holds the other side */
                                 wallet_holds_opposite: boolean;
+                                /** @description the WHALE_GROUP_WHALES_LISTED (20) of them with the largest cost basis on it (ties by address); whale_count counts all */
                                 whales: {
                                     wallet: string;
                                     name: string | null;

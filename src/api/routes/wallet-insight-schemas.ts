@@ -310,7 +310,10 @@ export const MissedOpportunities = Type.Object(
         winning_side: Side,
         whale_count: Type.Integer({ description: "matched whales that bought the winning side" }),
         whales_pnl: Usd("those whales' realized P&L on it, net of fees"),
-        whales: Type.Array(WhaleRef),
+        whales: Type.Array(WhaleRef, {
+          description:
+            "the WHALE_GROUP_WHALES_LISTED (20) of them with the largest P&L on it (ties by address); whale_count counts all",
+        }),
       }),
       { description: "most whales first, then whales_pnl desc" },
     ),
@@ -335,7 +338,10 @@ export const ActiveWhaleMarkets = Type.Object(
         whale_count: Type.Integer({ description: "matched whales holding the side now" }),
         whales_cost_usd: Usd("their open cost basis on it"),
         wallet_holds_opposite: Type.Boolean({ description: "the wallet holds the other side" }),
-        whales: Type.Array(WhaleRef),
+        whales: Type.Array(WhaleRef, {
+          description:
+            "the WHALE_GROUP_WHALES_LISTED (20) of them with the largest cost basis on it (ties by address); whale_count counts all",
+        }),
       }),
       { description: "most whales first, then whales_cost_usd desc" },
     ),

@@ -122,6 +122,12 @@ export const insights = {
     "matched whales on one side for missed-opportunities and active-whale-markets",
     { min: 1 },
   ),
+  groupWhalesListed: int(
+    "WHALE_GROUP_WHALES_LISTED",
+    20,
+    "whales listed by name per market of missed-opportunities and active-whale-markets (the largest figures; whale_count counts them all)",
+    { min: 1 },
+  ),
   similarHighOverlapPct: num(
     "SIMILAR_HIGH_OVERLAP_PCT",
     75,
