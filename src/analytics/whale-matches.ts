@@ -88,24 +88,16 @@ export function whaleMatches(book: WhaleBookView, wallet: string, own: readonly 
   };
 }
 
-/**
- * The matched whales as marks by whale number (what the group walks read), with their count. The wallet's own
- * bought (market, side) positions are looked up in the copy, one entry each, until every other whale is marked
- * (a busy wallet shares a position with most whales early on).
- */
+/** The matched whales as marks by whale number (what the group walks read), with their count. */
 function matchedMarks(book: WhaleBookView, wallet: string, own: readonly OwnPosition[]) {
-  const marks = new Uint8Array(book.whaleAddresses.length);
-  const all = book.whaleAddresses.length - (book.whales.has(wallet) ? 1 : 0);
+  const counts = sharedCounts(book, wallet, own);
+  const marks = new Uint8Array(counts.length);
   let count = 0;
-  for (const p of own) {
-    if (count === all) break;
-    if (!(p.total_bought > 0)) continue;
-    for (const w of book.boughtByPair.get(pairKey(p.condition_id, p.outcome_index)) ?? []) {
-      if (marks[w.whale] === 1 || w.wallet === wallet) continue;
-      marks[w.whale] = 1;
+  for (let n = 0; n < counts.length; n++)
+    if (counts[n]! > 0) {
+      marks[n] = 1;
       count++;
     }
-  }
   return { marks, count };
 }
 
