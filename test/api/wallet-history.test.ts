@@ -429,6 +429,29 @@ describe("wallet-search", () => {
     }
   });
 
+  it("keeps a query's results for WALLET_SEARCH_CACHE_SECONDS, then reads the store again", async () => {
+    const named = (
+      await q<{ address: string; name: string }>(
+        "select address, name from wallets where name is not null order by address desc limit 1",
+      )
+    )[0]!;
+    const query = `/api/v2/wallet-search?q=${encodeURIComponent(named.name)}`;
+    const first = (await get(query)).body.results;
+    expect(first.map((r: any) => r.address)).toContain(named.address);
+    await q("update wallets set name = ? where address = ?", [`${named.name}-renamed`, named.address]);
+    try {
+      // Kept: the same results, the store's change not read yet.
+      expect(
+        (await get(query.toUpperCase().replace("/API/V2/WALLET-SEARCH?Q=", "/api/v2/wallet-search?q="))).body.results,
+      ).toEqual(first);
+      w.clock.set(w.clock.nowMs() + 31_000);
+      const renamed = (await get(query)).body.results.find((r: any) => r.address === named.address);
+      expect(renamed?.name ?? null).not.toBe(named.name);
+    } finally {
+      await q("update wallets set name = ? where address = ?", [named.name, named.address]);
+    }
+  });
+
   it("answers nothing for an empty query and refuses unknown parameters", async () => {
     expect((await get("/api/v2/wallet-search")).body.results).toEqual([]);
     expect((await get("/api/v2/wallet-search?q=%25")).body.results).toEqual([]);

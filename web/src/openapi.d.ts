@@ -5361,7 +5361,7 @@ export interface paths {
         };
         /**
          * Search wallets
-         * @description Case-insensitive: an address by 0x prefix, a display name or pseudonym by substring. An empty q returns no results.
+         * @description Case-insensitive: an address by 0x prefix, a display name or pseudonym by substring. An empty q returns no results. Results are kept per query for WALLET_SEARCH_CACHE_SECONDS (30).
          */
         get: {
             parameters: {

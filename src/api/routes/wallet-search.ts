@@ -37,7 +37,8 @@ export const walletSearchRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
       schema: {
         summary: "Search wallets",
         description:
-          "Case-insensitive: an address by 0x prefix, a display name or pseudonym by substring. An empty q returns no results.",
+          "Case-insensitive: an address by 0x prefix, a display name or pseudonym by substring. An empty q returns no results. " +
+          "Results are kept per query for WALLET_SEARCH_CACHE_SECONDS (30).",
         tags: ["wallet"],
         querystring: Type.Object({
           q: Type.String({ default: "", maxLength: 200, description: "0x address prefix, display name or pseudonym" }),
@@ -47,7 +48,17 @@ export const walletSearchRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
     },
     async (request) => {
       const started = performance.now();
-      const results = await searchWallets(ctx.store, request.query.q, ctx.config.insights);
+      const query = request.query.q.trim().toLowerCase();
+      const { searchCacheSeconds } = ctx.config.insights;
+      // A popular name is searched by many at once: its results are kept a short while (new profiles show after it).
+      const results =
+        searchCacheSeconds > 0
+          ? (
+              await ctx.platform.cache.getOrLoad(`wallet-search:${query}`, searchCacheSeconds * 1000, () =>
+                searchWallets(ctx.store, query, ctx.config.insights),
+              )
+            ).value
+          : await searchWallets(ctx.store, query, ctx.config.insights);
       return { results, _elapsed_ms: Math.round((performance.now() - started) * 100) / 100 };
     },
   );

@@ -153,6 +153,12 @@ export const insights = {
     "wallets such a walk reads at most (in pages, the event loop free between them) before it reads every match instead",
     { min: 1 },
   ),
+  searchCacheSeconds: int(
+    "WALLET_SEARCH_CACHE_SECONDS",
+    30,
+    "seconds a search's results are kept per query (lower-cased, trimmed); 0: every search reads the store",
+    { min: 0 },
+  ),
 } as const;
 
 export const boards = {
