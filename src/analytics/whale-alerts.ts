@@ -6,6 +6,7 @@
 import type { Category } from "../venue/categories.js";
 import { placeholders, queryRows } from "../store/raw-sql.js";
 import type { Store } from "../store/database.js";
+import { STATS_GENERATION } from "../store/derive-state.js";
 import type { IndexedMarket, MarketIndex } from "./market-index.js";
 import { loadNames, outcomeSide, usd } from "./insight-support.js";
 import { FILL_COLUMNS, firstAfter, numeric, type WhaleFill, type WindowView } from "./whale-fill-window.js";
@@ -121,10 +122,38 @@ function smartMatches(view: WindowView, q: AlertQuery, index: MarketIndex, now: 
     const whale = view.roster.whales.get(f.wallet)!;
     found.push({ fill: f, who: { name: whale.name, isSmart: true, winRate: whale.winRate, totalPnl: whale.totalPnl } });
   }
-  const oldest = found.at(-1);
   const above = (view.fills.at(-1)?.ts ?? Number.NEGATIVE_INFINITY) > upTo;
-  const until = above ? now + 1 : oldest ? oldest.fill.ts + q.minutes * 60 : Number.POSITIVE_INFINITY;
-  return { found, asOf: view.asOf, until };
+  return { found, asOf: view.asOf, until: keptUntil(found, above, now, q.minutes) };
+}
+
+/**
+ * The first second at which the same fills may give another answer: the window's start moving past the oldest of
+ * those found, or any second when fills are stored above the window's end (the clock behind the chain's timestamps).
+ */
+function keptUntil(found: ReadonlyArray<{ fill: { ts: number } }>, above: boolean, now: number, minutes: number) {
+  const oldest = found.at(-1);
+  return above ? now + 1 : oldest ? oldest.fill.ts + minutes * 60 : Number.POSITIVE_INFINITY;
+}
+
+/** What every wallet's feed (read from the store) is read from besides the clock: its stamp, and the latest fill time. */
+export interface StoreFeed {
+  readonly stamp: string;
+  readonly latestTs: number;
+}
+
+/**
+ * The store's last fill (by id: any fill stored moves it, a late one included), its latest fill time, and the
+ * generation of its wallets' statistics (a ranking that moved Smart Money flags): three index ends.
+ */
+export async function storeFeed(store: Store): Promise<StoreFeed> {
+  const [row] = await queryRows<{ id: number | null; ts: number | null; generation: number | null }>(
+    store.db,
+    store.kind,
+    `select (select max(id) from fills) as id, (select max(ts) from fills) as ts,
+       (select value from derive_state where name = ?) as generation`,
+    [STATS_GENERATION],
+  );
+  return { stamp: `${row?.id}:${row?.ts}:${row?.generation}`, latestTs: Number(row?.ts ?? 0) };
 }
 
 /** Rows the store pages through when a filter is applied in code (the category). */
@@ -194,11 +223,21 @@ async function allMatches(store: Store, q: AlertQuery, index: MarketIndex, now: 
  * The feed as of `now` (unix seconds), smart whales' from `view` (the copy as of now), and the first second at which
  * it may differ with the same copy (every wallet's, read from the store: the next second).
  */
-export async function whaleAlerts(reads: WhaleReads, q: AlertQuery, now: number, view: WindowView | null) {
+export async function whaleAlerts(
+  reads: WhaleReads,
+  q: AlertQuery,
+  now: number,
+  source: { view: WindowView } | { store: StoreFeed },
+) {
   const index = await reads.markets();
-  const { found, asOf, until } = q.smartOnly
-    ? smartMatches(view ?? (await reads.fills.current()), q, index, now)
-    : { found: await allMatches(reads.store, q, index, now), asOf: now, until: now + 1 };
+  let matched: { found: Array<{ fill: WhaleFill; who: Trader }>; asOf: number; until: number };
+  if ("view" in source) matched = smartMatches(source.view, q, index, now);
+  else {
+    const found = await allMatches(reads.store, q, index, now);
+    const above = source.store.latestTs > feedBounds(now, q).upTo;
+    matched = { found, asOf: now, until: keptUntil(found, above, now, q.minutes) };
+  }
+  const { found, asOf, until } = matched;
   const { page, hasMore, nextBeforeTs } = pageOfWholeSeconds(
     found.map((m) => ({ ...m, ts: m.fill.ts })),
     q.limit,

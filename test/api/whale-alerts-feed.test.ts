@@ -182,6 +182,27 @@ describe.each(storeBackends)("whale alerts over a hand-built world on $kind", (b
     }
   });
 
+  it("keeps every wallet's feed while the store's last fill and the window stand; a fill stored since shows at once", async () => {
+    const query = "?smart_only=false&min_usd=7&minutes=60";
+    const before = await alerts(query);
+    expect(before.count).toBeGreaterThan(3);
+    w.clock.set((NOW + 5) * 1000);
+    try {
+      // Kept: computed at NOW, its oldest fill still in the window.
+      expect(await alerts(query)).toEqual(before);
+      const added = await addFill(w, { wallet: N, market: 2, ts: NOW - 10, usd: 8 });
+      try {
+        const after = await alerts(query);
+        expect(txs(after)).toEqual([added, ...txs(before)]);
+        expect(after.as_of).toBe(NOW + 5);
+      } finally {
+        await w.store.db.deleteFrom("fills").where("tx_hash", "=", added).execute();
+      }
+    } finally {
+      w.clock.set(NOW * 1000);
+    }
+  });
+
   it("summarizes the alerts of at least 1000 USD of the last 24 h against the 24 h before", async () => {
     const res = await w.get("/api/v2/whale-alerts/summary");
     expect(res.status).toBe(200);

@@ -8,7 +8,8 @@ import { Type } from "typebox";
 import { bigPositions, bigPositionsSummary } from "../../analytics/big-positions.js";
 import { findMarket } from "../../analytics/market-detail.js";
 import { recentWhaleTrades, whaleAlertsSummary } from "../../analytics/whale-alert-summary.js";
-import { walletSet, whaleAlerts } from "../../analytics/whale-alerts.js";
+import { storeFeed, walletSet, whaleAlerts, type StoreFeed } from "../../analytics/whale-alerts.js";
+import type { WindowView } from "../../analytics/whale-fill-window.js";
 import { cachedAsOf } from "../../analytics/window-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
@@ -63,12 +64,12 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
   // (a first request waited 130-280 ms for them); they refresh themselves from then on.
   ctx.warmUps.add("smart-whale fills (48 h)", () => reads.fills.current());
   ctx.warmUps.add("smart-whale holdings", () => reads.holdings.current());
-  // An answer depends on the query, the feed's copy (its as_of is in the key) and the clock, which moves the window:
-  // kept until the window's start passes the oldest fill it read (whaleAlerts says when), it is what computing it
-  // again would give. Every wallet's feed, read from the store, is kept for its second.
+  // An answer depends on the query, the feed (the smart copy's as_of, or the store's stamp: its last fill and
+  // statistics generation, in the key) and the clock, which moves the window: kept until the window's start passes
+  // the oldest fill it read (whaleAlerts says when), it is what computing it again would give.
   const answers = new LocalBodyCache(
     ctx.platform.clock,
-    Math.max(1, ctx.config.whaleReads.alertsRefreshSeconds),
+    ctx.config.whaleReads.alertsKeptSeconds,
     { maxEntries: ALERT_ANSWERS_KEPT, maxBytes: mebibytes(ctx.config.whaleReads.alertsCachedMb) },
     ctx.config.server.gzipMinBytes,
     () => ctx.readiness.ready,
@@ -133,7 +134,10 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         conditionId = market.condition_id;
       }
       const wallets = walletSet(q.wallet, q.wallets);
-      const view = q.smart_only ? await reads.fills.current() : null;
+      // Smart whales' fills from the copy (its as_of in the key), every wallet's from the store (its stamp in the key).
+      const source: { view: WindowView } | { store: StoreFeed } = q.smart_only
+        ? { view: await reads.fills.current() }
+        : { store: await storeFeed(reads.store) };
       const query = {
         minutes: q.minutes,
         wallets,
@@ -155,10 +159,10 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         q.before_ts,
         q.after_ts,
         q.limit,
-        view?.asOf ?? "",
+        "view" in source ? source.view.asOf : source.store.stamp,
       ].join("|");
       const body = await answers.get(key, async (now) => {
-        const { answer, until } = await whaleAlerts(reads, query, now, view);
+        const { answer, until } = await whaleAlerts(reads, query, now, source);
         return { text: reply.serialize(answer) as string, until };
       });
       return sendSerialized(reply, body);

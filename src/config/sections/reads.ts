@@ -11,7 +11,13 @@ export const whaleReads = {
   alertsCachedMb: int(
     "WHALE_ALERTS_CACHED_MB",
     16,
-    "MiB of whale-alert answers an API process keeps serialized for the clock second they were computed in: the same query again within that second is not computed again",
+    "MiB of whale-alert answers an API process keeps serialized, each while its feed (the smart copy, or the store's last fill) and the window leave it unchanged",
+    { min: 0 },
+  ),
+  alertsKeptSeconds: int(
+    "WHALE_ALERTS_KEPT_SECONDS",
+    60,
+    "seconds at most a whale-alert answer is kept (sooner when its feed moves or its oldest fill leaves the window); 0: none is kept",
     { min: 0 },
   ),
   historyCachedMb: int(
