@@ -150,16 +150,26 @@ function resolvedByTime(index: MarketIndex): IndexedMarket[] {
   return sorted;
 }
 
-/** The markets of `sorted` (newest first) dated within [since, now]. */
-function* datedWithin(sorted: readonly IndexedMarket[], since: number, now: number): Generator<IndexedMarket> {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (resolvedAt(sorted[mid]!)! > now) low = mid + 1;
-    else high = mid;
-  }
-  for (let i = low; i < sorted.length && resolvedAt(sorted[i]!)! >= since; i++) yield sorted[i]!;
+/**
+ * The stretch of `sorted` (newest first) dated within [since, now], as indexes [start, end), and the first second at
+ * which the clock alone changes it: the next market's date coming, or the oldest one's leaving.
+ */
+function datedWithin(sorted: readonly IndexedMarket[], since: number, now: number) {
+  const firstAtOrBefore = (t: number) => {
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (resolvedAt(sorted[mid]!)! > t) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  };
+  const start = firstAtOrBefore(now);
+  const end = firstAtOrBefore(since - 1);
+  const comes = start > 0 ? resolvedAt(sorted[start - 1]!)! : Number.POSITIVE_INFINITY;
+  const leaves = end > start ? resolvedAt(sorted[end - 1]!)! + (now - since) + 1 : Number.POSITIVE_INFINITY;
+  return { markets: sorted.slice(start, end), until: Math.min(comes, leaves) };
 }
 
 /**
@@ -171,10 +181,10 @@ export function resolvedMarkets(
   index: MarketIndex,
   f: ResolvedFilters,
   now: number,
-): { markets: ResolvedMarket[]; total: number } {
+): { markets: ResolvedMarket[]; total: number; until: number } {
   const prefix = f.slugPrefix.toLowerCase();
-  const candidates = prefix
-    ? index.markets.filter((m) => m.slug.toLowerCase().startsWith(prefix))
+  const { markets: candidates, until } = prefix
+    ? { markets: index.markets.filter((m) => m.slug.toLowerCase().startsWith(prefix)), until: Number.POSITIVE_INFINITY }
     : datedWithin(resolvedByTime(index), now - f.days * 86_400, now);
   const matches: IndexedMarket[] = [];
   for (const m of candidates) {
@@ -200,5 +210,5 @@ export function resolvedMarkets(
       whales_no: m.whales_no,
     };
   });
-  return { markets: page, total: matches.length };
+  return { markets: page, total: matches.length, until };
 }

@@ -69,6 +69,10 @@ const RESOLVED_UNPREFIXED_MAX = 100;
 const ELAPSED_FIELD = '"_elapsed_ms":';
 const ELAPSED_LAST = `${ELAPSED_FIELD}0}`;
 
+/** Resolved-market lists an API process keeps serialized (distinct queries, and MiB). */
+const LIST_ANSWERS_KEPT = 1_000;
+const LIST_ANSWERS_MB = 16;
+
 export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
   // The market index behind search, the market lists and the market pages, loaded before the service listens.
@@ -78,6 +82,14 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
     ctx.config.markets.searchCacheSeconds,
     { maxEntries: ctx.config.markets.searchCachedAnswers, maxBytes: mebibytes(ctx.config.markets.searchCachedMb) },
     0,
+    () => ctx.readiness.ready,
+  );
+
+  const listAnswers = new LocalBodyCache(
+    clock,
+    ctx.config.markets.indexRefreshSeconds,
+    { maxEntries: LIST_ANSWERS_KEPT, maxBytes: mebibytes(LIST_ANSWERS_MB) },
+    ctx.config.server.gzipMinBytes,
     () => ctx.readiness.ready,
   );
 
@@ -300,7 +312,7 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       const limit = q.limit as number;
       if (!q.slug_prefix && limit > RESOLVED_UNPREFIXED_MAX) {
@@ -314,26 +326,30 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       const endTo = dayBound("end_to", q.end_to, true);
       if (endFrom !== null && endTo !== null && endFrom > endTo)
         throw validationError(["query", "end_from"], "end_from must not be after end_to");
-      const result = resolvedMarkets(
-        await indexOf(ctx),
-        {
-          days: q.days,
-          limit,
-          offset: q.offset,
-          slugPrefix: q.slug_prefix,
-          endFrom,
-          endTo,
-          includePending: q.include_pending,
-        },
-        clock.now(),
-      );
-      return {
-        ...result,
-        count: result.markets.length,
+      const index = await indexOf(ctx);
+      const filters = {
+        days: q.days,
         limit,
         offset: q.offset,
-        has_more: q.offset + result.markets.length < result.total,
+        slugPrefix: q.slug_prefix,
+        endFrom,
+        endTo,
+        includePending: q.include_pending,
       };
+      // Kept per query and copy of the index (its tables' fingerprint), until the clock moves its window.
+      const key = [index.fingerprint, ...Object.values(filters)].join("|");
+      const body = await listAnswers.get(key, async (now) => {
+        const { until, ...result } = resolvedMarkets(index, filters, now);
+        const answer = {
+          ...result,
+          count: result.markets.length,
+          limit,
+          offset: q.offset,
+          has_more: q.offset + result.markets.length < result.total,
+        };
+        return { text: reply.serialize(answer) as string, until };
+      });
+      return sendSerialized(reply, body);
     },
   );
 };
