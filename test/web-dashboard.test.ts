@@ -244,7 +244,13 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     );
     expect(await page.locator("[data-testid=big-position]").count()).toBe(big.items.length);
     // Older alerts: every wallet's, so that there are more than a page; the next page is the API's below the one shown.
+    // The button must be the every-wallet answer's: the smart answer's stands until that one is shown.
+    const everyWallet = page.waitForResponse(
+      (r) => r.url().includes("/api/v2/whale-alerts?") && r.url().includes("smart_only=false"),
+    );
     await page.uncheck("input[name=smart_only]");
+    await everyWallet;
+    await page.waitForFunction('document.querySelectorAll("[aria-busy=true]").length === 0');
     const olderButton = page.locator("[data-section=whale-alerts] button[data-before]");
     await expect.poll(() => olderButton.count()).toBe(1);
     const before = await olderButton.getAttribute("data-before");

@@ -77,8 +77,13 @@ function groups(rows: Pos[]): Pos[][] {
 describe("whale matches for every kind of wallet", () => {
   it("answers every field of whale-matches, missed-opportunities and active-whale-markets as the store says", async () => {
     const { stats, names, markets } = await facts();
-    const whalesOf = (rows: Pos[]) =>
-      [...new Set(rows.map((r) => r.wallet))].sort().map((w) => ({ wallet: w, name: names.get(w) ?? null }));
+    /** The listed whales: the 20 (WHALE_GROUP_WHALES_LISTED) with the largest figure, ties by address. */
+    const whalesOf = (rows: Pos[], figure: (p: Pos) => number) =>
+      [...rows]
+        .sort((a, b) => figure(b) - figure(a) || (a.wallet < b.wallet ? -1 : 1))
+        .slice(0, 20)
+        .map((p) => ({ wallet: p.wallet, name: names.get(p.wallet) ?? null }));
+    const costOf = (p: Pos) => (p.shares / 1e6) * p.avg_price;
     let nonEmpty = 0;
     for (const wallet of sampleWallets()) {
       const shared = sharedCounts(wallet);
@@ -132,7 +137,7 @@ describe("whale matches for every kind of wallet", () => {
           category: f.categoryOf.get(cid) ?? null,
           winning_side: side(rows[0]!.outcome_index),
           whale_count: rows.length,
-          whales: whalesOf(rows),
+          whales: whalesOf(rows, (p) => p.net),
         });
         expectServed(whales_pnl, pnl, AT.usd);
       });
@@ -169,7 +174,7 @@ describe("whale matches for every kind of wallet", () => {
           price: servedPrice(p.outcome_index === 0 ? market.price_yes : market.price_no),
           whale_count: rows.length,
           wallet_holds_opposite: held.has(pair({ condition_id: p.condition_id, outcome_index: 1 - p.outcome_index })),
-          whales: whalesOf(rows),
+          whales: whalesOf(rows, costOf),
         });
         expectServed(whales_cost_usd, cost, AT.usd);
       });
