@@ -141,6 +141,14 @@ export interface StoreFeed {
   readonly latestTs: number;
 }
 
+/** Where an answer's fills come from: the smart whales' copy, or every wallet's fills in the store. */
+export type AlertSource = { readonly view: WindowView } | { readonly store: StoreFeed };
+
+/** What an answer was read from, for the key it is kept under: the copy's as_of, or the store's stamp. */
+export function sourceStamp(source: AlertSource): string | number {
+  return "view" in source ? source.view.asOf : source.store.stamp;
+}
+
 /**
  * The store's last fill (by id: any fill stored moves it, a late one included), its latest fill time, and the
  * generation of its wallets' statistics (a ranking that moved Smart Money flags): three index ends.
@@ -158,6 +166,16 @@ export async function storeFeed(store: Store): Promise<StoreFeed> {
 
 /** Rows the store pages through when a filter is applied in code (the category). */
 const SCAN_PAGE = 500;
+
+/**
+ * Every wallet's fills matching the query, newest first, at most limit + 1, read from the store as of `now`; and
+ * until when the same store (`feed`'s stamp) gives the same ones, as `smartMatches` says.
+ */
+async function storeMatches(store: Store, feed: StoreFeed, q: AlertQuery, index: MarketIndex, now: number) {
+  const found = await allMatches(store, q, index, now);
+  const above = feed.latestTs > feedBounds(now, q).upTo;
+  return { found, asOf: now, until: keptUntil(found, above, now, q.minutes) };
+}
 
 /** Every wallet's fills matching the query, newest first, at most limit + 1: the fills' time index, paged by (ts, id). */
 async function allMatches(store: Store, q: AlertQuery, index: MarketIndex, now: number) {
@@ -220,24 +238,15 @@ async function allMatches(store: Store, q: AlertQuery, index: MarketIndex, now: 
 }
 
 /**
- * The feed as of `now` (unix seconds), smart whales' from `view` (the copy as of now), and the first second at which
- * it may differ with the same copy (every wallet's, read from the store: the next second).
+ * The feed as of `now` (unix seconds), from `source` (the smart whales' copy as of now, or every wallet's fills in the
+ * store), and the first second at which it may differ with the same source.
  */
-export async function whaleAlerts(
-  reads: WhaleReads,
-  q: AlertQuery,
-  now: number,
-  source: { view: WindowView } | { store: StoreFeed },
-) {
+export async function whaleAlerts(reads: WhaleReads, q: AlertQuery, now: number, source: AlertSource) {
   const index = await reads.markets();
-  let matched: { found: Array<{ fill: WhaleFill; who: Trader }>; asOf: number; until: number };
-  if ("view" in source) matched = smartMatches(source.view, q, index, now);
-  else {
-    const found = await allMatches(reads.store, q, index, now);
-    const above = source.store.latestTs > feedBounds(now, q).upTo;
-    matched = { found, asOf: now, until: keptUntil(found, above, now, q.minutes) };
-  }
-  const { found, asOf, until } = matched;
+  const { found, asOf, until } =
+    "view" in source
+      ? smartMatches(source.view, q, index, now)
+      : await storeMatches(reads.store, source.store, q, index, now);
   const { page, hasMore, nextBeforeTs } = pageOfWholeSeconds(
     found.map((m) => ({ ...m, ts: m.fill.ts })),
     q.limit,

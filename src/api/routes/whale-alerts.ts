@@ -8,8 +8,7 @@ import { Type } from "typebox";
 import { bigPositions, bigPositionsSummary } from "../../analytics/big-positions.js";
 import { findMarket } from "../../analytics/market-detail.js";
 import { recentWhaleTrades, whaleAlertsSummary } from "../../analytics/whale-alert-summary.js";
-import { storeFeed, walletSet, whaleAlerts, type StoreFeed } from "../../analytics/whale-alerts.js";
-import type { WindowView } from "../../analytics/whale-fill-window.js";
+import { sourceStamp, storeFeed, walletSet, whaleAlerts, type AlertSource } from "../../analytics/whale-alerts.js";
 import { cachedAsOf } from "../../analytics/window-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
@@ -135,7 +134,7 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
       }
       const wallets = walletSet(q.wallet, q.wallets);
       // Smart whales' fills from the copy (its as_of in the key), every wallet's from the store (its stamp in the key).
-      const source: { view: WindowView } | { store: StoreFeed } = q.smart_only
+      const source: AlertSource = q.smart_only
         ? { view: await reads.fills.current() }
         : { store: await storeFeed(reads.store) };
       const query = {
@@ -159,7 +158,7 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         q.before_ts,
         q.after_ts,
         q.limit,
-        "view" in source ? source.view.asOf : source.store.stamp,
+        sourceStamp(source),
       ].join("|");
       const body = await answers.get(key, async (now) => {
         const { answer, until } = await whaleAlerts(reads, query, now, source);
