@@ -1,7 +1,7 @@
 /**
  * A wallet in one market: its raw fills there, newest first (market-trades), and its trades summed per outcome side
- * now or at a past instant (market-summary). Both read the fills index (wallet, condition_id, ts), so a busy
- * wallet costs what it traded in that market, not all its history.
+ * now or at a past instant (market-summary). Both read the fills index (wallet, condition_id, ts, id, ...), so a
+ * busy wallet costs what it traded in that market, not all its history; the summary reads that index alone.
  */
 import { marketSides, type SideTotals } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
@@ -119,18 +119,29 @@ function sideSummary(s: SideTotals): SideSummary {
   };
 }
 
+type SummaryFillRow = Pick<FillsTable, "outcome_index" | "side" | "size" | "usd" | "entry_type"> & { ts: number };
+
+/**
+ * The fills a summary sums, in the order it applies them. Every column is in the index `fills_wallet_condition_sums`
+ * (migration 0024), so the read is one range of it and no table row.
+ */
+export function summaryFillsSql(at: number): string {
+  const upTo = at > 0 ? " and ts <= ?" : "";
+  return `select outcome_index, side, size, usd, ts, entry_type from fills
+  where wallet = ? and condition_id = ?${upTo} order by ts, id`;
+}
+
 /**
  * The wallet's trades in the market summed per side (`marketSides`, the ledger's rule), over every fill (`at` 0)
  * or the fills up to `at` inclusive. Fills apply in time order, then in the order they were stored (chain order).
  */
 export async function walletMarketSummary(store: Store, wallet: string, conditionId: string, at: number) {
-  let query = store.db
-    .selectFrom("fills")
-    .select(["outcome_index", "side", "size", "usd", "ts", "entry_type"])
-    .where("wallet", "=", wallet)
-    .where("condition_id", "=", conditionId);
-  if (at > 0) query = query.where("ts", "<=", at);
-  const rows = await query.orderBy("ts").orderBy("id").execute();
+  const rows = await queryRows<SummaryFillRow>(
+    store.db,
+    store.kind,
+    summaryFillsSql(at),
+    at > 0 ? [wallet, conditionId, at] : [wallet, conditionId],
+  );
   const [yes, no] = marketSides(
     rows.map((r) => ({
       outcomeIndex: r.outcome_index === 0 ? 0 : 1,

@@ -19,7 +19,8 @@ import { rowBinder } from "./row-values.js";
 import { preparedStatement } from "./sqlite-statements.js";
 import { recordWalletsOfFills } from "./wallets.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
-import { DRILLDOWN_FILL_INDEXES, createFillIndex, type FillIndex } from "./migrations/0014_drilldown_fill_indexes.js";
+import { WHALE_SIZE_MAKERS_INDEX, createFillIndex, type FillIndex } from "./migrations/0014_drilldown_fill_indexes.js";
+import { WALLET_MARKET_FILLS_INDEX } from "./migrations/0024_wallet_market_fill_sums.js";
 
 export type NewFill = Insertable<FillsTable>;
 export type NewActivity = Insertable<WalletActivityTable>;
@@ -189,13 +190,14 @@ export function insertActivity(tx: StoreTransaction, rows: readonly NewActivity[
  * The fills indexes a first sync builds once, when it reaches the head, instead of row by row: their keys (wallet,
  * market) put each insert at a random place, which made a backfill several times slower than appending. `fills_ts`
  * and `fill_key` stay: chain order appends to both, and the deriver's time-window queries read `fills_ts`.
- * Same definitions as the migrations that create them (0001_core; 0014_drilldown_fill_indexes, whose definitions
- * these are).
+ * Same definitions as the migrations that create them (0001_core; 0014_drilldown_fill_indexes and
+ * 0024_wallet_market_fill_sums, whose definitions these are).
  */
 const DEFERRED_FILL_INDEXES: readonly FillIndex[] = [
   { name: "fills_wallet_ts", columns: ["wallet", "ts"] },
   { name: "fills_condition_ts", columns: ["condition_id", "ts"] },
-  ...DRILLDOWN_FILL_INDEXES,
+  WALLET_MARKET_FILLS_INDEX,
+  WHALE_SIZE_MAKERS_INDEX,
 ];
 
 /** Drops the deferred fills indexes (if present), in the caller's transaction. */

@@ -9,8 +9,9 @@
  *   over (condition_id, ts) it read a table row for every fill of the market, most of them small or takers' (about 6%
  *   of the fills of the simulated world are in it).
  *
- * Both are among the indexes a first sync defers (`DEFERRED_FILL_INDEXES`, src/store/fills.ts, which takes these
- * definitions): when a first sync has dropped those, they are left to be built with them when it reaches the head.
+ * Both are among the indexes a first sync defers (`DEFERRED_FILL_INDEXES`, src/store/fills.ts, which takes the
+ * whale makers' definition from here): when a first sync has dropped those, they are left to be built with them
+ * when it reaches the head.
  */
 import { sql, type Kysely } from "kysely";
 import { whaleSizeMakerFills } from "../schema.js";
@@ -23,28 +24,31 @@ export interface FillIndex {
   readonly where?: string;
 }
 
-export const DRILLDOWN_FILL_INDEXES: readonly FillIndex[] = [
-  { name: "fills_wallet_condition_ts", columns: ["wallet", "condition_id", "ts", "id"] },
-  {
-    name: "fills_whale_size_makers",
-    columns: [
-      "condition_id",
-      "ts",
-      "id",
-      "usd",
-      "role",
-      "wallet",
-      "counterparty",
-      "side",
-      "outcome_index",
-      "price",
-      "size",
-      "entry_type",
-      "tx_hash",
-    ],
-    where: whaleSizeMakerFills(),
-  },
-];
+/** As it stood when this migration landed: 0024_wallet_market_fill_sums replaces it with a covering index. */
+const WALLET_CONDITION_TS_INDEX: FillIndex = {
+  name: "fills_wallet_condition_ts",
+  columns: ["wallet", "condition_id", "ts", "id"],
+};
+
+export const WHALE_SIZE_MAKERS_INDEX: FillIndex = {
+  name: "fills_whale_size_makers",
+  columns: [
+    "condition_id",
+    "ts",
+    "id",
+    "usd",
+    "role",
+    "wallet",
+    "counterparty",
+    "side",
+    "outcome_index",
+    "price",
+    "size",
+    "entry_type",
+    "tx_hash",
+  ],
+  where: whaleSizeMakerFills(),
+};
 
 /** Creates a fills index unless it exists. */
 // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a transaction's Kysely<Database> alike
@@ -60,12 +64,12 @@ export async function createFillIndex(db: Kysely<any>, index: FillIndex): Promis
 export const drilldownFillIndexes: StoreMigration = {
   async up(db: Kysely<unknown>, kind: StoreKind) {
     if (!(await walletIndexPresent(db, kind))) return;
-    for (const index of DRILLDOWN_FILL_INDEXES) await createFillIndex(db, index);
+    for (const index of [WALLET_CONDITION_TS_INDEX, WHALE_SIZE_MAKERS_INDEX]) await createFillIndex(db, index);
   },
 };
 
 /** Whether `fills_wallet_ts` exists: it does unless a first sync deferred the fills indexes. */
-async function walletIndexPresent(db: Kysely<unknown>, kind: StoreKind): Promise<boolean> {
+export async function walletIndexPresent(db: Kysely<unknown>, kind: StoreKind): Promise<boolean> {
   const found =
     kind === "sqlite"
       ? await sql`select name from sqlite_master where type = 'index' and name = 'fills_wallet_ts'`.execute(db)

@@ -23,6 +23,7 @@ import { marketDailyPrices } from "./0018_market_daily_prices.js";
 import { walletHistory } from "./0021_wallet_history.js";
 import { marketSettlementCounts } from "./0022_market_settlement_counts.js";
 import { walletLastMoves } from "./0023_wallet_last_moves.js";
+import { walletMarketFillSums } from "./0024_wallet_market_fill_sums.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -45,4 +46,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0021_wallet_history": walletHistory,
   "0022_market_settlement_counts": marketSettlementCounts,
   "0023_wallet_last_moves": walletLastMoves,
+  "0024_wallet_market_fill_sums": walletMarketFillSums,
 };
