@@ -51,11 +51,12 @@ export function venueUrl(base: string, m: IndexedMarket): string {
 export function eventGroup(index: MarketIndex, m: IndexedMarket, now: number) {
   if (!m.event_id) return null;
   const markets = (index.byEventId.get(m.event_id) ?? [])
-    .map((sibling) => ({
-      ...marketRow(sibling, now),
-      group_item_title: sibling.group_item_title,
-      resolution: sibling.resolution,
-    }))
+    .map((sibling) =>
+      Object.assign(marketRow(sibling, now), {
+        group_item_title: sibling.group_item_title,
+        resolution: sibling.resolution,
+      }),
+    )
     .sort((a, b) => (b.price_yes ?? -1) - (a.price_yes ?? -1) || (a.id < b.id ? -1 : 1));
   return { event_id: m.event_id, event_slug: m.event_slug, title: m.event_title, neg_risk: m.neg_risk, markets };
 }

@@ -57,13 +57,14 @@ export async function hotMarketsByWhaleTrades(
   for (const r of rows) {
     const market = index.byConditionId.get(r.condition_id.toLowerCase());
     if (!market) continue;
-    out.push({
-      ...marketRow(market, now),
-      whale_trades: Number(r.trades),
-      whale_volume: fromMicro(Number(r.usd)),
-      whale_wallets: Number(r.wallets),
-      last_whale_trade: Number(r.last_ts),
-    });
+    out.push(
+      Object.assign(marketRow(market, now), {
+        whale_trades: Number(r.trades),
+        whale_volume: fromMicro(Number(r.usd)),
+        whale_wallets: Number(r.wallets),
+        last_whale_trade: Number(r.last_ts),
+      }),
+    );
     if (out.length >= limit) break;
   }
   return out;
@@ -199,8 +200,7 @@ export function resolvedMarkets(
   if (prefix) matches.sort(newestFirst((m) => m.end_date));
   const page = matches.slice(f.offset, f.offset + f.limit).map((m): ResolvedMarket => {
     const outcome = outcomeOf(m)!;
-    return {
-      ...marketIdentity(m),
+    return Object.assign(marketIdentity(m), {
       outcome,
       final_price_yes: outcome === "PENDING" ? m.price_yes : fromMicro(resolutionPayoutYes(outcome)),
       end_date: m.end_date,
@@ -208,7 +208,7 @@ export function resolvedMarkets(
       volume: m.volume,
       whales_yes: m.whales_yes,
       whales_no: m.whales_no,
-    };
+    });
   });
   return { markets: page, total: matches.length, until };
 }

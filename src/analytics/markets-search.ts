@@ -60,8 +60,7 @@ export function marketIdentity(m: IndexedMarket) {
 const DAY = 86_400;
 
 export function marketRow(m: IndexedMarket, now: number): MarketRow {
-  return {
-    ...marketIdentity(m),
+  return Object.assign(marketIdentity(m), {
     event_id: m.event_id,
     price_yes: m.price_yes,
     price_no: m.price_no,
@@ -78,7 +77,7 @@ export function marketRow(m: IndexedMarket, now: number): MarketRow {
     closed: m.closed,
     neg_risk: m.neg_risk,
     image_url: m.image,
-  };
+  });
 }
 
 const CONDITION_ID = /^0x[0-9a-f]{64}$/;

@@ -48,6 +48,7 @@ function positionsWithMarkets(store: Store, wallet: string) {
 
 type PositionJoinRow = Awaited<ReturnType<ReturnType<typeof positionsWithMarkets>["execute"]>>[number];
 
+/** A position's market fields, which each kind of position extends (with Object.assign: see docs/decisions.md, "Object spreads in per-row code"). */
 function marketFields(row: PositionJoinRow) {
   return {
     question: row.question ?? "",
@@ -81,8 +82,7 @@ function openPosition(row: PositionJoinRow, overlayPrice: number | undefined) {
   const currentValue = tokens * price;
   const initialValue = tokens * row.avg_price;
   const pnl = currentValue - initialValue;
-  return {
-    ...marketFields(row),
+  return Object.assign(marketFields(row), {
     tokens,
     avg_entry: row.avg_price,
     current_price: price,
@@ -92,7 +92,7 @@ function openPosition(row: PositionJoinRow, overlayPrice: number | undefined) {
     pnl,
     pnl_pct: initialValue > 0 ? (100 * pnl) / initialValue : 0,
     last_trade_ts: row.last_ts,
-  };
+  });
 }
 
 /**
@@ -152,8 +152,7 @@ function closedPosition(row: PositionJoinRow) {
   const unredeemed = row.shares / MICRO;
   const pnl = settledNetUsd(row.realized_pnl, row.fees, row.shares, row.avg_price, payout);
   const buyCost = (row.total_bought / MICRO) * row.avg_price;
-  return {
-    ...marketFields(row),
+  return Object.assign(marketFields(row), {
     avg_entry: row.avg_price,
     tokens_bought: row.total_bought / MICRO,
     buy_cost: buyCost,
@@ -166,7 +165,7 @@ function closedPosition(row: PositionJoinRow) {
     first_trade_ts: row.first_ts,
     last_trade_ts: row.last_ts,
     closed_ts: row.closed_ts,
-  };
+  });
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -232,8 +231,7 @@ export async function pendingRedemptions(store: Store, wallet: string) {
       const payout = payoutOf(row.resolution!, row.outcome_index);
       const tokens = row.shares / MICRO;
       const cost = tokens * row.avg_price;
-      return {
-        ...marketFields(row),
+      return Object.assign(marketFields(row), {
         tokens,
         avg_entry: row.avg_price,
         payout_price: payout,
@@ -242,7 +240,7 @@ export async function pendingRedemptions(store: Store, wallet: string) {
         pnl: tokens * payout - cost,
         resolution: row.resolution!,
         resolved_at: row.resolved_at ?? row.closed_time ?? row.closed_ts,
-      };
+      });
     })
     .sort((a, b) => b.redeemable_usd - a.redeemable_usd || a.condition_id.localeCompare(b.condition_id));
   return { positions, total_redeemable_usd: positions.reduce((s, p) => s + p.redeemable_usd, 0) };

@@ -73,9 +73,27 @@ export class WalletReads {
     return findWalletByName(this.store, addressOrName);
   }
 
-  /** The proxy wallet a position endpoint reads (an explicit `proxy` wins); not found when the store knows neither. */
+  /**
+   * The proxy wallet a wallet endpoint reads (an explicit `proxy` wins, else as `proxyOf` finds it); not found when
+   * the store knows neither.
+   */
   async requireProxy(address: string, proxyParam = ""): Promise<string> {
-    const wallet = proxyParam ? proxyParam.toLowerCase() : (await resolveWallet(this.store, address)).proxy;
+    return proxyParam ? this.knownWallet(address, proxyParam.toLowerCase()) : this.proxyOf(address);
+  }
+
+  /**
+   * The proxy wallet that answers for an address, read from the overview's cached inputs when the wallet has
+   * statistics: a route called again and again for one wallet then asks the store nothing (resolving it took three
+   * or four reads, about 50 µs a request on SQLite, a third of a kept answer's cost).
+   */
+  async proxyOf(address: string): Promise<string> {
+    const stored = await this.stored(address);
+    if (!stored) return this.knownWallet(address, (await resolveWallet(this.store, address)).proxy);
+    this.requestSync(stored.identity.proxy);
+    return stored.identity.proxy;
+  }
+
+  private async knownWallet(address: string, wallet: string): Promise<string> {
     const known = (await readStats(this.store, wallet)) ?? (await walletExists(this.store, wallet));
     if (!known) throw walletNotFound(address);
     this.requestSync(wallet);
@@ -86,15 +104,6 @@ export class WalletReads {
   requestSync(wallet: string): void {
     const { platform, config, background } = this.deps;
     syncRequesterOf(this.primary, platform.clock, config.ingest.walletSyncFreshSeconds, background).request(wallet);
-  }
-
-  /**
-   * The proxy wallet that answers for an address, as `requireProxy` finds it, read from the overview's cached inputs
-   * when the wallet has statistics: a route called again and again for one wallet then asks the store nothing.
-   */
-  async proxyOf(address: string): Promise<string> {
-    const stored = await this.stored(address);
-    return stored ? stored.identity.proxy : this.requireProxy(address);
   }
 
   private cacheKey(address: string): string {

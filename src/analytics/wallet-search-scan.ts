@@ -51,7 +51,7 @@ export async function searchWalletsByScan(
   return rankedResults(
     q,
     profiles,
-    traders.map((t) => ({ ...t, name: null, pseudonym: null })),
+    traders.map((t) => Object.assign({}, t, { name: null, pseudonym: null })),
     settings.searchMaxResults,
   );
 }

@@ -248,7 +248,7 @@ export async function whaleAlerts(reads: WhaleReads, q: AlertQuery, now: number,
       ? smartMatches(source.view, q, index, now)
       : await storeMatches(reads.store, source.store, q, index, now);
   const { page, hasMore, nextBeforeTs } = pageOfWholeSeconds(
-    found.map((m) => ({ ...m, ts: m.fill.ts })),
+    found.map((m) => Object.assign({}, m, { ts: m.fill.ts })),
     q.limit,
   );
   const answer = {

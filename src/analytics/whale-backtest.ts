@@ -120,11 +120,9 @@ export async function whaleBacktest(store: Store, wallet: string, q: BacktestQue
     store,
     page.map((r) => r.condition_id),
   );
-  const positions: BacktestPosition[] = page.map((row) => ({
-    ...marketOf(row, markets),
-    last_trade_ts: row.last_ts,
-    ...positionFigures(row),
-  }));
+  const positions: BacktestPosition[] = page.map((row) =>
+    Object.assign(marketOf(row, markets), { last_trade_ts: row.last_ts }, positionFigures(row)),
+  );
   return {
     positions,
     count: positions.length,
@@ -163,8 +161,7 @@ export async function resolvedMarketHistory(store: Store, wallet: string, limit:
     const first = sides[0]!;
     const largest = figures.reduce((a, b) => (b.net_cost > a.net_cost ? b : a));
     const pnl = figures.reduce((s, f) => s + f.pnl, 0);
-    return {
-      ...marketOf(first, markets),
+    return Object.assign(marketOf(first, markets), {
       resolution: figures[0]!.resolution,
       resolved_at: resolvedAt(first),
       side: largest.side,
@@ -173,7 +170,7 @@ export async function resolvedMarketHistory(store: Store, wallet: string, limit:
       pnl,
       won: pnl > 0,
       last_trade_ts: Math.max(...sides.map((s) => s.last_ts)),
-    };
+    });
   });
   return { history, count: history.length, total: byMarket.size };
 }

@@ -173,13 +173,12 @@ export class WhaleFillWindow {
 
 /** A fill row with its numbers as numbers (PostgreSQL answers bigint columns as text). */
 export function numeric<T extends WhaleFill>(row: T): T {
-  return {
-    ...row,
+  return Object.assign({}, row, {
     id: Number(row.id),
     ts: Number(row.ts),
     outcome_index: Number(row.outcome_index),
     price: Number(row.price),
     size: Number(row.size),
     usd: Number(row.usd),
-  };
+  });
 }

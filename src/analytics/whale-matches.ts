@@ -144,14 +144,13 @@ export function missedOpportunities(
     markets: won.map((matchedGroup) => {
       const { group, whales, sum } = matchedGroup;
       const market = book.markets.get(group.condition_id);
-      return {
-        ...marketRef(group.condition_id, market),
+      return Object.assign(marketRef(group.condition_id, market), {
         category: market?.category ?? null,
         winning_side: outcomeSide(group.outcome_index),
         whale_count: whales.length,
         whales_pnl: sum,
         whales: whaleList(book, matchedGroup, config.insights.groupWhalesListed),
-      };
+      });
     }),
   };
 }
@@ -188,8 +187,7 @@ export function activeWhaleMarkets(
     markets: active.map((matchedGroup) => {
       const { group, whales, sum } = matchedGroup;
       const m = book.markets.get(group.condition_id)!;
-      return {
-        ...marketRef(group.condition_id, m),
+      return Object.assign(marketRef(group.condition_id, m), {
         category: m.category,
         side: outcomeSide(group.outcome_index),
         price: group.outcome_index === 0 ? m.price_yes : m.price_no,
@@ -197,7 +195,7 @@ export function activeWhaleMarkets(
         whales_cost_usd: sum,
         wallet_holds_opposite: held.has(pairKey(group.condition_id, 1 - group.outcome_index)),
         whales: whaleList(book, matchedGroup, config.insights.groupWhalesListed),
-      };
+      });
     }),
   };
 }
@@ -245,8 +243,7 @@ export async function walletAlignment(store: Store, wallet: string, config: Conf
     const consensusSide = majoritySide(yes, no);
     const alignment: Alignment =
       consensusSide === null ? "no_consensus" : consensusSide === side ? "aligned" : "against";
-    return {
-      ...marketRef(conditionId, markets.get(conditionId)),
+    return Object.assign(marketRef(conditionId, markets.get(conditionId)), {
       side,
       cost_usd: Math.abs(n),
       whales_yes: yes,
@@ -254,7 +251,7 @@ export async function walletAlignment(store: Store, wallet: string, config: Conf
       yes_pct: yesPct(yes, no),
       consensus_side: consensusSide,
       alignment,
-    };
+    });
   });
   items.sort((a, b) => b.cost_usd - a.cost_usd || a.condition_id.localeCompare(b.condition_id));
   const count = (a: Alignment) => items.filter((i) => i.alignment === a);

@@ -127,7 +127,7 @@ export async function loadWalletInputs(
   const ours = hourlyPoints ? latestOf(hourlyPoints, cutoff) : await latestPoints(store, "pnl_points", cutoff, wallets);
   const venue = await latestPoints(store, "venue_pnl_points", cutoff, wallets);
   const inputs = new Map<string, WalletStoreInputs>();
-  for (const [wallet, point] of ours) inputs.set(wallet, { ...NOT_SYNCED, pnlPoints: [point] });
+  for (const [wallet, point] of ours) inputs.set(wallet, Object.assign({}, NOT_SYNCED, { pnlPoints: [point] }));
   for (const row of synced) {
     const lifetime = row.lifetime_pnl === null ? null : fromMicro(row.lifetime_pnl);
     // pnl_24h compares total_pnl with a point of the same source.

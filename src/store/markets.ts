@@ -66,7 +66,9 @@ export async function upsertMarkets(
   );
   for (const part of chunks(unique)) {
     const rows = part.map((m) =>
-      m.resolution == null ? { ...m, resolution: chainResolved.get(m.condition_id)?.resolution ?? null } : m,
+      m.resolution == null
+        ? Object.assign({}, m, { resolution: chainResolved.get(m.condition_id)?.resolution ?? null })
+        : m,
     );
     await tx.db
       .insertInto("markets")

@@ -48,11 +48,12 @@ export async function fillWalletFeesFromFills(db: Kysely<any>, kind: StoreKind):
 /** The wallet's rows (one indexed read over the primary key), numbers as numbers on either store. */
 export async function readWalletFees(db: Kysely<Database>, wallet: string): Promise<WalletFeesTable[]> {
   const rows = await db.selectFrom("wallet_fees").selectAll().where("wallet", "=", wallet).execute();
-  return rows.map((r) => ({
-    ...r,
-    fees: Number(r.fees),
-    volume: Number(r.volume),
-    fills: Number(r.fills),
-    charged: Number(r.charged),
-  }));
+  return rows.map((r) =>
+    Object.assign({}, r, {
+      fees: Number(r.fees),
+      volume: Number(r.volume),
+      fills: Number(r.fills),
+      charged: Number(r.charged),
+    }),
+  );
 }

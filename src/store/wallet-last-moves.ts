@@ -56,13 +56,14 @@ export async function readWalletLastMoves(
     `select ${LAST_MOVE_COLUMNS.join(", ")} from wallet_last_moves where wallet = ? order by fill_id`,
     [wallet],
   );
-  return rows.map((r) => ({
-    ...r,
-    ts: Number(r.ts),
-    fill_id: Number(r.fill_id),
-    outcome_index: Number(r.outcome_index),
-    size: Number(r.size),
-    usd: Number(r.usd),
-    price: Number(r.price),
-  }));
+  return rows.map((r) =>
+    Object.assign({}, r, {
+      ts: Number(r.ts),
+      fill_id: Number(r.fill_id),
+      outcome_index: Number(r.outcome_index),
+      size: Number(r.size),
+      usd: Number(r.usd),
+      price: Number(r.price),
+    }),
+  );
 }
