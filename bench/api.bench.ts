@@ -13,7 +13,8 @@
  * depends on what ran before it:
  *   1. the first request, then BENCH_COLD more, each to a wallet or market not asked before (one at a time);
  *   2. a discarded 1 s warm-up, then as fast as 10 connections go for BENCH_SECONDS (throughput, and its share of
- *      the ceiling measured in the same run; autocannon);
+ *      the ceiling measured in the same run, with the 120-byte body and with a body of the answer's size on the
+ *      wire: support/size-ceiling.ts; autocannon);
  *   3. requests arriving at a fixed rate for BENCH_SECONDS, 1,000/s for the busiest pages and 200/s for the others
  *      (p50 and p99 from when each was due: support/open-loop.ts; not run where the rate is over 80% of the
  *      throughput, which would only measure the queue);
@@ -43,6 +44,7 @@ import { benchOperations, type BenchOperation, type OpenApiDocument } from "./su
 import { peakRssMb, probe } from "./support/probe.js";
 import { whaleAlertPaths } from "./support/whale-alert-targets.js";
 import { prepareWorldStore } from "./support/world-store.js";
+import { ceilingAt, type SizedCeiling } from "./support/size-ceiling.js";
 import { preparePostgresWorld } from "./support/scaled-world.js";
 import { deleteRedisKeys } from "./support/redis-keys.js";
 
@@ -56,6 +58,8 @@ const WARM_UP_SECONDS = 1;
 /** The fixed rate runs only where it is at most this share of the operation's throughput (else it overloads it). */
 const OVERLOAD_SHARE = 0.8;
 const CEILING_RATE = 1_000;
+/** Body sizes (bytes) the ceiling is also measured at, for each row's share of the ceiling at its own size. */
+const CEILING_SIZES = [1_024, 4_096, 16_384, 65_536];
 const SCALED = process.env.BENCH_MODE === "scaled";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -187,6 +191,15 @@ const ceiling = await load(
   { seconds: SECONDS, connections: CONNECTIONS },
 );
 const ceilingFixed = await fixedRun(ceilingServer.url, { label: "ceiling", paths: ["/fixed"] }, CEILING_RATE, ceiling);
+const sizedCeilings: SizedCeiling[] = [{ bytes: 120, rps: ceiling.rps }];
+for (const size of CEILING_SIZES) {
+  const target = { label: `ceiling ${size} B`, paths: [`/bytes/${size}`] };
+  await load(ceilingServer.url, target, { seconds: WARM_UP_SECONDS, connections: CONNECTIONS });
+  sizedCeilings.push({
+    bytes: size,
+    rps: (await load(ceilingServer.url, target, { seconds: SECONDS, connections: CONNECTIONS })).rps,
+  });
+}
 await ceilingServer.close();
 
 console.log(
@@ -197,6 +210,7 @@ const header = [
   "operation",
   "req/s",
   "of ceiling",
+  "of ceiling at its size",
   "fixed rate",
   "p50",
   "p99",
@@ -216,6 +230,7 @@ const cells = (row: Row): string[] => {
     row.label,
     fmt(row.max.rps),
     `${fmt((100 * row.max.rps) / ceiling.rps)}%`,
+    `${fmt((100 * row.max.rps) / ceilingAt(sizedCeilings, row.first.wireBytes))}%`,
     `${fmt(row.rate)}/s`,
     fixed ? `${ms(fixed.p50)} ms` : "not run",
     fixedP99(row.fixed),
@@ -257,6 +272,11 @@ console.log(
     (typeof ceilingFixed === "object"
       ? `p50 ${ms(ceilingFixed.p50)} ms, p99 ${ms(ceilingFixed.p99)} ms`
       : `not run ${fixedP99(ceilingFixed)}`),
+);
+console.log(
+  `ceiling at a body's size (the same route, n bytes; a row's wire size is read between these): ${sizedCeilings
+    .map((c) => `${bytes(c.bytes)} ${fmt(c.rps)} req/s`)
+    .join(", ")}`,
 );
 console.log(tableLine(header));
 console.log(tableLine(header.map(() => "---")));
