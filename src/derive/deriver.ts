@@ -161,10 +161,15 @@ export class Deriver {
     while (this.started?.applier.flushDeferred());
   }
 
+  /**
+   * Stops the refresh timer and writes what is handed over, a backfill's deferred write included: a process that
+   * stops gracefully leaves the tables as current as its batches (a crash leaves that to the next start, which
+   * rewrites every derived table). Call it after the ingest has stopped handing batches over.
+   */
   async stop(): Promise<void> {
     this.started?.scheduler.stop();
+    await this.idle();
     this.started?.applier.stop();
-    await this.queue;
   }
 
   private enqueue(what: string, job: () => Promise<void>): Promise<void> {
