@@ -1,7 +1,9 @@
 /**
  * The real backends tests run against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set;
- * in-process platform always, Redis when TEST_REDIS_URL is set. Each opened backend is isolated
- * (its own SQLite file, PostgreSQL schema or Redis key prefix) so test files can run in parallel.
+ * in-process platform always, Redis when TEST_REDIS_URL is set. With TEST_BACKENDS_ONLY=1 (`npm run
+ * test:backends`, after `npm test` has run every case on SQLite and the in-process platform) only PostgreSQL
+ * and Redis. Each opened backend is isolated (its own SQLite file, PostgreSQL schema or Redis key prefix) so
+ * test files can run in parallel.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { sql } from "kysely";
-import { afterEach } from "vitest";
+import { afterEach, describe } from "vitest";
 import type { Clock } from "../../src/platform/clock.js";
 import { createPlatform, type Platform } from "../../src/platform/index.js";
 import { openStore, type Store, type StoreKind } from "../../src/store/database.js";
@@ -17,6 +19,16 @@ import { migrateStore } from "../../src/store/migrate.js";
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+/**
+ * Only the server backends: `storeBackends`, `platformBackends` and `processStoreKinds` leave out SQLite and the
+ * in-process platform, and `describeLocal` suites (which open neither PostgreSQL nor Redis) are skipped.
+ */
+export const BACKENDS_ONLY = process.env.TEST_BACKENDS_ONLY === "1";
+if (BACKENDS_ONLY && !(TEST_DATABASE_URL && TEST_REDIS_URL))
+  throw new Error("TEST_BACKENDS_ONLY=1 needs TEST_DATABASE_URL and TEST_REDIS_URL: it would run no backend at all");
+
+/** A suite that opens neither PostgreSQL nor Redis, in a file that others do: `npm run test:backends` skips it. */
+export const describeLocal = describe.skipIf(BACKENDS_ONLY);
 
 export interface StoreBackend {
   kind: StoreKind;
@@ -28,7 +40,8 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
 }
 
-const sqliteBackend: StoreBackend = {
+/** The local store: what a test that needs one store and is not about PostgreSQL opens. */
+export const sqliteBackend: StoreBackend = {
   kind: "sqlite",
   async open() {
     const dir = mkdtempSync(join(tmpdir(), "pelagic-test-"));
@@ -70,14 +83,19 @@ const postgresBackend: StoreBackend = {
   },
 };
 
-export const storeBackends: StoreBackend[] = TEST_DATABASE_URL ? [sqliteBackend, postgresBackend] : [sqliteBackend];
+export const storeBackends: StoreBackend[] = BACKENDS_ONLY
+  ? [postgresBackend]
+  : TEST_DATABASE_URL
+    ? [sqliteBackend, postgresBackend]
+    : [sqliteBackend];
 
 export interface PlatformBackend {
   kind: "memory" | "redis";
   open(clock?: Clock): Promise<{ platform: Platform; dispose(): Promise<void> }>;
 }
 
-const memoryPlatform: PlatformBackend = {
+/** The in-process platform: what a test that needs one platform and is not about Redis opens. */
+export const memoryPlatform: PlatformBackend = {
   kind: "memory",
   async open(clock) {
     const platform = await createPlatform({ redisPrefix: "", cacheMaxEntries: 1000, cacheStaleSeconds: 3600 }, clock);
@@ -118,7 +136,11 @@ const redisPlatform: PlatformBackend = {
   },
 };
 
-export const platformBackends: PlatformBackend[] = TEST_REDIS_URL ? [memoryPlatform, redisPlatform] : [memoryPlatform];
+export const platformBackends: PlatformBackend[] = BACKENDS_ONLY
+  ? [redisPlatform]
+  : TEST_REDIS_URL
+    ? [memoryPlatform, redisPlatform]
+    : [memoryPlatform];
 
 /** For a test file: opens platforms that are disposed after each test. */
 export function platformsPerTest(): (backend: PlatformBackend, clock?: Clock) => Promise<Platform> {
