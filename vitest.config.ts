@@ -1,4 +1,36 @@
+import { availableParallelism } from "node:os";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
+
+/**
+ * The files that take longest (in this order), started first: CI runs from a fresh clone, where vitest has no
+ * durations of an earlier run to order by and would start them wherever the glob puts them, leaving one worker on
+ * a long file while the other has finished (docs/decisions.md, "CI time").
+ */
+const LONG_POLES = [
+  "test/ingest-kill.test.ts",
+  "test/bounded-memory.test.ts",
+  "test/live-sim.test.ts",
+  "test/ai-analysis-processes.test.ts",
+  "test/serve.test.ts",
+  "test/ingest-process.test.ts",
+  "src/derive/deriver.test.ts",
+  "test/cli.test.ts",
+  "src/ingest/chain-reader.test.ts",
+  "test/web-dashboard.test.ts",
+  "src/derive/rebuild.test.ts",
+];
+
+class LongPolesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = LONG_POLES.findIndex((path) => file.moduleId.endsWith(`/${path}`));
+      return at < 0 ? LONG_POLES.length : at;
+    };
+    // Array sort is stable: the rest keep the order vitest gives them (its measured durations, when it has some).
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 /**
  * The suites `npm run test:backends` (TEST_BACKENDS_ONLY=1) runs against PostgreSQL and Redis: the store, platform,
@@ -55,6 +87,8 @@ export default defineConfig({
         ? BACKEND_SUITES
         : ["src/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts"],
     pool: "forks",
+    maxWorkers: Math.max(2, availableParallelism()),
+    sequence: { sequencer: LongPolesFirst },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     restoreMocks: true,
