@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { sql } from "kysely";
-import { afterEach, describe } from "vitest";
+import pg from "pg";
+import { afterAll, afterEach, describe } from "vitest";
 import type { Clock } from "../../src/platform/clock.js";
 import { createPlatform, type Platform } from "../../src/platform/index.js";
 import { openStore, type Store, type StoreKind } from "../../src/store/database.js";
@@ -57,11 +58,48 @@ export const sqliteBackend: StoreBackend = {
   },
 };
 
+/**
+ * This test file's PostgreSQL database, created for its first store and dropped after its last test; each store
+ * takes a schema of its own in it. Not one database for all files: a migration reads the catalog of every table of
+ * its database (Kysely's introspection), and failed with 3F000 ("schema ... does not exist") when a file running
+ * alongside dropped a schema meanwhile.
+ */
+let fileDatabase: Promise<{ name: string; url: string }> | undefined;
+
+/** One statement on TEST_DATABASE_URL's database, on a connection of its own (`create database`, `drop database`). */
+export async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function fileDatabaseUrl(): Promise<string> {
+  fileDatabase ??= (async () => {
+    const name = uniqueName("pelagic_file");
+    await adminQuery(`create database ${name}`);
+    const url = new URL(TEST_DATABASE_URL as string);
+    url.pathname = `/${name}`;
+    return { name, url: url.toString() };
+  })();
+  return fileDatabase.then((database) => database.url);
+}
+
+afterAll(async () => {
+  const database = await fileDatabase;
+  fileDatabase = undefined;
+  if (database) await adminQuery(`drop database if exists ${database.name} with (force)`);
+});
+
 const postgresBackend: StoreBackend = {
   kind: "postgres",
   async open() {
     const schema = uniqueName("t");
-    const store = await openStore({ kind: "postgres", databaseUrl: TEST_DATABASE_URL, schema, poolSize: 4 });
+    const databaseUrl = await fileDatabaseUrl();
+    const store = await openStore({ kind: "postgres", databaseUrl, schema, poolSize: 4 });
     await migrateStore(store);
     return {
       store,
