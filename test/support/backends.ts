@@ -2,8 +2,8 @@
  * The real backends tests run against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set;
  * in-process platform always, Redis when TEST_REDIS_URL is set. With TEST_BACKENDS_ONLY=1 (`npm run
  * test:backends`, after `npm test` has run every case on SQLite and the in-process platform) only PostgreSQL
- * and Redis. Each opened backend is isolated (its own SQLite file, PostgreSQL schema or Redis key prefix) so
- * test files can run in parallel.
+ * and Redis. Each opened backend is isolated (its own SQLite file, PostgreSQL schema in the test file's own
+ * database, or Redis key prefix) so test files can run in parallel.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
