@@ -14,7 +14,7 @@ import { SMALL_WORLD, closeVenues, smallVenue } from "../src/sim/servers/testing
 import { V2_CUTOVER_TS } from "../src/sim/world/index.js";
 import { storeChecksum, type StoreChecksum } from "../src/store/checksum.js";
 import type { VenueHttpEvent } from "../src/venue/index.js";
-import { storeBackends } from "./support/backends.js";
+import { describeLocal, storeBackends } from "./support/backends.js";
 
 let venue: SimVenue;
 let truth: StoreChecksum;
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(closeVenues);
 
-describe("the simulated world of these tests", () => {
+describeLocal("the simulated world of these tests", () => {
   it("spans the cutover and holds every kind of record, conversions with and without a fee included", () => {
     const fills = [...truthFills(venue.world)];
     expect(fills.some((f) => f.ts < V2_CUTOVER_TS && f.exchangeVersion === "v1")).toBe(true);

@@ -12,7 +12,7 @@ import { LIVE_CHANNELS, LiveRelay, realScheduler } from "../src/live/index.js";
 import type { RelayTradeEvent } from "../src/live/trade-events.js";
 import { createPlatform } from "../src/platform/index.js";
 import { createLogger } from "../src/platform/logger.js";
-import { TEST_REDIS_URL, deleteRedisPrefix, storeBackends, uniqueName } from "./support/backends.js";
+import { TEST_REDIS_URL, deleteRedisPrefix, uniqueName, sqliteBackend } from "./support/backends.js";
 import { runPelagic, spawnPelagic, type Running } from "./support/cli.js";
 import { openSse, openWs, until, type SseClient, type WsClient } from "./support/live-clients.js";
 
@@ -88,7 +88,7 @@ describe.runIf(TEST_REDIS_URL)("live streams across two API processes on Redis",
       cacheStaleSeconds: 60,
     });
     cleanups.push(() => platform.close());
-    const { store, dispose } = await storeBackends[0]!.open();
+    const { store, dispose } = await sqliteBackend.open();
     cleanups.push(dispose);
     const relay = new LiveRelay({
       pubsub: platform.pubsub,

@@ -14,7 +14,7 @@ import { LIVE_CHANNELS, RedisUpstream } from "../src/live/index.js";
 import type { LinkEvent } from "../src/live/upstream-link.js";
 import { createPlatform, type Platform } from "../src/platform/index.js";
 import { createLogger } from "../src/platform/logger.js";
-import { TEST_REDIS_URL, deleteRedisPrefix, storeBackends, uniqueName } from "./support/backends.js";
+import { TEST_REDIS_URL, deleteRedisPrefix, uniqueName, sqliteBackend } from "./support/backends.js";
 import { openSse, until } from "./support/live-clients.js";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js";
 
@@ -32,7 +32,7 @@ describe.runIf(TEST_REDIS_URL)("the streams' upstream killed (Redis behind a pro
     const target = new URL(TEST_REDIS_URL as string);
     const proxy: TcpProxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
     cleanups.push(() => proxy.close());
-    const { store, dispose } = await storeBackends[0]!.open();
+    const { store, dispose } = await sqliteBackend.open();
     cleanups.push(dispose);
     const platform: Platform = await createPlatform({
       redisUrl: TEST_REDIS_URL,

@@ -1,7 +1,8 @@
 /**
  * Stores for tests that run `pelagic` as a child process: a SQLite file in a fresh DATA_DIR always, and a fresh
- * PostgreSQL database (created and dropped here) when TEST_DATABASE_URL is set. `env` points the process at it;
- * `open` reads it alongside (once the process has migrated it), `checksum` reads what it stored.
+ * PostgreSQL database (created and dropped here) when TEST_DATABASE_URL is set (only the latter with
+ * TEST_BACKENDS_ONLY=1). `env` points the process at it; `open` reads it alongside (once the process has migrated
+ * it), `checksum` reads what it stored.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +10,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { storeChecksum, type StoreChecksum } from "../src/store/checksum.js";
 import { openStore, type Store, type StoreKind } from "../src/store/database.js";
-import { TEST_DATABASE_URL, uniqueName } from "./support/backends.js";
+import { BACKENDS_ONLY, TEST_DATABASE_URL, uniqueName } from "./support/backends.js";
 
 export interface ProcessStore {
   readonly kind: StoreKind;
@@ -20,7 +21,11 @@ export interface ProcessStore {
   dispose(): Promise<void>;
 }
 
-export const processStoreKinds: StoreKind[] = TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+export const processStoreKinds: StoreKind[] = BACKENDS_ONLY
+  ? ["postgres"]
+  : TEST_DATABASE_URL
+    ? ["sqlite", "postgres"]
+    : ["sqlite"];
 
 async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });

@@ -6,7 +6,6 @@
  * answers: the overview's `as_of` tells the age of what it read; a key created on the primary meanwhile is accepted
  * at once (keys are a read-your-write path, read from the primary). Once replay resumes, the answers catch up.
  */
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/accounts/keys.js";
 import { loadConfig } from "../src/config/index.js";
@@ -20,22 +19,12 @@ import { saveCheckpoint } from "../src/store/checkpoints.js";
 import { openStore, type Store } from "../src/store/database.js";
 import { FIRST_SYNC_DERIVED, writeDeriveState } from "../src/store/derive-state.js";
 import { migrateStore } from "../src/store/migrate.js";
-import { TEST_DATABASE_URL, uniqueName } from "./support/backends.js";
+import { TEST_DATABASE_URL, adminQuery, uniqueName } from "./support/backends.js";
 import { buildReplica, replicaUnavailable, type Replica } from "./support/replica.js";
 import { storeWorld } from "./support/world-app.js";
 
 const unavailable = replicaUnavailable(TEST_DATABASE_URL);
 if (unavailable && TEST_DATABASE_URL) console.warn(`read-replica test skipped: ${unavailable}`);
-
-async function admin(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 describe.skipIf(unavailable !== null)("an API process reading from a streaming replica (DATABASE_READ_URL)", () => {
   const database = uniqueName("pelagic_replica");
@@ -47,12 +36,12 @@ describe.skipIf(unavailable !== null)("an API process reading from a streaming r
     await service?.stop();
     await primary?.close();
     await replica?.dispose();
-    await admin(`drop database if exists ${database} with (force)`).catch(() => undefined);
+    await adminQuery(`drop database if exists ${database} with (force)`).catch(() => undefined);
   });
 
   it("answers from the replica, as old as its as_of says, and reads keys from the primary", async () => {
     replica = await buildReplica(TEST_DATABASE_URL as string);
-    await admin(`create database ${database}`);
+    await adminQuery(`create database ${database}`);
     const primaryUrl = new URL(TEST_DATABASE_URL as string);
     primaryUrl.pathname = `/${database}`;
     const config = loadConfig({

@@ -7,7 +7,7 @@ import { access } from "../src/api/access.js";
 import { loadConfig } from "../src/config/index.js";
 import { createLogger } from "../src/platform/logger.js";
 import { startService } from "../src/runtime/index.js";
-import { TEST_DATABASE_URL, uniqueName } from "./support/backends.js";
+import { TEST_DATABASE_URL, describeLocal, uniqueName } from "./support/backends.js";
 import { runPelagic, spawnPelagic } from "./support/cli.js";
 
 const dirs: string[] = [];
@@ -20,7 +20,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 const serving = (l: Record<string, unknown>) => l.msg === "pelagic serving";
 
-describe("pelagic serve", () => {
+describeLocal("pelagic serve", () => {
   // The 3 s start-up goal is measured (see docs), never asserted: a loaded machine must not fail the suite.
   it("answers health, creates its SQLite file under DATA_DIR, and stops cleanly on SIGTERM", async () => {
     const dataDir = tempDir();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { platformBackends, storeBackends } from "../../test/support/backends.js";
+import { platformBackends, storeBackends, sqliteBackend } from "../../test/support/backends.js";
 import { buildApp } from "./app.js";
 import { loadConfig } from "../config/index.js";
 import { ManualClock } from "../platform/clock.js";
@@ -111,7 +111,7 @@ describe.each(storeBackends)("key checks kept per process, on $kind", (storeBack
 
 describe("the kept key checks", () => {
   const open = async (keptSeconds: number) => {
-    const { store, dispose } = await storeBackends[0]!.open();
+    const { store, dispose } = await sqliteBackend.open();
     disposers.push(dispose);
     const clock = new ManualClock();
     const checks = new KeyChecks(store.db, clock, { keyCheckCacheSeconds: keptSeconds, keyCheckCacheEntries: 3 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storeBackends } from "../../test/support/backends.js";
+import { sqliteBackend } from "../../test/support/backends.js";
 import { ManualClock } from "../platform/clock.js";
 import { generateWorld, type Archetype } from "../sim/world/index.js";
 import { TEST_END } from "../sim/world/testing/worlds.js";
@@ -12,7 +12,7 @@ const world = generateWorld({ seed: 7, end: TEST_END, markets: 200, wallets: 600
 const FARMERS: readonly Archetype[] = ["favourite_farmer", "volume_bot", "market_maker", "wash_trader"];
 
 describe("farmer test and skill badge on a simulated world (SQLite)", () => {
-  const backend = storeBackends[0]!;
+  const backend = sqliteBackend;
   let dispose: () => Promise<void>;
   const stats = new Map<Archetype, WalletStatsTable[]>();
 

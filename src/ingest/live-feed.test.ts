@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { storeBackends } from "../../test/support/backends.js";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { describeLocal, storeBackends } from "../../test/support/backends.js";
 import { realSleep, type DataTradeRow } from "../venue/index.js";
 import { LiveFeed } from "./live-feed.js";
 import { LIVE_TRADES_CHANNEL, parseLiveTradeMessage, type LiveTradeMessage } from "./live-message.js";
@@ -35,7 +35,8 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe.each(storeBackends.slice(0, 1))("live feed on $kind", (backend) => {
+// One store is enough (the feed is what is tested) and its platform is in-process: `npm test` runs it on SQLite.
+describeLocal.each(storeBackends.slice(0, 1))("live feed on $kind", (backend) => {
   let venue: FakeVenue;
   let h: IngestHarness;
   let feed: LiveFeed;

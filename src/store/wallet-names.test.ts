@@ -4,7 +4,7 @@
  */
 import { sql, type RawBuilder } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storeBackends } from "../../test/support/backends.js";
+import { describeLocal, storeBackends } from "../../test/support/backends.js";
 import { findWalletByName } from "../analytics/wallet-overview.js";
 import type { Store } from "./database.js";
 import { estimateNameIndexed, indexNameChanges, storeLower, textGrams, walletsNamed } from "./wallet-names.js";
@@ -13,7 +13,7 @@ import { recordFirstSightings, recordWalletSightings, recordWalletsOfFills, type
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 
-describe("textGrams", () => {
+describeLocal("textGrams", () => {
   it("asks for a short text itself, and for each three-character piece of a longer one, by code point", () => {
     expect(textGrams("ab")).toEqual(["ab"]);
     expect(textGrams("🐋ab")).toEqual(["🐋ab"]);

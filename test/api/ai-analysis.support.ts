@@ -9,7 +9,7 @@ import { renderReport } from "../../src/ai/sections.js";
 import { buildApp } from "../../src/api/app.js";
 import type { Config } from "../../src/config/index.js";
 import { createLogger } from "../../src/platform/logger.js";
-import { platformBackends, type StoreBackend } from "../support/backends.js";
+import { type StoreBackend, memoryPlatform } from "../support/backends.js";
 import { completion, startChatServer, type ChatReply, type ChatServer } from "../support/chat-server.js";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
 
@@ -92,7 +92,7 @@ export async function openAiWorld(
 
 /** Another API process over the same store and clock: its own app, platform and queue worker (the same settings unless given). */
 export async function openSecondApp(w: WorldApp, config: Config = w.config) {
-  const { platform, dispose } = await platformBackends[0]!.open(w.clock);
+  const { platform, dispose } = await memoryPlatform.open(w.clock);
   const app = await buildApp(
     { config, store: w.store, platform, expectedSources: [], startedAt: w.clock.now() },
     createLogger("silent"),

@@ -12,7 +12,7 @@ import { BackgroundWork } from "../../src/platform/background-work.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { createLogger } from "../../src/platform/logger.js";
 import type { Store } from "../../src/store/database.js";
-import { platformBackends, storeBackends } from "../support/backends.js";
+import { storeBackends, memoryPlatform } from "../support/backends.js";
 
 /** Holds every answer of the store while `holding`, and counts the statements started. */
 class HeldAnswers implements KyselyPlugin {
@@ -46,7 +46,7 @@ const turns = async (n: number) => {
 describe.each(storeBackends)("closing the app on $kind", (backend) => {
   it("waits for the reload in flight, and no read of the app runs after the close", async () => {
     const { store, dispose } = await backend.open();
-    const { platform, dispose: disposePlatform } = await platformBackends[0]!.open(new ManualClock());
+    const { platform, dispose: disposePlatform } = await memoryPlatform.open(new ManualClock());
     const answers = new HeldAnswers();
     const held: Store = { ...store, db: store.db.withPlugin(answers) };
     const background = new BackgroundWork();

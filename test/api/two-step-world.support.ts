@@ -11,7 +11,7 @@ import { createLogger } from "../../src/platform/logger.js";
 import { smallWorld } from "../../src/sim/world/testing/worlds.js";
 import type { Store } from "../../src/store/database.js";
 import { openTestApp, type TestApp } from "../support/app.js";
-import { storeBackends } from "../support/backends.js";
+import { sqliteBackend } from "../support/backends.js";
 
 export const TWO_STEP_ENV = {
   SMART_MIN_RESOLVED_MARKETS: "1",
@@ -52,7 +52,7 @@ export async function openTwoStepWorld(): Promise<TwoStepWorld> {
   const world = smallWorld(11);
   const cut = Math.floor(world.start + (world.end - world.start) * 0.6);
   const clock = new ManualClock((world.end + 3_600) * 1000);
-  const { store, dispose } = await storeBackends[0]!.open();
+  const { store, dispose } = await sqliteBackend.open();
   await loadWorld(store, world, { range: { to: cut }, updatedAt: clock.now() });
   const deriver = new Deriver({ store, config: deriveConfig(TWO_STEP_ENV), clock, logger: createLogger("silent") });
   await deriver.start();

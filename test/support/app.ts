@@ -7,7 +7,7 @@ import { ManualClock } from "../../src/platform/clock.js";
 import { createLogger } from "../../src/platform/logger.js";
 import type { Platform } from "../../src/platform/index.js";
 import type { Store } from "../../src/store/database.js";
-import { platformBackends, storeBackends, type StoreBackend } from "./backends.js";
+import { memoryPlatform, sqliteBackend, type StoreBackend } from "./backends.js";
 
 export interface TestApp {
   app: FastifyInstance;
@@ -33,8 +33,8 @@ export async function openTestApp(
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...options.env });
   const clock = new ManualClock();
-  const storeBackend = options.storeBackend ?? storeBackends[0]!;
-  const platformBackend = platformBackends[0]!;
+  const storeBackend = options.storeBackend ?? sqliteBackend;
+  const platformBackend = memoryPlatform;
   const { store, dispose: disposeStore } = await storeBackend.open();
   const { platform, dispose: disposePlatform } = await platformBackend.open(clock);
   const app = await buildApp(

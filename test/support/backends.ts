@@ -1,7 +1,9 @@
 /**
  * The real backends tests run against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set;
- * in-process platform always, Redis when TEST_REDIS_URL is set. Each opened backend is isolated
- * (its own SQLite file, PostgreSQL schema or Redis key prefix) so test files can run in parallel.
+ * in-process platform always, Redis when TEST_REDIS_URL is set. With TEST_BACKENDS_ONLY=1 (`npm run
+ * test:backends`, after `npm test` has run every case on SQLite and the in-process platform) only PostgreSQL
+ * and Redis. Each opened backend is isolated (its own SQLite file, PostgreSQL schema in the test file's own
+ * database, or Redis key prefix) so test files can run in parallel.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { sql } from "kysely";
-import { afterEach } from "vitest";
+import pg from "pg";
+import { afterAll, afterEach, describe } from "vitest";
 import type { Clock } from "../../src/platform/clock.js";
 import { createPlatform, type Platform } from "../../src/platform/index.js";
 import { openStore, type Store, type StoreKind } from "../../src/store/database.js";
@@ -17,6 +20,16 @@ import { migrateStore } from "../../src/store/migrate.js";
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+/**
+ * Only the server backends: `storeBackends`, `platformBackends` and `processStoreKinds` leave out SQLite and the
+ * in-process platform, and `describeLocal` suites (which open neither PostgreSQL nor Redis) are skipped.
+ */
+export const BACKENDS_ONLY = process.env.TEST_BACKENDS_ONLY === "1";
+if (BACKENDS_ONLY && !(TEST_DATABASE_URL && TEST_REDIS_URL))
+  throw new Error("TEST_BACKENDS_ONLY=1 needs TEST_DATABASE_URL and TEST_REDIS_URL: it would run no backend at all");
+
+/** A suite that opens neither PostgreSQL nor Redis, in a file that others do: `npm run test:backends` skips it. */
+export const describeLocal = describe.skipIf(BACKENDS_ONLY);
 
 export interface StoreBackend {
   kind: StoreKind;
@@ -28,7 +41,8 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
 }
 
-const sqliteBackend: StoreBackend = {
+/** The local store: what a test that needs one store and is not about PostgreSQL opens. */
+export const sqliteBackend: StoreBackend = {
   kind: "sqlite",
   async open() {
     const dir = mkdtempSync(join(tmpdir(), "pelagic-test-"));
@@ -44,11 +58,48 @@ const sqliteBackend: StoreBackend = {
   },
 };
 
+/**
+ * This test file's PostgreSQL database, created for its first store and dropped after its last test; each store
+ * takes a schema of its own in it. Not one database for all files: a migration reads the catalog of every table of
+ * its database (Kysely's introspection), and failed with 3F000 ("schema ... does not exist") when a file running
+ * alongside dropped a schema meanwhile.
+ */
+let fileDatabase: Promise<{ name: string; url: string }> | undefined;
+
+/** One statement on TEST_DATABASE_URL's database, on a connection of its own (`create database`, `drop database`). */
+export async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function fileDatabaseUrl(): Promise<string> {
+  fileDatabase ??= (async () => {
+    const name = uniqueName("pelagic_file");
+    await adminQuery(`create database ${name}`);
+    const url = new URL(TEST_DATABASE_URL as string);
+    url.pathname = `/${name}`;
+    return { name, url: url.toString() };
+  })();
+  return fileDatabase.then((database) => database.url);
+}
+
+afterAll(async () => {
+  const database = await fileDatabase;
+  fileDatabase = undefined;
+  if (database) await adminQuery(`drop database if exists ${database.name} with (force)`);
+});
+
 const postgresBackend: StoreBackend = {
   kind: "postgres",
   async open() {
     const schema = uniqueName("t");
-    const store = await openStore({ kind: "postgres", databaseUrl: TEST_DATABASE_URL, schema, poolSize: 4 });
+    const databaseUrl = await fileDatabaseUrl();
+    const store = await openStore({ kind: "postgres", databaseUrl, schema, poolSize: 4 });
     await migrateStore(store);
     return {
       store,
@@ -70,14 +121,19 @@ const postgresBackend: StoreBackend = {
   },
 };
 
-export const storeBackends: StoreBackend[] = TEST_DATABASE_URL ? [sqliteBackend, postgresBackend] : [sqliteBackend];
+export const storeBackends: StoreBackend[] = BACKENDS_ONLY
+  ? [postgresBackend]
+  : TEST_DATABASE_URL
+    ? [sqliteBackend, postgresBackend]
+    : [sqliteBackend];
 
 export interface PlatformBackend {
   kind: "memory" | "redis";
   open(clock?: Clock): Promise<{ platform: Platform; dispose(): Promise<void> }>;
 }
 
-const memoryPlatform: PlatformBackend = {
+/** The in-process platform: what a test that needs one platform and is not about Redis opens. */
+export const memoryPlatform: PlatformBackend = {
   kind: "memory",
   async open(clock) {
     const platform = await createPlatform({ redisPrefix: "", cacheMaxEntries: 1000, cacheStaleSeconds: 3600 }, clock);
@@ -118,7 +174,11 @@ const redisPlatform: PlatformBackend = {
   },
 };
 
-export const platformBackends: PlatformBackend[] = TEST_REDIS_URL ? [memoryPlatform, redisPlatform] : [memoryPlatform];
+export const platformBackends: PlatformBackend[] = BACKENDS_ONLY
+  ? [redisPlatform]
+  : TEST_REDIS_URL
+    ? [memoryPlatform, redisPlatform]
+    : [memoryPlatform];
 
 /** For a test file: opens platforms that are disposed after each test. */
 export function platformsPerTest(): (backend: PlatformBackend, clock?: Clock) => Promise<Platform> {
