@@ -17,3 +17,11 @@ export async function cachedAsOf<T>(
   const result = await platform.cache.getOrLoad(`${name}@${window}`, ttlSeconds * 1000, () => load(now));
   return result.value;
 }
+
+/**
+ * The first second of the next cache window: when `cachedAsOf` computes its figure again, so an answer made from
+ * it may be kept until then (at once with no cache).
+ */
+export function windowEnd(now: number, ttlSeconds: number): number {
+  return ttlSeconds <= 0 ? now : (Math.floor(now / ttlSeconds) + 1) * ttlSeconds;
+}

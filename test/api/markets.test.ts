@@ -1,6 +1,7 @@
 /** /api/v2/markets/search, /hot, /category-stats, /resolved over the simulated world. */
 import { AT, servedAs } from "../support/served-numbers.js";
 import { hotWindowMinutes } from "../../src/analytics/markets-lists.js";
+import { HOT_CACHE_MS } from "../../src/api/routes/markets.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorldApp } from "../support/world-app.js";
 import { VOLUME_SQL, getJson, isSortedDesc, openMarketsWorld, rows } from "./markets-support.js";
@@ -259,6 +260,20 @@ describe("GET /api/v2/markets/hot", () => {
   it("answers 422 past its limits", async () => {
     for (const query of ["minutes=0", "minutes=10081", "limit=0", "limit=101", "x=1"])
       expect((await getJson(t, `/api/v2/markets/hot?${query}`)).status, query).toBe(422);
+  });
+
+  it("keeps an answer serialized no longer than the shared copy it was cut from (HOT_CACHE_MS)", async () => {
+    const path = "/api/v2/markets/hot?minutes=1440&limit=4";
+    const seconds = HOT_CACHE_MS / 1000;
+    const first = await getJson(t, path);
+    try {
+      t.clock.set((first.body.as_of + seconds - 1) * 1000);
+      expect((await getJson(t, path)).body).toEqual(first.body);
+      t.clock.set((first.body.as_of + seconds) * 1000);
+      expect((await getJson(t, path)).body.as_of).toBe(first.body.as_of + seconds);
+    } finally {
+      t.clock.set(t.now * 1000);
+    }
   });
 
   it("rounds the window up to a bucket and says which: cycling the minutes cannot make every request a cold scan", async () => {

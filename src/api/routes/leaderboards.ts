@@ -9,7 +9,9 @@ import { BoardTable } from "../../analytics/board-table.js";
 import { BoardAnswers } from "../board-answers.js";
 import { BOARD_SORTS, PERIODS, periodPnl, traderRows, type BoardQuery } from "../../analytics/leaderboard.js";
 import { ROLE_PROFILES } from "../../ledger/index.js";
-import { cachedAsOf } from "../../analytics/window-cache.js";
+import { cachedAsOf, windowEnd } from "../../analytics/window-cache.js";
+import { mebibytes } from "../../platform/bounded-map.js";
+import { LocalBodyCache } from "../body-cache.js";
 import { CATEGORIES } from "../../venue/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
@@ -147,11 +149,22 @@ const TradersQuery = Type.Object({
   limit: PageLimit(50, TRADERS_MAX_LIMIT),
 });
 
+/** `/api/leaderboard`'s answers kept serialized (one per period, filter and limit of the current window). */
+const TRADER_ANSWERS_KEPT = 500;
+const TRADER_ANSWERS_MB = 8;
+
 export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const boards = new BoardTable(ctx.store, ctx.config, ctx.platform.clock, ctx.background);
   const answers = new BoardAnswers(boards, ctx.config);
   ctx.readiness.onReady(() => answers.forget());
   ctx.warmUps.add("leaderboard table", () => boards.current());
+  const traderAnswers = new LocalBodyCache(
+    ctx.platform.clock,
+    ctx.config.boards.leaderboardCacheSeconds,
+    { maxEntries: TRADER_ANSWERS_KEPT, maxBytes: mebibytes(TRADER_ANSWERS_MB) },
+    ctx.config.server.gzipMinBytes,
+    () => ctx.readiness.ready,
+  );
 
   async function board(
     q: Omit<BoardQuery, "max_sports_pct" | "exclude_wallets" | "skill"> & Partial<BoardQuery>,
@@ -209,16 +222,21 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
         response: { 200: Type.Object({ traders: Type.Array(Trader), period: Type.String(), filter: Type.String() }) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { period, filter, limit } = request.query;
       const { wallets, generation } = await boards.current();
-      const top = await cachedAsOf(
-        ctx.platform,
-        `boards:traders:${generation}:${period}:${filter}`,
-        ctx.config.boards.leaderboardCacheSeconds,
-        async (now) => traderRows(wallets, await periodPnl(ctx.store, wallets, period, now), filter, TRADERS_MAX_LIMIT),
-      );
-      return { traders: top.slice(0, limit), period, filter };
+      const ttl = ctx.config.boards.leaderboardCacheSeconds;
+      const name = `boards:traders:${generation}:${period}:${filter}`;
+      // Kept serialized per limit until the shared figure it is cut from is computed again.
+      const now = ctx.platform.clock.now();
+      const body = await traderAnswers.get(`${name}|${limit}|${windowEnd(now, ttl)}`, async () => {
+        const top = await cachedAsOf(ctx.platform, name, ttl, async (at) =>
+          traderRows(wallets, await periodPnl(ctx.store, wallets, period, at), filter, TRADERS_MAX_LIMIT),
+        );
+        const text = reply.serialize({ traders: top.slice(0, limit), period, filter }) as string;
+        return { text, until: windowEnd(now, ttl) };
+      });
+      return sendSerialized(reply, body);
     },
   );
 };

@@ -61,7 +61,7 @@ const ResolvedRow = Type.Object({
   whales_no: Type.Integer(),
 });
 
-const HOT_CACHE_MS = 60_000;
+export const HOT_CACHE_MS = 60_000;
 const HOT_CACHED_ROWS = 100;
 const CATEGORY_STATS_CACHE_MS = 10 * 60_000;
 const RESOLVED_UNPREFIXED_MAX = 100;
@@ -210,18 +210,23 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const minutes = hotWindowMinutes(request.query.minutes);
       const limit = request.query.limit as number;
-      const { value } = await ctx.platform.cache.getOrLoad(`markets:hot:${minutes}`, HOT_CACHE_MS, async () => {
-        const now = clock.now();
-        return {
-          markets: await hotMarketsByWhaleTrades(ctx.store, await indexOf(ctx), now, minutes, HOT_CACHED_ROWS),
-          as_of: now,
-        };
+      // Kept serialized per window and limit until the shared copy it is cut from is HOT_CACHE_MS old.
+      const body = await listAnswers.get(`hot|${minutes}|${limit}`, async () => {
+        const { value } = await ctx.platform.cache.getOrLoad(`markets:hot:${minutes}`, HOT_CACHE_MS, async () => {
+          const now = clock.now();
+          return {
+            markets: await hotMarketsByWhaleTrades(ctx.store, await indexOf(ctx), now, minutes, HOT_CACHED_ROWS),
+            as_of: now,
+          };
+        });
+        const markets = value.markets.slice(0, limit);
+        const text = reply.serialize({ markets, minutes, count: markets.length, as_of: value.as_of }) as string;
+        return { text, until: value.as_of + HOT_CACHE_MS / 1000 };
       });
-      const markets = value.markets.slice(0, limit);
-      return { markets, minutes, count: markets.length, as_of: value.as_of };
+      return sendSerialized(reply, body);
     },
   );
 
