@@ -225,27 +225,20 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     expect(await lastTs()).toBeGreaterThanOrEqual(lastFill.ts);
   });
 
-  it("has written what a backfill's batch deferred once idle() resolves, not seconds later", async () => {
-    const clock = new ManualClock((world.end + 3_600) * 1000);
-    const { store, deriver, batches } = await halfway(clock);
-    const wallet = batches[0]!.fills[0]!.wallet;
-    const before = await storedTrades(store, wallet);
-    await deriver.onCommitted(batches[0]!);
-    expect(await storedTrades(store, wallet)).toBe(before);
-    await deriver.idle();
-    expect(await storedTrades(store, wallet)).toBe(before + count(batches[0]!, wallet));
-  });
-
-  it("writes what a backfill's batch deferred when stopped, instead of dropping it", async () => {
-    const clock = new ManualClock((world.end + 3_600) * 1000);
-    const { store, deriver, batches } = await halfway(clock);
-    const wallet = batches[0]!.fills[0]!.wallet;
-    const before = await storedTrades(store, wallet);
-    await deriver.onCommitted(batches[0]!);
-    expect(await storedTrades(store, wallet)).toBe(before);
-    await deriver.stop();
-    expect(await storedTrades(store, wallet)).toBe(before + count(batches[0]!, wallet));
-  });
+  // idle() runs it now, not seconds later; stop() runs it instead of dropping it.
+  it.each(["idle", "stop"] as const)(
+    "has written what a backfill's batch deferred once %s() resolves",
+    async (step) => {
+      const clock = new ManualClock((world.end + 3_600) * 1000);
+      const { store, deriver, batches } = await halfway(clock);
+      const wallet = batches[0]!.fills[0]!.wallet;
+      const before = await storedTrades(store, wallet);
+      await deriver.onCommitted(batches[0]!);
+      expect(await storedTrades(store, wallet)).toBe(before);
+      await deriver[step]();
+      expect(await storedTrades(store, wallet)).toBe(before + count(batches[0]!, wallet));
+    },
+  );
 
   it("snapshots each day as its first event arrives and writes hourly points as the clock passes hours", async () => {
     // The clock follows the events, as it does when the ingest keeps up.

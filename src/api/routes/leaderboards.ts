@@ -228,13 +228,13 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
       const ttl = ctx.config.boards.leaderboardCacheSeconds;
       const name = `boards:traders:${generation}:${period}:${filter}`;
       // Kept serialized per limit until the shared figure it is cut from is computed again.
-      const now = ctx.platform.clock.now();
-      const body = await traderAnswers.get(`${name}|${limit}|${windowEnd(now, ttl)}`, async () => {
+      const until = windowEnd(ctx.platform.clock.now(), ttl);
+      const body = await traderAnswers.get(`${name}|${limit}|${until}`, async () => {
         const top = await cachedAsOf(ctx.platform, name, ttl, async (at) =>
           traderRows(wallets, await periodPnl(ctx.store, wallets, period, at), filter, TRADERS_MAX_LIMIT),
         );
         const text = reply.serialize({ traders: top.slice(0, limit), period, filter }) as string;
-        return { text, until: windowEnd(now, ttl) };
+        return { text, until };
       });
       return sendSerialized(reply, body);
     },
