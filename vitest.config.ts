@@ -53,6 +53,7 @@ const BACKEND_SUITES = [
   "src/isw/webhooks/dispatcher.test.ts",
   "src/platform/platform.test.ts",
   "src/platform/rate-limiter.test.ts",
+  "src/store/stamp-reads.test.ts",
   "src/store/store.test.ts",
   "src/store/wallet-market-fills-index.test.ts",
   "src/store/wallet-names.test.ts",

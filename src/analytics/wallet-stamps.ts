@@ -1,11 +1,12 @@
 /**
- * What a wallet's kept answers were computed from, read per request by one indexed row each, so that an answer kept
- * serialized is sent again only while its inputs are unchanged: a new fill of the wallet (its latest fill), or a
+ * What a wallet's kept answers were computed from, read per request by one indexed row each (remembered on SQLite
+ * while the store is unchanged: src/store/stamp-reads.ts), so that an answer kept serialized is sent again only
+ * while its inputs are unchanged: a new fill of the wallet (its latest fill), or a
  * write of its ledger rows (the Deriver writes a wallet's positions in the transaction that writes its statistics).
  */
 import type { Store } from "../store/database.js";
 import { marketDailyPricesStamp } from "../store/market-daily-prices.js";
-import { firstRow, queryRows } from "../store/raw-sql.js";
+import { stampRow, stampRows } from "../store/stamp-reads.js";
 
 /** The wallet's latest fill (by time, then as stored): moves with each fill stored after the others. */
 export function fillsStamp(store: Store, wallet: string): Promise<string> {
@@ -14,7 +15,7 @@ export function fillsStamp(store: Store, wallet: string): Promise<string> {
 
 /** The wallet's statistics row as last written: moves with each write of its positions and statistics. */
 export async function ledgerStamp(store: Store, wallet: string): Promise<string> {
-  const row = await firstRow<Parameters<typeof statsRowStamp>[0]>(store.db, store.kind, LEDGER_STAMP, [wallet]);
+  const row = await stampRow<Parameters<typeof statsRowStamp>[0]>(store, LEDGER_STAMP, [wallet]);
   return row ? statsRowStamp(row) : "none";
 }
 
@@ -78,7 +79,7 @@ interface SyncStampRow {
 const SYNC_STAMP = "select synced_at, status, updated_at, closed_positions_count from wallet_sync where wallet = ?";
 
 function readSyncStamp(store: Store, wallet: string): Promise<SyncStampRow | undefined> {
-  return firstRow<SyncStampRow>(store.db, store.kind, SYNC_STAMP, [wallet]);
+  return stampRow<SyncStampRow>(store, SYNC_STAMP, [wallet]);
 }
 
 function syncStampOf(sync: SyncStampRow | undefined): string {
@@ -97,7 +98,7 @@ export function marketFillsStamp(store: Store, conditionId: string): Promise<str
 export async function marketTradesStamp(store: Store, conditionId: string): Promise<string> {
   const [fills, priced] = await Promise.all([
     marketFillsStamp(store, conditionId),
-    marketDailyPricesStamp(store.db, store.kind, conditionId),
+    marketDailyPricesStamp(store, conditionId),
   ]);
   return `${fills}|${priced}`;
 }
@@ -114,9 +115,8 @@ export async function walletMarketFillsStamp(
   at: number,
 ): Promise<string> {
   // Plain text: compiling the query builder's form cost as much as the read (a stamp is read per request).
-  const [row] = await queryRows<{ n: number; last: number | null }>(
-    store.db,
-    store.kind,
+  const [row] = await stampRows<{ n: number; last: number | null }>(
+    store,
     at > 0 ? `${WALLET_MARKET_COUNT} and ts <= ?` : WALLET_MARKET_COUNT,
     at > 0 ? [wallet, conditionId, at] : [wallet, conditionId],
   );
@@ -132,6 +132,6 @@ const LATEST_FILL = {
 
 /** The latest fill of a wallet or a market, read through its (key, ts) index. */
 async function latestFillStamp(store: Store, key: "wallet" | "condition_id", value: string): Promise<string> {
-  const row = await firstRow<{ id: number; ts: number }>(store.db, store.kind, LATEST_FILL[key], [value]);
+  const row = await stampRow<{ id: number; ts: number }>(store, LATEST_FILL[key], [value]);
   return row ? `${row.id}@${row.ts}` : "none";
 }

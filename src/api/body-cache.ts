@@ -7,6 +7,7 @@ import { BoundedMap, type MapBounds } from "../platform/bounded-map.js";
 import type { Clock } from "../platform/clock.js";
 import { metrics } from "../platform/metrics.js";
 import { gzipEtag, strongEtag } from "./etag.js";
+import { closeGzip, type OpenGzip, openGzip } from "./gzip-tail.js";
 
 const BODY_OVERHEAD_BYTES = 512;
 
@@ -17,22 +18,25 @@ const BODY_OVERHEAD_BYTES = 512;
  */
 export class SerializedBody {
   private gzipped: Buffer | undefined;
+  private opened: OpenGzip | undefined;
   private hashed: string | undefined;
 
   constructor(
     readonly json: Buffer,
     /** Smaller answers are never compressed (GZIP_MIN_BYTES; 0: none is). */
     private readonly gzipMinBytes: number,
+    /** The head of answers that each request ends with its own tail (src/api/gzip-tail.ts): kept open, not gzipped. */
+    readonly openEnded = false,
   ) {}
 
   /**
    * The JSON gets a memory block of its own: a short Buffer.from slice would hold a whole shared 8 KiB pool block
    * for as long as it is kept, beyond what the cache that keeps it counts.
    */
-  static of(text: string, gzipMinBytes: number): SerializedBody {
+  static of(text: string, gzipMinBytes: number, openEnded = false): SerializedBody {
     const json = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     json.write(text);
-    return new SerializedBody(json, gzipMinBytes);
+    return new SerializedBody(json, gzipMinBytes, openEnded);
   }
 
   get compressible(): boolean {
@@ -45,11 +49,18 @@ export class SerializedBody {
    * for), and its objects (measured about 300 bytes on the heap, and the memory blocks' bookkeeping outside it).
    */
   get keptBytes(): number {
-    return BODY_OVERHEAD_BYTES + this.json.length + (this.compressible ? this.gzip().length : 0);
+    if (!this.compressible) return BODY_OVERHEAD_BYTES + this.json.length;
+    const compressed = this.openEnded ? this.openGzip().start : this.gzip();
+    return BODY_OVERHEAD_BYTES + this.json.length + compressed.length;
   }
 
   gzip(): Buffer {
-    return (this.gzipped ??= gzipSync(this.json));
+    return (this.gzipped ??= this.openEnded ? closeGzip(this.openGzip(), Buffer.alloc(0)) : gzipSync(this.json));
+  }
+
+  /** The gzip form left open for a tail, made on first need. */
+  openGzip(): OpenGzip {
+    return (this.opened ??= openGzip(this.json));
   }
 
   /** The strong ETag of the JSON (src/api/etag.ts), hashed once for as long as the answer is kept. */
@@ -88,6 +99,8 @@ export class LocalBodyCache {
     /** GZIP_MIN_BYTES (0: kept answers are never compressed). */
     private readonly gzipMinBytes = 0,
     private readonly admitted: () => boolean = () => true,
+    /** Answers are heads that each request ends with its own tail (`SerializedBody.openEnded`). */
+    private readonly openEnded = false,
   ) {
     this.entries = new BoundedMap(bounds);
   }
@@ -115,7 +128,7 @@ export class LocalBodyCache {
     const loading = compute(now)
       .then((answer) => {
         const { text, until } = typeof answer === "string" ? { text: answer, until: Number.POSITIVE_INFINITY } : answer;
-        const body = SerializedBody.of(text, this.gzipMinBytes);
+        const body = SerializedBody.of(text, this.gzipMinBytes, this.openEnded);
         if (keep && until > now)
           this.entries.set(
             key,

@@ -19,17 +19,20 @@ export function gzipEtag(etag: string): string {
 }
 
 /**
- * Whether If-None-Match names `etag` (RFC 9110 13.1.2: `*`, or a list compared weakly, a `W/` prefix ignored).
+ * Whether If-None-Match names `etag` (RFC 9110 13.1.2: `*`, or a list compared weakly, `W/` prefixes ignored).
  * Entity tags hold no commas, so the list splits on them.
  */
 export function noneMatchHolds(header: string | string[] | undefined, etag: string): boolean {
   if (header === undefined) return false;
+  const ours = opaque(etag);
   for (const part of (Array.isArray(header) ? header.join(",") : header).split(",")) {
     const tag = part.trim();
-    if (tag === "*" || (tag.startsWith("W/") ? tag.slice(2) : tag) === etag) return true;
+    if (tag === "*" || opaque(tag) === ours) return true;
   }
   return false;
 }
+
+const opaque = (tag: string): string => (tag.startsWith("W/") ? tag.slice(2) : tag);
 
 export function registerEtags(app: FastifyInstance): void {
   app.addHook("onSend", (request, reply, payload, done) => {

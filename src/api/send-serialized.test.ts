@@ -2,6 +2,7 @@ import Fastify from "fastify";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { SerializedBody } from "./body-cache.js";
+import { registerEtags } from "./etag.js";
 import { acceptsGzip, sendSerialized } from "./send-serialized.js";
 
 describe("acceptsGzip", () => {
@@ -52,5 +53,36 @@ describe("sendSerialized", () => {
       expect(res.headers["content-encoding"], url).toBeUndefined();
       expect(res.headers.vary, url).toBeUndefined();
     }
+  });
+});
+
+describe("sendSerialized with a per-request tail", () => {
+  const head = JSON.stringify({ rows: Array.from({ length: 200 }, (_, i) => ({ i, q: `market ${i}` })) }).slice(0, -1);
+  const kept = SerializedBody.of(head, 1024, true);
+  let requests = 0;
+  const app = Fastify();
+  registerEtags(app);
+  app.get("/tailed", (_request, reply) => sendSerialized(reply, kept, `,"n":${++requests}}`));
+
+  it("sends the kept head and this request's tail, compressed or plain, under the head's weak ETag", async () => {
+    const packed = await app.inject({ url: "/tailed", headers: { "accept-encoding": "gzip" } });
+    expect(packed.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(packed.rawPayload).toString()).toBe(`${head},"n":1}`);
+    expect(packed.rawPayload.length).toBeLessThan(head.length / 4);
+    const plain = await app.inject({ url: "/tailed" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe(`${head},"n":2}`);
+    expect(plain.headers.etag).toBe(`W/${kept.etag}`);
+    expect(packed.headers.etag).toBe(`W/${kept.gzipEtag}`);
+  });
+
+  it("revalidates with 304 although each request's tail differs", async () => {
+    const first = await app.inject({ url: "/tailed", headers: { "accept-encoding": "gzip" } });
+    const again = await app.inject({
+      url: "/tailed",
+      headers: { "accept-encoding": "gzip", "if-none-match": String(first.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply } from "fastify";
 import type { SerializedBody } from "./body-cache.js";
+import { closeGzip } from "./gzip-tail.js";
 
 /** The last Accept-Encoding header read and its answer: clients send the same one request after request. */
 let lastHeader = "";
@@ -35,13 +36,19 @@ function parseAcceptsGzip(text: string): boolean {
 
 /**
  * Sends an answer serialized earlier (by the route's own serializer), compressed when the client accepts it, with
- * the ETag it keeps (src/api/etag.ts answers If-None-Match); a bare Buffer is hashed by the ETag hook.
+ * the ETag it keeps (src/api/etag.ts answers If-None-Match). With a `tail`, the kept body is the head of an answer
+ * that this request ends (a search's `_elapsed_ms`): its ETag is the head's, weak, as the tails differ.
  */
-export function sendSerialized(reply: FastifyReply, body: SerializedBody | Buffer): FastifyReply {
+export function sendSerialized(reply: FastifyReply, body: SerializedBody, tail?: string): FastifyReply {
   reply.type("application/json; charset=utf-8");
-  if (Buffer.isBuffer(body)) return reply.send(body);
-  if (!body.compressible) return reply.header("etag", body.etag).send(body.json);
-  reply.header("vary", "accept-encoding");
-  if (!acceptsGzip(reply.request.headers["accept-encoding"])) return reply.header("etag", body.etag).send(body.json);
-  return reply.header("content-encoding", "gzip").header("etag", body.gzipEtag).send(body.gzip());
+  const gzip = body.compressible && acceptsGzip(reply.request.headers["accept-encoding"]);
+  if (body.compressible) reply.header("vary", "accept-encoding");
+  if (gzip) reply.header("content-encoding", "gzip");
+  if (tail !== undefined) {
+    const tailBytes = Buffer.from(tail);
+    reply.header("etag", `W/${gzip ? body.gzipEtag : body.etag}`);
+    return reply.send(gzip ? closeGzip(body.openGzip(), tailBytes) : Buffer.concat([body.json, tailBytes]));
+  }
+  if (!gzip) return reply.header("etag", body.etag).send(body.json);
+  return reply.header("etag", body.gzipEtag).send(body.gzip());
 }

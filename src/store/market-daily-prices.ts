@@ -7,7 +7,9 @@
  */
 import { sql, type Kysely } from "kysely";
 import type { StoreKind } from "./migrations/column-types.js";
+import type { Store } from "./database.js";
 import { inSlices, placeholders, queryRows } from "./raw-sql.js";
+import { stampRows } from "./stamp-reads.js";
 import { marketSideFills, type Database, type MarketDailyPricesTable } from "./schema.js";
 
 const DAY = 86_400;
@@ -72,10 +74,9 @@ export async function readMarketDailyPrices(
 }
 
 /** How many of the market's fills the table holds: it moves when the Deriver writes a batch's fills there. */
-export async function marketDailyPricesStamp(db: Kysely<Database>, kind: StoreKind, conditionId: string) {
-  const [row] = await queryRows<{ n: number | null }>(
-    db,
-    kind,
+export async function marketDailyPricesStamp(store: Store, conditionId: string) {
+  const [row] = await stampRows<{ n: number | null }>(
+    store,
     "select sum(trades) as n from market_daily_prices where condition_id = ?",
     [conditionId],
   );

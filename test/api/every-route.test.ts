@@ -104,7 +104,7 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
     expect(failures).toEqual([]);
   }, 120_000);
 
-  it("gives every 200 answer a strong ETag, and answers 304 without a body to If-None-Match while the body is the same", async () => {
+  it("gives every 200 answer an ETag (weak where a field is the request's own), and answers 304 without a body to If-None-Match while the answer is the same", async () => {
     const failures: string[] = [];
     let revalidated = 0;
     for (const { url } of await operationUrls()) {
@@ -112,11 +112,15 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
         const first = await call(url, { "accept-encoding": encoding });
         if (first.statusCode !== 200) continue;
         const etag = first.headers.etag;
-        if (typeof etag !== "string" || !/^"[A-Za-z0-9_-]{27}(-gz)?"$/.test(etag)) {
+        // Weak (W/) only where one field is this request's own (the searches' _elapsed_ms): the rest is the same.
+        if (typeof etag !== "string" || !/^(W\/)?"[A-Za-z0-9_-]{27}(-gz)?"$/.test(etag)) {
           failures.push(`${url} (${encoding}): ETag ${etag}`);
           continue;
         }
-        const again = await call(url, { "accept-encoding": encoding, "if-none-match": `"other", W/${etag}` });
+        const again = await call(url, {
+          "accept-encoding": encoding,
+          "if-none-match": `"other", W/${etag.replace(/^W\//, "")}`,
+        });
         if (again.statusCode === 304) {
           revalidated++;
           if (again.rawPayload.length !== 0 || again.headers.etag !== etag || again.headers.vary !== first.headers.vary)

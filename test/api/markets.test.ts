@@ -1,4 +1,5 @@
 /** /api/v2/markets/search, /hot, /category-stats, /resolved over the simulated world. */
+import { gunzipSync } from "node:zlib";
 import { AT, servedAs } from "../support/served-numbers.js";
 import { hotWindowMinutes } from "../../src/analytics/markets-lists.js";
 import { HOT_CACHE_MS } from "../../src/api/routes/markets.js";
@@ -149,6 +150,20 @@ describe("GET /api/v2/markets/search", () => {
     } finally {
       t.clock.set(t.now * 1000);
     }
+  });
+
+  it("sends a search compressed to a client that accepts gzip, revalidated by its weak ETag", async () => {
+    const url = "/api/v2/markets/search?limit=200&max_days=3650";
+    const plain = await getJson(t, url);
+    const packed = await t.app.inject({ url, headers: { "accept-encoding": "gzip" } });
+    expect(packed.headers["content-encoding"]).toBe("gzip");
+    const unpacked = JSON.parse(gunzipSync(packed.rawPayload).toString());
+    expect({ ...unpacked, _elapsed_ms: 0 }).toEqual({ ...plain.body, _elapsed_ms: 0 });
+    expect(packed.rawPayload.length).toBeLessThan(JSON.stringify(plain.body).length / 3);
+    const etag = String(packed.headers.etag);
+    expect(etag.startsWith("W/")).toBe(true);
+    const again = await t.app.inject({ url, headers: { "accept-encoding": "gzip", "if-none-match": etag } });
+    expect(again.statusCode).toBe(304);
   });
 
   it("matches free text on every word, and a venue URL, slug or condition id exactly", async () => {

@@ -81,8 +81,9 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
     clock,
     ctx.config.markets.searchCacheSeconds,
     { maxEntries: ctx.config.markets.searchCachedAnswers, maxBytes: mebibytes(ctx.config.markets.searchCachedMb) },
-    0,
+    ctx.config.server.gzipMinBytes,
     () => ctx.readiness.ready,
+    true,
   );
 
   const listAnswers = new LocalBodyCache(
@@ -177,7 +178,7 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
         return text.slice(0, -ELAPSED_LAST.length);
       });
       const elapsed = Math.round((performance.now() - started) * 1000) / 1000;
-      return sendSerialized(reply, Buffer.concat([head.json, Buffer.from(`${ELAPSED_FIELD}${elapsed}}`)]));
+      return sendSerialized(reply, head, `${ELAPSED_FIELD}${elapsed}}`);
     },
   );
 
