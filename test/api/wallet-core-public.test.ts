@@ -177,7 +177,7 @@ describe("batch calls", () => {
       method: "POST",
       url: "/api/public/v1/wallets/overview",
       headers: keyed(),
-      payload: { wallets: [a, b, UNKNOWN, CONTRACT, "no-such-trader"] },
+      payload: { wallets: [a, b, UNKNOWN, CONTRACT, 'no"such\\trader'] },
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers["x-ratelimit-consumed"]).toBe("5");
@@ -186,6 +186,8 @@ describe("batch calls", () => {
     expect(body.wallets.map((w: any) => w.status)).toEqual(["ok", "ok", "not_found", "not_found", "not_found"]);
     expect(body.wallets[0].overview).toEqual((await get(`/api/v2/wallet/${a}/overview`)).body);
     expect(body.wallets[3]).toMatchObject({ is_contract: true, contract_type: "CTF Exchange V1", overview: null });
+    // Each item as sent, escaped: the answer is composed from kept overviews, not serialized whole.
+    expect(body.wallets[4]).toEqual({ wallet: 'no"such\\trader', address: null, status: "not_found", overview: null });
     const tooMany = Array.from({ length: 51 }, (_, i) => `0x${i.toString(16).padStart(40, "0")}`);
     expect(
       (

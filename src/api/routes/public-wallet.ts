@@ -4,6 +4,7 @@
  * the batch calls over many wallets.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyReply } from "fastify";
 import { Type } from "typebox";
 import { openPositions } from "../../analytics/wallet-positions.js";
 import { access, batch } from "../access.js";
@@ -20,6 +21,8 @@ import { BatchStatus, PositionsEnvelope, V1Positions, View, WalletOverview } fro
 const TAGS = ["public v1"];
 const RETRY_AFTER_SECONDS = 30;
 const OVERVIEW_BATCH_MAX = 50;
+const NULL_JSON = Buffer.from("null");
+const CLOSE_ITEM = Buffer.from("}");
 const POSITIONS_BATCH_MAX = 20;
 
 const AddressOrName = Type.String({
@@ -174,23 +177,21 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const degraded = load.degraded();
-      const wallets = [];
-      for (const input of request.body.wallets) {
+      // Each overview as the v1 overview route keeps it serialized, placed as it is: a batch serializes only its
+      // items' few own fields, not fifty overviews again (the answer's schema is documented, not applied).
+      const parts: Buffer[] = [Buffer.from('{"wallets":[')];
+      for (const [i, input] of request.body.wallets.entries()) {
         const item = await batchItem(input);
-        if (item.status !== "ok" || !item.address) {
-          wallets.push({ ...item, overview: null });
-          continue;
-        }
-        const state = await reads.warmOrQueue(item.address);
-        if (state !== "warm") {
-          wallets.push({ ...item, status: state, overview: null });
-          continue;
-        }
-        wallets.push({ ...item, overview: await reads.overview(item.address, "proxy", degraded) });
+        const state = item.status === "ok" && item.address ? await reads.warmOrQueue(item.address) : item.status;
+        const overview =
+          state === "warm" ? (await overviews.proxyView(reply, item.address as string, degraded)).json : NULL_JSON;
+        const fields = JSON.stringify({ ...item, status: state === "warm" ? "ok" : state });
+        parts.push(Buffer.from(`${i > 0 ? "," : ""}${fields.slice(0, -1)},"overview":`), overview, CLOSE_ITEM);
       }
-      return { wallets, count: wallets.length };
+      parts.push(Buffer.from(`],"count":${request.body.wallets.length}}`));
+      return (reply as FastifyReply).type("application/json; charset=utf-8").send(Buffer.concat(parts));
     },
   );
 

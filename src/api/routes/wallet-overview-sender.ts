@@ -7,10 +7,11 @@ import type { FastifyReply } from "fastify";
 import { lookupCounterOf } from "../../analytics/lookups.js";
 import type { OverviewBody, WalletView } from "../../analytics/wallet-overview.js";
 import { mebibytes } from "../../platform/bounded-map.js";
-import { LocalBodyCache } from "../body-cache.js";
+import { LocalBodyCache, type SerializedBody } from "../body-cache.js";
 import type { AppContext } from "../context.js";
 import { clientOf } from "../gate.js";
 import { sendSerialized } from "../send-serialized.js";
+import { WalletOverview } from "./wallet-schemas.js";
 
 export class OverviewSender {
   private readonly bodies: LocalBodyCache;
@@ -42,14 +43,31 @@ export class OverviewSender {
       lookups.record(body.profile.proxy_wallet, wallets.now(), reply.request.ip);
       return body;
     }
-    const key = `${address.toLowerCase()}|${degraded ? 1 : 0}`;
-    const json = await this.bodies.get(key, async () => {
-      const body = await wallets.overview(address, "proxy", degraded);
-      if (this.proxyOfBody.size >= this.ctx.config.wallet.overviewCachedBodies) this.proxyOfBody.clear();
-      this.proxyOfBody.set(key, body.profile.proxy_wallet);
-      return reply.serialize(body) as string;
-    });
-    lookups.record(this.proxyOfBody.get(key) ?? address.toLowerCase(), wallets.now(), reply.request.ip);
+    const json = await this.proxyView(reply, address, degraded);
+    lookups.record(
+      this.proxyOfBody.get(keyOf(address, degraded)) ?? address.toLowerCase(),
+      wallets.now(),
+      reply.request.ip,
+    );
     return sendSerialized(reply, json);
   }
+
+  /**
+   * The proxy view of `address` serialized by the overview's schema (whatever route `reply` answers), kept for the
+   * overview window: the overview routes send it, the batch of overviews places it in its answer as it is.
+   */
+  proxyView(reply: FastifyReply, address: string, degraded: boolean): Promise<SerializedBody> {
+    const key = keyOf(address, degraded);
+    return this.bodies.get(key, async () => {
+      const body = await this.ctx.wallets.overview(address, "proxy", degraded);
+      if (this.proxyOfBody.size >= this.ctx.config.wallet.overviewCachedBodies) this.proxyOfBody.clear();
+      this.proxyOfBody.set(key, body.profile.proxy_wallet);
+      return reply.serializeInput(body as unknown as Record<string, unknown>, OVERVIEW_SCHEMA) as string;
+    });
+  }
 }
+
+/** The overview's response schema, as Fastify's `serializeInput` types it (one object: its serializer is compiled once). */
+const OVERVIEW_SCHEMA = WalletOverview as unknown as Record<string, unknown>;
+
+const keyOf = (address: string, degraded: boolean) => `${address.toLowerCase()}|${degraded ? 1 : 0}`;
