@@ -6,6 +6,7 @@
  */
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { setFlagsFromString } from "node:v8";
 import { buildApp, httpServerOptions } from "../api/app.js";
 import { appContext, type AppInput } from "../api/context.js";
 import { healthRoutes } from "../api/routes/health.js";
@@ -68,7 +69,16 @@ async function buildHealthApp(input: AppInput, logger: Logger): Promise<FastifyI
   return app;
 }
 
+/**
+ * V8 moves an allocation site to old-generation allocation when most of its objects survived young collections,
+ * as the start-up's loads make them do; the same sites then allocate each request's short-lived objects there, and
+ * the old generation grew by about 100 MB a second under load until its next full collection: peak RSS 1,045-1,140 MB
+ * in a third of the bench's fresh services, 767-844 MB in all of them without it (docs/decisions.md, "Peak RSS").
+ */
+const V8_FLAGS = "--no-allocation-site-pretenuring";
+
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
+  setFlagsFromString(V8_FLAGS);
   const logger = options.logger ?? createLogger(config.server.logLevel);
   const store = await openConfiguredStore(config);
   try {
