@@ -6,7 +6,9 @@
  * - Top Size and Top Shares: every open position of the side, whoever holds it.
  */
 import { teamOf, yesPct, type OutcomeSide } from "../ledger/index.js";
+import type { Kysely } from "kysely";
 import type { Store } from "../store/database.js";
+import type { Database } from "../store/schema.js";
 import { fromMicro } from "../venue/units.js";
 
 export interface HolderRow {
@@ -82,15 +84,9 @@ function ranking(rows: HolderRow[], by: (r: HolderRow) => number, top: number): 
   return { top: shown, all: aggregates(sorted), shown: aggregates(shown) };
 }
 
-/** Holders of a market's open positions, ranked; `priceYes` null when the market has no price. */
-export async function marketHolders(
-  store: Store,
-  conditionId: string,
-  priceYes: number | null,
-  minUsd: number,
-  top = 10,
-): Promise<MarketHolders> {
-  const rows: PositionJoin[] = await store.db
+/** Every open position of a market with its holder's statistics and names (read from migration 0025's index). */
+export function holdersQuery(db: Kysely<Database>, conditionId: string) {
+  return db
     .selectFrom("positions as p")
     .leftJoin("wallet_stats as s", "s.wallet", "p.wallet")
     .leftJoin("wallets as w", "w.address", "p.wallet")
@@ -108,8 +104,18 @@ export async function marketHolders(
       "s.total_pnl",
       "s.is_smart",
       "s.is_farmer",
-    ])
-    .execute();
+    ]);
+}
+
+/** Holders of a market's open positions, ranked; `priceYes` null when the market has no price. */
+export async function marketHolders(
+  store: Store,
+  conditionId: string,
+  priceYes: number | null,
+  minUsd: number,
+  top = 10,
+): Promise<MarketHolders> {
+  const rows: PositionJoin[] = await holdersQuery(store.db, conditionId).execute();
   const bySide: Record<OutcomeSide, HolderRow[]> = { YES: [], NO: [] };
   const net = new Map<string, { yes: HolderRow | null; no: HolderRow | null; smart: boolean }>();
   for (const r of rows) {

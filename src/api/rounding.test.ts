@@ -1,20 +1,26 @@
 import fc from "fast-check";
-import { Type } from "typebox";
+import { Type, type TSchema } from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApp, type TestApp } from "../../test/support/app.js";
+import { Nullable } from "./nullable.js";
 import { decimalsOf, roundingFor } from "./rounding.js";
 
-describe("roundingFor", () => {
+const nullables = [
+  { form: "anyOf", nullable: <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]) },
+  { form: "a list of types", nullable: <T extends TSchema>(schema: T) => Nullable(schema) },
+];
+
+describe.each(nullables)("roundingFor, nullable fields as $form", ({ nullable }) => {
   const Row = Type.Object({
     wallet: Type.String(),
     total_pnl: Type.Number(),
-    win_rate: Type.Union([Type.Number(), Type.Null()]),
+    win_rate: nullable(Type.Number()),
     trades: Type.Integer(),
     sparkline: Type.Array(Type.Number()),
   });
   const Body = Type.Object({
     rows: Type.Array(Row),
-    best: Type.Union([Row, Type.Null()]),
+    best: nullable(Row),
     moves: Type.Record(Type.String(), Type.Object({ usd: Type.Number(), price: Type.Number() })),
     lat: Type.Number(),
   });

@@ -97,9 +97,14 @@ function variantsOf(schema: Schema): Schema[] {
   return [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])];
 }
 
+/** Whether `schema` has `type` (alone, or in a list of types such as `["number", "null"]`: src/api/nullable.ts). */
+function hasType(schema: Schema, type: string): boolean {
+  return Array.isArray(schema.type) ? schema.type.includes(type) : schema.type === type;
+}
+
 function isNumeric(schema: Schema): boolean {
-  if (schema.type === "number") return true;
-  return variantsOf(schema).some((s) => s.type === "number");
+  if (hasType(schema, "number")) return true;
+  return variantsOf(schema).some((s) => hasType(s, "number"));
 }
 
 /** A walk rounding the named number fields under `schema`, or null when nothing under it is rounded. */
@@ -108,7 +113,7 @@ function walkFor(schema: Schema, decimals?: number): Walk | null {
     const round = roundTo(decimals);
     return (value) => (typeof value === "number" ? round(value) : value);
   }
-  if (decimals !== undefined && schema.type === "array" && schema.items && isNumeric(schema.items)) {
+  if (decimals !== undefined && hasType(schema, "array") && schema.items && isNumeric(schema.items)) {
     const round = roundTo(decimals);
     return (value) => (Array.isArray(value) ? value.map((v) => (typeof v === "number" ? round(v) : v)) : value);
   }
@@ -120,7 +125,7 @@ function walkFor(schema: Schema, decimals?: number): Walk | null {
     // parts name different fields: each value is walked by every one's walk, which rounds only the fields it names.
     return (value) => variants.reduce((v, walk) => walk(v), value);
   }
-  if (schema.type === "array" && schema.items) {
+  if (hasType(schema, "array") && schema.items) {
     const item = walkFor(schema.items);
     return item ? (value) => (Array.isArray(value) ? value.map(item) : value) : null;
   }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import { summaryFillsSql } from "../analytics/wallet-market.js";
 import type { Store } from "./database.js";
+import { indexNamesOf } from "./testing/index-names.js";
 import { createDeferredFillIndexes, deferredFillIndexesPresent, dropDeferredFillIndexes } from "./fills.js";
 import { walletMarketFillSums } from "./migrations/0024_wallet_market_fill_sums.js";
 import { dialectText } from "./raw-sql.js";
@@ -22,20 +23,7 @@ describe.each(storeBackends)("fills_wallet_condition_sums on $kind", (backend) =
   });
   afterAll(async () => dispose?.());
 
-  const indexNames = async (): Promise<string[]> => {
-    const rows =
-      store.kind === "sqlite"
-        ? (
-            await sql<{
-              name: string;
-            }>`select name from sqlite_master where type = 'index' and tbl_name = 'fills'`.execute(store.db)
-          ).rows
-        : (
-            await sql<{ name: string }>`select indexname as name from pg_indexes
-            where schemaname = current_schema() and tablename = 'fills'`.execute(store.db)
-          ).rows;
-    return rows.map((r) => r.name);
-  };
+  const indexNames = () => indexNamesOf(store, "fills");
   const migrate = () => store.transaction((tx) => walletMarketFillSums.up(tx.db as never, store.kind));
 
   it("replaces the wallet-market index with the covering one, idempotently", async () => {

@@ -4043,9 +4043,13 @@ export interface paths {
                             net_pnl: number;
                             /** @description gross_profit / gross_loss, capped 99.99; 99.99 with profit and no loss; 0 with neither */
                             profit_factor: number;
+                            /** @description mean winning P&L (USD) */
                             avg_win: number | null;
+                            /** @description mean loss, positive (USD) */
                             avg_loss: number | null;
+                            /** @description avg_win / avg_loss */
                             payoff_ratio: number | null;
+                            /** @description net_pnl per closed position (USD) */
                             expectancy: number | null;
                             /** @description up to 5 largest wins, largest first */
                             biggest_wins: {
@@ -4909,6 +4913,7 @@ export interface paths {
                                 question: string | null;
                                 category: ("SPORTS" | "GEOPOLITICS" | "CRYPTO" | "POLITICS" | "ECONOMICS" | "TECH") | null;
                                 side: "YES" | "NO";
+                                /** @description current price of that side */
                                 price: number | null;
                                 /** @description matched whales holding the side now */
                                 whale_count: number;
@@ -7067,7 +7072,9 @@ export interface paths {
                             status: "ready";
                             /** @description model: written by AI_MODEL; deterministic: written from the statistics by rules (no model configured) */
                             generator: "model" | "deterministic";
+                            /** @description the model that wrote it */
                             model: string | null;
+                            /** @description the prompt file it was written with (model reports) */
                             prompt_version: string | null;
                             /** @description unix seconds */
                             generated_at: number;
@@ -7263,6 +7270,7 @@ export interface paths {
                             retry_after_seconds?: number;
                             /** @description failed generation attempts so far */
                             attempts?: number;
+                            /** @description class of the last failure: timeout, model_unreachable, model_http_error, malformed_answer, unsupported_figure, other */
                             last_error?: string | null;
                         };
                     };
@@ -7347,7 +7355,9 @@ export interface paths {
                             status: "ready";
                             /** @description model: written by AI_MODEL; deterministic: written from the statistics by rules (no model configured) */
                             generator: "model" | "deterministic";
+                            /** @description the model that wrote it */
                             model: string | null;
+                            /** @description the prompt file it was written with (model reports) */
                             prompt_version: string | null;
                             /** @description unix seconds */
                             generated_at: number;

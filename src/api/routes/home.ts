@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
+import { Nullable } from "../nullable.js";
 import {
   HOT_MARKETS,
   TOP_WHALES,
@@ -23,8 +24,6 @@ const MINUTE = 60;
 const FIVE_MINUTES = 300;
 const PRESENCE_SET = "home";
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {});
 const Category = Type.Enum(CATEGORIES);
 
 const WhaleMove = Type.Object({

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply } from "fastify";
 import { Type } from "typebox";
+import { Nullable } from "../nullable.js";
 import { BoardTable } from "../../analytics/board-table.js";
 import { BoardAnswers } from "../board-answers.js";
 import { BOARD_SORTS, PERIODS, periodPnl, traderRows, type BoardQuery } from "../../analytics/leaderboard.js";
@@ -27,7 +28,7 @@ const PageLimit = (fallback: number, max: number) =>
   Type.Integer({ minimum: 1, maximum: max, default: fallback, description: `rows to return (1..${max})` });
 
 const Num = (description: string) => Type.Number({ description });
-const NullableNum = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
+const NullableNum = (description: string) => Nullable(Type.Number(), description);
 
 const WhaleRow = Type.Object(
   {

@@ -3,13 +3,13 @@
  * open: docs/decisions.md, "Wallet insights and history").
  */
 import { Type, type TSchema } from "typebox";
+import { Nullable } from "../nullable.js";
 import { CATEGORIES } from "../../venue/categories.js";
 import { access, type Access } from "../access.js";
 import { WalletParams, walletErrorResponses } from "../params.js";
 import { ProxyParam } from "./wallet-schemas.js";
 
-export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {});
+export { Nullable };
 
 export const ProxyQuery = Type.Object({ proxy: ProxyParam });
 export const NoQuery = Type.Object({});

@@ -1,5 +1,6 @@
 /** Response schemas of the wallet core endpoints (they are the OpenAPI document's description of each field). */
 import { Type, type TInteger, type TSchema } from "typebox";
+import { Nullable } from "../nullable.js";
 import { Limit } from "../params.js";
 import { CATEGORIES } from "../../venue/categories.js";
 import { CLOSED_SORTS } from "../../analytics/wallet-positions.js";
@@ -7,8 +8,6 @@ import { CLOSED_SORTS } from "../../analytics/wallet-positions.js";
 /** params.ts `Limit`, typed as the integer it is. */
 export const IntLimit = (options: Parameters<typeof Limit>[0]) => Limit(options) as TInteger;
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {});
 const Usd = (description: string) => Type.Number({ description: `${description} (USD)` });
 
 export const View = Type.Union([Type.Literal("proxy"), Type.Literal("signer"), Type.Literal("union")], {

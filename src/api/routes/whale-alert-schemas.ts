@@ -1,9 +1,8 @@
 /** Response schemas of the Premium whale routes: alerts, their summary, big positions, recent trades, flips, clusters. */
 import { Type, type TSchema } from "typebox";
+import { Nullable } from "../nullable.js";
 import { CATEGORIES } from "../../venue/categories.js";
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {});
 const Side = Type.Union([Type.Literal("YES"), Type.Literal("NO")], {
   description: "the outcome token: YES (outcome index 0) or NO",
 });

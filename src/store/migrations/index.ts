@@ -24,6 +24,7 @@ import { walletHistory } from "./0021_wallet_history.js";
 import { marketSettlementCounts } from "./0022_market_settlement_counts.js";
 import { walletLastMoves } from "./0023_wallet_last_moves.js";
 import { walletMarketFillSums } from "./0024_wallet_market_fill_sums.js";
+import { marketHoldersIndex } from "./0025_market_holders_index.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -47,4 +48,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0022_market_settlement_counts": marketSettlementCounts,
   "0023_wallet_last_moves": walletLastMoves,
   "0024_wallet_market_fill_sums": walletMarketFillSums,
+  "0025_market_holders_index": marketHoldersIndex,
 };
