@@ -7,7 +7,7 @@ import { BoundedMap, type MapBounds } from "../platform/bounded-map.js";
 import type { Clock } from "../platform/clock.js";
 import { metrics } from "../platform/metrics.js";
 import { gzipEtag, strongEtag } from "./etag.js";
-import { closeGzip, type OpenGzip, openGzip } from "./gzip-tail.js";
+import { type OpenGzip, openGzip } from "./gzip-tail.js";
 
 const BODY_OVERHEAD_BYTES = 512;
 
@@ -55,7 +55,7 @@ export class SerializedBody {
   }
 
   gzip(): Buffer {
-    return (this.gzipped ??= this.openEnded ? closeGzip(this.openGzip(), Buffer.alloc(0)) : gzipSync(this.json));
+    return (this.gzipped ??= gzipSync(this.json));
   }
 
   /** The gzip form left open for a tail, made on first need. */

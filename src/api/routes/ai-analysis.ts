@@ -17,7 +17,7 @@ import type { AppContext } from "../context.js";
 import { HttpError, notFound } from "../errors.js";
 import { clientOf } from "../gate.js";
 import { WalletParams, refuseContractAddresses } from "../params.js";
-import { Nullable } from "./wallet-insight-schemas.js";
+import { Nullable } from "../nullable.js";
 
 declare module "fastify" {
   interface FastifyInstance {

@@ -3,7 +3,7 @@
  * trades, a whale's resolved-market history and backtest. Their descriptions are the OpenAPI document's.
  */
 import { Type } from "typebox";
-import { Nullable } from "./market-schemas.js";
+import { Nullable } from "../nullable.js";
 
 const Usd = (description: string) => Type.Number({ description: `${description} (USD)` });
 const Side = Type.Union([Type.Literal("YES"), Type.Literal("NO")], {

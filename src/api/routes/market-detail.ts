@@ -17,13 +17,13 @@ import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
 import { marketTradesStamp } from "../../analytics/wallet-stamps.js";
+import { Nullable } from "../nullable.js";
 import { sendSerialized } from "../send-serialized.js";
 import { Limit } from "../params.js";
 import {
   HolderRowSchema,
   MarketIdParams,
   MarketRowSchema,
-  Nullable,
   WhalesSchema,
   indexOf,
   indexedMarket,

@@ -1,12 +1,10 @@
 /** Response schemas and lookups shared by the market route families (search and lists, one market, public v1 market, drill-downs). */
-import { Type, type TSchema } from "typebox";
+import { Type } from "typebox";
 import { Nullable } from "../nullable.js";
 import type { AppContext } from "../context.js";
 import { marketIndex } from "../../analytics/market-index.js";
 import { findMarket } from "../../analytics/market-detail.js";
 import { notFound } from "../errors.js";
-
-export { Nullable };
 
 export const MarketRowSchema = Type.Object({
   id: Type.String({ description: "the venue's market id" }),

@@ -15,7 +15,8 @@ import type { AppContext } from "../context.js";
 import { sendSerialized } from "../send-serialized.js";
 import { validationError } from "../errors.js";
 import { Limit, Offset, categoryFilter, dayBound } from "../params.js";
-import { MarketRowSchema, Nullable, indexOf } from "./market-schemas.js";
+import { Nullable } from "../nullable.js";
+import { MarketRowSchema, indexOf } from "./market-schemas.js";
 
 const CategoryParam = Type.String({
   default: "",

@@ -10,7 +10,8 @@ import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { sendSerialized } from "../send-serialized.js";
 import { notFound } from "../errors.js";
-import { HolderRowSchema, MarketIdParams, Nullable, WhalesSchema, indexOf, marketNotFound } from "./market-schemas.js";
+import { Nullable } from "../nullable.js";
+import { HolderRowSchema, MarketIdParams, WhalesSchema, indexOf, marketNotFound } from "./market-schemas.js";
 
 const n = (description: string) => Type.Number({ description });
 const wr = (description: string) => Nullable(Type.Number(), description);

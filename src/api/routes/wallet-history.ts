@@ -19,7 +19,8 @@ import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
 import { ledgerStamp, venueSyncStamp, walletFillsStamp } from "../../analytics/wallet-stamps.js";
 import { refuseContractAddresses } from "../params.js";
-import { NoQuery, Nullable, walletRoute } from "./wallet-insight-schemas.js";
+import { Nullable } from "../nullable.js";
+import { NoQuery, walletRoute } from "./wallet-insight-schemas.js";
 
 const TAGS = ["wallet history"];
 

@@ -9,8 +9,6 @@ import { access, type Access } from "../access.js";
 import { WalletParams, walletErrorResponses } from "../params.js";
 import { ProxyParam } from "./wallet-schemas.js";
 
-export { Nullable };
-
 export const ProxyQuery = Type.Object({ proxy: ProxyParam });
 export const NoQuery = Type.Object({});
 

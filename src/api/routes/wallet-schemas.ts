@@ -1,5 +1,5 @@
 /** Response schemas of the wallet core endpoints (they are the OpenAPI document's description of each field). */
-import { Type, type TInteger, type TSchema } from "typebox";
+import { Type, type TInteger } from "typebox";
 import { Nullable } from "../nullable.js";
 import { Limit } from "../params.js";
 import { CATEGORIES } from "../../venue/categories.js";

@@ -1,5 +1,5 @@
 /** Response schemas of the Premium whale routes: alerts, their summary, big positions, recent trades, flips, clusters. */
-import { Type, type TSchema } from "typebox";
+import { Type } from "typebox";
 import { Nullable } from "../nullable.js";
 import { CATEGORIES } from "../../venue/categories.js";
 
