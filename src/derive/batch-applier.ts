@@ -120,7 +120,7 @@ export class BatchApplier {
       // A fill before an hourly point already taken moves its token's price there: its market's holders are derived again.
       if (this.hours.taken(row.ts, now)) for (const holder of d.holdersOf(row.condition_id)) this.rederive.add(holder);
       const read = this.reads.get(row.fill_key);
-      if (!read?.counted) d.countFill(fill);
+      if (!read?.counted) d.fills.add(fill);
       d.observe(row.ts);
       if (read) continue;
       fills.push(fill);
@@ -258,10 +258,7 @@ export class BatchApplier {
       this.pending.positions.size === 0 &&
       this.pending.rewrittenPositions.size === 0 &&
       !(withStats && this.pending.stats.size > 0) &&
-      d.walletFees.size === 0 &&
-      d.walletDailyFills.size === 0 &&
-      d.marketDailyPrices.size === 0 &&
-      d.walletLastMoves.size === 0 &&
+      !d.fills.hasUnwritten() &&
       !refresh
     )
       return;
@@ -290,18 +287,17 @@ export class BatchApplier {
       this.pending.rewrittenPositions.has(w) ? [] : [...markets].flatMap((c) => d.positionRowsIn(w, c)),
     );
     // The fees of the fills counted since the last write, added to the stored sums (cleared once written).
-    const fees = d.walletFees.rows();
-    const walletDays = d.walletDailyFills.rows();
-    // A day's close is its last fill by (ts, id): the ids of the batch's candidates, stored by now.
+    const fees = d.fills.walletFees.rows();
+    const walletDays = d.fills.walletDailyFills.rows();
     // A day's close and a wallet's last move are latest fills by (ts, id): the ids of the batch's candidates, stored by now.
-    const missing = [...d.marketDailyPrices.missingIds(), ...d.walletLastMoves.missingIds()];
+    const missing = [...d.fills.marketDailyPrices.missingIds(), ...d.fills.walletLastMoves.missingIds()];
     if (missing.length > 0) {
       const ids = await fillIdsByKey(this.deps.store.db, this.deps.store.kind, missing);
-      d.marketDailyPrices.withIds(ids);
-      d.walletLastMoves.withIds(ids);
+      d.fills.marketDailyPrices.withIds(ids);
+      d.fills.walletLastMoves.withIds(ids);
     }
-    const prices = d.marketDailyPrices.rows();
-    const lastMoves = d.walletLastMoves.rows();
+    const prices = d.fills.marketDailyPrices.rows();
+    const lastMoves = d.fills.walletLastMoves.rows();
     await this.deps.store.transaction(async (tx) => {
       await deleteWhereIn(tx, "positions", "wallet", rewritten);
       await insertRows(
@@ -318,10 +314,7 @@ export class BatchApplier {
       await upsertRows(tx, "wallet_last_moves", lastMoves, "add");
       if (refresh && stats.length + ranks.length > 0) await bumpStatsGeneration(tx);
     });
-    d.walletFees.clear();
-    d.walletDailyFills.clear();
-    d.marketDailyPrices.clear();
-    d.walletLastMoves.clear();
+    d.fills.written();
     this.pending.positionsWritten();
     if (withStats) this.pending.stats.clear();
   }

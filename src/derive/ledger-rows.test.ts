@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assessWallet, computeRankings, replay } from "../ledger/index.js";
-import { DAY, T0, buy, defaultLedgerConfig, market, micro, sell } from "../ledger/testing/events.js";
+import { assessWallet, replay } from "../ledger/index.js";
+import { T0, buy, defaultLedgerConfig, market, micro, sell } from "../ledger/testing/events.js";
 import { positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
 
 const config = defaultLedgerConfig();

@@ -1,6 +1,6 @@
 /**
  * The rows of `market_daily_prices` (src/store/schema.ts), summed from fills as they are counted:
- * `Derivation.countFill` adds each fill once, as it adds it to its market's totals (market-side fills only, as
+ * `FillCounts.add` (src/derive/fill-counts.ts) adds each fill once, as it adds it to its market's totals (market-side fills only, as
  * those). `rebuild` and the Deriver's warm start replace the table with every stored fill's sums: in SQL by the same
  * rules (src/store/market-daily-prices.ts) up to the replay's watermark, here for the fills stored after it. After
  * that, the Deriver counts each committed batch's new fills and adds their sums to the stored rows, the later close

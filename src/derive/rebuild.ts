@@ -92,7 +92,7 @@ export async function deriveFromStore(
     positions: Math.ceil(fills / 2),
     wallets: Math.max(1_024, Number(previous?.n ?? 0)),
   });
-  derivation.fillTablesInSqlThrough = fills;
+  derivation.fills.inSqlThrough = fills;
   const asOf = Math.min(now, await storedFrontier(store));
   const day = dayStart(asOf);
   const keysAbove = recent?.keysAbove ?? { fills: Number.MAX_SAFE_INTEGER, activity: Number.MAX_SAFE_INTEGER };
@@ -104,7 +104,7 @@ export async function deriveFromStore(
       ? new StreamedHours(firstHour, asOf, derivation.prices, (address) => derivation.lastEventTs(address))
       : null;
   // The leaderboards' 30-day volumes end at the clock, as the API's window did (backfilling, they stay empty).
-  derivation.recentVolumes.advance(now);
+  derivation.fills.recentVolumes.advance(now);
   const splits = [...new Set([day, ...(hours ? [windowStart] : [])])].sort((a, b) => a - b);
   // Wallets streamed in more than one range: their wash legs are summed by the store once the streams are done.
   derivation.deferLegs(
@@ -133,7 +133,7 @@ export async function deriveFromStore(
   await derivation.settleDeferredLegs(store);
   derivation.state.advanceTo(asOf);
   // Every wallet's statistics are written next: the changes counted while streaming are not pending.
-  derivation.recentVolumes.advance(now);
+  derivation.fills.recentVolumes.advance(now);
   return { derivation, asOf, day, snapshot, hourlyPoints: hours?.rows ?? [], replayMs: performance.now() - started };
 }
 
@@ -201,15 +201,15 @@ export async function derivedTables(
   return {
     positions: derivation.positionRows(),
     walletStats: assessed.map(([address, assessment]) => derivation.statsRow(address, assessment, computedAt)),
-    marketStats: marketStatsRows(derivation.marketTotals, await volume24h(store, asOf), consensus, computedAt),
+    marketStats: marketStatsRows(derivation.fills.marketTotals, await volume24h(store, asOf), consensus, computedAt),
     dailyPoints,
     hourlyPoints: derived.hourlyPoints,
     // Every stored fill's sums; the Deriver's batches add theirs from zero.
-    walletFees: derivation.walletFees.take(),
-    fillTablesInSqlThrough: derivation.fillTablesInSqlThrough,
-    walletDailyFills: derivation.walletDailyFills.take(),
-    marketDailyPrices: derivation.marketDailyPrices.take(),
-    walletLastMoves: derivation.walletLastMoves.take(),
+    walletFees: derivation.fills.walletFees.take(),
+    fillTablesInSqlThrough: derivation.fills.inSqlThrough,
+    walletDailyFills: derivation.fills.walletDailyFills.take(),
+    marketDailyPrices: derivation.fills.marketDailyPrices.take(),
+    walletLastMoves: derivation.fills.walletLastMoves.take(),
   };
 }
 

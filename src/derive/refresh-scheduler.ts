@@ -13,7 +13,7 @@ import { loadMarketFacts } from "./market-facts.js";
 import { marketStatsRows, volume24h } from "./market-stats.js";
 import { PendingWrites } from "./pending-writes.js";
 import { dayStart, storedWatermarks } from "./rebuild.js";
-import { WASH_WALLETS_PER_QUERY, WashLegs, loadWashLegs } from "./wallet-inputs.js";
+import { sumWashLegs } from "./wallet-inputs.js";
 import { StreamedHours, firstKeptBoundary } from "./hourly-points.js";
 
 const HOUR = 3_600;
@@ -57,7 +57,7 @@ export class RefreshScheduler {
     { name: "market facts", run: () => this.loadMarketFacts() },
     { name: "wallets out of order", run: (round) => this.rederiveWallets(round) },
     // Before the statistics: pnl_24h reads the hourly points.
-    { name: "hourly P&L points", run: (round) => this.writeHourlyPoints(round.asOf, round.now) },
+    { name: "hourly P&L points", run: (round) => this.writeHourlyPoints(round.now) },
     { name: "synced wallets", run: () => this.markSyncedWallets() },
     { name: "wash shares", run: (round) => this.refreshWashShares(round.now, round.full) },
     { name: "hourly statistics", run: (round) => this.markEveryWalletHourly(round) },
@@ -163,16 +163,17 @@ export class RefreshScheduler {
       .filter((w) => full || now - computedAt(w) >= this.deps.config.derive.washRefreshSeconds)
       .sort((a, b) => computedAt(a) - computedAt(b));
     const deadline = performance.now() + WASH_BUDGET * this.deps.config.derive.refreshSeconds * 1000;
-    for (let i = 0; i < due.length && (full || performance.now() < deadline); i += WASH_WALLETS_PER_QUERY) {
-      const wallets = due.slice(i, i + WASH_WALLETS_PER_QUERY);
-      const legs = await loadWashLegs(this.deps.store, wallets);
-      for (const wallet of wallets) {
-        derivation.setWashLegs(wallet, legs.get(wallet) ?? new WashLegs());
+    await sumWashLegs(
+      this.deps.store,
+      due,
+      (wallet, legs) => {
+        derivation.setWashLegs(wallet, legs);
         this.washComputedAt.set(wallet, now);
         washDue.delete(wallet);
         pending.stats.add(wallet);
-      }
-    }
+      },
+      () => full || performance.now() < deadline,
+    );
   }
 
   /** Each time an hour passes (and on a full refresh), every wallet's statistics: pnl_24h, streak, hold window and unrealized P&L move with time and prices. */
@@ -185,20 +186,24 @@ export class RefreshScheduler {
 
   /** The leaderboards' 30-day volumes move to this refresh's clock: wallets whose fills entered or left the window. */
   private async markRecentVolumes(now: number): Promise<void> {
-    for (const address of this.applier.derivation.recentVolumes.advance(now)) this.applier.pending.stats.add(address);
+    for (const address of this.applier.derivation.fills.recentVolumes.advance(now))
+      this.applier.pending.stats.add(address);
   }
 
   /** market_stats rows that changed since last written. */
   private async writeMarketStats(asOf: number, now: number): Promise<void> {
     const d = this.applier.derivation;
     const consensus = whaleConsensus(d.state, d.whaleBooks(), this.deps.config.whales.consensusMinUsd);
-    const changed = marketStatsRows(d.marketTotals, await volume24h(this.deps.store, asOf), consensus, now).flatMap(
-      (row) => {
-        const { computed_at: _, ...figures } = row;
-        const text = JSON.stringify(figures);
-        return this.lastMarketRows.get(row.condition_id) === text ? [] : [{ row, text }];
-      },
-    );
+    const changed = marketStatsRows(
+      d.fills.marketTotals,
+      await volume24h(this.deps.store, asOf),
+      consensus,
+      now,
+    ).flatMap((row) => {
+      const { computed_at: _, ...figures } = row;
+      const text = JSON.stringify(figures);
+      return this.lastMarketRows.get(row.condition_id) === text ? [] : [{ row, text }];
+    });
     await this.deps.store.transaction((tx) =>
       upsertRows(
         tx,
@@ -232,7 +237,7 @@ export class RefreshScheduler {
    * The hourly points taken since the last refresh (LiveHours), and those of wallets derived again; once an hour has
    * passed, the points and snapshots older than what is kept deleted.
    */
-  private async writeHourlyPoints(asOf: number, now: number): Promise<void> {
+  private async writeHourlyPoints(now: number): Promise<void> {
     const { hours, pending } = this.applier;
     const rows = hours.pending;
     const rewritten = [...pending.rewrittenHourly];

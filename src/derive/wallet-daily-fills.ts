@@ -1,6 +1,6 @@
 /**
  * The rows of `wallet_daily_fills` (src/store/schema.ts), summed from fills as they are counted, as `wallet_fees`
- * is (src/derive/wallet-fees.ts): `Derivation.countFill` adds each fill once; `rebuild` and the Deriver's warm start
+ * is (src/derive/wallet-fees.ts): `FillCounts.add` (src/derive/fill-counts.ts) adds each fill once; `rebuild` and the Deriver's warm start
  * replace the table with every stored fill's sums (summed in SQL up to the replay's watermark, here after it), the
  * Deriver's batches add theirs to the stored rows.
  */

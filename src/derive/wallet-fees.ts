@@ -1,5 +1,5 @@
 /**
- * The rows of `wallet_fees` (src/store/schema.ts), summed from fills as they are counted: `Derivation.countFill`
+ * The rows of `wallet_fees` (src/store/schema.ts), summed from fills as they are counted: `FillCounts.add` (src/derive/fill-counts.ts)
  * adds each fill once, as it adds it to its market's totals. `rebuild` and the Deriver's warm start count every
  * stored fill and replace the table with the sums; after that, the Deriver counts each committed batch's new fills
  * and adds their sums to the stored rows (batch-applier.ts). One path for both, so the table is the same either way.

@@ -177,7 +177,21 @@ export class WashLegs {
 }
 
 /** Wallets whose wash legs one store read sums (each read groups every fill of its wallets). */
-export const WASH_WALLETS_PER_QUERY = 50;
+const WASH_WALLETS_PER_QUERY = 50;
+
+/** Hands over the wash legs of each wallet, summed by the store a few wallets at a time while `more()` holds. */
+export async function sumWashLegs(
+  store: Store,
+  wallets: readonly string[],
+  each: (wallet: string, legs: WashLegs) => void,
+  more: () => boolean = () => true,
+): Promise<void> {
+  for (let i = 0; i < wallets.length && more(); i += WASH_WALLETS_PER_QUERY) {
+    const slice = wallets.slice(i, i + WASH_WALLETS_PER_QUERY);
+    const legs = await loadWashLegs(store, slice);
+    for (const wallet of slice) each(wallet, legs.get(wallet) ?? new WashLegs());
+  }
+}
 
 /** The wash legs of the given wallets, summed by the store. */
 export async function loadWashLegs(store: Store, wallets: readonly string[]): Promise<Map<string, WashLegs>> {

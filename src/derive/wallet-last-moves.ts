@@ -1,5 +1,5 @@
 /**
- * The rows of `wallet_last_moves` (src/store/schema.ts), kept as fills are counted: `Derivation.countFill` adds each
+ * The rows of `wallet_last_moves` (src/store/schema.ts), kept as fills are counted: `FillCounts.add` (src/derive/fill-counts.ts) adds each
  * fill once. `rebuild` and the Deriver's warm start replace the table: in SQL up to the replay's watermark
  * (src/store/wallet-last-moves.ts), here for the fills stored after it. After that, the Deriver adds each committed
  * batch's latest fills to the stored rows, the later fill kept per wallet and market (batch-applier.ts).

@@ -70,7 +70,7 @@ export {
   type WashRing,
 } from "./farmer.js";
 export { isSmartMoney, skillScore, type SkillScore, type SmartMoneyInput } from "./skill.js";
-export { computeRankings, type RankingEntry, type WalletRankings } from "./rankings.js";
+export { computeRankings, rankChanges, type RankingEntry, type WalletRankings } from "./rankings.js";
 export { assessWallet, type AssessmentInput, type LedgerConfig, type WalletAssessment } from "./assess.js";
 export {
   dailySettledPnl,

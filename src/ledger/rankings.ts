@@ -56,3 +56,20 @@ export function computeRankings(
   }
   return result;
 }
+
+/** The wallets whose ranks differ from one ranking to the next (new wallets included). */
+export function rankChanges(before: Map<string, WalletRankings>, next: Map<string, WalletRankings>): string[] {
+  const changed: string[] = [];
+  for (const [wallet, ranks] of next) {
+    const was = before.get(wallet);
+    if (
+      !was ||
+      was.rankPnl !== ranks.rankPnl ||
+      was.rankWinRate !== ranks.rankWinRate ||
+      was.rankVolume !== ranks.rankVolume ||
+      was.rankProfitFactor !== ranks.rankProfitFactor
+    )
+      changed.push(wallet);
+  }
+  return changed;
+}
