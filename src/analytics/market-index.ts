@@ -4,10 +4,10 @@
  * loaded once per store; once older than its refresh window it is reloaded in the background if the tables it
  * reads changed: a request never waits for a reload once the first load is done.
  */
-import { sql } from "kysely";
 import type { BackgroundWork } from "../platform/background-work.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
+import { tableChangesStamp } from "../store/table-changes.js";
 import type { Resolution } from "../store/schema.js";
 import { parseCategory, type Category } from "../venue/categories.js";
 import { MarketTextIndex } from "./market-text.js";
@@ -114,33 +114,18 @@ function marketRowsAfter(store: Store, after: string) {
 }
 
 /**
- * Row counts and sums of the update times of the tables the index reads: any write through the store's writers
- * (markets sync, resolutions, the Deriver's market_stats) moves it. A few small scans, instead of reloading (and
- * re-indexing) every market when nothing changed: a reload holds a SQLite process's event loop for about 200 ms
- * in steps of up to 15-20 ms, which showed as the p99 of every request meanwhile.
+ * The change counters of the tables the index reads: any write (markets sync, resolutions, the Deriver's
+ * market_stats) moves it. One small read, instead of reloading (and re-indexing) every market when nothing changed:
+ * a reload holds a SQLite process's event loop for about 200 ms in steps of up to 15-20 ms, which showed as the p99
+ * of every request meanwhile.
  */
-async function tablesFingerprint(store: Store): Promise<string> {
-  const { rows } = await sql<Record<string, number | string>>`select
-      (select count(*) from market_stats) as stats, (select coalesce(sum(computed_at), 0) from market_stats) as stats_computed`.execute(
-    store.db,
-  );
-  return `${await marketFactsFingerprint(store)}:${Object.values(rows[0] ?? {})
-    .map(Number)
-    .join(":")}`;
+function tablesFingerprint(store: Store): Promise<string> {
+  return tableChangesStamp(store, ["markets", "events", "market_resolutions", "market_stats"]);
 }
 
-/**
- * Row counts and sums of the update times of the markets, events and chain resolutions: what the venue's sync and
- * the chain write (not the Deriver's market_stats). Also the whale book's stamp of its market facts.
- */
-export async function marketFactsFingerprint(store: Store): Promise<string> {
-  const { rows } = await sql<Record<string, number | string>>`select
-      (select count(*) from markets) as markets, (select coalesce(sum(updated_at), 0) from markets) as markets_updated,
-      (select count(*) from events) as events, (select coalesce(sum(updated_at), 0) from events) as events_updated,
-      (select count(*) from market_resolutions) as resolutions`.execute(store.db);
-  return Object.values(rows[0] ?? {})
-    .map(Number)
-    .join(":");
+/** The change counters of the markets, events and chain resolutions: the whale book's stamp of its market facts. */
+export function marketFactsFingerprint(store: Store): Promise<string> {
+  return tableChangesStamp(store, ["markets", "events", "market_resolutions"]);
 }
 
 /** Loads every market, page by page; `previous` hands over its text index, brought up to date. */

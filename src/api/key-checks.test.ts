@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { platformBackends, storeBackends, sqliteBackend } from "../../test/support/backends.js";
+import { Redis } from "ioredis";
+import { TEST_REDIS_URL, platformBackends, storeBackends, sqliteBackend } from "../../test/support/backends.js";
 import { buildApp } from "./app.js";
 import { loadConfig } from "../config/index.js";
 import { ManualClock } from "../platform/clock.js";
@@ -108,6 +109,55 @@ describe.each(storeBackends)("key checks kept per process, on $kind", (storeBack
     });
   });
 });
+
+describe.each(platformBackends.filter((p) => p.kind === "redis"))("key checks over Redis", (platformBackend) => {
+  it("are forgotten when the connection that hears announcements drops, so that a change missed meanwhile counts", async () => {
+    const t = await openApps(sqliteBackend, platformBackend, 300);
+    const issued = await createKey(t.store.db, { account: "gap", plan: "premium", now: t.clock.now() });
+    const [a] = t.apps;
+    expect(await verify(a, issued.key)).toMatchObject({ valid: true });
+    // Revoked with nothing announced: only forgetting on the drop can explain a refusal within the five minutes kept.
+    await t.store.db.updateTable("api_keys").set({ status: "revoked" }).execute();
+    expect(await verify(a, issued.key)).toMatchObject({ valid: true });
+
+    const gaps: boolean[] = [];
+    const back = new Promise<void>((resolve) => {
+      const stop = t.platform.pubsub.onGap((listening) => {
+        gaps.push(listening);
+        if (listening) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    await killConnection(`${t.platform.redisPrefix}subscriber`);
+    await back;
+    expect(gaps).toEqual([false, true]);
+    expect(await verify(a, issued.key)).toMatchObject({ problem: "revoked_key" });
+
+    // Back and listening: announcements drop kept checks again.
+    const fresh = await createKey(t.store.db, { account: "gap", plan: "premium", now: t.clock.now() });
+    expect(await verify(a, fresh.key)).toMatchObject({ valid: true });
+    const { arrival } = await t.delivered();
+    await revokeKey(t.store.db, fresh.prefix, t.clock.now(), announcerOn(t.platform.pubsub));
+    await arrival;
+    expect(await verify(a, fresh.key)).toMatchObject({ problem: "revoked_key" });
+  });
+});
+
+/** Closes a Redis client connection by its name, from the server's side (as a restart or a network drop would). */
+async function killConnection(name: string): Promise<void> {
+  const admin = new Redis(TEST_REDIS_URL as string);
+  try {
+    const list = (await admin.client("LIST")) as string;
+    const line = list.split("\n").find((l) => l.includes(` name=${name} `));
+    const id = line?.match(/^id=(\d+)/)?.[1];
+    expect(id, `a connection named ${name}`).toBeDefined();
+    await admin.client("KILL", "ID", id as string);
+  } finally {
+    admin.disconnect();
+  }
+}
 
 describe("the kept key checks", () => {
   const open = async (keptSeconds: number) => {

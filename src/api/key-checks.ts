@@ -4,8 +4,8 @@
  * Only checks of keys that exist (valid, revoked, rotated) are kept: an unknown key reads the store every time (and
  * its refusal is charged to the client IP), so a flood of random keys can neither fill the cache nor push real keys
  * out of it, and a key created a moment ago works at once. An announced change (KEY_CHANGES_CHANNEL: a revocation,
- * a rotation, a plan change) drops every kept check; the time limit bounds what a missed announcement, or a change
- * made to the store by hand, can leave.
+ * a rotation, a plan change) drops every kept check, and so does a gap in the announcements (the connection to Redis
+ * dropped): nothing is kept until it is back. The time limit bounds what a change made to the store by hand can leave.
  */
 import type { Kysely } from "kysely";
 import type { Clock } from "../platform/clock.js";
@@ -33,6 +33,8 @@ export class KeyChecks {
   private readonly keptMs: number;
   /** Announced changes so far: a check read from the store while one arrived may predate it, and is not kept. */
   private changes = 0;
+  /** While announcements may be missed, no check is kept. */
+  private deaf = false;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -61,7 +63,7 @@ export class KeyChecks {
     if (kept) return kept;
     const changesBefore = this.changes;
     const check = await verifyHashedKey(this.db, presented, hash);
-    if (check.status !== "invalid" && this.changes === changesBefore) {
+    if (check.status !== "invalid" && this.changes === changesBefore && !this.deaf) {
       this.kept.set(id, Object.freeze(check), 0, now + this.keptMs, now);
     }
     return check;
@@ -73,8 +75,16 @@ export class KeyChecks {
     this.kept?.clear();
   }
 
-  /** Drops the kept checks on every announced change; returns the function that stops listening. */
-  listen(pubsub: PubSub): Promise<() => Promise<void>> {
-    return pubsub.subscribe(KEY_CHANGES_CHANNEL, () => this.forgetAll());
+  /** Drops the kept checks on every announced change and gap; returns the function that stops listening. */
+  async listen(pubsub: PubSub): Promise<() => Promise<void>> {
+    const stopGaps = pubsub.onGap((listening) => {
+      this.deaf = !listening;
+      this.forgetAll();
+    });
+    const stopChanges = await pubsub.subscribe(KEY_CHANGES_CHANNEL, () => this.forgetAll());
+    return async () => {
+      stopGaps();
+      await stopChanges();
+    };
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assessWallet, replay } from "../ledger/index.js";
+import { assessWallet, computeRankings, replay } from "../ledger/index.js";
 import { T0, buy, defaultLedgerConfig, market, micro, sell } from "../ledger/testing/events.js";
 import { positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
 

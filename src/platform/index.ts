@@ -64,10 +64,16 @@ export async function createPlatform(options: PlatformOptions, clock: Clock = sy
       },
     };
   }
-  const connect = () =>
-    new Redis(options.redisUrl as string, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
-  const redis = connect();
-  const subscriber = connect();
+  // Named, so that CLIENT LIST tells each process's two connections apart.
+  const connect = (role: string) =>
+    new Redis(options.redisUrl as string, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: true,
+      connectionName: `${options.redisPrefix}${role}`,
+    });
+  const redis = connect("commands");
+  const subscriber = connect("subscriber");
   // Connection errors surface on the commands that need Redis; the emitter must not crash the process.
   redis.on("error", () => undefined);
   subscriber.on("error", () => undefined);

@@ -8,8 +8,15 @@ export interface PubSub {
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once the subscription is active; returns the function that ends it. */
   subscribe(channel: string, handler: Handler): Promise<() => Promise<void>>;
+  /**
+   * Calls `listener(false)` when messages may be missed from now on (the connection to Redis dropped), and
+   * `listener(true)` once every subscription is active again; returns the function that stops the calls.
+   */
+  onGap(listener: GapListener): () => void;
   close(): Promise<void>;
 }
+
+export type GapListener = (listening: boolean) => void;
 
 export class MemoryPubSub implements PubSub {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
@@ -25,6 +32,11 @@ export class MemoryPubSub implements PubSub {
     };
   }
 
+  /** In-process delivery has no gaps. */
+  onGap(): () => void {
+    return () => undefined;
+  }
+
   async close(): Promise<void> {
     this.emitter.removeAllListeners();
   }
@@ -34,6 +46,8 @@ export class MemoryPubSub implements PubSub {
 export class RedisPubSub implements PubSub {
   private readonly local = new MemoryPubSub();
   private readonly counts = new Map<string, number>();
+  private readonly gaps = new EventEmitter().setMaxListeners(0);
+  private lost = false;
 
   constructor(
     private readonly publisher: Redis,
@@ -43,6 +57,29 @@ export class RedisPubSub implements PubSub {
     subscriber.on("message", (channel: string, message: string) => {
       if (channel.startsWith(prefix)) void this.local.publish(channel.slice(prefix.length), message);
     });
+    subscriber.on("close", () => {
+      if (this.lost) return;
+      this.lost = true;
+      this.gaps.emit("gap", false);
+    });
+    // ioredis sends the subscriptions again as the connection gets ready; a PING queued after them answers once
+    // they are all active.
+    subscriber.on("ready", () => {
+      if (!this.lost) return;
+      subscriber.ping().then(
+        () => {
+          if (!this.lost || subscriber.status !== "ready") return;
+          this.lost = false;
+          this.gaps.emit("gap", true);
+        },
+        () => undefined,
+      );
+    });
+  }
+
+  onGap(listener: GapListener): () => void {
+    this.gaps.on("gap", listener);
+    return () => this.gaps.off("gap", listener);
   }
 
   async publish(channel: string, message: string): Promise<void> {
@@ -66,6 +103,7 @@ export class RedisPubSub implements PubSub {
   }
 
   async close(): Promise<void> {
+    this.gaps.removeAllListeners();
     await this.local.close();
   }
 }

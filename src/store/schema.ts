@@ -231,6 +231,12 @@ export interface DeriveStateTable {
   value: number;
 }
 
+/** How many writes each counted table has seen (migration 0026: triggers keep it). */
+export interface TableChangesTable {
+  name: string;
+  n: number;
+}
+
 export interface MarketStatsTable {
   condition_id: string;
   computed_at: number;
@@ -491,6 +497,7 @@ export interface Database {
   wallet_lookups: WalletLookupsTable;
   wallet_lookup_clients: WalletLookupClientsTable;
   derive_state: DeriveStateTable;
+  table_changes: TableChangesTable;
   wallet_sync_requests: WalletSyncRequestsTable;
   unlisted_market_records: UnlistedMarketRecordsTable;
 }

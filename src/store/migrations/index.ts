@@ -25,6 +25,7 @@ import { marketSettlementCounts } from "./0022_market_settlement_counts.js";
 import { walletLastMoves } from "./0023_wallet_last_moves.js";
 import { walletMarketFillSums } from "./0024_wallet_market_fill_sums.js";
 import { marketHoldersIndex } from "./0025_market_holders_index.js";
+import { tableChanges } from "./0026_table_changes.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -49,4 +50,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0023_wallet_last_moves": walletLastMoves,
   "0024_wallet_market_fill_sums": walletMarketFillSums,
   "0025_market_holders_index": marketHoldersIndex,
+  "0026_table_changes": tableChanges,
 };
