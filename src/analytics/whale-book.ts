@@ -10,6 +10,7 @@
  * moves only when what it read differs from the previous copy, and keys the answers the routes keep serialized,
  * so a reload that finds nothing new keeps them.
  */
+import { createHash } from "node:crypto";
 import type { BackgroundWork } from "../platform/background-work.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
@@ -26,22 +27,29 @@ const WALLETS_PER_QUERY = 4;
 
 export const pairKey = (conditionId: string, outcomeIndex: number) => `${conditionId}/${outcomeIndex}`;
 
-/** One whale position of the book. */
-export interface BookPosition {
-  wallet: string;
-  /** The whale's number: its rank by address. */
-  whale: number;
-  condition_id: string;
-  outcome_index: number;
+/**
+ * One position of a whale, as few fields as the book's indexes need: a copy holds every whale's (185,000 for the
+ * 10,000,000-fill world), and each market's condition id is one string shared by all of them.
+ */
+interface WhalePosition {
+  readonly conditionId: string;
+  readonly outcomeIndex: number;
   /** Micro-shares held. */
-  shares: number;
-  avg_price: number;
+  readonly shares: number;
+  readonly avgPrice: number;
   /** Realized P&L net of fees, USD. */
-  net_usd: number;
+  readonly netUsd: number;
   /** Anything was bought on it (total_bought > 0): it counts for matches and missed opportunities. */
-  bought: boolean;
+  readonly bought: boolean;
   /** Open with shares held: it counts for active whale markets. */
-  held: boolean;
+  readonly held: boolean;
+}
+
+/** A whale's positions as last read, with the stamp of its statistics row then and a digest of the rows read. */
+interface WhalePositions {
+  readonly stamp: string;
+  readonly digest: string;
+  readonly positions: readonly WhalePosition[];
 }
 
 export interface BookWhale {
@@ -57,8 +65,8 @@ export interface WhaleBookView {
   readonly whales: ReadonlyMap<string, BookWhale>;
   /** The whales' addresses by number (in address order). */
   readonly whaleAddresses: readonly string[];
-  /** Bought whale positions per (market, side). */
-  readonly boughtByPair: ReadonlyMap<string, readonly BookPosition[]>;
+  /** The whales (by number) that bought each (market, side). */
+  readonly boughtByPair: ReadonlyMap<string, readonly number[]>;
   /**
    * Per resolved market, the whales that bought its winning side with their net P&L on it, ranked by count and sum:
    * the missed opportunities' candidates.
@@ -105,9 +113,12 @@ interface WhaleRow {
 interface LoadInputs {
   /** Every whale row (figures, names, stamps) as one string: the whale set and figures are unchanged while equal. */
   readonly whalesKey: string;
-  readonly positions: ReadonlyMap<string, { stamp: string; rows: readonly PositionRow[]; key: string }>;
+  readonly positions: ReadonlyMap<string, WhalePositions>;
   readonly marketsStamp: string;
+  /** A digest of every market's facts. */
   readonly marketsKey: string;
+  /** One string per condition id, shared by every position in the market. */
+  readonly conditionIds: Map<string, string>;
 }
 
 /** A loaded copy with what it was loaded from. */
@@ -115,13 +126,34 @@ export interface LoadedBook extends WhaleBookView {
   readonly inputs: LoadInputs;
 }
 
-const rowsKey = (rows: readonly PositionRow[]) =>
-  rows
-    .map(
-      (r) =>
-        `${r.condition_id}/${r.outcome_index}:${r.shares}:${r.avg_price}:${r.total_bought}:${r.realized_pnl}:${r.fees}:${r.status}`,
-    )
-    .join(";");
+const digestOf = (text: string) => createHash("sha1").update(text).digest("base64");
+
+const rowsDigest = (rows: readonly PositionRow[]) =>
+  digestOf(
+    rows
+      .map(
+        (r) =>
+          `${r.condition_id}/${r.outcome_index}:${r.shares}:${r.avg_price}:${r.total_bought}:${r.realized_pnl}:${r.fees}:${r.status}`,
+      )
+      .join(";"),
+  );
+
+function whalePositions(rows: readonly PositionRow[], conditionIds: Map<string, string>): WhalePosition[] {
+  return rows.map((r) => {
+    let conditionId = conditionIds.get(r.condition_id);
+    if (conditionId === undefined) conditionIds.set(r.condition_id, (conditionId = r.condition_id));
+    const shares = Number(r.shares);
+    return {
+      conditionId,
+      outcomeIndex: Number(r.outcome_index),
+      shares,
+      avgPrice: Number(r.avg_price),
+      netUsd: usd(Number(r.realized_pnl) - Number(r.fees)),
+      bought: Number(r.total_bought) > 0,
+      held: r.status === "open" && shares > 0,
+    };
+  });
+}
 
 /**
  * Loads the copy, reusing what `previous` read where its stamps say it is unchanged: the positions of a whale whose
@@ -164,8 +196,9 @@ export async function loadBook(
   // Only the whales whose statistics row moved (or that joined) are read again, a few per query.
   const stamps = new Map(whaleRows.map((r) => [r.wallet, statsRowStamp(r)]));
   const stale = [...stamps].filter(([w, stamp]) => before?.positions.get(w)?.stamp !== stamp).map(([w]) => w);
-  // Each slice's rows are keyed per whale as they come, between two reads: no step holds the event loop long.
-  const fresh = new Map<string, { stamp: string; rows: readonly PositionRow[]; key: string }>();
+  // Each slice's rows are kept per whale as they come, between two reads: no step holds the event loop long.
+  const conditionIds = before?.conditionIds ?? new Map<string, string>();
+  const fresh = new Map<string, WhalePositions>();
   await inSlices(
     stale,
     async (slice) => {
@@ -179,24 +212,28 @@ export async function loadBook(
       );
       for (const wallet of slice) {
         const rows = page.filter((r) => r.wallet === wallet);
-        fresh.set(wallet, { stamp: stamps.get(wallet)!, rows, key: rowsKey(rows) });
+        fresh.set(wallet, {
+          stamp: stamps.get(wallet)!,
+          digest: rowsDigest(rows),
+          positions: whalePositions(rows, conditionIds),
+        });
       }
       await yieldToLoop();
       return [];
     },
     WALLETS_PER_QUERY,
   );
-  const positions = new Map<string, { stamp: string; rows: readonly PositionRow[]; key: string }>();
+  const positions = new Map<string, WhalePositions>();
   let positionsMoved = before === undefined || before.positions.size !== stamps.size;
   for (const wallet of stamps.keys()) {
     const kept = before?.positions.get(wallet);
     const read = fresh.get(wallet);
-    if (read && kept?.key !== read.key) positionsMoved = true;
+    if (read && kept?.digest !== read.digest) positionsMoved = true;
     positions.set(wallet, read ?? kept!);
   }
   const markets = previous && marketsStamp === before?.marketsStamp ? previous.markets : await loadAllMarkets(store);
   const marketsKey =
-    previous && markets === previous.markets ? before!.marketsKey : JSON.stringify([...markets.values()]);
+    previous && markets === previous.markets ? before!.marketsKey : digestOf(JSON.stringify([...markets.values()]));
   const figuresMoved = whaleRows.some((r) => {
     const was = previous?.whales.get(r.wallet);
     const is = whales.get(r.wallet)!;
@@ -208,7 +245,7 @@ export async function loadBook(
       was.profit_factor !== is.profit_factor
     );
   });
-  const inputs: LoadInputs = { whalesKey, positions, marketsStamp, marketsKey };
+  const inputs: LoadInputs = { whalesKey, positions, marketsStamp, marketsKey, conditionIds };
   if (previous && !positionsMoved && !figuresMoved && marketsKey === before?.marketsKey)
     return { ...previous, asOf: now, generation, inputs };
   return { ...(await buildBook(whales, positions, markets)), version: nextVersion(), generation, asOf: now, inputs };
@@ -225,12 +262,12 @@ const yieldToLoop = () => new Promise((resolve) => setImmediate(resolve));
  */
 async function buildBook(
   whales: Map<string, BookWhale>,
-  positions: ReadonlyMap<string, { rows: readonly PositionRow[] }>,
+  positions: ReadonlyMap<string, WhalePositions>,
   markets: ReadonlyMap<string, MarketInfo>,
 ) {
   const whaleAddresses = [...whales.keys()];
   const whaleNumber = new Map(whaleAddresses.map((w, i) => [w, i]));
-  const boughtByPair = new Map<string, BookPosition[]>();
+  const boughtByPair = new Map<string, number[]>();
   type Member = { conditionId: string; outcomeIndex: number; whale: number; figure: number };
   const won = new Map<string, Member[]>();
   const active = new Map<string, Member[]>();
@@ -240,33 +277,17 @@ async function buildBook(
     else map.set(key, [item]);
   };
   let step = 0;
-  for (const whaleRows of positions.values()) {
+  for (const [wallet, kept] of positions) {
     if (++step % WHALES_PER_STEP === 0) await yieldToLoop();
-    for (const r of whaleRows.rows) {
-      const shares = Number(r.shares);
-      const p: BookPosition = {
-        wallet: r.wallet,
-        whale: whaleNumber.get(r.wallet)!,
-        condition_id: r.condition_id,
-        outcome_index: Number(r.outcome_index),
-        shares,
-        avg_price: Number(r.avg_price),
-        net_usd: usd(Number(r.realized_pnl) - Number(r.fees)),
-        bought: Number(r.total_bought) > 0,
-        held: r.status === "open" && shares > 0,
-      };
-      const market = markets.get(p.condition_id);
-      const key = pairKey(p.condition_id, p.outcome_index);
-      const member = (figure: number) => ({
-        conditionId: p.condition_id,
-        outcomeIndex: p.outcome_index,
-        whale: p.whale,
-        figure,
-      });
-      if (p.bought) push(boughtByPair, key, p);
-      if (p.bought && market?.resolution === outcomeSide(p.outcome_index)) push(won, key, member(p.net_usd));
+    const whale = whaleNumber.get(wallet)!;
+    for (const p of kept.positions) {
+      const market = markets.get(p.conditionId);
+      const key = pairKey(p.conditionId, p.outcomeIndex);
+      const member = (figure: number) => ({ conditionId: p.conditionId, outcomeIndex: p.outcomeIndex, whale, figure });
+      if (p.bought) push(boughtByPair, key, whale);
+      if (p.bought && market?.resolution === outcomeSide(p.outcomeIndex)) push(won, key, member(p.netUsd));
       if (p.held && market !== undefined && !market.closed && market.resolution === null)
-        push(active, key, member(usd(p.shares) * p.avg_price));
+        push(active, key, member(usd(p.shares) * p.avgPrice));
     }
   }
   await yieldToLoop();

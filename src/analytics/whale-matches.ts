@@ -53,7 +53,7 @@ function sharedCounts(book: WhaleBookView, wallet: string, own: readonly OwnPosi
   // One row per (wallet, token), so each (market, side) comes once.
   for (const p of own) {
     if (!(p.total_bought > 0)) continue;
-    for (const w of book.boughtByPair.get(pairKey(p.condition_id, p.outcome_index)) ?? []) counts[w.whale]!++;
+    for (const whale of book.boughtByPair.get(pairKey(p.condition_id, p.outcome_index)) ?? []) counts[whale]!++;
   }
   const self = whaleNumberOf(book, wallet);
   if (self >= 0) counts[self] = 0;

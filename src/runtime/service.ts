@@ -80,14 +80,15 @@ const V8_FLAGS = "--no-allocation-site-pretenuring";
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   setFlagsFromString(V8_FLAGS);
   const logger = options.logger ?? createLogger(config.server.logLevel);
-  const store = await openConfiguredStore(config);
+  const role = config.server.role;
+  const ingestRuns = role === "ingest" || (role === "all" && config.ingest.enabled);
+  const store = await openConfiguredStore(config, { ingests: ingestRuns });
   try {
     await migrateStore(store);
   } catch (error) {
     await store.close();
     throw error;
   }
-  const role = config.server.role;
   // The API's reads go to the replica when there is one; the ingest and what the API writes stay on the primary.
   const replica =
     role === "ingest"
@@ -97,7 +98,6 @@ export async function startService(config: Config, options: StartOptions = {}): 
           throw error;
         });
   const platform = await createPlatform(config.platform, options.clock);
-  const ingestRuns = role === "ingest" || (role === "all" && config.ingest.enabled);
   // An API process reports the readiness of the ingest process that shares its store.
   const expectedSources = ingestRuns || role === "api" ? expectedIngestSources(config) : [];
   const ctx: AppInput = {

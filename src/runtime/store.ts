@@ -1,15 +1,21 @@
-/** The store the configuration names (SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL), as every process opens it. */
+/**
+ * The store the configuration names (SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL), as every process opens it;
+ * a SQLite process that does not ingest takes the smaller page cache (SQLITE_READ_CACHE_MB).
+ */
 import type { Config } from "../config/index.js";
 import { openStore, type Store } from "../store/database.js";
 import { migrateStore } from "../store/migrate.js";
 
-export async function openConfiguredStore(config: Config): Promise<Store> {
+export async function openConfiguredStore(
+  config: Config,
+  use: { ingests: boolean } = { ingests: true },
+): Promise<Store> {
   return openStore({
     kind: config.store.kind,
     sqlitePath: config.store.sqlitePath,
     databaseUrl: config.store.databaseUrl,
     poolSize: config.store.poolSize,
-    sqliteCacheMb: config.store.sqliteCacheMb,
+    sqliteCacheMb: use.ingests ? config.store.sqliteCacheMb : config.store.sqliteReadCacheMb,
     sqliteSortThreads: config.store.sqliteSortThreads,
   });
 }

@@ -99,6 +99,12 @@ export const store = {
     "SQLite page cache in MiB (bulk ingest into the indexed fills table is fastest when its indexes stay cached)",
     { min: 2 },
   ),
+  sqliteReadCacheMb: int(
+    "SQLITE_READ_CACHE_MB",
+    64,
+    "SQLite page cache in MiB of a process that does not ingest (API only): its reads are answers kept serialized, stamps and small computations, and the operating system's cache holds the file's pages anyway",
+    { min: 2 },
+  ),
   sqliteSortThreads: int(
     "SQLITE_SORT_THREADS",
     2,
