@@ -9,16 +9,21 @@ import { Type, type Static, type TSchema, type TUnion, type TNull } from "typebo
 
 const LISTABLE = new Set(["string", "number", "integer", "boolean", "object", "array"]);
 
-export function Nullable<T extends TSchema>(schema: T, description?: string): TUnion<[T, TNull]> {
-  const plain = schema as Record<string, unknown>;
+/** `schema` or null as one schema with a list of types, when `schema` is one plain type; else null. */
+export function withNullType(schema: Record<string, unknown>, description?: unknown): Record<string, unknown> | null {
   const listable =
-    typeof plain.type === "string" &&
-    LISTABLE.has(plain.type) &&
-    !("const" in plain) &&
-    !("enum" in plain) &&
-    !("anyOf" in plain);
-  if (!listable) return Type.Union([schema, Type.Null()], description ? { description } : {});
-  const listed = { ...plain, type: [plain.type, "null"], ...(description ? { description } : {}) };
+    typeof schema.type === "string" &&
+    LISTABLE.has(schema.type) &&
+    !("const" in schema) &&
+    !("enum" in schema) &&
+    !("anyOf" in schema);
+  if (!listable) return null;
+  return { ...schema, type: [schema.type, "null"], ...(description !== undefined ? { description } : {}) };
+}
+
+export function Nullable<T extends TSchema>(schema: T, description?: string): TUnion<[T, TNull]> {
+  const listed = withNullType(schema as Record<string, unknown>, description);
+  if (!listed) return Type.Union([schema, Type.Null()], description ? { description } : {});
   // Typed as the union it stands for, so that handlers and the OpenAPI types see `T | null` either way.
   return Type.Unsafe<Static<T> | null>(listed) as unknown as TUnion<[T, TNull]>;
 }

@@ -7,6 +7,7 @@
  * The precision of each field, and why: docs/decisions.md ("Numbers rounded to what they mean").
  */
 import { SerializerSelector } from "@fastify/fast-json-stringify-compiler";
+import { constUnionsAsTypes } from "./const-unions.js";
 
 /** USD: whole cents, as the contract writes amounts (19.99 USD). */
 const USD = 2;
@@ -162,14 +163,14 @@ type SerializerFactory = ReturnType<typeof SerializerSelector>;
 
 /**
  * Fastify's own serializer compiler (fast-json-stringify, with the shared schemas), each route's serializer
- * preceded by its schema's rounding walk.
+ * preceded by its schema's rounding walk; unions of constants are written by type (src/api/const-unions.ts).
  */
 export function roundingSerializers(): SerializerFactory {
   const fastJson = SerializerSelector();
   return (externalSchemas, options) => {
-    const compile = fastJson(externalSchemas, options);
+    const compile = fastJson(constUnionsAsTypes(externalSchemas), options);
     return (route) => {
-      const serialize = compile(route);
+      const serialize = compile({ ...route, schema: constUnionsAsTypes(route.schema) });
       const round = roundingFor(route.schema);
       return round ? (data: unknown) => serialize(round(data)) : serialize;
     };
