@@ -344,6 +344,34 @@ describe("GET /api/v2/wallet/{address}/pending-redemption", () => {
     expect(new Set(res.body.positions.map((p: any) => p.token_id))).toEqual(new Set(mine.map((e) => e.token_id)));
     expect((await get(`/api/v2/wallet/${UNKNOWN}/pending-redemption`)).status).toBe(404);
   });
+
+  it("answers a market's changed resolution at once, though the wallet's positions did not move", async () => {
+    // The chain's resolution first, else the venue's: the test changes the one the answer reads.
+    const [held] = await rows(
+      t,
+      `select p.wallet, m.condition_id, coalesce(r.resolution, m.resolution) as resolution, r.condition_id as chain
+        from positions p join markets m on m.condition_id = p.condition_id
+        left join market_resolutions r on r.condition_id = p.condition_id
+        where p.status = 'closed' and p.shares > 0 and coalesce(r.resolution, m.resolution) in ('YES', 'NO')
+          and p.outcome_index = case coalesce(r.resolution, m.resolution) when 'YES' then 0 else 1 end`,
+    );
+    const url = `/api/v2/wallet/${held!.wallet}/pending-redemption`;
+    const before = (await get(url)).body;
+    const listed = (body: any) => body.positions.some((p: any) => p.condition_id === held!.condition_id);
+    expect(listed(before)).toBe(true);
+    const table = held!.chain ? "market_resolutions" : "markets";
+    const flip = (resolution: "YES" | "NO") =>
+      t.store.db.updateTable(table).set({ resolution }).where("condition_id", "=", held!.condition_id).execute();
+    try {
+      await flip(held!.resolution === "YES" ? "NO" : "YES");
+      const after = (await get(url)).body;
+      expect(listed(after)).toBe(false);
+      expect(after.count).toBe(before.count - 1);
+    } finally {
+      await flip(held!.resolution as "YES" | "NO");
+    }
+    expect(listed((await get(url)).body)).toBe(true);
+  });
 });
 
 describe("GET /api/v2/wallet/{address}/fees", () => {

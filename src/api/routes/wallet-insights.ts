@@ -97,9 +97,12 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
     },
   );
 
-  app.get("/api/v2/wallet/:address/hold", route("Typical hold", Hold, NoQuery), async (request) =>
-    walletHold(store, await wallets.requireProxy(request.params.address), now(), config),
-  );
+  app.get("/api/v2/wallet/:address/hold", route("Typical hold", Hold, NoQuery), async (request, reply) => {
+    const wallet = await wallets.requireProxy(request.params.address);
+    const at = now();
+    // Its window and the open positions' ages move with the clock: an answer serves its second.
+    return fromLedger(reply, `hold|${at}`, wallet, () => walletHold(store, wallet, at, config));
+  });
 
   app.get(
     "/api/v2/wallet/:address/alignment",

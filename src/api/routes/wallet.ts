@@ -18,6 +18,7 @@ import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
 import { ledgerStamp, positionsStamp } from "../../analytics/wallet-stamps.js";
+import { marketFactsFingerprint } from "../../analytics/market-index.js";
 import { OverviewSender } from "./wallet-overview-sender.js";
 import { validationError } from "../errors.js";
 import { Offset, WalletParams, refuseContractAddresses, walletErrorResponses } from "../params.js";
@@ -212,10 +213,14 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
         response: { 200: PendingBody, ...walletErrorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address, request.query.proxy);
-      const pending = await pendingRedemptions(store, wallet);
-      return { address: wallet, ...pending, count: pending.positions.length };
+      // The wallet's positions and the markets' resolutions.
+      const stamp = `${await ledgerStamp(store, wallet)}|${await marketFactsFingerprint(store)}`;
+      return answers.send(reply, `pending-redemption|${wallet}`, stamp, async () => {
+        const pending = await pendingRedemptions(store, wallet);
+        return { address: wallet, ...pending, count: pending.positions.length };
+      });
     },
   );
 
