@@ -223,6 +223,20 @@ describe("GET /api/v2/whale-alerts/summary", () => {
       if (now.length > 0) expect(body.most_active_whale.trades).toBe(Math.max(...counts));
     }
   });
+
+  it("moves with the clock (an answer is kept for its second only)", async () => {
+    const url = "/api/v2/whale-alerts/summary?minutes=1440";
+    const first = (await call(url)).body;
+    expect(first.total_alerts).toBeGreaterThan(0);
+    t.clock.advance(1440 * 60 * 1000);
+    try {
+      const later = (await call(url)).body;
+      expect(later.previous_alerts).toBe(first.total_alerts);
+      expect(later.total_alerts).toBe(0);
+    } finally {
+      t.clock.set(t.now * 1000);
+    }
+  });
 });
 
 describe("GET /api/v2/whales/recent-trades", () => {

@@ -189,7 +189,16 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         response: { 200: WhaleAlertsSummaryBody },
       },
     },
-    async (request) => whaleAlertsSummary(reads, request.query.minutes, whales.alertSummaryMinUsd),
+    async (request, reply) => {
+      const { minutes } = request.query;
+      // Both windows end at the clock: an answer serves its second, of the copy it read (its as_of in the key).
+      const key = `summary|${minutes}|${sourceStamp({ view: await reads.fills.current() })}`;
+      const body = await answers.get(key, async (now) => ({
+        text: reply.serialize(await whaleAlertsSummary(reads, minutes, whales.alertSummaryMinUsd)) as string,
+        until: now + 1,
+      }));
+      return sendSerialized(reply, body);
+    },
   );
 
   app.get(
