@@ -19,6 +19,8 @@
  *      (p50 and p99 from when each was due: support/open-loop.ts; not run where the rate is over 80% of the
  *      throughput, which would only measure the queue);
  *   4. the service's peak resident memory.
+ * And the service's CPU time per request over the throughput run (user + system, /proc): the figure that depends
+ * least on how busy the machine is (the load generator shares its two cores), beside the ceiling's own.
  * Requests rotate over the busiest wallets and markets, so no single cached row makes the figures, and ask for gzip
  * as most clients do (the leaderboard and the market page run once more without).
  *
@@ -42,6 +44,7 @@ import { readFixtures } from "./support/bench-fixtures.js";
 import { drilldownPaths } from "./support/drilldown-targets.js";
 import { benchOperations, type BenchOperation, type OpenApiDocument } from "./support/operations.js";
 import { peakRssMb, probe } from "./support/probe.js";
+import { cpuMicros } from "./support/process-cpu.js";
 import { whaleAlertPaths } from "./support/whale-alert-targets.js";
 import { prepareWorldStore } from "./support/world-store.js";
 import { ceilingAt, type SizedCeiling } from "./support/size-ceiling.js";
@@ -116,6 +119,8 @@ interface Row {
   first: { ms: number; status: number; wireBytes: number; jsonBytes: number };
   cold: number[];
   max: LoadFigures;
+  /** The service's CPU time per request over the throughput run, µs. */
+  cpuPerRequestUs: number;
   rate: number;
   fixed: FixedFigures;
   rssMb: number | undefined;
@@ -157,7 +162,9 @@ async function measure(operation: BenchOperation): Promise<Row> {
     for (let i = 1; i <= Math.min(COLD, operation.paths.length - 1); i++)
       cold.push((await probe(service.url, operation.paths[i]!, options)).ms);
     await load(service.url, operation, { seconds: WARM_UP_SECONDS, connections: CONNECTIONS });
+    const cpuBefore = cpuMicros(service.pid);
     const max = await load(service.url, operation, { seconds: SECONDS, connections: CONNECTIONS });
+    const cpuPerRequestUs = (cpuMicros(service.pid) - cpuBefore) / (max.rps * SECONDS);
     const fixed = await fixedRun(service.url, operation, operation.rate, max);
     return {
       label: operation.label,
@@ -165,6 +172,7 @@ async function measure(operation: BenchOperation): Promise<Row> {
       first,
       cold,
       max,
+      cpuPerRequestUs,
       rate: operation.rate,
       fixed,
       rssMb: peakRssMb(service.pid),
@@ -185,11 +193,13 @@ await load(
   { label: "ceiling", paths: ["/fixed"] },
   { seconds: WARM_UP_SECONDS, connections: CONNECTIONS },
 );
+const ceilingCpuBefore = cpuMicros(ceilingServer.pid);
 const ceiling = await load(
   ceilingServer.url,
   { label: "ceiling", paths: ["/fixed"] },
   { seconds: SECONDS, connections: CONNECTIONS },
 );
+const ceilingCpuUs = (cpuMicros(ceilingServer.pid) - ceilingCpuBefore) / (ceiling.rps * SECONDS);
 const ceilingFixed = await fixedRun(ceilingServer.url, { label: "ceiling", paths: ["/fixed"] }, CEILING_RATE, ceiling);
 const sizedCeilings: SizedCeiling[] = [{ bytes: 120, rps: ceiling.rps }];
 for (const size of CEILING_SIZES) {
@@ -220,6 +230,7 @@ const header = [
   "status",
   "start",
   "peak RSS",
+  "CPU per request",
   ...(SCALED ? ["scaled req/s", "scaled / embedded", "scaled p99"] : []),
 ];
 const cells = (row: Row): string[] => {
@@ -242,6 +253,7 @@ const cells = (row: Row): string[] => {
     `${row.first.status}${non2xx ? ` (${fmt(non2xx)} non-2xx)` : ""}`,
     `${fmt(row.startMs / 1000, 1)} s`,
     row.rssMb === undefined ? "?" : `${fmt(row.rssMb)} MB`,
+    `${fmt(row.cpuPerRequestUs)} µs`,
     ...(row.scaled ? scaledCells(row, row.scaled) : []),
   ];
 };
@@ -271,7 +283,8 @@ console.log(
   `\nceiling (a bare Fastify route, fixed pre-serialized 120-byte body): ${fmt(ceiling.rps)} req/s; at ${fmt(CEILING_RATE)}/s ` +
     (typeof ceilingFixed === "object"
       ? `p50 ${ms(ceilingFixed.p50)} ms, p99 ${ms(ceilingFixed.p99)} ms`
-      : `not run ${fixedP99(ceilingFixed)}`),
+      : `not run ${fixedP99(ceilingFixed)}`) +
+    `; its CPU per request ${fmt(ceilingCpuUs)} µs`,
 );
 console.log(
   `ceiling at a body's size (the same route, n bytes; a row's wire size is read between these): ${sizedCeilings
