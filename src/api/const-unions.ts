@@ -38,7 +38,10 @@ function constUnion(branches: unknown[]): Schema | null {
 /** `anyOf: [T, {type: "null"}]` (either order) where T is one plain type: T with a list of types. */
 function nullableUnion(branches: unknown[]): Schema | null {
   if (branches.length !== 2) return null;
-  const isNull = (b: unknown) => constantsOf(b)?.length === 1 && constantsOf(b)![0] === null;
+  const isNull = (b: unknown) => {
+    const constants = constantsOf(b);
+    return constants?.length === 1 && constants[0] === null;
+  };
   const other = isNull(branches[0]) ? branches[1] : isNull(branches[1]) ? branches[0] : undefined;
   return typeof other === "object" && other !== null ? withNullType(other as Schema) : null;
 }

@@ -4,6 +4,8 @@
  * (`"type": ["number", "null"]`) instead of `anyOf`: fast-json-stringify writes a list of types by `typeof`, while
  * for an `anyOf` it checks each value against the branches with Ajv validators it compiles on first use (50-80 ms of
  * a market page's first request went to compiling them) and runs on every value after. Other `T` stay an `anyOf`.
+ * The serializer lists hand-written unions of a plain type and null the same way (src/api/const-unions.ts, through
+ * `withNullType`); written here, the OpenAPI document shows the list too, with the field's description beside it.
  */
 import { Type, type Static, type TSchema, type TUnion, type TNull } from "typebox";
 

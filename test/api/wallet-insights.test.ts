@@ -230,6 +230,22 @@ describe("hold", () => {
       else close(body.open_avg_age_days, open.reduce((a, p) => a + (f.w.now - p.first_ts), 0) / open.length / DAY);
     }
   });
+
+  it("is kept for its second only: the open positions' ages move with the clock", async () => {
+    const wallet = f.rich;
+    const open = f.posOf(wallet).filter((p) => p.status === "open");
+    expect(open.length).toBeGreaterThan(0);
+    const first = (await f.get(`/api/v2/wallet/${wallet}/hold`)).body;
+    const start = f.w.clock.nowMs();
+    f.w.clock.advance(DAY * 1000);
+    try {
+      const later = (await f.get(`/api/v2/wallet/${wallet}/hold`)).body;
+      close(later.open_avg_age_days, first.open_avg_age_days + 1);
+    } finally {
+      f.w.clock.set(start);
+    }
+    close((await f.get(`/api/v2/wallet/${wallet}/hold`)).body.open_avg_age_days, first.open_avg_age_days);
+  });
 });
 
 describeWalletErrors(() => ({ get: f.get, known: f.rich }), ["insights", "closed-insights", "highlights", "hold"]);

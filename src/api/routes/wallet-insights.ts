@@ -100,8 +100,11 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   app.get("/api/v2/wallet/:address/hold", route("Typical hold", Hold, NoQuery), async (request, reply) => {
     const wallet = await wallets.requireProxy(request.params.address);
     const at = now();
-    // Its window and the open positions' ages move with the clock: an answer serves its second.
-    return fromLedger(reply, `hold|${at}`, wallet, () => walletHold(store, wallet, at, config));
+    // Its window and the open positions' ages move with the clock: an answer serves its second, then goes.
+    return answers.sendUntil(reply, `hold|${wallet}`, await ledgerStamp(store, wallet), async () => ({
+      answer: await walletHold(store, wallet, at, config),
+      until: at + 1,
+    }));
   });
 
   app.get(
