@@ -202,13 +202,14 @@ const ceiling = await load(
 const ceilingCpuUs = (cpuMicros(ceilingServer.pid) - ceilingCpuBefore) / (ceiling.rps * SECONDS);
 const ceilingFixed = await fixedRun(ceilingServer.url, { label: "ceiling", paths: ["/fixed"] }, CEILING_RATE, ceiling);
 const sizedCeilings: SizedCeiling[] = [{ bytes: 120, rps: ceiling.rps }];
+/** The bare route's p99 at CEILING_RATE per body size: the floor of a row's p99 at its size on this machine. */
+const sizedCeilingP99 = new Map<number, FixedFigures>();
 for (const size of CEILING_SIZES) {
   const target = { label: `ceiling ${size} B`, paths: [`/bytes/${size}`] };
   await load(ceilingServer.url, target, { seconds: WARM_UP_SECONDS, connections: CONNECTIONS });
-  sizedCeilings.push({
-    bytes: size,
-    rps: (await load(ceilingServer.url, target, { seconds: SECONDS, connections: CONNECTIONS })).rps,
-  });
+  const sized = await load(ceilingServer.url, target, { seconds: SECONDS, connections: CONNECTIONS });
+  sizedCeilings.push({ bytes: size, rps: sized.rps });
+  sizedCeilingP99.set(size, await fixedRun(ceilingServer.url, target, CEILING_RATE, sized));
 }
 await ceilingServer.close();
 
@@ -288,8 +289,11 @@ console.log(
 );
 console.log(
   `ceiling at a body's size (the same route, n bytes; a row's wire size is read between these): ${sizedCeilings
-    .map((c) => `${bytes(c.bytes)} ${fmt(c.rps)} req/s`)
-    .join(", ")}`,
+    .map(
+      (c) =>
+        `${bytes(c.bytes)} ${fmt(c.rps)} req/s${c.bytes === 120 ? "" : `, p99 ${fixedP99(sizedCeilingP99.get(c.bytes))}`}`,
+    )
+    .join("; ")} (p99 at ${fmt(CEILING_RATE)}/s)`,
 );
 console.log(tableLine(header));
 console.log(tableLine(header.map(() => "---")));

@@ -42,10 +42,16 @@ export class FellBehind extends Error {
 }
 const HEADER_END = Buffer.from("\r\n\r\n");
 
-/** One keep-alive socket; `send` resolves with the status code once the whole answer has arrived. */
+/**
+ * One keep-alive socket; `send` resolves with the status code once the whole answer has arrived. Only the head is
+ * kept until it ends; the body's bytes are counted, not gathered (a 26 KB answer arrives in several chunks).
+ */
 class Connection {
   private readonly socket: Socket;
-  private buffered: Buffer = Buffer.alloc(0);
+  private head: Buffer = Buffer.alloc(0);
+  /** Body bytes still to come once the head has been read; undefined while it has not. */
+  private remaining: number | undefined;
+  private status = 0;
   private waiting: ((status: number) => void) | undefined;
   busy = false;
 
@@ -66,21 +72,27 @@ class Connection {
   }
 
   private receive(chunk: Buffer): void {
-    this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
-    const headerEnd = this.buffered.indexOf(HEADER_END);
-    if (headerEnd < 0) return;
-    const head = this.buffered.subarray(0, headerEnd).toString("latin1");
-    const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
-    if (!length) return this.onError(new Error(`open-loop client: an answer without content-length:\n${head}`));
-    const total = headerEnd + HEADER_END.length + Number(length[1]);
-    if (this.buffered.length < total) return;
-    if (this.buffered.length > total)
+    if (this.remaining === undefined) {
+      this.head = this.head.length ? Buffer.concat([this.head, chunk]) : chunk;
+      const headerEnd = this.head.indexOf(HEADER_END);
+      if (headerEnd < 0) return;
+      const head = this.head.subarray(0, headerEnd).toString("latin1");
+      const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+      if (!length) return this.onError(new Error(`open-loop client: an answer without content-length:\n${head}`));
+      this.status = Number(head.slice(9, 12));
+      this.remaining = Number(length[1]) - (this.head.length - headerEnd - HEADER_END.length);
+      this.head = Buffer.alloc(0);
+    } else {
+      this.remaining -= chunk.length;
+    }
+    if (this.remaining > 0) return;
+    if (this.remaining < 0)
       return this.onError(new Error("open-loop client: bytes after the answer (one request at a time per socket)"));
-    this.buffered = Buffer.alloc(0);
+    this.remaining = undefined;
     this.busy = false;
     const done = this.waiting;
     this.waiting = undefined;
-    done?.(Number(head.slice(9, 12)));
+    done?.(this.status);
   }
 
   close(): void {

@@ -4,7 +4,8 @@
  * is one a Premium user can find on the wallet's pages. Saved beside the report's text. The schema is the OpenAPI
  * description of the `inputs` field.
  */
-import { Type, type Static, type TSchema } from "typebox";
+import { Type, type Static } from "typebox";
+import { Nullable } from "../api/nullable.js";
 import type { Config } from "../config/index.js";
 import { makerShare, roleProfile } from "../ledger/role-profile.js";
 import { SECONDS_PER_DAY, isoDay } from "../analytics/insight-support.js";
@@ -14,7 +15,6 @@ import { walletHold, walletInsights } from "../analytics/wallet-insights.js";
 import { overviewBody, rankedTraders, readStats, resolveWallet } from "../analytics/wallet-overview.js";
 import type { Store } from "../store/database.js";
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Num = Type.Number();
 const Int = Type.Integer();
 const Text = Type.String();
