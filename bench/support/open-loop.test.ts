@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLoop } from "./open-loop.js";
 
-/** Answers /big with 300 KB written in pieces (several socket reads per answer), /missing with a 404. */
+/** Answers /big with 300 KB written in pieces (several socket reads per answer), /missing with a 404, /closing with a
+ * 410 and closes the connection. */
 let server: Server;
 let base: string;
 const served: string[] = [];
@@ -12,6 +13,8 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     served.push(request.url ?? "");
     if (request.url === "/missing") return void response.writeHead(404, { "content-length": "2" }).end("no");
+    if (request.url === "/closing")
+      return void response.writeHead(410, { "content-length": "4", connection: "close" }).end("gone");
     const piece = Buffer.alloc(30_000, "x");
     response.writeHead(200, { "content-length": String(piece.length * 10) });
     let sent = 0;
@@ -38,5 +41,13 @@ describe("openLoop", () => {
     expect(figures.p50).toBeGreaterThan(0);
     expect(figures.p50).toBeLessThanOrEqual(figures.p99);
     expect(figures.p99).toBeLessThanOrEqual(figures.max);
+  });
+
+  it("opens a new connection where the server closed the last one", async () => {
+    served.length = 0;
+    // /closing answers and closes its connection, as a server does with a keep-alive socket idle past its timeout.
+    const figures = await openLoop(base, { rate: 20, seconds: 0.5, paths: ["/closing"] });
+    expect(served).toHaveLength(10);
+    expect(figures.non2xx).toBe(10);
   });
 });

@@ -54,6 +54,8 @@ class Connection {
   private status = 0;
   private waiting: ((status: number) => void) | undefined;
   busy = false;
+  /** The server closed it (an idle keep-alive socket past the server's timeout): never used again. */
+  closed = false;
 
   constructor(
     host: string,
@@ -63,6 +65,10 @@ class Connection {
     this.socket = connect({ host, port, noDelay: true });
     this.socket.on("data", (chunk: Buffer) => this.receive(chunk));
     this.socket.on("error", onError);
+    this.socket.on("close", () => {
+      this.closed = true;
+      if (this.waiting) onError(new Error("open-loop client: the server closed a connection before answering"));
+    });
   }
 
   send(request: Buffer): Promise<number> {
@@ -115,12 +121,12 @@ export async function openLoop(base: string | readonly string[], options: OpenLo
   });
   let fail: (error: Error) => void = () => undefined;
   const connection = (server: (typeof servers)[number]) => {
-    const { url, connections } = server;
-    let free = connections.find((c) => !c.busy);
+    let free = server.connections.find((c) => !c.busy && !c.closed);
     if (!free) {
-      if (connections.length >= MAX_SOCKETS) throw new FellBehind();
-      free = new Connection(url.hostname, Number(url.port), (error) => fail(error));
-      connections.push(free);
+      server.connections = server.connections.filter((c) => !c.closed);
+      if (server.connections.length >= MAX_SOCKETS) throw new FellBehind();
+      free = new Connection(server.url.hostname, Number(server.url.port), (error) => fail(error));
+      server.connections.push(free);
     }
     return free;
   };

@@ -17,6 +17,7 @@ import { gatherInputs } from "./inputs.js";
 import { GenerationError, type ReportWriter } from "./report-writer.js";
 import { renderReport } from "./sections.js";
 import { Slots } from "./slots.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 import { reportWriterFor } from "./writers.js";
 
 /** How long a lease outlives the model's timeout: time to read the inputs and save the report. */
@@ -165,12 +166,16 @@ export class AnalysisQueue {
         await this.jobs.drop(wallet, this.owner);
         return { kind: "saved", analysis: saved };
       }
+      // Generation runs in an API process: each step lets the requests waiting meanwhile run before the next.
+      await yieldToLoop();
       const inputs = await gatherInputs(this.ctx.store, wallet, this.ctx.config, now);
       if (!inputs) {
         await this.jobs.drop(wallet, this.owner);
         return { kind: "gone" };
       }
+      await yieldToLoop();
       const written = await this.writer.write(inputs, signal);
+      await yieldToLoop();
       const analysis: SavedAnalysis = {
         wallet,
         generated_at: now,

@@ -4,8 +4,7 @@
  * is one a Premium user can find on the wallet's pages. Saved beside the report's text. The schema is the OpenAPI
  * description of the `inputs` field.
  */
-import { Type, type Static } from "typebox";
-import { Nullable } from "../api/nullable.js";
+import { Type, type Static, type TSchema } from "typebox";
 import type { Config } from "../config/index.js";
 import { makerShare, roleProfile } from "../ledger/role-profile.js";
 import { SECONDS_PER_DAY, isoDay } from "../analytics/insight-support.js";
@@ -14,7 +13,9 @@ import { changesSince } from "../analytics/wallet-history.js";
 import { walletHold, walletInsights } from "../analytics/wallet-insights.js";
 import { overviewBody, rankedTraders, readStats, resolveWallet } from "../analytics/wallet-overview.js";
 import type { Store } from "../store/database.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Num = Type.Number();
 const Int = Type.Integer();
 const Text = Type.String();
@@ -203,17 +204,19 @@ export async function gatherInputs(
   if (!stats) return null;
   const proxy = identity.proxy;
   const recentDays = config.ai.recentDays;
-  const [totalTraders, insights, hold, changes, board] = await Promise.all([
-    rankedTraders(store),
-    walletInsights(store, proxy),
-    walletHold(store, proxy, now, config),
-    changesSince(store, proxy, now - recentDays * SECONDS_PER_DAY, now),
-    store.db
-      .selectFrom("wallet_stats")
-      .select(["avg_entry_price", "volume_30d", "maker_volume_30d"])
-      .where("wallet", "=", proxy)
-      .executeTakeFirstOrThrow(),
-  ]);
+  // One read at a time, letting requests in between (a busy wallet's insights take milliseconds of SQLite).
+  const totalTraders = await rankedTraders(store);
+  const board = await store.db
+    .selectFrom("wallet_stats")
+    .select(["avg_entry_price", "volume_30d", "maker_volume_30d"])
+    .where("wallet", "=", proxy)
+    .executeTakeFirstOrThrow();
+  await yieldToLoop();
+  const insights = await walletInsights(store, proxy);
+  await yieldToLoop();
+  const hold = await walletHold(store, proxy, now, config);
+  await yieldToLoop();
+  const changes = await changesSince(store, proxy, now - recentDays * SECONDS_PER_DAY, now);
   const body = overviewBody(identity, stats, totalTraders, "proxy", false);
   const o = body.overview;
   const makerShare30d = makerShare(board.maker_volume_30d, board.volume_30d);

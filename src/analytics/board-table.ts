@@ -23,6 +23,7 @@ import {
   type BoardSort,
   type BoardWallet,
 } from "./leaderboard.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 type SortedLists = Map<BoardSort, { all: BoardWallet[]; smart: BoardWallet[] }>;
 
@@ -47,7 +48,7 @@ export class Board {
   static async build(wallets: readonly BoardWallet[], generation: number): Promise<Board> {
     const sorted: SortedLists = new Map();
     for (const sort of BOARD_SORTS) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldToLoop();
       sorted.set(sort, sortedBy(wallets, sort));
     }
     return new Board(wallets, generation, sorted);

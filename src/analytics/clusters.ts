@@ -9,6 +9,7 @@ import type { Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
 import { loadMarkets, loadNames, usd } from "./insight-support.js";
 import { smartSql } from "./site.js";
+import { inSmartSlices } from "./smart-slices.js";
 
 export interface WhaleCluster {
   market_id: string | null;
@@ -27,15 +28,18 @@ export async function whaleClusters(
   minUsd: number,
   limit: number,
 ): Promise<WhaleCluster[]> {
-  const rows = await queryRows<{ wallet: string; condition_id: string; yes_cost: number; no_cost: number }>(
-    store.db,
-    store.kind,
-    `select p.wallet, p.condition_id,
-            sum(case when p.outcome_index = 0 then p.shares * p.avg_price else 0 end) as yes_cost,
-            sum(case when p.outcome_index = 0 then 0 else p.shares * p.avg_price end) as no_cost
-       from positions p join wallet_stats s on s.wallet = p.wallet
-      where ${smartSql("s")} and p.status = 'open' and p.shares > 0
-      group by p.wallet, p.condition_id`,
+  const rows = await inSmartSlices(store, (inSlice, slice) =>
+    queryRows<{ wallet: string; condition_id: string; yes_cost: number; no_cost: number }>(
+      store.db,
+      store.kind,
+      `select p.wallet, p.condition_id,
+              sum(case when p.outcome_index = 0 then p.shares * p.avg_price else 0 end) as yes_cost,
+              sum(case when p.outcome_index = 0 then 0 else p.shares * p.avg_price end) as no_cost
+         from positions p join wallet_stats s on s.wallet = p.wallet
+        where ${smartSql("s")} and p.status = 'open' and p.shares > 0 and ${inSlice}
+        group by p.wallet, p.condition_id`,
+      slice,
+    ),
   );
   const groups = new Map<
     string,

@@ -1,5 +1,6 @@
 /** Smart-money volume: the 24 h flow per category (/api/analytics/smart-money-flow) and the hourly YES/NO series (/api/analytics/whale-volume-24h). */
 import { queryRows } from "../store/raw-sql.js";
+import { inSmartSlices } from "./smart-slices.js";
 import { changePct } from "../ledger/index.js";
 import type { Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
@@ -21,11 +22,14 @@ export interface FlowRow {
 
 /** (wallet, market) pairs where a smart whale holds an open position. */
 async function whaleHoldings(store: Store): Promise<Array<{ wallet: string; condition_id: string }>> {
-  return queryRows(
-    store.db,
-    store.kind,
-    `select distinct p.wallet, p.condition_id from positions p join wallet_stats s on s.wallet = p.wallet
-      where ${smartSql("s")} and p.status = 'open' and p.shares > 0`,
+  return inSmartSlices(store, (inSlice, slice) =>
+    queryRows(
+      store.db,
+      store.kind,
+      `select distinct p.wallet, p.condition_id from positions p join wallet_stats s on s.wallet = p.wallet
+        where ${smartSql("s")} and p.status = 'open' and p.shares > 0 and ${inSlice}`,
+      slice,
+    ),
   );
 }
 
@@ -92,19 +96,29 @@ export const isoHour = (ts: number): string => new Date(ts * 1000).toISOString()
 export async function whaleVolume24h(store: Store, now: number): Promise<VolumeHour[]> {
   const last = Math.floor(now / HOUR) * HOUR;
   const first = last - 23 * HOUR;
-  const rows = await queryRows<{ hour: number; yes: number; no: number; trades: number }>(
-    store.db,
-    store.kind,
-    `select (f.ts / ${HOUR}) * ${HOUR} as hour,
-            sum(case when f.outcome_index = 0 then f.usd else 0 end) as yes,
-            sum(case when f.outcome_index = 0 then 0 else f.usd end) as no,
-            count(*) as trades
-       from fills f join wallet_stats s on s.wallet = f.wallet
-      where f.ts >= ? and f.ts <= ? and ${smartSql("s")}
-      group by (f.ts / ${HOUR}) * ${HOUR}`,
-    [first, now],
+  const rows = await inSmartSlices(store, (inSlice, slice) =>
+    queryRows<{ hour: number; yes: number; no: number; trades: number }>(
+      store.db,
+      store.kind,
+      `select (f.ts / ${HOUR}) * ${HOUR} as hour,
+              sum(case when f.outcome_index = 0 then f.usd else 0 end) as yes,
+              sum(case when f.outcome_index = 0 then 0 else f.usd end) as no,
+              count(*) as trades
+         from fills f join wallet_stats s on s.wallet = f.wallet
+        where f.ts >= ? and f.ts <= ? and ${smartSql("s")} and ${inSlice}
+        group by (f.ts / ${HOUR}) * ${HOUR}`,
+      [first, now, ...slice],
+    ),
   );
-  const byHour = new Map(rows.map((r) => [Number(r.hour), r]));
+  const byHour = new Map<number, { yes: number; no: number; trades: number }>();
+  for (const r of rows) {
+    const sum = byHour.get(Number(r.hour)) ?? { yes: 0, no: 0, trades: 0 };
+    byHour.set(Number(r.hour), {
+      yes: sum.yes + Number(r.yes),
+      no: sum.no + Number(r.no),
+      trades: sum.trades + Number(r.trades),
+    });
+  }
   return Array.from({ length: 24 }, (_, i) => {
     const hour = first + i * HOUR;
     const r = byHour.get(hour);

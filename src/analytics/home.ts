@@ -3,12 +3,13 @@
  * sparkline, the week's best smart whales by realized P&L, and the 24 h volume rotation between categories.
  */
 import { changePct, type OutcomeSide } from "../ledger/index.js";
-import { queryRows } from "../store/raw-sql.js";
+import { inTimeSlices, queryRows } from "../store/raw-sql.js";
 import { CATEGORIES, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
 import { marketSideFills, type Direction, type EntryType } from "../store/schema.js";
 import { loadMarkets, loadNames, outcomeSide, SECONDS_PER_DAY, usd } from "./insight-support.js";
 import { smartSql } from "./site.js";
+import { inSmartSlices } from "./smart-slices.js";
 
 export const WHALE_MOVES = 8;
 export const HOT_MARKETS = 5;
@@ -31,26 +32,30 @@ export interface WhaleMove {
   entry_type: EntryType | null;
 }
 
+type WhaleMoveRow = Pick<
+  WhaleMove,
+  "wallet" | "condition_id" | "side" | "price" | "usd" | "ts" | "tx_hash" | "entry_type"
+> & {
+  outcome_index: number;
+  id: number;
+};
+
 export async function whaleMoves(store: Store, now: number, minUsd: number, hours: number): Promise<WhaleMove[]> {
-  const rows = await queryRows<{
-    wallet: string;
-    condition_id: string;
-    outcome_index: number;
-    side: Direction;
-    price: number;
-    usd: number;
-    ts: number;
-    tx_hash: string;
-    entry_type: EntryType | null;
-  }>(
-    store.db,
-    store.kind,
-    `select f.wallet, f.condition_id, f.outcome_index, f.side, f.price, f.usd, f.ts, f.tx_hash, f.entry_type
+  const slices = await inSmartSlices(store, (inSlice, slice) =>
+    queryRows<WhaleMoveRow>(
+      store.db,
+      store.kind,
+      `select f.wallet, f.condition_id, f.outcome_index, f.side, f.price, f.usd, f.ts, f.tx_hash, f.entry_type, f.id
        from fills f join wallet_stats s on s.wallet = f.wallet
-      where f.ts > ? and f.ts <= ? and f.usd >= ? and ${smartSql("s")}
+      where f.ts > ? and f.ts <= ? and f.usd >= ? and ${smartSql("s")} and ${inSlice}
       order by f.usd desc, f.ts desc, f.id desc limit ${WHALE_MOVES}`,
-    [now - hours * HOUR, now, Math.ceil(minUsd * 1e6)],
+      [now - hours * HOUR, now, Math.ceil(minUsd * 1e6), ...slice],
+    ),
   );
+  // Each slice's largest; the largest of all are among them.
+  const rows = slices
+    .sort((a, b) => Number(b.usd) - Number(a.usd) || Number(b.ts) - Number(a.ts) || Number(b.id) - Number(a.id))
+    .slice(0, WHALE_MOVES);
   const [markets, names] = await Promise.all([
     loadMarkets(
       store,
@@ -181,22 +186,27 @@ export interface TopWhale {
 
 /** Smart whales (never farmers) by the net realized P&L of the positions they closed in the last `days`. */
 export async function topWhales(store: Store, now: number, days: number): Promise<TopWhale[]> {
-  const rows = await queryRows<{
-    wallet: string;
-    pnl: number;
-    closed: number;
-    total_pnl: number;
-    win_rate: number;
-    profit_factor: number;
-  }>(
-    store.db,
-    store.kind,
-    `select p.wallet, sum(p.realized_pnl - p.fees) as pnl, count(*) as closed, max(s.total_pnl) as total_pnl, max(s.win_rate) as win_rate, max(s.profit_factor) as profit_factor
+  const slices = await inSmartSlices(store, (inSlice, slice) =>
+    queryRows<{
+      wallet: string;
+      pnl: number;
+      closed: number;
+      total_pnl: number;
+      win_rate: number;
+      profit_factor: number;
+    }>(
+      store.db,
+      store.kind,
+      `select p.wallet, sum(p.realized_pnl - p.fees) as pnl, count(*) as closed, max(s.total_pnl) as total_pnl, max(s.win_rate) as win_rate, max(s.profit_factor) as profit_factor
        from positions p join wallet_stats s on s.wallet = p.wallet
-      where ${smartSql("s")} and p.status = 'closed' and p.closed_ts > ? and p.closed_ts <= ?
+      where ${smartSql("s")} and p.status = 'closed' and p.closed_ts > ? and p.closed_ts <= ? and ${inSlice}
       group by p.wallet order by pnl desc, p.wallet limit ${TOP_WHALES}`,
-    [now - days * SECONDS_PER_DAY, now],
+      [now - days * SECONDS_PER_DAY, now, ...slice],
+    ),
   );
+  const rows = slices
+    .sort((a, b) => Number(b.pnl) - Number(a.pnl) || (a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : 0))
+    .slice(0, TOP_WHALES);
   const names = await loadNames(
     store,
     rows.map((r) => r.wallet),
@@ -232,6 +242,21 @@ export interface VolumeRow {
  * fills of smart whales (either side of a match), per market and wallet; otherwise the market volume (taker
  * sides), per market. Markets whose category maps to none of the six count nowhere.
  */
+/** The slices' rows summed per (market, wallet). */
+function sumByMarketAndWallet(slices: readonly VolumeRow[]): VolumeRow[] {
+  const sums = new Map<string, VolumeRow>();
+  for (const r of slices) {
+    const key = `${r.condition_id}|${r.wallet}`;
+    const sum = sums.get(key);
+    if (!sum) sums.set(key, { ...r, now_usd: Number(r.now_usd), prev_usd: Number(r.prev_usd) });
+    else {
+      sum.now_usd += Number(r.now_usd);
+      sum.prev_usd += Number(r.prev_usd);
+    }
+  }
+  return [...sums.values()];
+}
+
 export async function categoryVolumes(
   store: Store,
   now: number,
@@ -243,15 +268,32 @@ export async function categoryVolumes(
   categoryOf: (conditionId: string) => Category | null;
 }> {
   const mid = now - hours * HOUR;
-  const rows = await queryRows<VolumeRow>(
-    store.db,
-    store.kind,
-    `select f.condition_id, ${smart ? "f.wallet" : "'' as wallet"}, sum(case when f.ts > ? then f.usd else 0 end) as now_usd, sum(case when f.ts <= ? then f.usd else 0 end) as prev_usd
-       from fills f ${smart ? "join wallet_stats s on s.wallet = f.wallet" : ""}
-      where f.ts > ? and f.ts <= ? and ${smart ? smartSql("s") : marketSideFills("f")}
-      group by f.condition_id${smart ? ", f.wallet" : ""}`,
-    [mid, mid, mid - hours * HOUR, now],
-  );
+  const volumes = `sum(case when f.ts > ? then f.usd else 0 end) as now_usd, sum(case when f.ts <= ? then f.usd else 0 end) as prev_usd`;
+  // The smart whales' fills are read from the whales outwards (a slice of whales at a time), every market side's
+  // over the time range (an hour at a time).
+  const slices = smart
+    ? await inSmartSlices(store, (inSlice, slice) =>
+        queryRows<VolumeRow>(
+          store.db,
+          store.kind,
+          `select f.condition_id, f.wallet, ${volumes}
+             from fills f join wallet_stats s on s.wallet = f.wallet
+            where f.ts > ? and f.ts <= ? and ${smartSql("s")} and ${inSlice}
+            group by f.condition_id, f.wallet`,
+          [mid, mid, mid - hours * HOUR, now, ...slice],
+        ),
+      )
+    : await inTimeSlices(mid - hours * HOUR, now, HOUR, (after, upTo) =>
+        queryRows<VolumeRow>(
+          store.db,
+          store.kind,
+          `select f.condition_id, '' as wallet, ${volumes}
+             from fills f where f.ts > ? and f.ts <= ? and ${marketSideFills("f")}
+            group by f.condition_id`,
+          [mid, mid, after, upTo],
+        ),
+      );
+  const rows = sumByMarketAndWallet(slices);
   const markets = await loadMarkets(
     store,
     rows.map((r) => r.condition_id),

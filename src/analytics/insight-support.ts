@@ -5,6 +5,7 @@
 import { SECONDS_PER_DAY, marketCategory, type OutcomeSide } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import { parseEventTags } from "../store/markets.js";
+import { inSlices } from "../store/raw-sql.js";
 import type { Resolution } from "../store/schema.js";
 import { CATEGORIES, type Category } from "../venue/categories.js";
 import { fromMicro } from "../venue/units.js";
@@ -83,13 +84,14 @@ function marketInfo(row: MarketRow): MarketInfo {
 
 /** Facts of the given markets by condition id; unknown ids are absent from the map. */
 export async function loadMarkets(store: Store, conditionIds: Iterable<string>): Promise<Map<string, MarketInfo>> {
-  const ids = [...new Set(conditionIds)];
-  const out = new Map<string, MarketInfo>();
-  for (const part of chunks(ids)) {
-    const rows = await marketQuery(store).where("m.condition_id", "in", part).execute();
-    for (const row of rows) out.set(row.condition_id, marketInfo(row));
-  }
-  return out;
+  // A whole roster's markets in the window aggregates: slices with the event loop let run between them.
+  const rows = await inSlices(
+    [...new Set(conditionIds)],
+    (part) => marketQuery(store).where("m.condition_id", "in", part).execute(),
+    CHUNK,
+    true,
+  );
+  return new Map(rows.map((row) => [row.condition_id, marketInfo(row)]));
 }
 
 /** Facts of every market, by condition id. */

@@ -10,6 +10,7 @@ import { queryRows } from "../store/raw-sql.js";
 import { parseCategory, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
 import { parseCategoryShares, rankedCategories, SECONDS_PER_DAY } from "./insight-support.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 export interface BoardWallet {
   wallet: string;
@@ -148,7 +149,7 @@ export async function loadBoardWallets(store: Store, config: Config): Promise<Bo
     for (const row of page) out.push(boardWallet(row, config));
     if (page.length < LOAD_PAGE_ROWS) return out;
     after = page[page.length - 1]!.wallet;
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToLoop();
   }
 }
 
@@ -212,21 +213,37 @@ export const PERIODS = ["24h", "7d", "30d", "all"] as const;
 export type Period = (typeof PERIODS)[number];
 export const PERIOD_DAYS: Record<Exclude<Period, "all">, number> = { "24h": 1, "7d": 7, "30d": 30 };
 
+/** Wallets whose settled P&L one statement reads; the service's other requests run between two statements. */
+const SETTLED_PNL_SLICE = 500;
+
 /**
- * Cumulative settled P&L per wallet as of `at`: the last daily P&L point at or before it (wallets without one are
- * absent: they had no P&L yet).
+ * Each wallet's cumulative settled P&L at `from` and at `to`: the last daily P&L point at or before each instant, 0
+ * before its first. One index seek per wallet and instant (pnl_points' key is wallet, resolution, t), a slice of
+ * wallets at a time: a scan of every daily point grouped by wallet took over a second on SQLite in one block.
  */
-export async function settledPnlAsOf(store: Store, at: number): Promise<Map<string, number>> {
-  const rows = await queryRows<{ wallet: string; pnl: number }>(
-    store.db,
-    store.kind,
-    `select p.wallet, p.pnl from pnl_points p
-       join (select wallet, max(t) as t from pnl_points where resolution = 'day' and t <= ? group by wallet) latest
-         on latest.wallet = p.wallet and latest.t = p.t
-     where p.resolution = 'day'`,
-    [at],
-  );
-  return new Map(rows.map((r) => [r.wallet, r.pnl]));
+export async function settledPnlAt(
+  store: Store,
+  wallets: readonly string[],
+  from: number,
+  to: number,
+): Promise<Map<string, { from: number; to: number }>> {
+  const out = new Map<string, { from: number; to: number }>();
+  const lastPoint = (as: string) =>
+    `(select p.pnl from pnl_points p where p.wallet = w.wallet and p.resolution = 'day' and p.t <= ?
+       order by p.t desc limit 1) as ${as}`;
+  for (let i = 0; i < wallets.length; i += SETTLED_PNL_SLICE) {
+    if (i > 0) await yieldToLoop();
+    const slice = wallets.slice(i, i + SETTLED_PNL_SLICE);
+    const rows = await queryRows<{ wallet: string; pnl_from: number | null; pnl_to: number | null }>(
+      store.db,
+      store.kind,
+      `with w(wallet) as (values ${slice.map(() => "(?)").join(", ")})
+       select w.wallet, ${lastPoint("pnl_from")}, ${lastPoint("pnl_to")} from w`,
+      [...slice, from, to],
+    );
+    for (const r of rows) out.set(r.wallet, { from: Number(r.pnl_from ?? 0), to: Number(r.pnl_to ?? 0) });
+  }
+  return out;
 }
 
 /** A row of `/api/leaderboard`, under the API's names. */
@@ -257,11 +274,18 @@ export async function periodPnl(
 ): Promise<Map<string, number>> {
   if (period === "all") return new Map(wallets.map((w) => [w.wallet, w.total_pnl]));
   if (period === "24h") return new Map(wallets.map((w) => [w.wallet, w.pnl_24h ?? 0]));
-  const [end, start] = await Promise.all([
-    settledPnlAsOf(store, now),
-    settledPnlAsOf(store, now - PERIOD_DAYS[period] * SECONDS_PER_DAY),
-  ]);
-  return new Map(wallets.map((w) => [w.wallet, (end.get(w.wallet) ?? 0) - (start.get(w.wallet) ?? 0)]));
+  const settled = await settledPnlAt(
+    store,
+    wallets.map((w) => w.wallet),
+    now - PERIOD_DAYS[period] * SECONDS_PER_DAY,
+    now,
+  );
+  return new Map(
+    wallets.map((w) => {
+      const pnl = settled.get(w.wallet);
+      return [w.wallet, pnl ? pnl.to - pnl.from : 0];
+    }),
+  );
 }
 
 /** Traders ranked by their P&L over the period; `roi` is the lifetime return on traded volume. */

@@ -11,6 +11,7 @@ import { tableChangesStamp } from "../store/table-changes.js";
 import type { Resolution } from "../store/schema.js";
 import { parseCategory, type Category } from "../venue/categories.js";
 import { MarketTextIndex } from "./market-text.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 export interface IndexedMarket {
   id: string;
@@ -137,7 +138,7 @@ export async function loadMarketIndex(store: Store, now: number, previous?: Mark
     rows.push(...page);
     if (page.length < LOAD_PAGE_ROWS) break;
     after = page[page.length - 1]!.id;
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToLoop();
   }
   const markets: IndexedMarket[] = rows.map((r) => ({
     id: r.id,

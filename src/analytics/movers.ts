@@ -4,7 +4,8 @@
  */
 import type { Store } from "../store/database.js";
 import { loadNames, SECONDS_PER_DAY } from "./insight-support.js";
-import { settledPnlAsOf } from "./leaderboard.js";
+import { settledPnlAt } from "./leaderboard.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 export interface Mover {
   wallet: string;
@@ -17,23 +18,49 @@ export interface Mover {
   sparkline: number[];
 }
 
+type StatsRow = { wallet: string; win_rate: number; wins: number; losses: number; is_smart: number };
+const STATS_PAGE = 2_000;
+
+/** The non-farmers' statistics a page at a time (by address), yielding between pages: the rows are wide. */
+async function* nonFarmerPages(store: Store): AsyncGenerator<StatsRow[]> {
+  let after = "";
+  for (;;) {
+    const page = await store.db
+      .selectFrom("wallet_stats")
+      .select(["wallet", "win_rate", "wins", "losses", "is_smart"])
+      .where("is_farmer", "=", 0)
+      .where("wallet", ">", after)
+      .orderBy("wallet")
+      .limit(STATS_PAGE)
+      .execute();
+    if (page.length === 0) return;
+    yield page;
+    if (page.length < STATS_PAGE) return;
+    after = page[page.length - 1]!.wallet;
+    await yieldToLoop();
+  }
+}
+
 /**
  * The sparkline holds the P&L as of `now - days` and of each following day boundary, ending with the P&L as of
  * `now` (the last daily point at or before each instant; 0 before the first). delta = last - first.
  */
 export async function topMovers(store: Store, now: number, days: number, limit: number): Promise<Mover[]> {
   const start = now - days * SECONDS_PER_DAY;
-  const [end, begin, stats] = await Promise.all([
-    settledPnlAsOf(store, now),
-    settledPnlAsOf(store, start),
-    store.db
-      .selectFrom("wallet_stats")
-      .select(["wallet", "win_rate", "wins", "losses", "is_smart", "is_farmer"])
-      .where("is_farmer", "=", 0)
-      .execute(),
-  ]);
-  const top = stats
-    .map((s) => ({ s, pnl: end.get(s.wallet) ?? 0, delta: (end.get(s.wallet) ?? 0) - (begin.get(s.wallet) ?? 0) }))
+  const moves: Array<{ s: StatsRow; pnl: number; delta: number }> = [];
+  for await (const page of nonFarmerPages(store)) {
+    const settled = await settledPnlAt(
+      store,
+      page.map((s) => s.wallet),
+      start,
+      now,
+    );
+    for (const s of page) {
+      const pnl = settled.get(s.wallet) ?? { from: 0, to: 0 };
+      moves.push({ s, pnl: pnl.to, delta: pnl.to - pnl.from });
+    }
+  }
+  const top = moves
     .filter((m) => m.delta > 0)
     .sort((a, b) => b.delta - a.delta || a.s.wallet.localeCompare(b.s.wallet))
     .slice(0, limit);

@@ -8,6 +8,7 @@ import type { Store } from "../store/database.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import { KeptCopy } from "./kept-copy.js";
 import type { Roster, RosterCopyDeps } from "./smart-roster.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 const WALLETS_PER_QUERY = 200;
 
@@ -58,7 +59,7 @@ async function loadHoldings(store: Store, roster: Roster, now: number): Promise<
         `select wallet, condition_id, outcome_index, shares, avg_price from positions where wallet in ${placeholders(slice.length)} and status = 'open' and shares > 0`,
         slice,
       );
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldToLoop();
       return page;
     },
     WALLETS_PER_QUERY,

@@ -89,12 +89,16 @@ const NAME_COLUMNS = ["name", "pseudonym"] as const;
 
 /** Size of the ranked population (wallets with a rank; docs/METRICS.md: at least the configured resolved markets). */
 export async function rankedTraders(store: Store): Promise<number> {
-  const row = await store.db
+  const row = await rankedTradersQuery(store.db).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Counted from the partial index of ranked rows (migration 0027), not the table's rows. */
+export function rankedTradersQuery(db: Store["db"]) {
+  return db
     .selectFrom("wallet_stats")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("rank_pnl", "is not", null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where("rank_pnl", "is not", null);
 }
 
 /** Sums two wallets' stored figures (a proxy and its signer) into one; rates and the profit factor are recomputed. */

@@ -19,6 +19,7 @@ import { sql, type RawBuilder, type SqlBool } from "kysely";
 import type { Config } from "../config/index.js";
 import type { Store } from "../store/database.js";
 import { estimateNameIndexed, estimateRows, storeLower, textGrams, walletsNamed } from "../store/wallet-names.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 export type SearchSource = "profile" | "traders";
 
@@ -292,7 +293,7 @@ async function walkByPnl(
     const last = walked[walked.length - 1]!;
     after = { pnl: last.total_pnl, wallet: last.address };
     pageRows = Math.min(WALK_PAGE_ROWS, pageRows * 2);
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToLoop();
   }
   return null;
 }

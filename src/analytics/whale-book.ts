@@ -22,6 +22,7 @@ import { loadAllMarkets, outcomeSide, usd, type MarketInfo } from "./insight-sup
 import { marketFactsFingerprint } from "./market-index.js";
 import { statsRowStamp } from "./wallet-stamps.js";
 import { rankGroups, type WhaleGroup } from "./whale-groups.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 const WALLETS_PER_QUERY = 4;
 
@@ -253,8 +254,6 @@ export async function loadBook(
 
 /** Whales whose positions are indexed between two turns of the event loop while the copy is built. */
 const WHALES_PER_STEP = 16;
-
-const yieldToLoop = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The copy's indexes and ranked groups, from every whale's positions (in address order), in steps of

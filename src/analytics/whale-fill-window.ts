@@ -12,6 +12,7 @@
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import type { Direction, EntryType } from "../store/schema.js";
 import type { Roster, RosterCopyDeps } from "./smart-roster.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 /** How far back the copy reaches from the clock: the summary compares two windows of up to 24 h. */
 export const WINDOW_SECONDS = 48 * 3_600;
@@ -50,7 +51,6 @@ export interface WindowView {
 }
 
 const byTsThenId = (a: WhaleFill, b: WhaleFill) => a.ts - b.ts || a.id - b.id;
-const yieldLoop = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Index of the first fill with ts > `ts` (the fills being sorted by ts). */
 export function firstAfter(fills: readonly WhaleFill[], ts: number): number {
@@ -127,7 +127,7 @@ export class WhaleFillWindow {
       for (const row of page) if (row.ts > coversAfter && roster.whales.has(row.wallet)) added.push(numeric(row));
       if (page.length > 0) lastId = Number(page[page.length - 1]!.id);
       if (page.length < PAGE_ROWS) break;
-      await yieldLoop();
+      await yieldToLoop();
     }
     if (added.length > 0) {
       const last = fills[fills.length - 1];
@@ -163,7 +163,7 @@ export class WhaleFillWindow {
           `select ${FILL_COLUMNS} from fills f where f.wallet in ${placeholders(slice.length)} and f.ts > ? and f.id <= ?`,
           [...slice, after, lastId],
         );
-        await yieldLoop();
+        await yieldToLoop();
         return rows.map(numeric);
       },
       WALLETS_PER_QUERY,

@@ -11,6 +11,7 @@ import { cachedAsOf } from "../analytics/window-cache.js";
 import type { BackgroundWork } from "../platform/background-work.js";
 import type { Platform } from "../platform/index.js";
 import type { Logger } from "../platform/logger.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -32,6 +33,8 @@ const AFTER_BOUNDARY_MS = 20;
 export class WarmUps {
   private readonly jobs: WarmJob[] = [];
   private started = false;
+  /** The recomputations due at a boundary, one after the other: see inTurn. */
+  private turns: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly platform: Platform,
@@ -75,12 +78,22 @@ export class WarmUps {
     }
   }
 
+  /**
+   * Runs `run` once the recomputations queued before it have finished, after letting waiting requests run: the
+   * windows' boundaries coincide (every five-minute one is a minute's too), and their jobs run as one block otherwise.
+   */
+  private inTurn(run: () => Promise<void>): Promise<void> {
+    const turn = this.turns.then(yieldToLoop).then(run);
+    this.turns = turn.catch(() => undefined);
+    return turn;
+  }
+
   private schedule(job: WarmJob, logger: Logger): void {
     const windowMs = (job.windowSeconds as number) * 1000;
     const nowMs = this.platform.clock.nowMs();
     const delay = (Math.floor(nowMs / windowMs) + 1) * windowMs - nowMs + AFTER_BOUNDARY_MS;
     this.background.after(job.name, delay, async () => {
-      if (this.kept()) await this.runJob(job, logger);
+      if (this.kept()) await this.inTurn(() => this.runJob(job, logger));
       this.schedule(job, logger);
     });
   }

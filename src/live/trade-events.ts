@@ -3,12 +3,13 @@
  * with when the relay received it and its transaction's settlement type) and the indexed stream's classified chain
  * fill (both parties, both directions, market metadata). The schemas are the OpenAPI description of the events.
  */
-import { Type, type Static } from "typebox";
-import { Nullable } from "../api/nullable.js";
+import { Type, type Static, type TSchema } from "typebox";
 import type { LiveTradeMessage } from "../ingest/live-message.js";
 import type { NewFill } from "../store/fills.js";
 import type { Direction, EntryType } from "../store/schema.js";
 
+const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
 const Side = Type.Union([Type.Literal("BUY"), Type.Literal("SELL")]);
 const EntryTypeSchema = Type.Union([Type.Literal("MINT"), Type.Literal("MERGE"), Type.Literal("COMPLEMENTARY")]);
 

@@ -10,6 +10,7 @@ import { inSlices, placeholders, queryRows } from "./raw-sql.js";
 import type { Database } from "./schema.js";
 import { preparedStatement } from "./sqlite-statements.js";
 import { LAST_MOVE_COLUMNS } from "./wallet-last-moves.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 export type DerivedTable =
   | "positions"
@@ -187,7 +188,7 @@ async function sqliteWrite(
   );
   const values = new Array<unknown>(columns.length);
   for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_SLICE) {
-    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (start > 0) await yieldToLoop();
     const end = Math.min(rows.length, start + SQLITE_ROWS_PER_SLICE);
     for (let i = start; i < end; i++) {
       const row = rows[i]!;

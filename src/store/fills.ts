@@ -21,6 +21,7 @@ import { recordWalletsOfFills } from "./wallets.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
 import { WHALE_SIZE_MAKERS_INDEX, createFillIndex, type FillIndex } from "./migrations/0014_drilldown_fill_indexes.js";
 import { WALLET_MARKET_FILLS_INDEX } from "./migrations/0024_wallet_market_fill_sums.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 export type NewFill = Insertable<FillsTable>;
 export type NewActivity = Insertable<WalletActivityTable>;
@@ -134,7 +135,7 @@ async function sqliteInsert<R extends Record<string, unknown>>(
   const values = new Array<unknown>(spec.columns.length);
   const fresh: R[] = [];
   for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_SLICE) {
-    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (start > 0) await yieldToLoop();
     const end = Math.min(rows.length, start + SQLITE_ROWS_PER_SLICE);
     for (let i = start; i < end; i++) {
       const row = rows[i] as R;

@@ -17,6 +17,7 @@ import { once } from "node:events";
 import type { Writable } from "node:stream";
 import type pg from "pg";
 import { rowBinder } from "./row-values.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 /** About 280 KB of fills per COPY data message (a fill is about 555 bytes in binary format). */
 const ROWS_PER_CHUNK = 500;
@@ -61,7 +62,7 @@ class CopyFromStdin implements pg.Submittable {
         if (this.settled) return;
         connection.sendCopyFromChunk(chunk);
         if (connection.stream.writableNeedDrain) await once(connection.stream, "drain");
-        else await new Promise((resolve) => setImmediate(resolve));
+        else await yieldToLoop();
       }
       connection.endCopyFrom();
     } catch (error) {

@@ -5,6 +5,7 @@
 import { CompiledQuery, type Kysely } from "kysely";
 import type { StoreKind } from "./database.js";
 import type { Database } from "./schema.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 /** `?` placeholders as PostgreSQL's `$1, $2, ...` (our SQL text holds no `?` inside literals). */
 export function dialectText(kind: StoreKind, text: string): string {
@@ -38,13 +39,39 @@ export function placeholders(count: number): string {
   return `(${new Array<string>(count).fill("?").join(", ")})`;
 }
 
-/** Runs `run` over the values in slices small enough for any dialect's parameter limit. */
+/**
+ * Runs `run` over the values in slices small enough for any dialect's parameter limit; with `yieldBetween`, letting
+ * the event loop run between two slices (a read too long to run as one block on SQLite).
+ */
 export async function inSlices<V, R>(
   values: readonly V[],
   run: (slice: V[]) => Promise<R[]>,
   size = 500,
+  yieldBetween = false,
 ): Promise<R[]> {
   const out: R[] = [];
-  for (let i = 0; i < values.length; i += size) for (const row of await run(values.slice(i, i + size))) out.push(row);
+  for (let i = 0; i < values.length; i += size) {
+    if (yieldBetween && i > 0) await yieldToLoop();
+    for (const row of await run(values.slice(i, i + size))) out.push(row);
+  }
+  return out;
+}
+
+/**
+ * Runs `run` over the time range (after, upTo] in consecutive slices of `step` seconds, oldest first, letting the
+ * event loop run between two: an aggregate over a day of a busy venue's fills reads for tens of milliseconds on
+ * SQLite, in one block otherwise. The caller merges what the slices return.
+ */
+export async function inTimeSlices<R>(
+  after: number,
+  upTo: number,
+  step: number,
+  run: (after: number, upTo: number) => Promise<R[]>,
+): Promise<R[]> {
+  const out: R[] = [];
+  for (let from = after; from < upTo; from += step) {
+    if (from > after) await yieldToLoop();
+    for (const row of await run(from, Math.min(from + step, upTo))) out.push(row);
+  }
   return out;
 }

@@ -23,7 +23,11 @@ export const LAYERS: readonly Layer[] = [
     mayImport: ["config"],
     what: "cache, presence, pub/sub, rate limits, clock, logger: memory or Redis",
   },
-  { name: "store", mayImport: ["config"], what: "tables, migrations and the SQL plumbing: SQLite or PostgreSQL" },
+  {
+    name: "store",
+    mayImport: ["config", "platform"],
+    what: "tables, migrations and the SQL plumbing: SQLite or PostgreSQL",
+  },
   {
     name: "venue",
     mayImport: ["config", "platform"],

@@ -26,6 +26,8 @@ import { walletLastMoves } from "./0023_wallet_last_moves.js";
 import { walletMarketFillSums } from "./0024_wallet_market_fill_sums.js";
 import { marketHoldersIndex } from "./0025_market_holders_index.js";
 import { tableChanges } from "./0026_table_changes.js";
+import { rankedTradersIndex } from "./0027_ranked_traders_index.js";
+import { hotTradersIndex } from "./0028_hot_traders_index.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -51,4 +53,6 @@ export const migrations: Record<string, StoreMigration> = {
   "0024_wallet_market_fill_sums": walletMarketFillSums,
   "0025_market_holders_index": marketHoldersIndex,
   "0026_table_changes": tableChanges,
+  "0027_ranked_traders_index": rankedTradersIndex,
+  "0028_hot_traders_index": hotTradersIndex,
 };
