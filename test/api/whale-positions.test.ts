@@ -327,3 +327,35 @@ describe.each(storeBackends)("whale positions over a hand-built world on $kind",
     });
   });
 });
+
+describe.each(storeBackends)("big positions kept serialized on $kind", (backend) => {
+  let w: WhaleWorld;
+  let A: string;
+  beforeAll(async () => {
+    w = await openWhaleWorld(backend);
+    await addMarket(w, { n: 1, category: "POLITICS", priceYes: 0.6 });
+    await addMarket(w, { n: 2, category: "POLITICS", priceYes: 0.25 });
+    A = await addWhale(w, { n: 1, name: "alpha" });
+    await addPosition(w, { wallet: A, market: 1, outcome: 0, shares: 2_000_000, avgPrice: 0.5 }); // 1,000,000
+  }, 60_000);
+  afterAll(async () => w?.close());
+
+  it("answers from the holdings copy it was kept under until the copy is read again (WHALE_HOLDINGS_REFRESH_SECONDS)", async () => {
+    const sizes = async (url: string) => (await w.get(url)).body;
+    const big = "/api/v2/whale-alerts/big-positions";
+    const summary = "/api/v2/whale-alerts/big-positions/summary";
+    expect((await sizes(big)).items.map((i: any) => i.size)).toEqual([2_000_000]);
+    expect((await sizes(summary)).total_positions).toBe(1);
+    // A second position of the whale, 3,000,000 × 0.5 = 1,500,000: not in the copy read at NOW, so not in the kept
+    // answers either.
+    await addPosition(w, { wallet: A, market: 2, outcome: 0, shares: 3_000_000, avgPrice: 0.5 });
+    expect((await sizes(big)).items.map((i: any) => i.size)).toEqual([2_000_000]);
+    expect((await sizes(summary)).total_positions).toBe(1);
+    // Once the copy is older than its refresh, it is read again, and both answers follow it.
+    w.clock.set((NOW + 61) * 1000);
+    await vi.waitFor(async () =>
+      expect((await sizes(big)).items.map((i: any) => i.size)).toEqual([3_000_000, 2_000_000]),
+    );
+    expect((await sizes(summary)).total_positions).toBe(2);
+  });
+});

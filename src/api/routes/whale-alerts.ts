@@ -4,6 +4,7 @@
  * positions (src/analytics/whale-reads.ts).
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyReply } from "fastify";
 import { Type } from "typebox";
 import { bigPositions, bigPositionsSummary } from "../../analytics/big-positions.js";
 import { findMarket } from "../../analytics/market-detail.js";
@@ -73,6 +74,14 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
     ctx.config.server.gzipMinBytes,
     () => ctx.readiness.ready,
   );
+
+  // Big positions and their totals are the holdings copy (read again every WHALE_HOLDINGS_REFRESH_SECONDS) priced
+  // by the market index: kept serialized under both, the copy's as_of and the index's fingerprint in the key.
+  const sendBig = async (reply: FastifyReply, query: string, compute: () => Promise<unknown>) => {
+    const [view, index] = await Promise.all([reads.holdings.current(), reads.markets()]);
+    const key = `${query}|${view.asOf}|${index.fingerprint}`;
+    return sendSerialized(reply, await answers.get(key, async () => reply.serialize(await compute()) as string));
+  };
 
   app.get(
     "/api/v2/whale-alerts",
@@ -223,12 +232,12 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         response: { 200: BigPositionsBody },
       },
     },
-    async (request) =>
-      bigPositions(reads, {
-        minUsd: request.query.min_usd,
-        category: categoryFilter(request.query.category),
-        limit: request.query.limit,
-      }),
+    async (request, reply) => {
+      const q = request.query;
+      return sendBig(reply, `big|${q.category}|${q.min_usd}|${q.limit}`, () =>
+        bigPositions(reads, { minUsd: q.min_usd, category: categoryFilter(q.category), limit: q.limit }),
+      );
+    },
   );
 
   app.get(
@@ -244,7 +253,10 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         response: { 200: BigPositionsSummaryBody },
       },
     },
-    async (request) => bigPositionsSummary(reads, whales.bigPositionMinUsd, categoryFilter(request.query.category)),
+    async (request, reply) =>
+      sendBig(reply, `big-summary|${request.query.category}`, () =>
+        bigPositionsSummary(reads, whales.bigPositionMinUsd, categoryFilter(request.query.category)),
+      ),
   );
 
   app.get(
