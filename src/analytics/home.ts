@@ -237,11 +237,6 @@ export interface VolumeRow {
   prev_usd: number;
 }
 
-/**
- * Volume (micro-units) over the `hours` before `now` and the `hours` before that, per category. `smart`: the
- * fills of smart whales (either side of a match), per market and wallet; otherwise the market volume (taker
- * sides), per market. Markets whose category maps to none of the six count nowhere.
- */
 /** The slices' rows summed per (market, wallet). */
 function sumByMarketAndWallet(slices: readonly VolumeRow[]): VolumeRow[] {
   const sums = new Map<string, VolumeRow>();
@@ -257,6 +252,11 @@ function sumByMarketAndWallet(slices: readonly VolumeRow[]): VolumeRow[] {
   return [...sums.values()];
 }
 
+/**
+ * Volume (micro-units) over the `hours` before `now` and the `hours` before that, per category. `smart`: the
+ * fills of smart whales (either side of a match), per market and wallet; otherwise the market volume (taker
+ * sides), per market. Markets whose category maps to none of the six count nowhere.
+ */
 export async function categoryVolumes(
   store: Store,
   now: number,

@@ -6,11 +6,10 @@
  */
 import type { Config } from "../config/index.js";
 import { makerShare, returnOnVolumePct, roleProfile, type RoleProfile } from "../ledger/index.js";
-import { queryRows } from "../store/raw-sql.js";
+import { inSlices, keysetPages, queryRows } from "../store/raw-sql.js";
 import { parseCategory, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
 import { parseCategoryShares, rankedCategories, SECONDS_PER_DAY } from "./insight-support.js";
-import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 export interface BoardWallet {
   wallet: string;
@@ -109,48 +108,49 @@ function boardWallet(s: StatsRow, config: Config): BoardWallet {
 /** Every wallet with statistics, as the leaderboards see it, read page by page (by address). */
 export async function loadBoardWallets(store: Store, config: Config): Promise<BoardWallet[]> {
   const out: BoardWallet[] = [];
-  for (let after = ""; ; ) {
-    const page = (await store.db
-      .selectFrom("wallet_stats as s")
-      .leftJoin("wallets as w", "w.address", "s.wallet")
-      .select([
-        "s.wallet",
-        "w.name",
-        "w.pseudonym",
-        "s.total_pnl",
-        "s.win_rate",
-        "s.profit_factor",
-        "s.resolved",
-        "s.wins",
-        "s.losses",
-        "s.total_volume",
-        "s.total_trades",
-        "s.categories",
-        "s.last_trade",
-        "s.active_count",
-        "s.market_win_rate",
-        "s.market_wins",
-        "s.market_losses",
-        "s.is_smart",
-        "s.is_farmer",
-        "s.has_skill",
-        "s.skill_z",
-        "s.pnl_24h",
-        "s.avg_entry_price",
-        "s.mint_volume_30d",
-        "s.merge_volume_30d",
-        "s.maker_volume_30d",
-        "s.volume_30d",
-      ])
-      .where("s.wallet", ">", after)
-      .orderBy("s.wallet")
-      .limit(LOAD_PAGE_ROWS)
-      .execute()) as StatsRow[];
-    for (const row of page) out.push(boardWallet(row, config));
-    if (page.length < LOAD_PAGE_ROWS) return out;
-    after = page[page.length - 1]!.wallet;
-    await yieldToLoop();
-  }
+  const pages = keysetPages(
+    LOAD_PAGE_ROWS,
+    async (after) =>
+      (await store.db
+        .selectFrom("wallet_stats as s")
+        .leftJoin("wallets as w", "w.address", "s.wallet")
+        .select([
+          "s.wallet",
+          "w.name",
+          "w.pseudonym",
+          "s.total_pnl",
+          "s.win_rate",
+          "s.profit_factor",
+          "s.resolved",
+          "s.wins",
+          "s.losses",
+          "s.total_volume",
+          "s.total_trades",
+          "s.categories",
+          "s.last_trade",
+          "s.active_count",
+          "s.market_win_rate",
+          "s.market_wins",
+          "s.market_losses",
+          "s.is_smart",
+          "s.is_farmer",
+          "s.has_skill",
+          "s.skill_z",
+          "s.pnl_24h",
+          "s.avg_entry_price",
+          "s.mint_volume_30d",
+          "s.merge_volume_30d",
+          "s.maker_volume_30d",
+          "s.volume_30d",
+        ])
+        .where("s.wallet", ">", after)
+        .orderBy("s.wallet")
+        .limit(LOAD_PAGE_ROWS)
+        .execute()) as StatsRow[],
+    (row) => row.wallet,
+  );
+  for await (const page of pages) for (const row of page) out.push(boardWallet(row, config));
+  return out;
 }
 
 export const BOARD_SORTS = ["pnl", "win_rate", "volume", "trades"] as const;
@@ -227,23 +227,23 @@ export async function settledPnlAt(
   from: number,
   to: number,
 ): Promise<Map<string, { from: number; to: number }>> {
-  const out = new Map<string, { from: number; to: number }>();
   const lastPoint = (as: string) =>
     `(select p.pnl from pnl_points p where p.wallet = w.wallet and p.resolution = 'day' and p.t <= ?
        order by p.t desc limit 1) as ${as}`;
-  for (let i = 0; i < wallets.length; i += SETTLED_PNL_SLICE) {
-    if (i > 0) await yieldToLoop();
-    const slice = wallets.slice(i, i + SETTLED_PNL_SLICE);
-    const rows = await queryRows<{ wallet: string; pnl_from: number | null; pnl_to: number | null }>(
-      store.db,
-      store.kind,
-      `with w(wallet) as (values ${slice.map(() => "(?)").join(", ")})
-       select w.wallet, ${lastPoint("pnl_from")}, ${lastPoint("pnl_to")} from w`,
-      [...slice, from, to],
-    );
-    for (const r of rows) out.set(r.wallet, { from: Number(r.pnl_from ?? 0), to: Number(r.pnl_to ?? 0) });
-  }
-  return out;
+  const rows = await inSlices(
+    wallets,
+    (slice) =>
+      queryRows<{ wallet: string; pnl_from: number | null; pnl_to: number | null }>(
+        store.db,
+        store.kind,
+        `with w(wallet) as (values ${slice.map(() => "(?)").join(", ")})
+         select w.wallet, ${lastPoint("pnl_from")}, ${lastPoint("pnl_to")} from w`,
+        [...slice, from, to],
+      ),
+    SETTLED_PNL_SLICE,
+    true,
+  );
+  return new Map(rows.map((r) => [r.wallet, { from: Number(r.pnl_from ?? 0), to: Number(r.pnl_to ?? 0) }]));
 }
 
 /** A row of `/api/leaderboard`, under the API's names. */

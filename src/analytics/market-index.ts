@@ -7,11 +7,11 @@
 import type { BackgroundWork } from "../platform/background-work.js";
 import type { Clock } from "../platform/clock.js";
 import type { Store } from "../store/database.js";
+import { keysetPages } from "../store/raw-sql.js";
 import { tableChangesStamp } from "../store/table-changes.js";
 import type { Resolution } from "../store/schema.js";
 import { parseCategory, type Category } from "../venue/categories.js";
 import { MarketTextIndex } from "./market-text.js";
-import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 export interface IndexedMarket {
   id: string;
@@ -133,13 +133,12 @@ export function marketFactsFingerprint(store: Store): Promise<string> {
 export async function loadMarketIndex(store: Store, now: number, previous?: MarketIndex): Promise<MarketIndex> {
   const fingerprint = await tablesFingerprint(store);
   const rows: Awaited<ReturnType<typeof marketRowsAfter>> = [];
-  for (let after = ""; ; ) {
-    const page = await marketRowsAfter(store, after);
+  for await (const page of keysetPages(
+    LOAD_PAGE_ROWS,
+    (after) => marketRowsAfter(store, after),
+    (r) => r.id,
+  ))
     rows.push(...page);
-    if (page.length < LOAD_PAGE_ROWS) break;
-    after = page[page.length - 1]!.id;
-    await yieldToLoop();
-  }
   const markets: IndexedMarket[] = rows.map((r) => ({
     id: r.id,
     condition_id: r.condition_id.toLowerCase(),

@@ -5,7 +5,7 @@
 import type { Store } from "../store/database.js";
 import { loadNames, SECONDS_PER_DAY } from "./insight-support.js";
 import { settledPnlAt } from "./leaderboard.js";
-import { yieldToLoop } from "../platform/yield-to-loop.js";
+import { keysetPages } from "../store/raw-sql.js";
 
 export interface Mover {
   wallet: string;
@@ -22,23 +22,20 @@ type StatsRow = { wallet: string; win_rate: number; wins: number; losses: number
 const STATS_PAGE = 2_000;
 
 /** The non-farmers' statistics a page at a time (by address), yielding between pages: the rows are wide. */
-async function* nonFarmerPages(store: Store): AsyncGenerator<StatsRow[]> {
-  let after = "";
-  for (;;) {
-    const page = await store.db
-      .selectFrom("wallet_stats")
-      .select(["wallet", "win_rate", "wins", "losses", "is_smart"])
-      .where("is_farmer", "=", 0)
-      .where("wallet", ">", after)
-      .orderBy("wallet")
-      .limit(STATS_PAGE)
-      .execute();
-    if (page.length === 0) return;
-    yield page;
-    if (page.length < STATS_PAGE) return;
-    after = page[page.length - 1]!.wallet;
-    await yieldToLoop();
-  }
+function nonFarmerPages(store: Store): AsyncGenerator<StatsRow[]> {
+  return keysetPages(
+    STATS_PAGE,
+    (after) =>
+      store.db
+        .selectFrom("wallet_stats")
+        .select(["wallet", "win_rate", "wins", "losses", "is_smart"])
+        .where("is_farmer", "=", 0)
+        .where("wallet", ">", after)
+        .orderBy("wallet")
+        .limit(STATS_PAGE)
+        .execute(),
+    (row) => row.wallet,
+  );
 }
 
 /**

@@ -75,3 +75,22 @@ export async function inTimeSlices<R>(
   }
   return out;
 }
+
+/**
+ * A table's rows page by page in the order of a text key (`read(after)`: at most `size` rows whose key is after
+ * `after`, in key order; "" before the first), letting the event loop run between two pages: a keyset walk of a
+ * whole table on SQLite that does not hold every request for its length.
+ */
+export async function* keysetPages<R>(
+  size: number,
+  read: (after: string) => Promise<R[]>,
+  keyOf: (row: R) => string,
+): AsyncGenerator<R[]> {
+  for (let after = ""; ; ) {
+    const page = await read(after);
+    if (page.length > 0) yield page;
+    if (page.length < size) return;
+    after = keyOf(page[page.length - 1]!);
+    await yieldToLoop();
+  }
+}
