@@ -1,12 +1,13 @@
 /**
  * Conviction clusters (/api/v2/conviction-clusters, /api/public/v1/conviction-clusters): within one event (its
  * slug), the smart whales standing on the same side of at least CLUSTER_MIN_MARKETS of its markets
- * (`convictionClusters` in src/ledger/whale-signals.ts), from the copy of their open positions (smart-holdings.ts).
- * Every group is computed with one whale as its floor, so that the route keeps one answer per clock window and
- * applies `min_whales` to it.
+ * (`convictionClusters` in src/ledger/whale-signals.ts), from their open positions (smart-holdings.ts) and the
+ * market index's events. Every group is computed with one whale as its floor, so that the route keeps one answer per
+ * clock window and applies `min_whales` to it; it is a window aggregate (window-aggregates.ts).
  */
 import { convictionClusters, type EventStand } from "../ledger/index.js";
-import type { WhaleReads } from "./whale-reads.js";
+import type { MarketIndex } from "./market-index.js";
+import type { HoldingsView } from "./smart-holdings.js";
 
 export interface ClusterRules {
   /** CONSENSUS_MIN_USD. */
@@ -33,11 +34,11 @@ export interface ConvictionClusterRow {
 }
 
 /** Every cluster of at least one whale, most whales first, then most capital. */
-export async function allConvictionClusters(
-  reads: WhaleReads,
+export function allConvictionClusters(
+  view: HoldingsView,
+  index: MarketIndex,
   rules: ClusterRules,
-): Promise<{ clusters: ConvictionClusterRow[]; as_of: number }> {
-  const [view, index] = await Promise.all([reads.holdings.current(), reads.markets()]);
+): { clusters: ConvictionClusterRow[]; as_of: number } {
   const stands: EventStand[] = [];
   for (const h of view.holdings) {
     const eventSlug = index.byConditionId.get(h.condition_id)?.event_slug;

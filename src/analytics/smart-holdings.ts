@@ -7,7 +7,7 @@
 import type { Store } from "../store/database.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import { KeptCopy } from "./kept-copy.js";
-import type { Roster, RosterCopyDeps } from "./smart-roster.js";
+import { loadRoster, type Roster, type RosterCopyDeps } from "./smart-roster.js";
 import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 const WALLETS_PER_QUERY = 200;
@@ -102,6 +102,11 @@ async function loadHoldings(store: Store, roster: Roster, now: number): Promise<
       compareText(a.condition_id, b.condition_id),
   );
   return { holdings, roster, asOf: now };
+}
+
+/** The smart whales' open positions read afresh, with the roster (what the window aggregates read: no copy kept). */
+export async function loadHoldingsView(store: Store, now: number): Promise<HoldingsView> {
+  return loadHoldings(store, await loadRoster(store), now);
 }
 
 export class SmartHoldings {

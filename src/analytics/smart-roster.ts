@@ -32,7 +32,7 @@ export interface RosterCopyDeps {
   readonly background: BackgroundWork;
 }
 
-async function loadRoster(store: Store): Promise<Roster> {
+export async function loadRoster(store: Store): Promise<Roster> {
   const generation = await readDeriveState(store.db, STATS_GENERATION);
   const rows = await queryRows<{
     wallet: string;

@@ -1,6 +1,7 @@
 /** What every route plugin receives: the process's configuration, store and platform, and the store's readiness. */
 import { Readiness } from "../analytics/readiness.js";
 import { WalletReads } from "../analytics/wallet-reads.js";
+import { type AggregateComputer, InThreadAggregates } from "../analytics/window-aggregates.js";
 import { WhaleReads } from "../analytics/whale-reads.js";
 import type { Config } from "../config/index.js";
 import type { LiveDeps } from "../live/index.js";
@@ -25,6 +26,11 @@ export interface AppInput {
   readonly live?: LiveDeps;
   /** Tests hand in the tracker of the app's background work to look at it; the app makes its own otherwise. */
   readonly background?: BackgroundWork;
+  /**
+   * Where the window aggregates are computed: the service hands in its worker thread (src/runtime/aggregates-worker.ts);
+   * in this thread, over `store`, when absent.
+   */
+  readonly aggregates?: AggregateComputer;
 }
 
 export interface AppContext extends AppInput {
@@ -47,7 +53,8 @@ export interface AppContext extends AppInput {
 export function appContext(input: AppInput): AppContext {
   const background = input.background ?? new BackgroundWork();
   const readiness = new Readiness(input.store, input.expectedSources, background);
-  const warmUps = new WarmUps(input.platform, () => readiness.ready, background);
+  const aggregates = input.aggregates ?? new InThreadAggregates(input.store, input.config);
+  const warmUps = new WarmUps(input.platform, () => readiness.ready, background, aggregates);
   const primary = input.primary ?? input.store;
   return {
     ...input,

@@ -3,9 +3,16 @@ import { BackgroundWork } from "../platform/background-work.js";
 import { ManualClock } from "../platform/clock.js";
 import { createPlatform } from "../platform/index.js";
 import { createLogger } from "../platform/logger.js";
+import type { AggregateComputer } from "../analytics/window-aggregates.js";
 import { WarmUps } from "./warm-up.js";
 
 afterEach(() => vi.useRealTimers());
+
+/** These cases register their own jobs; none asks for a window aggregate. */
+const noAggregates: AggregateComputer = {
+  compute: () => Promise.reject(new Error("no window aggregate in this test")),
+  close: async () => {},
+};
 
 describe("WarmUps", () => {
   it("computes each job before the first request, then each windowed one again at every boundary of its window", async () => {
@@ -13,7 +20,7 @@ describe("WarmUps", () => {
     const clock = new ManualClock(1_000_050_000); // 30 s into a minute (1,000,020 is one)
     const platform = await createPlatform({ redisPrefix: "test:", cacheMaxEntries: 100, cacheStaleSeconds: 60 }, clock);
     const background = new BackgroundWork();
-    const warmUps = new WarmUps(platform, () => true, background);
+    const warmUps = new WarmUps(platform, () => true, background, noAggregates);
     const computedAt: number[] = [];
     const movers = warmUps.windowed("movers", 60, async (now) => (computedAt.push(now), now));
     let failures = 0;
@@ -44,7 +51,7 @@ describe("WarmUps", () => {
     const clock = new ManualClock(1_000_150_000);
     const platform = await createPlatform({ redisPrefix: "test:", cacheMaxEntries: 100, cacheStaleSeconds: 60 }, clock);
     const background = new BackgroundWork();
-    const warmUps = new WarmUps(platform, () => true, background);
+    const warmUps = new WarmUps(platform, () => true, background, noAggregates);
     const steps: string[] = [];
     const job = (name: string) => async (now: number) => {
       steps.push(`${name} starts`);

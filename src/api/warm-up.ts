@@ -7,6 +7,12 @@
  * The recomputations are the app's background work: none starts once it closes. Tests that build the app
  * themselves run nothing of this unless they ask.
  */
+import {
+  type AggregateComputer,
+  type AggregateName,
+  type AggregateValue,
+  WINDOW_AGGREGATES,
+} from "../analytics/window-aggregates.js";
 import { cachedAsOf } from "../analytics/window-cache.js";
 import type { BackgroundWork } from "../platform/background-work.js";
 import type { Platform } from "../platform/index.js";
@@ -41,6 +47,7 @@ export class WarmUps {
     /** Whether what is computed now is kept (readiness): nothing is recomputed on schedule before. */
     private readonly kept: () => boolean,
     private readonly background: BackgroundWork,
+    private readonly aggregates: AggregateComputer,
   ) {}
 
   add(name: string, run: () => Promise<unknown>, windowSeconds?: number): void {
@@ -52,6 +59,11 @@ export class WarmUps {
     const get = () => cachedAsOf(this.platform, name, windowSeconds, load);
     this.add(name, get, windowSeconds);
     return get;
+  }
+
+  /** A window aggregate of src/analytics/window-aggregates.ts, computed where the app computes them, as `windowed`. */
+  aggregate<N extends AggregateName>(name: N): () => Promise<AggregateValue<N>> {
+    return this.windowed(name, WINDOW_AGGREGATES[name].windowSeconds, (now) => this.aggregates.compute(name, now));
   }
 
   /**

@@ -24,6 +24,7 @@ import { realScheduler } from "../live/scheduler.js";
 import { startDeriver, type Deriver } from "../derive/index.js";
 import { TerritoryMonitor, type MonitorDeps } from "../isw/monitor.js";
 import type { Sleep, VenueClients } from "../venue/index.js";
+import { WorkerAggregates } from "./aggregates-worker.js";
 import { openConfiguredReadStore, openConfiguredStore } from "./store.js";
 
 export interface Service {
@@ -98,6 +99,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
           throw error;
         });
   const platform = await createPlatform(config.platform, options.clock);
+  const aggregates = role !== "ingest" && config.server.aggregatesWorker ? new WorkerAggregates(config) : undefined;
   // An API process reports the readiness of the ingest process that shares its store.
   const expectedSources = ingestRuns || role === "api" ? expectedIngestSources(config) : [];
   const ctx: AppInput = {
@@ -107,6 +109,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     platform,
     expectedSources,
     startedAt: platform.clock.now(),
+    aggregates,
   };
   const app = role === "ingest" ? await buildHealthApp(ctx, logger) : await buildApp(ctx, logger);
   if (options.register) await options.register(app);
@@ -155,6 +158,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const stop = () =>
     (stopping ??= (async () => {
       await Promise.all([app.close(), ingest?.stop(), territory?.stop()]);
+      await aggregates?.close();
       await relay?.stop();
       await deriver?.stop();
       await platform.close();

@@ -94,8 +94,20 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: "runtime",
-    mayImport: ["config", "version", "platform", "store", "venue", "ingest", "derive", "live", "isw", "api"],
-    what: "the composition root: the store, the service's start and stop",
+    mayImport: [
+      "config",
+      "version",
+      "platform",
+      "store",
+      "venue",
+      "ingest",
+      "derive",
+      "analytics",
+      "live",
+      "isw",
+      "api",
+    ],
+    what: "the composition root: the store, the service's start and stop, the window aggregates' thread",
   },
   {
     name: "commands",

@@ -1,19 +1,13 @@
 /** Free aggregate analytics: /api/analytics/{smart-money-flow, whale-clusters, top-movers, whale-volume-24h}. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { whaleClusters } from "../../analytics/clusters.js";
-import { smartMoneyFlow, whaleVolume24h } from "../../analytics/flows.js";
-import { topMovers } from "../../analytics/movers.js";
+import { CLUSTERS_MAX, MOVERS_MAX, WINDOW_AGGREGATES } from "../../analytics/window-aggregates.js";
 import { CATEGORIES } from "../../venue/categories.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { WindowAnswers } from "../window-answers.js";
 
-const MINUTE = 60;
-const FIVE_MINUTES = 300;
-const CLUSTERS_MAX = 100;
-const MOVERS_MAX = 50;
 /** The whale clusters' answers kept serialized: one per `limit` of the current window, at most. */
 const CLUSTER_ANSWERS_MB = 16;
 
@@ -64,18 +58,14 @@ const VolumeHour = Type.Object({
 
 export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const read = { config: { access: access.public } } as const;
-  const { whales, boards } = ctx.config;
-  const flow = ctx.warmUps.windowed("analytics:flow", FIVE_MINUTES, (now) => smartMoneyFlow(ctx.store, now));
-  const movers = ctx.warmUps.windowed("analytics:movers", FIVE_MINUTES, (now) =>
-    topMovers(ctx.store, now, boards.topMoversDays, MOVERS_MAX),
-  );
-  const volume24h = ctx.warmUps.windowed("analytics:volume-24h", MINUTE, (now) => whaleVolume24h(ctx.store, now));
+  const { boards } = ctx.config;
+  const flow = ctx.warmUps.aggregate("analytics:flow");
+  const movers = ctx.warmUps.aggregate("analytics:movers");
+  const volume24h = ctx.warmUps.aggregate("analytics:volume-24h");
   // Every smart whale's open positions grouped once per window (computed before the service listens and at each
   // window's boundary), and each `limit`'s answer serialized once per window: a request sends kept bytes.
-  const clusters = ctx.warmUps.windowed("analytics:clusters", FIVE_MINUTES, () =>
-    whaleClusters(ctx.store, whales.clusterMinWhales, whales.consensusMinUsd, CLUSTERS_MAX),
-  );
-  const clusterAnswers = new WindowAnswers(ctx, FIVE_MINUTES, {
+  const clusters = ctx.warmUps.aggregate("analytics:clusters");
+  const clusterAnswers = new WindowAnswers(ctx, WINDOW_AGGREGATES["analytics:clusters"].windowSeconds, {
     maxEntries: CLUSTERS_MAX,
     maxBytes: mebibytes(CLUSTER_ANSWERS_MB),
   });

@@ -6,22 +6,12 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { Nullable } from "../nullable.js";
-import {
-  HOT_MARKETS,
-  TOP_WHALES,
-  WHALE_MOVES,
-  categoryRotation,
-  hotMarketsByVolume,
-  topWhales,
-  whaleMoves,
-} from "../../analytics/home.js";
+import { HOT_MARKETS, TOP_WHALES, WHALE_MOVES } from "../../analytics/home.js";
 import { CATEGORIES } from "../../venue/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { SessionHeaders, presenceMember } from "../presence-member.js";
 
-const MINUTE = 60;
-const FIVE_MINUTES = 300;
 const PRESENCE_SET = "home";
 
 const Category = Type.Enum(CATEGORIES);
@@ -85,16 +75,10 @@ const Watching = Type.Object({ watching: Type.Integer({ description: "live homep
 
 export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const { boards } = ctx.config;
-  const whaleMovesNow = ctx.warmUps.windowed("home:whale-moves", MINUTE, (now) =>
-    whaleMoves(ctx.store, now, boards.whaleMoveMinUsd, boards.whaleMoveHours),
-  );
-  const hotMarketsNow = ctx.warmUps.windowed("home:hot-markets", MINUTE, (now) => hotMarketsByVolume(ctx.store, now));
-  const topWhalesNow = ctx.warmUps.windowed("home:top-whales", FIVE_MINUTES, (now) =>
-    topWhales(ctx.store, now, boards.topWhalesDays),
-  );
-  const rotationNow = ctx.warmUps.windowed("home:category-rotation", FIVE_MINUTES, (now) =>
-    categoryRotation(ctx.store, now),
-  );
+  const whaleMovesNow = ctx.warmUps.aggregate("home:whale-moves");
+  const hotMarketsNow = ctx.warmUps.aggregate("home:hot-markets");
+  const topWhalesNow = ctx.warmUps.aggregate("home:top-whales");
+  const rotationNow = ctx.warmUps.aggregate("home:category-rotation");
   const read = { config: { access: access.public } } as const;
 
   app.get(

@@ -1,12 +1,9 @@
 /** Site figures: GET /api/v2/site-stats (cached 1 h) and GET /api/v2/hot-traders (cached 60 s). */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { HOT_LOSERS, HOT_WINNERS, hotTraders, siteStats, thresholdsInForce } from "../../analytics/site.js";
+import { HOT_LOSERS, HOT_WINNERS } from "../../analytics/site.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
-
-const SITE_STATS_SECONDS = 3_600;
-const HOT_TRADERS_SECONDS = 60;
 
 const NumberMap = Type.Record(Type.String(), Type.Number());
 
@@ -46,12 +43,8 @@ const HotTrader = Type.Object({
 });
 
 export const siteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
-  const stats = ctx.warmUps.windowed("site:stats", SITE_STATS_SECONDS, async (now) => ({
-    ...(await siteStats(ctx.store)),
-    thresholds: thresholdsInForce(ctx.config),
-    as_of: now,
-  }));
-  const traders = ctx.warmUps.windowed("site:hot-traders", HOT_TRADERS_SECONDS, () => hotTraders(ctx.store));
+  const stats = ctx.warmUps.aggregate("site:stats");
+  const traders = ctx.warmUps.aggregate("site:hot-traders");
   app.get(
     "/api/v2/site-stats",
     {

@@ -5,8 +5,8 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { allConvictionClusters } from "../../analytics/conviction-clusters.js";
 import { whaleFlips } from "../../analytics/whale-flips.js";
+import { WINDOW_AGGREGATES } from "../../analytics/window-aggregates.js";
 import { cachedAsOf } from "../../analytics/window-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access, type Access } from "../access.js";
@@ -16,7 +16,6 @@ import { WindowAnswers } from "../window-answers.js";
 import { ConvictionClustersBody, WhaleFlipsBody } from "./whale-alert-schemas.js";
 
 const HOUR = 3_600;
-const FIVE_MINUTES = 300;
 const FLIPS_MAX = 100;
 const CLUSTERS_MAX = 100;
 const PUBLIC_FLIP_DAYS_MAX = 14;
@@ -36,11 +35,9 @@ export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
     cachedAsOf(ctx.platform, `whale-flips:${back}`, HOUR, () => whaleFlips(reads, back, flipRules));
   for (const back of new Set([DEFAULT_FLIP_DAYS, PUBLIC_DEFAULT_FLIP_DAYS]))
     ctx.warmUps.add(`whale flips (${back} days)`, () => flipsFor(back), HOUR);
-  const allClusters = ctx.warmUps.windowed("conviction-clusters", FIVE_MINUTES, () =>
-    allConvictionClusters(reads, { minTeamUsd: whales.consensusMinUsd, minMarkets: whales.clusterMinMarkets }),
-  );
+  const allClusters = ctx.warmUps.aggregate("conviction-clusters");
   // Each (min_whales, limit)'s answer serialized once per 5-minute window, for both families (one body schema).
-  const clusterAnswers = new WindowAnswers(ctx, FIVE_MINUTES, {
+  const clusterAnswers = new WindowAnswers(ctx, WINDOW_AGGREGATES["conviction-clusters"].windowSeconds, {
     maxEntries: CLUSTER_ANSWERS,
     maxBytes: mebibytes(CLUSTER_ANSWERS_MB),
   });

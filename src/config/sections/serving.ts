@@ -73,6 +73,11 @@ export const server = {
     true,
     "write USD in cents, percents and ratios to 2 decimals, prices to 4, one fill's amounts and shares to 6 (src/api/rounding.ts); false: as computed",
   ),
+  aggregatesWorker: bool(
+    "AGGREGATES_WORKER",
+    true,
+    "compute the figures kept per clock window (site, home and analytics aggregates) in a worker thread with its own store connection, off the thread that answers requests; false: in that thread",
+  ),
   gzipMinBytes: int(
     "GZIP_MIN_BYTES",
     1_024,
