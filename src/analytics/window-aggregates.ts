@@ -67,8 +67,6 @@ export const WINDOW_AGGREGATES = {
 export type AggregateName = keyof typeof WINDOW_AGGREGATES;
 export type AggregateValue<N extends AggregateName> = Awaited<ReturnType<(typeof WINDOW_AGGREGATES)[N]["compute"]>>;
 
-export const isAggregateName = (name: string): name is AggregateName => Object.hasOwn(WINDOW_AGGREGATES, name);
-
 /** Where the window aggregates are computed: in this thread, or in a worker thread (src/runtime/aggregates-worker.ts). */
 export interface AggregateComputer {
   compute<N extends AggregateName>(name: N, now: number): Promise<AggregateValue<N>>;
