@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -22,14 +23,32 @@ const serving = (l: Record<string, unknown>) => l.msg === "pelagic serving";
 
 describeLocal("pelagic serve", () => {
   // The 3 s start-up goal is measured (see docs), never asserted: a loaded machine must not fail the suite.
-  it("answers health, creates its SQLite file under DATA_DIR, and stops cleanly on SIGTERM", async () => {
-    const dataDir = tempDir();
+  it("answers health, creates its SQLite file under DATA_DIR owner-only, survives resets after upgrades, and stops cleanly on SIGTERM", async () => {
+    const dataDir = join(tempDir(), "data");
     const run = spawnPelagic(["serve", "--port", "0"], { DATA_DIR: dataDir, REDIS_URL: "", DATABASE_URL: "" });
     const line = await run.waitFor(serving);
     const res = await fetch(`${line.url as string}/api/v1/health`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: "ok", store: "sqlite", platform: "memory" });
     expect(existsSync(join(dataDir, "pelagic.sqlite"))).toBe(true);
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dataDir, "pelagic.sqlite")).mode & 0o777).toBe(0o600);
+    // Issue 45's crash: an upgrade request, then a TCP reset, on an unknown path and on the stream without a key.
+    const { port } = new URL(line.url as string);
+    for (const path of ["/x", "/api/public/v1/live/ws"])
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(port), "127.0.0.1", () => {
+          socket.write(
+            `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+              "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+          );
+          socket.resetAndDestroy();
+        });
+        socket.on("error", () => undefined);
+        socket.on("close", () => resolve());
+      });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await fetch(`${line.url as string}/api/v1/health`)).status).toBe(200);
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
     expect(run.lines).toContainEqual(expect.objectContaining({ msg: "stopped cleanly" }));

@@ -8,6 +8,9 @@ import { storeBackends } from "../../test/support/backends.js";
 import { openWorldApp, type WorldApp } from "../../test/support/world-app.js";
 import { countText, decimalText, pctText, quotedFigures, unsupportedFigures, usdText } from "./figures.js";
 import { cleanText, MAX_QUESTION_CHARS, type AnalysisInputs } from "./inputs.js";
+import { adviceIn } from "./advice.js";
+import { deterministicReport } from "./deterministic.js";
+import { renderReport } from "./sections.js";
 import { AT, expectServed, servedTree } from "../../test/support/served-numbers.js";
 
 const DAY = 86_400;
@@ -114,6 +117,7 @@ describe.each(storeBackends)("deterministic report on $kind", (backend) => {
       const x = inputs as AnalysisInputs;
       expect(sections).toHaveLength(7);
       expect(unsupportedFigures(report, x)).toEqual([]);
+      expect(adviceIn(report)).toBeNull();
       expect(quotedFigures(report).length).toBeGreaterThan(15);
       for (const figure of [
         usdText(x.stats.total_pnl),
@@ -133,5 +137,34 @@ describe.each(storeBackends)("deterministic report on $kind", (backend) => {
       );
       expect(unsupportedFigures(altered, x)).toEqual([usdText(Math.abs(x.stats.total_pnl) + 0.01).replace("-", "")]);
     }
+  });
+
+  it("quotes venue names and questions inert: no markup, URLs defanged, and never advice", async () => {
+    const wallet = wallets[0]!;
+    const { inputs } = (
+      await w.app.inject({ method: "POST", url: `/api/v2/wallet/${wallet}/ai-analysis/generate` })
+    ).json();
+    const x = inputs as AnalysisInputs;
+    const hostile: AnalysisInputs = {
+      ...x,
+      wallet: { ...x.wallet, name: "<img src=x onerror=alert(1)>", pseudonym: "[win](https://evil.example/p)" },
+      recent: {
+        ...x.recent,
+        last_move: {
+          question: "Will <script>steal()</script> happen? www.evil.example",
+          action_label: "Bought YES",
+          usd: 12.5,
+          date: "2026-11-20",
+        },
+      },
+    };
+    const report = renderReport(deterministicReport(hostile));
+    expect(report).toContain('"\uff1cimg src=x onerror=alert(1)\uff1e"');
+    expect(report).toContain('"\uff3bwin\uff3d(hxxps://evil[.]example/p)"');
+    expect(report).toContain('"Will \uff1cscript\uff1esteal()\uff1c/script\uff1e happen? www[.]evil[.]example"');
+    for (const markup of ["<", ">", "](", "https://", "www.evil"]) expect(report, markup).not.toContain(markup);
+    expect(adviceIn(report)).toBeNull();
+    expect(adviceIn(renderReport(deterministicReport(x)))).toBeNull();
+    expect(unsupportedFigures(report, hostile)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
  * makes up a number, or does arithmetic of its own, is refused like a malformed answer.
  */
 import type { AnalysisInputs } from "./inputs.js";
+import { inertText } from "./plain-text.js";
 
 const grouped = (value: number, decimals: number) =>
   Math.abs(value).toLocaleString("en-US", {
@@ -75,8 +76,11 @@ export function quotedPhrases(inputs: AnalysisInputs): string[] {
   return [...phrases.map(quote), ...phrases];
 }
 
-/** User-controlled text as a report quotes it: in double quotes, with quotes and backslashes escaped (JSON). */
-export const quote = (text: string): string => JSON.stringify(text);
+/**
+ * User-controlled text as a report quotes it: inert (no markup, URLs defanged: plain-text.ts), in double quotes,
+ * with quotes and backslashes escaped (JSON).
+ */
+export const quote = (text: string): string => JSON.stringify(inertText(text));
 
 /** The figures of `text` that are none of the inputs' numbers as written (empty when every figure is supported). */
 export function unsupportedFigures(text: string, inputs: AnalysisInputs): string[] {

@@ -10,6 +10,7 @@ export type FailureKind =
   | "model_http_error"
   | "malformed_answer"
   | "unsupported_figure"
+  | "trading_advice"
   | "aborted"
   | "other";
 

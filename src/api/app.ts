@@ -22,6 +22,7 @@ import { roundingSerializers } from "./rounding.js";
 import { ErrorBody, ValidationErrorBody, registerErrorHandling } from "./errors.js";
 import { ContractAddressBody } from "./params.js";
 import { applyQueryConventions } from "./query-conventions.js";
+import { registerWireErrors, wireErrorOptions } from "./wire-errors.js";
 import { SECURITY_SCHEMES, registerGate } from "./gate.js";
 import { healthRoutes } from "./routes/health.js";
 import { metricsRoutes, recordRequestMetrics } from "./routes/metrics.js";
@@ -79,7 +80,7 @@ function trustProxyOption(trust: ProxyTrust): boolean | string[] | ((address: st
   return typeof trust === "number" ? (_address, hop) => hop < trust : trust;
 }
 
-/** The HTTP server's limits and proxy trust, for the API and the ingest role's health server alike. */
+/** The HTTP server's limits, proxy trust and low-level error answers, for the API and the ingest role's health server alike. */
 export function httpServerOptions(server: Config["server"]) {
   return {
     trustProxy: trustProxyOption(server.trustProxy),
@@ -94,6 +95,9 @@ export function httpServerOptions(server: Config["server"]) {
       headersTimeout: server.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(server.requestTimeoutMs / 4))),
     },
+    // Every error in the contract's shape, those answered below the routes too (src/api/wire-errors.ts).
+    ...wireErrorOptions(server.requestTimeoutMs),
+    return503OnClosing: false,
   };
 }
 
@@ -103,7 +107,6 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     ...httpServerOptions(server),
-    return503OnClosing: true,
     logController: new AccessLog(server.slowRequestMs),
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: "array", useDefaults: true } },
     // With ROUND_NUMBERS, every response schema's serializer rounds its numbers to what they mean first (src/api/rounding.ts).
@@ -134,7 +137,8 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
     if (!ready) ctx.readiness.onReady(() => ctx.background.run("warm-ups", () => ctx.warmUps.runAll(logger)));
   });
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, server);
+  registerWireErrors(app);
   recordRequestMetrics(app);
   applyQueryConventions(app);
   registerEtags(app);

@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { ReadError } from "../analytics/read-errors.js";
+import type { Config } from "../config/index.js";
 
 /** Throw from a handler to answer with a status and a `detail`. */
 export class HttpError extends Error {
@@ -168,7 +169,30 @@ function httpErrorOf(error: ReadError): HttpError {
   return new HttpError(READ_ERROR_STATUS[error.kind], error.detail, headers);
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * A 422's issues, at most `listed` of them: a last entry counts the rest, at the location of the first left out
+ * (a thousand unknown parameters would otherwise make an answer a thousand times the request's size).
+ */
+export function listedIssues(issues: readonly ValidationIssue[], listed: number): ValidationIssue[] {
+  if (issues.length <= listed) return [...issues];
+  const rest = issues.length - listed;
+  return [
+    ...issues.slice(0, listed),
+    {
+      loc: issues[listed]!.loc.slice(0, 1),
+      msg: `${rest} more error${rest === 1 ? "" : "s"} not listed`,
+      type: "too_many_errors",
+    },
+  ];
+}
+
+export function registerErrorHandling(
+  app: FastifyInstance,
+  server: Pick<Config["server"], "validationErrorsListed">,
+): void {
+  const invalid = (issues: readonly ValidationIssue[]) => ({
+    detail: listedIssues(issues, server.validationErrorsListed),
+  });
   app.setNotFoundHandler((_request, reply) => {
     void reply.code(404).send({ detail: "Not Found" });
   });
@@ -176,12 +200,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((thrown: FastifyError | HttpError | ReadError, request, reply) => {
     const error = thrown instanceof ReadError ? httpErrorOf(thrown) : thrown;
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
+      const body =
+        error.statusCode === 422 && Array.isArray(error.detail)
+          ? invalid(error.detail as ValidationIssue[])
+          : { detail: error.detail };
+      return reply.code(error.statusCode).headers(error.headers).send(body);
     }
     if (error.validation) {
       const location = LOCATIONS[error.validationContext ?? ""] ?? "query";
-      const issues = dedupe(error.validation.map((issue) => issueFromAjv(location, issue as AjvIssue)));
-      return reply.code(422).send({ detail: issues });
+      return reply
+        .code(422)
+        .send(invalid(dedupe(error.validation.map((issue) => issueFromAjv(location, issue as AjvIssue)))));
     }
     if (
       error.code === "FST_ERR_CTP_INVALID_JSON_BODY" ||

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createKey } from "../accounts/keys.js";
 import type { Config } from "../config/index.js";
 import { createLogger } from "../platform/logger.js";
-import { startService, stopOnSignals, type Service } from "../runtime/index.js";
+import { guardProcess, startService, stopOnSignals, type Service } from "../runtime/index.js";
 import { venueEnvironment, withSimulatedVenue, type SimVenueUrls } from "../sim/servers/index.js";
 import { startVenueProcess } from "../sim/venue-process.js";
 import type { ResolvedWorldOptions } from "../sim/world/index.js";
@@ -144,6 +144,7 @@ export const demoCommand: CommandSpec = {
     ]);
     const serviceConfig = demoTerritoryConfig(demoConfig(config, venue.urls, options));
     const logger = createLogger(config.server.logLevel);
+    guardProcess(logger);
     let service: Service;
     try {
       service = await startService(serviceConfig, { logger });

@@ -7,6 +7,7 @@ import { Ingest, Stopped } from "../ingest/index.js";
 import { ProgressReporter } from "../ingest/progress.js";
 import { createPlatform } from "../platform/index.js";
 import { createLogger } from "../platform/logger.js";
+import { guardProcess } from "../runtime/process-guard.js";
 import { stopOnSignals } from "../runtime/signals.js";
 import { openConfiguredStore } from "../runtime/store.js";
 import { migrateStore } from "../store/migrate.js";
@@ -32,6 +33,7 @@ export const ingestCommand: CommandSpec = {
 
 async function runIngestCommand(config: Config, options: { untilCaughtUp: boolean }): Promise<void> {
   const logger = createLogger(config.server.logLevel);
+  guardProcess(logger);
   const store = await openConfiguredStore(config);
   await migrateStore(store);
   const platform = await createPlatform(config.platform);

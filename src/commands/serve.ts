@@ -1,6 +1,6 @@
 /** `pelagic serve`: the HTTP service and, by role, the ingest. */
 import { createLogger } from "../platform/logger.js";
-import { startService, stopOnSignals } from "../runtime/index.js";
+import { guardProcess, startService, stopOnSignals } from "../runtime/index.js";
 import { settingFlag, type CommandSpec } from "./spec.js";
 
 export const serveCommand: CommandSpec = {
@@ -17,6 +17,7 @@ export const serveCommand: CommandSpec = {
   examples: ["pelagic serve --port 9000", "DATABASE_URL=postgres://localhost/pelagic pelagic serve --role api"],
   async run(config) {
     const logger = createLogger(config.server.logLevel);
+    guardProcess(logger);
     const service = await startService(config, { logger });
     stopOnSignals(service, logger, config.server.shutdownGraceMs);
   },

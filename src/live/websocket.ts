@@ -109,9 +109,13 @@ function presentProtocolKey(request: IncomingMessage): void {
   if (key) request.headers["x-api-key"] = key.slice(WS_KEY_PROTOCOL_PREFIX.length);
 }
 
+/** A socket's errors once it is ours: the client is gone (a reset, a broken pipe), and the socket closes itself. */
+const ignoreGone = () => undefined;
+
 /**
- * Routes WebSocket handshakes on `path` through the app (hooks, gate, the route's handler, which then calls
- * `upgrade`); other upgrade requests are answered 404.
+ * Routes every upgrade request through the app (hooks, gate, the route's handler), as an ordinary request: on
+ * `path`, the WebSocket route completes the handshake (`upgradeToStream`); elsewhere the route answers as it would
+ * without the Upgrade header (404 `{"detail"}` on an unknown path), and the connection ends with the answer.
  */
 export function acceptWebSockets(app: FastifyInstance, path: string): WebSocketServer {
   const wss = new WebSocketServer({
@@ -127,16 +131,18 @@ export function acceptWebSockets(app: FastifyInstance, path: string): WebSocketS
       if (value !== undefined) lines.push(`${name}: ${String(value)}`);
   });
   app.server.on("upgrade", (request: UpgradeRequest, socket: Duplex, head: Buffer) => {
-    if (new URL(request.url ?? "/", "http://localhost").pathname !== path) {
-      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
-      return;
+    // Node's HTTP server stops listening to a socket's errors when it hands the socket over: without a listener
+    // from this moment on, a client's reset would be thrown from the event loop and stop the process.
+    socket.on("error", ignoreGone);
+    if ((request.url ?? "/").split("?", 1)[0] === path) {
+      presentProtocolKey(request);
+      request[UPGRADE] = { socket, head };
     }
-    presentProtocolKey(request);
-    request[UPGRADE] = { socket, head };
     const response = new ServerResponse(request);
+    response.on("error", ignoreGone);
     response.shouldKeepAlive = false;
     response.assignSocket(socket as Socket);
-    // A refusal (401, 429, ...) is an ordinary answer; the connection ends with it.
+    // A refusal (401, 429, ...) or any other path's answer is an ordinary answer; the connection ends with it.
     response.once("finish", () => socket.end());
     app.routing(request, response);
   });

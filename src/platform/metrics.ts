@@ -119,6 +119,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly escapedErrors = new Counter({
+    name: `${PREFIX}escaped_errors_total`,
+    help: "errors no code caught, kept by the process guard (src/runtime/process-guard.ts), by origin (uncaughtException, unhandledRejection): each one a connection's error that the process survived",
+    labelNames: ["origin"] as const,
+    registers: [this.registry],
+  });
+
   constructor(private readonly nowMs: () => number = Date.now) {
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
   }

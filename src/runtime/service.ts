@@ -9,6 +9,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { setFlagsFromString } from "node:v8";
 import { buildApp, httpServerOptions } from "../api/app.js";
 import { appContext, type AppInput } from "../api/context.js";
+import { registerErrorHandling } from "../api/errors.js";
+import { registerWireErrors } from "../api/wire-errors.js";
 import { healthRoutes } from "../api/routes/health.js";
 import { metricsRoutes, recordRequestMetrics } from "../api/routes/metrics.js";
 import type { Config } from "../config/index.js";
@@ -61,9 +63,10 @@ export interface StartOptions {
 async function buildHealthApp(input: AppInput, logger: Logger): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    return503OnClosing: true,
     ...httpServerOptions(input.config.server),
   });
+  registerErrorHandling(app, input.config.server);
+  registerWireErrors(app);
   recordRequestMetrics(app);
   await app.withTypeProvider<TypeBoxTypeProvider>().register(healthRoutes, appContext(input));
   await app.register(metricsRoutes, { config: input.config });

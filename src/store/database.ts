@@ -2,13 +2,12 @@
  * Opens the store: SQLite through better-sqlite3 (embedded default) or PostgreSQL through `pg`,
  * both behind one Kysely<Database>. Both dialects return plain numbers for integer columns.
  */
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPool } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.js";
 import type { StoreKind } from "./migrations/column-types.js";
+import { touchPrivateFile } from "../platform/private-files.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
 import { reusingStatements } from "./sqlite-statements.js";
 
@@ -92,7 +91,7 @@ export function setSqliteCacheMb(database: SqliteDatabase.Database, mb: number):
 
 function openSqlite(options: StoreOptions): Store {
   const path = options.sqlitePath ?? ":memory:";
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") touchPrivateFile(path);
   const database = new SqliteDatabase(path);
   // Takes effect only while the file holds no table yet: a store keeps the page size it was created with.
   database.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);

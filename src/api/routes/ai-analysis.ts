@@ -70,7 +70,7 @@ const NotYetBody = Type.Object(
       Nullable(
         Type.String({
           description:
-            "class of the last failure: timeout, model_unreachable, model_http_error, malformed_answer, unsupported_figure, other",
+            "class of the last failure: timeout, model_unreachable, model_http_error, malformed_answer, unsupported_figure, trading_advice, other",
         }),
       ),
     ),

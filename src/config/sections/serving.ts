@@ -44,6 +44,12 @@ export const server = {
     "largest request body accepted (413 beyond): the largest legitimate one, a 50-wallet batch of names, is a few KiB",
     { min: 1_024, max: 10_485_760 },
   ),
+  validationErrorsListed: int(
+    "HTTP_VALIDATION_ERRORS_LISTED",
+    20,
+    "errors a 422 lists at most; a last entry counts the rest (a query with a thousand unknown parameters must not get an answer a thousand times its size)",
+    { min: 1, max: 1_000 },
+  ),
   shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, "how long SIGTERM waits for in-flight requests", { min: 0 }),
   closeBackgroundWaitMs: int(
     "SHUTDOWN_BACKGROUND_WAIT_MS",

@@ -256,7 +256,7 @@ describe.each(storeBackends)("webhook deliveries on $kind", (backend) => {
     expect(receiver!.received).toHaveLength(1);
     expect((await deliveries())[1]).toMatchObject({
       status: "pending",
-      last_error: "hooks.example.test resolves to a private address",
+      last_error: "hooks.example.test does not resolve to public addresses only",
     });
   });
 

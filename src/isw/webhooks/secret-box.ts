@@ -5,8 +5,9 @@
  * the key: in the scaled mode, set ISW_WEBHOOK_KEY on each.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PRIVATE_FILE_MODE, makePrivateDir } from "../../platform/private-files.js";
 
 export const KEY_FILE = "webhook-secrets.key";
 const VERSION = "v1";
@@ -42,9 +43,9 @@ function readOrCreateKeyFile(dataDir: string): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   try {
-    writeFileSync(path, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600, flag: "wx" });
+    writeFileSync(path, `${randomBytes(32).toString("base64")}\n`, { mode: PRIVATE_FILE_MODE, flag: "wx" });
   } catch (error) {
     // Another process created it first: use theirs.
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

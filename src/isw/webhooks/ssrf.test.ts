@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressProblem, checkedAddress, hostOf, parseWebhookUrl, type Resolver } from "./ssrf.js";
+import { addressProblem, checkedAddress, hostOf, parseWebhookUrl, type RefusedTarget, type Resolver } from "./ssrf.js";
 
 const dns =
   (table: Record<string, string[]>): Resolver =>
@@ -39,6 +39,19 @@ describe("webhook targets", () => {
       ["::ffff:169.254.169.254", "metadata"],
       ["64:ff9b::a00:1", "private"],
       ["2002:a9fe:a9fe::1", "metadata"],
+      // Issue 45's forms: IPv4-compatible, IPv4-translated, local-use NAT64, Teredo, site-local, 6to4 relay anycast.
+      ["::127.0.0.1", "reserved"],
+      ["::7f00:1", "reserved"],
+      ["::ffff:0:127.0.0.1", "reserved"],
+      ["::ffff:0:7f00:1", "reserved"],
+      ["64:ff9b:1::7f00:1", "private"],
+      ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "reserved"],
+      ["2001::1", "reserved"],
+      ["fec0::1", "private"],
+      ["feff::1", "private"],
+      ["192.88.99.1", "reserved"],
+      ["2001:4860:4860::8888", null],
+      ["64:ff9b::5db8:d822", null],
     ];
     expect(cases.map(([address]) => [address, addressProblem(address, false)])).toEqual(cases);
     expect(addressProblem("127.0.0.1", true)).toBeNull();
@@ -54,22 +67,38 @@ describe("webhook targets", () => {
     expect(await refusal("http://[::ffff:a9fe:a9fe]/")).toBe("is a metadata address");
     expect(await refusal("http://169.254.169.254/latest/meta-data/")).toBe("is a metadata address");
     expect(await refusal("http://[fe80::1]/")).toBe("is a link-local address");
+    expect(await refusal("http://[::127.0.0.1]/")).toBe("is a reserved address");
+    expect(await refusal("http://[::ffff:0:127.0.0.1]/")).toBe("is a reserved address");
+    expect(await refusal("http://[64:ff9b:1::7f00:1]/")).toBe("is a private address");
+    expect(await refusal("http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/")).toBe("is a reserved address");
+    expect(await refusal("http://[fec0::1]/")).toBe("is a private address");
+    expect(await refusal("http://192.88.99.1/")).toBe("is a reserved address");
     expect(await refusal("https://93.184.216.34/hook")).toBeNull();
   });
 
-  it("refuses a name that resolves to such an address, even among public ones", async () => {
+  it("refuses a name that resolves to such an address, even among public ones, in one text whatever it found", async () => {
     const resolve = dns({
-      "metadata.google.internal": ["169.254.169.254"],
-      "intranet.example": ["192.168.4.2"],
-      "mixed.example": ["93.184.216.34", "10.9.9.9"],
+      "a.example": ["169.254.169.254"],
+      "b.example": ["192.168.4.2"],
+      "c.example": ["93.184.216.34", "10.9.9.9"],
+      "d.example": ["127.0.0.1"],
+      "e.example": ["::ffff:0:127.0.0.1"],
       "public.example": ["93.184.216.34", "2606:4700:4700::1111"],
     });
-    expect(await refusal("http://metadata.google.internal/computeMetadata/v1/", resolve)).toBe(
-      "metadata.google.internal resolves to a metadata address",
-    );
-    expect(await refusal("https://intranet.example/", resolve)).toBe("intranet.example resolves to a private address");
-    expect(await refusal("https://mixed.example/", resolve)).toBe("mixed.example resolves to a private address");
-    expect(await refusal("https://nowhere.example/", resolve)).toBe("nowhere.example does not resolve");
+    // Not resolving, and resolving to a metadata, private, mixed, loopback or translated address: one text, so
+    // that the refusals tell a caller nothing of the service's DNS (what was found is kept for the log).
+    const found: Array<string | undefined> = [];
+    for (const name of ["a", "b", "c", "d", "e", "nowhere"]) {
+      const host = `${name}.example`;
+      expect(await refusal(`https://${host}/hook`, resolve)).toBe(`${host} does not resolve to public addresses only`);
+      found.push(
+        await checkedAddress(host, policy(resolve)).then(
+          () => undefined,
+          (error: RefusedTarget) => error.found,
+        ),
+      );
+    }
+    expect(found).toEqual(["metadata", "private", "private", "loopback", "reserved", "unresolved"]);
     expect(await refusal("https://public.example/", resolve)).toBeNull();
   });
 

@@ -4,7 +4,9 @@
  * range, including IPv4 inside IPv6 mapped, NAT64 and 6to4 forms). The check runs at registration and again at
  * every connection, inside the connection's own `lookup`: the address checked is the address connected to, so a
  * DNS answer that changes between the two cannot slip through. Loopback is allowed only with
- * ISW_WEBHOOK_ALLOW_LOOPBACK (tests and the demo).
+ * ISW_WEBHOOK_ALLOW_LOOPBACK (tests and the demo). A host name is refused in one text whether it does not resolve
+ * or resolves to a non-public address, so that a caller cannot learn the service's internal DNS from the refusals
+ * (the class of the address is kept on the error for the operator's log).
  */
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupAddress } from "node:dns";
@@ -15,7 +17,11 @@ export type Resolver = (hostname: string) => Promise<readonly LookupAddress[]>;
 export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 export class RefusedTarget extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** What was found behind a host name (unresolved, or the address class): for the operator, never the caller. */
+    readonly found?: string,
+  ) {
     super(message);
     this.name = "RefusedTarget";
   }
@@ -50,6 +56,7 @@ const IPV4_RULES: readonly Rule[] = [
   v4("172.16.0.0/12", "private"),
   v4("192.0.0.0/24", "reserved"),
   v4("192.0.2.0/24", "reserved"),
+  v4("192.88.99.0/24", "reserved"),
   v4("192.168.0.0/16", "private"),
   v4("198.18.0.0/15", "reserved"),
   v4("198.51.100.0/24", "reserved"),
@@ -58,14 +65,26 @@ const IPV4_RULES: readonly Rule[] = [
   v4("240.0.0.0/4", "reserved"),
 ];
 
+/**
+ * After the forms that embed an IPv4 address (embeddedIpv4). The IPv4-compatible (::/96) and IPv4-translated
+ * (::ffff:0:0/96) forms, Teredo and the other IETF assignments (2001::/23), and local-use NAT64 (64:ff9b:1::/48)
+ * reach an IPv4 host through a translator where one runs: all refused.
+ */
 const IPV6_RULES: readonly Rule[] = [
   v6("fd00:ec2::254/128", "metadata"),
   v6("::/128", "reserved"),
   v6("::1/128", "loopback"),
+  v6("::/96", "reserved"),
+  v6("::ffff:0:0:0/96", "reserved"),
+  v6("64:ff9b:1::/48", "private"),
   v6("100::/64", "reserved"),
+  v6("2001::/23", "reserved"),
   v6("2001:db8::/32", "reserved"),
+  v6("3fff::/20", "reserved"),
+  v6("5f00::/16", "reserved"),
   v6("fc00::/7", "private"),
   v6("fe80::/10", "link-local"),
+  v6("fec0::/10", "private"),
   v6("ff00::/8", "multicast"),
 ];
 
@@ -153,15 +172,23 @@ export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, "");
 }
 
-/** Resolves a host and checks every address; the first one is the address to connect to. */
+/**
+ * Resolves a host and checks every address; the first one is the address to connect to. An address literal is
+ * refused with its class (the caller wrote it); a name with one text, whatever was behind it.
+ */
 export async function checkedAddress(host: string, policy: TargetPolicy): Promise<LookupAddress> {
   const literal = isIP(host);
-  const addresses = literal ? [{ address: host, family: literal }] : await policy.resolve(host).catch(() => []);
-  if (addresses.length === 0) throw new RefusedTarget(`${host} does not resolve`);
+  if (literal) {
+    const problem = addressProblem(host, policy.allowLoopback);
+    if (problem) throw new RefusedTarget(`is a ${problem} address`, problem);
+    return { address: host, family: literal };
+  }
+  const refused = (found: string) => new RefusedTarget(`${host} does not resolve to public addresses only`, found);
+  const addresses = await policy.resolve(host).catch(() => []);
+  if (addresses.length === 0) throw refused("unresolved");
   for (const { address } of addresses) {
     const problem = addressProblem(address, policy.allowLoopback);
-    if (problem)
-      throw new RefusedTarget(literal ? `is a ${problem} address` : `${host} resolves to a ${problem} address`);
+    if (problem) throw refused(problem);
   }
   return addresses[0]!;
 }
