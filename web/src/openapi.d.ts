@@ -7270,7 +7270,7 @@ export interface paths {
                             retry_after_seconds?: number;
                             /** @description failed generation attempts so far */
                             attempts?: number;
-                            /** @description class of the last failure: timeout, model_unreachable, model_http_error, malformed_answer, unsupported_figure, other */
+                            /** @description class of the last failure: timeout, model_unreachable, model_http_error, malformed_answer, unsupported_figure, trading_advice, other */
                             last_error?: string | null;
                         };
                     };
