@@ -7,15 +7,12 @@
  */
 import { AT, withinRounding } from "./support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Deriver } from "../src/derive/deriver.js";
-import { openSimIngest, type SimIngestHarness } from "../src/ingest/testing/sim-ingest.js";
-import { ManualClock } from "../src/platform/clock.js";
-import { createLogger } from "../src/platform/logger.js";
 import type { SimVenue } from "../src/sim/servers/index.js";
 import { SMALL_WORLD, closeVenues, smallVenue } from "../src/sim/servers/testing/venues.js";
 import type { WalletReference } from "../src/sim/world/index.js";
-import { openTestApp, type TestApp } from "./support/app.js";
-import { storeBackends, type StoreBackend } from "./support/backends.js";
+import type { TestApp } from "./support/app.js";
+import { openSimApp, type SimApp } from "./support/sim-app.js";
+import { storeBackends } from "./support/backends.js";
 
 const MICRO = 1_000_000;
 let venue: SimVenue;
@@ -33,32 +30,19 @@ function venueWallets(): Array<{ address: string; ref: WalletReference }> {
 }
 
 describe.each(storeBackends)("wallet figures against the venue's own, on $kind", (backend) => {
-  let h: SimIngestHarness;
+  let app: SimApp;
   let t: TestApp;
-  let deriver: Deriver;
 
   beforeAll(async () => {
-    h = await openSimIngest(backend, venue);
-    const clock = new ManualClock(venue.state.now() * 1000);
-    deriver = new Deriver({ store: h.store, config: h.config, clock, logger: createLogger("silent") });
-    h.ingest.onCommitted(deriver.onCommitted);
-    await deriver.start();
-    await h.ingest.runUntilCaughtUp();
-    await deriver.firstSyncCaughtUp();
-    // Every wallet's first view queues its sync; here the queue is asked directly, for all at once.
-    await Promise.all(venueWallets().map(({ address }) => h.ingest.wallets.request(address)));
-    await deriver.refresh({ full: true });
-    const shared: StoreBackend = {
-      kind: backend.kind,
-      open: async () => ({ store: h.store, dispose: async () => undefined }),
-    };
-    t = await openTestApp({ storeBackend: shared, env: { RATE_FREE_PER_MINUTE: "100000" } });
+    app = await openSimApp(backend, venue, {
+      env: { RATE_FREE_PER_MINUTE: "100000" },
+      // Every wallet's first view queues its sync; here the queue is asked directly, for all at once.
+      beforeRefresh: async (h) =>
+        void (await Promise.all(venueWallets().map(({ address }) => h.ingest.wallets.request(address)))),
+    });
+    t = app.t;
   }, 240_000);
-  afterAll(async () => {
-    await t?.close();
-    await deriver?.stop();
-    await h?.dispose();
-  });
+  afterAll(async () => app?.close());
 
   const overview = async (address: string) => (await t.app.inject(`/api/v2/wallet/${address}`)).json();
 

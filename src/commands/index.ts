@@ -4,6 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { checkCitiesFile } from "../isw/cities.js";
+import { useExtraExchanges } from "../venue/contracts.js";
 import { ConfigError, describeSettings, flagToEnv, loadConfig, settingFlagName, type Config } from "../config/index.js";
 import { commandHelp, overview } from "./help.js";
 import { UsageError, type CommandSpec } from "./spec.js";
@@ -113,6 +114,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     config = loadConfig(process.env, line.settings);
     checkCitiesFile(config.isw);
+    useExtraExchanges(config.venue.extraExchanges);
   } catch (error) {
     if (error instanceof UsageError) console.error(`pelagic: ${error.message} ${seeHelp}`);
     else if (error instanceof ConfigError) console.error(`pelagic: ${error.message}`);

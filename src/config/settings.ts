@@ -90,6 +90,33 @@ export function proxyTrust(env: string, description: string): Setting<ProxyTrust
   });
 }
 
+/** An exchange contract the venue trades on beyond those Pelagic knows, and the event layout it emits. */
+export interface ExtraExchange {
+  /** Lower case, 0x and 40 hex digits. */
+  readonly address: string;
+  readonly layout: "v1" | "v2";
+}
+
+/** `0x<40 hex>:v1|v2`, comma-separated: exchanges added without a release (src/venue/contracts.ts). */
+export function extraExchanges(env: string, description: string): Setting<readonly ExtraExchange[]> {
+  const parsed = setting<readonly ExtraExchange[]>(env, [], description, (raw) => {
+    const entries = raw
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "");
+    return entries.map((entry) => {
+      const match = /^(0x[0-9a-fA-F]{40}):(v1|v2)$/.exec(entry);
+      if (!match)
+        throw new ConfigError(
+          env,
+          `"${entry}" is not an exchange: write its address and the event layout it emits, e.g. 0xe3333700cA9d93003F00f0F71f8515005F6c00Aa:v2`,
+        );
+      return { address: match[1]!.toLowerCase(), layout: match[2] as "v1" | "v2" };
+    });
+  });
+  return { ...parsed, defaultText: "(none)" };
+}
+
 export function str(env: string, defaultValue: string, description: string): Setting<string> {
   return setting(env, defaultValue, description, (raw) => raw);
 }

@@ -3,7 +3,7 @@ import { storeBackends } from "../../test/support/backends.js";
 import { storeChecksum } from "../store/checksum.js";
 import { chainFillKey, deferredFillIndexesPresent } from "../store/fills.js";
 import { countHeldRecords } from "../store/unlisted-records.js";
-import { EXCHANGE_CONTRACTS, VENUE_EVENT_TOPICS, isProtocolAddress, type Hex } from "../venue/index.js";
+import { VENUE_EVENT_TOPICS, addressesWithRole, isProtocolAddress, type Hex } from "../venue/index.js";
 import {
   ADAPTER,
   EXCHANGE_V1,
@@ -211,7 +211,7 @@ describe.each(storeBackends)("chain logs on $kind", (backend) => {
     await h.ingest.runUntilCaughtUp();
     const wallets = (await h.store.db.selectFrom("wallets").select("address").execute()).map((w) => w.address).sort();
     expect(wallets).toEqual([ALICE, BOB, CAROL].sort());
-    for (const address of [...EXCHANGE_CONTRACTS.keys(), ADAPTER]) {
+    for (const address of [...addressesWithRole("exchange"), ADAPTER]) {
       expect(
         await h.store.db
           .selectFrom("fills")

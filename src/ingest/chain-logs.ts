@@ -26,6 +26,7 @@ import { holdUnlistedRecords, type HeldRecord } from "../store/unlisted-records.
 import {
   CONTRACTS,
   JsonRpcError,
+  adapterTransfersFilter,
   logFilterFor,
   mergeChunks,
   NEG_RISK_GET_FEE_BIPS_SELECTOR,
@@ -67,9 +68,17 @@ const KINDS: readonly VenueEventKind[] = [
   "PositionSplit",
   "PositionsMerge",
   "PayoutRedemption",
+  "NegRiskPositionSplit",
+  "NegRiskPositionsMerge",
+  "NegRiskPayoutRedemption",
   "ConditionResolution",
 ];
-const FILTER = logFilterFor(KINDS);
+
+/**
+ * The venue's events, and beside them the outcome-token transfers of the collateral adapters, which name the wallet
+ * each adapter acted for. Made from the contracts table when a step starts (VENUE_EXTRA_EXCHANGES included).
+ */
+const chainFilter = () => ({ ...logFilterFor(KINDS), also: [adapterTransfersFilter()] });
 
 export interface ChainLogsOptions {
   readonly start: IngestStart | undefined;
@@ -175,7 +184,7 @@ export class ChainLogsPipeline implements Pipeline {
       committing.catch(() => undefined);
     };
     try {
-      for await (const chunk of this.reader.chunks({ ...FILTER, fromBlock: last + 1, toBlock: to }, signal)) {
+      for await (const chunk of this.reader.chunks({ ...chainFilter(), fromBlock: last + 1, toBlock: to }, signal)) {
         gathered.push(chunk);
         records += chunk.fills.length + chunk.others.length;
         if (records >= this.options.batchRecords) await commitGathered();
@@ -304,12 +313,7 @@ export class ChainLogsPipeline implements Pipeline {
     // The ConditionalTokens contract serves other applications too: records of a condition no listed market has wait
     // (unlisted-markets.ts) until Gamma lists it or INGEST_UNLISTED_KEEP_DAYS pass.
     const conditionIds = decoded.flatMap((d) =>
-      d.kind === "PositionSplit" ||
-      d.kind === "PositionsMerge" ||
-      d.kind === "PayoutRedemption" ||
-      d.kind === "ConditionResolution"
-        ? [d.conditionId]
-        : [],
+      d.kind === "ConditionResolution" || (isActivityLog(d) && d.kind !== "PositionsConverted") ? [d.conditionId] : [],
     );
     const conditions = await this.directory.knownConditions(conditionIds, signal);
     mergeMarketRows(marketRows, conditions.rows);

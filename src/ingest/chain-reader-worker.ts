@@ -4,7 +4,14 @@
  * pipeline has taken.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { ChainClient, chainRateLimits, rpcRateShares, settleChunk, type LogFilter } from "../venue/index.js";
+import {
+  ChainClient,
+  chainRateLimits,
+  rpcRateShares,
+  settleChunk,
+  useExtraExchanges,
+  type LogFilter,
+} from "../venue/index.js";
 import type { ChainReaderWorkerData, FromReaderWorker, ToReaderWorker } from "./chain-reader.js";
 
 interface Read {
@@ -17,6 +24,8 @@ interface Read {
 const port = parentPort;
 if (!port) throw new Error("chain-reader-worker runs as a worker thread");
 const { config } = workerData as ChainReaderWorkerData;
+// The thread has its own copy of the contracts table: VENUE_EXTRA_EXCHANGES is applied to it as to the process's.
+useExtraExchanges(config.venue.extraExchanges);
 const post = (message: FromReaderWorker) => port.postMessage(message);
 const chain = ChainClient.fromConfig(
   config,

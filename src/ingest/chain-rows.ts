@@ -8,13 +8,11 @@ import type { NewResolution, TokenFacts } from "../store/markets.js";
 import type { Resolution } from "../store/schema.js";
 import {
   fromMicro,
+  isOperationLog,
   type ChainFill,
   type DecodedVenueLog,
   type LogPosition,
-  type PayoutRedemptionEvent,
-  type PositionSplitEvent,
-  type PositionsConvertedEvent,
-  type PositionsMergeEvent,
+  type OperationLog,
   type ConditionResolutionEvent,
 } from "../venue/index.js";
 
@@ -47,17 +45,10 @@ export function chainFillRow(fill: ChainFill, facts: TokenFacts, ts: number): Ne
   };
 }
 
-export type ActivityLog = (PositionSplitEvent | PositionsMergeEvent | PayoutRedemptionEvent | PositionsConvertedEvent) &
-  LogPosition;
+/** A split, merge, conversion or redemption, naming the wallet that made it (src/venue/chain/attribution.ts). */
+export type ActivityLog = OperationLog;
 
-export function isActivityLog(log: DecodedVenueLog): log is ActivityLog {
-  return (
-    log.kind === "PositionSplit" ||
-    log.kind === "PositionsMerge" ||
-    log.kind === "PayoutRedemption" ||
-    log.kind === "PositionsConverted"
-  );
-}
+export const isActivityLog = (log: DecodedVenueLog): log is ActivityLog => isOperationLog(log);
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -88,21 +79,28 @@ export function chainActivityRow(log: ActivityLog, ts: number, feeBips: number |
   };
   switch (log.kind) {
     case "PositionSplit":
-    case "PositionsMerge": {
+    case "PositionsMerge":
+    case "NegRiskPositionSplit":
+    case "NegRiskPositionsMerge": {
       const amount = safe(log.amount);
       return {
         ...base,
         wallet: log.stakeholder,
-        type: log.kind === "PositionSplit" ? "SPLIT" : "MERGE",
+        type: log.kind === "PositionSplit" || log.kind === "NegRiskPositionSplit" ? "SPLIT" : "MERGE",
         condition_id: log.conditionId,
         size: amount,
         usd: amount,
         price: 0.5,
       };
     }
-    case "PayoutRedemption": {
+    case "PayoutRedemption":
+    case "NegRiskPayoutRedemption": {
       const payout = safe(log.payout);
-      const indexSet = log.indexSets.reduce((all, set) => all | set, 0n);
+      // The NegRiskAdapter names the amounts of YES and NO burnt: a side redeemed is one with tokens.
+      const indexSet =
+        log.kind === "PayoutRedemption"
+          ? log.indexSets.reduce((all, set) => all | set, 0n)
+          : log.amounts.reduce((all, amount, i) => (amount > 0n ? all | (1n << BigInt(i)) : all), 0n);
       return {
         ...base,
         wallet: log.redeemer,

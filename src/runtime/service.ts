@@ -25,7 +25,7 @@ import { attachLiveRelay, type LiveRelay } from "../live/relay.js";
 import { realScheduler } from "../live/scheduler.js";
 import { startDeriver, type Deriver } from "../derive/index.js";
 import { TerritoryMonitor, type MonitorDeps } from "../isw/monitor.js";
-import type { Sleep, VenueClients } from "../venue/index.js";
+import { useExtraExchanges, type Sleep, type VenueClients } from "../venue/index.js";
 import { WorkerAggregates } from "./aggregates-worker.js";
 import { openConfiguredReadStore, openConfiguredStore } from "./store.js";
 
@@ -83,6 +83,7 @@ const V8_FLAGS = "--no-allocation-site-pretenuring";
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   setFlagsFromString(V8_FLAGS);
+  useExtraExchanges(config.venue.extraExchanges);
   const logger = options.logger ?? createLogger(config.server.logLevel);
   const role = config.server.role;
   const ingestRuns = role === "ingest" || (role === "all" && config.ingest.enabled);

@@ -8,7 +8,7 @@ import { servedTree } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
 import { aiDb } from "../../src/ai/tables.js";
-import { EXCHANGE_CONTRACTS } from "../../src/venue/contracts.js";
+import { CONTRACTS } from "../../src/venue/contracts.js";
 import { storeBackends } from "../support/backends.js";
 import { DAY_MS, openAiWorld, type AiWorld } from "./ai-analysis.support.js";
 
@@ -125,7 +125,7 @@ describe.each(storeBackends)("AI analysis states on $kind", (backend) => {
     const unknown = await t.get("0x00000000000000000000000000000000000000aa");
     expect(unknown.status).toBe(404);
     expect(unknown.body.status).toBeUndefined();
-    expect((await t.get([...EXCHANGE_CONTRACTS.keys()][0]!)).status).toBe(400);
+    expect((await t.get(CONTRACTS.ctfExchangeV1.toLowerCase())).status).toBe(400);
     expect((await t.get("0x12")).status).toBe(422);
     const bad = await t.generate(wallet, "?force=maybe");
     expect(bad.status).toBe(422);

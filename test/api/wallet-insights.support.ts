@@ -5,12 +5,12 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { categoryFromTags, type Category } from "../../src/venue/categories.js";
-import { EXCHANGE_CONTRACTS } from "../../src/venue/contracts.js";
+import { CONTRACTS } from "../../src/venue/contracts.js";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
 
 export const DAY = 86_400;
 export const UNKNOWN = "0x00000000000000000000000000000000000000aa";
-export const CONTRACT = [...EXCHANGE_CONTRACTS.keys()][0]!;
+export const CONTRACT = CONTRACTS.ctfExchangeV1.toLowerCase();
 
 export function sqlRows(w: () => WorldApp) {
   return async <T>(text: string, params: unknown[] = []): Promise<T[]> => {

@@ -7,7 +7,7 @@ import { AT, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metrics } from "../../src/platform/metrics.js";
 import { insertFills, type NewFill } from "../../src/store/fills.js";
-import { EXCHANGE_CONTRACTS } from "../../src/venue/contracts.js";
+import { CONTRACTS } from "../../src/venue/contracts.js";
 import {
   busiestPair,
   get,
@@ -197,7 +197,7 @@ describe("GET /api/v2/wallet/{address}/market-trades", () => {
     ).toBe(404);
     const exchange = await get(
       f,
-      `/api/v2/wallet/${[...EXCHANGE_CONTRACTS.keys()][0]!}/market-trades?market=${pair.conditionId}&after=0&before=100`,
+      `/api/v2/wallet/${CONTRACTS.ctfExchangeV1.toLowerCase()}/market-trades?market=${pair.conditionId}&after=0&before=100`,
     );
     expect(exchange.status).toBe(400);
     expect(exchange.body.is_contract).toBe(true);

@@ -2762,6 +2762,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/wallet/{address}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Splits, merges, redemptions, conversions and rewards (Premium)
+         * @description The wallet's own operations besides its fills, newest first: made directly or through the venue's collateral adapters, which act for the wallet (docs/VENUE.md).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description rows to return (1..500) */
+                    limit?: number;
+                    /** @description rows to skip */
+                    offset?: number;
+                    /** @description SPLIT, MERGE, REDEEM and CONVERSION are on-chain operations; REWARD and the rebates the venue's */
+                    type?: "SPLIT" | "MERGE" | "REDEEM" | "CONVERSION" | "REWARD" | "MAKER_REBATE" | "TAKER_REBATE";
+                };
+                header?: never;
+                path: {
+                    /** @description wallet address: 0x followed by 40 hex digits */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The wallet's operations besides its fills, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            address: string;
+                            count: number;
+                            has_more: boolean;
+                            activity: {
+                                /** @description SPLIT, MERGE, REDEEM and CONVERSION are on-chain operations; REWARD and the rebates the venue's */
+                                type: "SPLIT" | "MERGE" | "REDEEM" | "CONVERSION" | "REWARD" | "MAKER_REBATE" | "TAKER_REBATE";
+                                /** @description the market's condition; null for a conversion and an income row */
+                                condition_id: string | null;
+                                /** @description the market's id, once the store lists it */
+                                market_id: string | null;
+                                /** @description the market's question */
+                                title: string | null;
+                                /** @description shares: of each outcome for a split or merge, of NO given up per question for a conversion; a redemption's payout */
+                                size: number;
+                                /** @description collateral in or out (a conversion's: received) */
+                                usd_amount: number;
+                                /** @description REDEEM: the sides redeemed (1 YES, 2 NO, 3 both); CONVERSION: bit i set for question i's NO given up */
+                                index_set: string | null;
+                                /** @description CONVERSION: the NegRisk market */
+                                neg_risk_market_id: string | null;
+                                /** @description CONVERSION: shares the adapter keeps per NO given up */
+                                fee_shares: number | null;
+                                /** @description unix seconds */
+                                timestamp: number;
+                                transaction_hash: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The address is one of the venue's exchange contracts, not a user wallet (HTTP 400) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ContractAddressError"];
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error with a human-readable detail */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/wallet/{address}/ping": {
         parameters: {
             query?: never;

@@ -25,6 +25,7 @@ import { Offset, WalletParams, refuseContractAddresses, walletErrorResponses } f
 import { publicWalletRoutes } from "./public-wallet.js";
 import { trackWalletLoad } from "./wallet-load.js";
 import { walletTradesRoute } from "./wallet-trades-route.js";
+import { walletActivityRoute } from "./wallet-activity-route.js";
 import { walletPresenceRoutes } from "./wallet-presence.js";
 import {
   ClosedBody,
@@ -249,6 +250,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
   );
 
   walletTradesRoute(app, "/api/v2/wallet/:address/trades", access.premiumXApiKey, TAGS, ctx);
+  walletActivityRoute(app, "/api/v2/wallet/:address/activity", access.premiumXApiKey, TAGS, ctx);
 };
 
 /** The wallet core families, registered as one (each keeps its own hooks). */

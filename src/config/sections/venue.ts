@@ -1,5 +1,5 @@
 /** Settings, part of src/config/index.ts: the venue's APIs, and how the ingest reads them. */
-import { bool, date, int, optionalStr, optionalUrl, url, HTTP } from "../settings.js";
+import { bool, date, extraExchanges, int, optionalStr, optionalUrl, url, HTTP } from "../settings.js";
 
 export const venue = {
   gammaUrl: url("VENUE_GAMMA_URL", "https://gamma-api.polymarket.com", "Gamma API (markets, events)", HTTP),
@@ -20,6 +20,10 @@ export const venue = {
     25,
     "JSON-RPC requests per second (HTTP requests; a batch of block headers is one); providers' limits differ by plan",
     { min: 1 },
+  ),
+  extraExchanges: extraExchanges(
+    "VENUE_EXTRA_EXCHANGES",
+    "exchange contracts to read beyond those Pelagic knows (docs/VENUE.md), as address:layout, comma-separated (layout v1: OrderFilled with asset ids; v2: with side and token id); a new exchange generation is then ingested without a release",
   ),
   marketUrl: url("VENUE_MARKET_URL", "https://polymarket.com", "public site, for /api/v2/pm redirects", HTTP),
   v2CutoverDate: date("VENUE_V2_CUTOVER_DATE", "2026-04-28", "date of the V1 to V2 exchange cutover"),

@@ -179,7 +179,8 @@ export function* truthOperations(world: World, range: TimeRange = {}): Generator
     yield {
       type,
       txHash: world.txHashOfOp(i),
-      logIndex: op.logIndex,
+      // The log that carries the wallet's record (the adapter's or the NegRiskAdapter's event where one acts).
+      logIndex: op.bookedLogIndex,
       blockNumber: op.block,
       ts: op.ts,
       wallet: world.wallets[op.wallet]!.proxyWallet,
@@ -222,7 +223,8 @@ export function* truthResolutions(world: World, range: TimeRange = {}): Generato
       resolution: market.resolution!,
       ts: op.ts,
       txHash: world.txHashOfOp(i),
-      logIndex: op.logIndex,
+      // The log that carries the wallet's record (the adapter's or the NegRiskAdapter's event where one acts).
+      logIndex: op.bookedLogIndex,
       blockNumber: op.block,
     };
   }

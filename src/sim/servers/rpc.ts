@@ -40,10 +40,16 @@ interface RpcCall {
 
 export interface RpcOptions {
   maxLogs?: number;
+  /**
+   * Exchanges that emit from another address: a next exchange generation the reader does not know yet (lower-case
+   * address → the address its logs come from; tests of VENUE_EXTRA_EXCHANGES).
+   */
+  exchangeAddresses?: Readonly<Record<string, string>>;
 }
 
 export function rpcHandler(state: VenueState, options: RpcOptions = {}): RouteHandler {
   const maxLogs = options.maxLogs ?? DEFAULT_MAX_LOGS;
+  const moved = new Map(Object.entries(options.exchangeAddresses ?? {}).map(([from, to]) => [from, to.toLowerCase()]));
   return (request): SimReply => {
     if (request.path !== "" && request.path !== "/") throw new SimErrorReply(404, { error: "not found" });
     if (request.method !== "POST") throw new SimErrorReply(405, { error: "JSON-RPC takes POST" });
@@ -58,7 +64,7 @@ export function rpcHandler(state: VenueState, options: RpcOptions = {}): RouteHa
       try {
         if (call.jsonrpc !== "2.0" || typeof call.method !== "string") throw new RpcError(-32600, "invalid request");
         const params = Array.isArray(call.params) ? call.params : [];
-        return { jsonrpc: "2.0", id, result: dispatch(state, call.method, params, maxLogs) };
+        return { jsonrpc: "2.0", id, result: dispatch(state, call.method, params, maxLogs, moved) };
       } catch (error) {
         if (error instanceof RpcError)
           return { jsonrpc: "2.0", id, error: { code: error.code, message: error.message } };
@@ -70,7 +76,13 @@ export function rpcHandler(state: VenueState, options: RpcOptions = {}): RouteHa
   };
 }
 
-function dispatch(state: VenueState, method: string, params: unknown[], maxLogs: number): unknown {
+function dispatch(
+  state: VenueState,
+  method: string,
+  params: unknown[],
+  maxLogs: number,
+  moved: ReadonlyMap<string, string>,
+): unknown {
   const head = blockAt(state.now());
   switch (method) {
     case "eth_chainId":
@@ -84,7 +96,7 @@ function dispatch(state: VenueState, method: string, params: unknown[], maxLogs:
       return n > head ? null : blockJson(state.world, n);
     }
     case "eth_getLogs":
-      return getLogs(state.world, params[0], head, maxLogs);
+      return getLogs(state.world, params[0], head, maxLogs, moved);
     case "eth_call":
       return ethCall(state.world, params[0]);
     default:
@@ -164,10 +176,21 @@ function topicMatcher(value: unknown): ((topic: string | undefined) => boolean) 
   return (topic) => topic !== undefined && allowed.has(topic);
 }
 
+/** A log whose exchange emits from another address: that address wherever the log names the exchange. */
+function movedLog(log: SimLog, moved: ReadonlyMap<string, string>): SimLog {
+  const fields = log.event as unknown as Record<string, unknown>;
+  let event: Record<string, unknown> | null = null;
+  for (const [name, value] of Object.entries(fields)) {
+    const to = typeof value === "string" ? moved.get(value) : undefined;
+    if (to) (event ??= { ...fields })[name] = to;
+  }
+  return event ? { ...log, event: event as unknown as VenueEvent } : log;
+}
+
 /** The word encoder, byte for byte viem's (tested), and viem for any event it leaves. */
 const encodeLog = (event: VenueEvent): EncodedLog => encodeLogWords(event) ?? encodeVenueLog(event);
 
-function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number) {
+function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number, moved: ReadonlyMap<string, string>) {
   if (typeof rawFilter !== "object" || rawFilter === null)
     throw new RpcError(-32602, "eth_getLogs takes a filter object");
   const filter = rawFilter as {
@@ -191,7 +214,8 @@ function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number
   const topic0 = topics[0] ?? null;
   const deeper = topics.slice(1).some((m) => m !== null);
   const out: { log: SimLog; encoded: EncodedLog | null }[] = [];
-  for (const log of logsInBlocks(world, from, to)) {
+  for (const served of logsInBlocks(world, from, to)) {
+    const log = moved.size > 0 ? movedLog(served, moved) : served;
     if (addresses && !addresses.has(log.event.address)) continue;
     if (topic0 && !topic0(VENUE_EVENT_TOPICS[log.event.kind])) continue;
     // Encoding is the costly part: only done up front when a filter looks past topic0.

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeVenueLog, logFilterFor, type DecodedVenueLog, type VenueEventKind } from "../../venue/chain/abi.js";
+import {
+  adapterTransfersFilter,
+  decodeVenueLog,
+  logFilterFor,
+  type DecodedVenueLog,
+  type VenueEventKind,
+} from "../../venue/chain/abi.js";
+import { attributeOperations, isOperationLog } from "../../venue/chain/attribution.js";
 import { settleFills } from "../../venue/chain/settlement.js";
 import { divRound } from "../../venue/units.js";
 import { Rng } from "../world/random.js";
@@ -19,6 +26,9 @@ const ALL_KINDS: VenueEventKind[] = [
   "PositionSplit",
   "PositionsMerge",
   "PayoutRedemption",
+  "NegRiskPositionSplit",
+  "NegRiskPositionsMerge",
+  "NegRiskPayoutRedemption",
   "ConditionResolution",
 ];
 
@@ -33,6 +43,7 @@ beforeAll(async () => {
   logs = [];
   for await (const chunk of chain.logs({
     ...logFilterFor(ALL_KINDS),
+    also: [adapterTransfersFilter()],
     fromBlock: blockAt(venue.world.start),
     toBlock: head,
   })) {
@@ -80,19 +91,33 @@ describe("V1/V2 settlement round trip", () => {
     ).toBe(true);
   });
 
-  it("serves every wallet operation and resolution as its event", () => {
-    const ops = logs.filter(
-      (l) =>
-        l.kind === "PositionSplit" ||
-        l.kind === "PositionsMerge" ||
-        l.kind === "PositionsConverted" ||
-        l.kind === "PayoutRedemption",
-    );
+  it("serves every wallet operation as events that name its wallet, directly or through an adapter's transfer", () => {
+    const attributed = attributeOperations(logs.filter((l) => !l.kind.startsWith("Order")));
+    expect(attributed.unattributed).toEqual([]);
+    const ops = attributed.records.filter(isOperationLog);
     const truth = [...truthOperations(venue.world)];
     expect(ops.map((l) => [l.transactionHash, l.logIndex])).toEqual(truth.map((o) => [o.txHash, o.logIndex]));
+    // Both generations of the exchanges' adapters and the NegRiskAdapter act in this world, and trade mechanics too.
+    const callers = new Set(logs.filter(isOperationLog).map((l) => ("redeemer" in l ? l.redeemer : l.stakeholder)));
+    for (const contract of [CONTRACTS.negRiskAdapter, CONTRACTS.ctfCollateralAdapter, CONTRACTS.ctfCollateralAdapter2])
+      expect(callers.has(contract.toLowerCase() as never), contract).toBe(true);
     for (const [k, log] of ops.entries()) {
       const t = truth[k]!;
-      if (log.kind === "PayoutRedemption") {
+      if (log.kind === "NegRiskPayoutRedemption") {
+        expect([log.redeemer, log.conditionId, log.payout, log.amounts]).toEqual([
+          t.wallet,
+          t.conditionId,
+          BigInt(t.payoutMicro),
+          [BigInt(t.amountMicro), BigInt(t.amount2Micro)],
+        ]);
+      } else if (log.kind === "NegRiskPositionSplit" || log.kind === "NegRiskPositionsMerge")
+        expect([log.kind, log.stakeholder, log.conditionId, log.amount]).toEqual([
+          t.type === "SPLIT" ? "NegRiskPositionSplit" : "NegRiskPositionsMerge",
+          t.wallet,
+          t.conditionId,
+          BigInt(t.amountMicro),
+        ]);
+      else if (log.kind === "PayoutRedemption") {
         const indexSets = log.indexSets.reduce((all, set) => all | set, 0n);
         expect([log.redeemer, log.conditionId, log.payout, indexSets]).toEqual([
           t.wallet,
@@ -107,13 +132,14 @@ describe("V1/V2 settlement round trip", () => {
           BigInt(t.indexSet),
           BigInt(t.amountMicro),
         ]);
+      // The ConditionalTokens' collateral is USDC.e in both generations (the V2 adapters unwrap pUSD first).
       else
         expect([log.kind, log.stakeholder, log.conditionId, log.amount, log.collateralToken]).toEqual([
           t.type === "SPLIT" ? "PositionSplit" : "PositionsMerge",
           t.wallet,
           t.conditionId,
           BigInt(t.amountMicro),
-          t.collateral,
+          CONTRACTS.usdcE.toLowerCase(),
         ]);
     }
     const resolutions = logs.filter((l) => l.kind === "ConditionResolution");

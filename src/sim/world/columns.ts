@@ -12,8 +12,8 @@
  * Arrays grow by doubling; readers must take `count`s as the valid length and must not keep an array across
  * appends (live mode replaces them when it grows).
  */
-import { blockAt, matchLogCount, opLogCount } from "./chain.js";
-import { OP_TYPES } from "./types.js";
+import { blockAt, exchangeVersion, matchLogCount, opLogLayout } from "./chain.js";
+import { MATCH_TYPES, OP_TYPES } from "./types.js";
 
 export const FLAG_NO = 1;
 export const FLAG_SELL = 2;
@@ -61,7 +61,13 @@ export class TradeTables {
   private nextLog = 0;
   private nextTx = 0;
 
-  constructor(matchCapacity: number, fillCapacity: number, opCapacity: number) {
+  constructor(
+    matchCapacity: number,
+    fillCapacity: number,
+    opCapacity: number,
+    /** Whether market m is a NegRisk market: its operations go through the NegRiskAdapter (opLogLayout). */
+    private readonly isNegRisk: (m: number) => boolean = () => false,
+  ) {
     const mc = Math.max(16, matchCapacity);
     const fc = Math.max(16, fillCapacity);
     const oc = Math.max(16, opCapacity);
@@ -124,7 +130,7 @@ export class TradeTables {
     if (this.matchCount === this.matchTs.length) this.growMatches(this.matchCount * 2);
     if (this.fillCount + makerCount + 1 > this.fillWallet.length) this.growFills((this.fillCount + makerCount + 1) * 2);
     const j = this.matchCount++;
-    this.matchLogIndex[j] = this.place(ts, matchLogCount(makerCount + 1));
+    this.matchLogIndex[j] = this.place(ts, matchLogCount(makerCount + 1, MATCH_TYPES[type]!, exchangeVersion(ts)));
     this.matchTxIndex[j] = this.placedTx;
     this.matchTs[j] = ts;
     this.matchMarket[j] = market;
@@ -151,7 +157,10 @@ export class TradeTables {
   addOp(ts: number, type: number, wallet: number, market: number, amount: number, amount2 = 0, aux = 0): number {
     if (this.opCount === this.opType.length) this.growOps(this.opCount * 2);
     const i = this.opCount++;
-    this.opLogIndex[i] = this.place(ts, opLogCount(OP_TYPES[type]!));
+    this.opLogIndex[i] = this.place(
+      ts,
+      opLogLayout(OP_TYPES[type]!, exchangeVersion(ts), market >= 0 && this.isNegRisk(market)).count,
+    );
     this.opTxIndex[i] = this.placedTx;
     this.opType[i] = type;
     this.opWallet[i] = wallet;

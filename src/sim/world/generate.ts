@@ -46,6 +46,7 @@ export function generateWorld(options: WorldOptions): World {
     Math.ceil(o.fills / 2.2),
     Math.ceil(o.fills * 1.02) + 64,
     Math.ceil(o.fills / 15) + 1024,
+    (m) => catalog.markets[m]!.negRisk,
   );
   const ctx: SimContext = { o, catalog, pop, audience, tables, holdings: new Holdings(catalog.markets.length) };
   runHistory(ctx, Rng.derive(key, "trading"));

@@ -35,8 +35,12 @@ export {
   blockAt,
   blockTimestamp,
   collateralAddress,
+  collateralAdapterAt,
   exchangeAddress,
   exchangeVersion,
+  matchMechanicsLogs,
+  opLogLayout,
+  type OpLogLayout,
 } from "./chain.js";
 export { notionalMicro, takerFeeMicro } from "./fees.js";
 export { FLAG_NO, FLAG_SELL, FLAG_TAKER, TradeTables } from "./columns.js";

@@ -250,5 +250,8 @@ export interface OpView {
   ts: number;
   block: number;
   txIndex: number;
+  /** First log of the transaction. */
   logIndex: number;
+  /** The log that carries the wallet's record (opLogLayout): its activity key. */
+  bookedLogIndex: number;
 }

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Audience } from "./audience.js";
 import type { Catalog } from "./catalog.js";
-import { blockAt, exchangeAddress, exchangeVersion } from "./chain.js";
+import { blockAt, exchangeAddress, exchangeVersion, matchMechanicsLogs, opLogLayout } from "./chain.js";
 import { FLAG_NO, FLAG_SELL, FLAG_TAKER, type TradeTables } from "./columns.js";
 import { notionalMicro, takerFeeMicro } from "./fees.js";
 import { ID_DOMAIN, bytes32, type Hex } from "./ids.js";
@@ -158,7 +158,8 @@ export class World {
       fee: this.fillFee(i),
       ts,
       block: blockAt(ts),
-      logIndex: t.matchLogIndex[j]! + (i - first),
+      logIndex:
+        t.matchLogIndex[j]! + matchMechanicsLogs(MATCH_TYPES[t.matchType[j]!]!, exchangeVersion(ts)) + (i - first),
       entryType: MATCH_TYPES[t.matchType[j]!]!,
       exchangeVersion: exchangeVersion(ts),
     };
@@ -263,6 +264,9 @@ export class World {
       block: blockAt(ts),
       txIndex: t.opTxIndex[i]!,
       logIndex: t.opLogIndex[i]!,
+      bookedLogIndex:
+        t.opLogIndex[i]! +
+        opLogLayout(OP_TYPES[type]!, exchangeVersion(ts), market >= 0 && this.markets[market]!.negRisk).booked,
     };
   }
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  VENUE_EVENT_EMITTERS,
   VENUE_EVENT_TOPICS,
+  eventEmitters,
   VenueLogDecodeError,
   decodeVenueLog,
   encodeVenueLog,
@@ -19,7 +19,7 @@ const bytes32 = bytesN(32);
 const uint256 = fc.bigInt({ min: 0n, max: 2n ** 256n - 1n });
 const uint8 = fc.integer({ min: 0, max: 255 });
 const uintArray = fc.array(uint256, { maxLength: 5 });
-const emitter = (kind: VenueEvent["kind"]) => fc.constantFrom(...VENUE_EVENT_EMITTERS[kind]);
+const emitter = (kind: VenueEvent["kind"]) => fc.constantFrom(...eventEmitters(kind));
 
 const venueEvent: fc.Arbitrary<VenueEvent> = fc.oneof(
   fc.record({
@@ -101,6 +101,39 @@ const venueEvent: fc.Arbitrary<VenueEvent> = fc.oneof(
     payout: uint256,
   }),
   fc.record({
+    kind: fc.constantFrom("NegRiskPositionSplit" as const, "NegRiskPositionsMerge" as const),
+    address: emitter("NegRiskPositionSplit"),
+    stakeholder: address,
+    conditionId: bytes32,
+    amount: uint256,
+  }),
+  fc.record({
+    kind: fc.constant("NegRiskPayoutRedemption" as const),
+    address: emitter("NegRiskPayoutRedemption"),
+    redeemer: address,
+    conditionId: bytes32,
+    amounts: uintArray,
+    payout: uint256,
+  }),
+  fc.record({
+    kind: fc.constant("TransferSingle" as const),
+    address: emitter("TransferSingle"),
+    operator: address,
+    from: address,
+    to: address,
+    id: uint256,
+    value: uint256,
+  }),
+  fc.record({
+    kind: fc.constant("TransferBatch" as const),
+    address: emitter("TransferBatch"),
+    operator: address,
+    from: address,
+    to: address,
+    ids: uintArray,
+    values: uintArray,
+  }),
+  fc.record({
     kind: fc.constant("ConditionResolution" as const),
     address: emitter("ConditionResolution"),
     conditionId: bytes32,
@@ -125,21 +158,39 @@ describe("venue event ABIs", () => {
     expect(VENUE_EVENT_TOPICS.PositionsMerge).toBe(
       "0x6f13ca62553fcc2bcd2372180a43949c1e4cebba603901ede2f4e14f36b282ca",
     );
-    expect(new Set(Object.values(VENUE_EVENT_TOPICS)).size).toBe(9);
+    // The NegRiskAdapter's own events and the ERC-1155 transfers, as the venue's contracts hash them (docs/VENUE.md).
+    expect(VENUE_EVENT_TOPICS.NegRiskPayoutRedemption).toBe(
+      "0x9140a6a270ef945260c03894b3c6b3b2695e9d5101feef0ff24fec960cfd3224",
+    );
+    expect(VENUE_EVENT_TOPICS.NegRiskPositionSplit).toBe(
+      "0xbbed930dbfb7907ae2d60ddf78345610214f26419a0128df39b6cc3d9e5df9b0",
+    );
+    expect(VENUE_EVENT_TOPICS.NegRiskPositionsMerge).toBe(
+      "0xba33ac50d8894676597e6e35dc09cff59854708b642cd069d21eb9c7ca072a04",
+    );
+    expect(VENUE_EVENT_TOPICS.TransferBatch).toBe("0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb");
+    expect(VENUE_EVENT_TOPICS.TransferSingle).toBe(
+      "0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62",
+    );
+    expect(new Set(Object.values(VENUE_EVENT_TOPICS)).size).toBe(14);
   });
 
   it("name the emitting contracts", () => {
-    expect(VENUE_EVENT_EMITTERS.OrderFilledV1).toEqual([
+    expect(eventEmitters("OrderFilledV1")).toEqual([
       CONTRACTS.ctfExchangeV1.toLowerCase(),
       CONTRACTS.negRiskCtfExchangeV1.toLowerCase(),
     ]);
-    expect(VENUE_EVENT_EMITTERS.OrdersMatchedV2).toEqual([
+    // V2's layout: both V2 exchanges, the NegRisk one's first deployment, and exchange V3.
+    expect(eventEmitters("OrdersMatchedV2")).toEqual([
       CONTRACTS.ctfExchangeV2.toLowerCase(),
       CONTRACTS.negRiskCtfExchangeV2.toLowerCase(),
+      "0xe2222d002000ba0053cef3375333610f64600036",
+      CONTRACTS.exchangeV3.toLowerCase(),
     ]);
-    expect(VENUE_EVENT_EMITTERS.PositionsConverted).toEqual([CONTRACTS.negRiskAdapter.toLowerCase()]);
+    expect(eventEmitters("PositionsConverted")).toEqual([CONTRACTS.negRiskAdapter.toLowerCase()]);
+    expect(eventEmitters("NegRiskPayoutRedemption")).toEqual([CONTRACTS.negRiskAdapter.toLowerCase()]);
     const filter = logFilterFor(["OrderFilledV2", "OrdersMatchedV2"]);
-    expect(filter.address).toHaveLength(2);
+    expect(filter.address).toHaveLength(4);
     expect(filter.topics[0]).toEqual([VENUE_EVENT_TOPICS.OrderFilledV2, VENUE_EVENT_TOPICS.OrdersMatchedV2]);
   });
 });

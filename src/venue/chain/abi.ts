@@ -10,7 +10,7 @@ import {
   toEventSelector,
   type AbiEvent,
 } from "viem";
-import { CONTRACTS, exchangeVersion } from "../contracts.js";
+import { CONTRACTS, addressesWithRole, exchangeVersion, venueContracts } from "../contracts.js";
 
 export type Hex = `0x${string}`;
 
@@ -38,6 +38,25 @@ export const POSITIONS_MERGE = parseAbiItem(
 );
 export const PAYOUT_REDEMPTION = parseAbiItem(
   "event PayoutRedemption(address indexed redeemer, address indexed collateralToken, bytes32 indexed parentCollectionId, bytes32 conditionId, uint256[] indexSets, uint256 payout)",
+);
+// The NegRiskAdapter's own events: a NegRisk split, merge or redemption made through it names its caller here (the
+// ConditionalTokens event underneath names the adapter).
+export const NEG_RISK_POSITION_SPLIT = parseAbiItem(
+  "event PositionSplit(address indexed stakeholder, bytes32 indexed conditionId, uint256 amount)",
+);
+export const NEG_RISK_POSITIONS_MERGE = parseAbiItem(
+  "event PositionsMerge(address indexed stakeholder, bytes32 indexed conditionId, uint256 amount)",
+);
+export const NEG_RISK_PAYOUT_REDEMPTION = parseAbiItem(
+  "event PayoutRedemption(address indexed redeemer, bytes32 indexed conditionId, uint256[] amounts, uint256 payout)",
+);
+// ERC-1155 transfers of outcome tokens, read only where a collateral adapter is the operator: they name the wallet
+// an adapter acted for (src/venue/chain/attribution.ts).
+export const TRANSFER_SINGLE = parseAbiItem(
+  "event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)",
+);
+export const TRANSFER_BATCH = parseAbiItem(
+  "event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)",
 );
 export const CONDITION_RESOLUTION = parseAbiItem(
   "event ConditionResolution(bytes32 indexed conditionId, address indexed oracle, bytes32 indexed questionId, uint256 outcomeSlotCount, uint256[] payoutNumerators)",
@@ -143,6 +162,52 @@ export interface PayoutRedemptionEvent {
   readonly payout: bigint;
 }
 
+/** The NegRiskAdapter's PositionSplit or PositionsMerge: `stakeholder` is whoever called the adapter. */
+interface NegRiskMovement {
+  readonly address: Hex;
+  readonly stakeholder: Hex;
+  readonly conditionId: Hex;
+  readonly amount: bigint;
+}
+
+export interface NegRiskPositionSplitEvent extends NegRiskMovement {
+  readonly kind: "NegRiskPositionSplit";
+}
+
+export interface NegRiskPositionsMergeEvent extends NegRiskMovement {
+  readonly kind: "NegRiskPositionsMerge";
+}
+
+export interface NegRiskPayoutRedemptionEvent {
+  readonly kind: "NegRiskPayoutRedemption";
+  readonly address: Hex;
+  readonly redeemer: Hex;
+  readonly conditionId: Hex;
+  /** The amounts of YES and NO burnt. */
+  readonly amounts: readonly bigint[];
+  readonly payout: bigint;
+}
+
+export interface TransferSingleEvent {
+  readonly kind: "TransferSingle";
+  readonly address: Hex;
+  readonly operator: Hex;
+  readonly from: Hex;
+  readonly to: Hex;
+  readonly id: bigint;
+  readonly value: bigint;
+}
+
+export interface TransferBatchEvent {
+  readonly kind: "TransferBatch";
+  readonly address: Hex;
+  readonly operator: Hex;
+  readonly from: Hex;
+  readonly to: Hex;
+  readonly ids: readonly bigint[];
+  readonly values: readonly bigint[];
+}
+
 export interface ConditionResolutionEvent {
   readonly kind: "ConditionResolution";
   readonly address: Hex;
@@ -162,6 +227,11 @@ export type VenueEvent =
   | PositionSplitEvent
   | PositionsMergeEvent
   | PayoutRedemptionEvent
+  | NegRiskPositionSplitEvent
+  | NegRiskPositionsMergeEvent
+  | NegRiskPayoutRedemptionEvent
+  | TransferSingleEvent
+  | TransferBatchEvent
   | ConditionResolutionEvent;
 
 export type VenueEventKind = VenueEvent["kind"];
@@ -215,6 +285,11 @@ const SPECS: readonly EventSpec[] = [
   { kind: "PositionsMerge", abi: POSITIONS_MERGE, emittedBy: isAt(CONTRACTS.conditionalTokens) },
   { kind: "PayoutRedemption", abi: PAYOUT_REDEMPTION, emittedBy: isAt(CONTRACTS.conditionalTokens) },
   { kind: "ConditionResolution", abi: CONDITION_RESOLUTION, emittedBy: isAt(CONTRACTS.conditionalTokens) },
+  { kind: "NegRiskPositionSplit", abi: NEG_RISK_POSITION_SPLIT, emittedBy: isAt(CONTRACTS.negRiskAdapter) },
+  { kind: "NegRiskPositionsMerge", abi: NEG_RISK_POSITIONS_MERGE, emittedBy: isAt(CONTRACTS.negRiskAdapter) },
+  { kind: "NegRiskPayoutRedemption", abi: NEG_RISK_PAYOUT_REDEMPTION, emittedBy: isAt(CONTRACTS.negRiskAdapter) },
+  { kind: "TransferSingle", abi: TRANSFER_SINGLE, emittedBy: isAt(CONTRACTS.conditionalTokens) },
+  { kind: "TransferBatch", abi: TRANSFER_BATCH, emittedBy: isAt(CONTRACTS.conditionalTokens) },
 ];
 
 const SPEC_BY_KIND = new Map(SPECS.map((s) => [s.kind, s]));
@@ -228,20 +303,35 @@ export const VENUE_EVENT_TOPICS: Readonly<Record<VenueEventKind, Hex>> = Object.
   SPECS.map((s) => [s.kind, toEventSelector(s.abi)]),
 ) as Record<VenueEventKind, Hex>;
 
-/** The contracts that emit each event kind, as eth_getLogs `address` values. */
-export const VENUE_EVENT_EMITTERS: Readonly<Record<VenueEventKind, readonly Hex[]>> = Object.fromEntries(
-  SPECS.map((s) => [
-    s.kind,
-    Object.values(CONTRACTS)
-      .map((a) => a.toLowerCase() as Hex)
-      .filter((a) => s.emittedBy(a)),
-  ]),
-) as unknown as Record<VenueEventKind, readonly Hex[]>;
+/** The contracts of the table (VENUE_EXTRA_EXCHANGES included) that emit an event kind, as eth_getLogs `address` values. */
+export function eventEmitters(kind: VenueEventKind): Hex[] {
+  const spec = SPEC_BY_KIND.get(kind) as EventSpec;
+  return venueContracts()
+    .map((c) => c.address as Hex)
+    .filter((a) => spec.emittedBy(a));
+}
 
 /** An eth_getLogs filter (address and topic0 alternatives) for the given kinds. */
 export function logFilterFor(kinds: readonly VenueEventKind[]): { address: Hex[]; topics: [Hex[]] } {
-  const address = [...new Set(kinds.flatMap((k) => VENUE_EVENT_EMITTERS[k]))];
+  const address = [...new Set(kinds.flatMap((k) => eventEmitters(k)))];
   return { address, topics: [[...new Set(kinds.map((k) => VENUE_EVENT_TOPICS[k]))]] };
+}
+
+/** A topic word holding an address (12 zero bytes, then the address), lower case. */
+export const addressTopic = (address: string): Hex => `0x${"0".repeat(24)}${address.slice(2).toLowerCase()}`;
+
+/**
+ * The ConditionalTokens' outcome-token transfers made by a collateral adapter (its `operator`, topic 1): the
+ * selection that, beside the venue's events, names the wallet each adapter acted for.
+ */
+export function adapterTransfersFilter(): { address: Hex[]; topics: [Hex[], Hex[]] } {
+  return {
+    address: eventEmitters("TransferBatch"),
+    topics: [
+      [VENUE_EVENT_TOPICS.TransferSingle, VENUE_EVENT_TOPICS.TransferBatch],
+      addressesWithRole("collateral-adapter").map(addressTopic),
+    ],
+  };
 }
 
 /** A log whose topic0 is one of the venue's events, from the right contract, that does not decode. */

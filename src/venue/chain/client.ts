@@ -95,10 +95,21 @@ const inspectRpc = (status: number, body: unknown): Verdict | null =>
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
-export interface LogFilter {
+/** Block, then log index: the order eth_getLogs answers in, kept when two answers are merged. */
+function chainOrder(a: RpcLog, b: RpcLog): number {
+  // Hex quantities (RpcLogShape checked them): Number reads the 0x prefix, and both fit a double exactly.
+  return Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex);
+}
+
+/** Which logs: contracts and topic alternatives per position (null matches anything). */
+export interface LogSelection {
   readonly address?: string | readonly string[];
-  /** Topic alternatives per position; null matches anything. */
   readonly topics?: readonly (string | readonly string[] | null)[];
+}
+
+export interface LogFilter extends LogSelection {
+  /** Further selections read for the same blocks (one eth_getLogs each), their logs merged in chain order. */
+  readonly also?: readonly LogSelection[];
   readonly fromBlock: number;
   readonly toBlock: number;
 }
@@ -320,14 +331,23 @@ export class ChainClient {
   }
 
   private async getLogsOnce(filter: LogFilter, signal?: AbortSignal): Promise<LogsResult> {
-    const params: Record<string, unknown> = { fromBlock: hex(filter.fromBlock), toBlock: hex(filter.toBlock) };
-    if (filter.address !== undefined) params.address = filter.address;
-    if (filter.topics !== undefined) params.topics = filter.topics;
+    const selections = [filter, ...(filter.also ?? [])];
+    const answers = await Promise.all(selections.map((selection) => this.selectionLogs(filter, selection, signal)));
+    if (answers.length === 1) return answers[0]!;
+    const logs = answers.flatMap((a) => a.logs);
+    logs.sort(chainOrder);
+    return { logs, rejected: answers.flatMap((a) => a.rejected) };
+  }
+
+  private async selectionLogs(range: LogFilter, selection: LogSelection, signal?: AbortSignal): Promise<LogsResult> {
+    const params: Record<string, unknown> = { fromBlock: hex(range.fromBlock), toBlock: hex(range.toBlock) };
+    if (selection.address !== undefined) params.address = selection.address;
+    if (selection.topics !== undefined) params.topics = selection.topics;
     const result = await this.call("eth_getLogs", [params], signal);
     const { rows, rejected } = partitionRows(
       RpcLogShape,
       result,
-      `rpc eth_getLogs ${filter.fromBlock}-${filter.toBlock}`,
+      `rpc eth_getLogs ${range.fromBlock}-${range.toBlock}`,
     );
     return { logs: rows, rejected };
   }

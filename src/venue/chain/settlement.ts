@@ -8,7 +8,7 @@
  */
 import type { DecodedVenueLog, Hex, OrderFilledEvent, OrdersMatchedEvent, LogPosition } from "./abi.js";
 import { SIDE_BUY, SIDE_SELL } from "./abi.js";
-import { exchangeContractType, type ExchangeVersion } from "../contracts.js";
+import { exchangeVersion, type ExchangeVersion } from "../contracts.js";
 import type { Direction } from "../shapes/normalize-wallet-data.js";
 import { divRound } from "../units.js";
 
@@ -121,7 +121,7 @@ class Builder {
     entryType: MatchType | null,
   ): void {
     if (terms.size === 0n) return this.anomaly(log, "zero size");
-    if (exchangeContractType(log.maker)) return this.anomaly(log, "an exchange contract as the order's owner");
+    if (exchangeVersion(log.maker)) return this.anomaly(log, "an exchange contract as the order's owner");
     if (terms.size > MAX_SAFE || terms.usd > MAX_SAFE || log.fee > MAX_SAFE)
       return this.anomaly(log, "amount beyond 2^53");
     const feeAsset = log.version === "v1" && terms.direction === "BUY" ? "TOKEN" : "COLLATERAL";
@@ -192,7 +192,7 @@ function settleOrphans(b: Builder, orphans: readonly OrderFilledLog[]): void {
   for (const log of orphans) {
     const terms = orderTermsOf(log);
     if (typeof terms === "string") b.anomaly(log, terms);
-    else b.fill(log, terms, null, exchangeContractType(log.taker) ? null : log.taker, null);
+    else b.fill(log, terms, null, exchangeVersion(log.taker) ? null : log.taker, null);
   }
 }
 

@@ -2,7 +2,7 @@
  * Helpers for the world's tests: small worlds, and an independent checker of the world's invariants that
  * replays every transaction in chain order (it shares no code with the generator's own balance keeping).
  */
-import { matchLogCount } from "../chain.js";
+import { exchangeVersion, matchLogCount, opLogLayout } from "../chain.js";
 import { FLAG_NO, FLAG_SELL, FLAG_TAKER } from "../columns.js";
 import { notionalMicro, takerFeeMicro } from "../fees.js";
 import { generateWorld } from "../generate.js";
@@ -34,7 +34,7 @@ export function chainOrder(world: World): Tx[] {
     txs.push({
       ts: t.matchTs[j]!,
       logIndex: t.matchLogIndex[j]!,
-      logCount: matchLogCount(to - from),
+      logCount: matchLogCount(to - from, world.match(j).type, world.match(j).exchangeVersion),
       txIndex: t.matchTxIndex[j]!,
       kind: "match",
       index: j,
@@ -44,7 +44,11 @@ export function chainOrder(world: World): Tx[] {
     txs.push({
       ts: t.opTs[i]!,
       logIndex: t.opLogIndex[i]!,
-      logCount: 1,
+      logCount: opLogLayout(
+        world.op(i).type,
+        exchangeVersion(t.opTs[i]!),
+        t.opMarket[i]! >= 0 && world.markets[t.opMarket[i]!]!.negRisk,
+      ).count,
       txIndex: t.opTxIndex[i]!,
       kind: "op",
       index: i,
