@@ -105,3 +105,30 @@ describe.each(storeBackends)("wallet figures against the venue's own, on $kind",
     expect(compared).toBeGreaterThan(500);
   });
 });
+
+describe.each(storeBackends)("wins and losses from the first answer, on $kind", (backend) => {
+  let app: SimApp;
+
+  beforeAll(async () => {
+    // The chain ingest starts on the venue's first day: every wallet's history is whole before any sync.
+    const first = new Date(venue.world.start * 1000).toISOString().slice(0, 10);
+    app = await openSimApp(backend, venue, {
+      env: { RATE_FREE_PER_MINUTE: "100000" },
+      ingestEnv: { VENUE_HISTORY_START: first },
+    });
+  }, 240_000);
+  afterAll(async () => app?.close());
+
+  it("equal the venue's closed-positions counters for every wallet right after ingest, no wallet synced", async () => {
+    expect(await app.t.store.db.selectFrom("wallet_sync").select("wallet").execute()).toEqual([]);
+    const mismatches: string[] = [];
+    for (const { address, ref } of venueWallets()) {
+      const wins = ref.closedPositions.filter((p) => p.micro.realizedPnl > 0).length;
+      const losses = ref.closedPositions.filter((p) => p.micro.realizedPnl < 0).length;
+      const { stats } = (await app.t.app.inject(`/api/v2/wallet/${address}`)).json();
+      if (stats.win_source !== "ledger" || stats.wins !== wins || stats.losses !== losses)
+        mismatches.push(`${address}: ${stats.win_source} ${stats.wins}/${stats.losses}, venue ${wins}/${losses}`);
+    }
+    expect(mismatches).toEqual([]);
+  });
+});

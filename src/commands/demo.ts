@@ -38,6 +38,9 @@ function demoConfig(config: Config, urls: SimVenueUrls, world: ResolvedWorldOpti
   const pointed = {
     ...simulated,
     venue,
+    // The simulated venue's first record is its world's first day, where the backfill starts: every wallet's
+    // history is whole, so its wins and losses are the venue's from the first answer.
+    derive: { ...config.derive, venueHistoryStart: config.derive.venueHistoryStart ?? world.start },
     ingest: {
       ...config.ingest,
       startDate: config.ingest.startDate ?? startDate,

@@ -180,14 +180,22 @@ export function redactUrl(raw: string): string {
 }
 
 /** A date `YYYY-MM-DD` as unix seconds at 00:00 UTC. */
+/** A `YYYY-MM-DD` date as the unix seconds of its 00:00 UTC. */
+function parseDate(raw: string, env: string): number {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) throw new ConfigError(env, `expected YYYY-MM-DD, got "${raw}"`);
+  const ms = Date.parse(`${raw}T00:00:00Z`);
+  if (Number.isNaN(ms)) throw new ConfigError(env, `not a calendar date: "${raw}"`);
+  return ms / 1000;
+}
+
 export function date(env: string, defaultValue: string, description: string): Setting<number> {
-  const parse = (raw: string): number => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) throw new ConfigError(env, `expected YYYY-MM-DD, got "${raw}"`);
-    const ms = Date.parse(`${raw}T00:00:00Z`);
-    if (Number.isNaN(ms)) throw new ConfigError(env, `not a calendar date: "${raw}"`);
-    return ms / 1000;
-  };
-  return { ...setting(env, parse(defaultValue), description, parse), defaultText: defaultValue };
+  return { ...setting(env, parseDate(defaultValue, env), description, parseDate), defaultText: defaultValue };
+}
+
+export function optionalDate(env: string, description: string): Setting<number | undefined> {
+  return setting<number | undefined>(env, undefined, description, (raw) =>
+    raw === "" ? undefined : parseDate(raw, env),
+  );
 }
 
 export type SettingTree = { [key: string]: Setting<unknown> | SettingTree };

@@ -263,7 +263,9 @@ export class BatchApplier {
     )
       return;
     const wallets = withStats ? [...this.pending.stats] : [];
-    const inputs = await loadWalletInputs(this.deps.store, wallets, asOf);
+    const inputs = await loadWalletInputs(this.deps.store, wallets, asOf, {
+      venueHistoryStart: this.deps.config.derive.venueHistoryStart,
+    });
     const assessed = new Map(
       wallets.flatMap((w) => {
         const assessment = d.assess(w, inputs(w), asOf);

@@ -188,7 +188,10 @@ export async function derivedTables(
   computedAt: number,
 ): Promise<DerivedTables> {
   const { derivation, asOf } = derived;
-  const inputs = await loadWalletInputs(store, "all", asOf, derived.hourlyPoints);
+  const inputs = await loadWalletInputs(store, "all", asOf, {
+    hourlyPoints: derived.hourlyPoints,
+    venueHistoryStart: derived.derivation.config.derive.venueHistoryStart,
+  });
   const assessed: Array<[string, WalletAssessment]> = [];
   const dailyPoints: PnlPointsTable[] = [];
   for (const { address } of derivation.liveBooks()) {

@@ -96,8 +96,14 @@ export async function loadWalletInputs(
   store: Store,
   wallets: WalletSelection,
   asOf: number,
-  hourlyPoints?: readonly PnlPointsTable[],
+  options: {
+    /** The ledger's hourly points to read instead of the stored ones (a rebuild's, before it writes them). */
+    hourlyPoints?: readonly PnlPointsTable[];
+    /** VENUE_HISTORY_START: a chain history from no later holds every wallet's whole history. */
+    venueHistoryStart?: number;
+  } = {},
 ): Promise<(wallet: string) => WalletStoreInputs> {
+  const { hourlyPoints, venueHistoryStart } = options;
   const synced = await selectFor<{ wallet: string; lifetime_pnl: number | null; venue_history_from: number | null }>(
     store,
     "select wallet, lifetime_pnl, venue_history_from from wallet_sync where synced_at is not null/*wallets*/",
@@ -111,6 +117,9 @@ export async function loadWalletInputs(
     [CHAIN_LOGS_SOURCE],
   );
   const chainFrom = chain?.history_from == null ? null : Number(chain.history_from);
+  // The chain history starts at or before the venue's first record: no wallet can have anything before it.
+  const everyHistoryComplete = chainFrom !== null && venueHistoryStart !== undefined && chainFrom <= venueHistoryStart;
+  const unsynced: WalletStoreInputs = everyHistoryComplete ? { ...NOT_SYNCED, historyComplete: true } : NOT_SYNCED;
   const closedRows = await selectFor<{ wallet: string; realized_pnl: number }>(
     store,
     "select wallet, realized_pnl from venue_closed_positions where 1 = 1/*wallets*/",
@@ -127,13 +136,14 @@ export async function loadWalletInputs(
   const ours = hourlyPoints ? latestOf(hourlyPoints, cutoff) : await latestPoints(store, "pnl_points", cutoff, wallets);
   const venue = await latestPoints(store, "venue_pnl_points", cutoff, wallets);
   const inputs = new Map<string, WalletStoreInputs>();
-  for (const [wallet, point] of ours) inputs.set(wallet, Object.assign({}, NOT_SYNCED, { pnlPoints: [point] }));
+  for (const [wallet, point] of ours) inputs.set(wallet, Object.assign({}, unsynced, { pnlPoints: [point] }));
   for (const row of synced) {
     const lifetime = row.lifetime_pnl === null ? null : fromMicro(row.lifetime_pnl);
     // pnl_24h compares total_pnl with a point of the same source.
     const point = lifetime === null ? ours.get(row.wallet) : venue.get(row.wallet);
     const historyComplete =
-      chainFrom !== null && row.venue_history_from !== null && Number(row.venue_history_from) >= chainFrom;
+      everyHistoryComplete ||
+      (chainFrom !== null && row.venue_history_from !== null && Number(row.venue_history_from) >= chainFrom);
     inputs.set(row.wallet, {
       venueClosed: summarizeVenueClosedPositions(closedByWallet.get(row.wallet) ?? []),
       historyComplete,
@@ -141,7 +151,7 @@ export async function loadWalletInputs(
       pnlPoints: point ? [point] : [],
     });
   }
-  return (wallet) => inputs.get(wallet) ?? NOT_SYNCED;
+  return (wallet) => inputs.get(wallet) ?? unsynced;
 }
 
 /**

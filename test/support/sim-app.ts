@@ -24,9 +24,14 @@ export interface SimApp {
 export async function openSimApp(
   backend: StoreBackend,
   venue: SimVenue,
-  options: { env?: Record<string, string>; beforeRefresh?: (h: SimIngestHarness) => Promise<void> } = {},
+  options: {
+    env?: Record<string, string>;
+    /** Settings of the ingest and the Deriver (the API's are `env`). */
+    ingestEnv?: Record<string, string>;
+    beforeRefresh?: (h: SimIngestHarness) => Promise<void>;
+  } = {},
 ): Promise<SimApp> {
-  const h = await openSimIngest(backend, venue);
+  const h = await openSimIngest(backend, venue, { env: options.ingestEnv });
   const clock = new ManualClock(venue.state.now() * 1000);
   const deriver = new Deriver({ store: h.store, config: h.config, clock, logger: createLogger("silent") });
   h.ingest.onCommitted(deriver.onCommitted);

@@ -1,5 +1,5 @@
 /** Settings, part of src/config/index.ts: the Deriver, request limits, wallet reads, live streams, AI analysis and drill-downs. */
-import { int, num, optionalStr, optionalUrl, HTTP } from "../settings.js";
+import { int, num, optionalDate, optionalStr, optionalUrl, HTTP } from "../settings.js";
 
 export const derive = {
   refreshSeconds: int(
@@ -17,6 +17,10 @@ export const derive = {
   hourlyPointsDays: int("PNL_HOURLY_DAYS", 8, "hourly P&L points are written and kept for this many days", {
     min: 2,
   }),
+  venueHistoryStart: optionalDate(
+    "VENUE_HISTORY_START",
+    "the day the venue's first record was made (YYYY-MM-DD): a chain ingest that starts no later holds every wallet's whole history, so wins and losses come from the ledger from the first answer, before any wallet sync; unset: each wallet's sync tells where its history starts (the demo sets its world's first day)",
+  ),
   snapshotDays: int("POSITION_SNAPSHOT_DAYS", 35, "daily position snapshots are written and kept for this many days", {
     min: 2,
   }),
