@@ -12,6 +12,7 @@ import { RTDS_ACTIVITY_TOPIC } from "../../venue/shapes/rtds.js";
 import type { LiveAppend, World } from "../world/index.js";
 import { hashString } from "../../platform/hash.js";
 import { decimal } from "./format.js";
+import { getAddress } from "viem";
 import { tradeRow } from "./data-api.js";
 import type { Faults } from "./faults.js";
 import type { VenueState } from "./venue-state.js";
@@ -39,11 +40,16 @@ export interface RtdsServer {
   close(): Promise<void>;
 }
 
-/** The RTDS `trades` payload of fill f: the /trades row plus the taker's fee in collateral. */
+/**
+ * The RTDS `trades` payload of fill f: the /trades row plus the taker's fee in collateral, its wallet checksummed
+ * (mixed case, EIP-55) as the real feed writes it where the Data API writes lower case (test/fixtures/venue-real,
+ * `rtds-activity-trades.pmcmc`).
+ */
 export function rtdsTradePayload(world: World, f: number) {
-  const { profileImageOptimized: _optimized, ...row } = tradeRow(world, f);
+  const { profileImageOptimized: _optimized, proxyWallet, ...row } = tradeRow(world, f);
   const fee = world.fillFee(f);
-  return fee > 0 ? { ...row, fee: decimal(fee) } : row;
+  const trade = { ...row, proxyWallet: getAddress(proxyWallet) };
+  return fee > 0 ? { ...trade, fee: decimal(fee) } : trade;
 }
 
 function parseSubscriptions(raw: string): { action: string; subscriptions: Subscription[] } | null {
