@@ -206,8 +206,10 @@ export function indexBuildMemory(config: Config): IndexBuildMemory {
 
 /** How the venue clients' retries and give-ups are logged, on this thread's clients and the reader thread's alike. */
 function logVenueEvent(logger: Logger): (event: VenueHttpEvent) => void {
-  return (event) =>
-    logger.debug({ venue: event }, event.type === "retry" ? "venue request retried" : "venue unavailable");
+  return (event) => {
+    if (event.type === "version") logger.warn({ venue: event }, "venue API answered as gone: reading its next version");
+    else logger.debug({ venue: event }, event.type === "retry" ? "venue request retried" : "venue unavailable");
+  };
 }
 
 function defaultVenueClients(config: Config, logger: Logger): VenueClients {

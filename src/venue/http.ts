@@ -81,6 +81,15 @@ export type VenueHttpEvent =
       readonly path: string;
       readonly attempts: number;
       readonly status: number | null;
+    }
+  | {
+      /** The client moved to the API's next version: the one it read answered `status` (gone). Once per client. */
+      readonly type: "version";
+      readonly client: string;
+      readonly path: string;
+      readonly from: string;
+      readonly to: string;
+      readonly status: number;
     };
 
 export interface VenueHttpOptions {
@@ -154,6 +163,8 @@ async function readBody(response: Response): Promise<unknown> {
 
 export class VenueHttpClient {
   readonly name: string;
+  /** Tells the client's listener (logs, health) of an event of the API it reads, such as a version change. */
+  readonly report: (event: VenueHttpEvent) => void;
   readonly baseUrl: string;
   private readonly pacer: Pacer;
   private readonly clock: Clock;
@@ -163,6 +174,7 @@ export class VenueHttpClient {
 
   constructor(private readonly options: VenueHttpOptions) {
     this.name = options.name;
+    this.report = (event) => options.onEvent?.(event);
     this.baseUrl = options.baseUrl;
     this.clock = options.clock ?? systemClock;
     this.sleep = options.sleep ?? realSleep;

@@ -25,9 +25,11 @@ import {
   requiredWallet,
   takePage,
   walletParam,
+  type PageSpec,
   type RouteHandler,
   type SimReply,
 } from "./http.js";
+import { dataApiV2Routes } from "./data-api-v2.js";
 import { leaderboardRoute } from "./leaderboard.js";
 import { closedPositionsRoute, holdersRoute, positionsRoute, tradedRoute, valueRoute } from "./wallet-data.js";
 import type { VenueState } from "./venue-state.js";
@@ -99,9 +101,9 @@ function* fillsNewestFirst(
   for (let j = world.matchCount - 1; j >= 0; j--) yield* ofMatch(j);
 }
 
-function tradesRoute(state: VenueState, query: URLSearchParams): SimReply {
+export function tradesRoute(state: VenueState, query: URLSearchParams, limits: PageSpec = TRADES_LIMITS): SimReply {
   const world = state.world;
-  const page = pageParams(query, TRADES_LIMITS);
+  const page = pageParams(query, limits);
   const user = walletParam(state, query, "user");
   const takerOnly = query.get("takerOnly") !== "false";
   const side = query.get("side") ? enumParam(query, "side", ["BUY", "SELL"], "BUY") : null;
@@ -216,10 +218,10 @@ function activityRow(world: World, w: number, entry: ActivityEntry) {
 
 const ACTIVITY_TYPES = [...OP_TYPES.filter((t) => t !== "RESOLUTION"), "TRADE", "MAKER_REBATE", "TAKER_REBATE"];
 
-function activityRoute(state: VenueState, query: URLSearchParams): SimReply {
+export function activityRoute(state: VenueState, query: URLSearchParams, limits: PageSpec = ACTIVITY_LIMITS): SimReply {
   const world = state.world;
   const w = requiredWallet(state, query);
-  const page = pageParams(query, ACTIVITY_LIMITS);
+  const page = pageParams(query, limits);
   const types = csvParam(query, "type").map((s) => s.toUpperCase());
   for (const type of types) if (!ACTIVITY_TYPES.includes(type)) fail(400, `invalid type: ${type}`);
   const start = numberParam(query, "start");
@@ -242,7 +244,15 @@ function activityRoute(state: VenueState, query: URLSearchParams): SimReply {
   return json(takePage(entries, page).map((e) => activityRow(world, w, e)));
 }
 
-export function dataApiHandler(state: VenueState): RouteHandler {
+export interface DataApiOptions {
+  /** "gone": the first version's lists answer 410, as a retired API version would (the second version stays). */
+  readonly v1?: "serve" | "gone";
+}
+
+/** The first-version lists a retired first version no longer answers. */
+const V1_LISTS = ["/trades", "/activity", "/positions", "/closed-positions", "/value"];
+
+export function dataApiHandler(state: VenueState, options: DataApiOptions = {}): RouteHandler {
   const routes: Record<string, (state: VenueState, query: URLSearchParams) => SimReply> = {
     "/trades": tradesRoute,
     "/activity": activityRoute,
@@ -252,10 +262,19 @@ export function dataApiHandler(state: VenueState): RouteHandler {
     "/traded": tradedRoute,
     "/holders": holdersRoute,
     "/v1/leaderboard": leaderboardRoute,
+    ...dataApiV2Routes({
+      trades: tradesRoute,
+      activity: activityRoute,
+      positions: positionsRoute,
+      closedPositions: closedPositionsRoute,
+      value: valueRoute,
+    }),
   };
   return (request) => {
     const route = routes[request.path];
     if (!route) throw new SimErrorReply(404, { error: "not found" });
+    if (options.v1 === "gone" && V1_LISTS.includes(request.path))
+      throw new SimErrorReply(410, { error: "this version of the Data API is retired: use /v2" });
     if (request.method !== "GET") throw new SimErrorReply(405, { error: "method not allowed" });
     return route(state, request.query);
   };

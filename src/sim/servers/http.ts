@@ -198,10 +198,15 @@ export interface Page {
 }
 
 /** `limit` (clamped to its maximum) and `offset`; an offset past the ceiling is the venue's HTTP 400. */
-export function pageParams(
-  query: URLSearchParams,
-  spec: { defaultLimit: number; maxLimit: number; maxOffset: number; noun: string },
-): Page {
+/** A list's page limits: default and largest page, the offset ceiling, and what its rows are called in errors. */
+export interface PageSpec {
+  readonly defaultLimit: number;
+  readonly maxLimit: number;
+  readonly maxOffset: number;
+  readonly noun: string;
+}
+
+export function pageParams(query: URLSearchParams, spec: PageSpec): Page {
   const limit = intParam(query, "limit", spec.defaultLimit, { min: 0, max: spec.maxLimit });
   const offset = intParam(query, "offset", 0, { min: 0 });
   if (offset > spec.maxOffset) fail(400, `max historical ${spec.noun} offset of ${spec.maxOffset} exceeded`);

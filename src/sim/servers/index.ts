@@ -12,7 +12,7 @@
 import type { Config } from "../../config/index.js";
 import { generateWorld, type World, type WorldOptions } from "../world/index.js";
 import { arcgisHandler, type ArcGisOptions } from "./arcgis.js";
-import { dataApiHandler } from "./data-api.js";
+import { dataApiHandler, type DataApiOptions } from "./data-api.js";
 import { Faults, type FaultOptions } from "./faults.js";
 import { gammaHandler } from "./gamma.js";
 import { startHttpServer, type Mount } from "./http.js";
@@ -42,6 +42,8 @@ export interface SimVenueOptions {
   /** How often live mode advances the world and pushes RTDS messages, ms (default 500). */
   liveTickMs?: number;
   faults?: FaultOptions;
+  /** The Data API's versions (a retired first version: `{ v1: "gone" }`). */
+  dataApi?: DataApiOptions;
   /** Every HTTP answer waits this long first, ms (default 0). */
   latencyMs?: number;
   arcgis?: ArcGisOptions;
@@ -72,7 +74,7 @@ export async function startSimVenue(options: SimVenueOptions): Promise<SimVenue>
   const faults = new Faults(options.faults ?? {}, world.options.seed);
   const mounts: Mount[] = [
     { prefix: "/gamma", handler: gammaHandler(state), faultStyle: "http" },
-    { prefix: "/data", handler: dataApiHandler(state), faultStyle: "http" },
+    { prefix: "/data", handler: dataApiHandler(state, options.dataApi), faultStyle: "http" },
     { prefix: "/pnl", handler: pnlHandler(state), faultStyle: "http" },
     { prefix: "/rpc", handler: rpcHandler(state, options.rpc), faultStyle: "http" },
     { prefix: "/arcgis", handler: arcgisHandler(state, options.arcgis), faultStyle: "arcgis" },

@@ -23,6 +23,7 @@ import {
   pageParams,
   requiredWallet,
   takePage,
+  type PageSpec,
   type RouteHandler,
   type SimReply,
 } from "./http.js";
@@ -118,10 +119,14 @@ function sortBy<T extends { token: number }>(rows: T[], key: (row: T) => number 
 const direction = (query: URLSearchParams): 1 | -1 =>
   enumParam(query, "sortDirection", ["ASC", "DESC"], "DESC") === "ASC" ? 1 : -1;
 
-export function positionsRoute(state: VenueState, query: URLSearchParams): SimReply {
+export function positionsRoute(
+  state: VenueState,
+  query: URLSearchParams,
+  limits: PageSpec = POSITIONS_LIMITS,
+): SimReply {
   const world = state.world;
   const w = requiredWallet(state, query);
-  const page = pageParams(query, POSITIONS_LIMITS);
+  const page = pageParams(query, limits);
   const threshold = numberParam(query, "sizeThreshold") ?? 1;
   const redeemable = boolParam(query, "redeemable");
   const mergeable = boolParam(query, "mergeable");
@@ -159,10 +164,14 @@ export function positionsRoute(state: VenueState, query: URLSearchParams): SimRe
   return json(takePage(sortBy(rows, keys[sort], dir), page).map((p) => positionRow(world, p)));
 }
 
-export function closedPositionsRoute(state: VenueState, query: URLSearchParams): SimReply {
+export function closedPositionsRoute(
+  state: VenueState,
+  query: URLSearchParams,
+  limits: PageSpec = CLOSED_POSITIONS_LIMITS,
+): SimReply {
   const world = state.world;
   const w = requiredWallet(state, query);
-  const page = pageParams(query, CLOSED_POSITIONS_LIMITS);
+  const page = pageParams(query, limits);
   const sort = enumParam(query, "sortBy", ["REALIZEDPNL", "TITLE", "PRICE", "AVGPRICE", "TIMESTAMP"], "REALIZEDPNL");
   const dir = direction(query);
   if (w < 0) return json([]);
