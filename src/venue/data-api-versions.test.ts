@@ -74,6 +74,12 @@ describe("the Data API's versions", () => {
     const busiest = [...world.wallets]
       .sort((a, b) => world.fillsOfWallet(b.index).length - world.fillsOfWallet(a.index).length)
       .slice(0, 3);
+    // The value alone moves a client too.
+    const lone: VenueHttpEvent[] = [];
+    expect(await clientOf(retired.urls.dataApi, lone).value(busiest[0]!.proxyWallet)).toBe(
+      await first.value(busiest[0]!.proxyWallet),
+    );
+    expect(lone.map((e) => e.type === "version" && e.path)).toEqual(["/value"]);
     for (const wallet of busiest) {
       const v1 = await walletLists(first, wallet.proxyWallet);
       const v2 = await walletLists(second, wallet.proxyWallet);

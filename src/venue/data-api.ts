@@ -310,10 +310,16 @@ export class DataApiClient {
 
   /** The wallet's current position value in USD; null when the venue has no row for it. */
   async value(user: string, signal?: AbortSignal): Promise<number | null> {
-    if (this.version === "v2")
-      return DataV2ValueShape.parse(await this.http.getJson("/v2/value", { user }, { signal })).data?.value ?? null;
-    const rows = DataValueShape.parse(await this.http.getJson("/value", { user }, { signal }));
-    return rows.find((r) => r.user.toLowerCase() === user.toLowerCase())?.value ?? rows[0]?.value ?? null;
+    if (this.version === "v1") {
+      try {
+        const rows = DataValueShape.parse(await this.http.getJson("/value", { user }, { signal }));
+        return rows.find((r) => r.user.toLowerCase() === user.toLowerCase())?.value ?? rows[0]?.value ?? null;
+      } catch (error) {
+        if (!isGone(error)) throw error;
+        this.moveToV2("/value", (error as VenueHttpError).status);
+      }
+    }
+    return DataV2ValueShape.parse(await this.http.getJson("/v2/value", { user }, { signal })).data?.value ?? null;
   }
 
   /** The number of markets the wallet has traded. */
