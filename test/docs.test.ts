@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import semver from "semver";
 import { describe, expect, it } from "vitest";
 import { describeSettings } from "../src/config/index.js";
 
@@ -11,6 +12,41 @@ const readme = read("README.md");
 describe("README", () => {
   it("documents every setting with its default", () => {
     for (const s of describeSettings()) expect(readme).toContain(`| \`${s.env}\` | \`${s.defaultText}\` |`);
+  });
+
+  it("states a Node range that every installed dependency supports (npm warns EBADENGINE otherwise)", () => {
+    const range = (JSON.parse(read("package.json")) as { engines: { node: string } }).engines.node;
+    const oldest = semver.minVersion(range)!.version;
+    expect(readme).toContain(`Node ${semver.major(oldest)} (≥ ${semver.major(oldest)}.${semver.minor(oldest)})`);
+    const lock = JSON.parse(read("package-lock.json")) as {
+      packages: Record<string, { engines?: { node?: string } | string[] }>;
+    };
+    const refused = Object.entries(lock.packages)
+      .filter(([path]) => path !== "" && existsSync(join(root, path)))
+      .flatMap(([path, { engines }]) => {
+        const wanted = engines && !Array.isArray(engines) ? engines.node : undefined;
+        return wanted && !semver.satisfies(oldest, wanted) ? [`${path} wants node ${wanted}`] : [];
+      });
+    expect(refused).toEqual([]);
+  });
+
+  it("closes every code fence (an unclosed one renders the rest of the page as code)", () => {
+    const unclosed: string[] = [];
+    for (const file of filesUnder(["README.md", "DEVELOPERS.md", "docs"]).filter((f) => f.endsWith(".md"))) {
+      let openedAt = 0;
+      read(file)
+        .split("\n")
+        .forEach((line, i) => {
+          const fence = /^\s*(`{3,}|~{3,})(.*)$/.exec(line);
+          if (!fence) return;
+          // A closing fence carries no info string: one with a language opens a block inside an open one.
+          if (openedAt === 0) openedAt = i + 1;
+          else if (fence[2]!.trim() === "") openedAt = 0;
+          else unclosed.push(`${file}:${openedAt}`);
+        });
+      if (openedAt !== 0) unclosed.push(`${file}:${openedAt}`);
+    }
+    expect(unclosed).toEqual([]);
   });
 
   it("gives the two quick-start commands", () => {

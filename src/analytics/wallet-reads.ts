@@ -24,6 +24,7 @@ import {
   type WalletIdentity,
   type WalletView,
 } from "./wallet-overview.js";
+import { StatsStamp } from "./stats-stamp.js";
 import { syncRequesterOf } from "./sync-requests.js";
 import { LiveVenueError, liveSignerStats, type LiveVenue } from "./wallet-signer.js";
 
@@ -48,8 +49,12 @@ export interface WalletReadsDeps {
 
 export class WalletReads {
   private live: LiveVenue | undefined;
+  /** The statistics' stamp every kept overview is keyed by (the sender's serialized ones too). */
+  readonly stamp: StatsStamp;
 
-  constructor(private readonly deps: WalletReadsDeps) {}
+  constructor(private readonly deps: WalletReadsDeps) {
+    this.stamp = new StatsStamp(deps.store, deps.platform.clock, deps.config.boards.leaderboardCheckSeconds);
+  }
 
   get store(): Store {
     return this.deps.store;
@@ -106,8 +111,9 @@ export class WalletReads {
     syncRequesterOf(this.primary, platform.clock, config.ingest.walletSyncFreshSeconds, background).request(wallet);
   }
 
-  private cacheKey(address: string): string {
-    return `wallet-overview:${address.toLowerCase()}`;
+  /** Kept per statistics stamp: a refresh that rewrote wallet_stats (a sync derived, say) is seen at once. */
+  private async cacheKey(address: string): Promise<string> {
+    return `wallet-overview:${await this.stamp.current()}:${address.toLowerCase()}`;
   }
 
   private async loadStored(address: string): Promise<StoredOverview | null> {
@@ -128,7 +134,7 @@ export class WalletReads {
   /** The stored overview inputs, cached for the overview window (null for an unknown wallet, cached CACHE_NOT_FOUND_SECONDS). */
   async stored(address: string): Promise<StoredOverview | null> {
     return (
-      await this.deps.platform.cache.getOrLoadFound(this.cacheKey(address), this.cacheMs, () =>
+      await this.deps.platform.cache.getOrLoadFound(await this.cacheKey(address), this.cacheMs, () =>
         this.loadStored(address),
       )
     ).value;
@@ -139,7 +145,7 @@ export class WalletReads {
    * wallet, in which case the load is started in the background (the caller answers 202).
    */
   async warmOrQueue(address: string): Promise<"warm" | "computing" | "not_found"> {
-    const cached = await this.deps.platform.cache.get<StoredOverview | null>(this.cacheKey(address));
+    const cached = await this.deps.platform.cache.get<StoredOverview | null>(await this.cacheKey(address));
     if (cached !== undefined) return cached ? "warm" : "not_found";
     const { proxy } = await resolveWallet(this.store, address);
     const stats = await readStats(this.store, proxy);

@@ -22,6 +22,9 @@ import { deriveFromStore, derivedTables, storedWatermarks, writeDerivedTables } 
 import { RefreshScheduler } from "./refresh-scheduler.js";
 import { HOUR, LiveHours, type PriceHistory } from "./hourly-points.js";
 
+/** Rounds of first-look wallet syncs before `ready`: the listed wallets, then those their statistics newly list. */
+const FIRST_LOOK_ROUNDS = 2;
+
 interface Started {
   readonly applier: BatchApplier;
   readonly scheduler: RefreshScheduler;
@@ -142,13 +145,28 @@ export class Deriver {
    * The ingest's first full sync caught up (every batch of it handed over): a refresh writes the statistics the
    * backfill deferred, then records that the first sync is derived, which turns health's `ready` on. A refresh
    * that fails leaves the record to the next one.
+   *
+   * `firstLook` (Ingest.firstLookWallets) runs between the two: it syncs the wallets those statistics list and says
+   * how many; their statistics are written by a refresh before `ready`, and a wallet they newly list (a sync moved
+   * its win rate into Smart Money, say) gets a second round.
    */
-  firstSyncCaughtUp(): Promise<void> {
-    this.firstSyncToRecord = true;
+  async firstSyncCaughtUp(firstLook?: () => Promise<number>): Promise<void> {
     if (this.waitingForFirstSync) {
       this.waitingForFirstSync = false;
       void this.enqueue("warm start", () => this.warm());
     }
+    if (firstLook) {
+      await this.refresh();
+      for (let round = 0; round < FIRST_LOOK_ROUNDS; round++) {
+        const synced = await firstLook().catch((error: unknown) => {
+          this.deps.logger.warn({ err: error }, "syncing the listed wallets before ready failed");
+          return 0;
+        });
+        if (synced === 0) break;
+        await this.refresh();
+      }
+    }
+    this.firstSyncToRecord = true;
     return this.refresh();
   }
 

@@ -23,6 +23,8 @@ export { loadMarketFacts, questionIndexOf } from "./market-facts.js";
 export interface CommittedSource {
   onCommitted(listener: (batch: CommittedRows) => Promise<void>): () => void;
   onCaughtUp?(listener: () => unknown): () => void;
+  /** Syncs the wallets people look at first before `ready`, when needed; how many (Ingest.firstLookWallets). */
+  firstLookWallets?(): Promise<number>;
 }
 
 /**
@@ -32,7 +34,8 @@ export interface CommittedSource {
 export async function startDeriver(deps: DeriverDeps & { readonly ingest: CommittedSource }): Promise<Deriver> {
   const deriver = new Deriver(deps);
   deps.ingest.onCommitted(deriver.onCommitted);
-  deps.ingest.onCaughtUp?.(() => deriver.firstSyncCaughtUp());
+  const { ingest } = deps;
+  ingest.onCaughtUp?.(() => deriver.firstSyncCaughtUp(ingest.firstLookWallets && (() => ingest.firstLookWallets!())));
   await deriver.start();
   return deriver;
 }

@@ -11,7 +11,7 @@ import {
   type PnlPoint,
   type VenueClosedPositions,
 } from "../ledger/index.js";
-import { CHAIN_LOGS_SOURCE } from "../store/checkpoints.js";
+import { chainHistoryFrom, holdsWholeHistory } from "../store/checkpoints.js";
 import type { Store } from "../store/database.js";
 import type { Direction, PnlPointsTable } from "../store/schema.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
@@ -110,15 +110,8 @@ export async function loadWalletInputs(
     [],
     wallets,
   );
-  const [chain] = await queryRows<{ history_from: number | null }>(
-    store.db,
-    store.kind,
-    "select history_from from ingest_checkpoints where source = ?",
-    [CHAIN_LOGS_SOURCE],
-  );
-  const chainFrom = chain?.history_from == null ? null : Number(chain.history_from);
-  // The chain history starts at or before the venue's first record: no wallet can have anything before it.
-  const everyHistoryComplete = chainFrom !== null && venueHistoryStart !== undefined && chainFrom <= venueHistoryStart;
+  const chainFrom = await chainHistoryFrom(store.db);
+  const everyHistoryComplete = holdsWholeHistory(chainFrom, venueHistoryStart);
   const unsynced: WalletStoreInputs = everyHistoryComplete ? { ...NOT_SYNCED, historyComplete: true } : NOT_SYNCED;
   const closedRows = await selectFor<{ wallet: string; realized_pnl: number }>(
     store,

@@ -4,12 +4,13 @@
  * keeps every source current (markets on an interval, fills by polling, the live feed) until `stop`, which ends
  * each pipeline between two batches. `onCommitted` registers listeners for every committed batch's new rows;
  * `wallets` syncs a wallet on demand; `walletSchedule` takes the syncs other processes ask for and keeps the
- * listed wallets fresh.
+ * listed wallets fresh; `firstLookWallets` syncs the listed wallets before the service says ready.
  */
 import type { Config } from "../config/index.js";
 import type { Logger } from "../platform/logger.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
+import { chainHoldsWholeHistory } from "../store/checkpoints.js";
 import type { IndexBuildMemory } from "../store/fills.js";
 import {
   ChainClient,
@@ -162,6 +163,21 @@ export class Ingest {
     const combined = signal ? AbortSignal.any([signal, this.controller.signal]) : this.controller.signal;
     await runUntilCaughtUp(this.markets, this.runner, combined);
     await runUntilCaughtUp(this.fills, this.runner, combined);
+  }
+
+  /**
+   * Before `ready`: when the chain history may be shorter than some wallets' (no VENUE_HISTORY_START at or after
+   * its start), their wins and losses need the venue's closed positions, so the wallets people look at first (the
+   * listed ones: Smart Money and the leaderboards' first pages) are synced now, at most INGEST_READY_WALLETS.
+   * Returns how many were synced (0: none needed). The Deriver calls it after the first sync's statistics are
+   * written (they say which wallets are listed) and again after the syncs' statistics, for wallets newly listed.
+   */
+  async firstLookWallets(): Promise<number> {
+    const { store, config, logger } = this.deps;
+    if (await chainHoldsWholeHistory(store.db, config.derive.venueHistoryStart)) return 0;
+    const synced = await this.walletSchedule.firstLook(config.ingest.readyWallets);
+    if (synced > 0) logger.info({ wallets: synced }, "listed wallets synced before ready");
+    return synced;
   }
 
   /** Runs in the background: the live feed and the wallet syncs at once, the first full sync, then following every source. */

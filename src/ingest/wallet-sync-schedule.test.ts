@@ -110,6 +110,41 @@ describe.each(storeBackends)("the wallet sync schedule on $kind", (backend) => {
     expect(synced).toEqual([TOP, SMART]);
   });
 
+  it("a first look syncs the heads of Smart Money and the P&L, volume and trades boards never synced, and waits for them", async () => {
+    const now = h.platform.clock.now();
+    const BUSY = address(0xb5);
+    const BIG = address(0xb16);
+    const TAIL = address(0x7a1);
+    await h.store.db
+      .insertInto("wallet_stats")
+      .values([
+        { ...emptyStats(SMART, now), ...NO_BOARD, is_smart: 1, total_pnl: -5 },
+        { ...emptyStats(TOP, now), ...NO_BOARD, total_pnl: 900 },
+        { ...emptyStats(BIG, now), ...NO_BOARD, total_volume: 50_000 },
+        { ...emptyStats(BUSY, now), ...NO_BOARD, total_trades: 700 },
+        { ...emptyStats(TAIL, now), ...NO_BOARD, total_pnl: 1, total_volume: 1, total_trades: 1 },
+        { ...emptyStats(OTHER, now), ...NO_BOARD, total_pnl: 800, total_volume: 40_000, total_trades: 600 },
+      ])
+      .execute();
+    // OTHER is second on every board but synced already.
+    await h.store.db
+      .insertInto("wallet_sync")
+      .values(await syncRow(OTHER))
+      .execute();
+    // A limit of 8 takes two of each list's head: SMART; TOP and OTHER; BIG and OTHER; BUSY and OTHER.
+    expect(await schedule.firstLook(8)).toBe(4);
+    expect(synced.sort()).toEqual([SMART, TOP, BIG, BUSY].sort());
+    for (const wallet of [SMART, TOP, BIG, BUSY])
+      expect(await readWalletSync(h.store.db, wallet)).toMatchObject({ status: "ok" });
+    // Again: nothing new in any head.
+    expect(await schedule.firstLook(8)).toBe(0);
+    // TAIL moves into the P&L board's head: only it is synced.
+    await h.store.db.updateTable("wallet_stats").set({ total_pnl: 2_000 }).where("wallet", "=", TAIL).execute();
+    expect(await schedule.firstLook(8)).toBe(1);
+    expect(synced.at(-1)).toBe(TAIL);
+    expect(synced).toHaveLength(5);
+  });
+
   it("is fed by the API's first views: a stored wallet asked about is requested once per freshness window", async () => {
     const requester = new SyncRequester(h.store, h.platform.clock, 600, new BackgroundWork());
     requester.request(SMART);

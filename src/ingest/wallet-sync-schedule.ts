@@ -7,12 +7,14 @@
  *   deleted once its sync has run (or failed: the failure is counted on the `wallet-sync` source);
  * - the listed wallets: Smart Money (every whale list reads it) and the best INGEST_WALLET_REFRESH_TOP by lifetime
  *   P&L (the leaderboards' first pages), synced again once their last sync is INGEST_WALLET_REFRESH_SECONDS old,
- *   one at a time and only while the queue has a free slot, so a requested sync never waits behind them.
+ *   one at a time and only while the queue has a free slot, so a requested sync never waits behind them;
+ * - before `ready`, when the chain history may be shorter than some wallets' (`firstLook`): the wallets people
+ *   look at first that were never synced, so that they answer the venue's own counters from the first request.
  */
 import type { Clock } from "../platform/clock.js";
 import type { Logger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
-import { queryRows } from "../store/raw-sql.js";
+import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import { deleteWalletSyncRequests, oldestWalletSyncRequests } from "../store/wallet-sync-requests.js";
 import { realSleep } from "../venue/index.js";
 import type { WalletSyncQueue } from "./wallet-sync-queue.js";
@@ -89,6 +91,31 @@ export class WalletSyncSchedule {
     await this.background;
   }
 
+  /**
+   * Syncs, and waits for, the wallets people look at first that were never synced: the heads of Smart Money, of the
+   * best by lifetime P&L, of the largest by volume and of the busiest by trades (the whale lists and the
+   * leaderboards' first pages), a quarter of `limit` each. A failed sync is logged and counted by the queue and stops none of the others. Called again after
+   * the statistics moved, it syncs only the wallets that moved into a head. Returns how many it tried.
+   */
+  async firstLook(limit: number): Promise<number> {
+    const share = Math.ceil(limit / FIRST_LOOK_LISTS.length);
+    const heads = await Promise.all(FIRST_LOOK_LISTS.map((list) => this.walletsOf(`${list} limit ?`, [share])));
+    const candidates = [...new Set(heads.flat())];
+    const synced = new Set(
+      await inSlices(candidates, (slice) =>
+        this.walletsOf(`select wallet from wallet_sync where wallet in ${placeholders(slice.length)}`, slice),
+      ),
+    );
+    const chosen = candidates.filter((wallet) => !synced.has(wallet));
+    await Promise.all(chosen.map((wallet) => this.queue.request(wallet).catch(() => null)));
+    return chosen.length;
+  }
+
+  private async walletsOf(text: string, params: readonly unknown[]): Promise<string[]> {
+    const rows = await queryRows<{ wallet: string }>(this.store.db, this.store.kind, text, [...params]);
+    return rows.map((r) => r.wallet);
+  }
+
   /** The listed wallet whose last sync (or failed attempt) is oldest and older than INGEST_WALLET_REFRESH_SECONDS. */
   async stalestListed(): Promise<string | null> {
     const before = this.clock.now() - this.options.refreshSeconds;
@@ -103,3 +130,11 @@ export class WalletSyncSchedule {
     return row?.wallet ?? null;
   }
 }
+
+/** The lists a first look opens: Smart Money, the P&L, volume and trades boards (each best first). */
+const FIRST_LOOK_LISTS = [
+  "select wallet from wallet_stats where is_smart = 1 order by total_pnl desc, wallet",
+  "select wallet from wallet_stats order by total_pnl desc, wallet",
+  "select wallet from wallet_stats order by total_volume desc, wallet",
+  "select wallet from wallet_stats order by total_trades desc, wallet",
+] as const;

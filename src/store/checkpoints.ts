@@ -71,3 +71,25 @@ export async function recordHistoryFrom(db: Kysely<Database>, source: string, ts
     .where("history_from", "is", null)
     .execute();
 }
+
+/** From when the chain logs pipeline holds the venue's history (unix seconds); null before its first batch. */
+export async function chainHistoryFrom(db: Kysely<Database>): Promise<number | null> {
+  const from = (await readCheckpoint(db, CHAIN_LOGS_SOURCE))?.history_from;
+  return from == null ? null : Number(from);
+}
+
+/**
+ * Whether a chain history from `chainFrom` holds every wallet's whole history: it starts at or before the venue's
+ * first record (VENUE_HISTORY_START), so no wallet can have anything before it. Unknown either way: false.
+ */
+export function holdsWholeHistory(chainFrom: number | null, venueHistoryStart: number | undefined): boolean {
+  return chainFrom !== null && venueHistoryStart !== undefined && chainFrom <= venueHistoryStart;
+}
+
+/** `holdsWholeHistory` of the stored chain history. */
+export async function chainHoldsWholeHistory(
+  db: Kysely<Database>,
+  venueHistoryStart: number | undefined,
+): Promise<boolean> {
+  return holdsWholeHistory(await chainHistoryFrom(db), venueHistoryStart);
+}

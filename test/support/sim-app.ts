@@ -18,8 +18,8 @@ export interface SimApp {
 }
 
 /**
- * Ingests the whole venue (the Deriver deriving), lets `beforeRefresh` do what must precede the full refresh (the
- * wallets' syncs, say), refreshes, and opens the API over the same store.
+ * Ingests the whole venue (the Deriver deriving, `ready` recorded as production records it), lets `beforeRefresh`
+ * do what must precede the full refresh (the wallets' syncs, say), refreshes, and opens the API over the same store.
  */
 export async function openSimApp(
   backend: StoreBackend,
@@ -37,7 +37,8 @@ export async function openSimApp(
   h.ingest.onCommitted(deriver.onCommitted);
   await deriver.start();
   await h.ingest.runUntilCaughtUp();
-  await deriver.firstSyncCaughtUp();
+  // As production wires it (startDeriver): the listed wallets synced before `ready` when the history may be short.
+  await deriver.firstSyncCaughtUp(() => h.ingest.firstLookWallets());
   await options.beforeRefresh?.(h);
   await deriver.refresh({ full: true });
   const shared: StoreBackend = {

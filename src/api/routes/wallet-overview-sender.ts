@@ -1,6 +1,7 @@
 /**
  * Sends wallet overviews (the v2 overview and its alias, the public v1 overview): the proxy view is kept
- * serialized in this process, per address and load state, for the overview window; the live views (signer,
+ * serialized in this process, per address, load state and statistics stamp (src/analytics/stats-stamp.ts: a
+ * refresh of the statistics retires it), for the overview window; the live views (signer,
  * union) are answered as the wallet reads compute them. Every answer counts a community lookup for its proxy.
  */
 import type { FastifyReply } from "fastify";
@@ -45,7 +46,7 @@ export class OverviewSender {
     }
     const json = await this.proxyView(reply, address, degraded);
     lookups.record(
-      this.proxyOfBody.get(keyOf(address, degraded)) ?? address.toLowerCase(),
+      this.proxyOfBody.get(await this.keyOf(address, degraded)) ?? address.toLowerCase(),
       wallets.now(),
       reply.request.ip,
     );
@@ -56,8 +57,8 @@ export class OverviewSender {
    * The proxy view of `address` serialized by the overview's schema (whatever route `reply` answers), kept for the
    * overview window: the overview routes send it, the batch of overviews places it in its answer as it is.
    */
-  proxyView(reply: FastifyReply, address: string, degraded: boolean): Promise<SerializedBody> {
-    const key = keyOf(address, degraded);
+  async proxyView(reply: FastifyReply, address: string, degraded: boolean): Promise<SerializedBody> {
+    const key = await this.keyOf(address, degraded);
     return this.bodies.get(key, async () => {
       const body = await this.ctx.wallets.overview(address, "proxy", degraded);
       if (this.proxyOfBody.size >= this.ctx.config.wallet.overviewCachedBodies) this.proxyOfBody.clear();
@@ -65,9 +66,11 @@ export class OverviewSender {
       return reply.serializeInput(body as unknown as Record<string, unknown>, OVERVIEW_SCHEMA) as string;
     });
   }
+
+  private async keyOf(address: string, degraded: boolean): Promise<string> {
+    return `${address.toLowerCase()}|${degraded ? 1 : 0}|${await this.ctx.wallets.stamp.current()}`;
+  }
 }
 
 /** The overview's response schema, as Fastify's `serializeInput` types it (one object: its serializer is compiled once). */
 const OVERVIEW_SCHEMA = WalletOverview as unknown as Record<string, unknown>;
-
-const keyOf = (address: string, degraded: boolean) => `${address.toLowerCase()}|${degraded ? 1 : 0}`;

@@ -177,7 +177,7 @@ export const boards = {
   leaderboardCheckSeconds: int(
     "LEADERBOARD_CHECK_SECONDS",
     5,
-    "how often an API process looks whether the Deriver rewrote wallet_stats (a rebuild or refresh); only then it reloads its leaderboard table",
+    "how often an API process looks whether the Deriver rewrote wallet_stats (a rebuild or refresh); only then it reloads its leaderboard table, and a kept wallet overview is computed again",
     { min: 0 },
   ),
   leaderboardCachedPages: int(

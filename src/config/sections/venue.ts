@@ -138,6 +138,12 @@ export const ingest = {
     "besides every Smart Money wallet, the best this many by lifetime P&L (the leaderboards' first pages) are kept fresh",
     { min: 0 },
   ),
+  readyWallets: int(
+    "INGEST_READY_WALLETS",
+    300,
+    "when the chain history may be shorter than a wallet's (VENUE_HISTORY_START unset or earlier than the chain's first block), wallets synced before the service says ready: the heads of Smart Money and of the P&L, volume and trades boards, a quarter each",
+    { min: 0 },
+  ),
   unlistedRecheckSeconds: int(
     "INGEST_UNLISTED_RECHECK_SECONDS",
     300,

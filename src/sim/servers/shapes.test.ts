@@ -149,6 +149,16 @@ describe("payload shapes", () => {
     expect((control.body as { features: unknown[] }).features.length).toBeGreaterThan(0);
   });
 
+  it("Gamma's volumes carry the venue's float noise, in numbers and numeric strings, and still validate", async () => {
+    const { body } = await getJson(`${venue.urls.gamma}/markets?limit=500&closed=true`);
+    const markets = body as Array<{ volume: string; volumeNum: number }>;
+    expect(GammaMarketShape.issues(markets[0]).slice(0, 3)).toEqual([]);
+    // More digits than micro-units hold, as in the published 64234.19264499972.
+    const noisy = markets.filter((m) => (String(m.volumeNum).split(".")[1] ?? "").length > 6);
+    expect(noisy.length).toBeGreaterThan(0);
+    for (const m of noisy) expect(Number(m.volume)).toBe(m.volumeNum);
+  });
+
   it("past the offset ceiling: HTTP 400 with the venue's body", async () => {
     for (const path of ["/trades?offset=10001", `/activity?user=${samples(venue).wallets[0]}&offset=10001`]) {
       const { status, body } = await getJson(`${venue.urls.dataApi}${path}`);

@@ -48,7 +48,10 @@ export interface MarketState {
 }
 
 export interface MarketStats {
-  /** Traded notional (the taker side of each match), USD micro. */
+  /**
+   * Traded notional (the taker side of each match), USD, summed match by match in floating point as the venue's own
+   * sums are: they carry its float noise (Gamma writes volumes such as 64234.19264499972).
+   */
   volume: Float64Array;
   volume24h: Float64Array;
   volume1wk: Float64Array;
@@ -172,7 +175,7 @@ function computeMarketStats(world: World, now: number): MarketStats {
     const taker = t.fillEnd(j) - 1;
     const size = t.fillSize[taker]!;
     const price = t.matchPrice[j]!;
-    const usd = notionalMicro(size, price);
+    const usd = notionalMicro(size, price) / 1e6;
     stats.volume[m]! += usd;
     for (const [column, span] of windows) if (t.matchTs[j]! > now - span) column[m]! += usd;
     stats.lastYesPrice[m] = t.fillFlags[taker]! & FLAG_NO ? 1_000_000 - price : price;
