@@ -6,6 +6,7 @@ import {
   KEY_PREFIX,
   createKey,
   listKeys,
+  revokeAccountKeys,
   revokeKey,
   rotateKey,
   setAccountPlan,
@@ -89,6 +90,20 @@ describe.each(storeBackends)("API keys on $kind", (backend) => {
         endedAt: 150,
       },
     ]);
+  });
+
+  it("revokes every active key of one account (the demo's earlier runs), and no other account's", async () => {
+    const runs = [
+      await createKey(store.db, { account: "demo-run", plan: "premium", now: 100 }),
+      await createKey(store.db, { account: "demo-run", plan: "premium", now: 200 }),
+    ];
+    const other = await createKey(store.db, { account: "bystander", plan: "premium", now: 200 });
+    expect(await revokeAccountKeys(store.db, "demo-run", 300)).toBe(2);
+    for (const run of runs) expect((await verifyKey(store.db, run.key)).status).toBe("revoked");
+    expect((await verifyKey(store.db, other.key)).status).toBe("valid");
+    const next = await createKey(store.db, { account: "demo-run", plan: "premium", now: 300 });
+    expect((await verifyKey(store.db, next.key)).status).toBe("valid");
+    expect(await revokeAccountKeys(store.db, "nobody", 300)).toBe(0);
   });
 
   it("refuses a key whose plan differs from its existing account's, and changes a plan only when asked to", async () => {

@@ -242,6 +242,20 @@ export async function revokeKey(
   await announce(announcer, "revoked");
 }
 
+/**
+ * Revokes every active key of an account (none: nothing happens); how many. For the demo, whose runs each issue
+ * keys to its own accounts: a new run ends the keys of the runs before it.
+ */
+export async function revokeAccountKeys(db: Kysely<Database>, account: string, now: number): Promise<number> {
+  const result = await db
+    .updateTable("api_keys")
+    .set({ status: "revoked", ended_at: now })
+    .where("status", "=", "active")
+    .where("account_id", "in", (eb) => eb.selectFrom("accounts").select("id").where("name", "=", account))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export interface KeyListing {
   prefix: string;
   account: string;

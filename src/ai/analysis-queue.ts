@@ -47,6 +47,8 @@ export class AnalysisQueue {
   private readonly slots: Slots;
   private readonly running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
   private ticking: Promise<void> | null = null;
+  /** The mean time of this process's recent generations (seconds, moving average); null before the first. */
+  private measuredSeconds: number | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -64,6 +66,24 @@ export class AnalysisQueue {
 
   get freshSeconds(): number {
     return this.settings.freshHours * 3_600;
+  }
+
+  /**
+   * Seconds until `job`'s report is likely saved: the jobs ahead of it, spread over this process's slots, then its
+   * own, each taking the measured generation time (AI_ANALYSIS_EXPECTED_SECONDS before one is measured); at most
+   * AI_ANALYSIS_RETRY_AFTER_SECONDS, but never before a failed job's retry time.
+   */
+  async expectedWaitSeconds(job: Job, now: number): Promise<number> {
+    const ahead = this.running.has(job.wallet) ? 0 : await this.jobs.queuedAhead(job);
+    const perJob = this.measuredSeconds ?? this.settings.expectedSeconds;
+    const rounds = Math.floor(ahead / this.settings.concurrency) + 1;
+    const estimate = Math.min(this.settings.retryAfterSeconds, Math.max(1, Math.ceil(rounds * perJob)));
+    return Math.max(estimate, job.next_attempt_at - now);
+  }
+
+  private measured(ms: number): void {
+    const seconds = ms / 1_000;
+    this.measuredSeconds = this.measuredSeconds === null ? seconds : 0.8 * this.measuredSeconds + 0.2 * seconds;
   }
 
   private get leaseSeconds(): number {
@@ -184,6 +204,7 @@ export class AnalysisQueue {
         inputs,
       };
       if (!(await this.jobs.save(analysis, this.owner))) return { kind: "lost" };
+      this.measured(Date.now() - started);
       this.log.info(
         { wallet, generator: written.generator, model: written.model, ms: Date.now() - started },
         "ai analysis saved",

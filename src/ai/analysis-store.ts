@@ -58,6 +58,26 @@ export class AnalysisStore {
     return Number(row.n);
   }
 
+  /** Jobs taken before `job` (due earlier, or as early and asked for earlier). */
+  async queuedAhead(job: Pick<Job, "next_attempt_at" | "requested_at" | "wallet">): Promise<number> {
+    const row = await this.db
+      .selectFrom("ai_analysis_jobs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where((eb) =>
+        eb.or([
+          eb("next_attempt_at", "<", job.next_attempt_at),
+          eb.and([eb("next_attempt_at", "=", job.next_attempt_at), eb("requested_at", "<", job.requested_at)]),
+          eb.and([
+            eb("next_attempt_at", "=", job.next_attempt_at),
+            eb("requested_at", "=", job.requested_at),
+            eb("wallet", "<", job.wallet),
+          ]),
+        ]),
+      )
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** Queues a wallet (nothing changes if it is queued already, but `force` is kept). */
   async enqueue(wallet: string, now: number, force = false): Promise<void> {
     const flag = force ? 1 : 0;

@@ -5,19 +5,12 @@
  */
 import { countText, daysText, decimalText, pctText, quote, usdText } from "./figures.js";
 import type { AnalysisInputs } from "./inputs.js";
+import { CATEGORY_LABELS, type Category } from "../venue/categories.js";
 import { SECTIONS, type ReportSection, type SectionKey } from "./sections.js";
 
 type Inputs = AnalysisInputs;
 
-const CATEGORY_NAMES: Record<string, string> = {
-  SPORTS: "Sports",
-  GEOPOLITICS: "Geopolitics",
-  CRYPTO: "Crypto",
-  POLITICS: "Politics",
-  ECONOMICS: "Economics",
-  TECH: "Tech/AI",
-};
-const categoryName = (code: string) => CATEGORY_NAMES[code] ?? code;
+const categoryName = (code: string) => CATEGORY_LABELS[code as Category] ?? code;
 const list = (items: readonly string[], separator = ", ") =>
   items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(separator)} and ${items[items.length - 1]}`;
 const bullets = (items: readonly string[]) => items.map((item) => `- ${item}`).join("\n");

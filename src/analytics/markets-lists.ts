@@ -2,7 +2,7 @@
 import { sql } from "kysely";
 import { resolutionPayoutYes } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
-import { CATEGORY_LABELS, type Category } from "../venue/categories.js";
+import type { Category } from "../venue/categories.js";
 import { fromMicro } from "../venue/units.js";
 import type { IndexedMarket, MarketIndex } from "./market-index.js";
 import { marketIdentity, marketRow, type MarketRow } from "./markets-search.js";
@@ -94,7 +94,7 @@ export function categoryStats(index: MarketIndex, category: Category | null, now
     if (isActiveQuality(m, now, t)) activeQuality++;
   }
   return {
-    category: category === null ? "All" : CATEGORY_LABELS[category],
+    category: category ?? "All",
     active_quality: activeQuality,
     all_open: allOpen,
     all_time: allTime,

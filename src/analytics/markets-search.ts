@@ -2,7 +2,7 @@
  * Market search over the in-memory market index: a text query, a venue URL, a slug or a condition id, plus the
  * numeric filters of /api/v2/markets/search, all applied server-side; `total` counts every match.
  */
-import { CATEGORY_LABELS, type Category } from "../venue/categories.js";
+import type { Category } from "../venue/categories.js";
 import { textCandidates, type IndexedMarket, type MarketIndex } from "./market-index.js";
 
 export interface SearchFilters {
@@ -45,14 +45,14 @@ export type MarketRow = ReturnType<typeof marketIdentity> &
     image_url: string | null;
   };
 
-/** What names a market in every list: ids, slug, question, category label, event slug. */
+/** What names a market in every list: ids, slug, question, category (its code, as every answer spells it), event slug. */
 export function marketIdentity(m: IndexedMarket) {
   return {
     id: m.id,
     condition_id: m.condition_id,
     slug: m.slug,
     question: m.question,
-    category: m.category ? CATEGORY_LABELS[m.category] : null,
+    category: m.category,
     event_slug: m.event_slug,
   };
 }

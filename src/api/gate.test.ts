@@ -53,7 +53,9 @@ describe("the header table", () => {
     expect(missing.json().detail).toMatch(/^Missing API key/);
     const invalid = await get(url, send("pelagic_" + "x".repeat(42)));
     expect(invalid.statusCode).toBe(401);
-    expect(invalid.json()).toEqual({ detail: "Invalid API key" });
+    expect(invalid.json().detail).toBe(
+      "Invalid API key: no such key in the store this server reads, its SQLite store (DATA_DIR); a key is made with `pelagic keys create` against that same store",
+    );
     const freePlan = await get(url, send(free));
     expect(freePlan.statusCode).toBe(403);
     expect(freePlan.json().detail).toMatch(/Premium plan/);

@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import { Type } from "typebox";
 import type { KeyCheck } from "../accounts/keys.js";
+import { keyStoreHint } from "../config/index.js";
 import type { RateDecision } from "../platform/rate-limiter.js";
 import type { SlotLease } from "../platform/slots.js";
 import type { Access } from "./access.js";
@@ -94,10 +95,14 @@ function missingKeyDetail(presented: PresentedKey, headers: Access["headers"]): 
   return `Missing API key: ${HOW_TO_SEND[headers]}`;
 }
 
-function refusalOf(check: KeyCheck): HttpError | undefined {
+/** `storeHint`: which store the server reads keys from (keyStoreHint), so a key made against another one is found out. */
+function refusalOf(check: KeyCheck, storeHint: string): HttpError | undefined {
   switch (check.status) {
     case "invalid":
-      return new HttpError(401, "Invalid API key");
+      return new HttpError(
+        401,
+        `Invalid API key: no such key in the store this server reads, ${storeHint}; a key is made with \`pelagic keys create\` against that same store`,
+      );
     case "revoked":
       return new HttpError(401, "API key has been revoked");
     case "rotated":
@@ -191,7 +196,7 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
     if (auth.key) auth.check = await ctx.keyChecks.check(auth.key);
     if (rule.kind === "premium") {
       const refusal = auth.key
-        ? refusalOf(auth.check as KeyCheck)
+        ? refusalOf(auth.check as KeyCheck, keyStoreHint(ctx.config.store))
         : new HttpError(401, missingKeyDetail(presented, rule.headers));
       if (refusal) {
         // A refused call still counts, against the client IP, so that guessing keys is throttled too.

@@ -4,7 +4,7 @@
  * update, and a webhook receiver on loopback, registered through the API with a demo key, prints each signed
  * delivery as it arrives.
  */
-import { createKey } from "../accounts/keys.js";
+import { createKey, revokeAccountKeys } from "../accounts/keys.js";
 import type { Config } from "../config/index.js";
 import { iswDb } from "../isw/tables.js";
 import { unregisterEndpoint } from "../isw/webhooks/endpoints.js";
@@ -58,6 +58,7 @@ export async function startDemoWebhook(service: Service, print: (line: string) =
     await unregisterEndpoint(db, { account: DEMO_ACCOUNT, url: old.url, cities: "all", now });
   }
   const receiver = await startReceiver("/isw-webhook");
+  await revokeAccountKeys(service.store.db, DEMO_ACCOUNT, now);
   const { key } = await createKey(service.store.db, { account: DEMO_ACCOUNT, plan: "premium", now });
   const response = await fetch(`${service.url}/api/v2/isw/webhook/register`, {
     method: "POST",

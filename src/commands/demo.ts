@@ -3,8 +3,8 @@
  * serves on `--port`; the venue listens on `--sim-port` (default: any free port).
  */
 import { join } from "node:path";
-import { createKey } from "../accounts/keys.js";
-import type { Config } from "../config/index.js";
+import { createKey, revokeAccountKeys } from "../accounts/keys.js";
+import { storeDescription, type Config } from "../config/index.js";
 import { createLogger } from "../platform/logger.js";
 import { guardProcess, startService, stopOnSignals, type Service } from "../runtime/index.js";
 import { venueEnvironment, withSimulatedVenue, type SimVenueUrls } from "../sim/servers/index.js";
@@ -68,16 +68,17 @@ async function waitUntilReady(url: string, signal: AbortSignal): Promise<void> {
   }
 }
 
+/** The account of the demo's Premium key; each run revokes the keys of the runs before it. */
+const DEMO_ACCOUNT = "demo";
+
 /**
  * How to watch the live streams: a Premium key made in the demo's store for this run (keys are kept as hashes only,
  * so an earlier run's cannot be shown again) and the `curl -N` lines that use it.
  */
 async function liveStreamLines(service: Service): Promise<string[]> {
-  const { key } = await createKey(service.store.db, {
-    account: "demo",
-    plan: "premium",
-    now: Math.floor(Date.now() / 1000),
-  });
+  const now = service.platform.clock.now();
+  await revokeAccountKeys(service.store.db, DEMO_ACCOUNT, now);
+  const { key } = await createKey(service.store.db, { account: DEMO_ACCOUNT, plan: "premium", now });
   return [
     `  watch trades as the venue makes them (a Premium key for this run: ${key}):`,
     `    curl -N -H "X-API-Key: ${key}" ${service.url}/api/public/v1/live/trades`,
@@ -171,7 +172,7 @@ export const demoCommand: CommandSpec = {
       [
         `Pelagic demo on a simulated venue (${describeWorld(options, liveRate)}), serving at ${service.url} after ${seconds()} s.`,
         `  ingesting the simulated history; ${service.url}/api/v1/health says "ready": true when done`,
-        `  store: ${serviceConfig.store.kind === "sqlite" ? serviceConfig.store.sqlitePath : "PostgreSQL (DATABASE_URL)"}`,
+        `  store: ${storeDescription(serviceConfig.store)}`,
         "  the simulated venue (its own process):",
         ...Object.entries(venueEnvironment(venue.urls)).map(([name, value]) => `    ${name}=${value}`),
         ...(await liveStreamLines(service)),

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { TEST_REDIS_URL, deleteRedisPrefix, uniqueName } from "../../test/support/backends.js";
 import { KEY_CHANGES_CHANNEL, KeyChangeNotAnnouncedError, verifyKey } from "../accounts/keys.js";
-import { loadConfig } from "../config/index.js";
+import { loadConfig, storeDescription } from "../config/index.js";
 import { createPlatform } from "../platform/index.js";
 import { openConfiguredStore } from "../runtime/index.js";
 import { keysCommand } from "./keys.js";
@@ -76,5 +76,23 @@ describe("pelagic keys revoke, given the whole key", () => {
     expect(printed).not.toContain(issued.key);
     await expect(keys(env, "revoke", { key: issued.key })).rejects.toThrow(`no active key ${issued.prefix}`);
     await expect(keys(env, "revoke", { key: issued.key })).rejects.not.toThrow(issued.key);
+  });
+});
+
+describe("pelagic keys create, without DATA_DIR or DATABASE_URL pointing elsewhere", () => {
+  const env = { DATA_DIR: join(dir, "told") };
+
+  it("prints the store it wrote the key to, so a key made for another server's store is found out", async () => {
+    const printed = await keys(env, "create", { account: "told", plan: "premium" });
+    expect(printed).toContain(`store:   SQLite ${join(dir, "told", "pelagic.sqlite")} (DATA_DIR)`);
+    const rotated = await keys(env, "rotate", { key: /key:\s+(pelagic_\S{10})/.exec(printed)![1]! });
+    expect(rotated).toContain(`SQLite ${join(dir, "told", "pelagic.sqlite")} (DATA_DIR)`);
+  });
+
+  it("names a PostgreSQL store by its URL without the password", async () => {
+    const config = loadConfig({ DATABASE_URL: "postgres://pelagic:s3cret@db.internal:5432/pelagic" });
+    expect(storeDescription(config.store)).toBe(
+      "PostgreSQL postgres://pelagic:***@db.internal:5432/pelagic (DATABASE_URL)",
+    );
   });
 });

@@ -17,7 +17,7 @@ import {
   type IssuedKey,
   type KeyChangeAnnouncer,
 } from "../accounts/keys.js";
-import type { Config } from "../config/index.js";
+import { storeDescription, type Config } from "../config/index.js";
 import { createPlatform, type Platform } from "../platform/index.js";
 import { withMigratedStore } from "../runtime/store.js";
 import type { Database, Plan } from "../store/schema.js";
@@ -29,9 +29,10 @@ function required(flags: Flags, name: string): string {
   return value;
 }
 
-function printIssued(issued: IssuedKey, out: (line: string) => void): void {
+function printIssued(issued: IssuedKey, store: string, out: (line: string) => void): void {
   out(`account: ${issued.account} (${issued.plan})`);
   out(`key:     ${issued.key}`);
+  out(`store:   ${store}: a server reading another store refuses the key`);
   out("This is the only time the key is shown. Store it now.");
 }
 
@@ -62,6 +63,7 @@ async function withKeyChangeAnnouncer<T>(
   }
 }
 
+/** `store`: the store `db` is, as storeDescription tells it (printed with a new key). */
 export async function runKeysCommand(
   db: Kysely<Database>,
   action: string | undefined,
@@ -69,9 +71,10 @@ export async function runKeysCommand(
   now: number,
   announcer: KeyChangeAnnouncer,
   out: (line: string) => void = console.log,
+  store = "the configured store",
 ): Promise<void> {
   try {
-    await runKeysAction(db, action, flags, now, announcer, out);
+    await runKeysAction(db, action, flags, now, announcer, out, store);
   } catch (error) {
     // Refusals of the accounts layer are the caller's to fix: one line, exit 2.
     if (error instanceof AccountError || error instanceof KeyNotFoundError) throw new UsageError(error.message);
@@ -86,6 +89,7 @@ async function runKeysAction(
   now: number,
   announcer: KeyChangeAnnouncer,
   out: (line: string) => void,
+  store: string,
 ): Promise<void> {
   switch (action) {
     case "create": {
@@ -101,7 +105,7 @@ async function runKeysAction(
         rateLimitPerMinute: rate ? Number(rate) : null,
         now,
       });
-      printIssued(issued, out);
+      printIssued(issued, store, out);
       return;
     }
     case "plan": {
@@ -114,7 +118,7 @@ async function runKeysAction(
     case "rotate": {
       const issued = await rotateKey(db, required(flags, "key"), now, announcer);
       out(`rotated: the old key stopped working now`);
-      printIssued(issued, out);
+      printIssued(issued, store, out);
       return;
     }
     case "revoke":
@@ -198,7 +202,15 @@ export const keysCommand: CommandSpec = {
     if (action === undefined || !Object.hasOwn(KEY_ACTIONS, action)) throw unknownAction(action);
     await withKeyChangeAnnouncer(config, (announcer) =>
       withMigratedStore(config, (store) =>
-        runKeysCommand(store.db, action, flags, Math.floor(Date.now() / 1000), announcer),
+        runKeysCommand(
+          store.db,
+          action,
+          flags,
+          Math.floor(Date.now() / 1000),
+          announcer,
+          console.log,
+          storeDescription(config.store),
+        ),
       ),
     );
   },

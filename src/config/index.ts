@@ -105,3 +105,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     platform: Object.freeze({ ...base.platform, kind: base.platform.redisUrl ? "redis" : "memory" }),
   }) as Config;
 }
+
+/** The store a command wrote to, as its operator is told: the SQLite file, or the PostgreSQL URL without its password. */
+export function storeDescription(store: Config["store"]): string {
+  return store.kind === "sqlite" || !store.databaseUrl
+    ? `SQLite ${store.sqlitePath} (DATA_DIR)`
+    : `PostgreSQL ${redactUrl(store.databaseUrl)} (DATABASE_URL)`;
+}
+
+/**
+ * The kind of store a server reads its keys from, as a refused client is told: the setting that chooses it, never
+ * the path or URL (a client learns nothing of the server's disk or network from a mistyped key).
+ */
+export function keyStoreHint(store: Config["store"]): string {
+  return store.kind === "postgres" ? "its PostgreSQL store (DATABASE_URL)" : "its SQLite store (DATA_DIR)";
+}

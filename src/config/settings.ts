@@ -179,7 +179,6 @@ export function redactUrl(raw: string): string {
   return raw.replace(/\/\/([^:/@]+):([^@]*)@/, "//$1:***@");
 }
 
-/** A date `YYYY-MM-DD` as unix seconds at 00:00 UTC. */
 /** A `YYYY-MM-DD` date as the unix seconds of its 00:00 UTC. */
 function parseDate(raw: string, env: string): number {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) throw new ConfigError(env, `expected YYYY-MM-DD, got "${raw}"`);

@@ -1,7 +1,6 @@
 /** The market metadata the indexed stream attaches to each fill: one query per committed batch, by condition. */
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
-import { CATEGORY_LABELS, type Category } from "../venue/categories.js";
 import type { MarketFacts } from "./trade-events.js";
 
 /** Under SQLite's bound-parameter limit. */
@@ -44,7 +43,7 @@ export async function marketFactsOf(
       .where("m.condition_id", "in", ids)
       .execute();
     for (const r of rows) {
-      const category = r.category ? (CATEGORY_LABELS[r.category as Category] ?? r.category) : null;
+      const category = r.category;
       markets.set(r.condition_id, {
         marketId: r.id,
         marketSlug: r.slug,

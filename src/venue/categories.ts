@@ -171,3 +171,6 @@ export function parseCategory(value: string): Category | null | undefined {
   if (key === "" || key === "all") return null;
   return CATEGORY_ALIASES.get(key);
 }
+
+/** How every answer's `category` field is described: the codes, one spelling on every endpoint. */
+export const CATEGORY_CODES_TEXT = `${CATEGORIES.join(", ")} (one spelling on every endpoint; a category parameter also takes the labels); null when no tag maps`;

@@ -23,9 +23,10 @@ describe.each(storeBackends)("AI analysis states on $kind", (backend) => {
     const wallet = t.wallets[0]!;
     const first = await t.get(wallet);
     expect(first.status).toBe(404);
-    expect(first.body).toMatchObject({ status: "pending", retry_after_seconds: 60, attempts: 0, last_error: null });
-    expect(first.body.detail).toContain("queued");
-    expect(first.headers["retry-after"]).toBe("60");
+    // Nothing ahead and no generation measured yet: one generation of AI_ANALYSIS_EXPECTED_SECONDS (5).
+    expect(first.body).toMatchObject({ status: "pending", retry_after_seconds: 5, attempts: 0, last_error: null });
+    expect(first.body.detail).toContain("Retry after 5 seconds");
+    expect(first.headers["retry-after"]).toBe("5");
 
     await t.w.app.aiAnalysis.settle();
     const ready = await t.get(wallet);
@@ -63,6 +64,12 @@ describe.each(storeBackends)("AI analysis states on $kind", (backend) => {
     const again = await t.get(wallet);
     expect(again.body.generated_at).toBe(ready.body.generated_at);
     expect(t.chat.requests.filter((r) => r.facts.wallet?.address === wallet)).toHaveLength(1);
+
+    // Once a generation is measured (the test model answers in milliseconds), the estimate is that: a second.
+    const next = await t.get(t.wallets[1]!);
+    expect(next.status).toBe(404);
+    expect(next.body.retry_after_seconds).toBe(1);
+    await t.w.app.aiAnalysis.settle();
   });
 
   it("reuses a report younger than 24 h on generate, regenerates with force=true and once 24 h old", async () => {

@@ -56,7 +56,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 it("serves the loaded index inside the window, then reloads it in the background", async () => {
-  expect((await search("bitcoin")).markets.map((m) => [m.id, m.category])).toEqual([["1", "Crypto"]]);
+  expect((await search("bitcoin")).markets.map((m) => [m.id, m.category])).toEqual([["1", "CRYPTO"]]);
   await addMarket("2", "Will bitcoin fall under 50k?");
   t.clock.advance(29_000);
   expect((await search("bitcoin")).total).toBe(1);

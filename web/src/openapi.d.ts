@@ -308,7 +308,7 @@ export interface paths {
                                 condition_id: string;
                                 slug: string;
                                 question: string;
-                                /** @description Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI; null when no tag maps */
+                                /** @description SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH (one spelling on every endpoint; a category parameter also takes the labels); null when no tag maps */
                                 category: string | null;
                                 event_id: string | null;
                                 event_slug: string | null;
@@ -417,7 +417,7 @@ export interface paths {
                                 condition_id: string;
                                 slug: string;
                                 question: string;
-                                /** @description Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI; null when no tag maps */
+                                /** @description SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH (one spelling on every endpoint; a category parameter also takes the labels); null when no tag maps */
                                 category: string | null;
                                 event_id: string | null;
                                 event_slug: string | null;
@@ -524,7 +524,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description All or the category label */
+                            /** @description All, or the category code asked for (SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH) */
                             category: string;
                             active_quality: number;
                             all_open: number;
@@ -706,7 +706,7 @@ export interface paths {
                                 condition_id: string;
                                 slug: string;
                                 question: string;
-                                /** @description Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI; null when no tag maps */
+                                /** @description SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH (one spelling on every endpoint; a category parameter also takes the labels); null when no tag maps */
                                 category: string | null;
                                 event_id: string | null;
                                 event_slug: string | null;
@@ -875,7 +875,7 @@ export interface paths {
                                     condition_id: string;
                                     slug: string;
                                     question: string;
-                                    /** @description Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI; null when no tag maps */
+                                    /** @description SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH (one spelling on every endpoint; a category parameter also takes the labels); null when no tag maps */
                                     category: string | null;
                                     event_id: string | null;
                                     event_slug: string | null;
@@ -1371,7 +1371,7 @@ export interface paths {
                                 question: string;
                                 price_yes: number | null;
                                 price_no: number | null;
-                                /** @description Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI */
+                                /** @description SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH (one spelling on every endpoint; a category parameter also takes the labels); null when no tag maps */
                                 category: string | null;
                                 /** @description USD */
                                 volume: number;
@@ -9294,7 +9294,7 @@ export interface paths {
                                 condition_id: string;
                                 question: string;
                                 slug: string;
-                                /** @description Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI; null when no tag maps */
+                                /** @description SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH (one spelling on every endpoint; a category parameter also takes the labels); null when no tag maps */
                                 category: string | null;
                                 resolution: "YES" | "NO" | "50-50";
                                 /** @description the chain's resolution time, else the venue's closed time, else the end date */
@@ -9436,7 +9436,7 @@ export interface paths {
                                 condition_id: string;
                                 question: string;
                                 slug: string;
-                                /** @description Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI; null when no tag maps */
+                                /** @description SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH (one spelling on every endpoint; a category parameter also takes the labels); null when no tag maps */
                                 category: string | null;
                                 /** @description the outcome token: YES (outcome 0) or NO (outcome 1) */
                                 side: "YES" | "NO";

@@ -158,7 +158,7 @@ const routes: FastifyPluginAsyncTypebox<{ ctx: AppContext; queue: AnalysisQueue 
       }
       if (!(await queue.jobs.readJob(wallet))) await enqueueFor(request, wallet);
       const job = await queue.jobs.readJob(wallet);
-      const retryAfter = Math.max(settings.retryAfterSeconds, (job?.next_attempt_at ?? now) - now);
+      const retryAfter = job ? await queue.expectedWaitSeconds(job, now) : 1;
       return reply
         .code(404)
         .header("Retry-After", String(retryAfter))

@@ -2,6 +2,7 @@
  * Schemas of the Premium drill-downs (issue 25): a wallet's trades and summary in one market, a market's whale
  * trades, a whale's resolved-market history and backtest. Their descriptions are the OpenAPI document's.
  */
+import { CATEGORY_CODES_TEXT } from "../../venue/categories.js";
 import { Type } from "typebox";
 import { Nullable } from "../nullable.js";
 
@@ -14,10 +15,7 @@ const EntryType = Nullable(
   Type.Union([Type.Literal("MINT"), Type.Literal("MERGE"), Type.Literal("COMPLEMENTARY")]),
   "how the match settled; null: unclassified",
 );
-const Category = Nullable(
-  Type.String(),
-  "Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI; null when no tag maps",
-);
+const Category = Nullable(Type.String(), CATEGORY_CODES_TEXT);
 
 export const CONDITION_ID_PATTERN = "^0x[0-9a-fA-F]{64}$";
 export const ConditionId = (description: string) =>

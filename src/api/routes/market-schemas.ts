@@ -1,4 +1,5 @@
 /** Response schemas and lookups shared by the market route families (search and lists, one market, public v1 market, drill-downs). */
+import { CATEGORY_CODES_TEXT } from "../../venue/categories.js";
 import { Type } from "typebox";
 import { Nullable } from "../nullable.js";
 import type { AppContext } from "../context.js";
@@ -11,10 +12,7 @@ export const MarketRowSchema = Type.Object({
   condition_id: Type.String({ description: "condition id, 0x and 64 hex digits" }),
   slug: Type.String(),
   question: Type.String(),
-  category: Nullable(
-    Type.String(),
-    "Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI; null when no tag maps",
-  ),
+  category: Nullable(Type.String(), CATEGORY_CODES_TEXT),
   event_id: Nullable(Type.String()),
   event_slug: Nullable(Type.String()),
   price_yes: Nullable(Type.Number(), "YES price 0..1; null when the venue has none"),

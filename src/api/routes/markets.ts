@@ -245,7 +245,10 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
         querystring: Type.Object({ category: CategoryParam }),
         response: {
           200: Type.Object({
-            category: Type.String({ description: "All or the category label" }),
+            category: Type.String({
+              description:
+                "All, or the category code asked for (SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH)",
+            }),
             active_quality: Type.Integer(),
             all_open: Type.Integer(),
             all_time: Type.Integer(),

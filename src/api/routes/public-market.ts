@@ -1,11 +1,11 @@
 /** GET /api/public/v1/market/{market_id}: a market, its whale consensus and three holder rankings (Premium). */
+import { CATEGORY_CODES_TEXT } from "../../venue/categories.js";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type, type TSchema } from "typebox";
 import { marketHolders, type SideRankings } from "../../analytics/market-consensus.js";
 import { findMarket } from "../../analytics/market-detail.js";
 import { LocalBodyCache } from "../body-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
-import { CATEGORY_LABELS } from "../../venue/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { sendSerialized } from "../send-serialized.js";
@@ -47,7 +47,7 @@ const PublicMarket = Type.Object({
     question: Type.String(),
     price_yes: Nullable(Type.Number()),
     price_no: Nullable(Type.Number()),
-    category: Nullable(Type.String(), "Crypto, Geopolitics, Sports, Politics, Economics or Tech/AI"),
+    category: Nullable(Type.String(), CATEGORY_CODES_TEXT),
     volume: Type.Number({ description: "USD" }),
     closed: Type.Boolean(),
   }),
@@ -117,7 +117,7 @@ export const publicMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
             question: m.question,
             price_yes: m.price_yes,
             price_no: m.price_no,
-            category: m.category ? CATEGORY_LABELS[m.category] : null,
+            category: m.category,
             volume: m.volume,
             closed: m.closed,
           },

@@ -178,8 +178,14 @@ export const ai = {
   retryAfterSeconds: int(
     "AI_ANALYSIS_RETRY_AFTER_SECONDS",
     60,
-    "retry_after_seconds of a pending reply (longer while a failed generation waits for its retry)",
+    "longest retry_after_seconds of a pending reply, which is estimated from the jobs ahead and the measured generation time (longer only while a failed generation waits for its retry)",
     { min: 1, max: 3_600 },
+  ),
+  expectedSeconds: int(
+    "AI_ANALYSIS_EXPECTED_SECONDS",
+    5,
+    "a generation's time the pending reply's estimate assumes until this process has measured one",
+    { min: 1, max: 600 },
   ),
   retrySeconds: int(
     "AI_ANALYSIS_RETRY_SECONDS",

@@ -8,6 +8,7 @@ import { TimeChart } from "../components/chart.js";
 import { Empty, Section, Show, SplitBar, Stat, Table } from "../components/ui.js";
 import { ago, cents, count, pct, shortAddress, signedUsd, tone, usd, when } from "../format.js";
 import { href } from "../router.js";
+import { categoryLabel } from "./home.js";
 
 type Holder = Answer<"/api/v2/market/{market_id}">["top_traders"]["yes"][number];
 
@@ -173,7 +174,7 @@ export function MarketPage(props: { id: string }) {
               <div>
                 <h1 data-testid="market-question">{m.market.question}</h1>
                 <p class="muted small">
-                  {m.market.category ?? "–"} ·{" "}
+                  {categoryLabel(m.market.category)} ·{" "}
                   {m.market.closed ? "closed" : `ends ${when(m.market.end_date).slice(0, 10)}`} · as of {when(m.as_of)}
                 </p>
               </div>

@@ -39,7 +39,9 @@ function KeyForm(props: { onPremium: (key: string | null) => void }) {
         </button>
       ) : null}
       <p class="note small" aria-live="polite" data-testid="key-status">
-        Kept in this browser only (localStorage), sent as X-API-Key.{" "}
+        Kept in this browser only (localStorage), sent as X-API-Key. No key yet? The service's operator makes one with{" "}
+        <code>pelagic keys create --account &lt;name&gt; --plan premium</code> on the service's own store (the demo
+        prints one when it starts).{" "}
         <Show loaded={verify}>
           {(v) => (
             <span class={v.valid && v.premium ? "up" : "down"}>
