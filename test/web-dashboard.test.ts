@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, noBrowserReason, type Browser } from "./support/browser.js";
 import { openDashboardWorld, type DashboardWorld } from "./support/dashboard-world.js";
+import { openUnreachableVenueService } from "./support/unreachable-venue.js";
 import { FOCUSED_CONTROL, LOW_CONTRAST_TEXTS, NUMBER_CONTROLS } from "./support/page-checks.js";
 
 const SCREENSHOTS = fileURLToPath(new URL("../docs/screenshots/", import.meta.url));
@@ -336,4 +337,22 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
   it("raised no error in any page", () => {
     expect(pageErrors).toEqual([]);
   });
+
+  it("a service whose venue is unreachable says so in a banner, with the cause, within 30 s; a ready one shows none", async () => {
+    await open("#/");
+    expect(await page.locator("[data-testid=sync-banner]").count()).toBe(0);
+    const offline = await openUnreachableVenueService();
+    try {
+      const started = Date.now();
+      await page.goto(`${offline.url}/#/`);
+      const banner = page.locator("[data-testid=sync-banner]");
+      await expect
+        .poll(() => banner.textContent(), { timeout: 30_000, interval: 500 })
+        .toContain("The venue is unreachable (gamma-markets: the connection is refused)");
+      expect(await banner.textContent()).toContain("npm run demo");
+      console.log(`dashboard without a venue: the banner named the cause after ${Date.now() - started} ms`);
+    } finally {
+      await offline.close();
+    }
+  }, 60_000);
 });

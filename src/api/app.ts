@@ -18,6 +18,7 @@ import type { Logger } from "../platform/logger.js";
 import { VERSION } from "../version.js";
 import { appContext, type AppInput } from "./context.js";
 import { registerEtags } from "./etag.js";
+import { registerSyncHeader } from "./sync-header.js";
 import { roundingSerializers } from "./rounding.js";
 import { ErrorBody, ValidationErrorBody, registerErrorHandling } from "./errors.js";
 import { ContractAddressBody } from "./params.js";
@@ -143,6 +144,7 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   applyQueryConventions(app);
   registerEtags(app);
   registerGate(app, ctx);
+  registerSyncHeader(app, ctx);
   app.addSchema(ErrorBody);
   app.addSchema(ValidationErrorBody);
   app.addSchema(ContractAddressBody);

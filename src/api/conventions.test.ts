@@ -69,6 +69,7 @@ describe("health", () => {
         errors: 0,
         waiting: 0,
         last_error_class: null,
+        last_error_hint: null,
         last_error: null,
       },
       {
@@ -79,6 +80,7 @@ describe("health", () => {
         errors: 0,
         waiting: 0,
         last_error_class: null,
+        last_error_hint: null,
         last_error: null,
       },
     ]);
@@ -140,7 +142,12 @@ describe("health", () => {
 
   it.each([
     ["gamma /markets: timed out after 10000 ms", "timeout"],
-    ["fetch failed: connect ECONNREFUSED 127.0.0.1:9", "network"],
+    ["fetch failed: connect ECONNREFUSED 127.0.0.1:9", "refused"],
+    [
+      "gamma /events/keyset: unavailable after 5 attempt(s) (last: DNS lookup failed (ENOTFOUND gamma-api.polymarket.com))",
+      "dns",
+    ],
+    ["fetch failed: socket hang up", "network"],
     ["data-api /trades: HTTP 503", "venue_http_5xx"],
     ["data-api /trades: HTTP 404 not found", "venue_http_4xx"],
     ["gamma /markets: unexpected payload shape: /0/id expected string", "venue_shape"],

@@ -37,12 +37,47 @@ export class VenueUnavailableError extends Error {
     readonly retryAfterMs: number | null,
     options?: { cause?: unknown },
   ) {
-    super(
-      `${client} ${path}: unavailable after ${attempts} attempt(s)${lastStatus ? ` (last HTTP ${lastStatus})` : ""}`,
-      options,
-    );
+    const last = lastStatus
+      ? ` (last HTTP ${lastStatus})`
+      : options?.cause
+        ? ` (last: ${networkCauseOf(options.cause)})`
+        : "";
+    super(`${client} ${path}: unavailable after ${attempts} attempt(s)${last}`, options);
     this.name = "VenueUnavailableError";
   }
+}
+
+/**
+ * Why a request got no answer, in words an operator acts on: the DNS lookup failed, the connection was refused or
+ * reset, or the request timed out; otherwise the error's own text. fetch() hides these in `cause` ("fetch failed").
+ */
+export function networkCauseOf(error: unknown): string {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const inner = (cause ?? error) as {
+    code?: string;
+    hostname?: string;
+    address?: string;
+    port?: number;
+    message?: string;
+    name?: string;
+  };
+  const outer = error as { name?: string; message?: string };
+  if (outer?.name === "TimeoutError" || inner?.name === "TimeoutError" || inner?.code === "UND_ERR_CONNECT_TIMEOUT")
+    return "timed out (no answer within VENUE_TIMEOUT_MS)";
+  switch (inner?.code) {
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `DNS lookup failed (${inner.code}${inner.hostname ? ` ${inner.hostname}` : ""})`;
+    case "ECONNREFUSED":
+      return `connection refused (ECONNREFUSED${inner.address ? ` ${inner.address}:${inner.port}` : ""})`;
+    case "ECONNRESET":
+    case "UND_ERR_SOCKET":
+      return `connection reset (${inner.code})`;
+    case "ENETUNREACH":
+    case "EHOSTUNREACH":
+      return `network unreachable (${inner.code})`;
+  }
+  return inner?.message ?? outer?.message ?? String(error);
 }
 
 function describeBody(body: unknown): string {

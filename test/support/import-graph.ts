@@ -62,7 +62,7 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: "ai",
-    mayImport: ["config", "platform", "store", "ledger", "analytics"],
+    mayImport: ["config", "platform", "store", "venue", "ledger", "analytics"],
     what: "AI analyses of wallets: the queue, the writers (a model, or rules), the prompt, from the read models' figures",
   },
   {

@@ -1,4 +1,5 @@
 /** The shell: a skip link, the navigation, and the page the hash names. */
+import { SyncBanner } from "./components/sync-banner.js";
 import { HomePage } from "./pages/home.js";
 import { LeaderboardsPage } from "./pages/leaderboards.js";
 import { MarketPage } from "./pages/market.js";
@@ -66,6 +67,7 @@ export function App() {
         </nav>
       </header>
       <main id="main" tabIndex={-1} data-page={route.page}>
+        <SyncBanner />
         <Page route={route} />
       </main>
       <footer class="foot">

@@ -47,7 +47,9 @@ export interface paths {
                                 /** @description work the source holds back: chain-logs, records of markets Gamma does not list yet (stored, added once it does); wallet-sync, wallets whose sync was asked for and has not run */
                                 waiting: number;
                                 /** @description what kind the last error was */
-                                last_error_class: ("timeout" | "network" | "venue_unavailable" | "venue_http_4xx" | "venue_http_5xx" | "venue_shape" | "rpc_error" | "malformed_record" | "store" | "other") | null;
+                                last_error_class: ("dns" | "refused" | "timeout" | "network" | "venue_unavailable" | "venue_http_4xx" | "venue_http_5xx" | "venue_shape" | "rpc_error" | "malformed_record" | "store" | "other") | null;
+                                /** @description what to do about the last error, when it is the operator's to fix (no network, a wrong URL); null otherwise */
+                                last_error_hint: string | null;
                                 /** @description the last error's full text, to callers on the local host only (it can name hosts and drivers); null for others, and in the log */
                                 last_error: string | null;
                             }[];
@@ -100,7 +102,9 @@ export interface paths {
                                 /** @description work the source holds back: chain-logs, records of markets Gamma does not list yet (stored, added once it does); wallet-sync, wallets whose sync was asked for and has not run */
                                 waiting: number;
                                 /** @description what kind the last error was */
-                                last_error_class: ("timeout" | "network" | "venue_unavailable" | "venue_http_4xx" | "venue_http_5xx" | "venue_shape" | "rpc_error" | "malformed_record" | "store" | "other") | null;
+                                last_error_class: ("dns" | "refused" | "timeout" | "network" | "venue_unavailable" | "venue_http_4xx" | "venue_http_5xx" | "venue_shape" | "rpc_error" | "malformed_record" | "store" | "other") | null;
+                                /** @description what to do about the last error, when it is the operator's to fix (no network, a wrong URL); null otherwise */
+                                last_error_hint: string | null;
                                 /** @description the last error's full text, to callers on the local host only (it can name hosts and drivers); null for others, and in the log */
                                 last_error: string | null;
                             }[];

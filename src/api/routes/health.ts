@@ -9,6 +9,8 @@ import { isLocalRequest } from "../gate.js";
 import { WALLET_SYNC_SOURCE } from "../../store/checkpoints.js";
 
 const ERROR_CLASSES = [
+  "dns",
+  "refused",
   "timeout",
   "network",
   "venue_unavailable",
@@ -24,6 +26,8 @@ type ErrorClass = (typeof ERROR_CLASSES)[number];
 
 /** The kind of an ingest error, from the text the pipelines record (the text itself stays in the log). */
 export function errorClass(message: string): ErrorClass {
+  if (/ENOTFOUND|EAI_AGAIN/.test(message)) return "dns";
+  if (/ECONNREFUSED/.test(message)) return "refused";
   if (/timed? ?out|timeout|ETIMEDOUT|aborted/i.test(message)) return "timeout";
   if (/unavailable after/.test(message)) return "venue_unavailable";
   if (/HTTP 5\d\d/.test(message)) return "venue_http_5xx";
@@ -35,6 +39,23 @@ export function errorClass(message: string): ErrorClass {
     return "store";
   if (/ row \d+|record|malformed|invalid|expected/i.test(message)) return "malformed_record";
   return "other";
+}
+
+/** What to do about an error of each kind that is the operator's to fix; null where retrying is all there is. */
+const HINTS: Partial<Record<ErrorClass, string>> = {
+  dns: "The venue's host name does not resolve from this machine: no network, or a wrong VENUE_*_URL. Offline, `npm run demo` serves a simulated venue.",
+  refused:
+    "Nothing listens at the venue's address: a wrong VENUE_*_URL, or the (simulated) venue is not running. Offline, `npm run demo` serves a simulated venue.",
+  timeout: "The venue did not answer in time: a slow or filtered network, or VENUE_TIMEOUT_MS too short.",
+  network:
+    "The connection to the venue failed: check this machine's network. Offline, `npm run demo` serves a simulated venue.",
+  venue_http_4xx: "The venue refused the request: a wrong VENUE_*_URL, or an API the venue changed.",
+  store: "The store failed: check DATA_DIR's disk, or the PostgreSQL server (DATABASE_URL).",
+};
+
+/** The hint for the last error of a source, by its kind. */
+export function errorHint(message: string): string | null {
+  return HINTS[errorClass(message)] ?? null;
 }
 
 const SourceStatus = Type.Object({
@@ -49,6 +70,10 @@ const SourceStatus = Type.Object({
   }),
   last_error_class: Type.Union([Type.Enum(ERROR_CLASSES), Type.Null()], {
     description: "what kind the last error was",
+  }),
+  last_error_hint: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "what to do about the last error, when it is the operator's to fix (no network, a wrong URL); null otherwise",
   }),
   last_error: Type.Union([Type.String(), Type.Null()], {
     description:
@@ -118,6 +143,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
           errors: c?.errors ?? 0,
           waiting: waiting[source] ?? 0,
           last_error_class: c?.last_error ? errorClass(c.last_error) : null,
+          last_error_hint: c?.last_error ? errorHint(c.last_error) : null,
           last_error: local ? (c?.last_error ?? null) : null,
         };
       });
