@@ -1,9 +1,24 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly (tsx), so a fresh clone needs no build step.
-import { register } from "tsx/esm/api";
+// Runs the service as `npm install` compiled it to dist/ (bin/build.js). When a source is newer than that build (an
+// edit since), runs the sources through tsx instead, so an edit never runs stale: `npm run build` compiles it again.
+// PELAGIC_RUNTIME=sources runs the sources whatever the build (to compare the two: `npm run bench start`).
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { SOURCE_STAMP, newestSource } from "./sources.js";
 
-register();
-const { main } = await import("../src/commands/index.ts");
+const stamp = new URL(`../dist/${SOURCE_STAMP}`, import.meta.url);
+const built = existsSync(stamp) ? Number(readFileSync(stamp, "utf8")) : Number.NaN;
+const current =
+  process.env.PELAGIC_RUNTIME !== "sources" && built >= newestSource(fileURLToPath(new URL("../src", import.meta.url)));
+let main;
+if (current) {
+  ({ main } = await import("../dist/commands/index.js"));
+} else {
+  const { register } = await import("tsx/esm/api");
+  register();
+  ({ main } = await import("../src/commands/index.ts"));
+}
+if (process.env.PELAGIC_REPORT_RUNTIME === "1") process.stderr.write(`runtime: ${current ? "compiled" : "sources"}\n`);
 const code = await main(process.argv.slice(2));
 // serve keeps the event loop alive; other commands exit with their code.
 if (code !== 0 || !["serve", "sim", "demo", "ingest"].includes(process.argv[2] ?? "")) process.exitCode = code;

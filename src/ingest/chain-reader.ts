@@ -7,6 +7,7 @@
  * of the RPC rate (rpcRateShares); what crosses the threads is the settled fills (a structured clone costs about
  * 1 µs a fill, a decoded log 4).
  */
+import { workerEntry } from "../platform/worker-entry.js";
 import { Worker } from "node:worker_threads";
 import type { Config } from "../config/index.js";
 import {
@@ -58,8 +59,8 @@ type ReadMessage = Exclude<FromReaderWorker, { readonly type: "venue" }>;
  */
 const CHUNKS_AHEAD = 2;
 
-/** The worker's entry: registers the TypeScript loader in the new thread, then loads chain-reader-worker.ts. */
-const WORKER_ENTRY = new URL("./chain-reader-worker.mjs", import.meta.url);
+/** The worker's entry: chain-reader-worker compiled, or its shim that loads the TypeScript source. */
+const WORKER_ENTRY = workerEntry(import.meta.url, "chain-reader-worker");
 
 /** Messages of one read, and the pipeline waiting for the next. */
 class Inbox {

@@ -5,6 +5,7 @@
  * answers requests. Only the small values cross back. A thread that dies fails the computations under way (the
  * warm-up logs it and the next request computes in its place); the next computation starts a new thread.
  */
+import { workerEntry } from "../platform/worker-entry.js";
 import { Worker } from "node:worker_threads";
 import type { AggregateComputer, AggregateName, AggregateValue } from "../analytics/window-aggregates.js";
 import type { Config } from "../config/index.js";
@@ -21,8 +22,8 @@ export type FromAggregatesThread =
   | { readonly type: "value"; readonly id: number; readonly value: unknown }
   | { readonly type: "error"; readonly id: number; readonly name: string; readonly message: string };
 
-/** The thread's entry: registers the TypeScript loader in the new thread, then loads aggregates-thread.ts. */
-const THREAD_ENTRY = new URL("./aggregates-thread.mjs", import.meta.url);
+/** The thread's entry: aggregates-thread compiled, or its shim that loads the TypeScript source. */
+const THREAD_ENTRY = workerEntry(import.meta.url, "aggregates-thread");
 /** How long closing waits for the thread to close its store before it is stopped. */
 const CLOSE_WAIT_MS = 2_000;
 
