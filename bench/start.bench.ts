@@ -4,9 +4,9 @@
  * territory monitor) from spawn to its first 200 of /api/v1/health, with the resident memory at each end. Three runs
  * of each, printed as they come and as medians. Needs dist/ current (`npm run build`). `npm run bench start`.
  */
+import { freePort } from "../test/support/free-port.js";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,14 +22,6 @@ function helpRun(runtime: string): { ms: number; rssMb: number } {
   });
   const [seconds, kb] = run.stderr.trim().split("\n").at(-1)!.split(" ").map(Number);
   return { ms: seconds! * 1000, rssMb: kb! / 1024 };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function serveRun(runtime: string): Promise<{ ms: number; rssMb: number }> {

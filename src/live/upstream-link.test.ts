@@ -3,7 +3,7 @@
  * settable clock: the first attempt, then LIVE_RECONNECT_ATTEMPTS more, each waiting twice as long as the one
  * before, then "lost"; a later `ensure` starts over. (Dropping a live connection: test/live-upstream.test.ts.)
  */
-import { createServer } from "node:net";
+import { freePort } from "../../test/support/free-port.js";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../platform/clock.js";
@@ -12,19 +12,10 @@ import { UpstreamLink, type LinkEvent } from "./upstream-link.js";
 import { RedisUpstream } from "./upstream.js";
 import { until } from "../../test/support/live-clients.js";
 
-/** A port nothing listens on: one the system just gave out and took back. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe("UpstreamLink", () => {
   it("tries LIVE_RECONNECT_ATTEMPTS times after the first, doubling the wait, then reports the upstream lost", async () => {
     const scheduler = new ManualScheduler(new ManualClock(0));
-    const nowhere = new Redis(`redis://127.0.0.1:${await closedPort()}`, { lazyConnect: true });
+    const nowhere = new Redis(`redis://127.0.0.1:${await freePort()}`, { lazyConnect: true });
     const events: Array<LinkEvent & { atMs: number }> = [];
     const link = new UpstreamLink(
       new RedisUpstream(nowhere, "p:"),

@@ -8,9 +8,9 @@
  * (`host replication all 127.0.0.1/32 trust`, as trusted as the server's other local rules) is appended and the
  * configuration reloaded; it is left in place, since other tests may be using it.
  */
+import { freePort } from "./free-port.js";
 import { execFileSync } from "node:child_process";
 import { appendFileSync, existsSync } from "node:fs";
-import { createServer } from "node:net";
 import pg from "pg";
 
 export interface Replica {
@@ -46,17 +46,6 @@ export function replicaUnavailable(primaryUrl: string | undefined): string | nul
   const host = new URL(primaryUrl).hostname;
   if (host !== "127.0.0.1" && host !== "localhost") return "the primary is not on this machine";
   return null;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function query<T extends pg.QueryResultRow>(connectionString: string, text: string): Promise<T[]> {

@@ -3,8 +3,8 @@
  * a loopback port nothing listens on (connection refused), over a fresh SQLite store. For the checks that the service
  * then says so (health's cause and hint, the not-ready header, the dashboard's banner).
  */
+import { freePort } from "./free-port.js";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/index.js";
@@ -17,17 +17,8 @@ export interface UnreachableVenueService {
   close(): Promise<void>;
 }
 
-/** A loopback port that was free a moment ago: nothing listens there. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 export async function openUnreachableVenueService(): Promise<UnreachableVenueService> {
-  const nowhere = `127.0.0.1:${await closedPort()}`;
+  const nowhere = `127.0.0.1:${await freePort()}`;
   const dataDir = mkdtempSync(join(tmpdir(), "pelagic-offline-"));
   const config = loadConfig({
     DATA_DIR: dataDir,
