@@ -4,30 +4,21 @@
 // and a path a module finds beside itself (the web build, the prompts, the territory snapshots) is found the same
 // way from dist/. dist/.sources records the newest source it was built from: bin/pelagic.js runs the sources
 // (through tsx) instead when any is newer. Usage: node bin/build.js
-import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { newestSource, SOURCE_STAMP } from "./sources.js";
+import { newestSource, SOURCE_STAMP, sourceFiles } from "./sources.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const src = join(root, "src");
 const dist = join(root, "dist");
 
-/** Every module of the service: the sources less their tests. */
-function modules(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return modules(path);
-    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [path] : [];
-  });
-}
-
 const started = Date.now();
 const newest = newestSource(src);
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
-const entryPoints = modules(src);
+const entryPoints = sourceFiles(src).filter((path) => path.endsWith(".ts"));
 await build({
   entryPoints,
   outdir: dist,

@@ -5,12 +5,15 @@ import { join } from "node:path";
 
 export const SOURCE_STAMP = ".sources";
 
-export function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+/** Every file of the service under `dir` (its modules, shims and prompts): the tests left out. */
+export function sourceFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (!entry.name.endsWith(".test.ts")) newest = Math.max(newest, Math.floor(statSync(path).mtimeMs));
-  }
-  return newest;
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".test.ts") ? [] : [path];
+  });
+}
+
+export function newestSource(dir) {
+  return sourceFiles(dir).reduce((newest, path) => Math.max(newest, Math.floor(statSync(path).mtimeMs)), 0);
 }

@@ -34,8 +34,8 @@ export interface CommittedSource {
 export async function startDeriver(deps: DeriverDeps & { readonly ingest: CommittedSource }): Promise<Deriver> {
   const deriver = new Deriver(deps);
   deps.ingest.onCommitted(deriver.onCommitted);
-  const { ingest } = deps;
-  ingest.onCaughtUp?.(() => deriver.firstSyncCaughtUp(ingest.firstLookWallets && (() => ingest.firstLookWallets!())));
+  const firstLook = deps.ingest.firstLookWallets?.bind(deps.ingest);
+  deps.ingest.onCaughtUp?.(() => deriver.firstSyncCaughtUp(firstLook));
   await deriver.start();
   return deriver;
 }

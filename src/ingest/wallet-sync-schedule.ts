@@ -94,8 +94,9 @@ export class WalletSyncSchedule {
   /**
    * Syncs, and waits for, the wallets people look at first that were never synced: the heads of Smart Money, of the
    * best by lifetime P&L, of the largest by volume and of the busiest by trades (the whale lists and the
-   * leaderboards' first pages), a quarter of `limit` each. A failed sync is logged and counted by the queue and stops none of the others. Called again after
-   * the statistics moved, it syncs only the wallets that moved into a head. Returns how many it tried.
+   * leaderboards' first pages), a quarter of `limit` each. A failed sync is logged and counted by the queue and
+   * stops none of the others. Called again after the statistics moved, it syncs only the wallets that moved into a
+   * head. Returns how many it tried.
    */
   async firstLook(limit: number): Promise<number> {
     const share = Math.ceil(limit / FIRST_LOOK_LISTS.length);

@@ -8,8 +8,8 @@ import { type Answer, api, useEvery } from "../api.js";
 
 type Health = Answer<"/api/v1/health">;
 
-const UNREACHABLE = new Set(["dns", "refused", "timeout", "network", "venue_unavailable", "venue_http_4xx"]);
-const CAUSE: Record<string, string> = {
+/** The error classes that mean the venue cannot be reached, each in words. */
+const UNREACHABLE: Readonly<Record<string, string>> = {
   dns: "its host name does not resolve",
   refused: "the connection is refused",
   timeout: "it does not answer in time",
@@ -27,12 +27,13 @@ export function SyncBanner() {
   }, [ready]);
   if (!health || health.ready) return null;
   const failing = health.sources.find(
-    (s) => !s.first_sync_done && s.last_error_class && UNREACHABLE.has(s.last_error_class),
+    (s) => !s.first_sync_done && s.last_error_class !== null && Object.hasOwn(UNREACHABLE, s.last_error_class),
   );
   if (failing) {
     return (
       <p class="banner down" role="status" data-testid="sync-banner">
-        The venue is unreachable ({failing.source}: {CAUSE[failing.last_error_class!]}). {failing.last_error_hint ?? ""}
+        The venue is unreachable ({failing.source}: {UNREACHABLE[failing.last_error_class!]}).{" "}
+        {failing.last_error_hint ?? ""}
       </p>
     );
   }
