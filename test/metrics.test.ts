@@ -68,6 +68,9 @@ describe("/metrics after real traffic", () => {
         INGEST_READ_THREAD: "false",
         VENUE_RPC_REQUESTS_PER_SECOND: "1000",
         ISW_MONITOR: "false",
+        // The backfill starts on the world's first day: every wallet's history is whole, so no wallet is synced
+        // before ready (the health polls below would otherwise spend the key's budget waiting for those syncs).
+        VENUE_HISTORY_START: new Date(world.start * 1000).toISOString().slice(0, 10),
       }),
       DATA_DIR: dataDir,
       PORT: "0",
