@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXCHANGE_V1, EXCHANGE_V2, M, matchEvents, resolution, split } from "../src/venue/testing/chain-events.js";
 import { address, startFakeVenue, type FakeVenue } from "../src/ingest/testing/fake-venue.js";
 import { gammaMarket } from "../src/venue/testing/fixtures.js";
+import { createKey } from "../src/accounts/keys.js";
+import { migrateStore } from "../src/store/migrate.js";
 import { spawnPelagic } from "./support/cli.js";
+import { openSse, until } from "./support/live-clients.js";
 import { openProcessStore, processStoreKinds, type ProcessStore } from "./process-stores.js";
 
 const stores: ProcessStore[] = [];
@@ -54,6 +57,25 @@ afterAll(async () => {
   for (const store of stores.splice(0)) await store.dispose();
 });
 
+/** A trade as the venue's live feed (RTDS `activity`/`trades`) sends it, on a market of the fake venue. */
+function liveTrade() {
+  return {
+    proxyWallet: address(0x777),
+    side: "BUY",
+    asset: "1001",
+    conditionId: condition(1),
+    size: 100,
+    price: 0.6,
+    timestamp: Math.floor(Date.now() / 1000),
+    outcomeIndex: 0,
+    transactionHash: `0x${"ab".repeat(32)}`,
+    title: "T",
+    outcome: "Yes",
+    name: "whale",
+    pseudonym: "Swift-Otter",
+  };
+}
+
 function venueEnv(store: ProcessStore): Record<string, string> {
   return {
     ...store.env,
@@ -98,6 +120,51 @@ describe.each(processStoreKinds)("pelagic serve roles on %s", (kind) => {
     }
     expect(health.ready).toBe(true);
     expect(health.sources.map((s) => s.source)).toEqual(expect.arrayContaining(["chain-logs", "gamma-markets"]));
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(0);
+    expect(await store.checksum()).toMatchObject({ fills: { count: 200 } });
+  }, 180_000);
+
+  it("--role all ingests on a thread of its own: ready after the first sync, the thread's counters in /metrics, the live feed's trades on the stream, a clean stop", async () => {
+    const store = await freshStore(kind);
+    const opened = await store.open();
+    await migrateStore(opened);
+    const { key } = await createKey(opened.db, {
+      account: "thread",
+      plan: "premium",
+      now: Math.floor(Date.now() / 1000),
+    });
+    await opened.close();
+    const run = spawnPelagic(["serve", "--port", "0"], {
+      ...venueEnv(store),
+      LIVE_SETTLEMENT_HOLD_MS: "50",
+      ISW_MONITOR: "false",
+    });
+    const line = await run.waitFor((l) => l.msg === "pelagic serving", 120_000);
+    expect(line).toMatchObject({ role: "all", ingest: "thread" });
+    const url = line.url as string;
+    let health = { ready: false };
+    for (let i = 0; i < 600 && !health.ready; i++) {
+      health = (await (await fetch(`${url}/api/v1/health`)).json()) as typeof health;
+      if (!health.ready) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(health.ready).toBe(true);
+    // Counted by the ingest thread, served by the serving thread.
+    const exposition = await (await fetch(`${url}/metrics`)).text();
+    const batches = /^pelagic_ingest_batches_total\{source="chain-logs"\} (\d+)$/m.exec(exposition);
+    expect(Number(batches?.[1])).toBeGreaterThan(0);
+    expect(exposition.match(/^process_resident_memory_bytes /gm)).toHaveLength(1);
+
+    // A trade of the venue's live feed, received by the ingest thread, reaches a stream of the serving thread.
+    const stream = await openSse(`${url}/api/public/v1/live/trades`, { "X-API-Key": key });
+    expect(stream.status).toBe(200);
+    await until("an RTDS connection", () => venue.rtds.sockets.size > 0, 30_000);
+    const live = liveTrade();
+    venue.rtds.broadcastTrade(live);
+    await stream.waitFor("the live trade", () => stream.trades().length > 0, 30_000);
+    expect(stream.trades()[0]).toMatchObject({ transactionHash: live.transactionHash, proxyWallet: live.proxyWallet });
+    stream.close();
+
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
     expect(await store.checksum()).toMatchObject({ fills: { count: 200 } });

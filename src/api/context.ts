@@ -1,4 +1,5 @@
 /** What every route plugin receives: the process's configuration, store and platform, and the store's readiness. */
+import type { ThreadMetrics } from "../platform/metrics.js";
 import { Readiness } from "../analytics/readiness.js";
 import { WalletReads } from "../analytics/wallet-reads.js";
 import { type AggregateComputer, InThreadAggregates } from "../analytics/window-aggregates.js";
@@ -31,6 +32,8 @@ export interface AppInput {
    * in this thread, over `store`, when absent.
    */
   readonly aggregates?: AggregateComputer;
+  /** The metric families of the process's ingest thread (role all), added into /metrics. */
+  readonly otherThreadMetrics?: () => Promise<readonly ThreadMetrics[]>;
 }
 
 export interface AppContext extends AppInput {

@@ -6,9 +6,21 @@
  * the webhook dispatcher (deliveries). Node's own figures (event-loop delay, heap, CPU) come from prom-client's
  * default collectors. docs/METRICS.md lists the families; docs/grafana-dashboard.json shows them.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import {
+  AggregatorRegistry,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  collectDefaultMetrics,
+  type MetricObjectWithValues,
+  type MetricValue,
+} from "prom-client";
 
 const PREFIX = "pelagic_";
+
+/** One thread's metric families, as prom-client's JSON (they cross between threads as plain data). */
+export type ThreadMetrics = MetricObjectWithValues<MetricValue<string>>[];
 
 /** The rate-limit budget a bucket belongs to (its first segment: key, ip, live-view, ai-analysis), never the client. */
 export function budgetOfBucket(bucket: string): string {
@@ -153,9 +165,20 @@ export class Metrics {
     for (const [source, at] of this.lastCommitMs) this.ingestLag.set({ source }, (now - at) / 1000);
   }
 
-  /** The exposition, in Prometheus's text format. */
-  async text(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  /**
+   * Pelagic's own families as JSON, for the thread that serves /metrics to add in (the ingest thread's counters);
+   * Node's default figures are the process's, which that thread reports already.
+   */
+  async ownFamilies(): Promise<ThreadMetrics> {
+    return (await this.registry.getMetricsAsJSON()).filter((family) => family.name.startsWith(PREFIX));
+  }
+
+  /** The exposition, in Prometheus's text format, with the families of other threads of the process added in. */
+  async text(otherThreads: readonly ThreadMetrics[] = []): Promise<{ contentType: string; body: string }> {
+    if (otherThreads.length === 0)
+      return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    const merged = AggregatorRegistry.aggregate([await this.registry.getMetricsAsJSON(), ...otherThreads]);
+    return { contentType: this.registry.contentType, body: await merged.metrics() };
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * The service (`pelagic serve`, `pelagic demo`): opens the store (migrating it), the platform, the HTTP server and,
  * by role, the ingest; SIGTERM and SIGINT stop accepting connections, drain in-flight requests, stop ingest between
- * two batches, then close the store cleanly. Roles: `all` serves the API and runs ingest (unless INGEST=false), `api` serves
- * without ingest, `ingest` runs ingest and serves only /api/v1/health.
+ * two batches, then close the store cleanly. Roles: `all` serves the API and runs ingest (unless INGEST=false) in a
+ * worker thread of its own (INGEST_THREAD, ingest-worker.ts), `api` serves without ingest, `ingest` runs ingest and
+ * serves only /api/v1/health.
  */
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
@@ -20,20 +21,20 @@ import { createPlatform, type Platform } from "../platform/index.js";
 import { createLogger, type Logger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
 import { migrateStore } from "../store/migrate.js";
-import { Ingest, expectedIngestSources } from "../ingest/index.js";
-import { attachLiveRelay, type LiveRelay } from "../live/relay.js";
-import { realScheduler } from "../live/scheduler.js";
-import { startDeriver, type Deriver } from "../derive/index.js";
-import { TerritoryMonitor, type MonitorDeps } from "../isw/monitor.js";
-import { useExtraExchanges, type Sleep, type VenueClients } from "../venue/index.js";
+import { expectedIngestSources, type Ingest } from "../ingest/index.js";
+import type { Deriver } from "../derive/index.js";
+import type { TerritoryMonitor } from "../isw/monitor.js";
+import { useExtraExchanges } from "../venue/index.js";
 import { WorkerAggregates } from "./aggregates-worker.js";
+import { needsServingThread, startIngestSide, type InProcessIngestOptions, type IngestSide } from "./ingest-side.js";
+import { IngestWorker } from "./ingest-worker.js";
 import { openConfiguredReadStore, openConfiguredStore } from "./store.js";
 
 export interface Service {
   app: FastifyInstance;
   store: Store;
   platform: Platform;
-  /** The ingest this process runs (role all with INGEST=true, or role ingest); null otherwise. */
+  /** The ingest this process runs in its serving thread (role ingest, or role all when a test hands in objects); null otherwise. */
   ingest: Ingest | null;
   /** The ledger's derivation, fed by this process's ingest; null when no ingest runs here. */
   deriver: Deriver | null;
@@ -44,17 +45,10 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-export interface StartOptions {
+export interface StartOptions extends InProcessIngestOptions {
   logger?: Logger;
   /** Extra plugins registered before listening (tests use it for probe routes). */
   register?: (app: FastifyInstance) => Promise<void>;
-  /** The venue's clients for ingest (tests point them at a simulated venue); built from the configuration when absent. */
-  venue?: VenueClients;
-  sleep?: Sleep;
-  /** Runs before the ingest starts (register `onCommitted` listeners here, so they see every batch). */
-  beforeIngest?: (ingest: Ingest) => Promise<void>;
-  /** The territory monitor's layer source and webhook DNS (tests); the configured ones when absent. */
-  territory?: Pick<MonitorDeps, "source" | "resolve">;
   /** The platform's clock (the benches start it at their world's last fill); the system clock when absent. */
   clock?: Clock;
 }
@@ -69,7 +63,7 @@ async function buildHealthApp(input: AppInput, logger: Logger): Promise<FastifyI
   registerWireErrors(app);
   recordRequestMetrics(app);
   await app.withTypeProvider<TypeBoxTypeProvider>().register(healthRoutes, appContext(input));
-  await app.register(metricsRoutes, { config: input.config });
+  await app.register(metricsRoutes, input);
   return app;
 }
 
@@ -87,7 +81,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const logger = options.logger ?? createLogger(config.server.logLevel);
   const role = config.server.role;
   const ingestRuns = role === "ingest" || (role === "all" && config.ingest.enabled);
-  const store = await openConfiguredStore(config, { ingests: ingestRuns });
+  // Role all runs its ingest in a thread of its own unless a test hands in objects that cannot cross to one.
+  const ingestThread =
+    role === "all" && ingestRuns && config.ingest.thread && !options.clock && !needsServingThread(options);
+  const store = await openConfiguredStore(config, { ingests: ingestRuns && !ingestThread });
   try {
     await migrateStore(store);
   } catch (error) {
@@ -106,6 +103,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const aggregates = role !== "ingest" && config.server.aggregatesWorker ? new WorkerAggregates(config) : undefined;
   // An API process reports the readiness of the ingest process that shares its store.
   const expectedSources = ingestRuns || role === "api" ? expectedIngestSources(config) : [];
+  let worker: IngestWorker | null = null;
   const ctx: AppInput = {
     config,
     store: replica ?? store,
@@ -114,38 +112,23 @@ export async function startService(config: Config, options: StartOptions = {}): 
     expectedSources,
     startedAt: platform.clock.now(),
     aggregates,
+    otherThreadMetrics: async () => (worker ? [await worker.metrics()] : []),
   };
   const app = role === "ingest" ? await buildHealthApp(ctx, logger) : await buildApp(ctx, logger);
   if (options.register) await options.register(app);
   // What a first request would wait for is computed before the service listens (src/api/warm-up.ts).
   if (role !== "ingest") await app.warmUp();
-  const ingest = ingestRuns
-    ? new Ingest({ config, store, platform, logger, venue: options.venue, sleep: options.sleep })
-    : null;
-  const territory =
-    ingest && config.isw.monitor
-      ? new TerritoryMonitor({ config, store, clock: platform.clock, logger, ...options.territory })
-      : null;
   const url = await app.listen({ port: config.server.port, host: config.server.host });
-  let deriver: Deriver | null = null;
-  let relay: LiveRelay | null = null;
-  if (ingest) {
-    await options.beforeIngest?.(ingest);
-    // The derived tables (positions, statistics, market figures) follow every committed ingest batch.
-    deriver = await startDeriver({ store, config, clock: platform.clock, logger, ingest });
-    // The live streams' relay labels the live feed's trades once, here, for every API process (src/live/).
-    relay = attachLiveRelay(ingest, {
-      pubsub: platform.pubsub,
-      store,
-      logger,
-      scheduler: realScheduler(platform.clock),
-      holdMs: config.live.settlementHoldMs,
-    });
-    await relay
-      .start()
-      .catch((error: unknown) => logger.error({ err: error }, "the live relay could not subscribe to the live feed"));
-    ingest.start();
-    territory?.start();
+  let side: IngestSide | null = null;
+  try {
+    if (ingestThread) worker = await IngestWorker.start(config, platform, logger);
+    else if (ingestRuns) side = await startIngestSide({ config, store, platform, logger }, options);
+  } catch (error) {
+    await Promise.all([app.close(), aggregates?.close()]);
+    await platform.close();
+    await replica?.close();
+    await store.close();
+    throw error;
   }
   logger.info(
     {
@@ -154,20 +137,27 @@ export async function startService(config: Config, options: StartOptions = {}): 
       ...(replica ? { replica: redactUrl(config.store.databaseReadUrl ?? "") } : {}),
       platform: config.platform.kind,
       role,
-      ingest: ingestRuns,
+      ingest: ingestThread ? "thread" : ingestRuns,
     },
     "pelagic serving",
   );
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await Promise.all([app.close(), ingest?.stop(), territory?.stop()]);
+      await Promise.all([app.close(), side?.stop(), worker?.stop()]);
       await aggregates?.close();
-      await relay?.stop();
-      await deriver?.stop();
       await platform.close();
       await replica?.close();
       await store.close();
     })());
-  return { app, store, platform, ingest, deriver, territory, url, stop };
+  return {
+    app,
+    store,
+    platform,
+    ingest: side?.ingest ?? null,
+    deriver: side?.deriver ?? null,
+    territory: side?.territory ?? null,
+    url,
+    stop,
+  };
 }

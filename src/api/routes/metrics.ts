@@ -5,12 +5,18 @@
  */
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import type { Config } from "../../config/index.js";
-import { metrics } from "../../platform/metrics.js";
+import { metrics, type ThreadMetrics } from "../../platform/metrics.js";
 import { access } from "../access.js";
 import { HttpError } from "../errors.js";
 import { isLocalRequest } from "../gate.js";
 
-export const metricsRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { config }) => {
+export interface MetricsRouteOptions {
+  readonly config: Config;
+  /** The families of the process's other threads (the ingest thread of role all), added in. */
+  readonly otherThreadMetrics?: () => Promise<readonly ThreadMetrics[]>;
+}
+
+export const metricsRoutes: FastifyPluginAsync<MetricsRouteOptions> = async (app, { config, otherThreadMetrics }) => {
   const exposure = config.server.metrics;
   app.get(
     "/metrics",
@@ -18,7 +24,7 @@ export const metricsRoutes: FastifyPluginAsync<{ config: Config }> = async (app,
     async (request, reply) => {
       if (exposure === "off" || (exposure === "local" && !isLocalRequest(request)))
         throw new HttpError(404, "Not Found");
-      const { contentType, body } = await metrics.text();
+      const { contentType, body } = await metrics.text(await (otherThreadMetrics?.() ?? []));
       return reply.type(contentType).send(body);
     },
   );

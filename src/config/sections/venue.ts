@@ -35,6 +35,11 @@ export const venue = {
 
 export const ingest = {
   enabled: bool("INGEST", true, "run ingest in this process (role all)"),
+  thread: bool(
+    "INGEST_THREAD",
+    true,
+    "role all: run the ingest (batches, derivation, wallet syncs, territory monitor) in a worker thread with its own store connection, so that no request waits behind it; false: in the thread that answers requests",
+  ),
   startDate: optionalStr(
     "INGEST_START",
     "backfill start: YYYY-MM-DD or a block number (a date only without VENUE_RPC_URL); unset: follow from now",

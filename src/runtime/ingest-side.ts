@@ -1,0 +1,85 @@
+/**
+ * What a process that ingests runs beside its store, started together and stopped together: the ingest, the
+ * ledger's derivation that follows its batches, the live relay that labels the live feed's trades for every API
+ * process, and the territory monitor. It runs in the serving thread (role ingest, and tests that hand the service
+ * objects of their own) or in the ingest thread of role all (ingest-thread.ts).
+ */
+import type { Config } from "../config/index.js";
+import { startDeriver, type Deriver } from "../derive/index.js";
+import { Ingest } from "../ingest/index.js";
+import { TerritoryMonitor, type MonitorDeps } from "../isw/monitor.js";
+import { attachLiveRelay } from "../live/relay.js";
+import { realScheduler } from "../live/scheduler.js";
+import type { Platform } from "../platform/index.js";
+import type { Logger } from "../platform/logger.js";
+import type { Store } from "../store/database.js";
+import type { Sleep, VenueClients } from "../venue/index.js";
+
+export interface IngestSide {
+  readonly ingest: Ingest;
+  readonly deriver: Deriver;
+  /** Null when ISW_MONITOR is off. */
+  readonly territory: TerritoryMonitor | null;
+  /** Stops the ingest between two batches and the monitor, then the relay and the derivation. */
+  stop(): Promise<void>;
+}
+
+/** Objects a test hands in; none of them can cross to a worker thread, so passing one keeps the ingest in-thread. */
+export interface InProcessIngestOptions {
+  /** The venue's clients (tests point them at a simulated venue); built from the configuration when absent. */
+  venue?: VenueClients;
+  sleep?: Sleep;
+  /** Runs before the ingest starts (register `onCommitted` listeners here, so they see every batch). */
+  beforeIngest?: (ingest: Ingest) => Promise<void>;
+  /** The territory monitor's layer source and webhook DNS (tests); the configured ones when absent. */
+  territory?: Pick<MonitorDeps, "source" | "resolve">;
+}
+
+export interface IngestSideInput {
+  readonly config: Config;
+  /** The primary store: the ingest writes there. */
+  readonly store: Store;
+  readonly platform: Platform;
+  readonly logger: Logger;
+}
+
+export async function startIngestSide(
+  { config, store, platform, logger }: IngestSideInput,
+  options: InProcessIngestOptions = {},
+): Promise<IngestSide> {
+  const ingest = new Ingest({ config, store, platform, logger, venue: options.venue, sleep: options.sleep });
+  const territory = config.isw.monitor
+    ? new TerritoryMonitor({ config, store, clock: platform.clock, logger, ...options.territory })
+    : null;
+  await options.beforeIngest?.(ingest);
+  // The derived tables (positions, statistics, market figures) follow every committed ingest batch.
+  const deriver = await startDeriver({ store, config, clock: platform.clock, logger, ingest });
+  // The live streams' relay labels the live feed's trades once, here, for every API process (src/live/).
+  const relay = attachLiveRelay(ingest, {
+    pubsub: platform.pubsub,
+    store,
+    logger,
+    scheduler: realScheduler(platform.clock),
+    holdMs: config.live.settlementHoldMs,
+  });
+  await relay
+    .start()
+    .catch((error: unknown) => logger.error({ err: error }, "the live relay could not subscribe to the live feed"));
+  ingest.start();
+  territory?.start();
+  return {
+    ingest,
+    deriver,
+    territory,
+    async stop() {
+      await Promise.all([ingest.stop(), territory?.stop()]);
+      await relay.stop();
+      await deriver.stop();
+    },
+  };
+}
+
+/** Whether any of the options needs the ingest in the serving thread. */
+export function needsServingThread(options: InProcessIngestOptions): boolean {
+  return !!(options.venue || options.sleep || options.beforeIngest || options.territory);
+}
