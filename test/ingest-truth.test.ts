@@ -72,8 +72,12 @@ describe.each(storeBackends)("ingest of the simulated venue on $kind", (backend)
   it("converges to the same store with 429s and 5xx on every venue host", async () => {
     const faulty = await smallVenue({ world: venue.world, faults: parseFaults("rate-limit=0.15,server-error=0.1") });
     const retries: VenueHttpEvent[] = [];
-    // Two attempts per request: a request fails for good often enough that whole steps fail and are redone.
-    const h = await openSimIngest(backend, faulty, { http: { maxAttempts: 2, onEvent: (e) => void retries.push(e) } });
+    // Two attempts per request: a request fails for good often enough that whole steps fail and are redone (one
+    // in 18 requests; ranges of 20,000 blocks make about 130 log requests, so that none failing is out of reach).
+    const h = await openSimIngest(backend, faulty, {
+      http: { maxAttempts: 2, onEvent: (e) => void retries.push(e) },
+      env: { INGEST_BLOCK_SPAN: "20000" },
+    });
     try {
       await h.ingest.runUntilCaughtUp();
       expect(await storeChecksum(h.store.db)).toEqual(truth);

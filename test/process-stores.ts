@@ -10,7 +10,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { storeChecksum, type StoreChecksum } from "../src/store/checksum.js";
 import { openStore, type Store, type StoreKind } from "../src/store/database.js";
-import { BACKENDS_ONLY, TEST_DATABASE_URL, uniqueName } from "./support/backends.js";
+import { BACKENDS_ONLY, TEST_DATABASE_URL, createTestDatabase, uniqueName } from "./support/backends.js";
 
 export interface ProcessStore {
   readonly kind: StoreKind;
@@ -49,7 +49,7 @@ export async function openProcessStore(kind: StoreKind): Promise<ProcessStore> {
     );
   }
   const name = uniqueName("pelagic_process");
-  await admin((client) => client.query(`create database ${name}`));
+  await createTestDatabase(name);
   const url = new URL(TEST_DATABASE_URL as string);
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();

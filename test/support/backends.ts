@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { sql } from "kysely";
 import pg from "pg";
-import { afterAll, afterEach, describe } from "vitest";
+import { afterEach, describe } from "vitest";
 import type { Clock } from "../../src/platform/clock.js";
 import { createPlatform, type Platform } from "../../src/platform/index.js";
 import { openStore, type Store, type StoreKind } from "../../src/store/database.js";
@@ -77,10 +77,19 @@ export async function adminQuery(text: string): Promise<void> {
   }
 }
 
+/**
+ * A database for tests. A commit does not wait for its WAL record to reach the disk (synchronous_commit off): the
+ * database lives as long as the run, and the ingest tests commit often. Nothing else of PostgreSQL's changes.
+ */
+export async function createTestDatabase(name: string): Promise<void> {
+  await adminQuery(`create database ${name}`);
+  await adminQuery(`alter database ${name} set synchronous_commit = off`);
+}
+
 function fileDatabaseUrl(): Promise<string> {
   fileDatabase ??= (async () => {
     const name = uniqueName("pelagic_file");
-    await adminQuery(`create database ${name}`);
+    await createTestDatabase(name);
     const url = new URL(TEST_DATABASE_URL as string);
     url.pathname = `/${name}`;
     return { name, url: url.toString() };
@@ -88,11 +97,12 @@ function fileDatabaseUrl(): Promise<string> {
   return fileDatabase.then((database) => database.url);
 }
 
-afterAll(async () => {
+/** Drops this test file's database; test/support/setup.ts calls it after each file's last test. */
+export async function dropFileDatabase(): Promise<void> {
   const database = await fileDatabase;
   fileDatabase = undefined;
   if (database) await adminQuery(`drop database if exists ${database.name} with (force)`);
-});
+}
 
 const postgresBackend: StoreBackend = {
   kind: "postgres",

@@ -1,4 +1,10 @@
+/**
+ * Runs before each test file (vitest's setupFiles), in the worker's one module graph (isolate: false, see
+ * vitest.config.ts): what must happen per file rather than once per worker.
+ */
 import fc from "fast-check";
+import { afterAll } from "vitest";
+import { dropFileDatabase } from "./backends.js";
 
 // Property tests explore new random cases on every local run; CI pins the seed (FC_SEED) so that a landing gate
 // never fails on a case nobody has seen yet. A failure prints its seed: reproduce it with FC_SEED=<seed> npm test.
@@ -8,3 +14,6 @@ if (seed !== undefined && seed !== "") {
   if (!Number.isSafeInteger(parsed)) throw new Error(`FC_SEED must be an integer, got ${JSON.stringify(seed)}`);
   fc.configureGlobal({ seed: parsed });
 }
+
+// The file's PostgreSQL database (test/support/backends.ts) goes with the file.
+afterAll(dropFileDatabase);
