@@ -2,6 +2,7 @@
  * `pelagic demo`: the simulated venue, in a `pelagic sim` child process, and the service pointed at it. Pelagic
  * serves on `--port`; the venue listens on `--sim-port` (default: any free port).
  */
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createKey, revokeAccountKeys } from "../accounts/keys.js";
 import { storeDescription, type Config } from "../config/index.js";
@@ -11,7 +12,7 @@ import { venueEnvironment, withSimulatedVenue, type SimVenueUrls } from "../sim/
 import { startVenueProcess } from "../sim/venue-process.js";
 import type { ResolvedWorldOptions } from "../sim/world/index.js";
 import { settingFlag, type CommandSpec } from "./spec.js";
-import { WORLD_FLAGS, describeWorld, numberFlag, worldOptionsOf } from "./world-flags.js";
+import { WORLD_FLAGS, describeWorld, endText, numberFlag, worldOptionsOf } from "./world-flags.js";
 import { demoTerritoryConfig, startDemoWebhook, territoryShowcase } from "./demo-territory.js";
 
 const DAY = 86_400;
@@ -21,9 +22,29 @@ const DEMO_RPC_REQUESTS_PER_SECOND = 1_000;
 /** The simulated chain never reorganizes: a short confirmation depth lets the indexed live stream show fills about 20 s after their block. */
 const DEMO_CONFIRMATIONS = 10;
 
-/** The demo's configuration: the simulated venue, and a SQLite store of its own per world (the same world reuses it). */
+const STORE_PREFIX = "demo-";
+
+/** The folder under DATA_DIR of a world's SQLite store: its seed, sizes and end minute. */
+function storeFolder(world: ResolvedWorldOptions): string {
+  const end = endText(world.end).replace(/[-:]/g, "");
+  return `${STORE_PREFIX}${world.seed}-${world.markets}-${world.wallets}-${world.fills}-${world.days}-${end}`;
+}
+
+/**
+ * The demo keeps one store: the current world's. A world ends at the minute its run started, so an earlier run's
+ * store holds another world and would only fill the disk.
+ */
+function removeEarlierStores(dataDir: string, keep: string): void {
+  if (!existsSync(dataDir)) return;
+  for (const entry of readdirSync(dataDir, { withFileTypes: true }))
+    if (entry.isDirectory() && entry.name.startsWith(STORE_PREFIX) && entry.name !== keep)
+      rmSync(join(dataDir, entry.name), { recursive: true, force: true });
+}
+
+/** The demo's configuration: the simulated venue, and a SQLite store of its own for the world (the same world reuses it). */
 function demoConfig(config: Config, urls: SimVenueUrls, world: ResolvedWorldOptions): Config {
-  const identity = `demo-${world.seed}-${world.markets}-${world.wallets}-${world.fills}-${world.days}-${new Date(world.end * 1000).toISOString().slice(0, 10)}`;
+  const identity = storeFolder(world);
+  if (config.store.kind === "sqlite") removeEarlierStores(config.store.dataDir, identity);
   const dataDir = join(config.store.dataDir, identity);
   // Ingest the whole simulated history: the backfill starts at the world's first day.
   const startDate = new Date((world.end - world.days * DAY) * 1000).toISOString().slice(0, 10);
@@ -119,10 +140,13 @@ export const demoCommand: CommandSpec = {
   summary: "start the simulated venue and the service pointed at it",
   description:
     "Starts the simulated venue (pelagic sim, in a process of its own) and the service pointed at it, ingesting the " +
-    "world's whole history into a SQLite store kept per world under DATA_DIR (the same world resumes where it " +
-    "stopped). When /api/v1/health says ready: true, it prints what to open. Ctrl-C stops both.",
+    "world's whole history, which ends at the minute the demo starts, into a SQLite store of the world's own under " +
+    "DATA_DIR (an earlier run's store is removed). When /api/v1/health says ready: true, it prints what to open. " +
+    "Ctrl-C stops both.",
   flags: {
     ...WORLD_FLAGS,
+    // History up to the minute the demo starts: the last 24 hours are full at any time of day.
+    end: { value: WORLD_FLAGS.end.value, description: WORLD_FLAGS.end.description, default: "now" },
     "isw-step": { ...WORLD_FLAGS["isw-step"], default: "30" },
     "sim-port": { value: "<port>", default: "0", description: "the venue's port; 0: any free port" },
     port: settingFlag("PORT", "<port>"),
@@ -144,7 +168,7 @@ export const demoCommand: CommandSpec = {
       "--live-from",
       "now",
       "--end",
-      new Date(options.end * 1000).toISOString().slice(0, 10),
+      endText(options.end),
     ]);
     const serviceConfig = demoTerritoryConfig(demoConfig(config, venue.urls, options));
     const logger = createLogger(config.server.logLevel);

@@ -3,6 +3,7 @@ import { WORLD_DEFAULTS, resolveWorldOptions, type ResolvedWorldOptions } from "
 import type { FlagSpec, Flags } from "./spec.js";
 
 const DAY = 86_400;
+const MINUTE = 60;
 
 export const WORLD_FLAGS = {
   seed: {
@@ -14,7 +15,11 @@ export const WORLD_FLAGS = {
   wallets: { value: "<n>", default: String(WORLD_DEFAULTS.wallets), description: "wallets in the world, at least 30" },
   fills: { value: "<n>", default: String(WORLD_DEFAULTS.fills), description: "fills of the world's history" },
   days: { value: "<n>", default: String(WORLD_DEFAULTS.days), description: "days of history, ending at --end" },
-  end: { value: "<YYYY-MM-DD>", defaultText: "today", description: "the history's end: that day's 00:00 UTC" },
+  end: {
+    value: "<YYYY-MM-DD|YYYY-MM-DDTHH:MMZ|now>",
+    defaultText: "today",
+    description: "the history's end: that day's 00:00 UTC, that minute, or now (the current minute)",
+  },
   "live-rate": { value: "<matches/s>", default: "0.5", description: "live trading after the history; 0: none" },
   faults: {
     value: "<faults>",
@@ -42,13 +47,24 @@ export function numberFlag(flags: Flags, name: string): number {
   return value;
 }
 
-/** `--end YYYY-MM-DD` as that day's 00:00 UTC; by default today's. */
+/** `--end`: YYYY-MM-DD as that day's 00:00 UTC, YYYY-MM-DDTHH:MMZ as that minute, `now` as the current minute; by default today's 00:00. */
 function endFlag(flags: Flags): number {
   const text = flags.end;
   if (text === undefined) return Math.floor(Date.now() / 1000 / DAY) * DAY;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !Number.isFinite(Date.parse(`${text}T00:00:00Z`)))
-    throw new Error(`--end must be YYYY-MM-DD, got "${text}"`);
-  return Date.parse(`${text}T00:00:00Z`) / 1000;
+  if (text === "now") return Math.floor(Date.now() / 1000 / MINUTE) * MINUTE;
+  const iso = /^\d{4}-\d{2}-\d{2}$/.test(text)
+    ? `${text}T00:00:00Z`
+    : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/.test(text)
+      ? text.replace("Z", ":00Z")
+      : null;
+  const ms = iso === null ? Number.NaN : Date.parse(iso);
+  if (!Number.isFinite(ms)) throw new Error(`--end must be YYYY-MM-DD, YYYY-MM-DDTHH:MMZ or now, got "${text}"`);
+  return ms / 1000;
+}
+
+/** A world's end as `--end` takes it back: the minute, so that a second process makes the same world. */
+export function endText(end: number): string {
+  return `${new Date(end * 1000).toISOString().slice(0, 16)}Z`;
 }
 
 export function worldOptionsOf(flags: Flags): ResolvedWorldOptions {
@@ -66,5 +82,5 @@ export function worldOptionsOf(flags: Flags): ResolvedWorldOptions {
 export function describeWorld(o: ResolvedWorldOptions, liveRate: number): string {
   const n = (x: number) => x.toLocaleString("en-US");
   const live = liveRate > 0 ? `, live ${liveRate} matches/s` : ", no live trading";
-  return `seed ${o.seed}: ${n(o.markets)} markets, ${n(o.wallets)} wallets, ${n(o.fills)} fills over ${o.days} days to ${new Date(o.end * 1000).toISOString().slice(0, 10)}${live}`;
+  return `seed ${o.seed}: ${n(o.markets)} markets, ${n(o.wallets)} wallets, ${n(o.fills)} fills over ${o.days} days to ${endText(o.end).replace("T", " ")}${live}`;
 }
