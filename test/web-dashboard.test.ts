@@ -77,15 +77,24 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
 
   const texts = (selector: string) => page.locator(selector).allInnerTexts();
 
-  it("home: hot markets, whale moves, top whales and category rotation as the API answers them", async () => {
-    const [hot, top, rotation, moves] = await Promise.all([
+  it("home: hot markets, whale moves, top whales and category rotation as the API answers them, none empty at any hour", async () => {
+    const [hot, top, rotation, moves, volume] = await Promise.all([
       world.get<{ markets: Array<{ market_id: string; question: string }> }>("/api/v2/home/hot-markets"),
       world.get<{ whales: Array<{ wallet: string }> }>("/api/v2/home/top-whales-7d"),
       world.get<{ categories: unknown[] }>("/api/v2/home/category-rotation"),
       world.get<{ moves: unknown[] }>("/api/v2/home/whale-moves"),
+      world.get<{ series: Array<{ hour: string; trades: number }> }>("/api/analytics/whale-volume-24h"),
     ]);
     await open("#/");
     expect(hot.markets.length).toBeGreaterThan(0);
+    expect(top.whales.length).toBeGreaterThan(0);
+    expect(rotation.categories.length).toBeGreaterThan(0);
+    // The history runs up to the service's start, whatever the hour, and the demo's thresholds (demoThresholds) let
+    // the whale moves show.
+    expect(moves.moves.length).toBeGreaterThan(0);
+    // Whale trades are sparse in this small world, but a history ending at midnight leaves all but the first hours
+    // of the day empty (23 of 24 at 23:28): at least half of the last 24 hours hold whale trades.
+    expect(volume.series.filter((bucket) => bucket.trades > 0).length).toBeGreaterThanOrEqual(12);
     expect(await texts("[data-section=hot-markets] tbody td:first-child a")).toEqual(
       hot.markets.map((m) => m.question),
     );
@@ -243,6 +252,7 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
       "/api/v2/whale-alerts/big-positions?limit=25",
       headers,
     );
+    expect(big.items.length).toBeGreaterThan(0);
     expect(await page.locator("[data-testid=big-position]").count()).toBe(big.items.length);
     // Older alerts: every wallet's, so that there are more than a page; the next page is the API's below the one shown.
     // The button must be the every-wallet answer's: the smart answer's stands until that one is shown.

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createKey, revokeAccountKeys } from "../accounts/keys.js";
-import { storeDescription, type Config } from "../config/index.js";
+import { settings, storeDescription, type Config } from "../config/index.js";
 import { createLogger } from "../platform/logger.js";
 import { guardProcess, startService, stopOnSignals, type Service } from "../runtime/index.js";
 import { venueEnvironment, withSimulatedVenue, type SimVenueUrls } from "../sim/servers/index.js";
@@ -69,9 +69,33 @@ function demoConfig(config: Config, urls: SimVenueUrls, world: ResolvedWorldOpti
       confirmations: Math.min(config.ingest.confirmations, DEMO_CONFIRMATIONS),
     },
   };
+  const sized = demoThresholds(pointed);
   return config.store.kind === "sqlite"
-    ? { ...pointed, store: { ...config.store, dataDir, sqlitePath: join(dataDir, "pelagic.sqlite") } }
-    : pointed;
+    ? { ...sized, store: { ...config.store, dataDir, sqlitePath: join(dataDir, "pelagic.sqlite") } }
+    : sized;
+}
+
+/**
+ * Thresholds sized to the demo's world. The defaults are sized to the venue, whose whales hold millions: in the
+ * demo's 5,000 wallets the largest position costs about $400,000 and a 6-hour window holds a few hundred fills, so
+ * at the venue's defaults the big positions, the flips and the home page's whale moves would stay empty. Each applies
+ * only where the setting was left at its default.
+ */
+export function demoThresholds(config: Config): Config {
+  const sized = <T extends number>(value: T, setting: { readonly defaultValue: T }, demo: T): T =>
+    value === setting.defaultValue ? demo : value;
+  return {
+    ...config,
+    whales: {
+      ...config.whales,
+      bigPositionMinUsd: sized(config.whales.bigPositionMinUsd, settings.whales.bigPositionMinUsd, 50_000),
+      flipMinSwingUsd: sized(config.whales.flipMinSwingUsd, settings.whales.flipMinSwingUsd, 5_000),
+    },
+    boards: {
+      ...config.boards,
+      whaleMoveMinUsd: sized(config.boards.whaleMoveMinUsd, settings.boards.whaleMoveMinUsd, 100),
+    },
+  };
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
  * The service the dashboard's browser tests open: the simulated venue (history, live trading from now, the territory
  * snapshots replayed a day every few seconds) and Pelagic ingesting it into a fresh SQLite store, as `pelagic demo`
- * runs them, on a smaller world so the first sync is quick. Waits until health says ready.
+ * runs them (its thresholds included), on a smaller world so the first sync is quick. Waits until health says ready.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createKey } from "../../src/accounts/keys.js";
+import { demoThresholds } from "../../src/commands/demo.js";
 import { demoTerritoryConfig } from "../../src/commands/demo-territory.js";
 import { loadConfig } from "../../src/config/index.js";
 import { simIngestEnv } from "../../src/ingest/testing/sim-ingest.js";
@@ -45,7 +46,7 @@ export async function openDashboardWorld(): Promise<DashboardWorld> {
     // A 90-day world resolves fewer markets per wallet than the venue's years: the roster needs 3, not 10.
     SMART_MIN_RESOLVED_MARKETS: "3",
   });
-  const service = await startService(demoTerritoryConfig(config), { logger: createLogger("silent") });
+  const service = await startService(demoThresholds(demoTerritoryConfig(config)), { logger: createLogger("silent") });
   const close = async () => {
     await service.stop();
     await venue.close();
