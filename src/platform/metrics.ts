@@ -165,6 +165,12 @@ export class Metrics {
     for (const [source, at] of this.lastCommitMs) this.ingestLag.set({ source }, (now - at) / 1000);
   }
 
+  /** Forgets every value counted so far (a test file starts from zero, as a fresh process does). */
+  reset(): void {
+    this.lastCommitMs.clear();
+    this.registry.resetMetrics();
+  }
+
   /**
    * Pelagic's own families as JSON, for the thread that serves /metrics to add in (the ingest thread's counters);
    * Node's default figures are the process's, which that thread reports already.

@@ -4,6 +4,7 @@
  */
 import fc from "fast-check";
 import { afterAll } from "vitest";
+import { metrics } from "../../src/platform/metrics.js";
 import { dropFileDatabase } from "./backends.js";
 
 // Property tests explore new random cases on every local run; CI pins the seed (FC_SEED) so that a landing gate
@@ -17,3 +18,7 @@ if (seed !== undefined && seed !== "") {
 
 // The file's PostgreSQL database (test/support/backends.ts) goes with the file.
 afterAll(dropFileDatabase);
+
+// The process's metrics start from zero for each file, as in the process of its own a file used to get: a gauge an
+// earlier file's ingest set (its lag) would otherwise add to this file's ingest thread's.
+metrics.reset();
