@@ -53,6 +53,5 @@ port.on("message", async (message: ToIngestThread) => {
   await side.stop();
   await platform.close();
   await store.close();
-  post({ type: "stopped" });
   process.exit(0);
 });

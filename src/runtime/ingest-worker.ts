@@ -27,8 +27,7 @@ export type FromIngestThread =
   | { readonly type: "started" }
   | { readonly type: "failed"; readonly message: string }
   | { readonly type: "publish"; readonly channel: string; readonly message: string }
-  | { readonly type: "metrics"; readonly id: number; readonly families: ThreadMetrics }
-  | { readonly type: "stopped" };
+  | { readonly type: "metrics"; readonly id: number; readonly families: ThreadMetrics };
 
 const THREAD_ENTRY = workerEntry(import.meta.url, "ingest-thread");
 
