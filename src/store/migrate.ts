@@ -1,9 +1,18 @@
 import { Migrator, type Migration, type MigrationProvider, type MigrationResult } from "kysely";
-import { migrations } from "./migrations/index.js";
+import type { StoreMigration } from "./migrations/column-types.js";
+import { migrations as storeMigrations } from "./migrations/index.js";
 import type { Store } from "./database.js";
 
-/** Brings the store's schema to the latest migration. Safe to run at every start and from several processes. */
-export async function migrateStore(store: Store): Promise<MigrationResult[]> {
+/**
+ * Brings the store's schema to the latest migration. Safe to run at every start and from several processes, and
+ * all or nothing: a process stopped or failing in the middle leaves the store as it was before (PostgreSQL runs
+ * the migrations in one transaction through Kysely; SQLite, which Kysely migrates statement by statement, in one
+ * `begin immediate` of ours, which also makes a second process wait for the first instead of racing it).
+ */
+export async function migrateStore(
+  store: Store,
+  migrations: Readonly<Record<string, StoreMigration>> = storeMigrations,
+): Promise<MigrationResult[]> {
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {};
@@ -18,7 +27,10 @@ export async function migrateStore(store: Store): Promise<MigrationResult[]> {
     provider,
     migrationTableSchema: store.schema,
   });
+  const sqlite = store.sqlite;
+  sqlite?.exec("begin immediate");
   const { error, results } = await migrator.migrateToLatest();
+  if (sqlite?.inTransaction) sqlite.exec(error ? "rollback" : "commit");
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName;
     const reason = error instanceof Error ? error.message : String(error);
