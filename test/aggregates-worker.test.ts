@@ -11,7 +11,7 @@ import { WorkerAggregates } from "../src/runtime/aggregates-worker.js";
 import { smallWorld } from "../src/sim/world/testing/worlds.js";
 import type { Store } from "../src/store/database.js";
 import { migrateStore } from "../src/store/migrate.js";
-import { openProcessStore, processStoreKinds, type ProcessStore } from "./process-stores.js";
+import { openProcessStore, processStoreKinds, type ProcessStore } from "./support/process-stores.js";
 import { storeWorld } from "./support/world-app.js";
 
 const NAMES = Object.keys(WINDOW_AGGREGATES) as AggregateName[];

@@ -14,12 +14,12 @@ import { smallWorld } from "../src/sim/world/testing/worlds.js";
 import { saveCheckpoint } from "../src/store/checkpoints.js";
 import { FIRST_SYNC_DERIVED, writeDeriveState } from "../src/store/derive-state.js";
 import { migrateStore } from "../src/store/migrate.js";
-import { goodAnswer } from "./api/ai-analysis.support.js";
+import { goodAnswer } from "./support/api/ai-analysis.js";
 import { TEST_REDIS_URL, deleteRedisPrefix, uniqueName } from "./support/backends.js";
 import { startChatServer, type ChatServer } from "./support/chat-server.js";
 import { spawnPelagic, type Running } from "./support/cli.js";
 import { storeWorld } from "./support/world-app.js";
-import { openProcessStore, processStoreKinds, type ProcessStore } from "./process-stores.js";
+import { openProcessStore, processStoreKinds, type ProcessStore } from "./support/process-stores.js";
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {

@@ -21,7 +21,7 @@ import type { StoreChecksum } from "../src/store/checksum.js";
 import type { Store } from "../src/store/database.js";
 import { TEST_DATABASE_URL } from "./support/backends.js";
 import { spawnPelagic, type Running } from "./support/cli.js";
-import { openProcessStore, type ProcessStore } from "./process-stores.js";
+import { openProcessStore, type ProcessStore } from "./support/process-stores.js";
 
 const KILLS = 20;
 

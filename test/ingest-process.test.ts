@@ -11,7 +11,7 @@ import { createKey } from "../src/accounts/keys.js";
 import { migrateStore } from "../src/store/migrate.js";
 import { spawnPelagic } from "./support/cli.js";
 import { openSse, until } from "./support/live-clients.js";
-import { openProcessStore, processStoreKinds, type ProcessStore } from "./process-stores.js";
+import { openProcessStore, processStoreKinds, type ProcessStore } from "./support/process-stores.js";
 
 const stores: ProcessStore[] = [];
 /** A fresh store, disposed at the end of the file. */

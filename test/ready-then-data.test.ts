@@ -10,7 +10,7 @@ import { simIngestEnv } from "../src/ingest/testing/sim-ingest.js";
 import { createLogger } from "../src/platform/logger.js";
 import { startService, type Service } from "../src/runtime/index.js";
 import { startSimVenue, type SimVenue } from "../src/sim/servers/index.js";
-import { openProcessStore, processStoreKinds, type ProcessStore } from "./process-stores.js";
+import { openProcessStore, processStoreKinds, type ProcessStore } from "./support/process-stores.js";
 import { historyEnd } from "./support/world-end.js";
 
 const cleanups: Array<() => Promise<void>> = [];

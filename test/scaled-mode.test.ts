@@ -26,7 +26,7 @@ import type { Store } from "../src/store/database.js";
 import { TEST_DATABASE_URL, TEST_REDIS_URL, deleteRedisPrefix, uniqueName } from "./support/backends.js";
 import { spawnPelagic, type Running } from "./support/cli.js";
 import { openSse, until, type SseClient } from "./support/live-clients.js";
-import { openProcessStore, type ProcessStore } from "./process-stores.js";
+import { openProcessStore, type ProcessStore } from "./support/process-stores.js";
 import { historyEnd } from "./support/world-end.js";
 
 const REFRESH_SECONDS = 2;

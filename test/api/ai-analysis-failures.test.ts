@@ -10,7 +10,7 @@ import { aiDb } from "../../src/ai/tables.js";
 import { loadConfig } from "../../src/config/index.js";
 import { storeBackends } from "../support/backends.js";
 import { completion, type ChatReply } from "../support/chat-server.js";
-import { goodAnswer, openAiWorld, openSecondApp, type AiWorld } from "./ai-analysis.support.js";
+import { goodAnswer, openAiWorld, openSecondApp, type AiWorld } from "../support/api/ai-analysis.js";
 
 /** Markup a hostile model endpoint answered with (issue 45). */
 const HOSTILE_MARKUP = [

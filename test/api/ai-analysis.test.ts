@@ -10,7 +10,7 @@ import { createKey } from "../../src/accounts/keys.js";
 import { aiDb } from "../../src/ai/tables.js";
 import { CONTRACTS } from "../../src/venue/contracts.js";
 import { storeBackends } from "../support/backends.js";
-import { DAY_MS, openAiWorld, type AiWorld } from "./ai-analysis.support.js";
+import { DAY_MS, openAiWorld, type AiWorld } from "../support/api/ai-analysis.js";
 
 describe.each(storeBackends)("AI analysis states on $kind", (backend) => {
   let t: AiWorld;

@@ -3,7 +3,7 @@
  * one, 403 on the Free plan); /api/v2 reads it from X-API-Key only, /api/public/v1 from X-API-Key or Bearer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { busiestPair, get, openDrilldownWorld, worldFills, type Fixture } from "./drilldowns-support.js";
+import { busiestPair, get, openDrilldownWorld, worldFills, type Fixture } from "../support/api/drilldowns.js";
 
 let f: Fixture;
 let v2: string[];

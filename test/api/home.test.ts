@@ -11,7 +11,7 @@ import {
   openApiPaths,
   openBoardsWorld,
   rows,
-} from "./boards-support.js";
+} from "../support/api/boards.js";
 
 let t: WorldApp;
 const HOUR = 3_600;

@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
 import type { BoardWallet, Trader } from "../../src/analytics/leaderboard.js";
 import type { WorldApp } from "../support/world-app.js";
-import { SMART, expect422, get, isSortedDesc, one, openApiPaths, openBoardsWorld, rows } from "./boards-support.js";
+import {
+  SMART,
+  expect422,
+  get,
+  isSortedDesc,
+  one,
+  openApiPaths,
+  openBoardsWorld,
+  rows,
+} from "../support/api/boards.js";
 
 let t: WorldApp;
 const DAY = 86_400;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFills, type NewFill } from "../../src/store/fills.js";
 import { storeBackends } from "../support/backends.js";
-import { get, openDrilldownWorld, worldFills, type Fixture, type WorldFill } from "./drilldowns-support.js";
+import { get, openDrilldownWorld, worldFills, type Fixture, type WorldFill } from "../support/api/drilldowns.js";
 
 /** The route's order: timestamp desc, then storage (chain) order desc. */
 const newestFirst = (fills: readonly WorldFill[]) => [...fills].sort((a, b) => b.ts - a.ts || b.order - a.order);

@@ -5,7 +5,7 @@ import { findMarket, venueUrl } from "../../src/analytics/market-detail.js";
 import { marketIndex } from "../../src/analytics/market-index.js";
 import { BackgroundWork } from "../../src/platform/background-work.js";
 import type { WorldApp } from "../support/world-app.js";
-import { getJson, isSortedDesc, netPositions, openMarketsWorld, rows } from "./markets-support.js";
+import { getJson, isSortedDesc, netPositions, openMarketsWorld, rows } from "../support/api/markets.js";
 
 let t: WorldApp;
 /** The market with the most whales (both teams when possible), and a market without an event is not in this world. */

@@ -3,7 +3,7 @@ import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
 import type { WorldApp } from "../support/world-app.js";
-import { getJson, isSortedDesc, netPositions, openMarketsWorld, rows } from "./markets-support.js";
+import { getJson, isSortedDesc, netPositions, openMarketsWorld, rows } from "../support/api/markets.js";
 
 let t: WorldApp;
 let premium: string;

@@ -5,7 +5,7 @@ import { hotWindowMinutes } from "../../src/analytics/markets-lists.js";
 import { HOT_CACHE_MS } from "../../src/api/routes/markets.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorldApp } from "../support/world-app.js";
-import { VOLUME_SQL, getJson, isSortedDesc, openMarketsWorld, rows } from "./markets-support.js";
+import { VOLUME_SQL, getJson, isSortedDesc, openMarketsWorld, rows } from "../support/api/markets.js";
 
 let t: WorldApp;
 const DAY = 86_400;

@@ -19,7 +19,7 @@ import {
   storeVenuePositions,
   variantApp,
   type ByTrades,
-} from "./wallet-core-support.js";
+} from "../support/api/wallet-core.js";
 
 let t: WorldApp;
 let premium: string;

@@ -15,7 +15,7 @@ import {
   openWalletWorld,
   request,
   rows,
-} from "./wallet-core-support.js";
+} from "../support/api/wallet-core.js";
 
 let t: WorldApp;
 let premium: string;

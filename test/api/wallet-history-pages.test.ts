@@ -9,7 +9,7 @@ import { insertFills } from "../../src/store/fills.js";
 import { storeBackends } from "../support/backends.js";
 import { AT, expectServed } from "../support/served-numbers.js";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
-import { keys, one, request, rows, storeVenuePositions } from "./wallet-core-support.js";
+import { keys, one, request, rows, storeVenuePositions } from "../support/api/wallet-core.js";
 
 const DAY = 86_400;
 

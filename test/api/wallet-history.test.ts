@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
 import { rebuild } from "../../src/derive/rebuild.js";
 import { insertFills } from "../../src/store/fills.js";
-import { DAY, describeWalletErrors, getJson, sqlRows } from "./wallet-insights.support.js";
+import { DAY, describeWalletErrors, getJson, sqlRows } from "../support/api/wallet-insights.js";
 
 let w: WorldApp;
 const q = sqlRows(() => w);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category } from "../../src/venue/categories.js";
 import { AT, expectServed } from "../support/served-numbers.js";
-import { describeWalletErrors, useInsightsWorld, type Pos } from "./wallet-insights.support.js";
+import { describeWalletErrors, useInsightsWorld, type Pos } from "../support/api/wallet-insights.js";
 
 const f = useInsightsWorld();
 

@@ -6,7 +6,14 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES } from "../../src/venue/categories.js";
 import { AT, expectServed, servedAs } from "../support/served-numbers.js";
-import { DAY, UNKNOWN, close, describeWalletErrors, useInsightsWorld, type Pos } from "./wallet-insights.support.js";
+import {
+  DAY,
+  UNKNOWN,
+  close,
+  describeWalletErrors,
+  useInsightsWorld,
+  type Pos,
+} from "../support/api/wallet-insights.js";
 
 const f = useInsightsWorld();
 

@@ -20,7 +20,7 @@ import {
   type Fixture,
   type WalletMarketPair,
   type WorldFill,
-} from "./drilldowns-support.js";
+} from "../support/api/drilldowns.js";
 
 let f: Fixture;
 let pair: WalletMarketPair;

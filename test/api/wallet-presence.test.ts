@@ -12,7 +12,7 @@ import {
   request,
   variantApp,
   type ByTrades,
-} from "./wallet-core-support.js";
+} from "../support/api/wallet-core.js";
 
 let t: WorldApp;
 let premium: string;

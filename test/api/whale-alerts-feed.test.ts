@@ -14,7 +14,7 @@ import {
   bumpStatsGeneration,
   openWhaleWorld,
   type WhaleWorld,
-} from "./whale-world.support.js";
+} from "../support/api/whale-world.js";
 
 const H = 3_600;
 

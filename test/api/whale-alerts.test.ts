@@ -6,7 +6,7 @@ import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
 import type { WorldApp } from "../support/world-app.js";
-import { SMART, get, marketCategories, openBoardsWorld, rows } from "./boards-support.js";
+import { SMART, get, marketCategories, openBoardsWorld, rows } from "../support/api/boards.js";
 
 let t: WorldApp;
 let headers: Record<string, string>;

@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/index.js";
 import type { Store } from "../../src/store/database.js";
 import { AT, servedAs } from "../support/served-numbers.js";
-import { TWO_STEP_ENV, useTwoStepWorld } from "./two-step-world.support.js";
-import { sqlRows } from "./wallet-insights.support.js";
+import { TWO_STEP_ENV, useTwoStepWorld } from "../support/api/two-step-world.js";
+import { sqlRows } from "../support/api/wallet-insights.js";
 
 const LIMITS = [1, 2, 5, 50];
 

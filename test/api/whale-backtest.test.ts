@@ -7,7 +7,7 @@ import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referencePnl } from "../../src/sim/world/index.js";
 import { queryRows } from "../../src/store/raw-sql.js";
-import { get, openDrilldownWorld, type Fixture, type Reply } from "./drilldowns-support.js";
+import { get, openDrilldownWorld, type Fixture, type Reply } from "../support/api/drilldowns.js";
 
 interface Expected {
   market_id: string;

@@ -9,8 +9,8 @@ import { WhaleBook, type WhaleBookView } from "../../src/analytics/whale-book.js
 import { BackgroundWork } from "../../src/platform/background-work.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import type { TestApp } from "../support/app.js";
-import { useTwoStepWorld } from "./two-step-world.support.js";
-import { sqlRows } from "./wallet-insights.support.js";
+import { useTwoStepWorld } from "../support/api/two-step-world.js";
+import { sqlRows } from "../support/api/wallet-insights.js";
 
 /** What a copy holds, comparable between two loads. */
 const content = (v: WhaleBookView) => ({

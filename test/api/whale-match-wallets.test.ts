@@ -6,7 +6,7 @@
  */
 import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { describe, expect, it } from "vitest";
-import { useInsightsWorld, type Pos } from "./wallet-insights.support.js";
+import { useInsightsWorld, type Pos } from "../support/api/wallet-insights.js";
 
 const f = useInsightsWorld();
 

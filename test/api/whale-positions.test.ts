@@ -17,7 +17,7 @@ import {
   condition,
   openWhaleWorld,
   type WhaleWorld,
-} from "./whale-world.support.js";
+} from "../support/api/whale-world.js";
 
 const PREMIUM_V2 = [
   "/api/v2/whale-alerts",

@@ -1,11 +1,11 @@
 /** Shared by the leaderboard, home and analytics tests: a world with a Smart Money population, SQL, requests. */
 import { expect } from "vitest";
-import { marketCategory } from "../../src/ledger/categories.js";
-import { openWorldApp, type WorldApp } from "../support/world-app.js";
-import { rows } from "./wallet-core-support.js";
+import { marketCategory } from "../../../src/ledger/categories.js";
+import { openWorldApp, type WorldApp } from "../world-app.js";
+import { rows } from "./wallet-core.js";
 
-export { one, rows } from "./wallet-core-support.js";
-export { isSortedDesc } from "./markets-support.js";
+export { one, rows } from "./wallet-core.js";
+export { isSortedDesc } from "./markets.js";
 
 /** Large enough (120 days, 200 markets) that a few dozen wallets are Smart Money with the default thresholds. */
 export function openBoardsWorld(): Promise<WorldApp> {

@@ -1,7 +1,7 @@
 /** Shared by the market endpoint tests: the world (with a Smart Money population), SQL over the store, requests. */
 import { sql } from "kysely";
-import type { WorldApp } from "../support/world-app.js";
-import { openWorldApp } from "../support/world-app.js";
+import type { WorldApp } from "../world-app.js";
+import { openWorldApp } from "../world-app.js";
 
 /**
  * The small test world has too few resolved markets per wallet for the default 10; with 3, about a dozen

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { storeChecksum, type StoreChecksum } from "../src/store/checksum.js";
-import { openStore, type Store, type StoreKind } from "../src/store/database.js";
-import { BACKENDS_ONLY, TEST_DATABASE_URL, createTestDatabase, uniqueName } from "./support/backends.js";
+import { storeChecksum, type StoreChecksum } from "../../src/store/checksum.js";
+import { openStore, type Store, type StoreKind } from "../../src/store/database.js";
+import { BACKENDS_ONLY, TEST_DATABASE_URL, createTestDatabase, uniqueName } from "./backends.js";
 
 export interface ProcessStore {
   readonly kind: StoreKind;

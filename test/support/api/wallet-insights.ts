@@ -4,9 +4,9 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { categoryFromTags, type Category } from "../../src/venue/categories.js";
-import { CONTRACTS } from "../../src/venue/contracts.js";
-import { openWorldApp, type WorldApp } from "../support/world-app.js";
+import { categoryFromTags, type Category } from "../../../src/venue/categories.js";
+import { CONTRACTS } from "../../../src/venue/contracts.js";
+import { openWorldApp, type WorldApp } from "../world-app.js";
 
 export const DAY = 86_400;
 export const UNKNOWN = "0x00000000000000000000000000000000000000aa";

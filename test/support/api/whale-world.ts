@@ -3,9 +3,9 @@
  * wallet_stats, positions, daily position snapshots, fills), so that each test's expected answer can be worked out
  * by hand from the rows it wrote. The app runs over a real store (SQLite, or PostgreSQL with TEST_DATABASE_URL).
  */
-import { createKey } from "../../src/accounts/keys.js";
-import { openTestApp, type TestApp } from "../support/app.js";
-import type { StoreBackend } from "../support/backends.js";
+import { createKey } from "../../../src/accounts/keys.js";
+import { openTestApp, type TestApp } from "../app.js";
+import type { StoreBackend } from "../backends.js";
 
 /** 2026-06-10 12:00:00 UTC. */
 export const NOW = Date.UTC(2026, 5, 10, 12) / 1000;

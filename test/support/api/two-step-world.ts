@@ -4,14 +4,14 @@
  * batch by batch, as an ingest commits them (`deliverRest`). The whale-copy tests read answers before and after.
  */
 import { afterAll, beforeAll } from "vitest";
-import { Deriver } from "../../src/derive/deriver.js";
-import { deriveConfig, loadWorld } from "../../src/derive/testing/stored-world.js";
-import { ManualClock } from "../../src/platform/clock.js";
-import { createLogger } from "../../src/platform/logger.js";
-import { smallWorld } from "../../src/sim/world/testing/worlds.js";
-import type { Store } from "../../src/store/database.js";
-import { openTestApp, type TestApp } from "../support/app.js";
-import { sqliteBackend } from "../support/backends.js";
+import { Deriver } from "../../../src/derive/deriver.js";
+import { deriveConfig, loadWorld } from "../../../src/derive/testing/stored-world.js";
+import { ManualClock } from "../../../src/platform/clock.js";
+import { createLogger } from "../../../src/platform/logger.js";
+import { smallWorld } from "../../../src/sim/world/testing/worlds.js";
+import type { Store } from "../../../src/store/database.js";
+import { openTestApp, type TestApp } from "../app.js";
+import { sqliteBackend } from "../backends.js";
 
 export const TWO_STEP_ENV = {
   SMART_MIN_RESOLVED_MARKETS: "1",

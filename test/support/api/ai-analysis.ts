@@ -2,16 +2,16 @@
  * Helpers of the AI analysis tests: a world app whose model is a loopback chat-completions server, a Premium key,
  * wallets with statistics, GET and POST calls, and a second API "process" (app) over the same store.
  */
-import { createKey } from "../../src/accounts/keys.js";
-import { deterministicReport } from "../../src/ai/deterministic.js";
-import type { AnalysisInputs } from "../../src/ai/inputs.js";
-import { renderReport } from "../../src/ai/sections.js";
-import { buildApp } from "../../src/api/app.js";
-import type { Config } from "../../src/config/index.js";
-import { createLogger } from "../../src/platform/logger.js";
-import { type StoreBackend, memoryPlatform } from "../support/backends.js";
-import { completion, startChatServer, type ChatReply, type ChatServer } from "../support/chat-server.js";
-import { openWorldApp, type WorldApp } from "../support/world-app.js";
+import { createKey } from "../../../src/accounts/keys.js";
+import { deterministicReport } from "../../../src/ai/deterministic.js";
+import type { AnalysisInputs } from "../../../src/ai/inputs.js";
+import { renderReport } from "../../../src/ai/sections.js";
+import { buildApp } from "../../../src/api/app.js";
+import type { Config } from "../../../src/config/index.js";
+import { createLogger } from "../../../src/platform/logger.js";
+import { type StoreBackend, memoryPlatform } from "../backends.js";
+import { completion, startChatServer, type ChatReply, type ChatServer } from "../chat-server.js";
+import { openWorldApp, type WorldApp } from "../world-app.js";
 
 export const DAY_MS = 86_400_000;
 

@@ -1,12 +1,12 @@
 /** Shared by the wallet core tests: the world (ranked with a small population), SQL, requests and Premium keys. */
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
-import { createKey } from "../../src/accounts/keys.js";
-import { buildApp } from "../../src/api/app.js";
-import { loadConfig } from "../../src/config/index.js";
-import { createPlatform, type Platform } from "../../src/platform/index.js";
-import { createLogger } from "../../src/platform/logger.js";
-import { openWorldApp, type WorldApp } from "../support/world-app.js";
+import { createKey } from "../../../src/accounts/keys.js";
+import { buildApp } from "../../../src/api/app.js";
+import { loadConfig } from "../../../src/config/index.js";
+import { createPlatform, type Platform } from "../../../src/platform/index.js";
+import { createLogger } from "../../../src/platform/logger.js";
+import { openWorldApp, type WorldApp } from "../world-app.js";
 
 /**
  * The event-loop delay signal is switched off (a test worker's loop stalls while worlds are built): tests force

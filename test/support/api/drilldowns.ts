@@ -3,10 +3,10 @@
  * world's own fills with their addresses (the expectations are computed from the world, never from the API), and an
  * independent replay of the reference average-cost method in BigInt.
  */
-import { createKey } from "../../src/accounts/keys.js";
-import type { World } from "../../src/sim/world/index.js";
-import type { StoreBackend } from "../support/backends.js";
-import { openWorldApp, type WorldApp } from "../support/world-app.js";
+import { createKey } from "../../../src/accounts/keys.js";
+import type { World } from "../../../src/sim/world/index.js";
+import type { StoreBackend } from "../backends.js";
+import { openWorldApp, type WorldApp } from "../world-app.js";
 
 export interface Fixture {
   w: WorldApp;
