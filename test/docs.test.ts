@@ -3,7 +3,9 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import semver from "semver";
 import { describe, expect, it } from "vitest";
+import { HTTP_STATUS_OF_CODE } from "../src/api/errors.js";
 import { describeSettings } from "../src/config/index.js";
+import { ERROR_CODES, type ErrorCode } from "../src/errors/index.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), "utf8");
@@ -160,5 +162,43 @@ describe("docs", () => {
     );
     expect(thresholds.length).toBeGreaterThan(40);
     for (const s of thresholds) expect(metrics).toContain(`| \`${s.env}\` | \`${s.defaultText}\` |`);
+  });
+});
+
+describe("docs/ERRORS.md", () => {
+  const rows = new Map(
+    read("docs/ERRORS.md")
+      .split("\n")
+      .flatMap((line) => {
+        const cells = /^\| `([A-Z_]+)` \| ([^|]+) \|/.exec(line);
+        return cells ? [[cells[1]!, cells[2]!.trim()] as const] : [];
+      }),
+  );
+
+  it("lists every error code with the status the HTTP layer answers it with, and no code that does not exist", () => {
+    for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
+      const status = code === "HTTP_ERROR" ? "its own" : String(HTTP_STATUS_OF_CODE[code] ?? "—");
+      expect(rows.get(code), `docs/ERRORS.md: ${code}`).toBe(status);
+    }
+    expect([...rows.keys()].sort()).toEqual(Object.keys(ERROR_CODES).sort());
+  });
+
+  it("is the whole tree: every error class of src/ derives from PelagicError (the simulated venue's replies aside)", () => {
+    const sources = (dir: string): string[] =>
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? sources(join(dir, entry.name))
+          : entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")
+            ? [join(dir, entry.name)]
+            : [],
+      );
+    const plain = sources("src")
+      .filter((file) => !file.startsWith(join("src", "sim", "servers")) && file !== join("src", "errors", "index.ts"))
+      .flatMap((file) =>
+        [...read(file).matchAll(/class (\w+) extends (?:Error|TypeError|RangeError)\b/g)].map(
+          (m) => `${file}: ${m[1]}`,
+        ),
+      );
+    expect(plain).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
  * of the whole key is stored; a presented key is found by its lookup id and compared in constant time.
  * Keys are random (about 190 bits of secret), so a fast hash is enough: nothing to brute-force.
  */
+import { PelagicError } from "../errors/index.js";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { createQueryId, type CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { Database, KeyStatus, Plan } from "../store/schema.js";
@@ -67,7 +68,11 @@ export function announcerOn(pubsub: { publish(channel: string, message: string):
 }
 
 /** The change is stored, but the API processes were not told: each keeps its check until KEY_CHECK_CACHE_SECONDS ends. */
-export class KeyChangeNotAnnouncedError extends Error {}
+export class KeyChangeNotAnnouncedError extends PelagicError {
+  constructor(message: string) {
+    super("KEY_CHANGE_NOT_ANNOUNCED", message);
+  }
+}
 
 async function announce(announcer: KeyChangeAnnouncer, change: KeyChange): Promise<void> {
   try {
@@ -108,7 +113,11 @@ export const RATE_LIMIT_RANGE = { min: 1, max: 100_000 } as const;
 const ACCOUNT_NAME_MAX = 64;
 
 /** Why an account request is refused (a bad name, a plan that differs from the account's, an absurd limit). */
-export class AccountError extends Error {}
+export class AccountError extends PelagicError {
+  constructor(message: string) {
+    super("ACCOUNT_INVALID", message);
+  }
+}
 
 /** Account names are 1-64 printable characters: a control character could forge rows in a listing or a log. */
 export function checkAccountName(name: string): string {
@@ -210,7 +219,11 @@ async function findActiveByPrefix(db: Db, prefix: string) {
     .executeTakeFirst();
 }
 
-export class KeyNotFoundError extends Error {}
+export class KeyNotFoundError extends PelagicError {
+  constructor(message: string) {
+    super("KEY_NOT_FOUND", message);
+  }
+}
 
 /** Ends a key (by its prefix) and issues a new one on the same account with the same override. */
 export async function rotateKey(

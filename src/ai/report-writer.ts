@@ -1,4 +1,5 @@
 /** What a report writer is: it gives the sections of one report from its inputs, or throws GenerationError. */
+import { PelagicError } from "../errors/index.js";
 import type { AnalysisInputs } from "./inputs.js";
 import type { ReportSection } from "./sections.js";
 import type { Generator } from "./tables.js";
@@ -14,13 +15,12 @@ export type FailureKind =
   | "aborted"
   | "other";
 
-export class GenerationError extends Error {
+export class GenerationError extends PelagicError {
   constructor(
     readonly kind: FailureKind,
     message: string,
   ) {
-    super(message);
-    this.name = "GenerationError";
+    super("AI_GENERATION_FAILED", message);
   }
 }
 

@@ -4,6 +4,7 @@
  * with an empty one, claiming certain returns or telling the reader to trade (advice.ts), or quoting a figure that
  * is not among the inputs is malformed: the generation fails and is retried, and nothing of it is saved.
  */
+import { PelagicError } from "../errors/index.js";
 import { adviceIn } from "./advice.js";
 import { unsupportedFigures } from "./figures.js";
 import type { AnalysisInputs } from "./inputs.js";
@@ -28,13 +29,12 @@ export interface ReportSection {
 }
 
 /** Why an answer cannot be saved; `kind` is what the queue records (never the answer itself). */
-export class MalformedAnswer extends Error {
+export class MalformedAnswer extends PelagicError {
   constructor(
     readonly kind: "malformed_answer" | "unsupported_figure" | "trading_advice",
     message: string,
   ) {
-    super(message);
-    this.name = "MalformedAnswer";
+    super("AI_ANSWER_MALFORMED", message);
   }
 }
 

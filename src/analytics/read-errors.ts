@@ -1,18 +1,26 @@
 /**
- * Why a read could not answer, in the read side's own terms; the HTTP layer turns each kind into its status
- * (src/api/errors.ts: not_found 404, upstream_unavailable 502, rate_limited 429 with Retry-After, timed_out 503
- * with Retry-After).
+ * Why a read could not answer, in the read side's own terms; the HTTP layer answers each code with its status
+ * (src/api/errors.ts, docs/ERRORS.md: READ_NOT_FOUND 404, READ_UPSTREAM_UNAVAILABLE 502, READ_RATE_LIMITED 429
+ * and READ_TIMED_OUT 503, both with Retry-After).
  */
+import { PelagicError } from "../errors/index.js";
+
 export type ReadErrorKind = "not_found" | "upstream_unavailable" | "rate_limited" | "timed_out";
 
-export class ReadError extends Error {
+const CODE_OF_KIND = {
+  not_found: "READ_NOT_FOUND",
+  upstream_unavailable: "READ_UPSTREAM_UNAVAILABLE",
+  rate_limited: "READ_RATE_LIMITED",
+  timed_out: "READ_TIMED_OUT",
+} as const;
+
+export class ReadError extends PelagicError {
   constructor(
     readonly kind: ReadErrorKind,
     readonly detail: string,
     readonly retryAfterSeconds?: number,
   ) {
-    super(detail);
-    this.name = "ReadError";
+    super(CODE_OF_KIND[kind], detail);
   }
 }
 

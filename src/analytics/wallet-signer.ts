@@ -2,6 +2,7 @@
  * The live part of the `signer` and `union` overview views: the signer's figures read from the venue's Data API
  * and P&L curve, within a bounded time. The default (`proxy`) view never comes here.
  */
+import { PelagicError } from "../errors/index.js";
 import { profitFactor, summarizeVenueClosedPositions, winRate } from "../ledger/index.js";
 import type { WalletStatsTable } from "../store/schema.js";
 import type { ChainClient, DataApiClient, OffsetPaging, PnlClient } from "../venue/index.js";
@@ -17,7 +18,11 @@ export interface LiveVenue {
 }
 
 /** The venue did not answer in time or answered with an error. */
-export class LiveVenueError extends Error {}
+export class LiveVenueError extends PelagicError {
+  constructor(message: string, options?: ErrorOptions) {
+    super("VENUE_LIVE_READ_FAILED", message, options);
+  }
+}
 
 async function collect<T>(paging: OffsetPaging<T>, cap: number): Promise<T[]> {
   const rows: T[] = [];

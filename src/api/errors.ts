@@ -6,15 +6,16 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { ReadError } from "../analytics/read-errors.js";
 import type { Config } from "../config/index.js";
+import { PelagicError, type ErrorCode } from "../errors/index.js";
 
 /** Throw from a handler to answer with a status and a `detail`. */
-export class HttpError extends Error {
+export class HttpError extends PelagicError {
   constructor(
     readonly statusCode: number,
     readonly detail: unknown,
     readonly headers: Record<string, string> = {},
   ) {
-    super(typeof detail === "string" ? detail : `HTTP ${statusCode}`);
+    super("HTTP_ERROR", typeof detail === "string" ? detail : `HTTP ${statusCode}`);
   }
 }
 
@@ -155,19 +156,32 @@ function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
   });
 }
 
-const READ_ERROR_STATUS: Record<ReadError["kind"], number> = {
-  not_found: 404,
-  upstream_unavailable: 502,
-  rate_limited: 429,
-  timed_out: 503,
+const retryAfter = (error: PelagicError): Record<string, string> =>
+  error instanceof ReadError && error.retryAfterSeconds !== undefined
+    ? { "Retry-After": String(error.retryAfterSeconds) }
+    : {};
+
+/**
+ * The answer of each code that can reach a request (docs/ERRORS.md lists them with their status); a PelagicError of
+ * any other code is a fault of ours, a 500. HttpError carries its own.
+ */
+const HTTP_ANSWERS: Partial<Record<ErrorCode, (error: PelagicError) => HttpError>> = {
+  READ_NOT_FOUND: (error) => new HttpError(404, error.message),
+  READ_UPSTREAM_UNAVAILABLE: (error) => new HttpError(502, error.message),
+  READ_RATE_LIMITED: (error) => new HttpError(429, error.message, retryAfter(error)),
+  READ_TIMED_OUT: (error) => new HttpError(503, error.message, retryAfter(error)),
+  WEBHOOK_CITIES_UNKNOWN: (error) => validationError(["body", "cities"], error.message),
+  WEBHOOK_TARGET_REFUSED: (error) => validationError(["body", "url"], `URL refused: ${error.message}`, "url_refused"),
+  WEBHOOK_ENDPOINT_LIMIT: (error) => validationError(["body", "url"], error.message, "too_many_webhooks"),
 };
 
-/** A read side's refusal as the HTTP error it is. */
-function httpErrorOf(error: ReadError): HttpError {
-  const headers: Record<string, string> =
-    error.retryAfterSeconds === undefined ? {} : { "Retry-After": String(error.retryAfterSeconds) };
-  return new HttpError(READ_ERROR_STATUS[error.kind], error.detail, headers);
-}
+/** Each code's HTTP status, for the docs and their test. */
+export const HTTP_STATUS_OF_CODE: Partial<Record<ErrorCode, number>> = Object.fromEntries(
+  Object.entries(HTTP_ANSWERS).map(([code, answer]) => [
+    code,
+    answer(new PelagicError(code as ErrorCode, "")).statusCode,
+  ]),
+);
 
 /**
  * A 422's issues, at most `listed` of them: a last entry counts the rest, at the location of the first left out
@@ -197,8 +211,14 @@ export function registerErrorHandling(
     void reply.code(404).send({ detail: "Not Found" });
   });
 
-  app.setErrorHandler((thrown: FastifyError | HttpError | ReadError, request, reply) => {
-    const error = thrown instanceof ReadError ? httpErrorOf(thrown) : thrown;
+  app.setErrorHandler((thrown: FastifyError | PelagicError, request, reply) => {
+    // A fault of ours (a code with no HTTP answer among them): logged, never shown.
+    const internalError = (error: Error, status = 500) => {
+      request.log.error({ err: error }, "request failed");
+      return reply.code(status).send({ detail: "Internal Server Error" });
+    };
+    const answer = thrown instanceof PelagicError ? HTTP_ANSWERS[thrown.code] : undefined;
+    const error = answer ? answer(thrown as PelagicError) : thrown;
     if (error instanceof HttpError) {
       const body =
         error.statusCode === 422 && Array.isArray(error.detail)
@@ -206,6 +226,7 @@ export function registerErrorHandling(
           : { detail: error.detail };
       return reply.code(error.statusCode).headers(error.headers).send(body);
     }
+    if (error instanceof PelagicError) return internalError(error);
     if (error.validation) {
       const location = LOCATIONS[error.validationContext ?? ""] ?? "query";
       return reply
@@ -223,7 +244,6 @@ export function registerErrorHandling(
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ detail: error.message });
     }
-    request.log.error({ err: error }, "request failed");
-    return reply.code(status >= 500 && status < 600 ? status : 500).send({ detail: "Internal Server Error" });
+    return internalError(error, status >= 500 && status < 600 ? status : 500);
   });
 }

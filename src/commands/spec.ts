@@ -1,4 +1,5 @@
 /** What a `pelagic` command declares: its help (summary, description, flags, examples) and what it runs. */
+import { PelagicError } from "../errors/index.js";
 import { describeSettings, type Config } from "../config/index.js";
 
 export interface FlagSpec {
@@ -30,7 +31,11 @@ export interface CommandSpec {
 }
 
 /** A mistake in how a command was called: exit code 2, with a pointer to the command's help. */
-export class UsageError extends Error {}
+export class UsageError extends PelagicError {
+  constructor(message: string) {
+    super("CLI_USAGE", message);
+  }
+}
 
 /** A setting listed among a command's flags, with the setting's own description and default. */
 export function settingFlag(env: string, value: string): FlagSpec {

@@ -1,3 +1,4 @@
+import { PelagicError } from "../errors/index.js";
 import { isIP } from "node:net";
 
 /**
@@ -5,13 +6,12 @@ import { isIP } from "node:net";
  * a raw string, and a one-line description (used for the README table and for /api/v2/site-stats).
  */
 
-export class ConfigError extends Error {
+export class ConfigError extends PelagicError {
   constructor(
     readonly setting: string,
     message: string,
   ) {
-    super(`invalid setting ${setting}: ${message}`);
-    this.name = "ConfigError";
+    super("CONFIG_INVALID", `invalid setting ${setting}: ${message}`);
   }
 }
 

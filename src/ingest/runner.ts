@@ -4,6 +4,7 @@
  * jitter; nothing a step did is kept unless it committed. Stopping (the signal) ends the loop between steps;
  * an aborted request inside a step ends it too, before that step commits anything.
  */
+import { PelagicError } from "../errors/index.js";
 import type { Clock } from "../platform/clock.js";
 import type { Logger } from "../platform/logger.js";
 import { recordSourceError } from "../store/checkpoints.js";
@@ -30,10 +31,9 @@ export interface RunnerContext {
   readonly random?: () => number;
 }
 
-export class Stopped extends Error {
+export class Stopped extends PelagicError {
   constructor() {
-    super("ingest stopped");
-    this.name = "Stopped";
+    super("INGEST_STOPPED", "ingest stopped");
   }
 }
 

@@ -3,15 +3,15 @@
  * for one transaction); SQLite cannot be interrupted from here (better-sqlite3 runs a statement to its end on the
  * calling thread), so a caller on SQLite keeps each statement small and checks its own deadline between them.
  */
+import { PelagicError } from "../errors/index.js";
 import type { Kysely } from "kysely";
 import type { Store } from "./database.js";
 import type { Database } from "./schema.js";
 
 /** A statement ran past its time-out and was cancelled. */
-export class StatementTimeout extends Error {
+export class StatementTimeout extends PelagicError {
   constructor(readonly timeoutMs: number) {
-    super(`statement ran past its ${timeoutMs} ms time-out`);
-    this.name = "StatementTimeout";
+    super("STORE_STATEMENT_TIMEOUT", `statement ran past its ${timeoutMs} ms time-out`);
   }
 }
 

@@ -3,6 +3,7 @@
  * venue's limits, and retries with exponential backoff and full jitter on 429, 5xx and network errors
  * (honouring Retry-After). Errors name the client and the path, never the base URL (RPC URLs carry keys).
  */
+import { PelagicError } from "../errors/index.js";
 import type { Config } from "../config/index.js";
 import { systemClock, type Clock } from "../platform/clock.js";
 import { Pacer, realSleep, type RateLimit, type Sleep } from "./pacing.js";
@@ -11,7 +12,7 @@ export type QueryValue = string | number | boolean | null | undefined | readonly
 export type Query = Readonly<Record<string, QueryValue>>;
 
 /** A non-retryable answer (e.g. 400, 404, 422), or a retryable one given up on. */
-export class VenueHttpError extends Error {
+export class VenueHttpError extends PelagicError {
   constructor(
     readonly client: string,
     readonly path: string,
@@ -20,13 +21,12 @@ export class VenueHttpError extends Error {
     readonly body: unknown,
     readonly attempts: number,
   ) {
-    super(`${client} ${path}: HTTP ${status}${describeBody(body)}`);
-    this.name = "VenueHttpError";
+    super("VENUE_HTTP_ERROR", `${client} ${path}: HTTP ${status}${describeBody(body)}`);
   }
 }
 
 /** The venue did not answer usefully within the attempt budget: the caller should degrade and try later. */
-export class VenueUnavailableError extends Error {
+export class VenueUnavailableError extends PelagicError {
   constructor(
     readonly client: string,
     readonly path: string,
@@ -42,7 +42,7 @@ export class VenueUnavailableError extends Error {
       : options?.cause
         ? ` (last: ${networkCauseOf(options.cause)})`
         : "";
-    super(`${client} ${path}: unavailable after ${attempts} attempt(s)${last}`, options);
+    super("VENUE_UNAVAILABLE", `${client} ${path}: unavailable after ${attempts} attempt(s)${last}`, options);
     this.name = "VenueUnavailableError";
   }
 }

@@ -16,63 +16,65 @@ export interface Layer {
 
 /** Lowest first: a layer imports only layers listed before it, and never one beside it that it does not name. */
 export const LAYERS: readonly Layer[] = [
-  { name: "config", mayImport: [], what: "settings and thresholds" },
-  { name: "version", mayImport: [], what: "the package's version" },
+  { name: "errors", mayImport: [], pure: true, what: "the error tree: PelagicError and every error code" },
+  { name: "config", mayImport: ["errors"], what: "settings and thresholds" },
+  { name: "version", mayImport: ["errors"], what: "the package's version" },
   {
     name: "platform",
-    mayImport: ["config"],
+    mayImport: ["errors", "config"],
     what: "cache, presence, pub/sub, rate limits, clock, logger: memory or Redis",
   },
   {
     name: "store",
-    mayImport: ["config", "platform"],
+    mayImport: ["errors", "config", "platform"],
     what: "tables, migrations and the SQL plumbing: SQLite or PostgreSQL",
   },
   {
     name: "venue",
-    mayImport: ["config", "platform"],
+    mayImport: ["errors", "config", "platform"],
     what: "the venue's clients and payload shapes, and its vocabulary (units, categories, contracts)",
   },
   {
     name: "ledger",
-    mayImport: ["config", "venue"],
+    mayImport: ["errors", "config", "venue"],
     pure: true,
     what: "positions, P&L and the rule of every metric, on domain records (no I/O)",
   },
-  { name: "accounts", mayImport: ["config", "store"], what: "API keys, plans and their limits" },
+  { name: "accounts", mayImport: ["errors", "config", "store"], what: "API keys, plans and their limits" },
   {
     name: "ingest",
-    mayImport: ["config", "platform", "store", "venue"],
+    mayImport: ["errors", "config", "platform", "store", "venue"],
     what: "the pipelines that copy the venue into the store",
   },
   {
     name: "derive",
-    mayImport: ["config", "platform", "store", "venue", "ledger"],
+    mayImport: ["errors", "config", "platform", "store", "venue", "ledger"],
     what: "runs the ledger over the stored events and writes the derived tables",
   },
   {
     name: "analytics",
-    mayImport: ["config", "platform", "store", "venue", "ledger"],
+    mayImport: ["errors", "config", "platform", "store", "venue", "ledger"],
     what: "read models: what the routes answer, from the stored tables",
   },
   {
     name: "isw",
-    mayImport: ["config", "platform", "store", "venue"],
+    mayImport: ["errors", "config", "platform", "store", "venue"],
     what: "the territory monitor: probes of the war map's layers, geometry, threat levels, events, webhooks",
   },
   {
     name: "ai",
-    mayImport: ["config", "platform", "store", "venue", "ledger", "analytics"],
+    mayImport: ["errors", "config", "platform", "store", "venue", "ledger", "analytics"],
     what: "AI analyses of wallets: the queue, the writers (a model, or rules), the prompt, from the read models' figures",
   },
   {
     name: "live",
-    mayImport: ["config", "platform", "store", "venue", "ingest"],
+    mayImport: ["errors", "config", "platform", "store", "venue", "ingest"],
     what: "the live trade streams: the relay that labels the feed once, the hub that fans it out to subscribers",
   },
   {
     name: "api",
     mayImport: [
+      "errors",
       "config",
       "version",
       "platform",
@@ -89,12 +91,13 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: "sim",
-    mayImport: ["config", "platform", "venue", "ledger"],
+    mayImport: ["errors", "config", "platform", "venue", "ledger"],
     what: "the simulated venue (imported by tests, benches and commands only)",
   },
   {
     name: "runtime",
     mayImport: [
+      "errors",
       "config",
       "version",
       "platform",
@@ -112,6 +115,7 @@ export const LAYERS: readonly Layer[] = [
   {
     name: "commands",
     mayImport: [
+      "errors",
       "config",
       "version",
       "platform",

@@ -2,6 +2,7 @@
  * Webhook registrations, per account (the account of the key that registers, so a rotated key keeps them), and
  * the deliveries each event queues. A registration lists the cities whose events it wants, or `all`.
  */
+import { PelagicError } from "../../errors/index.js";
 import type { EventRow } from "../event-view.js";
 import { webhookPayload } from "../event-view.js";
 import type { IswDb } from "../tables.js";
@@ -10,8 +11,17 @@ import { newWebhookSecret } from "./signing.js";
 
 export type CitySelection = "all" | readonly string[];
 
-export class CitiesProblem extends Error {}
-export class EndpointLimit extends Error {}
+export class CitiesProblem extends PelagicError {
+  constructor(message: string) {
+    super("WEBHOOK_CITIES_UNKNOWN", message);
+  }
+}
+
+export class EndpointLimit extends PelagicError {
+  constructor(message: string) {
+    super("WEBHOOK_ENDPOINT_LIMIT", message);
+  }
+}
 
 /** `all`, or comma-separated city names matched without regard to case; unknown names are a CitiesProblem. */
 export async function parseCities(db: IswDb, text: string | undefined): Promise<CitySelection> {

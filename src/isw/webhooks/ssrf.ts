@@ -8,6 +8,7 @@
  * or resolves to a non-public address, so that a caller cannot learn the service's internal DNS from the refusals
  * (the class of the address is kept on the error for the operator's log).
  */
+import { PelagicError } from "../../errors/index.js";
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupAddress } from "node:dns";
 import { isIP } from "node:net";
@@ -16,14 +17,13 @@ export type Resolver = (hostname: string) => Promise<readonly LookupAddress[]>;
 
 export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
-export class RefusedTarget extends Error {
+export class RefusedTarget extends PelagicError {
   constructor(
     message: string,
     /** What was found behind a host name (unresolved, or the address class): for the operator, never the caller. */
     readonly found?: string,
   ) {
-    super(message);
-    this.name = "RefusedTarget";
+    super("WEBHOOK_TARGET_REFUSED", message);
   }
 }
 

@@ -2,6 +2,7 @@
  * The venue's on-chain events (the venue's Polygon contracts) and their decoding into a typed union, plus the
  * inverse encoding the simulated venue uses to serve real-looking logs. Addresses and hashes come out lower case.
  */
+import { PelagicError } from "../../errors/index.js";
 import {
   decodeEventLog,
   encodeAbiParameters,
@@ -335,13 +336,12 @@ export function adapterTransfersFilter(): { address: Hex[]; topics: [Hex[], Hex[
 }
 
 /** A log whose topic0 is one of the venue's events, from the right contract, that does not decode. */
-export class VenueLogDecodeError extends Error {
+export class VenueLogDecodeError extends PelagicError {
   constructor(
     readonly log: RawLog,
     reason: string,
   ) {
-    super(`undecodable venue log ${log.transactionHash}#${String(log.logIndex)}: ${reason}`);
-    this.name = "VenueLogDecodeError";
+    super("VENUE_LOG_UNDECODABLE", `undecodable venue log ${log.transactionHash}#${String(log.logIndex)}: ${reason}`);
   }
 }
 

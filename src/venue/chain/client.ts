@@ -4,6 +4,7 @@
  * "Log response size exceeded", "block range is too wide", ...), and sizes its ranges to the log limit a
  * refusal names.
  */
+import { PelagicError } from "../../errors/index.js";
 import type { Config } from "../../config/index.js";
 import { configuredHttpClient, type VenueHttpClient, type Verdict, type VenueHttpOptions } from "../http.js";
 import type { RateLimit } from "../pacing.js";
@@ -24,15 +25,15 @@ export function rpcRateShares(requestsPerSecond: number): { readonly logs: numbe
   return { logs: Math.max(1, requestsPerSecond - other), other };
 }
 
-export class JsonRpcError extends Error {
+export class JsonRpcError extends PelagicError {
   constructor(
     readonly method: string,
-    readonly code: number,
+    /** The JSON-RPC error's own code (-32005, ...). */
+    readonly rpcCode: number,
     readonly rpcMessage: string,
     readonly data?: unknown,
   ) {
-    super(`${method}: JSON-RPC error ${code}: ${rpcMessage}`);
-    this.name = "JsonRpcError";
+    super("VENUE_RPC_ERROR", `${method}: JSON-RPC error ${rpcCode}: ${rpcMessage}`);
   }
 }
 

@@ -2,6 +2,7 @@
  * A Shape is a TypeBox schema of one venue payload plus its compiled validator. Schemas allow extra
  * properties (the venue adds fields without notice) but check the type of every field they name.
  */
+import { PelagicError } from "../../errors/index.js";
 import { Type, type Static, type TSchema } from "typebox";
 import { Compile, type Validator } from "typebox/compile";
 
@@ -12,19 +13,19 @@ export interface ShapeIssue {
 }
 
 /** A payload from the venue that does not have the shape the venue documents. */
-export class VenueShapeError extends Error {
+export class VenueShapeError extends PelagicError {
   constructor(
     /** Where the payload came from, e.g. "data-api /trades row 17". */
     readonly source: string,
     readonly issues: readonly ShapeIssue[],
   ) {
     super(
+      "VENUE_SHAPE_UNEXPECTED",
       `${source}: unexpected payload shape: ${issues
         .slice(0, 3)
         .map((i) => `${i.path || "/"} ${i.message}`)
         .join("; ")}`,
     );
-    this.name = "VenueShapeError";
   }
 }
 
