@@ -29,8 +29,13 @@ export async function migrateStore(
   });
   const sqlite = store.sqlite;
   sqlite?.exec("begin immediate");
-  const { error, results } = await migrator.migrateToLatest();
-  if (sqlite?.inTransaction) sqlite.exec(error ? "rollback" : "commit");
+  let outcome: Awaited<ReturnType<typeof migrator.migrateToLatest>> | undefined;
+  try {
+    outcome = await migrator.migrateToLatest();
+  } finally {
+    if (sqlite?.inTransaction) sqlite.exec(outcome && !outcome.error ? "commit" : "rollback");
+  }
+  const { error, results } = outcome;
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName;
     const reason = error instanceof Error ? error.message : String(error);

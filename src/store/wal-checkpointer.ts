@@ -6,18 +6,14 @@
  * makes them wait. The writing connection keeps an auto-checkpoint at a higher mark as a safety net (the worker
  * lags or is gone), so the WAL stays bounded either way.
  *
- * One worker serves every store of a thread, and a store whose WAL has nothing new is looked at less and less
- * often (every BUSY_INTERVAL_MS while it writes, up to IDLE_INTERVAL_MS when it does not): a worker of its own per
- * store cost about 100 ms of processor time to open and 2% of a core while idle, which a process opening many
- * stores (the tests) paid hundreds of times.
+ * One worker serves every store of a thread: a worker of its own per store cost about 100 ms of processor time to
+ * start, which a process opening many stores (the tests) paid hundreds of times.
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
-/** How often a store that is being written is checkpointed; a checkpoint with nothing to copy costs little. */
-const BUSY_INTERVAL_MS = 100;
-/** The longest wait between two looks at a store whose WAL did not grow (each quiet look doubles the wait). */
-const IDLE_INTERVAL_MS = 1_600;
+/** How often each store is checkpointed; a checkpoint with nothing to copy costs little. */
+const CHECKPOINT_INTERVAL_MS = 100;
 
 /** The worker's source, evaluated as a script: it loads the same driver the store uses, by resolved path. */
 const WORKER_SOURCE = `
@@ -28,21 +24,18 @@ const look = (id) => {
   const store = stores.get(id);
   if (!store) return;
   try {
-    const [row] = store.db.pragma("wal_checkpoint(PASSIVE)");
-    const grew = row.log !== store.log;
-    store.log = row.log;
-    store.interval = grew ? workerData.busyMs : Math.min(store.interval * 2, workerData.idleMs);
+    store.db.pragma("wal_checkpoint(PASSIVE)");
   } catch {
     // Looked at again later; the writing connection's own mark bounds the WAL meanwhile.
   }
-  store.timer = setTimeout(look, store.interval, id);
+  store.timer = setTimeout(look, workerData.intervalMs, id);
 };
 parentPort.on("message", (message) => {
   if (message.open !== undefined) {
     try {
       const db = new Database(message.path, { fileMustExist: true });
       db.pragma("synchronous = NORMAL");
-      stores.set(message.open, { db, log: -1, interval: workerData.busyMs, timer: setTimeout(look, workerData.busyMs, message.open) });
+      stores.set(message.open, { db, timer: setTimeout(look, workerData.intervalMs, message.open) });
     } catch {
       // This store's checkpoints are left to its writing connection.
     }
@@ -69,7 +62,7 @@ class CheckpointThread {
     const driver = createRequire(import.meta.url).resolve("better-sqlite3");
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { driver, busyMs: BUSY_INTERVAL_MS, idleMs: IDLE_INTERVAL_MS },
+      workerData: { driver, intervalMs: CHECKPOINT_INTERVAL_MS },
     });
     // It must not keep a process alive that is otherwise done.
     this.worker.unref();
