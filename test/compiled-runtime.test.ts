@@ -4,7 +4,7 @@
  * compiled command answers as the sources do.
  */
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -25,15 +25,18 @@ async function pelagic(args: string[]): Promise<{ stdout: string; runtime: strin
 }
 
 describe("the compiled runtime", () => {
-  it("is built by npm install: every module, the worker threads' entries and the prompts, stamped with the sources it is", () => {
+  it("is built by npm install: the command line and the worker threads' entries, bundled, stamped with the sources it is", () => {
     expect(existsSync(stamp), "dist/ is missing: npm install (or npm run build) builds it").toBe(true);
     for (const path of [
       "dist/commands/index.js",
       "dist/ingest/chain-reader-worker.js",
       "dist/runtime/aggregates-thread.js",
-      "dist/ai/prompts/wallet-analysis.v1.md",
+      "dist/runtime/ingest-thread.js",
     ])
       expect(existsSync(`${root}${path}`), path).toBe(true);
+    // Bundled: a process reads a few dozen files, not the ~2,500 modules of src/ and node_modules.
+    const files = readdirSync(`${root}dist`, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js"));
+    expect(files.length).toBeLessThan(100);
     expect(Number(readFileSync(stamp, "utf8"))).toBeGreaterThan(0);
   });
 
@@ -51,12 +54,13 @@ describe("the compiled runtime", () => {
     expect(stdout).toBe(compiled.stdout);
   }, 60_000);
 
-  it("starts a worker thread from its compiled module, or from the shim that loads its source", () => {
-    expect(workerEntry("file:///p/dist/ingest/chain-reader.js", "chain-reader-worker").href).toBe(
-      "file:///p/dist/ingest/chain-reader-worker.js",
+  it("starts a worker thread from its bundled entry, or from the shim that loads its source", () => {
+    expect(workerEntry("ingest/chain-reader-worker", true).href).toBe(
+      `file://${root}dist/ingest/chain-reader-worker.js`,
     );
-    expect(workerEntry("file:///p/src/ingest/chain-reader.ts", "chain-reader-worker").href).toBe(
-      "file:///p/src/ingest/chain-reader-worker.mjs",
+    expect(workerEntry("ingest/chain-reader-worker", false).href).toBe(
+      `file://${root}src/ingest/chain-reader-worker.mjs`,
     );
+    for (const compiled of [true, false]) expect(existsSync(workerEntry("runtime/ingest-thread", compiled))).toBe(true);
   });
 });

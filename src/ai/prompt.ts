@@ -5,9 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import type { AnalysisInputs } from "./inputs.js";
+import { packagePath } from "../package.js";
 
 export const PROMPT_VERSION = "wallet-analysis.v1";
-const PROMPT_FILE = new URL(`./prompts/${PROMPT_VERSION}.md`, import.meta.url);
+const PROMPT_FILE = packagePath("src", "ai", "prompts", `${PROMPT_VERSION}.md`);
 const PLACEHOLDER = "{{wallet_facts}}";
 
 export interface PromptMessages {

@@ -15,7 +15,7 @@ import { forgetMarketIndex } from "../analytics/market-index.js";
 import type { Config } from "../config/index.js";
 import type { ProxyTrust } from "../config/settings.js";
 import type { Logger } from "../platform/logger.js";
-import { VERSION } from "../version.js";
+import { VERSION } from "../package.js";
 import { appContext, type AppInput } from "./context.js";
 import { registerEtags } from "./etag.js";
 import { registerSyncHeader } from "./sync-header.js";

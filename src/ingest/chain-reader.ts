@@ -60,7 +60,7 @@ type ReadMessage = Exclude<FromReaderWorker, { readonly type: "venue" }>;
 const CHUNKS_AHEAD = 2;
 
 /** The worker's entry: chain-reader-worker compiled, or its shim that loads the TypeScript source. */
-const WORKER_ENTRY = workerEntry(import.meta.url, "chain-reader-worker");
+const WORKER_ENTRY = workerEntry("ingest/chain-reader-worker");
 
 /** Messages of one read, and the pipeline waiting for the next. */
 class Inbox {

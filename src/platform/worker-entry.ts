@@ -1,8 +1,12 @@
 /**
- * The module a worker thread starts from, beside the module that starts it: its compiled JavaScript when the
- * service runs from dist/ (bin/build.js), else the `.mjs` shim that registers the TypeScript loader in the new
- * thread first (tests and a source newer than the build run the sources).
+ * The module a worker thread starts from, named by its path under src/ without extension (`"runtime/ingest-thread"`):
+ * its entry in the compiled bundle when the service runs from dist/ (bin/build.js makes each worker module an entry
+ * there), else the `.mjs` shim beside its source that registers the TypeScript loader in the new thread first (tests,
+ * and a source newer than the build).
  */
-export function workerEntry(from: string, name: string): URL {
-  return new URL(from.endsWith(".ts") ? `./${name}.mjs` : `./${name}.js`, from);
+import { pathToFileURL } from "node:url";
+import { RUNS_COMPILED, packagePath } from "../package.js";
+
+export function workerEntry(module: string, compiled: boolean = RUNS_COMPILED): URL {
+  return pathToFileURL(compiled ? packagePath("dist", `${module}.js`) : packagePath("src", `${module}.mjs`));
 }

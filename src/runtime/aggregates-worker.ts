@@ -23,7 +23,7 @@ export type FromAggregatesThread =
   | { readonly type: "error"; readonly id: number; readonly name: string; readonly message: string };
 
 /** The thread's entry: aggregates-thread compiled, or its shim that loads the TypeScript source. */
-const THREAD_ENTRY = workerEntry(import.meta.url, "aggregates-thread");
+const THREAD_ENTRY = workerEntry("runtime/aggregates-thread");
 /** How long closing waits for the thread to close its store before it is stopped. */
 const CLOSE_WAIT_MS = 2_000;
 

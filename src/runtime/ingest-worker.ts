@@ -29,7 +29,7 @@ export type FromIngestThread =
   | { readonly type: "publish"; readonly channel: string; readonly message: string }
   | { readonly type: "metrics"; readonly id: number; readonly families: ThreadMetrics };
 
-const THREAD_ENTRY = workerEntry(import.meta.url, "ingest-thread");
+const THREAD_ENTRY = workerEntry("runtime/ingest-thread");
 
 export class IngestWorker {
   private readonly pendingMetrics = new Map<number, (families: ThreadMetrics) => void>();

@@ -8,10 +8,10 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { packagePath } from "../package.js";
 
 /** The twelve days of May 2023 kept in the repository (see assets/isw/README.md). */
-export const DEFAULT_ISW_SNAPSHOTS = fileURLToPath(new URL("../../assets/isw/snapshots.ndjson.br", import.meta.url));
+export const DEFAULT_ISW_SNAPSHOTS = packagePath("assets", "isw", "snapshots.ndjson.br");
 
 export interface SnapshotGeometry {
   type: string;

@@ -4,10 +4,10 @@
  * instead of taking turns with the service on one event loop.
  */
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import type { SimVenueUrls } from "./servers/index.js";
+import { packagePath } from "../package.js";
 
-const BIN = fileURLToPath(new URL("../../bin/pelagic.js", import.meta.url));
+const BIN = packagePath("bin", "pelagic.js");
 
 /** `pelagic sim`'s output lines naming each URL, mapped to the venue's URL fields. */
 const URL_SETTINGS: Record<string, keyof SimVenueUrls> = {

@@ -18,10 +18,14 @@ export interface Layer {
 export const LAYERS: readonly Layer[] = [
   { name: "errors", mayImport: [], pure: true, what: "the error tree: PelagicError and every error code" },
   { name: "config", mayImport: ["errors"], what: "settings and thresholds" },
-  { name: "version", mayImport: ["errors"], what: "the package's version" },
+  {
+    name: "package",
+    mayImport: ["errors"],
+    what: "the package itself: its version, its root and the files it ships, from source or from the bundle",
+  },
   {
     name: "platform",
-    mayImport: ["errors", "config"],
+    mayImport: ["errors", "config", "package"],
     what: "cache, presence, pub/sub, rate limits, clock, logger: memory or Redis",
   },
   {
@@ -31,7 +35,7 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: "venue",
-    mayImport: ["errors", "config", "platform"],
+    mayImport: ["errors", "config", "package", "platform"],
     what: "the venue's clients and payload shapes, and its vocabulary (units, categories, contracts)",
   },
   {
@@ -63,7 +67,7 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: "ai",
-    mayImport: ["errors", "config", "platform", "store", "venue", "ledger", "analytics"],
+    mayImport: ["errors", "config", "package", "platform", "store", "venue", "ledger", "analytics"],
     what: "AI analyses of wallets: the queue, the writers (a model, or rules), the prompt, from the read models' figures",
   },
   {
@@ -76,7 +80,7 @@ export const LAYERS: readonly Layer[] = [
     mayImport: [
       "errors",
       "config",
-      "version",
+      "package",
       "platform",
       "store",
       "venue",
@@ -91,7 +95,7 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: "sim",
-    mayImport: ["errors", "config", "platform", "venue", "ledger"],
+    mayImport: ["errors", "config", "package", "platform", "venue", "ledger"],
     what: "the simulated venue (imported by tests, benches and commands only)",
   },
   {
@@ -99,7 +103,7 @@ export const LAYERS: readonly Layer[] = [
     mayImport: [
       "errors",
       "config",
-      "version",
+      "package",
       "platform",
       "store",
       "venue",
@@ -117,7 +121,7 @@ export const LAYERS: readonly Layer[] = [
     mayImport: [
       "errors",
       "config",
-      "version",
+      "package",
       "platform",
       "store",
       "venue",

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { readReadiness, readWaitingWork, type StoreReadiness } from "../../analytics/readiness.js";
-import { VERSION } from "../../version.js";
+import { VERSION } from "../../package.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { isLocalRequest } from "../gate.js";

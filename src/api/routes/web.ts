@@ -8,16 +8,16 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { extname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { acceptsGzip } from "../send-serialized.js";
+import { packagePath } from "../../package.js";
 
 /** The package's own build folder, used when WEB_DIR is empty. */
-export const BUILT_WEB_DIR = fileURLToPath(new URL("../../../web/dist", import.meta.url));
+export const BUILT_WEB_DIR = packagePath("web", "dist");
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",

@@ -8,9 +8,11 @@
  * README is in exactly one table here: real-payloads-corpus.test.ts gathers them all and fails on a file without one.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { expect } from "vitest";
+import { packagePath } from "../../package.js";
 
-export const CORPUS = new URL("../../../test/fixtures/venue-real/", import.meta.url);
+export const CORPUS = pathToFileURL(packagePath("test", "fixtures", "venue-real") + "/");
 export const corpusText = (file: string): string => readFileSync(new URL(file, CORPUS), "utf8");
 /** A fresh parse each time: no test sees what another did to its copy. */
 export const corpusJson = (file: string): unknown => JSON.parse(corpusText(file));
