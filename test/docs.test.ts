@@ -84,6 +84,14 @@ function filesUnder(paths: readonly string[]): string[] {
   return out.sort();
 }
 
+/** Every document: the READMEs of the root and of every folder, DEVELOPERS.md, docs/*.md and bench/HISTORY.md. */
+function everyDoc(): string[] {
+  const folders = ["src", "test", "bench", "bin", "web", "docs"].filter((path) => existsSync(join(root, path)));
+  const files = filesUnder(folders).filter((file) => !file.startsWith("web/dist/"));
+  const docs = files.filter((file) => file.endsWith("README.md") || /^docs\/[^/]+\.md$/.test(file));
+  return [...new Set(["README.md", "DEVELOPERS.md", ...docs, "bench/HISTORY.md"])].sort();
+}
+
 describe("self-contained repository", () => {
   const files = filesUnder(["README.md", "DEVELOPERS.md", "docs", "src", "test", "bench"]);
 
@@ -117,31 +125,54 @@ describe("docs", () => {
   const metrics = read("docs/METRICS.md");
 
   it("links only to headings that exist", () => {
-    const docs = ["README.md", "docs/ARCHITECTURE.md", "docs/METRICS.md", "docs/decisions.md"];
     const broken: string[] = [];
-    for (const doc of docs) {
+    for (const doc of everyDoc()) {
       const text = read(doc);
       for (const [, target, anchor] of text.matchAll(/\]\(([A-Za-z0-9_./-]*?)#([^)\s]+)\)/g)) {
         const file = target === "" ? doc : join(doc, "..", target!).split("\\").join("/");
-        if (!anchorsOf(read(file)).has(anchor!)) broken.push(`${doc}: ${target}#${anchor}`);
+        if (!existsSync(join(root, file)) || !anchorsOf(read(file)).has(anchor!))
+          broken.push(`${doc}: ${target}#${anchor}`);
       }
     }
     expect(broken).toEqual([]);
   });
 
-  it("names only repository files that exist, in the architecture, the metrics and the folders' READMEs", () => {
-    const docs = [
-      "docs/ARCHITECTURE.md",
-      "docs/METRICS.md",
-      ...filesUnder(["src"]).filter((file) => file.endsWith("README.md")),
-    ];
-    const missing = docs.flatMap((doc) =>
-      [...read(doc).matchAll(/`((?:src|test|bench)\/[A-Za-z0-9_./-]+)`/g)]
+  it("names only repository files that exist, in every doc (paths in backticks, and link targets)", () => {
+    const missing = everyDoc().flatMap((doc) => {
+      const text = read(doc);
+      const named = [...text.matchAll(/`((?:src|test|bench|docs|web|bin)\/[A-Za-z0-9_./-]+)`/g)].map((m) => m[1]!);
+      const linked = [...text.matchAll(/\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)]
         .map((m) => m[1]!)
-        .filter((path) => !existsSync(join(root, path)))
-        .map((path) => `${doc}: ${path}`),
-    );
+        .filter((target) => !/^[a-z]+:/.test(target))
+        .map((target) => join(doc, "..", target).split("\\").join("/"));
+      // A folder's README may name its own files from the folder (web/README.md: `src/main.tsx`).
+      const exists = (path: string) =>
+        existsSync(join(root, path)) ||
+        (doc.includes("/") && !doc.startsWith("docs/") && existsSync(join(root, doc, "..", path)));
+      return [...named, ...linked].filter((path) => !exists(path)).map((path) => `${doc}: ${path}`);
+    });
     expect(missing).toEqual([]);
+  });
+
+  it("quotes of docs/decisions.md in code and docs name a heading it has", () => {
+    const headings = new Set(
+      read("docs/decisions.md")
+        .split("\n")
+        .flatMap((line) => {
+          const heading = /^#{1,6} (.+)$/.exec(line);
+          return heading ? [heading[1]!.trim()] : [];
+        }),
+    );
+    const quoting = filesUnder(["src", "test", "bench", "bin", "web/src", "vitest.config.ts", ...everyDoc()]).filter(
+      (file) => /\.(ts|tsx|js|mjs|md)$/.test(file) && file !== "docs/decisions.md",
+    );
+    const unknown = quoting.flatMap((file) =>
+      [...read(file).matchAll(/docs\/decisions\.md(?:,\s*|\s*\(\s*|\s+)"([^"]+)"/g)]
+        .map((m) => m[1]!.replace(/\s+/g, " "))
+        .filter((title) => !headings.has(title))
+        .map((title) => `${file}: "${title}"`),
+    );
+    expect(unknown).toEqual([]);
   });
 
   it("METRICS.md gives every metric threshold with its default", () => {
