@@ -7,7 +7,9 @@ import { teamOf, type OutcomeSide } from "../ledger/index.js";
 import { queryRows } from "../store/raw-sql.js";
 import type { Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
-import { loadMarkets, loadNames, usd } from "./insight-support.js";
+import { loadMarkets } from "./market-facts.js";
+import { loadNames } from "./display-names.js";
+import { fromMicro } from "../venue/units.js";
 import { smartSql } from "./site.js";
 import { inSmartSlices } from "./smart-slices.js";
 
@@ -46,7 +48,7 @@ export async function whaleClusters(
     { condition_id: string; side: OutcomeSide; members: Array<{ wallet: string; usd: number }> }
   >();
   for (const r of rows) {
-    const net = usd(Number(r.yes_cost) - Number(r.no_cost));
+    const net = fromMicro(Number(r.yes_cost) - Number(r.no_cost));
     const side = teamOf(net, minUsd);
     if (side === null) continue;
     const key = `${r.condition_id}:${side}`;

@@ -5,7 +5,8 @@ import { changePct } from "../ledger/index.js";
 import type { Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
 import { categoryVolumes } from "./home.js";
-import { loadMarkets, usd } from "./insight-support.js";
+import { loadMarkets } from "./market-facts.js";
+import { fromMicro } from "../venue/units.js";
 import { smartSql } from "./site.js";
 
 const HOUR = 3_600;
@@ -71,8 +72,8 @@ export async function smartMoneyFlow(store: Store, now: number): Promise<FlowRow
       category: v.category,
       markets: markets.get(v.category)?.size ?? 0,
       whales_now: holders.get(v.category)?.size ?? 0,
-      volume_24h: usd(v.now),
-      volume_prev: usd(v.prev),
+      volume_24h: fromMicro(v.now),
+      volume_prev: fromMicro(v.prev),
       volume_delta_pct: changePct(v.now, v.prev),
       wallets_24h: wallets.get(v.category)?.size ?? 0,
     }))
@@ -124,8 +125,8 @@ export async function whaleVolume24h(store: Store, now: number): Promise<VolumeH
     const r = byHour.get(hour);
     return {
       hour: isoHour(hour),
-      yes_volume: usd(Number(r?.yes ?? 0)),
-      no_volume: usd(Number(r?.no ?? 0)),
+      yes_volume: fromMicro(Number(r?.yes ?? 0)),
+      no_volume: fromMicro(Number(r?.no ?? 0)),
       trades: Number(r?.trades ?? 0),
     };
   });

@@ -2,12 +2,14 @@
  * The home page's figures: the biggest recent smart-whale trades, the hottest active markets with a price
  * sparkline, the week's best smart whales by realized P&L, and the 24 h volume rotation between categories.
  */
-import { changePct, type OutcomeSide } from "../ledger/index.js";
+import { changePct, type OutcomeSide, SECONDS_PER_DAY } from "../ledger/index.js";
 import { inTimeSlices, queryRows } from "../store/raw-sql.js";
 import { CATEGORIES, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
 import { marketSideFills, type Direction, type EntryType } from "../store/schema.js";
-import { loadMarkets, loadNames, outcomeSide, SECONDS_PER_DAY, usd } from "./insight-support.js";
+import { loadMarkets, outcomeSide } from "./market-facts.js";
+import { loadNames } from "./display-names.js";
+import { fromMicro } from "../venue/units.js";
 import { smartSql } from "./site.js";
 import { inSmartSlices } from "./smart-slices.js";
 
@@ -78,7 +80,7 @@ export async function whaleMoves(store: Store, now: number, minUsd: number, hour
       outcome: outcomeSide(r.outcome_index),
       side: r.side,
       price: r.price,
-      usd: usd(r.usd),
+      usd: fromMicro(r.usd),
       ts: r.ts,
       tx_hash: r.tx_hash,
       entry_type: r.entry_type,
@@ -214,7 +216,7 @@ export async function topWhales(store: Store, now: number, days: number): Promis
   return rows.map((r) => ({
     wallet: r.wallet,
     name: names.get(r.wallet) ?? null,
-    realized_pnl_7d: usd(Number(r.pnl)),
+    realized_pnl_7d: fromMicro(Number(r.pnl)),
     closed_positions_7d: Number(r.closed),
     total_pnl: r.total_pnl,
     win_rate: r.win_rate,
@@ -325,9 +327,9 @@ export async function categoryRotation(store: Store, now: number): Promise<Categ
   return [...byCategory.values()]
     .map((v) => ({
       category: v.category,
-      volume_24h: usd(v.now),
-      volume_prev_24h: usd(v.prev),
-      delta_usd: usd(v.now - v.prev),
+      volume_24h: fromMicro(v.now),
+      volume_prev_24h: fromMicro(v.prev),
+      delta_usd: fromMicro(v.now - v.prev),
       delta_pct: changePct(v.now, v.prev),
       share_pct: total > 0 ? (100 * v.now) / total : 0,
     }))

@@ -5,11 +5,11 @@
  * statistics; every leaderboard request then filters and pages it in memory, so a request never touches the store.
  */
 import type { Config } from "../config/index.js";
-import { makerShare, returnOnVolumePct, roleProfile, type RoleProfile } from "../ledger/index.js";
+import { makerShare, returnOnVolumePct, roleProfile, type RoleProfile, SECONDS_PER_DAY } from "../ledger/index.js";
 import { inSlices, keysetPages, queryRows } from "../store/raw-sql.js";
 import { parseCategory, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
-import { parseCategoryShares, rankedCategories, SECONDS_PER_DAY } from "./insight-support.js";
+import { parseCategoryShares, rankedCategories } from "./category-shares.js";
 
 export interface BoardWallet {
   wallet: string;

@@ -19,7 +19,7 @@ import type { Store } from "../store/database.js";
 import { WHALE_SIZE_USD, whaleSizeMakerFills, type Database, type Direction, type EntryType } from "../store/schema.js";
 import { StatementTimeout, withStatementTimeout } from "../store/statement-timeout.js";
 import { fromMicro, MICRO } from "../venue/units.js";
-import { outcomeSide } from "./insight-support.js";
+import { outcomeSide } from "./market-facts.js";
 import { keysetBefore, type KeysetBound } from "./keyset.js";
 import { ReadError } from "./read-errors.js";
 import { nextCursor } from "./wallet-market.js";

@@ -3,7 +3,8 @@
  * TOP_MOVERS_DAYS, from the daily P&L points, with the daily curve as a sparkline.
  */
 import type { Store } from "../store/database.js";
-import { loadNames, SECONDS_PER_DAY } from "./insight-support.js";
+import { loadNames } from "./display-names.js";
+import { SECONDS_PER_DAY } from "../ledger/index.js";
 import { settledPnlAt } from "./leaderboard.js";
 import { keysetPages } from "../store/raw-sql.js";
 

@@ -8,7 +8,8 @@
 import type { Config } from "../config/index.js";
 import type { Store } from "../store/database.js";
 import { CATEGORIES, type Category } from "../venue/categories.js";
-import { loadNames, parseCategoryShares, rankedCategories } from "./insight-support.js";
+import { loadNames } from "./display-names.js";
+import { parseCategoryShares, rankedCategories } from "./category-shares.js";
 
 /** Wallets an answer lists at most. */
 export const SIMILAR_TRADERS = 4;

@@ -8,7 +8,9 @@ import { firstRow, queryRows } from "../store/raw-sql.js";
 import { walletFillTotals } from "../store/wallet-daily-fills.js";
 import { readWalletLastMoves } from "../store/wallet-last-moves.js";
 import type { EntryType, WalletLastMovesTable } from "../store/schema.js";
-import { SECONDS_PER_DAY, loadMarkets, outcomeSide, usd } from "./insight-support.js";
+import { SECONDS_PER_DAY } from "../ledger/index.js";
+import { loadMarkets, outcomeSide } from "./market-facts.js";
+import { fromMicro } from "../venue/units.js";
 
 export const PNL_PERIODS = ["1D", "1W", "1M", "ALL"] as const;
 export type PnlPeriod = (typeof PNL_PERIODS)[number];
@@ -72,7 +74,7 @@ export async function pnlHistoryChain(store: Store, wallet: string) {
     .sort((a, b) => a[0] - b[0])
     .map(([day, micro]) => {
       cumulative += micro;
-      return { t: day * SECONDS_PER_DAY, p: usd(cumulative) };
+      return { t: day * SECONDS_PER_DAY, p: fromMicro(cumulative) };
     });
   return { address: wallet, period: "ALL" as const, source: "chain" as const, points };
 }
@@ -94,15 +96,15 @@ type MoveFill = Pick<WalletLastMovesTable, "side" | "outcome_index" | "entry_typ
  */
 export function labelMove(fill: MoveFill): MoveLabel {
   const outcome = outcomeSide(fill.outcome_index);
-  if (fill.side === "BUY") return { action_label: `Bought ${outcome}`, side_label: outcome, usd: usd(fill.usd) };
+  if (fill.side === "BUY") return { action_label: `Bought ${outcome}`, side_label: outcome, usd: fromMicro(fill.usd) };
   if (fill.entry_type === "MINT") {
     const other = outcomeSide(1 - fill.outcome_index);
-    return { action_label: `Bought ${other}`, side_label: other, usd: usd(fill.size) * (1 - fill.price) };
+    return { action_label: `Bought ${other}`, side_label: other, usd: fromMicro(fill.size) * (1 - fill.price) };
   }
   return {
     action_label: fill.entry_type === "MERGE" ? `Merged ${outcome}` : `Sold ${outcome}`,
     side_label: outcome,
-    usd: usd(fill.usd),
+    usd: fromMicro(fill.usd),
   };
 }
 
@@ -182,7 +184,7 @@ export async function changesSince(store: Store, wallet: string, since: number, 
     since,
     effective_since: effective,
     trades_count: totals?.fills ?? 0,
-    volume_usd: usd(totals?.usd ?? 0),
+    volume_usd: fromMicro(totals?.usd ?? 0),
     pnl_delta: delta,
     last_move: last
       ? {

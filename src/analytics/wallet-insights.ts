@@ -11,18 +11,14 @@ import {
   profitableDays,
   profitableStreak,
   winRateOrNull,
+  SECONDS_PER_DAY,
+  isoDay,
 } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import { CATEGORIES, type Category } from "../venue/categories.js";
-import {
-  SECONDS_PER_DAY,
-  isoDay,
-  loadMarkets,
-  outcomeSide,
-  parseCategoryShares,
-  usd,
-  type MarketInfo,
-} from "./insight-support.js";
+import { loadMarkets, outcomeSide, type MarketInfo } from "./market-facts.js";
+import { parseCategoryShares } from "./category-shares.js";
+import { fromMicro } from "../venue/units.js";
 
 export interface PositionFacts {
   condition_id: string;
@@ -59,7 +55,7 @@ export async function loadPositions(store: Store, wallet: string): Promise<Posit
     outcome_index: r.outcome_index,
     avg_price: r.avg_price,
     total_bought: r.total_bought,
-    pnl: usd(r.realized_pnl - r.fees),
+    pnl: fromMicro(r.realized_pnl - r.fees),
     first_ts: r.first_ts,
     last_ts: r.last_ts,
     closed_ts: r.closed_ts,
@@ -76,7 +72,7 @@ export function closedPositionItem(p: PositionFacts, market: MarketInfo | undefi
     category: market?.category ?? null,
     outcome: outcomeSide(p.outcome_index),
     avg_price: p.avg_price,
-    shares_bought: usd(p.total_bought),
+    shares_bought: fromMicro(p.total_bought),
     pnl: p.pnl,
     first_ts: p.first_ts,
     closed_ts: p.closed_ts,

@@ -8,7 +8,7 @@ import type { Store } from "../store/database.js";
 import { queryRows } from "../store/raw-sql.js";
 import type { Direction, EntryType, FillsTable } from "../store/schema.js";
 import { fromMicro } from "../venue/units.js";
-import { outcomeSide } from "./insight-support.js";
+import { outcomeSide } from "./market-facts.js";
 import { keysetBeforeText, type Keyset } from "./keyset.js";
 
 export interface MarketTradesQuery {

@@ -9,7 +9,7 @@ import type { Database, WalletStatsTable, WalletsTable } from "../store/schema.j
 import { firstRow } from "../store/raw-sql.js";
 import { storeLower } from "../store/wallet-names.js";
 import { CATEGORIES } from "../venue/categories.js";
-import { parseCategoryShares } from "./insight-support.js";
+import { parseCategoryShares } from "./category-shares.js";
 
 /** Which figures an overview shows: the proxy's stored ones, the signer's (live), or both merged. */
 export type WalletView = "proxy" | "signer" | "union";

@@ -4,7 +4,8 @@
  */
 import { changePct } from "../ledger/index.js";
 import type { Category } from "../venue/categories.js";
-import { outcomeSide, usd } from "./insight-support.js";
+import { outcomeSide } from "./market-facts.js";
+import { fromMicro } from "../venue/units.js";
 import { alertItem, microFloor } from "./whale-alerts.js";
 import { firstAfter, type WhaleFill } from "./whale-fill-window.js";
 import type { WhaleReads } from "./whale-reads.js";
@@ -64,11 +65,11 @@ export async function whaleAlertsSummary(reads: WhaleReads, minutes: number, min
     total_alerts: current.alerts,
     previous_alerts: previous.alerts,
     alerts_delta_pct: changePct(current.alerts, previous.alerts),
-    total_volume: usd(current.volume),
-    previous_volume: usd(previous.volume),
+    total_volume: fromMicro(current.volume),
+    previous_volume: fromMicro(previous.volume),
     biggest_single: biggest
       ? {
-          usd_amount: usd(biggest.usd),
+          usd_amount: fromMicro(biggest.usd),
           question: market?.question ?? null,
           market_id: market?.id ?? null,
           condition_id: biggest.condition_id,
@@ -82,7 +83,12 @@ export async function whaleAlertsSummary(reads: WhaleReads, minutes: number, min
         }
       : null,
     most_active_whale: active
-      ? { name: nameOf(active[0]), trades: active[1].alerts, wallet: active[0], volume_usd: usd(active[1].volume) }
+      ? {
+          name: nameOf(active[0]),
+          trades: active[1].alerts,
+          wallet: active[0],
+          volume_usd: fromMicro(active[1].volume),
+        }
       : null,
     min_usd: minUsd,
     as_of: view.asOf,

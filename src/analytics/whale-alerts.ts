@@ -8,7 +8,9 @@ import { placeholders, queryRows } from "../store/raw-sql.js";
 import type { Store } from "../store/database.js";
 import { STATS_GENERATION } from "../store/derive-state.js";
 import type { IndexedMarket, MarketIndex } from "./market-index.js";
-import { loadNames, outcomeSide, usd } from "./insight-support.js";
+import { loadNames } from "./display-names.js";
+import { outcomeSide } from "./market-facts.js";
+import { fromMicro } from "../venue/units.js";
 import { FILL_COLUMNS, firstAfter, numeric, type WhaleFill, type WindowView } from "./whale-fill-window.js";
 import type { WhaleReads } from "./whale-reads.js";
 import { keysetBeforeText } from "./keyset.js";
@@ -54,8 +56,8 @@ export function alertItem(f: WhaleFill, who: Trader, market: IndexedMarket | und
     side: outcomeSide(f.outcome_index),
     direction: f.side,
     price: f.price,
-    usd_amount: usd(f.usd),
-    token_amount: usd(f.size),
+    usd_amount: fromMicro(f.usd),
+    token_amount: fromMicro(f.size),
     entry_type: f.entry_type,
     wallet_role: f.role,
     tx_hash: f.tx_hash,

@@ -10,7 +10,7 @@ import type { Store } from "../store/database.js";
 import type { Resolution } from "../store/schema.js";
 import { CATEGORY_LABELS } from "../venue/categories.js";
 import { fromMicro } from "../venue/units.js";
-import { loadMarkets, outcomeSide, type MarketInfo } from "./insight-support.js";
+import { loadMarkets, outcomeSide, type MarketInfo } from "./market-facts.js";
 import { payoutOf } from "./wallet-positions.js";
 
 export interface BacktestQuery {

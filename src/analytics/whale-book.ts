@@ -18,7 +18,8 @@ import { STATS_GENERATION, readDeriveState } from "../store/derive-state.js";
 import type { PositionsTable } from "../store/schema.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import { KeptCopy } from "./kept-copy.js";
-import { loadAllMarkets, outcomeSide, usd, type MarketInfo } from "./insight-support.js";
+import { loadAllMarkets, outcomeSide, type MarketInfo } from "./market-facts.js";
+import { fromMicro } from "../venue/units.js";
 import { marketFactsFingerprint } from "./market-index.js";
 import { statsRowStamp } from "./wallet-stamps.js";
 import { rankGroups, type WhaleGroup } from "./whale-groups.js";
@@ -149,7 +150,7 @@ function whalePositions(rows: readonly PositionRow[], conditionIds: Map<string, 
       outcomeIndex: Number(r.outcome_index),
       shares,
       avgPrice: Number(r.avg_price),
-      netUsd: usd(Number(r.realized_pnl) - Number(r.fees)),
+      netUsd: fromMicro(Number(r.realized_pnl) - Number(r.fees)),
       bought: Number(r.total_bought) > 0,
       held: r.status === "open" && shares > 0,
     };
@@ -286,7 +287,7 @@ async function buildBook(
       if (p.bought) push(boughtByPair, key, whale);
       if (p.bought && market?.resolution === outcomeSide(p.outcomeIndex)) push(won, key, member(p.netUsd));
       if (p.held && market !== undefined && !market.closed && market.resolution === null)
-        push(active, key, member(usd(p.shares) * p.avgPrice));
+        push(active, key, member(fromMicro(p.shares) * p.avgPrice));
     }
   }
   await yieldToLoop();

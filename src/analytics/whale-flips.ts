@@ -5,9 +5,8 @@
  * one taken at or before `days` before today (UTC), so never today's; "now" is the copy of the whales' open
  * positions (smart-holdings.ts). The routes keep each answer for the clock hour.
  */
-import { SECONDS_PER_DAY, whaleFlip } from "../ledger/index.js";
+import { SECONDS_PER_DAY, whaleFlip, isoDay } from "../ledger/index.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
-import { isoDay } from "./insight-support.js";
 import type { WhaleReads } from "./whale-reads.js";
 
 export interface FlipRules {

@@ -6,18 +6,11 @@ import { majoritySide, teamOf, yesPct, type OutcomeSide } from "../ledger/index.
 import type { Config } from "../config/index.js";
 import { CATEGORIES, type Category } from "../venue/categories.js";
 import type { Store } from "../store/database.js";
-import { firstRow } from "../store/raw-sql.js";
-import {
-  chunks,
-  loadActiveMarkets,
-  loadMarkets,
-  loadNames,
-  marketRef,
-  outcomeSide,
-  parseCategoryShares,
-  rankedCategories,
-  usd,
-} from "./insight-support.js";
+import { firstRow, chunks } from "../store/raw-sql.js";
+import { loadActiveMarkets, loadMarkets, marketRef, outcomeSide } from "./market-facts.js";
+import { loadNames } from "./display-names.js";
+import { parseCategoryShares, rankedCategories } from "./category-shares.js";
+import { fromMicro } from "../venue/units.js";
 import { pairKey, type BookWhale, type WhaleBookView } from "./whale-book.js";
 import { topMatchedGroups, type MatchedGroup, type WalkCost } from "./whale-groups.js";
 
@@ -215,7 +208,7 @@ export async function walletAlignment(store: Store, wallet: string, config: Conf
   ]);
   const net = new Map<string, number>();
   for (const p of open) {
-    const cost = usd(p.shares) * p.avg_price;
+    const cost = fromMicro(p.shares) * p.avg_price;
     net.set(p.condition_id, (net.get(p.condition_id) ?? 0) + (p.outcome_index === 0 ? cost : -cost));
   }
   const held = [...net.entries()].filter(([, n]) => n !== 0);

@@ -1,30 +1,18 @@
 /**
- * Lookups shared by the wallet insight, history and whale-match analytics: which wallet a request is about,
- * market facts (question, contract category, resolution) and display names, all by indexed reads.
+ * Market facts (question, contract category, prices, resolution) by condition id, as the wallet, whale and window
+ * read models attach them to their rows, all by indexed reads; and the outcome side of a stored outcome index.
  */
-import { SECONDS_PER_DAY, marketCategory, type OutcomeSide } from "../ledger/index.js";
+import { marketCategory, type OutcomeSide } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import { parseEventTags } from "../store/markets.js";
 import { inSlices } from "../store/raw-sql.js";
 import type { Resolution } from "../store/schema.js";
-import { CATEGORIES, type Category } from "../venue/categories.js";
-import { fromMicro } from "../venue/units.js";
-
-export { SECONDS_PER_DAY };
-
-/** USD from the store's integer micro-units. */
-export const usd = fromMicro;
+import type { Category } from "../venue/categories.js";
 
 export const outcomeSide = (outcomeIndex: number): OutcomeSide => (outcomeIndex === 0 ? "YES" : "NO");
 
 /** A row-count safe size for `in (...)` lists on both dialects. */
 const CHUNK = 500;
-
-export function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 export interface MarketInfo {
   market_id: string;
@@ -110,40 +98,3 @@ export async function loadActiveMarkets(store: Store, now: number): Promise<Mark
 export function marketRef(conditionId: string, market: MarketInfo | undefined) {
   return { condition_id: conditionId, market_id: market?.market_id ?? null, question: market?.question ?? null };
 }
-
-/** Display name per address: the profile name, else the pseudonym, else null. */
-export async function loadNames(store: Store, addresses: Iterable<string>): Promise<Map<string, string | null>> {
-  const out = new Map<string, string | null>();
-  for (const part of chunks([...new Set(addresses)])) {
-    const rows = await store.db
-      .selectFrom("wallets")
-      .select(["address", "name", "pseudonym"])
-      .where("address", "in", part)
-      .execute();
-    for (const row of rows) out.set(row.address, row.name || row.pseudonym || null);
-  }
-  return out;
-}
-
-/** wallet_stats.categories (JSON percent shares) as a complete record; zeros when absent or unreadable. */
-export function parseCategoryShares(json: string | null | undefined): Record<Category, number> {
-  const shares = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>;
-  if (!json) return shares;
-  try {
-    const parsed = JSON.parse(json) as Record<string, unknown>;
-    for (const c of CATEGORIES) if (typeof parsed[c] === "number") shares[c] = parsed[c] as number;
-  } catch {
-    // unreadable: all zeros
-  }
-  return shares;
-}
-
-/** The wallet's categories by share, largest first (ties by the fixed category order); zero shares left out. */
-export function rankedCategories(shares: Record<Category, number>): Array<{ category: Category; share_pct: number }> {
-  return CATEGORIES.map((category) => ({ category, share_pct: shares[category] }))
-    .filter((c) => c.share_pct > 0)
-    .sort((a, b) => b.share_pct - a.share_pct);
-}
-
-/** UTC calendar date of a unix-seconds day number. */
-export const isoDay = (day: number): string => new Date(day * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10);
