@@ -8,9 +8,9 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BoardTable } from "../src/analytics/board-table.js";
+import { BoardTable } from "../src/analytics/boards/board-table.js";
 import { BoardAnswers } from "../src/api/board-answers.js";
-import type { BoardQuery } from "../src/analytics/leaderboard.js";
+import type { BoardQuery } from "../src/analytics/boards/leaderboard.js";
 import { LocalBodyCache } from "../src/api/body-cache.js";
 import { loadConfig } from "../src/config/index.js";
 import { MemoryCacheBackend } from "../src/platform/cache.js";

@@ -11,7 +11,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
-import { forgetMarketIndex } from "../analytics/market-index.js";
+import { forgetMarketIndex } from "../analytics/markets/market-index.js";
 import type { Config } from "../config/index.js";
 import type { ProxyTrust } from "../config/settings.js";
 import type { Logger } from "../platform/logger.js";

@@ -1,10 +1,10 @@
 /**
  * The leaderboards' answers kept serialized: a query's answer depends on nothing but the table it was read from
- * (src/analytics/board-table.ts), so each distinct query is serialized once per table generation and kept until
+ * (src/analytics/boards/board-table.ts), so each distinct query is serialized once per table generation and kept until
  * the table is reloaded, bounded by LEADERBOARD_CACHED_PAGES and LEADERBOARD_CACHED_MB (the oldest go first).
  */
-import type { BoardTable } from "../analytics/board-table.js";
-import type { BoardQuery } from "../analytics/leaderboard.js";
+import type { BoardTable } from "../analytics/boards/board-table.js";
+import type { BoardQuery } from "../analytics/boards/leaderboard.js";
 import type { Config } from "../config/index.js";
 import { BoundedMap, mebibytes } from "../platform/bounded-map.js";
 import { SerializedBody } from "./body-cache.js";

@@ -1,9 +1,9 @@
 /** What every route plugin receives: the process's configuration, store and platform, and the store's readiness. */
 import type { ThreadMetrics } from "../platform/metrics.js";
-import { Readiness } from "../analytics/readiness.js";
-import { WalletReads } from "../analytics/wallet-reads.js";
-import { type AggregateComputer, InThreadAggregates } from "../analytics/window-aggregates.js";
-import { WhaleReads } from "../analytics/whale-reads.js";
+import { Readiness } from "../analytics/reads/readiness.js";
+import { WalletReads } from "../analytics/wallet/wallet-reads.js";
+import { type AggregateComputer, InThreadAggregates } from "../analytics/windows/window-aggregates.js";
+import { WhaleReads } from "../analytics/whales/whale-reads.js";
 import type { Config } from "../config/index.js";
 import type { LiveDeps } from "../live/index.js";
 import { BackgroundWork } from "../platform/background-work.js";

@@ -1,6 +1,6 @@
 /**
  * Per-wallet and per-market answers kept serialized in this process (WALLET_INSIGHTS_CACHED_MB), each under the
- * stamp of what it was computed from (src/analytics/wallet-stamps.ts): a request reads the stamp (one indexed row)
+ * stamp of what it was computed from (src/analytics/wallet/wallet-stamps.ts): a request reads the stamp (one indexed row)
  * and sends the kept bytes while it is unchanged, so the ingest's next write for the wallet or market is what
  * retires an answer. Kept at most WALLET_OVERVIEW_CACHE_SECONDS, as the overview.
  */

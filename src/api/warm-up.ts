@@ -12,7 +12,7 @@ import {
   type AggregateName,
   type AggregateValue,
   WINDOW_AGGREGATES,
-} from "../analytics/window-aggregates.js";
+} from "../analytics/windows/window-aggregates.js";
 import { cachedAsOf } from "../analytics/window-cache.js";
 import type { BackgroundWork } from "../platform/background-work.js";
 import type { Platform } from "../platform/index.js";
@@ -61,7 +61,7 @@ export class WarmUps {
     return get;
   }
 
-  /** A window aggregate of src/analytics/window-aggregates.ts, computed where the app computes them, as `windowed`. */
+  /** A window aggregate of src/analytics/windows/window-aggregates.ts, computed where the app computes them, as `windowed`. */
   aggregate<N extends AggregateName>(name: N): () => Promise<AggregateValue<N>> {
     return this.windowed(name, WINDOW_AGGREGATES[name].windowSeconds, (now) => this.aggregates.compute(name, now));
   }

@@ -1,7 +1,7 @@
 /** /api/v2/markets/search, /hot, /category-stats, /resolved over the simulated world. */
 import { gunzipSync } from "node:zlib";
 import { AT, servedAs } from "../support/served-numbers.js";
-import { hotWindowMinutes } from "../../src/analytics/markets-lists.js";
+import { hotWindowMinutes } from "../../src/analytics/markets/markets-lists.js";
 import { HOT_CACHE_MS } from "../../src/api/routes/markets.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorldApp } from "../support/world-app.js";

@@ -1,7 +1,7 @@
 /** Free aggregate analytics: /api/analytics/{smart-money-flow, whale-clusters, top-movers, whale-volume-24h}. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { CLUSTERS_MAX, MOVERS_MAX, WINDOW_AGGREGATES } from "../../analytics/window-aggregates.js";
+import { CLUSTERS_MAX, MOVERS_MAX, WINDOW_AGGREGATES } from "../../analytics/windows/window-aggregates.js";
 import { CATEGORIES } from "../../venue/categories.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";

@@ -1,7 +1,7 @@
 /** GET /api/v1/health: liveness, store and platform kinds, per-source ingest lag, and readiness. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { readReadiness, readWaitingWork, type StoreReadiness } from "../../analytics/readiness.js";
+import { readReadiness, readWaitingWork, type StoreReadiness } from "../../analytics/reads/readiness.js";
 import { VERSION } from "../../version.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";

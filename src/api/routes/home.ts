@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { Nullable } from "../nullable.js";
-import { HOT_MARKETS, TOP_WHALES, WHALE_MOVES } from "../../analytics/home.js";
+import { HOT_MARKETS, TOP_WHALES, WHALE_MOVES } from "../../analytics/windows/home.js";
 import { CATEGORIES } from "../../venue/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";

@@ -1,7 +1,7 @@
 /** /api/v2/market/{market_id}[/trades|/lookup|/breakdown] and /api/v2/pm/{market_id}: one market, public reads. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { marketHolders } from "../../analytics/market-consensus.js";
+import { marketHolders } from "../../analytics/markets/market-consensus.js";
 import {
   dailyPriceHistory,
   settlementBreakdown,
@@ -9,14 +9,14 @@ import {
   lookupRecord,
   recentWhaleTrades,
   venueUrl,
-} from "../../analytics/market-detail.js";
-import { marketRow } from "../../analytics/markets-search.js";
+} from "../../analytics/markets/market-detail.js";
+import { marketRow } from "../../analytics/markets/markets-search.js";
 import { LocalBodyCache } from "../body-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
-import { marketTradesStamp } from "../../analytics/wallet-stamps.js";
+import { marketTradesStamp } from "../../analytics/wallet/wallet-stamps.js";
 import { Nullable } from "../nullable.js";
 import { sendSerialized } from "../send-serialized.js";
 import { Limit } from "../params.js";

@@ -3,8 +3,8 @@ import { CATEGORY_CODES_TEXT } from "../../venue/categories.js";
 import { Type } from "typebox";
 import { Nullable } from "../nullable.js";
 import type { AppContext } from "../context.js";
-import { marketIndex } from "../../analytics/market-index.js";
-import { findMarket } from "../../analytics/market-detail.js";
+import { marketIndex } from "../../analytics/markets/market-index.js";
+import { findMarket } from "../../analytics/markets/market-detail.js";
 import { notFound } from "../errors.js";
 
 export const MarketRowSchema = Type.Object({

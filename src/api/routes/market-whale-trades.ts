@@ -5,8 +5,8 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type, type TInteger, type TNumber } from "typebox";
-import { marketWhaleTrades } from "../../analytics/market-whale-trades.js";
-import { SmartList } from "../../analytics/smart-list.js";
+import { marketWhaleTrades } from "../../analytics/markets/market-whale-trades.js";
+import { SmartList } from "../../analytics/whales/smart-list.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { LocalBodyCache } from "../body-cache.js";
 import { sendSerialized } from "../send-serialized.js";

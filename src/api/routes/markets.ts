@@ -6,8 +6,8 @@ import {
   hotMarketsByWhaleTrades,
   hotWindowMinutes,
   resolvedMarkets,
-} from "../../analytics/markets-lists.js";
-import { searchMarkets, type SearchFilters } from "../../analytics/markets-search.js";
+} from "../../analytics/markets/markets-lists.js";
+import { searchMarkets, type SearchFilters } from "../../analytics/markets/markets-search.js";
 import { LocalBodyCache } from "../body-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";

@@ -2,8 +2,8 @@
 import { CATEGORY_CODES_TEXT } from "../../venue/categories.js";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type, type TSchema } from "typebox";
-import { marketHolders, type SideRankings } from "../../analytics/market-consensus.js";
-import { findMarket } from "../../analytics/market-detail.js";
+import { marketHolders, type SideRankings } from "../../analytics/markets/market-consensus.js";
+import { findMarket } from "../../analytics/markets/market-detail.js";
 import { LocalBodyCache } from "../body-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";

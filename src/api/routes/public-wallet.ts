@@ -6,11 +6,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply } from "fastify";
 import { Type } from "typebox";
-import { openPositions } from "../../analytics/wallet-positions.js";
+import { openPositions } from "../../analytics/wallet/wallet-positions.js";
 import { access, batch } from "../access.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
-import { positionsStamp } from "../../analytics/wallet-stamps.js";
+import { positionsStamp } from "../../analytics/wallet/wallet-stamps.js";
 import { OverviewSender } from "./wallet-overview-sender.js";
 import { notFound } from "../errors.js";
 import { contractAddressBody, refuseContractAddresses, walletErrorResponses } from "../params.js";

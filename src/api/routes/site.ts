@@ -1,7 +1,7 @@
 /** Site figures: GET /api/v2/site-stats (cached 1 h) and GET /api/v2/hot-traders (cached 60 s). */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { HOT_LOSERS, HOT_WINNERS } from "../../analytics/site.js";
+import { HOT_LOSERS, HOT_WINNERS } from "../../analytics/windows/site.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 

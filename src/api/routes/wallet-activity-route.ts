@@ -1,7 +1,7 @@
 /** `/api/v2/wallet/{address}/activity` (Premium): the wallet's splits, merges, redemptions, conversions and rewards. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { ACTIVITY_TYPES, walletActivity } from "../../analytics/wallet-activity.js";
+import { ACTIVITY_TYPES, walletActivity } from "../../analytics/wallet/wallet-activity.js";
 import type { Access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { Nullable } from "../nullable.js";

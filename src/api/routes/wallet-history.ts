@@ -14,10 +14,10 @@ import {
   pnlHistory,
   pnlHistoryUntil,
   pnlHistoryChain,
-} from "../../analytics/wallet-history.js";
+} from "../../analytics/wallet/wallet-history.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
-import { ledgerStamp, venueSyncStamp, walletFillsStamp } from "../../analytics/wallet-stamps.js";
+import { ledgerStamp, venueSyncStamp, walletFillsStamp } from "../../analytics/wallet/wallet-stamps.js";
 import { refuseContractAddresses } from "../params.js";
 import { Nullable } from "../nullable.js";
 import { NoQuery, walletRoute } from "./wallet-insight-schemas.js";

@@ -14,16 +14,21 @@ import {
   walletAlignment,
   whaleMatches,
   type OwnPosition,
-} from "../../analytics/whale-matches.js";
-import { WhaleBook, type WhaleBookView } from "../../analytics/whale-book.js";
-import { similarCandidates, similarTraders } from "../../analytics/similar-traders.js";
+} from "../../analytics/whales/whale-matches.js";
+import { WhaleBook, type WhaleBookView } from "../../analytics/whales/whale-book.js";
+import { similarCandidates, similarTraders } from "../../analytics/whales/similar-traders.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { LocalBodyCache } from "../body-cache.js";
 import { sendSerialized } from "../send-serialized.js";
-import { closedInsights, walletHighlights, walletHold, walletInsights } from "../../analytics/wallet-insights.js";
+import {
+  closedInsights,
+  walletHighlights,
+  walletHold,
+  walletInsights,
+} from "../../analytics/wallet/wallet-insights.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
-import { ledgerStamp } from "../../analytics/wallet-stamps.js";
+import { ledgerStamp } from "../../analytics/wallet/wallet-stamps.js";
 import { SECONDS_PER_DAY } from "../../ledger/index.js";
 import { refuseContractAddresses } from "../params.js";
 import {
@@ -135,7 +140,7 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
 
   // Each category's most profitable smart whales, read once per 10 min (and before the service listens) for every
   // wallet; a request takes the wallet's own category shares from the overview's cached inputs, as the overview
-  // shows them (src/analytics/similar-traders.ts).
+  // shows them (src/analytics/whales/similar-traders.ts).
   const candidates = async () =>
     (
       await platform.cache.getOrLoad("wallet-insights:similar-candidates", SIMILAR_TTL_MS, () =>

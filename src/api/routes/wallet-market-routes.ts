@@ -5,8 +5,8 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { walletMarketSummary, walletMarketTrades } from "../../analytics/wallet-market.js";
-import { walletMarketFillsStamp } from "../../analytics/wallet-stamps.js";
+import { walletMarketSummary, walletMarketTrades } from "../../analytics/wallet/wallet-market.js";
+import { walletMarketFillsStamp } from "../../analytics/wallet/wallet-stamps.js";
 import { access, type Access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { validationError } from "../errors.js";

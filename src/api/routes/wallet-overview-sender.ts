@@ -5,8 +5,8 @@
  * union) are answered as the wallet reads compute them. Every answer counts a community lookup for its proxy.
  */
 import type { FastifyReply } from "fastify";
-import { lookupCounterOf } from "../../analytics/lookups.js";
-import type { OverviewBody, WalletView } from "../../analytics/wallet-overview.js";
+import { lookupCounterOf } from "../../analytics/wallet/lookups.js";
+import type { OverviewBody, WalletView } from "../../analytics/wallet/wallet-overview.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { LocalBodyCache, type SerializedBody } from "../body-cache.js";
 import type { AppContext } from "../context.js";

@@ -3,7 +3,7 @@
  * platform) and the home page's community lookups (most looked-up wallets of the last 24 h).
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { LOOKUP_WINDOW_SECONDS, topLookups } from "../../analytics/lookups.js";
+import { LOOKUP_WINDOW_SECONDS, topLookups } from "../../analytics/wallet/lookups.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { WalletParams, refuseContractAddresses, walletErrorResponses } from "../params.js";

@@ -3,7 +3,7 @@ import { Type, type TInteger } from "typebox";
 import { Nullable } from "../nullable.js";
 import { Limit } from "../params.js";
 import { CATEGORIES } from "../../venue/categories.js";
-import { CLOSED_SORTS } from "../../analytics/wallet-positions.js";
+import { CLOSED_SORTS } from "../../analytics/wallet/wallet-positions.js";
 
 /** params.ts `Limit`, typed as the integer it is. */
 export const IntLimit = (options: Parameters<typeof Limit>[0]) => Limit(options) as TInteger;

@@ -2,7 +2,7 @@
 import { performance } from "node:perf_hooks";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { searchWallets } from "../../analytics/wallet-search.js";
+import { searchWallets } from "../../analytics/wallet/wallet-search.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 

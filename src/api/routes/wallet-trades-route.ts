@@ -1,8 +1,8 @@
 /** The raw-fills route shared by `/api/v2/wallet/{address}/trades` and `/api/public/v1/wallet/{address}/trades`. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { walletTradesUntil } from "../../analytics/wallet-trades.js";
-import { walletFillsStamp } from "../../analytics/wallet-stamps.js";
+import { walletTradesUntil } from "../../analytics/wallet/wallet-trades.js";
+import { walletFillsStamp } from "../../analytics/wallet/wallet-stamps.js";
 import type { Access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";

@@ -4,21 +4,21 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { closeLookupCounter } from "../../analytics/lookups.js";
-import { closeSyncRequests } from "../../analytics/sync-requests.js";
-import { rankingsOf } from "../../analytics/wallet-overview.js";
+import { closeLookupCounter } from "../../analytics/wallet/lookups.js";
+import { closeSyncRequests } from "../../analytics/wallet/sync-requests.js";
+import { rankingsOf } from "../../analytics/wallet/wallet-overview.js";
 import {
   byCurrentValue,
   closedPositions,
   openPositions,
   pendingRedemptions,
-} from "../../analytics/wallet-positions.js";
-import { walletFees } from "../../analytics/wallet-trades.js";
+} from "../../analytics/wallet/wallet-positions.js";
+import { walletFees } from "../../analytics/wallet/wallet-trades.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { keptAnswers } from "../kept-answers.js";
-import { ledgerStamp, positionsStamp } from "../../analytics/wallet-stamps.js";
-import { marketFactsFingerprint } from "../../analytics/market-index.js";
+import { ledgerStamp, positionsStamp } from "../../analytics/wallet/wallet-stamps.js";
+import { marketFactsFingerprint } from "../../analytics/markets/market-index.js";
 import { OverviewSender } from "./wallet-overview-sender.js";
 import { validationError } from "../errors.js";
 import { Offset, WalletParams, refuseContractAddresses, walletErrorResponses } from "../params.js";
@@ -39,7 +39,7 @@ import {
   View,
   WalletOverview,
 } from "./wallet-schemas.js";
-import { walletNotFound } from "../../analytics/read-errors.js";
+import { walletNotFound } from "../../analytics/reads/read-errors.js";
 
 const TAGS = ["wallet"];
 const POSITIONS_CAP = 500;

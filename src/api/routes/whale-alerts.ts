@@ -1,15 +1,21 @@
 /**
  * Premium whale alerts (X-API-Key): /api/v2/whale-alerts, its summary, big positions and their summary, and
  * /api/v2/whales/recent-trades. Read from the per-process copies of the smart whales' recent fills and open
- * positions (src/analytics/whale-reads.ts).
+ * positions (src/analytics/whales/whale-reads.ts).
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply } from "fastify";
 import { Type } from "typebox";
-import { bigPositions, bigPositionsSummary } from "../../analytics/big-positions.js";
-import { findMarket } from "../../analytics/market-detail.js";
-import { recentWhaleTrades, whaleAlertsSummary } from "../../analytics/whale-alert-summary.js";
-import { sourceStamp, storeFeed, walletSet, whaleAlerts, type AlertSource } from "../../analytics/whale-alerts.js";
+import { bigPositions, bigPositionsSummary } from "../../analytics/whales/big-positions.js";
+import { findMarket } from "../../analytics/markets/market-detail.js";
+import { recentWhaleTrades, whaleAlertsSummary } from "../../analytics/whales/whale-alert-summary.js";
+import {
+  sourceStamp,
+  storeFeed,
+  walletSet,
+  whaleAlerts,
+  type AlertSource,
+} from "../../analytics/whales/whale-alerts.js";
 import { cachedAsOf } from "../../analytics/window-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";

@@ -4,9 +4,9 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { resolvedMarketHistory, whaleBacktest } from "../../analytics/whale-backtest.js";
-import { walletNotFound } from "../../analytics/read-errors.js";
-import { ledgerStamp } from "../../analytics/wallet-stamps.js";
+import { resolvedMarketHistory, whaleBacktest } from "../../analytics/whales/whale-backtest.js";
+import { walletNotFound } from "../../analytics/reads/read-errors.js";
+import { ledgerStamp } from "../../analytics/wallet/wallet-stamps.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { KeptAnswers } from "../kept-answers.js";

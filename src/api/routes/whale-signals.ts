@@ -5,8 +5,8 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { whaleFlips } from "../../analytics/whale-flips.js";
-import { WINDOW_AGGREGATES } from "../../analytics/window-aggregates.js";
+import { whaleFlips } from "../../analytics/whales/whale-flips.js";
+import { WINDOW_AGGREGATES } from "../../analytics/windows/window-aggregates.js";
 import { cachedAsOf } from "../../analytics/window-cache.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access, type Access } from "../access.js";
