@@ -6,7 +6,7 @@
  * every LEADERBOARD_CHECK_SECONDS. Only the first request of a process waits for a load; later reloads run in the
  * background while the previous table answers. Rows are sorted once per load by each sort key (Smart Money apart,
  * the default filter), so a query walks the rows in answer order. A query's answer depends on nothing but the
- * table, so the HTTP layer keeps each one serialized per generation (src/api/board-answers.ts).
+ * table, so the HTTP layer keeps each one serialized per generation (src/kept/generation-bodies.ts).
  */
 import type { Config } from "../../config/index.js";
 import { STATS_GENERATION, readDeriveState } from "../../store/derive-state.js";
@@ -66,6 +66,12 @@ export class Board {
       total++;
     }
     return { whales, total };
+  }
+
+  /** A leaderboard's answer: the query's page, with the sort and paging it was read with. */
+  page(q: BoardQuery) {
+    const { whales, total } = this.query(q);
+    return { whales, total, sort: q.sort, offset: q.offset, limit: q.limit };
   }
 }
 

@@ -24,7 +24,7 @@ import {
   type WalletIdentity,
   type WalletView,
 } from "./wallet-overview.js";
-import { StatsStamp } from "../stats-stamp.js";
+import { StatsStamp } from "../../kept/stats-stamp.js";
 import { syncRequesterOf } from "./sync-requests.js";
 import { LiveVenueError, liveSignerStats, type LiveVenue } from "./wallet-signer.js";
 

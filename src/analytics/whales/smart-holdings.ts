@@ -6,7 +6,7 @@
  */
 import type { Store } from "../../store/database.js";
 import { inSlices, placeholders, queryRows } from "../../store/raw-sql.js";
-import { KeptCopy } from "../kept-copy.js";
+import { ReloadedCopy } from "../../kept/reloaded-copy.js";
 import { loadRoster, type Roster, type RosterCopyDeps } from "./smart-roster.js";
 import { yieldToLoop } from "../../platform/yield-to-loop.js";
 
@@ -110,13 +110,13 @@ export async function loadHoldingsView(store: Store, now: number): Promise<Holdi
 }
 
 export class SmartHoldings {
-  private readonly copy: KeptCopy<HoldingsView>;
+  private readonly copy: ReloadedCopy<HoldingsView>;
 
   constructor(
     private readonly deps: RosterCopyDeps,
     private readonly refreshSeconds: number,
   ) {
-    this.copy = new KeptCopy(
+    this.copy = new ReloadedCopy(
       "whale holdings",
       async () => {
         const now = deps.clock.now();

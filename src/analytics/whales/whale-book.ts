@@ -17,7 +17,7 @@ import type { Store } from "../../store/database.js";
 import { STATS_GENERATION, readDeriveState } from "../../store/derive-state.js";
 import type { PositionsTable } from "../../store/schema.js";
 import { inSlices, placeholders, queryRows } from "../../store/raw-sql.js";
-import { KeptCopy } from "../kept-copy.js";
+import { ReloadedCopy } from "../../kept/reloaded-copy.js";
 import { loadAllMarkets, outcomeSide, type MarketInfo } from "../markets/market-facts.js";
 import { fromMicro } from "../../venue/units.js";
 import { marketFactsFingerprint } from "../markets/market-index.js";
@@ -298,7 +298,7 @@ async function buildBook(
 }
 
 export class WhaleBook {
-  private readonly copy: KeptCopy<LoadedBook>;
+  private readonly copy: ReloadedCopy<LoadedBook>;
   private loads = 0;
   /** The clock second the statistics generation was last looked at. */
   private checkedAt = -1;
@@ -310,7 +310,7 @@ export class WhaleBook {
     background: BackgroundWork,
   ) {
     const load = () => loadBook(store, clock.now(), this.copy.view, () => ++this.loads);
-    this.copy = new KeptCopy("whale book", load, background);
+    this.copy = new ReloadedCopy("whale book", load, background);
   }
 
   /**

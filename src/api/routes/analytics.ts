@@ -6,7 +6,7 @@ import { CATEGORIES } from "../../venue/categories.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
-import { WindowAnswers } from "../window-answers.js";
+import { ClockWindowBodies } from "../../kept/clock-window-bodies.js";
 
 /** The whale clusters' answers kept serialized: one per `limit` of the current window, at most. */
 const CLUSTER_ANSWERS_MB = 16;
@@ -65,7 +65,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
   // Every smart whale's open positions grouped once per window (computed before the service listens and at each
   // window's boundary), and each `limit`'s answer serialized once per window: a request sends kept bytes.
   const clusters = ctx.warmUps.aggregate("analytics:clusters");
-  const clusterAnswers = new WindowAnswers(ctx, WINDOW_AGGREGATES["analytics:clusters"].windowSeconds, {
+  const clusterAnswers = new ClockWindowBodies(ctx.keeping, WINDOW_AGGREGATES["analytics:clusters"].windowSeconds, {
     maxEntries: CLUSTERS_MAX,
     maxBytes: mebibytes(CLUSTER_ANSWERS_MB),
   });

@@ -6,17 +6,16 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply } from "fastify";
 import { Type } from "typebox";
 import { Nullable } from "../nullable.js";
-import { BoardTable } from "../../analytics/boards/board-table.js";
-import { BoardAnswers } from "../board-answers.js";
+import { GenerationBodies } from "../../kept/generation-bodies.js";
 import { BOARD_SORTS, PERIODS, periodPnl, traderRows, type BoardQuery } from "../../analytics/boards/leaderboard.js";
 import { ROLE_PROFILES } from "../../ledger/index.js";
-import { cachedAsOf, windowEnd } from "../../analytics/window-cache.js";
+import { computedPerClockWindow, clockWindowEnd } from "../../kept/clock-window.js";
 import { mebibytes } from "../../platform/bounded-map.js";
-import { LocalBodyCache } from "../body-cache.js";
+import { TtlBodies } from "../../kept/ttl-bodies.js";
 import { CATEGORIES } from "../../venue/categories.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
-import { sendSerialized } from "../send-serialized.js";
+import { sendSerialized } from "../../kept/send-serialized.js";
 import { Offset, categoryFilter } from "../params.js";
 
 /** Largest page of the v2 whale leaderboard (the contract names none). */
@@ -155,11 +154,20 @@ const TRADER_ANSWERS_KEPT = 500;
 const TRADER_ANSWERS_MB = 8;
 
 export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
-  const boards = new BoardTable(ctx.store, ctx.config, ctx.platform.clock, ctx.background);
-  const answers = new BoardAnswers(boards, ctx.config);
-  ctx.readiness.onReady(() => answers.forget());
+  const { boards } = ctx;
+  const answers = new GenerationBodies(
+    {
+      maxEntries: ctx.config.boards.leaderboardCachedPages,
+      maxBytes: mebibytes(ctx.config.boards.leaderboardCachedMb),
+    },
+    ctx.config.server.gzipMinBytes,
+  );
+  ctx.readiness.onReady(() => {
+    boards.forget();
+    answers.clear();
+  });
   ctx.warmUps.add("leaderboard table", () => boards.current());
-  const traderAnswers = new LocalBodyCache(
+  const traderAnswers = new TtlBodies(
     ctx.platform.clock,
     ctx.config.boards.leaderboardCacheSeconds,
     { maxEntries: TRADER_ANSWERS_KEPT, maxBytes: mebibytes(TRADER_ANSWERS_MB) },
@@ -173,7 +181,12 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
   ) {
     categoryFilter(q.category);
     const query: BoardQuery = { max_sports_pct: 0, exclude_wallets: "", skill: 0, ...q };
-    const body = await answers.answer(query, (value) => reply.serialize(value) as string);
+    const board = await boards.current();
+    const body = answers.answer(
+      board.generation,
+      JSON.stringify(query),
+      () => reply.serialize(board.page(query)) as string,
+    );
     return sendSerialized(reply, body);
   }
 
@@ -229,9 +242,9 @@ export const leaderboardRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
       const ttl = ctx.config.boards.leaderboardCacheSeconds;
       const name = `boards:traders:${generation}:${period}:${filter}`;
       // Kept serialized per limit until the shared figure it is cut from is computed again.
-      const until = windowEnd(ctx.platform.clock.now(), ttl);
+      const until = clockWindowEnd(ctx.platform.clock.now(), ttl);
       const body = await traderAnswers.get(`${name}|${limit}|${until}`, async () => {
-        const top = await cachedAsOf(ctx.platform, name, ttl, async (at) =>
+        const top = await computedPerClockWindow(ctx.platform, name, ttl, async (at) =>
           traderRows(wallets, await periodPnl(ctx.store, wallets, period, at), filter, TRADERS_MAX_LIMIT),
         );
         const text = reply.serialize({ traders: top.slice(0, limit), period, filter }) as string;

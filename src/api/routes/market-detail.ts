@@ -11,14 +11,13 @@ import {
   venueUrl,
 } from "../../analytics/markets/market-detail.js";
 import { marketRow } from "../../analytics/markets/markets-search.js";
-import { LocalBodyCache } from "../body-cache.js";
+import { TtlBodies } from "../../kept/ttl-bodies.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
-import { keptAnswers } from "../kept-answers.js";
 import { marketTradesStamp } from "../../analytics/wallet/wallet-stamps.js";
 import { Nullable } from "../nullable.js";
-import { sendSerialized } from "../send-serialized.js";
+import { sendSerialized } from "../../kept/send-serialized.js";
 import { Limit } from "../params.js";
 import {
   HolderRowSchema,
@@ -155,8 +154,8 @@ const Breakdown = Type.Object({
 
 export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const clock = ctx.platform.clock;
-  const answers = keptAnswers(ctx);
-  const pages = new LocalBodyCache(
+  const answers = ctx.stampedBodies;
+  const pages = new TtlBodies(
     clock,
     ctx.config.markets.detailCacheSeconds,
     { maxEntries: ctx.config.markets.detailCachedBodies, maxBytes: mebibytes(ctx.config.markets.detailCachedMb) },

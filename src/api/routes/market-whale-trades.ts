@@ -8,8 +8,8 @@ import { Type, type TInteger, type TNumber } from "typebox";
 import { marketWhaleTrades } from "../../analytics/markets/market-whale-trades.js";
 import { SmartList } from "../../analytics/whales/smart-list.js";
 import { mebibytes } from "../../platform/bounded-map.js";
-import { LocalBodyCache } from "../body-cache.js";
-import { sendSerialized } from "../send-serialized.js";
+import { TtlBodies } from "../../kept/ttl-bodies.js";
+import { sendSerialized } from "../../kept/send-serialized.js";
 import { access, type Access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { validationError } from "../errors.js";
@@ -46,7 +46,7 @@ export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = asy
     maxBytes: mebibytes(config.drilldowns.whaleTradesCachedMb),
   };
   // Both families answer the same body for the same read: one cache serves them.
-  const answers = new LocalBodyCache(
+  const answers = new TtlBodies(
     ctx.platform.clock,
     config.drilldowns.whaleTradesCacheSeconds,
     bounds,

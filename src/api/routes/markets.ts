@@ -8,11 +8,11 @@ import {
   resolvedMarkets,
 } from "../../analytics/markets/markets-lists.js";
 import { searchMarkets, type SearchFilters } from "../../analytics/markets/markets-search.js";
-import { LocalBodyCache } from "../body-cache.js";
+import { TtlBodies } from "../../kept/ttl-bodies.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
-import { sendSerialized } from "../send-serialized.js";
+import { sendSerialized } from "../../kept/send-serialized.js";
 import { validationError } from "../errors.js";
 import { Limit, Offset, categoryFilter, dayBound } from "../params.js";
 import { Nullable } from "../nullable.js";
@@ -78,7 +78,7 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
   const clock = ctx.platform.clock;
   // The market index behind search, the market lists and the market pages, loaded before the service listens.
   ctx.warmUps.add("market index", () => indexOf(ctx));
-  const searchAnswers = new LocalBodyCache(
+  const searchAnswers = new TtlBodies(
     clock,
     ctx.config.markets.searchCacheSeconds,
     { maxEntries: ctx.config.markets.searchCachedAnswers, maxBytes: mebibytes(ctx.config.markets.searchCachedMb) },
@@ -87,7 +87,7 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
     true,
   );
 
-  const listAnswers = new LocalBodyCache(
+  const listAnswers = new TtlBodies(
     clock,
     ctx.config.markets.indexRefreshSeconds,
     { maxEntries: LIST_ANSWERS_KEPT, maxBytes: mebibytes(LIST_ANSWERS_MB) },

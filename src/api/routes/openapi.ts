@@ -2,9 +2,9 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { access } from "../access.js";
-import { SerializedBody } from "../body-cache.js";
+import { SerializedBody } from "../../kept/serialized-body.js";
 import type { AppContext } from "../context.js";
-import { sendSerialized } from "../send-serialized.js";
+import { sendSerialized } from "../../kept/send-serialized.js";
 
 interface Parameter {
   required?: boolean;

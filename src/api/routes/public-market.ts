@@ -4,11 +4,11 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type, type TSchema } from "typebox";
 import { marketHolders, type SideRankings } from "../../analytics/markets/market-consensus.js";
 import { findMarket } from "../../analytics/markets/market-detail.js";
-import { LocalBodyCache } from "../body-cache.js";
+import { TtlBodies } from "../../kept/ttl-bodies.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
-import { sendSerialized } from "../send-serialized.js";
+import { sendSerialized } from "../../kept/send-serialized.js";
 import { notFound } from "../errors.js";
 import { Nullable } from "../nullable.js";
 import { HolderRowSchema, MarketIdParams, WhalesSchema, indexOf, marketNotFound } from "./market-schemas.js";
@@ -80,7 +80,7 @@ function sideBody(side: "yes" | "no", r: SideRankings) {
 }
 
 export const publicMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
-  const pages = new LocalBodyCache(
+  const pages = new TtlBodies(
     ctx.platform.clock,
     ctx.config.markets.detailCacheSeconds,
     { maxEntries: ctx.config.markets.detailCachedBodies, maxBytes: mebibytes(ctx.config.markets.detailCachedMb) },

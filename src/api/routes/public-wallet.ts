@@ -9,7 +9,6 @@ import { Type } from "typebox";
 import { openPositions } from "../../analytics/wallet/wallet-positions.js";
 import { access, batch } from "../access.js";
 import type { AppContext } from "../context.js";
-import { keptAnswers } from "../kept-answers.js";
 import { positionsStamp } from "../../analytics/wallet/wallet-stamps.js";
 import { OverviewSender } from "./wallet-overview-sender.js";
 import { notFound } from "../errors.js";
@@ -66,7 +65,7 @@ export const publicWalletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
   const overviews = new OverviewSender(ctx);
   const { store } = ctx;
   const fresh = ctx.config.ingest.walletSyncFreshSeconds;
-  const answers = keptAnswers(ctx);
+  const answers = ctx.stampedBodies;
 
   const requireAddress = async (param: string) => {
     const address = await reads.addressOf(param);

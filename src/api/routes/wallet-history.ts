@@ -16,7 +16,6 @@ import {
   pnlHistoryChain,
 } from "../../analytics/wallet/wallet-history.js";
 import type { AppContext } from "../context.js";
-import { keptAnswers } from "../kept-answers.js";
 import { ledgerStamp, venueSyncStamp, walletFillsStamp } from "../../analytics/wallet/wallet-stamps.js";
 import { refuseContractAddresses } from "../params.js";
 import { Nullable } from "../nullable.js";
@@ -107,7 +106,7 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   app.addHook("preHandler", refuseContractAddresses);
   const wallets = ctx.wallets;
   const { store, platform } = ctx;
-  const answers = keptAnswers(ctx);
+  const answers = ctx.stampedBodies;
 
   app.get(
     "/api/v2/wallet/:address/pnl-history",

@@ -18,8 +18,8 @@ import {
 import { WhaleBook, type WhaleBookView } from "../../analytics/whales/whale-book.js";
 import { similarCandidates, similarTraders } from "../../analytics/whales/similar-traders.js";
 import { mebibytes } from "../../platform/bounded-map.js";
-import { LocalBodyCache } from "../body-cache.js";
-import { sendSerialized } from "../send-serialized.js";
+import { TtlBodies } from "../../kept/ttl-bodies.js";
+import { sendSerialized } from "../../kept/send-serialized.js";
 import {
   closedInsights,
   walletHighlights,
@@ -27,7 +27,6 @@ import {
   walletInsights,
 } from "../../analytics/wallet/wallet-insights.js";
 import type { AppContext } from "../context.js";
-import { keptAnswers } from "../kept-answers.js";
 import { ledgerStamp } from "../../analytics/wallet/wallet-stamps.js";
 import { SECONDS_PER_DAY } from "../../ledger/index.js";
 import { refuseContractAddresses } from "../params.js";
@@ -67,7 +66,7 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   const now = () => platform.clock.now();
 
   // Answers of the wallet's own ledger rows, kept serialized while the Deriver has not written them again.
-  const answers = keptAnswers(ctx);
+  const answers = ctx.stampedBodies;
   const fromLedger = async (reply: FastifyReply, key: string, wallet: string, compute: () => Promise<unknown>) =>
     answers.send(reply, `${key}|${wallet}`, await ledgerStamp(store, wallet), compute);
 
@@ -173,7 +172,7 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   app.addHook("onReady", async () => warm());
   // The service loads the copy before it listens: no first request waits for it.
   ctx.warmUps.add("whale book", () => book.current());
-  const kept = new LocalBodyCache(
+  const kept = new TtlBodies(
     platform.clock,
     config.whaleReads.bookRefreshSeconds,
     { maxEntries: KEPT_ANSWERS, maxBytes: mebibytes(config.wallet.insightsCachedMb) },

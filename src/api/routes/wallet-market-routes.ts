@@ -10,7 +10,6 @@ import { walletMarketFillsStamp } from "../../analytics/wallet/wallet-stamps.js"
 import { access, type Access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { validationError } from "../errors.js";
-import { keptAnswers } from "../kept-answers.js";
 import { Limit, WalletAddress, refuseContractAddresses, walletErrorResponses } from "../params.js";
 import { BeforeId, ConditionId, MarketSummaryBody, WalletMarketTradesBody } from "./drilldown-schemas.js";
 import { indexedMarket } from "./market-schemas.js";
@@ -34,7 +33,7 @@ const PathConditionId = Type.String({
 export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
   const { store, wallets } = ctx;
-  const answers = keptAnswers(ctx);
+  const answers = ctx.stampedBodies;
 
   const tradesRoute = (url: string, preset: Access, tags: string[], afterRequired: boolean) =>
     app.get(

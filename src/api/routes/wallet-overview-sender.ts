@@ -1,6 +1,6 @@
 /**
  * Sends wallet overviews (the v2 overview and its alias, the public v1 overview): the proxy view is kept
- * serialized in this process, per address, load state and statistics stamp (src/analytics/stats-stamp.ts: a
+ * serialized in this process, per address, load state and statistics stamp (src/kept/stats-stamp.ts: a
  * refresh of the statistics retires it), for the overview window; the live views (signer,
  * union) are answered as the wallet reads compute them. Every answer counts a community lookup for its proxy.
  */
@@ -8,21 +8,22 @@ import type { FastifyReply } from "fastify";
 import { lookupCounterOf } from "../../analytics/wallet/lookups.js";
 import type { OverviewBody, WalletView } from "../../analytics/wallet/wallet-overview.js";
 import { mebibytes } from "../../platform/bounded-map.js";
-import { LocalBodyCache, type SerializedBody } from "../body-cache.js";
+import type { SerializedBody } from "../../kept/serialized-body.js";
+import { TtlBodies } from "../../kept/ttl-bodies.js";
 import type { AppContext } from "../context.js";
 import { clientOf } from "../gate.js";
-import { sendSerialized } from "../send-serialized.js";
+import { sendSerialized } from "../../kept/send-serialized.js";
 import { WalletOverview } from "./wallet-schemas.js";
 
 export class OverviewSender {
-  private readonly bodies: LocalBodyCache;
+  private readonly bodies: TtlBodies;
   /** The proxy that answered each kept body (lookups count for the proxy). */
   private readonly proxyOfBody = new Map<string, string>();
 
   constructor(private readonly ctx: AppContext) {
     const { wallet, server } = ctx.config;
     const bounds = { maxEntries: wallet.overviewCachedBodies, maxBytes: mebibytes(wallet.overviewCachedMb) };
-    this.bodies = new LocalBodyCache(
+    this.bodies = new TtlBodies(
       ctx.platform.clock,
       wallet.overviewCacheSeconds,
       bounds,

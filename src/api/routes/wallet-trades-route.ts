@@ -5,7 +5,6 @@ import { walletTradesUntil } from "../../analytics/wallet/wallet-trades.js";
 import { walletFillsStamp } from "../../analytics/wallet/wallet-stamps.js";
 import type { Access } from "../access.js";
 import type { AppContext } from "../context.js";
-import { keptAnswers } from "../kept-answers.js";
 import { Offset, WalletParams, walletErrorResponses } from "../params.js";
 import { IntLimit, TradesBody, TradesQuerystring } from "./wallet-schemas.js";
 
@@ -22,7 +21,7 @@ export function walletTradesRoute(
   ctx: AppContext,
 ): void {
   const { wallets } = ctx;
-  const answers = keptAnswers(ctx);
+  const answers = ctx.stampedBodies;
   app.get(
     url,
     {

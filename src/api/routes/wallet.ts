@@ -16,7 +16,6 @@ import {
 import { walletFees } from "../../analytics/wallet/wallet-trades.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
-import { keptAnswers } from "../kept-answers.js";
 import { ledgerStamp, positionsStamp } from "../../analytics/wallet/wallet-stamps.js";
 import { marketFactsFingerprint } from "../../analytics/markets/market-index.js";
 import { OverviewSender } from "./wallet-overview-sender.js";
@@ -53,7 +52,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, c
   const overviews = new OverviewSender(ctx);
   const { store } = ctx;
   // Positions, closed positions and fees, kept serialized while the Deriver has not written the wallet's rows again.
-  const answers = keptAnswers(ctx);
+  const answers = ctx.stampedBodies;
 
   const overviewRoute = (url: string, summary: string) =>
     app.get(

@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
-import { acceptsGzip } from "../send-serialized.js";
+import { acceptsGzip } from "../../kept/send-serialized.js";
 
 /** The package's own build folder, used when WEB_DIR is empty. */
 export const BUILT_WEB_DIR = fileURLToPath(new URL("../../../web/dist", import.meta.url));

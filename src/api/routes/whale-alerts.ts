@@ -16,14 +16,14 @@ import {
   whaleAlerts,
   type AlertSource,
 } from "../../analytics/whales/whale-alerts.js";
-import { cachedAsOf } from "../../analytics/window-cache.js";
+import { computedPerClockWindow } from "../../kept/clock-window.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access } from "../access.js";
-import { LocalBodyCache } from "../body-cache.js";
+import { TtlBodies } from "../../kept/ttl-bodies.js";
 import type { AppContext } from "../context.js";
 import { HttpError, validationError } from "../errors.js";
 import { ADDRESS_PATTERN, Limit, categoryFilter } from "../params.js";
-import { sendSerialized } from "../send-serialized.js";
+import { sendSerialized } from "../../kept/send-serialized.js";
 import {
   BigPositionsBody,
   BigPositionsSummaryBody,
@@ -73,7 +73,7 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
   // An answer depends on the query, the feed (the smart copy's as_of, or the store's stamp: its last fill and
   // statistics generation, in the key) and the clock, which moves the window: kept until the window's start passes
   // the oldest fill it read (whaleAlerts says when), it is what computing it again would give.
-  const answers = new LocalBodyCache(
+  const answers = new TtlBodies(
     ctx.platform.clock,
     ctx.config.whaleReads.alertsKeptSeconds,
     { maxEntries: ALERT_ANSWERS_KEPT, maxBytes: mebibytes(ctx.config.whaleReads.alertsCachedMb) },
@@ -291,7 +291,7 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
     async (request) => {
       const q = request.query;
       const category = categoryFilter(q.category);
-      const trades = await cachedAsOf(
+      const trades = await computedPerClockWindow(
         ctx.platform,
         `whales:recent-trades:${q.hours}:${q.min_size_usd}:${category ?? ""}`,
         MINUTE,

@@ -9,7 +9,8 @@ import { walletNotFound } from "../../analytics/reads/read-errors.js";
 import { ledgerStamp } from "../../analytics/wallet/wallet-stamps.js";
 import { access } from "../access.js";
 import type { AppContext } from "../context.js";
-import { KeptAnswers } from "../kept-answers.js";
+import { StampedBodies } from "../../kept/stamped-bodies.js";
+import { mebibytes } from "../../platform/bounded-map.js";
 import { validationError } from "../errors.js";
 import { Limit, Offset, WalletParams, dayBound, refuseContractAddresses, walletErrorResponses } from "../params.js";
 import { BacktestBody, WhaleHistoryBody } from "./drilldown-schemas.js";
@@ -27,8 +28,12 @@ export const whaleHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
   const { store, wallets } = ctx;
   // Both answers read only the wallet's ledger rows (its statistics and positions, written together by the Deriver)
   // and its markets' facts: kept serialized per wallet and query under its statistics row as last written
-  // (src/api/kept-answers.ts), so a repeated read costs that one indexed row.
-  const answers = new KeptAnswers(ctx, ctx.config.whaleReads.historyCachedMb);
+  // (src/kept/stamped-bodies.ts), so a repeated read costs that one indexed row.
+  const answers = new StampedBodies(
+    ctx.keeping,
+    ctx.config.wallet.overviewCacheSeconds,
+    mebibytes(ctx.config.whaleReads.historyCachedMb),
+  );
 
   app.get(
     "/api/v2/whale/:address/history",

@@ -7,12 +7,12 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import { whaleFlips } from "../../analytics/whales/whale-flips.js";
 import { WINDOW_AGGREGATES } from "../../analytics/windows/window-aggregates.js";
-import { cachedAsOf } from "../../analytics/window-cache.js";
+import { computedPerClockWindow } from "../../kept/clock-window.js";
 import { mebibytes } from "../../platform/bounded-map.js";
 import { access, type Access } from "../access.js";
 import type { AppContext } from "../context.js";
 import { Limit } from "../params.js";
-import { WindowAnswers } from "../window-answers.js";
+import { ClockWindowBodies } from "../../kept/clock-window-bodies.js";
 import { ConvictionClustersBody, WhaleFlipsBody } from "./whale-alert-schemas.js";
 
 const HOUR = 3_600;
@@ -32,12 +32,12 @@ export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
   // Flips (per days back, each kept for the clock hour) and clusters (every 5 minutes) are computed before the service
   // listens and at each window's boundary, for the days the two families default to: a first request waited 230-540 ms.
   const flipsFor = (back: number) =>
-    cachedAsOf(ctx.platform, `whale-flips:${back}`, HOUR, () => whaleFlips(reads, back, flipRules));
+    computedPerClockWindow(ctx.platform, `whale-flips:${back}`, HOUR, () => whaleFlips(reads, back, flipRules));
   for (const back of new Set([DEFAULT_FLIP_DAYS, PUBLIC_DEFAULT_FLIP_DAYS]))
     ctx.warmUps.add(`whale flips (${back} days)`, () => flipsFor(back), HOUR);
   const allClusters = ctx.warmUps.aggregate("conviction-clusters");
   // Each (min_whales, limit)'s answer serialized once per 5-minute window, for both families (one body schema).
-  const clusterAnswers = new WindowAnswers(ctx, WINDOW_AGGREGATES["conviction-clusters"].windowSeconds, {
+  const clusterAnswers = new ClockWindowBodies(ctx.keeping, WINDOW_AGGREGATES["conviction-clusters"].windowSeconds, {
     maxEntries: CLUSTER_ANSWERS,
     maxBytes: mebibytes(CLUSTER_ANSWERS_MB),
   });

@@ -5,7 +5,7 @@
  */
 import type { Platform } from "../platform/index.js";
 
-export async function cachedAsOf<T>(
+export async function computedPerClockWindow<T>(
   platform: Platform,
   name: string,
   ttlSeconds: number,
@@ -19,9 +19,9 @@ export async function cachedAsOf<T>(
 }
 
 /**
- * The first second of the next cache window: when `cachedAsOf` computes its figure again, so an answer made from
+ * The first second of the next cache window: when `computedPerClockWindow` computes its figure again, so an answer made from
  * it may be kept until then (at once with no cache).
  */
-export function windowEnd(now: number, ttlSeconds: number): number {
+export function clockWindowEnd(now: number, ttlSeconds: number): number {
   return ttlSeconds <= 0 ? now : (Math.floor(now / ttlSeconds) + 1) * ttlSeconds;
 }

@@ -1,77 +1,19 @@
 /**
- * Answers kept serialized in this process, the HTTP layer's byte cache: a JSON answer serialized once and sent as
- * it is, or gzip-compressed for clients that accept it (src/api/send-serialized.ts sends them).
+ * Answers kept serialized in this process for a time (TTL): the HTTP layer's byte cache, each entry served from
+ * the clock second it was computed for until its time runs out (src/kept/send-serialized.ts sends them).
  */
-import { gzipSync } from "node:zlib";
 import { BoundedMap, type MapBounds } from "../platform/bounded-map.js";
 import type { Clock } from "../platform/clock.js";
 import { metrics } from "../platform/metrics.js";
-import { gzipEtag, strongEtag } from "./etag.js";
-import { type OpenGzip, openGzip } from "./gzip-tail.js";
+import { SerializedBody } from "./serialized-body.js";
 
-const BODY_OVERHEAD_BYTES = 512;
-
-/**
- * A JSON answer serialized once and kept: sent as it is, or gzip-compressed for clients that accept it. The
- * compressed form and the ETag are made on first need and kept with it, so a kept answer is compressed and hashed
- * once, not per request.
- */
-export class SerializedBody {
-  private gzipped: Buffer | undefined;
-  private opened: OpenGzip | undefined;
-  private hashed: string | undefined;
-
-  constructor(
-    readonly json: Buffer,
-    /** Smaller answers are never compressed (GZIP_MIN_BYTES; 0: none is). */
-    private readonly gzipMinBytes: number,
-    /** The head of answers that each request ends with its own tail (src/api/gzip-tail.ts): kept open, not gzipped. */
-    readonly openEnded = false,
-  ) {}
-
-  /**
-   * The JSON gets a memory block of its own: a short Buffer.from slice would hold a whole shared 8 KiB pool block
-   * for as long as it is kept, beyond what the cache that keeps it counts.
-   */
-  static of(text: string, gzipMinBytes: number, openEnded = false): SerializedBody {
-    const json = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-    json.write(text);
-    return new SerializedBody(json, gzipMinBytes, openEnded);
-  }
-
-  get compressible(): boolean {
-    return this.gzipMinBytes > 0 && this.json.length >= this.gzipMinBytes;
-  }
-
-  /**
-   * The memory this answer holds once kept: its JSON, its gzip form when it may be sent compressed (made here, once,
-   * so that its real size is charged: an upper bound of twice the JSON let a cache hold half the answers it had room
-   * for), and its objects (measured about 300 bytes on the heap, and the memory blocks' bookkeeping outside it).
-   */
-  get keptBytes(): number {
-    if (!this.compressible) return BODY_OVERHEAD_BYTES + this.json.length;
-    const compressed = this.openEnded ? this.openGzip().start : this.gzip();
-    return BODY_OVERHEAD_BYTES + this.json.length + compressed.length;
-  }
-
-  gzip(): Buffer {
-    return (this.gzipped ??= gzipSync(this.json));
-  }
-
-  /** The gzip form left open for a tail, made on first need. */
-  openGzip(): OpenGzip {
-    return (this.opened ??= openGzip(this.json));
-  }
-
-  /** The strong ETag of the JSON (src/api/etag.ts), hashed once for as long as the answer is kept. */
-  get etag(): string {
-    return (this.hashed ??= strongEtag(this.json));
-  }
-
-  /** The ETag of the gzip form. */
-  get gzipEtag(): string {
-    return gzipEtag(this.etag);
-  }
+/** What every kind of kept answers takes from its process: the clock, GZIP_MIN_BYTES and readiness. */
+export interface Keeping {
+  readonly clock: Clock;
+  /** Smaller answers are never compressed (0: none is). */
+  readonly gzipMinBytes: number;
+  /** Whether an answer computed now may be kept (the store's first sync is derived). */
+  readonly admitted: () => boolean;
 }
 
 /** An answer with the first second (unix) at which it may no longer be what computing it again gives. */
@@ -88,7 +30,7 @@ export interface BoundedAnswer {
  * past `bounds` (entries, and bytes: each answer's `keptBytes` and key), and expired ones as later answers are kept.
  * An answer is kept only if `admitted` held when its computation began (readiness).
  */
-export class LocalBodyCache {
+export class TtlBodies {
   private readonly entries: BoundedMap<{ from: number; body: SerializedBody }>;
   private readonly inflight = new Map<string, Promise<SerializedBody>>();
 

@@ -4,30 +4,27 @@
  */
 import type { FastifyReply } from "fastify";
 import type { MapBounds } from "../platform/bounded-map.js";
-import { LocalBodyCache } from "./body-cache.js";
-import type { AppContext } from "./context.js";
+import type { Clock } from "../platform/clock.js";
 import { sendSerialized } from "./send-serialized.js";
+import { type Keeping, TtlBodies } from "./ttl-bodies.js";
 
-export class WindowAnswers {
-  private readonly bodies: LocalBodyCache;
+export class ClockWindowBodies {
+  private readonly bodies: TtlBodies;
+
+  private readonly clock: Clock;
 
   constructor(
-    private readonly ctx: AppContext,
+    keeping: Keeping,
     private readonly windowSeconds: number,
     bounds: MapBounds,
   ) {
-    this.bodies = new LocalBodyCache(
-      ctx.platform.clock,
-      windowSeconds,
-      bounds,
-      ctx.config.server.gzipMinBytes,
-      () => ctx.readiness.ready,
-    );
+    this.clock = keeping.clock;
+    this.bodies = new TtlBodies(keeping.clock, windowSeconds, bounds, keeping.gzipMinBytes, keeping.admitted);
   }
 
   /** Sends the answer kept under `key` in the current window, or computes, keeps and sends it. */
   async send(reply: FastifyReply, key: string, compute: () => Promise<unknown>): Promise<FastifyReply> {
-    const window = Math.floor(this.ctx.platform.clock.now() / this.windowSeconds);
+    const window = Math.floor(this.clock.now() / this.windowSeconds);
     const body = await this.bodies.get(`${window}|${key}`, async () => ({
       text: reply.serialize(await compute()) as string,
       until: (window + 1) * this.windowSeconds,

@@ -1,8 +1,8 @@
 import Fastify from "fastify";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { SerializedBody } from "./body-cache.js";
-import { registerEtags } from "./etag.js";
+import { SerializedBody } from "./serialized-body.js";
+import { registerEtags } from "../api/etag.js";
 import { acceptsGzip, sendSerialized } from "./send-serialized.js";
 
 describe("acceptsGzip", () => {

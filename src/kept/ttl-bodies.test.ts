@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../platform/clock.js";
-import { LocalBodyCache } from "./body-cache.js";
+import { TtlBodies } from "./ttl-bodies.js";
 
-describe("LocalBodyCache", () => {
+describe("TtlBodies", () => {
   it("serves an answer for at most its window, computes one at a time, recomputes after a failure or a clock set back", async () => {
     const clock = new ManualClock(1_000_000 * 1_000);
-    const cache = new LocalBodyCache(clock, 60, { maxEntries: 2, maxBytes: 1 << 20 });
+    const cache = new TtlBodies(clock, 60, { maxEntries: 2, maxBytes: 1 << 20 });
     const computed: number[] = [];
     let fail = false;
     const compute = async (now: number) => {
@@ -36,7 +36,7 @@ describe("LocalBodyCache", () => {
   it("keeps an answer only if its admission held when the computation began", async () => {
     const clock = new ManualClock(1_000_000 * 1_000);
     let admitted = false;
-    const cache = new LocalBodyCache(clock, 60, { maxEntries: 10, maxBytes: 1 << 20 }, 0, () => admitted);
+    const cache = new TtlBodies(clock, 60, { maxEntries: 10, maxBytes: 1 << 20 }, 0, () => admitted);
     let n = 0;
     const compute = async () => `{"n":${++n}}`;
     const text = async () => (await cache.get("a", compute)).json.toString();

@@ -4,7 +4,7 @@
  * and most HTTP libraries ask for it; a 50-row leaderboard shrinks about fivefold.
  */
 import type { FastifyReply } from "fastify";
-import type { SerializedBody } from "./body-cache.js";
+import type { SerializedBody } from "./serialized-body.js";
 import { closeGzip } from "./gzip-tail.js";
 
 /** The last Accept-Encoding header read and its answer: clients send the same one request after request. */

@@ -4,7 +4,7 @@
  */
 import type { BackgroundWork } from "../platform/background-work.js";
 
-export class KeptCopy<T> {
+export class ReloadedCopy<T> {
   view: T | null = null;
   loading: Promise<T> | null = null;
   private epoch = 0;
