@@ -6,6 +6,8 @@ import type { ThreadMetrics } from "../platform/metrics.js";
 import { Readiness } from "../analytics/reads/readiness.js";
 import { WalletReads } from "../analytics/wallet/wallet-reads.js";
 import { type AggregateComputer, InThreadAggregates } from "../analytics/windows/window-aggregates.js";
+import { SmartList } from "../analytics/whales/smart-list.js";
+import { WhaleBook } from "../analytics/whales/whale-book.js";
 import { WhaleReads } from "../analytics/whales/whale-reads.js";
 import type { Config } from "../config/index.js";
 import type { LiveDeps } from "../live/index.js";
@@ -60,6 +62,10 @@ export interface AppContext extends AppInput {
   readonly keyChecks: KeyChecks;
   /** The leaderboards' table, one copy per process reloaded when the statistics' generation moves. */
   readonly boards: BoardTable;
+  /** Every Smart Money position by (market, side) and by whale, as the whale matches read it; reloaded in the background. */
+  readonly whaleBook: WhaleBook;
+  /** Today's Smart Money list, reloaded when `stats_generation` moves (the market whale trades read it). */
+  readonly smartList: SmartList;
   /** What every kind of kept answers takes from the process: the clock, GZIP_MIN_BYTES and readiness. */
   readonly keeping: Keeping;
   /** Per-wallet and per-market answers kept under the stamp of their inputs (WALLET_INSIGHTS_CACHED_MB). */
@@ -87,6 +93,13 @@ export function appContext(input: AppInput): AppContext {
     background,
     keyChecks: new KeyChecks(primary.db, input.platform.clock, input.config.limits),
     boards: new BoardTable(input.store, input.config, input.platform.clock, background),
+    whaleBook: new WhaleBook(input.store, input.platform.clock, input.config.whaleReads.bookRefreshSeconds, background),
+    smartList: new SmartList(
+      input.store,
+      input.platform.clock,
+      input.config.drilldowns.smartListCheckSeconds,
+      background,
+    ),
     keeping,
     stampedBodies: new StampedBodies(
       keeping,
