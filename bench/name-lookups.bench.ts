@@ -5,7 +5,7 @@
  *
  * Builds a store migrated up to 0011 holding N wallets (names and pseudonyms drawn as the simulated venue draws
  * them, 35% with a username; 90% with statistics), and times: wallet search as it read before
- * (src/analytics/wallet-search-scan.ts: every wallet tested, the 500 most profitable ranked), the username lookup
+ * (src/analytics/wallet/wallet-search-scan.ts: every wallet tested, the 500 most profitable ranked), the username lookup
  * (`findWalletByName`, which falls back to `lower(name) = ?`), the 50-name batch overview
  * (POST /api/public/v1/wallets/overview) in-process, and batches of sightings as ingest writes them. Then applies
  * 0013 (timed: what an upgrade pays) and times the same again, comparing every search's answer with the old one and
@@ -19,9 +19,9 @@ import { performance } from "node:perf_hooks";
 import { isDeepStrictEqual } from "node:util";
 import { sql } from "kysely";
 import { createKey } from "../src/accounts/keys.js";
-import { searchWallets } from "../src/analytics/wallet-search.js";
-import { SCAN_CANDIDATES, searchWalletsByScan } from "../src/analytics/wallet-search-scan.js";
-import { findWalletByName } from "../src/analytics/wallet-overview.js";
+import { searchWallets } from "../src/analytics/wallet/wallet-search.js";
+import { SCAN_CANDIDATES, searchWalletsByScan } from "../src/analytics/wallet/wallet-search-scan.js";
+import { findWalletByName } from "../src/analytics/wallet/wallet-overview.js";
 import { buildApp } from "../src/api/app.js";
 import { loadConfig } from "../src/config/index.js";
 import { createPlatform } from "../src/platform/index.js";

@@ -4,7 +4,11 @@
  * same stored world, value for value; a closed computer refuses work.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AggregateName, InThreadAggregates, WINDOW_AGGREGATES } from "../src/analytics/window-aggregates.js";
+import {
+  type AggregateName,
+  InThreadAggregates,
+  WINDOW_AGGREGATES,
+} from "../src/analytics/windows/window-aggregates.js";
 import { loadConfig, type Config } from "../src/config/index.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { WorkerAggregates } from "../src/runtime/aggregates-worker.js";

@@ -1,6 +1,6 @@
 /**
  * A million client-chosen keys through each structure a request can grow: presence sets, the in-process cache
- * backend, the serialized-answer caches (LocalBodyCache, the leaderboard's answers). Each stays within its bound
+ * backend, the serialized-answer caches (TtlBodies, the leaderboard's answers). Each stays within its bound
  * by its own accounting at every step, and the process holds no more than the bound (and a fixed allowance)
  * after garbage collection. The entry caps are set far above what the byte budgets admit, so that only the byte
  * budgets (and expiry) can keep memory down.
@@ -8,10 +8,11 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BoardTable } from "../src/analytics/board-table.js";
-import { BoardAnswers } from "../src/api/board-answers.js";
-import type { BoardQuery } from "../src/analytics/leaderboard.js";
-import { LocalBodyCache } from "../src/api/body-cache.js";
+import { BoardTable } from "../src/analytics/boards/board-table.js";
+import { GenerationBodies } from "../src/kept/generation-bodies.js";
+import { mebibytes } from "../src/platform/bounded-map.js";
+import type { BoardQuery } from "../src/analytics/boards/leaderboard.js";
+import { TtlBodies } from "../src/kept/ttl-bodies.js";
 import { loadConfig } from "../src/config/index.js";
 import { MemoryCacheBackend } from "../src/platform/cache.js";
 import { BackgroundWork } from "../src/platform/background-work.js";
@@ -88,9 +89,9 @@ describe("a million distinct keys", () => {
     await backend.close();
   });
 
-  it("a LocalBodyCache keeps its byte budget, however many entries its cap allows", async () => {
+  it("a TtlBodies keeps its byte budget, however many entries its cap allows", async () => {
     const clock = new ManualClock(1_000_000 * 1_000);
-    const cache = new LocalBodyCache(clock, 60, { maxEntries: ENTRY_CAP, maxBytes: BUDGET }, 1_024);
+    const cache = new TtlBodies(clock, 60, { maxEntries: ENTRY_CAP, maxBytes: BUDGET }, 1_024);
     const before = heldBytes();
     for (let i = 0; i < KEYS; i++) {
       await cache.get(`search:${i}`, async () => `{"q":${i},"pad":"${PAD}"}`);
@@ -117,7 +118,10 @@ describe("a million distinct keys", () => {
         LEADERBOARD_CACHED_MB: String(BUDGET_MB),
       });
       const table = new BoardTable(store, config, new ManualClock(1_000_000 * 1_000), new BackgroundWork());
-      const answers = new BoardAnswers(table, config);
+      const answers = new GenerationBodies(
+        { maxEntries: config.boards.leaderboardCachedPages, maxBytes: mebibytes(config.boards.leaderboardCachedMb) },
+        config.server.gzipMinBytes,
+      );
       const query: BoardQuery = {
         sort: "pnl",
         category: "",
@@ -133,10 +137,11 @@ describe("a million distinct keys", () => {
         exclude_wallets: "",
         skill: 0,
       };
-      await table.current();
+      const board = await table.current();
       const before = heldBytes();
       for (let i = 0; i < KEYS; i++) {
-        await answers.answer({ ...query, offset: i }, (body) => `${JSON.stringify(body)}${PAD}`);
+        const q = { ...query, offset: i };
+        answers.answer(board.generation, JSON.stringify(q), () => `${JSON.stringify(board.page(q))}${PAD}`);
         if (i % CHECK_EVERY === 0) expect(answers.footprint.bytes).toBeLessThanOrEqual(BUDGET);
       }
       const held = heldBytes() - before;

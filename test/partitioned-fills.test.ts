@@ -6,9 +6,9 @@
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, sql, type Insertable } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { categoryVolumes, whaleMoves } from "../src/analytics/home.js";
+import { categoryVolumes, whaleMoves } from "../src/analytics/windows/home.js";
 import { volume24h } from "../src/derive/market-stats.js";
-import { emptyStats } from "../src/analytics/wallet-overview.js";
+import { emptyStats } from "../src/analytics/wallet/wallet-overview.js";
 import { openStore, type Store } from "../src/store/database.js";
 import { chainFillKey, insertFills } from "../src/store/fills.js";
 import { migrateStore } from "../src/store/migrate.js";

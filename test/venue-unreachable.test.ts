@@ -7,7 +7,7 @@
 import { createServer as createHttpServer } from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorClass, errorHint } from "../src/api/routes/health.js";
+import { errorClass, errorHint } from "../src/api/routes/service/health.js";
 import { VenueHttpClient, VenueUnavailableError, networkCauseOf } from "../src/venue/http.js";
 import { openUnreachableVenueService, type UnreachableVenueService } from "./support/unreachable-venue.js";
 

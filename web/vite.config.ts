@@ -1,4 +1,4 @@
-/** Builds the dashboard into web/dist (git ignores it), which Pelagic serves under `/` (src/api/routes/web.ts). */
+/** Builds the dashboard into web/dist (git ignores it), which Pelagic serves under `/` (src/api/routes/service/web.ts). */
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 

@@ -7,7 +7,7 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import type { Readiness } from "../analytics/readiness.js";
+import type { Readiness } from "../analytics/reads/readiness.js";
 import { redactUrl, type Config } from "../config/index.js";
 import type { Clock } from "../platform/clock.js";
 import type { Logger } from "../platform/logger.js";

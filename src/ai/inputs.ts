@@ -7,11 +7,11 @@
 import { Type, type Static, type TSchema } from "typebox";
 import type { Config } from "../config/index.js";
 import { makerShare, roleProfile } from "../ledger/role-profile.js";
-import { SECONDS_PER_DAY, isoDay } from "../analytics/insight-support.js";
+import { SECONDS_PER_DAY, isoDay } from "../ledger/index.js";
 import { BOARD_WINDOW_DAYS } from "../store/schema.js";
-import { changesSince } from "../analytics/wallet-history.js";
-import { walletHold, walletInsights } from "../analytics/wallet-insights.js";
-import { overviewBody, rankedTraders, readStats, resolveWallet } from "../analytics/wallet-overview.js";
+import { changesSince } from "../analytics/wallet/wallet-history.js";
+import { walletHold, walletInsights } from "../analytics/wallet/wallet-insights.js";
+import { overviewBody, rankedTraders, readStats, resolveWallet } from "../analytics/wallet/wallet-overview.js";
 import type { Store } from "../store/database.js";
 import { yieldToLoop } from "../platform/yield-to-loop.js";
 

@@ -11,7 +11,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
-import { forgetMarketIndex } from "../analytics/market-index.js";
+import { forgetMarketIndex } from "../analytics/markets/market-index.js";
 import type { Config } from "../config/index.js";
 import type { ProxyTrust } from "../config/settings.js";
 import type { Logger } from "../platform/logger.js";
@@ -25,29 +25,29 @@ import { ContractAddressBody } from "./params.js";
 import { applyQueryConventions } from "./query-conventions.js";
 import { registerWireErrors, wireErrorOptions } from "./wire-errors.js";
 import { SECURITY_SCHEMES, registerGate } from "./gate.js";
-import { healthRoutes } from "./routes/health.js";
-import { metricsRoutes, recordRequestMetrics } from "./routes/metrics.js";
-import { keyRoutes } from "./routes/key.js";
-import { marketDetailRoutes } from "./routes/market-detail.js";
-import { marketsRoutes } from "./routes/markets.js";
-import { publicMarketRoutes } from "./routes/public-market.js";
-import { markDefaultedParametersOptional, openapiRoutes } from "./routes/openapi.js";
-import { walletCoreRoutes } from "./routes/wallet.js";
-import { walletHistoryRoutes } from "./routes/wallet-history.js";
-import { walletInsightRoutes } from "./routes/wallet-insights.js";
-import { walletSearchRoutes } from "./routes/wallet-search.js";
-import { analyticsRoutes } from "./routes/analytics.js";
-import { homeRoutes } from "./routes/home.js";
-import { leaderboardRoutes } from "./routes/leaderboards.js";
-import { liveRoutes } from "./routes/live.js";
-import { siteRoutes } from "./routes/site.js";
-import { aiAnalysisRoutes } from "./routes/ai-analysis.js";
-import { iswRoutes } from "./routes/isw.js";
-import { iswWebhookRoutes } from "./routes/isw-webhooks.js";
-import { drilldownRoutes } from "./routes/drilldowns.js";
-import { whaleAlertRoutes } from "./routes/whale-alerts.js";
-import { whaleSignalRoutes } from "./routes/whale-signals.js";
-import { webRoutes } from "./routes/web.js";
+import { healthRoutes } from "./routes/service/health.js";
+import { metricsRoutes, recordRequestMetrics } from "./routes/service/metrics.js";
+import { keyRoutes } from "./routes/service/key.js";
+import { marketDetailRoutes } from "./routes/markets/market-detail.js";
+import { marketsRoutes } from "./routes/markets/markets.js";
+import { publicMarketRoutes } from "./routes/markets/public-market.js";
+import { markDefaultedParametersOptional, openapiRoutes } from "./routes/service/openapi.js";
+import { walletCoreRoutes } from "./routes/wallet/wallet.js";
+import { walletHistoryRoutes } from "./routes/wallet-history/wallet-history.js";
+import { walletInsightRoutes } from "./routes/wallet-insights/wallet-insights.js";
+import { walletSearchRoutes } from "./routes/wallet/wallet-search.js";
+import { analyticsRoutes } from "./routes/analytics/analytics.js";
+import { homeRoutes } from "./routes/site/home.js";
+import { leaderboardRoutes } from "./routes/leaderboards/leaderboards.js";
+import { liveRoutes } from "./routes/live/live.js";
+import { siteRoutes } from "./routes/site/site.js";
+import { aiAnalysisRoutes } from "./routes/ai/ai-analysis.js";
+import { iswRoutes } from "./routes/isw/isw.js";
+import { iswWebhookRoutes } from "./routes/isw/isw-webhooks.js";
+import { drilldownRoutes } from "./routes/drilldowns/drilldowns.js";
+import { whaleAlertRoutes } from "./routes/whales/whale-alerts.js";
+import { whaleSignalRoutes } from "./routes/whales/whale-signals.js";
+import { webRoutes } from "./routes/service/web.js";
 
 /**
  * Fastify's request log lines, as Pelagic writes them: nothing on arrival, and one access line per answered

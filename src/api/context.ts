@@ -1,12 +1,21 @@
-/** What every route plugin receives: the process's configuration, store and platform, and the store's readiness. */
+/**
+ * What every route plugin receives: the process's configuration, store and platform, the store's readiness, and
+ * the read models and kept answers every plugin shares.
+ */
 import type { ThreadMetrics } from "../platform/metrics.js";
-import { Readiness } from "../analytics/readiness.js";
-import { WalletReads } from "../analytics/wallet-reads.js";
-import { type AggregateComputer, InThreadAggregates } from "../analytics/window-aggregates.js";
-import { WhaleReads } from "../analytics/whale-reads.js";
+import { Readiness } from "../analytics/reads/readiness.js";
+import { WalletReads } from "../analytics/wallet/wallet-reads.js";
+import { type AggregateComputer, InThreadAggregates } from "../analytics/windows/window-aggregates.js";
+import { SmartList } from "../analytics/whales/smart-list.js";
+import { WhaleBook } from "../analytics/whales/whale-book.js";
+import { WhaleReads } from "../analytics/whales/whale-reads.js";
 import type { Config } from "../config/index.js";
 import type { LiveDeps } from "../live/index.js";
+import { BoardTable } from "../analytics/boards/board-table.js";
+import { StampedBodies } from "../kept/stamped-bodies.js";
+import type { Keeping } from "../kept/ttl-bodies.js";
 import { BackgroundWork } from "../platform/background-work.js";
+import { mebibytes } from "../platform/bounded-map.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
 import { KeyChecks } from "./key-checks.js";
@@ -51,6 +60,16 @@ export interface AppContext extends AppInput {
   readonly background: BackgroundWork;
   /** The gate's key checks, kept for KEY_CHECK_CACHE_SECONDS and dropped on every announced key change. */
   readonly keyChecks: KeyChecks;
+  /** The leaderboards' table, one copy per process reloaded when the statistics' generation moves. */
+  readonly boards: BoardTable;
+  /** Every Smart Money position by (market, side) and by whale, as the whale matches read it; reloaded in the background. */
+  readonly whaleBook: WhaleBook;
+  /** Today's Smart Money list, reloaded when `stats_generation` moves (the market whale trades read it). */
+  readonly smartList: SmartList;
+  /** What every kind of kept answers takes from the process: the clock, GZIP_MIN_BYTES and readiness. */
+  readonly keeping: Keeping;
+  /** Per-wallet and per-market answers kept under the stamp of their inputs (WALLET_INSIGHTS_CACHED_MB). */
+  readonly stampedBodies: StampedBodies;
 }
 
 export function appContext(input: AppInput): AppContext {
@@ -59,6 +78,11 @@ export function appContext(input: AppInput): AppContext {
   const aggregates = input.aggregates ?? new InThreadAggregates(input.store, input.config);
   const warmUps = new WarmUps(input.platform, () => readiness.ready, background, aggregates);
   const primary = input.primary ?? input.store;
+  const keeping = {
+    clock: input.platform.clock,
+    gzipMinBytes: input.config.server.gzipMinBytes,
+    admitted: () => readiness.ready,
+  };
   return {
     ...input,
     primary,
@@ -68,5 +92,19 @@ export function appContext(input: AppInput): AppContext {
     warmUps,
     background,
     keyChecks: new KeyChecks(primary.db, input.platform.clock, input.config.limits),
+    boards: new BoardTable(input.store, input.config, input.platform.clock, background),
+    whaleBook: new WhaleBook(input.store, input.platform.clock, input.config.whaleReads.bookRefreshSeconds, background),
+    smartList: new SmartList(
+      input.store,
+      input.platform.clock,
+      input.config.drilldowns.smartListCheckSeconds,
+      background,
+    ),
+    keeping,
+    stampedBodies: new StampedBodies(
+      keeping,
+      input.config.wallet.overviewCacheSeconds,
+      mebibytes(input.config.wallet.insightsCachedMb),
+    ),
   };
 }

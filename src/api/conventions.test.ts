@@ -6,7 +6,7 @@ import { openTestApp, type TestApp } from "../../test/support/app.js";
 import { recordSourceError, saveCheckpoint } from "../store/checkpoints.js";
 import { holdUnlistedRecords } from "../store/unlisted-records.js";
 import { requestWalletSyncs } from "../store/wallet-sync-requests.js";
-import { errorClass } from "./routes/health.js";
+import { errorClass } from "./routes/service/health.js";
 import { FIRST_SYNC_DERIVED, writeDeriveState } from "../store/derive-state.js";
 import { access } from "./access.js";
 import { HttpError } from "./errors.js";

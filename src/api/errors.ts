@@ -4,7 +4,7 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import { Type } from "typebox";
-import { ReadError } from "../analytics/read-errors.js";
+import { ReadError } from "../analytics/reads/read-errors.js";
 import type { Config } from "../config/index.js";
 import { PelagicError, type ErrorCode } from "../errors/index.js";
 

@@ -1,9 +1,9 @@
 import Fastify from "fastify";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { SerializedBody } from "./body-cache.js";
+import { SerializedBody } from "../kept/serialized-body.js";
 import { noneMatchHolds, registerEtags } from "./etag.js";
-import { sendSerialized } from "./send-serialized.js";
+import { sendSerialized } from "../kept/send-serialized.js";
 
 describe("noneMatchHolds", () => {
   it.each([

@@ -5,18 +5,8 @@
  * hook hashes only the answers built for one request. The gzip form of an answer is another representation, so it
  * has its own ETag (the JSON's, marked `-gz`): a cache never swaps one for the other.
  */
-import { createHash } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-
-/** A strong ETag of these bytes: a quoted SHA-1, base64url (27 characters). */
-export function strongEtag(bytes: Buffer | string): string {
-  return `"${createHash("sha1").update(bytes).digest("base64url")}"`;
-}
-
-/** The ETag of the gzip form of an answer whose JSON has `etag`. */
-export function gzipEtag(etag: string): string {
-  return `${etag.slice(0, -1)}-gz"`;
-}
+import { strongEtag } from "../kept/serialized-body.js";
 
 /**
  * Whether If-None-Match names `etag` (RFC 9110 13.1.2: `*`, or a list compared weakly, `W/` prefixes ignored).

@@ -3,7 +3,7 @@ import { BackgroundWork } from "../platform/background-work.js";
 import { ManualClock } from "../platform/clock.js";
 import { createPlatform } from "../platform/index.js";
 import { createLogger } from "../platform/logger.js";
-import type { AggregateComputer } from "../analytics/window-aggregates.js";
+import type { AggregateComputer } from "../analytics/windows/window-aggregates.js";
 import { WarmUps } from "./warm-up.js";
 
 afterEach(() => vi.useRealTimers());

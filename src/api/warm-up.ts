@@ -12,8 +12,8 @@ import {
   type AggregateName,
   type AggregateValue,
   WINDOW_AGGREGATES,
-} from "../analytics/window-aggregates.js";
-import { cachedAsOf } from "../analytics/window-cache.js";
+} from "../analytics/windows/window-aggregates.js";
+import { computedPerClockWindow } from "../kept/clock-window.js";
 import type { BackgroundWork } from "../platform/background-work.js";
 import type { Platform } from "../platform/index.js";
 import type { Logger } from "../platform/logger.js";
@@ -54,14 +54,14 @@ export class WarmUps {
     this.jobs.push({ name, run, windowSeconds });
   }
 
-  /** An aggregate cached per clock window (`cachedAsOf`) and computed ahead of its requests: the getter routes call. */
+  /** An aggregate cached per clock window (`computedPerClockWindow`) and computed ahead of its requests: the getter routes call. */
   windowed<T>(name: string, windowSeconds: number, load: (now: number) => Promise<T>): () => Promise<T> {
-    const get = () => cachedAsOf(this.platform, name, windowSeconds, load);
+    const get = () => computedPerClockWindow(this.platform, name, windowSeconds, load);
     this.add(name, get, windowSeconds);
     return get;
   }
 
-  /** A window aggregate of src/analytics/window-aggregates.ts, computed where the app computes them, as `windowed`. */
+  /** A window aggregate of src/analytics/windows/window-aggregates.ts, computed where the app computes them, as `windowed`. */
   aggregate<N extends AggregateName>(name: N): () => Promise<AggregateValue<N>> {
     return this.windowed(name, WINDOW_AGGREGATES[name].windowSeconds, (now) => this.aggregates.compute(name, now));
   }

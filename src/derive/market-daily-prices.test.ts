@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
-import { dailyPriceHistory, type PricePoint } from "../analytics/market-detail.js";
+import { dailyPriceHistory, type PricePoint } from "../analytics/markets/market-detail.js";
 import { loadConfig } from "../config/index.js";
 import { ManualClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
-import { emptyStats } from "../analytics/wallet-overview.js";
-import { SyncRequester } from "../analytics/sync-requests.js";
+import { emptyStats } from "../analytics/wallet/wallet-overview.js";
+import { SyncRequester } from "../analytics/wallet/sync-requests.js";
 import { BackgroundWork } from "../platform/background-work.js";
 import { readCheckpoint } from "../store/checkpoints.js";
 import { readWalletSync } from "../store/wallet-cache.js";

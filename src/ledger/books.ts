@@ -11,6 +11,9 @@ import { realizedDelta, weightedAveragePrice } from "./fixed-point.js";
 
 export const SECONDS_PER_DAY = 86_400;
 
+/** UTC calendar date of a unix-seconds day number. */
+export const isoDay = (day: number): string => new Date(day * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10);
+
 /** Index of a token in the ledger: `conditionIndex * 2 + outcomeIndex`, so `token ^ 1` is the other side. */
 export type TokenIndex = number;
 

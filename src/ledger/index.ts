@@ -26,7 +26,7 @@ export {
   toMicroPrice,
   weightedAveragePrice,
 } from "./fixed-point.js";
-export { PositionTable, SECONDS_PER_DAY, type Position } from "./books.js";
+export { PositionTable, SECONDS_PER_DAY, isoDay, type Position } from "./books.js";
 export { DayLog, WalletTable, type WalletBook } from "./wallets.js";
 export { MarketBook, resolutionPayoutYes, sidePayout } from "./markets.js";
 export { LedgerState, replay, type LedgerCapacity } from "./state.js";

@@ -52,7 +52,7 @@ export class TtlCache {
 
   /**
    * Values are stored only while `predicate` holds (loads still answer): an API process keeps nothing computed
-   * from a store whose first sync is not derived yet (src/analytics/readiness.ts).
+   * from a store whose first sync is not derived yet (src/analytics/reads/readiness.ts).
    */
   admitWhen(predicate: () => boolean): void {
     this.admitted = predicate;

@@ -1,5 +1,5 @@
 /**
- * What an operator watches: the process's Prometheus metrics, served at `/metrics` (src/api/routes/metrics.ts).
+ * What an operator watches: the process's Prometheus metrics, served at `/metrics` (src/api/routes/service/metrics.ts).
  * One registry per process, shared by every layer that counts something where it happens: the HTTP layer
  * (latency and status by route pattern), the rate limiters (refusals), the batch writer (ingest rate and lag),
  * the Deriver (queue depth, refresh time), the caches (hits and misses), the live hub (stream connections) and

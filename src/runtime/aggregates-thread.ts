@@ -3,7 +3,7 @@
  * own, computes each aggregate it is asked for and posts the value back.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { WINDOW_AGGREGATES } from "../analytics/window-aggregates.js";
+import { WINDOW_AGGREGATES } from "../analytics/windows/window-aggregates.js";
 import type { AggregatesWorkerData, FromAggregatesThread, ToAggregatesThread } from "./aggregates-worker.js";
 import { openConfiguredReadStore, openConfiguredStore } from "./store.js";
 

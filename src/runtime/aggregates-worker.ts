@@ -1,5 +1,5 @@
 /**
- * The window aggregates (src/analytics/window-aggregates.ts) computed in a worker thread with its own connection to
+ * The window aggregates (src/analytics/windows/window-aggregates.ts) computed in a worker thread with its own connection to
  * the store (aggregates-thread.ts), so that their reads and sums (0.1-0.8 s at each window's boundary on the
  * 10,000,000-fill world, in slices of 13-25 ms and a few single blocks of 40-110 ms) never hold the event loop that
  * answers requests. Only the small values cross back. A thread that dies fails the computations under way (the
@@ -7,7 +7,7 @@
  */
 import { workerEntry } from "../platform/worker-entry.js";
 import { Worker } from "node:worker_threads";
-import type { AggregateComputer, AggregateName, AggregateValue } from "../analytics/window-aggregates.js";
+import type { AggregateComputer, AggregateName, AggregateValue } from "../analytics/windows/window-aggregates.js";
 import type { Config } from "../config/index.js";
 
 export interface AggregatesWorkerData {

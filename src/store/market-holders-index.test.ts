@@ -5,7 +5,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
-import { holdersQuery } from "../analytics/market-consensus.js";
+import { holdersQuery } from "../analytics/markets/market-consensus.js";
 import type { Store } from "./database.js";
 import { indexNamesOf } from "./testing/index-names.js";
 import { MARKET_HOLDERS_INDEX, marketHoldersIndex } from "./migrations/0025_market_holders_index.js";

@@ -4,6 +4,7 @@
  */
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type { StoreTransaction } from "./database.js";
+import { chunks } from "./raw-sql.js";
 import type { Database, EventsTable, MarketResolutionsTable, MarketsTable, MarketTokensTable } from "./schema.js";
 
 export type NewEvent = Insertable<EventsTable>;
@@ -14,12 +15,6 @@ export type StoredResolution = Selectable<MarketResolutionsTable>;
 
 /** Rows per statement: under SQLite's 32,766 bound parameters for the widest table. */
 const ROWS_PER_STATEMENT = 500;
-
-function chunks<T>(rows: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) out.push(rows.slice(i, i + ROWS_PER_STATEMENT));
-  return out;
-}
 
 /**
  * The last row per key (a page may list a record twice, and one statement may not update a row twice), in key
@@ -32,7 +27,10 @@ function lastByKey<T>(rows: readonly T[], key: (row: T) => string): T[] {
 }
 
 export async function upsertEvents(tx: StoreTransaction, events: readonly NewEvent[]): Promise<void> {
-  for (const part of chunks(lastByKey(events, (e) => e.id))) {
+  for (const part of chunks(
+    lastByKey(events, (e) => e.id),
+    ROWS_PER_STATEMENT,
+  )) {
     await tx.db
       .insertInto("events")
       .values(part)
@@ -64,7 +62,7 @@ export async function upsertMarkets(
     tx.db,
     unique.filter((m) => m.resolution == null).map((m) => m.condition_id),
   );
-  for (const part of chunks(unique)) {
+  for (const part of chunks(unique, ROWS_PER_STATEMENT)) {
     const rows = part.map((m) =>
       m.resolution == null
         ? Object.assign({}, m, { resolution: chainResolved.get(m.condition_id)?.resolution ?? null })
@@ -101,7 +99,10 @@ export async function upsertMarkets(
       )
       .execute();
   }
-  for (const part of chunks(lastByKey(tokens, (t) => t.token_id))) {
+  for (const part of chunks(
+    lastByKey(tokens, (t) => t.token_id),
+    ROWS_PER_STATEMENT,
+  )) {
     await tx.db
       .insertInto("market_tokens")
       .values(part)
@@ -139,7 +140,7 @@ export async function resolutionsOf(
   conditionIds: readonly string[],
 ): Promise<Map<string, StoredResolution>> {
   const out = new Map<string, StoredResolution>();
-  for (const part of chunks(conditionIds)) {
+  for (const part of chunks(conditionIds, ROWS_PER_STATEMENT)) {
     if (part.length === 0) continue;
     for (const row of await db.selectFrom("market_resolutions").selectAll().where("condition_id", "in", part).execute())
       out.set(row.condition_id, row);
@@ -155,7 +156,7 @@ export interface TokenFacts {
 /** Condition and outcome of the given outcome tokens, for those the store knows. */
 export async function tokenFacts(db: Kysely<Database>, tokenIds: readonly string[]): Promise<Map<string, TokenFacts>> {
   const out = new Map<string, TokenFacts>();
-  for (const part of chunks(tokenIds)) {
+  for (const part of chunks(tokenIds, ROWS_PER_STATEMENT)) {
     if (part.length === 0) continue;
     const rows = await db
       .selectFrom("market_tokens")
@@ -170,7 +171,7 @@ export async function tokenFacts(db: Kysely<Database>, tokenIds: readonly string
 /** Which of the given condition ids belong to a stored market. */
 export async function knownConditions(db: Kysely<Database>, conditionIds: readonly string[]): Promise<Set<string>> {
   const out = new Set<string>();
-  for (const part of chunks(conditionIds)) {
+  for (const part of chunks(conditionIds, ROWS_PER_STATEMENT)) {
     if (part.length === 0) continue;
     for (const row of await db.selectFrom("markets").select("condition_id").where("condition_id", "in", part).execute())
       out.add(row.condition_id);

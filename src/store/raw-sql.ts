@@ -39,6 +39,13 @@ export function placeholders(count: number): string {
   return `(${new Array<string>(count).fill("?").join(", ")})`;
 }
 
+/** The items in consecutive lists of at most `size` (a row-count safe size for `in (...)` lists on both dialects). */
+export function chunks<T>(items: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 /**
  * Runs `run` over the values in slices small enough for any dialect's parameter limit; with `yieldBetween`, letting
  * the event loop run between two slices (a read too long to run as one block on SQLite).

@@ -441,7 +441,7 @@ export interface WalletLookupClientsTable {
   wallet: string;
   /** Start of the hour, unix seconds. */
   hour: number;
-  /** Hash of the client's IPv4 address or IPv6 /64 (src/analytics/lookups.ts). */
+  /** Hash of the client's IPv4 address or IPv6 /64 (src/analytics/wallet/lookups.ts). */
   client: string;
 }
 

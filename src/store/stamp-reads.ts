@@ -1,6 +1,6 @@
 /**
  * Stamp reads: the one indexed row a request reads to learn whether an answer kept for it still holds
- * (src/analytics/wallet-stamps.ts). On SQLite every statement that reads a table first takes the WAL's read lock
+ * (src/analytics/wallet/wallet-stamps.ts). On SQLite every statement that reads a table first takes the WAL's read lock
  * (system calls on the shared-memory file): measured 2 µs alone, 8-10 µs under load, more than finding the row,
  * and paid on every request of a kept answer. So on SQLite a stamp read is remembered while the store is unchanged:
  * while this connection has changed no row (`total_changes()`, which takes no lock) and no other connection or

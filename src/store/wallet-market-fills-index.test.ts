@@ -5,7 +5,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
-import { summaryFillsSql } from "../analytics/wallet-market.js";
+import { summaryFillsSql } from "../analytics/wallet/wallet-market.js";
 import type { Store } from "./database.js";
 import { indexNamesOf } from "./testing/index-names.js";
 import { createDeferredFillIndexes, deferredFillIndexesPresent, dropDeferredFillIndexes } from "./fills.js";

@@ -5,7 +5,7 @@
 import { sql, type RawBuilder } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeLocal, storeBackends } from "../../test/support/backends.js";
-import { findWalletByName } from "../analytics/wallet-overview.js";
+import { findWalletByName } from "../analytics/wallet/wallet-overview.js";
 import type { Store } from "./database.js";
 import { estimateNameIndexed, indexNameChanges, storeLower, textGrams, walletsNamed } from "./wallet-names.js";
 import { insertFills, type NewFill } from "./fills.js";

@@ -5,7 +5,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
-import { emptyStats, rankedTraders, rankedTradersQuery } from "../analytics/wallet-overview.js";
+import { emptyStats, rankedTraders, rankedTradersQuery } from "../analytics/wallet/wallet-overview.js";
 import type { Store } from "./database.js";
 import { indexNamesOf } from "./testing/index-names.js";
 import { rankedTradersIndex } from "./migrations/0027_ranked_traders_index.js";

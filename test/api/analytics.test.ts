@@ -1,6 +1,6 @@
 import { AT, expectServed } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Mover } from "../../src/analytics/movers.js";
+import type { Mover } from "../../src/analytics/windows/movers.js";
 import type { WorldApp } from "../support/world-app.js";
 import {
   SMART,

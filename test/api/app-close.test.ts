@@ -53,7 +53,7 @@ describe.each(storeBackends)("closing the app on $kind", (backend) => {
     const input = { config: loadConfig({ LOG_LEVEL: "silent" }), store: held, platform, expectedSources: [] };
     answers.hold();
     // Over a ready store, the app loads its copy of the whales' positions in the background as soon as it is built
-    // (src/api/routes/wallet-insights.ts): that load's first read is held.
+    // (src/api/routes/wallet-insights/wallet-insights.ts): that load's first read is held.
     const app = await buildApp({ ...input, startedAt: 0, background }, createLogger("silent"));
     let closing: Promise<unknown> | undefined;
     try {

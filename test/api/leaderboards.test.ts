@@ -2,7 +2,7 @@ import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
-import type { BoardWallet, Trader } from "../../src/analytics/leaderboard.js";
+import type { BoardWallet, Trader } from "../../src/analytics/boards/leaderboard.js";
 import type { WorldApp } from "../support/world-app.js";
 import {
   SMART,

@@ -1,8 +1,8 @@
 /** /api/v2/market/{market_id}[/trades|/lookup|/breakdown] and /api/v2/pm/{market_id} over the simulated world. */
 import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findMarket, venueUrl } from "../../src/analytics/market-detail.js";
-import { marketIndex } from "../../src/analytics/market-index.js";
+import { findMarket, venueUrl } from "../../src/analytics/markets/market-detail.js";
+import { marketIndex } from "../../src/analytics/markets/market-index.js";
 import { BackgroundWork } from "../../src/platform/background-work.js";
 import type { WorldApp } from "../support/world-app.js";
 import { getJson, isSortedDesc, netPositions, openMarketsWorld, rows } from "../support/api/markets.js";

@@ -1,6 +1,6 @@
 /** The in-memory market index behind search: reloaded in the background once older than its refresh window. */
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { marketIndex } from "../../src/analytics/market-index.js";
+import { marketIndex } from "../../src/analytics/markets/market-index.js";
 import { BackgroundWork } from "../../src/platform/background-work.js";
 import { openTestApp, type TestApp } from "../support/app.js";
 

@@ -1,8 +1,8 @@
 /** /api/v2/markets/search, /hot, /category-stats, /resolved over the simulated world. */
 import { gunzipSync } from "node:zlib";
 import { AT, servedAs } from "../support/served-numbers.js";
-import { hotWindowMinutes } from "../../src/analytics/markets-lists.js";
-import { HOT_CACHE_MS } from "../../src/api/routes/markets.js";
+import { hotWindowMinutes } from "../../src/analytics/markets/markets-lists.js";
+import { HOT_CACHE_MS } from "../../src/api/routes/markets/markets.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorldApp } from "../support/world-app.js";
 import { VOLUME_SQL, getJson, isSortedDesc, openMarketsWorld, rows } from "../support/api/markets.js";

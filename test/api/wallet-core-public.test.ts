@@ -6,7 +6,7 @@ import { AT, expectServed } from "../support/served-numbers.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LoadMonitor } from "../../src/api/routes/wallet-load.js";
+import { LoadMonitor } from "../../src/api/routes/wallet/wallet-load.js";
 import { startSimVenue, venueEnvironment } from "../../src/sim/servers/index.js";
 import type { WorldApp } from "../support/world-app.js";
 import {

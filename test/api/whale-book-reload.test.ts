@@ -1,11 +1,11 @@
 /**
- * The whale book's reload (src/analytics/whale-book.ts): one that finds nothing new keeps the copy's version, so the
+ * The whale book's reload (src/analytics/whales/whale-book.ts): one that finds nothing new keeps the copy's version, so the
  * answers kept under it stand; one after later fills reads only the whales whose statistics row moved and must hold
  * what a load from scratch holds, under a new version, and the API's answers are then the new copy's, not the kept
  * ones. A simulated world derived in two steps: the Deriver's warm start, then the later fills batch by batch.
  */
 import { describe, expect, it } from "vitest";
-import { WhaleBook, type WhaleBookView } from "../../src/analytics/whale-book.js";
+import { WhaleBook, type WhaleBookView } from "../../src/analytics/whales/whale-book.js";
 import { BackgroundWork } from "../../src/platform/background-work.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import type { TestApp } from "../support/app.js";

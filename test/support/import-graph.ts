@@ -34,6 +34,11 @@ export const LAYERS: readonly Layer[] = [
     what: "tables, migrations and the SQL plumbing: SQLite or PostgreSQL",
   },
   {
+    name: "kept",
+    mayImport: ["errors", "config", "platform", "store"],
+    what: "answers and copies kept in memory, named by how each is invalidated: time, stamp, clock window, generation, reload",
+  },
+  {
     name: "venue",
     mayImport: ["errors", "config", "package", "platform"],
     what: "the venue's clients and payload shapes, and its vocabulary (units, categories, contracts)",
@@ -57,7 +62,7 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: "analytics",
-    mayImport: ["errors", "config", "platform", "store", "venue", "ledger"],
+    mayImport: ["errors", "config", "platform", "store", "kept", "venue", "ledger"],
     what: "read models: what the routes answer, from the stored tables",
   },
   {
@@ -83,6 +88,7 @@ export const LAYERS: readonly Layer[] = [
       "package",
       "platform",
       "store",
+      "kept",
       "venue",
       "ledger",
       "accounts",

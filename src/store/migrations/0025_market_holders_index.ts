@@ -1,6 +1,6 @@
 /**
  * Issue 24: a market's open positions read from an index alone. The market pages' consensus and holder rankings
- * (`marketHolders`, src/analytics/market-consensus.ts) read every open position of the market through
+ * (`marketHolders`, src/analytics/markets/market-consensus.ts) read every open position of the market through
  * `positions_condition` (condition_id, status), then each one's table row for its wallet, side, shares and average
  * price: for the busiest market of the 10,000,000-fill world, 3,259 rows scattered over the table, 44-84 ms of read
  * per page computed. This index has the same key followed by those columns and replaces it (every read by condition

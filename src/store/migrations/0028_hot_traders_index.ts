@@ -1,5 +1,5 @@
 /**
- * Issue 24: the biggest 24 h winners and losers (`hotTraders`, src/analytics/site.ts) read from an index. Without it
+ * Issue 24: the biggest 24 h winners and losers (`hotTraders`, src/analytics/windows/site.ts) read from an index. Without it
  * SQLite read and sorted every wallet_stats row twice, once a minute (13 ms each on the 10,000,000-fill world, in one
  * block of the event loop); the index on the 24 h P&L reads the first rows of either end.
  */

@@ -1,0 +1,181 @@
+/**
+ * A market's whale trades (docs/METRICS.md, market whale trades), newest first, paged by keyset on
+ * (timestamp desc, id desc).
+ *
+ * One trade is one maker order filled against one taker order: the maker's fill (role `maker`), whose wallet is the
+ * maker and whose counterparty is the taker. The taker's own fill spans all its makers and names only the first
+ * (docs/METRICS.md, fills), so it would count a match once per taker and lose the other makers; fills of unknown
+ * role (Data API) pair nobody and are not trades here. `side`, `direction`, `price` and `usd_amount` are the maker
+ * order's, as its OrderFilled event states them; `min_usd` applies to `usd_amount`.
+ *
+ * Whale-class: the maker or the taker is on today's Smart Money list (`SmartList`). The fills are read in growing
+ * chunks, newest first, and filtered here, so that no statement reads far past what a page needs: with `min_usd` at or
+ * above WHALE_SIZE_USD from the partial index of whale-size maker fills alone (it holds every column answered),
+ * otherwise over the (condition_id, ts) index. The read stops with a `timed_out` refusal once it ran
+ * WHALE_TRADES_TIMEOUT_MS (checked between chunks; PostgreSQL also cancels a statement past it).
+ */
+import { sql, type Kysely } from "kysely";
+import type { Store } from "../../store/database.js";
+import {
+  WHALE_SIZE_USD,
+  whaleSizeMakerFills,
+  type Database,
+  type Direction,
+  type EntryType,
+} from "../../store/schema.js";
+import { StatementTimeout, withStatementTimeout } from "../../store/statement-timeout.js";
+import { fromMicro, MICRO } from "../../venue/units.js";
+import { outcomeSide } from "./market-facts.js";
+import { keysetBefore, type KeysetBound } from "../reads/keyset.js";
+import { ReadError } from "../reads/read-errors.js";
+import { nextCursor } from "../wallet/wallet-market.js";
+
+export type WhaleFilter = "smart" | "all";
+
+export interface WhaleTradesQuery {
+  conditionId: string;
+  /** Upper bound on the timestamp, inclusive without `beforeId`; 0 = none (newest first). */
+  before: number;
+  /** With `before`: rows strictly before (before, beforeId); 0 = none. */
+  beforeId: number;
+  /** USD, lower bound on the maker order's collateral. */
+  minUsd: number;
+  limit: number;
+  wallets: WhaleFilter;
+}
+
+export interface WhaleTradesLimits {
+  timeoutMs: number;
+  retryAfterSeconds: number;
+  /** Milliseconds since some fixed point (performance.now in production; tests may pass their own). */
+  now?: () => number;
+}
+
+export interface MarketWhaleTrade {
+  id: number;
+  timestamp: number;
+  maker: string;
+  taker: string | null;
+  maker_is_whale: boolean;
+  taker_is_whale: boolean;
+  side: "YES" | "NO";
+  direction: Direction;
+  price: number;
+  usd_amount: number;
+  token_amount: number;
+  entry_type: EntryType | null;
+  tx_hash: string;
+}
+
+/**
+ * With wallets=smart, the first chunk reads this many rows per row wanted; each next one as many as the share kept
+ * so far says the rest needs (a quarter more, at least a 64th of the rows counted as kept), within the bounds.
+ */
+const FIRST_CHUNK_FACTOR = 2;
+const MIN_CHUNK = 128;
+const MAX_CHUNK = 16_384;
+const chunkSize = (rows: number) => Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(rows)));
+
+function chunkQuery(db: Kysely<Database>, q: WhaleTradesQuery, bound: KeysetBound, size: number) {
+  let query = db
+    .selectFrom("fills")
+    .select([
+      "id",
+      "ts",
+      "wallet",
+      "counterparty",
+      "side",
+      "outcome_index",
+      "price",
+      "usd",
+      "size",
+      "entry_type",
+      "tx_hash",
+    ])
+    .where("condition_id", "=", q.conditionId)
+    .where("role", "=", "maker")
+    .where("usd", ">=", Math.ceil(q.minUsd * MICRO));
+  if (q.minUsd >= WHALE_SIZE_USD) query = query.where(sql.raw<boolean>(whaleSizeMakerFills()));
+  return keysetBefore(query, { ts: "ts", id: "id" }, bound).orderBy("ts", "desc").orderBy("id", "desc").limit(size);
+}
+
+type TradeRow = Awaited<ReturnType<ReturnType<typeof chunkQuery>["execute"]>>[number];
+
+/** The page's trades (and one more, to tell whether there is a next page), in page order. */
+async function pickTrades(
+  db: Kysely<Database>,
+  q: WhaleTradesQuery,
+  smart: ReadonlySet<string>,
+  limits: Required<WhaleTradesLimits>,
+  deadline: number,
+): Promise<TradeRow[]> {
+  const want = q.limit + 1;
+  const keep = (c: TradeRow) =>
+    q.wallets === "all" || smart.has(c.wallet) || (c.counterparty !== null && smart.has(c.counterparty));
+  const picked: TradeRow[] = [];
+  let bound: KeysetBound = { before: q.before, beforeId: q.beforeId, inclusive: true };
+  let size = q.wallets === "all" ? want : chunkSize(want * FIRST_CHUNK_FACTOR);
+  let read = 0;
+  for (;;) {
+    const rows = await chunkQuery(db, q, bound, size).execute();
+    read += rows.length;
+    for (const row of rows) {
+      if (keep(row)) picked.push(row);
+      if (picked.length === want) return picked;
+    }
+    const last = rows.at(-1);
+    if (rows.length < size || !last) return picked;
+    if (limits.now() > deadline) throw new StatementTimeout(limits.timeoutMs);
+    bound = { before: last.ts, beforeId: last.id, inclusive: true };
+    size = chunkSize(((want - picked.length) / Math.max(picked.length / read, 1 / 64)) * 1.25);
+  }
+}
+
+/** A page of the market's whale-class trades; `timed_out` past the time-out. */
+export async function marketWhaleTrades(
+  store: Store,
+  q: WhaleTradesQuery,
+  smart: ReadonlySet<string>,
+  limits: WhaleTradesLimits,
+) {
+  const clock = { ...limits, now: limits.now ?? (() => performance.now()) };
+  const deadline = clock.now() + limits.timeoutMs;
+  let picked: TradeRow[];
+  try {
+    picked = await withStatementTimeout(store, limits.timeoutMs, (db) => pickTrades(db, q, smart, clock, deadline));
+  } catch (error) {
+    if (error instanceof StatementTimeout) {
+      throw new ReadError(
+        "timed_out",
+        `Reading this market's whale trades took longer than ${limits.timeoutMs} ms; retry, or narrow it (a higher min_usd, an earlier before)`,
+        limits.retryAfterSeconds,
+      );
+    }
+    throw error;
+  }
+  const trades: MarketWhaleTrade[] = picked.slice(0, q.limit).map((r) => ({
+    id: r.id,
+    timestamp: r.ts,
+    maker: r.wallet,
+    taker: r.counterparty,
+    maker_is_whale: smart.has(r.wallet),
+    taker_is_whale: r.counterparty !== null && smart.has(r.counterparty),
+    side: outcomeSide(r.outcome_index),
+    direction: r.side,
+    price: r.price,
+    usd_amount: fromMicro(r.usd),
+    token_amount: fromMicro(r.size),
+    entry_type: r.entry_type,
+    tx_hash: r.tx_hash,
+  }));
+  const more = picked.length > q.limit;
+  return {
+    market: q.conditionId,
+    count: trades.length,
+    min_usd: q.minUsd,
+    wallets: q.wallets,
+    has_more: more,
+    ...nextCursor(trades.at(-1), more),
+    trades,
+  };
+}

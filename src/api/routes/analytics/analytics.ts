@@ -1,0 +1,154 @@
+/** Free aggregate analytics: /api/analytics/{smart-money-flow, whale-clusters, top-movers, whale-volume-24h}. */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { CLUSTERS_MAX, MOVERS_MAX, WINDOW_AGGREGATES } from "../../../analytics/windows/window-aggregates.js";
+import { CATEGORIES } from "../../../venue/categories.js";
+import { mebibytes } from "../../../platform/bounded-map.js";
+import { access } from "../../access.js";
+import type { AppContext } from "../../context.js";
+import { ClockWindowBodies } from "../../../kept/clock-window-bodies.js";
+
+/** The whale clusters' answers kept serialized: one per `limit` of the current window, at most. */
+const CLUSTER_ANSWERS_MB = 16;
+
+const Name = Type.Union([Type.String(), Type.Null()]);
+
+const FlowRow = Type.Object({
+  category: Type.Enum(CATEGORIES),
+  markets: Type.Integer({ description: "markets where smart whales traded in the last 24 h" }),
+  whales_now: Type.Integer({ description: "smart whales holding an open position in the category now" }),
+  volume_24h: Type.Number({ description: "USD of smart-whale fills over the last 24 h" }),
+  volume_prev: Type.Number({ description: "USD of smart-whale fills over the 24 h before" }),
+  volume_delta_pct: Type.Union([Type.Number(), Type.Null()], {
+    description: "percent change; null when volume_prev is 0",
+  }),
+  wallets_24h: Type.Integer({ description: "smart whales with a fill in the last 24 h" }),
+});
+
+const Cluster = Type.Object({
+  market_id: Type.Union([Type.String(), Type.Null()]),
+  condition_id: Type.String(),
+  question: Type.Union([Type.String(), Type.Null()]),
+  category: Type.Union([Type.Enum(CATEGORIES), Type.Null()]),
+  side: Type.Enum(["YES", "NO"]),
+  whale_count: Type.Integer(),
+  combined_usd: Type.Number({ description: "sum of the whales' net positions at cost on that side, USD" }),
+  wallets: Type.Array(Type.Object({ wallet: Type.String(), name: Name }), { description: "largest position first" }),
+});
+
+const Mover = Type.Object({
+  wallet: Type.String(),
+  display_name: Name,
+  pnl_now: Type.Number({ description: "ledger P&L now (last daily point), USD" }),
+  delta: Type.Number({ description: "P&L change over the window, USD" }),
+  win_rate: Type.Number(),
+  closed_count: Type.Integer({ description: "wins + losses" }),
+  is_smart: Type.Boolean(),
+  sparkline: Type.Array(Type.Number(), {
+    description: "P&L at the window start, each following day, and now (window days + 1 values)",
+  }),
+});
+
+const VolumeHour = Type.Object({
+  hour: Type.String({ description: "hour start, ISO 8601 UTC, e.g. 2026-06-01T13:00:00Z" }),
+  yes_volume: Type.Number({ description: "USD of smart-whale fills on YES tokens" }),
+  no_volume: Type.Number({ description: "USD of smart-whale fills on NO tokens" }),
+  trades: Type.Integer({ description: "smart-whale fills" }),
+});
+
+export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  const read = { config: { access: access.public } } as const;
+  const { boards } = ctx.config;
+  const flow = ctx.warmUps.aggregate("analytics:flow");
+  const movers = ctx.warmUps.aggregate("analytics:movers");
+  const volume24h = ctx.warmUps.aggregate("analytics:volume-24h");
+  // Every smart whale's open positions grouped once per window (computed before the service listens and at each
+  // window's boundary), and each `limit`'s answer serialized once per window: a request sends kept bytes.
+  const clusters = ctx.warmUps.aggregate("analytics:clusters");
+  const clusterAnswers = new ClockWindowBodies(ctx.keeping, WINDOW_AGGREGATES["analytics:clusters"].windowSeconds, {
+    maxEntries: CLUSTERS_MAX,
+    maxBytes: mebibytes(CLUSTER_ANSWERS_MB),
+  });
+
+  app.get(
+    "/api/analytics/smart-money-flow",
+    {
+      ...read,
+      schema: {
+        summary: "Smart-money flow by category",
+        description:
+          "Per category (all six), smart-whale volume of the last 24 h against the 24 h before; largest volume first. Cached 5 min.",
+        tags: ["analytics"],
+        response: { 200: Type.Object({ flow: Type.Array(FlowRow) }) },
+      },
+    },
+    async () => ({ flow: await flow() }),
+  );
+
+  app.get(
+    "/api/analytics/whale-clusters",
+    {
+      ...read,
+      schema: {
+        summary: "Markets where whales stand together",
+        description:
+          "Markets where at least CLUSTER_MIN_WHALES (3) smart whales hold a net open position of at least CONSENSUS_MIN_USD (100) on the same side; " +
+          "most whales first, then largest combined_usd. Cached 5 min.",
+        tags: ["analytics"],
+        querystring: Type.Object({
+          limit: Type.Integer({
+            minimum: 1,
+            maximum: CLUSTERS_MAX,
+            default: 20,
+            description: `clusters to return (1..${CLUSTERS_MAX})`,
+          }),
+        }),
+        response: { 200: Type.Object({ clusters: Type.Array(Cluster) }) },
+      },
+    },
+    async (request, reply) => {
+      const { limit } = request.query;
+      return clusterAnswers.send(reply, `${limit}`, async () => ({ clusters: (await clusters()).slice(0, limit) }));
+    },
+  );
+
+  app.get(
+    "/api/analytics/top-movers",
+    {
+      ...read,
+      schema: {
+        summary: "Biggest P&L gains",
+        description:
+          "Wallets (never farmers) with the largest rise of their ledger P&L over the last TOP_MOVERS_DAYS (7), from the daily P&L points. Cached 5 min.",
+        tags: ["analytics"],
+        querystring: Type.Object({
+          limit: Type.Integer({
+            minimum: 1,
+            maximum: MOVERS_MAX,
+            default: 10,
+            description: `wallets to return (1..${MOVERS_MAX})`,
+          }),
+        }),
+        response: { 200: Type.Object({ winners: Type.Array(Mover), days: Type.Integer() }) },
+      },
+    },
+    async (request) => {
+      const all = await movers();
+      return { winners: all.slice(0, request.query.limit), days: boards.topMoversDays };
+    },
+  );
+
+  app.get(
+    "/api/analytics/whale-volume-24h",
+    {
+      ...read,
+      schema: {
+        summary: "Hourly smart-whale volume, YES and NO",
+        description: "24 items, oldest first: the clock hours ending with the current (partial) one. Cached 60 s.",
+        tags: ["analytics"],
+        response: { 200: Type.Object({ series: Type.Array(VolumeHour) }) },
+      },
+    },
+    async () => ({ series: await volume24h() }),
+  );
+};

@@ -1,0 +1,118 @@
+/**
+ * A market's whale trades (Premium): `/api/v2/market/{condition_id}/whale-trades` (X-API-Key) and its public v1 twin
+ * (either header), paged by keyset, stopped with a 503 past WHALE_TRADES_TIMEOUT_MS. A read asked again (same market,
+ * page, filters and Smart Money list) is answered from the serialized answer for WHALE_TRADES_CACHE_SECONDS.
+ */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type, type TInteger, type TNumber } from "typebox";
+import { marketWhaleTrades } from "../../../analytics/markets/market-whale-trades.js";
+import { mebibytes } from "../../../platform/bounded-map.js";
+import { TtlBodies } from "../../../kept/ttl-bodies.js";
+import { sendSerialized } from "../../../kept/send-serialized.js";
+import { access, type Access } from "../../access.js";
+import type { AppContext } from "../../context.js";
+import { validationError } from "../../errors.js";
+import { Limit } from "../../params.js";
+import { BeforeId, MarketWhaleTradesBody } from "./drilldown-schemas.js";
+import { indexedMarket } from "../markets/market-schemas.js";
+
+const Wallets = Type.Union([Type.Literal("smart"), Type.Literal("all")], {
+  default: "smart",
+  description:
+    "smart: trades whose maker or taker is on today's Smart Money list; all: every trade (the flags still reflect today's list)",
+});
+const Before = Type.Integer({
+  minimum: 0,
+  description: "upper bound on the timestamp (unix s), inclusive without before_id; 0 = none (the newest trades)",
+});
+const Params = Type.Object({
+  condition_id: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: "the market's condition id (0x and 64 hex digits, any case); an unknown one is a 404",
+  }),
+});
+
+export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  const { store, config } = ctx;
+  const smart = ctx.smartList;
+  const limits = {
+    timeoutMs: config.drilldowns.whaleTradesTimeoutMs,
+    retryAfterSeconds: config.drilldowns.whaleTradesRetryAfterSeconds,
+  };
+  const bounds = {
+    maxEntries: config.drilldowns.whaleTradesCachedAnswers,
+    maxBytes: mebibytes(config.drilldowns.whaleTradesCachedMb),
+  };
+  // Both families answer the same body for the same read: one cache serves them.
+  const answers = new TtlBodies(
+    ctx.platform.clock,
+    config.drilldowns.whaleTradesCacheSeconds,
+    bounds,
+    config.server.gzipMinBytes,
+    () => ctx.readiness.ready,
+  );
+
+  const route = (url: string, preset: Access, tags: string[], minUsd: TInteger | TNumber) =>
+    app.get(
+      url,
+      {
+        config: { access: preset },
+        schema: {
+          summary: "A market's whale trades (Premium)",
+          description:
+            "Trades of the market whose maker or taker is a smart whale, newest first (timestamp, then id). One trade is one maker order filled against one taker order; " +
+            "side, direction, price and usd_amount are the maker order's, and min_usd applies to usd_amount. Without before_id, timestamp <= before; with it, rows strictly " +
+            `before (before, before_id): page with next_before and next_before_id. A read longer than ${config.drilldowns.whaleTradesTimeoutMs} ms answers 503 with Retry-After.`,
+          tags,
+          params: Params,
+          querystring: Type.Object({
+            before: Before,
+            min_usd: minUsd,
+            limit: Limit({ default: 100, max: 500 }),
+            wallets: Wallets,
+            before_id: BeforeId,
+          }),
+          response: { 200: MarketWhaleTradesBody, 404: { $ref: "ErrorBody#" }, 503: { $ref: "ErrorBody#" } },
+        },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        if (q.before_id > 0 && q.before === 0)
+          throw validationError(
+            ["query", "before_id"],
+            "before_id continues a page inside before's second: it needs before",
+          );
+        const market = (await indexedMarket(ctx, request.params.condition_id)).condition_id;
+        const list = await smart.current();
+        const key = [market, q.before, q.before_id, q.min_usd, q.limit, q.wallets, list.generation].join(":");
+        const body = await answers.get(key, async (now) => {
+          const query = {
+            conditionId: market,
+            before: q.before,
+            beforeId: q.before_id,
+            minUsd: q.min_usd,
+            limit: q.limit,
+            wallets: q.wallets,
+          };
+          return reply.serialize({
+            ...(await marketWhaleTrades(store, query, list.wallets, limits)),
+            as_of: now,
+          }) as string;
+        });
+        return sendSerialized(reply, body);
+      },
+    );
+  route(
+    "/api/v2/market/:condition_id/whale-trades",
+    access.premiumXApiKey,
+    ["markets"],
+    Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, default: 500, description: "smallest usd_amount (USD)" }),
+  );
+  route(
+    "/api/public/v1/market/:condition_id/whale-trades",
+    access.premiumAnyHeader,
+    ["public v1"],
+    Type.Number({ minimum: 0, maximum: 1_000_000_000_000, default: 500, description: "smallest usd_amount (USD)" }),
+  );
+};

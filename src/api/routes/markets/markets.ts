@@ -1,0 +1,365 @@
+/** /api/v2/markets/*: search, hot markets, category counts, resolved markets. Public reads over the market index. */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import {
+  categoryStats,
+  hotMarketsByWhaleTrades,
+  hotWindowMinutes,
+  resolvedMarkets,
+} from "../../../analytics/markets/markets-lists.js";
+import { searchMarkets, type SearchFilters } from "../../../analytics/markets/markets-search.js";
+import { TtlBodies } from "../../../kept/ttl-bodies.js";
+import { mebibytes } from "../../../platform/bounded-map.js";
+import { access } from "../../access.js";
+import type { AppContext } from "../../context.js";
+import { sendSerialized } from "../../../kept/send-serialized.js";
+import { validationError } from "../../errors.js";
+import { Limit, Offset, categoryFilter, dayBound } from "../../params.js";
+import { Nullable } from "../../nullable.js";
+import { MarketRowSchema, indexOf } from "./market-schemas.js";
+
+const CategoryParam = Type.String({
+  default: "",
+  maxLength: 40,
+  description:
+    "All (or empty), Crypto, Geopolitics, Sports, Politics, Economics, Tech/AI; case-insensitive, Tech and AI also mean Tech/AI. Anything else is a 422",
+});
+
+const NonNegativeInt = (def: number, description: string) => Type.Integer({ minimum: 0, default: def, description });
+
+const HotRow = Type.Intersect([
+  MarketRowSchema,
+  Type.Object({
+    whale_trades: Type.Integer({ description: "fills of Smart Money wallets in the window" }),
+    whale_volume: Type.Number({ description: "USD of those fills" }),
+    whale_wallets: Type.Integer({ description: "distinct Smart Money wallets among them" }),
+    last_whale_trade: Type.Integer({ description: "unix seconds of the newest one" }),
+  }),
+]);
+
+const ResolvedRow = Type.Object({
+  id: Type.String(),
+  condition_id: Type.String(),
+  slug: Type.String(),
+  question: Type.String(),
+  category: Nullable(Type.String()),
+  event_slug: Nullable(Type.String()),
+  outcome: Type.Union([Type.Literal("YES"), Type.Literal("NO"), Type.Literal("PENDING"), Type.Literal("50-50")], {
+    description:
+      "YES or NO; with include_pending=1 also PENDING (closed, not resolved yet) and 50-50 (resolved evenly, each side paid 0.5)",
+  }),
+  final_price_yes: Nullable(
+    Type.Number(),
+    "what a YES share paid (1, 0 or 0.5); PENDING: the last YES price, null when none",
+  ),
+  end_date: Nullable(Type.Integer(), "unix seconds"),
+  resolved_at: Nullable(
+    Type.Integer(),
+    "unix seconds of the resolution (chain, else the venue's close); null when PENDING",
+  ),
+  volume: Type.Number(),
+  whales_yes: Type.Integer(),
+  whales_no: Type.Integer(),
+});
+
+export const HOT_CACHE_MS = 60_000;
+const HOT_CACHED_ROWS = 100;
+const CATEGORY_STATS_CACHE_MS = 10 * 60_000;
+const RESOLVED_UNPREFIXED_MAX = 100;
+
+const ELAPSED_FIELD = '"_elapsed_ms":';
+const ELAPSED_LAST = `${ELAPSED_FIELD}0}`;
+
+/** Resolved-market lists an API process keeps serialized (distinct queries, and MiB). */
+const LIST_ANSWERS_KEPT = 1_000;
+const LIST_ANSWERS_MB = 16;
+
+export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  const clock = ctx.platform.clock;
+  // The market index behind search, the market lists and the market pages, loaded before the service listens.
+  ctx.warmUps.add("market index", () => indexOf(ctx));
+  const searchAnswers = new TtlBodies(
+    clock,
+    ctx.config.markets.searchCacheSeconds,
+    { maxEntries: ctx.config.markets.searchCachedAnswers, maxBytes: mebibytes(ctx.config.markets.searchCachedMb) },
+    ctx.config.server.gzipMinBytes,
+    () => ctx.readiness.ready,
+    true,
+  );
+
+  const listAnswers = new TtlBodies(
+    clock,
+    ctx.config.markets.indexRefreshSeconds,
+    { maxEntries: LIST_ANSWERS_KEPT, maxBytes: mebibytes(LIST_ANSWERS_MB) },
+    ctx.config.server.gzipMinBytes,
+    () => ctx.readiness.ready,
+  );
+
+  app.get(
+    "/api/v2/markets/search",
+    {
+      config: { access: access.public },
+      schema: {
+        summary: "Search markets",
+        description:
+          "Free text (every word must appear in the question, slug or event), a venue URL (https://polymarket.com/event/<event>/<market>, /event/<event>, /market/<slug>), " +
+          "a market or event slug, or a condition id. Free text searches open markets; a URL, slug or condition id also finds closed ones. " +
+          "All filters are applied server-side; `total` counts every match. Order: volume_24h desc, volume desc, id.",
+        tags: ["markets"],
+        querystring: Type.Object({
+          q: Type.String({ default: "", maxLength: 500, description: "text, venue URL, slug or condition id" }),
+          category: CategoryParam,
+          limit: Limit({ default: 50, max: 200 }),
+          offset: Offset,
+          min_volume: Type.Number({ minimum: 0, default: 0, description: "minimum volume, USD" }),
+          min_whales: NonNegativeInt(0, "minimum whales_yes + whales_no"),
+          min_days: NonNegativeInt(0, "minimum days until the end date (a past end date counts as 0)"),
+          max_days: NonNegativeInt(365, "maximum days until the end date"),
+          price_min: Type.Integer({ minimum: 0, maximum: 100, default: 0, description: "minimum YES price, percent" }),
+          price_max: Type.Integer({
+            minimum: 0,
+            maximum: 100,
+            default: 100,
+            description: "maximum YES price, percent (markets without a price only match 0..100)",
+          }),
+          window_hours: NonNegativeInt(
+            0,
+            "0: off; else only markets whose end date falls within the next window_hours hours",
+          ),
+          created_within_days: NonNegativeInt(
+            0,
+            "0: off; else only markets created within the last created_within_days days",
+          ),
+        }),
+        response: {
+          200: Type.Object({
+            markets: Type.Array(MarketRowSchema),
+            total: Type.Integer({ description: "matches before limit and offset" }),
+            limit: Type.Integer(),
+            offset: Type.Integer(),
+            _elapsed_ms: Type.Number({ description: "server time spent, milliseconds" }),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const started = performance.now();
+      const q = request.query;
+      const category = categoryFilter(q.category);
+      if (q.price_min > q.price_max)
+        throw validationError(["query", "price_min"], "price_min must not exceed price_max");
+      if (q.min_days > q.max_days) throw validationError(["query", "min_days"], "min_days must not exceed max_days");
+      const index = await indexOf(ctx);
+      const filters: SearchFilters = {
+        q: q.q,
+        category,
+        limit: q.limit as number,
+        offset: q.offset,
+        minVolume: q.min_volume,
+        minWhales: q.min_whales,
+        minDays: q.min_days,
+        maxDays: q.max_days,
+        priceMin: q.price_min,
+        priceMax: q.price_max,
+        windowHours: q.window_hours,
+        createdWithinDays: q.created_within_days,
+      };
+      // A repeated query is answered from the body computed up to MARKET_SEARCH_CACHE_SECONDS earlier (from the index
+      // load and the clock of then), which ends with `_elapsed_ms` (the schema's last field): this request's. Not keyed
+      // by index load: a reload would expire every answer at once, and their recomputation would queue requests.
+      const head = await searchAnswers.get(JSON.stringify(filters), async (now) => {
+        const text = reply.serialize({
+          ...searchMarkets(index, filters, now),
+          limit: filters.limit,
+          offset: filters.offset,
+          _elapsed_ms: 0,
+        }) as string;
+        if (!text.endsWith(ELAPSED_LAST))
+          throw new Error("markets/search: _elapsed_ms is no longer the last field of the answer");
+        return text.slice(0, -ELAPSED_LAST.length);
+      });
+      const elapsed = Math.round((performance.now() - started) * 1000) / 1000;
+      return sendSerialized(reply, head, `${ELAPSED_FIELD}${elapsed}}`);
+    },
+  );
+
+  app.get(
+    "/api/v2/markets/hot",
+    {
+      config: { access: access.public },
+      schema: {
+        summary: "Hot markets",
+        description:
+          `Markets ranked by the number of Smart Money fills in the last \`minutes\`, then by their USD. Cached ${HOT_CACHE_MS / 1000} s. ` +
+          "The window is rounded up to 5 minutes within the hour, to whole hours within the day, and to 6 hours beyond; `minutes` in the answer is the window used.",
+        tags: ["markets"],
+        querystring: Type.Object({
+          minutes: Type.Integer({
+            minimum: 1,
+            maximum: 10_080,
+            default: 60,
+            description: "window, minutes (up to 7 days)",
+          }),
+          limit: Limit({ default: 20, max: HOT_CACHED_ROWS }),
+        }),
+        response: {
+          200: Type.Object({
+            markets: Type.Array(HotRow),
+            minutes: Type.Integer(),
+            count: Type.Integer(),
+            as_of: Type.Integer({ description: "unix seconds of the computation" }),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const minutes = hotWindowMinutes(request.query.minutes);
+      const limit = request.query.limit as number;
+      // Kept serialized per window and limit until the shared copy it is cut from is HOT_CACHE_MS old.
+      const body = await listAnswers.get(`hot|${minutes}|${limit}`, async () => {
+        const { value } = await ctx.platform.cache.getOrLoad(`markets:hot:${minutes}`, HOT_CACHE_MS, async () => {
+          const now = clock.now();
+          return {
+            markets: await hotMarketsByWhaleTrades(ctx.store, await indexOf(ctx), now, minutes, HOT_CACHED_ROWS),
+            as_of: now,
+          };
+        });
+        const markets = value.markets.slice(0, limit);
+        const text = reply.serialize({ markets, minutes, count: markets.length, as_of: value.as_of }) as string;
+        return { text, until: value.as_of + HOT_CACHE_MS / 1000 };
+      });
+      return sendSerialized(reply, body);
+    },
+  );
+
+  app.get(
+    "/api/v2/markets/category-stats",
+    {
+      config: { access: access.public },
+      schema: {
+        summary: "Market counts of a category",
+        description:
+          "active_quality: open markets before their end date with volume of at least MARKET_QUALITY_MIN_VOLUME and a YES price within " +
+          "MARKET_QUALITY_PRICE_MIN..MARKET_QUALITY_PRICE_MAX; all_open: markets not closed; all_time: every stored market. Cached 10 min.",
+        tags: ["markets"],
+        querystring: Type.Object({ category: CategoryParam }),
+        response: {
+          200: Type.Object({
+            category: Type.String({
+              description:
+                "All, or the category code asked for (SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH)",
+            }),
+            active_quality: Type.Integer(),
+            all_open: Type.Integer(),
+            all_time: Type.Integer(),
+            thresholds: Type.Object(
+              { min_volume: Type.Number(), price_min: Type.Number(), price_max: Type.Number() },
+              { description: "the thresholds active_quality used" },
+            ),
+            as_of: Type.Integer({ description: "unix seconds of the computation" }),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const category = categoryFilter(request.query.category);
+      const m = ctx.config.markets;
+      const { value } = await ctx.platform.cache.getOrLoad(
+        `markets:category-stats:${category ?? "ALL"}`,
+        CATEGORY_STATS_CACHE_MS,
+        async () =>
+          categoryStats(await indexOf(ctx), category, clock.now(), {
+            minVolume: m.qualityMinVolume,
+            priceMin: m.qualityPriceMin,
+            priceMax: m.qualityPriceMax,
+          }),
+      );
+      return value;
+    },
+  );
+
+  app.get(
+    "/api/v2/markets/resolved",
+    {
+      config: { access: access.public },
+      schema: {
+        summary: "Resolved markets",
+        description:
+          "With slug_prefix: every resolved market whose slug starts with it, optionally with an end date within end_from..end_to (UTC days, inclusive), " +
+          "newest end date first, limit up to 500. Without: markets resolved in the last `days`, newest resolution first, limit up to 100 (422 above). " +
+          "Outcomes YES and NO only, unless include_pending=1 also lists closed markets awaiting resolution (PENDING) and 50-50 resolutions.",
+        tags: ["markets"],
+        querystring: Type.Object({
+          days: Type.Integer({
+            minimum: 1,
+            maximum: 3650,
+            default: 7,
+            description: "window without slug_prefix, days",
+          }),
+          limit: Limit({
+            default: 30,
+            max: 500,
+            description: "rows to return (1..500 with slug_prefix, 1..100 without)",
+          }),
+          slug_prefix: Type.String({ default: "", maxLength: 300 }),
+          end_from: Type.String({
+            default: "",
+            description: "YYYY-MM-DD (UTC), inclusive lower bound of the end date",
+          }),
+          end_to: Type.String({ default: "", description: "YYYY-MM-DD (UTC), inclusive upper bound of the end date" }),
+          offset: Offset,
+          include_pending: Type.Boolean({ default: false }),
+        }),
+        response: {
+          200: Type.Object({
+            markets: Type.Array(ResolvedRow),
+            count: Type.Integer({ description: "rows returned" }),
+            total: Type.Integer({ description: "matches before limit and offset" }),
+            limit: Type.Integer(),
+            offset: Type.Integer(),
+            has_more: Type.Boolean(),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      const limit = q.limit as number;
+      if (!q.slug_prefix && limit > RESOLVED_UNPREFIXED_MAX) {
+        throw validationError(
+          ["query", "limit"],
+          `Input should be less than or equal to ${RESOLVED_UNPREFIXED_MAX} without slug_prefix`,
+          "less_than_equal",
+        );
+      }
+      const endFrom = dayBound("end_from", q.end_from, false);
+      const endTo = dayBound("end_to", q.end_to, true);
+      if (endFrom !== null && endTo !== null && endFrom > endTo)
+        throw validationError(["query", "end_from"], "end_from must not be after end_to");
+      const index = await indexOf(ctx);
+      const filters = {
+        days: q.days,
+        limit,
+        offset: q.offset,
+        slugPrefix: q.slug_prefix,
+        endFrom,
+        endTo,
+        includePending: q.include_pending,
+      };
+      // Kept per query and copy of the index (its tables' fingerprint), until the clock moves its window.
+      const key = [index.fingerprint, ...Object.values(filters)].join("|");
+      const body = await listAnswers.get(key, async (now) => {
+        const { until, ...result } = resolvedMarkets(index, filters, now);
+        const answer = {
+          ...result,
+          count: result.markets.length,
+          limit,
+          offset: q.offset,
+          has_more: q.offset + result.markets.length < result.total,
+        };
+        return { text: reply.serialize(answer) as string, until };
+      });
+      return sendSerialized(reply, body);
+    },
+  );
+};

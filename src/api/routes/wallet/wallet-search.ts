@@ -1,0 +1,65 @@
+/** GET /api/v2/wallet-search: wallets by 0x prefix, display name or pseudonym, over two stored sources. */
+import { performance } from "node:perf_hooks";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { searchWallets } from "../../../analytics/wallet/wallet-search.js";
+import { access } from "../../access.js";
+import type { AppContext } from "../../context.js";
+
+const SearchBody = Type.Object(
+  {
+    results: Type.Array(
+      Type.Object({
+        address: Type.String({ description: "wallet address, lower-cased" }),
+        name: Type.Union([Type.String(), Type.Null()], {
+          description: "display name, else pseudonym; null when the wallet has no profile",
+        }),
+        source: Type.Union([Type.Literal("profile"), Type.Literal("traders")], {
+          description:
+            "profile: the venue profiles stored in `wallets` (address, name, pseudonym); traders: the ledger's traders (`wallet_stats`), by address prefix",
+        }),
+      }),
+      {
+        description:
+          "best first: exact address, then name or pseudonym prefix, then other matches; ties by total P&L (WALLET_SEARCH_MAX_RESULTS at most)",
+      },
+    ),
+    _elapsed_ms: Type.Number({ description: "time spent searching, milliseconds" }),
+  },
+  { description: "Wallet search results" },
+);
+
+export const walletSearchRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  app.get(
+    "/api/v2/wallet-search",
+    {
+      config: { access: access.public },
+      schema: {
+        summary: "Search wallets",
+        description:
+          "Case-insensitive: an address by 0x prefix, a display name or pseudonym by substring. An empty q returns no results. " +
+          "Results are kept per query for WALLET_SEARCH_CACHE_SECONDS (30).",
+        tags: ["wallet"],
+        querystring: Type.Object({
+          q: Type.String({ default: "", maxLength: 200, description: "0x address prefix, display name or pseudonym" }),
+        }),
+        response: { 200: SearchBody },
+      },
+    },
+    async (request) => {
+      const started = performance.now();
+      const query = request.query.q.trim().toLowerCase();
+      const { searchCacheSeconds } = ctx.config.insights;
+      // A popular name is searched by many at once: its results are kept a short while (new profiles show after it).
+      const results =
+        searchCacheSeconds > 0
+          ? (
+              await ctx.platform.cache.getOrLoad(`wallet-search:${query}`, searchCacheSeconds * 1000, () =>
+                searchWallets(ctx.store, query, ctx.config.insights),
+              )
+            ).value
+          : await searchWallets(ctx.store, query, ctx.config.insights);
+      return { results, _elapsed_ms: Math.round((performance.now() - started) * 100) / 100 };
+    },
+  );
+};
