@@ -3,6 +3,12 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
+// @ts-expect-error: plain JavaScript beside bin/pelagic.js, without declarations
+import { buildIsCurrent } from "./bin/sources.js";
+
+// The worker threads a test starts run the bundle while it is current, as `pelagic`'s do: from the sources, each
+// would load ~1,700 modules through tsx, seconds of processor time per thread (src/platform/worker-entry.ts).
+if (buildIsCurrent(process.cwd())) process.env.PELAGIC_WORKERS = "bundle";
 
 /**
  * The files that take longest (in this order), started first: CI runs from a fresh clone, where vitest has no

@@ -2,14 +2,10 @@
 // Runs the service as `npm install` compiled it to dist/ (bin/build.js). When a source is newer than that build (an
 // edit since), runs the sources through tsx instead, so an edit never runs stale: `npm run build` compiles it again.
 // PELAGIC_RUNTIME=sources runs the sources whatever the build (to compare the two: `npm run bench start`).
-import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { SOURCE_STAMP, newestSource } from "./sources.js";
+import { buildIsCurrent } from "./sources.js";
 
-const stamp = new URL(`../dist/${SOURCE_STAMP}`, import.meta.url);
-const built = existsSync(stamp) ? Number(readFileSync(stamp, "utf8")) : Number.NaN;
-const current =
-  process.env.PELAGIC_RUNTIME !== "sources" && built >= newestSource(fileURLToPath(new URL("../src", import.meta.url)));
+const current = buildIsCurrent(fileURLToPath(new URL("..", import.meta.url)));
 let main;
 if (current) {
   ({ main } = await import("../dist/commands/index.js"));
