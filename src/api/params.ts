@@ -50,7 +50,10 @@ export const ContractAddressBody = Type.Object(
   },
 );
 
-/** HTTP status of the contract-address body (the contract leaves it open; docs/decisions.md). */
+/**
+ * HTTP status of the contract-address body, which the contract leaves open:
+ * docs/decisions.md, "The contracts are one table".
+ */
 export const CONTRACT_ADDRESS_STATUS = 400;
 
 export function contractAddressBody(address: string) {

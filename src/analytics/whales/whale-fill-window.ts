@@ -2,7 +2,7 @@
  * One API process's copy of the smart whales' fills of the last 48 hours, in memory, so that the whale alerts,
  * their summary and the recent whale trades answer without a query: a window of the feed filtered per request
  * costs microseconds, where walking the fills' time index and looking up each wallet costs milliseconds on a large
- * store (docs/decisions.md, issue 25).
+ * store (docs/decisions.md, "The alerts feed in memory").
  *
  * The copy is brought up to date when a request finds it older than WHALE_ALERTS_REFRESH_SECONDS (the request
  * waits; concurrent ones share the update): fills stored since (by row id, which grows in insert order) are added
