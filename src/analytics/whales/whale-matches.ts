@@ -8,7 +8,6 @@ import { CATEGORIES, type Category } from "../../venue/categories.js";
 import type { Store } from "../../store/database.js";
 import { firstRow, chunks } from "../../store/raw-sql.js";
 import { loadActiveMarkets, loadMarkets, marketRef, outcomeSide } from "../markets/market-facts.js";
-import { loadNames } from "../wallet/display-names.js";
 import { parseCategoryShares, rankedCategories } from "../wallet/category-shares.js";
 import { fromMicro } from "../../venue/units.js";
 import { pairKey, type BookWhale, type WhaleBookView } from "./whale-book.js";

@@ -194,3 +194,40 @@ export const WhaleHistoryBody = Type.Object({
   total: Type.Integer({ description: "resolved markets the wallet bought into" }),
   as_of: Type.Integer({ description: "when the whale's statistics were computed" }),
 });
+
+export const Wallets = Type.Union([Type.Literal("smart"), Type.Literal("all")], {
+  default: "smart",
+  description:
+    "smart: trades whose maker or taker is on today's Smart Money list; all: every trade (the flags still reflect today's list)",
+});
+export const Before = Type.Integer({
+  minimum: 0,
+  description: "upper bound on the timestamp (unix s), inclusive without before_id; 0 = none (the newest trades)",
+});
+export const Params = Type.Object({
+  condition_id: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: "the market's condition id (0x and 64 hex digits, any case); an unknown one is a 404",
+  }),
+});
+
+export const WalletMarketRoutesBefore = Type.Integer({
+  minimum: 1,
+  description:
+    "exclusive upper bound on the timestamp (unix s); with before_id, the page continues strictly before (before, before_id)",
+});
+export const After = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const PathConditionId = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: "the market's condition id (0x and 64 hex digits, any case); an unknown one is a 404",
+});
+
+export const Day = (what: string) =>
+  Type.String({
+    default: "",
+    maxLength: 10,
+    description: `YYYY-MM-DD (UTC), inclusive ${what} bound on last_trade_ts; empty: none`,
+  });

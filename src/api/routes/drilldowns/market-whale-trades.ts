@@ -15,23 +15,7 @@ import { validationError } from "../../errors.js";
 import { Limit } from "../../params.js";
 import { BeforeId, MarketWhaleTradesBody } from "./drilldown-schemas.js";
 import { indexedMarket } from "../markets/market-schemas.js";
-
-const Wallets = Type.Union([Type.Literal("smart"), Type.Literal("all")], {
-  default: "smart",
-  description:
-    "smart: trades whose maker or taker is on today's Smart Money list; all: every trade (the flags still reflect today's list)",
-});
-const Before = Type.Integer({
-  minimum: 0,
-  description: "upper bound on the timestamp (unix s), inclusive without before_id; 0 = none (the newest trades)",
-});
-const Params = Type.Object({
-  condition_id: Type.String({
-    minLength: 1,
-    maxLength: 200,
-    description: "the market's condition id (0x and 64 hex digits, any case); an unknown one is a 404",
-  }),
-});
+import { Before, Params, Wallets } from "./drilldown-schemas.js";
 
 export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const { store, config } = ctx;

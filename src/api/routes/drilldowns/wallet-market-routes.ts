@@ -13,23 +13,11 @@ import { validationError } from "../../errors.js";
 import { Limit, WalletAddress, refuseContractAddresses, walletErrorResponses } from "../../params.js";
 import { BeforeId, ConditionId, MarketSummaryBody, WalletMarketTradesBody } from "./drilldown-schemas.js";
 import { indexedMarket } from "../markets/market-schemas.js";
+import { After, PathConditionId, WalletMarketRoutesBefore } from "./drilldown-schemas.js";
 
 const TRADES_MAX = 500;
 
 const Market = ConditionId("the market's condition id");
-const Before = Type.Integer({
-  minimum: 1,
-  description:
-    "exclusive upper bound on the timestamp (unix s); with before_id, the page continues strictly before (before, before_id)",
-});
-const After = (description: string) => Type.Integer({ minimum: 0, description });
-
-const PathConditionId = Type.String({
-  minLength: 1,
-  maxLength: 200,
-  description: "the market's condition id (0x and 64 hex digits, any case); an unknown one is a 404",
-});
-
 export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
   const { store, wallets } = ctx;
@@ -49,7 +37,7 @@ export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
           params: Type.Object({ address: WalletAddress }),
           querystring: Type.Object({
             market: Market,
-            before: Before,
+            before: WalletMarketRoutesBefore,
             after: afterRequired
               ? After("exclusive lower bound on the timestamp (unix s), below before; 0 = none")
               : Type.Integer({

@@ -14,15 +14,9 @@ import { mebibytes } from "../../../platform/bounded-map.js";
 import { validationError } from "../../errors.js";
 import { Limit, Offset, WalletParams, dayBound, refuseContractAddresses, walletErrorResponses } from "../../params.js";
 import { BacktestBody, WhaleHistoryBody } from "./drilldown-schemas.js";
+import { Day } from "./drilldown-schemas.js";
 
 const TAGS = ["whales"];
-const Day = (what: string) =>
-  Type.String({
-    default: "",
-    maxLength: 10,
-    description: `YYYY-MM-DD (UTC), inclusive ${what} bound on last_trade_ts; empty: none`,
-  });
-
 export const whaleHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
   const { store, wallets } = ctx;

@@ -23,16 +23,10 @@ import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import { HttpError, validationError } from "../../errors.js";
 import { acquireStreamSlot } from "../../gate.js";
+import { TypesParameter } from "./live-schemas.js";
 
 const BASE = "/api/public/v1/live";
 const TYPE_NAMES = ["mint", "merge", "complementary"] as const;
-
-const TypesParameter = Type.Optional(
-  Type.String({
-    description: "comma-separated subset of mint, merge, complementary; omit for every classified fill",
-    examples: ["mint,merge"],
-  }),
-);
 
 /** The ENTRY_TYPE_BITS of a `types` parameter; a 422 for anything but a non-empty subset of the three names. */
 function typeMaskOf(types: string | undefined): number {

@@ -7,6 +7,7 @@ import { marketIndex } from "../../../analytics/markets/market-index.js";
 import { findMarket } from "../../../analytics/markets/market-detail.js";
 import { notFound } from "../../errors.js";
 import { Limit } from "../../params.js";
+import type { TSchema } from "typebox";
 
 export const MarketRowSchema = Type.Object({
   id: Type.String({ description: "the venue's market id" }),
@@ -212,3 +213,93 @@ export const MarketTrades = Type.Object({
 export const MarketTradesQuery = Type.Object({ limit: Limit({ default: 50, max: 500 }) });
 
 export const VenueRedirect = Type.Null({ description: "Location: the venue URL" });
+
+export const CategoryParam = Type.String({
+  default: "",
+  maxLength: 40,
+  description:
+    "All (or empty), Crypto, Geopolitics, Sports, Politics, Economics, Tech/AI; case-insensitive, Tech and AI also mean Tech/AI. Anything else is a 422",
+});
+
+export const NonNegativeInt = (def: number, description: string) =>
+  Type.Integer({ minimum: 0, default: def, description });
+
+export const HotRow = Type.Intersect([
+  MarketRowSchema,
+  Type.Object({
+    whale_trades: Type.Integer({ description: "fills of Smart Money wallets in the window" }),
+    whale_volume: Type.Number({ description: "USD of those fills" }),
+    whale_wallets: Type.Integer({ description: "distinct Smart Money wallets among them" }),
+    last_whale_trade: Type.Integer({ description: "unix seconds of the newest one" }),
+  }),
+]);
+
+export const ResolvedRow = Type.Object({
+  id: Type.String(),
+  condition_id: Type.String(),
+  slug: Type.String(),
+  question: Type.String(),
+  category: Nullable(Type.String()),
+  event_slug: Nullable(Type.String()),
+  outcome: Type.Union([Type.Literal("YES"), Type.Literal("NO"), Type.Literal("PENDING"), Type.Literal("50-50")], {
+    description:
+      "YES or NO; with include_pending=1 also PENDING (closed, not resolved yet) and 50-50 (resolved evenly, each side paid 0.5)",
+  }),
+  final_price_yes: Nullable(
+    Type.Number(),
+    "what a YES share paid (1, 0 or 0.5); PENDING: the last YES price, null when none",
+  ),
+  end_date: Nullable(Type.Integer(), "unix seconds"),
+  resolved_at: Nullable(
+    Type.Integer(),
+    "unix seconds of the resolution (chain, else the venue's close); null when PENDING",
+  ),
+  volume: Type.Number(),
+  whales_yes: Type.Integer(),
+  whales_no: Type.Integer(),
+});
+
+export const n = (description: string) => Type.Number({ description });
+export const wr = (description: string) => Nullable(Type.Number(), description);
+
+function sideFields(side: "yes" | "no"): Record<string, TSchema> {
+  const S = side.toUpperCase();
+  return {
+    [`${side}_team`]: Type.Array(HolderRowSchema, {
+      description: `Smart Money on the ${S} team, top 10 by USD invested`,
+    }),
+    [`${side}_total_count`]: Type.Integer({ description: `Smart Money wallets on the ${S} team` }),
+    [`${side}_total_invested`]: n(`USD at cost of the whole ${S} team`),
+    [`${side}_team_avg_wr`]: wr(`mean win rate (percent) of the whole ${S} team`),
+    [`${side}_team_agg_pnl`]: n(`summed unrealized P&L of the whole ${S} team in this market`),
+    [`${side}_team_agg_pnl_pct`]: wr(`100 * ${side}_team_agg_pnl / ${side}_total_invested`),
+    [`${side}_team_size`]: Type.Array(HolderRowSchema, { description: `every ${S} holder, top 10 by USD invested` }),
+    [`${side}_size_total_count`]: Type.Integer({ description: `wallets holding ${S}` }),
+    [`${side}_size_total_invested`]: n(`USD at cost of every ${S} position`),
+    [`${side}_size_avg_wr`]: wr(`mean win rate of every ${S} holder`),
+    [`${side}_size_agg_pnl`]: n(`summed unrealized P&L of every ${S} holder`),
+    [`${side}_team_shares`]: Type.Array(HolderRowSchema, { description: `every ${S} holder, top 10 by shares` }),
+    [`${side}_shares_total_count`]: Type.Integer({ description: `rows in ${side}_team_shares` }),
+    [`${side}_shares_avg_wr`]: wr(`mean win rate of the top 10 ${S} holders by shares`),
+    [`${side}_shares_agg_pnl`]: n(`summed unrealized P&L of the top 10 ${S} holders by shares`),
+  };
+}
+
+export const PublicMarket = Type.Object({
+  market: Type.Object({
+    id: Type.String(),
+    condition_id: Type.String(),
+    slug: Type.String(),
+    question: Type.String(),
+    price_yes: Nullable(Type.Number()),
+    price_no: Nullable(Type.Number()),
+    category: Nullable(Type.String(), CATEGORY_CODES_TEXT),
+    volume: Type.Number({ description: "USD" }),
+    closed: Type.Boolean(),
+  }),
+  whales: WhalesSchema,
+  ...sideFields("yes"),
+  ...sideFields("no"),
+  min_usd: n("net position at cost a Smart Money wallet needs to stand on a team (CONSENSUS_MIN_USD)"),
+  as_of: Type.Integer({ description: "unix seconds" }),
+});

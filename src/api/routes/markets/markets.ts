@@ -15,52 +15,8 @@ import type { AppContext } from "../../context.js";
 import { sendSerialized } from "../../../kept/send-serialized.js";
 import { validationError } from "../../errors.js";
 import { Limit, Offset, categoryFilter, dayBound } from "../../params.js";
-import { Nullable } from "../../nullable.js";
 import { MarketRowSchema, indexOf } from "./market-schemas.js";
-
-const CategoryParam = Type.String({
-  default: "",
-  maxLength: 40,
-  description:
-    "All (or empty), Crypto, Geopolitics, Sports, Politics, Economics, Tech/AI; case-insensitive, Tech and AI also mean Tech/AI. Anything else is a 422",
-});
-
-const NonNegativeInt = (def: number, description: string) => Type.Integer({ minimum: 0, default: def, description });
-
-const HotRow = Type.Intersect([
-  MarketRowSchema,
-  Type.Object({
-    whale_trades: Type.Integer({ description: "fills of Smart Money wallets in the window" }),
-    whale_volume: Type.Number({ description: "USD of those fills" }),
-    whale_wallets: Type.Integer({ description: "distinct Smart Money wallets among them" }),
-    last_whale_trade: Type.Integer({ description: "unix seconds of the newest one" }),
-  }),
-]);
-
-const ResolvedRow = Type.Object({
-  id: Type.String(),
-  condition_id: Type.String(),
-  slug: Type.String(),
-  question: Type.String(),
-  category: Nullable(Type.String()),
-  event_slug: Nullable(Type.String()),
-  outcome: Type.Union([Type.Literal("YES"), Type.Literal("NO"), Type.Literal("PENDING"), Type.Literal("50-50")], {
-    description:
-      "YES or NO; with include_pending=1 also PENDING (closed, not resolved yet) and 50-50 (resolved evenly, each side paid 0.5)",
-  }),
-  final_price_yes: Nullable(
-    Type.Number(),
-    "what a YES share paid (1, 0 or 0.5); PENDING: the last YES price, null when none",
-  ),
-  end_date: Nullable(Type.Integer(), "unix seconds"),
-  resolved_at: Nullable(
-    Type.Integer(),
-    "unix seconds of the resolution (chain, else the venue's close); null when PENDING",
-  ),
-  volume: Type.Number(),
-  whales_yes: Type.Integer(),
-  whales_no: Type.Integer(),
-});
+import { CategoryParam, HotRow, NonNegativeInt, ResolvedRow } from "./market-schemas.js";
 
 export const HOT_CACHE_MS = 60_000;
 const HOT_CACHED_ROWS = 100;

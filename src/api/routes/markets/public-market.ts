@@ -1,7 +1,5 @@
 /** GET /api/public/v1/market/{market_id}: a market, its whale consensus and three holder rankings (Premium). */
-import { CATEGORY_CODES_TEXT } from "../../../venue/categories.js";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type, type TSchema } from "typebox";
 import { marketHolders, type SideRankings } from "../../../analytics/markets/market-consensus.js";
 import { findMarket } from "../../../analytics/markets/market-detail.js";
 import { TtlBodies } from "../../../kept/ttl-bodies.js";
@@ -10,53 +8,8 @@ import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import { sendSerialized } from "../../../kept/send-serialized.js";
 import { notFound } from "../../errors.js";
-import { Nullable } from "../../nullable.js";
-import { HolderRowSchema, MarketIdParams, WhalesSchema, indexOf, marketNotFound } from "./market-schemas.js";
-
-const n = (description: string) => Type.Number({ description });
-const wr = (description: string) => Nullable(Type.Number(), description);
-
-function sideFields(side: "yes" | "no"): Record<string, TSchema> {
-  const S = side.toUpperCase();
-  return {
-    [`${side}_team`]: Type.Array(HolderRowSchema, {
-      description: `Smart Money on the ${S} team, top 10 by USD invested`,
-    }),
-    [`${side}_total_count`]: Type.Integer({ description: `Smart Money wallets on the ${S} team` }),
-    [`${side}_total_invested`]: n(`USD at cost of the whole ${S} team`),
-    [`${side}_team_avg_wr`]: wr(`mean win rate (percent) of the whole ${S} team`),
-    [`${side}_team_agg_pnl`]: n(`summed unrealized P&L of the whole ${S} team in this market`),
-    [`${side}_team_agg_pnl_pct`]: wr(`100 * ${side}_team_agg_pnl / ${side}_total_invested`),
-    [`${side}_team_size`]: Type.Array(HolderRowSchema, { description: `every ${S} holder, top 10 by USD invested` }),
-    [`${side}_size_total_count`]: Type.Integer({ description: `wallets holding ${S}` }),
-    [`${side}_size_total_invested`]: n(`USD at cost of every ${S} position`),
-    [`${side}_size_avg_wr`]: wr(`mean win rate of every ${S} holder`),
-    [`${side}_size_agg_pnl`]: n(`summed unrealized P&L of every ${S} holder`),
-    [`${side}_team_shares`]: Type.Array(HolderRowSchema, { description: `every ${S} holder, top 10 by shares` }),
-    [`${side}_shares_total_count`]: Type.Integer({ description: `rows in ${side}_team_shares` }),
-    [`${side}_shares_avg_wr`]: wr(`mean win rate of the top 10 ${S} holders by shares`),
-    [`${side}_shares_agg_pnl`]: n(`summed unrealized P&L of the top 10 ${S} holders by shares`),
-  };
-}
-
-const PublicMarket = Type.Object({
-  market: Type.Object({
-    id: Type.String(),
-    condition_id: Type.String(),
-    slug: Type.String(),
-    question: Type.String(),
-    price_yes: Nullable(Type.Number()),
-    price_no: Nullable(Type.Number()),
-    category: Nullable(Type.String(), CATEGORY_CODES_TEXT),
-    volume: Type.Number({ description: "USD" }),
-    closed: Type.Boolean(),
-  }),
-  whales: WhalesSchema,
-  ...sideFields("yes"),
-  ...sideFields("no"),
-  min_usd: n("net position at cost a Smart Money wallet needs to stand on a team (CONSENSUS_MIN_USD)"),
-  as_of: Type.Integer({ description: "unix seconds" }),
-});
+import { MarketIdParams, indexOf, marketNotFound } from "./market-schemas.js";
+import { PublicMarket } from "./market-schemas.js";
 
 function sideBody(side: "yes" | "no", r: SideRankings) {
   const team = r.smart.all;

@@ -1,27 +1,13 @@
 /** GET /api/v1/health: liveness, store and platform kinds, per-source ingest lag, and readiness. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { readReadiness, readWaitingWork, type StoreReadiness } from "../../../analytics/reads/readiness.js";
 import { VERSION } from "../../../package.js";
 import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import { isLocalRequest } from "../../gate.js";
 import { WALLET_SYNC_SOURCE } from "../../../store/checkpoints.js";
+import { type ERROR_CLASSES, Health } from "./service-schemas.js";
 
-const ERROR_CLASSES = [
-  "dns",
-  "refused",
-  "timeout",
-  "network",
-  "venue_unavailable",
-  "venue_http_4xx",
-  "venue_http_5xx",
-  "venue_shape",
-  "rpc_error",
-  "malformed_record",
-  "store",
-  "other",
-] as const;
 type ErrorClass = (typeof ERROR_CLASSES)[number];
 
 /** The kind of an ingest error, from the text the pipelines record (the text itself stays in the log). */
@@ -57,43 +43,6 @@ const HINTS: Partial<Record<ErrorClass, string>> = {
 export function errorHint(message: string): string | null {
   return HINTS[errorClass(message)] ?? null;
 }
-
-const SourceStatus = Type.Object({
-  source: Type.String(),
-  status: Type.Union([Type.Literal("syncing"), Type.Literal("following"), Type.Literal("waiting")]),
-  first_sync_done: Type.Boolean(),
-  lag_seconds: Type.Union([Type.Integer(), Type.Null()], { description: "seconds since the source last advanced" }),
-  errors: Type.Integer({ description: "malformed records skipped and failed requests" }),
-  waiting: Type.Integer({
-    description:
-      "work the source holds back: chain-logs, records of markets Gamma does not list yet (stored, added once it does); wallet-sync, wallets whose sync was asked for and has not run",
-  }),
-  last_error_class: Type.Union([Type.Enum(ERROR_CLASSES), Type.Null()], {
-    description: "what kind the last error was",
-  }),
-  last_error_hint: Type.Union([Type.String(), Type.Null()], {
-    description:
-      "what to do about the last error, when it is the operator's to fix (no network, a wrong URL); null otherwise",
-  }),
-  last_error: Type.Union([Type.String(), Type.Null()], {
-    description:
-      "the last error's full text, to callers on the local host only (it can name hosts and drivers); null for others, and in the log",
-  }),
-});
-
-const Health = Type.Object({
-  status: Type.Union([Type.Literal("ok"), Type.Literal("unavailable")]),
-  version: Type.String(),
-  store: Type.Union([Type.Literal("sqlite"), Type.Literal("postgres")]),
-  platform: Type.Union([Type.Literal("memory"), Type.Literal("redis")]),
-  role: Type.String(),
-  ready: Type.Boolean({
-    description:
-      "true once every ingest source finished its first full sync and the ledger wrote its statistics: from then on the service answers with its data",
-  }),
-  uptime_seconds: Type.Integer(),
-  sources: Type.Array(SourceStatus),
-});
 
 export const healthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.get(

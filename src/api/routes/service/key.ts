@@ -1,37 +1,12 @@
 /** GET /api/v2/key/verify: says whether a key works, and if not whether the key, the subscription or the header is the problem. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import type { RequestAuth } from "../../gate.js";
+import { Verify } from "./service-schemas.js";
 
 const PROBLEMS = ["missing_key", "header", "invalid_key", "revoked_key", "rotated_key", "subscription"] as const;
 type ProblemName = (typeof PROBLEMS)[number];
-const Problem = Type.Union(
-  [
-    Type.Literal("missing_key"),
-    Type.Literal("header"),
-    Type.Literal("invalid_key"),
-    Type.Literal("revoked_key"),
-    Type.Literal("rotated_key"),
-    Type.Literal("subscription"),
-  ],
-  { description: "null when the key works for Premium endpoints" },
-);
-
-const Verify = Type.Object({
-  valid: Type.Boolean({ description: "the key exists and is active" }),
-  premium: Type.Boolean({ description: "the key can call Premium endpoints" }),
-  problem: Type.Union([Problem, Type.Null()]),
-  detail: Type.String(),
-  key_prefix: Type.Union([Type.String(), Type.Null()], {
-    description: "service prefix and lookup id; never the whole key",
-  }),
-  header: Type.Union([Type.Literal("X-API-Key"), Type.Literal("Authorization"), Type.Null()]),
-  plan: Type.Union([Type.Literal("free"), Type.Literal("premium"), Type.Null()]),
-  rate_limit: Type.Object({ limit: Type.Integer(), remaining: Type.Integer() }),
-});
-
 interface Verdict {
   valid: boolean;
   premium: boolean;

@@ -5,73 +5,13 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { Nullable } from "../../nullable.js";
 import { HOT_MARKETS, TOP_WHALES, WHALE_MOVES } from "../../../analytics/windows/home.js";
-import { CATEGORIES } from "../../../venue/categories.js";
 import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import { SessionHeaders, presenceMember } from "../../presence-member.js";
+import { HotMarket, Rotation, TopWhale, Watching, WhaleMove } from "./site-schemas.js";
 
 const PRESENCE_SET = "home";
-
-const Category = Type.Enum(CATEGORIES);
-
-const WhaleMove = Type.Object({
-  wallet: Type.String(),
-  name: Nullable(Type.String()),
-  market_id: Nullable(Type.String()),
-  condition_id: Type.String(),
-  question: Nullable(Type.String()),
-  category: Nullable(Category),
-  outcome: Type.Enum(["YES", "NO"], { description: "the token traded" }),
-  side: Type.Enum(["BUY", "SELL"], { description: "direction from the whale's point of view" }),
-  price: Type.Number({ description: "price of the token traded, 0..1" }),
-  usd: Type.Number({ description: "USD notional of the fill" }),
-  ts: Type.Integer(),
-  tx_hash: Type.String(),
-  entry_type: Nullable(
-    Type.Enum(["MINT", "MERGE", "COMPLEMENTARY"]),
-    "settlement of the match; null when unclassified",
-  ),
-});
-
-const HotMarket = Type.Object({
-  market_id: Type.String(),
-  condition_id: Type.String(),
-  question: Type.String(),
-  slug: Type.String(),
-  category: Nullable(Category),
-  price_yes: Nullable(Type.Number()),
-  volume_24h: Type.Number({ description: "USD traded over the last 24 h (one side per match)" }),
-  whales_yes: Type.Integer(),
-  whales_no: Type.Integer(),
-  sparkline: Type.Array(Type.Number(), {
-    description: "YES price at the end of each of the last 24 hours, oldest first (last fill, carried forward)",
-  }),
-});
-
-const TopWhale = Type.Object({
-  wallet: Type.String(),
-  name: Nullable(Type.String()),
-  realized_pnl_7d: Type.Number({
-    description: "net realized P&L (after fees), USD, of the positions closed in the last 7 days",
-  }),
-  closed_positions_7d: Type.Integer(),
-  total_pnl: Type.Number(),
-  win_rate: Type.Number(),
-  profit_factor: Type.Number(),
-});
-
-const Rotation = Type.Object({
-  category: Category,
-  volume_24h: Type.Number({ description: "USD over the last 24 h" }),
-  volume_prev_24h: Type.Number({ description: "USD over the 24 h before" }),
-  delta_usd: Type.Number(),
-  delta_pct: Nullable(Type.Number(), "percent change; null when the previous 24 h had none"),
-  share_pct: Type.Number({ description: "share of the last 24 h's categorised volume, percent" }),
-});
-
-const Watching = Type.Object({ watching: Type.Integer({ description: "live homepage sessions" }) });
 
 export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const { boards } = ctx.config;

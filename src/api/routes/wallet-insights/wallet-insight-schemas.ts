@@ -349,3 +349,8 @@ export const ActiveWhaleMarkets = Type.Object(
       "Open markets where at least min_whales matched whales hold one side and the wallet does not; cached 60 s",
   },
 );
+
+export const LimitQuery = (defaultValue: number, max: number) =>
+  Type.Object({
+    limit: Type.Integer({ minimum: 1, maximum: max, default: defaultValue, description: `rows to return (1..${max})` }),
+  });

@@ -3,7 +3,6 @@
  * hold, alignment, related-markets, similar-traders, whale-matches, missed-opportunities, active-whale-markets.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import type { FastifyReply } from "fastify";
 import {
   activeWhaleMarkets,
@@ -45,17 +44,13 @@ import {
   WhaleMatches,
   walletRoute,
 } from "./wallet-insight-schemas.js";
+import { LimitQuery } from "./wallet-insight-schemas.js";
 
 const TAGS = ["wallet insights"];
 const RELATED_TTL_MS = 5 * 60_000;
 const SIMILAR_TTL_MS = 10 * 60_000;
 /** Answers kept serialized per wallet and query, at most. */
 const KEPT_ANSWERS = 20_000;
-
-const LimitQuery = (defaultValue: number, max: number) =>
-  Type.Object({
-    limit: Type.Integer({ minimum: 1, maximum: max, default: defaultValue, description: `rows to return (1..${max})` }),
-  });
 
 const route = walletRoute(TAGS);
 

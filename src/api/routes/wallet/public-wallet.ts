@@ -16,6 +16,7 @@ import { contractAddressBody, refuseContractAddresses, walletErrorResponses } fr
 import { walletTradesRoute } from "./wallet-trades-route.js";
 import { trackWalletLoad } from "./wallet-load.js";
 import { BatchStatus, PositionsEnvelope, V1Positions, View, WalletOverview } from "./wallet-schemas.js";
+import { AddressOrName, BatchBody, Computing, ContractFields } from "./public-wallet-schemas.js";
 
 const TAGS = ["public v1"];
 const RETRY_AFTER_SECONDS = 30;
@@ -23,40 +24,6 @@ const OVERVIEW_BATCH_MAX = 50;
 const NULL_JSON = Buffer.from("null");
 const CLOSE_ITEM = Buffer.from("}");
 const POSITIONS_BATCH_MAX = 20;
-
-const AddressOrName = Type.String({
-  minLength: 1,
-  maxLength: 100,
-  pattern: "^\\S+$",
-  description: "a 0x wallet address or a venue username (or pseudonym)",
-});
-
-const Computing = Type.Object(
-  {
-    status: Type.Literal("computing"),
-    detail: Type.String(),
-    retry_after_seconds: Type.Integer(),
-  },
-  {
-    description: "A very heavy wallet's overview is being computed in the background; retry after Retry-After seconds",
-  },
-);
-
-const ContractFields = {
-  is_contract: Type.Optional(
-    Type.Boolean({ description: "true when the address is an exchange contract (status not_found)" }),
-  ),
-  contract_type: Type.Optional(Type.String()),
-};
-
-const BatchBody = (max: number) =>
-  Type.Object({
-    wallets: Type.Array(AddressOrName, {
-      minItems: 1,
-      maxItems: max,
-      description: `addresses or usernames (at most ${max}); costs one request per wallet`,
-    }),
-  });
 
 /** The key-oriented wallet routes, sending overviews through the wallet family's `overviews`. */
 export const publicWalletRoutes =

@@ -4,6 +4,7 @@ import { Nullable } from "../../nullable.js";
 import { Limit } from "../../params.js";
 import { CATEGORIES } from "../../../venue/categories.js";
 import { CLOSED_SORTS } from "../../../analytics/wallet/wallet-positions.js";
+import { ACTIVITY_TYPES } from "../../../analytics/wallet/wallet-activity.js";
 
 /** params.ts `Limit`, typed as the integer it is. */
 export const IntLimit = (options: Parameters<typeof Limit>[0]) => Limit(options) as TInteger;
@@ -319,3 +320,64 @@ export const TradesQuerystring = {
   }),
   before: Type.Integer({ minimum: 0, default: 0, description: "exclusive upper bound (unix s); 0 = none" }),
 };
+
+export const ActivityType = Type.Union(
+  ACTIVITY_TYPES.map((t) => Type.Literal(t)),
+  { description: "SPLIT, MERGE, REDEEM and CONVERSION are on-chain operations; REWARD and the rebates the venue's" },
+);
+
+export const ActivityBody = Type.Object(
+  {
+    address: Type.String(),
+    count: Type.Integer(),
+    has_more: Type.Boolean(),
+    activity: Type.Array(
+      Type.Object({
+        type: ActivityType,
+        condition_id: Nullable(Type.String(), "the market's condition; null for a conversion and an income row"),
+        market_id: Nullable(Type.String(), "the market's id, once the store lists it"),
+        title: Nullable(Type.String(), "the market's question"),
+        size: Type.Number({
+          description:
+            "shares: of each outcome for a split or merge, of NO given up per question for a conversion; a redemption's payout",
+        }),
+        usd_amount: Type.Number({ description: "collateral in or out (a conversion's: received)" }),
+        index_set: Nullable(
+          Type.String(),
+          "REDEEM: the sides redeemed (1 YES, 2 NO, 3 both); CONVERSION: bit i set for question i's NO given up",
+        ),
+        neg_risk_market_id: Nullable(Type.String(), "CONVERSION: the NegRisk market"),
+        fee_shares: Nullable(Type.Number(), "CONVERSION: shares the adapter keeps per NO given up"),
+        timestamp: Type.Integer({ description: "unix seconds" }),
+        transaction_hash: Type.String(),
+      }),
+    ),
+  },
+  { description: "The wallet's operations besides its fills, newest first" },
+);
+
+export const SearchBody = Type.Object(
+  {
+    results: Type.Array(
+      Type.Object({
+        address: Type.String({ description: "wallet address, lower-cased" }),
+        name: Type.Union([Type.String(), Type.Null()], {
+          description: "display name, else pseudonym; null when the wallet has no profile",
+        }),
+        source: Type.Union([Type.Literal("profile"), Type.Literal("traders")], {
+          description:
+            "profile: the venue profiles stored in `wallets` (address, name, pseudonym); traders: the ledger's traders (`wallet_stats`), by address prefix",
+        }),
+      }),
+      {
+        description:
+          "best first: exact address, then name or pseudonym prefix, then other matches; ties by total P&L (WALLET_SEARCH_MAX_RESULTS at most)",
+      },
+    ),
+    _elapsed_ms: Type.Number({ description: "time spent searching, milliseconds" }),
+  },
+  { description: "Wallet search results" },
+);
+
+export const PRICE_BOUND = (what: string) =>
+  Type.Number({ minimum: 0, maximum: 1, default: 0, description: `${what} average entry price (0..1); 0 = no bound` });

@@ -5,29 +5,7 @@ import { Type } from "typebox";
 import { searchWallets } from "../../../analytics/wallet/wallet-search.js";
 import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
-
-const SearchBody = Type.Object(
-  {
-    results: Type.Array(
-      Type.Object({
-        address: Type.String({ description: "wallet address, lower-cased" }),
-        name: Type.Union([Type.String(), Type.Null()], {
-          description: "display name, else pseudonym; null when the wallet has no profile",
-        }),
-        source: Type.Union([Type.Literal("profile"), Type.Literal("traders")], {
-          description:
-            "profile: the venue profiles stored in `wallets` (address, name, pseudonym); traders: the ledger's traders (`wallet_stats`), by address prefix",
-        }),
-      }),
-      {
-        description:
-          "best first: exact address, then name or pseudonym prefix, then other matches; ties by total P&L (WALLET_SEARCH_MAX_RESULTS at most)",
-      },
-    ),
-    _elapsed_ms: Type.Number({ description: "time spent searching, milliseconds" }),
-  },
-  { description: "Wallet search results" },
-);
+import { SearchBody } from "./wallet-schemas.js";
 
 export const walletSearchRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.get(

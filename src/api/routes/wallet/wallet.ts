@@ -39,12 +39,10 @@ import {
   WalletOverview,
 } from "./wallet-schemas.js";
 import { walletNotFound } from "../../../analytics/reads/read-errors.js";
+import { PRICE_BOUND } from "./wallet-schemas.js";
 
 const TAGS = ["wallet"];
 const POSITIONS_CAP = 500;
-const PRICE_BOUND = (what: string) =>
-  Type.Number({ minimum: 0, maximum: 1, default: 0, description: `${what} average entry price (0..1); 0 = no bound` });
-
 /** The wallet routes, sending overviews through `overviews` (one per app, shared with the public family). */
 const walletRoutes =
   (overviews: OverviewSender): FastifyPluginAsyncTypebox<AppContext> =>

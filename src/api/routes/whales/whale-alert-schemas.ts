@@ -242,3 +242,5 @@ export const ConvictionClustersBody = Type.Object({
   min_markets: Type.Integer({ description: "CLUSTER_MIN_MARKETS" }),
   as_of: Type.Integer({ description: "when the whales' positions were read (answers kept 5 min)" }),
 });
+
+export const Timestamp = (description: string) => Type.Integer({ minimum: 0, default: 0, description });

@@ -32,6 +32,7 @@ import {
   WhaleAlertsBody,
   WhaleAlertsSummaryBody,
 } from "./whale-alert-schemas.js";
+import { Timestamp } from "./whale-alert-schemas.js";
 
 const ALERT_MINUTES_MAX = 1_440;
 const ALERT_WALLETS_MAX = 50;
@@ -41,8 +42,6 @@ const RECENT_HOURS_MAX = 24;
 const MINUTE = 60;
 /** Distinct whale-alert queries an API process keeps answers of, within one clock second. */
 const ALERT_ANSWERS_KEPT = 10_000;
-
-const Timestamp = (description: string) => Type.Integer({ minimum: 0, default: 0, description });
 
 /** The `wallets` list: comma-separated addresses (blank items ignored), at most 50; a 422 otherwise. */
 function checkWallets(wallets: string): void {
