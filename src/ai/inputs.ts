@@ -250,8 +250,9 @@ export async function gatherInputs(
       rank_profit_factor: body.rankings.rank_profit_factor,
       total_traders: totalTraders,
     },
+    // A share is served to two decimals (src/api/rounding.ts): one that shows as 0 with nothing closed is not listed.
     categories: insights.categories
-      .filter((c) => c.volume_share_pct > 0 || c.closed_positions > 0)
+      .filter((c) => Math.round(c.volume_share_pct * 100) > 0 || c.closed_positions > 0)
       .sort((a, b) => b.volume_share_pct - a.volume_share_pct)
       .map(({ category, volume_share_pct, closed_positions, wins, losses, win_rate, realized_pnl }) => ({
         category,

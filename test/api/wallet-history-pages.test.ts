@@ -69,13 +69,24 @@ describe.each(storeBackends)("on $kind", (backend) => {
   });
 
   describe("closed positions, paged in close-time order", () => {
+    /** The wallet with the most closed positions: pages of 7 over more than 20 of them. */
+    let C: string;
+    beforeAll(async () => {
+      C = (
+        await one(
+          t,
+          "select wallet from positions where status = 'closed' group by wallet order by count(*) desc, wallet limit 1",
+        )
+      ).wallet;
+    });
+
     it.each([
       ["recent", -1],
       ["oldest", 1],
     ] as const)("walks sort=%s page by page as a sort of every closed position done here", async (sort, direction) => {
       const closed = await rows<{ token_id: string; condition_id: string; outcome_index: number; closed_ts: number }>(
         t,
-        `select token_id, condition_id, outcome_index, closed_ts from positions where wallet = '${W}' and status = 'closed'`,
+        `select token_id, condition_id, outcome_index, closed_ts from positions where wallet = '${C}' and status = 'closed'`,
       );
       expect(closed.length).toBeGreaterThan(20);
       const byte = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -89,7 +100,7 @@ describe.each(storeBackends)("on $kind", (backend) => {
         .map((p) => p.token_id);
       const served: string[] = [];
       for (let offset = 0; ; offset += 7) {
-        const { body } = await get(`/api/v2/wallet/${W}/closed?sort=${sort}&limit=7&offset=${offset}`);
+        const { body } = await get(`/api/v2/wallet/${C}/closed?sort=${sort}&limit=7&offset=${offset}`);
         expect(body.total).toBe(closed.length);
         served.push(...body.closed.map((c: any) => c.token_id));
         expect(body.has_more).toBe(offset + 7 < closed.length);

@@ -394,7 +394,11 @@ describe("wallet-search", () => {
   it("matches display names and pseudonyms case-insensitively", async () => {
     const named = (
       await q<{ address: string; name: string; pseudonym: string }>(
-        "select address, name, pseudonym from wallets where name is not null and pseudonym is not null order by address limit 1",
+        // whose pseudonym no other wallet's name or pseudonym contains: searched by it, it is the one answer
+        `select a.address, a.name, a.pseudonym from wallets a where a.name is not null and a.pseudonym is not null
+          and not exists (select 1 from wallets b where b.address <> a.address
+            and (lower(b.name) like '%' || lower(a.pseudonym) || '%' or lower(b.pseudonym) like '%' || lower(a.pseudonym) || '%'))
+          order by a.address limit 1`,
       )
     )[0]!;
     const part = named.name.slice(1, 4).toUpperCase();

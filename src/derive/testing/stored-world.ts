@@ -256,6 +256,8 @@ export async function loadWorld(
     updatedAt?: number;
     batchRows?: number;
     onBatch?: (batch: LoadedRows) => Promise<void>;
+    /** Only these wallets' fills and activity (proxy addresses); every market and resolution still. */
+    wallets?: ReadonlySet<string>;
   } = {},
 ): Promise<{ fills: number; activity: number }> {
   const asOf = options.asOf ?? Math.min(world.end, (options.range?.to ?? Number.MAX_SAFE_INTEGER) - 1);
@@ -281,19 +283,22 @@ export async function loadWorld(
   // Operations and matches merged by time, so that a batch holds whole stretches of the chain.
   const operations = worldOperationRows(world, range);
   let op = operations.next();
+  const kept = options.wallets;
   for (const fill of worldFillRows(world, range)) {
-    for (; !op.done && op.value.ts <= fill.ts; op = operations.next()) addOperation(pending, op.value);
+    for (; !op.done && op.value.ts <= fill.ts; op = operations.next()) addOperation(pending, op.value, kept);
+    if (kept && !kept.has(fill.wallet)) continue;
     pending.fills.push(fill);
     if (pending.fills.length >= batchRows) await flush();
   }
-  for (; !op.done; op = operations.next()) addOperation(pending, op.value);
+  for (; !op.done; op = operations.next()) addOperation(pending, op.value, kept);
   await flush();
   return counts;
 }
 
-function addOperation(rows: LoadedRows, row: OperationRow): void {
-  if ("activity" in row) rows.activity.push(row.activity);
-  else rows.resolutions.push(row.resolution);
+function addOperation(rows: LoadedRows, row: OperationRow, wallets?: ReadonlySet<string>): void {
+  if ("activity" in row) {
+    if (!wallets || wallets.has(row.activity.wallet)) rows.activity.push(row.activity);
+  } else rows.resolutions.push(row.resolution);
 }
 
 /** The venue's per-wallet cache of every wallet as of `asOf`, as a per-wallet sync stores it (amounts in micro-units). */

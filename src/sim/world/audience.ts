@@ -10,6 +10,8 @@ import { searchCumulative, type Rng } from "./random.js";
 import { ARCHETYPES, CATEGORIES, type ResolvedWorldOptions } from "./types.js";
 
 const DAY = 86_400;
+/** A flipping whale's taker weight in its markets, relative to a whale's: it comes back often enough to turn. */
+const FLIPPER_TAKER_BOOST = 3;
 
 export interface Audience {
   takerOffsets: Int32Array;
@@ -150,7 +152,9 @@ export function buildAudience(o: ResolvedWorldOptions, catalog: Catalog, pop: Po
       default:
         choose(w, count, 0.2, taken);
     }
-    for (const m of taken) add(m, w);
+    // A flipping whale watches its markets closely, so that it comes back to turn (flipping whales, behaviour.ts).
+    const boost = pop.flipper[w] === 1 ? FLIPPER_TAKER_BOOST : 1;
+    for (const m of taken) add(m, w, boost);
   }
 
   // Every market gets at least one market maker, so that MINT and MERGE always find a counterparty.

@@ -39,6 +39,23 @@ export function sharesFor(usd: number, priceMicro: number): number {
   return Math.max(SHARE, Math.floor(((usd * 1e6) / priceMicro) * 100) * LOT);
 }
 
+/*
+ * Flipping whales (`flipper`, population.ts) are there for the whale-flips routes: a Smart Money whale whose net
+ * exposure in a market (YES cost minus NO cost) changed sign between a daily snapshot and now. A flipper that sold
+ * its whole old side in one visit before buying the new one rarely finished a reversal (a whale comes to one of
+ * its markets a few times in all), and one that staked its full size on the wrong side first lost money and was
+ * never Smart Money. So: a flipper starts with a trial stake; once turned, it buys the new side until that side
+ * outweighs the old, and only then sells the old side on half of its visits, so the net turns on its first visit
+ * after the flip; it comes to its markets three times as often as a whale (FLIPPER_TAKER_BOOST, audience.ts) and
+ * knows more (population.ts), so it pays for its wrong first stands and ends in profit, as the reversing whales
+ * worth following do. At the demo's size this leaves a few reversals of Smart Money whales in any 7 days.
+ */
+
+/** The chance that a flipping whale plans a reversal in a market it comes to (with time left for it). */
+const FLIP_CHANCE = 0.55;
+/** A flipping whale's stake on its first (wrong) side, relative to its usual size. */
+const FLIP_TRIAL_STAKE = 0.4;
+
 /** How often a trader without edge, out of its side of a market, buys the other side instead. */
 const OTHER_SIDE_CHANCE = 0.05;
 
@@ -166,7 +183,8 @@ export class Behaviour {
     let view = this.views.get(key);
     if (!view) {
       const winner = market.truth < 2 ? market.truth : rng.int(2);
-      const flip = mayFlip && this.pop.flipper[wallet] === 1 && rng.chance(0.35) && market.tradingStop - ts > 4 * DAY;
+      const flip =
+        mayFlip && this.pop.flipper[wallet] === 1 && rng.chance(FLIP_CHANCE) && market.tradingStop - ts > 4 * DAY;
       const knows = rng.chance(this.pop.wallets[wallet]!.knowledge);
       view = {
         side: flip ? 1 - winner : knows ? winner : rng.int(2),
@@ -178,7 +196,11 @@ export class Behaviour {
     return view;
   }
 
-  /** Whales build positions on their side; a flipping whale starts on the wrong side, sells out and reverses. */
+  /**
+   * Whales build positions on their side. A flipping whale starts on the wrong side with a trial stake
+   * (FLIP_TRIAL_STAKE of its usual size); once it turns, it buys the new side until that outweighs the stale one,
+   * then sells the stale side on half of its visits (flipping whales, above).
+   */
   private whale(
     wallet: number,
     market: WorldMarket,
@@ -194,7 +216,13 @@ export class Behaviour {
       view.side = 1 - view.side;
     }
     const stale = book.shares(wallet, 1 - view.side);
-    if (view.flipped && stale > 0) return this.sell(1 - view.side, stale);
-    return this.buy(view.side, informedUsd(Math.max(10_000, rng.logNormal(median, 0.5)), this.priceOf(view.side)));
+    // Turned: the new side first, until it outweighs the stale one; then the stale side goes on half of the visits.
+    const outweighs = book.shares(wallet, view.side) * this.priceOf(view.side) >= stale * this.priceOf(1 - view.side);
+    if (view.flipped && stale > 0 && outweighs && rng.chance(0.5)) return this.sell(1 - view.side, stale);
+    const stake = view.flipAt > 0 && !view.flipped ? FLIP_TRIAL_STAKE : 1;
+    return this.buy(
+      view.side,
+      informedUsd(Math.max(10_000, rng.logNormal(median, 0.5)) * stake, this.priceOf(view.side)),
+    );
   }
 }

@@ -153,6 +153,12 @@ export const PROFILES: Record<Archetype, ArchetypeProfile> = {
   },
 };
 
+/** The share of whales that reverse their side in some markets (`flipper`). */
+const FLIPPER_CHANCE = 0.5;
+/** A flipper's knowledge: FLIPPER_KNOWLEDGE_BASE + the profile's draw × FLIPPER_KNOWLEDGE_SCALE. */
+const FLIPPER_KNOWLEDGE_BASE = 0.475;
+const FLIPPER_KNOWLEDGE_SCALE = 0.75;
+
 /** Private traits of the wallets (same index as `wallets`). */
 export interface Population {
   wallets: WorldWallet[];
@@ -240,7 +246,11 @@ export function buildPopulation(o: ResolvedWorldOptions, key: readonly [number, 
   for (let i = 0; i < n; i++) {
     const { archetype, group } = labels[i]!;
     const p = PROFILES[archetype];
-    const knowledge = p.knowledge[1] > 0 ? rng.between(p.knowledge[0], p.knowledge[1]) : 0;
+    const drawn = p.knowledge[1] > 0 ? rng.between(p.knowledge[0], p.knowledge[1]) : 0;
+    const flipper = archetype === "whale" && rng.chance(FLIPPER_CHANCE);
+    // A flipper backs the winner more often (0.3..0.6 maps to 0.7..0.925): it pays for the wrong first stands of
+    // its reversals and still ends in profit, as the reversing whales worth following do (flipping whales, behaviour.ts).
+    const knowledge = flipper ? FLIPPER_KNOWLEDGE_BASE + drawn * FLIPPER_KNOWLEDGE_SCALE : drawn;
     let name = "";
     if (rng.chance(p.named)) {
       name = handle(rng);
@@ -276,7 +286,7 @@ export function buildPopulation(o: ResolvedWorldOptions, key: readonly [number, 
     const fav = rng.int(CATEGORIES.length);
     pop.favouriteCategories[i * 2] = fav;
     pop.favouriteCategories[i * 2 + 1] = rng.chance(0.5) ? fav : rng.int(CATEGORIES.length);
-    pop.flipper[i] = archetype === "whale" && rng.chance(0.4) ? 1 : 0;
+    pop.flipper[i] = flipper ? 1 : 0;
     if (archetype === "wash_trader") pop.washRings[group]!.push(i);
     if (archetype === "aligned_whale") pop.alignedGroups[group]!.push(i);
   }
