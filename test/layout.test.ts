@@ -61,6 +61,16 @@ describe("source layout (issue 22)", () => {
     expect({ touching, calling }).toEqual({ touching: [], calling: [] });
   });
 
+  it("keeps a route family's schemas in its *-schemas.ts files, never inline in a route", () => {
+    const inline = sourceFiles(SRC).filter(
+      (file) =>
+        file.startsWith("api/routes/") &&
+        !file.endsWith("-schemas.ts") &&
+        readFileSync(join(SRC, file), "utf8").includes("Type.Object("),
+    );
+    expect(inline).toEqual([]);
+  });
+
   it("shows the layers in docs/ARCHITECTURE.md as they are defined", () => {
     const table = layerTable();
     expect(

@@ -29,6 +29,9 @@ export function Limit(options: { default?: number; max: number; description?: st
   });
 }
 
+/** A query of `?limit=` alone. */
+export const LimitQuery = (options: Parameters<typeof Limit>[0]) => Type.Object({ limit: Limit(options) });
+
 export const Offset = Type.Integer({ minimum: 0, default: 0, description: "rows to skip" });
 
 /** The body the four exchange contracts answer with on any wallet endpoint (contract, Errors section). */

@@ -55,3 +55,8 @@ export const NotYetBody = Type.Object(
       "No saved AI analysis yet (status pending: its generation is queued), or an unknown wallet (detail only)",
   },
 );
+
+/** The local generate call: whether a fresh saved analysis is written again. */
+export const GenerateQuery = Type.Object({
+  force: Type.Boolean({ default: false, description: "regenerate even when a fresh analysis is saved" }),
+});

@@ -7,7 +7,6 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
-import { Type } from "typebox";
 import { AnalysisQueue } from "../../../ai/analysis-queue.js";
 import type { SavedAnalysis } from "../../../ai/analysis-store.js";
 import { analysedWallet } from "../../../ai/inputs.js";
@@ -17,7 +16,8 @@ import type { AppContext } from "../../context.js";
 import { HttpError, notFound } from "../../errors.js";
 import { clientOf } from "../../gate.js";
 import { WalletParams, refuseContractAddresses } from "../../params.js";
-import { AnalysisBody, NotYetBody } from "./ai-analysis-schemas.js";
+import { AnalysisBody, GenerateQuery, NotYetBody } from "./ai-analysis-schemas.js";
+import { NoQuery } from "../wallet-insights/wallet-insight-schemas.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -90,7 +90,7 @@ const routes: FastifyPluginAsyncTypebox<{ ctx: AppContext; queue: AnalysisQueue 
           "A saved analysis older than AI_ANALYSIS_FRESH_HOURS (24) is still served (stale=true) and its regeneration queued. Queueing a new analysis counts against RATE_AI_ANALYSES_PER_MINUTE per client.",
         tags: TAGS,
         params: WalletParams,
-        querystring: Type.Object({}),
+        querystring: NoQuery,
         response: { 200: AnalysisBody, 400: { $ref: "ContractAddressError#" }, 404: NotYetBody, 503: ServerError },
       },
     },
@@ -130,9 +130,7 @@ const routes: FastifyPluginAsyncTypebox<{ ctx: AppContext; queue: AnalysisQueue 
           "AI_ANALYSIS_FRESH_HOURS (24) and force is false; otherwise generates one now and returns it. 502 when the model gives no usable report (the wallet stays queued and is retried); 503 before the store's first sync is done.",
         tags: TAGS,
         params: WalletParams,
-        querystring: Type.Object({
-          force: Type.Boolean({ default: false, description: "regenerate even when a fresh analysis is saved" }),
-        }),
+        querystring: GenerateQuery,
         response: {
           200: AnalysisBody,
           400: { $ref: "ContractAddressError#" },

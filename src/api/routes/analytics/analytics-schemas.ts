@@ -1,6 +1,8 @@
 /** The free analytics' schemas (/api/analytics/*). */
 import { Type } from "typebox";
+import { CLUSTERS_MAX, MOVERS_MAX } from "../../../analytics/windows/window-aggregates.js";
 import { CATEGORIES } from "../../../venue/categories.js";
+import { LimitQuery } from "../../params.js";
 
 export const Name = Type.Union([Type.String(), Type.Null()]);
 
@@ -46,3 +48,21 @@ export const VolumeHour = Type.Object({
   no_volume: Type.Number({ description: "USD of smart-whale fills on NO tokens" }),
   trades: Type.Integer({ description: "smart-whale fills" }),
 });
+
+export const SmartMoneyFlow = Type.Object({ flow: Type.Array(FlowRow) });
+
+export const WhaleClustersQuery = LimitQuery({
+  default: 20,
+  max: CLUSTERS_MAX,
+  description: `clusters to return (1..${CLUSTERS_MAX})`,
+});
+export const WhaleClusters = Type.Object({ clusters: Type.Array(Cluster) });
+
+export const TopMoversQuery = LimitQuery({
+  default: 10,
+  max: MOVERS_MAX,
+  description: `wallets to return (1..${MOVERS_MAX})`,
+});
+export const TopMovers = Type.Object({ winners: Type.Array(Mover), days: Type.Integer() });
+
+export const WhaleVolume24h = Type.Object({ series: Type.Array(VolumeHour) });

@@ -1,12 +1,18 @@
 /** Free aggregate analytics: /api/analytics/{smart-money-flow, whale-clusters, top-movers, whale-volume-24h}. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
-import { CLUSTERS_MAX, MOVERS_MAX, WINDOW_AGGREGATES } from "../../../analytics/windows/window-aggregates.js";
+import { CLUSTERS_MAX, WINDOW_AGGREGATES } from "../../../analytics/windows/window-aggregates.js";
 import { mebibytes } from "../../../platform/bounded-map.js";
 import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import { ClockWindowBodies } from "../../../kept/clock-window-bodies.js";
-import { Cluster, FlowRow, Mover, VolumeHour } from "./analytics-schemas.js";
+import {
+  WhaleClusters,
+  WhaleClustersQuery,
+  SmartMoneyFlow,
+  TopMovers,
+  TopMoversQuery,
+  WhaleVolume24h,
+} from "./analytics-schemas.js";
 
 /** The whale clusters' answers kept serialized: one per `limit` of the current window, at most. */
 const CLUSTER_ANSWERS_MB = 16;
@@ -34,7 +40,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
         description:
           "Per category (all six), smart-whale volume of the last 24 h against the 24 h before; largest volume first. Cached 5 min.",
         tags: ["analytics"],
-        response: { 200: Type.Object({ flow: Type.Array(FlowRow) }) },
+        response: { 200: SmartMoneyFlow },
       },
     },
     async () => ({ flow: await flow() }),
@@ -50,15 +56,8 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
           "Markets where at least CLUSTER_MIN_WHALES (3) smart whales hold a net open position of at least CONSENSUS_MIN_USD (100) on the same side; " +
           "most whales first, then largest combined_usd. Cached 5 min.",
         tags: ["analytics"],
-        querystring: Type.Object({
-          limit: Type.Integer({
-            minimum: 1,
-            maximum: CLUSTERS_MAX,
-            default: 20,
-            description: `clusters to return (1..${CLUSTERS_MAX})`,
-          }),
-        }),
-        response: { 200: Type.Object({ clusters: Type.Array(Cluster) }) },
+        querystring: WhaleClustersQuery,
+        response: { 200: WhaleClusters },
       },
     },
     async (request, reply) => {
@@ -76,15 +75,8 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
         description:
           "Wallets (never farmers) with the largest rise of their ledger P&L over the last TOP_MOVERS_DAYS (7), from the daily P&L points. Cached 5 min.",
         tags: ["analytics"],
-        querystring: Type.Object({
-          limit: Type.Integer({
-            minimum: 1,
-            maximum: MOVERS_MAX,
-            default: 10,
-            description: `wallets to return (1..${MOVERS_MAX})`,
-          }),
-        }),
-        response: { 200: Type.Object({ winners: Type.Array(Mover), days: Type.Integer() }) },
+        querystring: TopMoversQuery,
+        response: { 200: TopMovers },
       },
     },
     async (request) => {
@@ -101,7 +93,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app
         summary: "Hourly smart-whale volume, YES and NO",
         description: "24 items, oldest first: the clock hours ending with the current (partial) one. Cached 60 s.",
         tags: ["analytics"],
-        response: { 200: Type.Object({ series: Type.Array(VolumeHour) }) },
+        response: { 200: WhaleVolume24h },
       },
     },
     async () => ({ series: await volume24h() }),

@@ -3,8 +3,9 @@
  * trades, a whale's resolved-market history and backtest. Their descriptions are the OpenAPI document's.
  */
 import { CATEGORY_CODES_TEXT } from "../../../venue/categories.js";
-import { Type } from "typebox";
+import { Type, type TInteger, type TNumber } from "typebox";
 import { Nullable } from "../../nullable.js";
+import { Limit, LimitQuery, Offset, WalletAddress } from "../../params.js";
 
 const Usd = (description: string) => Type.Number({ description: `${description} (USD)` });
 const Side = Type.Union([Type.Literal("YES"), Type.Literal("NO")], {
@@ -204,13 +205,6 @@ export const Before = Type.Integer({
   minimum: 0,
   description: "upper bound on the timestamp (unix s), inclusive without before_id; 0 = none (the newest trades)",
 });
-export const Params = Type.Object({
-  condition_id: Type.String({
-    minLength: 1,
-    maxLength: 200,
-    description: "the market's condition id (0x and 64 hex digits, any case); an unknown one is a 404",
-  }),
-});
 
 export const WalletMarketRoutesBefore = Type.Integer({
   minimum: 1,
@@ -231,3 +225,60 @@ export const Day = (what: string) =>
     maxLength: 10,
     description: `YYYY-MM-DD (UTC), inclusive ${what} bound on last_trade_ts; empty: none`,
   });
+
+/** A market's whale trades: the market in the path. */
+export const Params = Type.Object({ condition_id: PathConditionId });
+
+/** A market's whale trades: `min_usd` is an integer under /api/v2 and any number under /api/public/v1. */
+const marketWhaleTradesQuery = (minUsd: TInteger | TNumber) =>
+  Type.Object({
+    before: Before,
+    min_usd: minUsd,
+    limit: Limit({ default: 100, max: 500 }),
+    wallets: Wallets,
+    before_id: BeforeId,
+  });
+export const MarketWhaleTradesQuery = marketWhaleTradesQuery(
+  Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, default: 500, description: "smallest usd_amount (USD)" }),
+);
+export const PublicMarketWhaleTradesQuery = marketWhaleTradesQuery(
+  Type.Number({ minimum: 0, maximum: 1_000_000_000_000, default: 500, description: "smallest usd_amount (USD)" }),
+);
+
+/** The largest page of a wallet's fills in one market. */
+const WALLET_MARKET_TRADES_MAX = 500;
+const Market = ConditionId("the market's condition id");
+const AFTER = "exclusive lower bound on the timestamp (unix s), below before; 0 = none";
+
+/** A wallet's fills in one market: `after` is required under /api/v2 and defaults to 0 under /api/public/v1. */
+const walletMarketTradesQuery = (after: TInteger) =>
+  Type.Object({
+    market: Market,
+    before: WalletMarketRoutesBefore,
+    after,
+    limit: Limit({ default: 100, max: WALLET_MARKET_TRADES_MAX }),
+    before_id: BeforeId,
+  });
+export const WalletMarketTradesQuery = walletMarketTradesQuery(After(AFTER));
+export const PublicWalletMarketTradesQuery = walletMarketTradesQuery(
+  Type.Integer({ minimum: 0, default: 0, description: AFTER }),
+);
+
+/** A wallet's summary in one market: the wallet and the market in the path. */
+export const WalletMarketParams = Type.Object({ address: WalletAddress, condition_id: PathConditionId });
+export const MarketSummaryQuery = Type.Object({
+  at: Type.Integer({ minimum: 0, default: 0, description: "unix seconds; 0 = now" }),
+});
+
+export const WhaleHistoryQuery = LimitQuery({ default: 50, max: 500 });
+export const BacktestQuery = Type.Object({
+  limit: Limit({ default: 500, max: 1000 }),
+  offset: Offset,
+  since: Day("lower"),
+  until: Day("upper"),
+  slug_prefix: Type.String({
+    default: "",
+    maxLength: 300,
+    description: "keep markets whose slug starts with this (case-insensitive); empty: all",
+  }),
+});

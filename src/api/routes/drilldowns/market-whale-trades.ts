@@ -4,7 +4,6 @@
  * page, filters and Smart Money list) is answered from the serialized answer for WHALE_TRADES_CACHE_SECONDS.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type, type TInteger, type TNumber } from "typebox";
 import { marketWhaleTrades } from "../../../analytics/markets/market-whale-trades.js";
 import { mebibytes } from "../../../platform/bounded-map.js";
 import { TtlBodies } from "../../../kept/ttl-bodies.js";
@@ -12,10 +11,13 @@ import { sendSerialized } from "../../../kept/send-serialized.js";
 import { access, type Access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import { validationError } from "../../errors.js";
-import { Limit } from "../../params.js";
-import { BeforeId, MarketWhaleTradesBody } from "./drilldown-schemas.js";
+import {
+  MarketWhaleTradesBody,
+  MarketWhaleTradesQuery,
+  Params,
+  PublicMarketWhaleTradesQuery,
+} from "./drilldown-schemas.js";
 import { indexedMarket } from "../markets/market-schemas.js";
-import { Before, Params, Wallets } from "./drilldown-schemas.js";
 
 export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const { store, config } = ctx;
@@ -37,7 +39,7 @@ export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = asy
     () => ctx.readiness.ready,
   );
 
-  const route = (url: string, preset: Access, tags: string[], minUsd: TInteger | TNumber) =>
+  const route = (url: string, preset: Access, tags: string[], query: typeof MarketWhaleTradesQuery) =>
     app.get(
       url,
       {
@@ -50,13 +52,7 @@ export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = asy
             `before (before, before_id): page with next_before and next_before_id. A read longer than ${config.drilldowns.whaleTradesTimeoutMs} ms answers 503 with Retry-After.`,
           tags,
           params: Params,
-          querystring: Type.Object({
-            before: Before,
-            min_usd: minUsd,
-            limit: Limit({ default: 100, max: 500 }),
-            wallets: Wallets,
-            before_id: BeforeId,
-          }),
+          querystring: query,
           response: { 200: MarketWhaleTradesBody, 404: { $ref: "ErrorBody#" }, 503: { $ref: "ErrorBody#" } },
         },
       },
@@ -87,16 +83,11 @@ export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = asy
         return sendSerialized(reply, body);
       },
     );
-  route(
-    "/api/v2/market/:condition_id/whale-trades",
-    access.premiumXApiKey,
-    ["markets"],
-    Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, default: 500, description: "smallest usd_amount (USD)" }),
-  );
+  route("/api/v2/market/:condition_id/whale-trades", access.premiumXApiKey, ["markets"], MarketWhaleTradesQuery);
   route(
     "/api/public/v1/market/:condition_id/whale-trades",
     access.premiumAnyHeader,
     ["public v1"],
-    Type.Number({ minimum: 0, maximum: 1_000_000_000_000, default: 500, description: "smallest usd_amount (USD)" }),
+    PublicMarketWhaleTradesQuery,
   );
 };

@@ -4,26 +4,28 @@
  * /api/public/v1 (either header).
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { walletMarketSummary, walletMarketTrades } from "../../../analytics/wallet/wallet-market.js";
 import { walletMarketFillsStamp } from "../../../analytics/wallet/wallet-stamps.js";
 import { access, type Access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import { validationError } from "../../errors.js";
-import { Limit, WalletAddress, refuseContractAddresses, walletErrorResponses } from "../../params.js";
-import { BeforeId, ConditionId, MarketSummaryBody, WalletMarketTradesBody } from "./drilldown-schemas.js";
+import { WalletParams, refuseContractAddresses, walletErrorResponses } from "../../params.js";
+import {
+  MarketSummaryBody,
+  MarketSummaryQuery,
+  PublicWalletMarketTradesQuery,
+  WalletMarketParams,
+  WalletMarketTradesBody,
+  WalletMarketTradesQuery,
+} from "./drilldown-schemas.js";
 import { indexedMarket } from "../markets/market-schemas.js";
-import { After, PathConditionId, WalletMarketRoutesBefore } from "./drilldown-schemas.js";
 
-const TRADES_MAX = 500;
-
-const Market = ConditionId("the market's condition id");
 export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.addHook("preHandler", refuseContractAddresses);
   const { store, wallets } = ctx;
   const answers = ctx.stampedBodies;
 
-  const tradesRoute = (url: string, preset: Access, tags: string[], afterRequired: boolean) =>
+  const tradesRoute = (url: string, preset: Access, tags: string[], query: typeof WalletMarketTradesQuery) =>
     app.get(
       url,
       {
@@ -34,20 +36,8 @@ export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
             "The wallet's raw fills in the market, newest first (timestamp, then id), with timestamps in (after, before). " +
             "Page with next_before and next_before_id. Served from the fills index (wallet, condition_id, ts): a busy wallet costs what it traded in this market.",
           tags,
-          params: Type.Object({ address: WalletAddress }),
-          querystring: Type.Object({
-            market: Market,
-            before: WalletMarketRoutesBefore,
-            after: afterRequired
-              ? After("exclusive lower bound on the timestamp (unix s), below before; 0 = none")
-              : Type.Integer({
-                  minimum: 0,
-                  default: 0,
-                  description: "exclusive lower bound on the timestamp (unix s), below before; 0 = none",
-                }),
-            limit: Limit({ default: 100, max: TRADES_MAX }),
-            before_id: BeforeId,
-          }),
+          params: WalletParams,
+          querystring: query,
           response: { 200: WalletMarketTradesBody, ...walletErrorResponses },
         },
       },
@@ -73,8 +63,13 @@ export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
         });
       },
     );
-  tradesRoute("/api/v2/wallet/:address/market-trades", access.premiumXApiKey, ["wallet"], true);
-  tradesRoute("/api/public/v1/wallet/:address/market-trades", access.premiumAnyHeader, ["public v1"], false);
+  tradesRoute("/api/v2/wallet/:address/market-trades", access.premiumXApiKey, ["wallet"], WalletMarketTradesQuery);
+  tradesRoute(
+    "/api/public/v1/wallet/:address/market-trades",
+    access.premiumAnyHeader,
+    ["public v1"],
+    PublicWalletMarketTradesQuery,
+  );
 
   const summaryRoute = (url: string, preset: Access, tags: string[]) =>
     app.get(
@@ -88,10 +83,8 @@ export const walletMarketRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
             "by the venue's average-cost method. at=0: every trade so far; at=<unix s>: rebuilt from the trades up to that instant (inclusive). " +
             "Splits, merges, conversions and redemptions are not trades.",
           tags,
-          params: Type.Object({ address: WalletAddress, condition_id: PathConditionId }),
-          querystring: Type.Object({
-            at: Type.Integer({ minimum: 0, default: 0, description: "unix seconds; 0 = now" }),
-          }),
+          params: WalletMarketParams,
+          querystring: MarketSummaryQuery,
           response: { 200: MarketSummaryBody, ...walletErrorResponses },
         },
       },

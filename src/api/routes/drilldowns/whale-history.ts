@@ -3,7 +3,6 @@
  * markets, and its resolved outcome sides paged for backtesting.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { resolvedMarketHistory, whaleBacktest } from "../../../analytics/whales/whale-backtest.js";
 import { walletNotFound } from "../../../analytics/reads/read-errors.js";
 import { ledgerStamp } from "../../../analytics/wallet/wallet-stamps.js";
@@ -12,9 +11,8 @@ import type { AppContext } from "../../context.js";
 import { StampedBodies } from "../../../kept/stamped-bodies.js";
 import { mebibytes } from "../../../platform/bounded-map.js";
 import { validationError } from "../../errors.js";
-import { Limit, Offset, WalletParams, dayBound, refuseContractAddresses, walletErrorResponses } from "../../params.js";
-import { BacktestBody, WhaleHistoryBody } from "./drilldown-schemas.js";
-import { Day } from "./drilldown-schemas.js";
+import { WalletParams, dayBound, refuseContractAddresses, walletErrorResponses } from "../../params.js";
+import { BacktestBody, BacktestQuery, WhaleHistoryBody, WhaleHistoryQuery } from "./drilldown-schemas.js";
 
 const TAGS = ["whales"];
 export const whaleHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
@@ -40,7 +38,7 @@ export const whaleHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
           "both sides' cost and settled P&L per market, won when that P&L is positive.",
         tags: TAGS,
         params: WalletParams,
-        querystring: Type.Object({ limit: Limit({ default: 50, max: 500 }) }),
+        querystring: WhaleHistoryQuery,
         response: { 200: WhaleHistoryBody, ...walletErrorResponses },
       },
     },
@@ -77,17 +75,7 @@ export const whaleHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
           "since and until bound last_trade_ts by UTC day, both inclusive; slug_prefix keeps markets whose slug starts with it. The summary covers the returned page only.",
         tags: TAGS,
         params: WalletParams,
-        querystring: Type.Object({
-          limit: Limit({ default: 500, max: 1000 }),
-          offset: Offset,
-          since: Day("lower"),
-          until: Day("upper"),
-          slug_prefix: Type.String({
-            default: "",
-            maxLength: 300,
-            description: "keep markets whose slug starts with this (case-insensitive); empty: all",
-          }),
-        }),
+        querystring: BacktestQuery,
         response: { 200: BacktestBody, ...walletErrorResponses },
       },
     },

@@ -7,7 +7,6 @@
  * The events come from this process's hub (src/live/), fed by the relay that runs with the live feed.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { ALL_ENTRY_TYPES, ENTRY_TYPE_BITS, createLiveHub } from "../../../live/index.js";
 import { openSseStream } from "../../../live/sse.js";
 import { IndexedTradeEventSchema, RelayTradeEventSchema } from "../../../live/trade-events.js";
@@ -23,7 +22,13 @@ import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import { HttpError, validationError } from "../../errors.js";
 import { acquireStreamSlot } from "../../gate.js";
-import { TypesParameter } from "./live-schemas.js";
+import {
+  SwitchingProtocols,
+  TradesIndexedQuery,
+  UpgradeRequired,
+  WebSocketQuery,
+  sseResponse,
+} from "./live-schemas.js";
 
 const BASE = "/api/public/v1/live";
 const TYPE_NAMES = ["mint", "merge", "complementary"] as const;
@@ -53,10 +58,6 @@ const SSE_RULES =
   "of the stream. At most SSE_CONNECTIONS_PER_KEY (5) concurrent streams per key (429 beyond, across SSE and " +
   "WebSocket); a client that reads too slowly is disconnected. Browsers: fetch() with the header (EventSource " +
   "cannot set one).";
-
-const sseResponse = (description: string, schema: typeof RelayTradeEventSchema | typeof IndexedTradeEventSchema) => ({
-  200: { description, content: { "text/event-stream": { schema } } },
-});
 
 export const liveRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const hub = createLiveHub(ctx.config, ctx.platform, app.log, ctx.live);
@@ -91,7 +92,7 @@ export const liveRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
         summary: "Live classified chain fills (SSE)",
         description: `One \`trade\` event per classified fill from the chain follower (20-45 s after confirmation), with both parties and market metadata. ${SSE_RULES}`,
         tags: ["live"],
-        querystring: Type.Object({ types: TypesParameter }),
+        querystring: TradesIndexedQuery,
         response: sseResponse("an event stream of classified chain fills", IndexedTradeEventSchema),
       },
       config: { access: access.premiumAnyHeader },
@@ -114,22 +115,8 @@ export const liveRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
           `The key: Authorization: Bearer or X-API-Key, or, from a browser, the subprotocols \`${WS_PROTOCOL}\` and \`${WS_KEY_PROTOCOL_PREFIX}<API_KEY>\` ` +
           `(the server selects ${WS_PROTOCOL}). Refusals (401, 403, 422, 429) are HTTP answers to the handshake. Same slots and cost as SSE.`,
         tags: ["live"],
-        querystring: Type.Object({
-          stream: Type.Optional(
-            Type.Union([Type.Literal("trades"), Type.Literal("trades-indexed")], {
-              default: "trades",
-              description: "which stream",
-            }),
-          ),
-          types: TypesParameter,
-        }),
-        response: {
-          101: { description: "Switching Protocols: the WebSocket is open", type: "null" },
-          426: Type.Object(
-            { detail: Type.String() },
-            { description: "A plain HTTP request: open a WebSocket instead" },
-          ),
-        },
+        querystring: WebSocketQuery,
+        response: { 101: SwitchingProtocols, 426: UpgradeRequired },
       },
       config: { access: access.premiumAnyHeader },
     },

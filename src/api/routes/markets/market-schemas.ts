@@ -1,4 +1,4 @@
-/** Response schemas and lookups shared by the market route families (search and lists, one market, public v1 market, drill-downs). */
+/** Market rows and lookups shared by the market route families, and the schemas of one market and of the public v1 market. */
 import { CATEGORY_CODES_TEXT } from "../../../venue/categories.js";
 import { Type } from "typebox";
 import { Nullable } from "../../nullable.js";
@@ -6,7 +6,7 @@ import type { AppContext } from "../../context.js";
 import { marketIndex } from "../../../analytics/markets/market-index.js";
 import { findMarket } from "../../../analytics/markets/market-detail.js";
 import { notFound } from "../../errors.js";
-import { Limit } from "../../params.js";
+import { LimitQuery } from "../../params.js";
 import type { TSchema } from "typebox";
 
 export const MarketRowSchema = Type.Object({
@@ -210,54 +210,9 @@ export const MarketTrades = Type.Object({
   price_history: Type.Array(PricePointSchema, { description: "oldest first" }),
 });
 
-export const MarketTradesQuery = Type.Object({ limit: Limit({ default: 50, max: 500 }) });
+export const MarketTradesQuery = LimitQuery({ default: 50, max: 500 });
 
 export const VenueRedirect = Type.Null({ description: "Location: the venue URL" });
-
-export const CategoryParam = Type.String({
-  default: "",
-  maxLength: 40,
-  description:
-    "All (or empty), Crypto, Geopolitics, Sports, Politics, Economics, Tech/AI; case-insensitive, Tech and AI also mean Tech/AI. Anything else is a 422",
-});
-
-export const NonNegativeInt = (def: number, description: string) =>
-  Type.Integer({ minimum: 0, default: def, description });
-
-export const HotRow = Type.Intersect([
-  MarketRowSchema,
-  Type.Object({
-    whale_trades: Type.Integer({ description: "fills of Smart Money wallets in the window" }),
-    whale_volume: Type.Number({ description: "USD of those fills" }),
-    whale_wallets: Type.Integer({ description: "distinct Smart Money wallets among them" }),
-    last_whale_trade: Type.Integer({ description: "unix seconds of the newest one" }),
-  }),
-]);
-
-export const ResolvedRow = Type.Object({
-  id: Type.String(),
-  condition_id: Type.String(),
-  slug: Type.String(),
-  question: Type.String(),
-  category: Nullable(Type.String()),
-  event_slug: Nullable(Type.String()),
-  outcome: Type.Union([Type.Literal("YES"), Type.Literal("NO"), Type.Literal("PENDING"), Type.Literal("50-50")], {
-    description:
-      "YES or NO; with include_pending=1 also PENDING (closed, not resolved yet) and 50-50 (resolved evenly, each side paid 0.5)",
-  }),
-  final_price_yes: Nullable(
-    Type.Number(),
-    "what a YES share paid (1, 0 or 0.5); PENDING: the last YES price, null when none",
-  ),
-  end_date: Nullable(Type.Integer(), "unix seconds"),
-  resolved_at: Nullable(
-    Type.Integer(),
-    "unix seconds of the resolution (chain, else the venue's close); null when PENDING",
-  ),
-  volume: Type.Number(),
-  whales_yes: Type.Integer(),
-  whales_no: Type.Integer(),
-});
 
 export const n = (description: string) => Type.Number({ description });
 export const wr = (description: string) => Nullable(Type.Number(), description);

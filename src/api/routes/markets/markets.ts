@@ -1,6 +1,5 @@
 /** /api/v2/markets/*: search, hot markets, category counts, resolved markets. Public reads over the market index. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import {
   categoryStats,
   hotMarketsByWhaleTrades,
@@ -14,12 +13,21 @@ import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import { sendSerialized } from "../../../kept/send-serialized.js";
 import { validationError } from "../../errors.js";
-import { Limit, Offset, categoryFilter, dayBound } from "../../params.js";
-import { MarketRowSchema, indexOf } from "./market-schemas.js";
-import { CategoryParam, HotRow, NonNegativeInt, ResolvedRow } from "./market-schemas.js";
+import { categoryFilter, dayBound } from "../../params.js";
+import { indexOf } from "./market-schemas.js";
+import {
+  CategoryStats,
+  CategoryQuery,
+  HOT_CACHED_ROWS,
+  HotMarkets,
+  HotMarketsQuery,
+  MarketSearchQuery,
+  MarketSearchResults,
+  ResolvedMarkets,
+  ResolvedMarketsQuery,
+} from "./market-list-schemas.js";
 
 export const HOT_CACHE_MS = 60_000;
-const HOT_CACHED_ROWS = 100;
 const CATEGORY_STATS_CACHE_MS = 10 * 60_000;
 const RESOLVED_UNPREFIXED_MAX = 100;
 
@@ -62,39 +70,9 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
           "a market or event slug, or a condition id. Free text searches open markets; a URL, slug or condition id also finds closed ones. " +
           "All filters are applied server-side; `total` counts every match. Order: volume_24h desc, volume desc, id.",
         tags: ["markets"],
-        querystring: Type.Object({
-          q: Type.String({ default: "", maxLength: 500, description: "text, venue URL, slug or condition id" }),
-          category: CategoryParam,
-          limit: Limit({ default: 50, max: 200 }),
-          offset: Offset,
-          min_volume: Type.Number({ minimum: 0, default: 0, description: "minimum volume, USD" }),
-          min_whales: NonNegativeInt(0, "minimum whales_yes + whales_no"),
-          min_days: NonNegativeInt(0, "minimum days until the end date (a past end date counts as 0)"),
-          max_days: NonNegativeInt(365, "maximum days until the end date"),
-          price_min: Type.Integer({ minimum: 0, maximum: 100, default: 0, description: "minimum YES price, percent" }),
-          price_max: Type.Integer({
-            minimum: 0,
-            maximum: 100,
-            default: 100,
-            description: "maximum YES price, percent (markets without a price only match 0..100)",
-          }),
-          window_hours: NonNegativeInt(
-            0,
-            "0: off; else only markets whose end date falls within the next window_hours hours",
-          ),
-          created_within_days: NonNegativeInt(
-            0,
-            "0: off; else only markets created within the last created_within_days days",
-          ),
-        }),
+        querystring: MarketSearchQuery,
         response: {
-          200: Type.Object({
-            markets: Type.Array(MarketRowSchema),
-            total: Type.Integer({ description: "matches before limit and offset" }),
-            limit: Type.Integer(),
-            offset: Type.Integer(),
-            _elapsed_ms: Type.Number({ description: "server time spent, milliseconds" }),
-          }),
+          200: MarketSearchResults,
         },
       },
     },
@@ -149,22 +127,9 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
           `Markets ranked by the number of Smart Money fills in the last \`minutes\`, then by their USD. Cached ${HOT_CACHE_MS / 1000} s. ` +
           "The window is rounded up to 5 minutes within the hour, to whole hours within the day, and to 6 hours beyond; `minutes` in the answer is the window used.",
         tags: ["markets"],
-        querystring: Type.Object({
-          minutes: Type.Integer({
-            minimum: 1,
-            maximum: 10_080,
-            default: 60,
-            description: "window, minutes (up to 7 days)",
-          }),
-          limit: Limit({ default: 20, max: HOT_CACHED_ROWS }),
-        }),
+        querystring: HotMarketsQuery,
         response: {
-          200: Type.Object({
-            markets: Type.Array(HotRow),
-            minutes: Type.Integer(),
-            count: Type.Integer(),
-            as_of: Type.Integer({ description: "unix seconds of the computation" }),
-          }),
+          200: HotMarkets,
         },
       },
     },
@@ -198,22 +163,9 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
           "active_quality: open markets before their end date with volume of at least MARKET_QUALITY_MIN_VOLUME and a YES price within " +
           "MARKET_QUALITY_PRICE_MIN..MARKET_QUALITY_PRICE_MAX; all_open: markets not closed; all_time: every stored market. Cached 10 min.",
         tags: ["markets"],
-        querystring: Type.Object({ category: CategoryParam }),
+        querystring: CategoryQuery,
         response: {
-          200: Type.Object({
-            category: Type.String({
-              description:
-                "All, or the category code asked for (SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH)",
-            }),
-            active_quality: Type.Integer(),
-            all_open: Type.Integer(),
-            all_time: Type.Integer(),
-            thresholds: Type.Object(
-              { min_volume: Type.Number(), price_min: Type.Number(), price_max: Type.Number() },
-              { description: "the thresholds active_quality used" },
-            ),
-            as_of: Type.Integer({ description: "unix seconds of the computation" }),
-          }),
+          200: CategoryStats,
         },
       },
     },
@@ -245,36 +197,9 @@ export const marketsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
           "newest end date first, limit up to 500. Without: markets resolved in the last `days`, newest resolution first, limit up to 100 (422 above). " +
           "Outcomes YES and NO only, unless include_pending=1 also lists closed markets awaiting resolution (PENDING) and 50-50 resolutions.",
         tags: ["markets"],
-        querystring: Type.Object({
-          days: Type.Integer({
-            minimum: 1,
-            maximum: 3650,
-            default: 7,
-            description: "window without slug_prefix, days",
-          }),
-          limit: Limit({
-            default: 30,
-            max: 500,
-            description: "rows to return (1..500 with slug_prefix, 1..100 without)",
-          }),
-          slug_prefix: Type.String({ default: "", maxLength: 300 }),
-          end_from: Type.String({
-            default: "",
-            description: "YYYY-MM-DD (UTC), inclusive lower bound of the end date",
-          }),
-          end_to: Type.String({ default: "", description: "YYYY-MM-DD (UTC), inclusive upper bound of the end date" }),
-          offset: Offset,
-          include_pending: Type.Boolean({ default: false }),
-        }),
+        querystring: ResolvedMarketsQuery,
         response: {
-          200: Type.Object({
-            markets: Type.Array(ResolvedRow),
-            count: Type.Integer({ description: "rows returned" }),
-            total: Type.Integer({ description: "matches before limit and offset" }),
-            limit: Type.Integer(),
-            offset: Type.Integer(),
-            has_more: Type.Boolean(),
-          }),
+          200: ResolvedMarkets,
         },
       },
     },

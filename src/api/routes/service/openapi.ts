@@ -1,10 +1,10 @@
 /** GET /api/openapi.json: the OpenAPI 3.1 document generated from the route schemas. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { access } from "../../access.js";
 import { SerializedBody } from "../../../kept/serialized-body.js";
 import type { AppContext } from "../../context.js";
 import { sendSerialized } from "../../../kept/send-serialized.js";
+import { OpenApiDocument } from "./service-schemas.js";
 
 interface Parameter {
   required?: boolean;
@@ -41,7 +41,7 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       schema: {
         summary: "Machine-readable description of every served path",
         tags: ["meta"],
-        response: { 200: Type.Object({}, { additionalProperties: true }) },
+        response: { 200: OpenApiDocument },
       },
     },
     async (_request, reply) => sendSerialized(reply, serialized()),

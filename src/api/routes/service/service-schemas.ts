@@ -1,4 +1,4 @@
-/** The service routes' schemas: health and key verification. */
+/** The service routes' schemas: health, key verification and the OpenAPI document. */
 import { Type } from "typebox";
 
 export const ERROR_CLASSES = [
@@ -76,3 +76,6 @@ export const Verify = Type.Object({
   plan: Type.Union([Type.Literal("free"), Type.Literal("premium"), Type.Null()]),
   rate_limit: Type.Object({ limit: Type.Integer(), remaining: Type.Integer() }),
 });
+
+/** /api/openapi.json: the document itself, described as an open object. */
+export const OpenApiDocument = Type.Object({}, { additionalProperties: true });

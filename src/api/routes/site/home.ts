@@ -4,12 +4,11 @@
  * the wallet lookups.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { HOT_MARKETS, TOP_WHALES, WHALE_MOVES } from "../../../analytics/windows/home.js";
 import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import { SessionHeaders, presenceMember } from "../../presence-member.js";
-import { HotMarket, Rotation, TopWhale, Watching, WhaleMove } from "./site-schemas.js";
+import { CategoryRotation, HomePing, HotMarkets, TopWhales, Watching, WhaleMoves } from "./site-schemas.js";
 
 const PRESENCE_SET = "home";
 
@@ -29,7 +28,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
         summary: "Biggest recent smart-whale trades",
         description: `Top ${WHALE_MOVES} fills of Smart Money wallets over the last HOME_WHALE_MOVE_HOURS (6) with at least HOME_WHALE_MOVE_MIN_USD (50000), largest first. Cached 60 s.`,
         tags: ["home"],
-        response: { 200: Type.Object({ moves: Type.Array(WhaleMove), hours: Type.Integer(), min_usd: Type.Number() }) },
+        response: { 200: WhaleMoves },
       },
     },
     async () => ({
@@ -47,7 +46,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
         summary: "Hottest active markets",
         description: `Top ${HOT_MARKETS} open markets by 24 h volume, with an hourly YES price sparkline. Cached 60 s.`,
         tags: ["home"],
-        response: { 200: Type.Object({ markets: Type.Array(HotMarket) }) },
+        response: { 200: HotMarkets },
       },
     },
     async () => ({ markets: await hotMarketsNow() }),
@@ -61,7 +60,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
         summary: "Top smart whales of the week",
         description: `Top ${TOP_WHALES} Smart Money wallets (farmers never) by net realized P&L of the positions closed in the last HOME_TOP_WHALES_DAYS (7). Cached 5 min.`,
         tags: ["home"],
-        response: { 200: Type.Object({ whales: Type.Array(TopWhale), days: Type.Integer() }) },
+        response: { 200: TopWhales },
       },
     },
     async () => ({
@@ -79,7 +78,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
         description:
           "Per category (all six), market volume of the last 24 h against the 24 h before, largest gain first. Cached 5 min.",
         tags: ["home"],
-        response: { 200: Type.Object({ categories: Type.Array(Rotation) }) },
+        response: { 200: CategoryRotation },
       },
     },
     async () => ({ categories: await rotationNow() }),
@@ -95,9 +94,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
           "Keeps the caller present for PRESENCE_HOME_SECONDS (30). The session is the X-Service-Session header, else the client IP (a header never counts as an IP).",
         tags: ["home"],
         headers: SessionHeaders,
-        response: {
-          200: Type.Object({ ok: Type.Literal(true), watching: Type.Integer(), ttl_seconds: Type.Integer() }),
-        },
+        response: { 200: HomePing },
       },
     },
     async (request) => {

@@ -60,7 +60,17 @@ export const Rotation = Type.Object({
   share_pct: Type.Number({ description: "share of the last 24 h's categorised volume, percent" }),
 });
 
+export const WhaleMoves = Type.Object({
+  moves: Type.Array(WhaleMove),
+  hours: Type.Integer(),
+  min_usd: Type.Number(),
+});
+export const HotMarkets = Type.Object({ markets: Type.Array(HotMarket) });
+export const TopWhales = Type.Object({ whales: Type.Array(TopWhale), days: Type.Integer() });
+export const CategoryRotation = Type.Object({ categories: Type.Array(Rotation) });
+
 export const Watching = Type.Object({ watching: Type.Integer({ description: "live homepage sessions" }) });
+export const HomePing = Type.Object({ ok: Type.Literal(true), watching: Type.Integer(), ttl_seconds: Type.Integer() });
 
 export const NumberMap = Type.Record(Type.String(), Type.Number());
 
@@ -98,3 +108,5 @@ export const HotTrader = Type.Object({
   win_rate: Type.Number({ description: "percent 0-100" }),
   is_smart: Type.Boolean(),
 });
+
+export const HotTraders = Type.Object({ winners: Type.Array(HotTrader), losers: Type.Array(HotTrader) });

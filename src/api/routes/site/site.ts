@@ -1,10 +1,9 @@
 /** Site figures: GET /api/v2/site-stats (cached 1 h) and GET /api/v2/hot-traders (cached 60 s). */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { HOT_LOSERS, HOT_WINNERS } from "../../../analytics/windows/site.js";
 import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
-import { HotTrader, SiteStats } from "./site-schemas.js";
+import { HotTraders, SiteStats } from "./site-schemas.js";
 
 export const siteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const stats = ctx.warmUps.aggregate("site:stats");
@@ -31,7 +30,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx
         summary: "Biggest 24 h winners and losers",
         description: `The ${HOT_WINNERS} largest positive pnl_24h (largest first) and the ${HOT_LOSERS} largest negative (largest loss first), any wallet. Cached 60 s.`,
         tags: ["site"],
-        response: { 200: Type.Object({ winners: Type.Array(HotTrader), losers: Type.Array(HotTrader) }) },
+        response: { 200: HotTraders },
       },
     },
     async () => traders(),

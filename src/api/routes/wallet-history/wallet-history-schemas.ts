@@ -1,6 +1,6 @@
 /** The wallet history routes' schemas. */
 import { Type } from "typebox";
-import { PNL_PERIODS } from "../../../analytics/wallet/wallet-history.js";
+import { CHANGES_MAX_LOOKBACK, CHANGES_MIN_AGE, PNL_PERIODS } from "../../../analytics/wallet/wallet-history.js";
 import { Nullable } from "../../nullable.js";
 
 export const Point = Type.Object({
@@ -78,4 +78,21 @@ export const ChangesSince = Type.Object(
 
 export const LastMoves = Type.Record(Type.String(), Type.Object(Move), {
   description: "condition_id -> the wallet's latest fill in that market",
+});
+
+export const PnlHistoryQuery = Type.Object({
+  period: Type.Union(
+    PNL_PERIODS.map((p) => Type.Literal(p)),
+    {
+      default: "1M",
+      description: "1D hourly over 24 h, 1W hourly over a week, 1M daily over 30 days, ALL daily over the full history",
+    },
+  ),
+});
+
+export const ChangesSinceQuery = Type.Object({
+  since: Type.Integer({
+    minimum: 0,
+    description: `required; unix seconds; capped at now - ${CHANGES_MAX_LOOKBACK / 86_400} days; under ${CHANGES_MIN_AGE} s ago counts nothing`,
+  }),
 });

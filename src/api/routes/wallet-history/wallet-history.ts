@@ -3,11 +3,7 @@
  */
 import { access, heavy } from "../../access.js";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import {
-  CHANGES_MAX_LOOKBACK,
-  CHANGES_MIN_AGE,
-  PNL_PERIODS,
   changesSince,
   changesSinceUntil,
   lastMoves,
@@ -19,7 +15,14 @@ import type { AppContext } from "../../context.js";
 import { ledgerStamp, venueSyncStamp, walletFillsStamp } from "../../../analytics/wallet/wallet-stamps.js";
 import { refuseContractAddresses } from "../../params.js";
 import { NoQuery, walletRoute } from "../wallet-insights/wallet-insight-schemas.js";
-import { ChangesSince, LastMoves, PnlHistory, PnlHistoryChain } from "./wallet-history-schemas.js";
+import {
+  ChangesSince,
+  ChangesSinceQuery,
+  LastMoves,
+  PnlHistory,
+  PnlHistoryChain,
+  PnlHistoryQuery,
+} from "./wallet-history-schemas.js";
 
 const TAGS = ["wallet history"];
 
@@ -33,20 +36,7 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
 
   app.get(
     "/api/v2/wallet/:address/pnl-history",
-    route(
-      "P&L history",
-      PnlHistory,
-      Type.Object({
-        period: Type.Union(
-          PNL_PERIODS.map((p) => Type.Literal(p)),
-          {
-            default: "1M",
-            description:
-              "1D hourly over 24 h, 1W hourly over a week, 1M daily over 30 days, ALL daily over the full history",
-          },
-        ),
-      }),
-    ),
+    route("P&L history", PnlHistory, PnlHistoryQuery),
     async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
       const { period } = request.query;
@@ -72,16 +62,7 @@ export const walletHistoryRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
 
   app.get(
     "/api/v2/wallet/:address/changes-since",
-    route(
-      "Trades, P&L change and last move since a moment",
-      ChangesSince,
-      Type.Object({
-        since: Type.Integer({
-          minimum: 0,
-          description: `required; unix seconds; capped at now - ${CHANGES_MAX_LOOKBACK / 86_400} days; under ${CHANGES_MIN_AGE} s ago counts nothing`,
-        }),
-      }),
-    ),
+    route("Trades, P&L change and last move since a moment", ChangesSince, ChangesSinceQuery),
     async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
       const { since } = request.query;

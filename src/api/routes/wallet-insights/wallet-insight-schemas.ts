@@ -7,9 +7,7 @@ import { Nullable } from "../../nullable.js";
 import { CATEGORIES } from "../../../venue/categories.js";
 import { access, type Access } from "../../access.js";
 import { WalletParams, walletErrorResponses } from "../../params.js";
-import { ProxyParam } from "../wallet/wallet-schemas.js";
 
-export const ProxyQuery = Type.Object({ proxy: ProxyParam });
 export const NoQuery = Type.Object({});
 
 /** Options of a free wallet route: path address, closed query, the response and the wallet error bodies. */
@@ -349,8 +347,3 @@ export const ActiveWhaleMarkets = Type.Object(
       "Open markets where at least min_whales matched whales hold one side and the wallet does not; cached 60 s",
   },
 );
-
-export const LimitQuery = (defaultValue: number, max: number) =>
-  Type.Object({
-    limit: Type.Integer({ minimum: 1, maximum: max, default: defaultValue, description: `rows to return (1..${max})` }),
-  });

@@ -28,7 +28,7 @@ import {
 import type { AppContext } from "../../context.js";
 import { ledgerStamp } from "../../../analytics/wallet/wallet-stamps.js";
 import { SECONDS_PER_DAY } from "../../../ledger/index.js";
-import { refuseContractAddresses } from "../../params.js";
+import { LimitQuery, refuseContractAddresses } from "../../params.js";
 import {
   ActiveWhaleMarkets,
   AlignmentBody,
@@ -37,14 +37,13 @@ import {
   Hold,
   Insights,
   MissedOpportunities,
-  ProxyQuery,
   RelatedMarkets,
   SimilarTraders,
   NoQuery,
   WhaleMatches,
   walletRoute,
 } from "./wallet-insight-schemas.js";
-import { LimitQuery } from "./wallet-insight-schemas.js";
+import { ProxyQuery } from "../wallet/wallet-query-schemas.js";
 
 const TAGS = ["wallet insights"];
 const RELATED_TTL_MS = 5 * 60_000;
@@ -191,7 +190,11 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
 
   app.get(
     "/api/v2/wallet/:address/whale-matches",
-    route("Whales with the most overlapping (market, side) positions", WhaleMatches, LimitQuery(10, 100)),
+    route(
+      "Whales with the most overlapping (market, side) positions",
+      WhaleMatches,
+      LimitQuery({ default: 10, max: 100 }),
+    ),
     async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
       const { limit } = request.query;
@@ -203,7 +206,7 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
 
   app.get(
     "/api/v2/wallet/:address/missed-opportunities",
-    route("Markets matched whales won without the wallet", MissedOpportunities, LimitQuery(5, 50)),
+    route("Markets matched whales won without the wallet", MissedOpportunities, LimitQuery({ default: 5, max: 50 })),
     async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
       const { limit } = request.query;
@@ -215,7 +218,11 @@ export const walletInsightRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
 
   app.get(
     "/api/v2/wallet/:address/active-whale-markets",
-    route("Open markets where matched whales hold a side the wallet does not", ActiveWhaleMarkets, LimitQuery(5, 50)),
+    route(
+      "Open markets where matched whales hold a side the wallet does not",
+      ActiveWhaleMarkets,
+      LimitQuery({ default: 5, max: 50 }),
+    ),
     async (request, reply) => {
       const wallet = await wallets.requireProxy(request.params.address);
       const { limit } = request.query;

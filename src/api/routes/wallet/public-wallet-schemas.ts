@@ -1,5 +1,6 @@
-/** The key-oriented wallet routes' own schemas (the shared ones: wallet-schemas.ts). */
+/** The key-oriented wallet routes' own schemas (the shared ones: wallet-schemas.ts, wallet-query-schemas.ts). */
 import { Type } from "typebox";
+import { BatchStatus, PositionsEnvelope, WalletOverview } from "./wallet-schemas.js";
 
 export const AddressOrName = Type.String({
   minLength: 1,
@@ -7,6 +8,8 @@ export const AddressOrName = Type.String({
   pattern: "^\\S+$",
   description: "a 0x wallet address or a venue username (or pseudonym)",
 });
+
+export const AddressOrNameParams = Type.Object({ address: AddressOrName });
 
 export const Computing = Type.Object(
   {
@@ -34,3 +37,40 @@ export const BatchBody = (max: number) =>
       description: `addresses or usernames (at most ${max}); costs one request per wallet`,
     }),
   });
+
+export const V1PositionsQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 0, description: "accepted, not enforced" })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, description: "accepted, not enforced" })),
+});
+
+/** What every batch item starts with: the wallet as sent, its address and its status. */
+const BatchItem = {
+  wallet: Type.String({ description: "as sent" }),
+  address: Type.Union([Type.String(), Type.Null()]),
+  status: BatchStatus,
+};
+
+export const BatchOverviewsBody = Type.Object({
+  wallets: Type.Array(
+    Type.Object({
+      ...BatchItem,
+      overview: Type.Union([WalletOverview, Type.Null()]),
+      ...ContractFields,
+    }),
+  ),
+  count: Type.Integer(),
+});
+
+export const BatchPositionsBody = Type.Object({
+  wallets: Type.Array(
+    Type.Object({
+      ...BatchItem,
+      positions: Type.Union([PositionsEnvelope.positions, Type.Null()]),
+      source: Type.Union([Type.String(), Type.Null()]),
+      is_estimated: Type.Union([Type.Boolean(), Type.Null()]),
+      count: Type.Integer(),
+      ...ContractFields,
+    }),
+  ),
+  count: Type.Integer(),
+});

@@ -5,7 +5,6 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply } from "fastify";
-import { Type } from "typebox";
 import { openPositions } from "../../../analytics/wallet/wallet-positions.js";
 import { access, batch } from "../../access.js";
 import type { AppContext } from "../../context.js";
@@ -15,8 +14,16 @@ import { notFound } from "../../errors.js";
 import { contractAddressBody, refuseContractAddresses, walletErrorResponses } from "../../params.js";
 import { walletTradesRoute } from "./wallet-trades-route.js";
 import { trackWalletLoad } from "./wallet-load.js";
-import { BatchStatus, PositionsEnvelope, V1Positions, View, WalletOverview } from "./wallet-schemas.js";
-import { AddressOrName, BatchBody, Computing, ContractFields } from "./public-wallet-schemas.js";
+import { V1Positions, WalletOverview } from "./wallet-schemas.js";
+import { ViewQuery } from "./wallet-query-schemas.js";
+import {
+  AddressOrNameParams,
+  BatchBody,
+  BatchOverviewsBody,
+  BatchPositionsBody,
+  Computing,
+  V1PositionsQuery,
+} from "./public-wallet-schemas.js";
 
 const TAGS = ["public v1"];
 const RETRY_AFTER_SECONDS = 30;
@@ -52,8 +59,8 @@ export const publicWalletRoutes =
             "Same shape as /api/v2/wallet/{address}/overview. Accepts a 0x address or a venue username. On a cold cache for a very heavy wallet " +
             `(WALLET_HEAVY_TRADES fills or more) answers 202 with Retry-After: ${RETRY_AFTER_SECONDS} while it computes; retry once.`,
           tags: TAGS,
-          params: Type.Object({ address: AddressOrName }),
-          querystring: Type.Object({ view: View }),
+          params: AddressOrNameParams,
+          querystring: ViewQuery,
           response: { 200: WalletOverview, 202: Computing, ...walletErrorResponses },
         },
       },
@@ -84,11 +91,8 @@ export const publicWalletRoutes =
           description:
             "The full open set in one response; limit and offset are accepted but not enforced; order not guaranteed.",
           tags: TAGS,
-          params: Type.Object({ address: AddressOrName }),
-          querystring: Type.Object({
-            limit: Type.Optional(Type.Integer({ minimum: 0, description: "accepted, not enforced" })),
-            offset: Type.Optional(Type.Integer({ minimum: 0, description: "accepted, not enforced" })),
-          }),
+          params: AddressOrNameParams,
+          querystring: V1PositionsQuery,
           response: { 200: V1Positions, ...walletErrorResponses },
         },
       },
@@ -130,18 +134,7 @@ export const publicWalletRoutes =
           tags: TAGS,
           body: BatchBody(OVERVIEW_BATCH_MAX),
           response: {
-            200: Type.Object({
-              wallets: Type.Array(
-                Type.Object({
-                  wallet: Type.String({ description: "as sent" }),
-                  address: Type.Union([Type.String(), Type.Null()]),
-                  status: BatchStatus,
-                  overview: Type.Union([WalletOverview, Type.Null()]),
-                  ...ContractFields,
-                }),
-              ),
-              count: Type.Integer(),
-            }),
+            200: BatchOverviewsBody,
           },
         },
       },
@@ -173,21 +166,7 @@ export const publicWalletRoutes =
           tags: TAGS,
           body: BatchBody(POSITIONS_BATCH_MAX),
           response: {
-            200: Type.Object({
-              wallets: Type.Array(
-                Type.Object({
-                  wallet: Type.String({ description: "as sent" }),
-                  address: Type.Union([Type.String(), Type.Null()]),
-                  status: BatchStatus,
-                  positions: Type.Union([PositionsEnvelope.positions, Type.Null()]),
-                  source: Type.Union([Type.String(), Type.Null()]),
-                  is_estimated: Type.Union([Type.Boolean(), Type.Null()]),
-                  count: Type.Integer(),
-                  ...ContractFields,
-                }),
-              ),
-              count: Type.Integer(),
-            }),
+            200: BatchPositionsBody,
           },
         },
       },

@@ -1,12 +1,11 @@
 /** `/api/v2/wallet/{address}/activity` (Premium): the wallet's splits, merges, redemptions, conversions and rewards. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { walletActivity } from "../../../analytics/wallet/wallet-activity.js";
 import type { Access } from "../../access.js";
 import type { AppContext } from "../../context.js";
-import { Offset, WalletParams, walletErrorResponses } from "../../params.js";
-import { IntLimit } from "./wallet-schemas.js";
-import { ActivityBody, ActivityType } from "./wallet-schemas.js";
+import { WalletParams, walletErrorResponses } from "../../params.js";
+import { ActivityBody } from "./wallet-schemas.js";
+import { ActivityQuery } from "./wallet-query-schemas.js";
 
 export function walletActivityRoute(
   app: Parameters<FastifyPluginAsyncTypebox<AppContext>>[0],
@@ -26,11 +25,7 @@ export function walletActivityRoute(
           "The wallet's own operations besides its fills, newest first: made directly or through the venue's collateral adapters, which act for the wallet (docs/VENUE.md).",
         tags,
         params: WalletParams,
-        querystring: Type.Object({
-          limit: IntLimit({ default: 100, max: 500 }),
-          offset: Offset,
-          type: Type.Optional(ActivityType),
-        }),
+        querystring: ActivityQuery,
         response: { 200: ActivityBody, ...walletErrorResponses },
       },
     },

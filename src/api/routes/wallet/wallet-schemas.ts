@@ -1,29 +1,10 @@
 /** Response schemas of the wallet core endpoints (they are the OpenAPI document's description of each field). */
-import { Type, type TInteger } from "typebox";
+import { Type } from "typebox";
 import { Nullable } from "../../nullable.js";
-import { Limit } from "../../params.js";
 import { CATEGORIES } from "../../../venue/categories.js";
-import { CLOSED_SORTS } from "../../../analytics/wallet/wallet-positions.js";
 import { ACTIVITY_TYPES } from "../../../analytics/wallet/wallet-activity.js";
 
-/** params.ts `Limit`, typed as the integer it is. */
-export const IntLimit = (options: Parameters<typeof Limit>[0]) => Limit(options) as TInteger;
-
 const Usd = (description: string) => Type.Number({ description: `${description} (USD)` });
-
-export const View = Type.Union([Type.Literal("proxy"), Type.Literal("signer"), Type.Literal("union")], {
-  default: "proxy",
-  description:
-    "proxy: the proxy wallet's stored figures (fast); signer: the signing EOA's figures, read live from the venue; union: both merged (live, may be slow; 502 when the venue is down)",
-});
-
-/** Optional proxy wallet override of the position endpoints. */
-export const ProxyParam = Type.String({
-  pattern: "^(0x[0-9a-fA-F]{40})?$",
-  default: "",
-  description:
-    "the proxy wallet to read when the path address is its signer (EOA); empty: resolved from the stored profile",
-});
 
 const Profile = Type.Object({
   address: Type.String({ description: "the address asked about, lower case" }),
@@ -168,14 +149,6 @@ export const V2Positions = Type.Object({
 });
 export const V1Positions = Type.Object({ address: Type.String(), ...PositionsEnvelope });
 
-export const ClosedSort = Type.Union(
-  CLOSED_SORTS.map((s) => Type.Literal(s)),
-  {
-    default: "recent",
-    description: "recent: closed_ts desc; oldest; pnl: best first; pnl_asc: worst first; size: buy_cost desc",
-  },
-);
-
 const ClosedPosition = Type.Object({
   ...PositionMarket,
   avg_entry: Type.Number(),
@@ -312,15 +285,6 @@ export const BatchStatus = Type.Union([Type.Literal("ok"), Type.Literal("computi
     "ok: data attached; computing: a very heavy wallet queued in the background, retry later; not_found: unknown wallet or an exchange contract (is_contract true)",
 });
 
-export const TradesQuerystring = {
-  since: Type.Integer({
-    minimum: 0,
-    default: 0,
-    description: "exclusive lower bound (unix s); 0 or omitted = the last 30 days; 1 = the full archive",
-  }),
-  before: Type.Integer({ minimum: 0, default: 0, description: "exclusive upper bound (unix s); 0 = none" }),
-};
-
 export const ActivityType = Type.Union(
   ACTIVITY_TYPES.map((t) => Type.Literal(t)),
   { description: "SPLIT, MERGE, REDEEM and CONVERSION are on-chain operations; REWARD and the rebates the venue's" },
@@ -378,6 +342,3 @@ export const SearchBody = Type.Object(
   },
   { description: "Wallet search results" },
 );
-
-export const PRICE_BOUND = (what: string) =>
-  Type.Number({ minimum: 0, maximum: 1, default: 0, description: `${what} average entry price (0..1); 0 = no bound` });

@@ -1,11 +1,11 @@
 /** GET /api/v2/wallet-search: wallets by 0x prefix, display name or pseudonym, over two stored sources. */
 import { performance } from "node:perf_hooks";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { searchWallets } from "../../../analytics/wallet/wallet-search.js";
 import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import { SearchBody } from "./wallet-schemas.js";
+import { SearchQuery } from "./wallet-query-schemas.js";
 
 export const walletSearchRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   app.get(
@@ -18,9 +18,7 @@ export const walletSearchRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
           "Case-insensitive: an address by 0x prefix, a display name or pseudonym by substring. An empty q returns no results. " +
           "Results are kept per query for WALLET_SEARCH_CACHE_SECONDS (30).",
         tags: ["wallet"],
-        querystring: Type.Object({
-          q: Type.String({ default: "", maxLength: 200, description: "0x address prefix, display name or pseudonym" }),
-        }),
+        querystring: SearchQuery,
         response: { 200: SearchBody },
       },
     },

@@ -1,12 +1,12 @@
 /** The raw-fills route shared by `/api/v2/wallet/{address}/trades` and `/api/public/v1/wallet/{address}/trades`. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { walletTradesUntil } from "../../../analytics/wallet/wallet-trades.js";
 import { walletFillsStamp } from "../../../analytics/wallet/wallet-stamps.js";
 import type { Access } from "../../access.js";
 import type { AppContext } from "../../context.js";
-import { Offset, WalletParams, walletErrorResponses } from "../../params.js";
-import { IntLimit, TradesBody, TradesQuerystring } from "./wallet-schemas.js";
+import { WalletParams, walletErrorResponses } from "../../params.js";
+import { TradesBody } from "./wallet-schemas.js";
+import { TradesQuery } from "./wallet-query-schemas.js";
 
 /**
  * A raw-fills route (v2 with X-API-Key, public v1 with either header): the same query and answer, kept serialized
@@ -32,7 +32,7 @@ export function walletTradesRoute(
           "Layer 2: the wallet's raw fills, newest first. entry_type states settlement mechanics, not trader intent.",
         tags,
         params: WalletParams,
-        querystring: Type.Object({ limit: IntLimit({ default: 100, max: 500 }), offset: Offset, ...TradesQuerystring }),
+        querystring: TradesQuery,
         response: { 200: TradesBody, ...walletErrorResponses },
       },
     },

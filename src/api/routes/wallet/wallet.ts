@@ -3,7 +3,6 @@
  * pending redemptions, fees and (Premium) raw trades.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { closeLookupCounter } from "../../../analytics/wallet/lookups.js";
 import { closeSyncRequests } from "../../../analytics/wallet/sync-requests.js";
 import { rankingsOf } from "../../../analytics/wallet/wallet-overview.js";
@@ -20,29 +19,17 @@ import { ledgerStamp, positionsStamp } from "../../../analytics/wallet/wallet-st
 import { marketFactsFingerprint } from "../../../analytics/markets/market-index.js";
 import { OverviewSender } from "./wallet-overview-sender.js";
 import { validationError } from "../../errors.js";
-import { Offset, WalletParams, refuseContractAddresses, walletErrorResponses } from "../../params.js";
+import { WalletParams, refuseContractAddresses, walletErrorResponses } from "../../params.js";
 import { publicWalletRoutes } from "./public-wallet.js";
 import { trackWalletLoad } from "./wallet-load.js";
 import { walletTradesRoute } from "./wallet-trades-route.js";
 import { walletActivityRoute } from "./wallet-activity-route.js";
 import { walletPresenceRoutes } from "./wallet-presence.js";
-import {
-  ClosedBody,
-  IntLimit,
-  ClosedSort,
-  FeesBody,
-  PendingBody,
-  ProxyParam,
-  RankingsBody,
-  V2Positions,
-  View,
-  WalletOverview,
-} from "./wallet-schemas.js";
+import { ClosedBody, FeesBody, PendingBody, RankingsBody, V2Positions, WalletOverview } from "./wallet-schemas.js";
+import { ClosedQuery, POSITIONS_CAP, PositionsQuery, ProxyQuery, ViewQuery } from "./wallet-query-schemas.js";
 import { walletNotFound } from "../../../analytics/reads/read-errors.js";
-import { PRICE_BOUND } from "./wallet-schemas.js";
 
 const TAGS = ["wallet"];
-const POSITIONS_CAP = 500;
 /** The wallet routes, sending overviews through `overviews` (one per app, shared with the public family). */
 const walletRoutes =
   (overviews: OverviewSender): FastifyPluginAsyncTypebox<AppContext> =>
@@ -66,7 +53,7 @@ const walletRoutes =
               "Under load (degraded=true) the secondary counters are null; the primary stats are always served. Every lookup counts towards community lookups.",
             tags: TAGS,
             params: WalletParams,
-            querystring: Type.Object({ view: View }),
+            querystring: ViewQuery,
             response: { 200: WalletOverview, ...walletErrorResponses },
           },
         },
@@ -85,7 +72,7 @@ const walletRoutes =
             "Rank among traders with at least 10 resolved markets by P&L, win rate, volume and profit factor. Ranks exist for the proxy view only; other views answer null ranks.",
           tags: TAGS,
           params: WalletParams,
-          querystring: Type.Object({ view: View }),
+          querystring: ViewQuery,
           response: { 200: RankingsBody, ...walletErrorResponses },
         },
       },
@@ -115,11 +102,7 @@ const walletRoutes =
           description: `Open positions, largest current value first. Without limit: the full list, capped at ${POSITIONS_CAP}.`,
           tags: TAGS,
           params: WalletParams,
-          querystring: Type.Object({
-            proxy: ProxyParam,
-            limit: Type.Optional(IntLimit({ max: POSITIONS_CAP })),
-            offset: Offset,
-          }),
+          querystring: PositionsQuery,
           response: { 200: V2Positions, ...walletErrorResponses },
         },
       },
@@ -155,19 +138,7 @@ const walletRoutes =
             "Closed positions (sold or merged to zero, or their market resolved) with settled P&L net of fees.",
           tags: TAGS,
           params: WalletParams,
-          querystring: Type.Object({
-            proxy: ProxyParam,
-            limit: IntLimit({ default: 200, max: 1000 }),
-            offset: Offset,
-            sort: ClosedSort,
-            min_buy_cost: Type.Number({
-              minimum: 0,
-              default: 0,
-              description: "keep positions whose buy_cost is at least this (USD)",
-            }),
-            avg_entry_min: PRICE_BOUND("lowest"),
-            avg_entry_max: PRICE_BOUND("highest"),
-          }),
+          querystring: ClosedQuery,
           response: { 200: ClosedBody, ...walletErrorResponses },
         },
       },
@@ -209,7 +180,7 @@ const walletRoutes =
             "Positions of resolved markets whose paying shares (winning outcome, or either side of a 50-50) are still held.",
           tags: TAGS,
           params: WalletParams,
-          querystring: Type.Object({ proxy: ProxyParam }),
+          querystring: ProxyQuery,
           response: { 200: PendingBody, ...walletErrorResponses },
         },
       },

@@ -1,7 +1,18 @@
-/** Response schemas of the Premium whale routes: alerts, their summary, big positions, recent trades, flips, clusters. */
+/** Request and response schemas of the Premium whale routes: alerts, their summary, big positions, recent trades, flips, clusters. */
 import { Type } from "typebox";
 import { Nullable } from "../../nullable.js";
+import { ADDRESS_PATTERN, Limit } from "../../params.js";
 import { CATEGORIES } from "../../../venue/categories.js";
+import { CategoryParam, CategoryQuery } from "../markets/market-list-schemas.js";
+
+const ALERT_MINUTES_MAX = 1_440;
+/** The most wallets a whale-alerts query names. */
+export const ALERT_WALLETS_MAX = 50;
+/** The largest page of recent trades: each window's list is computed this long. */
+export const RECENT_TRADES_MAX = 100;
+const RECENT_HOURS_MAX = 24;
+const FLIPS_MAX = 100;
+const CLUSTERS_MAX = 100;
 
 const Side = Type.Union([Type.Literal("YES"), Type.Literal("NO")], {
   description: "the outcome token: YES (outcome index 0) or NO",
@@ -14,14 +25,6 @@ const Category = Nullable(
   "the market's category; null when it maps to none or the market is not stored",
 );
 const Usd = (description: string) => Type.Number({ description: `${description} (USD)` });
-
-/** `category` as the whale routes take it (the market search's filter). */
-export const CategoryParam = Type.String({
-  default: "",
-  maxLength: 40,
-  description:
-    "All (or empty), Crypto, Geopolitics, Sports, Politics, Economics, Tech/AI; case-insensitive, Tech and AI also mean Tech/AI. Anything else is a 422",
-});
 
 export const WhaleAlert = Type.Object({
   id: Type.Integer({
@@ -244,3 +247,101 @@ export const ConvictionClustersBody = Type.Object({
 });
 
 export const Timestamp = (description: string) => Type.Integer({ minimum: 0, default: 0, description });
+
+/** The whale alerts' window, filters and page. */
+export const WhaleAlertsQuery = Type.Object({
+  minutes: Type.Integer({
+    minimum: 1,
+    maximum: ALERT_MINUTES_MAX,
+    default: 10,
+    description: `window, minutes back from now (1..${ALERT_MINUTES_MAX})`,
+  }),
+  wallet: Type.String({
+    pattern: `^(${ADDRESS_PATTERN.slice(1, -1)})?$`,
+    default: "",
+    description: "one wallet address; empty: every wallet",
+  }),
+  wallets: Type.String({
+    default: "",
+    maxLength: 5_000,
+    description: `comma-separated wallet addresses (at most ${ALERT_WALLETS_MAX}); with wallet, alerts of any of them`,
+  }),
+  market_id: Type.String({
+    default: "",
+    maxLength: 200,
+    description: "the venue's market id, condition id or market slug; empty: every market; unknown: 404",
+  }),
+  category: CategoryParam,
+  min_usd: Type.Number({ minimum: 0, default: 10, description: "smallest fill, USD" }),
+  smart_only: Type.Boolean({
+    default: true,
+    description: "false: every wallet's fills, each flagged is_smart",
+  }),
+  before_ts: Timestamp("exclusive upper bound (unix s); 0: none"),
+  after_ts: Timestamp("exclusive lower bound (unix s); 0: none; must be below before_ts"),
+  limit: Limit({ default: 50, max: 200 }),
+});
+
+export const WhaleAlertsSummaryQuery = Type.Object({
+  minutes: Type.Integer({
+    minimum: 1,
+    maximum: ALERT_MINUTES_MAX,
+    default: 1_440,
+    description: `window (1..${ALERT_MINUTES_MAX})`,
+  }),
+});
+
+/** Big positions: `defaultMinUsd` is BIG_POSITION_MIN_USD. */
+export const BigPositionsQuery = (defaultMinUsd: number) =>
+  Type.Object({
+    category: CategoryParam,
+    min_usd: Type.Number({
+      minimum: 0,
+      default: defaultMinUsd,
+      description: "floor on cost basis, USD (BIG_POSITION_MIN_USD)",
+    }),
+    limit: Limit({ default: 50, max: 200 }),
+  });
+
+/** Big positions' totals: the category alone. */
+export const BigPositionsSummaryQuery = CategoryQuery;
+
+/** /api/v2/whales/recent-trades. */
+export const RecentTradesQuery = Type.Object({
+  limit: Limit({ default: 10, max: RECENT_TRADES_MAX }),
+  hours: Type.Integer({
+    minimum: 1,
+    maximum: RECENT_HOURS_MAX,
+    default: 1,
+    description: `window, hours back from now (1..${RECENT_HOURS_MAX})`,
+  }),
+  min_size_usd: Type.Number({ minimum: 0, default: 100, description: "smallest fill, USD" }),
+  category: CategoryParam,
+});
+
+/** /api/v2/whales/recent-trades answers a plain list. */
+export const RecentWhaleTradesBody = Type.Array(RecentWhaleTrade);
+
+/** Whale flips: `days` back, its default and largest value per family. */
+export const WhaleFlipsQuery = (days: { default: number; max: number }) =>
+  Type.Object({
+    days: Type.Integer({
+      minimum: 1,
+      maximum: days.max,
+      default: days.default,
+      description: `days back to compare with (1..${days.max})`,
+    }),
+    limit: Limit({ default: 20, max: FLIPS_MAX }),
+  });
+
+/** Conviction clusters: `min_whales` defaults to CLUSTER_MIN_WHALES, up to `maxMinWhales`. */
+export const ConvictionClustersQuery = (defaultMinWhales: number, maxMinWhales: number) =>
+  Type.Object({
+    min_whales: Type.Integer({
+      minimum: 1,
+      maximum: maxMinWhales,
+      default: defaultMinWhales,
+      description: "whales a cluster needs (CLUSTER_MIN_WHALES by default)",
+    }),
+    limit: Limit({ default: 10, max: CLUSTERS_MAX }),
+  });

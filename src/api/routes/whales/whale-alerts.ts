@@ -5,7 +5,6 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply } from "fastify";
-import { Type } from "typebox";
 import { bigPositions, bigPositionsSummary } from "../../../analytics/whales/big-positions.js";
 import { findMarket } from "../../../analytics/markets/market-detail.js";
 import { recentWhaleTrades, whaleAlertsSummary } from "../../../analytics/whales/whale-alert-summary.js";
@@ -22,23 +21,24 @@ import { access } from "../../access.js";
 import { TtlBodies } from "../../../kept/ttl-bodies.js";
 import type { AppContext } from "../../context.js";
 import { HttpError, validationError } from "../../errors.js";
-import { ADDRESS_PATTERN, Limit, categoryFilter } from "../../params.js";
+import { ADDRESS_PATTERN, categoryFilter } from "../../params.js";
 import { sendSerialized } from "../../../kept/send-serialized.js";
 import {
+  ALERT_WALLETS_MAX,
   BigPositionsBody,
+  BigPositionsQuery,
   BigPositionsSummaryBody,
-  CategoryParam,
-  RecentWhaleTrade,
+  BigPositionsSummaryQuery,
+  RECENT_TRADES_MAX,
+  RecentTradesQuery,
+  RecentWhaleTradesBody,
   WhaleAlertsBody,
+  WhaleAlertsQuery,
   WhaleAlertsSummaryBody,
+  WhaleAlertsSummaryQuery,
 } from "./whale-alert-schemas.js";
-import { Timestamp } from "./whale-alert-schemas.js";
 
-const ALERT_MINUTES_MAX = 1_440;
-const ALERT_WALLETS_MAX = 50;
 const ADDRESS = new RegExp(ADDRESS_PATTERN);
-const RECENT_TRADES_MAX = 100;
-const RECENT_HOURS_MAX = 24;
 const MINUTE = 60;
 /** Distinct whale-alert queries an API process keeps answers of, within one clock second. */
 const ALERT_ANSWERS_KEPT = 10_000;
@@ -99,38 +99,7 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
           "after after_ts and before before_ts when given, newest first. Both sides of a match are fills: a match between two whales is two alerts. " +
           "Page with before_ts = next_before_ts. Smart whales' fills come from a copy of the last 48 h brought up to date every WHALE_ALERTS_REFRESH_SECONDS (2).",
         tags: ["whales"],
-        querystring: Type.Object({
-          minutes: Type.Integer({
-            minimum: 1,
-            maximum: ALERT_MINUTES_MAX,
-            default: 10,
-            description: `window, minutes back from now (1..${ALERT_MINUTES_MAX})`,
-          }),
-          wallet: Type.String({
-            pattern: `^(${ADDRESS_PATTERN.slice(1, -1)})?$`,
-            default: "",
-            description: "one wallet address; empty: every wallet",
-          }),
-          wallets: Type.String({
-            default: "",
-            maxLength: 5_000,
-            description: `comma-separated wallet addresses (at most ${ALERT_WALLETS_MAX}); with wallet, alerts of any of them`,
-          }),
-          market_id: Type.String({
-            default: "",
-            maxLength: 200,
-            description: "the venue's market id, condition id or market slug; empty: every market; unknown: 404",
-          }),
-          category: CategoryParam,
-          min_usd: Type.Number({ minimum: 0, default: 10, description: "smallest fill, USD" }),
-          smart_only: Type.Boolean({
-            default: true,
-            description: "false: every wallet's fills, each flagged is_smart",
-          }),
-          before_ts: Timestamp("exclusive upper bound (unix s); 0: none"),
-          after_ts: Timestamp("exclusive lower bound (unix s); 0: none; must be below before_ts"),
-          limit: Limit({ default: 50, max: 200 }),
-        }),
+        querystring: WhaleAlertsQuery,
         response: { 200: WhaleAlertsBody, 404: { $ref: "ErrorBody#" } },
       },
     },
@@ -192,14 +161,7 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
           "Smart-whale fills of at least WHALE_ALERT_SUMMARY_MIN_USD (1000) in the last `minutes` against the `minutes` before: both windows lie in " +
           "the rolling 48 h before now. Count with percent delta, volume, the biggest single trade, the most active whale.",
         tags: ["whales"],
-        querystring: Type.Object({
-          minutes: Type.Integer({
-            minimum: 1,
-            maximum: ALERT_MINUTES_MAX,
-            default: 1_440,
-            description: `window (1..${ALERT_MINUTES_MAX})`,
-          }),
-        }),
+        querystring: WhaleAlertsSummaryQuery,
         response: { 200: WhaleAlertsSummaryBody },
       },
     },
@@ -225,15 +187,7 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
           "Smart whales' open positions (the ledger's, now) with a cost basis of at least min_usd, one row per wallet and market: the side with the larger " +
           "cost basis. Largest first; priced at the market's current price. Positions are read again every WHALE_HOLDINGS_REFRESH_SECONDS (60).",
         tags: ["whales"],
-        querystring: Type.Object({
-          category: CategoryParam,
-          min_usd: Type.Number({
-            minimum: 0,
-            default: whales.bigPositionMinUsd,
-            description: "floor on cost basis, USD (BIG_POSITION_MIN_USD)",
-          }),
-          limit: Limit({ default: 50, max: 200 }),
-        }),
+        querystring: BigPositionsQuery(whales.bigPositionMinUsd),
         response: { 200: BigPositionsBody },
       },
     },
@@ -254,7 +208,7 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         description:
           "Over the big positions of at least BIG_POSITION_MIN_USD (500000): their count, held value, the largest, and the whale holding the most.",
         tags: ["whales"],
-        querystring: Type.Object({ category: CategoryParam }),
+        querystring: BigPositionsSummaryQuery,
         response: { 200: BigPositionsSummaryBody },
       },
     },
@@ -273,18 +227,8 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         description:
           "The newest smart-whale fills of the last `hours` of at least min_size_usd, newest first: a plain JSON list. Cached 60 s.",
         tags: ["whales"],
-        querystring: Type.Object({
-          limit: Limit({ default: 10, max: RECENT_TRADES_MAX }),
-          hours: Type.Integer({
-            minimum: 1,
-            maximum: RECENT_HOURS_MAX,
-            default: 1,
-            description: `window, hours back from now (1..${RECENT_HOURS_MAX})`,
-          }),
-          min_size_usd: Type.Number({ minimum: 0, default: 100, description: "smallest fill, USD" }),
-          category: CategoryParam,
-        }),
-        response: { 200: Type.Array(RecentWhaleTrade) },
+        querystring: RecentTradesQuery,
+        response: { 200: RecentWhaleTradesBody },
       },
     },
     async (request) => {

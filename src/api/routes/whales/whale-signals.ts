@@ -4,20 +4,21 @@
  * process when scaled).
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
 import { whaleFlips } from "../../../analytics/whales/whale-flips.js";
 import { WINDOW_AGGREGATES } from "../../../analytics/windows/window-aggregates.js";
 import { computedPerClockWindow } from "../../../kept/clock-window.js";
 import { mebibytes } from "../../../platform/bounded-map.js";
 import { access, type Access } from "../../access.js";
 import type { AppContext } from "../../context.js";
-import { Limit } from "../../params.js";
 import { ClockWindowBodies } from "../../../kept/clock-window-bodies.js";
-import { ConvictionClustersBody, WhaleFlipsBody } from "./whale-alert-schemas.js";
+import {
+  ConvictionClustersBody,
+  ConvictionClustersQuery,
+  WhaleFlipsBody,
+  WhaleFlipsQuery,
+} from "./whale-alert-schemas.js";
 
 const HOUR = 3_600;
-const FLIPS_MAX = 100;
-const CLUSTERS_MAX = 100;
 const PUBLIC_FLIP_DAYS_MAX = 14;
 const DEFAULT_FLIP_DAYS = 7;
 const PUBLIC_DEFAULT_FLIP_DAYS = 1;
@@ -54,15 +55,7 @@ export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
             "position snapshot of comparison_date and stands on the other now, with old + new at least FLIP_MIN_SWING_USD (200000). comparison_date is the " +
             "latest snapshot at or before `days` before today (UTC), never today's. From an hourly precomputed cache: each answer is kept for the clock hour.",
           tags,
-          querystring: Type.Object({
-            days: Type.Integer({
-              minimum: 1,
-              maximum: days.max,
-              default: days.default,
-              description: `days back to compare with (1..${days.max})`,
-            }),
-            limit: Limit({ default: 20, max: FLIPS_MAX }),
-          }),
+          querystring: WhaleFlipsQuery(days),
           response: { 200: WhaleFlipsBody },
         },
       },
@@ -90,15 +83,7 @@ export const whaleSignalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (a
             "Within one event, at least min_whales smart whales (never farmers) each standing on the same side (a net position of at least CONSENSUS_MIN_USD) " +
             "of at least CLUSTER_MIN_MARKETS (2) of its markets. Most whales first, then most capital. Cached 5 min.",
           tags,
-          querystring: Type.Object({
-            min_whales: Type.Integer({
-              minimum: 1,
-              maximum: minWhalesMax,
-              default: whales.clusterMinWhales,
-              description: "whales a cluster needs (CLUSTER_MIN_WHALES by default)",
-            }),
-            limit: Limit({ default: 10, max: CLUSTERS_MAX }),
-          }),
+          querystring: ConvictionClustersQuery(whales.clusterMinWhales, minWhalesMax),
           response: { 200: ConvictionClustersBody },
         },
       },
