@@ -41,8 +41,9 @@ const result = await build({
   banner: {
     js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
   },
-  // Whitespace and syntax only: names stay as written (error and class names, stack traces).
-  minifyWhitespace: true,
+  // Whitespace and syntax only: names stay as written (error and class names, stack traces). A CPU profile names
+  // lines of the bundle: PELAGIC_BUILD_READABLE=1 keeps one statement per line so that they can be read.
+  minifyWhitespace: !process.env.PELAGIC_BUILD_READABLE,
   minifySyntax: true,
   sourcemap: "linked",
   metafile: true,

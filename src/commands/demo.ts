@@ -98,6 +98,9 @@ export function demoThresholds(config: Config): Config {
   };
 }
 
+/** How often the demo asks health whether it is ready: the ready line is printed within this of the moment. */
+const READY_POLL_MS = 250;
+
 /**
  * Polls the service's health until it is ready: every ingest source finished its first sync and the ledger wrote
  * its statistics, so the pages the demo lists answer with data (the same signal health gives everyone).
@@ -109,7 +112,7 @@ async function waitUntilReady(url: string, signal: AbortSignal): Promise<void> {
       () => null,
     )) as { ready?: boolean } | null;
     if (health?.ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
   }
 }
 

@@ -42,6 +42,9 @@ export class Deriver {
 
   constructor(private readonly deps: DeriverDeps) {}
 
+  /** Until the ingest's first sync is caught up, a batch may be the first of a backfill that deferred the fills' wallet index. */
+  private firstSyncMayDefer = true;
+
   /** The listener for the ingest's committed batches; resolves once the batch's rows are written. */
   readonly onCommitted = (batch: CommittedRows): Promise<void> => {
     // Waiting for a first sync's end: its batches are in the store, replayed once it completes.
@@ -50,8 +53,27 @@ export class Deriver {
       this.early.push(batch);
       return Promise.resolve();
     }
-    return this.enqueue("batch", () => this.parts().applier.apply(batch));
+    return this.enqueue("batch", async () => {
+      if (this.waitingForFirstSync || (await this.firstSyncDeferred())) return;
+      await this.parts().applier.apply(batch);
+    });
   };
+
+  /**
+   * A first sync that deferred the fills' wallet index (a backfill of many blocks) is derived once, at its end, as
+   * a restart during it is: replaying the whole store once costs less than applying and rewriting the same
+   * wallets' rows batch after batch (docs/decisions.md, "A deferred backfill is derived once, at its end").
+   */
+  private async firstSyncDeferred(): Promise<boolean> {
+    if (!this.firstSyncMayDefer || (await this.deps.store.transaction(deferredFillIndexesPresent))) return false;
+    this.firstSyncMayDefer = false;
+    this.started?.scheduler.stop();
+    this.started?.applier.stop();
+    this.started = null;
+    this.waitingForFirstSync = true;
+    this.deps.logger.info("a first sync deferred the fills' wallet index: the ledger is derived once it completes");
+    return true;
+  }
 
   /**
    * Warms from the store, rewrites every derived table, then applies the batches handed over meanwhile and
@@ -63,6 +85,7 @@ export class Deriver {
    */
   async start(): Promise<void> {
     if (!(await this.deps.store.transaction(deferredFillIndexesPresent))) {
+      this.firstSyncMayDefer = false;
       this.waitingForFirstSync = true;
       this.early = null;
       this.deps.logger.info(
@@ -126,6 +149,8 @@ export class Deriver {
    */
   refresh(options: { full?: boolean } = {}): Promise<void> {
     return this.enqueue("refresh", async () => {
+      // A refresh the timer queued before a first sync deferred the ledger: nothing is derived until its end.
+      if (this.waitingForFirstSync) return;
       const timer = metrics.deriveRefreshDuration.startTimer();
       try {
         await this.parts().scheduler.run(options.full ?? false);
@@ -151,6 +176,7 @@ export class Deriver {
    * its win rate into Smart Money, say) gets a second round.
    */
   async firstSyncCaughtUp(firstLook?: () => Promise<number>): Promise<void> {
+    this.firstSyncMayDefer = false;
     if (this.waitingForFirstSync) {
       this.waitingForFirstSync = false;
       void this.enqueue("warm start", () => this.warm());
