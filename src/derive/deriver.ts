@@ -39,11 +39,10 @@ export class Deriver {
   private firstSyncToRecord = false;
   /** Started in a first sync without the fills' wallet index: nothing is derived until the sync completes. */
   private waitingForFirstSync = false;
-
-  constructor(private readonly deps: DeriverDeps) {}
-
   /** Until the ingest's first sync is caught up, a batch may be the first of a backfill that deferred the fills' wallet index. */
   private firstSyncMayDefer = true;
+
+  constructor(private readonly deps: DeriverDeps) {}
 
   /** The listener for the ingest's committed batches; resolves once the batch's rows are written. */
   readonly onCommitted = (batch: CommittedRows): Promise<void> => {

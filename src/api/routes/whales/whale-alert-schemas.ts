@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import { Nullable } from "../../nullable.js";
 import { ADDRESS_PATTERN, Limit } from "../../params.js";
 import { CATEGORIES } from "../../../venue/categories.js";
-import { CategoryParam, CategoryQuery } from "../markets/market-list-schemas.js";
+import { CategoryParam } from "../markets/market-list-schemas.js";
 
 const ALERT_MINUTES_MAX = 1_440;
 /** The most wallets a whale-alerts query names. */
@@ -302,9 +302,6 @@ export const BigPositionsQuery = (defaultMinUsd: number) =>
     }),
     limit: Limit({ default: 50, max: 200 }),
   });
-
-/** Big positions' totals: the category alone. */
-export const BigPositionsSummaryQuery = CategoryQuery;
 
 /** /api/v2/whales/recent-trades. */
 export const RecentTradesQuery = Type.Object({

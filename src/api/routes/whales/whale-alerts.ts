@@ -28,7 +28,6 @@ import {
   BigPositionsBody,
   BigPositionsQuery,
   BigPositionsSummaryBody,
-  BigPositionsSummaryQuery,
   RECENT_TRADES_MAX,
   RecentTradesQuery,
   RecentWhaleTradesBody,
@@ -37,6 +36,7 @@ import {
   WhaleAlertsSummaryBody,
   WhaleAlertsSummaryQuery,
 } from "./whale-alert-schemas.js";
+import { CategoryQuery } from "../markets/market-list-schemas.js";
 
 const ADDRESS = new RegExp(ADDRESS_PATTERN);
 const MINUTE = 60;
@@ -208,7 +208,7 @@ export const whaleAlertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         description:
           "Over the big positions of at least BIG_POSITION_MIN_USD (500000): their count, held value, the largest, and the whale holding the most.",
         tags: ["whales"],
-        querystring: BigPositionsSummaryQuery,
+        querystring: CategoryQuery,
         response: { 200: BigPositionsSummaryBody },
       },
     },
