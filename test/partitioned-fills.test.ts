@@ -1,5 +1,5 @@
 /**
- * PostgreSQL's fills partitioned by month (migration 0016, src/store/fill-partitions.ts), on the real server:
+ * PostgreSQL's fills partitioned by month (migration 0016, `fill_rows` since 0029; src/store/fill-partitions.ts), on the real server:
  * the table's shape in the catalog, where fills of several months land, idempotent re-ingest, the conversion of a
  * stored table, and the plans of the time-bounded reads. Runs only with TEST_DATABASE_URL.
  */
@@ -13,7 +13,6 @@ import { openStore, type Store } from "../src/store/database.js";
 import { chainFillKey, insertFills } from "../src/store/fills.js";
 import { migrateStore } from "../src/store/migrate.js";
 import { migrations } from "../src/store/migrations/index.js";
-import { partitionedFills } from "../src/store/migrations/0016_partitioned_fills.js";
 import type { Database, FillsTable } from "../src/store/schema.js";
 import { TEST_DATABASE_URL, uniqueName } from "./support/backends.js";
 
@@ -79,15 +78,22 @@ async function openSchema(upTo?: string): Promise<Schema> {
   };
 }
 
-/** Rows per partition, by the partition's name. */
-async function rowsByPartition(store: Store): Promise<Record<string, number>> {
+/** Rows per partition of `table` (`fill_rows`, or `fills` before 0029), by the partition's name. */
+async function rowsByPartition(store: Store, table = "fill_rows"): Promise<Record<string, number>> {
   const result = await sql<{ partition: string; n: number }>`
     select c.relname as partition, count(f.id)::int as n from pg_inherits i join pg_class c on c.oid = i.inhrelid
-      left join fills f on f.tableoid = c.oid
-     where i.inhparent = to_regclass(current_schema() || '.fills') group by c.relname order by c.relname`.execute(
+      left join ${sql.id(table)} f on f.tableoid = c.oid
+     where i.inhparent = to_regclass(current_schema() || '.' || ${table}) group by c.relname order by c.relname`.execute(
     store.db,
   );
   return Object.fromEntries(result.rows.map((r) => [r.partition, r.n]));
+}
+
+/** The names of a table's indexes. */
+async function indexNames(store: Store, table: string): Promise<string[]> {
+  const result = await sql<{ name: string }>`select indexname as name from pg_indexes
+    where schemaname = current_schema() and tablename = ${table} order by indexname`.execute(store.db);
+  return result.rows.map((r) => r.name);
 }
 
 const storedFills = (store: Store) => store.db.selectFrom("fills").selectAll().orderBy("id").execute();
@@ -105,20 +111,29 @@ describe.skipIf(!TEST_DATABASE_URL)("fills partitioned by month on PostgreSQL", 
     const shape = await sql<{ strategy: string; key: string }>`
       select p.partstrat as strategy, a.attname as key from pg_partitioned_table p
         join pg_attribute a on a.attrelid = p.partrelid and a.attnum = p.partattrs[0]
-       where p.partrelid = to_regclass(current_schema() || '.fills')`.execute(own.store.db);
+       where p.partrelid = to_regclass(current_schema() || '.fill_rows')`.execute(own.store.db);
     expect(shape.rows).toEqual([{ strategy: "r", key: "ts" }]);
     const defaults = await sql<{ name: string }>`
       select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
-       where i.inhparent = to_regclass(current_schema() || '.fills') and pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT'`.execute(
+       where i.inhparent = to_regclass(current_schema() || '.fill_rows') and pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT'`.execute(
       own.store.db,
     );
-    expect(defaults.rows).toEqual([{ name: "fills_default" }]);
+    expect(defaults.rows).toEqual([{ name: "fill_rows_default" }]);
     const keys = await sql<{ definition: string }>`
       select pg_get_constraintdef(oid) as definition from pg_constraint
-       where conrelid = to_regclass(current_schema() || '.fills') and contype in ('p', 'u') order by contype`.execute(
+       where conrelid = to_regclass(current_schema() || '.fill_rows') and contype in ('p', 'u') order by contype`.execute(
       own.store.db,
     );
-    expect(keys.rows.map((r) => r.definition)).toEqual(["PRIMARY KEY (id, ts)", "UNIQUE (fill_key, ts)"]);
+    expect(keys.rows.map((r) => r.definition)).toEqual(["PRIMARY KEY (id, ts)"]);
+    // The natural key, in its two halves (src/store/fill-layout.ts).
+    const unique = await sql<{ definition: string }>`select indexdef as definition from pg_indexes
+      where schemaname = current_schema() and tablename = 'fill_rows' and indexdef like 'CREATE UNIQUE%'
+      order by indexname`.execute(own.store.db);
+    expect(unique.rows.map((r) => r.definition.replace(`${own.schema}.`, ""))).toEqual([
+      "CREATE UNIQUE INDEX fill_rows_chain_key ON ONLY fill_rows USING btree (block_number, log_index, ts) WHERE (key_text IS NULL)",
+      "CREATE UNIQUE INDEX fill_rows_pkey ON ONLY fill_rows USING btree (id, ts)",
+      "CREATE UNIQUE INDEX fill_rows_text_key ON ONLY fill_rows USING btree (key_text, ts) WHERE (key_text IS NOT NULL)",
+    ]);
   });
 
   it("writes fills of several months into their months' partitions, the boundaries included, and re-ingests nothing twice", async () => {
@@ -133,32 +148,44 @@ describe.skipIf(!TEST_DATABASE_URL)("fills partitioned by month on PostgreSQL", 
     const fresh = await own.store.transaction((tx) => insertFills(tx, batch));
     expect(fresh).toHaveLength(6);
     expect(await rowsByPartition(own.store)).toEqual({
-      fills_default: 0,
-      fills_p202512: 1,
-      fills_p202601: 3,
-      fills_p202602: 1,
-      fills_p202604: 1,
+      fill_rows_default: 0,
+      fill_rows_p202512: 1,
+      fill_rows_p202601: 3,
+      fill_rows_p202602: 1,
+      fill_rows_p202604: 1,
     });
     const before = await storedFills(own.store);
 
-    // The same batch again (COPY meets the unique key; the staged insert skips every row), then mixed with new ones.
+    // The same batch again (the staged insert skips every row), then mixed with new ones.
     expect(await own.store.transaction((tx) => insertFills(tx, batch))).toEqual([]);
     const later = [fill(at(2026, 3, 10)), fill(at(2026, 4, 1))];
     const mixed = await own.store.transaction((tx) => insertFills(tx, [...batch.slice(2), ...later, later[0]!]));
     expect(mixed.map((f) => f.fill_key)).toEqual(later.map((f) => f.fill_key));
     expect((await storedFills(own.store)).slice(0, before.length)).toEqual(before);
-    expect(await rowsByPartition(own.store)).toMatchObject({ fills_default: 0, fills_p202603: 1, fills_p202604: 2 });
+    expect(await rowsByPartition(own.store)).toMatchObject({
+      fill_rows_default: 0,
+      fill_rows_p202603: 1,
+      fill_rows_p202604: 2,
+    });
     const total = await own.store.db.selectFrom("fills").select(sql<number>`count(*)::int`.as("n")).executeTakeFirst();
     expect(total?.n).toBe(8);
   });
 
   it("a fill written around the write path waits in the default partition and moves into its month when that is created", async () => {
     const stray = fill(at(2024, 6, 10));
-    await own.store.db.insertInto("fills").values(stray).execute();
-    expect(await rowsByPartition(own.store)).toMatchObject({ fills_default: 1 });
+    // Written straight into fill_rows, with the dictionaries' ids of values stored before.
+    await sql`insert into fill_rows (source, tx_text, log_index, block_number, wallet_id, counterparty_id, role,
+        condition_ref, token_ref, outcome_index, side, size, usd, price, fee, ts, entry_type, exchange_version)
+      select ${stray.source}, ${stray.tx_hash}, ${stray.log_index}, ${stray.block_number}, w.id, c.id, ${stray.role},
+        m.id, t.id, ${stray.outcome_index}, ${stray.side}, ${stray.size}, ${stray.usd}, ${stray.price}, 0, ${stray.ts},
+        ${stray.entry_type}, ${stray.exchange_version}
+      from address_ids w, address_ids c, condition_ids m, token_ids t
+      where w.address = ${stray.wallet} and c.address = ${stray.counterparty} and m.condition_id = ${stray.condition_id}
+        and t.token_id = ${stray.token_id}`.execute(own.store.db);
+    expect(await rowsByPartition(own.store)).toMatchObject({ fill_rows_default: 1 });
     expect(await own.store.transaction((tx) => insertFills(tx, [stray, fill(at(2024, 6, 20))]))).toHaveLength(1);
     const counts = await rowsByPartition(own.store);
-    expect(counts).toMatchObject({ fills_default: 0, fills_p202406: 2 });
+    expect(counts).toMatchObject({ fill_rows_default: 0, fill_rows_p202406: 2 });
   });
 
   it("a rolled-back batch leaves no partition behind", async () => {
@@ -168,7 +195,7 @@ describe.skipIf(!TEST_DATABASE_URL)("fills partitioned by month on PostgreSQL", 
         throw new Error("abandoned");
       }),
     ).rejects.toThrow("abandoned");
-    expect(Object.keys(await rowsByPartition(own.store))).not.toContain("fills_p202302");
+    expect(Object.keys(await rowsByPartition(own.store))).not.toContain("fill_rows_p202302");
   });
 
   it("the time-bounded reads plan only the partitions of their window", async () => {
@@ -208,10 +235,10 @@ describe.skipIf(!TEST_DATABASE_URL)("fills partitioned by month on PostgreSQL", 
           CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]),
         );
         const scanned = new Set(
-          [...JSON.stringify(plan.rows).matchAll(/"Relation Name":"(fills[a-z_0-9]*)"/g)].map((m) => m[1]),
+          [...JSON.stringify(plan.rows).matchAll(/"Relation Name":"(fill_rows[a-z_0-9]*)"/g)].map((m) => m[1]),
         );
         // Every window here is the last 48 hours at most, inside April 2026.
-        expect({ sql: query.sql, scanned: [...scanned] }).toEqual({ sql: query.sql, scanned: ["fills_p202604"] });
+        expect({ sql: query.sql, scanned: [...scanned] }).toEqual({ sql: query.sql, scanned: ["fill_rows_p202604"] });
       }
     } finally {
       await logged.destroy();
@@ -230,8 +257,7 @@ describe.skipIf(!TEST_DATABASE_URL)("migration 0016 on a stored fills table", ()
       await store.db.insertInto("fills").values(rows).execute();
       // A first sync that deferred its indexes: one of them is not there, and stays so.
       await sql`drop index fills_condition_ts`.execute(store.db);
-      const indexesBefore = await sql<{ name: string }>`select indexname as name from pg_indexes
-        where schemaname = current_schema() and tablename = 'fills' order by indexname`.execute(store.db);
+      const indexesBefore = await indexNames(store, "fills");
       const before = await storedFills(store);
 
       // 0016 first, then the later migrations (whatever they are by now), each applied.
@@ -240,29 +266,40 @@ describe.skipIf(!TEST_DATABASE_URL)("migration 0016 on a stored fills table", ()
       expect(applied.every((r) => r.status === "Success")).toBe(true);
 
       expect(await storedFills(store)).toEqual(before);
+      // Converted by 0016, then moved to fill_rows by 0029, months and all.
       expect(await rowsByPartition(store)).toEqual({
-        fills_default: 0,
-        fills_p202511: 2,
-        fills_p202512: 0,
-        fills_p202601: 0,
-        fills_p202602: 2,
+        fill_rows_default: 0,
+        fill_rows_p202511: 2,
+        fill_rows_p202512: 0,
+        fill_rows_p202601: 0,
+        fill_rows_p202602: 2,
       });
-      const indexesAfter = await sql<{ name: string }>`select indexname as name from pg_indexes
-        where schemaname = current_schema() and tablename = 'fills' order by indexname`.execute(store.db);
-      // The same indexes, but for 0024's: fills_wallet_condition_sums in place of fills_wallet_condition_ts.
-      expect(indexesAfter.rows).toEqual(
-        indexesBefore.rows.map((index) =>
-          index.name === "fills_wallet_condition_ts" ? { name: "fills_wallet_condition_sums" } : index,
-        ),
-      );
+      // The same indexes (0024's fills_wallet_condition_sums in place of fills_wallet_condition_ts; the natural key's
+      // two halves in place of its constraint), fills_condition_ts still left to the first sync.
+      expect(indexesBefore).toEqual([
+        "fills_fill_key_key",
+        "fills_pkey",
+        "fills_ts",
+        "fills_wallet_condition_ts",
+        "fills_wallet_ts",
+        "fills_whale_size_makers",
+      ]);
+      expect(await indexNames(store, "fill_rows")).toEqual([
+        "fill_rows_chain_key",
+        "fill_rows_pkey",
+        "fill_rows_text_key",
+        "fills_ts",
+        "fills_wallet_condition_sums",
+        "fills_wallet_ts",
+        "fills_whale_size_makers",
+      ]);
       expect(await store.transaction((tx) => insertFills(tx, rows))).toEqual([]);
       await store.transaction((tx) => insertFills(tx, [fill(at(2026, 3, 1))]));
       // The id sequence goes on from the converted rows' (a refused replay may use up values: ids only increase).
       const ids = (await storedFills(store)).map((f) => f.id);
       expect(ids.slice(0, before.length)).toEqual(before.map((f) => f.id));
       expect(ids[before.length]).toBeGreaterThan(before[before.length - 1]!.id);
-      // Once converted it stays so.
-      await store.transaction((tx) => partitionedFills.up(tx.db as never, "postgres"));
+      expect(await migrateStore(store)).toEqual([]);
       expect(await storedFills(store)).toHaveLength(5);
     } finally {
       await old.dispose();

@@ -22,6 +22,7 @@ import { openStore, type Store } from "../../src/store/database.js";
 import { FIRST_SYNC_DERIVED, writeDeriveState } from "../../src/store/derive-state.js";
 import { fillMonthsBetween, ensureFillPartitions } from "../../src/store/fill-partitions.js";
 import { createDeferredFillIndexes, dropDeferredFillIndexes } from "../../src/store/fills.js";
+import { FILL_ROWS } from "../../src/store/fill-layout.js";
 import { migrateStore } from "../../src/store/migrate.js";
 import { copyRows, sqlIdentifier } from "../../src/store/pg-copy.js";
 
@@ -131,9 +132,9 @@ async function copyTables(
       ).rows.map((r) => r.name);
       // The rows migrations seed are in the world's store too.
       await client.query(`truncate ${sqlIdentifier(name)}`);
-      if (name === "fills") {
+      if (name === FILL_ROWS) {
         await dropDeferredFillIndexes(tx);
-        const span = sqlite.prepare("select min(ts) as first, max(ts) as last from fills").get() as {
+        const span = sqlite.prepare(`select min(ts) as first, max(ts) as last from ${FILL_ROWS}`).get() as {
           first: number | null;
           last: number | null;
         };
@@ -154,7 +155,7 @@ async function copyTables(
         }
       }
       count += await copyRows(client, name, columns, batch);
-      if (name === "fills") await createDeferredFillIndexes(tx, indexBuildMemory);
+      if (name === FILL_ROWS) await createDeferredFillIndexes(tx, indexBuildMemory);
       const sequence = columns.includes("id")
         ? (await client.query<{ name: string | null }>("select pg_get_serial_sequence($1, 'id') as name", [name]))
             .rows[0]?.name

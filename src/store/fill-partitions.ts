@@ -1,12 +1,19 @@
 /**
- * PostgreSQL's `fills` is range-partitioned by `ts`, one partition a calendar month (UTC), plus a default partition
- * for a row that arrives in a month with no partition yet by a path other than the write path (migration 0016,
- * docs/SCALING.md). The write path (`insertFills`) creates the months of its batch before writing, in the batch's
- * own transaction, so the default partition stays empty. SQLite's `fills` is one table.
+ * PostgreSQL's fills (`fill_rows` since migration 0029, `fills` before) are range-partitioned by `ts`, one partition
+ * a calendar month (UTC), plus a default partition for a row that arrives in a month with no partition yet by a path
+ * other than the write path (migration 0016, docs/SCALING.md). The write path (`insertFills`) creates the months of
+ * its batch before writing, in the batch's own transaction, so the default partition stays empty. SQLite's fills are
+ * one table.
  */
 import type pg from "pg";
+import { FILL_ROWS } from "./fill-layout.js";
 
-export const FILLS_DEFAULT_PARTITION = "fills_default";
+/** The partitioned table: `fill_rows`, or `fills` in the migration (0016) that partitioned the earlier layout. */
+export type PartitionedFills = typeof FILL_ROWS | "fills";
+
+export function defaultFillPartition(table: PartitionedFills): string {
+  return `${table}_default`;
+}
 
 /** The calendar month (UTC) holding `ts`: its bounds in unix seconds and its partition's name. */
 export interface FillMonth {
@@ -17,29 +24,29 @@ export interface FillMonth {
   readonly to: number;
 }
 
-export function fillMonth(ts: number): FillMonth {
+export function fillMonth(ts: number, table: PartitionedFills = FILL_ROWS): FillMonth {
   const day = new Date(ts * 1000);
   const year = day.getUTCFullYear();
   const month = day.getUTCMonth();
   return {
-    name: `fills_p${String(year).padStart(4, "0")}${String(month + 1).padStart(2, "0")}`,
+    name: `${table}_p${String(year).padStart(4, "0")}${String(month + 1).padStart(2, "0")}`,
     from: Date.UTC(year, month, 1) / 1000,
     to: Date.UTC(year, month + 1, 1) / 1000,
   };
 }
 
 /** Every month from the one holding `first` to the one holding `last`, in order. */
-export function fillMonthsBetween(first: number, last: number): FillMonth[] {
+export function fillMonthsBetween(first: number, last: number, table: PartitionedFills = FILL_ROWS): FillMonth[] {
   const months: FillMonth[] = [];
-  for (let month = fillMonth(first); month.from <= last; month = fillMonth(month.to)) months.push(month);
+  for (let month = fillMonth(first, table); month.from <= last; month = fillMonth(month.to, table)) months.push(month);
   return months;
 }
 
-/** The names of `fills`' partitions in the current schema. */
+/** The names of `fill_rows`' partitions in the current schema. */
 async function fillPartitionNames(client: pg.PoolClient): Promise<Set<string>> {
   const result = await client.query<{ name: string }>(
     `select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
-      where i.inhparent = to_regclass(current_schema() || '.fills')`,
+      where i.inhparent = to_regclass(current_schema() || '.${FILL_ROWS}')`,
   );
   return new Set(result.rows.map((r) => r.name));
 }
@@ -68,10 +75,10 @@ export async function ensureFillPartitions(client: pg.PoolClient, timestamps: It
 
 async function createFillPartition(client: pg.PoolClient, month: FillMonth): Promise<void> {
   const { name, from, to } = month;
-  await client.query(`create table ${name} (like fills including defaults)`);
+  await client.query(`create table ${name} (like ${FILL_ROWS} including defaults)`);
   await client.query(
-    `with moved as (delete from ${FILLS_DEFAULT_PARTITION} where ts >= ${from} and ts < ${to} returning *)
+    `with moved as (delete from ${defaultFillPartition(FILL_ROWS)} where ts >= ${from} and ts < ${to} returning *)
      insert into ${name} select * from moved`,
   );
-  await client.query(`alter table fills attach partition ${name} for values from (${from}) to (${to})`);
+  await client.query(`alter table ${FILL_ROWS} attach partition ${name} for values from (${from}) to (${to})`);
 }

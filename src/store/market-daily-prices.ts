@@ -5,6 +5,7 @@
  * YES price (in TypeScript and, for the migration that fills the table from stored fills, in SQL), that fill, and
  * the read.
  */
+import { chainKeyParts } from "./fill-layout.js";
 import { sql, type Kysely } from "kysely";
 import type { StoreKind } from "./migrations/column-types.js";
 import type { Store } from "./database.js";
@@ -83,15 +84,35 @@ export async function marketDailyPricesStamp(store: Store, conditionId: string) 
   return Number(row?.n ?? 0);
 }
 
-/** The ids of stored fills by their keys (read over the `fill_key` index). */
+/** The ids of stored fills by their keys (read over the natural key's indexes of `fill_rows`). */
 export async function fillIdsByKey(db: Kysely<Database>, kind: StoreKind, keys: readonly string[]) {
-  const rows = await inSlices(keys, (slice) =>
-    queryRows<{ id: number; fill_key: string }>(
+  const ids = new Map<string, number>();
+  const chain: { key: string; block: number; log: number }[] = [];
+  const texts: string[] = [];
+  for (const key of keys) {
+    const parts = chainKeyParts(key);
+    if (parts) chain.push({ key, ...parts });
+    else texts.push(key);
+  }
+  const byPlace = new Map(chain.map((c) => [`${c.block}:${c.log}`, c.key]));
+  const placed = await inSlices(chain, (slice) =>
+    queryRows<{ id: number; block_number: number; log_index: number }>(
       db,
       kind,
-      `select id, fill_key from fills where fill_key in ${placeholders(slice.length)}`,
+      `select id, block_number, log_index from fill_rows where key_text is null
+        and (block_number, log_index) in (values ${slice.map(() => "(cast(? as bigint), cast(? as bigint))").join(", ")})`,
+      slice.flatMap((c) => [c.block, c.log]),
+    ),
+  );
+  for (const r of placed) ids.set(byPlace.get(`${r.block_number}:${r.log_index}`) as string, Number(r.id));
+  const keyed = await inSlices(texts, (slice) =>
+    queryRows<{ id: number; key_text: string }>(
+      db,
+      kind,
+      `select id, key_text from fill_rows where key_text in ${placeholders(slice.length)}`,
       slice,
     ),
   );
-  return new Map(rows.map((r) => [r.fill_key, Number(r.id)]));
+  for (const r of keyed) ids.set(r.key_text, Number(r.id));
+  return ids;
 }

@@ -41,7 +41,7 @@ describe("migrateStore on SQLite", () => {
       // The next start migrates from scratch, without "table already exists".
       const results = await migrateStore(store);
       expect(results.map((r) => r.migrationName)).toEqual(Object.keys(migrations));
-      expect(await tablesOf(store)).toContain("fills");
+      expect(await tablesOf(store)).toContain("fill_rows");
     } finally {
       await store.close();
     }

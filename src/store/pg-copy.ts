@@ -105,9 +105,10 @@ export function sqlIdentifier(name: string): string {
 const BINARY_SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
 
 /** How a column's values are written, by the column's type in the catalog (pg_type oids). */
-type Encoding = "text" | "int8" | "int4" | "int2" | "float8" | "float4";
+type Encoding = "text" | "bytea" | "int8" | "int4" | "int2" | "float8" | "float4";
 const ENCODING_OF_TYPE = new Map<number, Encoding>([
   [25, "text"],
+  [17, "bytea"],
   [1043, "text"],
   [20, "int8"],
   [23, "int4"],
@@ -197,6 +198,8 @@ class BinaryChunk {
     switch (encoding) {
       case "text":
         return this.text(typeof value === "string" ? value : String(value));
+      case "bytea":
+        return this.bytes(value, column);
       case "int8":
         return this.int64(value, column);
       case "int4":
@@ -243,6 +246,13 @@ class BinaryChunk {
       this.view.setBigInt64(this.length, wide);
     }
     this.length += 8;
+  }
+
+  private bytes(value: unknown, column: string): void {
+    if (!Buffer.isBuffer(value)) throw new Error(`COPY: column ${column} needs bytes, got ${typeof value}`);
+    this.int32(value.length);
+    this.reserve(value.length);
+    this.length += value.copy(this.buffer, this.length);
   }
 
   private text(text: string): void {

@@ -106,6 +106,55 @@ export interface FillsTable {
 }
 
 /**
+ * The stored form of fills (migration 0029, src/store/fill-layout.ts): `fills` is a view over it. Only the write
+ * path and queries that must reach the ids address it.
+ */
+export interface FillRowsTable
+  extends Pick<
+    FillsTable,
+    | "id"
+    | "source"
+    | "log_index"
+    | "block_number"
+    | "role"
+    | "outcome_index"
+    | "side"
+    | "size"
+    | "usd"
+    | "price"
+    | "fee"
+    | "ts"
+    | "entry_type"
+    | "exchange_version"
+  > {
+  /** The natural key where it does not follow from block and log (`chainFillKey`), else null. */
+  key_text: string | null;
+  /** 32 bytes, or null when the hash is kept as text in `tx_text`. */
+  tx_hash: Buffer | null;
+  tx_text: string | null;
+  order_hash: Buffer | null;
+  order_text: string | null;
+  wallet_id: number;
+  counterparty_id: number | null;
+  condition_ref: number;
+  token_ref: number;
+}
+
+/** A dictionary of the compact layout: each value once, with its id. */
+export interface AddressIdsTable {
+  id: Generated<number>;
+  address: string;
+}
+export interface ConditionIdsTable {
+  id: Generated<number>;
+  condition_id: string;
+}
+export interface TokenIdsTable {
+  id: Generated<number>;
+  token_id: string;
+}
+
+/**
  * SQL condition on `fills` (under `alias`, if any): the fills that count toward their market's trades and volume,
  * as `countsTowardMarket` in src/ledger/market-totals.ts says (the taker's side; unknown roles count too).
  */
@@ -478,6 +527,10 @@ export interface Database {
   market_tokens: MarketTokensTable;
   wallets: WalletsTable;
   fills: FillsTable;
+  fill_rows: FillRowsTable;
+  address_ids: AddressIdsTable;
+  condition_ids: ConditionIdsTable;
+  token_ids: TokenIdsTable;
   wallet_activity: WalletActivityTable;
   positions: PositionsTable;
   wallet_stats: WalletStatsTable & WalletBoardColumns;

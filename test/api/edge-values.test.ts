@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
 import { storeBackends } from "../support/backends.js";
+import { operationSubjects, valueFor, type OperationSubjects } from "../support/api/operations.js";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
 
 /** Streams stay open by design; they have tests of their own. */
@@ -76,7 +77,7 @@ describe.each(storeBackends)("edge values in every parameter on $kind", (backend
   let w: WorldApp;
   let key: string;
   let wallet: string;
-  let market: { id: string; condition_id: string };
+  let subjects: OperationSubjects;
 
   beforeAll(async () => {
     w = await openWorldApp({
@@ -84,37 +85,12 @@ describe.each(storeBackends)("edge values in every parameter on $kind", (backend
       env: { RATE_FREE_PER_MINUTE: "100000000", RATE_PREMIUM_PER_MINUTE: "100000000" },
     });
     key = (await createKey(w.store.db, { account: "edge-values", plan: "premium", now: w.now })).key;
-    const busiest = await w.store.db
-      .selectFrom("wallet_stats")
-      .select("wallet")
-      .orderBy("total_trades", "desc")
-      .orderBy("wallet")
-      .limit(1)
-      .executeTakeFirstOrThrow();
-    wallet = busiest.wallet;
-    const traded = await w.store.db
-      .selectFrom("positions")
-      .select("condition_id")
-      .where("wallet", "=", wallet)
-      .limit(1)
-      .executeTakeFirstOrThrow();
-    market = await w.store.db
-      .selectFrom("markets")
-      .select(["id", "condition_id"])
-      .where("condition_id", "=", traded.condition_id)
-      .executeTakeFirstOrThrow();
+    subjects = await operationSubjects(w.store, w.now);
+    wallet = subjects.wallet;
   }, 120_000);
   afterAll(async () => w?.close());
 
-  function validValue(p: Parameter): string {
-    if (["address", "wallet", "addr"].includes(p.name)) return wallet;
-    if (p.name === "market_id") return market.id;
-    if (p.name === "condition_id" || p.name === "market") return market.condition_id;
-    if (p.name === "since" || p.name === "after") return String(w.now - 7 * 86_400);
-    if (p.name === "before") return String(w.now);
-    const type = typeOf(p);
-    return type === "integer" || type === "number" ? "1" : "x";
-  }
+  const validValue = (p: Parameter) => valueFor(subjects, p.name, typeOf(p));
 
   it("answers every edge value below 500, and refuses malformed numbers with a 422 naming the parameter", async () => {
     const doc = (await w.app.inject({ url: "/api/openapi.json" })).json() as {

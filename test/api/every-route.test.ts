@@ -9,13 +9,7 @@ import { createKey } from "../../src/accounts/keys.js";
 import { decimalsOf } from "../../src/api/rounding.js";
 import { storeBackends } from "../support/backends.js";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
-
-/** Streams stay open by design; they have tests of their own. */
-const SKIPPED = [/\/live\//];
-
-interface Operation {
-  parameters?: Array<{ name: string; in: string; required?: boolean; schema?: { type?: string } }>;
-}
+import { operationSubjects, operationUrls } from "../support/api/operations.js";
 
 describe.each(storeBackends)("every GET route on $kind", (backend) => {
   let w: WorldApp;
@@ -34,55 +28,11 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
       },
     });
     key = (await createKey(w.store.db, { account: "every-route", plan: "premium", now: w.now })).key;
-    const busiest = await w.store.db
-      .selectFrom("wallet_stats")
-      .select("wallet")
-      .orderBy("total_trades", "desc")
-      .orderBy("wallet")
-      .limit(1)
-      .executeTakeFirstOrThrow();
-    wallet = busiest.wallet;
-    const traded = await w.store.db
-      .selectFrom("positions")
-      .select("condition_id")
-      .where("wallet", "=", wallet)
-      .orderBy("last_ts", "desc")
-      .limit(1)
-      .executeTakeFirstOrThrow();
-    market = await w.store.db
-      .selectFrom("markets")
-      .select(["id", "condition_id"])
-      .where("condition_id", "=", traded.condition_id)
-      .executeTakeFirstOrThrow();
+    ({ wallet, market } = await operationSubjects(w.store, w.now));
   }, 120_000);
   afterAll(async () => w?.close());
 
-  function valueFor(name: string, type: string | undefined): string {
-    if (name === "address" || name === "wallet" || name === "addr") return wallet;
-    if (name === "market_id") return market.id;
-    if (name === "condition_id" || name === "market") return market.condition_id;
-    if (name === "since" || name === "after") return String(w.now - 7 * 86_400);
-    if (name === "before") return String(w.now);
-    return type === "integer" || type === "number" ? "1" : "x";
-  }
-
-  /** Each GET operation of the served document but the streams, as a URL with its path and required query filled. */
-  async function operationUrls(): Promise<Array<{ template: string; url: string }>> {
-    const doc = (await w.app.inject({ url: "/api/openapi.json" })).json() as {
-      paths: Record<string, Record<string, Operation>>;
-    };
-    const urls: Array<{ template: string; url: string }> = [];
-    for (const [template, methods] of Object.entries(doc.paths)) {
-      const get = methods.get;
-      if (!get || SKIPPED.some((skip) => skip.test(template))) continue;
-      const query = new URLSearchParams();
-      for (const p of get.parameters ?? [])
-        if (p.in === "query" && p.required) query.set(p.name, valueFor(p.name, p.schema?.type));
-      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => valueFor(name, "string"));
-      urls.push({ template, url: query.size > 0 ? `${path}?${query}` : path });
-    }
-    return urls;
-  }
+  const urls = () => operationUrls(w.app, { wallet, market, now: w.now });
 
   const call = (url: string, headers: Record<string, string> = {}) =>
     w.app.inject({ url, headers: { "x-api-key": key, authorization: `Bearer ${key}`, ...headers } });
@@ -90,7 +40,7 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
   it("answers every GET route with a 2xx or 3xx and JSON", async () => {
     const failures: string[] = [];
     let called = 0;
-    for (const { template, url } of await operationUrls()) {
+    for (const { template, url } of await urls()) {
       const response = await call(url);
       called++;
       // The AI analysis answers its first call 404 pending, as the contract says (its generation is then queued).
@@ -107,7 +57,7 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
   it("gives every 200 answer an ETag (weak where a field is the request's own), and answers 304 without a body to If-None-Match while the answer is the same", async () => {
     const failures: string[] = [];
     let revalidated = 0;
-    for (const { url } of await operationUrls()) {
+    for (const { url } of await urls()) {
       for (const encoding of ["identity", "gzip"]) {
         const first = await call(url, { "accept-encoding": encoding });
         if (first.statusCode !== 200) continue;
@@ -155,7 +105,7 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
   it("writes every number at its field's precision, and the sums the docs promise hold within it", async () => {
     const offPrecision: string[] = [];
     const bodies = new Map<string, unknown>();
-    for (const { template, url } of await operationUrls()) {
+    for (const { template, url } of await urls()) {
       const response = await call(url);
       if (response.statusCode !== 200) continue;
       const body = response.json();

@@ -242,31 +242,32 @@ describe("changes-since", () => {
 
   it("counts nothing when since is under 60 s ago", async () => {
     const fresh = w.now - 3600;
-    await w.store.db
-      .insertInto("fills")
-      .values({
-        fill_key: "test:fresh",
-        source: "chain",
-        tx_hash: "0xfresh",
-        log_index: 0,
-        block_number: null,
-        order_hash: null,
-        wallet: active,
-        counterparty: null,
-        role: "taker",
-        condition_id: "0xfresh",
-        token_id: "1",
-        outcome_index: 0,
-        side: "BUY",
-        size: 1e6,
-        usd: 5e5,
-        price: 0.5,
-        fee: 0,
-        ts: w.now - 30,
-        entry_type: null,
-        exchange_version: 2,
-      })
-      .execute();
+    await w.store.transaction((tx) =>
+      insertFills(tx, [
+        {
+          fill_key: "test:fresh",
+          source: "chain",
+          tx_hash: "0xfresh",
+          log_index: 0,
+          block_number: null,
+          order_hash: null,
+          wallet: active,
+          counterparty: null,
+          role: "taker",
+          condition_id: "0xfresh",
+          token_id: "1",
+          outcome_index: 0,
+          side: "BUY",
+          size: 1e6,
+          usd: 5e5,
+          price: 0.5,
+          fee: 0,
+          ts: w.now - 30,
+          entry_type: null,
+          exchange_version: 2,
+        },
+      ]),
+    );
     try {
       expect((await get(`/api/v2/wallet/${active}/changes-since?since=${w.now - 59}`)).body.trades_count).toBe(0);
       expect((await get(`/api/v2/wallet/${active}/changes-since?since=${w.now - 61}`)).body.trades_count).toBe(1);
@@ -274,7 +275,7 @@ describe("changes-since", () => {
         (await get(`/api/v2/wallet/${active}/changes-since?since=${fresh}`)).body.trades_count,
       ).toBeGreaterThanOrEqual(1);
     } finally {
-      await q("delete from fills where fill_key = 'test:fresh'");
+      await q("delete from fill_rows where key_text = 'test:fresh'");
     }
   });
 
@@ -368,7 +369,7 @@ describe("last-moves", () => {
         ts: w.now - 10,
       });
     } finally {
-      await q("delete from fills where fill_key = 'test:mint-sell'");
+      await q("delete from fill_rows where key_text = 'test:mint-sell'");
       await rebuild(w.store, w.config, w.clock);
     }
   });

@@ -2,6 +2,7 @@
  * Whale alerts, their summary and recent whale trades over a hand-built world: a few fills written directly, the
  * expected answers worked out from them by hand (NOW = 2026-06-10 12:00 UTC).
  */
+import { storedHash } from "../../src/store/fill-layout.js";
 import { AT, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../support/backends.js";
@@ -196,7 +197,7 @@ describe.each(storeBackends)("whale alerts over a hand-built world on $kind", (b
         expect(txs(after)).toEqual([added, ...txs(before)]);
         expect(after.as_of).toBe(NOW + 5);
       } finally {
-        await w.store.db.deleteFrom("fills").where("tx_hash", "=", added).execute();
+        await w.store.db.deleteFrom("fill_rows").where("tx_hash", "=", storedHash(added).bytes).execute();
       }
     } finally {
       w.clock.set(NOW * 1000);

@@ -17,6 +17,8 @@ import type { Clock } from "../../src/platform/clock.js";
 import { createPlatform, type Platform } from "../../src/platform/index.js";
 import { openStore, type Store, type StoreKind } from "../../src/store/database.js";
 import { migrateStore } from "../../src/store/migrate.js";
+import type { StoreMigration } from "../../src/store/migrations/column-types.js";
+import { migrations } from "../../src/store/migrations/index.js";
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
@@ -33,8 +35,18 @@ export const describeLocal = describe.skipIf(BACKENDS_ONLY);
 
 export interface StoreBackend {
   kind: StoreKind;
-  /** A fresh, migrated, isolated store; `dispose` drops what it created. */
-  open(): Promise<{ store: Store; dispose(): Promise<void> }>;
+  /** A fresh, migrated (by `migrations`, else all), isolated store; `dispose` drops what it created. */
+  open(options?: OpenOptions): Promise<{ store: Store; dispose(): Promise<void> }>;
+}
+
+interface OpenOptions {
+  readonly migrations?: Readonly<Record<string, StoreMigration>>;
+}
+
+/** The migrations before `name`: a store as it stood before that migration landed. */
+export function migrationsBefore(name: string): Record<string, StoreMigration> {
+  if (!(name in migrations)) throw new Error(`no migration ${name}`);
+  return Object.fromEntries(Object.entries(migrations).filter(([other]) => other < name));
 }
 
 export function uniqueName(prefix: string): string {
@@ -44,10 +56,10 @@ export function uniqueName(prefix: string): string {
 /** The local store: what a test that needs one store and is not about PostgreSQL opens. */
 export const sqliteBackend: StoreBackend = {
   kind: "sqlite",
-  async open() {
+  async open(options = {}) {
     const dir = mkdtempSync(join(tmpdir(), "pelagic-test-"));
     const store = await openStore({ kind: "sqlite", sqlitePath: join(dir, "test.sqlite") });
-    await migrateStore(store);
+    await migrateStore(store, options.migrations);
     return {
       store,
       async dispose() {
@@ -106,11 +118,11 @@ export async function dropFileDatabase(): Promise<void> {
 
 const postgresBackend: StoreBackend = {
   kind: "postgres",
-  async open() {
+  async open(options = {}) {
     const schema = uniqueName("t");
     const databaseUrl = await fileDatabaseUrl();
     const store = await openStore({ kind: "postgres", databaseUrl, schema, poolSize: 4 });
-    await migrateStore(store);
+    await migrateStore(store, options.migrations);
     return {
       store,
       async dispose() {

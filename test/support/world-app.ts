@@ -44,9 +44,10 @@ export async function storeWorld(
   config: Config,
   clock: Clock,
   venueCache = true,
+  writeFills?: NonNullable<Parameters<typeof loadWorld>[2]>["writeFills"],
 ): Promise<void> {
   const now = world.end;
-  await loadWorld(store, world);
+  await loadWorld(store, world, { writeFills });
   await store.transaction((tx) =>
     recordWalletSightings(
       tx,

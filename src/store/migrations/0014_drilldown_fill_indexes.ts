@@ -22,6 +22,7 @@ export interface FillIndex {
   readonly columns: readonly string[];
   /** A partial index's condition, as SQL. */
   readonly where?: string;
+  readonly unique?: boolean;
 }
 
 /** As it stood when this migration landed: 0024_wallet_market_fill_sums replaces it with a covering index. */
@@ -50,13 +51,13 @@ export const WHALE_SIZE_MAKERS_INDEX: FillIndex = {
   where: whaleSizeMakerFills(),
 };
 
-/** Creates a fills index unless it exists. */
+/** Creates a fills index unless it exists: on `fills`, or on `fill_rows` since migration 0029. */
 // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a transaction's Kysely<Database> alike
-export async function createFillIndex(db: Kysely<any>, index: FillIndex): Promise<void> {
-  const create = db.schema
-    .createIndex(index.name)
+export async function createFillIndex(db: Kysely<any>, index: FillIndex, table = "fills"): Promise<void> {
+  const named = db.schema.createIndex(index.name);
+  const create = (index.unique ? named.unique() : named)
     .ifNotExists()
-    .on("fills")
+    .on(table)
     .columns([...index.columns]);
   await (index.where ? create.where(sql.raw<boolean>(index.where)) : create).execute();
 }

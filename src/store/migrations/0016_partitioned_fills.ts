@@ -14,7 +14,7 @@
  * at 10,000,000 fills it rewrites several GB. SQLite's `fills` stays one table.
  */
 import { sql, type Kysely } from "kysely";
-import { FILLS_DEFAULT_PARTITION, fillMonthsBetween } from "../fill-partitions.js";
+import { defaultFillPartition, fillMonthsBetween } from "../fill-partitions.js";
 import type { StoreKind, StoreMigration } from "./column-types.js";
 
 export const partitionedFills: StoreMigration = {
@@ -34,9 +34,9 @@ export const partitionedFills: StoreMigration = {
     const { first, last } = bounds.rows[0] ?? { first: null, last: null };
 
     await run("create table fills_partitioned (like fills including defaults) partition by range (ts)");
-    await run(`create table ${FILLS_DEFAULT_PARTITION} partition of fills_partitioned default`);
+    await run(`create table ${defaultFillPartition("fills")} partition of fills_partitioned default`);
     if (first !== null && last !== null)
-      for (const month of fillMonthsBetween(Number(first), Number(last)))
+      for (const month of fillMonthsBetween(Number(first), Number(last), "fills"))
         await run(
           `create table ${month.name} partition of fills_partitioned for values from (${month.from}) to (${month.to})`,
         );

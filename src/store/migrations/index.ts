@@ -28,6 +28,7 @@ import { marketHoldersIndex } from "./0025_market_holders_index.js";
 import { tableChanges } from "./0026_table_changes.js";
 import { rankedTradersIndex } from "./0027_ranked_traders_index.js";
 import { hotTradersIndex } from "./0028_hot_traders_index.js";
+import { compactFills } from "./0029_compact_fills.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -55,4 +56,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0026_table_changes": tableChanges,
   "0027_ranked_traders_index": rankedTradersIndex,
   "0028_hot_traders_index": hotTradersIndex,
+  "0029_compact_fills": compactFills,
 };

@@ -4,6 +4,7 @@
  * by hand from the rows it wrote. The app runs over a real store (SQLite, or PostgreSQL with TEST_DATABASE_URL).
  */
 import { createKey } from "../../../src/accounts/keys.js";
+import { insertFills, type NewFill } from "../../../src/store/fills.js";
 import { openTestApp, type TestApp } from "../app.js";
 import type { StoreBackend } from "../backends.js";
 
@@ -39,13 +40,18 @@ export async function openWhaleWorld(
 /** Inserts a row of the columns given; the table's defaults fill the others (Kysely's types ask for every column). */
 async function insert(
   t: TestApp,
-  table: "events" | "markets" | "wallets" | "wallet_stats" | "positions" | "position_snapshots" | "fills",
+  table: "events" | "markets" | "wallets" | "wallet_stats" | "positions" | "position_snapshots",
   row: Record<string, unknown>,
 ): Promise<void> {
   await t.store.db
     .insertInto(table)
     .values(row as never)
     .execute();
+}
+
+/** A fill, through the store's write path (fills are stored compact: src/store/fill-layout.ts). */
+async function insertFill(t: TestApp, fill: NewFill): Promise<void> {
+  await t.store.transaction((tx) => insertFills(tx, [fill]));
 }
 
 /** A wallet address from a small number. */
@@ -170,7 +176,7 @@ export async function addFill(
   const n = ++fills;
   const price = f.price ?? 0.5;
   const tx = `0x${n.toString(16).padStart(64, "a")}`;
-  await insert(t, "fills", {
+  await insertFill(t, {
     fill_key: `test:${n}`,
     source: "chain",
     tx_hash: tx,
@@ -184,6 +190,7 @@ export async function addFill(
     size: Math.round((f.usd / price) * MICRO),
     usd: Math.round(f.usd * MICRO),
     price,
+    fee: 0,
     ts: f.ts,
     entry_type: f.entryType === undefined ? "MINT" : f.entryType,
   });

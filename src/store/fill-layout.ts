@@ -1,0 +1,140 @@
+/**
+ * The compact layout of fills (issue 49, migration 0029). `fill_rows` holds a fill with:
+ * - its wallet, counterparty, market and token as small integer ids from three dictionaries (`address_ids`,
+ *   `condition_ids`, `token_ids`): a 42-character address, a 66-character condition id and a 78-digit token id were
+ *   written in the row and again in every index that holds them;
+ * - its transaction and order hashes as 32-byte blobs (`tx_hash`, `order_hash`), or, for a hash not written as
+ *   `0x` and 64 lower-case hex digits, as its text (`tx_text`, `order_text`), so that every stored text reads back
+ *   exactly;
+ * - no key of its own where the key follows from its block and log (`chainFillKey`): `key_text` holds only the keys
+ *   that do not (the Data API's fills).
+ * The view `fills` gives every reader the row as it always was, text for text; only writes (src/store/fill-rows.ts)
+ * and the queries that must reach the ids (docs/decisions.md, "Fills are stored compact, and read through a view")
+ * address `fill_rows`.
+ */
+import type { StoreKind } from "./migrations/column-types.js";
+import type { FillsTable } from "./schema.js";
+
+export const FILL_ROWS = "fill_rows";
+
+/** Each dictionary's table and the column holding its values; a value's id is its row's `id`. */
+export const FILL_DICTIONARIES = {
+  addresses: { table: "address_ids", column: "address" },
+  conditions: { table: "condition_ids", column: "condition_id" },
+  tokens: { table: "token_ids", column: "token_id" },
+} as const;
+
+export const CHAIN_KEY_BLOCK_DIGITS = 10;
+export const CHAIN_KEY_LOG_DIGITS = 6;
+
+/**
+ * A chain fill's natural key: its block and log index (a log's place on the chain), zero-padded so that keys sort
+ * in chain order. Not less stable than the transaction hash: a log index counts within its block.
+ */
+export function chainFillKey(blockNumber: number, logIndex: number): string {
+  return `chain:${String(blockNumber).padStart(CHAIN_KEY_BLOCK_DIGITS, "0")}:${String(logIndex).padStart(CHAIN_KEY_LOG_DIGITS, "0")}`;
+}
+
+const CANONICAL_HASH = /^0x[0-9a-f]{64}$/;
+
+/** A hash as stored: its 32 bytes when written canonically, else its text (null stays null). */
+export function storedHash(text: string | null | undefined): { bytes: Buffer | null; text: string | null } {
+  if (text === null || text === undefined) return { bytes: null, text: null };
+  return CANONICAL_HASH.test(text) ? { bytes: Buffer.from(text.slice(2), "hex"), text: null } : { bytes: null, text };
+}
+
+/** The key a fill stores: none when it follows from its block and log, else the key's text. */
+export function storedFillKey(fill: Pick<FillsTable, "fill_key" | "block_number" | "log_index">): string | null {
+  const { block_number: block, log_index: log } = fill;
+  return block !== null && log !== null && fill.fill_key === chainFillKey(block, log) ? null : fill.fill_key;
+}
+
+const CHAIN_KEY = /^chain:(\d+):(\d+)$/;
+
+/** The block and log a key follows from (a key `storedFillKey` does not store), else null. */
+export function chainKeyParts(key: string): { block: number; log: number } | null {
+  const match = CHAIN_KEY.exec(key);
+  if (!match) return null;
+  const [block, log] = [Number(match[1]), Number(match[2])];
+  return chainFillKey(block, log) === key ? { block, log } : null;
+}
+
+/** `fill_rows`' columns written as they come, after the key, hash and dictionary columns. */
+export const PLAIN_FILL_COLUMNS = [
+  "source",
+  "log_index",
+  "block_number",
+  "role",
+  "outcome_index",
+  "side",
+  "size",
+  "usd",
+  "price",
+  "fee",
+  "ts",
+  "entry_type",
+  "exchange_version",
+] as const;
+
+/** SQL: a stored hash (`<column>` blob, `<text column>` text) read back as the text it was written as. */
+function hashText(kind: StoreKind, column: string, textColumn: string): string {
+  const hex = kind === "sqlite" ? `lower(hex(${column}))` : `encode(${column}, 'hex')`;
+  // SQLite's hex(null) is '', not null.
+  return `coalesce(${textColumn}, case when ${column} is not null then '0x' || ${hex} end)`;
+}
+
+/** SQL: `n` as text, zero-padded on the left to `digits` (never cut: as `padStart`). */
+function zeroPadded(kind: StoreKind, n: string, digits: number): string {
+  return kind === "sqlite"
+    ? `printf('%0${digits}d', ${n})`
+    : `repeat('0', greatest(0, ${digits} - length(${n}::text))) || ${n}::text`;
+}
+
+/** SQL: `chainFillKey` of the columns `block_number` and `log_index` under alias `f`. */
+export function chainFillKeySql(kind: StoreKind, f: string): string {
+  return `'chain:' || ${zeroPadded(kind, `${f}.block_number`, CHAIN_KEY_BLOCK_DIGITS)} || ':' || ${zeroPadded(kind, `${f}.log_index`, CHAIN_KEY_LOG_DIGITS)}`;
+}
+
+/** SQL over `fill_rows` under alias `f`: the fill's natural key, as `chainFillKey` writes it where not stored. */
+export function fillKeySql(kind: StoreKind, f = "f"): string {
+  return `coalesce(${f}.key_text, ${chainFillKeySql(kind, f)})`;
+}
+
+/**
+ * The view `fills`: `fill_rows` with its dictionaries' values and its hashes and keys as text, columns in
+ * FillsTable's order. The wallet and market by outer joins on the dictionaries' primary keys: both stores leave out a
+ * join whose columns a query does not read, and turn it into an inner join (searched from the value) where a query
+ * filters on it. The counterparty and token, which no query filters on, by subqueries: a query that does not read
+ * them does not read their ids either, so an index without those ids still covers it (SQLite counts the columns of
+ * a left-out join's condition as read). Migration 0029 creates it from here: a change to it is a new migration that
+ * creates it again.
+ */
+export function fillsViewSql(kind: StoreKind): string {
+  const { addresses, conditions, tokens } = FILL_DICTIONARIES;
+  const text = kind === "postgres" ? ' collate "C"' : "";
+  return `create view fills as select
+    f.id as id,
+    (${fillKeySql(kind)})${text} as fill_key,
+    f.source as source,
+    (${hashText(kind, "f.tx_hash", "f.tx_text")})${text} as tx_hash,
+    f.log_index as log_index,
+    f.block_number as block_number,
+    (${hashText(kind, "f.order_hash", "f.order_text")})${text} as order_hash,
+    w.address as wallet,
+    (select c.address from ${addresses.table} c where c.id = f.counterparty_id) as counterparty,
+    f.role as role,
+    m.condition_id as condition_id,
+    (select t.token_id from ${tokens.table} t where t.id = f.token_ref) as token_id,
+    f.outcome_index as outcome_index,
+    f.side as side,
+    f.size as size,
+    f.usd as usd,
+    f.price as price,
+    f.fee as fee,
+    f.ts as ts,
+    f.entry_type as entry_type,
+    f.exchange_version as exchange_version
+  from ${FILL_ROWS} f
+  left join ${addresses.table} w on w.id = f.wallet_id
+  left join ${conditions.table} m on m.id = f.condition_ref`;
+}

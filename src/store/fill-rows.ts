@@ -1,0 +1,158 @@
+/**
+ * Fills written in the compact layout (src/store/fill-layout.ts): each fill's addresses, market and token replaced by
+ * their dictionary ids (new values added to the dictionaries in the same transaction), its hashes and key stored as
+ * the layout says. Idempotent by natural key: a replayed fill inserts nothing and is not returned.
+ * SQLite: one prepared statement run per row, ids looked up once per value and call (a call is one transaction, so
+ * no id outlives a rollback). PostgreSQL: the rows COPY'd into a temporary table, then set-based statements add the
+ * new dictionary values and move the rows over with their ids, in input order.
+ */
+import type SqliteDatabase from "better-sqlite3";
+import type { Insertable } from "kysely";
+import type pg from "pg";
+import type { StoreTransaction } from "./database.js";
+import {
+  FILL_DICTIONARIES,
+  FILL_ROWS,
+  PLAIN_FILL_COLUMNS,
+  fillKeySql,
+  storedFillKey,
+  storedHash,
+} from "./fill-layout.js";
+import { ensureFillPartitions } from "./fill-partitions.js";
+import type { FillsTable } from "./schema.js";
+import { copyRows } from "./pg-copy.js";
+import { rowBinder } from "./row-values.js";
+import { preparedStatement } from "./sqlite-statements.js";
+import { yieldToLoop } from "../platform/yield-to-loop.js";
+
+type NewFill = Insertable<FillsTable>;
+
+/** SQLite runs this many rows, then lets the event loop breathe (the driver is synchronous). */
+const SQLITE_ROWS_PER_SLICE = 10_000;
+
+/** The columns a fill stores as the layout says, whatever the store. */
+const STORED_COLUMNS = ["key_text", "tx_hash", "tx_text", "order_hash", "order_text", ...PLAIN_FILL_COLUMNS] as const;
+const ID_COLUMNS = ["wallet_id", "counterparty_id", "condition_ref", "token_ref"] as const;
+const TEXT_COLUMNS = ["wallet", "counterparty", "condition_id", "token_id"] as const;
+
+type CompactRow = Record<string, unknown>;
+
+function compactRow(fill: NewFill): CompactRow {
+  const tx = storedHash(fill.tx_hash);
+  const order = storedHash(fill.order_hash);
+  return {
+    ...fill,
+    key_text: storedFillKey({
+      fill_key: fill.fill_key,
+      block_number: fill.block_number ?? null,
+      log_index: fill.log_index ?? null,
+    }),
+    tx_hash: tx.bytes,
+    tx_text: tx.text,
+    order_hash: order.bytes,
+    order_text: order.text,
+  };
+}
+
+/** Inserts fills, skipping those whose `fill_key` is already stored; returns the new ones, in input order. */
+export function insertCompactFills(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
+  if (fills.length === 0) return Promise.resolve([]);
+  return tx.raw.kind === "sqlite" ? sqliteInsert(tx.raw.handle, fills) : postgresInsert(tx.raw.client, fills);
+}
+
+/** A dictionary's id of a value, added if new; remembered for the call. */
+function dictionaryIds(
+  handle: SqliteDatabase.Database,
+  dictionary: { readonly table: string; readonly column: string },
+): (value: string) => number {
+  const find = preparedStatement(handle, `select id from ${dictionary.table} where ${dictionary.column} = ?`);
+  const add = preparedStatement(handle, `insert into ${dictionary.table} (${dictionary.column}) values (?)`);
+  const known = new Map<string, number>();
+  return (value) => {
+    let id = known.get(value);
+    if (id === undefined) {
+      const found = find.get(value) as { id: number } | undefined;
+      id = found ? found.id : Number(add.run(value).lastInsertRowid);
+      known.set(value, id);
+    }
+    return id;
+  };
+}
+
+async function sqliteInsert(handle: SqliteDatabase.Database, fills: readonly NewFill[]): Promise<NewFill[]> {
+  const columns = [...STORED_COLUMNS, ...ID_COLUMNS];
+  const statement = preparedStatement(
+    handle,
+    `insert into ${FILL_ROWS} (${columns.join(", ")}) values (${columns.map(() => "?").join(", ")}) on conflict do nothing`,
+  );
+  const address = dictionaryIds(handle, FILL_DICTIONARIES.addresses);
+  const condition = dictionaryIds(handle, FILL_DICTIONARIES.conditions);
+  const token = dictionaryIds(handle, FILL_DICTIONARIES.tokens);
+  const bind = rowBinder(columns);
+  const values = new Array<unknown>(columns.length);
+  const fresh: NewFill[] = [];
+  for (let start = 0; start < fills.length; start += SQLITE_ROWS_PER_SLICE) {
+    if (start > 0) await yieldToLoop();
+    const end = Math.min(fills.length, start + SQLITE_ROWS_PER_SLICE);
+    for (let i = start; i < end; i++) {
+      const fill = fills[i] as NewFill;
+      const row = compactRow(fill);
+      row.wallet_id = address(fill.wallet);
+      row.counterparty_id = fill.counterparty == null ? null : address(fill.counterparty);
+      row.condition_ref = condition(fill.condition_id);
+      row.token_ref = token(fill.token_id);
+      bind(row, values);
+      if (statement.run(values).changes > 0) fresh.push(fill);
+    }
+  }
+  return fresh;
+}
+
+const STAGING = `${FILL_ROWS}_incoming`;
+
+/** The staging table: the stored columns, the dictionaries' values as text, and the input order. */
+const STAGING_TABLE = `create temp table if not exists ${STAGING} (
+  ord bigint generated always as identity,
+  key_text text collate "C", tx_hash bytea, tx_text text collate "C", order_hash bytea, order_text text collate "C",
+  source text collate "C", log_index bigint, block_number bigint, role text collate "C", outcome_index bigint,
+  side text collate "C", size bigint, usd bigint, price double precision, fee bigint, ts bigint,
+  entry_type text collate "C", exchange_version bigint,
+  wallet text collate "C", counterparty text collate "C", condition_id text collate "C", token_id text collate "C"
+) on commit delete rows`;
+
+async function postgresInsert(client: pg.PoolClient, fills: readonly NewFill[]): Promise<NewFill[]> {
+  await ensureFillPartitions(
+    client,
+    fills.map((fill) => Number(fill.ts)),
+  );
+  await client.query(STAGING_TABLE);
+  await client.query(`truncate ${STAGING}`);
+  await copyRows(client, STAGING, [...STORED_COLUMNS, ...TEXT_COLUMNS], fills.map(compactRow));
+  const { addresses, conditions, tokens } = FILL_DICTIONARIES;
+  // In value order, so that concurrent writers take the dictionaries' key locks in one order.
+  await client.query(`insert into ${addresses.table} (${addresses.column})
+    select v from (select wallet as v from ${STAGING} union select counterparty from ${STAGING} where counterparty is not null) d
+    order by v on conflict do nothing`);
+  for (const [dictionary, column] of [
+    [conditions, "condition_id"],
+    [tokens, "token_id"],
+  ] as const)
+    await client.query(`insert into ${dictionary.table} (${dictionary.column})
+      select distinct ${column} from ${STAGING} order by ${column} on conflict do nothing`);
+  const stored = STORED_COLUMNS.join(", ");
+  const result = await client.query<{ key: string }>(
+    `insert into ${FILL_ROWS} (${stored}, ${ID_COLUMNS.join(", ")})
+    select ${STORED_COLUMNS.map((c) => `s.${c}`).join(", ")}, w.id, c.id, m.id, t.id
+    from ${STAGING} s
+    join ${addresses.table} w on w.${addresses.column} = s.wallet
+    left join ${addresses.table} c on c.${addresses.column} = s.counterparty
+    join ${conditions.table} m on m.${conditions.column} = s.condition_id
+    join ${tokens.table} t on t.${tokens.column} = s.token_id
+    order by s.ord
+    on conflict do nothing
+    returning ${fillKeySql("postgres", FILL_ROWS)} as key`,
+  );
+  // A key repeated within the batch is inserted once and reported once.
+  const inserted = new Set(result.rows.map((r) => r.key));
+  return fills.filter((fill) => inserted.delete(fill.fill_key));
+}
