@@ -5,8 +5,8 @@
  *     handle: each b-tree's pages from the `dbstat` virtual table (SQLITE_ENABLE_DBSTAT_VTAB, which the better-sqlite3
  *     build has); free pages from `pragma freelist_count`. Without dbstat only the totals are measured.
  *   PostgreSQL: `pg_database_size` of the database (not the cluster's WAL nor its other databases), after
- *     `VACUUM (ANALYZE)` and a `CHECKPOINT`; a table's bytes are its own and its partitions' (`fills` is partitioned
- *     by month), a partitioned index's its partitions' indexes'. Catalogs and the like are the rest of the database.
+ *     `VACUUM (ANALYZE)` and a `CHECKPOINT`; a table's bytes are its own and its partitions' (`fill_rows` is
+ *     partitioned by month), a partitioned index's its partitions' indexes'. Catalogs and the like are the rest of the database.
  */
 import { statSync } from "node:fs";
 import SqliteDatabase from "better-sqlite3";
@@ -169,7 +169,7 @@ export async function postgresStoreSize(url: string): Promise<StoreSize> {
     ].sort((a, b) => b.bytes - a.bytes);
     const counted = relations.reduce((sum, r) => sum + r.bytes, 0);
     const partitions = await number(
-      "select count(*) as n from pg_inherits where inhparent = to_regclass(current_schema() || '.fills')",
+      "select count(*) as n from pg_inherits where inhparent = to_regclass(current_schema() || '.fill_rows')",
     );
     return {
       store: "PostgreSQL",
@@ -180,7 +180,7 @@ export async function postgresStoreSize(url: string): Promise<StoreSize> {
       rest: [{ label: "catalogs and the rest of the database", bytes: bytes - counted }],
       notes: [
         `database ${new URL(url).pathname.slice(1)}, after vacuum (analyze) and a checkpoint; the cluster's WAL not counted`,
-        `fills: ${partitions} partitions (its default one among them), summed under it`,
+        `fill_rows: ${partitions} partitions (its default one among them), summed under it`,
         "a table's own bytes: pg_table_size (heap, TOAST, maps); an index's: pg_relation_size",
       ],
     };

@@ -7,7 +7,8 @@
  * definition minus the keyword, with its rows (ids kept) and its indexes as they stood: a first sync's deferred
  * fills indexes that were dropped stay dropped. PostgreSQL's bigserial has no such cost.
  */
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
+import { rebuildSqliteTable } from "./sqlite-rebuild.js";
 import type { StoreKind, StoreMigration } from "./column-types.js";
 
 const TABLES = ["fills", "wallet_activity"] as const;
@@ -19,20 +20,11 @@ export const plainRowIds: StoreMigration = {
   },
 };
 
-async function rebuildWithoutAutoincrement(db: Kysely<unknown>, table: string): Promise<void> {
-  const schema = await sql<{ type: string; name: string; sql: string | null }>`
-    select type, name, sql from sqlite_master where tbl_name = ${table} order by type desc`.execute(db);
-  const definition = schema.rows.find((r) => r.type === "table")?.sql;
-  if (!definition || !/\bautoincrement\b/i.test(definition)) return;
-  // The unique constraints' automatic indexes (sql null) come back with the table's definition.
-  const indexes = schema.rows.filter((r) => r.type === "index" && r.sql !== null).map((r) => r.sql as string);
-  const rebuilt = `${table}_rebuilt`;
-  const renamed = definition
-    .replace(/\bautoincrement\b/i, "")
-    .replace(/^create table\s+("?)[a-z_]+\1/i, `create table "${rebuilt}"`);
-  await sql.raw(renamed).execute(db);
-  await sql`insert into ${sql.id(rebuilt)} select * from ${sql.id(table)} order by id`.execute(db);
-  await sql`drop table ${sql.id(table)}`.execute(db);
-  await sql`alter table ${sql.id(rebuilt)} rename to ${sql.id(table)}`.execute(db);
-  for (const index of indexes) await sql.raw(index).execute(db);
+function rebuildWithoutAutoincrement(db: Kysely<unknown>, table: string): Promise<void> {
+  return rebuildSqliteTable(
+    db,
+    table,
+    (definition) => (/\bautoincrement\b/i.test(definition) ? definition.replace(/\bautoincrement\b/i, "") : null),
+    "id",
+  );
 }

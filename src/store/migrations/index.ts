@@ -29,6 +29,7 @@ import { tableChanges } from "./0026_table_changes.js";
 import { rankedTradersIndex } from "./0027_ranked_traders_index.js";
 import { hotTradersIndex } from "./0028_hot_traders_index.js";
 import { compactFills } from "./0029_compact_fills.js";
+import { withoutRowid } from "./0030_without_rowid.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -57,4 +58,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0027_ranked_traders_index": rankedTradersIndex,
   "0028_hot_traders_index": hotTradersIndex,
   "0029_compact_fills": compactFills,
+  "0030_without_rowid": withoutRowid,
 };

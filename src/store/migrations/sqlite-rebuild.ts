@@ -1,0 +1,28 @@
+/**
+ * Rebuilding a SQLite table under a changed definition (SQLite cannot alter a table's storage in place): the table
+ * created again as `rewrite` turns its `create table` text, its rows copied (ids kept), the old one dropped, the new
+ * one renamed, its indexes created again as they stood. Nothing happens when `rewrite` returns null (the table is
+ * as wanted already) or the table does not exist.
+ */
+import { sql, type Kysely } from "kysely";
+
+export async function rebuildSqliteTable(
+  db: Kysely<unknown>,
+  table: string,
+  rewrite: (definition: string) => string | null,
+  order = "",
+): Promise<void> {
+  const schema = await sql<{ type: string; name: string; sql: string | null }>`
+    select type, name, sql from sqlite_master where tbl_name = ${table} order by type desc`.execute(db);
+  const definition = schema.rows.find((r) => r.type === "table")?.sql;
+  const rewritten = definition ? rewrite(definition) : null;
+  if (!rewritten) return;
+  // The unique constraints' automatic indexes (sql null) come back with the table's definition.
+  const indexes = schema.rows.filter((r) => r.type === "index" && r.sql !== null).map((r) => r.sql as string);
+  const rebuilt = `${table}_rebuilt`;
+  await sql.raw(rewritten.replace(/^create table\s+("?)[a-z_]+\1/i, `create table "${rebuilt}"`)).execute(db);
+  await sql.raw(`insert into "${rebuilt}" select * from "${table}"${order ? ` order by ${order}` : ""}`).execute(db);
+  await sql`drop table ${sql.id(table)}`.execute(db);
+  await sql`alter table ${sql.id(rebuilt)} rename to ${sql.id(table)}`.execute(db);
+  for (const index of indexes) await sql.raw(index).execute(db);
+}
