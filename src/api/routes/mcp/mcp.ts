@@ -7,9 +7,7 @@
  * Hidden from the OpenAPI document (JSON-RPC over one path is not what it describes), as the dashboard is.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { FastifyRequest } from "fastify";
-import { type McpCatalog, buildCatalog, createMcpServer } from "../../../mcp/mcp-server.js";
 import type { OpenApiDocument } from "../../../mcp/route-shapes.js";
 import { VERSION } from "../../../package.js";
 import { access } from "../../access.js";
@@ -49,17 +47,26 @@ function webRequestOf(request: FastifyRequest): Request {
 export const mcpRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const settings = ctx.config.mcp;
   if (!settings.http) return;
-  let catalog: McpCatalog | undefined;
-  // Built at the first request: the document is complete only once every route is registered.
-  const catalogOf = () => (catalog ??= buildCatalog(app.swagger() as unknown as OpenApiDocument, settings));
+  // Loaded and built at the first request: the SDK takes a few hundred milliseconds to import, which a service that
+  // is never asked would pay at every start, and the document is complete only once every route is registered.
+  let loading: Promise<Awaited<ReturnType<typeof loadMcp>>> | undefined;
+  const loadMcp = async () => {
+    const [{ buildCatalog, createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+      import("../../../mcp/mcp-server.js"),
+      import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    ]);
+    const catalog = buildCatalog(app.swagger() as unknown as OpenApiDocument, settings);
+    return { catalog, createMcpServer, WebStandardStreamableHTTPServerTransport };
+  };
   // In this plugin only: the transport reads the JSON-RPC text itself, and answers malformed JSON as JSON-RPC does.
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => done(null, body));
 
   app.post("/mcp", ROUTE, async (request, reply) => {
     refuseForeignOrigin(request.headers.origin, settings.allowedOrigins);
+    const { catalog, createMcpServer, WebStandardStreamableHTTPServerTransport } = await (loading ??= loadMcp());
     const caller = injectCaller(app, { key: request.auth.key, remoteAddress: request.ip });
-    const server = createMcpServer({ catalog: catalogOf(), caller, version: VERSION });
+    const server = createMcpServer({ catalog, caller, version: VERSION });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
