@@ -27,6 +27,8 @@ const LONG_POLES = [
   "src/ingest/chain-reader.test.ts",
   "test/web-dashboard.test.ts",
   "src/derive/rebuild.test.ts",
+  "test/client.test.ts",
+  "test/mcp.test.ts",
 ];
 
 class LongPolesFirst extends BaseSequencer {

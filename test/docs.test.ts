@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { HTTP_STATUS_OF_CODE } from "../src/api/errors.js";
 import { describeSettings } from "../src/config/index.js";
 import { ERROR_CODES, type ErrorCode } from "../src/errors/index.js";
+import { anchorOf } from "../src/mcp/resources.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), "utf8");
@@ -100,15 +101,6 @@ describe("self-contained repository", () => {
     expect(offenders).toEqual([]);
   });
 });
-
-/** A heading's anchor as GitHub makes it: lower case, punctuation dropped (hyphens and underscores kept), spaces to hyphens. */
-function anchorOf(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
-    .replace(/\s/g, "-");
-}
 
 function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();

@@ -48,6 +48,7 @@ import { drilldownRoutes } from "./routes/drilldowns/drilldowns.js";
 import { whaleAlertRoutes } from "./routes/whales/whale-alerts.js";
 import { whaleSignalRoutes } from "./routes/whales/whale-signals.js";
 import { webRoutes } from "./routes/service/web.js";
+import { mcpRoutes } from "./routes/mcp/mcp.js";
 
 /**
  * Fastify's request log lines, as Pelagic writes them: nothing on arrival, and one access line per answered
@@ -191,6 +192,7 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   await typed.register(drilldownRoutes, ctx);
   await typed.register(whaleAlertRoutes, ctx);
   await typed.register(whaleSignalRoutes, ctx);
+  await typed.register(mcpRoutes, ctx);
   await typed.register(webRoutes, ctx);
   return app;
 }

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document the service serves at /api/openapi.json, made without a service: the app built over an empty
  * in-memory store and the in-process platform (the routes' schemas do not depend on data). What the dashboard's
- * types are generated from (`npm run gen:web-types`, web/gen-types.ts).
+ * types are generated from (`npm run gen:types`, client/gen-types.ts: the typed client's, which the dashboard shares).
  */
 import { loadConfig } from "../config/index.js";
 import { createPlatform } from "../platform/index.js";

@@ -64,6 +64,7 @@ const EXPECTED_FLAGS: Record<string, string[]> = {
     "--sim-port",
     "--port",
   ],
+  mcp: ["--pelagic-url", "--pelagic-api-key"],
 };
 
 /** The rows of a help's flags section: the flag, and the rest of its text up to the next flag. */

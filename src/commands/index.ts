@@ -23,6 +23,7 @@ const COMMAND_MODULES = new Map<string, () => Promise<CommandSpec>>([
   ["migrate", async () => (await import("./migrate.js")).migrateCommand],
   ["sim", async () => (await import("./sim.js")).simCommand],
   ["demo", async () => (await import("./demo.js")).demoCommand],
+  ["mcp", async () => (await import("./mcp.js")).mcpCommand],
 ]);
 
 export const COMMAND_NAMES: readonly string[] = [...COMMAND_MODULES.keys()];

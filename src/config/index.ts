@@ -10,6 +10,7 @@ import { isw } from "./sections/isw.js";
 import { ledger, farmer, smart, whales } from "./sections/metrics.js";
 import { whaleReads, markets, insights, boards } from "./sections/reads.js";
 import { derive, limits, wallet, live, ai, drilldowns } from "./sections/service.js";
+import { mcp } from "./sections/mcp.js";
 import { checkRetrySchedule, checkWebhookKey } from "./isw-settings.js";
 
 export { ConfigError, redactUrl };
@@ -35,6 +36,7 @@ export const settings = {
   ai,
   drilldowns,
   ingest,
+  mcp,
 } as const;
 
 export type Config = Resolved<typeof settings> & {

@@ -125,6 +125,16 @@ export function optionalStr(env: string, description: string): Setting<string | 
   return setting<string | undefined>(env, undefined, description, (raw) => (raw === "" ? undefined : raw));
 }
 
+/** A comma-separated list of names (host names, say), each trimmed and lower-cased; the default as written. */
+export function nameList(env: string, defaultValue: string, description: string): Setting<readonly string[]> {
+  const parse = (raw: string) =>
+    raw
+      .split(",")
+      .map((name) => name.trim().toLowerCase())
+      .filter((name) => name !== "");
+  return { ...setting(env, parse(defaultValue), description, parse), defaultText: defaultValue };
+}
+
 export function bool(env: string, defaultValue: boolean, description: string): Setting<boolean> {
   return setting(env, defaultValue, description, (raw) => {
     const v = raw.trim().toLowerCase();

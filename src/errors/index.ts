@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   WEBHOOK_ENDPOINT_LIMIT: "an account has as many webhooks as ISW_WEBHOOKS_PER_ACCOUNT allows",
   AI_ANSWER_MALFORMED: "a model's wallet analysis breaks a rule (sections, figures not among the inputs, advice)",
   AI_GENERATION_FAILED: "writing a wallet analysis failed (the model server, its answer, or the rules)",
+  MCP_ROUTE_MISSING: "a tool of the MCP server names a route the served OpenAPI document does not have",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

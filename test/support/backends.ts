@@ -53,21 +53,31 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
 }
 
+/**
+ * A SQLite store in the folder `dataDir`, removed with it, named as DATA_DIR=<dataDir> names it to a `pelagic`
+ * command (so that a child process reads the store a test wrote).
+ */
+export function sqliteBackendIn(dataDir: string): StoreBackend {
+  return {
+    kind: "sqlite",
+    async open(options = {}) {
+      const store = await openStore({ kind: "sqlite", sqlitePath: join(dataDir, "pelagic.sqlite") });
+      await migrateStore(store, options.migrations);
+      return {
+        store,
+        async dispose() {
+          await store.close();
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    },
+  };
+}
+
 /** The local store: what a test that needs one store and is not about PostgreSQL opens. */
 export const sqliteBackend: StoreBackend = {
   kind: "sqlite",
-  async open(options = {}) {
-    const dir = mkdtempSync(join(tmpdir(), "pelagic-test-"));
-    const store = await openStore({ kind: "sqlite", sqlitePath: join(dir, "test.sqlite") });
-    await migrateStore(store, options.migrations);
-    return {
-      store,
-      async dispose() {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  },
+  open: (options) => sqliteBackendIn(mkdtempSync(join(tmpdir(), "pelagic-test-"))).open(options),
 };
 
 /**

@@ -81,6 +81,11 @@ export const LAYERS: readonly Layer[] = [
     what: "the live trade streams: the relay that labels the feed once, the hub that fans it out to subscribers",
   },
   {
+    name: "mcp",
+    mayImport: ["errors", "config", "package"],
+    what: "the MCP server: tools, resources and prompts over the API's routes, called in-process or through the typed client",
+  },
+  {
     name: "api",
     mayImport: [
       "errors",
@@ -96,6 +101,7 @@ export const LAYERS: readonly Layer[] = [
       "ai",
       "live",
       "isw",
+      "mcp",
     ],
     what: "the HTTP routes",
   },
@@ -139,6 +145,7 @@ export const LAYERS: readonly Layer[] = [
       "ai",
       "live",
       "isw",
+      "mcp",
       "api",
       "sim",
       "runtime",

@@ -1,10 +1,13 @@
 /**
- * The dashboard's only way to the service: openapi-fetch over the types generated from the served OpenAPI document
- * (openapi.d.ts; test/web-openapi-types.test.ts fails when it no longer matches what the service serves).
+ * The dashboard's only way to the service: openapi-fetch over the types generated from the served OpenAPI document,
+ * the typed client's (client/src/openapi.ts; test/client/client.test.ts fails when they no longer match what the
+ * service serves).
  */
 import createClient from "openapi-fetch";
 import { useEffect, useState } from "preact/hooks";
-import type { paths } from "./openapi.js";
+import type { paths } from "../../client/src/openapi.js";
+
+export type { paths };
 
 export const api = createClient<paths>({ baseUrl: location.origin });
 

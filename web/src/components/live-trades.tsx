@@ -3,9 +3,8 @@
  * EventSource cannot send a header), its `event: trade` frames parsed as they come, the latest first.
  */
 import { useEffect, useState } from "preact/hooks";
-import { premiumKey } from "../api.js";
+import { premiumKey, type paths } from "../api.js";
 import { cents, shortAddress, usd } from "../format.js";
-import type { paths } from "../openapi.js";
 import { href } from "../router.js";
 import { Empty } from "./ui.js";
 

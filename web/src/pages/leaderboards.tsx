@@ -2,10 +2,9 @@
  * Leaderboards: the whale leaderboard with every filter `/api/v2/whales/leaderboard` takes, and the public
  * leaderboard by period (`/api/leaderboard`). The filters live in the URL's hash, so a filtered board is a link.
  */
-import { api, useLoad } from "../api.js";
+import { api, type paths, useLoad } from "../api.js";
 import { Empty, Section, Show, Table } from "../components/ui.js";
 import { cents, count, pct, shortAddress, signedUsd, tone, usd } from "../format.js";
-import type { paths } from "../openapi.js";
 import { href } from "../router.js";
 import { categoryLabel } from "./home.js";
 
