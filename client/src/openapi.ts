@@ -5414,7 +5414,7 @@ export interface paths {
         };
         /**
          * Latest move per market
-         * @description Costs 5 requests of the budget (header X-RateLimit-Consumed). Costs 5 requests of the budget (header X-RateLimit-Consumed).
+         * @description Costs 5 requests of the budget (header X-RateLimit-Consumed).
          */
         get: {
             parameters: {

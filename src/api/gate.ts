@@ -148,8 +148,10 @@ export function registerGate(app: FastifyInstance, ctx: AppContext): void {
         typeof declared.cost === "number"
           ? `${declared.cost} requests of the budget`
           : "one request of the budget per wallet (one on receipt whatever the body)";
-      schema.description =
-        `${(schema.description as string | undefined) ?? ""} Costs ${cost} (header X-RateLimit-Consumed).`.trim();
+      const sentence = `Costs ${cost} (header X-RateLimit-Consumed).`;
+      const described = (schema.description as string | undefined) ?? "";
+      // Once, where two routes share one schema object.
+      if (!described.includes(sentence)) schema.description = `${described} ${sentence}`.trim();
     }
   });
 

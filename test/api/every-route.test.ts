@@ -37,6 +37,17 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
   const call = (url: string, headers: Record<string, string> = {}) =>
     w.app.inject({ url, headers: { "x-api-key": key, authorization: `Bearer ${key}`, ...headers } });
 
+  it("states an operation's cost in its description once, where it has one", async () => {
+    const doc = (await w.app.inject({ url: "/api/openapi.json" })).json() as {
+      paths: Record<string, Record<string, { description?: string }>>;
+    };
+    const counts = Object.values(doc.paths).flatMap((methods) =>
+      Object.values(methods).map((op) => (op.description ?? "").split("(header X-RateLimit-Consumed)").length - 1),
+    );
+    expect(counts.filter((n) => n === 1).length).toBeGreaterThan(0);
+    expect(counts.filter((n) => n > 1)).toEqual([]);
+  });
+
   it("answers every GET route with a 2xx or 3xx and JSON", async () => {
     const failures: string[] = [];
     let called = 0;
