@@ -4,6 +4,8 @@
  *   npm run bench api                               (BENCH_FILLS=1000000 for a smaller world)
  *   BENCH_ONLY=overview,leaderboard npm run bench api   (operations whose path contains one of the words)
  *   BENCH_SECONDS=3 (each run), BENCH_ROTATE=200 (wallets or markets rotated), BENCH_COLD=10 (first requests timed)
+ *   BENCH_DROP_CACHES=1: the kernel's page cache emptied before each operation's service starts (support/page-cache.ts;
+ *   root only), so its first requests read the store from disk: the cold truth at a world larger than the cache
  * The first run builds the world's store (several minutes at 10 million fills; see bench/support/world-store.ts)
  * and keeps it in BENCH_DIR for the next runs.
  *
@@ -46,6 +48,7 @@ import { readFixtures } from "./support/bench-fixtures.js";
 import { drilldownPaths } from "./support/drilldown-targets.js";
 import { benchOperations, type BenchOperation, type OpenApiDocument } from "./support/operations.js";
 import { peakRssMb, probe } from "./support/probe.js";
+import { dropPageCache } from "./support/page-cache.js";
 import { cpuMicros } from "./support/process-cpu.js";
 import { whaleAlertPaths } from "./support/whale-alert-targets.js";
 import { prepareWorldStore } from "./support/world-store.js";
@@ -57,6 +60,9 @@ const FILLS = Number(process.env.BENCH_FILLS ?? 10_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROTATE = Number(process.env.BENCH_ROTATE ?? 200);
 const COLD = Number(process.env.BENCH_COLD ?? 10);
+const DROP_CACHES = process.env.BENCH_DROP_CACHES === "1";
+/** Tried once at the start, so the header can say whether the figures are cold. */
+const cachesDropped = DROP_CACHES && dropPageCache();
 const ONLY = process.env.BENCH_ONLY?.split(",").filter(Boolean);
 const CONNECTIONS = 10;
 const WARM_UP_SECONDS = 1;
@@ -154,6 +160,7 @@ async function measureScaled(operation: BenchOperation): Promise<Row["scaled"]> 
 }
 
 async function measure(operation: BenchOperation): Promise<Row> {
+  if (cachesDropped) dropPageCache();
   const started = performance.now();
   const service = await startService(dataDir, fixtures.end);
   const startMs = performance.now() - started;
@@ -222,7 +229,10 @@ await ceilingServer.close();
 
 console.log(
   `${selected.length} of ${operations.length} operations on the ${fmt(FILLS)}-fill world, each in a fresh service; ${CONNECTIONS} connections, ` +
-    `${SECONDS} s per run, rotating over ${fmt(ROTATE)} wallets or markets; ${COLD} first requests after the first`,
+    `${SECONDS} s per run, rotating over ${fmt(ROTATE)} wallets or markets; ${COLD} first requests after the first` +
+    (DROP_CACHES
+      ? `; page cache ${cachesDropped ? "dropped before each operation" : "NOT dropped (not permitted here)"}`
+      : ""),
 );
 const header = [
   "operation",
