@@ -44,9 +44,11 @@ export function storedHash(text: string | null | undefined): { bytes: Buffer | n
 }
 
 /** The key a fill stores: none when it follows from its block and log, else the key's text. */
-export function storedFillKey(fill: Pick<FillsTable, "fill_key" | "block_number" | "log_index">): string | null {
+export function storedFillKey(
+  fill: Pick<FillsTable, "fill_key"> & Partial<Pick<FillsTable, "block_number" | "log_index">>,
+): string | null {
   const { block_number: block, log_index: log } = fill;
-  return block !== null && log !== null && fill.fill_key === chainFillKey(block, log) ? null : fill.fill_key;
+  return block != null && log != null && fill.fill_key === chainFillKey(block, log) ? null : fill.fill_key;
 }
 
 const CHAIN_KEY = /^chain:(\d+):(\d+)$/;

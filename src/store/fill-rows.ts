@@ -37,20 +37,40 @@ const TEXT_COLUMNS = ["wallet", "counterparty", "condition_id", "token_id"] as c
 
 type CompactRow = Record<string, unknown>;
 
+/**
+ * A fill's values as `fill_rows` stores them, its dictionaries' values still as text: one object literal of a fixed
+ * shape, no spread (per-row code: docs/decisions.md, "Object spreads in per-row code").
+ */
 function compactRow(fill: NewFill): CompactRow {
   const tx = storedHash(fill.tx_hash);
   const order = storedHash(fill.order_hash);
   return {
-    ...fill,
-    key_text: storedFillKey({
-      fill_key: fill.fill_key,
-      block_number: fill.block_number ?? null,
-      log_index: fill.log_index ?? null,
-    }),
+    key_text: storedFillKey(fill),
     tx_hash: tx.bytes,
     tx_text: tx.text,
     order_hash: order.bytes,
     order_text: order.text,
+    source: fill.source,
+    log_index: fill.log_index,
+    block_number: fill.block_number,
+    role: fill.role,
+    outcome_index: fill.outcome_index,
+    side: fill.side,
+    size: fill.size,
+    usd: fill.usd,
+    price: fill.price,
+    fee: fill.fee,
+    ts: fill.ts,
+    entry_type: fill.entry_type,
+    exchange_version: fill.exchange_version,
+    wallet: fill.wallet,
+    counterparty: fill.counterparty,
+    condition_id: fill.condition_id,
+    token_id: fill.token_id,
+    wallet_id: null,
+    counterparty_id: null,
+    condition_ref: null,
+    token_ref: null,
   };
 }
 
