@@ -1,10 +1,10 @@
 /**
  * Migrations 0029 (fills in the compact layout, src/store/fill-layout.ts) and those after it (0030: SQLite's
- * text-keyed derived tables WITHOUT ROWID) change no answer. A simulated world is
- * stored in the layout before it and derived; every GET operation of the served document is answered by an app over
- * that store; the store is migrated; a new app over the migrated store answers every one again: the same status,
- * content type and body, byte for byte. Then ingest goes on in the new layout, and a replayed fill is refused. On
- * SQLite, and on PostgreSQL with TEST_DATABASE_URL.
+ * text-keyed derived tables WITHOUT ROWID; 0031: the P&L series by wallet id) change no answer. A simulated world is
+ * stored and derived, then copied into a store in the layout before 0029 (test/support/earlier-layout.ts); every GET
+ * operation of the served document is answered by an app over that store; the store is migrated; a new app over the
+ * migrated store answers every one again: the same status, content type and body, byte for byte. Then ingest goes on
+ * in the new layout, and a replayed fill is refused. On SQLite, and on PostgreSQL with TEST_DATABASE_URL.
  */
 import type { FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
@@ -15,12 +15,12 @@ import { worldFillRows } from "../src/derive/testing/stored-world.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { createLogger } from "../src/platform/logger.js";
 import { smallWorld } from "../src/sim/world/testing/worlds.js";
-import type { StoreTransaction } from "../src/store/database.js";
-import { insertFills, type NewFill } from "../src/store/fills.js";
+import { insertFills } from "../src/store/fills.js";
 import { migrateStore } from "../src/store/migrate.js";
 import { migrations } from "../src/store/migrations/index.js";
 import { operationSubjects, operationUrls } from "./support/api/operations.js";
 import { memoryPlatform, migrationsBefore, storeBackends } from "./support/backends.js";
+import { copyIntoEarlierLayout } from "./support/earlier-layout.js";
 import { storeWorld } from "./support/world-app.js";
 
 const COMPACT_FILLS = "0029_compact_fills";
@@ -29,19 +29,10 @@ const UNSTABLE = [/\/ai-analysis$/, /\/key\/verify$/];
 /** A search's own timing. */
 const ELAPSED = /"_elapsed_ms":\d+(\.\d+)?/g;
 
-/** Fills written as the layout before 0029 held them: rows of the `fills` table. */
-async function writeEarlierLayout(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
-  for (let i = 0; i < fills.length; i += 500)
-    await tx.db
-      .insertInto("fills")
-      .values(fills.slice(i, i + 500))
-      .execute();
-  return [...fills];
-}
-
 describe.each(storeBackends)("migrating a stored world to compact fills, on $kind", (backend) => {
   it("answers every GET operation byte for byte as before, and ingest goes on", async () => {
     const { store, dispose } = await backend.open({ migrations: migrationsBefore(COMPACT_FILLS) });
+    const current = await backend.open();
     const world = smallWorld(7);
     const clock = new ManualClock();
     clock.set(world.end * 1000);
@@ -53,7 +44,8 @@ describe.each(storeBackends)("migrating a stored world to compact fills, on $kin
     });
     const { platform, dispose: disposePlatform } = await memoryPlatform.open(clock);
     try {
-      await storeWorld(store, world, config, clock, true, writeEarlierLayout);
+      await storeWorld(current.store, world, config, clock);
+      await copyIntoEarlierLayout(current.store, store);
       const { key } = await createKey(store.db, { account: "migration", plan: "premium", now: world.end });
       const subjects = await operationSubjects(store, world.end);
 
@@ -101,6 +93,7 @@ describe.each(storeBackends)("migrating a stored world to compact fills, on $kin
       expect(await store.transaction((tx) => insertFills(tx, written.slice(0, 50)))).toEqual([]);
     } finally {
       await disposePlatform();
+      await current.dispose();
       await dispose();
     }
   }, 300_000);

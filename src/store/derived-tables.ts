@@ -1,14 +1,18 @@
 /**
- * Bulk writes of the derived tables (what `src/derive/` computes) inside a transaction. SQLite: one prepared
- * statement run per row on the transaction's connection. PostgreSQL: COPY, straight into the table after it was
- * emptied, else through a temporary table and INSERT ... ON CONFLICT DO UPDATE (which replaces a row's values, or,
- * for a table of sums, adds to them).
+ * Bulk writes of the derived tables (what `src/derive/` computes, and the venue's P&L points a wallet sync replaces)
+ * inside a transaction. SQLite: one prepared statement run per row on the transaction's connection. PostgreSQL: COPY,
+ * straight into the table after it was emptied, else through a temporary table and INSERT ... ON CONFLICT DO UPDATE
+ * (which replaces a row's values, or, for a table of sums, adds to them). A wallet-keyed table
+ * (src/store/wallet-keyed.ts) is written to its `_rows` table, each wallet as its id.
  */
 import type { StoreTransaction } from "./database.js";
+import { addToDictionarySql, dictionaryIds } from "./dictionaries.js";
+import { FILL_DICTIONARIES } from "./fill-layout.js";
 import { copyRows, sqlIdentifier } from "./pg-copy.js";
 import { inSlices, placeholders, queryRows } from "./raw-sql.js";
 import type { Database } from "./schema.js";
 import { preparedStatement } from "./sqlite-statements.js";
+import { WALLET_KEYED, isWalletKeyed, storedColumn, walletIdsOf } from "./wallet-keyed.js";
 import { LAST_MOVE_COLUMNS } from "./wallet-last-moves.js";
 import { yieldToLoop } from "../platform/yield-to-loop.js";
 
@@ -18,6 +22,7 @@ export type DerivedTable =
   | "market_stats"
   | "position_snapshots"
   | "pnl_points"
+  | "venue_pnl_points"
   | "wallet_fees"
   | "wallet_daily_fills"
   | "market_daily_prices"
@@ -129,6 +134,7 @@ export const DERIVED_TABLES: {
     key: ["day", "wallet", "condition_id"],
   },
   pnl_points: { columns: ["wallet", "resolution", "t", "pnl"], key: ["wallet", "resolution", "t"] },
+  venue_pnl_points: { columns: ["wallet", "t", "pnl"], key: ["wallet", "t"] },
   wallet_fees: {
     columns: ["wallet", "month", "entry_type", "role", "fees", "volume", "fills", "charged"],
     key: ["wallet", "month", "entry_type", "role"],
@@ -155,17 +161,25 @@ type Row = Record<string, unknown>;
 /** Into an emptied table; replacing rows with the same key; adding to their values (a table of sums). */
 type WriteMode = "insert" | "replace" | "add";
 
+/** Where a table's rows are written: the table, or a wallet-keyed table's `_rows` with `wallet_id` for `wallet`. */
+function target(table: DerivedTable): { name: string; columns: readonly string[]; key: readonly string[] } {
+  const { columns, key } = DERIVED_TABLES[table];
+  if (!isWalletKeyed(table)) return { name: table, columns, key };
+  return { name: WALLET_KEYED[table].rows, columns: columns.map(storedColumn), key: key.map(storedColumn) };
+}
+
 /** The ON CONFLICT clause of a mode (empty for "insert"). */
 function onConflict(table: DerivedTable, mode: WriteMode, quote: (c: string) => string = (c) => c): string {
   if (mode === "insert") return "";
-  const { columns, key, latest } = DERIVED_TABLES[table];
-  const stored = (c: string) => `${table}.${quote(c)}`;
+  const { latest } = DERIVED_TABLES[table];
+  const { name, columns, key } = target(table);
+  const stored = (c: string) => `${name}.${quote(c)}`;
   const incoming = (c: string) => `excluded.${quote(c)}`;
   const later = latest
     ? `${incoming(latest.order[0])} > ${stored(latest.order[0])} or (${incoming(latest.order[0])} = ${stored(latest.order[0])} and ${incoming(latest.order[1])} > ${stored(latest.order[1])})`
     : "";
   const updates = columns
-    .filter((c) => !key.includes(c as never))
+    .filter((c) => !key.includes(c))
     .map((c) => {
       if (mode === "replace") return `${quote(c)} = ${incoming(c)}`;
       if (latest?.columns.includes(c as never))
@@ -182,10 +196,13 @@ async function sqliteWrite(
   mode: WriteMode,
 ): Promise<void> {
   const { columns } = DERIVED_TABLES[table];
+  const { name, columns: stored } = target(table);
   const statement = preparedStatement(
     tx.raw.handle,
-    `insert into ${table} (${columns.join(", ")}) values ${placeholders(columns.length)}${onConflict(table, mode)}`,
+    `insert into ${name} (${stored.join(", ")}) values ${placeholders(stored.length)}${onConflict(table, mode)}`,
   );
+  const walletAt = isWalletKeyed(table) ? stored.indexOf("wallet_id") : -1;
+  const walletId = walletAt >= 0 ? dictionaryIds(tx.raw.handle, FILL_DICTIONARIES.addresses) : null;
   const values = new Array<unknown>(columns.length);
   for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_SLICE) {
     if (start > 0) await yieldToLoop();
@@ -193,6 +210,7 @@ async function sqliteWrite(
     for (let i = start; i < end; i++) {
       const row = rows[i]!;
       for (let c = 0; c < columns.length; c++) values[c] = row[columns[c]!] ?? null;
+      if (walletId) values[walletAt] = walletId(row.wallet as string);
       statement.run(values);
     }
   }
@@ -206,19 +224,27 @@ async function postgresWrite(
 ): Promise<void> {
   const { columns } = DERIVED_TABLES[table];
   const client = tx.raw.client;
-  if (mode === "insert") {
+  const keyed = isWalletKeyed(table);
+  if (mode === "insert" && !keyed) {
     await copyRows(client, table, columns, rows);
     return;
   }
-  const list = columns.map(sqlIdentifier).join(", ");
   const staging = `${table}_derived_incoming`;
   await client.query(
     `create temp table if not exists ${staging} (like ${table} including defaults) on commit delete rows`,
   );
   await client.query(`truncate ${staging}`);
   await copyRows(client, staging, columns, rows);
+  const { name, columns: stored } = target(table);
+  let select = `select ${columns.map(sqlIdentifier).join(", ")} from ${staging}`;
+  if (keyed) {
+    const { addresses } = FILL_DICTIONARIES;
+    await client.query(addToDictionarySql(addresses, `select distinct wallet as v from ${staging}`));
+    const values = columns.map((c) => (c === "wallet" ? "a.id" : `s.${sqlIdentifier(c)}`));
+    select = `select ${values.join(", ")} from ${staging} s join ${addresses.table} a on a.${addresses.column} = s.wallet`;
+  }
   await client.query(
-    `insert into ${table} (${list}) select ${list} from ${staging}${onConflict(table, mode, sqlIdentifier)}`,
+    `insert into ${name} (${stored.map(sqlIdentifier).join(", ")}) ${select}${onConflict(table, mode, sqlIdentifier)}`,
   );
 }
 
@@ -259,24 +285,23 @@ export async function deleteWhereIn(
   values: readonly unknown[],
   extra = "",
 ): Promise<void> {
-  await inSlices(values, (slice) =>
-    queryRows(
-      tx.db,
-      tx.kind,
-      `delete from ${table} where ${column} in ${placeholders(slice.length)}${extra ? ` and ${extra}` : ""}`,
-      slice,
-    ),
-  );
+  const { name } = target(table);
+  const byWalletId = isWalletKeyed(table) && column === "wallet";
+  await inSlices(values, (slice) => {
+    const list = placeholders(slice.length);
+    const where = byWalletId ? `wallet_id in ${walletIdsOf(list)}` : `${column} in ${list}`;
+    return queryRows(tx.db, tx.kind, `delete from ${name} where ${where}${extra ? ` and ${extra}` : ""}`, slice);
+  });
 }
 
-/** Empties a table, or the part of it matching `where`. */
+/** Empties a table, or the part of it matching `where` (which names no wallet: a wallet-keyed table stores ids). */
 export async function deleteAll(
   tx: StoreTransaction,
   table: DerivedTable,
   where = "",
   params: readonly unknown[] = [],
 ): Promise<void> {
-  await queryRows(tx.db, tx.kind, `delete from ${table}${where ? ` where ${where}` : ""}`, params);
+  await queryRows(tx.db, tx.kind, `delete from ${target(table).name}${where ? ` where ${where}` : ""}`, params);
 }
 
 export type RankColumns = Pick<

@@ -21,6 +21,7 @@ import {
 import { ensureFillPartitions } from "./fill-partitions.js";
 import type { FillsTable } from "./schema.js";
 import { copyRows } from "./pg-copy.js";
+import { addToDictionarySql, dictionaryIds } from "./dictionaries.js";
 import { rowBinder } from "./row-values.js";
 import { preparedStatement } from "./sqlite-statements.js";
 import { yieldToLoop } from "../platform/yield-to-loop.js";
@@ -80,25 +81,6 @@ export function insertCompactFills(tx: StoreTransaction, fills: readonly NewFill
   return tx.raw.kind === "sqlite" ? sqliteInsert(tx.raw.handle, fills) : postgresInsert(tx.raw.client, fills);
 }
 
-/** A dictionary's id of a value, added if new; remembered for the call. */
-function dictionaryIds(
-  handle: SqliteDatabase.Database,
-  dictionary: { readonly table: string; readonly column: string },
-): (value: string) => number {
-  const find = preparedStatement(handle, `select id from ${dictionary.table} where ${dictionary.column} = ?`);
-  const add = preparedStatement(handle, `insert into ${dictionary.table} (${dictionary.column}) values (?)`);
-  const known = new Map<string, number>();
-  return (value) => {
-    let id = known.get(value);
-    if (id === undefined) {
-      const found = find.get(value) as { id: number } | undefined;
-      id = found ? found.id : Number(add.run(value).lastInsertRowid);
-      known.set(value, id);
-    }
-    return id;
-  };
-}
-
 async function sqliteInsert(handle: SqliteDatabase.Database, fills: readonly NewFill[]): Promise<NewFill[]> {
   const columns = [...STORED_COLUMNS, ...ID_COLUMNS];
   const statement = preparedStatement(
@@ -149,16 +131,14 @@ async function postgresInsert(client: pg.PoolClient, fills: readonly NewFill[]):
   await client.query(`truncate ${STAGING}`);
   await copyRows(client, STAGING, [...STORED_COLUMNS, ...TEXT_COLUMNS], fills.map(compactRow));
   const { addresses, conditions, tokens } = FILL_DICTIONARIES;
-  // In value order, so that concurrent writers take the dictionaries' key locks in one order.
-  await client.query(`insert into ${addresses.table} (${addresses.column})
-    select v from (select wallet as v from ${STAGING} union select counterparty from ${STAGING} where counterparty is not null) d
-    order by v on conflict do nothing`);
-  for (const [dictionary, column] of [
-    [conditions, "condition_id"],
-    [tokens, "token_id"],
-  ] as const)
-    await client.query(`insert into ${dictionary.table} (${dictionary.column})
-      select distinct ${column} from ${STAGING} order by ${column} on conflict do nothing`);
+  await client.query(
+    addToDictionarySql(
+      addresses,
+      `select wallet as v from ${STAGING} union select counterparty from ${STAGING} where counterparty is not null`,
+    ),
+  );
+  await client.query(addToDictionarySql(conditions, `select distinct condition_id as v from ${STAGING}`));
+  await client.query(addToDictionarySql(tokens, `select distinct token_id as v from ${STAGING}`));
   const stored = STORED_COLUMNS.join(", ");
   const result = await client.query<{ key: string }>(
     `insert into ${FILL_ROWS} (${stored}, ${ID_COLUMNS.join(", ")})

@@ -5,6 +5,7 @@
  */
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type { StoreTransaction } from "./database.js";
+import { deleteWhereIn, insertRows } from "./derived-tables.js";
 import type {
   Database,
   VenueClosedPositionsTable,
@@ -20,7 +21,12 @@ export type WalletSyncRow = Selectable<WalletSyncTable>;
 
 const ROWS_PER_STATEMENT = 500;
 
-async function replaceRows<T extends "venue_positions" | "venue_closed_positions" | "venue_pnl_points">(
+/** The venue can list a row twice across pages; the primary key keeps one. */
+function uniqueBy<T>(rows: readonly T[], key: (row: T) => string): T[] {
+  return [...new Map(rows.map((r) => [key(r), r])).values()];
+}
+
+async function replaceRows<T extends "venue_positions" | "venue_closed_positions">(
   tx: StoreTransaction,
   table: T,
   wallet: string,
@@ -31,8 +37,7 @@ async function replaceRows<T extends "venue_positions" | "venue_closed_positions
     .deleteFrom(table as "venue_positions")
     .where("wallet", "=", wallet)
     .execute();
-  // The venue can list a row twice across pages; the primary key keeps one.
-  const unique = [...new Map(rows.map((r) => [key(r), r])).values()];
+  const unique = uniqueBy(rows, key);
   for (let i = 0; i < unique.length; i += ROWS_PER_STATEMENT) {
     await tx.db
       .insertInto(table)
@@ -57,12 +62,18 @@ export function replaceVenueClosedPositions(
   return replaceRows(tx, "venue_closed_positions", wallet, rows, (r) => r.token_id);
 }
 
-export function replaceVenuePnlPoints(
+/** A wallet-keyed table (src/store/wallet-keyed.ts): written as the derived tables are. */
+export async function replaceVenuePnlPoints(
   tx: StoreTransaction,
   wallet: string,
   rows: readonly NewVenuePnlPoint[],
 ): Promise<void> {
-  return replaceRows(tx, "venue_pnl_points", wallet, rows, (r) => String(r.t));
+  await deleteWhereIn(tx, "venue_pnl_points", "wallet", [wallet]);
+  await insertRows(
+    tx,
+    "venue_pnl_points",
+    uniqueBy(rows, (r) => String(r.t)),
+  );
 }
 
 export async function saveWalletSync(db: Kysely<Database>, row: WalletSyncRow): Promise<void> {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
 import { rebuild } from "../../src/derive/rebuild.js";
 import { insertFills } from "../../src/store/fills.js";
+import { deleteWhereIn, insertRows } from "../../src/store/derived-tables.js";
 import { DAY, describeWalletErrors, getJson, sqlRows } from "../support/api/wallet-insights.js";
 
 let w: WorldApp;
@@ -67,8 +68,10 @@ describe("pnl-history", () => {
       t: w.now - (i + 1) * 3600,
       pnl: 1000 - i,
     }));
-    await q("delete from pnl_points where wallet = ? and resolution = 'hour'", [cached]);
-    await w.store.db.insertInto("pnl_points").values(hours).execute();
+    const dropHours = () =>
+      w.store.transaction((tx) => deleteWhereIn(tx, "pnl_points", "wallet", [cached], "resolution = 'hour'"));
+    await dropHours();
+    await w.store.transaction((tx) => insertRows(tx, "pnl_points", hours));
     try {
       const expectWithin = (seconds: number) =>
         hours
@@ -87,7 +90,7 @@ describe("pnl-history", () => {
       const latest = hours.sort((a, b) => b.t - a.t)[0]!;
       expect(change.pnl_delta).toBeCloseTo(latest.pnl - reference.pnl, 9);
     } finally {
-      await q("delete from pnl_points where wallet = ? and resolution = 'hour'", [cached]);
+      await dropHours();
     }
   });
 

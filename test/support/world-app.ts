@@ -44,10 +44,9 @@ export async function storeWorld(
   config: Config,
   clock: Clock,
   venueCache = true,
-  writeFills?: NonNullable<Parameters<typeof loadWorld>[2]>["writeFills"],
 ): Promise<void> {
   const now = world.end;
-  await loadWorld(store, world, { writeFills });
+  await loadWorld(store, world);
   await store.transaction((tx) =>
     recordWalletSightings(
       tx,

@@ -258,8 +258,6 @@ export async function loadWorld(
     onBatch?: (batch: LoadedRows) => Promise<void>;
     /** Only these wallets' fills and activity (proxy addresses); every market and resolution still. */
     wallets?: ReadonlySet<string>;
-    /** How fills are written: the store's write path unless told (a store of an earlier layout). */
-    writeFills?: typeof insertFills;
   } = {},
 ): Promise<{ fills: number; activity: number }> {
   const asOf = options.asOf ?? Math.min(world.end, (options.range?.to ?? Number.MAX_SAFE_INTEGER) - 1);
@@ -274,7 +272,7 @@ export async function loadWorld(
   const flush = async () => {
     const committed = await store.transaction(async (tx) => ({
       resolutions: await recordResolutions(tx, pending.resolutions),
-      fills: await (options.writeFills ?? insertFills)(tx, pending.fills),
+      fills: await insertFills(tx, pending.fills),
       activity: await insertActivity(tx, pending.activity),
     }));
     counts = { fills: counts.fills + committed.fills.length, activity: counts.activity + committed.activity.length };

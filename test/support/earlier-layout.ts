@@ -1,0 +1,80 @@
+/**
+ * A store as an earlier layout holds it, for the migration tests: what today's code wrote into a store with every
+ * migration, copied into a store migrated only so far, table by table from the same-named table or view (the
+ * columns both have, ids kept). Tables its triggers have filled already, and SQLite's FTS5 tables, are left as the
+ * triggers and the index's own writer keep them. PostgreSQL's sequences are moved past the copied ids.
+ */
+import { sql } from "kysely";
+import type { Store } from "../../src/store/database.js";
+import { queryRows } from "../../src/store/raw-sql.js";
+
+const ROWS_PER_INSERT = 200;
+
+async function tablesOf(store: Store): Promise<string[]> {
+  const text =
+    store.kind === "sqlite"
+      ? `select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'
+           and sql not like 'create virtual table%' order by name`
+      : `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+           where n.nspname = current_schema() and c.relkind in ('r', 'p') and not c.relispartition
+             and c.relname not like 'kysely_%' order by c.relname`;
+  const tables = (await queryRows<{ name: string }>(store.db, store.kind, text)).map((r) => r.name);
+  if (store.kind === "postgres") return tables;
+  // An FTS5 table's shadow tables are named after it.
+  const virtual = await queryRows<{ name: string }>(
+    store.db,
+    store.kind,
+    "select name from sqlite_master where type = 'table' and sql like 'create virtual table%'",
+  );
+  return tables.filter((t) => !virtual.some((v) => t.startsWith(`${v.name}_`)));
+}
+
+async function columnsOf(store: Store, relation: string): Promise<string[]> {
+  const text =
+    store.kind === "sqlite"
+      ? `select name from pragma_table_info(?)`
+      : `select column_name as name from information_schema.columns
+           where table_schema = current_schema() and table_name = ? order by ordinal_position`;
+  return (await queryRows<{ name: string }>(store.db, store.kind, text, [relation])).map((r) => r.name);
+}
+
+/** Tables with triggers first: the tables their triggers fill are then skipped as filled. */
+async function inCopyOrder(store: Store, tables: readonly string[]): Promise<string[]> {
+  const text =
+    store.kind === "sqlite"
+      ? "select distinct tbl_name as name from sqlite_master where type = 'trigger'"
+      : `select distinct event_object_table as name from information_schema.triggers
+           where event_object_schema = current_schema()`;
+  const triggered = new Set((await queryRows<{ name: string }>(store.db, store.kind, text)).map((r) => r.name));
+  return [...tables.filter((t) => triggered.has(t)), ...tables.filter((t) => !triggered.has(t))];
+}
+
+export async function copyIntoEarlierLayout(current: Store, earlier: Store): Promise<void> {
+  for (const table of await inCopyOrder(earlier, await tablesOf(earlier))) {
+    const source = new Set(await columnsOf(current, table));
+    const columns = (await columnsOf(earlier, table)).filter((c) => source.has(c));
+    if (columns.length === 0) continue;
+    const [present] = await queryRows<{ n: number }>(earlier.db, earlier.kind, `select count(*) as n from ${table}`);
+    if (Number(present?.n) > 0) continue;
+    const rows = await queryRows<Record<string, unknown>>(
+      current.db,
+      current.kind,
+      `select ${columns.join(", ")} from ${table}`,
+    );
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
+      await earlier.db
+        .insertInto(table as never)
+        .values(rows.slice(i, i + ROWS_PER_INSERT) as never)
+        .execute();
+    if (earlier.kind === "postgres" && columns.includes("id") && rows.length > 0) {
+      const sequence = await queryRows<{ s: string | null }>(
+        earlier.db,
+        earlier.kind,
+        "select pg_get_serial_sequence(?, 'id') as s",
+        [table],
+      );
+      if (sequence[0]?.s)
+        await sql`select setval(${sequence[0].s}, (select max(id) from ${sql.table(table)}))`.execute(earlier.db);
+    }
+  }
+}
