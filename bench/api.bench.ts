@@ -43,11 +43,19 @@ import {
   type LoadFigures,
   type Target,
 } from "./support/http-load.js";
-import { FellBehind, openLoop, type OpenLoopFigures } from "./support/open-loop.js";
+import {
+  CONNECTIONS,
+  WARM_UP_SECONDS,
+  fixedFigures,
+  fixedRun as fixedRunFor,
+  measureOperation,
+  type FixedFigures,
+  type OperationFigures,
+} from "./support/operation-run.js";
 import { readFixtures } from "./support/bench-fixtures.js";
 import { drilldownPaths } from "./support/drilldown-targets.js";
 import { benchOperations, type BenchOperation, type OpenApiDocument } from "./support/operations.js";
-import { peakRssMb, probe } from "./support/probe.js";
+import { probe } from "./support/probe.js";
 import { dropPageCache } from "./support/page-cache.js";
 import { cpuMicros } from "./support/process-cpu.js";
 import { whaleAlertPaths } from "./support/whale-alert-targets.js";
@@ -64,10 +72,6 @@ const DROP_CACHES = process.env.BENCH_DROP_CACHES === "1";
 /** Tried once at the start, so the header can say whether the figures are cold. */
 const cachesDropped = DROP_CACHES && dropPageCache();
 const ONLY = process.env.BENCH_ONLY?.split(",").filter(Boolean);
-const CONNECTIONS = 10;
-const WARM_UP_SECONDS = 1;
-/** The fixed rate runs only where it is at most this share of the operation's throughput (else it overloads it). */
-const OVERLOAD_SHARE = 0.8;
 const CEILING_RATE = 1_000;
 /** Body sizes (bytes) the ceiling is also measured at, for each row's share of the ceiling at its own size. */
 const CEILING_SIZES = [1_024, 4_096, 16_384, 65_536];
@@ -99,39 +103,13 @@ const ms = (n: number) => (n < 10 ? fmt(n, 1) : fmt(n));
 const bytes = (n: number) =>
   n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${fmt(n / 1024, 1)} KB` : `${fmt(n / 1024 / 1024, 1)} MB`;
 
-/** The fixed-rate figures, `undefined` where the rate would overload the operation, "behind" where it did anyway. */
-type FixedFigures = OpenLoopFigures | "behind" | undefined;
-
-const fixedRun = async (
-  base: string | readonly string[],
-  target: Target,
-  rate: number,
-  max: LoadFigures,
-): Promise<FixedFigures> => {
-  if (rate > OVERLOAD_SHARE * max.rps) return undefined;
-  try {
-    return await openLoop(base, { ...target, rate, seconds: SECONDS });
-  } catch (error) {
-    // A busy machine can leave the service far behind a rate its closed loop kept up with: say so, go on.
-    if (error instanceof FellBehind) return "behind";
-    throw error;
-  }
-};
-const fixedFigures = (fixed: FixedFigures) => (typeof fixed === "object" ? fixed : undefined);
+const fixedRun = (base: string | readonly string[], target: Target, rate: number, max: LoadFigures) =>
+  fixedRunFor(base, target, rate, max, SECONDS);
 const fixedP99 = (fixed: FixedFigures) =>
   fixed === "behind" ? "(fell behind the rate)" : fixed ? `${ms(fixed.p99)} ms` : "(rate > 80% of req/s)";
 
-interface Row {
+interface Row extends OperationFigures {
   label: string;
-  startMs: number;
-  first: { ms: number; status: number; wireBytes: number; jsonBytes: number };
-  cold: number[];
-  max: LoadFigures;
-  /** The service's CPU time per request over the throughput run, µs. */
-  cpuPerRequestUs: number;
-  rate: number;
-  fixed: FixedFigures;
-  rssMb: number | undefined;
   scaled?: { max: LoadFigures; fixed: FixedFigures };
 }
 
@@ -161,34 +139,8 @@ async function measureScaled(operation: BenchOperation): Promise<Row["scaled"]> 
 
 async function measure(operation: BenchOperation): Promise<Row> {
   if (cachesDropped) dropPageCache();
-  const started = performance.now();
-  const service = await startService(dataDir, fixtures.end);
-  const startMs = performance.now() - started;
-  try {
-    const options = { method: operation.method, headers: operation.headers, body: operation.body };
-    const first = await probe(service.url, operation.paths[0]!, options);
-    const cold: number[] = [];
-    for (let i = 1; i <= Math.min(COLD, operation.paths.length - 1); i++)
-      cold.push((await probe(service.url, operation.paths[i]!, options)).ms);
-    await load(service.url, operation, { seconds: WARM_UP_SECONDS, connections: CONNECTIONS });
-    const cpuBefore = cpuMicros(service.pid);
-    const max = await load(service.url, operation, { seconds: SECONDS, connections: CONNECTIONS });
-    const cpuPerRequestUs = (cpuMicros(service.pid) - cpuBefore) / (max.rps * SECONDS);
-    const fixed = await fixedRun(service.url, operation, operation.rate, max);
-    return {
-      label: operation.label,
-      startMs,
-      first,
-      cold,
-      max,
-      cpuPerRequestUs,
-      rate: operation.rate,
-      fixed,
-      rssMb: peakRssMb(service.pid),
-    };
-  } finally {
-    await service.close();
-  }
+  const figures = await measureOperation({ dataDir, end: fixtures.end }, operation, { seconds: SECONDS, cold: COLD });
+  return { label: operation.label, ...figures };
 }
 
 async function measureBoth(operation: BenchOperation): Promise<Row> {

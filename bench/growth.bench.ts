@@ -1,0 +1,129 @@
+/**
+ * Issue 49's flat cost as the world grows: every GET operation of the served document on two bench worlds (default
+ * the 1,000,000- and 10,000,000-fill ones, support/world-store.ts), measured in one run, the worlds alternated per
+ * operation so that the machine's drift falls on both sides alike, each in a fresh service (support/operation-run.ts)
+ * with the page cache dropped before it (support/page-cache.ts; root only, the header says whether it was):
+ *   BENCH_DROP_CACHES=1 npm run bench growth     (BENCH_FILLS=1000000,10000000; BENCH_SECONDS=2; BENCH_ONLY=words)
+ * Prints per operation the p99 at its fixed rate and the throughput on each world, the larger world's ratio to the
+ * smaller's (p99 up, throughput down), and whether both stay within GOAL_RATIO; then the rows that miss.
+ */
+import { readFixtures } from "./support/bench-fixtures.js";
+import { drilldownPaths } from "./support/drilldown-targets.js";
+import { startService } from "./support/http-load.js";
+import { fixedFigures, measureOperation, type OperationFigures } from "./support/operation-run.js";
+import { benchOperations, type BenchOperation, type OpenApiDocument } from "./support/operations.js";
+import { dropPageCache } from "./support/page-cache.js";
+import { whaleAlertPaths } from "./support/whale-alert-targets.js";
+import { prepareWorldStore } from "./support/world-store.js";
+
+const FILLS = (process.env.BENCH_FILLS ?? "1000000,10000000").split(",").filter(Boolean).map(Number);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const ROTATE = Number(process.env.BENCH_ROTATE ?? 200);
+const COLD = Number(process.env.BENCH_COLD ?? 10);
+const DROP_CACHES = process.env.BENCH_DROP_CACHES === "1";
+const ONLY = process.env.BENCH_ONLY?.split(",").filter(Boolean);
+/** The larger world's p99 and throughput within this factor of the smaller's. */
+const GOAL_RATIO = 1.5;
+
+if (FILLS.length !== 2) throw new Error("BENCH_FILLS names two worlds: smaller,larger");
+const cachesDropped = DROP_CACHES && dropPageCache();
+
+interface World {
+  readonly fills: number;
+  readonly dataDir: string;
+  readonly end: number;
+  readonly operations: Map<string, BenchOperation>;
+}
+
+async function openWorld(fills: number): Promise<World> {
+  const { dataDir, sqlitePath } = await prepareWorldStore(fills);
+  const fixtures = await readFixtures(sqlitePath, ROTATE);
+  const rotations = { whaleAlerts: await whaleAlertPaths(sqlitePath), drilldowns: await drilldownPaths(sqlitePath) };
+  const service = await startService(dataDir, fixtures.end);
+  let document: OpenApiDocument;
+  try {
+    document = (await (await fetch(new URL("/api/openapi.json", service.url))).json()) as OpenApiDocument;
+  } finally {
+    await service.close();
+  }
+  const { operations } = benchOperations(document, fixtures, rotations, ROTATE);
+  return { fills, dataDir, end: fixtures.end, operations: new Map(operations.map((o) => [o.label, o])) };
+}
+
+const worlds = [await openWorld(FILLS[0]!), await openWorld(FILLS[1]!)] as const;
+const labels = [...worlds[0].operations.keys()].filter(
+  (label) =>
+    worlds[1].operations.has(label) &&
+    (!ONLY || ONLY.some((word) => label.includes(word) || worlds[0].operations.get(label)!.template.includes(word))),
+);
+
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const ms = (n: number) => (n < 10 ? fmt(n, 1) : fmt(n));
+const millions = (n: number) => `${fmt(n / 1_000_000, n % 1_000_000 === 0 ? 0 : 1)}M`;
+const p99Of = (f: OperationFigures) => fixedFigures(f.fixed)?.p99;
+const p99Cell = (f: OperationFigures) => {
+  const p99 = p99Of(f);
+  return p99 === undefined ? (f.fixed === "behind" ? "behind" : "not run") : `${ms(p99)} ms`;
+};
+
+const [small, large] = worlds.map((w) => millions(w.fills));
+console.log(
+  `${labels.length} operations on the ${small} and ${large}-fill worlds, alternated per operation, each in a fresh ` +
+    `service; ${SECONDS} s per run; page cache ${cachesDropped ? "dropped before each" : "NOT dropped"}; goal: the ` +
+    `${large} world's p99 and throughput within ${GOAL_RATIO}x of the ${small} world's`,
+);
+const header = [
+  "operation",
+  "rate",
+  `p99 ${small}`,
+  `p99 ${large}`,
+  "p99 ratio",
+  `req/s ${small}`,
+  `req/s ${large}`,
+  "req/s ratio",
+  `first request ${small} / ${large}`,
+  "within goal",
+];
+const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+const rows: string[][] = [];
+const misses: string[] = [];
+for (const label of labels) {
+  const figures: OperationFigures[] = [];
+  try {
+    for (const world of worlds) {
+      if (cachesDropped) dropPageCache();
+      figures.push(await measureOperation(world, world.operations.get(label)!, { seconds: SECONDS, cold: COLD }));
+    }
+  } catch (error) {
+    console.error(`${label}: failed: ${(error as Error).message}`);
+    continue;
+  }
+  const [a, b] = figures as [OperationFigures, OperationFigures];
+  const [p99a, p99b] = [p99Of(a), p99Of(b)];
+  const p99Ratio = p99a !== undefined && p99b !== undefined ? p99b / p99a : undefined;
+  const rpsRatio = a.max.rps / b.max.rps;
+  const within = (p99Ratio === undefined || p99Ratio <= GOAL_RATIO) && rpsRatio <= GOAL_RATIO;
+  const row = [
+    label,
+    `${fmt(a.rate)}/s`,
+    p99Cell(a),
+    p99Cell(b),
+    p99Ratio === undefined ? "-" : `${fmt(p99Ratio, 2)}x`,
+    fmt(a.max.rps),
+    fmt(b.max.rps),
+    `${fmt(rpsRatio, 2)}x`,
+    `${ms(a.first.ms)} / ${ms(b.first.ms)} ms`,
+    within ? "yes" : "NO",
+  ];
+  if (!within) misses.push(label);
+  rows.push(row);
+  console.error(line(row));
+}
+console.log(line(header));
+console.log(line(header.map(() => "---")));
+for (const row of rows) console.log(line(row));
+console.log(
+  `\n${rows.length - misses.length} of ${rows.length} operations within ${GOAL_RATIO}x` +
+    (misses.length ? `; missing: ${misses.join(", ")}` : ""),
+);
