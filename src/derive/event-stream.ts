@@ -12,6 +12,7 @@
  */
 import type { Store, StoreTransaction } from "../store/database.js";
 import { preparedStatement } from "../store/sqlite-statements.js";
+import { fillColumnsSql, fillsInWalletOrderSql } from "../store/fill-layout.js";
 import { dialectText } from "../store/raw-sql.js";
 import {
   ACTIVITY_COLUMNS,
@@ -59,18 +60,38 @@ const DEFAULT_PAGE_ROWS = 20_000;
 
 const waitTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * Where a table's rows are read from: the table (or view) itself, or, for every wallet's fills on SQLite, `fill_rows`
+ * with wallets in address order (src/store/fill-layout.ts, `fillsInWalletOrderSql`), its columns as the view's.
+ */
+interface RowSource {
+  readonly from: string;
+  readonly column: (name: string) => string;
+}
+
+function rowSource(store: Store, spec: TableSpec<unknown>, scope: StreamScope): RowSource {
+  if (store.kind !== "sqlite" || spec.table !== "fills" || scope.wallet !== undefined)
+    return { from: spec.table, column: (name) => name };
+  const columns = fillColumnsSql("sqlite") as Record<string, string>;
+  return { from: fillsInWalletOrderSql(), column: (name) => columns[name] ?? name };
+}
+
 /** The select list (natural keys of recent rows only) and the scope's conditions, after an optional keyset condition. */
 function scoped(
   spec: TableSpec<unknown>,
+  source: RowSource,
   scope: StreamScope,
   keyset?: { condition: string; params: unknown[] },
 ): { text: string; params: unknown[] } {
   const [key] = spec.columns as [string];
-  const select = ["id", ...spec.columns].map((c) => (c === key ? `case when id > ? then ${c} else '' end as ${c}` : c));
+  const c = source.column;
+  const select = ["id", ...spec.columns].map((name) =>
+    name === key ? `case when ${c("id")} > ? then ${c(name)} else '' end as ${name}` : c(name),
+  );
   const params: unknown[] = [spec.keysAbove];
   const where: string[] = [];
   if (scope.wallet !== undefined) {
-    where.push("wallet = ?");
+    where.push(`${c("wallet")} = ?`);
     params.push(scope.wallet);
   }
   if (keyset) {
@@ -78,15 +99,15 @@ function scoped(
     params.push(...keyset.params);
   }
   if (scope.before !== undefined) {
-    where.push("ts < ?");
+    where.push(`${c("ts")} < ?`);
     params.push(scope.before);
   }
   if (scope.from !== undefined) {
-    where.push("ts >= ?");
+    where.push(`${c("ts")} >= ?`);
     params.push(scope.from);
   }
   return {
-    text: `select ${select.join(", ")} from ${spec.table}${where.length ? ` where ${where.join(" and ")}` : ""} order by wallet, ts, id`,
+    text: `select ${select.join(", ")} from ${source.from}${where.length ? ` where ${where.join(" and ")}` : ""} order by ${c("wallet")}, ${c("ts")}, ${c("id")}`,
     params,
   };
 }
@@ -137,12 +158,18 @@ class SqlitePager<R extends KeyedRow> extends Pager<R> {
 
   protected async next(): Promise<R[]> {
     const last = this.last;
+    const source = rowSource(this.store, this.spec, this.scope);
+    const [wallet, ts, id] = ["wallet", "ts", "id"].map(source.column) as [string, string, string];
+    // Each page after the last row read: a range of the wallet order, then that wallet's later rows.
     const keyset = !last
       ? undefined
       : this.scope.wallet !== undefined
-        ? { condition: "(ts, id) > (?, ?)", params: [last.ts, last.id] }
-        : { condition: "(wallet, ts, id) > (?, ?, ?)", params: [last.wallet, last.ts, last.id] };
-    const { text, params } = scoped(this.spec, this.scope, keyset);
+        ? { condition: `(${ts}, ${id}) > (?, ?)`, params: [last.ts, last.id] }
+        : {
+            condition: `${wallet} >= ? and (${wallet} > ? or (${ts}, ${id}) > (?, ?))`,
+            params: [last.wallet, last.wallet, last.ts, last.id],
+          };
+    const { text, params } = scoped(this.spec, source, this.scope, keyset);
     const handle = this.store.sqlite!;
     while (handle.inTransaction) await waitTurn();
     const page = (preparedStatement(handle, `${text} limit ${this.pageRows}`).raw(true).all(params) as unknown[][]).map(
@@ -169,7 +196,7 @@ class PostgresCursor<R extends KeyedRow> extends Pager<R> {
   protected async next(): Promise<R[]> {
     const client = this.tx.raw.client;
     if (!this.declared) {
-      const { text, params } = scoped(this.spec, this.scope);
+      const { text, params } = scoped(this.spec, { from: this.spec.table, column: (name) => name }, this.scope);
       await client.query(`declare ${this.name} no scroll cursor for ${dialectText("postgres", text)}`, params);
       this.declared = true;
     }

@@ -112,31 +112,58 @@ export function fillKeySql(kind: StoreKind, f = "f"): string {
  * creates it again.
  */
 export function fillsViewSql(kind: StoreKind): string {
-  const { addresses, conditions, tokens } = FILL_DICTIONARIES;
-  const text = kind === "postgres" ? ' collate "C"' : "";
+  const { addresses, conditions } = FILL_DICTIONARIES;
+  const columns = fillColumnsSql(kind);
   return `create view fills as select
-    f.id as id,
-    (${fillKeySql(kind)})${text} as fill_key,
-    f.source as source,
-    (${hashText(kind, "f.tx_hash", "f.tx_text")})${text} as tx_hash,
-    f.log_index as log_index,
-    f.block_number as block_number,
-    (${hashText(kind, "f.order_hash", "f.order_text")})${text} as order_hash,
-    w.address as wallet,
-    (select c.address from ${addresses.table} c where c.id = f.counterparty_id) as counterparty,
-    f.role as role,
-    m.condition_id as condition_id,
-    (select t.token_id from ${tokens.table} t where t.id = f.token_ref) as token_id,
-    f.outcome_index as outcome_index,
-    f.side as side,
-    f.size as size,
-    f.usd as usd,
-    f.price as price,
-    f.fee as fee,
-    f.ts as ts,
-    f.entry_type as entry_type,
-    f.exchange_version as exchange_version
+    ${Object.entries(columns)
+      .map(([name, expression]) => `${expression} as ${name}`)
+      .join(",\n    ")}
   from ${FILL_ROWS} f
   left join ${addresses.table} w on w.id = f.wallet_id
   left join ${conditions.table} m on m.id = f.condition_ref`;
+}
+
+/**
+ * SQL: the view's columns over `fill_rows` under alias `f`, the wallet's dictionary row `w` and the market's `m`, in
+ * FillsTable's order.
+ */
+export function fillColumnsSql(kind: StoreKind): Record<keyof FillsTable, string> {
+  const { addresses, tokens } = FILL_DICTIONARIES;
+  const text = kind === "postgres" ? ' collate "C"' : "";
+  return {
+    id: "f.id",
+    fill_key: `(${fillKeySql(kind)})${text}`,
+    source: "f.source",
+    tx_hash: `(${hashText(kind, "f.tx_hash", "f.tx_text")})${text}`,
+    log_index: "f.log_index",
+    block_number: "f.block_number",
+    order_hash: `(${hashText(kind, "f.order_hash", "f.order_text")})${text}`,
+    wallet: "w.address",
+    counterparty: `(select c.address from ${addresses.table} c where c.id = f.counterparty_id)`,
+    role: "f.role",
+    condition_id: "m.condition_id",
+    token_id: `(select t.token_id from ${tokens.table} t where t.id = f.token_ref)`,
+    outcome_index: "f.outcome_index",
+    side: "f.side",
+    size: "f.size",
+    usd: "f.usd",
+    price: "f.price",
+    fee: "f.fee",
+    ts: "f.ts",
+    entry_type: "f.entry_type",
+    exchange_version: "f.exchange_version",
+  };
+}
+
+/**
+ * SQLite: the view's tables joined with wallets in address order, for a read of every wallet's fills ordered by
+ * wallet, time and id (the Deriver's replay, src/derive/event-stream.ts). The dictionary's address index drives the
+ * outer loop (CROSS JOIN keeps it outside) and each wallet's fills come from `fills_wallet_ts` in (ts, id) order, so
+ * the order needs no sort; through the view, ordering by the address sorted the whole table for every page (ids are
+ * not in address order): 0.9 s a page of 20,000 at 1,000,000 fills, 0.1 s this way.
+ */
+export function fillsInWalletOrderSql(): string {
+  const { addresses, conditions } = FILL_DICTIONARIES;
+  return `${addresses.table} w cross join ${FILL_ROWS} f on f.wallet_id = w.id
+    left join ${conditions.table} m on m.id = f.condition_ref`;
 }
