@@ -167,3 +167,36 @@ export function fillsInWalletOrderSql(): string {
   return `${addresses.table} w cross join ${FILL_ROWS} f on f.wallet_id = w.id
     left join ${conditions.table} m on m.id = f.condition_ref`;
 }
+
+/** Which layout a statement over every stored fill runs on: today's, or the `fills` table the migrations before 0029 ran on. */
+export type FillsLayout = "compact" | "table";
+
+/** A grouping column of `groupedFills`, and how a grouped subquery's row gets its text back. */
+interface GroupKey {
+  readonly column: string;
+  /** The join (none before 0029) and the text, for the subquery `g` that kept `column`. */
+  text(g: string): { join: string; text: string };
+}
+
+/**
+ * SQL for a statement that groups or partitions every stored fill by wallet or market (`rebuild`, and the migrations
+ * that filled a table from stored fills): today, `fill_rows` by its integer ids, the texts joined once per group
+ * (through the view, the whole table was sorted by the texts, each row's joined first); before 0029, the `fills`
+ * table by its text columns.
+ */
+export function groupedFills(layout: FillsLayout): { table: string; wallet: GroupKey; market: GroupKey } {
+  const plain = (column: string): GroupKey => ({ column, text: (g) => ({ join: "", text: `${g}.${column}` }) });
+  if (layout === "table") return { table: "fills", wallet: plain("wallet"), market: plain("condition_id") };
+  const byId = (column: string, dictionary: { table: string; column: string }, alias: string): GroupKey => ({
+    column,
+    text: (g) => ({
+      join: ` join ${dictionary.table} ${alias} on ${alias}.id = ${g}.${column}`,
+      text: `${alias}.${dictionary.column}`,
+    }),
+  });
+  return {
+    table: FILL_ROWS,
+    wallet: byId("wallet_id", FILL_DICTIONARIES.addresses, "ga"),
+    market: byId("condition_ref", FILL_DICTIONARIES.conditions, "gm"),
+  };
+}

@@ -5,7 +5,7 @@
  * YES price (in TypeScript and, for the migration that fills the table from stored fills, in SQL), that fill, and
  * the read.
  */
-import { chainKeyParts } from "./fill-layout.js";
+import { chainKeyParts, groupedFills, type FillsLayout } from "./fill-layout.js";
 import { sql, type Kysely } from "kysely";
 import type { StoreKind } from "./migrations/column-types.js";
 import type { Store } from "./database.js";
@@ -34,19 +34,26 @@ export async function fillMarketDailyPricesFromFills(
   // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
   db: Kysely<any>,
   throughId = Number.MAX_SAFE_INTEGER,
+  layout: FillsLayout = "compact",
 ): Promise<void> {
+  const { table, market } = groupedFills(layout);
+  const name = market.text("g");
+  const key = market.column;
   await sql`delete from market_daily_prices`.execute(db);
   await sql`insert into market_daily_prices
       (condition_id, day, weighted, shares, trades, usd, close_ts, close_id, close_yes)
-    select condition_id, day, sum(yes * size), sum(size), count(*), sum(usd),
-      max(case when last = 1 then ts end), max(case when last = 1 then id end), max(case when last = 1 then yes end)
-    from (
-      select condition_id, ts - ts % ${DAY} as day, ts, id, size, usd,
-        case when outcome_index = 0 then price else 1 - price end as yes,
-        row_number() over (partition by condition_id, ts - ts % ${DAY} order by ts desc, id desc) as last
-      from fills where ${sql.raw(marketSideFills())} and id <= ${throughId}
-    ) f
-    group by condition_id, day`.execute(db);
+    select ${sql.raw(name.text)}, g.day, g.weighted, g.shares, g.trades, g.usd, g.close_ts, g.close_id, g.close_yes from (
+      select ${sql.raw(key)}, day, sum(yes * size) as weighted, sum(size) as shares, count(*) as trades, sum(usd) as usd,
+        max(case when last = 1 then ts end) as close_ts, max(case when last = 1 then id end) as close_id,
+        max(case when last = 1 then yes end) as close_yes
+      from (
+        select ${sql.raw(key)}, ts - ts % ${DAY} as day, ts, id, size, usd,
+          case when outcome_index = 0 then price else 1 - price end as yes,
+          row_number() over (partition by ${sql.raw(key)}, ts - ts % ${DAY} order by ts desc, id desc) as last
+        from ${sql.raw(table)} where ${sql.raw(marketSideFills())} and id <= ${throughId}
+      ) f
+      group by ${sql.raw(key)}, day
+    ) g${sql.raw(name.join)}`.execute(db);
 }
 
 /** The market's rows oldest day first (one read over the primary key), numbers as numbers on either store. */

@@ -5,6 +5,7 @@
  * days it starts and ends within from the fills.
  */
 import { sql, type Kysely } from "kysely";
+import { groupedFills, type FillsLayout } from "./fill-layout.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import { queryRows } from "./raw-sql.js";
 import type { Database } from "./schema.js";
@@ -25,13 +26,18 @@ export async function fillWalletDailyFillsFromFills(
   db: Kysely<any>,
   kind: StoreKind,
   throughId = Number.MAX_SAFE_INTEGER,
+  layout: FillsLayout = "compact",
 ): Promise<void> {
   // Integer division of non-negative times floors on both stores.
-  const day =
-    kind === "sqlite" ? sql`ts / ${sql.lit(FILL_DAY_SECONDS)}` : sql`(ts / ${sql.lit(FILL_DAY_SECONDS)})::bigint`;
+  const day = kind === "sqlite" ? `ts / ${FILL_DAY_SECONDS}` : `(ts / ${FILL_DAY_SECONDS})::bigint`;
+  const { table, wallet } = groupedFills(layout);
+  const name = wallet.text("g");
   await sql`delete from wallet_daily_fills`.execute(db);
   await sql`insert into wallet_daily_fills (wallet, day, fills, usd)
-    select wallet, ${day}, count(*), sum(usd) from fills where id <= ${throughId} group by wallet, ${day}`.execute(db);
+    select ${sql.raw(name.text)}, g.day, g.fills, g.usd from (
+      select ${sql.raw(wallet.column)}, ${sql.raw(day)} as day, count(*) as fills, sum(usd) as usd
+      from ${sql.raw(table)} where id <= ${throughId} group by ${sql.raw(wallet.column)}, ${sql.raw(day)}
+    ) g${sql.raw(name.join)}`.execute(db);
 }
 
 export interface FillTotals {

@@ -5,6 +5,7 @@
  * table from stored fills (the migration that adds it, and `rebuild` up to the replay's watermark) and the read.
  */
 import { sql, type Kysely } from "kysely";
+import { groupedFills, type FillsLayout } from "./fill-layout.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import { queryRows } from "./raw-sql.js";
 import type { Database, WalletLastMovesTable } from "./schema.js";
@@ -23,9 +24,6 @@ export const LAST_MOVE_COLUMNS = [
   "price",
 ] as const satisfies readonly (keyof WalletLastMovesTable)[];
 
-/** The fills' columns the table copies, in LAST_MOVE_COLUMNS order (the fill's `id` as `fill_id`). */
-const FILL_COLUMNS = LAST_MOVE_COLUMNS.map((c) => (c === "fill_id" ? "id" : c)).join(", ");
-
 /**
  * Replaces the table's rows with the latest of every stored fill (or of those with an id up to `throughId`) per
  * wallet and market, in one statement.
@@ -34,14 +32,18 @@ export async function fillWalletLastMovesFromFills(
   // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
   db: Kysely<any>,
   throughId = Number.MAX_SAFE_INTEGER,
+  layout: FillsLayout = "compact",
 ): Promise<void> {
+  const { table, wallet, market } = groupedFills(layout);
+  const [walletName, marketName] = [wallet.text("f"), market.text("f")];
+  const copied = LAST_MOVE_COLUMNS.slice(2).map((c) => (c === "fill_id" ? "id" : c));
   await sql`delete from wallet_last_moves`.execute(db);
   await sql`insert into wallet_last_moves (${sql.raw(LAST_MOVE_COLUMNS.join(", "))})
-    select ${sql.raw(FILL_COLUMNS)} from (
-      select ${sql.raw(FILL_COLUMNS)},
-        row_number() over (partition by wallet, condition_id order by ts desc, id desc) as latest
-      from fills where id <= ${throughId}
-    ) f where latest = 1`.execute(db);
+    select ${sql.raw([walletName.text, marketName.text, ...copied.map((c) => `f.${c}`)].join(", "))} from (
+      select ${sql.raw([wallet.column, market.column, ...copied].join(", "))},
+        row_number() over (partition by ${sql.raw(`${wallet.column}, ${market.column}`)} order by ts desc, id desc) as latest
+      from ${sql.raw(table)} where id <= ${throughId}
+    ) f${sql.raw(walletName.join + marketName.join)} where latest = 1`.execute(db);
 }
 
 /** The wallet's rows in the order their fills were stored, numbers as numbers on either store. */

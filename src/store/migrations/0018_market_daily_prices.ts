@@ -24,6 +24,6 @@ export const marketDailyPrices: StoreMigration = {
       .addColumn("close_yes", t.real, (c) => c.notNull())
       .addPrimaryKeyConstraint("market_daily_prices_pk", ["condition_id", "day"])
       .execute();
-    await fillMarketDailyPricesFromFills(db);
+    await fillMarketDailyPricesFromFills(db, undefined, "table");
   },
 };

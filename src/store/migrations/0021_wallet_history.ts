@@ -32,6 +32,6 @@ export const walletHistory: StoreMigration = {
       .addColumn("usd", t.int, (c) => c.notNull())
       .addPrimaryKeyConstraint("wallet_daily_fills_pk", ["wallet", "day"])
       .execute();
-    await fillWalletDailyFillsFromFills(db, kind);
+    await fillWalletDailyFillsFromFills(db, kind, undefined, "table");
   },
 };

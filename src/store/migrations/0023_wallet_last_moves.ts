@@ -26,6 +26,6 @@ export const walletLastMoves: StoreMigration = {
       .addColumn("price", t.real, (c) => c.notNull())
       .addPrimaryKeyConstraint("wallet_last_moves_pk", ["wallet", "condition_id"])
       .execute();
-    await fillWalletLastMovesFromFills(db);
+    await fillWalletLastMovesFromFills(db, undefined, "table");
   },
 };
