@@ -14,7 +14,9 @@ import {
 import { chainHistoryFrom, holdsWholeHistory } from "../store/checkpoints.js";
 import type { Store } from "../store/database.js";
 import type { Direction, PnlPointsTable } from "../store/schema.js";
+import { FILL_DICTIONARIES, FILL_ROWS } from "../store/fill-layout.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
+import { walletIdsOf } from "../store/wallet-keyed.js";
 import { fromMicro } from "../venue/units.js";
 
 export interface WalletStoreInputs {
@@ -196,20 +198,35 @@ export async function sumWashLegs(
   }
 }
 
+/**
+ * SQL: the wash legs (fills with a counterparty) summed per wallet, counterparty, token and side, grouped on
+ * `fill_rows`' ids with the texts joined once per group (through the view, each row's texts were joined and the
+ * whole set sorted by them), for the wallets of `condition` (over the wallet's id `f.wallet_id`).
+ */
+function washLegsSql(condition: string): string {
+  const { addresses, tokens } = FILL_DICTIONARIES;
+  return `select w.${addresses.column} as wallet, c.${addresses.column} as counterparty, t.${tokens.column} as token_id,
+      g.side, g.size, g.usd
+    from (
+      select f.wallet_id, f.counterparty_id, f.token_ref, f.side, sum(f.size) as size, sum(f.usd) as usd
+      from ${FILL_ROWS} f where f.counterparty_id is not null${condition}
+      group by f.wallet_id, f.counterparty_id, f.token_ref, f.side
+    ) g
+    join ${addresses.table} w on w.id = g.wallet_id
+    join ${addresses.table} c on c.id = g.counterparty_id
+    join ${tokens.table} t on t.id = g.token_ref`;
+}
+
 /** The wash legs of the given wallets, summed by the store. */
 export async function loadWashLegs(store: Store, wallets: readonly string[]): Promise<Map<string, WashLegs>> {
-  const rows = await selectFor<{
-    wallet: string;
-    counterparty: string;
-    token_id: string;
-    side: Direction;
-    size: number;
-    usd: number;
-  }>(
-    store,
-    "select wallet, counterparty, token_id, side, sum(size) as size, sum(usd) as usd from fills where counterparty is not null/*wallets*/ group by wallet, counterparty, token_id, side",
-    [],
-    wallets,
+  type Leg = { wallet: string; counterparty: string; token_id: string; side: Direction; size: number; usd: number };
+  const rows = await inSlices(wallets, (slice) =>
+    queryRows<Leg>(
+      store.db,
+      store.kind,
+      washLegsSql(` and f.wallet_id in ${walletIdsOf(placeholders(slice.length))}`),
+      slice,
+    ),
   );
   const out = new Map<string, WashLegs>();
   for (const row of rows) {
