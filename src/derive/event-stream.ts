@@ -160,21 +160,28 @@ class SqlitePager<R extends KeyedRow> extends Pager<R> {
     const last = this.last;
     const source = rowSource(this.store, this.spec, this.scope);
     const [wallet, ts, id] = ["wallet", "ts", "id"].map(source.column) as [string, string, string];
-    // Each page after the last row read: a range of the wallet order, then that wallet's later rows.
-    const keyset = !last
-      ? undefined
-      : this.scope.wallet !== undefined
-        ? { condition: `(${ts}, ${id}) > (?, ?)`, params: [last.ts, last.id] }
-        : {
-            condition: `${wallet} >= ? and (${wallet} > ? or (${ts}, ${id}) > (?, ?))`,
-            params: [last.wallet, last.wallet, last.ts, last.id],
-          };
-    const { text, params } = scoped(this.spec, source, this.scope, keyset);
     const handle = this.store.sqlite!;
     while (handle.inTransaction) await waitTurn();
-    const page = (preparedStatement(handle, `${text} limit ${this.pageRows}`).raw(true).all(params) as unknown[][]).map(
-      this.spec.decode,
-    );
+    const read = (keyset: { condition: string; params: unknown[] } | undefined, limit: number): R[] => {
+      const { text, params } = scoped(this.spec, source, this.scope, keyset);
+      return (preparedStatement(handle, `${text} limit ${limit}`).raw(true).all(params) as unknown[][]).map(
+        this.spec.decode,
+      );
+    };
+    // After the last row read: that wallet's later rows, then the next wallets' (two seeks; one condition with an
+    // OR would scan the wallet's rows from its first for each page, pages of a busy wallet growing quadratic).
+    const laterOfWallet = last && { condition: `(${ts}, ${id}) > (?, ?)`, params: [last.ts, last.id] };
+    let page: R[];
+    if (!last) page = read(undefined, this.pageRows);
+    else if (this.scope.wallet !== undefined) page = read(laterOfWallet, this.pageRows);
+    else {
+      page = read(
+        { condition: `${wallet} = ? and ${laterOfWallet!.condition}`, params: [last.wallet, last.ts, last.id] },
+        this.pageRows,
+      );
+      if (page.length < this.pageRows)
+        page = page.concat(read({ condition: `${wallet} > ?`, params: [last.wallet] }, this.pageRows - page.length));
+    }
     this.last = page[page.length - 1] ?? this.last;
     return page;
   }
