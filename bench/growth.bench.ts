@@ -5,7 +5,8 @@
  * with the page cache dropped before it (support/page-cache.ts; root only, the header says whether it was):
  *   BENCH_DROP_CACHES=1 npm run bench growth     (BENCH_FILLS=1000000,10000000; BENCH_SECONDS=2; BENCH_ONLY=words)
  * Prints per operation the p99 at its fixed rate and the throughput on each world, the larger world's ratio to the
- * smaller's (p99 up, throughput down), and whether both stay within GOAL_RATIO; then the rows that miss.
+ * smaller's (p99 up, throughput down), the service's peak RSS on each, and whether both ratios stay within
+ * GOAL_RATIO; then the rows that miss.
  */
 import { readFixtures } from "./support/bench-fixtures.js";
 import { drilldownPaths } from "./support/drilldown-targets.js";
@@ -83,6 +84,7 @@ const header = [
   `req/s ${large}`,
   "req/s ratio",
   `first request ${small} / ${large}`,
+  `peak RSS ${small} / ${large}`,
   "within goal",
 ];
 const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
@@ -114,6 +116,7 @@ for (const label of labels) {
     fmt(b.max.rps),
     `${fmt(rpsRatio, 2)}x`,
     `${ms(a.first.ms)} / ${ms(b.first.ms)} ms`,
+    `${a.rssMb ?? "?"} / ${b.rssMb ?? "?"} MB`,
     within ? "yes" : "NO",
   ];
   if (!within) misses.push(label);
