@@ -71,6 +71,11 @@ export const LAYERS: readonly Layer[] = [
     what: "the territory monitor: probes of the war map's layers, geometry, threat levels, events, webhooks",
   },
   {
+    name: "alerts",
+    mayImport: ["errors", "config", "platform", "store", "venue", "isw"],
+    what: "the alerts accounts define: rules and destinations, the matcher over stored fills, the delivery queue and its formatters",
+  },
+  {
     name: "ai",
     mayImport: ["errors", "config", "package", "platform", "store", "venue", "ledger", "analytics"],
     what: "AI analyses of wallets: the queue, the writers (a model, or rules), the prompt, from the read models' figures",
@@ -101,6 +106,7 @@ export const LAYERS: readonly Layer[] = [
       "ai",
       "live",
       "isw",
+      "alerts",
       "mcp",
     ],
     what: "the HTTP routes",
@@ -124,6 +130,7 @@ export const LAYERS: readonly Layer[] = [
       "analytics",
       "live",
       "isw",
+      "alerts",
       "api",
     ],
     what: "the composition root: the store, the service's start and stop, the window aggregates' thread",

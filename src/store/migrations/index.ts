@@ -30,6 +30,7 @@ import { rankedTradersIndex } from "./0027_ranked_traders_index.js";
 import { hotTradersIndex } from "./0028_hot_traders_index.js";
 import { compactFills } from "./0029_compact_fills.js";
 import { withoutRowid } from "./0030_without_rowid.js";
+import { alertRules } from "./0032_alert_rules.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -59,4 +60,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0028_hot_traders_index": hotTradersIndex,
   "0029_compact_fills": compactFills,
   "0030_without_rowid": withoutRowid,
+  "0032_alert_rules": alertRules,
 };

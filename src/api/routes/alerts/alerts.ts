@@ -1,0 +1,31 @@
+/**
+ * Alerts that come to you (issue 51), `/api/v2/alerts/*`, Premium with X-API-Key: an account's destinations
+ * (alert-destinations.ts), rules (alert-rules.ts) and its delivery log and test fire (alert-deliveries.ts). Every
+ * route reads and writes the primary store (what is written is read back at once).
+ */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { secretBoxFromConfig, type SecretBox } from "../../../isw/webhooks/secret-box.js";
+import { systemResolver } from "../../../isw/webhooks/ssrf.js";
+import type { AppContext } from "../../context.js";
+import { HttpError } from "../../errors.js";
+import { alertDestinationRoutes } from "./alert-destinations.js";
+import { alertRuleRoutes } from "./alert-rules.js";
+import type { AlertRoutesContext } from "./alert-routes-context.js";
+
+export const alertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  let box: SecretBox | undefined;
+  const alerts: AlertRoutesContext = {
+    store: ctx.primary,
+    clock: ctx.platform.clock,
+    settings: ctx.config.alerts,
+    policy: { resolve: systemResolver, allowLoopback: ctx.config.alerts.allowLoopback },
+    box: () => (box ??= secretBoxFromConfig(ctx.config)),
+    accountOf(request) {
+      const check = request.auth.check;
+      if (check?.status !== "valid") throw new HttpError(401, "Invalid API key");
+      return check.account;
+    },
+  };
+  await app.register(alertDestinationRoutes, alerts);
+  await app.register(alertRuleRoutes, alerts);
+};
