@@ -10407,6 +10407,232 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/alerts/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's alert delivery log
+         * @description Recent deliveries, newest first: status, attempts, when the next retry is due, the receiver's last status and error. A destination that answered gone shows its last delivery failed, and is listed disabled with the reason.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description deliveries to return, newest first (at most ALERTS_DELIVERIES_LISTED) */
+                    limit?: number;
+                    /** @description pending (waiting for its next attempt), delivered (a 2xx), failed (the retries ran out, or the destination answered gone), cancelled (its rule or destination went away or was disabled) */
+                    status?: "pending" | "delivered" | "failed" | "cancelled";
+                    rule_id?: number;
+                    destination_id?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: {
+                                id: number;
+                                /** @description null for a test fire */
+                                rule_id: number | null;
+                                destination_id: number;
+                                /** @description what the alert is about: the fill's key, or test:<n> */
+                                event_key: string;
+                                /**
+                                 * @description pending (waiting for its next attempt), delivered (a 2xx), failed (the retries ran out, or the destination answered gone), cancelled (its rule or destination went away or was disabled)
+                                 * @enum {unknown}
+                                 */
+                                status: "pending" | "delivered" | "failed" | "cancelled";
+                                attempts: number;
+                                /** @description pending: when the next attempt is due */
+                                next_attempt_at: number;
+                                /** @description the receiver's last HTTP status */
+                                last_status: number | null;
+                                last_error: string | null;
+                                /** @description when the alert was stored (epoch ms) */
+                                created_at_ms: number;
+                                /** @description when it was delivered or given up */
+                                finished_at_ms: number | null;
+                                /** @description the alert as sent to a webhook */
+                                alert: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/alerts/destinations/{destination_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a sample alert to a destination now
+         * @description One attempt, no retries; the answer is the delivery as recorded (also in the log). A destination that answers gone is disabled, as by a real alert.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    destination_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            /** @description null for a test fire */
+                            rule_id: number | null;
+                            destination_id: number;
+                            /** @description what the alert is about: the fill's key, or test:<n> */
+                            event_key: string;
+                            /**
+                             * @description pending (waiting for its next attempt), delivered (a 2xx), failed (the retries ran out, or the destination answered gone), cancelled (its rule or destination went away or was disabled)
+                             * @enum {unknown}
+                             */
+                            status: "pending" | "delivered" | "failed" | "cancelled";
+                            attempts: number;
+                            /** @description pending: when the next attempt is due */
+                            next_attempt_at: number;
+                            /** @description the receiver's last HTTP status */
+                            last_status: number | null;
+                            last_error: string | null;
+                            /** @description when the alert was stored (epoch ms) */
+                            created_at_ms: number;
+                            /** @description when it was delivered or given up */
+                            finished_at_ms: number | null;
+                            /** @description the alert as sent to a webhook */
+                            alert: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/whale/{address}/history": {
         parameters: {
             query?: never;

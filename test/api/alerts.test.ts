@@ -2,11 +2,13 @@
  * The alerts' routes (issue 51) on every store backend: who may call them, destinations of the four kinds (the
  * webhook's secret shown once and sealed at rest, the other secrets never shown), rules of each kind with their
  * filters put in one form, the 422s that name the field, the per-account limits, pause and resume, and that one
- * account never sees another's.
+ * account never sees another's; the test fire to each platform's loopback stand-in (its request shape, the webhook's
+ * signature), a destination that answers gone disabled with its reason, a failed attempt logged.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
 import { alertsDb } from "../../src/alerts/tables.js";
+import { startChatPlatforms, type ChatPlatforms } from "../../src/sim/servers/chat-platforms.js";
 import { storeBackends } from "../support/backends.js";
 import { openTestApp, type TestApp } from "../support/app.js";
 
@@ -230,5 +232,113 @@ describe.each(storeBackends)("alert rules and destinations on $kind", (backend) 
     const enabled = await call("PATCH", `/api/v2/alerts/destinations/${telegramId}`, { enabled: true });
     expect(enabled.json()).toMatchObject({ status: "active", disabled_reason: null, disabled_at: null });
     expect((await call("PATCH", `/api/v2/alerts/destinations/${telegramId}`, {})).statusCode).toBe(422);
+  });
+});
+
+describe("alert test fire to the four platforms' loopback stand-ins", () => {
+  let t: TestApp;
+  let platforms: ChatPlatforms;
+  let key: string;
+
+  beforeAll(async () => {
+    platforms = await startChatPlatforms();
+    t = await openTestApp({
+      env: {
+        ALERTS_ALLOW_LOOPBACK: "true",
+        ALERTS_TELEGRAM_API_URL: platforms.urls.telegramApi,
+        ALERTS_DISCORD_WEBHOOK_PREFIX: platforms.urls.discordPrefix,
+        ALERTS_SLACK_WEBHOOK_PREFIX: platforms.urls.slackPrefix,
+        ALERTS_DASHBOARD_URL: "https://pelagic.example",
+      },
+    });
+    key = (await createKey(t.store.db, { account: "desk", plan: "premium", now: t.clock.now() })).key;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await platforms?.close();
+  });
+
+  const call = (method: "GET" | "POST", url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: { "x-api-key": key }, ...(payload ? { payload } : {}) });
+
+  it("sends each platform its own request shape, signed for the webhook, and logs it", async () => {
+    const made = {
+      webhook: await call("POST", "/api/v2/alerts/destinations", {
+        kind: "webhook",
+        name: "w",
+        url: platforms.urls.webhook,
+      }),
+      telegram: await call("POST", "/api/v2/alerts/destinations", {
+        kind: "telegram",
+        name: "t",
+        bot_token: "42:AAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        chat_id: "-1001",
+      }),
+      discord: await call("POST", "/api/v2/alerts/destinations", {
+        kind: "discord",
+        name: "d",
+        url: `${platforms.urls.discordPrefix}1/tok`,
+      }),
+      slack: await call("POST", "/api/v2/alerts/destinations", {
+        kind: "slack",
+        name: "s",
+        url: `${platforms.urls.slackPrefix}T1/B1/x`,
+      }),
+    };
+    platforms.setWebhookSecret(made.webhook.json().secret);
+    for (const [platform, created] of Object.entries(made)) {
+      expect(created.statusCode, platform).toBe(201);
+      const fired = await call("POST", `/api/v2/alerts/destinations/${created.json().id}/test`);
+      expect(fired.statusCode, fired.body).toBe(200);
+      expect(fired.json()).toMatchObject({ status: "delivered", attempts: 1, rule_id: null, alert: { test: true } });
+    }
+    const [webhook] = await platforms.waitFor("webhook", 1);
+    expect(webhook!.signed).toBe(true);
+    expect(webhook!.body).toMatchObject({
+      type: "alert.test",
+      data: { trade: { side: "BUY", outcome: "YES", usd: 620 } },
+    });
+    const [telegram] = await platforms.waitFor("telegram", 1);
+    expect(telegram!.path).toBe("/telegram/bot42:AAAAAAAAAAAAAAAAAAAAAAAAAAAA/sendMessage");
+    expect(telegram!.body).toMatchObject({ chat_id: "-1001", parse_mode: "HTML" });
+    expect((telegram!.body as { text: string }).text).toContain("https://pelagic.example/#/wallet/0x5a5a");
+    const [discord] = await platforms.waitFor("discord", 1);
+    expect((discord!.body as { embeds: Array<{ fields: unknown[] }> }).embeds[0]!.fields).toHaveLength(4);
+    const [slack] = await platforms.waitFor("slack", 1);
+    expect((slack!.body as { blocks: Array<{ type: string }> }).blocks.map((b) => b.type)).toEqual([
+      "header",
+      "section",
+      "context",
+    ]);
+    const log = await call("GET", "/api/v2/alerts/deliveries?limit=10");
+    expect(log.json().count).toBe(4);
+    expect(log.json().deliveries.every((d: { status: string }) => d.status === "delivered")).toBe(true);
+  });
+
+  it("disables a destination that answers gone, and says why", async () => {
+    const made = await call("POST", "/api/v2/alerts/destinations", {
+      kind: "discord",
+      name: "gone",
+      url: `${platforms.urls.discordPrefix}2/tok`,
+    });
+    platforms.setGone("discord", true);
+    const fired = await call("POST", `/api/v2/alerts/destinations/${made.json().id}/test`);
+    platforms.setGone("discord", false);
+    expect(fired.json()).toMatchObject({ status: "failed", last_status: 404 });
+    const destination = await call("GET", `/api/v2/alerts/destinations/${made.json().id}`);
+    expect(destination.json().status).toBe("disabled");
+    expect(destination.json().disabled_reason).toMatch(/answered 404/);
+  });
+
+  it("records a failed test fire with the receiver's status, without retrying it", async () => {
+    const made = await call("POST", "/api/v2/alerts/destinations", {
+      kind: "slack",
+      name: "busy",
+      url: `${platforms.urls.slackPrefix}T2/B2/x`,
+    });
+    platforms.failNext("slack", 1, 429, 30);
+    const fired = await call("POST", `/api/v2/alerts/destinations/${made.json().id}/test`);
+    expect(fired.json()).toMatchObject({ status: "failed", last_status: 429, last_error: "HTTP 429", attempts: 1 });
+    expect((await call("GET", `/api/v2/alerts/destinations/${made.json().id}`)).json().status).toBe("active");
   });
 });

@@ -1,0 +1,41 @@
+/**
+ * An alert as stored with its delivery and sent to a webhook: the rule that matched, the trade (wallet, market,
+ * side, outcome, size, price, USD) and links to the dashboard's wallet and market pages. The chat formatters
+ * (formatters.ts) write it for their platform.
+ */
+import type { RuleKind } from "./tables.js";
+
+export interface AlertTrade {
+  readonly wallet: string;
+  readonly side: "BUY" | "SELL";
+  readonly outcome: string;
+  /** Shares. */
+  readonly shares: number;
+  readonly price: number;
+  readonly usd: number;
+  readonly condition_id: string;
+  readonly market_id: string | null;
+  readonly market_question: string | null;
+  readonly category: string | null;
+  readonly tx_hash: string;
+  /** Unix seconds of the fill. */
+  readonly ts: number;
+}
+
+export interface AlertEvent {
+  readonly type: `alert.${RuleKind}` | "alert.test";
+  readonly rule: { readonly id: number; readonly name: string; readonly kind: RuleKind } | null;
+  readonly trade: AlertTrade;
+  readonly links: { readonly wallet: string; readonly market: string | null };
+  /** True for a test fire: a sample trade, not a real one. */
+  readonly test: boolean;
+}
+
+/** The dashboard's pages of a trade's wallet and market (its routes are the URL's hash: web/src/router.ts). */
+export function alertLinks(dashboardUrl: string, wallet: string, marketId: string | null) {
+  const root = dashboardUrl.replace(/\/+$/, "");
+  return {
+    wallet: `${root}/#/wallet/${wallet}`,
+    market: marketId === null ? null : `${root}/#/market/${encodeURIComponent(marketId)}`,
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * An alert written for its place: a Standard Webhooks POST (`{type, timestamp, data}` signed like the territory
+ * webhooks), Telegram's `sendMessage` (HTML), a Discord embed, Slack blocks. Each says the wallet, the market, the
+ * side and outcome, the size, the price and the USD, and links to the dashboard's pages. `goneStatuses` are the
+ * answers that mean the destination no longer exists (it is then disabled).
+ */
+import { signedHeaders } from "../isw/webhooks/signing.js";
+import type { AlertEvent } from "./alert-event.js";
+import type { DestinationSecrets } from "./destinations.js";
+import type { DestinationKind } from "./tables.js";
+
+export interface OutgoingRequest {
+  readonly url: URL;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/**
+ * Webhook: 410 Gone (Standard Webhooks). Telegram: 401 (the token was revoked), 403 (the bot was blocked or removed
+ * from the chat). Discord: 401, 404 (Unknown Webhook: deleted). Slack: 403 (invalid_token, action_prohibited), 404
+ * (no_service), 410 (channel_is_archived).
+ */
+export const GONE_STATUSES: Readonly<Record<DestinationKind, readonly number[]>> = {
+  webhook: [410],
+  telegram: [401, 403],
+  discord: [401, 404],
+  slack: [403, 404, 410],
+};
+
+const money = (usd: number) =>
+  `$${usd.toLocaleString("en-US", { minimumFractionDigits: 0, maximumFractionDigits: usd < 100 ? 2 : 0 })}`;
+const shares = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 2 });
+const shortWallet = (wallet: string) => `${wallet.slice(0, 6)}…${wallet.slice(-4)}`;
+
+/** The words every chat message shares. */
+function words(event: AlertEvent) {
+  const { trade } = event;
+  const action = trade.side === "BUY" ? "bought" : "sold";
+  const title = `${event.test ? "[test] " : ""}${event.rule?.name ?? "Pelagic alert"}: ${shortWallet(trade.wallet)} ${action} ${trade.outcome}`;
+  return {
+    title,
+    market: trade.market_question ?? trade.condition_id,
+    side: `${trade.side} ${trade.outcome}`,
+    size: `${shares(trade.shares)} shares at ${trade.price.toFixed(3)}`,
+    usd: money(trade.usd),
+    when: new Date(trade.ts * 1_000).toISOString(),
+  };
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeSlack = escapeHtml;
+
+function telegram(event: AlertEvent, secrets: DestinationSecrets, apiUrl: string): OutgoingRequest {
+  const w = words(event);
+  const market = event.links.market
+    ? `<a href="${escapeHtml(event.links.market)}">${escapeHtml(w.market)}</a>`
+    : escapeHtml(w.market);
+  const text = [
+    `<b>${escapeHtml(w.title)}</b>`,
+    `Market: ${market}`,
+    `Wallet: <a href="${escapeHtml(event.links.wallet)}">${event.trade.wallet}</a>`,
+    `${w.side}: ${w.size} = <b>${w.usd}</b>`,
+    `<i>${w.when}</i>`,
+  ].join("\n");
+  const root = apiUrl.replace(/\/+$/, "");
+  return {
+    url: new URL(`${root}/bot${secrets.bot_token}/sendMessage`),
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ chat_id: secrets.chat_id, text, parse_mode: "HTML", disable_web_page_preview: true }),
+  };
+}
+
+function discord(event: AlertEvent, secrets: DestinationSecrets): OutgoingRequest {
+  const w = words(event);
+  const field = (name: string, value: string) => ({ name, value, inline: true });
+  const embed = {
+    title: w.title.slice(0, 256),
+    url: event.links.market ?? event.links.wallet,
+    description: w.market.slice(0, 4_000),
+    color: event.trade.side === "BUY" ? 0x2e_cc_71 : 0xe7_4c_3c,
+    fields: [
+      field("Wallet", `[${shortWallet(event.trade.wallet)}](${event.links.wallet})`),
+      field("Side", w.side),
+      field("Size", w.size),
+      field("USD", w.usd),
+    ],
+    timestamp: w.when,
+    footer: { text: "Pelagic" },
+  };
+  return {
+    url: new URL(secrets.url!),
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "Pelagic", embeds: [embed], allowed_mentions: { parse: [] } }),
+  };
+}
+
+function slack(event: AlertEvent, secrets: DestinationSecrets): OutgoingRequest {
+  const w = words(event);
+  const market = event.links.market ? `<${event.links.market}|${escapeSlack(w.market)}>` : escapeSlack(w.market);
+  const mrkdwn = (text: string) => ({ type: "mrkdwn", text });
+  const blocks = [
+    { type: "header", text: { type: "plain_text", text: w.title.slice(0, 150) } },
+    {
+      type: "section",
+      text: mrkdwn(`*${market}*`),
+      fields: [
+        mrkdwn(`*Wallet*\n<${event.links.wallet}|${shortWallet(event.trade.wallet)}>`),
+        mrkdwn(`*Side*\n${w.side}`),
+        mrkdwn(`*Size*\n${w.size}`),
+        mrkdwn(`*USD*\n${w.usd}`),
+      ],
+    },
+    { type: "context", elements: [mrkdwn(`Pelagic · ${w.when}`)] },
+  ];
+  return {
+    url: new URL(secrets.url!),
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ text: `${w.title}: ${w.market} (${w.usd})`, blocks }),
+  };
+}
+
+/** The request that delivers `event` to a destination of `kind`; `nowSeconds` is the webhook's timestamp. */
+export function formatAlert(
+  kind: DestinationKind,
+  event: AlertEvent,
+  secrets: DestinationSecrets,
+  input: { messageId: string; nowSeconds: number; telegramApiUrl: string },
+): OutgoingRequest {
+  switch (kind) {
+    case "webhook": {
+      const body = JSON.stringify({
+        type: event.type,
+        timestamp: new Date(input.nowSeconds * 1_000).toISOString(),
+        data: event,
+      });
+      return {
+        url: new URL(secrets.url!),
+        headers: signedHeaders(secrets.secret!, input.messageId, input.nowSeconds, body),
+        body,
+      };
+    }
+    case "telegram":
+      return telegram(event, secrets, input.telegramApiUrl);
+    case "discord":
+      return discord(event, secrets);
+    case "slack":
+      return slack(event, secrets);
+  }
+}
