@@ -197,7 +197,7 @@ describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS
       }
       expect(fresh.every((d) => d.status === "delivered")).toBe(true);
       expect(stored.some((d) => Number(d.destination_id) === destinations.slack && Number(d.attempts) > 1)).toBe(true);
-    expect(stored.every((d) => d.status === "delivered")).toBe(true);
+      expect(stored.every((d) => d.status === "delivered")).toBe(true);
 
       // Each platform got one message per delivery, in its shape; the webhook's are signed and say the stored fill.
       const all = stored.length;

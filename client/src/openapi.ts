@@ -10454,8 +10454,8 @@ export interface paths {
                                  */
                                 status: "pending" | "delivered" | "failed" | "cancelled";
                                 attempts: number;
-                                /** @description pending: when the next attempt is due */
-                                next_attempt_at: number;
+                                /** @description pending: when the next attempt is due (or the lease of the process sending it ends); null once finished */
+                                next_attempt_at: number | null;
                                 /** @description the receiver's last HTTP status */
                                 last_status: number | null;
                                 last_error: string | null;
@@ -10567,8 +10567,8 @@ export interface paths {
                              */
                             status: "pending" | "delivered" | "failed" | "cancelled";
                             attempts: number;
-                            /** @description pending: when the next attempt is due */
-                            next_attempt_at: number;
+                            /** @description pending: when the next attempt is due (or the lease of the process sending it ends); null once finished */
+                            next_attempt_at: number | null;
                             /** @description the receiver's last HTTP status */
                             last_status: number | null;
                             last_error: string | null;

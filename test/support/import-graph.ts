@@ -152,6 +152,7 @@ export const LAYERS: readonly Layer[] = [
       "ai",
       "live",
       "isw",
+      "alerts",
       "mcp",
       "api",
       "sim",

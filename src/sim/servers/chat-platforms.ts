@@ -33,6 +33,8 @@ export interface ChatPlatforms {
     readonly slackPrefix: string;
   };
   readonly received: Received[];
+  /** Called with each accepted request (the demo prints it). */
+  onReceived: ((received: Received) => void) | null;
   /** The Standard Webhooks secret the webhook consumer checks signatures with. */
   setWebhookSecret(secret: string): void;
   /** Answers `status` (with `retryAfter`, seconds, if given) to the platform's next `times` requests. */
@@ -105,13 +107,18 @@ export async function startChatPlatforms(): Promise<ChatPlatforms> {
         return;
       }
       const signed = platform === "webhook" ? verifySignature(secret, request.headers, text) : undefined;
-      received.push({ platform, path, headers: request.headers, body, atMs: Date.now(), signed });
+      const got: Received = { platform, path, headers: request.headers, body, atMs: Date.now(), signed };
+      received.push(got);
+      platforms.onReceived?.(got);
       for (const wake of waiters.splice(0)) wake();
       if (platform === "telegram") {
         const message = body as { chat_id?: unknown; text?: unknown };
-        response
-          .writeHead(200, { "content-type": "application/json" })
-          .end(JSON.stringify({ ok: true, result: { message_id: received.length, chat: { id: message.chat_id }, text: message.text } }));
+        response.writeHead(200, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            ok: true,
+            result: { message_id: received.length, chat: { id: message.chat_id }, text: message.text },
+          }),
+        );
       } else if (platform === "discord") response.writeHead(204).end();
       else if (platform === "slack") response.writeHead(200, { "content-type": "text/plain" }).end("ok");
       else response.writeHead(200, { "content-type": "application/json" }).end("{}");
@@ -120,7 +127,7 @@ export async function startChatPlatforms(): Promise<ChatPlatforms> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  return {
+  const platforms: ChatPlatforms = {
     urls: {
       webhook: `${root}/webhook`,
       telegramApi: `${root}/telegram`,
@@ -128,6 +135,7 @@ export async function startChatPlatforms(): Promise<ChatPlatforms> {
       slackPrefix: `${root}/slack/services/`,
     },
     received,
+    onReceived: null,
     setWebhookSecret(value) {
       secret = value;
     },
@@ -160,4 +168,5 @@ export async function startChatPlatforms(): Promise<ChatPlatforms> {
         server.close(() => resolve());
       }),
   };
+  return platforms;
 }

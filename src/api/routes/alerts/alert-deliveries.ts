@@ -21,7 +21,7 @@ function deliveryBody(row: DeliveryRow) {
     event_key: row.event_key,
     status: row.status,
     attempts: Number(row.attempts),
-    next_attempt_at: Number(row.next_attempt_at),
+    next_attempt_at: row.status === "pending" ? Number(row.next_attempt_at) : null,
     last_status: row.last_status === null ? null : Number(row.last_status),
     last_error: row.last_error,
     created_at_ms: Number(row.created_at_ms),

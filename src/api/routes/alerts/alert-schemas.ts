@@ -166,7 +166,10 @@ export const DeliveryBody = Type.Object({
   event_key: Type.String({ description: "what the alert is about: the fill's key, or test:<n>" }),
   status: DeliveryStatus,
   attempts: Type.Integer(),
-  next_attempt_at: Type.Union([Seconds], { description: "pending: when the next attempt is due" }),
+  next_attempt_at: Type.Union([Seconds, Type.Null()], {
+    description:
+      "pending: when the next attempt is due (or the lease of the process sending it ends); null once finished",
+  }),
   last_status: Type.Union([Type.Integer(), Type.Null()], { description: "the receiver's last HTTP status" }),
   last_error: Type.Union([Type.String(), Type.Null()]),
   created_at_ms: Type.Integer({ description: "when the alert was stored (epoch ms)" }),
