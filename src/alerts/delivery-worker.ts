@@ -2,7 +2,8 @@
  * Sends the stored alert deliveries, in every process that serves the API. What is due is read from the store and
  * claimed with a lease (the claim moves `next_attempt_at` past the attempt's time-out only if nobody moved it since
  * it was read: one sender per attempt across processes; a crash mid-send retries once the lease ends), formatted
- * for its destination (formatters.ts), sent over the territory webhooks' checked connection (SSRF refusal pinned to
+ * for its destination (formatters.ts), sent (at most ALERTS_CONCURRENCY at once, each on its own: a slow receiver
+ * delays only its own) over the territory webhooks' checked connection (SSRF refusal pinned to
  * the connected address, no redirects), and its outcome recorded: a 2xx is delivered; an answer that means gone
  * (formatters.ts, GONE_STATUSES) disables the destination with its reason, cancels its other pending deliveries and
  * fails this one; anything else waits for the next step of ISW_WEBHOOK_RETRY_SCHEDULE (never before a Retry-After)
@@ -65,6 +66,8 @@ export class DeliveryWorker {
   private wakeUp: (() => void) | null = null;
   private again = false;
   private unsubscribe: (() => Promise<void>) | null = null;
+  /** The sends under way. */
+  private readonly sending = new Set<Promise<void>>();
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.db = alertsDb(deps.store.db);
@@ -96,7 +99,7 @@ export class DeliveryWorker {
     while (!this.stopped) {
       this.again = false;
       try {
-        while ((await this.deliverDue()) > 0 && !this.stopped);
+        await this.takeDue();
       } catch (error) {
         this.deps.logger.warn(
           { err: error instanceof Error ? error.message : String(error) },
@@ -114,6 +117,7 @@ export class DeliveryWorker {
       });
       this.wakeUp = null;
     }
+    await Promise.allSettled(this.sending);
   }
 
   private dueQuery() {
@@ -146,25 +150,36 @@ export class DeliveryWorker {
     return Number(claim.numUpdatedRows) === 1;
   }
 
-  /** One pass: sends what is due (up to ALERTS_CONCURRENCY at once) and records each outcome; returns how many. */
-  async deliverDue(): Promise<number> {
+  /**
+   * Claims what is due, up to the free sending slots (ALERTS_CONCURRENCY less the sends under way), and starts each
+   * send: a slow receiver holds one slot, never the deliveries behind it. A finished send looks again at once.
+   */
+  private async takeDue(): Promise<void> {
+    const free = this.settings.concurrency - this.sending.size;
+    if (free <= 0) return;
     const now = this.deps.clock.now();
-    const concurrency = this.settings.concurrency;
     const due: DueDelivery[] = await this.dueQuery()
       .where("d.next_attempt_at", "<=", now)
       .orderBy("d.next_attempt_at")
       .orderBy("d.id")
-      .limit(concurrency * 8)
+      .limit(free * 2)
       .execute();
-    if (due.length === 0) return 0;
-    const claimed: DueDelivery[] = [];
-    for (const delivery of due) if (await this.claim(Number(delivery.id), now)) claimed.push(delivery);
-    let next = 0;
-    const worker = async () => {
-      while (next < claimed.length) await this.attempt(claimed[next++]!);
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, worker));
-    return claimed.length;
+    for (const delivery of due) {
+      if (this.stopped || this.sending.size >= this.settings.concurrency) break;
+      if (!(await this.claim(Number(delivery.id), now))) continue;
+      const sending: Promise<void> = this.attempt(delivery)
+        .catch((error: unknown) =>
+          this.deps.logger.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            "alert attempt failed",
+          ),
+        )
+        .finally(() => {
+          this.sending.delete(sending);
+          this.wake();
+        });
+      this.sending.add(sending);
+    }
   }
 
   /** Sends one delivery now if it is still pending and nobody holds it (the test fire); false otherwise. */
