@@ -9729,7 +9729,7 @@ export interface paths {
                                 id: number;
                                 name: string;
                                 /** @enum {unknown} */
-                                kind: "wallet_trade" | "market_whale_trade" | "whale_trade";
+                                kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
                                 filters: {
                                     wallets: string[];
                                     markets: string[];
@@ -9737,6 +9737,10 @@ export interface paths {
                                     /** @enum {unknown} */
                                     side: "buy" | "sell" | "both";
                                     min_usd: number;
+                                    /** @description price_move: the move in percentage points */
+                                    points: number | null;
+                                    /** @description price_move: the window, minutes */
+                                    window_minutes: number | null;
                                 };
                                 destination_ids: number[];
                                 /** @enum {unknown} */
@@ -9812,10 +9816,10 @@ export interface paths {
                         /** @description the account's own name for it */
                         name: string;
                         /**
-                         * @description wallet_trade: a watched wallet trades (wallets required; markets, categories, side and min_usd narrow it); market_whale_trade: a Smart Money wallet trades a watched market (markets required; side and min_usd, default ALERTS_WHALE_MIN_USD); whale_trade: a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories
+                         * @description wallet_trade: a watched wallet trades (wallets required; markets, categories, side and min_usd narrow it); market_whale_trade: a Smart Money wallet trades a watched market (markets required; side and min_usd, default ALERTS_WHALE_MIN_USD); whale_trade: a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories; smart_new_market: a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it); price_move: a watched market's YES price moves by at least points (percentage points) within window_minutes (default 60) of its trades (markets and points required)
                          * @enum {unknown}
                          */
-                        kind: "wallet_trade" | "market_whale_trade" | "whale_trade";
+                        kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
                         filters?: {
                             /** @description wallet addresses (wallet_trade: required) */
                             wallets?: string[];
@@ -9830,6 +9834,10 @@ export interface paths {
                             side?: "buy" | "sell" | "both";
                             /** @description smallest trade (USD); default 0 for wallet_trade, ALERTS_WHALE_MIN_USD for the whale kinds */
                             min_usd?: number;
+                            /** @description price_move (required): the move of the YES price, in percentage points (5: from 0.40 to 0.45) */
+                            points?: number;
+                            /** @description price_move: the window the move is measured over, minutes of trades; default 60 */
+                            window_minutes?: number;
                         };
                         /** @description the account's destinations this rule sends to */
                         destination_ids: number[];
@@ -9849,7 +9857,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -9857,6 +9865,10 @@ export interface paths {
                                 /** @enum {unknown} */
                                 side: "buy" | "sell" | "both";
                                 min_usd: number;
+                                /** @description price_move: the move in percentage points */
+                                points: number | null;
+                                /** @description price_move: the window, minutes */
+                                window_minutes: number | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */
@@ -9947,7 +9959,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -9955,6 +9967,10 @@ export interface paths {
                                 /** @enum {unknown} */
                                 side: "buy" | "sell" | "both";
                                 min_usd: number;
+                                /** @description price_move: the move in percentage points */
+                                points: number | null;
+                                /** @description price_move: the window, minutes */
+                                window_minutes: number | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */
@@ -10118,6 +10134,10 @@ export interface paths {
                             side?: "buy" | "sell" | "both";
                             /** @description smallest trade (USD); default 0 for wallet_trade, ALERTS_WHALE_MIN_USD for the whale kinds */
                             min_usd?: number;
+                            /** @description price_move (required): the move of the YES price, in percentage points (5: from 0.40 to 0.45) */
+                            points?: number;
+                            /** @description price_move: the window the move is measured over, minutes of trades; default 60 */
+                            window_minutes?: number;
                         };
                         /** @description the account's destinations this rule sends to */
                         destination_ids?: number[];
@@ -10136,7 +10156,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -10144,6 +10164,10 @@ export interface paths {
                                 /** @enum {unknown} */
                                 side: "buy" | "sell" | "both";
                                 min_usd: number;
+                                /** @description price_move: the move in percentage points */
+                                points: number | null;
+                                /** @description price_move: the window, minutes */
+                                window_minutes: number | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */
@@ -10235,7 +10259,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -10243,6 +10267,10 @@ export interface paths {
                                 /** @enum {unknown} */
                                 side: "buy" | "sell" | "both";
                                 min_usd: number;
+                                /** @description price_move: the move in percentage points */
+                                points: number | null;
+                                /** @description price_move: the window, minutes */
+                                window_minutes: number | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */
@@ -10338,7 +10366,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -10346,6 +10374,10 @@ export interface paths {
                                 /** @enum {unknown} */
                                 side: "buy" | "sell" | "both";
                                 min_usd: number;
+                                /** @description price_move: the move in percentage points */
+                                points: number | null;
+                                /** @description price_move: the window, minutes */
+                                window_minutes: number | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */

@@ -27,6 +27,8 @@ export interface AlertEvent {
   readonly rule: { readonly id: number; readonly name: string; readonly kind: RuleKind } | null;
   readonly trade: AlertTrade;
   readonly links: { readonly wallet: string; readonly market: string | null };
+  /** price_move: the market's YES price moved from → to within the rule's window (the trade is the one that moved it). */
+  readonly move?: { readonly from: number; readonly to: number; readonly window_minutes: number };
   /** True for a test fire: a sample trade, not a real one. */
   readonly test: boolean;
 }

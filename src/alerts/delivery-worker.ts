@@ -151,22 +151,54 @@ export class DeliveryWorker {
   }
 
   /**
-   * Claims what is due, up to the free sending slots (ALERTS_CONCURRENCY less the sends under way), and starts each
-   * send: a slow receiver holds one slot, never the deliveries behind it. A finished send looks again at once.
+   * Claims what is due in one statement (PostgreSQL skips the rows another process is claiming), up to the free
+   * sending slots (ALERTS_CONCURRENCY less the sends under way), and starts each send: a slow receiver holds one
+   * slot, never the deliveries behind it. A finished send looks again at once.
    */
   private async takeDue(): Promise<void> {
     const free = this.settings.concurrency - this.sending.size;
-    if (free <= 0) return;
+    if (free <= 0 || this.stopped) return;
     const now = this.deps.clock.now();
-    const due: DueDelivery[] = await this.dueQuery()
-      .where("d.next_attempt_at", "<=", now)
-      .orderBy("d.next_attempt_at")
-      .orderBy("d.id")
-      .limit(free * 2)
+    let due = this.db
+      .selectFrom("alert_deliveries")
+      .select("id")
+      .where("status", "=", "pending")
+      .where("next_attempt_at", "<=", now)
+      .orderBy("next_attempt_at")
+      .orderBy("id")
+      .limit(free);
+    if (this.deps.store.kind === "postgres") due = due.forUpdate().skipLocked();
+    const claimed = await this.db
+      .updateTable("alert_deliveries")
+      .set({ next_attempt_at: now + this.settings.timeoutSeconds + LEASE_MARGIN_SECONDS })
+      .where("id", "in", due)
+      .where("status", "=", "pending")
+      .where("next_attempt_at", "<=", now)
+      .returning(["id", "rule_id", "destination_id", "message_id", "payload", "attempts"])
       .execute();
-    for (const delivery of due) {
-      if (this.stopped || this.sending.size >= this.settings.concurrency) break;
-      if (!(await this.claim(Number(delivery.id), now))) continue;
+    if (claimed.length === 0) return;
+    const destinations = new Map(
+      (
+        await this.db
+          .selectFrom("alert_destinations")
+          .select(["id", "kind", "sealed", "status"])
+          .where("id", "in", [...new Set(claimed.map((d) => Number(d.destination_id)))])
+          .execute()
+      ).map((d) => [Number(d.id), d]),
+    );
+    for (const row of claimed) {
+      const destination = destinations.get(Number(row.destination_id));
+      // A destination deleted meanwhile: its delivery is cancelled as for a disabled one.
+      const delivery: DueDelivery = {
+        ...row,
+        id: Number(row.id),
+        rule_id: Number(row.rule_id),
+        destination_id: Number(row.destination_id),
+        attempts: Number(row.attempts),
+        kind: destination?.kind ?? "webhook",
+        sealed: destination?.sealed ?? "",
+        destination_status: destination?.status ?? "deleted",
+      };
       const sending: Promise<void> = this.attempt(delivery)
         .catch((error: unknown) =>
           this.deps.logger.warn(

@@ -36,7 +36,11 @@ const shortWallet = (wallet: string) => `${wallet.slice(0, 6)}…${wallet.slice(
 function words(event: AlertEvent) {
   const { trade } = event;
   const action = trade.side === "BUY" ? "bought" : "sold";
-  const title = `${event.test ? "[test] " : ""}${event.rule?.name ?? "Pelagic alert"}: ${shortWallet(trade.wallet)} ${action} ${trade.outcome}`;
+  const { move } = event;
+  const what = move
+    ? `YES moved ${move.to >= move.from ? "up" : "down"} from ${move.from.toFixed(3)} to ${move.to.toFixed(3)} in ${move.window_minutes} min`
+    : `${shortWallet(trade.wallet)} ${action} ${trade.outcome}`;
+  const title = `${event.test ? "[test] " : ""}${event.rule?.name ?? "Pelagic alert"}: ${what}`;
   return {
     title,
     market: trade.market_question ?? trade.condition_id,

@@ -122,6 +122,7 @@ describe.each(storeBackends)("the alerts' matcher on $kind", (backend) => {
         })
       ).id;
     rules = {
+      destinationB: b,
       whaleBuys: await rule("a", a, "wallet_trade", { wallets: [WHALE], side: "buy" }),
       retail: await rule("b", b, "wallet_trade", { wallets: [RETAIL], min_usd: 50 }),
       market: await rule("a", a, "market_whale_trade", { markets: [MARKET] }),
@@ -153,7 +154,93 @@ describe.each(storeBackends)("the alerts' matcher on $kind", (backend) => {
     expect(await deliveries()).toHaveLength(6);
   });
 
+  it("tells of a Smart Money buy into a market no Smart Money held, once, and not of one they hold", async () => {
+    const THIRD = `0x${"f5".repeat(32)}`;
+    await store.db
+      .insertInto("positions")
+      .values({
+        wallet: WHALE,
+        token_id: "1",
+        condition_id: MARKET,
+        outcome_index: 0,
+        shares: 5_000_000,
+        avg_price: 0.5,
+        total_bought: 2_500_000,
+        realized_pnl: 0,
+        fees: 0,
+        first_ts: clock.now() - 100,
+        last_ts: clock.now() - 100,
+        closed_ts: null,
+        status: "open",
+      })
+      .execute();
+    const opened = await createRule(store, {
+      account: "b",
+      rule: { name: "new", kind: "smart_new_market", filters: {}, destination_ids: [rules.destinationB!] },
+      now: clock.now(),
+      settings: config.alerts,
+    });
+    clock.advance(1_000);
+    const held = fill(WHALE, 10, "BUY", MARKET);
+    const first = fill(WHALE, 10, "BUY", THIRD);
+    const again = fill(WHALE, 10, "BUY", THIRD);
+    expect(await match([held, first, fill(RETAIL, 10, "BUY", OTHER_MARKET)])).toBeGreaterThan(0);
+    matcher.committed();
+    await match([again]);
+    const told = await alertsDb(store.db)
+      .selectFrom("alert_deliveries")
+      .select("event_key")
+      .where("rule_id", "=", opened.id)
+      .execute();
+    expect(told.map((d) => d.event_key)).toEqual([first.fill_key]);
+  });
+
+  it("tells of a watched market's YES price moving by the rule's points within its window, once per window", async () => {
+    const MOVING = `0x${"a7".repeat(32)}`;
+    const rule = await createRule(store, {
+      account: "b",
+      rule: {
+        name: "moves",
+        kind: "price_move",
+        filters: { markets: [MOVING], points: 10, window_minutes: 30 },
+        destination_ids: [rules.destinationB!],
+      },
+      now: clock.now(),
+      settings: config.alerts,
+    });
+    clock.advance(1_000);
+    const at = (price: number, outcome = 0) => ({ ...fill(RETAIL, 5, "BUY", MOVING), price, outcome_index: outcome });
+    const start = at(0.5);
+    const small = at(0.55);
+    const big = at(0.4, 1); // NO at 0.40: YES at 0.60
+    const further = at(0.75);
+    await match([start, small]);
+    matcher.committed();
+    await match([big, further]);
+    matcher.committed();
+    const told = await alertsDb(store.db)
+      .selectFrom("alert_deliveries")
+      .select(["event_key", "payload"])
+      .where("rule_id", "=", rule.id)
+      .execute();
+    expect(told.map((d) => d.event_key)).toEqual([big.fill_key]);
+    expect(JSON.parse(told[0]!.payload).move).toEqual({ from: 0.5, to: 0.6, window_minutes: 30 });
+    // A window later, the rule speaks again.
+    clock.advance(31 * 60_000);
+    const later = at(0.9);
+    const back = at(0.7);
+    await match([later, back]);
+    expect(
+      await alertsDb(store.db)
+        .selectFrom("alert_deliveries")
+        .select("event_key")
+        .where("rule_id", "=", rule.id)
+        .execute(),
+    ).toHaveLength(2);
+  });
+
   it("alerts nobody for a fill older than ALERTS_MAX_FILL_AGE_SECONDS, and sees a paused rule at the next batch", async () => {
+    const before = (await deliveries()).length;
     const stale = { ...fill(WHALE, 10_000), ts: clock.now() - config.alerts.maxFillAgeSeconds - 1 };
     expect(await match([stale])).toBe(0);
     await updateRule(store, {
@@ -164,8 +251,9 @@ describe.each(storeBackends)("the alerts' matcher on $kind", (backend) => {
       settings: config.alerts,
     });
     clock.advance(1_000);
-    const fresh = fill(WHALE, 100);
-    expect(await match([fresh])).toBe(0);
+    // whaleBuys is paused; market_whale_trade and whale_trade ask for more than 100 USD.
+    expect(await match([fill(WHALE, 100)])).toBe(0);
+    expect(await deliveries()).toHaveLength(before);
     const payload = await alertsDb(store.db)
       .selectFrom("alert_deliveries")
       .select("payload")

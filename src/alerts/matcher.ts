@@ -19,6 +19,7 @@ import { fromMicro } from "../venue/units.js";
 import { parseCategory, type Category } from "../venue/categories.js";
 import { alertLinks, type AlertEvent } from "./alert-event.js";
 import { alertChangeCount } from "./changes.js";
+import { PriceMoves, type PriceMove } from "./price-moves.js";
 import { RuleIndex, type IndexedRule } from "./rule-index.js";
 import { ruleOf } from "./rules.js";
 import { alertsDb } from "./tables.js";
@@ -52,8 +53,13 @@ export class AlertMatcher {
   private checkedAtMs = Number.NEGATIVE_INFINITY;
   private smart: ReadonlySet<string> = new Set();
   private smartGeneration = -1;
-  /** Deliveries stored since the last `takeStored` (the caller wakes the delivery workers after the commit). */
+  /** The markets Smart Money holds (read while a smart_new_market rule is active); null until read. */
+  private smartHeld: Set<string> | null = null;
+  /** Deliveries stored since the last `committed` (the caller wakes the delivery workers after the commit). */
   private stored = 0;
+  /** Whether the batch matched last changed what is kept in memory: forgotten if it was not committed. */
+  private uncommitted = false;
+  private priceMoves = new PriceMoves();
 
   constructor(private readonly deps: MatcherDeps) {}
 
@@ -61,10 +67,11 @@ export class AlertMatcher {
     return this.index.size;
   }
 
-  /** How many deliveries were stored since the last call. */
-  takeStored(): number {
+  /** The batch matched last was committed: returns how many deliveries it stored (since the last call). */
+  committed(): number {
     const n = this.stored;
     this.stored = 0;
+    this.uncommitted = false;
     return n;
   }
 
@@ -82,6 +89,7 @@ export class AlertMatcher {
       );
       this.smart = new Set(rows.map((row) => row.wallet));
       this.smartGeneration = generation;
+      this.smartHeld = null;
     }
     const count = await alertChangeCount(tx.db);
     if (count === this.changeCount) return;
@@ -95,18 +103,48 @@ export class AlertMatcher {
     this.deps.logger.info({ rules: this.index.size }, "alert rules loaded");
   }
 
+  /** The markets Smart Money holds open positions in, read once per Smart Money list. */
+  private async heldBySmartMoney(tx: StoreTransaction): Promise<Set<string>> {
+    if (this.smartHeld) return this.smartHeld;
+    const rows = await queryRows<{ condition_id: string }>(
+      tx.db,
+      tx.kind,
+      "select distinct p.condition_id from positions p join wallet_stats s on s.wallet = p.wallet where s.is_smart = 1 and s.is_farmer = 0 and p.shares > 0",
+    );
+    this.smartHeld = new Set(rows.map((row) => row.condition_id));
+    return this.smartHeld;
+  }
+
   /** Matches a batch's new fills, in the batch's transaction; returns how many deliveries it stored. */
   async matchInTransaction(tx: StoreTransaction, fills: readonly MatchedFill[]): Promise<number> {
     if (fills.length === 0) return 0;
+    // The batch before was rolled back (it was never said committed): what it added to memory goes.
+    if (this.uncommitted) {
+      this.smartHeld = null;
+      this.priceMoves = new PriceMoves();
+      this.uncommitted = false;
+      this.stored = 0;
+    }
     await this.refresh(tx);
     if (this.index.size === 0) return 0;
     const oldest = this.deps.clock.now() - this.deps.config.alerts.maxFillAgeSeconds;
-    const matched: Array<{ fill: MatchedFill; rules: IndexedRule[] }> = [];
+    const held = this.index.watchesNewMarkets ? await this.heldBySmartMoney(tx) : null;
+    const matched: Array<{ fill: MatchedFill; rules: IndexedRule[]; moves?: PriceMove[] }> = [];
     for (const fill of fills) {
+      const isSmart = this.smart.has(fill.wallet);
+      // A Smart Money buy into a market none of them held opens it (and it is held from then on).
+      const opens = held !== null && isSmart && fill.side === "BUY" && !held.has(fill.condition_id);
+      if (opens) {
+        held.add(fill.condition_id);
+        this.uncommitted = true;
+      }
       if (fill.ts < oldest) continue;
+      const priceRules = this.index.priceRules(fill.condition_id);
+      const moves = priceRules ? this.priceMoves.observe(fill, priceRules) : [];
+      if (priceRules) this.uncommitted = true;
       const facts = { wallet: fill.wallet, condition_id: fill.condition_id, side: fill.side, usd: fromMicro(fill.usd) };
-      const rules = this.index.matches(facts, this.smart.has(fill.wallet));
-      if (rules.length > 0) matched.push({ fill, rules });
+      const rules = this.index.matches(facts, isSmart, opens);
+      if (rules.length > 0 || moves.length > 0) matched.push({ fill, rules, moves });
     }
     if (matched.length === 0) return 0;
     // The matched fills' markets, read once per batch: their names for the message, their categories for the filters.
@@ -134,13 +172,13 @@ export class AlertMatcher {
 
   private async store(
     tx: StoreTransaction,
-    matched: Array<{ fill: MatchedFill; rules: IndexedRule[] }>,
+    matched: Array<{ fill: MatchedFill; rules: IndexedRule[]; moves?: PriceMove[] }>,
     markets: Map<string, MarketFacts>,
   ): Promise<number> {
     const nowMs = this.deps.clock.nowMs();
     const dashboard = this.deps.config.alerts.dashboardUrl;
     const rows = [];
-    for (const { fill, rules } of matched) {
+    for (const { fill, rules, moves = [] } of matched) {
       const market = markets.get(fill.condition_id);
       const trade = {
         wallet: fill.wallet,
@@ -157,7 +195,12 @@ export class AlertMatcher {
         ts: fill.ts,
       };
       const links = alertLinks(dashboard, fill.wallet, trade.market_id);
-      for (const { rule, destinations } of rules) {
+      const told = [
+        ...rules.map((indexed) => ({ indexed, move: undefined })),
+        ...moves.map((m) => ({ indexed: m.rule, move: m })),
+      ];
+      for (const { indexed, move } of told) {
+        const { rule, destinations } = indexed;
         // Category filters are applied here, once the batch's markets are read.
         if (rule.filters.categories.length > 0 && !(trade.category && rule.filters.categories.includes(trade.category)))
           continue;
@@ -166,6 +209,9 @@ export class AlertMatcher {
           rule: { id: rule.id, name: rule.name, kind: rule.kind },
           trade,
           links,
+          ...(move
+            ? { move: { from: move.from, to: move.to, window_minutes: rule.filters.window_minutes ?? 60 } }
+            : {}),
           test: false,
         };
         const payload = JSON.stringify(event);

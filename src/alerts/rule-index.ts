@@ -1,7 +1,9 @@
 /**
  * The active rules in memory, indexed so that a fill costs O(matching rules), not O(all rules): `wallet_trade` rules
  * by watched wallet, `market_whale_trade` rules by watched market, `whale_trade` rules in one list read only for
- * Smart Money fills at or above the smallest of their sizes. A candidate is then checked against its own filters
+ * Smart Money fills at or above the smallest of their sizes, `smart_new_market` rules in one list read only for a
+ * Smart Money buy into a market no Smart Money wallet held, `price_move` rules by watched market (price-moves.ts
+ * keeps their prices). A candidate is then checked against its own filters
  * but categories, which the matcher checks once it has read the matched fills' markets.
  */
 import type { Rule } from "./rules.js";
@@ -31,6 +33,8 @@ export class RuleIndex {
   private readonly byWallet = new Map<string, IndexedRule[]>();
   private readonly byMarket = new Map<string, IndexedRule[]>();
   private readonly anywhere: IndexedRule[] = [];
+  private readonly newMarket: IndexedRule[] = [];
+  private readonly priceByMarket = new Map<string, IndexedRule[]>();
   private anywhereMinUsd = Number.POSITIVE_INFINITY;
   readonly size: number;
 
@@ -46,6 +50,9 @@ export class RuleIndex {
       if (rule.kind === "wallet_trade") for (const wallet of rule.filters.wallets) push(this.byWallet, wallet, indexed);
       else if (rule.kind === "market_whale_trade")
         for (const market of rule.filters.markets) push(this.byMarket, market, indexed);
+      else if (rule.kind === "smart_new_market") this.newMarket.push(indexed);
+      else if (rule.kind === "price_move")
+        for (const market of rule.filters.markets) push(this.priceByMarket, market, indexed);
       else {
         this.anywhere.push(indexed);
         this.anywhereMinUsd = Math.min(this.anywhereMinUsd, rule.filters.min_usd);
@@ -54,8 +61,21 @@ export class RuleIndex {
     this.size = size;
   }
 
-  /** The rules a fill matches (but their categories); `isSmart` says whether its wallet is Smart Money. */
-  matches(fill: FillFacts, isSmart: boolean): IndexedRule[] {
+  /** The price_move rules watching a market (none: undefined). */
+  priceRules(conditionId: string): readonly IndexedRule[] | undefined {
+    return this.priceByMarket.get(conditionId);
+  }
+
+  /** Whether any rule listens for Smart Money opening a market (the matcher then keeps the markets they hold). */
+  get watchesNewMarkets(): boolean {
+    return this.newMarket.length > 0;
+  }
+
+  /**
+   * The rules a fill matches (but their categories); `isSmart` says whether its wallet is Smart Money, `opensMarket`
+   * whether it is a Smart Money buy into a market no Smart Money wallet held.
+   */
+  matches(fill: FillFacts, isSmart: boolean, opensMarket = false): IndexedRule[] {
     const out: IndexedRule[] = [];
     const consider = (candidates: readonly IndexedRule[] | undefined) => {
       if (!candidates) return;
@@ -65,6 +85,7 @@ export class RuleIndex {
     if (isSmart) {
       consider(this.byMarket.get(fill.condition_id));
       if (fill.usd >= this.anywhereMinUsd) consider(this.anywhere);
+      if (opensMarket) consider(this.newMarket);
     }
     return out;
   }

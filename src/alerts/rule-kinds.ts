@@ -3,7 +3,10 @@
  * ids lower case, categories as codes, sides and sizes with their defaults):
  * - `wallet_trade`: a watched wallet trades (`wallets` required; optional `markets`, `categories`, `side`, `min_usd`, default 0);
  * - `market_whale_trade`: a Smart Money wallet trades a watched market (`markets` required; `side`, `min_usd`, default ALERTS_WHALE_MIN_USD);
- * - `whale_trade`: a Smart Money wallet trades at least `min_usd` anywhere, or in `categories` (the whale alerts' rule).
+ * - `whale_trade`: a Smart Money wallet trades at least `min_usd` anywhere, or in `categories` (the whale alerts' rule);
+ * - `smart_new_market`: a Smart Money wallet buys into a market no Smart Money wallet held (`categories`, `min_usd`, default 0);
+ * - `price_move`: a watched market's YES price moves by at least `points` (percentage points) within `window_minutes`
+ *   (default 60) of trades (`markets` and `points` required).
  */
 import type { Config } from "../config/index.js";
 import { CATEGORIES, parseCategory, type Category } from "../venue/categories.js";
@@ -19,6 +22,10 @@ export interface RuleFilters {
   readonly categories: readonly Category[];
   readonly side: Side;
   readonly min_usd: number;
+  /** price_move: the move, in percentage points of the YES price; null for the other kinds. */
+  readonly points: number | null;
+  /** price_move: the window the move is measured over; null for the other kinds. */
+  readonly window_minutes: number | null;
 }
 
 /** The filters as a request sends them (every field optional; which are required depends on the kind). */
@@ -28,6 +35,8 @@ export interface FiltersInput {
   readonly categories?: readonly string[];
   readonly side?: Side;
   readonly min_usd?: number;
+  readonly points?: number;
+  readonly window_minutes?: number;
 }
 
 export const RULE_KIND_TEXT: Readonly<Record<RuleKind, string>> = {
@@ -35,7 +44,13 @@ export const RULE_KIND_TEXT: Readonly<Record<RuleKind, string>> = {
   market_whale_trade:
     "a Smart Money wallet trades a watched market (markets required; side and min_usd, default ALERTS_WHALE_MIN_USD)",
   whale_trade: "a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories",
+  smart_new_market:
+    "a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it)",
+  price_move:
+    "a watched market's YES price moves by at least points (percentage points) within window_minutes (default 60) of its trades (markets and points required)",
 };
+
+const PRICE_WINDOW_DEFAULT_MINUTES = 60;
 
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 const CONDITION_ID = /^0x[0-9a-f]{64}$/;
@@ -87,12 +102,34 @@ export function normalizeFilters(kind: RuleKind, input: FiltersInput, settings: 
   if (kind === "wallet_trade" && wallets.length === 0)
     refuse("wallets", "a wallet_trade rule watches at least one wallet");
   if (kind !== "wallet_trade" && wallets.length > 0) refuse("wallets", `a ${kind} rule watches no wallets`);
-  if (kind === "market_whale_trade" && markets.length === 0)
-    refuse("markets", "a market_whale_trade rule watches at least one market");
-  if (kind === "whale_trade" && markets.length > 0)
-    refuse("markets", "a whale_trade rule watches every market, or categories");
+  if ((kind === "market_whale_trade" || kind === "price_move") && markets.length === 0)
+    refuse("markets", `a ${kind} rule watches at least one market`);
+  if (kind === "price_move") {
+    if (input.points === undefined)
+      refuse("points", "a price_move rule names the move it waits for, in percentage points");
+    if (categories.length > 0) refuse("categories", "a price_move rule names its markets, not categories");
+    if (input.side !== undefined || input.min_usd !== undefined)
+      refuse(input.side !== undefined ? "side" : "min_usd", "a price_move rule hears of prices, whatever the trade");
+  } else {
+    if (input.points !== undefined) refuse("points", "only a price_move rule takes points");
+    if (input.window_minutes !== undefined) refuse("window_minutes", "only a price_move rule takes window_minutes");
+  }
+  if ((kind === "whale_trade" || kind === "smart_new_market") && markets.length > 0)
+    refuse("markets", `a ${kind} rule watches every market, or categories`);
+  if (kind === "smart_new_market" && input.side !== undefined && input.side !== "buy")
+    refuse("side", "a smart_new_market rule hears of buys: a position opened");
   if (kind === "market_whale_trade" && categories.length > 0)
     refuse("categories", "a market_whale_trade rule names its markets, not categories");
-  const defaultMin = kind === "wallet_trade" ? 0 : settings.defaultMinUsd;
-  return { wallets, markets, categories, side: input.side ?? "both", min_usd: input.min_usd ?? defaultMin };
+  const defaultMin = kind === "wallet_trade" || kind === "smart_new_market" ? 0 : settings.defaultMinUsd;
+  const side = kind === "smart_new_market" ? "buy" : (input.side ?? "both");
+  const price = kind === "price_move";
+  return {
+    wallets,
+    markets,
+    categories,
+    side,
+    min_usd: input.min_usd ?? (price ? 0 : defaultMin),
+    points: price ? (input.points ?? null) : null,
+    window_minutes: price ? (input.window_minutes ?? PRICE_WINDOW_DEFAULT_MINUTES) : null,
+  };
 }

@@ -34,10 +34,11 @@ export interface Rule {
 type RuleRow = Omit<Selectable<AlertRulesTable>, "id"> & { id: number | string };
 
 export function ruleOf(row: RuleRow): Rule {
+  const filters = JSON.parse(row.filters) as RuleFilters;
   return {
     ...row,
     id: Number(row.id),
-    filters: JSON.parse(row.filters) as RuleFilters,
+    filters: { ...filters, points: filters.points ?? null, window_minutes: filters.window_minutes ?? null },
     destination_ids: JSON.parse(row.destination_ids) as number[],
   };
 }

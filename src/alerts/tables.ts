@@ -8,7 +8,13 @@ import type { Database } from "../store/schema.js";
 export const DESTINATION_KINDS = ["webhook", "telegram", "discord", "slack"] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 
-export const RULE_KINDS = ["wallet_trade", "market_whale_trade", "whale_trade"] as const;
+export const RULE_KINDS = [
+  "wallet_trade",
+  "market_whale_trade",
+  "whale_trade",
+  "smart_new_market",
+  "price_move",
+] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 
 export type DestinationStatus = "active" | "disabled";

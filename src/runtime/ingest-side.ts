@@ -93,7 +93,7 @@ function attachAlertMatcher(ingest: Ingest, { config, platform, logger }: Omit<I
     await matcher.matchInTransaction(tx, fills);
   });
   ingest.onCommitted(async () => {
-    if (matcher.takeStored() > 0) await platform.pubsub.publish(ALERTS_DUE_CHANNEL, "1");
+    if (matcher.committed() > 0) await platform.pubsub.publish(ALERTS_DUE_CHANNEL, "1");
   });
   return matcher;
 }

@@ -192,7 +192,19 @@ describe.each(storeBackends)("alert rules and destinations on $kind", (backend) 
         { name: "x", kind: "whale_trade", filters: { min_usd: -1 }, destination_ids: [webhookId] },
         ["body", "filters", "min_usd"],
       ],
-      [{ name: "x", kind: "price_move", destination_ids: [webhookId] }, ["body", "kind"]],
+      [{ name: "x", kind: "consensus_flip", destination_ids: [webhookId] }, ["body", "kind"]],
+      [
+        { name: "x", kind: "smart_new_market", filters: { side: "sell" }, destination_ids: [webhookId] },
+        ["body", "filters", "side"],
+      ],
+      [
+        { name: "x", kind: "price_move", filters: { markets: [MARKET] }, destination_ids: [webhookId] },
+        ["body", "filters", "points"],
+      ],
+      [
+        { name: "x", kind: "whale_trade", filters: { window_minutes: 5 }, destination_ids: [webhookId] },
+        ["body", "filters", "window_minutes"],
+      ],
     ];
     for (const [payload, loc] of cases) {
       const refused = await call("POST", "/api/v2/alerts/rules", payload);

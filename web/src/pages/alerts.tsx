@@ -153,12 +153,25 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
     const subjects = listOf(String(form.get("subjects") ?? ""));
     const min = String(form.get("min_usd") ?? "").trim();
     const categories = listOf(String(form.get("categories") ?? ""));
-    const filters = {
-      ...(kind === "wallet_trade" ? { wallets: subjects } : kind === "market_whale_trade" ? { markets: subjects } : {}),
-      ...(categories.length > 0 ? { categories } : {}),
-      side: String(form.get("side")) as "buy" | "sell" | "both",
-      ...(min ? { min_usd: Number(min) } : {}),
-    };
+    const points = String(form.get("points") ?? "").trim();
+    const windowMinutes = String(form.get("window_minutes") ?? "").trim();
+    const filters =
+      kind === "price_move"
+        ? {
+            markets: subjects,
+            ...(points ? { points: Number(points) } : {}),
+            ...(windowMinutes ? { window_minutes: Number(windowMinutes) } : {}),
+          }
+        : {
+            ...(kind === "wallet_trade"
+              ? { wallets: subjects }
+              : kind === "market_whale_trade"
+                ? { markets: subjects }
+                : {}),
+            ...(categories.length > 0 ? { categories } : {}),
+            ...(kind === "smart_new_market" ? {} : { side: String(form.get("side")) as "buy" | "sell" | "both" }),
+            ...(min ? { min_usd: Number(min) } : {}),
+          };
     const destination_ids = form.getAll("destination").map(Number);
     const { error } = await api.POST("/api/v2/alerts/rules", {
       body: { name: String(form.get("name") ?? ""), kind, filters, destination_ids },
@@ -221,15 +234,29 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
             <option value="wallet_trade">A wallet trades</option>
             <option value="market_whale_trade">A whale trades a market</option>
             <option value="whale_trade">A whale trades anywhere</option>
+            <option value="smart_new_market">Smart Money opens a market</option>
+            <option value="price_move">A market's price moves</option>
           </select>
         </label>
-        {kind === "whale_trade" ? null : (
+        {kind === "whale_trade" || kind === "smart_new_market" ? null : (
           <label>
             {kind === "wallet_trade" ? "Wallets" : "Markets (condition ids)"}
             <input name="subjects" placeholder="0x…, 0x…" />
           </label>
         )}
-        {kind === "market_whale_trade" ? null : (
+        {kind === "price_move" ? (
+          <>
+            <label>
+              Move (points)
+              <input name="points" type="number" min="0.1" max="100" step="any" required />
+            </label>
+            <label>
+              Within (minutes)
+              <input name="window_minutes" type="number" min="1" max="1440" step="1" placeholder="60" />
+            </label>
+          </>
+        ) : null}
+        {kind === "market_whale_trade" || kind === "price_move" ? null : (
           <label>
             Categories
             <input name="categories" placeholder="sports, crypto" />
@@ -237,7 +264,7 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
         )}
         <label>
           Side
-          <select name="side">
+          <select name="side" disabled={kind === "smart_new_market" || kind === "price_move"}>
             <option value="both">Both</option>
             <option value="buy">Buy</option>
             <option value="sell">Sell</option>
@@ -245,7 +272,7 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
         </label>
         <label>
           At least (USD)
-          <input name="min_usd" type="number" min="0" step="any" />
+          <input name="min_usd" type="number" min="0" step="any" disabled={kind === "price_move"} />
         </label>
         <fieldset>
           <legend>Send to</legend>

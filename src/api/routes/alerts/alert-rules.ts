@@ -22,12 +22,20 @@ const TAGS = ["alerts"];
 
 function ruleBody(rule: Rule) {
   const { id, name, kind, filters, destination_ids, status, created_at, updated_at } = rule;
-  const { wallets, markets, categories, side, min_usd } = filters;
+  const { wallets, markets, categories, side, min_usd, points, window_minutes } = filters;
   return {
     id,
     name,
     kind,
-    filters: { wallets: [...wallets], markets: [...markets], categories: [...categories], side, min_usd },
+    filters: {
+      wallets: [...wallets],
+      markets: [...markets],
+      categories: [...categories],
+      side,
+      min_usd,
+      points,
+      window_minutes,
+    },
     destination_ids: [...destination_ids],
     status,
     created_at,

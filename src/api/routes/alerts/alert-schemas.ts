@@ -98,6 +98,20 @@ const FiltersInput = Type.Object(
         description: "smallest trade (USD); default 0 for wallet_trade, ALERTS_WHALE_MIN_USD for the whale kinds",
       }),
     ),
+    points: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 100,
+        description: "price_move (required): the move of the YES price, in percentage points (5: from 0.40 to 0.45)",
+      }),
+    ),
+    window_minutes: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_440,
+        description: "price_move: the window the move is measured over, minutes of trades; default 60",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -108,6 +122,8 @@ const Filters = Type.Object({
   categories: Type.Array(Type.String()),
   side: Type.Enum(["buy", "sell", "both"]),
   min_usd: Type.Number(),
+  points: Type.Union([Type.Number(), Type.Null()], { description: "price_move: the move in percentage points" }),
+  window_minutes: Type.Union([Type.Integer(), Type.Null()], { description: "price_move: the window, minutes" }),
 });
 
 const DestinationIds = Type.Array(Id, {
