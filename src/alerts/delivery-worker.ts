@@ -1,7 +1,8 @@
 /**
- * Sends the stored alert deliveries, in every process that serves the API. What is due is read from the store and
- * claimed with a lease (the claim moves `next_attempt_at` past the attempt's time-out only if nobody moved it since
- * it was read: one sender per attempt across processes; a crash mid-send retries once the lease ends), formatted
+ * Sends the stored alert deliveries, in every process that serves the API. What is due is claimed with a lease in
+ * one statement (it moves `next_attempt_at` past the attempt's time-out only where nobody moved it; PostgreSQL skips
+ * rows another process is claiming: one sender per attempt across processes; a crash mid-send retries once the lease
+ * ends), paced per destination to its platform's limit (formatters.ts, MIN_INTERVAL_MS), formatted
  * for its destination (formatters.ts), sent (at most ALERTS_CONCURRENCY at once, each on its own: a slow receiver
  * delays only its own) over the territory webhooks' checked connection (SSRF refusal pinned to
  * the connected address, no redirects), and its outcome recorded: a 2xx is delivered; an answer that means gone
@@ -23,7 +24,7 @@ import type { Store } from "../store/database.js";
 import type { AlertEvent } from "./alert-event.js";
 import type { DestinationSecrets } from "./destinations.js";
 import { noteAlertChange } from "./changes.js";
-import { formatAlert, GONE_STATUSES } from "./formatters.js";
+import { formatAlert, GONE_STATUSES, MIN_INTERVAL_MS } from "./formatters.js";
 import { alertsDb, type AlertsDb, type DestinationKind } from "./tables.js";
 
 /** The pub/sub channel on which the matcher says it stored deliveries. */
@@ -68,6 +69,8 @@ export class DeliveryWorker {
   private unsubscribe: (() => Promise<void>) | null = null;
   /** The sends under way. */
   private readonly sending = new Set<Promise<void>>();
+  /** Per destination, when this process may next send to it (epoch ms): the platform's rate limit. */
+  private readonly nextSendMs = new Map<number, number>();
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.db = alertsDb(deps.store.db);
@@ -232,6 +235,19 @@ export class DeliveryWorker {
         .execute();
       return;
     }
+    // A platform's rate limit: a delivery that comes too soon after the last one to its destination waits for its
+    // turn in the queue (no attempt counted), leaving the slot to others. A test fire goes at once.
+    const nowMs = this.deps.clock.nowMs();
+    const turn = this.nextSendMs.get(delivery.destination_id) ?? 0;
+    if (turn > nowMs && delivery.rule_id !== 0) {
+      await this.db
+        .updateTable("alert_deliveries")
+        .set({ next_attempt_at: Math.ceil(turn / 1_000) })
+        .where("id", "=", delivery.id)
+        .execute();
+      return;
+    }
+    this.nextSendMs.set(delivery.destination_id, Math.max(turn, nowMs) + MIN_INTERVAL_MS[delivery.kind]);
     await this.record(delivery, await this.send(delivery));
   }
 

@@ -27,6 +27,18 @@ export const GONE_STATUSES: Readonly<Record<DestinationKind, readonly number[]>>
   slack: [403, 404, 410],
 };
 
+/**
+ * The least time between two messages to one destination, by the platforms' documented limits: Telegram about one
+ * message a second in a chat, Discord 5 requests per 2 seconds per webhook, Slack one message a second per incoming
+ * webhook. Kept per process (a 429 and its Retry-After cover what several processes add up to).
+ */
+export const MIN_INTERVAL_MS: Readonly<Record<DestinationKind, number>> = {
+  webhook: 0,
+  telegram: 1_000,
+  discord: 400,
+  slack: 1_000,
+};
+
 const money = (usd: number) =>
   `$${usd.toLocaleString("en-US", { minimumFractionDigits: 0, maximumFractionDigits: usd < 100 ? 2 : 0 })}`;
 const shares = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 2 });
