@@ -353,4 +353,62 @@ describe("alert test fire to the four platforms' loopback stand-ins", () => {
     expect(fired.json()).toMatchObject({ status: "failed", last_status: 429, last_error: "HTTP 429", attempts: 1 });
     expect((await call("GET", `/api/v2/alerts/destinations/${made.json().id}`)).json().status).toBe("active");
   });
+
+  it("retries a rule's delivery no sooner than the receiver's Retry-After, with the same webhook-id, then delivers it", async () => {
+    const made = await call("POST", "/api/v2/alerts/destinations", {
+      kind: "webhook",
+      name: "later",
+      url: `${platforms.urls.webhook}/later`,
+    });
+    platforms.setWebhookSecret(made.json().secret);
+    const rule = await call("POST", "/api/v2/alerts/rules", {
+      name: "r",
+      kind: "whale_trade",
+      destination_ids: [made.json().id],
+    });
+    platforms.failNext("webhook", 1, 429, 30);
+    const { id } = await alertsDb(t.store.db)
+      .insertInto("alert_deliveries")
+      .values({
+        account: "desk",
+        rule_id: rule.json().id,
+        destination_id: made.json().id,
+        event_key: "chain:0000000001:000001",
+        message_id: "msg_retry",
+        payload: JSON.stringify({
+          ...(await call("GET", "/api/v2/alerts/deliveries?limit=1")).json().deliveries[0].alert,
+          test: false,
+        }),
+        status: "pending",
+        attempts: 0,
+        next_attempt_at: 0,
+        last_status: null,
+        last_error: null,
+        created_at_ms: t.clock.nowMs(),
+        finished_at_ms: null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const row = () =>
+      alertsDb(t.store.db).selectFrom("alert_deliveries").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    const settled = async (attempts: number) => {
+      for (let i = 0; i < 200 && Number((await row()).attempts) < attempts; i++) {
+        await t.platform.pubsub.publish("alerts:due", "1");
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return row();
+    };
+    const first = await settled(1);
+    expect(first).toMatchObject({ status: "pending", last_status: 429 });
+    expect(Number(first.next_attempt_at)).toBeGreaterThanOrEqual(t.clock.now() + 30);
+    t.clock.advance(29_000);
+    await t.platform.pubsub.publish("alerts:due", "1");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(Number((await row()).attempts)).toBe(1);
+    t.clock.advance(2_000);
+    expect(await settled(2)).toMatchObject({ status: "delivered", attempts: 2, last_status: 200 });
+    const got = platforms.received.filter((r) => r.headers["webhook-id"] === "msg_retry");
+    expect(got).toHaveLength(1);
+    expect(got[0]!.signed).toBe(true);
+  });
 });
