@@ -75,11 +75,26 @@ export class AlertMatcher {
     return n;
   }
 
-  /** Reloads the rules and the Smart Money list when they changed; at most every ALERTS_RULES_CHECK_MS. */
+  /**
+   * Reloads the rules and the Smart Money list when they changed; at most every ALERTS_RULES_CHECK_MS. Without an
+   * active rule the Smart Money list is not read.
+   */
   private async refresh(tx: StoreTransaction): Promise<void> {
     const nowMs = this.deps.clock.nowMs();
     if (nowMs - this.checkedAtMs < this.deps.config.alerts.rulesCheckMs && nowMs >= this.checkedAtMs) return;
     this.checkedAtMs = nowMs;
+    const count = await alertChangeCount(tx.db);
+    if (count !== this.changeCount) {
+      const db = alertsDb(tx.db);
+      const [rules, destinations] = await Promise.all([
+        db.selectFrom("alert_rules").selectAll().where("status", "=", "active").execute(),
+        db.selectFrom("alert_destinations").select("id").where("status", "=", "active").execute(),
+      ]);
+      this.index = new RuleIndex(rules.map(ruleOf), new Set(destinations.map((d) => Number(d.id))));
+      this.changeCount = count;
+      this.deps.logger.info({ rules: this.index.size }, "alert rules loaded");
+    }
+    if (this.index.size === 0) return;
     const generation = await readDeriveState(tx.db, STATS_GENERATION);
     if (generation !== this.smartGeneration) {
       const rows = await queryRows<{ wallet: string }>(
@@ -91,16 +106,6 @@ export class AlertMatcher {
       this.smartGeneration = generation;
       this.smartHeld = null;
     }
-    const count = await alertChangeCount(tx.db);
-    if (count === this.changeCount) return;
-    const db = alertsDb(tx.db);
-    const [rules, destinations] = await Promise.all([
-      db.selectFrom("alert_rules").selectAll().where("status", "=", "active").execute(),
-      db.selectFrom("alert_destinations").select("id").where("status", "=", "active").execute(),
-    ]);
-    this.index = new RuleIndex(rules.map(ruleOf), new Set(destinations.map((d) => Number(d.id))));
-    this.changeCount = count;
-    this.deps.logger.info({ rules: this.index.size }, "alert rules loaded");
   }
 
   /** The markets Smart Money holds open positions in, read once per Smart Money list. */
