@@ -30,6 +30,9 @@ import { alertsDb, type AlertsDb, type DestinationKind } from "./tables.js";
 /** The pub/sub channel on which the matcher says it stored deliveries. */
 export const ALERTS_DUE_CHANNEL = "alerts:due";
 const LEASE_MARGIN_SECONDS = 30;
+/** How often a worker deletes the deliveries older than ALERTS_DELIVERIES_KEPT_DAYS, and how many per statement. */
+const SWEEP_EVERY_MS = 3_600_000;
+const SWEEP_SLICE = 5_000;
 
 export interface DeliveryWorkerDeps {
   readonly store: Store;
@@ -69,6 +72,7 @@ export class DeliveryWorker {
   private unsubscribe: (() => Promise<void>) | null = null;
   /** The sends under way. */
   private readonly sending = new Set<Promise<void>>();
+  private sweptAtMs = Number.NEGATIVE_INFINITY;
   /** Per destination, when this process may next send to it (epoch ms): the platform's rate limit. */
   private readonly nextSendMs = new Map<number, number>();
 
@@ -102,6 +106,7 @@ export class DeliveryWorker {
     while (!this.stopped) {
       this.again = false;
       try {
+        await this.sweep();
         await this.takeDue();
       } catch (error) {
         this.deps.logger.warn(
@@ -151,6 +156,27 @@ export class DeliveryWorker {
       .where("next_attempt_at", "<=", now)
       .executeTakeFirst();
     return Number(claim.numUpdatedRows) === 1;
+  }
+
+  /** Deletes the deliveries that finished more than ALERTS_DELIVERIES_KEPT_DAYS ago, once an hour, a slice at a time. */
+  async sweep(): Promise<number> {
+    const nowMs = this.deps.clock.nowMs();
+    if (nowMs - this.sweptAtMs < SWEEP_EVERY_MS && nowMs >= this.sweptAtMs) return 0;
+    this.sweptAtMs = nowMs;
+    const before = nowMs - this.settings.deliveriesKeptDays * 86_400_000;
+    let deleted = 0;
+    for (;;) {
+      const old = this.db
+        .selectFrom("alert_deliveries")
+        .select("id")
+        .where("status", "!=", "pending")
+        .where("finished_at_ms", "<", before)
+        .limit(SWEEP_SLICE);
+      const result = await this.db.deleteFrom("alert_deliveries").where("id", "in", old).executeTakeFirst();
+      const n = Number(result.numDeletedRows);
+      deleted += n;
+      if (n < SWEEP_SLICE || this.stopped) return deleted;
+    }
   }
 
   /**

@@ -78,6 +78,12 @@ export const alerts = {
     "the dashboard's public root: an alert links to its wallet or market page there",
     HTTP,
   ),
+  deliveriesKeptDays: int(
+    "ALERTS_DELIVERIES_KEPT_DAYS",
+    30,
+    "finished alert deliveries (delivered, failed, cancelled) are deleted this many days after they finished",
+    { min: 1, max: 3_650 },
+  ),
   deliveriesListed: int("ALERTS_DELIVERIES_LISTED", 200, "most deliveries one call of the delivery log lists", {
     min: 1,
     max: 10_000,

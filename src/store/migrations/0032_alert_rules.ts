@@ -65,6 +65,7 @@ export const alertRules: StoreMigration = {
       .execute();
     await s.createIndex("alert_deliveries_due").on("alert_deliveries").columns(["status", "next_attempt_at"]).execute();
     await s.createIndex("alert_deliveries_account").on("alert_deliveries").columns(["account", "id"]).execute();
+    await s.createIndex("alert_deliveries_finished").on("alert_deliveries").column("finished_at_ms").execute();
 
     await sql`insert into table_changes (name, n) values ('alert_rules', 0) on conflict (name) do nothing`.execute(db);
   },
