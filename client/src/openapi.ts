@@ -9738,7 +9738,7 @@ export interface paths {
                                     side: "buy" | "sell" | "both";
                                     min_usd: number;
                                     /** @description price_move: the move in percentage points */
-                                    points: number | null;
+                                    min_points: number | null;
                                     /** @description price_move: the window, minutes */
                                     window_minutes: number | null;
                                 };
@@ -9816,7 +9816,7 @@ export interface paths {
                         /** @description the account's own name for it */
                         name: string;
                         /**
-                         * @description wallet_trade: a watched wallet trades (wallets required; markets, categories, side and min_usd narrow it); market_whale_trade: a Smart Money wallet trades a watched market (markets required; side and min_usd, default ALERTS_WHALE_MIN_USD); whale_trade: a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories; smart_new_market: a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it); price_move: a watched market's YES price moves by at least points (percentage points) within window_minutes (default 60) of its trades (markets and points required)
+                         * @description wallet_trade: a watched wallet trades (wallets required; markets, categories, side and min_usd narrow it); market_whale_trade: a Smart Money wallet trades a watched market (markets required; side and min_usd, default ALERTS_WHALE_MIN_USD); whale_trade: a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories; smart_new_market: a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it); price_move: a watched market's YES price moves by at least min_points (percentage points) within window_minutes (default 60) of its trades (markets and min_points required)
                          * @enum {unknown}
                          */
                         kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
@@ -9835,7 +9835,7 @@ export interface paths {
                             /** @description smallest trade (USD); default 0 for wallet_trade, ALERTS_WHALE_MIN_USD for the whale kinds */
                             min_usd?: number;
                             /** @description price_move (required): the move of the YES price, in percentage points (5: from 0.40 to 0.45) */
-                            points?: number;
+                            min_points?: number;
                             /** @description price_move: the window the move is measured over, minutes of trades; default 60 */
                             window_minutes?: number;
                         };
@@ -9866,7 +9866,7 @@ export interface paths {
                                 side: "buy" | "sell" | "both";
                                 min_usd: number;
                                 /** @description price_move: the move in percentage points */
-                                points: number | null;
+                                min_points: number | null;
                                 /** @description price_move: the window, minutes */
                                 window_minutes: number | null;
                             };
@@ -9968,7 +9968,7 @@ export interface paths {
                                 side: "buy" | "sell" | "both";
                                 min_usd: number;
                                 /** @description price_move: the move in percentage points */
-                                points: number | null;
+                                min_points: number | null;
                                 /** @description price_move: the window, minutes */
                                 window_minutes: number | null;
                             };
@@ -10135,7 +10135,7 @@ export interface paths {
                             /** @description smallest trade (USD); default 0 for wallet_trade, ALERTS_WHALE_MIN_USD for the whale kinds */
                             min_usd?: number;
                             /** @description price_move (required): the move of the YES price, in percentage points (5: from 0.40 to 0.45) */
-                            points?: number;
+                            min_points?: number;
                             /** @description price_move: the window the move is measured over, minutes of trades; default 60 */
                             window_minutes?: number;
                         };
@@ -10165,7 +10165,7 @@ export interface paths {
                                 side: "buy" | "sell" | "both";
                                 min_usd: number;
                                 /** @description price_move: the move in percentage points */
-                                points: number | null;
+                                min_points: number | null;
                                 /** @description price_move: the window, minutes */
                                 window_minutes: number | null;
                             };
@@ -10268,7 +10268,7 @@ export interface paths {
                                 side: "buy" | "sell" | "both";
                                 min_usd: number;
                                 /** @description price_move: the move in percentage points */
-                                points: number | null;
+                                min_points: number | null;
                                 /** @description price_move: the window, minutes */
                                 window_minutes: number | null;
                             };
@@ -10375,7 +10375,7 @@ export interface paths {
                                 side: "buy" | "sell" | "both";
                                 min_usd: number;
                                 /** @description price_move: the move in percentage points */
-                                points: number | null;
+                                min_points: number | null;
                                 /** @description price_move: the window, minutes */
                                 window_minutes: number | null;
                             };

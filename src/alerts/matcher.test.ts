@@ -195,14 +195,14 @@ describe.each(storeBackends)("the alerts' matcher on $kind", (backend) => {
     expect(told.map((d) => d.event_key)).toEqual([first.fill_key]);
   });
 
-  it("tells of a watched market's YES price moving by the rule's points within its window, once per window", async () => {
+  it("tells of a watched market's YES price moving by the rule's min_points within its window, once per window", async () => {
     const MOVING = `0x${"a7".repeat(32)}`;
     const rule = await createRule(store, {
       account: "b",
       rule: {
         name: "moves",
         kind: "price_move",
-        filters: { markets: [MOVING], points: 10, window_minutes: 30 },
+        filters: { markets: [MOVING], min_points: 10, window_minutes: 30 },
         destination_ids: [rules.destinationB!],
       },
       now: clock.now(),

@@ -1,7 +1,7 @@
 /**
  * The `price_move` rules' memory: per watched market, the YES price of its recent fills (a NO fill at p is YES at
  * 1 - p), kept for the longest window a rule asks for. A fill moves a rule when its price is at least the rule's
- * `points` away from a price of its window; the rule is then quiet on that market for one window (one alert per
+ * `min_points` away from a price of its window; the rule is then quiet on that market for one window (one alert per
  * move, not one per fill of it). Kept in the matching process only: after a restart a window fills again.
  */
 import type { IndexedRule } from "./rule-index.js";
@@ -43,7 +43,7 @@ export class PriceMoves {
       for (const sample of kept)
         if (sample.ts >= fill.ts - window && (from === null || Math.abs(yes - sample.yes) > Math.abs(yes - from)))
           from = sample.yes;
-      if (from !== null && Math.abs(yes - from) * 100 >= (rule.filters.points ?? Number.POSITIVE_INFINITY) - 1e-9) {
+      if (from !== null && Math.abs(yes - from) * 100 >= (rule.filters.min_points ?? Number.POSITIVE_INFINITY) - 1e-9) {
         moves.push({ rule: indexed, from, to: yes });
         this.alerted.set(key, fill.ts);
       }

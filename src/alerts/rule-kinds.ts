@@ -5,8 +5,8 @@
  * - `market_whale_trade`: a Smart Money wallet trades a watched market (`markets` required; `side`, `min_usd`, default ALERTS_WHALE_MIN_USD);
  * - `whale_trade`: a Smart Money wallet trades at least `min_usd` anywhere, or in `categories` (the whale alerts' rule);
  * - `smart_new_market`: a Smart Money wallet buys into a market no Smart Money wallet held (`categories`, `min_usd`, default 0);
- * - `price_move`: a watched market's YES price moves by at least `points` (percentage points) within `window_minutes`
- *   (default 60) of trades (`markets` and `points` required).
+ * - `price_move`: a watched market's YES price moves by at least `min_points` (percentage points) within `window_minutes`
+ *   (default 60) of trades (`markets` and `min_points` required).
  */
 import type { Config } from "../config/index.js";
 import { CATEGORIES, parseCategory, type Category } from "../venue/categories.js";
@@ -23,7 +23,7 @@ export interface RuleFilters {
   readonly side: Side;
   readonly min_usd: number;
   /** price_move: the move, in percentage points of the YES price; null for the other kinds. */
-  readonly points: number | null;
+  readonly min_points: number | null;
   /** price_move: the window the move is measured over; null for the other kinds. */
   readonly window_minutes: number | null;
 }
@@ -35,7 +35,7 @@ export interface FiltersInput {
   readonly categories?: readonly string[];
   readonly side?: Side;
   readonly min_usd?: number;
-  readonly points?: number;
+  readonly min_points?: number;
   readonly window_minutes?: number;
 }
 
@@ -47,7 +47,7 @@ export const RULE_KIND_TEXT: Readonly<Record<RuleKind, string>> = {
   smart_new_market:
     "a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it)",
   price_move:
-    "a watched market's YES price moves by at least points (percentage points) within window_minutes (default 60) of its trades (markets and points required)",
+    "a watched market's YES price moves by at least min_points (percentage points) within window_minutes (default 60) of its trades (markets and min_points required)",
 };
 
 const PRICE_WINDOW_DEFAULT_MINUTES = 60;
@@ -105,13 +105,13 @@ export function normalizeFilters(kind: RuleKind, input: FiltersInput, settings: 
   if ((kind === "market_whale_trade" || kind === "price_move") && markets.length === 0)
     refuse("markets", `a ${kind} rule watches at least one market`);
   if (kind === "price_move") {
-    if (input.points === undefined)
-      refuse("points", "a price_move rule names the move it waits for, in percentage points");
+    if (input.min_points === undefined)
+      refuse("min_points", "a price_move rule names the move it waits for, in percentage points");
     if (categories.length > 0) refuse("categories", "a price_move rule names its markets, not categories");
     if (input.side !== undefined || input.min_usd !== undefined)
       refuse(input.side !== undefined ? "side" : "min_usd", "a price_move rule hears of prices, whatever the trade");
   } else {
-    if (input.points !== undefined) refuse("points", "only a price_move rule takes points");
+    if (input.min_points !== undefined) refuse("min_points", "only a price_move rule takes min_points");
     if (input.window_minutes !== undefined) refuse("window_minutes", "only a price_move rule takes window_minutes");
   }
   if ((kind === "whale_trade" || kind === "smart_new_market") && markets.length > 0)
@@ -129,7 +129,7 @@ export function normalizeFilters(kind: RuleKind, input: FiltersInput, settings: 
     categories,
     side,
     min_usd: input.min_usd ?? (price ? 0 : defaultMin),
-    points: price ? (input.points ?? null) : null,
+    min_points: price ? (input.min_points ?? null) : null,
     window_minutes: price ? (input.window_minutes ?? PRICE_WINDOW_DEFAULT_MINUTES) : null,
   };
 }

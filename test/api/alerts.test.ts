@@ -199,7 +199,7 @@ describe.each(storeBackends)("alert rules and destinations on $kind", (backend) 
       ],
       [
         { name: "x", kind: "price_move", filters: { markets: [MARKET] }, destination_ids: [webhookId] },
-        ["body", "filters", "points"],
+        ["body", "filters", "min_points"],
       ],
       [
         { name: "x", kind: "whale_trade", filters: { window_minutes: 5 }, destination_ids: [webhookId] },

@@ -153,13 +153,13 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
     const subjects = listOf(String(form.get("subjects") ?? ""));
     const min = String(form.get("min_usd") ?? "").trim();
     const categories = listOf(String(form.get("categories") ?? ""));
-    const points = String(form.get("points") ?? "").trim();
+    const points = String(form.get("min_points") ?? "").trim();
     const windowMinutes = String(form.get("window_minutes") ?? "").trim();
     const filters =
       kind === "price_move"
         ? {
             markets: subjects,
-            ...(points ? { points: Number(points) } : {}),
+            ...(points ? { min_points: Number(points) } : {}),
             ...(windowMinutes ? { window_minutes: Number(windowMinutes) } : {}),
           }
         : {
@@ -248,7 +248,7 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
           <>
             <label>
               Move (points)
-              <input name="points" type="number" min="0.1" max="100" step="any" required />
+              <input name="min_points" type="number" min="0.1" max="100" step="any" required />
             </label>
             <label>
               Within (minutes)

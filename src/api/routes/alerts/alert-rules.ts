@@ -22,7 +22,7 @@ const TAGS = ["alerts"];
 
 function ruleBody(rule: Rule) {
   const { id, name, kind, filters, destination_ids, status, created_at, updated_at } = rule;
-  const { wallets, markets, categories, side, min_usd, points, window_minutes } = filters;
+  const { wallets, markets, categories, side, min_usd, min_points, window_minutes } = filters;
   return {
     id,
     name,
@@ -33,7 +33,7 @@ function ruleBody(rule: Rule) {
       categories: [...categories],
       side,
       min_usd,
-      points,
+      min_points,
       window_minutes,
     },
     destination_ids: [...destination_ids],

@@ -98,7 +98,7 @@ const FiltersInput = Type.Object(
         description: "smallest trade (USD); default 0 for wallet_trade, ALERTS_WHALE_MIN_USD for the whale kinds",
       }),
     ),
-    points: Type.Optional(
+    min_points: Type.Optional(
       Type.Number({
         exclusiveMinimum: 0,
         maximum: 100,
@@ -122,7 +122,7 @@ const Filters = Type.Object({
   categories: Type.Array(Type.String()),
   side: Type.Enum(["buy", "sell", "both"]),
   min_usd: Type.Number(),
-  points: Type.Union([Type.Number(), Type.Null()], { description: "price_move: the move in percentage points" }),
+  min_points: Type.Union([Type.Number(), Type.Null()], { description: "price_move: the move in percentage points" }),
   window_minutes: Type.Union([Type.Integer(), Type.Null()], { description: "price_move: the window, minutes" }),
 });
 
