@@ -24,7 +24,7 @@ import type { Store } from "../store/database.js";
 import type { AlertEvent } from "./alert-event.js";
 import type { DestinationSecrets } from "./destinations.js";
 import { noteAlertChange } from "./changes.js";
-import { formatAlert, GONE_STATUSES, MIN_INTERVAL_MS } from "./formatters.js";
+import { formatAlert, GONE_STATUSES, MIN_INTERVAL_MS, retryAfterInBody } from "./formatters.js";
 import { alertsDb, type AlertsDb, type DestinationKind } from "./tables.js";
 
 /** The pub/sub channel on which the matcher says it stored deliveries. */
@@ -294,7 +294,9 @@ export class DeliveryWorker {
       );
       if (answer.status >= 200 && answer.status < 300) return { kind: "delivered", status: answer.status };
       if (GONE_STATUSES[delivery.kind].includes(answer.status)) return { kind: "gone", status: answer.status };
-      return failedAttempt(answer, this.deps.clock.nowMs());
+      const failed = failedAttempt(answer, this.deps.clock.nowMs());
+      const inBody = retryAfterInBody(delivery.kind, answer.tooManyBody);
+      return failed.retryAfterSeconds === null && inBody !== null ? { ...failed, retryAfterSeconds: inBody } : failed;
     } catch (error) {
       // Never the URL or a token: a Telegram URL holds the bot's token.
       const message = error instanceof Error ? error.message : String(error);

@@ -39,6 +39,21 @@ export const MIN_INTERVAL_MS: Readonly<Record<DestinationKind, number>> = {
   slack: 1_000,
 };
 
+/**
+ * The wait (seconds) a platform's 429 body asks for when its header does not: Telegram `parameters.retry_after`,
+ * Discord `retry_after` (seconds, fractional). Null when it names none.
+ */
+export function retryAfterInBody(kind: DestinationKind, body: string | null | undefined): number | null {
+  if (!body || (kind !== "telegram" && kind !== "discord")) return null;
+  try {
+    const parsed = JSON.parse(body) as { retry_after?: unknown; parameters?: { retry_after?: unknown } };
+    const seconds = kind === "telegram" ? parsed.parameters?.retry_after : parsed.retry_after;
+    return typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : null;
+  } catch {
+    return null;
+  }
+}
+
 const money = (usd: number) =>
   `$${usd.toLocaleString("en-US", { minimumFractionDigits: 0, maximumFractionDigits: usd < 100 ? 2 : 0 })}`;
 const shares = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 2 });

@@ -354,31 +354,25 @@ describe("alert test fire to the four platforms' loopback stand-ins", () => {
     expect((await call("GET", `/api/v2/alerts/destinations/${made.json().id}`)).json().status).toBe("active");
   });
 
-  it("retries a rule's delivery no sooner than the receiver's Retry-After, with the same webhook-id, then delivers it", async () => {
-    const made = await call("POST", "/api/v2/alerts/destinations", {
-      kind: "webhook",
-      name: "later",
-      url: `${platforms.urls.webhook}/later`,
-    });
-    platforms.setWebhookSecret(made.json().secret);
+  /** A rule's delivery to a new destination, queued as the matcher queues one; its row, read again on each call. */
+  const queued = async (destination: object, messageId: string) => {
+    const made = await call("POST", "/api/v2/alerts/destinations", destination);
+    if (made.json().secret) platforms.setWebhookSecret(made.json().secret);
     const rule = await call("POST", "/api/v2/alerts/rules", {
       name: "r",
       kind: "whale_trade",
       destination_ids: [made.json().id],
     });
-    platforms.failNext("webhook", 1, 429, 30);
+    const sample = (await call("GET", "/api/v2/alerts/deliveries?limit=1")).json().deliveries[0].alert;
     const { id } = await alertsDb(t.store.db)
       .insertInto("alert_deliveries")
       .values({
         account: "desk",
         rule_id: rule.json().id,
         destination_id: made.json().id,
-        event_key: "chain:0000000001:000001",
-        message_id: "msg_retry",
-        payload: JSON.stringify({
-          ...(await call("GET", "/api/v2/alerts/deliveries?limit=1")).json().deliveries[0].alert,
-          test: false,
-        }),
+        event_key: `chain:${messageId}`,
+        message_id: messageId,
+        payload: JSON.stringify({ ...sample, test: false }),
         status: "pending",
         attempts: 0,
         next_attempt_at: 0,
@@ -389,16 +383,22 @@ describe("alert test fire to the four platforms' loopback stand-ins", () => {
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const row = () =>
+    return () =>
       alertsDb(t.store.db).selectFrom("alert_deliveries").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-    const settled = async (attempts: number) => {
-      for (let i = 0; i < 200 && Number((await row()).attempts) < attempts; i++) {
-        await t.platform.pubsub.publish("alerts:due", "1");
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      return row();
-    };
-    const first = await settled(1);
+  };
+  /** The row once the worker made `attempts` attempts (woken through the matcher's channel). */
+  const settled = async (row: Awaited<ReturnType<typeof queued>>, attempts: number) => {
+    for (let i = 0; i < 200 && Number((await row()).attempts) < attempts; i++) {
+      await t.platform.pubsub.publish("alerts:due", "1");
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return row();
+  };
+
+  it("retries a rule's delivery no sooner than the receiver's Retry-After, with the same webhook-id, then delivers it", async () => {
+    const row = await queued({ kind: "webhook", name: "later", url: `${platforms.urls.webhook}/later` }, "msg_retry");
+    platforms.failNext("webhook", 1, 429, 30);
+    const first = await settled(row, 1);
     expect(first).toMatchObject({ status: "pending", last_status: 429 });
     expect(Number(first.next_attempt_at)).toBeGreaterThanOrEqual(t.clock.now() + 30);
     t.clock.advance(29_000);
@@ -406,9 +406,28 @@ describe("alert test fire to the four platforms' loopback stand-ins", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(Number((await row()).attempts)).toBe(1);
     t.clock.advance(2_000);
-    expect(await settled(2)).toMatchObject({ status: "delivered", attempts: 2, last_status: 200 });
+    expect(await settled(row, 2)).toMatchObject({ status: "delivered", attempts: 2, last_status: 200 });
     const got = platforms.received.filter((r) => r.headers["webhook-id"] === "msg_retry");
     expect(got).toHaveLength(1);
     expect(got[0]!.signed).toBe(true);
+  });
+
+  it("waits as long as Telegram's 429 body says when it sends no Retry-After", async () => {
+    const row = await queued(
+      { kind: "telegram", name: "busy chat", bot_token: "43:AAAAAAAAAAAAAAAAAAAAAAAAAAAA", chat_id: "-43" },
+      "msg_telegram",
+    );
+    platforms.failNext(
+      "telegram",
+      1,
+      429,
+      undefined,
+      '{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 17","parameters":{"retry_after":17}}',
+    );
+    const first = await settled(row, 1);
+    expect(first).toMatchObject({ status: "pending", last_status: 429 });
+    expect(Number(first.next_attempt_at)).toBeGreaterThanOrEqual(t.clock.now() + 17);
+    t.clock.advance(18_000);
+    expect(await settled(row, 2)).toMatchObject({ status: "delivered", attempts: 2 });
   });
 });

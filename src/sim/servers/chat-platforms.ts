@@ -37,8 +37,8 @@ export interface ChatPlatforms {
   onReceived: ((received: Received) => void) | null;
   /** The Standard Webhooks secret the webhook consumer checks signatures with. */
   setWebhookSecret(secret: string): void;
-  /** Answers `status` (with `retryAfter`, seconds, if given) to the platform's next `times` requests. */
-  failNext(platform: Platform, times: number, status: number, retryAfter?: number): void;
+  /** Answers `status` (with the header `retryAfter`, seconds, and `body`, if given) to the platform's next `times` requests. */
+  failNext(platform: Platform, times: number, status: number, retryAfter?: number, body?: string): void;
   /** Answers the platform's every request with its "gone" (410, 403 for Telegram, 404 for Discord and Slack). */
   setGone(platform: Platform, gone: boolean): void;
   /** Resolves once `count` requests of `platform` (accepted ones) have arrived. */
@@ -71,7 +71,7 @@ function platformOf(path: string): Platform | null {
 
 export async function startChatPlatforms(): Promise<ChatPlatforms> {
   const received: Received[] = [];
-  const failures = new Map<Platform, { times: number; status: number; retryAfter?: number }>();
+  const failures = new Map<Platform, { times: number; status: number; retryAfter?: number; body?: string }>();
   const gone = new Set<Platform>();
   const waiters: Array<() => void> = [];
   let secret = "";
@@ -96,7 +96,7 @@ export async function startChatPlatforms(): Promise<ChatPlatforms> {
         failure.times--;
         const headers: Record<string, string> = { "content-type": "application/json" };
         if (failure.retryAfter !== undefined) headers["retry-after"] = String(failure.retryAfter);
-        response.writeHead(failure.status, headers).end('{"message":"not now"}');
+        response.writeHead(failure.status, headers).end(failure.body ?? '{"message":"not now"}');
         return;
       }
       let body: unknown = null;
@@ -139,8 +139,8 @@ export async function startChatPlatforms(): Promise<ChatPlatforms> {
     setWebhookSecret(value) {
       secret = value;
     },
-    failNext(platform, times, status, retryAfter) {
-      failures.set(platform, { times, status, retryAfter });
+    failNext(platform, times, status, retryAfter, body) {
+      failures.set(platform, { times, status, retryAfter, body });
     },
     setGone(platform, value) {
       if (value) gone.add(platform);
