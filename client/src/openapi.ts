@@ -9729,7 +9729,7 @@ export interface paths {
                                 id: number;
                                 name: string;
                                 /** @enum {unknown} */
-                                kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
+                                kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
                                 filters: {
                                     wallets: string[];
                                     markets: string[];
@@ -9741,6 +9741,10 @@ export interface paths {
                                     min_points: number | null;
                                     /** @description price_move: the window, minutes */
                                     window_minutes: number | null;
+                                    /** @description territory_event: the cities (none: all) */
+                                    cities: string[];
+                                    /** @description territory_event: the least severity told (null: any) */
+                                    min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
                                 };
                                 destination_ids: number[];
                                 /** @enum {unknown} */
@@ -9816,10 +9820,10 @@ export interface paths {
                         /** @description the account's own name for it */
                         name: string;
                         /**
-                         * @description wallet_trade: a watched wallet trades (wallets required; markets, categories, side and min_usd narrow it); market_whale_trade: a Smart Money wallet trades a watched market (markets required; side and min_usd, default ALERTS_WHALE_MIN_USD); whale_trade: a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories; smart_new_market: a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it); price_move: a watched market's YES price moves by at least min_points (percentage points) within window_minutes (default 60) of its trades (markets and min_points required)
+                         * @description wallet_trade: a watched wallet trades (wallets required; markets, categories, side and min_usd narrow it); market_whale_trade: a Smart Money wallet trades a watched market (markets required; side and min_usd, default ALERTS_WHALE_MIN_USD); whale_trade: a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories; smart_new_market: a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it); price_move: a watched market's YES price moves by at least min_points (percentage points) within window_minutes (default 60) of its trades (markets and min_points required); territory_event: the territory monitor publishes an event (CAPTURED, THREAT_*...) for one of cities (none: all) at min_severity or above (none: any)
                          * @enum {unknown}
                          */
-                        kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
+                        kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
                         filters?: {
                             /** @description wallet addresses (wallet_trade: required) */
                             wallets?: string[];
@@ -9838,6 +9842,13 @@ export interface paths {
                             min_points?: number;
                             /** @description price_move: the window the move is measured over, minutes of trades; default 60 */
                             window_minutes?: number;
+                            /** @description territory_event: the cities whose events are told (as /api/v2/isw/status names them); none: all */
+                            cities?: string[];
+                            /**
+                             * @description territory_event: events at or above this severity; none: any
+                             * @enum {unknown}
+                             */
+                            min_severity?: "SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
                         };
                         /** @description the account's destinations this rule sends to */
                         destination_ids: number[];
@@ -9857,7 +9868,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -9869,6 +9880,10 @@ export interface paths {
                                 min_points: number | null;
                                 /** @description price_move: the window, minutes */
                                 window_minutes: number | null;
+                                /** @description territory_event: the cities (none: all) */
+                                cities: string[];
+                                /** @description territory_event: the least severity told (null: any) */
+                                min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */
@@ -9959,7 +9974,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -9971,6 +9986,10 @@ export interface paths {
                                 min_points: number | null;
                                 /** @description price_move: the window, minutes */
                                 window_minutes: number | null;
+                                /** @description territory_event: the cities (none: all) */
+                                cities: string[];
+                                /** @description territory_event: the least severity told (null: any) */
+                                min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */
@@ -10138,6 +10157,13 @@ export interface paths {
                             min_points?: number;
                             /** @description price_move: the window the move is measured over, minutes of trades; default 60 */
                             window_minutes?: number;
+                            /** @description territory_event: the cities whose events are told (as /api/v2/isw/status names them); none: all */
+                            cities?: string[];
+                            /**
+                             * @description territory_event: events at or above this severity; none: any
+                             * @enum {unknown}
+                             */
+                            min_severity?: "SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
                         };
                         /** @description the account's destinations this rule sends to */
                         destination_ids?: number[];
@@ -10156,7 +10182,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -10168,6 +10194,10 @@ export interface paths {
                                 min_points: number | null;
                                 /** @description price_move: the window, minutes */
                                 window_minutes: number | null;
+                                /** @description territory_event: the cities (none: all) */
+                                cities: string[];
+                                /** @description territory_event: the least severity told (null: any) */
+                                min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */
@@ -10259,7 +10289,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -10271,6 +10301,10 @@ export interface paths {
                                 min_points: number | null;
                                 /** @description price_move: the window, minutes */
                                 window_minutes: number | null;
+                                /** @description territory_event: the cities (none: all) */
+                                cities: string[];
+                                /** @description territory_event: the least severity told (null: any) */
+                                min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */
@@ -10366,7 +10400,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -10378,6 +10412,10 @@ export interface paths {
                                 min_points: number | null;
                                 /** @description price_move: the window, minutes */
                                 window_minutes: number | null;
+                                /** @description territory_event: the cities (none: all) */
+                                cities: string[];
+                                /** @description territory_event: the least severity told (null: any) */
+                                min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */

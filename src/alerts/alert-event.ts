@@ -22,11 +22,28 @@ export interface AlertTrade {
   readonly ts: number;
 }
 
+/** A territory monitor's event (as /api/v2/isw/events lists it). */
+export interface TerritoryFacts {
+  readonly id: number;
+  readonly city: string;
+  readonly event_type: string;
+  readonly severity: string;
+  readonly previous_severity: string | null;
+  readonly subscription_label: string;
+  readonly details: string;
+  /** Unix seconds. */
+  readonly created_at: number;
+}
+
 export interface AlertEvent {
   readonly type: `alert.${RuleKind}` | "alert.test";
   readonly rule: { readonly id: number; readonly name: string; readonly kind: RuleKind } | null;
-  readonly trade: AlertTrade;
-  readonly links: { readonly wallet: string; readonly market: string | null };
+  /** The trade; null for a territory event. */
+  readonly trade: AlertTrade | null;
+  /** territory_event: the event. */
+  readonly territory?: TerritoryFacts;
+  /** The dashboard's pages: the trade's wallet and market, or the territory page. */
+  readonly links: { readonly wallet: string | null; readonly market: string | null; readonly territory?: string };
   /** price_move: the market's YES price moved from → to within the rule's window (the trade is the one that moved it). */
   readonly move?: { readonly from: number; readonly to: number; readonly window_minutes: number };
   /** True for a test fire: a sample trade, not a real one. */

@@ -5,7 +5,7 @@
 import type { Selectable } from "kysely";
 import type { Store } from "../store/database.js";
 import { alertLinks, type AlertEvent } from "./alert-event.js";
-import { messageIdOf } from "./matcher.js";
+import { pendingDelivery } from "./delivery-rows.js";
 import { alertsDb, type AlertDeliveriesTable, type DeliveryStatus } from "./tables.js";
 
 export type DeliveryRow = Selectable<AlertDeliveriesTable>;
@@ -66,21 +66,16 @@ export async function queueTestFire(
   const event = { ...sample, trade: { ...sample.trade, ts: Math.floor(input.nowMs / 1_000) } };
   const { id } = await alertsDb(store.db)
     .insertInto("alert_deliveries")
-    .values({
-      account: input.account,
-      rule_id: 0,
-      destination_id: input.destinationId,
-      event_key: eventKey,
-      message_id: messageIdOf(0, input.destinationId, eventKey),
-      payload: JSON.stringify(event),
-      status: "pending",
-      attempts: 0,
-      next_attempt_at: 0,
-      last_status: null,
-      last_error: null,
-      created_at_ms: input.nowMs,
-      finished_at_ms: null,
-    })
+    .values(
+      pendingDelivery({
+        account: input.account,
+        ruleId: 0,
+        destinationId: input.destinationId,
+        eventKey,
+        payload: JSON.stringify(event),
+        nowMs: input.nowMs,
+      }),
+    )
     .returning("id")
     .executeTakeFirstOrThrow();
   return Number(id);

@@ -5,15 +5,17 @@
  * answers that mean the destination no longer exists (it is then disabled).
  */
 import { signedHeaders } from "../isw/webhooks/signing.js";
-import type { AlertEvent } from "./alert-event.js";
+import {
+  discordRequest,
+  escapeHtml,
+  slackRequest,
+  telegramRequest,
+  type OutgoingRequest,
+} from "./platform-requests.js";
+import { formatTerritory } from "./territory-formats.js";
+import type { AlertEvent, AlertTrade } from "./alert-event.js";
 import type { DestinationSecrets } from "./destinations.js";
 import type { DestinationKind } from "./tables.js";
-
-export interface OutgoingRequest {
-  readonly url: URL;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-}
 
 /**
  * Webhook: 410 Gone (Standard Webhooks). Telegram: 401 (the token was revoked), 403 (the bot was blocked or removed
@@ -59,8 +61,11 @@ const money = (usd: number) =>
 const shares = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 2 });
 const shortWallet = (wallet: string) => `${wallet.slice(0, 6)}…${wallet.slice(-4)}`;
 
+/** An alert about a trade (every kind but territory_event). */
+type TradeAlert = AlertEvent & { readonly trade: AlertTrade; readonly links: { readonly wallet: string } };
+
 /** The words every chat message shares. */
-function words(event: AlertEvent) {
+function words(event: TradeAlert) {
   const { trade } = event;
   const action = trade.side === "BUY" ? "bought" : "sold";
   const { move } = event;
@@ -78,10 +83,7 @@ function words(event: AlertEvent) {
   };
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const escapeSlack = escapeHtml;
-
-function telegram(event: AlertEvent, secrets: DestinationSecrets, apiUrl: string): OutgoingRequest {
+function telegram(event: TradeAlert, secrets: DestinationSecrets, apiUrl: string): OutgoingRequest {
   const w = words(event);
   const market = event.links.market
     ? `<a href="${escapeHtml(event.links.market)}">${escapeHtml(w.market)}</a>`
@@ -93,15 +95,10 @@ function telegram(event: AlertEvent, secrets: DestinationSecrets, apiUrl: string
     `${w.side}: ${w.size} = <b>${w.usd}</b>`,
     `<i>${w.when}</i>`,
   ].join("\n");
-  const root = apiUrl.replace(/\/+$/, "");
-  return {
-    url: new URL(`${root}/bot${secrets.bot_token}/sendMessage`),
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ chat_id: secrets.chat_id, text, parse_mode: "HTML", disable_web_page_preview: true }),
-  };
+  return telegramRequest(apiUrl, secrets, text);
 }
 
-function discord(event: AlertEvent, secrets: DestinationSecrets): OutgoingRequest {
+function discord(event: TradeAlert, secrets: DestinationSecrets): OutgoingRequest {
   const w = words(event);
   const field = (name: string, value: string) => ({ name, value, inline: true });
   const embed = {
@@ -118,16 +115,12 @@ function discord(event: AlertEvent, secrets: DestinationSecrets): OutgoingReques
     timestamp: w.when,
     footer: { text: "Pelagic" },
   };
-  return {
-    url: new URL(secrets.url!),
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: "Pelagic", embeds: [embed], allowed_mentions: { parse: [] } }),
-  };
+  return discordRequest(secrets, embed);
 }
 
-function slack(event: AlertEvent, secrets: DestinationSecrets): OutgoingRequest {
+function slack(event: TradeAlert, secrets: DestinationSecrets): OutgoingRequest {
   const w = words(event);
-  const market = event.links.market ? `<${event.links.market}|${escapeSlack(w.market)}>` : escapeSlack(w.market);
+  const market = event.links.market ? `<${event.links.market}|${escapeHtml(w.market)}>` : escapeHtml(w.market);
   const mrkdwn = (text: string) => ({ type: "mrkdwn", text });
   const blocks = [
     { type: "header", text: { type: "plain_text", text: w.title.slice(0, 150) } },
@@ -143,11 +136,7 @@ function slack(event: AlertEvent, secrets: DestinationSecrets): OutgoingRequest 
     },
     { type: "context", elements: [mrkdwn(`Pelagic · ${w.when}`)] },
   ];
-  return {
-    url: new URL(secrets.url!),
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ text: `${w.title}: ${w.market} (${w.usd})`, blocks }),
-  };
+  return slackRequest(secrets, `${w.title}: ${w.market} (${w.usd})`, blocks);
 }
 
 /** The request that delivers `event` to a destination of `kind`; `nowSeconds` is the webhook's timestamp. */
@@ -157,24 +146,26 @@ export function formatAlert(
   secrets: DestinationSecrets,
   input: { messageId: string; nowSeconds: number; telegramApiUrl: string },
 ): OutgoingRequest {
+  if (kind === "webhook") {
+    const body = JSON.stringify({
+      type: event.type,
+      timestamp: new Date(input.nowSeconds * 1_000).toISOString(),
+      data: event,
+    });
+    return {
+      url: new URL(secrets.url!),
+      headers: signedHeaders(secrets.secret!, input.messageId, input.nowSeconds, body),
+      body,
+    };
+  }
+  if (event.trade === null || event.links.wallet === null) return formatTerritory(kind, event, secrets, input);
+  const trade = event as TradeAlert;
   switch (kind) {
-    case "webhook": {
-      const body = JSON.stringify({
-        type: event.type,
-        timestamp: new Date(input.nowSeconds * 1_000).toISOString(),
-        data: event,
-      });
-      return {
-        url: new URL(secrets.url!),
-        headers: signedHeaders(secrets.secret!, input.messageId, input.nowSeconds, body),
-        body,
-      };
-    }
     case "telegram":
-      return telegram(event, secrets, input.telegramApiUrl);
+      return telegram(trade, secrets, input.telegramApiUrl);
     case "discord":
-      return discord(event, secrets);
+      return discord(trade, secrets);
     case "slack":
-      return slack(event, secrets);
+      return slack(trade, secrets);
   }
 }

@@ -7,7 +7,6 @@
  * reloaded when their change counter moves (looked at every ALERTS_RULES_CHECK_MS, through the transaction), the
  * Smart Money list when `stats_generation` moves.
  */
-import { createHash } from "node:crypto";
 import type { Config } from "../config/index.js";
 import type { Clock } from "../platform/clock.js";
 import type { Logger } from "../platform/logger.js";
@@ -19,6 +18,7 @@ import { fromMicro } from "../venue/units.js";
 import { parseCategory, type Category } from "../venue/categories.js";
 import { alertLinks, type AlertEvent } from "./alert-event.js";
 import { alertChangeCount } from "./changes.js";
+import { insertDeliveries, pendingDelivery } from "./delivery-rows.js";
 import { PriceMoves, type PriceMove } from "./price-moves.js";
 import { RuleIndex, type IndexedRule } from "./rule-index.js";
 import { ruleOf } from "./rules.js";
@@ -39,12 +39,6 @@ export interface MatcherDeps {
   readonly config: Config;
   readonly clock: Clock;
   readonly logger: Pick<Logger, "info" | "warn">;
-}
-
-/** The webhook-id of a delivery: one per (rule, destination, event), the same on every attempt. */
-export function messageIdOf(ruleId: number, destinationId: number, eventKey: string): string {
-  const digest = createHash("sha256").update(eventKey).digest("base64url").slice(0, 22);
-  return `msg_${ruleId}_${destinationId}_${digest}`;
 }
 
 export class AlertMatcher {
@@ -221,34 +215,20 @@ export class AlertMatcher {
         };
         const payload = JSON.stringify(event);
         for (const destination of destinations)
-          rows.push({
-            account: rule.account,
-            rule_id: rule.id,
-            destination_id: destination,
-            event_key: fill.fill_key,
-            message_id: messageIdOf(rule.id, destination, fill.fill_key),
-            payload,
-            status: "pending" as const,
-            attempts: 0,
-            next_attempt_at: 0,
-            last_status: null,
-            last_error: null,
-            created_at_ms: nowMs,
-            finished_at_ms: null,
-          });
+          rows.push(
+            pendingDelivery({
+              account: rule.account,
+              ruleId: rule.id,
+              destinationId: destination,
+              eventKey: fill.fill_key,
+              payload,
+              nowMs,
+            }),
+          );
       }
     }
     if (rows.length === 0) return 0;
-    const db = alertsDb(tx.db);
-    let stored = 0;
-    for (let i = 0; i < rows.length; i += 200) {
-      const result = await db
-        .insertInto("alert_deliveries")
-        .values(rows.slice(i, i + 200))
-        .onConflict((oc) => oc.columns(["rule_id", "destination_id", "event_key"]).doNothing())
-        .executeTakeFirst();
-      stored += Number(result.numInsertedOrUpdatedRows ?? 0);
-    }
+    const stored = await insertDeliveries(alertsDb(tx.db), rows);
     this.stored += stored;
     return stored;
   }

@@ -6,9 +6,11 @@
  * - `whale_trade`: a Smart Money wallet trades at least `min_usd` anywhere, or in `categories` (the whale alerts' rule);
  * - `smart_new_market`: a Smart Money wallet buys into a market no Smart Money wallet held (`categories`, `min_usd`, default 0);
  * - `price_move`: a watched market's YES price moves by at least `min_points` (percentage points) within `window_minutes`
- *   (default 60) of trades (`markets` and `min_points` required).
+ *   (default 60) of trades (`markets` and `min_points` required);
+ * - `territory_event`: the territory monitor publishes an event (`cities`, none: all; `min_severity`, none: any).
  */
 import type { Config } from "../config/index.js";
+import { THREAT_LEVELS, type ThreatLevel } from "../isw/threat.js";
 import { CATEGORIES, parseCategory, type Category } from "../venue/categories.js";
 import { AlertInvalid } from "./alert-errors.js";
 import type { RuleKind } from "./tables.js";
@@ -26,6 +28,10 @@ export interface RuleFilters {
   readonly min_points: number | null;
   /** price_move: the window the move is measured over; null for the other kinds. */
   readonly window_minutes: number | null;
+  /** territory_event: the cities (none: all). */
+  readonly cities: readonly string[];
+  /** territory_event: the least severity told (null: any). */
+  readonly min_severity: ThreatLevel | null;
 }
 
 /** The filters as a request sends them (every field optional; which are required depends on the kind). */
@@ -37,6 +43,8 @@ export interface FiltersInput {
   readonly min_usd?: number;
   readonly min_points?: number;
   readonly window_minutes?: number;
+  readonly cities?: readonly string[];
+  readonly min_severity?: ThreatLevel;
 }
 
 export const RULE_KIND_TEXT: Readonly<Record<RuleKind, string>> = {
@@ -46,6 +54,8 @@ export const RULE_KIND_TEXT: Readonly<Record<RuleKind, string>> = {
   whale_trade: "a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories",
   smart_new_market:
     "a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it)",
+  territory_event:
+    "the territory monitor publishes an event (CAPTURED, THREAT_*...) for one of cities (none: all) at min_severity or above (none: any)",
   price_move:
     "a watched market's YES price moves by at least min_points (percentage points) within window_minutes (default 60) of its trades (markets and min_points required)",
 };
@@ -122,14 +132,36 @@ export function normalizeFilters(kind: RuleKind, input: FiltersInput, settings: 
     refuse("categories", "a market_whale_trade rule names its markets, not categories");
   const defaultMin = kind === "wallet_trade" || kind === "smart_new_market" ? 0 : settings.defaultMinUsd;
   const side = kind === "smart_new_market" ? "buy" : (input.side ?? "both");
+  const territory = kind === "territory_event";
+  const cities = [...new Set((input.cities ?? []).map((city) => city.trim()).filter((city) => city !== ""))].sort();
+  if (territory) {
+    for (const [field, given] of [
+      ["wallets", wallets.length > 0],
+      ["markets", markets.length > 0],
+      ["categories", categories.length > 0],
+      ["side", input.side !== undefined],
+      ["min_usd", input.min_usd !== undefined],
+    ] as const)
+      if (given)
+        refuse(field, "a territory_event rule hears of the territory monitor's events: cities and min_severity");
+    if (cities.length > max)
+      refuse("cities", `at most ${max} cities per rule (ALERTS_SUBJECTS_PER_RULE), got ${cities.length}`);
+  } else {
+    if (input.cities !== undefined) refuse("cities", "only a territory_event rule takes cities");
+    if (input.min_severity !== undefined) refuse("min_severity", "only a territory_event rule takes min_severity");
+  }
+  if (input.min_severity !== undefined && !THREAT_LEVELS.includes(input.min_severity))
+    refuse("min_severity", `one of ${THREAT_LEVELS.join(", ")}`);
   const price = kind === "price_move";
   return {
     wallets,
     markets,
     categories,
     side,
-    min_usd: input.min_usd ?? (price ? 0 : defaultMin),
+    min_usd: input.min_usd ?? (price || territory ? 0 : defaultMin),
     min_points: price ? (input.min_points ?? null) : null,
     window_minutes: price ? (input.window_minutes ?? PRICE_WINDOW_DEFAULT_MINUTES) : null,
+    cities: territory ? cities : [],
+    min_severity: territory ? (input.min_severity ?? null) : null,
   };
 }

@@ -38,7 +38,13 @@ export function ruleOf(row: RuleRow): Rule {
   return {
     ...row,
     id: Number(row.id),
-    filters: { ...filters, min_points: filters.min_points ?? null, window_minutes: filters.window_minutes ?? null },
+    filters: {
+      ...filters,
+      min_points: filters.min_points ?? null,
+      window_minutes: filters.window_minutes ?? null,
+      cities: filters.cities ?? [],
+      min_severity: filters.min_severity ?? null,
+    },
     destination_ids: JSON.parse(row.destination_ids) as number[],
   };
 }

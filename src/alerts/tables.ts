@@ -14,6 +14,7 @@ export const RULE_KINDS = [
   "whale_trade",
   "smart_new_market",
   "price_move",
+  "territory_event",
 ] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 
@@ -75,7 +76,14 @@ export interface AlertDeliveriesTable {
   finished_at_ms: number | null;
 }
 
+/** How far a producer of alerts has read a table of events (`territory`: isw_events.id). */
+export interface AlertCursorsTable {
+  name: string;
+  position: number;
+}
+
 export type AlertTables = {
+  alert_cursors: AlertCursorsTable;
   alert_destinations: AlertDestinationsTable;
   alert_rules: AlertRulesTable;
   alert_deliveries: AlertDeliveriesTable;

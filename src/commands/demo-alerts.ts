@@ -31,9 +31,12 @@ function describeAlert(received: Received): string {
   const body = received.body as Record<string, unknown>;
   if (received.platform === "webhook") {
     const data = body.data as {
-      trade: { wallet: string; side: string; outcome: string; usd: number; market_question: string | null };
+      trade: { wallet: string; side: string; outcome: string; usd: number; market_question: string | null } | null;
+      territory?: { event_type: string; city: string; severity: string };
     };
     const trade = data.trade;
+    if (!trade)
+      return `alert received by the webhook (signature ${received.signed ? "verified" : "NOT verified"}): ${data.territory?.event_type} in ${data.territory?.city} (${data.territory?.severity})`;
     return `alert received by the webhook (signature ${received.signed ? "verified" : "NOT verified"}): ${trade.wallet} ${trade.side} ${trade.outcome} $${trade.usd.toFixed(2)} on ${trade.market_question ?? "?"}`;
   }
   if (received.platform === "telegram") return `alert received by Telegram: ${String(body.text).split("\n")[0]}`;

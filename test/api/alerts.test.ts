@@ -205,6 +205,18 @@ describe.each(storeBackends)("alert rules and destinations on $kind", (backend) 
         { name: "x", kind: "whale_trade", filters: { window_minutes: 5 }, destination_ids: [webhookId] },
         ["body", "filters", "window_minutes"],
       ],
+      [
+        { name: "x", kind: "whale_trade", filters: { cities: ["Bakhmut"] }, destination_ids: [webhookId] },
+        ["body", "filters", "cities"],
+      ],
+      [
+        { name: "x", kind: "territory_event", filters: { min_severity: "BAD" }, destination_ids: [webhookId] },
+        ["body", "filters", "min_severity"],
+      ],
+      [
+        { name: "x", kind: "territory_event", filters: { wallets: [WALLET] }, destination_ids: [webhookId] },
+        ["body", "filters", "wallets"],
+      ],
     ];
     for (const [payload, loc] of cases) {
       const refused = await call("POST", "/api/v2/alerts/rules", payload);

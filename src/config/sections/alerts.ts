@@ -39,6 +39,12 @@ export const alerts = {
     "how often the matcher looks whether the rules changed (and reloads them), besides being told by the API processes",
     { min: 10, max: 60_000 },
   ),
+  territoryPollMs: int(
+    "ALERTS_TERRITORY_POLL_MS",
+    1_000,
+    "how often the process that runs the territory monitor looks for its new events to alert (territory_event rules)",
+    { min: 10, max: 60_000 },
+  ),
   pollMs: int("ALERTS_POLL_MS", 250, "how often an API process looks for due alert deliveries when nothing wakes it", {
     min: 10,
     max: 60_000,

@@ -4,7 +4,7 @@
  * destinations it names, active or paused), and the deliveries the matcher queues in the ingest's own batch
  * transaction: one per (rule, destination, event), which the unique key keeps so across processes and restarts. The
  * matcher reloads its rules when the `alert_rules` counter of `table_changes` moves (every change moves it, in
- * its own transaction).
+ * its own transaction). `alert_cursors`: how far the territory events were read for alerts.
  */
 import { sql, type Kysely } from "kysely";
 import { columnTypes, serialKey, type StoreKind, type StoreMigration } from "./column-types.js";
@@ -66,6 +66,14 @@ export const alertRules: StoreMigration = {
     await s.createIndex("alert_deliveries_due").on("alert_deliveries").columns(["status", "next_attempt_at"]).execute();
     await s.createIndex("alert_deliveries_account").on("alert_deliveries").columns(["account", "id"]).execute();
     await s.createIndex("alert_deliveries_finished").on("alert_deliveries").column("finished_at_ms").execute();
+
+    // Where a producer of alerts that reads a table of events (the territory monitor's) has come to, moved in the
+    // transaction that stores the deliveries of what it read.
+    await s
+      .createTable("alert_cursors")
+      .addColumn("name", t.text, (c) => c.primaryKey())
+      .addColumn("position", t.int, (c) => c.notNull())
+      .execute();
 
     await sql`insert into table_changes (name, n) values ('alert_rules', 0) on conflict (name) do nothing`.execute(db);
   },

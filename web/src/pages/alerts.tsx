@@ -155,23 +155,36 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
     const categories = listOf(String(form.get("categories") ?? ""));
     const points = String(form.get("min_points") ?? "").trim();
     const windowMinutes = String(form.get("window_minutes") ?? "").trim();
+    const severity = String(form.get("min_severity") ?? "");
     const filters =
-      kind === "price_move"
+      kind === "territory_event"
         ? {
-            markets: subjects,
-            ...(points ? { min_points: Number(points) } : {}),
-            ...(windowMinutes ? { window_minutes: Number(windowMinutes) } : {}),
+            ...(subjects.length > 0
+              ? {
+                  cities: String(form.get("subjects") ?? "")
+                    .split(",")
+                    .map((c) => c.trim())
+                    .filter(Boolean),
+                }
+              : {}),
+            ...(severity ? { min_severity: severity as "SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL" } : {}),
           }
-        : {
-            ...(kind === "wallet_trade"
-              ? { wallets: subjects }
-              : kind === "market_whale_trade"
-                ? { markets: subjects }
-                : {}),
-            ...(categories.length > 0 ? { categories } : {}),
-            ...(kind === "smart_new_market" ? {} : { side: String(form.get("side")) as "buy" | "sell" | "both" }),
-            ...(min ? { min_usd: Number(min) } : {}),
-          };
+        : kind === "price_move"
+          ? {
+              markets: subjects,
+              ...(points ? { min_points: Number(points) } : {}),
+              ...(windowMinutes ? { window_minutes: Number(windowMinutes) } : {}),
+            }
+          : {
+              ...(kind === "wallet_trade"
+                ? { wallets: subjects }
+                : kind === "market_whale_trade"
+                  ? { markets: subjects }
+                  : {}),
+              ...(categories.length > 0 ? { categories } : {}),
+              ...(kind === "smart_new_market" ? {} : { side: String(form.get("side")) as "buy" | "sell" | "both" }),
+              ...(min ? { min_usd: Number(min) } : {}),
+            };
     const destination_ids = form.getAll("destination").map(Number);
     const { error } = await api.POST("/api/v2/alerts/rules", {
       body: { name: String(form.get("name") ?? ""), kind, filters, destination_ids },
@@ -194,9 +207,12 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
     props.changed();
   };
   const subjectsOf = (r: Rule) =>
-    [...r.filters.wallets.map(shortAddress), ...r.filters.markets.map(shortAddress), ...r.filters.categories].join(
-      ", ",
-    ) || "anywhere";
+    [
+      ...r.filters.wallets.map(shortAddress),
+      ...r.filters.markets.map(shortAddress),
+      ...r.filters.categories,
+      ...r.filters.cities,
+    ].join(", ") || "anywhere";
   return (
     <>
       {props.list.length === 0 ? (
@@ -236,11 +252,29 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
             <option value="whale_trade">A whale trades anywhere</option>
             <option value="smart_new_market">Smart Money opens a market</option>
             <option value="price_move">A market's price moves</option>
+            <option value="territory_event">A territory event</option>
           </select>
         </label>
+        {kind === "territory_event" ? (
+          <label>
+            Least severity
+            <select name="min_severity">
+              <option value="">Any</option>
+              {["LOW", "MEDIUM", "HIGH", "CRITICAL"].map((level) => (
+                <option key={level} value={level}>
+                  {level}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         {kind === "whale_trade" || kind === "smart_new_market" ? null : (
           <label>
-            {kind === "wallet_trade" ? "Wallets" : "Markets (condition ids)"}
+            {kind === "wallet_trade"
+              ? "Wallets"
+              : kind === "territory_event"
+                ? "Cities (none: all)"
+                : "Markets (condition ids)"}
             <input name="subjects" placeholder="0x…, 0x…" />
           </label>
         )}
@@ -256,7 +290,7 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
             </label>
           </>
         ) : null}
-        {kind === "market_whale_trade" || kind === "price_move" ? null : (
+        {kind === "market_whale_trade" || kind === "price_move" || kind === "territory_event" ? null : (
           <label>
             Categories
             <input name="categories" placeholder="sports, crypto" />
@@ -264,7 +298,10 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
         )}
         <label>
           Side
-          <select name="side" disabled={kind === "smart_new_market" || kind === "price_move"}>
+          <select
+            name="side"
+            disabled={kind === "smart_new_market" || kind === "price_move" || kind === "territory_event"}
+          >
             <option value="both">Both</option>
             <option value="buy">Buy</option>
             <option value="sell">Sell</option>
@@ -272,7 +309,13 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
         </label>
         <label>
           At least (USD)
-          <input name="min_usd" type="number" min="0" step="any" disabled={kind === "price_move"} />
+          <input
+            name="min_usd"
+            type="number"
+            min="0"
+            step="any"
+            disabled={kind === "price_move" || kind === "territory_event"}
+          />
         </label>
         <fieldset>
           <legend>Send to</legend>

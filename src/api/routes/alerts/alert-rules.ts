@@ -22,7 +22,7 @@ const TAGS = ["alerts"];
 
 function ruleBody(rule: Rule) {
   const { id, name, kind, filters, destination_ids, status, created_at, updated_at } = rule;
-  const { wallets, markets, categories, side, min_usd, min_points, window_minutes } = filters;
+  const { wallets, markets, categories, side, min_usd, min_points, window_minutes, cities, min_severity } = filters;
   return {
     id,
     name,
@@ -35,6 +35,8 @@ function ruleBody(rule: Rule) {
       min_usd,
       min_points,
       window_minutes,
+      cities: [...cities],
+      min_severity,
     },
     destination_ids: [...destination_ids],
     status,

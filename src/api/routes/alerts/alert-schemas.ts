@@ -2,6 +2,7 @@
 import { Type } from "typebox";
 import { RULE_KIND_TEXT } from "../../../alerts/rule-kinds.js";
 import { DESTINATION_KINDS, RULE_KINDS } from "../../../alerts/tables.js";
+import { THREAT_LEVELS } from "../../../isw/threat.js";
 import { CATEGORY_CODES_TEXT } from "../../../venue/categories.js";
 import { Limit } from "../../params.js";
 
@@ -112,6 +113,15 @@ const FiltersInput = Type.Object(
         description: "price_move: the window the move is measured over, minutes of trades; default 60",
       }),
     ),
+    cities: Type.Optional(
+      Type.Array(Type.String({ maxLength: 100 }), {
+        maxItems: 10_000,
+        description: "territory_event: the cities whose events are told (as /api/v2/isw/status names them); none: all",
+      }),
+    ),
+    min_severity: Type.Optional(
+      Type.Enum([...THREAT_LEVELS], { description: "territory_event: events at or above this severity; none: any" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -124,6 +134,10 @@ const Filters = Type.Object({
   min_usd: Type.Number(),
   min_points: Type.Union([Type.Number(), Type.Null()], { description: "price_move: the move in percentage points" }),
   window_minutes: Type.Union([Type.Integer(), Type.Null()], { description: "price_move: the window, minutes" }),
+  cities: Type.Array(Type.String(), { description: "territory_event: the cities (none: all)" }),
+  min_severity: Type.Union([Type.Enum([...THREAT_LEVELS]), Type.Null()], {
+    description: "territory_event: the least severity told (null: any)",
+  }),
 });
 
 const DestinationIds = Type.Array(Id, {
