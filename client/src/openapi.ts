@@ -9729,7 +9729,7 @@ export interface paths {
                                 id: number;
                                 name: string;
                                 /** @enum {unknown} */
-                                kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
+                                kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
                                 filters: {
                                     wallets: string[];
                                     markets: string[];
@@ -9820,10 +9820,10 @@ export interface paths {
                         /** @description the account's own name for it */
                         name: string;
                         /**
-                         * @description wallet_trade: a watched wallet trades (wallets required; markets, categories, side and min_usd narrow it); market_whale_trade: a Smart Money wallet trades a watched market (markets required; side and min_usd, default ALERTS_WHALE_MIN_USD); whale_trade: a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories; smart_new_market: a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it); price_move: a watched market's YES price moves by at least min_points (percentage points) within window_minutes (default 60) of its trades (markets and min_points required); territory_event: the territory monitor publishes an event (CAPTURED, THREAT_*...) for one of cities (none: all) at min_severity or above (none: any)
+                         * @description wallet_trade: a watched wallet trades (wallets required; markets, categories, side and min_usd narrow it); market_whale_trade: a Smart Money wallet trades a watched market (markets required; side and min_usd, default ALERTS_WHALE_MIN_USD); whale_trade: a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories; smart_new_market: a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it); price_move: a watched market's YES price moves by at least min_points (percentage points) within window_minutes (default 60) of its trades (markets and min_points required); territory_event: the territory monitor publishes an event (CAPTURED, THREAT_*...) for one of cities (none: all) at min_severity or above (none: any); consensus_flip: a watched market's Smart Money consensus (the side more whales stand on) changes side (markets required)
                          * @enum {unknown}
                          */
-                        kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
+                        kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
                         filters?: {
                             /** @description wallet addresses (wallet_trade: required) */
                             wallets?: string[];
@@ -9868,7 +9868,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -9974,7 +9974,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -10182,7 +10182,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -10289,7 +10289,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -10400,7 +10400,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
                             filters: {
                                 wallets: string[];
                                 markets: string[];

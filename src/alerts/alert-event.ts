@@ -35,6 +35,19 @@ export interface TerritoryFacts {
   readonly created_at: number;
 }
 
+/** A market's Smart Money consensus that changed side. */
+export interface ConsensusFacts {
+  readonly condition_id: string;
+  readonly market_id: string | null;
+  readonly market_question: string | null;
+  readonly from: "YES" | "NO";
+  readonly to: "YES" | "NO";
+  readonly whales_yes: number;
+  readonly whales_no: number;
+  /** Unix seconds: when the change was seen. */
+  readonly at: number;
+}
+
 export interface AlertEvent {
   readonly type: `alert.${RuleKind}` | "alert.test";
   readonly rule: { readonly id: number; readonly name: string; readonly kind: RuleKind } | null;
@@ -42,6 +55,8 @@ export interface AlertEvent {
   readonly trade: AlertTrade | null;
   /** territory_event: the event. */
   readonly territory?: TerritoryFacts;
+  /** consensus_flip: the market and its sides. */
+  readonly consensus?: ConsensusFacts;
   /** The dashboard's pages: the trade's wallet and market, or the territory page. */
   readonly links: { readonly wallet: string | null; readonly market: string | null; readonly territory?: string };
   /** price_move: the market's YES price moved from → to within the rule's window (the trade is the one that moved it). */

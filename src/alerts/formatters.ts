@@ -12,7 +12,7 @@ import {
   telegramRequest,
   type OutgoingRequest,
 } from "./platform-requests.js";
-import { formatTerritory } from "./territory-formats.js";
+import { formatEventAlert } from "./event-formats.js";
 import type { AlertEvent, AlertTrade } from "./alert-event.js";
 import type { DestinationSecrets } from "./destinations.js";
 import type { DestinationKind } from "./tables.js";
@@ -158,7 +158,7 @@ export function formatAlert(
       body,
     };
   }
-  if (event.trade === null || event.links.wallet === null) return formatTerritory(kind, event, secrets, input);
+  if (event.trade === null || event.links.wallet === null) return formatEventAlert(kind, event, secrets, input);
   const trade = event as TradeAlert;
   switch (kind) {
     case "telegram":

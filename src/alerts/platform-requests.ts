@@ -1,6 +1,6 @@
 /**
  * The requests each chat platform takes, whatever the alert says: Telegram's `sendMessage` (HTML), a Discord webhook's
- * embed, a Slack incoming webhook's text and blocks (formatters.ts and territory-formats.ts write what they carry).
+ * embed, a Slack incoming webhook's text and blocks (formatters.ts and event-formats.ts write what they carry).
  */
 import type { DestinationSecrets } from "./destinations.js";
 

@@ -7,7 +7,8 @@
  * - `smart_new_market`: a Smart Money wallet buys into a market no Smart Money wallet held (`categories`, `min_usd`, default 0);
  * - `price_move`: a watched market's YES price moves by at least `min_points` (percentage points) within `window_minutes`
  *   (default 60) of trades (`markets` and `min_points` required);
- * - `territory_event`: the territory monitor publishes an event (`cities`, none: all; `min_severity`, none: any).
+ * - `territory_event`: the territory monitor publishes an event (`cities`, none: all; `min_severity`, none: any);
+ * - `consensus_flip`: a watched market's Smart Money consensus changes side (`markets` required).
  */
 import type { Config } from "../config/index.js";
 import { THREAT_LEVELS, type ThreatLevel } from "../isw/threat.js";
@@ -54,6 +55,8 @@ export const RULE_KIND_TEXT: Readonly<Record<RuleKind, string>> = {
   whale_trade: "a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories",
   smart_new_market:
     "a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it)",
+  consensus_flip:
+    "a watched market's Smart Money consensus (the side more whales stand on) changes side (markets required)",
   territory_event:
     "the territory monitor publishes an event (CAPTURED, THREAT_*...) for one of cities (none: all) at min_severity or above (none: any)",
   price_move:
@@ -112,7 +115,7 @@ export function normalizeFilters(kind: RuleKind, input: FiltersInput, settings: 
   if (kind === "wallet_trade" && wallets.length === 0)
     refuse("wallets", "a wallet_trade rule watches at least one wallet");
   if (kind !== "wallet_trade" && wallets.length > 0) refuse("wallets", `a ${kind} rule watches no wallets`);
-  if ((kind === "market_whale_trade" || kind === "price_move") && markets.length === 0)
+  if ((kind === "market_whale_trade" || kind === "price_move" || kind === "consensus_flip") && markets.length === 0)
     refuse("markets", `a ${kind} rule watches at least one market`);
   if (kind === "price_move") {
     if (input.min_points === undefined)
@@ -134,6 +137,13 @@ export function normalizeFilters(kind: RuleKind, input: FiltersInput, settings: 
   const side = kind === "smart_new_market" ? "buy" : (input.side ?? "both");
   const territory = kind === "territory_event";
   const cities = [...new Set((input.cities ?? []).map((city) => city.trim()).filter((city) => city !== ""))].sort();
+  if (kind === "consensus_flip")
+    for (const [field, given] of [
+      ["categories", categories.length > 0],
+      ["side", input.side !== undefined],
+      ["min_usd", input.min_usd !== undefined],
+    ] as const)
+      if (given) refuse(field, "a consensus_flip rule hears of its markets' consensus, whatever the trade");
   if (territory) {
     for (const [field, given] of [
       ["wallets", wallets.length > 0],
@@ -158,7 +168,7 @@ export function normalizeFilters(kind: RuleKind, input: FiltersInput, settings: 
     markets,
     categories,
     side,
-    min_usd: input.min_usd ?? (price || territory ? 0 : defaultMin),
+    min_usd: input.min_usd ?? (price || territory || kind === "consensus_flip" ? 0 : defaultMin),
     min_points: price ? (input.min_points ?? null) : null,
     window_minutes: price ? (input.window_minutes ?? PRICE_WINDOW_DEFAULT_MINUTES) : null,
     cities: territory ? cities : [],

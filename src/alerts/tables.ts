@@ -15,6 +15,7 @@ export const RULE_KINDS = [
   "smart_new_market",
   "price_move",
   "territory_event",
+  "consensus_flip",
 ] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 

@@ -5,58 +5,25 @@
  * (rule, destination, event), and the cursor moved past them: an event is alerted once, whatever stops where. The
  * first look starts at the newest event (what happened before alerts existed is not told).
  */
-import type { Config } from "../config/index.js";
 import { iswDb } from "../isw/tables.js";
 import { THREAT_LEVELS, type ThreatLevel } from "../isw/threat.js";
-import type { Clock } from "../platform/clock.js";
-import type { Logger } from "../platform/logger.js";
-import type { Store, StoreTransaction } from "../store/database.js";
+import type { StoreTransaction } from "../store/database.js";
 import type { AlertEvent } from "./alert-event.js";
 import { insertDeliveries, pendingDelivery } from "./delivery-rows.js";
 import { ruleOf } from "./rules.js";
+import { PollingWatcher, type WatcherDeps } from "./polling-watcher.js";
 import { alertsDb } from "./tables.js";
 
 const CURSOR = "territory";
 const EVENTS_PER_LOOK = 500;
 
-export interface TerritoryAlertsDeps {
-  readonly store: Store;
-  readonly config: Config;
-  readonly clock: Clock;
-  readonly logger: Pick<Logger, "warn">;
-  /** Called after a look stored deliveries (the ingest side wakes the API processes' workers). */
-  readonly onStored?: (count: number) => void;
-}
-
-export class TerritoryAlerts {
-  private timer: NodeJS.Timeout | null = null;
-  private looking: Promise<unknown> | null = null;
-
-  constructor(private readonly deps: TerritoryAlertsDeps) {}
-
-  start(): void {
-    this.timer ??= setInterval(() => {
-      this.looking ??= this.look()
-        .then((stored) => stored > 0 && this.deps.onStored?.(stored))
-        .catch((error: unknown) =>
-          this.deps.logger.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            "territory alerts failed",
-          ),
-        )
-        .finally(() => (this.looking = null));
-    }, this.deps.config.alerts.territoryPollMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.looking;
+export class TerritoryAlerts extends PollingWatcher {
+  constructor(deps: WatcherDeps) {
+    super(deps, "territory alerts", deps.config.alerts.territoryPollMs);
   }
 
   /** One look: the events since the cursor, alerted, and the cursor moved; returns the deliveries stored. */
-  look(): Promise<number> {
+  override look(): Promise<number> {
     return this.deps.store.transaction((tx) => this.lookIn(tx));
   }
 

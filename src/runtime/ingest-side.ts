@@ -2,11 +2,12 @@
  * What a process that ingests runs beside its store, started together and stopped together: the ingest, the
  * ledger's derivation that follows its batches, the live relay that labels the live feed's trades for every API
  * process, the territory monitor, and the alerts' matcher (in each batch's transaction; it wakes the API processes'
- * delivery workers on ALERTS_DUE_CHANNEL once the batch is committed) with, beside the monitor, the territory events'
- * alerts. It runs in the serving thread (role ingest, and tests that hand the service
+ * delivery workers on ALERTS_DUE_CHANNEL once the batch is committed) with the watchers of the territory monitor's
+ * events (beside the monitor) and of the markets' consensus. It runs in the serving thread (role ingest, and tests that hand the service
  * objects of their own) or in the ingest thread of role all (ingest-thread.ts).
  */
 import { AlertMatcher } from "../alerts/matcher.js";
+import { ConsensusFlips } from "../alerts/consensus-flips.js";
 import { TerritoryAlerts } from "../alerts/territory-alerts.js";
 import { ALERTS_DUE_CHANNEL } from "../alerts/delivery-worker.js";
 import type { Config } from "../config/index.js";
@@ -59,16 +60,13 @@ export async function startIngestSide(
     ? new TerritoryMonitor({ config, store, clock: platform.clock, logger, ...options.territory })
     : null;
   const alerts = config.alerts.enabled ? attachAlertMatcher(ingest, { config, platform, logger }) : null;
-  const territoryAlerts =
-    territory && config.alerts.enabled
-      ? new TerritoryAlerts({
-          store,
-          config,
-          clock: platform.clock,
-          logger,
-          onStored: () => void platform.pubsub.publish(ALERTS_DUE_CHANNEL, "1").catch(() => undefined),
-        })
-      : null;
+  const wake = () => void platform.pubsub.publish(ALERTS_DUE_CHANNEL, "1").catch(() => undefined);
+  const watchers = config.alerts.enabled
+    ? [
+        ...(territory ? [new TerritoryAlerts({ store, config, clock: platform.clock, logger, onStored: wake })] : []),
+        new ConsensusFlips({ store, config, clock: platform.clock, logger, onStored: wake }),
+      ]
+    : [];
   await options.beforeIngest?.(ingest);
   // The derived tables (positions, statistics, market figures) follow every committed ingest batch.
   const deriver = await startDeriver({ store, config, clock: platform.clock, logger, ingest });
@@ -85,14 +83,14 @@ export async function startIngestSide(
     .catch((error: unknown) => logger.error({ err: error }, "the live relay could not subscribe to the live feed"));
   ingest.start();
   territory?.start();
-  territoryAlerts?.start();
+  for (const watcher of watchers) watcher.start();
   return {
     ingest,
     deriver,
     territory,
     alerts,
     async stop() {
-      await Promise.all([ingest.stop(), territory?.stop(), territoryAlerts?.stop()]);
+      await Promise.all([ingest.stop(), territory?.stop(), ...watchers.map((watcher) => watcher.stop())]);
       await relay.stop();
       await deriver.stop();
     },

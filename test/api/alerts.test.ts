@@ -192,7 +192,8 @@ describe.each(storeBackends)("alert rules and destinations on $kind", (backend) 
         { name: "x", kind: "whale_trade", filters: { min_usd: -1 }, destination_ids: [webhookId] },
         ["body", "filters", "min_usd"],
       ],
-      [{ name: "x", kind: "consensus_flip", destination_ids: [webhookId] }, ["body", "kind"]],
+      [{ name: "x", kind: "volume_spike", destination_ids: [webhookId] }, ["body", "kind"]],
+      [{ name: "x", kind: "consensus_flip", destination_ids: [webhookId] }, ["body", "filters", "markets"]],
       [
         { name: "x", kind: "smart_new_market", filters: { side: "sell" }, destination_ids: [webhookId] },
         ["body", "filters", "side"],

@@ -45,6 +45,12 @@ export const alerts = {
     "how often the process that runs the territory monitor looks for its new events to alert (territory_event rules)",
     { min: 10, max: 60_000 },
   ),
+  consensusPollSeconds: int(
+    "ALERTS_CONSENSUS_POLL_SECONDS",
+    10,
+    "how often the process that ingests compares the watched markets' Smart Money consensus (consensus_flip rules) with the side it saw last",
+    { min: 1, max: 3_600 },
+  ),
   pollMs: int("ALERTS_POLL_MS", 250, "how often an API process looks for due alert deliveries when nothing wakes it", {
     min: 10,
     max: 60_000,

@@ -182,8 +182,10 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
                   ? { markets: subjects }
                   : {}),
               ...(categories.length > 0 ? { categories } : {}),
-              ...(kind === "smart_new_market" ? {} : { side: String(form.get("side")) as "buy" | "sell" | "both" }),
-              ...(min ? { min_usd: Number(min) } : {}),
+              ...(kind === "smart_new_market" || kind === "consensus_flip"
+                ? {}
+                : { side: String(form.get("side")) as "buy" | "sell" | "both" }),
+              ...(min && kind !== "consensus_flip" ? { min_usd: Number(min) } : {}),
             };
     const destination_ids = form.getAll("destination").map(Number);
     const { error } = await api.POST("/api/v2/alerts/rules", {
@@ -253,6 +255,7 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
             <option value="smart_new_market">Smart Money opens a market</option>
             <option value="price_move">A market's price moves</option>
             <option value="territory_event">A territory event</option>
+            <option value="consensus_flip">A market's consensus flips</option>
           </select>
         </label>
         {kind === "territory_event" ? (
@@ -290,7 +293,10 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
             </label>
           </>
         ) : null}
-        {kind === "market_whale_trade" || kind === "price_move" || kind === "territory_event" ? null : (
+        {kind === "market_whale_trade" ||
+        kind === "price_move" ||
+        kind === "territory_event" ||
+        kind === "consensus_flip" ? null : (
           <label>
             Categories
             <input name="categories" placeholder="sports, crypto" />
@@ -300,7 +306,7 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
           Side
           <select
             name="side"
-            disabled={kind === "smart_new_market" || kind === "price_move" || kind === "territory_event"}
+            disabled={["smart_new_market", "price_move", "territory_event", "consensus_flip"].includes(kind)}
           >
             <option value="both">Both</option>
             <option value="buy">Buy</option>
@@ -314,7 +320,7 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
             type="number"
             min="0"
             step="any"
-            disabled={kind === "price_move" || kind === "territory_event"}
+            disabled={["price_move", "territory_event", "consensus_flip"].includes(kind)}
           />
         </label>
         <fieldset>
