@@ -9244,6 +9244,1465 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/alerts/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's alert destinations */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            destinations: {
+                                id: number;
+                                name: string;
+                                /** @enum {unknown} */
+                                kind: "webhook" | "telegram" | "discord" | "slack";
+                                /** @description what may be shown of it: a URL's host, the Telegram chat; never a secret */
+                                label: string;
+                                /** @enum {unknown} */
+                                status: "active" | "disabled";
+                                disabled_at: number | null;
+                                /** @description why it was disabled: the receiver answered gone (410, or its platform's equivalent), or the account */
+                                disabled_reason: string | null;
+                                /** @description unix seconds */
+                                created_at: number;
+                                /** @description unix seconds */
+                                updated_at: number;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add an alert destination
+         * @description A signed webhook (url), a Telegram chat (bot_token, chat_id), a Discord webhook or a Slack incoming webhook (url). URLs must resolve to public addresses only. 201 with the webhook's signing secret, shown this once. At most ALERTS_DESTINATIONS_PER_ACCOUNT per account.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description webhook: Standard Webhooks POSTs signed with a secret shown once; telegram: the Bot API's sendMessage; discord: a channel webhook (embeds); slack: an incoming webhook (blocks)
+                         * @enum {unknown}
+                         */
+                        kind: "webhook" | "telegram" | "discord" | "slack";
+                        /** @description the account's own name for it */
+                        name: string;
+                        /** @description webhook, discord, slack: the URL (public addresses only; discord and slack: their platform's webhook URL) */
+                        url?: string;
+                        /** @description telegram: the bot's token (stored sealed, never shown) */
+                        bot_token?: string;
+                        /** @description telegram: the chat id, or @channelusername */
+                        chat_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            /** @enum {unknown} */
+                            kind: "webhook" | "telegram" | "discord" | "slack";
+                            /** @description what may be shown of it: a URL's host, the Telegram chat; never a secret */
+                            label: string;
+                            /** @enum {unknown} */
+                            status: "active" | "disabled";
+                            disabled_at: number | null;
+                            /** @description why it was disabled: the receiver answered gone (410, or its platform's equivalent), or the account */
+                            disabled_reason: string | null;
+                            /** @description unix seconds */
+                            created_at: number;
+                            /** @description unix seconds */
+                            updated_at: number;
+                            /** @description webhook: whsec_…, the Standard Webhooks signing secret, shown once here; null for the other kinds */
+                            secret: string | null;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/alerts/destinations/{destination_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One alert destination
+         * @description Its status says whether it was disabled, and why (the receiver answered gone).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    destination_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            /** @enum {unknown} */
+                            kind: "webhook" | "telegram" | "discord" | "slack";
+                            /** @description what may be shown of it: a URL's host, the Telegram chat; never a secret */
+                            label: string;
+                            /** @enum {unknown} */
+                            status: "active" | "disabled";
+                            disabled_at: number | null;
+                            /** @description why it was disabled: the receiver answered gone (410, or its platform's equivalent), or the account */
+                            disabled_reason: string | null;
+                            /** @description unix seconds */
+                            created_at: number;
+                            /** @description unix seconds */
+                            updated_at: number;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete an alert destination
+         * @description 422 while a rule sends to it; its pending deliveries are cancelled.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    destination_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "deleted";
+                            id: number;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Rename an alert destination, or enable it again */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    destination_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the account's own name for it */
+                        name?: string;
+                        /** @description true enables a destination again (after it answered gone); false disables it */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            /** @enum {unknown} */
+                            kind: "webhook" | "telegram" | "discord" | "slack";
+                            /** @description what may be shown of it: a URL's host, the Telegram chat; never a secret */
+                            label: string;
+                            /** @enum {unknown} */
+                            status: "active" | "disabled";
+                            disabled_at: number | null;
+                            /** @description why it was disabled: the receiver answered gone (410, or its platform's equivalent), or the account */
+                            disabled_reason: string | null;
+                            /** @description unix seconds */
+                            created_at: number;
+                            /** @description unix seconds */
+                            updated_at: number;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v2/alerts/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's alert rules */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            rules: {
+                                id: number;
+                                name: string;
+                                /** @enum {unknown} */
+                                kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                                filters: {
+                                    wallets: string[];
+                                    markets: string[];
+                                    categories: string[];
+                                    /** @enum {unknown} */
+                                    side: "buy" | "sell" | "both";
+                                    min_usd: number;
+                                    /** @description price_move: the move in percentage points */
+                                    min_points: number | null;
+                                    /** @description price_move: the window, minutes */
+                                    window_minutes: number | null;
+                                    /** @description territory_event: the cities (none: all) */
+                                    cities: string[];
+                                    /** @description territory_event: the least severity told (null: any) */
+                                    min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
+                                };
+                                destination_ids: number[];
+                                /** @enum {unknown} */
+                                status: "active" | "paused";
+                                /** @description unix seconds */
+                                created_at: number;
+                                /** @description unix seconds */
+                                updated_at: number;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add an alert rule
+         * @description Alerts are produced from the fills the ingest stores, once per (rule, destination, trade), and delivered to the rule's destinations. 422 names the filter that does not fit the kind.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the account's own name for it */
+                        name: string;
+                        /**
+                         * @description wallet_trade: a watched wallet trades (wallets required; markets, categories, side and min_usd narrow it); market_whale_trade: a Smart Money wallet trades a watched market (markets required; side and min_usd, default ALERTS_WHALE_MIN_USD); whale_trade: a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories; smart_new_market: a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it); price_move: a watched market's YES price moves by at least min_points (percentage points) within window_minutes (default 60) of its trades (markets and min_points required); territory_event: the territory monitor publishes an event (CAPTURED, THREAT_*...) for one of cities (none: all) at min_severity or above (none: any); consensus_flip: a watched market's Smart Money consensus (the side more whales stand on) changes side (markets required)
+                         * @enum {unknown}
+                         */
+                        kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                        filters?: {
+                            /** @description wallet addresses (wallet_trade: required) */
+                            wallets?: string[];
+                            /** @description condition ids (market_whale_trade: required; wallet_trade: narrows) */
+                            markets?: string[];
+                            /** @description whale_trade, wallet_trade: only markets of these categories: SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH (one spelling on every endpoint; a category parameter also takes the labels); null when no tag maps */
+                            categories?: string[];
+                            /**
+                             * @description the trade's direction; default both
+                             * @enum {unknown}
+                             */
+                            side?: "buy" | "sell" | "both";
+                            /** @description smallest trade (USD); default 0 for wallet_trade, ALERTS_WHALE_MIN_USD for the whale kinds */
+                            min_usd?: number;
+                            /** @description price_move (required): the move of the YES price, in percentage points (5: from 0.40 to 0.45) */
+                            min_points?: number;
+                            /** @description price_move: the window the move is measured over, minutes of trades; default 60 */
+                            window_minutes?: number;
+                            /** @description territory_event: the cities whose events are told (as /api/v2/isw/status names them); none: all */
+                            cities?: string[];
+                            /**
+                             * @description territory_event: events at or above this severity; none: any
+                             * @enum {unknown}
+                             */
+                            min_severity?: "SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        };
+                        /** @description the account's destinations this rule sends to */
+                        destination_ids: number[];
+                        /** @description created paused; default false */
+                        paused?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            /** @enum {unknown} */
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                            filters: {
+                                wallets: string[];
+                                markets: string[];
+                                categories: string[];
+                                /** @enum {unknown} */
+                                side: "buy" | "sell" | "both";
+                                min_usd: number;
+                                /** @description price_move: the move in percentage points */
+                                min_points: number | null;
+                                /** @description price_move: the window, minutes */
+                                window_minutes: number | null;
+                                /** @description territory_event: the cities (none: all) */
+                                cities: string[];
+                                /** @description territory_event: the least severity told (null: any) */
+                                min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
+                            };
+                            destination_ids: number[];
+                            /** @enum {unknown} */
+                            status: "active" | "paused";
+                            /** @description unix seconds */
+                            created_at: number;
+                            /** @description unix seconds */
+                            updated_at: number;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/alerts/rules/{rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One alert rule */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rule_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            /** @enum {unknown} */
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                            filters: {
+                                wallets: string[];
+                                markets: string[];
+                                categories: string[];
+                                /** @enum {unknown} */
+                                side: "buy" | "sell" | "both";
+                                min_usd: number;
+                                /** @description price_move: the move in percentage points */
+                                min_points: number | null;
+                                /** @description price_move: the window, minutes */
+                                window_minutes: number | null;
+                                /** @description territory_event: the cities (none: all) */
+                                cities: string[];
+                                /** @description territory_event: the least severity told (null: any) */
+                                min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
+                            };
+                            destination_ids: number[];
+                            /** @enum {unknown} */
+                            status: "active" | "paused";
+                            /** @description unix seconds */
+                            created_at: number;
+                            /** @description unix seconds */
+                            updated_at: number;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete an alert rule
+         * @description Its pending deliveries are cancelled.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rule_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "deleted";
+                            id: number;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change an alert rule
+         * @description What the body names changes; filters are replaced whole, checked against the rule's kind.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rule_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the account's own name for it */
+                        name?: string;
+                        filters?: {
+                            /** @description wallet addresses (wallet_trade: required) */
+                            wallets?: string[];
+                            /** @description condition ids (market_whale_trade: required; wallet_trade: narrows) */
+                            markets?: string[];
+                            /** @description whale_trade, wallet_trade: only markets of these categories: SPORTS, GEOPOLITICS, CRYPTO, POLITICS, ECONOMICS, TECH (one spelling on every endpoint; a category parameter also takes the labels); null when no tag maps */
+                            categories?: string[];
+                            /**
+                             * @description the trade's direction; default both
+                             * @enum {unknown}
+                             */
+                            side?: "buy" | "sell" | "both";
+                            /** @description smallest trade (USD); default 0 for wallet_trade, ALERTS_WHALE_MIN_USD for the whale kinds */
+                            min_usd?: number;
+                            /** @description price_move (required): the move of the YES price, in percentage points (5: from 0.40 to 0.45) */
+                            min_points?: number;
+                            /** @description price_move: the window the move is measured over, minutes of trades; default 60 */
+                            window_minutes?: number;
+                            /** @description territory_event: the cities whose events are told (as /api/v2/isw/status names them); none: all */
+                            cities?: string[];
+                            /**
+                             * @description territory_event: events at or above this severity; none: any
+                             * @enum {unknown}
+                             */
+                            min_severity?: "SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        };
+                        /** @description the account's destinations this rule sends to */
+                        destination_ids?: number[];
+                        paused?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            /** @enum {unknown} */
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                            filters: {
+                                wallets: string[];
+                                markets: string[];
+                                categories: string[];
+                                /** @enum {unknown} */
+                                side: "buy" | "sell" | "both";
+                                min_usd: number;
+                                /** @description price_move: the move in percentage points */
+                                min_points: number | null;
+                                /** @description price_move: the window, minutes */
+                                window_minutes: number | null;
+                                /** @description territory_event: the cities (none: all) */
+                                cities: string[];
+                                /** @description territory_event: the least severity told (null: any) */
+                                min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
+                            };
+                            destination_ids: number[];
+                            /** @enum {unknown} */
+                            status: "active" | "paused";
+                            /** @description unix seconds */
+                            created_at: number;
+                            /** @description unix seconds */
+                            updated_at: number;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v2/alerts/rules/{rule_id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause an alert rule
+         * @description A paused rule produces no alerts (trades meanwhile are not alerted later); its queued deliveries still go.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rule_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            /** @enum {unknown} */
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                            filters: {
+                                wallets: string[];
+                                markets: string[];
+                                categories: string[];
+                                /** @enum {unknown} */
+                                side: "buy" | "sell" | "both";
+                                min_usd: number;
+                                /** @description price_move: the move in percentage points */
+                                min_points: number | null;
+                                /** @description price_move: the window, minutes */
+                                window_minutes: number | null;
+                                /** @description territory_event: the cities (none: all) */
+                                cities: string[];
+                                /** @description territory_event: the least severity told (null: any) */
+                                min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
+                            };
+                            destination_ids: number[];
+                            /** @enum {unknown} */
+                            status: "active" | "paused";
+                            /** @description unix seconds */
+                            created_at: number;
+                            /** @description unix seconds */
+                            updated_at: number;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/alerts/rules/{rule_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused alert rule
+         * @description Trades from now on are alerted again.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rule_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            /** @enum {unknown} */
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                            filters: {
+                                wallets: string[];
+                                markets: string[];
+                                categories: string[];
+                                /** @enum {unknown} */
+                                side: "buy" | "sell" | "both";
+                                min_usd: number;
+                                /** @description price_move: the move in percentage points */
+                                min_points: number | null;
+                                /** @description price_move: the window, minutes */
+                                window_minutes: number | null;
+                                /** @description territory_event: the cities (none: all) */
+                                cities: string[];
+                                /** @description territory_event: the least severity told (null: any) */
+                                min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
+                            };
+                            destination_ids: number[];
+                            /** @enum {unknown} */
+                            status: "active" | "paused";
+                            /** @description unix seconds */
+                            created_at: number;
+                            /** @description unix seconds */
+                            updated_at: number;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/alerts/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's alert delivery log
+         * @description Recent deliveries, newest first: status, attempts, when the next retry is due, the receiver's last status and error. A destination that answered gone shows its last delivery failed, and is listed disabled with the reason.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description deliveries to return, newest first (at most ALERTS_DELIVERIES_LISTED) */
+                    limit?: number;
+                    /** @description pending (waiting for its next attempt), delivered (a 2xx), failed (the retries ran out, or the destination answered gone), cancelled (its rule or destination went away or was disabled) */
+                    status?: "pending" | "delivered" | "failed" | "cancelled";
+                    rule_id?: number;
+                    destination_id?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: {
+                                id: number;
+                                /** @description null for a test fire */
+                                rule_id: number | null;
+                                destination_id: number;
+                                /** @description what the alert is about: the fill's key, or test:<n> */
+                                event_key: string;
+                                /**
+                                 * @description pending (waiting for its next attempt), delivered (a 2xx), failed (the retries ran out, or the destination answered gone), cancelled (its rule or destination went away or was disabled)
+                                 * @enum {unknown}
+                                 */
+                                status: "pending" | "delivered" | "failed" | "cancelled";
+                                attempts: number;
+                                /** @description pending: when the next attempt is due (or the lease of the process sending it ends); null once finished */
+                                next_attempt_at: number | null;
+                                /** @description the receiver's last HTTP status */
+                                last_status: number | null;
+                                last_error: string | null;
+                                /** @description when the alert was stored (epoch ms) */
+                                created_at_ms: number;
+                                /** @description when it was delivered or given up */
+                                finished_at_ms: number | null;
+                                /** @description the alert as sent to a webhook */
+                                alert: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/alerts/destinations/{destination_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a sample alert to a destination now
+         * @description One attempt, no retries; the answer is the delivery as recorded (also in the log). A destination that answers gone is disabled, as by a real alert.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    destination_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            /** @description null for a test fire */
+                            rule_id: number | null;
+                            destination_id: number;
+                            /** @description what the alert is about: the fill's key, or test:<n> */
+                            event_key: string;
+                            /**
+                             * @description pending (waiting for its next attempt), delivered (a 2xx), failed (the retries ran out, or the destination answered gone), cancelled (its rule or destination went away or was disabled)
+                             * @enum {unknown}
+                             */
+                            status: "pending" | "delivered" | "failed" | "cancelled";
+                            attempts: number;
+                            /** @description pending: when the next attempt is due (or the lease of the process sending it ends); null once finished */
+                            next_attempt_at: number | null;
+                            /** @description the receiver's last HTTP status */
+                            last_status: number | null;
+                            last_error: string | null;
+                            /** @description when the alert was stored (epoch ms) */
+                            created_at_ms: number;
+                            /** @description when it was delivered or given up */
+                            finished_at_ms: number | null;
+                            /** @description the alert as sent to a webhook */
+                            alert: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/whale/{address}/history": {
         parameters: {
             query?: never;

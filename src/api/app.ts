@@ -44,6 +44,7 @@ import { siteRoutes } from "./routes/site/site.js";
 import { aiAnalysisRoutes } from "./routes/ai/ai-analysis.js";
 import { iswRoutes } from "./routes/isw/isw.js";
 import { iswWebhookRoutes } from "./routes/isw/isw-webhooks.js";
+import { alertRoutes } from "./routes/alerts/alerts.js";
 import { drilldownRoutes } from "./routes/drilldowns/drilldowns.js";
 import { whaleAlertRoutes } from "./routes/whales/whale-alerts.js";
 import { whaleSignalRoutes } from "./routes/whales/whale-signals.js";
@@ -189,6 +190,7 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   await typed.register(aiAnalysisRoutes, ctx);
   await typed.register(iswRoutes, ctx);
   await typed.register(iswWebhookRoutes, ctx);
+  await typed.register(alertRoutes, ctx);
   await typed.register(drilldownRoutes, ctx);
   await typed.register(whaleAlertRoutes, ctx);
   await typed.register(whaleSignalRoutes, ctx);

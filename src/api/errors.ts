@@ -173,7 +173,15 @@ const HTTP_ANSWERS: Partial<Record<ErrorCode, (error: PelagicError) => HttpError
   WEBHOOK_CITIES_UNKNOWN: (error) => validationError(["body", "cities"], error.message),
   WEBHOOK_TARGET_REFUSED: (error) => validationError(["body", "url"], `URL refused: ${error.message}`, "url_refused"),
   WEBHOOK_ENDPOINT_LIMIT: (error) => validationError(["body", "url"], error.message, "too_many_webhooks"),
+  ALERT_INVALID: (error) => validationError(locOf(error, ["body"]), error.message, "alert_invalid"),
+  ALERT_LIMIT: (error) => validationError(locOf(error, ["body"]), error.message, "too_many_alerts"),
 };
+
+/** Where a refusal of the alerts' rules is about (its `loc`), else `fallback`. */
+function locOf(error: PelagicError, fallback: Array<string | number>): Array<string | number> {
+  const loc = (error as PelagicError & { loc?: readonly (string | number)[] }).loc;
+  return loc ? [...loc] : fallback;
+}
 
 /** Each code's HTTP status, for the docs and their test. */
 export const HTTP_STATUS_OF_CODE: Partial<Record<ErrorCode, number>> = Object.fromEntries(

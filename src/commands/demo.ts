@@ -14,6 +14,8 @@ import type { ResolvedWorldOptions } from "../sim/world/index.js";
 import { settingFlag, type CommandSpec } from "./spec.js";
 import { WORLD_FLAGS, describeWorld, endText, numberFlag, worldOptionsOf } from "./world-flags.js";
 import { demoTerritoryConfig, startDemoWebhook, territoryShowcase } from "./demo-territory.js";
+import { startChatPlatforms } from "../sim/servers/chat-platforms.js";
+import { alertsShowcase, busiestWallet, demoAlertsConfig, startDemoAlerts } from "./demo-alerts.js";
 
 const DAY = 86_400;
 /** Blocks per eth_getLogs call in the demo (about 2.3 days of 2 s blocks). */
@@ -134,13 +136,17 @@ async function liveStreamLines(service: Service): Promise<string[]> {
   ];
 }
 
-/** A few pages worth opening on the demo's data: the first whale of the leaderboard and its first market. */
-async function showcase(url: string): Promise<string[]> {
+/** The first whale of the leaderboard. */
+async function firstWhale(url: string): Promise<string | undefined> {
   const board = (await fetch(`${url}/api/v2/whales/leaderboard?limit=1&min_markets=1`).then(
     (r) => r.json(),
     () => null,
   )) as { whales?: { wallet: string }[] } | null;
-  const wallet = board?.whales?.[0]?.wallet;
+  return board?.whales?.[0]?.wallet;
+}
+
+/** A few pages worth opening on the demo's data: the first whale of the leaderboard and its first market. */
+async function showcase(url: string, wallet: string | undefined): Promise<string[]> {
   const search = (await fetch(`${url}/api/v2/markets/search?limit=1`).then(
     (r) => r.json(),
     () => null,
@@ -197,23 +203,26 @@ export const demoCommand: CommandSpec = {
       "--end",
       endText(options.end),
     ]);
-    const serviceConfig = demoTerritoryConfig(demoConfig(config, venue.urls, options));
+    const platforms = await startChatPlatforms();
+    const serviceConfig = demoAlertsConfig(demoTerritoryConfig(demoConfig(config, venue.urls, options)), platforms);
     const logger = createLogger(config.server.logLevel);
     guardProcess(logger);
     let service: Service;
     try {
       service = await startService(serviceConfig, { logger });
     } catch (error) {
-      await venue.close();
+      await Promise.all([venue.close(), platforms.close()]);
       throw error;
     }
     const stopping = new AbortController();
     const webhook = await startDemoWebhook(service, (line) => console.log(line));
+    const alerts = await startDemoAlerts(service, platforms, (line) => console.log(line));
     stopOnSignals(
       {
         ...service,
         stop: () => (
-          stopping.abort(), service.stop().then(async () => void (await Promise.all([venue.close(), webhook.close()])))
+          stopping.abort(),
+          service.stop().then(async () => void (await Promise.all([venue.close(), webhook.close(), platforms.close()])))
         ),
       },
       logger,
@@ -232,10 +241,15 @@ export const demoCommand: CommandSpec = {
     );
     await waitUntilReady(service.url, stopping.signal);
     if (stopping.signal.aborted) return;
+    const whale = await firstWhale(service.url);
     console.log(
       [
         `Pelagic demo ready in ${seconds()} s. Open:`,
-        ...[...(await showcase(service.url)), ...territoryShowcase(service.url, webhook)].map((line) => `  ${line}`),
+        ...[
+          ...(await showcase(service.url, whale)),
+          ...territoryShowcase(service.url, webhook),
+          ...alertsShowcase(service.url, alerts, whale ?? (await busiestWallet(service))),
+        ].map((line) => `  ${line}`),
       ].join("\n"),
     );
   },

@@ -11,6 +11,7 @@ import { ledger, farmer, smart, whales } from "./sections/metrics.js";
 import { whaleReads, markets, insights, boards } from "./sections/reads.js";
 import { derive, limits, wallet, live, ai, drilldowns } from "./sections/service.js";
 import { mcp } from "./sections/mcp.js";
+import { alerts } from "./sections/alerts.js";
 import { checkRetrySchedule, checkWebhookKey } from "./isw-settings.js";
 
 export { ConfigError, redactUrl };
@@ -37,6 +38,7 @@ export const settings = {
   drilldowns,
   ingest,
   mcp,
+  alerts,
 } as const;
 
 export type Config = Resolved<typeof settings> & {

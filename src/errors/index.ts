@@ -29,6 +29,9 @@ export const ERROR_CODES = {
   WEBHOOK_TARGET_REFUSED: "a webhook URL resolves to an address that is not public",
   WEBHOOK_CITIES_UNKNOWN: "a webhook names cities the territory monitor does not know",
   WEBHOOK_ENDPOINT_LIMIT: "an account has as many webhooks as ISW_WEBHOOKS_PER_ACCOUNT allows",
+  ALERT_INVALID: "an alert rule or destination a Premium account sent breaks a rule of its kind (the field is named)",
+  ALERT_LIMIT:
+    "an account has as many alert rules or destinations as ALERTS_RULES_PER_ACCOUNT or ALERTS_DESTINATIONS_PER_ACCOUNT allows",
   AI_ANSWER_MALFORMED: "a model's wallet analysis breaks a rule (sections, figures not among the inputs, advice)",
   AI_GENERATION_FAILED: "writing a wallet analysis failed (the model server, its answer, or the rules)",
   MCP_ROUTE_MISSING: "a tool of the MCP server names a route the served OpenAPI document does not have",

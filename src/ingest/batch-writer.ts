@@ -55,6 +55,9 @@ export interface CommittedBatch {
 
 export type CommitListener = (batch: CommittedBatch) => void | Promise<void>;
 
+/** Sees a batch's new fills inside its transaction (the alerts' matcher stores its deliveries with them). */
+export type CommittingListener = (tx: StoreTransaction, fills: readonly NewFill[]) => Promise<void>;
+
 /** Skipped records logged one by one, at most this many per batch (all are counted). */
 const LOGGED_SKIPS_PER_BATCH = 20;
 /** Wallets a deferring first sync remembers as recorded (then it forgets them all: a repeat insert does nothing). */
@@ -62,6 +65,7 @@ const RECORDED_WALLETS_KEPT = 500_000;
 
 export class BatchWriter {
   private readonly listeners = new Set<CommitListener>();
+  private readonly committing = new Set<CommittingListener>();
   /** Wallets this process recorded during a first sync that defers them (their rows exist). */
   private readonly recorded = new Set<string>();
 
@@ -75,6 +79,12 @@ export class BatchWriter {
   onCommitted(listener: CommitListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Registers a listener called inside each batch's transaction with its new fills; returns the function that removes it. */
+  onCommitting(listener: CommittingListener): () => void {
+    this.committing.add(listener);
+    return () => this.committing.delete(listener);
   }
 
   async commit(batch: Batch): Promise<CommittedBatch> {
@@ -97,6 +107,7 @@ export class BatchWriter {
     let firstSeen: FirstSighting[] = [];
     const committed = await this.store.transaction(async (tx) => {
       const newFills = await insertFills(tx, fills);
+      if (newFills.length > 0) for (const listener of this.committing) await listener(tx, newFills);
       if (batch.fillWalletsLater) firstSeen = this.firstSightings(newFills);
       const newActivity = await insertActivity(tx, activity);
       const newResolutions = batch.resolutions?.length ? await recordResolutions(tx, batch.resolutions) : [];

@@ -23,7 +23,7 @@ import {
   type VenueHttpEvent,
   type VenueHttpOptions,
 } from "../venue/index.js";
-import { BatchWriter, type CommitListener } from "./batch-writer.js";
+import { BatchWriter, type CommitListener, type CommittingListener } from "./batch-writer.js";
 import { ChainLogsPipeline } from "./chain-logs.js";
 import { inlineChainReader, ThreadedChainReader, type ChainReader } from "./chain-reader.js";
 import type { IngestContext, ProgressEvent } from "./context.js";
@@ -142,6 +142,14 @@ export class Ingest {
   /** Registers a listener for the new rows of every committed batch; returns the function that removes it. */
   onCommitted(listener: CommitListener): () => void {
     return this.writer.onCommitted(listener);
+  }
+
+  /**
+   * Registers a listener that sees every batch's new fills inside the batch's transaction (what it writes commits
+   * with them, and a throw rolls the batch back to be retried); returns the function that removes it.
+   */
+  onCommitting(listener: CommittingListener): () => void {
+    return this.writer.onCommitting(listener);
   }
 
   /** Registers a listener called once `start`'s first full sync has caught up (every batch of it committed). */

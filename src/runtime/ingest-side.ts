@@ -1,9 +1,15 @@
 /**
  * What a process that ingests runs beside its store, started together and stopped together: the ingest, the
  * ledger's derivation that follows its batches, the live relay that labels the live feed's trades for every API
- * process, and the territory monitor. It runs in the serving thread (role ingest, and tests that hand the service
+ * process, the territory monitor, and the alerts' matcher (in each batch's transaction; it wakes the API processes'
+ * delivery workers on ALERTS_DUE_CHANNEL once the batch is committed) with the watchers of the territory monitor's
+ * events (beside the monitor) and of the markets' consensus. It runs in the serving thread (role ingest, and tests that hand the service
  * objects of their own) or in the ingest thread of role all (ingest-thread.ts).
  */
+import { AlertMatcher } from "../alerts/matcher.js";
+import { ConsensusFlips } from "../alerts/consensus-flips.js";
+import { TerritoryAlerts } from "../alerts/territory-alerts.js";
+import { ALERTS_DUE_CHANNEL } from "../alerts/delivery-worker.js";
 import type { Config } from "../config/index.js";
 import { startDeriver, type Deriver } from "../derive/index.js";
 import { Ingest } from "../ingest/index.js";
@@ -20,6 +26,8 @@ export interface IngestSide {
   readonly deriver: Deriver;
   /** Null when ISW_MONITOR is off. */
   readonly territory: TerritoryMonitor | null;
+  /** Null when ALERTS is off. */
+  readonly alerts: AlertMatcher | null;
   /** Stops the ingest between two batches and the monitor, then the relay and the derivation. */
   stop(): Promise<void>;
 }
@@ -51,6 +59,14 @@ export async function startIngestSide(
   const territory = config.isw.monitor
     ? new TerritoryMonitor({ config, store, clock: platform.clock, logger, ...options.territory })
     : null;
+  const alerts = config.alerts.enabled ? attachAlertMatcher(ingest, { config, platform, logger }) : null;
+  const wake = () => void platform.pubsub.publish(ALERTS_DUE_CHANNEL, "1").catch(() => undefined);
+  const watchers = config.alerts.enabled
+    ? [
+        ...(territory ? [new TerritoryAlerts({ store, config, clock: platform.clock, logger, onStored: wake })] : []),
+        new ConsensusFlips({ store, config, clock: platform.clock, logger, onStored: wake }),
+      ]
+    : [];
   await options.beforeIngest?.(ingest);
   // The derived tables (positions, statistics, market figures) follow every committed ingest batch.
   const deriver = await startDeriver({ store, config, clock: platform.clock, logger, ingest });
@@ -67,16 +83,30 @@ export async function startIngestSide(
     .catch((error: unknown) => logger.error({ err: error }, "the live relay could not subscribe to the live feed"));
   ingest.start();
   territory?.start();
+  for (const watcher of watchers) watcher.start();
   return {
     ingest,
     deriver,
     territory,
+    alerts,
     async stop() {
-      await Promise.all([ingest.stop(), territory?.stop()]);
+      await Promise.all([ingest.stop(), territory?.stop(), ...watchers.map((watcher) => watcher.stop())]);
       await relay.stop();
       await deriver.stop();
     },
   };
+}
+
+/** Matches every batch's new fills in its transaction; once it commits, wakes the delivery workers if it stored any. */
+function attachAlertMatcher(ingest: Ingest, { config, platform, logger }: Omit<IngestSideInput, "store">) {
+  const matcher = new AlertMatcher({ config, clock: platform.clock, logger });
+  ingest.onCommitting(async (tx, fills) => {
+    await matcher.matchInTransaction(tx, fills);
+  });
+  ingest.onCommitted(async () => {
+    if (matcher.committed() > 0) await platform.pubsub.publish(ALERTS_DUE_CHANNEL, "1");
+  });
+  return matcher;
 }
 
 /** Whether any of the options needs the ingest in the serving thread. */

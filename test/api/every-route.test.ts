@@ -29,6 +29,11 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
     });
     key = (await createKey(w.store.db, { account: "every-route", plan: "premium", now: w.now })).key;
     ({ wallet, market } = await operationSubjects(w.store, w.now));
+    // The alerts' item routes name the account's destination and rule 1 (operations.ts).
+    const post = (url: string, payload: object) =>
+      w.app.inject({ method: "POST", url, headers: { "x-api-key": key }, payload });
+    await post("/api/v2/alerts/destinations", { kind: "webhook", name: "every route", url: "https://93.184.216.34/" });
+    await post("/api/v2/alerts/rules", { name: "every route", kind: "whale_trade", destination_ids: [1] });
   }, 120_000);
   afterAll(async () => w?.close());
 

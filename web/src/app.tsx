@@ -5,6 +5,7 @@ import { LeaderboardsPage } from "./pages/leaderboards.js";
 import { MarketPage } from "./pages/market.js";
 import { PremiumPage } from "./pages/premium.js";
 import { TerritoryPage } from "./pages/territory.js";
+import { AlertsPage } from "./pages/alerts.js";
 import { WalletPage } from "./pages/wallet.js";
 import { href, useRoute, type Route } from "./router.js";
 
@@ -13,6 +14,7 @@ const NAV: Array<{ page: Route["page"]; label: string; href: string }> = [
   { page: "leaderboards", label: "Leaderboards", href: href.leaderboards() },
   { page: "premium", label: "Whale alerts", href: href.premium() },
   { page: "territory", label: "Territory", href: href.territory() },
+  { page: "alerts", label: "Your alerts", href: href.alerts() },
 ];
 
 function Page(props: { route: Route }) {
@@ -30,6 +32,8 @@ function Page(props: { route: Route }) {
       return <PremiumPage />;
     case "territory":
       return <TerritoryPage />;
+    case "alerts":
+      return <AlertsPage />;
     default:
       return (
         <section class="card">

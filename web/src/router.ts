@@ -8,6 +8,7 @@ export type Route =
   | { page: "leaderboards"; query: URLSearchParams }
   | { page: "premium" }
   | { page: "territory" }
+  | { page: "alerts" }
   | { page: "not-found"; path: string };
 
 export function parseRoute(hash: string): Route {
@@ -19,6 +20,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === "leaderboards") return { page: "leaderboards", query: new URLSearchParams(search) };
   if (parts[0] === "premium") return { page: "premium" };
   if (parts[0] === "territory") return { page: "territory" };
+  if (parts[0] === "alerts") return { page: "alerts" };
   return { page: "not-found", path };
 }
 
@@ -29,6 +31,7 @@ export const href = {
   leaderboards: (query?: URLSearchParams) => (query && query.size > 0 ? `#/leaderboards?${query}` : "#/leaderboards"),
   premium: () => "#/premium",
   territory: () => "#/territory",
+  alerts: () => "#/alerts",
 };
 
 export function useRoute(): Route {

@@ -47,10 +47,43 @@ interface DueDelivery {
   endpoint_status: string;
 }
 
-type Outcome =
-  | { kind: "delivered"; status: number }
-  | { kind: "gone"; status: number }
-  | { kind: "failed"; status: number | null; error: string; retryAfterSeconds: number | null };
+type Outcome = { kind: "delivered"; status: number } | { kind: "gone"; status: number } | FailedAttempt;
+
+export interface FailedAttempt {
+  kind: "failed";
+  status: number | null;
+  error: string;
+  retryAfterSeconds: number | null;
+}
+
+/** A receiver's answer that is neither a success nor gone: what is recorded, and the Retry-After it asked for. */
+export function failedAttempt(answer: AttemptAnswer, nowMs: number): FailedAttempt {
+  const retryAfterMs = parseRetryAfter(answer.retryAfter, nowMs);
+  const error =
+    answer.status >= 300 && answer.status < 400
+      ? `HTTP ${answer.status} (redirects are not followed)`
+      : `HTTP ${answer.status}`;
+  return {
+    kind: "failed",
+    status: answer.status,
+    error,
+    retryAfterSeconds: retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000),
+  };
+}
+
+/**
+ * Seconds before the attempt after `attempts` failed ones: the schedule's step with up to 10% jitter, never before
+ * a Retry-After (held to a day).
+ */
+export function retryWaitSeconds(
+  schedule: readonly number[],
+  attempts: number,
+  retryAfterSeconds: number | null,
+  random: () => number,
+): number {
+  const wait = Math.ceil((schedule[attempts] ?? 0) * (1 + 0.1 * random()));
+  return retryAfterSeconds === null ? wait : Math.max(wait, Math.min(retryAfterSeconds, MAX_RETRY_AFTER_SECONDS));
+}
 
 export class WebhookDispatcher {
   private readonly db: IswDb;
@@ -185,17 +218,7 @@ export class WebhookDispatcher {
     }
     if (answer.status >= 200 && answer.status < 300) return { kind: "delivered", status: answer.status };
     if (answer.status === 410) return { kind: "gone", status: answer.status };
-    const retryAfterMs = parseRetryAfter(answer.retryAfter, this.deps.clock.nowMs());
-    const error =
-      answer.status >= 300 && answer.status < 400
-        ? `HTTP ${answer.status} (redirects are not followed)`
-        : `HTTP ${answer.status}`;
-    return {
-      kind: "failed",
-      status: answer.status,
-      error,
-      retryAfterSeconds: retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000),
-    };
+    return failedAttempt(answer, this.deps.clock.nowMs());
   }
 
   private async record(delivery: DueDelivery, outcome: Outcome): Promise<void> {
@@ -241,10 +264,7 @@ export class WebhookDispatcher {
       return;
     }
     const final = attempts >= this.schedule.length;
-    const jitter = 1 + 0.1 * (this.deps.random ?? Math.random)();
-    let wait = Math.ceil((this.schedule[attempts] ?? 0) * jitter);
-    if (outcome.retryAfterSeconds !== null)
-      wait = Math.max(wait, Math.min(outcome.retryAfterSeconds, MAX_RETRY_AFTER_SECONDS));
+    const wait = retryWaitSeconds(this.schedule, attempts, outcome.retryAfterSeconds, this.deps.random ?? Math.random);
     await this.db
       .updateTable("isw_webhook_deliveries")
       .set({

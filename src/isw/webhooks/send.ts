@@ -1,7 +1,8 @@
 /**
  * One delivery attempt: a POST to the registered URL over a connection whose address was checked (ssrf.ts), on a
  * fresh socket (no pooled connection skips the check), without following redirects, and given up after the
- * timeout. The answer's status and Retry-After are all that is read; its body is discarded.
+ * timeout. The answer's status and Retry-After are all that is read, and the first KiB of a 429's body (chat
+ * platforms say there how long to wait); any other body is discarded.
  */
 import http from "node:http";
 import https from "node:https";
@@ -11,7 +12,11 @@ import { addressProblem, checkedAddress, hostOf, pinnedLookup, RefusedTarget, ty
 export interface AttemptAnswer {
   readonly status: number;
   readonly retryAfter: string | null;
+  /** A 429's body, its first KiB; null for every other answer. */
+  readonly tooManyBody?: string | null;
 }
+
+const TOO_MANY_BODY_BYTES = 1_024;
 
 const USER_AGENT = "Pelagic-Webhooks/1";
 
@@ -36,9 +41,28 @@ export async function postWebhook(
       },
       (response) => {
         clearTimeout(timer);
-        response.resume();
-        const retryAfter = response.headers["retry-after"];
-        resolve({ status: response.statusCode ?? 0, retryAfter: typeof retryAfter === "string" ? retryAfter : null });
+        const header = response.headers["retry-after"];
+        const retryAfter = typeof header === "string" ? header : null;
+        const status = response.statusCode ?? 0;
+        if (status !== 429) {
+          response.resume();
+          resolve({ status, retryAfter });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on("data", (chunk: Buffer) => {
+          if (size < TOO_MANY_BODY_BYTES) chunks.push(chunk);
+          size += chunk.length;
+        });
+        const done = () =>
+          resolve({
+            status,
+            retryAfter,
+            tooManyBody: Buffer.concat(chunks).subarray(0, TOO_MANY_BODY_BYTES).toString("utf8"),
+          });
+        response.on("end", done);
+        response.on("error", done);
       },
     );
     const timer = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);

@@ -31,6 +31,7 @@ import { hotTradersIndex } from "./0028_hot_traders_index.js";
 import { compactFills } from "./0029_compact_fills.js";
 import { withoutRowid } from "./0030_without_rowid.js";
 import { walletKeyedSeries } from "./0031_wallet_keyed_series.js";
+import { alertRules } from "./0032_alert_rules.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -61,4 +62,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0029_compact_fills": compactFills,
   "0030_without_rowid": withoutRowid,
   "0031_wallet_keyed_series": walletKeyedSeries,
+  "0032_alert_rules": alertRules,
 };

@@ -11,7 +11,7 @@ import { CATEGORIES } from "./leaderboards.js";
 import { BigPositions } from "./premium-positions.js";
 
 /** The key's form; tells the page whether the kept key may call Premium endpoints (the service's answer). */
-function KeyForm(props: { onPremium: (key: string | null) => void }) {
+export function KeyForm(props: { onPremium: (key: string | null) => void }) {
   const [stored, setStored] = useState(premiumKey.get());
   const verify = useLoad(async () => {
     const answer = await api.GET("/api/v2/key/verify", { headers: premiumKey.headers() });

@@ -1,0 +1,55 @@
+/**
+ * A new delivery's row, and how the producers (the matcher, the territory alerts, the test fire) store them: each
+ * once per (rule, destination, event) whoever stores it again.
+ */
+import { createHash } from "node:crypto";
+import type { Insertable } from "kysely";
+import type { AlertDeliveriesTable, AlertsDb } from "./tables.js";
+
+/** The webhook-id of a delivery: one per (rule, destination, event), the same on every attempt. */
+export function messageIdOf(ruleId: number, destinationId: number, eventKey: string): string {
+  const digest = createHash("sha256").update(eventKey).digest("base64url").slice(0, 22);
+  return `msg_${ruleId}_${destinationId}_${digest}`;
+}
+
+export function pendingDelivery(input: {
+  account: string;
+  ruleId: number;
+  destinationId: number;
+  eventKey: string;
+  payload: string;
+  nowMs: number;
+}): Insertable<AlertDeliveriesTable> {
+  return {
+    account: input.account,
+    rule_id: input.ruleId,
+    destination_id: input.destinationId,
+    event_key: input.eventKey,
+    message_id: messageIdOf(input.ruleId, input.destinationId, input.eventKey),
+    payload: input.payload,
+    status: "pending",
+    attempts: 0,
+    next_attempt_at: 0,
+    last_status: null,
+    last_error: null,
+    created_at_ms: input.nowMs,
+    finished_at_ms: null,
+  };
+}
+
+/** Stores the rows (200 a statement), skipping any already stored; returns how many were new. */
+export async function insertDeliveries(
+  db: AlertsDb,
+  rows: readonly Insertable<AlertDeliveriesTable>[],
+): Promise<number> {
+  let stored = 0;
+  for (let i = 0; i < rows.length; i += 200) {
+    const result = await db
+      .insertInto("alert_deliveries")
+      .values(rows.slice(i, i + 200))
+      .onConflict((oc) => oc.columns(["rule_id", "destination_id", "event_key"]).doNothing())
+      .executeTakeFirst();
+    stored += Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+  return stored;
+}
