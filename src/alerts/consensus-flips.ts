@@ -8,7 +8,7 @@
 import type { StoreTransaction } from "../store/database.js";
 import { inSlices, queryRows } from "../store/raw-sql.js";
 import { alertLinks, type AlertEvent } from "./alert-event.js";
-import { insertDeliveries, pendingDelivery } from "./delivery-rows.js";
+import { insertDeliveries, ruleDeliveries } from "./delivery-rows.js";
 import { ruleOf } from "./rules.js";
 import { PollingWatcher, type WatcherDeps } from "./polling-watcher.js";
 import { alertsDb } from "./tables.js";
@@ -102,17 +102,13 @@ export class ConsensusFlips extends PollingWatcher {
         };
         const payload = JSON.stringify(event);
         const eventKey = `consensus:${market}:${at}`;
-        for (const destination of rule.destination_ids.filter((id) => active.has(id)))
-          rows.push(
-            pendingDelivery({
-              account: rule.account,
-              ruleId: rule.id,
-              destinationId: destination,
-              eventKey,
-              payload,
-              nowMs,
-            }),
-          );
+        rows.push(
+          ...ruleDeliveries(
+            rule,
+            rule.destination_ids.filter((id) => active.has(id)),
+            { key: eventKey, payload, nowMs },
+          ),
+        );
       }
     }
     return insertDeliveries(db, rows);

@@ -37,6 +37,24 @@ export function pendingDelivery(input: {
   };
 }
 
+/** A rule's deliveries of one event: a pending row for each of the destinations given (its active ones). */
+export function ruleDeliveries(
+  rule: { readonly account: string; readonly id: number },
+  destinations: Iterable<number>,
+  event: { readonly key: string; readonly payload: string; readonly nowMs: number },
+): Insertable<AlertDeliveriesTable>[] {
+  return [...destinations].map((destinationId) =>
+    pendingDelivery({
+      account: rule.account,
+      ruleId: rule.id,
+      destinationId,
+      eventKey: event.key,
+      payload: event.payload,
+      nowMs: event.nowMs,
+    }),
+  );
+}
+
 /** Stores the rows (200 a statement), skipping any already stored; returns how many were new. */
 export async function insertDeliveries(
   db: AlertsDb,

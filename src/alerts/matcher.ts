@@ -18,7 +18,7 @@ import { fromMicro } from "../venue/units.js";
 import { parseCategory, type Category } from "../venue/categories.js";
 import { alertLinks, type AlertEvent } from "./alert-event.js";
 import { alertChangeCount } from "./changes.js";
-import { insertDeliveries, pendingDelivery } from "./delivery-rows.js";
+import { insertDeliveries, ruleDeliveries } from "./delivery-rows.js";
 import { PriceMoves, type PriceMove } from "./price-moves.js";
 import { RuleIndex, type IndexedRule } from "./rule-index.js";
 import { ruleOf } from "./rules.js";
@@ -214,17 +214,7 @@ export class AlertMatcher {
           test: false,
         };
         const payload = JSON.stringify(event);
-        for (const destination of destinations)
-          rows.push(
-            pendingDelivery({
-              account: rule.account,
-              ruleId: rule.id,
-              destinationId: destination,
-              eventKey: fill.fill_key,
-              payload,
-              nowMs,
-            }),
-          );
+        rows.push(...ruleDeliveries(rule, destinations, { key: fill.fill_key, payload, nowMs }));
       }
     }
     if (rows.length === 0) return 0;

@@ -9,7 +9,7 @@ import { iswDb } from "../isw/tables.js";
 import { THREAT_LEVELS, type ThreatLevel } from "../isw/threat.js";
 import type { StoreTransaction } from "../store/database.js";
 import type { AlertEvent } from "./alert-event.js";
-import { insertDeliveries, pendingDelivery } from "./delivery-rows.js";
+import { insertDeliveries, ruleDeliveries } from "./delivery-rows.js";
 import { ruleOf } from "./rules.js";
 import { PollingWatcher, type WatcherDeps } from "./polling-watcher.js";
 import { alertsDb } from "./tables.js";
@@ -92,17 +92,13 @@ export class TerritoryAlerts extends PollingWatcher {
         };
         const payload = JSON.stringify(alert);
         const eventKey = `isw:${event.id}`;
-        for (const destination of rule.destination_ids.filter((id) => active.has(id)))
-          rows.push(
-            pendingDelivery({
-              account: rule.account,
-              ruleId: rule.id,
-              destinationId: destination,
-              eventKey,
-              payload,
-              nowMs,
-            }),
-          );
+        rows.push(
+          ...ruleDeliveries(
+            rule,
+            rule.destination_ids.filter((id) => active.has(id)),
+            { key: eventKey, payload, nowMs },
+          ),
+        );
       }
     }
     const stored = await insertDeliveries(db, rows);
