@@ -101,10 +101,7 @@ export class Deriver {
     const now = clock.now();
     const before = await storedWatermarks(store);
     const derived = await deriveFromStore(store, this.deps.config, now, this.reads.rows(before, true));
-    await writeDerivedTables(store, await derivedTables(store, derived, now), {
-      day: derived.day,
-      rows: derived.snapshot,
-    });
+    await writeDerivedTables(store, await derivedTables(store, derived, now), derived.snapshots);
     const { derivation } = derived;
     // Hourly points go on from the first boundary after as-of, with the wallets that had an event since the last one.
     const next = Math.floor(derived.asOf / HOUR) * HOUR + HOUR;

@@ -156,7 +156,7 @@ describe.each(storeBackends)("market_daily_prices on $kind", (backend) => {
         walletDailyFills: walletDays.rows(),
         marketDailyPrices: prices.rows(),
       },
-      { day: derived.day, rows: derived.snapshot },
+      derived.snapshots,
     );
 
     await expectHistoriesAsReplayed(store);

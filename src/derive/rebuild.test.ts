@@ -293,12 +293,8 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     expect(await read()).toEqual(derived);
   });
 
-  it("snapshots the positions open at 00:00 UTC of the day, and dates each daily P&L point at its day's end", async () => {
-    const store = await loaded();
-    const { asOf } = await rebuild(store, config, clock);
-    const day = dayStart(asOf);
-    const snapshot = await store.db.selectFrom("position_snapshots").selectAll().where("day", "=", day).execute();
-    // Markets where one side's cost reaches the consensus minimum (100 USD), with both of their sides.
+  /** The positions open at 00:00 UTC of `day` by the world's reference ledger: markets where one side's cost reaches the consensus minimum (100 USD), with both of their sides. */
+  function referenceSnapshot(day: number): Map<string, number> {
     const expected = new Map<string, number>();
     for (const wallet of world.wallets) {
       const byMarket = new Map<number, Array<{ outcome: number; amount: number; cost: number }>>();
@@ -319,16 +315,46 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
           expected.set(`${wallet.proxyWallet}/${world.markets[m]!.conditionId}/${side.outcome}`, side.amount);
       }
     }
-    expect(expected.size).toBeGreaterThan(100);
+    return expected;
+  }
+
+  async function storedSnapshot(store: Store, day: number): Promise<Map<string, number>> {
+    const rows = await store.db.selectFrom("position_snapshots").selectAll().where("day", "=", day).execute();
     const actual = new Map<string, number>();
-    for (const row of snapshot) {
+    for (const row of rows) {
       if (row.yes_shares > 0) actual.set(`${row.wallet}/${row.condition_id}/0`, row.yes_shares);
       if (row.no_shares > 0) actual.set(`${row.wallet}/${row.condition_id}/1`, row.no_shares);
     }
-    expect(actual).toEqual(expected);
+    return actual;
+  }
+
+  it("snapshots the positions open at 00:00 UTC of the day, and dates each daily P&L point at its day's end", async () => {
+    const store = await loaded();
+    const { asOf } = await rebuild(store, config, clock);
+    const expected = referenceSnapshot(dayStart(asOf));
+    expect(expected.size).toBeGreaterThan(100);
+    expect(await storedSnapshot(store, dayStart(asOf))).toEqual(expected);
     const points = await store.db.selectFrom("pnl_points").selectAll().where("resolution", "=", "day").execute();
     expect(points.length).toBeGreaterThan(0);
     expect(points.every((p) => p.t % 86_400 === 0 && p.t <= asOf)).toBe(true);
+  });
+
+  it("takes every kept day's snapshot a first derivation lacks, and only the day's own once they are stored", async () => {
+    const store = await loaded();
+    const { asOf } = await rebuild(store, config, clock);
+    const today = dayStart(asOf);
+    // Kept: POSITION_SNAPSHOT_DAYS back from the clock's day (which may be after asOf's), up to asOf's day.
+    const oldest = dayStart(clock.now()) - config.derive.snapshotDays * 86_400;
+    const days = (
+      await store.db.selectFrom("position_snapshots").select("day").distinct().orderBy("day").execute()
+    ).map((r) => r.day);
+    expect(days).toEqual(Array.from({ length: (today - oldest) / 86_400 + 1 }, (_, i) => oldest + i * 86_400));
+    expect(days.length).toBeGreaterThan(30);
+    for (const day of days)
+      expect(await storedSnapshot(store, day), new Date(day * 1000).toISOString()).toEqual(referenceSnapshot(day));
+    // A later start finds them stored: the replay takes the day's own snapshot only.
+    const again = await deriveFromStore(store, config, clock.now());
+    expect(again.snapshots.map((s) => s.day)).toEqual([today]);
   });
 
   it("replaces the previous results atomically: a write that fails leaves them as they were", async () => {
@@ -343,7 +369,7 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
       positions: tables.positions.map((p) => ({ ...p, shares: 0 })),
       dailyPoints: [{ wallet: "0x1", resolution: "day" as const, t: 0, pnl: null as unknown as number }],
     };
-    await expect(writeDerivedTables(store, broken, { day: derived.day, rows: derived.snapshot })).rejects.toThrow();
+    await expect(writeDerivedTables(store, broken, derived.snapshots)).rejects.toThrow();
     expect(await store.db.selectFrom("positions").selectAll().orderBy("wallet").orderBy("token_id").execute()).toEqual(
       before,
     );

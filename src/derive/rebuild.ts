@@ -5,7 +5,9 @@
  * Everything is as of `asOf`: the clock, or the latest stored event when the store is behind the clock
  * (a resolution must not be swept before the events that precede it have arrived). The day's position
  * snapshot is the state at 00:00 UTC of asOf's day: events before it are streamed first, the snapshot
- * taken, then the day's events follow (wallets are independent, so each still sees its events in order).
+ * taken, then the day's events follow (wallets are independent, so each still sees its events in order). The kept
+ * days' snapshots that the store lacks (all of them after a first sync) are taken the same way, each between two
+ * ranges, so that whale flips can look back from the first answer.
  */
 import { performance } from "node:perf_hooks";
 import { SECONDS_PER_DAY, whaleConsensus, type WalletAssessment } from "../ledger/index.js";
@@ -59,12 +61,19 @@ export async function storedWatermarks(store: Store): Promise<{ fills: number; a
   return { fills: Number(fills?.id ?? 0), activity: Number(activity?.id ?? 0) };
 }
 
+/** The positions open at 00:00 UTC of a day (position_snapshots). */
+export interface DaySnapshot {
+  readonly day: number;
+  readonly rows: readonly PositionSnapshotsTable[];
+}
+
 export interface DerivedFromStore {
   readonly derivation: Derivation;
   readonly asOf: number;
-  /** 00:00 UTC of asOf's day, and the positions open then. */
+  /** 00:00 UTC of asOf's day. */
   readonly day: number;
-  readonly snapshot: PositionSnapshotsTable[];
+  /** The kept days' snapshots the store lacked, oldest first, then asOf's day's (always taken). */
+  readonly snapshots: DaySnapshot[];
   /** The hourly P&L points of the kept window up to asOf (hourly-points.ts). */
   readonly hourlyPoints: PnlPointsTable[];
   /** Milliseconds spent reading and replaying. */
@@ -105,7 +114,8 @@ export async function deriveFromStore(
       : null;
   // The leaderboards' 30-day volumes end at the clock, as the API's window did (backfilling, they stay empty).
   derivation.fills.recentVolumes.advance(now);
-  const splits = [...new Set([day, ...(hours ? [windowStart] : [])])].sort((a, b) => a - b);
+  const snapshotDays = [...(await missingSnapshotDays(store, config, now, day)), day];
+  const splits = [...new Set([...snapshotDays, ...(hours ? [windowStart] : [])])].sort((a, b) => a - b);
   // Wallets streamed in more than one range: their wash legs are summed by the store once the streams are done.
   derivation.deferLegs(
     (
@@ -114,7 +124,7 @@ export async function deriveFromStore(
       ])
     ).map((r) => r.wallet),
   );
-  let snapshot: PositionSnapshotsTable[] = [];
+  const snapshots: DaySnapshot[] = [];
   for (let i = 0; i <= splits.length; i++) {
     const range = { ...(i > 0 ? { from: splits[i - 1] } : {}), ...(i < splits.length ? { before: splits[i] } : {}) };
     if (hours && range.from !== undefined && range.from >= windowStart) derivation.hours = hours;
@@ -123,10 +133,11 @@ export async function deriveFromStore(
       { ...range, keysAbove },
       { countMarkets: true, washLegs: i === 0 ? "all" : "none", onKey: recent?.onKey },
     );
-    if (range.before !== day) continue;
+    const before = range.before;
+    if (before === undefined || !snapshotDays.includes(before)) continue;
     // Every wallet's points up to the day's start, before the snapshot sweeps the resolutions due then.
-    if (derivation.hours) derivation.hours.finish(derivation.state, liveKeys(derivation), day);
-    snapshot = derivation.snapshotRows(day);
+    if (derivation.hours) derivation.hours.finish(derivation.state, liveKeys(derivation), before);
+    snapshots.push({ day: before, rows: derivation.snapshotRows(before) });
   }
   derivation.hours = null;
   hours?.finish(derivation.state, liveKeys(derivation), asOf);
@@ -134,7 +145,33 @@ export async function deriveFromStore(
   derivation.state.advanceTo(asOf);
   // Every wallet's statistics are written next: the changes counted while streaming are not pending.
   derivation.fills.recentVolumes.advance(now);
-  return { derivation, asOf, day, snapshot, hourlyPoints: hours?.rows ?? [], replayMs: performance.now() - started };
+  return { derivation, asOf, day, snapshots, hourlyPoints: hours?.rows ?? [], replayMs: performance.now() - started };
+}
+
+/**
+ * The kept days (POSITION_SNAPSHOT_DAYS back from the clock's day) before `day` that have no stored snapshot, from the
+ * first day that began after the first stored fill (no position was open at an earlier one).
+ */
+async function missingSnapshotDays(store: Store, config: DeriveConfig, now: number, day: number): Promise<number[]> {
+  const [first] = await queryRows<{ t: number | null }>(store.db, store.kind, "select min(ts) as t from fills");
+  if (first?.t === null || first?.t === undefined) return [];
+  const oldest = Math.max(
+    dayStart(now) - config.derive.snapshotDays * SECONDS_PER_DAY,
+    dayStart(Number(first.t)) + SECONDS_PER_DAY,
+  );
+  const taken = new Set(
+    (
+      await queryRows<{ day: number }>(
+        store.db,
+        store.kind,
+        "select distinct day from position_snapshots where day >= ?",
+        [oldest],
+      )
+    ).map((r) => Number(r.day)),
+  );
+  const days: number[] = [];
+  for (let d = oldest; d < day; d += SECONDS_PER_DAY) if (!taken.has(d)) days.push(d);
+  return days;
 }
 
 /** Every live wallet with its ledger key. */
@@ -216,11 +253,11 @@ export async function derivedTables(
   };
 }
 
-/** Replaces every derived table (today's snapshot and the P&L points included) in one transaction. */
+/** Replaces every derived table (the snapshots taken and the P&L points included) in one transaction. */
 export async function writeDerivedTables(
   store: Store,
   tables: DerivedTables,
-  snapshot: { day: number; rows: readonly PositionSnapshotsTable[] },
+  snapshots: readonly DaySnapshot[],
 ): Promise<void> {
   await store.transaction(async (tx) => {
     await deleteAll(tx, "positions");
@@ -229,8 +266,10 @@ export async function writeDerivedTables(
     await insertRows(tx, "wallet_stats", tables.walletStats);
     await deleteAll(tx, "market_stats");
     await insertRows(tx, "market_stats", tables.marketStats);
-    await deleteAll(tx, "position_snapshots", "day = ?", [snapshot.day]);
-    await insertRows(tx, "position_snapshots", snapshot.rows);
+    for (const snapshot of snapshots) {
+      await deleteAll(tx, "position_snapshots", "day = ?", [snapshot.day]);
+      await insertRows(tx, "position_snapshots", snapshot.rows);
+    }
     await deleteAll(tx, "pnl_points");
     await insertRows(tx, "pnl_points", tables.dailyPoints);
     await insertRows(tx, "pnl_points", tables.hourlyPoints);
@@ -267,7 +306,7 @@ export async function rebuild(store: Store, config: DeriveConfig, clock: Clock):
   const statsStarted = performance.now();
   const tables = await derivedTables(store, derived, clock.now());
   const writeStarted = performance.now();
-  await writeDerivedTables(store, tables, { day: derived.day, rows: derived.snapshot });
+  await writeDerivedTables(store, tables, derived.snapshots);
   const done = performance.now();
   return {
     asOf: derived.asOf,

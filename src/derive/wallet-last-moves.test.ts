@@ -119,7 +119,7 @@ describe.each(storeBackends)("wallet_last_moves on $kind", (backend) => {
     await writeDerivedTables(
       store,
       { ...tables, fillTablesInSqlThrough: watermark, walletLastMoves: moves.rows() },
-      { day: derived.day, rows: derived.snapshot },
+      derived.snapshots,
     );
     expect(await tableRows(store)).toEqual(await latestByWalk(store));
   });

@@ -17,7 +17,7 @@ import { World } from "./world.js";
 
 const DAY = 86_400;
 
-export const WORLD_DEFAULTS = { markets: 500, wallets: 5_000, fills: 300_000, days: 180 } as const;
+export const WORLD_DEFAULTS = { markets: 500, wallets: 5_000, fills: 150_000, days: 90 } as const;
 
 export function resolveWorldOptions(options: WorldOptions): ResolvedWorldOptions {
   const markets = options.markets ?? WORLD_DEFAULTS.markets;
