@@ -103,6 +103,28 @@ describe.each(processStoreKinds)("pelagic ingest on %s", (kind) => {
     expect(stored.activity.count).toBe(10);
     expect(stored.resolutions.count).toBe(1);
   }, 180_000);
+
+  it("following the venue, it derives too: an API process over the same store turns ready with the wallets' statistics", async () => {
+    const store = await freshStore(kind);
+    const ingest = spawnPelagic(["ingest"], venueEnv(store));
+    const api = spawnPelagic(["serve", "--port", "0", "--role", "api"], venueEnv(store));
+    const url = (await api.waitFor((l) => l.msg === "pelagic serving", 120_000)).url as string;
+    let ready = false;
+    for (let i = 0; i < 1_200 && !ready; i++) {
+      ready = ((await (await fetch(`${url}/api/v1/health`)).json()) as { ready: boolean }).ready;
+      if (!ready) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ready).toBe(true);
+    expect(ingest.lines).toContainEqual(expect.objectContaining({ msg: "ingest caught up; following the venue" }));
+    // 0x100 + (block % 11) took the taker's side of every eleventh match: its trades come from the derived statistics.
+    const wallet = (await (await fetch(`${url}/api/v2/wallet/${address(0x100)}`)).json()) as {
+      overview: { total_trades: number };
+    };
+    expect(wallet.overview.total_trades).toBeGreaterThan(0);
+    for (const run of [ingest, api]) run.child.kill("SIGTERM");
+    expect(await ingest.exited).toBe(0);
+    expect(await api.exited).toBe(0);
+  }, 180_000);
 });
 
 describe.each(processStoreKinds)("pelagic serve roles on %s", (kind) => {
