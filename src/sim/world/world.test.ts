@@ -35,8 +35,8 @@ describe("generateWorld", () => {
     expect(resolveWorldOptions({ seed: "demo", end: TEST_END })).toMatchObject({
       markets: 500,
       wallets: 5_000,
-      fills: 300_000,
-      days: 180,
+      fills: 150_000,
+      days: 90,
     });
   });
 
