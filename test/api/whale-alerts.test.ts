@@ -318,7 +318,9 @@ describe("big positions and conviction clusters", () => {
       expect(c.whale_count).toBe(members.length);
     }
     const flips = (await call("/api/v2/whale-flips")).body;
-    // `rebuild` writes today's snapshot only: there is nothing 7 days back to compare with.
-    expect(flips).toMatchObject({ flips: [], comparison_date: null, lookback_days: 7 });
+    // `rebuild` takes the kept days' snapshots from the stored history: the comparison is the one 7 days back.
+    const weekBack = new Date((Math.floor(t.now / 86_400) - 7) * 86_400_000).toISOString().slice(0, 10);
+    expect(flips).toMatchObject({ comparison_date: weekBack, lookback_days: 7 });
+    expect(Array.isArray(flips.flips)).toBe(true);
   });
 });
