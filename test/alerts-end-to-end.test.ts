@@ -5,8 +5,9 @@
  * Checked, once trading rests: every fill of those wallets stored after the rule was made has exactly one delivery
  * per destination (nothing lost, nothing twice) although the ingest process was killed with SIGKILL mid-way and
  * restarted; each platform got one correct message per fill in its own shape (the webhook's signed, its data the
- * stored fill), Telegram's paced to a message a second; Slack, down for its first requests, got its messages once it
- * came back. The fill-to-receiver times
+ * stored fill), Telegram's paced to a message a second across the processes that send; Slack, down for its first
+ * requests, got its messages once it came back. The wait for the queue to drain lasts while deliveries finish (a
+ * backlog piled up during a slow restart drains at Telegram's pace), failing when none does for a minute. The fill-to-receiver times
  * are printed.
  */
 import { afterAll, describe, expect, it } from "vitest";
@@ -30,6 +31,20 @@ import { historyEnd } from "./support/world-end.js";
 const WATCHED = 3;
 const blockOf = (cursor: string | undefined) => Number(/^block:(\d+)$/.exec(cursor ?? "")?.[1] ?? Number.NaN);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until nothing is pending; fails only when nothing finished for `stallMs`. */
+async function untilDrained(pending: () => Promise<number>, stallMs: number): Promise<void> {
+  let fewest = Number.POSITIVE_INFINITY;
+  let progressAt = Date.now();
+  for (;;) {
+    const left = await pending();
+    if (left === 0) return;
+    if (left < fewest) [fewest, progressAt] = [left, Date.now()];
+    else if (Date.now() - progressAt > stallMs)
+      throw new Error(`never happened: no delivery pending (${left} pending, none finished in ${stallMs / 1000} s)`);
+    await sleep(250);
+  }
+}
 
 describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS_URL))(
   "alerts end to end on %s",
@@ -176,11 +191,9 @@ describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS
       );
       const deliveries = () =>
         alertsDb(db).selectFrom("alert_deliveries").selectAll().where("rule_id", "=", ruleId).execute();
-      await until(
-        "no delivery pending",
-        async () => (await deliveries()).every((d) => d.status !== "pending"),
-        120_000,
-      );
+      // As long as it takes while deliveries keep finishing: what piled up while the ingest was down (a slow restart
+      // on a busy machine) drains at Telegram's pace, a message a second.
+      await untilDrained(async () => (await deliveries()).filter((d) => d.status === "pending").length, 60_000);
 
       const fills = await db
         .selectFrom("fills")
@@ -217,11 +230,11 @@ describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS
         if (scaled) expect(got(platform)).toHaveLength(all / 4);
         else expect(got(platform).length - all / 4).toBeLessThanOrEqual(1);
       }
-      // One process paces each chat to the platform's limit: Telegram a message a second.
-      if (!scaled) {
-        const at = got("telegram").map((r) => r.atMs);
-        expect(Math.min(...at.slice(1).map((t, i) => t - at[i]!))).toBeGreaterThanOrEqual(900);
-      }
+      // Each chat is paced to the platform's limit, across the processes that send: Telegram a message a second.
+      const at = got("telegram")
+        .map((r) => r.atMs)
+        .sort((a, b) => a - b);
+      expect(Math.min(...at.slice(1).map((t, i) => t - at[i]!))).toBeGreaterThanOrEqual(900);
       const byKey = new Map(fills.map((f) => [f.fill_key, f]));
       for (const d of fresh.filter((d) => Number(d.destination_id) === destinations.webhook)) {
         const message = webhooks.find((r) => r.headers["webhook-id"] === d.message_id);
@@ -248,6 +261,6 @@ describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS
       console.log(
         `alerts end to end on ${kind}: ${fills.length} fills alerted, stored-to-receiver p50 ${latencies[Math.floor(latencies.length / 2)]} ms, max ${latencies.at(-1)} ms`,
       );
-    }, 420_000);
+    }, 600_000);
   },
 );

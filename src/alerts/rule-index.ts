@@ -66,6 +66,16 @@ export class RuleIndex {
     return this.priceByMarket.get(conditionId);
   }
 
+  /** Whether a fill could match anything but a price move: its wallet is watched, or it is Smart Money. */
+  mayMatch(wallet: string, isSmart: boolean): boolean {
+    return isSmart || this.byWallet.has(wallet);
+  }
+
+  /** Whether any price_move rule is active (the matcher then reads the prices of their markets' fills). */
+  get watchesPrices(): boolean {
+    return this.priceByMarket.size > 0;
+  }
+
   /** Whether any rule listens for Smart Money opening a market (the matcher then keeps the markets they hold). */
   get watchesNewMarkets(): boolean {
     return this.newMarket.length > 0;
