@@ -1,11 +1,11 @@
 /**
  * A batch's matched fills, as the matcher stores them in the ingest's transaction: one `alert_matches` row, the
  * least that transaction can write (each fill's facts and the ids of the rules it matched, as JSON arrays). A
- * delivery worker fans the rows out (`fanOutMatches`), in one transaction: rows taken (PostgreSQL skips those
- * another process is taking), each rule read as it is now (one paused or deleted meanwhile alerts nobody; its
+ * delivery worker fans the rows out (`fanOutMatches`), in one transaction: rows taken (deleted; PostgreSQL skips
+ * those another process is taking), each rule read as it is now (one paused or deleted meanwhile alerts nobody; its
  * destinations that are active now), the category filters applied once the markets are read, a delivery stored per
- * (rule, destination, fill) under the unique key, the rows deleted. A row fanned out twice (a crash between the
- * two, two processes on SQLite) stores nothing more: one delivery per (rule, destination, event) still holds.
+ * (rule, destination, fill) under the unique key. The rows go and their deliveries come in one commit, and the key
+ * keeps one delivery per (rule, destination, event) whoever stores it again.
  */
 import type { Store, StoreTransaction } from "../store/database.js";
 import { inSlices, queryRows } from "../store/raw-sql.js";
@@ -135,13 +135,14 @@ const unique = <T>(values: Iterable<T>): T[] => [...new Set(values)];
 export async function fanOutMatches(
   store: Store,
   dashboardUrl: string,
-  rows = 10,
+  rows = 2,
 ): Promise<{ taken: number; stored: number }> {
   return store.transaction(async (tx) => {
     const db = alertsDb(tx.db);
-    let query = db.selectFrom("alert_matches").selectAll().orderBy("id").limit(rows);
-    if (tx.kind === "postgres") query = query.forUpdate().skipLocked();
-    const taken = await query.execute();
+    let oldest = db.selectFrom("alert_matches").select("id").orderBy("id").limit(rows);
+    if (tx.kind === "postgres") oldest = oldest.forUpdate().skipLocked();
+    // Taken by deleting them, first: on SQLite the transaction then holds the write lock before it reads.
+    const taken = await db.deleteFrom("alert_matches").where("id", "in", oldest).returningAll().execute();
     if (taken.length === 0) return { taken: 0, stored: 0 };
     const matched = taken.flatMap((row) =>
       decodeMatches(row.fills).map((match) => ({ ...match, createdAtMs: Number(row.created_at_ms) })),
@@ -202,14 +203,6 @@ export async function fanOutMatches(
       }
     }
     const stored = await insertDeliveries(db, deliveries);
-    await db
-      .deleteFrom("alert_matches")
-      .where(
-        "id",
-        "in",
-        taken.map((row) => Number(row.id)),
-      )
-      .execute();
     return { taken: taken.length, stored };
   });
 }

@@ -1,5 +1,6 @@
 /**
- * Sends the stored alert deliveries, in every process that serves the API. What is due is claimed with a lease in
+ * Sends the stored alert deliveries, in every process that serves the API, after fanning out the matcher's stored
+ * matches into deliveries (alert-matches.ts). What is due is claimed with a lease in
  * one statement (it moves `next_attempt_at` past the attempt's time-out only where nobody moved it; PostgreSQL skips
  * rows another process is claiming: one sender per attempt across processes; a crash mid-send retries once the lease
  * ends), paced per destination to its platform's limit across processes (pacing.ts), formatted
@@ -9,7 +10,7 @@
  * (formatters.ts, GONE_STATUSES) disables the destination with its reason, cancels its other pending deliveries and
  * fails this one; anything else waits for the next step of ISW_WEBHOOK_RETRY_SCHEDULE (never before a Retry-After)
  * until the schedule ends. A test fire is tried once. The worker looks every ALERTS_POLL_MS, and at once when the
- * matcher announces new deliveries on ALERTS_DUE_CHANNEL.
+ * matcher announces new matches on ALERTS_DUE_CHANNEL.
  */
 import { parseRetrySchedule } from "../config/isw-settings.js";
 import type { Config } from "../config/index.js";

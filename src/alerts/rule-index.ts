@@ -3,8 +3,8 @@
  * by watched wallet, `market_whale_trade` rules by watched market, `whale_trade` rules in one list read only for
  * Smart Money fills at or above the smallest of their sizes, `smart_new_market` rules in one list read only for a
  * Smart Money buy into a market no Smart Money wallet held, `price_move` rules by watched market (price-moves.ts
- * keeps their prices). A candidate is then checked against its own filters
- * but categories, which the matcher checks once it has read the matched fills' markets.
+ * keeps their prices). A candidate is then checked against its own filters but categories, which the fan-out checks
+ * once it has read the matched fills' markets (alert-matches.ts).
  */
 import type { Rule } from "./rules.js";
 
