@@ -6,8 +6,8 @@
  * per destination (nothing lost, nothing twice) although the ingest process was killed with SIGKILL mid-way and
  * restarted; each platform got one correct message per fill in its own shape (the webhook's signed, its data the
  * stored fill), Telegram's paced to a message a second; Slack, down for its first requests, got its messages once it
- * came back. The fill-to-receiver times
- * are printed.
+ * came back. The wait for the queue to drain lasts while deliveries finish (a backlog piled up during a slow restart
+ * drains at Telegram's pace), failing when none does for a minute. The fill-to-receiver times are printed.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/accounts/keys.js";
@@ -30,6 +30,20 @@ import { historyEnd } from "./support/world-end.js";
 const WATCHED = 3;
 const blockOf = (cursor: string | undefined) => Number(/^block:(\d+)$/.exec(cursor ?? "")?.[1] ?? Number.NaN);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until nothing is pending; fails only when nothing finished for `stallMs`. */
+async function untilDrained(pending: () => Promise<number>, stallMs: number): Promise<void> {
+  let fewest = Number.POSITIVE_INFINITY;
+  let progressAt = Date.now();
+  for (;;) {
+    const left = await pending();
+    if (left === 0) return;
+    if (left < fewest) [fewest, progressAt] = [left, Date.now()];
+    else if (Date.now() - progressAt > stallMs)
+      throw new Error(`never happened: no delivery pending (${left} pending, none finished in ${stallMs / 1000} s)`);
+    await sleep(250);
+  }
+}
 
 describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS_URL))(
   "alerts end to end on %s",
@@ -176,11 +190,9 @@ describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS
       );
       const deliveries = () =>
         alertsDb(db).selectFrom("alert_deliveries").selectAll().where("rule_id", "=", ruleId).execute();
-      await until(
-        "no delivery pending",
-        async () => (await deliveries()).every((d) => d.status !== "pending"),
-        120_000,
-      );
+      // As long as it takes while deliveries keep finishing: what piled up while the ingest was down (a slow restart
+      // on a busy machine) drains at Telegram's pace, a message a second.
+      await untilDrained(async () => (await deliveries()).filter((d) => d.status === "pending").length, 60_000);
 
       const fills = await db
         .selectFrom("fills")
@@ -217,7 +229,8 @@ describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS
         if (scaled) expect(got(platform)).toHaveLength(all / 4);
         else expect(got(platform).length - all / 4).toBeLessThanOrEqual(1);
       }
-      // One process paces each chat to the platform's limit: Telegram a message a second.
+      // Each chat is paced to the platform's limit: Telegram a message a second. Across processes (pacing.test.ts) a
+      // request's arrival moves with how busy its process is, more than a tenth of a second on a loaded machine.
       if (!scaled) {
         const at = got("telegram").map((r) => r.atMs);
         expect(Math.min(...at.slice(1).map((t, i) => t - at[i]!))).toBeGreaterThanOrEqual(900);
@@ -248,6 +261,6 @@ describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS
       console.log(
         `alerts end to end on ${kind}: ${fills.length} fills alerted, stored-to-receiver p50 ${latencies[Math.floor(latencies.length / 2)]} ms, max ${latencies.at(-1)} ms`,
       );
-    }, 420_000);
+    }, 600_000);
   },
 );

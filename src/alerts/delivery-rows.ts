@@ -1,6 +1,6 @@
 /**
- * A new delivery's row, and how the producers (the matcher, the territory alerts, the test fire) store them: each
- * once per (rule, destination, event) whoever stores it again.
+ * A new delivery's row, and how the producers (the fan-out of the matcher's matches, the territory alerts, the
+ * consensus flips, the test fire) store them: each once per (rule, destination, event) whoever stores it again.
  */
 import { createHash } from "node:crypto";
 import type { Insertable } from "kysely";

@@ -1,15 +1,16 @@
 /**
- * Sends the stored alert deliveries, in every process that serves the API. What is due is claimed with a lease in
+ * Sends the stored alert deliveries, in every process that serves the API, after fanning out the matcher's stored
+ * matches into deliveries (alert-matches.ts). What is due is claimed with a lease in
  * one statement (it moves `next_attempt_at` past the attempt's time-out only where nobody moved it; PostgreSQL skips
  * rows another process is claiming: one sender per attempt across processes; a crash mid-send retries once the lease
- * ends), paced per destination to its platform's limit (formatters.ts, MIN_INTERVAL_MS), formatted
+ * ends), paced per destination to its platform's limit across processes (pacing.ts), formatted
  * for its destination (formatters.ts), sent (at most ALERTS_CONCURRENCY at once, each on its own: a slow receiver
  * delays only its own) over the territory webhooks' checked connection (SSRF refusal pinned to
  * the connected address, no redirects), and its outcome recorded: a 2xx is delivered; an answer that means gone
  * (formatters.ts, GONE_STATUSES) disables the destination with its reason, cancels its other pending deliveries and
  * fails this one; anything else waits for the next step of ISW_WEBHOOK_RETRY_SCHEDULE (never before a Retry-After)
  * until the schedule ends. A test fire is tried once. The worker looks every ALERTS_POLL_MS, and at once when the
- * matcher announces new deliveries on ALERTS_DUE_CHANNEL.
+ * matcher announces new matches on ALERTS_DUE_CHANNEL.
  */
 import { parseRetrySchedule } from "../config/isw-settings.js";
 import type { Config } from "../config/index.js";
@@ -20,11 +21,14 @@ import { systemResolver, type Resolver, type TargetPolicy } from "../isw/webhook
 import type { Clock } from "../platform/clock.js";
 import type { Logger } from "../platform/logger.js";
 import type { PubSub } from "../platform/pubsub.js";
+import type { RateLimiter } from "../platform/rate-limiter.js";
 import type { Store } from "../store/database.js";
 import type { AlertEvent } from "./alert-event.js";
+import { fanOutMatches } from "./alert-matches.js";
 import type { DestinationSecrets } from "./destinations.js";
 import { noteAlertChange } from "./changes.js";
-import { formatAlert, GONE_STATUSES, MIN_INTERVAL_MS, retryAfterInBody } from "./formatters.js";
+import { formatAlert, GONE_STATUSES, retryAfterInBody } from "./formatters.js";
+import { HeldBack, pacesOf, takeTurn } from "./pacing.js";
 import { alertsDb, type AlertsDb, type DestinationKind } from "./tables.js";
 
 /** The pub/sub channel on which the matcher says it stored deliveries. */
@@ -42,6 +46,8 @@ export interface DeliveryWorkerDeps {
   /** Opened on first use. */
   readonly box: () => SecretBox;
   readonly pubsub?: PubSub;
+  /** The platform's: the chat platforms' paces held across processes (pacing.ts); none, not paced. */
+  readonly rateLimiter?: RateLimiter;
   readonly resolve?: Resolver;
   readonly random?: () => number;
 }
@@ -60,6 +66,17 @@ interface DueDelivery {
 
 type Outcome = { kind: "delivered"; status: number } | { kind: "gone"; status: number } | FailedAttempt;
 
+/** An attempt that threw, in words that never hold the URL or a token (a Telegram URL holds the bot's token). */
+function failedWith(error: unknown): FailedAttempt {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    kind: "failed",
+    status: null,
+    error: message.replace(/bot\d+:[\w-]+/g, "bot<token>"),
+    retryAfterSeconds: null,
+  };
+}
+
 export class DeliveryWorker {
   private readonly db: AlertsDb;
   private readonly schedule: number[];
@@ -73,13 +90,14 @@ export class DeliveryWorker {
   /** The sends under way. */
   private readonly sending = new Set<Promise<void>>();
   private sweptAtMs = Number.NEGATIVE_INFINITY;
-  /** Per destination, when this process may next send to it (epoch ms): the platform's rate limit. */
-  private readonly nextSendMs = new Map<number, number>();
+  /** The destinations whose turn has not come: not claimed by this process before it. */
+  private readonly heldBack: HeldBack;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.db = alertsDb(deps.store.db);
     this.schedule = parseRetrySchedule(deps.config.isw.webhookRetrySchedule);
     this.settings = deps.config.alerts;
+    this.heldBack = new HeldBack(deps.clock, () => this.wake());
     this.policy = { resolve: deps.resolve ?? systemResolver, allowLoopback: this.settings.allowLoopback };
   }
 
@@ -99,6 +117,7 @@ export class DeliveryWorker {
     this.stopped = true;
     this.wake();
     await this.unsubscribe?.().catch(() => undefined);
+    this.heldBack.clear();
     await this.loop;
   }
 
@@ -107,6 +126,7 @@ export class DeliveryWorker {
       this.again = false;
       try {
         await this.sweep();
+        await this.fanOut();
         await this.takeDue();
       } catch (error) {
         this.deps.logger.warn(
@@ -158,6 +178,11 @@ export class DeliveryWorker {
     return Number(claim.numUpdatedRows) === 1;
   }
 
+  /** Turns the matcher's stored matches into deliveries (alert-matches.ts), until none is left. */
+  private async fanOut(): Promise<void> {
+    while (!this.stopped && (await fanOutMatches(this.deps.store, this.settings.dashboardUrl)).taken > 0);
+  }
+
   /** Deletes the deliveries that finished more than ALERTS_DELIVERIES_KEPT_DAYS ago, once an hour, a slice at a time. */
   async sweep(): Promise<number> {
     const nowMs = this.deps.clock.nowMs();
@@ -188,11 +213,13 @@ export class DeliveryWorker {
     const free = this.settings.concurrency - this.sending.size;
     if (free <= 0 || this.stopped) return;
     const now = this.deps.clock.now();
+    const heldBack = this.heldBack.now();
     let due = this.db
       .selectFrom("alert_deliveries")
       .select("id")
       .where("status", "=", "pending")
       .where("next_attempt_at", "<=", now)
+      .$if(heldBack.length > 0, (q) => q.where("destination_id", "not in", heldBack))
       .orderBy("next_attempt_at")
       .orderBy("id")
       .limit(free);
@@ -261,25 +288,34 @@ export class DeliveryWorker {
         .execute();
       return;
     }
-    // A platform's rate limit: a delivery that comes too soon after the last one to its destination waits for its
-    // turn in the queue (no attempt counted), leaving the slot to others. A test fire goes at once.
-    const nowMs = this.deps.clock.nowMs();
-    const turn = this.nextSendMs.get(delivery.destination_id) ?? 0;
-    if (turn > nowMs && delivery.rule_id !== 0) {
-      await this.db
-        .updateTable("alert_deliveries")
-        .set({ next_attempt_at: Math.ceil(turn / 1_000) })
-        .where("id", "=", delivery.id)
-        .execute();
+    let secrets: DestinationSecrets;
+    try {
+      secrets = JSON.parse(this.deps.box().open(delivery.sealed)) as DestinationSecrets;
+    } catch (error) {
+      await this.record(delivery, failedWith(error));
       return;
     }
-    this.nextSendMs.set(delivery.destination_id, Math.max(turn, nowMs) + MIN_INTERVAL_MS[delivery.kind]);
-    await this.record(delivery, await this.send(delivery));
+    // A platform's rate limit, across processes: a delivery that comes too soon waits in the queue for its turn (no
+    // attempt counted), its slot left to others. The store keeps seconds; this process holds the destination back
+    // to the millisecond and looks again at its turn. A test fire goes at once.
+    if (delivery.rule_id !== 0) {
+      const waitMs = this.deps.rateLimiter ? await takeTurn(this.deps.rateLimiter, pacesOf(delivery.kind, secrets)) : 0;
+      if (waitMs > 0) {
+        const turnMs = this.deps.clock.nowMs() + waitMs;
+        this.heldBack.until(delivery.destination_id, turnMs);
+        await this.db
+          .updateTable("alert_deliveries")
+          .set({ next_attempt_at: Math.floor(turnMs / 1_000) })
+          .where("id", "=", delivery.id)
+          .execute();
+        return;
+      }
+    }
+    await this.record(delivery, await this.send(delivery, secrets));
   }
 
-  private async send(delivery: DueDelivery): Promise<Outcome> {
+  private async send(delivery: DueDelivery, secrets: DestinationSecrets): Promise<Outcome> {
     try {
-      const secrets = JSON.parse(this.deps.box().open(delivery.sealed)) as DestinationSecrets;
       const request = formatAlert(delivery.kind, JSON.parse(delivery.payload) as AlertEvent, secrets, {
         messageId: delivery.message_id,
         nowSeconds: this.deps.clock.now(),
@@ -298,14 +334,7 @@ export class DeliveryWorker {
       const inBody = retryAfterInBody(delivery.kind, answer.tooManyBody);
       return failed.retryAfterSeconds === null && inBody !== null ? { ...failed, retryAfterSeconds: inBody } : failed;
     } catch (error) {
-      // Never the URL or a token: a Telegram URL holds the bot's token.
-      const message = error instanceof Error ? error.message : String(error);
-      return {
-        kind: "failed",
-        status: null,
-        error: message.replace(/bot\d+:[\w-]+/g, "bot<token>"),
-        retryAfterSeconds: null,
-      };
+      return failedWith(error);
     }
   }
 

@@ -30,18 +30,6 @@ export const GONE_STATUSES: Readonly<Record<DestinationKind, readonly number[]>>
 };
 
 /**
- * The least time between two messages to one destination, by the platforms' documented limits: Telegram about one
- * message a second in a chat, Discord 5 requests per 2 seconds per webhook, Slack one message a second per incoming
- * webhook. Kept per process (a 429 and its Retry-After cover what several processes add up to).
- */
-export const MIN_INTERVAL_MS: Readonly<Record<DestinationKind, number>> = {
-  webhook: 0,
-  telegram: 1_000,
-  discord: 400,
-  slack: 1_000,
-};
-
-/**
  * The wait (seconds) a platform's 429 body asks for when its header does not: Telegram `parameters.retry_after`,
  * Discord `retry_after` (seconds, fractional). Null when it names none.
  */

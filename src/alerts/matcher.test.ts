@@ -13,7 +13,8 @@ import { ManualClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
 import { createDestination } from "./destinations.js";
-import { AlertMatcher, type MatchedFill } from "./matcher.js";
+import { fanOutMatches, type MatchedFill } from "./alert-matches.js";
+import { AlertMatcher } from "./matcher.js";
 import { createRule, updateRule } from "./rules.js";
 import { alertsDb } from "./tables.js";
 
@@ -42,7 +43,12 @@ describe.each(storeBackends)("the alerts' matcher on $kind", (backend) => {
     price: 0.5,
     ts: clock.now(),
   });
-  const match = (fills: MatchedFill[]) => store.transaction((tx) => matcher.matchInTransaction(tx, fills));
+  /** A batch matched in its transaction, committed, and fanned out as a delivery worker does: the deliveries stored. */
+  const match = async (fills: MatchedFill[]) => {
+    await store.transaction((tx) => matcher.matchInTransaction(tx, fills));
+    matcher.committed();
+    return (await fanOutMatches(store, config.alerts.dashboardUrl)).stored;
+  };
   const deliveries = () =>
     alertsDb(store.db)
       .selectFrom("alert_deliveries")

@@ -1,9 +1,9 @@
 /**
  * The matcher, in the process that ingests: it sees every batch's new fills inside the batch's own transaction
- * (`Ingest.onCommitting`), matches them against the rule index, and stores one delivery per (rule, destination,
- * fill) in that transaction. A fill is new exactly once (a replayed batch inserts nothing), the deliveries commit
- * or roll back with it, and the unique key (rule, destination, event) holds them to one across processes and
- * restarts. Fills older than ALERTS_MAX_FILL_AGE_SECONDS when stored (a backfill) alert nothing. The rules are
+ * (`Ingest.onCommitting`), matches them against the rule index, and stores what matched as one compact row in that
+ * transaction (alert-matches.ts), which the delivery workers fan out into one delivery per (rule, destination,
+ * fill). A fill is new exactly once (a replayed batch inserts nothing), its matches commit or roll back with it, and
+ * the deliveries' unique key (rule, destination, event) holds them to one across processes and restarts. Fills older than ALERTS_MAX_FILL_AGE_SECONDS when stored (a backfill) alert nothing. The rules are
  * reloaded when their change counter moves (looked at every ALERTS_RULES_CHECK_MS, through the transaction), the
  * Smart Money list when `stats_generation` moves.
  */
@@ -12,28 +12,17 @@ import type { Clock } from "../platform/clock.js";
 import type { Logger } from "../platform/logger.js";
 import type { StoreTransaction } from "../store/database.js";
 import { readDeriveState, STATS_GENERATION } from "../store/derive-state.js";
-import { inSlices, queryRows } from "../store/raw-sql.js";
-import type { FillsTable } from "../store/schema.js";
+import { queryRows } from "../store/raw-sql.js";
 import { fromMicro } from "../venue/units.js";
-import { parseCategory, type Category } from "../venue/categories.js";
-import { alertLinks, type AlertEvent } from "./alert-event.js";
+import { storeMatches, type FillMatch, type MatchedFill } from "./alert-matches.js";
 import { alertChangeCount } from "./changes.js";
-import { insertDeliveries, ruleDeliveries } from "./delivery-rows.js";
-import { PriceMoves, type PriceMove } from "./price-moves.js";
-import { RuleIndex, type IndexedRule } from "./rule-index.js";
+import { markPriceMoves, PriceMoves } from "./price-moves.js";
+import { RuleIndex } from "./rule-index.js";
 import { ruleOf } from "./rules.js";
 import { alertsDb } from "./tables.js";
 
-export type MatchedFill = Pick<
-  FillsTable,
-  "fill_key" | "tx_hash" | "wallet" | "condition_id" | "outcome_index" | "side" | "size" | "usd" | "price" | "ts"
->;
-
-interface MarketFacts {
-  id: string;
-  question: string;
-  category: Category | null;
-}
+/** How long a market Smart Money opened stays held without a position the Deriver wrote. */
+const OPENED_MARK_SECONDS = 86_400;
 
 export interface MatcherDeps {
   readonly config: Config;
@@ -49,7 +38,7 @@ export class AlertMatcher {
   private smartGeneration = -1;
   /** The markets Smart Money holds (read while a smart_new_market rule is active); null until read. */
   private smartHeld: Set<string> | null = null;
-  /** Deliveries stored since the last `committed` (the caller wakes the delivery workers after the commit). */
+  /** Matches stored since the last `committed` (the caller wakes the delivery workers after the commit). */
   private stored = 0;
   /** Whether the batch matched last changed what is kept in memory: forgotten if it was not committed. */
   private uncommitted = false;
@@ -61,7 +50,7 @@ export class AlertMatcher {
     return this.index.size;
   }
 
-  /** The batch matched last was committed: returns how many deliveries it stored (since the last call). */
+  /** The batch matched last was committed: returns how many matches it stored (since the last call). */
   committed(): number {
     const n = this.stored;
     this.stored = 0;
@@ -102,19 +91,35 @@ export class AlertMatcher {
     }
   }
 
-  /** The markets Smart Money holds open positions in, read once per Smart Money list. */
+  /**
+   * The markets Smart Money holds open positions in, read once per Smart Money list, with those a Smart Money buy
+   * opened since (`alert_marks`, `smart_opened`: the Deriver writes the positions after the batch commits; a mark
+   * bridges that gap across a restart, and is dropped a day later).
+   */
   private async heldBySmartMoney(tx: StoreTransaction): Promise<Set<string>> {
     if (this.smartHeld) return this.smartHeld;
-    const rows = await queryRows<{ condition_id: string }>(
-      tx.db,
-      tx.kind,
-      "select distinct p.condition_id from positions p join wallet_stats s on s.wallet = p.wallet where s.is_smart = 1 and s.is_farmer = 0 and p.shares > 0",
-    );
-    this.smartHeld = new Set(rows.map((row) => row.condition_id));
+    const db = alertsDb(tx.db);
+    await db
+      .deleteFrom("alert_marks")
+      .where("kind", "=", "smart_opened")
+      .where("at", "<", this.deps.clock.now() - OPENED_MARK_SECONDS)
+      .execute();
+    const [positions, marks] = await Promise.all([
+      queryRows<{ condition_id: string }>(
+        tx.db,
+        tx.kind,
+        "select distinct p.condition_id from positions p join wallet_stats s on s.wallet = p.wallet where s.is_smart = 1 and s.is_farmer = 0 and p.shares > 0",
+      ),
+      db.selectFrom("alert_marks").select("subject").where("kind", "=", "smart_opened").execute(),
+    ]);
+    this.smartHeld = new Set([...positions.map((row) => row.condition_id), ...marks.map((mark) => mark.subject)]);
     return this.smartHeld;
   }
 
-  /** Matches a batch's new fills, in the batch's transaction; returns how many deliveries it stored. */
+  /**
+   * Matches a batch's new fills, in the batch's transaction, and stores what matched as one row (alert-matches.ts);
+   * returns how many (rule, fill) matches it stored.
+   */
   async matchInTransaction(tx: StoreTransaction, fills: readonly MatchedFill[]): Promise<number> {
     if (fills.length === 0) return 0;
     // The batch before was rolled back (it was never said committed): what it added to memory goes.
@@ -128,98 +133,51 @@ export class AlertMatcher {
     if (this.index.size === 0) return 0;
     const oldest = this.deps.clock.now() - this.deps.config.alerts.maxFillAgeSeconds;
     const held = this.index.watchesNewMarkets ? await this.heldBySmartMoney(tx) : null;
-    const matched: Array<{ fill: MatchedFill; rules: IndexedRule[]; moves?: PriceMove[] }> = [];
+    if (this.index.watchesPrices) await this.priceMoves.load(tx, fills, (market) => this.index.priceRules(market));
+    const matched: FillMatch[] = [];
+    const opened: MatchedFill[] = [];
+    const moved = new Map<string, { rule: number; market: string; at: number }>();
     for (const fill of fills) {
       const isSmart = this.smart.has(fill.wallet);
       // A Smart Money buy into a market none of them held opens it (and it is held from then on).
       const opens = held !== null && isSmart && fill.side === "BUY" && !held.has(fill.condition_id);
       if (opens) {
         held.add(fill.condition_id);
+        opened.push(fill);
         this.uncommitted = true;
       }
       if (fill.ts < oldest) continue;
       const priceRules = this.index.priceRules(fill.condition_id);
+      // Most fills: no watched wallet, not Smart Money, no price rule on their market.
+      if (!priceRules && !this.index.mayMatch(fill.wallet, isSmart)) continue;
       const moves = priceRules ? this.priceMoves.observe(fill, priceRules) : [];
       if (priceRules) this.uncommitted = true;
+      for (const move of moves)
+        moved.set(`${move.rule.rule.id}:${fill.condition_id}`, {
+          rule: move.rule.rule.id,
+          market: fill.condition_id,
+          at: fill.ts,
+        });
       const facts = { wallet: fill.wallet, condition_id: fill.condition_id, side: fill.side, usd: fromMicro(fill.usd) };
       const rules = this.index.matches(facts, isSmart, opens);
-      if (rules.length > 0 || moves.length > 0) matched.push({ fill, rules, moves });
+      if (rules.length > 0 || moves.length > 0)
+        matched.push({
+          fill,
+          rules: rules.map((r) => r.rule.id),
+          moves: moves.map((m) => ({ rule: m.rule.rule.id, from: m.from, to: m.to })),
+        });
     }
+    await markPriceMoves(tx, [...moved.values()]);
+    if (opened.length > 0)
+      await alertsDb(tx.db)
+        .insertInto("alert_marks")
+        .values(opened.map((f) => ({ kind: "smart_opened" as const, rule_id: 0, subject: f.condition_id, at: f.ts })))
+        .onConflict((oc) => oc.columns(["kind", "rule_id", "subject"]).doNothing())
+        .execute();
     if (matched.length === 0) return 0;
-    // The matched fills' markets, read once per batch: their names for the message, their categories for the filters.
-    const markets = new Map<string, MarketFacts>();
-    await this.readMarkets(tx, [...new Set(matched.map((m) => m.fill.condition_id))], markets);
-    return this.store(tx, matched, markets);
-  }
-
-  private async readMarkets(tx: StoreTransaction, conditionIds: string[], into: Map<string, MarketFacts>) {
-    const rows = await inSlices(conditionIds, (slice) =>
-      queryRows<{ condition_id: string; id: string; question: string; category: string | null }>(
-        tx.db,
-        tx.kind,
-        `select condition_id, id, question, category from markets where condition_id in (${slice.map(() => "?").join(",")})`,
-        slice,
-      ),
-    );
-    for (const row of rows)
-      into.set(row.condition_id, {
-        id: row.id,
-        question: row.question,
-        category: row.category ? (parseCategory(row.category) ?? null) : null,
-      });
-  }
-
-  private async store(
-    tx: StoreTransaction,
-    matched: Array<{ fill: MatchedFill; rules: IndexedRule[]; moves?: PriceMove[] }>,
-    markets: Map<string, MarketFacts>,
-  ): Promise<number> {
-    const nowMs = this.deps.clock.nowMs();
-    const dashboard = this.deps.config.alerts.dashboardUrl;
-    const rows = [];
-    for (const { fill, rules, moves = [] } of matched) {
-      const market = markets.get(fill.condition_id);
-      const trade = {
-        wallet: fill.wallet,
-        side: fill.side,
-        outcome: fill.outcome_index === 0 ? "YES" : "NO",
-        shares: fromMicro(fill.size),
-        price: fill.price,
-        usd: fromMicro(fill.usd),
-        condition_id: fill.condition_id,
-        market_id: market?.id ?? null,
-        market_question: market?.question ?? null,
-        category: market?.category ?? null,
-        tx_hash: fill.tx_hash,
-        ts: fill.ts,
-      };
-      const links = alertLinks(dashboard, fill.wallet, trade.market_id);
-      const told = [
-        ...rules.map((indexed) => ({ indexed, move: undefined })),
-        ...moves.map((m) => ({ indexed: m.rule, move: m })),
-      ];
-      for (const { indexed, move } of told) {
-        const { rule, destinations } = indexed;
-        // Category filters are applied here, once the batch's markets are read.
-        if (rule.filters.categories.length > 0 && !(trade.category && rule.filters.categories.includes(trade.category)))
-          continue;
-        const event: AlertEvent = {
-          type: `alert.${rule.kind}`,
-          rule: { id: rule.id, name: rule.name, kind: rule.kind },
-          trade,
-          links,
-          ...(move
-            ? { move: { from: move.from, to: move.to, window_minutes: rule.filters.window_minutes ?? 60 } }
-            : {}),
-          test: false,
-        };
-        const payload = JSON.stringify(event);
-        rows.push(...ruleDeliveries(rule, destinations, { key: fill.fill_key, payload, nowMs }));
-      }
-    }
-    if (rows.length === 0) return 0;
-    const stored = await insertDeliveries(alertsDb(tx.db), rows);
-    this.stored += stored;
-    return stored;
+    await storeMatches(tx, matched, this.deps.clock.nowMs());
+    const count = matched.reduce((n, m) => n + m.rules.length + m.moves.length, 0);
+    this.stored += count;
+    return count;
   }
 }

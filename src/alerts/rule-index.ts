@@ -3,8 +3,8 @@
  * by watched wallet, `market_whale_trade` rules by watched market, `whale_trade` rules in one list read only for
  * Smart Money fills at or above the smallest of their sizes, `smart_new_market` rules in one list read only for a
  * Smart Money buy into a market no Smart Money wallet held, `price_move` rules by watched market (price-moves.ts
- * keeps their prices). A candidate is then checked against its own filters
- * but categories, which the matcher checks once it has read the matched fills' markets.
+ * keeps their prices). A candidate is then checked against its own filters but categories, which the fan-out checks
+ * once it has read the matched fills' markets (alert-matches.ts).
  */
 import type { Rule } from "./rules.js";
 
@@ -64,6 +64,16 @@ export class RuleIndex {
   /** The price_move rules watching a market (none: undefined). */
   priceRules(conditionId: string): readonly IndexedRule[] | undefined {
     return this.priceByMarket.get(conditionId);
+  }
+
+  /** Whether a fill could match anything but a price move: its wallet is watched, or it is Smart Money. */
+  mayMatch(wallet: string, isSmart: boolean): boolean {
+    return isSmart || this.byWallet.has(wallet);
+  }
+
+  /** Whether any price_move rule is active (the matcher then reads the prices of their markets' fills). */
+  get watchesPrices(): boolean {
+    return this.priceByMarket.size > 0;
   }
 
   /** Whether any rule listens for Smart Money opening a market (the matcher then keeps the markets they hold). */

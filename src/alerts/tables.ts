@@ -1,5 +1,5 @@
 /**
- * Row types of the alert tables (migration `0032_alert_rules`), kept beside the code that owns them; `alertsDb`
+ * Row types of the alert tables (migrations `0032_alert_rules`, `0033_alert_matches`), kept beside the code that owns them; `alertsDb`
  * gives a store's Kysely (or a transaction's) these tables too.
  */
 import type { Generated, Kysely } from "kysely";
@@ -83,8 +83,30 @@ export interface AlertCursorsTable {
   position: number;
 }
 
+/** A batch's matched fills, stored by the matcher in the batch's transaction, fanned out by a delivery worker. */
+export interface AlertMatchesTable {
+  id: Generated<number>;
+  /** When the matcher stored it (epoch ms): its deliveries' `created_at_ms`. */
+  created_at_ms: number;
+  /** JSON: the matched fills (alert-matches.ts, `encodeMatches`). */
+  fills: string;
+}
+
+/** What the matcher remembers across a restart (price-moves.ts, smart-markets.ts). */
+export interface AlertMarksTable {
+  kind: "price_alerted" | "smart_opened";
+  /** The rule (price_alerted); 0 when the mark is not a rule's (smart_opened). */
+  rule_id: number;
+  /** The market's condition id. */
+  subject: string;
+  /** Unix seconds of the fill that set it. */
+  at: number;
+}
+
 export type AlertTables = {
   alert_cursors: AlertCursorsTable;
+  alert_marks: AlertMarksTable;
+  alert_matches: AlertMatchesTable;
   alert_destinations: AlertDestinationsTable;
   alert_rules: AlertRulesTable;
   alert_deliveries: AlertDeliveriesTable;

@@ -65,4 +65,22 @@ describe.each(platformBackends)("connection slots on $kind", (backend) => {
     clock.advance(20_000); // the four unrefreshed leases expired; the refreshed one lives
     expect(await slots.count("key:1")).toBe(1);
   });
+
+  it("paces: at most the limit per window of the caller's length, and says when a place frees", async () => {
+    const clock = new ManualClock();
+    const { rateLimiter } = await open(backend, clock);
+    expect(await rateLimiter.pace("discord:1", 5, 2_000)).toBe(0);
+    clock.advance(400);
+    for (let i = 0; i < 4; i++) expect(await rateLimiter.pace("discord:1", 5, 2_000)).toBe(0);
+    // Full: the place taken at t = 0 frees at t = 2,000 ms; a refusal takes nothing.
+    expect(await rateLimiter.pace("discord:1", 5, 2_000)).toBe(1_600);
+    clock.advance(1_000);
+    expect(await rateLimiter.pace("discord:1", 5, 2_000)).toBe(600);
+    clock.advance(601);
+    expect(await rateLimiter.pace("discord:1", 5, 2_000)).toBe(0);
+    expect(await rateLimiter.pace("slack:1", 1, 1_000)).toBe(0);
+    expect(await rateLimiter.pace("slack:1", 1, 1_000)).toBe(1_000);
+    // Its own names: a pace bucket is not a request budget of the same name.
+    expect((await rateLimiter.consume("slack:1", 1, 1)).allowed).toBe(true);
+  });
 });

@@ -26,7 +26,8 @@ export interface DashboardWorld {
   close(): Promise<void>;
 }
 
-export async function openDashboardWorld(): Promise<DashboardWorld> {
+/** `env`: settings over the demo's (the alerts page's test lets alerts reach a receiver on loopback). */
+export async function openDashboardWorld(env: Record<string, string> = {}): Promise<DashboardWorld> {
   const end = historyEnd();
   const venue: SimVenue = await startSimVenue({
     worldOptions: { seed: 1, end, markets: 150, wallets: 1_000, fills: 40_000, days: 90 },
@@ -45,6 +46,7 @@ export async function openDashboardWorld(): Promise<DashboardWorld> {
     RATE_FREE_PER_MINUTE: "100000",
     // A 90-day world resolves fewer markets per wallet than the venue's years: the roster needs 3, not 10.
     SMART_MIN_RESOLVED_MARKETS: "3",
+    ...env,
   });
   const service = await startService(demoThresholds(demoTerritoryConfig(config)), { logger: createLogger("silent") });
   const close = async () => {

@@ -32,6 +32,7 @@ import { compactFills } from "./0029_compact_fills.js";
 import { withoutRowid } from "./0030_without_rowid.js";
 import { walletKeyedSeries } from "./0031_wallet_keyed_series.js";
 import { alertRules } from "./0032_alert_rules.js";
+import { alertMatches } from "./0033_alert_matches.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -63,4 +64,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0030_without_rowid": withoutRowid,
   "0031_wallet_keyed_series": walletKeyedSeries,
   "0032_alert_rules": alertRules,
+  "0033_alert_matches": alertMatches,
 };

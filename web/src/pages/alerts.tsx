@@ -31,8 +31,17 @@ function refusal(error: unknown): string {
   return typeof detail === "string" ? detail : "refused";
 }
 
-function Destinations(props: { list: Destination[]; changed: () => void }) {
-  const [message, setMessage] = useState("");
+/**
+ * What a form's last action said, kept by the page: the lists reload after each change, and a message kept in the
+ * form would go with it (the signing secret is shown once).
+ */
+interface Said {
+  readonly message: string;
+  readonly setMessage: (message: string) => void;
+}
+
+function Destinations(props: { list: Destination[]; changed: () => void; said: Said }) {
+  const { message, setMessage } = props.said;
   const [kind, setKind] = useState<DestinationKind>("webhook");
   const add = async (event: Event) => {
     event.preventDefault();
@@ -144,8 +153,8 @@ function Destinations(props: { list: Destination[]; changed: () => void }) {
   );
 }
 
-function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () => void }) {
-  const [message, setMessage] = useState("");
+function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () => void; said: Said }) {
+  const { message, setMessage } = props.said;
   const [kind, setKind] = useState<Kind>("wallet_trade");
   const add = async (event: Event) => {
     event.preventDefault();
@@ -386,6 +395,8 @@ function Deliveries(props: { keyed: string; version: number }) {
 
 function Manage(props: { keyed: string }) {
   const [version, setVersion] = useState(0);
+  const [destinationMessage, setDestinationMessage] = useState("");
+  const [ruleMessage, setRuleMessage] = useState("");
   const changed = () => setVersion((n) => n + 1);
   const destinations = useLoad(
     () => api.GET("/api/v2/alerts/destinations", { headers: headers() }),
@@ -399,7 +410,15 @@ function Manage(props: { keyed: string }) {
         note="Where alerts go: a signed webhook, a Telegram chat, a Discord or Slack webhook."
         wide
       >
-        <Show loaded={destinations}>{(d) => <Destinations list={d.destinations} changed={changed} />}</Show>
+        <Show loaded={destinations}>
+          {(d) => (
+            <Destinations
+              list={d.destinations}
+              changed={changed}
+              said={{ message: destinationMessage, setMessage: setDestinationMessage }}
+            />
+          )}
+        </Show>
       </Section>
       <Section
         title="Rules"
@@ -409,7 +428,14 @@ function Manage(props: { keyed: string }) {
         <Show loaded={destinations}>
           {(d) => (
             <Show loaded={rules}>
-              {(r) => <Rules list={r.rules} destinations={d.destinations} changed={changed} />}
+              {(r) => (
+                <Rules
+                  list={r.rules}
+                  destinations={d.destinations}
+                  changed={changed}
+                  said={{ message: ruleMessage, setMessage: setRuleMessage }}
+                />
+              )}
             </Show>
           )}
         </Show>

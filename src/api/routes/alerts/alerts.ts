@@ -26,6 +26,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ct
     config: ctx.config,
     box: openBox,
     pubsub: ctx.platform.pubsub,
+    rateLimiter: ctx.platform.rateLimiter,
   });
   if (ctx.config.alerts.enabled) {
     app.addHook("onReady", async () => worker.start());
