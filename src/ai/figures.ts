@@ -15,12 +15,8 @@ const grouped = (value: number, decimals: number) =>
 
 /** `$1,234.56`, `-$1,234.56`. */
 export const usdText = (value: number): string => `${value < 0 ? "-" : ""}$${grouped(value, 2)}`;
-/**
- * A percent figure (already 0..100): `61.2%`, from its value as the API serves it (two decimals): 53.846 is served
- * as 53.85, and the report quotes 53.9% as a reader of the served inputs would, not 53.8%.
- */
-export const pctText = (value: number): string =>
-  `${value < 0 ? "-" : ""}${grouped(Math.round(Math.abs(value) * 100) / 100, 1)}%`;
+/** A percent figure (already 0..100): `61.2%`. */
+export const pctText = (value: number): string => `${value < 0 ? "-" : ""}${grouped(value, 1)}%`;
 /** A count: `1,234`. */
 export const countText = (value: number): string => `${value < 0 ? "-" : ""}${grouped(value, 0)}`;
 /** A price 0..1 or a ratio: `0.62`. */
