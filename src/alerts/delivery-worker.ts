@@ -298,8 +298,11 @@ export class DeliveryWorker {
     // A platform's rate limit, across processes: a delivery that comes too soon waits in the queue for its turn (no
     // attempt counted), its slot left to others. The store keeps seconds; this process holds the destination back
     // to the millisecond and looks again at its turn. A test fire goes at once.
-    if (delivery.rule_id !== 0) {
-      const waitMs = this.deps.rateLimiter ? await takeTurn(this.deps.rateLimiter, pacesOf(delivery.kind, secrets)) : 0;
+    const paces = delivery.rule_id !== 0 ? pacesOf(delivery.kind, secrets) : [];
+    if (paces.length > 0) {
+      const waitMs =
+        this.heldBack.waitOf(delivery.destination_id) ||
+        (this.deps.rateLimiter ? await takeTurn(this.deps.rateLimiter, paces) : 0);
       if (waitMs > 0) {
         const turnMs = this.deps.clock.nowMs() + waitMs;
         this.heldBack.until(delivery.destination_id, turnMs);
@@ -311,7 +314,12 @@ export class DeliveryWorker {
         return;
       }
     }
-    await this.record(delivery, await this.send(delivery, secrets));
+    const outcome = await this.send(delivery, secrets);
+    // The windows are taken when a send starts; a send that reached the platform late (a busy process) must not
+    // bring the next one within a window of it: this process waits a whole window from this send's end as well.
+    const narrowest = paces[0];
+    if (narrowest) this.heldBack.until(delivery.destination_id, this.deps.clock.nowMs() + narrowest.windowMs);
+    await this.record(delivery, outcome);
   }
 
   private async send(delivery: DueDelivery, secrets: DestinationSecrets): Promise<Outcome> {

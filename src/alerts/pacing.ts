@@ -97,6 +97,11 @@ export class HeldBack {
     this.timer.unref();
   }
 
+  /** In how many ms the destination's turn comes in this process; 0 when it is not held back. */
+  waitOf(destinationId: number): number {
+    return Math.max(0, (this.turns.get(destinationId) ?? 0) - this.clock.nowMs());
+  }
+
   /** The destinations still held back, the soonest turns first (at most LISTED). */
   now(): number[] {
     const nowMs = this.clock.nowMs();
