@@ -180,7 +180,17 @@ export class DeliveryWorker {
 
   /** Turns the matcher's stored matches into deliveries (alert-matches.ts), until none is left. */
   private async fanOut(): Promise<void> {
+    if (!(await this.anyRow(this.db.selectFrom("alert_matches").select("id")))) return;
     while (!this.stopped && (await fanOutMatches(this.deps.store, this.settings.dashboardUrl)).taken > 0);
+  }
+
+  /**
+   * Whether a read finds a row. Each write of the worker is looked for with a read first: on SQLite a write waits for
+   * the ingest's write lock inside a synchronous call, holding this process's requests behind a long ingest commit
+   * (a first sync's derivation: seconds), and an idle worker polling with writes did so every poll.
+   */
+  private async anyRow(query: { limit(n: number): { execute(): Promise<unknown[]> } }): Promise<boolean> {
+    return (await query.limit(1).execute()).length > 0;
   }
 
   /** Deletes the deliveries that finished more than ALERTS_DELIVERIES_KEPT_DAYS ago, once an hour, a slice at a time. */
@@ -190,6 +200,12 @@ export class DeliveryWorker {
     this.sweptAtMs = nowMs;
     const before = nowMs - this.settings.deliveriesKeptDays * 86_400_000;
     let deleted = 0;
+    const finishedBefore = this.db
+      .selectFrom("alert_deliveries")
+      .select("id")
+      .where("status", "!=", "pending")
+      .where("finished_at_ms", "<", before);
+    if (!(await this.anyRow(finishedBefore))) return 0;
     for (;;) {
       const old = this.db
         .selectFrom("alert_deliveries")
@@ -214,15 +230,14 @@ export class DeliveryWorker {
     if (free <= 0 || this.stopped) return;
     const now = this.deps.clock.now();
     const heldBack = this.heldBack.now();
-    let due = this.db
+    const pending = this.db
       .selectFrom("alert_deliveries")
       .select("id")
       .where("status", "=", "pending")
       .where("next_attempt_at", "<=", now)
-      .$if(heldBack.length > 0, (q) => q.where("destination_id", "not in", heldBack))
-      .orderBy("next_attempt_at")
-      .orderBy("id")
-      .limit(free);
+      .$if(heldBack.length > 0, (q) => q.where("destination_id", "not in", heldBack));
+    if (!(await this.anyRow(pending))) return;
+    let due = pending.orderBy("next_attempt_at").orderBy("id").limit(free);
     if (this.deps.store.kind === "postgres") due = due.forUpdate().skipLocked();
     const claimed = await this.db
       .updateTable("alert_deliveries")
