@@ -8,7 +8,7 @@
  * keeps one delivery per (rule, destination, event) whoever stores it again.
  */
 import type { Store, StoreTransaction } from "../store/database.js";
-import { inSlices, queryRows } from "../store/raw-sql.js";
+import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import type { FillsTable } from "../store/schema.js";
 import { parseCategory, type Category } from "../venue/categories.js";
 import { fromMicro } from "../venue/units.js";
@@ -97,7 +97,7 @@ async function readMarkets(tx: StoreTransaction, conditionIds: string[]): Promis
     queryRows<{ condition_id: string; id: string; question: string; category: string | null }>(
       tx.db,
       tx.kind,
-      `select condition_id, id, question, category from markets where condition_id in (${slice.map(() => "?").join(",")})`,
+      `select condition_id, id, question, category from markets where condition_id in ${placeholders(slice.length)}`,
       slice,
     ),
   );

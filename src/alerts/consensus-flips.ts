@@ -6,7 +6,7 @@
  * destination (once per rule, market and change), and the side seen is kept. A rule's first look is its baseline.
  */
 import type { StoreTransaction } from "../store/database.js";
-import { inSlices, queryRows } from "../store/raw-sql.js";
+import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import { alertLinks, type AlertEvent } from "./alert-event.js";
 import { insertDeliveries, ruleDeliveries } from "./delivery-rows.js";
 import { ruleOf } from "./rules.js";
@@ -51,7 +51,7 @@ export class ConsensusFlips extends PollingWatcher {
           queryRows<MarketConsensus>(
             tx.db,
             tx.kind,
-            `select s.condition_id, s.whales_yes, s.whales_no, m.id, m.question from market_stats s left join markets m on m.condition_id = s.condition_id where s.condition_id in (${slice.map(() => "?").join(",")})`,
+            `select s.condition_id, s.whales_yes, s.whales_no, m.id, m.question from market_stats s left join markets m on m.condition_id = s.condition_id where s.condition_id in ${placeholders(slice.length)}`,
             slice,
           ),
         )

@@ -7,7 +7,8 @@
  * (`alert_marks`, `price_alerted`) in the batch's transaction, read back with the prices.
  */
 import type { StoreTransaction } from "../store/database.js";
-import { inSlices, queryRows } from "../store/raw-sql.js";
+import { yesPrice } from "../store/market-daily-prices.js";
+import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import type { IndexedRule } from "./rule-index.js";
 import { alertsDb } from "./tables.js";
 
@@ -30,7 +31,6 @@ interface Sample {
   readonly yes: number;
 }
 
-const yesPrice = (fill: PricedFill) => (fill.outcome_index === 0 ? fill.price : 1 - fill.price);
 const windowSeconds = (rule: IndexedRule) => (rule.rule.filters.window_minutes ?? 60) * 60;
 
 export class PriceMoves {
@@ -61,14 +61,16 @@ export class PriceMoves {
       queryRows<PricedFill & { fill_key: string }>(
         tx.db,
         tx.kind,
-        `select fill_key, condition_id, outcome_index, price, ts from fills where ts >= ? and condition_id in (${slice.map(() => "?").join(",")}) order by ts`,
+        `select fill_key, condition_id, outcome_index, price, ts from fills where ts >= ? and condition_id in ${placeholders(slice.length)} order by ts`,
         [since, ...slice],
       ),
     );
     for (const market of markets) this.samples.set(market, []);
     for (const fill of stored)
       if (!batch.has(fill.fill_key))
-        this.samples.get(fill.condition_id)!.push({ ts: Number(fill.ts), yes: yesPrice(fill) });
+        this.samples
+          .get(fill.condition_id)!
+          .push({ ts: Number(fill.ts), yes: yesPrice(fill.outcome_index, fill.price) });
     const marks = await inSlices(markets, (slice) =>
       alertsDb(tx.db)
         .selectFrom("alert_marks")
@@ -82,7 +84,7 @@ export class PriceMoves {
 
   /** Records a fill of a watched market; returns the rules whose move it completes (their marks are the caller's). */
   observe(fill: PricedFill, rules: readonly IndexedRule[]): PriceMove[] {
-    const yes = yesPrice(fill);
+    const yes = yesPrice(fill.outcome_index, fill.price);
     const longest = Math.max(...rules.map(windowSeconds));
     const kept = (this.samples.get(fill.condition_id) ?? []).filter((s) => s.ts >= fill.ts - longest);
     const moves: PriceMove[] = [];

@@ -29,8 +29,8 @@ export function yesPrice(outcomeIndex: number, price: number): number {
 /**
  * Replaces the table's rows with the sums of every stored market-side fill (or of those with an id up to
  * `throughId`), in one statement: the migration that adds the table, and `rebuild` and the Deriver's warm start
- * (src/derive/rebuild.ts). On `fill_rows` a day's close is the fill of its greatest `ts * 2^32 + id`, read by id after
- * the sums (`ID_SPAN`, wallet-last-moves.ts); the earlier layout ranks every fill of the day (twice the time).
+ * (src/derive/rebuild.ts). A day's close is the fill of its greatest `ts * 2^32 + id`, read by id after the sums
+ * (`ID_SPAN`, wallet-last-moves.ts): ranking every fill of the day took twice the time.
  */
 export async function fillMarketDailyPricesFromFills(
   // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
@@ -43,30 +43,14 @@ export async function fillMarketDailyPricesFromFills(
   const key = market.column;
   const yes = (f: string) => `case when ${f}outcome_index = 0 then ${f}price else 1 - ${f}price end`;
   await sql`delete from market_daily_prices`.execute(db);
-  if (layout === "compact") {
-    await sql`insert into market_daily_prices
-        (condition_id, day, weighted, shares, trades, usd, close_ts, close_id, close_yes)
-      select ${sql.raw(name.text)}, g.day, g.weighted, g.shares, g.trades, g.usd, c.ts, c.id, ${sql.raw(yes("c."))} from (
-        select ${sql.raw(key)}, ts - ts % ${DAY} as day, sum((${sql.raw(yes(""))}) * size) as weighted, sum(size) as shares,
-          count(*) as trades, sum(usd) as usd, max(ts * ${sql.raw(String(ID_SPAN))} + id) as latest
-        from ${sql.raw(table)} where ${sql.raw(marketSideFills())} and id <= ${throughId}
-        group by ${sql.raw(key)}, day
-      ) g join ${sql.raw(table)} c on c.id = g.latest % ${sql.raw(String(ID_SPAN))}${sql.raw(name.join)}`.execute(db);
-    return;
-  }
   await sql`insert into market_daily_prices
       (condition_id, day, weighted, shares, trades, usd, close_ts, close_id, close_yes)
-    select ${sql.raw(name.text)}, g.day, g.weighted, g.shares, g.trades, g.usd, g.close_ts, g.close_id, g.close_yes from (
-      select ${sql.raw(key)}, day, sum(yes * size) as weighted, sum(size) as shares, count(*) as trades, sum(usd) as usd,
-        max(case when last = 1 then ts end) as close_ts, max(case when last = 1 then id end) as close_id,
-        max(case when last = 1 then yes end) as close_yes
-      from (
-        select ${sql.raw(key)}, ts - ts % ${DAY} as day, ts, id, size, usd, ${sql.raw(yes(""))} as yes,
-          row_number() over (partition by ${sql.raw(key)}, ts - ts % ${DAY} order by ts desc, id desc) as last
-        from ${sql.raw(table)} where ${sql.raw(marketSideFills())} and id <= ${throughId}
-      ) f
+    select ${sql.raw(name.text)}, g.day, g.weighted, g.shares, g.trades, g.usd, c.ts, c.id, ${sql.raw(yes("c."))} from (
+      select ${sql.raw(key)}, ts - ts % ${DAY} as day, sum((${sql.raw(yes(""))}) * size) as weighted, sum(size) as shares,
+        count(*) as trades, sum(usd) as usd, max(ts * ${sql.raw(String(ID_SPAN))} + id) as latest
+      from ${sql.raw(table)} where ${sql.raw(marketSideFills())} and id <= ${throughId}
       group by ${sql.raw(key)}, day
-    ) g${sql.raw(name.join)}`.execute(db);
+    ) g join ${sql.raw(table)} c on c.id = g.latest % ${sql.raw(String(ID_SPAN))}${sql.raw(name.join)}`.execute(db);
 }
 
 /** The market's rows oldest day first (one read over the primary key), numbers as numbers on either store. */

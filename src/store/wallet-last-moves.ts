@@ -29,9 +29,9 @@ export const ID_SPAN = 4_294_967_296;
 
 /**
  * Replaces the table's rows with the latest of every stored fill (or of those with an id up to `throughId`) per
- * wallet and market, in one statement. On `fill_rows` each group's latest (ts, id) is the maximum of one number, read
- * in the order of the index `fills_wallet_condition_sums` (which holds both), and its fill is then read by id: the
- * ranking over every fill that the earlier layout needs sorted the whole table (1.4 s against 0.19 s at 300,000 fills).
+ * wallet and market, in one statement: each group's latest (ts, id) is the maximum of one number (on `fill_rows`
+ * read in the order of the index `fills_wallet_condition_sums`, which holds both), and its fill is then read by id.
+ * Ranking every fill instead sorted the whole table (1.4 s against 0.19 s at 300,000 fills).
  */
 export async function fillWalletLastMovesFromFills(
   // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
@@ -40,27 +40,17 @@ export async function fillWalletLastMovesFromFills(
   layout: FillsLayout = "compact",
 ): Promise<void> {
   const { table, wallet, market } = groupedFills(layout);
+  const [walletName, marketName] = [wallet.text("g"), market.text("g")];
   const copied = LAST_MOVE_COLUMNS.slice(2).map((c) => (c === "fill_id" ? "id" : c));
   await sql`delete from wallet_last_moves`.execute(db);
-  if (layout === "compact") {
-    const [walletName, marketName] = [wallet.text("g"), market.text("g")];
-    await sql`insert into wallet_last_moves (${sql.raw(LAST_MOVE_COLUMNS.join(", "))})
-      select ${sql.raw([walletName.text, marketName.text, ...copied.map((c) => `f.${c}`)].join(", "))} from (
-        select ${sql.raw(`${wallet.column}, ${market.column}`)}, max(ts * ${sql.raw(String(ID_SPAN))} + id) as latest
-        from ${sql.raw(table)} where id <= ${throughId}
-        group by ${sql.raw(`${wallet.column}, ${market.column}`)}
-      ) g join ${sql.raw(table)} f on f.id = g.latest % ${sql.raw(String(ID_SPAN))}${sql.raw(walletName.join + marketName.join)}`.execute(
-      db,
-    );
-    return;
-  }
-  const [walletName, marketName] = [wallet.text("f"), market.text("f")];
   await sql`insert into wallet_last_moves (${sql.raw(LAST_MOVE_COLUMNS.join(", "))})
     select ${sql.raw([walletName.text, marketName.text, ...copied.map((c) => `f.${c}`)].join(", "))} from (
-      select ${sql.raw([wallet.column, market.column, ...copied].join(", "))},
-        row_number() over (partition by ${sql.raw(`${wallet.column}, ${market.column}`)} order by ts desc, id desc) as latest
+      select ${sql.raw(`${wallet.column}, ${market.column}`)}, max(ts * ${sql.raw(String(ID_SPAN))} + id) as latest
       from ${sql.raw(table)} where id <= ${throughId}
-    ) f${sql.raw(walletName.join + marketName.join)} where latest = 1`.execute(db);
+      group by ${sql.raw(`${wallet.column}, ${market.column}`)}
+    ) g join ${sql.raw(table)} f on f.id = g.latest % ${sql.raw(String(ID_SPAN))}${sql.raw(walletName.join + marketName.join)}`.execute(
+    db,
+  );
 }
 
 /** The wallet's rows in the order their fills were stored, numbers as numbers on either store. */
