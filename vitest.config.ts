@@ -73,5 +73,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     restoreMocks: true,
     setupFiles: ["test/support/setup.ts"],
+    globalSetup: ["test/support/global-setup.ts"],
   },
 });

@@ -26,8 +26,8 @@ import { until } from "./support/live-clients.js";
 import { openProcessStore, processStoreKinds, type ProcessStore } from "./support/process-stores.js";
 import { historyEnd } from "./support/world-end.js";
 
-/** Few enough that one Telegram chat, paced to a message a second, keeps up with their trades. */
-const WATCHED = 3;
+/** Two whales trading at 2 matches a second: few enough fills that the chats paced to a message a second (Telegram, Slack) drain them in seconds. */
+const WATCHED = 2;
 const blockOf = (cursor: string | undefined) => Number(/^block:(\d+)$/.exec(cursor ?? "")?.[1] ?? Number.NaN);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -79,7 +79,7 @@ describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS
       });
       venue = await startSimVenue({
         world,
-        live: { matchesPerSecond: 10, from: nowSeconds },
+        live: { matchesPerSecond: 2, from: nowSeconds },
         liveTickMs: 100,
         clockMs: () => frozenMs ?? Date.now(),
       });
@@ -102,6 +102,9 @@ describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS
         ALERTS_DISCORD_WEBHOOK_PREFIX: platforms.urls.discordPrefix,
         ALERTS_SLACK_WEBHOOK_PREFIX: platforms.urls.slackPrefix,
         ALERTS_RULES_CHECK_MS: "200",
+        // The killed process's claims are retried once their lease ends: 3 + 12 s instead of 10 + 30.
+        ALERTS_TIMEOUT_SECONDS: "3",
+        ALERTS_LEASE_MARGIN_SECONDS: "12",
         RATE_PREMIUM_PER_MINUTE: "100000",
       };
       const serve = async (role: "all" | "api" | "ingest") => {

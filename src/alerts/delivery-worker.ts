@@ -33,7 +33,6 @@ import { alertsDb, type AlertsDb, type DestinationKind } from "./tables.js";
 
 /** The pub/sub channel on which the matcher says it stored deliveries. */
 export const ALERTS_DUE_CHANNEL = "alerts:due";
-const LEASE_MARGIN_SECONDS = 30;
 /** How often a worker deletes the deliveries older than ALERTS_DELIVERIES_KEPT_DAYS, and how many per statement. */
 const SWEEP_EVERY_MS = 3_600_000;
 const SWEEP_SLICE = 5_000;
@@ -170,7 +169,7 @@ export class DeliveryWorker {
   private async claim(id: number, now: number): Promise<boolean> {
     const claim = await this.db
       .updateTable("alert_deliveries")
-      .set({ next_attempt_at: now + this.settings.timeoutSeconds + LEASE_MARGIN_SECONDS })
+      .set({ next_attempt_at: now + this.settings.timeoutSeconds + this.settings.leaseMarginSeconds })
       .where("id", "=", id)
       .where("status", "=", "pending")
       .where("next_attempt_at", "<=", now)
@@ -241,7 +240,7 @@ export class DeliveryWorker {
     if (this.deps.store.kind === "postgres") due = due.forUpdate().skipLocked();
     const claimed = await this.db
       .updateTable("alert_deliveries")
-      .set({ next_attempt_at: now + this.settings.timeoutSeconds + LEASE_MARGIN_SECONDS })
+      .set({ next_attempt_at: now + this.settings.timeoutSeconds + this.settings.leaseMarginSeconds })
       .where("id", "in", due)
       .where("status", "=", "pending")
       .where("next_attempt_at", "<=", now)

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import { loadConfig } from "../config/index.js";
 import { SECONDS_PER_DAY } from "../ledger/index.js";
@@ -61,11 +61,24 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     });
     return { store, deriver, batches };
   }
+  /** The world loaded whole and rebuilt at the clock's time: built once per time and kept for the file's tests. */
+  const references = new Map<number, Promise<{ store: Store; dispose(): Promise<void> }>>();
+  afterAll(async () => {
+    for (const reference of references.values()) await (await reference).dispose();
+  });
   async function rebuilt(clock: ManualClock): Promise<Store> {
-    const store = await open();
-    await loadWorld(store, world, { updatedAt: clock.now() });
-    await rebuild(store, deriveConfig(), clock);
-    return store;
+    const at = clock.nowMs();
+    if (!references.has(at))
+      references.set(
+        at,
+        (async () => {
+          const opened = await backend.open();
+          await loadWorld(opened.store, world, { updatedAt: clock.now() });
+          await rebuild(opened.store, deriveConfig(), new ManualClock(at));
+          return opened;
+        })(),
+      );
+    return (await references.get(at)!).store;
   }
   async function expectSameAsRebuild(store: Store, clock: ManualClock): Promise<void> {
     const reference = await rebuilt(clock);

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import { ManualClock } from "../platform/clock.js";
 import { referencePnl } from "../sim/world/index.js";
@@ -29,10 +29,21 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     if (options.venueCache) await loadVenueCache(store, world);
     return store;
   }
+  /** The world loaded and rebuilt once, for the tests that only read what the rebuild wrote. */
+  let shared: Promise<{ store: Store; dispose(): Promise<void>; asOf: number }> | undefined;
+  afterAll(async () => (await shared)?.dispose());
+  async function rebuiltToRead(): Promise<{ store: Store; asOf: number }> {
+    shared ??= (async () => {
+      const opened = await backend.open();
+      await loadWorld(opened.store, world);
+      const { asOf } = await rebuild(opened.store, config, clock);
+      return { ...opened, asOf };
+    })();
+    return shared;
+  }
 
   it("gives every position the venue's average price and realized P&L, to the micro-unit", async () => {
-    const store = await loaded();
-    await rebuild(store, config, clock);
+    const { store } = await rebuiltToRead();
     const rows = await store.db.selectFrom("positions").selectAll().execute();
     const byKey = new Map(rows.map((row) => [`${row.wallet}/${row.token_id}`, row]));
     let compared = 0;
@@ -124,8 +135,7 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
   });
 
   it("counts each wallet's trades, volume and markets from its fills", async () => {
-    const store = await loaded();
-    await rebuild(store, config, clock);
+    const { store } = await rebuiltToRead();
     const expected = await store.db
       .selectFrom("fills")
       .select((eb) => [
@@ -149,8 +159,7 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
   });
 
   it("keeps each wallet's average entry price and 30-day MINT, MERGE, maker and total volume (for the leaderboards)", async () => {
-    const store = await loaded();
-    await rebuild(store, config, clock);
+    const { store } = await rebuiltToRead();
     const end = clock.now();
     const fills = await store.db.selectFrom("fills").select(["wallet", "ts", "usd", "entry_type", "role"]).execute();
     const positions = await store.db.selectFrom("positions").select(["wallet", "avg_price", "total_bought"]).execute();
@@ -223,8 +232,7 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
   });
 
   it("counts market trades and volume as the venue does, once per match at the taker's notional", async () => {
-    const store = await loaded();
-    await rebuild(store, config, clock);
+    const { store } = await rebuiltToRead();
     const rows = new Map(
       (await store.db.selectFrom("market_stats").selectAll().execute()).map((row) => [row.condition_id, row]),
     );
@@ -329,8 +337,7 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
   }
 
   it("snapshots the positions open at 00:00 UTC of the day, and dates each daily P&L point at its day's end", async () => {
-    const store = await loaded();
-    const { asOf } = await rebuild(store, config, clock);
+    const { store, asOf } = await rebuiltToRead();
     const expected = referenceSnapshot(dayStart(asOf));
     expect(expected.size).toBeGreaterThan(100);
     expect(await storedSnapshot(store, dayStart(asOf))).toEqual(expected);

@@ -223,7 +223,7 @@ describe.each(storeBackends)("market whale trades on $kind", (backend) => {
       await slow.w.store.transaction((tx) =>
         insertFills(
           tx,
-          madeUpFills(whaleClass[0]!, 10_000_000, 60_000, (i) => slow.w.now - i, nobody),
+          madeUpFills(whaleClass[0]!, 10_000_000, 15_000, (i) => slow.w.now - i, nobody),
         ),
       );
       const r = await get(slow, `/api/v2/market/${market}/whale-trades?before=${slow.w.now}&min_usd=500`);

@@ -2,8 +2,8 @@
  * The real backends tests run against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set;
  * in-process platform always, Redis when TEST_REDIS_URL is set. With TEST_BACKENDS_ONLY=1 (`npm run
  * test:backends`, after `npm test` has run every case on SQLite and the in-process platform) only PostgreSQL
- * and Redis. Each opened backend is isolated (its own SQLite file, PostgreSQL schema in the test file's own
- * database, or Redis key prefix) so test files can run in parallel.
+ * and Redis. Each opened backend is isolated (its own SQLite file, PostgreSQL database cloned from a migrated
+ * template, or Redis key prefix) so test files can run in parallel.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { sql } from "kysely";
 import pg from "pg";
-import { afterEach, describe } from "vitest";
+import { afterEach, describe, inject } from "vitest";
 import type { Clock } from "../../src/platform/clock.js";
 import { createPlatform, type Platform } from "../../src/platform/index.js";
 import { openStore, type Store, type StoreKind } from "../../src/store/database.js";
@@ -81,8 +81,8 @@ export const sqliteBackend: StoreBackend = {
 };
 
 /**
- * This test file's PostgreSQL database, created for its first store and dropped after its last test; each store
- * takes a schema of its own in it. Not one database for all files: a migration reads the catalog of every table of
+ * This test file's PostgreSQL database for stores at an earlier migration, created for the first and dropped after
+ * the file's last test; each such store takes a schema of its own in it. Not one database for all files: a migration reads the catalog of every table of
  * its database (Kysely's introspection), and failed with 3F000 ("schema ... does not exist") when a file running
  * alongside dropped a schema meanwhile.
  */
@@ -112,9 +112,7 @@ function fileDatabaseUrl(): Promise<string> {
   fileDatabase ??= (async () => {
     const name = uniqueName("pelagic_file");
     await createTestDatabase(name);
-    const url = new URL(TEST_DATABASE_URL as string);
-    url.pathname = `/${name}`;
-    return { name, url: url.toString() };
+    return { name, url: databaseUrlOf(name) };
   })();
   return fileDatabase.then((database) => database.url);
 }
@@ -126,31 +124,85 @@ export async function dropFileDatabase(): Promise<void> {
   if (database) await adminQuery(`drop database if exists ${database.name} with (force)`);
 }
 
+/**
+ * A store migrated by every migration, as a database cloned from this worker's template (`create database ...
+ * template`: about a quarter of a second, where migrating a new schema took about a second, and the PostgreSQL half
+ * of CI opens some 150 stores). The template is migrated once per worker, by the same migrateStore a store's first
+ * start runs; a clone is migrated again at open, which finds nothing to do. Dropped by test/support/global-setup.ts.
+ */
+const TEMPLATE_SCHEMA = "pelagic_test";
+let templateDatabase: Promise<string> | undefined;
+
+function migratedTemplate(): Promise<string> {
+  templateDatabase ??= (async () => {
+    const name = uniqueName(`pelagic_template_${inject("testRun")}`);
+    await createTestDatabase(name);
+    const store = await openStore({ kind: "postgres", databaseUrl: databaseUrlOf(name), schema: TEMPLATE_SCHEMA });
+    try {
+      await migrateStore(store);
+    } finally {
+      await store.close();
+    }
+    return name;
+  })();
+  return templateDatabase;
+}
+
+function databaseUrlOf(name: string): string {
+  const url = new URL(TEST_DATABASE_URL as string);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function openMigratedClone(): Promise<{ store: Store; dispose(): Promise<void> }> {
+  const template = await migratedTemplate();
+  const name = uniqueName("pelagic_store");
+  await adminQuery(`create database ${name} template ${template}`);
+  await adminQuery(`alter database ${name} set synchronous_commit = off`);
+  const store = await openStore({
+    kind: "postgres",
+    databaseUrl: databaseUrlOf(name),
+    schema: TEMPLATE_SCHEMA,
+    poolSize: 4,
+  });
+  await migrateStore(store);
+  return {
+    store,
+    async dispose() {
+      await store.close();
+      await adminQuery(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+/** A store at some earlier migration (`migrations`): a schema of its own in the test file's database. */
+async function openSchemaAt(migrations: Readonly<Record<string, StoreMigration>>) {
+  const schema = uniqueName("t");
+  const databaseUrl = await fileDatabaseUrl();
+  const store = await openStore({ kind: "postgres", databaseUrl, schema, poolSize: 4 });
+  await migrateStore(store, migrations);
+  return {
+    store,
+    async dispose() {
+      // A read the app started in the background (a reload, a warm-up) may still hold a lock the drop wants:
+      // PostgreSQL then ends one of them as a deadlock (40P01); the drop is tried again once it has.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db);
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== "40P01" || attempt >= 5) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+        }
+      }
+      await store.close();
+    },
+  };
+}
+
 const postgresBackend: StoreBackend = {
   kind: "postgres",
-  async open(options = {}) {
-    const schema = uniqueName("t");
-    const databaseUrl = await fileDatabaseUrl();
-    const store = await openStore({ kind: "postgres", databaseUrl, schema, poolSize: 4 });
-    await migrateStore(store, options.migrations);
-    return {
-      store,
-      async dispose() {
-        // A read the app started in the background (a reload, a warm-up) may still hold a lock the drop wants:
-        // PostgreSQL then ends one of them as a deadlock (40P01); the drop is tried again once it has.
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db);
-            break;
-          } catch (error) {
-            if ((error as { code?: string }).code !== "40P01" || attempt >= 5) throw error;
-            await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-          }
-        }
-        await store.close();
-      },
-    };
-  },
+  open: (options = {}) => (options.migrations ? openSchemaAt(options.migrations) : openMigratedClone()),
 };
 
 export const storeBackends: StoreBackend[] = BACKENDS_ONLY

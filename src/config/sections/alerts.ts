@@ -65,6 +65,12 @@ export const alerts = {
       max: 120,
     },
   ),
+  leaseMarginSeconds: int(
+    "ALERTS_LEASE_MARGIN_SECONDS",
+    30,
+    "how long past its send timeout a claimed alert delivery may wait on its platform's pace before another process may take it (also how soon a crashed process's claims are retried)",
+    { min: 1, max: 600 },
+  ),
   allowLoopback: bool("ALERTS_ALLOW_LOOPBACK", false, "allow alert destinations on loopback (tests and the demo only)"),
   telegramApiUrl: url(
     "ALERTS_TELEGRAM_API_URL",
