@@ -16,19 +16,25 @@ if (buildIsCurrent(process.cwd())) process.env.PELAGIC_WORKERS = "bundle";
  * a long file while the other has finished (docs/decisions.md, "CI time").
  */
 const LONG_POLES = [
+  "test/web-dashboard.test.ts",
+  "test/alerts-end-to-end.test.ts",
   "test/ingest-kill.test.ts",
-  "test/bounded-memory.test.ts",
+  "src/derive/deriver.test.ts",
+  "test/ingest-process.test.ts",
+  "test/venue-figures.test.ts",
+  "test/scaled-mode.test.ts",
+  "test/client.test.ts",
   "test/live-sim.test.ts",
+  "src/derive/rebuild.test.ts",
+  "test/read-replica.test.ts",
+  "test/mcp.test.ts",
+  "test/ready-then-data.test.ts",
+  "test/ingest-truth.test.ts",
   "test/ai-analysis-processes.test.ts",
   "test/serve.test.ts",
-  "test/ingest-process.test.ts",
-  "src/derive/deriver.test.ts",
   "test/cli.test.ts",
+  "test/bounded-memory.test.ts",
   "src/ingest/chain-reader.test.ts",
-  "test/web-dashboard.test.ts",
-  "src/derive/rebuild.test.ts",
-  "test/client.test.ts",
-  "test/mcp.test.ts",
 ];
 
 class LongPolesFirst extends BaseSequencer {

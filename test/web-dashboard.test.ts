@@ -1,7 +1,8 @@
 /**
  * The web dashboard in a real browser (Chromium through playwright-core) on the simulated demo world: each page
  * shows what the API answers, the click path leaderboard → wallet → market works, and each page fits 1,440 and
- * 375 px. With UPDATE_SCREENSHOTS=1 each page is also photographed at both widths into docs/screenshots/ (so a plain
+ * 375 px; the alerts page adds a destination and a rule and shows their deliveries (test/support/alerts-page.ts, on
+ * the same world: one first sync for both). With UPDATE_SCREENSHOTS=1 each page is also photographed at both widths into docs/screenshots/ (so a plain
  * run leaves the tree as it was). Skipped, saying why, only where no Chromium is installed.
  */
 import { mkdirSync } from "node:fs";
@@ -9,6 +10,8 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, noBrowserReason, type Browser } from "./support/browser.js";
+import { startChatPlatforms, type ChatPlatforms } from "../src/sim/servers/chat-platforms.js";
+import { ALERTS_PAGE_ENV, checkAlertsPage } from "./support/alerts-page.js";
 import { openDashboardWorld, type DashboardWorld } from "./support/dashboard-world.js";
 import { openUnreachableVenueService } from "./support/unreachable-venue.js";
 import { FOCUSED_CONTROL, LOW_CONTRAST_TEXTS, NUMBER_CONTROLS } from "./support/page-checks.js";
@@ -23,10 +26,12 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
   let world: DashboardWorld;
   let browser: Browser;
   let page: Page;
+  let platforms: ChatPlatforms;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [world, browser] = await Promise.all([openDashboardWorld(), launchBrowser()]);
+    platforms = await startChatPlatforms();
+    [world, browser] = await Promise.all([openDashboardWorld(ALERTS_PAGE_ENV), launchBrowser()]);
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("console", (message) => message.type() === "error" && pageErrors.push(message.text()));
@@ -35,6 +40,7 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
   afterAll(async () => {
     await browser?.close();
     await world?.close();
+    await platforms?.close();
   });
 
   /**
@@ -340,6 +346,10 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     await page.keyboard.press("Tab");
     expect(await page.evaluate<boolean>('document.getElementById("main").contains(document.activeElement)')).toBe(true);
   });
+
+  it("alerts: adds a destination and a rule through the page, and shows the deliveries they make", async () => {
+    await checkAlertsPage(page, world, platforms);
+  }, 300_000);
 
   it("raised no error in any page", () => {
     expect(pageErrors).toEqual([]);
