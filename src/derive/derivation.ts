@@ -36,7 +36,7 @@ import type {
 import { fromMicro } from "../venue/units.js";
 import { streamWalletEvents, type StreamScope } from "./event-stream.js";
 import { StreamIntoLedger, type StreamOptions } from "./stream-into-ledger.js";
-import { positionRow, positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
+import { positionRow, positionRows, positionSnapshotRows, positionsDigest, walletStatsRow } from "./ledger-rows.js";
 import { FillCounts } from "./fill-counts.js";
 import { WalletAliases } from "./wallet-aliases.js";
 import { compareEventOrder, isIncome, type OrderKey } from "./stored-events.js";
@@ -313,6 +313,7 @@ export class Derivation {
       ...walletStatsRow(assessment, this.rankings.get(address), computedAt),
       wallet: address,
       ...this.boardColumns(address),
+      positions_digest: positionsDigest(this.state, this.state.wallet(this.keyOf(address))),
     };
   }
 

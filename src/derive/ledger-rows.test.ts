@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assessWallet, computeRankings, replay } from "../ledger/index.js";
-import { T0, buy, defaultLedgerConfig, market, micro, sell } from "../ledger/testing/events.js";
-import { positionRows, positionSnapshotRows, walletStatsRow } from "./ledger-rows.js";
+import { DAY, T0, buy, defaultLedgerConfig, market, micro, redeem, sell } from "../ledger/testing/events.js";
+import { positionRows, positionSnapshotRows, positionsDigest, walletStatsRow } from "./ledger-rows.js";
 
 const config = defaultLedgerConfig();
 const W = "0xeeee000000000000000000000000000000000005";
@@ -103,5 +103,36 @@ describe("store rows", () => {
       hold_positions_count: 1,
     });
     expect(JSON.parse(row.categories)).toMatchObject({ CRYPTO: 100 });
+  });
+});
+
+/**
+ * The positions digest written with a wallet's statistics row: it moves with a redemption, which changes the
+ * wallet's positions and none of the row's figures (a resolved winner's P&L is booked at the resolution), and it is
+ * the same whatever order the ledger holds the positions in, so that the Deriver and a rebuild write the same row.
+ */
+const R = "0xaaaa000000000000000000000000000000000001";
+const resolvedYes = [market("m1", { resolution: "YES", resolvedAt: T0 + DAY }), market("m2")];
+const redeemTrades = [buy(R, "m1", 0, 100, 0.25), buy(R, "m1", 1, 40, 0.7, { ts: T0 + 5 }), buy(R, "m2", 0, 10, 0.5)];
+const digestOf = (state: ReturnType<typeof replay>) => positionsDigest(state, state.wallet(R));
+
+describe("positionsDigest", () => {
+  it("moves with a redemption of a resolved winner, which leaves the settled P&L as it was", () => {
+    const held = replay(redeemTrades, resolvedYes, T0 + 2 * DAY);
+    const redeemed = replay([...redeemTrades, redeem(R, "m1", 1, T0 + 2 * DAY)], resolvedYes, T0 + 2 * DAY);
+    // The winner's 100 shares paid out at 1: what the wallet settled is the same before and after (75 - 28).
+    const settled = (s: typeof held) =>
+      [0, 1].map((outcome) => s.settledNet(s.position(R, "m1", outcome as 0 | 1)!.index));
+    expect(settled(redeemed)).toEqual(settled(held));
+    expect(held.position(R, "m1", 0)!.shares).toBeGreaterThan(0);
+    expect(redeemed.position(R, "m1", 0)!.shares).toBe(0);
+    expect(digestOf(redeemed)).not.toBe(digestOf(held));
+  });
+
+  it("is the same whatever order the positions were opened in", () => {
+    const forward = replay(redeemTrades, resolvedYes, T0 + 2 * DAY);
+    const backward = replay([...redeemTrades].reverse(), resolvedYes, T0 + 2 * DAY);
+    expect(digestOf(backward)).toBe(digestOf(forward));
+    expect(digestOf(forward)).not.toBe(positionsDigest(forward, undefined));
   });
 });

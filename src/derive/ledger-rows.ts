@@ -41,11 +41,42 @@ export function positionRows(state: LedgerState, wallet?: string): PositionsTabl
   return books.flatMap((book) => state.positionIndices(book).map((p) => positionRow(state, state.positions.read(p))));
 }
 
+/**
+ * The wallet's positions in one 32-bit number: the sum of each position's hash (FNV-1a over its shares, realized
+ * P&L, total bought and status), so that neither the order the ledger holds them in nor its internal ids count, and a
+ * rebuild writes what the Deriver does. Written with its statistics row, it moves the stamp of the wallet's kept
+ * answers with any write that changes a position, one that leaves every figure of the row as it was (a redemption of
+ * a resolved winner) included.
+ */
+export function positionsDigest(state: LedgerState, book: WalletBook | undefined): number {
+  let sum = 0;
+  if (book)
+    for (const p of state.positionIndices(book)) {
+      const position = state.positions.read(p);
+      let hash = FNV_OFFSET;
+      hash = mix(hash, position.shares);
+      hash = mix(hash, position.realizedPnl);
+      hash = mix(hash, position.totalBought);
+      hash = mix(hash, position.open ? 1 : 0);
+      sum = (sum + (hash >>> 0)) >>> 0;
+    }
+  return sum;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** An integer of up to 53 bits into the hash: its low 32 bits, then the rest. */
+function mix(hash: number, value: number): number {
+  const low = Math.imul(hash ^ (value | 0), FNV_PRIME);
+  return Math.imul(low ^ (Math.floor(value / 2 ** 32) | 0), FNV_PRIME);
+}
+
 export function walletStatsRow(
   assessment: WalletAssessment,
   rankings: WalletRankings | undefined,
   computedAt: number,
-): WalletStatsTable {
+): Omit<WalletStatsTable, "positions_digest"> {
   const { stats, farmer, skill } = assessment;
   return {
     wallet: stats.wallet,

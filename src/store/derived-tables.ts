@@ -106,6 +106,7 @@ export const DERIVED_TABLES: {
       "merge_volume_30d",
       "maker_volume_30d",
       "volume_30d",
+      "positions_digest",
     ],
     key: ["wallet"],
   },

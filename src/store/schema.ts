@@ -254,6 +254,8 @@ export interface WalletStatsTable {
   rank_winrate: number | null;
   rank_volume: number | null;
   rank_profit_factor: number | null;
+  /** The wallet's positions as last written, in one number (derive/ledger-rows.ts): moves the stamp of its answers. */
+  positions_digest: number;
 }
 
 /** The window of the `*_30d` columns of `wallet_stats` (the contract names it). */

@@ -58,6 +58,21 @@ describe("whale book reloads", () => {
     expect(touched.version).toBe(first.version);
     expect(content(touched)).toEqual(content(first));
 
+    // A whale's positions rewritten in the same second with every figure of its statistics row as it was (a
+    // redemption of a resolved winner): the positions digest written with them moves, and the reload reads them.
+    const [holder] = await q<{ wallet: string }>(
+      `select wallet from positions where status = 'open' and shares > 0 and wallet in (${first.whaleAddresses.map(() => "?").join(", ")}) limit 1`,
+      [...first.whaleAddresses],
+    );
+    await q("update positions set shares = 0, status = 'closed' where wallet = ? and status = 'open'", [
+      holder!.wallet,
+    ]);
+    await q("update wallet_stats set positions_digest = positions_digest + 1 where wallet = ?", [holder!.wallet]);
+    clock.advance(61_000);
+    const redeemed = await book.current();
+    expect(redeemed.version).not.toBe(first.version);
+    expect(content(redeemed)).toEqual(content(await new WhaleBook(store, clock, 60, new BackgroundWork()).current()));
+
     // The API's answers for the busiest wallets, kept under that version.
     const busiest = (
       await q<{ wallet: string }>("select wallet from wallet_stats order by total_trades desc, wallet limit 8")

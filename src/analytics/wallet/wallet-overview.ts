@@ -151,6 +151,7 @@ export function mergeStats(a: WalletStatsTable, b: WalletStatsTable, profitFacto
     rank_winrate: null,
     rank_volume: null,
     rank_profit_factor: null,
+    positions_digest: (a.positions_digest ^ b.positions_digest) >>> 0,
   };
 }
 
@@ -195,6 +196,7 @@ export function emptyStats(wallet: string, now: number): WalletStatsTable {
     rank_winrate: null,
     rank_volume: null,
     rank_profit_factor: null,
+    positions_digest: 0,
   };
 }
 

@@ -20,17 +20,21 @@ export async function ledgerStamp(store: Store, wallet: string): Promise<string>
 }
 
 const LEDGER_STAMP =
-  "select computed_at, total_trades, total_pnl, realized_pnl, active_count from wallet_stats where wallet = ?";
+  "select computed_at, total_trades, total_pnl, realized_pnl, active_count, positions_digest from wallet_stats where wallet = ?";
 
-/** The stamp of a wallet_stats row (its figures that move with each write of the wallet's positions). */
+/**
+ * The stamp of a wallet_stats row: its figures, and the digest of the positions written with it (which moves with
+ * a write of the positions that leaves the figures and, within a second, `computed_at` as they were).
+ */
 export function statsRowStamp(row: {
   computed_at: number;
   total_trades: number;
   total_pnl: number;
   realized_pnl: number;
   active_count: number;
+  positions_digest: number;
 }): string {
-  return `${row.computed_at}:${row.total_trades}:${row.total_pnl}:${row.realized_pnl}:${row.active_count}`;
+  return `${row.computed_at}:${row.total_trades}:${row.total_pnl}:${row.realized_pnl}:${row.active_count}:${row.positions_digest}`;
 }
 
 /**

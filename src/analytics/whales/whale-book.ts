@@ -109,6 +109,7 @@ interface WhaleRow {
   total_trades: number;
   realized_pnl: number;
   active_count: number;
+  positions_digest: number;
 }
 
 /** What a load read, handed to the next one: per whale its statistics row's stamp and positions, the markets. */
@@ -175,7 +176,7 @@ export async function loadBook(
     store.db,
     store.kind,
     `select s.wallet, s.total_pnl, s.win_rate, s.profit_factor, w.name, w.pseudonym, s.computed_at, s.total_trades,
-       s.realized_pnl, s.active_count from wallet_stats s left join wallets w on w.address = s.wallet where s.is_smart = 1`,
+       s.realized_pnl, s.active_count, s.positions_digest from wallet_stats s left join wallets w on w.address = s.wallet where s.is_smart = 1`,
   );
   whaleRows.sort((a, b) => (a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : 0));
   const whalesKey = whaleRows

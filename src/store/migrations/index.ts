@@ -33,6 +33,7 @@ import { withoutRowid } from "./0030_without_rowid.js";
 import { walletKeyedSeries } from "./0031_wallet_keyed_series.js";
 import { alertRules } from "./0032_alert_rules.js";
 import { alertMatches } from "./0033_alert_matches.js";
+import { positionsDigest } from "./0034_positions_digest.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -65,4 +66,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0031_wallet_keyed_series": walletKeyedSeries,
   "0032_alert_rules": alertRules,
   "0033_alert_matches": alertMatches,
+  "0034_positions_digest": positionsDigest,
 };
