@@ -184,20 +184,25 @@ describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS
       await platforms.waitFor("webhook", before + 3, 60_000);
       // Trading goes on until the store holds enough of the whales' fills for the checks below, however quick the
       // restart (at two matches a second, a quick one leaves few).
-      const watchedFills = async () =>
-        (
-          await db
-            .selectFrom("fills")
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .where(
-              "wallet",
-              "in",
-              whales.map((w) => w.wallet),
-            )
-            .where("ts", ">=", from)
-            .executeTakeFirstOrThrow()
-        ).n;
-      await until("eight of the whales' fills stored", async () => Number(await watchedFills()) >= 8, 120_000);
+      // The watched whales' fills since the rule was made.
+      const watchedFills = () =>
+        db
+          .selectFrom("fills")
+          .where(
+            "wallet",
+            "in",
+            whales.map((w) => w.wallet),
+          )
+          .where("ts", ">=", from);
+      const watchedCount = async () =>
+        Number(
+          (
+            await watchedFills()
+              .select((eb) => eb.fn.countAll<number>().as("n"))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      await until("eight of the whales' fills stored", async () => (await watchedCount()) >= 8, 120_000);
 
       // Trading rests; the ingest reaches the resting head; every delivery is sent.
       frozenMs = Date.now();
@@ -213,15 +218,8 @@ describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS
       // on a busy machine) drains at Telegram's pace, a message a second.
       await untilDrained(async () => (await deliveries()).filter((d) => d.status === "pending").length, 60_000);
 
-      const fills = await db
-        .selectFrom("fills")
+      const fills = await watchedFills()
         .select(["fill_key", "wallet", "side", "price", "usd", "size", "tx_hash", "ts"])
-        .where(
-          "wallet",
-          "in",
-          whales.map((w) => w.wallet),
-        )
-        .where("ts", ">=", from)
         .execute();
       expect(fills.length).toBeGreaterThan(5);
       const stored = await deliveries();

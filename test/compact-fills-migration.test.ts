@@ -7,7 +7,7 @@
  * in the new layout, and a replayed fill is refused. On SQLite, and on PostgreSQL with TEST_DATABASE_URL.
  */
 import type { FastifyInstance } from "fastify";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { createKey } from "../src/accounts/keys.js";
 import { buildApp } from "../src/api/app.js";
@@ -70,8 +70,8 @@ describe.each(storeBackends)("migrating a stored world to compact fills, on $kin
         }
       };
       // Today's app reads wallet_stats.positions_digest (0034, a stamp, in no answer's body), which the layout
-      // before 0029 lacks: the first rounds run with it added by hand, dropped again before the migrations run.
-      await sql`alter table wallet_stats add column positions_digest integer not null default 0`.execute(store.db);
+      // before 0029 lacks: the first rounds run with 0034's column added, dropped again before the migrations run.
+      await migrations["0034_positions_digest"]!.up(store.db as unknown as Kysely<unknown>, store.kind);
       // A first round records what the views count (lookups, sync requests); the second is the one compared.
       await answers();
       const before = await answers();

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { WhaleBook, type WhaleBookView } from "../../src/analytics/whales/whale-book.js";
 import { BackgroundWork } from "../../src/platform/background-work.js";
 import { ManualClock } from "../../src/platform/clock.js";
+import { placeholders } from "../../src/store/raw-sql.js";
 import type { TestApp } from "../support/app.js";
 import { useTwoStepWorld } from "../support/api/two-step-world.js";
 import { sqlRows } from "../support/api/wallet-insights.js";
@@ -61,7 +62,7 @@ describe("whale book reloads", () => {
     // A whale's positions rewritten in the same second with every figure of its statistics row as it was (a
     // redemption of a resolved winner): the positions digest written with them moves, and the reload reads them.
     const [holder] = await q<{ wallet: string }>(
-      `select wallet from positions where status = 'open' and shares > 0 and wallet in (${first.whaleAddresses.map(() => "?").join(", ")}) limit 1`,
+      `select wallet from positions where status = 'open' and shares > 0 and wallet in ${placeholders(first.whaleAddresses.length)} limit 1`,
       [...first.whaleAddresses],
     );
     await q("update positions set shares = 0, status = 'closed' where wallet = ? and status = 'open'", [

@@ -82,9 +82,9 @@ export const sqliteBackend: StoreBackend = {
 
 /**
  * This test file's PostgreSQL database for stores at an earlier migration, created for the first and dropped after
- * the file's last test; each such store takes a schema of its own in it. Not one database for all files: a migration reads the catalog of every table of
- * its database (Kysely's introspection), and failed with 3F000 ("schema ... does not exist") when a file running
- * alongside dropped a schema meanwhile.
+ * the file's last test; each such store takes a schema of its own in it. Not one database for all files: a migration
+ * reads the catalog of every table of its database (Kysely's introspection), and failed with 3F000 ("schema ... does
+ * not exist") when a file running alongside dropped a schema meanwhile.
  */
 let fileDatabase: Promise<{ name: string; url: string }> | undefined;
 
@@ -103,8 +103,8 @@ export async function adminQuery(text: string): Promise<void> {
  * A database for tests. A commit does not wait for its WAL record to reach the disk (synchronous_commit off): the
  * database lives as long as the run, and the ingest tests commit often. Nothing else of PostgreSQL's changes.
  */
-export async function createTestDatabase(name: string): Promise<void> {
-  await adminQuery(`create database ${name}`);
+export async function createTestDatabase(name: string, template?: string): Promise<void> {
+  await adminQuery(`create database ${name}${template ? ` template ${template}` : ""}`);
   await adminQuery(`alter database ${name} set synchronous_commit = off`);
 }
 
@@ -148,7 +148,8 @@ function migratedTemplate(): Promise<string> {
   return templateDatabase;
 }
 
-function databaseUrlOf(name: string): string {
+/** TEST_DATABASE_URL with another database. */
+export function databaseUrlOf(name: string): string {
   const url = new URL(TEST_DATABASE_URL as string);
   url.pathname = `/${name}`;
   return url.toString();
@@ -157,8 +158,7 @@ function databaseUrlOf(name: string): string {
 async function openMigratedClone(): Promise<{ store: Store; dispose(): Promise<void> }> {
   const template = await migratedTemplate();
   const name = uniqueName("pelagic_store");
-  await adminQuery(`create database ${name} template ${template}`);
-  await adminQuery(`alter database ${name} set synchronous_commit = off`);
+  await createTestDatabase(name, template);
   const store = await openStore({
     kind: "postgres",
     databaseUrl: databaseUrlOf(name),

@@ -7,10 +7,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { storeChecksum, type StoreChecksum } from "../../src/store/checksum.js";
 import { openStore, type Store, type StoreKind } from "../../src/store/database.js";
-import { BACKENDS_ONLY, TEST_DATABASE_URL, createTestDatabase, uniqueName } from "./backends.js";
+import {
+  BACKENDS_ONLY,
+  TEST_DATABASE_URL,
+  adminQuery,
+  createTestDatabase,
+  databaseUrlOf,
+  uniqueName,
+} from "./backends.js";
 
 export interface ProcessStore {
   readonly kind: StoreKind;
@@ -27,16 +33,6 @@ export const processStoreKinds: StoreKind[] = BACKENDS_ONLY
     ? ["sqlite", "postgres"]
     : ["sqlite"];
 
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 export async function openProcessStore(kind: StoreKind): Promise<ProcessStore> {
   const dataDir = mkdtempSync(join(tmpdir(), "pelagic-process-"));
   if (kind === "sqlite") {
@@ -50,15 +46,13 @@ export async function openProcessStore(kind: StoreKind): Promise<ProcessStore> {
   }
   const name = uniqueName("pelagic_process");
   await createTestDatabase(name);
-  const url = new URL(TEST_DATABASE_URL as string);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const databaseUrl = databaseUrlOf(name);
   return processStore(
     kind,
     { DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
     () => openStore({ kind: "postgres", databaseUrl, poolSize: 2 }),
     async () => {
-      await admin((client) => client.query(`drop database if exists ${name} with (force)`));
+      await adminQuery(`drop database if exists ${name} with (force)`);
       rmSync(dataDir, { recursive: true, force: true });
     },
   );
