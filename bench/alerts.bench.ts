@@ -28,7 +28,7 @@ import { alertsDb } from "../src/alerts/tables.js";
 import { emptyStats } from "../src/analytics/wallet/wallet-overview.js";
 import { loadConfig } from "../src/config/index.js";
 import { BatchWriter } from "../src/ingest/batch-writer.js";
-import { SecretBox } from "../src/isw/webhooks/secret-box.js";
+import { SecretBox } from "../src/alerts/webhooks/secret-box.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { createLogger } from "../src/platform/logger.js";
 import { startChatPlatforms } from "../src/sim/servers/chat-platforms.js";

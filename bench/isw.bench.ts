@@ -4,7 +4,8 @@
  *   Zaporizhzhia fronts): the layers in memory (normalise, hash, store the version, index, measure, write), and
  *   a first probe fetching everything from the simulated venue's ArcGIS layers over loopback (goal: under 100 ms);
  * - a probe of an unchanged map, in memory and over loopback (goal: under 5 ms);
- * - the webhook dispatcher's deliveries per second to a receiver on loopback.
+ * - territory webhook deliveries per second to a registration's receiver on loopback (the territory alerts matching
+ *   the events, the alerts' delivery worker sending them).
  * It prints figures; it asserts no time.
  */
 import { randomBytes } from "node:crypto";
@@ -17,11 +18,13 @@ import { arcgisLayerSource, configuredLayers } from "../src/isw/layers.js";
 import { insertEvent } from "../src/isw/monitor-store.js";
 import { TerritoryProbe } from "../src/isw/probe.js";
 import { iswDb } from "../src/isw/tables.js";
-import { startReceiver } from "../src/isw/webhooks/receiver.js";
+import { startReceiver } from "../src/alerts/webhooks/receiver.js";
 import { replayProbe } from "../src/isw/testing/replay-probe.js";
-import { WebhookDispatcher } from "../src/isw/webhooks/dispatcher.js";
-import { enqueueDeliveries, registerEndpoint } from "../src/isw/webhooks/endpoints.js";
-import { SecretBox } from "../src/isw/webhooks/secret-box.js";
+import { DeliveryWorker } from "../src/alerts/delivery-worker.js";
+import { alertsDb } from "../src/alerts/tables.js";
+import { TerritoryAlerts } from "../src/alerts/territory-alerts.js";
+import { registerTerritoryWebhook } from "../src/alerts/territory-registrations.js";
+import { SecretBox } from "../src/alerts/webhooks/secret-box.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { createLogger } from "../src/platform/logger.js";
 import { clientsFor, closeVenues, smallVenue } from "../src/sim/servers/testing/venues.js";
@@ -137,21 +140,23 @@ async function deliveries(concurrency: number): Promise<void> {
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   const box = new SecretBox(randomBytes(32));
   const config = loadConfig({
-    ISW_WEBHOOK_ALLOW_LOOPBACK: "true",
-    ISW_WEBHOOK_CONCURRENCY: String(concurrency),
+    ALERTS_ALLOW_LOOPBACK: "true",
+    ALERTS_CONCURRENCY: String(concurrency),
     LOG_LEVEL: "silent",
   });
-  const db = iswDb(store.db);
-  await registerEndpoint(db, {
+  const logger = createLogger("silent");
+  await registerTerritoryWebhook(store, {
     account: "bench",
-    url: receiver.url,
+    url: new URL(receiver.url),
     cities: "all",
     box,
     now: clock.now(),
-    maxPerAccount: 10,
+    config,
   });
-  for (let i = 0; i < DELIVERIES; i++) {
-    const event = await insertEvent(db, {
+  const alerts = new TerritoryAlerts({ store, config, clock, logger });
+  const db = iswDb(store.db);
+  for (let i = 0; i < DELIVERIES; i++)
+    await insertEvent(db, {
       subscription_id: 1,
       city: "Bakhmut",
       event_type: "THREAT_HIGH",
@@ -167,19 +172,23 @@ async function deliveries(concurrency: number): Promise<void> {
       coverage: null,
       closest_distance_m: 800,
     });
-    await enqueueDeliveries(db, event, clock.now());
-  }
-  const dispatcher = new WebhookDispatcher({ store, clock, logger: createLogger("silent"), box, isw: config.isw });
-  const [, took] = await timed(async () => {
-    while ((await dispatcher.deliverDue()) > 0);
+  while ((await alerts.look()) > 0);
+  const worker = new DeliveryWorker({ store, clock, logger, config, box: () => box });
+  const delivered = () =>
+    alertsDb(store.db)
+      .selectFrom("alert_deliveries")
+      .select((e) => e.fn.countAll<number>().as("n"))
+      .where("status", "=", "delivered")
+      .executeTakeFirstOrThrow()
+      .then((row) => Number(row.n));
+  const [count, took] = await timed(async () => {
+    await worker.start();
+    while ((await delivered()) < DELIVERIES) await new Promise((resolve) => setTimeout(resolve, 5));
+    await worker.stop();
+    return delivered();
   });
-  const delivered = await db
-    .selectFrom("isw_webhook_deliveries")
-    .select("id")
-    .where("status", "=", "delivered")
-    .execute();
   console.log(
-    `webhook deliveries to a receiver on loopback, ${concurrency} at once: ${Math.round((delivered.length / took) * 1000)} per second (${delivered.length} of ${DELIVERIES} in ${(took / 1000).toFixed(2)} s)`,
+    `territory webhook deliveries to a receiver on loopback, ${concurrency} at once: ${Math.round((count / took) * 1000)} per second (${count} of ${DELIVERIES} in ${(took / 1000).toFixed(2)} s)`,
   );
   await receiver.close();
   await done();

@@ -1,11 +1,10 @@
 /**
  * `/metrics` after real traffic: the service (role all: ingest, Deriver, relay, API) follows a simulated venue
  * with live trading; the test sends requests (a wallet overview twice, a 404, a free client past its budget),
- * holds a live stream open and has the webhook dispatcher deliver one event to a receiver on loopback. Every family
+ * holds a live stream open and registers a territory webhook whose event the alerts deliver to a receiver on loopback. Every family
  * the operator watches must have moved between a scrape before and one after, the latency histogram must be
  * labelled by route pattern (never the raw URL), and a forwarded (non-local) caller must get 404.
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,10 +15,8 @@ import { SOURCES } from "../src/ingest/sources.js";
 import { simIngestEnv } from "../src/ingest/testing/sim-ingest.js";
 import { insertEvent } from "../src/isw/monitor-store.js";
 import { iswDb } from "../src/isw/tables.js";
-import { WebhookDispatcher } from "../src/isw/webhooks/dispatcher.js";
-import { enqueueDeliveries, registerEndpoint } from "../src/isw/webhooks/endpoints.js";
-import { startReceiver, type Receiver } from "../src/isw/webhooks/receiver.js";
-import { SecretBox } from "../src/isw/webhooks/secret-box.js";
+import { TerritoryAlerts } from "../src/alerts/territory-alerts.js";
+import { startReceiver, type Receiver } from "../src/alerts/webhooks/receiver.js";
 import { createLogger } from "../src/platform/logger.js";
 import { metrics } from "../src/platform/metrics.js";
 import { startService, type Service } from "../src/runtime/index.js";
@@ -77,6 +74,7 @@ describe("/metrics after real traffic", () => {
       LOG_LEVEL: "silent",
       DERIVE_REFRESH_SECONDS: "1",
       RATE_FREE_PER_MINUTE: "5",
+      ALERTS_ALLOW_LOOPBACK: "true",
     });
     service = await startService(config, { logger: createLogger("silent") });
     const before = await scrape();
@@ -112,17 +110,13 @@ describe("/metrics after real traffic", () => {
     expect(free).toContain(429);
 
     receiver = await startReceiver();
-    const box = new SecretBox(randomBytes(32));
-    const db = iswDb(service.store.db);
-    await registerEndpoint(db, {
-      account: "operator",
-      url: receiver.url,
-      cities: "all",
-      box,
-      now: nowSeconds,
-      maxPerAccount: 10,
+    const registered = await fetch(`${url}/api/v2/isw/webhook/register`, {
+      method: "POST",
+      headers: { ...premium, "content-type": "application/json" },
+      body: JSON.stringify({ url: receiver.url, cities: "all" }),
     });
-    const event = await insertEvent(db, {
+    expect(registered.status).toBe(201);
+    await insertEvent(iswDb(service.store.db), {
       subscription_id: 1,
       city: "Bakhmut",
       event_type: "CAPTURED",
@@ -138,17 +132,15 @@ describe("/metrics after real traffic", () => {
       coverage: 0.985,
       closest_distance_m: 0,
     });
-    await enqueueDeliveries(db, event, nowSeconds);
-    const isw = loadConfig({ ISW_WEBHOOK_ALLOW_LOOPBACK: "true" }).isw;
-    const dispatcher = new WebhookDispatcher({
+    // The territory monitor is off here: its alerts look once, by hand; the service's delivery worker sends.
+    const territory = new TerritoryAlerts({
       store: service.store,
+      config,
       clock: service.platform.clock,
       logger: createLogger("silent"),
-      box,
-      isw,
     });
-    expect(await dispatcher.deliverDue()).toBe(1);
-    await dispatcher.stop();
+    expect(await territory.look()).toBe(1);
+    await until("the territory webhook delivered", () => receiver?.received.length === 1, 30_000);
 
     const after = await scrape();
     const moved = (name: string, where: Record<string, string> = {}) =>
@@ -183,7 +175,7 @@ describe("/metrics after real traffic", () => {
     expect(moved("pelagic_cache_lookups_total", { result: "miss" })).toBeGreaterThan(0);
 
     expect(total(after, "pelagic_stream_connections", { stream: "trades" })).toBe(1);
-    expect(moved("pelagic_webhook_deliveries_total", { outcome: "delivered" })).toBe(1);
+    expect(moved("pelagic_alert_deliveries_total", { kind: "webhook", outcome: "delivered" })).toBe(1);
     expect(receiver.received).toHaveLength(1);
     expect(total(after, "nodejs_eventloop_lag_p99_seconds")).toBeGreaterThan(0);
 

@@ -9025,7 +9025,7 @@ export interface paths {
         put?: never;
         /**
          * Register a URL for territory events
-         * @description Events are POSTed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature `v1,<base64 HMAC-SHA256 of id.timestamp.body>` keyed by the secret), body {type, timestamp, data: the event as /isw/events lists it}; retried on failure, disabled on 410. The URL must resolve to public addresses only. 201 with the secret for a new URL; 200 (secret null) when the account's URL was registered: its cities are replaced and it is enabled again.
+         * @description Events are POSTed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature `v1,<base64 HMAC-SHA256 of id.timestamp.body>` keyed by the secret), body {type, timestamp, data: the event as /isw/events lists it}; retried on failure, disabled on 410. The URL must resolve to public addresses only. 201 with the secret for a new URL; 200 (secret null) when the account's URL was registered: its cities are replaced and it is enabled again. A registration is an alert rule (kind territory_event, webhook_format isw; `id`) and its webhook destination, listed with the account's alerts under /api/v2/alerts/ with their delivery log.
          */
         post: {
             parameters: {
@@ -9753,6 +9753,11 @@ export interface paths {
                                 created_at: number;
                                 /** @description unix seconds */
                                 updated_at: number;
+                                /**
+                                 * @description the body its webhook destinations get: alert, {type: alert.<kind>, timestamp, data: the alert}; isw, the territory webhook's {type: isw.<event type>, timestamp, data: the event} (a registration of POST /api/v2/isw/webhook/register)
+                                 * @enum {unknown}
+                                 */
+                                webhook_format: "alert" | "isw";
                             }[];
                             count: number;
                         };
@@ -9892,6 +9897,11 @@ export interface paths {
                             created_at: number;
                             /** @description unix seconds */
                             updated_at: number;
+                            /**
+                             * @description the body its webhook destinations get: alert, {type: alert.<kind>, timestamp, data: the alert}; isw, the territory webhook's {type: isw.<event type>, timestamp, data: the event} (a registration of POST /api/v2/isw/webhook/register)
+                             * @enum {unknown}
+                             */
+                            webhook_format: "alert" | "isw";
                         };
                     };
                 };
@@ -9998,6 +10008,11 @@ export interface paths {
                             created_at: number;
                             /** @description unix seconds */
                             updated_at: number;
+                            /**
+                             * @description the body its webhook destinations get: alert, {type: alert.<kind>, timestamp, data: the alert}; isw, the territory webhook's {type: isw.<event type>, timestamp, data: the event} (a registration of POST /api/v2/isw/webhook/register)
+                             * @enum {unknown}
+                             */
+                            webhook_format: "alert" | "isw";
                         };
                     };
                 };
@@ -10206,6 +10221,11 @@ export interface paths {
                             created_at: number;
                             /** @description unix seconds */
                             updated_at: number;
+                            /**
+                             * @description the body its webhook destinations get: alert, {type: alert.<kind>, timestamp, data: the alert}; isw, the territory webhook's {type: isw.<event type>, timestamp, data: the event} (a registration of POST /api/v2/isw/webhook/register)
+                             * @enum {unknown}
+                             */
+                            webhook_format: "alert" | "isw";
                         };
                     };
                 };
@@ -10313,6 +10333,11 @@ export interface paths {
                             created_at: number;
                             /** @description unix seconds */
                             updated_at: number;
+                            /**
+                             * @description the body its webhook destinations get: alert, {type: alert.<kind>, timestamp, data: the alert}; isw, the territory webhook's {type: isw.<event type>, timestamp, data: the event} (a registration of POST /api/v2/isw/webhook/register)
+                             * @enum {unknown}
+                             */
+                            webhook_format: "alert" | "isw";
                         };
                     };
                 };
@@ -10424,6 +10449,11 @@ export interface paths {
                             created_at: number;
                             /** @description unix seconds */
                             updated_at: number;
+                            /**
+                             * @description the body its webhook destinations get: alert, {type: alert.<kind>, timestamp, data: the alert}; isw, the territory webhook's {type: isw.<event type>, timestamp, data: the event} (a registration of POST /api/v2/isw/webhook/register)
+                             * @enum {unknown}
+                             */
+                            webhook_format: "alert" | "isw";
                         };
                     };
                 };

@@ -63,6 +63,8 @@ export interface AlertEvent {
   readonly move?: { readonly from: number; readonly to: number; readonly window_minutes: number };
   /** True for a test fire: a sample trade, not a real one. */
   readonly test: boolean;
+  /** A rule of webhook_format `isw` (a territory registration): the exact body its webhooks are sent. */
+  readonly webhook_body?: string;
 }
 
 /** The dashboard's pages of a trade's wallet and market (its routes are the URL's hash: web/src/router.ts). */

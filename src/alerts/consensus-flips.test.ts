@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import { loadConfig } from "../config/index.js";
-import { SecretBox } from "../isw/webhooks/secret-box.js";
+import { SecretBox } from "./webhooks/secret-box.js";
 import { ManualClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";

@@ -14,12 +14,12 @@
  */
 import { parseRetrySchedule } from "../config/isw-settings.js";
 import type { Config } from "../config/index.js";
-import { failedAttempt, retryWaitSeconds, type FailedAttempt } from "../isw/webhooks/dispatcher.js";
-import type { SecretBox } from "../isw/webhooks/secret-box.js";
-import { postWebhook } from "../isw/webhooks/send.js";
-import { systemResolver, type Resolver, type TargetPolicy } from "../isw/webhooks/ssrf.js";
+import type { SecretBox } from "./webhooks/secret-box.js";
+import { failedAttempt, postWebhook, retryWaitSeconds, type FailedAttempt } from "./webhooks/send.js";
+import { systemResolver, type Resolver, type TargetPolicy } from "./webhooks/ssrf.js";
 import type { Clock } from "../platform/clock.js";
 import type { Logger } from "../platform/logger.js";
+import { metrics } from "../platform/metrics.js";
 import type { PubSub } from "../platform/pubsub.js";
 import type { RateLimiter } from "../platform/rate-limiter.js";
 import type { Store } from "../store/database.js";
@@ -300,6 +300,7 @@ export class DeliveryWorker {
         .set({ status: "cancelled", finished_at_ms: this.deps.clock.nowMs() })
         .where("id", "=", delivery.id)
         .execute();
+      metrics.alertDeliveries.inc({ kind: delivery.kind, outcome: "cancelled" });
       return;
     }
     let secrets: DestinationSecrets;
@@ -334,6 +335,7 @@ export class DeliveryWorker {
     const narrowest = paces[0];
     if (narrowest) this.heldBack.until(delivery.destination_id, this.deps.clock.nowMs() + narrowest.windowMs);
     await this.record(delivery, outcome);
+    metrics.alertDeliveries.inc({ kind: delivery.kind, outcome: outcome.kind });
   }
 
   private async send(delivery: DueDelivery, secrets: DestinationSecrets): Promise<Outcome> {

@@ -6,9 +6,9 @@
  * start with their platform's prefix (settings), the Telegram Bot API root is a setting.
  */
 import type { Config } from "../config/index.js";
-import type { SecretBox } from "../isw/webhooks/secret-box.js";
-import { newWebhookSecret } from "../isw/webhooks/signing.js";
-import { checkedAddress, hostOf, parseWebhookUrl, type TargetPolicy } from "../isw/webhooks/ssrf.js";
+import type { SecretBox } from "./webhooks/secret-box.js";
+import { newWebhookSecret } from "./webhooks/signing.js";
+import { checkedAddress, hostOf, parseWebhookUrl, type TargetPolicy } from "./webhooks/ssrf.js";
 import { AlertInvalid, refuseOverLimit } from "./alert-errors.js";
 import { noteAlertChange } from "./changes.js";
 import type { Store } from "../store/database.js";
@@ -64,6 +64,11 @@ async function checkedUrl(text: string, policy: TargetPolicy, prefix?: { value: 
   return url;
 }
 
+/** A new webhook destination's secrets (its URL and a new signing secret) and label, for a URL already checked. */
+export function webhookSecrets(url: URL): { secrets: DestinationSecrets; label: string } {
+  return { secrets: { url: url.toString(), secret: newWebhookSecret() }, label: `${url.origin}${url.pathname}` };
+}
+
 /** The secrets and label of a new destination, checked; AlertInvalid names the field. */
 export async function destinationSecrets(
   input: DestinationInput,
@@ -73,8 +78,7 @@ export async function destinationSecrets(
   switch (input.kind) {
     case "webhook": {
       refuseOthers(input, ["url"]);
-      const url = await checkedUrl(required(input, "url"), policy);
-      return { secrets: { url: url.toString(), secret: newWebhookSecret() }, label: `${url.origin}${url.pathname}` };
+      return webhookSecrets(await checkedUrl(required(input, "url"), policy));
     }
     case "telegram": {
       refuseOthers(input, ["bot_token", "chat_id"]);

@@ -4,7 +4,7 @@
  * side and outcome, the size, the price and the USD, and links to the dashboard's pages. `goneStatuses` are the
  * answers that mean the destination no longer exists (it is then disabled).
  */
-import { signedHeaders } from "../isw/webhooks/signing.js";
+import { signedHeaders } from "./webhooks/signing.js";
 import {
   discordRequest,
   escapeHtml,
@@ -135,11 +135,9 @@ export function formatAlert(
   input: { messageId: string; nowSeconds: number; telegramApiUrl: string },
 ): OutgoingRequest {
   if (kind === "webhook") {
-    const body = JSON.stringify({
-      type: event.type,
-      timestamp: new Date(input.nowSeconds * 1_000).toISOString(),
-      data: event,
-    });
+    const body =
+      event.webhook_body ??
+      JSON.stringify({ type: event.type, timestamp: new Date(input.nowSeconds * 1_000).toISOString(), data: event });
     return {
       url: new URL(secrets.url!),
       headers: signedHeaders(secrets.secret!, input.messageId, input.nowSeconds, body),

@@ -10,7 +10,7 @@ import { storeBackends } from "../../test/support/backends.js";
 import { emptyStats } from "../analytics/wallet/wallet-overview.js";
 import { loadConfig } from "../config/index.js";
 import { BatchWriter } from "../ingest/batch-writer.js";
-import { SecretBox } from "../isw/webhooks/secret-box.js";
+import { SecretBox } from "./webhooks/secret-box.js";
 import { ManualClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { platformBackends, platformsPerTest, storeBackends } from "../../test/support/backends.js";
 import { until } from "../../test/support/live-clients.js";
 import { loadConfig } from "../config/index.js";
-import { SecretBox } from "../isw/webhooks/secret-box.js";
+import { SecretBox } from "./webhooks/secret-box.js";
 import { systemClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";
 import { startChatPlatforms, type ChatPlatforms } from "../sim/servers/chat-platforms.js";

@@ -9,7 +9,7 @@ import { AlertInvalid, refuseOverLimit } from "./alert-errors.js";
 import { noteAlertChange } from "./changes.js";
 import { normalizeFilters, type FiltersInput, type RuleFilters } from "./rule-kinds.js";
 import type { Selectable } from "kysely";
-import { alertsDb, type AlertRulesTable, type RuleKind, type RuleStatus } from "./tables.js";
+import { alertsDb, type AlertRulesTable, type RuleKind, type RuleStatus, type WebhookFormat } from "./tables.js";
 
 export interface RuleInput {
   readonly name: string;
@@ -29,6 +29,7 @@ export interface Rule {
   readonly status: RuleStatus;
   readonly created_at: number;
   readonly updated_at: number;
+  readonly webhook_format: WebhookFormat;
 }
 
 type RuleRow = Omit<Selectable<AlertRulesTable>, "id"> & { id: number | string };
@@ -88,6 +89,7 @@ export async function createRule(
       status: input.rule.paused ? ("paused" as const) : ("active" as const),
       created_at: input.now,
       updated_at: input.now,
+      webhook_format: "alert" as const,
     };
     const { id } = await db.insertInto("alert_rules").values(values).returning("id").executeTakeFirstOrThrow();
     await noteAlertChange(transaction.db);

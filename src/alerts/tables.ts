@@ -1,5 +1,5 @@
 /**
- * Row types of the alert tables (migrations `0032_alert_rules`, `0033_alert_matches`), kept beside the code that owns them; `alertsDb`
+ * Row types of the alert tables (migrations `0032_alert_rules`, `0033_alert_matches`, `0035_territory_webhooks_as_alerts`), kept beside the code that owns them; `alertsDb`
  * gives a store's Kysely (or a transaction's) these tables too.
  */
 import type { Generated, Kysely } from "kysely";
@@ -18,6 +18,13 @@ export const RULE_KINDS = [
   "consensus_flip",
 ] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
+
+/**
+ * How a rule's webhook destinations get its alerts: `alert`, the alerts' body (`{type: alert.<kind>, timestamp,
+ * data: the alert}`); `isw`, the territory webhook's (`{type: isw.<event type>, timestamp, data: the event}`), for the
+ * rules that hold a registration of POST /api/v2/isw/webhook/register (territory-registrations.ts).
+ */
+export type WebhookFormat = "alert" | "isw";
 
 export type DestinationStatus = "active" | "disabled";
 export type RuleStatus = "active" | "paused";
@@ -52,6 +59,8 @@ export interface AlertRulesTable {
   status: RuleStatus;
   created_at: number;
   updated_at: number;
+  /** Migration `0035_territory_webhooks_as_alerts`. */
+  webhook_format: WebhookFormat;
 }
 
 export interface AlertDeliveriesTable {

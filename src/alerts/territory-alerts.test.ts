@@ -1,13 +1,13 @@
 /**
- * The territory monitor's events as alerts, on every backend: the first look starts at the newest event (history
- * is not told); then each new event is matched against the territory_event rules (cities, least severity), stored
- * once per (rule, destination, event), and the cursor moves past it; the chat platforms get it in their shapes.
+ * The territory monitor's events as alerts, on every backend: each new event is matched against the territory_event
+ * rules (cities, least severity), stored once per (rule, destination, event), and the cursor moves past it; the chat
+ * platforms get it in their shapes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import { loadConfig } from "../config/index.js";
 import { iswDb } from "../isw/tables.js";
-import { SecretBox } from "../isw/webhooks/secret-box.js";
+import { SecretBox } from "./webhooks/secret-box.js";
 import { ManualClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
@@ -45,7 +45,7 @@ describe.each(storeBackends)("territory events as alerts on $kind", (backend) =>
   });
   afterAll(async () => dispose?.());
 
-  it("tells each new event once to the rules whose cities and severity it meets, never the history", async () => {
+  it("tells each new event once to the rules whose cities and severity it meets", async () => {
     const box = new SecretBox(Buffer.alloc(32, 3));
     const { row } = await createDestination(
       store,
@@ -70,23 +70,33 @@ describe.each(storeBackends)("territory events as alerts on $kind", (backend) =>
       settings: config.alerts,
     });
     const isw = iswDb(store.db);
+    const alerts = new TerritoryAlerts({ store, config, clock, logger: createLogger("silent") });
     await isw
       .insertInto("isw_events")
-      .values(event("Bakhmut", "CRITICAL", "CAPTURED"))
+      .values([
+        event("Bakhmut", "CRITICAL", "CAPTURED"),
+        event("Bakhmut", "LOW"),
+        event("Chasiv Yar", "CRITICAL", "CAPTURED"),
+      ])
       .execute();
-    const alerts = new TerritoryAlerts({ store, config, clock, logger: createLogger("silent") });
-    expect(await alerts.look()).toBe(0);
+    expect(await alerts.look()).toBe(1);
     await isw
       .insertInto("isw_events")
       .values([event("Bakhmut", "HIGH"), event("Bakhmut", "LOW"), event("Chasiv Yar", "CRITICAL", "CAPTURED")])
       .execute();
     expect(await alerts.look()).toBe(1);
     expect(await alerts.look()).toBe(0);
-    const [stored] = await alertsDb(store.db)
+    const told = await alertsDb(store.db)
       .selectFrom("alert_deliveries")
       .selectAll()
       .where("rule_id", "=", rule.id)
+      .orderBy("id")
       .execute();
+    expect(told.map((d) => (JSON.parse(d.payload) as AlertEvent).territory?.event_type)).toEqual([
+      "CAPTURED",
+      "THREAT_HIGH",
+    ]);
+    const stored = told[1];
     const alert = JSON.parse(stored!.payload) as AlertEvent;
     expect(alert).toMatchObject({
       type: "alert.territory_event",

@@ -2,9 +2,10 @@
  * The territory monitor's events as alerts (`territory_event` rules), in the process that runs the monitor: every
  * ALERTS_TERRITORY_POLL_MS, in one transaction, the events stored since the cursor (`alert_cursors.territory`)
  * are matched against the active rules (their cities, none: all; their least severity) and a delivery stored per
- * (rule, destination, event), and the cursor moved past them: an event is alerted once, whatever stops where. The
- * first look starts at the newest event (what happened before alerts existed is not told).
+ * (rule, destination, event), and the cursor moved past them: an event is alerted once, whatever stops where. A rule that holds a
+ * territory registration (webhook_format `isw`) carries the territory webhook's own body for its webhooks.
  */
+import { webhookPayload } from "../isw/event-view.js";
 import { iswDb } from "../isw/tables.js";
 import { THREAT_LEVELS, type ThreatLevel } from "../isw/threat.js";
 import type { StoreTransaction } from "../store/database.js";
@@ -30,22 +31,12 @@ export class TerritoryAlerts extends PollingWatcher {
   private async lookIn(tx: StoreTransaction): Promise<number> {
     const db = alertsDb(tx.db);
     const events = iswDb(tx.db);
+    // Migration 0035 set the cursor at the newest event of its day: what came before alerts existed is not told.
     const cursor = await db
       .selectFrom("alert_cursors")
       .select("position")
       .where("name", "=", CURSOR)
-      .executeTakeFirst();
-    if (!cursor) {
-      const newest = await events
-        .selectFrom("isw_events")
-        .select((e) => e.fn.max("id").as("id"))
-        .executeTakeFirst();
-      await db
-        .insertInto("alert_cursors")
-        .values({ name: CURSOR, position: Number(newest?.id ?? 0) })
-        .execute();
-      return 0;
-    }
+      .executeTakeFirstOrThrow();
     const fresh = await events
       .selectFrom("isw_events")
       .selectAll()
@@ -89,6 +80,7 @@ export class TerritoryAlerts extends PollingWatcher {
           },
           links: { wallet: null, market: null, territory: territoryPage },
           test: false,
+          ...(rule.webhook_format === "isw" ? { webhook_body: webhookPayload(event) } : {}),
         };
         const payload = JSON.stringify(alert);
         const eventKey = `isw:${event.id}`;

@@ -6,10 +6,10 @@
  */
 import { createKey, revokeAccountKeys } from "../accounts/keys.js";
 import type { Config } from "../config/index.js";
-import { iswDb } from "../isw/tables.js";
-import { unregisterEndpoint } from "../isw/webhooks/endpoints.js";
-import { startReceiver, type Received } from "../isw/webhooks/receiver.js";
-import { signatureOf } from "../isw/webhooks/signing.js";
+import { deleteDestination, listDestinations } from "../alerts/destinations.js";
+import { deleteRule, listRules } from "../alerts/rules.js";
+import { startReceiver, type Received } from "../alerts/webhooks/receiver.js";
+import { signatureOf } from "../alerts/webhooks/signing.js";
 import type { Service } from "../runtime/index.js";
 
 const DEMO_ACCOUNT = "demo-webhooks";
@@ -22,8 +22,8 @@ export function demoTerritoryConfig(config: Config): Config {
       ...config.isw,
       slowProbeSeconds: config.isw.fastProbeSeconds,
       confirmAfterHours: 0,
-      webhookAllowLoopback: true,
     },
+    alerts: { ...config.alerts, allowLoopback: true },
   };
 }
 
@@ -48,15 +48,11 @@ function describeDelivery(received: Received, secret: string | null): string {
 
 /** Starts the receiver and registers it (after dropping the demo account's registrations of earlier runs). */
 export async function startDemoWebhook(service: Service, print: (line: string) => void): Promise<DemoWebhook> {
-  const db = iswDb(service.store.db);
+  const { store } = service;
   const now = service.platform.clock.now();
-  for (const old of await db
-    .selectFrom("isw_webhook_endpoints")
-    .select("url")
-    .where("account", "=", DEMO_ACCOUNT)
-    .execute()) {
-    await unregisterEndpoint(db, { account: DEMO_ACCOUNT, url: old.url, cities: "all", now });
-  }
+  for (const old of await listRules(store, DEMO_ACCOUNT)) await deleteRule(store, DEMO_ACCOUNT, old.id, now * 1_000);
+  for (const old of await listDestinations(store, DEMO_ACCOUNT))
+    await deleteDestination(store, DEMO_ACCOUNT, old.id, now * 1_000);
   const receiver = await startReceiver("/isw-webhook");
   await revokeAccountKeys(service.store.db, DEMO_ACCOUNT, now);
   const { key } = await createKey(service.store.db, { account: DEMO_ACCOUNT, plan: "premium", now });

@@ -13,8 +13,7 @@ import { createLogger } from "../platform/logger.js";
 import { startIngestSide } from "../runtime/ingest-side.js";
 import { guardProcess } from "../runtime/process-guard.js";
 import { stopOnSignals } from "../runtime/signals.js";
-import { openConfiguredStore } from "../runtime/store.js";
-import { migrateStore } from "../store/migrate.js";
+import { migrateConfiguredStore, openConfiguredStore } from "../runtime/store.js";
 import { settingFlag, type CommandSpec } from "./spec.js";
 
 export const ingestCommand: CommandSpec = {
@@ -41,7 +40,7 @@ async function runIngestCommand(config: Config, options: { untilCaughtUp: boolea
   const logger = createLogger(config.server.logLevel);
   guardProcess(logger);
   const store = await openConfiguredStore(config);
-  await migrateStore(store);
+  await migrateConfiguredStore(store, config);
   const platform = await createPlatform(config.platform);
   const progress = new ProgressReporter(process.stderr, logger);
   const watchProgress = (ingest: Ingest) => {

@@ -1,7 +1,7 @@
 /**
  * The territory monitor of the process that ingests: the probe on its cadence (ISW_FAST_PROBE_SECONDS inside the
- * busy window ISW_BUSY_START_HOUR_UTC..ISW_BUSY_END_HOUR_UTC, ISW_SLOW_PROBE_SECONDS outside), and the webhook
- * dispatcher. A failed probe (the server throttles with an error inside HTTP 200, refuses, or times out) is
+ * busy window ISW_BUSY_START_HOUR_UTC..ISW_BUSY_END_HOUR_UTC, ISW_SLOW_PROBE_SECONDS outside). Its events reach the
+ * webhooks and chats through the alerts (src/alerts/territory-alerts.ts). A failed probe (the server throttles with an error inside HTTP 200, refuses, or times out) is
  * counted on the health source `isw-territory` and waits twice as long as the last pause, up to
  * ISW_PROBE_BACKOFF_MAX_SECONDS, or as long as the server asked for.
  */
@@ -15,9 +15,6 @@ import { VenueUnavailableError } from "../venue/http.js";
 import type { Store } from "../store/database.js";
 import { arcgisLayerSource, configuredLayers, type LayerSource } from "./layers.js";
 import { TERRITORY_SOURCE, TerritoryProbe } from "./probe.js";
-import { WebhookDispatcher } from "./webhooks/dispatcher.js";
-import { secretBoxFromConfig } from "./webhooks/secret-box.js";
-import type { Resolver } from "./webhooks/ssrf.js";
 
 export interface MonitorDeps {
   readonly config: Config;
@@ -26,8 +23,6 @@ export interface MonitorDeps {
   readonly logger: Logger;
   /** Where the layers come from; the ArcGIS server of ISW_ARCGIS_URL when absent. */
   readonly source?: LayerSource;
-  /** How webhook hosts resolve; the system's DNS when absent. */
-  readonly resolve?: Resolver;
 }
 
 /** Seconds until the next probe: the fast cadence inside the busy window (UTC hours), the slow one outside. */
@@ -64,7 +59,6 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 export class TerritoryMonitor {
   readonly probe: TerritoryProbe;
-  readonly dispatcher: WebhookDispatcher;
   private readonly controller = new AbortController();
   private loop: Promise<void> | null = null;
 
@@ -77,14 +71,6 @@ export class TerritoryMonitor {
           onEvent: (event) => logger.debug({ venue: event }, "territory layer request retried"),
         }),
       );
-    this.dispatcher = new WebhookDispatcher({
-      store,
-      clock,
-      logger,
-      box: secretBoxFromConfig(config),
-      isw: config.isw,
-      resolve: deps.resolve,
-    });
     this.probe = new TerritoryProbe({
       store,
       clock,
@@ -93,18 +79,16 @@ export class TerritoryMonitor {
       isw: config.isw,
       cities: configuredCities(config.isw),
       layers: configuredLayers(config.isw),
-      onEvents: () => this.dispatcher.wake(),
     });
   }
 
   start(): void {
-    this.dispatcher.start();
     this.loop ??= this.run();
   }
 
   async stop(): Promise<void> {
     this.controller.abort();
-    await Promise.all([this.loop, this.dispatcher.stop()]);
+    await this.loop;
   }
 
   private async run(): Promise<void> {

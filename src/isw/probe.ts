@@ -3,7 +3,7 @@
  * moved (or, without dates, whose content is due for a look) is fetched and hashed, and only new content makes a
  * new layer version. New versions make a new map: the shading is rebuilt, the subscriptions near a change are
  * measured again (evaluate.ts), and everything (layer versions with their geometry, the map version, states,
- * events and their webhook deliveries, the health checkpoint) is stored in one transaction, so each event can be
+ * events, the health checkpoint) is stored in one transaction, so each event can be
  * traced to the map version that caused it and a crash leaves whole probes only.
  */
 import type { Insertable } from "kysely";
@@ -35,8 +35,6 @@ import {
 } from "./monitor-store.js";
 import { iswDb, type IswDb, type IswEventsTable } from "./tables.js";
 import { thresholdsOf, threatRank, type ThreatThresholds } from "./threat.js";
-import { enqueueDeliveries } from "./webhooks/endpoints.js";
-import { parseRetrySchedule } from "../config/isw-settings.js";
 
 /** The probe's source name in /api/v1/health. */
 export const TERRITORY_SOURCE = "isw-territory";
@@ -74,14 +72,11 @@ export interface ProbeDeps {
   readonly isw: Config["isw"];
   readonly cities: readonly CityDefinition[];
   readonly layers: readonly LayerSpec[];
-  /** Called after a probe stored events (the webhook dispatcher wakes up). */
-  readonly onEvents?: (events: readonly EventRow[]) => void;
 }
 
 export class TerritoryProbe {
   private readonly db: IswDb;
   private readonly thresholds: ThreatThresholds;
-  private readonly firstAttemptDelay: number;
   private current = new Map<LayerKey, CurrentLayer>();
   private shading: Shading | null = null;
   private mapVersionId: number | null = null;
@@ -92,7 +87,6 @@ export class TerritoryProbe {
   constructor(private readonly deps: ProbeDeps) {
     this.db = iswDb(deps.store.db);
     this.thresholds = thresholdsOf(deps.isw);
-    this.firstAttemptDelay = parseRetrySchedule(deps.isw.webhookRetrySchedule)[0] ?? 0;
   }
 
   /** Stores the configured cities, then loads the subscriptions, their states and the newest map. */
@@ -229,10 +223,8 @@ export class TerritoryProbe {
     this.shading = shading;
     this.mapVersionId = stored.mapVersionId;
     for (const row of stored.states) this.states.set(row.subscription_id, row);
-    if (stored.events.length > 0) {
+    if (stored.events.length > 0)
       this.deps.logger.info({ events: stored.events.length, map: stored.mapVersionId }, "territory events");
-      this.deps.onEvents?.(stored.events);
-    }
     return {
       changedLayers: fetched.map((f) => f.spec.key),
       mapVersionId: stored.mapVersionId,
@@ -321,7 +313,6 @@ export class TerritoryProbe {
       const event = await insertEvent(db, row);
       events.push(event);
       if (crossing.eventType === "CAPTURED") captureIds.set(s.id, event.id);
-      await enqueueDeliveries(db, event, now, now + this.firstAttemptDelay);
     }
     const states: StateRow[] = [];
     for (const draft of input.measured) {

@@ -96,41 +96,6 @@ export interface IswEventsTable {
   closest_distance_m: number | null;
 }
 
-export type EndpointStatus = "active" | "disabled";
-export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
-
-export interface IswWebhookEndpointsTable {
-  id: Generated<number>;
-  /** The account of the key that registered it. */
-  account: string;
-  url: string;
-  /** `all`, or a JSON list of city names. */
-  cities: string;
-  /** The signing secret, encrypted (src/isw/webhooks/secret-box.ts). */
-  secret_box: string;
-  status: EndpointStatus;
-  created_at: number;
-  disabled_at: number | null;
-  disabled_reason: string | null;
-}
-
-export interface IswWebhookDeliveriesTable {
-  id: Generated<number>;
-  endpoint_id: number;
-  event_id: number;
-  /** `webhook-id`: the same for every attempt, so a receiver can drop a repeat. */
-  message_id: string;
-  /** The exact body sent (and signed) on every attempt. */
-  payload: string;
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: number;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: number;
-  finished_at: number | null;
-}
-
 // A type alias, not an interface: withTables needs an index-compatible record type.
 export type IswTables = {
   isw_layer_versions: IswLayerVersionsTable;
@@ -140,8 +105,6 @@ export type IswTables = {
   isw_subscriptions: IswSubscriptionsTable;
   isw_subscription_state: IswSubscriptionStateTable;
   isw_events: IswEventsTable;
-  isw_webhook_endpoints: IswWebhookEndpointsTable;
-  isw_webhook_deliveries: IswWebhookDeliveriesTable;
 };
 
 export type IswDb = Kysely<Database & IswTables>;

@@ -3,7 +3,7 @@
  * One registry per process, shared by every layer that counts something where it happens: the HTTP layer
  * (latency and status by route pattern), the rate limiters (refusals), the batch writer (ingest rate and lag),
  * the Deriver (queue depth, refresh time), the caches (hits and misses), the live hub (stream connections) and
- * the webhook dispatcher (deliveries). Node's own figures (event-loop delay, heap, CPU) come from prom-client's
+ * the alerts' delivery worker (deliveries). Node's own figures (event-loop delay, heap, CPU) come from prom-client's
  * default collectors. docs/METRICS.md lists the families; docs/grafana-dashboard.json shows them.
  */
 import {
@@ -124,10 +124,10 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly webhookDeliveries = new Counter({
-    name: `${PREFIX}webhook_deliveries_total`,
-    help: "webhook delivery attempts by outcome (delivered, gone: 410 disabled the endpoint, failed: retried or given up, cancelled)",
-    labelNames: ["outcome"] as const,
+  readonly alertDeliveries = new Counter({
+    name: `${PREFIX}alert_deliveries_total`,
+    help: "alert and territory webhook delivery attempts by destination kind and outcome (delivered, gone: the destination was disabled, failed: retried or given up, cancelled)",
+    labelNames: ["kind", "outcome"] as const,
     registers: [this.registry],
   });
 

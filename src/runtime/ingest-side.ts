@@ -39,8 +39,8 @@ export interface InProcessIngestOptions {
   sleep?: Sleep;
   /** Runs before the ingest starts (register `onCommitted` listeners here, so they see every batch). */
   beforeIngest?: (ingest: Ingest) => Promise<void>;
-  /** The territory monitor's layer source and webhook DNS (tests); the configured ones when absent. */
-  territory?: Pick<MonitorDeps, "source" | "resolve">;
+  /** The territory monitor's layer source (tests); the configured one when absent. */
+  territory?: Pick<MonitorDeps, "source">;
 }
 
 export interface IngestSideInput {

@@ -20,7 +20,6 @@ import type { Clock } from "../platform/clock.js";
 import { createPlatform, type Platform } from "../platform/index.js";
 import { createLogger, type Logger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
-import { migrateStore } from "../store/migrate.js";
 import { expectedIngestSources, type Ingest } from "../ingest/index.js";
 import type { Deriver } from "../derive/index.js";
 import type { TerritoryMonitor } from "../isw/monitor.js";
@@ -28,7 +27,7 @@ import { useExtraExchanges } from "../venue/index.js";
 import { WorkerAggregates } from "./aggregates-worker.js";
 import { needsServingThread, startIngestSide, type InProcessIngestOptions, type IngestSide } from "./ingest-side.js";
 import { IngestWorker } from "./ingest-worker.js";
-import { openConfiguredReadStore, openConfiguredStore } from "./store.js";
+import { migrateConfiguredStore, openConfiguredReadStore, openConfiguredStore } from "./store.js";
 
 export interface Service {
   app: FastifyInstance;
@@ -38,7 +37,7 @@ export interface Service {
   ingest: Ingest | null;
   /** The ledger's derivation, fed by this process's ingest; null when no ingest runs here. */
   deriver: Deriver | null;
-  /** The territory probe and webhook dispatcher, beside the ingest (ISW_MONITOR); null when no ingest runs here. */
+  /** The territory probe, beside the ingest (ISW_MONITOR); null when no ingest runs here. */
   territory: TerritoryMonitor | null;
   /** The address the server listens on. */
   url: string;
@@ -86,7 +85,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     role === "all" && ingestRuns && config.ingest.thread && !options.clock && !needsServingThread(options);
   const store = await openConfiguredStore(config, { ingests: ingestRuns && !ingestThread });
   try {
-    await migrateStore(store);
+    await migrateConfiguredStore(store, config);
   } catch (error) {
     await store.close();
     throw error;

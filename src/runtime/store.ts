@@ -3,6 +3,7 @@
  * a SQLite process that does not ingest takes the smaller page cache (SQLITE_READ_CACHE_MB).
  */
 import type { Config } from "../config/index.js";
+import { secretBoxFromConfig } from "../alerts/webhooks/secret-box.js";
 import { openStore, type Store } from "../store/database.js";
 import { migrateStore } from "../store/migrate.js";
 
@@ -18,6 +19,14 @@ export async function openConfiguredStore(
     sqliteCacheMb: use.ingests ? config.store.sqliteCacheMb : config.store.sqliteReadCacheMb,
     sqliteSortThreads: config.store.sqliteSortThreads,
   });
+}
+
+/**
+ * Brings the store's schema up to date as a configured process does: a migration that carries secrets over opens them
+ * with the webhook key (ISW_WEBHOOK_KEY, or the key file in DATA_DIR).
+ */
+export function migrateConfiguredStore(store: Store, config: Config) {
+  return migrateStore(store, undefined, { openSecrets: () => secretBoxFromConfig(config) });
 }
 
 /** The streaming replica the API reads from (DATABASE_READ_URL), or null when there is none. */
@@ -36,7 +45,7 @@ export async function withMigratedStore<T>(
 ): Promise<T> {
   const store = await openConfiguredStore(config);
   try {
-    const results = await migrateStore(store);
+    const results = await migrateConfiguredStore(store, config);
     return await use(
       store,
       results.filter((r) => r.status === "Success").map((r) => r.migrationName),

@@ -1,5 +1,5 @@
 import { Migrator, type Migration, type MigrationProvider, type MigrationResult } from "kysely";
-import type { StoreMigration } from "./migrations/column-types.js";
+import type { MigrationContext, StoreMigration } from "./migrations/column-types.js";
 import { migrations as storeMigrations } from "./migrations/index.js";
 import type { Store } from "./database.js";
 
@@ -12,12 +12,13 @@ import type { Store } from "./database.js";
 export async function migrateStore(
   store: Store,
   migrations: Readonly<Record<string, StoreMigration>> = storeMigrations,
+  context: MigrationContext = {},
 ): Promise<MigrationResult[]> {
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {};
       for (const [name, migration] of Object.entries(migrations)) {
-        out[name] = { up: (db) => migration.up(db, store.kind) };
+        out[name] = { up: (db) => migration.up(db, store.kind, context) };
       }
       return out;
     },

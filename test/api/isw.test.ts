@@ -6,6 +6,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
+import { alertsDb } from "../../src/alerts/tables.js";
 import { BUILT_IN_CITIES, type CityInput } from "../../src/isw/cities.js";
 import { iswDb } from "../../src/isw/tables.js";
 import { pointSubscriptions } from "../../src/isw/testing/bakhmut-places.js";
@@ -277,12 +278,21 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
         request: "ticket-7",
       });
       expect(body.secret).toMatch(/^whsec_/);
-      const row = await iswDb(t.store.db)
-        .selectFrom("isw_webhook_endpoints")
-        .selectAll()
-        .where("id", "=", body.id)
-        .executeTakeFirstOrThrow();
-      expect(row.secret_box).not.toContain(body.secret.slice(6));
+      // The registration is an alert rule of the account (its id) and a webhook destination whose secret is sealed.
+      const rules = await t.app.inject({ url: "/api/v2/alerts/rules", headers: { "x-api-key": premium } });
+      expect(rules.json().rules).toEqual([
+        expect.objectContaining({
+          id: body.id,
+          kind: "territory_event",
+          webhook_format: "isw",
+          filters: expect.objectContaining({ cities: ["Bakhmut", "Chasiv Yar"] }),
+          status: "active",
+        }),
+      ]);
+      const [destination] = await alertsDb(t.store.db).selectFrom("alert_destinations").selectAll().execute();
+      expect(destination).toMatchObject({ kind: "webhook", label: "https://93.184.216.34/hooks/isw" });
+      expect(destination!.sealed).not.toContain(body.secret.slice(6));
+      expect(destination!.sealed).not.toContain("93.184.216.34");
       const again = await call("POST", { url: "https://93.184.216.34/hooks/isw", cities: "all" });
       expect(again.statusCode).toBe(200);
       expect(again.json()).toMatchObject({
@@ -315,7 +325,9 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
       expect(city.json().detail[0].msg).toContain("Atlantis");
       for (const payload of [{}, { url: 5 }, { url: "https://93.184.216.34/x", extra: 1 }, { url: "x".repeat(3_000) }])
         expect((await call("POST", payload)).statusCode).toBe(422);
-      expect(await iswDb(t.store.db).selectFrom("isw_webhook_endpoints").select("id").execute()).toEqual([]);
+      const db = alertsDb(t.store.db);
+      expect(await db.selectFrom("alert_rules").select("id").execute()).toEqual([]);
+      expect(await db.selectFrom("alert_destinations").select("id").execute()).toEqual([]);
     });
 
     it("unregisters some cities of a registration, and limits the URLs of one account", async () => {

@@ -21,11 +21,10 @@ export const isw = {
   mediumDistanceM: num("ISW_MEDIUM_DISTANCE_M", 3_000, "MEDIUM threat within this distance", { min: 0 }),
   mediumCoverage: num("ISW_MEDIUM_COVERAGE", 0.2, "MEDIUM threat at this coverage", { min: 0, max: 1 }),
   lowDistanceM: num("ISW_LOW_DISTANCE_M", 10_000, "LOW threat within this distance", { min: 0 }),
-  webhookAllowLoopback: bool("ISW_WEBHOOK_ALLOW_LOOPBACK", false, "allow webhook URLs on loopback (tests only)"),
   monitor: bool(
     "ISW_MONITOR",
     true,
-    "run the territory probe and the webhook dispatcher in the process that ingests (role all with INGEST=true, or role ingest)",
+    "run the territory probe in the process that ingests (role all with INGEST=true, or role ingest); its webhook registrations are alert rules, delivered by the alerts (ALERTS)",
   ),
   controlLayer: str(
     "ISW_CONTROL_LAYER",
@@ -79,20 +78,18 @@ export const isw = {
     "ISW_WEBHOOK_KEY",
     "base64 of 32 bytes: the key that encrypts webhook secrets in the store; unset: the key file webhook-secrets.key in DATA_DIR, created on first use (scaled mode: set it on every process)",
   ),
-  webhookTimeoutSeconds: int(
-    "ISW_WEBHOOK_TIMEOUT_SECONDS",
-    15,
-    "a delivery succeeds only with a 2xx answer within this long",
-    { min: 1, max: 120 },
-  ),
   webhookRetrySchedule: str(
     "ISW_WEBHOOK_RETRY_SCHEDULE",
     "0,5,300,1800,7200,18000,36000,36000",
-    "seconds before each delivery attempt, the first included (each later one with up to 10% jitter, and never before a Retry-After)",
+    "seconds before each delivery attempt of a webhook or alert, the first included (each later one with up to 10% jitter, and never before a Retry-After)",
   ),
-  webhookConcurrency: int("ISW_WEBHOOK_CONCURRENCY", 4, "webhook deliveries sent at once", { min: 1, max: 64 }),
-  webhooksPerAccount: int("ISW_WEBHOOKS_PER_ACCOUNT", 10, "webhook URLs one account may register", {
-    min: 1,
-    max: 1_000,
-  }),
+  webhooksPerAccount: int(
+    "ISW_WEBHOOKS_PER_ACCOUNT",
+    10,
+    "webhook URLs one account may register for territory events (each is also an alert rule and destination of the account)",
+    {
+      min: 1,
+      max: 1_000,
+    },
+  ),
 } as const;

@@ -34,7 +34,6 @@ export function replayProbe(
     cities?: readonly CityInput[];
     clock?: ManualClock;
     replay?: SnapshotReplay;
-    onEvents?: (events: readonly EventRow[]) => void;
   } = {},
 ): ReplayProbe {
   const config = loadConfig({ ...REPLAY_ENV, ...options.env });
@@ -48,7 +47,6 @@ export function replayProbe(
     isw: config.isw,
     cities: defineCities(options.cities ?? BUILT_IN_CITIES, config.isw.bufferAdvanceM),
     layers: configuredLayers(config.isw),
-    onEvents: options.onEvents,
   });
   return {
     probe,

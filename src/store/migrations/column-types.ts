@@ -26,7 +26,12 @@ export function serialKey(kind: StoreKind): (c: ColumnDefinitionBuilder) => Colu
   return kind === "sqlite" ? (c) => c.primaryKey().autoIncrement() : (c) => c.primaryKey();
 }
 
-/** A migration receives the database and the dialect it runs on. */
+/** What a migration that carries secrets over needs besides the database: the webhook key's box (opened on first use). */
+export interface MigrationContext {
+  readonly openSecrets?: () => { open(sealed: string): string; seal(secret: string): string };
+}
+
+/** A migration receives the database, the dialect it runs on, and the context of the process that migrates. */
 export interface StoreMigration {
-  up(db: Kysely<unknown>, kind: StoreKind): Promise<void>;
+  up(db: Kysely<unknown>, kind: StoreKind, context?: MigrationContext): Promise<void>;
 }

@@ -34,6 +34,7 @@ import { walletKeyedSeries } from "./0031_wallet_keyed_series.js";
 import { alertRules } from "./0032_alert_rules.js";
 import { alertMatches } from "./0033_alert_matches.js";
 import { positionsDigest } from "./0034_positions_digest.js";
+import { territoryWebhooksAsAlerts } from "./0035_territory_webhooks_as_alerts.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -67,4 +68,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0032_alert_rules": alertRules,
   "0033_alert_matches": alertMatches,
   "0034_positions_digest": positionsDigest,
+  "0035_territory_webhooks_as_alerts": territoryWebhooksAsAlerts,
 };

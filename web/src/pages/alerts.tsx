@@ -233,7 +233,7 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
           {props.list.map((r) => (
             <tr key={r.id}>
               <td>{r.name}</td>
-              <td>{r.kind}</td>
+              <td>{r.webhook_format === "isw" ? `${r.kind} (territory webhook registration)` : r.kind}</td>
               <td>{subjectsOf(r)}</td>
               <td>{r.filters.side}</td>
               <td class="num">{usd(r.filters.min_usd)}</td>

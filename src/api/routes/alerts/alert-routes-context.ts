@@ -2,8 +2,8 @@
 import type { FastifyRequest } from "fastify";
 import type { DeliveryWorker } from "../../../alerts/delivery-worker.js";
 import type { Config } from "../../../config/index.js";
-import type { SecretBox } from "../../../isw/webhooks/secret-box.js";
-import type { TargetPolicy } from "../../../isw/webhooks/ssrf.js";
+import type { SecretBox } from "../../../alerts/webhooks/secret-box.js";
+import type { TargetPolicy } from "../../../alerts/webhooks/ssrf.js";
 import type { Clock } from "../../../platform/clock.js";
 import type { Store } from "../../../store/database.js";
 

@@ -21,7 +21,7 @@ import {
 const TAGS = ["alerts"];
 
 function ruleBody(rule: Rule) {
-  const { id, name, kind, filters, destination_ids, status, created_at, updated_at } = rule;
+  const { id, name, kind, filters, destination_ids, status, created_at, updated_at, webhook_format } = rule;
   const { wallets, markets, categories, side, min_usd, min_points, window_minutes, cities, min_severity } = filters;
   return {
     id,
@@ -42,6 +42,7 @@ function ruleBody(rule: Rule) {
     status,
     created_at,
     updated_at,
+    webhook_format,
   };
 }
 

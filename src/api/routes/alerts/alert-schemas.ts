@@ -178,6 +178,10 @@ export const RuleBody = Type.Object({
   status: Type.Enum(["active", "paused"]),
   created_at: Seconds,
   updated_at: Seconds,
+  webhook_format: Type.Enum(["alert", "isw"], {
+    description:
+      "the body its webhook destinations get: alert, {type: alert.<kind>, timestamp, data: the alert}; isw, the territory webhook's {type: isw.<event type>, timestamp, data: the event} (a registration of POST /api/v2/isw/webhook/register)",
+  }),
 });
 
 export const RuleListBody = Type.Object({ rules: Type.Array(RuleBody), count: Type.Integer() });

@@ -6,8 +6,8 @@
  * stopped when it closes.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { secretBoxFromConfig, type SecretBox } from "../../../isw/webhooks/secret-box.js";
-import { systemResolver } from "../../../isw/webhooks/ssrf.js";
+import { secretBoxFromConfig, type SecretBox } from "../../../alerts/webhooks/secret-box.js";
+import { systemResolver } from "../../../alerts/webhooks/ssrf.js";
 import type { AppContext } from "../../context.js";
 import { HttpError } from "../../errors.js";
 import { DeliveryWorker } from "../../../alerts/delivery-worker.js";

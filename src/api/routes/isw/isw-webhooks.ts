@@ -1,15 +1,20 @@
 /**
  * POST /api/v2/isw/webhook/register and DELETE /api/v2/isw/webhook/unregister (Premium, X-API-Key): territory
- * events pushed to a URL, per account. A URL must resolve to public addresses only (src/isw/webhooks/ssrf.ts;
- * the dispatcher checks again at every connection). The signing secret is shown once, in the 201 of the first
- * registration of a URL, and stored encrypted.
+ * events pushed to a URL, per account. A registration is an alert rule and its webhook destination
+ * (src/alerts/territory-registrations.ts), delivered by the alerts' delivery worker. A URL must resolve to public
+ * addresses only (src/alerts/webhooks/ssrf.ts; checked again at every connection). The signing secret is shown
+ * once, in the 201 of the first registration of a URL, and stored encrypted.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
-import { iswTablesOf } from "../../../isw/tables.js";
-import { citiesText, parseCities, registerEndpoint, unregisterEndpoint } from "../../../isw/webhooks/endpoints.js";
-import { secretBoxFromConfig, type SecretBox } from "../../../isw/webhooks/secret-box.js";
-import { checkedAddress, hostOf, parseWebhookUrl, systemResolver } from "../../../isw/webhooks/ssrf.js";
+import {
+  citiesText,
+  parseCities,
+  registerTerritoryWebhook,
+  unregisterTerritoryWebhook,
+} from "../../../alerts/territory-registrations.js";
+import { secretBoxFromConfig, type SecretBox } from "../../../alerts/webhooks/secret-box.js";
+import { checkedAddress, hostOf, parseWebhookUrl, systemResolver } from "../../../alerts/webhooks/ssrf.js";
 import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import { HttpError, validationError } from "../../errors.js";
@@ -30,14 +35,15 @@ function urlOf(text: string): URL {
 }
 
 export const iswWebhookRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
-  const db = iswTablesOf(ctx.primary);
+  const store = ctx.primary;
   const clock = ctx.platform.clock;
   // Opened on first use: a process that never registers a webhook creates no key file.
   let box: SecretBox | undefined;
-  const policy = { resolve: systemResolver, allowLoopback: ctx.config.isw.webhookAllowLoopback };
+  const openBox = () => (box ??= secretBoxFromConfig(ctx.config));
+  const policy = { resolve: systemResolver, allowLoopback: ctx.config.alerts.allowLoopback };
 
-  // Domain errors (unknown cities, a refused URL, the account's limit) are answered by their code: src/api/errors.ts.
-  const cities = (text: string) => parseCities(db, text);
+  // Domain errors (unknown cities, a refused URL, the account's limits) are answered by their code: src/api/errors.ts.
+  const cities = (text: string) => parseCities(store, text);
 
   app.post(
     "/api/v2/isw/webhook/register",
@@ -48,7 +54,8 @@ export const iswWebhookRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
         description:
           "Events are POSTed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature `v1,<base64 HMAC-SHA256 of id.timestamp.body>` " +
           "keyed by the secret), body {type, timestamp, data: the event as /isw/events lists it}; retried on failure, disabled on 410. " +
-          "The URL must resolve to public addresses only. 201 with the secret for a new URL; 200 (secret null) when the account's URL was registered: its cities are replaced and it is enabled again.",
+          "The URL must resolve to public addresses only. 201 with the secret for a new URL; 200 (secret null) when the account's URL was registered: its cities are replaced and it is enabled again. " +
+          "A registration is an alert rule (kind territory_event, webhook_format isw; `id`) and its webhook destination, listed with the account's alerts under /api/v2/alerts/ with their delivery log.",
         tags: ["territory"],
         querystring: WebhookQuery,
         body: WebhookBody,
@@ -60,14 +67,13 @@ export const iswWebhookRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
       const url = urlOf(request.body.url);
       await checkedAddress(hostOf(url), policy);
       const selection = await cities(request.body.cities as string);
-      box ??= secretBoxFromConfig(ctx.config);
-      const registration = await registerEndpoint(db, {
+      const registration = await registerTerritoryWebhook(store, {
         account,
-        url: url.toString(),
+        url,
         cities: selection,
-        box,
+        box: openBox(),
         now: clock.now(),
-        maxPerAccount: ctx.config.isw.webhooksPerAccount,
+        config: ctx.config,
       });
       reply.code(registration.status === "registered" ? 201 : 200);
       return { ...registration, cities: citiesText(registration.cities), request: request.query.request ?? null };
@@ -92,11 +98,13 @@ export const iswWebhookRoutes: FastifyPluginAsyncTypebox<AppContext> = async (ap
       const account = accountOf(request);
       const url = urlOf(request.body.url);
       const selection = await cities(request.body.cities as string);
-      const result = await unregisterEndpoint(db, {
+      const result = await unregisterTerritoryWebhook(store, {
         account,
-        url: url.toString(),
+        url,
         cities: selection,
+        box: openBox(),
         now: clock.now(),
+        config: ctx.config,
       });
       if (!result) throw new HttpError(404, "No webhook is registered for this URL by this account");
       return {

@@ -4,7 +4,7 @@
  * range, including IPv4 inside IPv6 mapped, NAT64 and 6to4 forms). The check runs at registration and again at
  * every connection, inside the connection's own `lookup`: the address checked is the address connected to, so a
  * DNS answer that changes between the two cannot slip through. Loopback is allowed only with
- * ISW_WEBHOOK_ALLOW_LOOPBACK (tests and the demo). A host name is refused in one text whether it does not resolve
+ * ALERTS_ALLOW_LOOPBACK (tests and the demo). A host name is refused in one text whether it does not resolve
  * or resolves to a non-public address, so that a caller cannot learn the service's internal DNS from the refusals
  * (the class of the address is kept on the error for the operator's log).
  */

@@ -7,6 +7,7 @@
 import http from "node:http";
 import https from "node:https";
 import { isIP, type Socket } from "node:net";
+import { parseRetryAfter } from "../../venue/http.js";
 import { addressProblem, checkedAddress, hostOf, pinnedLookup, RefusedTarget, type TargetPolicy } from "./ssrf.js";
 
 export interface AttemptAnswer {
@@ -79,4 +80,44 @@ export async function postWebhook(
     });
     request.end(body);
   });
+}
+
+/** A Retry-After asking for longer than a day is held to a day. */
+const MAX_RETRY_AFTER_SECONDS = 86_400;
+
+/** An attempt that neither succeeded nor found its receiver gone: what is recorded, and the Retry-After it asked for. */
+export interface FailedAttempt {
+  kind: "failed";
+  status: number | null;
+  error: string;
+  retryAfterSeconds: number | null;
+}
+
+/** A receiver's answer that is neither a success nor gone, as a FailedAttempt. */
+export function failedAttempt(answer: AttemptAnswer, nowMs: number): FailedAttempt {
+  const retryAfterMs = parseRetryAfter(answer.retryAfter, nowMs);
+  const error =
+    answer.status >= 300 && answer.status < 400
+      ? `HTTP ${answer.status} (redirects are not followed)`
+      : `HTTP ${answer.status}`;
+  return {
+    kind: "failed",
+    status: answer.status,
+    error,
+    retryAfterSeconds: retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000),
+  };
+}
+
+/**
+ * Seconds before the attempt after `attempts` failed ones: the schedule's step with up to 10% jitter, never before
+ * a Retry-After (held to a day).
+ */
+export function retryWaitSeconds(
+  schedule: readonly number[],
+  attempts: number,
+  retryAfterSeconds: number | null,
+  random: () => number,
+): number {
+  const wait = Math.ceil((schedule[attempts] ?? 0) * (1 + 0.1 * random()));
+  return retryAfterSeconds === null ? wait : Math.max(wait, Math.min(retryAfterSeconds, MAX_RETRY_AFTER_SECONDS));
 }
