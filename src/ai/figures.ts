@@ -15,8 +15,12 @@ const grouped = (value: number, decimals: number) =>
 
 /** `$1,234.56`, `-$1,234.56`. */
 export const usdText = (value: number): string => `${value < 0 ? "-" : ""}$${grouped(value, 2)}`;
-/** A percent figure (already 0..100): `61.2%`. */
-export const pctText = (value: number): string => `${value < 0 ? "-" : ""}${grouped(value, 1)}%`;
+/**
+ * A percent figure (already 0..100): `61.2%`, from its value as the API serves it (two decimals): 53.846 is served
+ * as 53.85, and the report quotes 53.9% as a reader of the served inputs would, not 53.8%.
+ */
+export const pctText = (value: number): string =>
+  `${value < 0 ? "-" : ""}${grouped(Math.round(Math.abs(value) * 100) / 100, 1)}%`;
 /** A count: `1,234`. */
 export const countText = (value: number): string => `${value < 0 ? "-" : ""}${grouped(value, 0)}`;
 /** A price 0..1 or a ratio: `0.62`. */
@@ -56,11 +60,19 @@ export function quotedFigures(text: string, ignore: ReadonlyArray<string | null>
   return out;
 }
 
-/** Every number of the inputs (absolute values), wherever it sits. */
+/**
+ * Every number of the inputs (absolute values), wherever it sits, and each as the API serves it (two decimals): a
+ * report may quote 53.846 as 53.8% or, reading the served 53.85, as 53.9%.
+ */
 export function inputNumbers(inputs: AnalysisInputs): number[] {
   const out: number[] = [];
+  const push = (value: number) => {
+    out.push(value);
+    const served = Math.round(value * 100) / 100;
+    if (served !== value) out.push(served);
+  };
   const walk = (node: unknown): void => {
-    if (typeof node === "number" && Number.isFinite(node)) out.push(Math.abs(node));
+    if (typeof node === "number" && Number.isFinite(node)) push(Math.abs(node));
     else if (Array.isArray(node)) node.forEach(walk);
     else if (node && typeof node === "object") Object.values(node).forEach(walk);
   };

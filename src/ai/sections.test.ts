@@ -92,6 +92,9 @@ describe("a model's answer", () => {
     expect(
       unsupportedFigures(`Its last move was in ${JSON.stringify("Will BTC reach 150,000 by 2027?")}.`, inputs),
     ).toEqual([]);
+    // 53.846 is served as 53.85: a reader of the served figure writes 53.9%, of the exact one 53.8%; 54.0% is neither.
+    const served = { ...inputs, stats: { ...inputs.stats, win_rate: 53.846 } } as AnalysisInputs;
+    expect(unsupportedFigures("A win rate of 53.9%, or 53.8%, not 54.0%.", served)).toEqual(["54.0%"]);
   });
 });
 

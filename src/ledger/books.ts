@@ -231,6 +231,11 @@ export class PositionTable {
     d[o + VOLUME] = d[o + VOLUME]! + usd;
   }
 
+  /** When the position last closed (unix seconds); -1 while open, or before its first close. */
+  closedAt(p: number): number {
+    return this.data[p * STRIDE + CLOSED_TS]!;
+  }
+
   touch(p: number, ts: number): void {
     this.data[p * STRIDE + LAST_TS] = ts;
   }

@@ -274,7 +274,12 @@ export class LedgerState {
   private settle(wallet: number, p: number, before: number, heldBefore: number, ts: number): void {
     const table = this.positions;
     const shares = table.shares(p);
-    const closes = table.setOpen(p, shares > 0 && !table.isResolved(p), ts);
+    const open = shares > 0 && !table.isResolved(p);
+    const closedAt = table.closedAt(p);
+    const closes = table.setOpen(p, open, ts);
+    // A day's closed positions are those still closed (as the stored positions, and so the highlights, count them):
+    // a buy that reopens a position takes its close back from the day it closed.
+    if (open && closedAt >= 0) this.walletTable.book(wallet, closedAt, 0, -1);
     const otherSide = table.sibling(p);
     const otherShares = otherSide >= 0 ? table.shares(otherSide) : 0;
     if (shares > 0 && otherShares > 0) {

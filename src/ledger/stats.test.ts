@@ -289,6 +289,22 @@ describe("profitable streak", () => {
     ]);
     expect(computeWalletStats(summarizeWallet(state, W, now, ledger)!, { now }, ledger).profitableStreak).toBe(2);
   });
+
+  it("counts a day's closed positions as those still closed: a buy that reopens one takes its close back", () => {
+    // day 0: +1 on "a" (buy 10 @ 0.5, sell all @ 0.6: closed); day 1: "b" +2, closed; then "a" is bought again
+    // (open): day 0 keeps its P&L but no closed position, so the streak is day 1 alone.
+    const start = (today - 1) * DAY;
+    const events = [
+      buy(W, "a", 0, 10, 0.5, { ts: start + 10 }),
+      sell(W, "a", 0, 10, 0.6, { ts: start + 20 }),
+      buy(W, "b", 0, 10, 0.5, { ts: start + DAY + 10 }),
+      sell(W, "b", 0, 10, 0.7, { ts: start + DAY + 20 }),
+    ];
+    const streak = (state: ReturnType<typeof replay>) =>
+      computeWalletStats(summarizeWallet(state, W, now, ledger)!, { now }, ledger).profitableStreak;
+    expect(streak(replay(events))).toBe(2);
+    expect(streak(replay([...events, buy(W, "a", 0, 5, 0.5, { ts: start + DAY + 30 })]))).toBe(1);
+  });
 });
 
 describe("pnl_24h", () => {
