@@ -173,10 +173,12 @@ describe("the typed client", () => {
     const page = await pelagic.get("/api/v2/market/{condition_id}/whale-trades", {
       params: { path: { condition_id: conditionId }, query: { ...query, limit: 500 } },
     });
-    expect(page.trades.length).toBeGreaterThan(6);
+    expect(page.trades.length).toBeGreaterThan(30);
     const trades = [];
-    for await (const trade of pelagic.marketWhaleTrades(conditionId, { ...query, limit: 3 })) trades.push(trade);
-    expect(trades).toEqual(page.trades);
+    for await (const trade of pelagic.marketWhaleTrades(conditionId, { ...query, limit: 10 })) trades.push(trade);
+    // The walk goes to the end; one call shows at most 500 (the busiest market may have more at some hours).
+    expect(trades.slice(0, 500)).toEqual(page.trades);
+    expect(page.trades.length === 500 || trades.length === page.trades.length).toBe(true);
   });
 
   it("receives the live trades over SSE and over a WebSocket, and the WebSocket's refusal as an error", async () => {
