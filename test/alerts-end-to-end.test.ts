@@ -215,8 +215,13 @@ describe.each(processStoreKinds.filter((kind) => kind === "sqlite" || TEST_REDIS
       const deliveries = () =>
         alertsDb(db).selectFrom("alert_deliveries").selectAll().where("rule_id", "=", ruleId).execute();
       // As long as it takes while deliveries keep finishing: what piled up while the ingest was down (a slow restart
-      // on a busy machine) drains at Telegram's pace, a message a second.
-      await untilDrained(async () => (await deliveries()).filter((d) => d.status === "pending").length, 60_000);
+      // on a busy machine) drains at Telegram's pace, a message a second. The last batches' matches count until a
+      // delivery worker has fanned them out into deliveries (alert_matches empty).
+      const unsent = async () => {
+        const matches = await alertsDb(db).selectFrom("alert_matches").select("id").execute();
+        return matches.length + (await deliveries()).filter((d) => d.status === "pending").length;
+      };
+      await untilDrained(unsent, 60_000);
 
       const fills = await watchedFills()
         .select(["fill_key", "wallet", "side", "price", "usd", "size", "tx_hash", "ts"])
