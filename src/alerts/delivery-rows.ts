@@ -1,6 +1,7 @@
 /**
  * A new delivery's row, and how the producers (the fan-out of the matcher's matches, the territory alerts, the
- * consensus flips, the test fire) store them: each once per (rule, destination, event) whoever stores it again.
+ * consensus flips, the test fire) store them: each once per (rule, destination, event) whoever stores it again;
+ * and how the pending ones of a rule or destination are cancelled.
  */
 import { createHash } from "node:crypto";
 import type { Insertable } from "kysely";
@@ -53,6 +54,21 @@ export function ruleDeliveries(
       nowMs: event.nowMs,
     }),
   );
+}
+
+/** Cancels the pending deliveries of a rule or of a destination (deleted, or disabled as gone). */
+export async function cancelPendingDeliveries(
+  db: AlertsDb,
+  of: "rule_id" | "destination_id",
+  id: number,
+  nowMs: number,
+): Promise<void> {
+  await db
+    .updateTable("alert_deliveries")
+    .set({ status: "cancelled", finished_at_ms: nowMs })
+    .where(of, "=", id)
+    .where("status", "=", "pending")
+    .execute();
 }
 
 /** Stores the rows (200 a statement), skipping any already stored; returns how many were new. */

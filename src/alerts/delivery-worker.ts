@@ -12,6 +12,7 @@
  * until the schedule ends. A test fire is tried once. The worker looks every ALERTS_POLL_MS, and at once when the
  * matcher announces new matches on ALERTS_DUE_CHANNEL.
  */
+import { cancelPendingDeliveries } from "./delivery-rows.js";
 import { parseRetrySchedule } from "../config/isw-settings.js";
 import type { Config } from "../config/index.js";
 import type { SecretBox } from "./webhooks/secret-box.js";
@@ -389,12 +390,7 @@ export class DeliveryWorker {
           .set({ status: "disabled", disabled_at: Math.floor(nowMs / 1_000), disabled_reason: reason })
           .where("id", "=", delivery.destination_id)
           .execute();
-        await db
-          .updateTable("alert_deliveries")
-          .set({ status: "cancelled", finished_at_ms: nowMs })
-          .where("destination_id", "=", delivery.destination_id)
-          .where("status", "=", "pending")
-          .execute();
+        await cancelPendingDeliveries(db, "destination_id", delivery.destination_id, nowMs);
         await noteAlertChange(tx.db);
       });
       this.deps.logger.info({ ...log, status: outcome.status }, "alert destination is gone: disabled");

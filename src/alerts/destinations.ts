@@ -5,6 +5,7 @@
  * webhooks' SSRF refusal (public addresses only, checked again at every connection); Discord and Slack URLs must
  * start with their platform's prefix (settings), the Telegram Bot API root is a setting.
  */
+import { cancelPendingDeliveries } from "./delivery-rows.js";
 import type { Config } from "../config/index.js";
 import type { SecretBox } from "./webhooks/secret-box.js";
 import { newWebhookSecret } from "./webhooks/signing.js";
@@ -12,7 +13,7 @@ import { checkedAddress, hostOf, parseWebhookUrl, type TargetPolicy } from "./we
 import { AlertInvalid, refuseOverLimit } from "./alert-errors.js";
 import { noteAlertChange } from "./changes.js";
 import type { Store } from "../store/database.js";
-import { alertsDb, type AlertDestinationsTable, type DestinationKind } from "./tables.js";
+import { alertsDb, type AlertDestinationsTable, type AlertsDb, type DestinationKind } from "./tables.js";
 
 export interface DestinationInput {
   readonly kind: DestinationKind;
@@ -180,16 +181,23 @@ export async function updateDestination(
   return { ...row, ...next };
 }
 
-/** Deletes a destination no rule names (AlertInvalid names those that do), and cancels its pending deliveries. */
-export async function deleteDestination(store: Store, account: string, id: number, nowMs: number): Promise<boolean> {
-  const row = await readDestination(store, account, id);
-  if (!row) return false;
-  const rules = await alertsDb(store.db)
+/** The ids of the account's rules that send to the destination. */
+export async function rulesNaming(db: AlertsDb, account: string, destinationId: number): Promise<number[]> {
+  const rules = await db
     .selectFrom("alert_rules")
     .select(["id", "destination_ids"])
     .where("account", "=", account)
     .execute();
-  const naming = rules.filter((r) => (JSON.parse(r.destination_ids) as number[]).includes(id)).map((r) => Number(r.id));
+  return rules
+    .filter((r) => (JSON.parse(r.destination_ids) as number[]).includes(destinationId))
+    .map((r) => Number(r.id));
+}
+
+/** Deletes a destination no rule names (AlertInvalid names those that do), and cancels its pending deliveries. */
+export async function deleteDestination(store: Store, account: string, id: number, nowMs: number): Promise<boolean> {
+  const row = await readDestination(store, account, id);
+  if (!row) return false;
+  const naming = await rulesNaming(alertsDb(store.db), account, id);
   if (naming.length > 0)
     throw new AlertInvalid(
       ["path", "destination_id"],
@@ -198,12 +206,7 @@ export async function deleteDestination(store: Store, account: string, id: numbe
   await store.transaction(async (transaction) => {
     const tx = alertsDb(transaction.db);
     await tx.deleteFrom("alert_destinations").where("id", "=", id).execute();
-    await tx
-      .updateTable("alert_deliveries")
-      .set({ status: "cancelled", finished_at_ms: nowMs })
-      .where("destination_id", "=", id)
-      .where("status", "=", "pending")
-      .execute();
+    await cancelPendingDeliveries(tx, "destination_id", id, nowMs);
     await noteAlertChange(transaction.db);
   });
   return true;

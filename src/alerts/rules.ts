@@ -3,8 +3,9 @@
  * at least one), active or paused. Every change moves the rules' change counter in its transaction, so the
  * matcher in the process that ingests reloads them.
  */
+import { cancelPendingDeliveries } from "./delivery-rows.js";
 import type { Config } from "../config/index.js";
-import type { Store } from "../store/database.js";
+import type { Store, StoreTransaction } from "../store/database.js";
 import { AlertInvalid, refuseOverLimit } from "./alert-errors.js";
 import { noteAlertChange } from "./changes.js";
 import { normalizeFilters, type FiltersInput, type RuleFilters } from "./rule-kinds.js";
@@ -152,21 +153,24 @@ export async function updateRule(
 
 /** Deletes a rule and cancels its pending deliveries; false when the account has no such rule. */
 export async function deleteRule(store: Store, account: string, id: number, nowMs: number): Promise<boolean> {
-  return store.transaction(async (transaction) => {
-    const db = alertsDb(transaction.db);
-    const deleted = await db
-      .deleteFrom("alert_rules")
-      .where("account", "=", account)
-      .where("id", "=", id)
-      .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) return false;
-    await db
-      .updateTable("alert_deliveries")
-      .set({ status: "cancelled", finished_at_ms: nowMs })
-      .where("rule_id", "=", id)
-      .where("status", "=", "pending")
-      .execute();
-    await noteAlertChange(transaction.db);
-    return true;
-  });
+  return store.transaction((transaction) => deleteRuleIn(transaction, account, id, nowMs));
+}
+
+/** deleteRule inside the caller's transaction. */
+export async function deleteRuleIn(
+  transaction: StoreTransaction,
+  account: string,
+  id: number,
+  nowMs: number,
+): Promise<boolean> {
+  const db = alertsDb(transaction.db);
+  const deleted = await db
+    .deleteFrom("alert_rules")
+    .where("account", "=", account)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (Number(deleted.numDeletedRows) === 0) return false;
+  await cancelPendingDeliveries(db, "rule_id", id, nowMs);
+  await noteAlertChange(transaction.db);
+  return true;
 }

@@ -57,6 +57,12 @@ export class TerritoryAlerts extends PollingWatcher {
     const active = new Set(destinations.map((d) => Number(d.id)));
     const nowMs = this.deps.clock.nowMs();
     const territoryPage = `${this.deps.config.alerts.dashboardUrl.replace(/\/+$/, "")}/#/territory`;
+    const iswBodies = new Map<number, string>();
+    const iswBody = (event: (typeof fresh)[number]) => {
+      let body = iswBodies.get(event.id);
+      if (body === undefined) iswBodies.set(event.id, (body = webhookPayload(event)));
+      return body;
+    };
     const rows = [];
     for (const rule of rules.map(ruleOf)) {
       const cities = new Set(rule.filters.cities.map((city) => city.toLowerCase()));
@@ -80,7 +86,7 @@ export class TerritoryAlerts extends PollingWatcher {
           },
           links: { wallet: null, market: null, territory: territoryPage },
           test: false,
-          ...(rule.webhook_format === "isw" ? { webhook_body: webhookPayload(event) } : {}),
+          ...(rule.webhook_format === "isw" ? { webhook_body: iswBody(event) } : {}),
         };
         const payload = JSON.stringify(alert);
         const eventKey = `isw:${event.id}`;

@@ -12,9 +12,9 @@ import { iswDb } from "../isw/tables.js";
 import type { Store, StoreTransaction } from "../store/database.js";
 import { refuseOverLimit } from "./alert-errors.js";
 import { noteAlertChange } from "./changes.js";
-import { webhookSecrets, type DestinationSecrets } from "./destinations.js";
+import { rulesNaming, webhookSecrets, type DestinationSecrets } from "./destinations.js";
 import { normalizeFilters } from "./rule-kinds.js";
-import { ruleOf, type Rule } from "./rules.js";
+import { deleteRuleIn, ruleOf, type Rule } from "./rules.js";
 import { alertsDb } from "./tables.js";
 import type { SecretBox } from "./webhooks/secret-box.js";
 
@@ -226,22 +226,9 @@ export async function unregisterTerritoryWebhook(
       await noteAlertChange(tx.db);
       return { status: "updated", cities: remaining };
     }
-    const nowMs = input.now * 1_000;
-    await db.deleteFrom("alert_rules").where("id", "=", found.rule.id).execute();
-    await db
-      .updateTable("alert_deliveries")
-      .set({ status: "cancelled", finished_at_ms: nowMs })
-      .where("rule_id", "=", found.rule.id)
-      .where("status", "=", "pending")
-      .execute();
-    const naming = await db
-      .selectFrom("alert_rules")
-      .select(["destination_ids"])
-      .where("account", "=", input.account)
-      .execute();
-    const stillNamed = naming.some((r) => (JSON.parse(r.destination_ids) as number[]).includes(found.destinationId));
-    if (!stillNamed) await db.deleteFrom("alert_destinations").where("id", "=", found.destinationId).execute();
-    await noteAlertChange(tx.db);
+    await deleteRuleIn(tx, input.account, found.rule.id, input.now * 1_000);
+    if ((await rulesNaming(db, input.account, found.destinationId)).length === 0)
+      await db.deleteFrom("alert_destinations").where("id", "=", found.destinationId).execute();
     return { status: "unregistered", cities: [] };
   });
 }

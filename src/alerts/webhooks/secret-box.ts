@@ -53,6 +53,12 @@ function readOrCreateKeyFile(dataDir: string): Buffer {
   return Buffer.from(readFileSync(path, "utf8").trim(), "base64");
 }
 
+/** The configured box, opened on first use: a process that never seals or opens a secret creates no key file. */
+export function lazySecretBox(config: Parameters<typeof secretBoxFromConfig>[0]): () => SecretBox {
+  let box: SecretBox | undefined;
+  return () => (box ??= secretBoxFromConfig(config));
+}
+
 export function secretBoxFromConfig(config: { isw: { webhookKey?: string }; store: { dataDir: string } }): SecretBox {
   const key = config.isw.webhookKey
     ? Buffer.from(config.isw.webhookKey.trim(), "base64")

@@ -6,7 +6,7 @@
  * stopped when it closes.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { secretBoxFromConfig, type SecretBox } from "../../../alerts/webhooks/secret-box.js";
+import { lazySecretBox } from "../../../alerts/webhooks/secret-box.js";
 import { systemResolver } from "../../../alerts/webhooks/ssrf.js";
 import type { AppContext } from "../../context.js";
 import { HttpError } from "../../errors.js";
@@ -17,8 +17,7 @@ import { alertRuleRoutes } from "./alert-rules.js";
 import type { AlertRoutesContext } from "./alert-routes-context.js";
 
 export const alertRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
-  let box: SecretBox | undefined;
-  const openBox = () => (box ??= secretBoxFromConfig(ctx.config));
+  const openBox = lazySecretBox(ctx.config);
   const worker = new DeliveryWorker({
     store: ctx.primary,
     clock: ctx.platform.clock,

@@ -13,7 +13,7 @@ import {
   registerTerritoryWebhook,
   unregisterTerritoryWebhook,
 } from "../../../alerts/territory-registrations.js";
-import { secretBoxFromConfig, type SecretBox } from "../../../alerts/webhooks/secret-box.js";
+import { lazySecretBox } from "../../../alerts/webhooks/secret-box.js";
 import { checkedAddress, hostOf, parseWebhookUrl, systemResolver } from "../../../alerts/webhooks/ssrf.js";
 import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
@@ -37,9 +37,7 @@ function urlOf(text: string): URL {
 export const iswWebhookRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const store = ctx.primary;
   const clock = ctx.platform.clock;
-  // Opened on first use: a process that never registers a webhook creates no key file.
-  let box: SecretBox | undefined;
-  const openBox = () => (box ??= secretBoxFromConfig(ctx.config));
+  const openBox = lazySecretBox(ctx.config);
   const policy = { resolve: systemResolver, allowLoopback: ctx.config.alerts.allowLoopback };
 
   // Domain errors (unknown cities, a refused URL, the account's limits) are answered by their code: src/api/errors.ts.
