@@ -16,7 +16,7 @@ import type { Store } from "../store/database.js";
 import type { Direction, PnlPointsTable } from "../store/schema.js";
 import { FILL_DICTIONARIES, FILL_ROWS } from "../store/fill-layout.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
-import { walletIdsOf } from "../store/wallet-keyed.js";
+import { walletIdsOf } from "../store/id-keyed.js";
 import { fromMicro } from "../venue/units.js";
 
 export interface WalletStoreInputs {

@@ -6,6 +6,7 @@ import { createLogger } from "../platform/logger.js";
 import { smallWorld } from "../sim/world/testing/worlds.js";
 import type { Store } from "../store/database.js";
 import { insertFills, type NewFill } from "../store/fills.js";
+import { deleteAll } from "../store/derived-tables.js";
 import { fillWalletLastMovesFromFills } from "../store/wallet-last-moves.js";
 import { Deriver } from "./deriver.js";
 import { deriveFromStore, derivedTables, rebuild, writeDerivedTables } from "./rebuild.js";
@@ -85,7 +86,7 @@ describe.each(storeBackends)("wallet_last_moves on $kind", (backend) => {
     const row = (await tableRows(store)).find((r) => r.startsWith(`${third.wallet} ${third.condition_id} `))!;
     expect(row.split(" ")[3]).toBe(String(third.id));
 
-    await store.db.deleteFrom("wallet_last_moves").execute();
+    await store.transaction((tx) => deleteAll(tx, "wallet_last_moves"));
     await fillWalletLastMovesFromFills(store.db);
     expect(await tableRows(store)).toEqual(expected);
   });

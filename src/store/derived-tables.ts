@@ -2,17 +2,16 @@
  * Bulk writes of the derived tables (what `src/derive/` computes, and the venue's P&L points a wallet sync replaces)
  * inside a transaction. SQLite: one prepared statement run per row on the transaction's connection. PostgreSQL: COPY,
  * straight into the table after it was emptied, else through a temporary table and INSERT ... ON CONFLICT DO UPDATE
- * (which replaces a row's values, or, for a table of sums, adds to them). A wallet-keyed table
- * (src/store/wallet-keyed.ts) is written to its `_rows` table, each wallet as its id.
+ * (which replaces a row's values, or, for a table of sums, adds to them). An id-keyed table (src/store/id-keyed.ts)
+ * is written to its rows table, each wallet and market as its id.
  */
 import type { StoreTransaction } from "./database.js";
+import { ID_COLUMNS, ID_KEYED, idsOf, isIdKeyed, storedColumn } from "./id-keyed.js";
 import { addToDictionarySql, dictionaryIds } from "./dictionaries.js";
-import { FILL_DICTIONARIES } from "./fill-layout.js";
 import { copyRows, sqlIdentifier } from "./pg-copy.js";
 import { inSlices, placeholders, queryRows } from "./raw-sql.js";
 import type { Database } from "./schema.js";
 import { preparedStatement } from "./sqlite-statements.js";
-import { WALLET_KEYED, isWalletKeyed, storedColumn, walletIdsOf } from "./wallet-keyed.js";
 import { LAST_MOVE_COLUMNS } from "./wallet-last-moves.js";
 import { yieldToLoop } from "../platform/yield-to-loop.js";
 
@@ -162,11 +161,16 @@ type Row = Record<string, unknown>;
 /** Into an emptied table; replacing rows with the same key; adding to their values (a table of sums). */
 type WriteMode = "insert" | "replace" | "add";
 
-/** Where a table's rows are written: the table, or a wallet-keyed table's `_rows` with `wallet_id` for `wallet`. */
+/** Where a table's rows are written: the table, or an id-keyed table's rows table with its ids for its texts. */
 function target(table: DerivedTable): { name: string; columns: readonly string[]; key: readonly string[] } {
   const { columns, key } = DERIVED_TABLES[table];
-  if (!isWalletKeyed(table)) return { name: table, columns, key };
-  return { name: WALLET_KEYED[table].rows, columns: columns.map(storedColumn), key: key.map(storedColumn) };
+  if (!isIdKeyed(table)) return { name: table, columns, key };
+  return { name: ID_KEYED[table].rows, columns: columns.map(storedColumn), key: key.map(storedColumn) };
+}
+
+/** The columns of a table written as ids (none unless id-keyed). */
+function idColumns(table: DerivedTable): readonly string[] {
+  return isIdKeyed(table) ? DERIVED_TABLES[table].columns.filter((c) => ID_COLUMNS[c]) : [];
 }
 
 /** The ON CONFLICT clause of a mode (empty for "insert"). */
@@ -202,8 +206,11 @@ async function sqliteWrite(
     tx.raw.handle,
     `insert into ${name} (${stored.join(", ")}) values ${placeholders(stored.length)}${onConflict(table, mode)}`,
   );
-  const walletAt = isWalletKeyed(table) ? stored.indexOf("wallet_id") : -1;
-  const walletId = walletAt >= 0 ? dictionaryIds(tx.raw.handle, FILL_DICTIONARIES.addresses) : null;
+  const ids = idColumns(table).map((c) => ({
+    at: columns.indexOf(c as never),
+    column: c,
+    idOf: dictionaryIds(tx.raw.handle, ID_COLUMNS[c]!.dictionary),
+  }));
   const values = new Array<unknown>(columns.length);
   for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_SLICE) {
     if (start > 0) await yieldToLoop();
@@ -211,7 +218,7 @@ async function sqliteWrite(
     for (let i = start; i < end; i++) {
       const row = rows[i]!;
       for (let c = 0; c < columns.length; c++) values[c] = row[columns[c]!] ?? null;
-      if (walletId) values[walletAt] = walletId(row.wallet as string);
+      for (const id of ids) values[id.at] = id.idOf(row[id.column] as string);
       statement.run(values);
     }
   }
@@ -228,8 +235,8 @@ async function postgresWrite(
 ): Promise<void> {
   const { columns } = DERIVED_TABLES[table];
   const client = tx.raw.client;
-  const keyed = isWalletKeyed(table);
-  if (mode === "insert" && !keyed) {
+  const ids = idColumns(table);
+  if (mode === "insert" && ids.length === 0) {
     await copyRows(client, table, columns, rows);
     return;
   }
@@ -244,11 +251,15 @@ async function postgresWrite(
   await copyRows(client, staging, columns, rows);
   const { name, columns: stored } = target(table);
   let select = `select ${columns.map(sqlIdentifier).join(", ")} from ${staging}`;
-  if (keyed) {
-    const { addresses } = FILL_DICTIONARIES;
-    await client.query(addToDictionarySql(addresses, `select distinct wallet as v from ${staging}`));
-    const values = columns.map((c) => (c === "wallet" ? "a.id" : `s.${sqlIdentifier(c)}`));
-    select = `select ${values.join(", ")} from ${staging} s join ${addresses.table} a on a.${addresses.column} = s.wallet`;
+  if (ids.length > 0) {
+    const joins: string[] = [];
+    for (const [i, c] of ids.entries()) {
+      const dictionary = ID_COLUMNS[c]!.dictionary;
+      await client.query(addToDictionarySql(dictionary, `select distinct ${c} as v from ${staging}`));
+      joins.push(`join ${dictionary.table} d${i} on d${i}.${dictionary.column} = s.${c}`);
+    }
+    const values = columns.map((c) => (ids.includes(c) ? `d${ids.indexOf(c)}.id` : `s.${sqlIdentifier(c)}`));
+    select = `select ${values.join(", ")} from ${staging} s ${joins.join(" ")}`;
   }
   await client.query(
     `insert into ${name} (${stored.map(sqlIdentifier).join(", ")}) ${select}${onConflict(table, mode, sqlIdentifier)}`,
@@ -294,15 +305,15 @@ export async function deleteWhereIn(
   extra = "",
 ): Promise<void> {
   const { name } = target(table);
-  const byWalletId = isWalletKeyed(table) && column === "wallet";
+  const byId = idColumns(table).includes(column);
   await inSlices(values, (slice) => {
     const list = placeholders(slice.length);
-    const where = byWalletId ? `wallet_id in ${walletIdsOf(list)}` : `${column} in ${list}`;
+    const where = byId ? `${storedColumn(column)} in ${idsOf(column, list)}` : `${column} in ${list}`;
     return queryRows(tx.db, tx.kind, `delete from ${name} where ${where}${extra ? ` and ${extra}` : ""}`, slice);
   });
 }
 
-/** Empties a table, or the part of it matching `where` (which names no wallet: a wallet-keyed table stores ids). */
+/** Empties a table, or the part of it matching `where` (which names no wallet or market: an id-keyed table stores ids). */
 export async function deleteAll(
   tx: StoreTransaction,
   table: DerivedTable,

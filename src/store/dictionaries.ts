@@ -1,6 +1,6 @@
 /**
  * The id dictionaries of the compact layout (src/store/fill-layout.ts): each address, market and token stored once
- * with a small integer id, which fills and the wallet-keyed tables (src/store/wallet-keyed.ts) store instead of the
+ * with a small integer id, which fills and the id-keyed tables (src/store/id-keyed.ts) store instead of the
  * text. Ids are added in the writer's transaction, so none outlives a rollback.
  */
 import type SqliteDatabase from "better-sqlite3";

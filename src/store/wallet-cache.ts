@@ -62,7 +62,7 @@ export function replaceVenueClosedPositions(
   return replaceRows(tx, "venue_closed_positions", wallet, rows, (r) => r.token_id);
 }
 
-/** A wallet-keyed table (src/store/wallet-keyed.ts): written as the derived tables are. */
+/** An id-keyed table (src/store/id-keyed.ts): written as the derived tables are. */
 export async function replaceVenuePnlPoints(
   tx: StoreTransaction,
   wallet: string,

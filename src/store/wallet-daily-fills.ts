@@ -7,6 +7,7 @@
 import { sql, type Kysely } from "kysely";
 import { groupedFills, type FillsLayout } from "./fill-layout.js";
 import type { StoreKind } from "./migrations/column-types.js";
+import { filledFrom } from "./id-keyed.js";
 import { queryRows } from "./raw-sql.js";
 import type { Database } from "./schema.js";
 
@@ -30,14 +31,13 @@ export async function fillWalletDailyFillsFromFills(
 ): Promise<void> {
   // Integer division of non-negative times floors on both stores.
   const day = kind === "sqlite" ? `ts / ${FILL_DAY_SECONDS}` : `(ts / ${FILL_DAY_SECONDS})::bigint`;
-  const { table, wallet } = groupedFills(layout);
-  const name = wallet.text("g");
-  await sql`delete from wallet_daily_fills`.execute(db);
-  await sql`insert into wallet_daily_fills (wallet, day, fills, usd)
-    select ${sql.raw(name.text)}, g.day, g.fills, g.usd from (
-      select ${sql.raw(wallet.column)}, ${sql.raw(day)} as day, count(*) as fills, sum(usd) as usd
-      from ${sql.raw(table)} where id <= ${throughId} group by ${sql.raw(wallet.column)}, ${sql.raw(day)}
-    ) g${sql.raw(name.join)}`.execute(db);
+  const { table } = groupedFills(layout);
+  const target = filledFrom("wallet_daily_fills", layout);
+  const wallet = target.column("wallet");
+  await sql`delete from ${sql.raw(target.name)}`.execute(db);
+  await sql`insert into ${sql.raw(target.name)} (${sql.raw(wallet)}, day, fills, usd)
+    select ${sql.raw(wallet)}, ${sql.raw(day)} as day, count(*) as fills, sum(usd) as usd
+    from ${sql.raw(table)} where id <= ${throughId} group by ${sql.raw(wallet)}, ${sql.raw(day)}`.execute(db);
 }
 
 export interface FillTotals {

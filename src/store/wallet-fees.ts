@@ -4,6 +4,8 @@
  * TypeScript and, for the migration that fills the table from stored fills, in SQL), that fill, and the read.
  */
 import { sql, type Kysely } from "kysely";
+import { groupedFills, type FillsLayout } from "./fill-layout.js";
+import { filledFrom } from "./id-keyed.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import type { Database, EntryType, WalletFeesTable } from "./schema.js";
 
@@ -32,17 +34,24 @@ function feeKeySql(kind: StoreKind) {
 }
 
 /**
- * Replaces the table's rows with the sums of every stored fill, in one statement (the migration that adds the table;
- * tests compare it with what the Deriver writes).
+ * Replaces the table's rows with the sums of every stored fill, in one statement (the migration that adds the table,
+ * on the fills of its day's layout; tests compare it with what the Deriver writes).
  */
-// biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
-export async function fillWalletFeesFromFills(db: Kysely<any>, kind: StoreKind): Promise<void> {
+export async function fillWalletFeesFromFills(
+  // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
+  db: Kysely<any>,
+  kind: StoreKind,
+  layout: FillsLayout = "compact",
+): Promise<void> {
   const key = feeKeySql(kind);
-  await sql`delete from wallet_fees`.execute(db);
-  await sql`insert into wallet_fees (wallet, month, entry_type, role, fees, volume, fills, charged)
-    select wallet, ${key.month}, ${key.entryType}, ${key.role}, sum(fee), sum(usd), count(*),
+  const { table } = groupedFills(layout);
+  const target = filledFrom("wallet_fees", layout);
+  const wallet = sql.raw(target.column("wallet"));
+  await sql`delete from ${sql.raw(target.name)}`.execute(db);
+  await sql`insert into ${sql.raw(target.name)} (${wallet}, month, entry_type, role, fees, volume, fills, charged)
+    select ${wallet}, ${key.month}, ${key.entryType}, ${key.role}, sum(fee), sum(usd), count(*),
       sum(case when fee > 0 then 1 else 0 end)
-    from fills group by wallet, ${key.month}, ${key.entryType}, ${key.role}`.execute(db);
+    from ${sql.raw(table)} group by ${wallet}, ${key.month}, ${key.entryType}, ${key.role}`.execute(db);
 }
 
 /** The wallet's rows (one indexed read over the primary key), numbers as numbers on either store. */

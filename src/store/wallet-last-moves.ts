@@ -7,6 +7,7 @@
 import { sql, type Kysely } from "kysely";
 import { groupedFills, type FillsLayout } from "./fill-layout.js";
 import type { StoreKind } from "./migrations/column-types.js";
+import { filledFrom } from "./id-keyed.js";
 import { queryRows } from "./raw-sql.js";
 import type { Database, WalletLastMovesTable } from "./schema.js";
 
@@ -39,18 +40,17 @@ export async function fillWalletLastMovesFromFills(
   throughId = Number.MAX_SAFE_INTEGER,
   layout: FillsLayout = "compact",
 ): Promise<void> {
-  const { table, wallet, market } = groupedFills(layout);
-  const [walletName, marketName] = [wallet.text("g"), market.text("g")];
+  const { table } = groupedFills(layout);
+  const target = filledFrom("wallet_last_moves", layout);
+  const [wallet, market] = [target.column("wallet"), target.column("condition_id")];
   const copied = LAST_MOVE_COLUMNS.slice(2).map((c) => (c === "fill_id" ? "id" : c));
-  await sql`delete from wallet_last_moves`.execute(db);
-  await sql`insert into wallet_last_moves (${sql.raw(LAST_MOVE_COLUMNS.join(", "))})
-    select ${sql.raw([walletName.text, marketName.text, ...copied.map((c) => `f.${c}`)].join(", "))} from (
-      select ${sql.raw(`${wallet.column}, ${market.column}`)}, max(ts * ${sql.raw(String(ID_SPAN))} + id) as latest
+  await sql`delete from ${sql.raw(target.name)}`.execute(db);
+  await sql`insert into ${sql.raw(target.name)} (${sql.raw([wallet, market, ...LAST_MOVE_COLUMNS.slice(2)].join(", "))})
+    select ${sql.raw([`g.${wallet}`, `g.${market}`, ...copied.map((c) => `f.${c}`)].join(", "))} from (
+      select ${sql.raw(`${wallet}, ${market}`)}, max(ts * ${sql.raw(String(ID_SPAN))} + id) as latest
       from ${sql.raw(table)} where id <= ${throughId}
-      group by ${sql.raw(`${wallet.column}, ${market.column}`)}
-    ) g join ${sql.raw(table)} f on f.id = g.latest % ${sql.raw(String(ID_SPAN))}${sql.raw(walletName.join + marketName.join)}`.execute(
-    db,
-  );
+      group by ${sql.raw(`${wallet}, ${market}`)}
+    ) g join ${sql.raw(table)} f on f.id = g.latest % ${sql.raw(String(ID_SPAN))}`.execute(db);
 }
 
 /** The wallet's rows in the order their fills were stored, numbers as numbers on either store. */

@@ -23,6 +23,6 @@ export const walletFees: StoreMigration = {
       .addColumn("charged", t.int, (c) => c.notNull())
       .addPrimaryKeyConstraint("wallet_fees_pk", ["wallet", "month", "entry_type", "role"])
       .execute();
-    await fillWalletFeesFromFills(db, kind);
+    await fillWalletFeesFromFills(db, kind, "table");
   },
 };

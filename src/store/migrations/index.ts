@@ -35,6 +35,7 @@ import { alertRules } from "./0032_alert_rules.js";
 import { alertMatches } from "./0033_alert_matches.js";
 import { positionsDigest } from "./0034_positions_digest.js";
 import { territoryWebhooksAsAlerts } from "./0035_territory_webhooks_as_alerts.js";
+import { idKeyedTables } from "./0036_id_keyed_tables.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -69,4 +70,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0033_alert_matches": alertMatches,
   "0034_positions_digest": positionsDigest,
   "0035_territory_webhooks_as_alerts": territoryWebhooksAsAlerts,
+  "0036_id_keyed_tables": idKeyedTables,
 };

@@ -1,0 +1,191 @@
+/**
+ * The id-keyed tables (src/store/id-keyed.ts, migrations 0031 and 0036): written through the derived tables'
+ * writers, stored with the fills' address and market ids, read through the views as the tables were. On SQLite, and
+ * on PostgreSQL with TEST_DATABASE_URL.
+ */
+import { describe, expect, it } from "vitest";
+import { storeBackends } from "../../test/support/backends.js";
+import { deleteAll, deleteWhereIn, insertRows, upsertRows } from "./derived-tables.js";
+import { queryRows } from "./raw-sql.js";
+import { replaceVenuePnlPoints } from "./wallet-cache.js";
+
+const A = `0x${"a".repeat(40)}`;
+const B = `0x${"b".repeat(40)}`;
+
+describe.each(storeBackends)("the id-keyed tables, on $kind", (backend) => {
+  it("store each wallet once as an id, and read back through their views as written", async () => {
+    const { store, dispose } = await backend.open();
+    try {
+      const points = [
+        { wallet: A, resolution: "hour" as const, t: 3_600, pnl: 1.5 },
+        { wallet: A, resolution: "day" as const, t: 86_400, pnl: -2.25 },
+        { wallet: B, resolution: "hour" as const, t: 3_600, pnl: 10 },
+      ];
+      await store.transaction((tx) => insertRows(tx, "pnl_points", points));
+      // Replacing a key's value, and adding a point.
+      await store.transaction((tx) =>
+        upsertRows(tx, "pnl_points", [
+          { wallet: B, resolution: "hour", t: 3_600, pnl: 12 },
+          { wallet: B, resolution: "hour", t: 7_200, pnl: 13 },
+        ]),
+      );
+      const all = () =>
+        store.db.selectFrom("pnl_points").selectAll().orderBy("wallet").orderBy("resolution").orderBy("t").execute();
+      expect(await all()).toEqual([
+        { wallet: A, resolution: "day", t: 86_400, pnl: -2.25 },
+        { wallet: A, resolution: "hour", t: 3_600, pnl: 1.5 },
+        { wallet: B, resolution: "hour", t: 3_600, pnl: 12 },
+        { wallet: B, resolution: "hour", t: 7_200, pnl: 13 },
+      ]);
+      const ids = await queryRows<{ address: string }>(store.db, store.kind, "select address from address_ids");
+      expect(ids.map((r) => r.address).sort()).toEqual([A, B]);
+
+      // B has no daily points: nothing goes.
+      await store.transaction((tx) => deleteWhereIn(tx, "pnl_points", "wallet", [B], "resolution = 'day'"));
+      expect(await all()).toHaveLength(4);
+      await store.transaction((tx) => deleteAll(tx, "pnl_points", "resolution = 'hour' and t < ?", [7_200]));
+      expect((await all()).map((r) => [r.wallet, r.resolution, r.t])).toEqual([
+        [A, "day", 86_400],
+        [B, "hour", 7_200],
+      ]);
+      await store.transaction((tx) => deleteWhereIn(tx, "pnl_points", "wallet", [A]));
+      expect((await all()).map((r) => r.wallet)).toEqual([B]);
+
+      // The venue's points: replaced whole per wallet, a point listed twice kept once.
+      await store.transaction((tx) =>
+        replaceVenuePnlPoints(tx, A, [
+          { wallet: A, t: 10, pnl: 5_000_000 },
+          { wallet: A, t: 20, pnl: 6_000_000 },
+          { wallet: A, t: 20, pnl: 6_000_000 },
+        ]),
+      );
+      await store.transaction((tx) => replaceVenuePnlPoints(tx, B, [{ wallet: B, t: 10, pnl: 1 }]));
+      await store.transaction((tx) => replaceVenuePnlPoints(tx, A, [{ wallet: A, t: 30, pnl: 7_000_000 }]));
+      expect(
+        await store.db.selectFrom("venue_pnl_points").selectAll().orderBy("wallet").orderBy("t").execute(),
+      ).toEqual([
+        { wallet: A, t: 30, pnl: 7_000_000 },
+        { wallet: B, t: 10, pnl: 1 },
+      ]);
+      const stored = await queryRows<{ n: number }>(
+        store.db,
+        store.kind,
+        "select count(*) as n from venue_pnl_point_rows",
+      );
+      expect(Number(stored[0]!.n)).toBe(2);
+    } finally {
+      await dispose();
+    }
+  });
+
+  it("store a wallet and a market as ids: snapshots, sums and last moves read back through their views", async () => {
+    const { store, dispose } = await backend.open();
+    const [M, N] = [`0x${"1".repeat(64)}`, `0x${"2".repeat(64)}`];
+    try {
+      const snapshot = (day: number, wallet: string, market: string, yes: number) => ({
+        day,
+        wallet,
+        condition_id: market,
+        yes_shares: yes,
+        yes_cost: yes / 2,
+        no_shares: 0,
+        no_cost: 0,
+      });
+      await store.transaction((tx) =>
+        insertRows(tx, "position_snapshots", [snapshot(86_400, A, M, 10), snapshot(86_400, B, N, 20)]),
+      );
+      await store.transaction((tx) => insertRows(tx, "position_snapshots", [snapshot(172_800, A, N, 30)]));
+      const snapshots = () =>
+        store.db
+          .selectFrom("position_snapshots")
+          .selectAll()
+          .orderBy("day")
+          .orderBy("wallet")
+          .orderBy("condition_id")
+          .execute();
+      expect(await snapshots()).toEqual([
+        snapshot(86_400, A, M, 10),
+        snapshot(86_400, B, N, 20),
+        snapshot(172_800, A, N, 30),
+      ]);
+      const latest = await queryRows<{ day: number }>(
+        store.db,
+        store.kind,
+        "select max(day) as day from position_snapshots where day <= ?",
+        [100_000],
+      );
+      expect(Number(latest[0]!.day)).toBe(86_400);
+      const byWallet = await queryRows<{ condition_id: string }>(
+        store.db,
+        store.kind,
+        "select condition_id from position_snapshots where day = ? and wallet in (?)",
+        [172_800, A],
+      );
+      expect(byWallet).toEqual([{ condition_id: N }]);
+      await store.transaction((tx) => deleteAll(tx, "position_snapshots", "day < ?", [172_800]));
+      expect((await snapshots()).map((r) => r.day)).toEqual([172_800]);
+      const markets = await queryRows<{ condition_id: string }>(
+        store.db,
+        store.kind,
+        "select condition_id from condition_ids",
+      );
+      expect(markets.map((r) => r.condition_id).sort()).toEqual([M, N]);
+
+      // Sums add up per key; a last move keeps the later fill.
+      await store.transaction((tx) =>
+        upsertRows(tx, "wallet_daily_fills", [{ wallet: A, day: 1, fills: 2, usd: 5 }], "add"),
+      );
+      await store.transaction((tx) =>
+        upsertRows(
+          tx,
+          "wallet_daily_fills",
+          [
+            { wallet: A, day: 1, fills: 1, usd: 7 },
+            { wallet: B, day: 1, fills: 4, usd: 1 },
+          ],
+          "add",
+        ),
+      );
+      expect(await store.db.selectFrom("wallet_daily_fills").selectAll().orderBy("wallet").execute()).toEqual([
+        { wallet: A, day: 1, fills: 3, usd: 12 },
+        { wallet: B, day: 1, fills: 4, usd: 1 },
+      ]);
+      const move = (ts: number, fillId: number) => ({
+        wallet: A,
+        condition_id: M,
+        ts,
+        fill_id: fillId,
+        side: "BUY" as const,
+        outcome_index: 0,
+        entry_type: null,
+        size: fillId,
+        usd: fillId,
+        price: 0.5,
+      });
+      await store.transaction((tx) => upsertRows(tx, "wallet_last_moves", [move(100, 2)], "add"));
+      await store.transaction((tx) => upsertRows(tx, "wallet_last_moves", [move(90, 3)], "add"));
+      await store.transaction((tx) => upsertRows(tx, "wallet_last_moves", [move(100, 4)], "add"));
+      expect(await store.db.selectFrom("wallet_last_moves").selectAll().execute()).toEqual([move(100, 4)]);
+      await store.transaction((tx) => deleteWhereIn(tx, "wallet_daily_fills", "wallet", [A]));
+      expect((await store.db.selectFrom("wallet_daily_fills").select("wallet").execute()).map((r) => r.wallet)).toEqual(
+        [B],
+      );
+
+      if (store.sqlite) {
+        const plan = (query: string) =>
+          store
+            .sqlite!.prepare(`explain query plan ${query}`)
+            .all(1)
+            .map((r) => (r as { detail: string }).detail)
+            .join("; ");
+        // A read of no text leaves the dictionaries out; a read by wallet finds its id, then one range of the key.
+        expect(plan("select max(day) from position_snapshots where day <= ?")).not.toMatch(/address_ids|condition_ids/);
+        expect(plan("select fills from wallet_daily_fills where wallet = ? ")).toMatch(
+          /SEARCH r USING PRIMARY KEY \(wallet_id=\?\)/,
+        );
+      }
+    } finally {
+      await dispose();
+    }
+  });
+});

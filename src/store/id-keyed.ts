@@ -1,0 +1,89 @@
+/**
+ * Tables stored with their wallet, and their market where they have one, as ids (issue 49): the hourly and daily P&L
+ * points and the venue's P&L points (migration 0031), the daily position snapshots, a wallet's fees, daily fill
+ * counts and last moves (0036). Their rows are mostly their key: a 42-character address and a 66-character condition
+ * id in every row and again in every key entry. Each is a table `<rows>` with `wallet_id` (the address's id in
+ * `address_ids`, the fills' dictionary) and `condition_ref` (the market's id in `condition_ids`) in place of the
+ * texts, and a view by the old name that gives every reader the rows as they always were. Writes go through
+ * src/store/derived-tables.ts, which stores the ids. Decisions: docs/decisions.md,
+ * "Series keyed by a wallet store its id" and
+ * "Snapshots, fees, daily fill counts and last moves store wallet and market ids".
+ */
+import type { Dictionary } from "./dictionaries.js";
+import { FILL_DICTIONARIES, type FillsLayout } from "./fill-layout.js";
+
+/** Each table's rows table and its columns in the table's order, texts by the names readers know. */
+export const ID_KEYED = {
+  pnl_points: { rows: "pnl_point_rows", columns: ["wallet", "resolution", "t", "pnl"] },
+  venue_pnl_points: { rows: "venue_pnl_point_rows", columns: ["wallet", "t", "pnl"] },
+  position_snapshots: {
+    rows: "position_snapshot_rows",
+    columns: ["day", "wallet", "condition_id", "yes_shares", "yes_cost", "no_shares", "no_cost"],
+  },
+  wallet_fees: {
+    rows: "wallet_fee_rows",
+    columns: ["wallet", "month", "entry_type", "role", "fees", "volume", "fills", "charged"],
+  },
+  wallet_daily_fills: { rows: "wallet_daily_fill_rows", columns: ["wallet", "day", "fills", "usd"] },
+  wallet_last_moves: {
+    rows: "wallet_last_move_rows",
+    columns: ["wallet", "condition_id", "ts", "fill_id", "side", "outcome_index", "entry_type", "size", "usd", "price"],
+  },
+} as const;
+
+export type IdKeyedTable = keyof typeof ID_KEYED;
+
+export function isIdKeyed(table: string): table is IdKeyedTable {
+  return Object.hasOwn(ID_KEYED, table);
+}
+
+/** The text columns stored as ids: each one's stored name and dictionary. */
+export const ID_COLUMNS: Readonly<Record<string, { stored: string; dictionary: Dictionary }>> = {
+  wallet: { stored: "wallet_id", dictionary: FILL_DICTIONARIES.addresses },
+  condition_id: { stored: "condition_ref", dictionary: FILL_DICTIONARIES.conditions },
+};
+
+/** An id-keyed table's column as stored: `wallet` becomes `wallet_id`, `condition_id` `condition_ref`. */
+export const storedColumn = (column: string): string => ID_COLUMNS[column]?.stored ?? column;
+
+/** SQL: the ids of the values a subquery or list gives for a column stored as an id (`in (...)` of its stored column). */
+export function idsOf(column: string, values: string): string {
+  const { table, column: text } = ID_COLUMNS[column]!.dictionary;
+  return `(select id from ${table} where ${text} in ${values})`;
+}
+
+/** SQL: the ids of the addresses a subquery or list gives. */
+export const walletIdsOf = (addresses: string): string => idsOf("wallet", addresses);
+
+/**
+ * The view that reads an id-keyed table as it was: each text by its id, through outer joins on the dictionaries'
+ * primary keys, which both stores leave out of a query that does not read the text (a `max(day)` reads the rows'
+ * key alone) and turn into inner joins where a query filters on it. Every id is in its dictionary, so the outer
+ * joins find what inner ones would.
+ */
+export function idKeyedViewSql(table: IdKeyedTable): string {
+  const { rows, columns } = ID_KEYED[table];
+  const joins: string[] = [];
+  const select = columns.map((c) => {
+    const id = ID_COLUMNS[c];
+    if (!id) return `r.${c} as ${c}`;
+    const alias = `d${joins.length}`;
+    joins.push(`left join ${id.dictionary.table} ${alias} on ${alias}.id = r.${id.stored}`);
+    return `${alias}.${id.dictionary.column} as ${c}`;
+  });
+  return `create view ${table} as select ${select.join(", ")}\n    from ${rows} r ${joins.join(" ")}`;
+}
+
+/**
+ * Where a statement that fills an id-keyed table from every stored fill writes, and its columns' names there: today
+ * its rows table, grouped straight from `fill_rows`' ids (no text is joined); for the migrations that ran before
+ * 0029 (`layout` "table"), the table of texts they created.
+ */
+export function filledFrom(
+  table: IdKeyedTable,
+  layout: FillsLayout,
+): { name: string; column: (name: string) => string } {
+  return layout === "table"
+    ? { name: table, column: (name) => name }
+    : { name: ID_KEYED[table].rows, column: storedColumn };
+}
