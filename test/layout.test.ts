@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { COMMAND_NAMES } from "../src/commands/index.js";
 import {
   LAYERS,
+  groundTruthProblems,
   importsOf,
   layerOf,
   layerTable,
@@ -69,6 +70,20 @@ describe("source layout (issue 22)", () => {
         readFileSync(join(SRC, file), "utf8").includes("Type.Object("),
     );
     expect(inline).toEqual([]);
+  });
+
+  it("keeps the simulated venue's ground truth from Pelagic: only src/sim/ and tests import it or name /truth/", () => {
+    const files = sourceFiles(SRC).map((file) => ({ file, text: readFileSync(join(SRC, file), "utf8") }));
+    // Code outside src/ that ships or runs Pelagic (its command, client and dashboard) is held to the same rule.
+    const ROOT = join(SRC, "..");
+    for (const folder of ["bin", "client/src", "web/src"]) {
+      if (!existsSync(join(ROOT, folder))) continue;
+      for (const file of readdirSync(join(ROOT, folder), { recursive: true, encoding: "utf8" }))
+        if (/\.(ts|tsx|js|mjs)$/.test(file) && !file.includes("node_modules"))
+          files.push({ file: `../${folder}/${file}`, text: readFileSync(join(ROOT, folder, file), "utf8") });
+    }
+    expect(files.length).toBeGreaterThan(500);
+    expect(groundTruthProblems(files)).toEqual([]);
   });
 
   it("shows the layers in docs/ARCHITECTURE.md as they are defined", () => {
@@ -136,6 +151,25 @@ describe("the import checker", () => {
       "ledger/state.ts is pure but reaches node:fs",
       "ledger/skill.ts is pure but reaches undici through venue/http.ts",
       "circle: derive/a.ts -> derive/b.ts",
+    ]);
+  });
+
+  it("fails a file outside src/sim/ and tests that imports the ground truth or names its path", () => {
+    const files = Object.entries({
+      "analytics/insiders.ts": 'import { truthArchetypes } from "../sim/servers/informed-truth.js";',
+      "commands/score.ts": 'const url = base + "/truth/archetypes";',
+      "ingest/check.ts": 'export { truthFills } from "../sim/servers/ground-truth.js";',
+      "sim/servers/index.ts": 'import { truthHandler } from "./informed-truth.js";\nconst p = "/truth/";',
+      "analytics/insiders.test.ts": 'const url = "/truth/archetypes";',
+      "ingest/testing/sim-truth.ts": 'import { truthFills } from "../../sim/servers/ground-truth.js";',
+      "../bin/score.js": 'fetch("http://127.0.0.1:8090/truth/hubs")',
+      "api/routes/truth.ts": 'const word = "truthful";',
+    }).map(([file, text]) => ({ file, text }));
+    expect(groundTruthProblems(files)).toEqual([
+      "analytics/insiders.ts imports the ground truth sim/servers/informed-truth.ts",
+      "commands/score.ts names the ground truth's path /truth/",
+      "ingest/check.ts imports the ground truth sim/servers/ground-truth.ts",
+      "../bin/score.js names the ground truth's path /truth/",
     ]);
   });
 

@@ -92,6 +92,9 @@ export const simCommand: CommandSpec = {
     console.log(`# Pelagic's simulated venue, ${describeWorld(options, liveRate)}`);
     for (const line of SIM_INSTRUCTION) console.log(line);
     for (const [name, value] of Object.entries(venueEnvironment(venue.urls))) console.log(`${name}=${value}`);
+    console.log(
+      `# ground truth for outside checks (every wallet's archetype; Pelagic never reads it): ${venue.truthUrl}`,
+    );
     closeOnSignals(() => venue.close());
   },
 };

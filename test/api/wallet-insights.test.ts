@@ -112,7 +112,7 @@ describe("closed-insights", () => {
 });
 
 /**
- * Per UTC day: realized P&L as the ledger's daily points book it (plus what positions realized after the last
+ * Per UTC day: settled net P&L as the ledger's daily points book it (plus what positions settled after the last
  * point, on the day of the latest trade or close), and positions closed that day.
  */
 async function days(wallet: string) {
@@ -130,12 +130,19 @@ async function days(wallet: string) {
   }
   const mine = f.posOf(wallet);
   for (const p of mine.filter((p) => p.status === "closed")) add(Math.floor(p.closed_ts! / DAY), 0, 1);
-  const [extra] = await f.q<{ micro: number; latest: number }>(
-    "select sum(realized_pnl - fees) as micro, max(case when closed_ts > last_ts then closed_ts else last_ts end) as latest from positions where wallet = ?",
+  // Settled, as the points are: a position its market's resolution closed with shares left adds their payout less their cost.
+  const [extra] = await f.q<{ micro: number; unredeemed: number; latest: number }>(
+    `select sum(p.realized_pnl - p.fees) as micro,
+       sum(case when p.status = 'closed' and p.shares > 0 then p.shares * (case coalesce(r.resolution, m.resolution)
+         when '50-50' then 0.5 when 'YES' then 1 - p.outcome_index when 'NO' then p.outcome_index else p.avg_price end - p.avg_price)
+         else 0 end) as unredeemed,
+       max(case when p.closed_ts > p.last_ts then p.closed_ts else p.last_ts end) as latest
+     from positions p left join markets m on m.condition_id = p.condition_id
+       left join market_resolutions r on r.condition_id = p.condition_id where p.wallet = ?`,
     [wallet],
   );
   const lastDay = points.length ? points.at(-1)!.t / DAY - 1 : -Infinity;
-  const remainder = Number(extra?.micro ?? 0) / 1e6 - prev;
+  const remainder = (Number(extra?.micro ?? 0) + Number(extra?.unredeemed ?? 0)) / 1e6 - prev;
   if (extra?.latest && Math.floor(extra.latest / DAY) > lastDay && Math.abs(remainder) > 1e-6)
     add(Math.floor(extra.latest / DAY), remainder, 0);
   return out;

@@ -239,6 +239,26 @@ export function circles(imports: readonly Import[]): string[][] {
   return found;
 }
 
+/**
+ * The simulated venue's ground truth (what an ingest must hold; the informed layer's insiders and decoys): only the
+ * simulation and tests may read it, so that no signal of Pelagic's can lean on it.
+ */
+export const GROUND_TRUTH_MODULES: readonly string[] = ["sim/servers/ground-truth.ts", "sim/servers/informed-truth.ts"];
+/** The path under which the simulated venue serves the informed layer's ground truth. */
+export const GROUND_TRUTH_PATH = "/truth/";
+
+/** Files (relative to src/, with their text) outside src/sim/ and tests that import the ground truth or name its path. */
+export function groundTruthProblems(files: readonly { file: string; text: string }[]): string[] {
+  const problems: string[] = [];
+  for (const { file, text } of files) {
+    if (file.startsWith("sim/") || isTestCode(file)) continue;
+    for (const i of importsOf(file, text))
+      if (GROUND_TRUTH_MODULES.includes(i.to)) problems.push(`${file} imports the ground truth ${i.to}`);
+    if (text.includes(GROUND_TRUTH_PATH)) problems.push(`${file} names the ground truth's path ${GROUND_TRUTH_PATH}`);
+  }
+  return problems;
+}
+
 /** Each problem of the import graph against the layers, as a line; none when the layout holds. */
 export function layoutProblems(imports: readonly Import[], layers: readonly Layer[] = LAYERS): string[] {
   const byName = new Map(layers.map((layer, rank) => [layer.name, { ...layer, rank }]));

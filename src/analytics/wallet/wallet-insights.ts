@@ -10,6 +10,7 @@ import {
   profitFactor,
   profitableDays,
   profitableStreak,
+  settledNetUsd,
   winRateOrNull,
   SECONDS_PER_DAY,
   isoDay,
@@ -19,6 +20,7 @@ import { CATEGORIES, type Category } from "../../venue/categories.js";
 import { loadMarkets, outcomeSide, type MarketInfo } from "../markets/market-facts.js";
 import { parseCategoryShares } from "./category-shares.js";
 import { fromMicro } from "../../venue/units.js";
+import { payoutOf, positionsWithResolution } from "./wallet-positions.js";
 
 export interface PositionFacts {
   condition_id: string;
@@ -27,6 +29,11 @@ export interface PositionFacts {
   total_bought: number;
   /** Realized P&L net of fees, USD. */
   pnl: number;
+  /**
+   * Settled net P&L, USD (docs/METRICS.md): `pnl` plus, when its market's resolution closed it with shares left
+   * (a winner not yet redeemed), what they redeem for less their cost. What the ledger's daily P&L points book.
+   */
+  settled: number;
   first_ts: number;
   last_ts: number;
   closed_ts: number | null;
@@ -34,33 +41,24 @@ export interface PositionFacts {
 }
 
 export async function loadPositions(store: Store, wallet: string): Promise<PositionFacts[]> {
-  const rows = await store.db
-    .selectFrom("positions")
-    .select([
-      "condition_id",
-      "outcome_index",
-      "avg_price",
-      "total_bought",
-      "realized_pnl",
-      "fees",
-      "first_ts",
-      "last_ts",
-      "closed_ts",
-      "status",
-    ])
-    .where("wallet", "=", wallet)
-    .execute();
-  return rows.map((r) => ({
-    condition_id: r.condition_id,
-    outcome_index: r.outcome_index,
-    avg_price: r.avg_price,
-    total_bought: r.total_bought,
-    pnl: fromMicro(r.realized_pnl - r.fees),
-    first_ts: r.first_ts,
-    last_ts: r.last_ts,
-    closed_ts: r.closed_ts,
-    open: r.status === "open",
-  }));
+  const rows = await positionsWithResolution(store, wallet).execute();
+  return rows.map((r) => {
+    const open = r.status === "open";
+    // Only a closed position's shares are settled at the payout: an open one's resolution has not reached it yet.
+    const payout = !open && r.resolution ? payoutOf(r.resolution, r.outcome_index) : null;
+    return {
+      condition_id: r.condition_id,
+      outcome_index: r.outcome_index,
+      avg_price: r.avg_price,
+      total_bought: r.total_bought,
+      pnl: fromMicro(r.realized_pnl - r.fees),
+      settled: settledNetUsd(r.realized_pnl, r.fees, r.shares, r.avg_price, payout),
+      first_ts: r.first_ts,
+      last_ts: r.last_ts,
+      closed_ts: r.closed_ts,
+      open,
+    };
+  });
 }
 
 /** One closed position as the insight lists show it. */
@@ -232,10 +230,11 @@ export async function closedInsights(store: Store, wallet: string, config: Confi
 }
 
 /**
- * Per UTC day: realized P&L net of fees as the ledger booked it, and the positions closed that day. Complete days
- * come from the differences of the wallet's daily cumulative P&L points (each dated at the end of its day); what the
- * positions realized beyond the last point (the day in progress, not yet written as a point) goes to the day of the
- * wallet's latest trade or close.
+ * Per UTC day: settled net P&L as the ledger booked it, and the positions closed that day. Complete days come from
+ * the differences of the wallet's daily cumulative P&L points (each dated at the end of its day); what the positions
+ * settled beyond the last point (the day in progress, not yet written as a point) goes to the day of the wallet's
+ * latest trade or close. The points are settled net P&L (a resolved winner's payout is booked at the resolution, not
+ * at its redemption), so the positions are summed in the same measure: their `settled`, not their realized `pnl`.
  */
 export async function dailyRealized(
   store: Store,
@@ -263,14 +262,14 @@ export async function dailyRealized(
     previous = point.pnl;
   }
   let latest = -Infinity;
-  let realized = 0;
+  let settled = 0;
   for (const p of positions) {
-    realized += p.pnl;
+    settled += p.settled;
     latest = Math.max(latest, p.last_ts, p.closed_ts ?? -Infinity);
     if (!p.open && p.closed_ts !== null) bucket(Math.floor(p.closed_ts / SECONDS_PER_DAY)).closes++;
   }
   const latestDay = Math.floor(latest / SECONDS_PER_DAY);
-  if (latestDay > lastDay && Math.abs(realized - previous) > 1e-6) bucket(latestDay).pnl += realized - previous;
+  if (latestDay > lastDay && Math.abs(settled - previous) > 1e-6) bucket(latestDay).pnl += settled - previous;
   return days;
 }
 

@@ -14,11 +14,14 @@ export function payoutOf(resolution: Resolution, outcomeIndex: number): number {
   return fromMicro(sidePayout(resolutionPayoutYes(resolution), outcomeIndex));
 }
 
-function positionsWithMarkets(store: Store, wallet: string) {
+/**
+ * A wallet's positions with their market's resolution (the chain's, else the venue's; null while unresolved), `m`
+ * and `r` joined for the caller's further columns and filters.
+ */
+export function positionsWithResolution(store: Store, wallet: string) {
   return store.db
     .selectFrom("positions as p")
     .leftJoin("markets as m", "m.condition_id", "p.condition_id")
-    .leftJoin("market_tokens as t", "t.token_id", "p.token_id")
     .leftJoin("market_resolutions as r", "r.condition_id", "p.condition_id")
     .select([
       "p.token_id",
@@ -32,6 +35,16 @@ function positionsWithMarkets(store: Store, wallet: string) {
       "p.first_ts",
       "p.last_ts",
       "p.closed_ts",
+      "p.status",
+    ])
+    .select((eb) => eb.fn.coalesce("r.resolution", "m.resolution").as("resolution"))
+    .where("p.wallet", "=", wallet);
+}
+
+function positionsWithMarkets(store: Store, wallet: string) {
+  return positionsWithResolution(store, wallet)
+    .leftJoin("market_tokens as t", "t.token_id", "p.token_id")
+    .select([
       "m.id as market_id",
       "m.question",
       "m.slug",
@@ -41,9 +54,7 @@ function positionsWithMarkets(store: Store, wallet: string) {
       "t.outcome",
       "r.resolved_at",
       "m.closed_time",
-    ])
-    .select((eb) => eb.fn.coalesce("r.resolution", "m.resolution").as("resolution"))
-    .where("p.wallet", "=", wallet);
+    ]);
 }
 
 type PositionJoinRow = Awaited<ReturnType<ReturnType<typeof positionsWithMarkets>["execute"]>>[number];

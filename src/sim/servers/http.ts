@@ -27,8 +27,11 @@ export type RouteHandler = (request: SimRequest) => SimReply;
 export interface Mount {
   readonly prefix: string;
   readonly handler: RouteHandler;
-  /** Plain HTTP sources answer faults with 429/5xx; ArcGIS with an error object inside HTTP 200. */
-  readonly faultStyle: "http" | "arcgis";
+  /**
+   * Plain HTTP sources answer faults with 429/5xx; ArcGIS with an error object inside HTTP 200; the ground truth,
+   * which is not the venue's, with none.
+   */
+  readonly faultStyle: "http" | "arcgis" | "none";
 }
 
 /**
@@ -121,6 +124,7 @@ export async function startHttpServer(
 }
 
 function injectedFault(faults: Faults, style: Mount["faultStyle"]): SimReply | null {
+  if (style === "none") return null;
   if (style === "arcgis") {
     if (faults.strikes("arcgisThrottle"))
       return json({ error: { code: 429, message: "Too many requests. Please try again later.", details: [] } });

@@ -7,7 +7,8 @@
  *   await venue.close();
  *
  * URL layout: /gamma (Gamma API), /data (Data API), /pnl (user P&L), /rpc (Polygon JSON-RPC, POST),
- * /arcgis (ArcGIS services root of the ISW layers), ws://…/rtds (real-time data service).
+ * /arcgis (ArcGIS services root of the ISW layers), ws://…/rtds (real-time data service); and, not the venue's,
+ * /truth (the informed layer's ground truth, `venue.truthUrl`: informed-truth.ts), which Pelagic never reads.
  */
 import type { Config } from "../../config/index.js";
 import { generateWorld, type World, type WorldOptions } from "../world/index.js";
@@ -16,6 +17,7 @@ import { dataApiHandler, type DataApiOptions } from "./data-api.js";
 import { Faults, type FaultOptions } from "./faults.js";
 import { gammaHandler } from "./gamma.js";
 import { startHttpServer, type Mount } from "./http.js";
+import { TRUTH_PATHS, truthHandler } from "./informed-truth.js";
 import { rpcHandler, type RpcOptions } from "./rpc.js";
 import { startRtdsServer, type RtdsServerOptions } from "./rtds.js";
 import { VenueState, type LiveModeOptions } from "./venue-state.js";
@@ -62,10 +64,14 @@ export interface SimVenueUrls {
 
 export interface SimVenue {
   urls: SimVenueUrls;
+  /** The informed layer's ground truth, every wallet's archetype (its siblings: informed-truth.ts); not a venue URL. */
+  truthUrl: string;
   world: World;
   state: VenueState;
   close(): Promise<void>;
 }
+
+const TRUTH_PREFIX = "/truth";
 
 export async function startSimVenue(options: SimVenueOptions): Promise<SimVenue> {
   const world = options.world ?? (options.worldOptions ? generateWorld(options.worldOptions) : null);
@@ -78,6 +84,7 @@ export async function startSimVenue(options: SimVenueOptions): Promise<SimVenue>
     { prefix: "/pnl", handler: pnlHandler(state), faultStyle: "http" },
     { prefix: "/rpc", handler: rpcHandler(state, options.rpc), faultStyle: "http" },
     { prefix: "/arcgis", handler: arcgisHandler(state, options.arcgis), faultStyle: "arcgis" },
+    { prefix: TRUTH_PREFIX, handler: truthHandler(state), faultStyle: "none" },
   ];
   const host = options.host ?? "127.0.0.1";
   const http = await startHttpServer(state, faults, mounts, host, options.port ?? 0, options.latencyMs);
@@ -95,6 +102,7 @@ export async function startSimVenue(options: SimVenueOptions): Promise<SimVenue>
       rtds: `ws://${host}:${http.port}/rtds`,
       arcgis: `${base}/arcgis`,
     },
+    truthUrl: `${base}${TRUTH_PREFIX}${TRUTH_PATHS.archetypes}`,
     world,
     state,
     async close() {

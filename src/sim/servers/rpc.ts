@@ -1,17 +1,26 @@
 /**
  * Polygon JSON-RPC over the world (single calls and batches): eth_chainId, net_version, eth_blockNumber (the
  * block of the venue's clock), eth_getBlockByNumber (2 s blocks, hashes derived from the number), and
- * eth_getLogs with address and topic filters over a block range. A range whose answer would exceed
+ * eth_getLogs with address and topic filters over a block range: the venue's events (chain-logs.ts) and the
+ * collateral tokens' funding transfers (funding-logs.ts), each source read only when the filter can match it, a
+ * transfer filter on the recipient through the recipient index. A range whose answer would exceed
  * `maxLogs` is refused the way providers refuse it, so clients halve the range. eth_call answers two views:
  * `NegRiskAdapter.getFeeBips(marketId)` (0 for a market the adapter does not know, as its mapping would) and a
  * proxy wallet's `Safe.getOwners()` (its signer; "0x" for an address without code); any other call reverts.
  */
-import { encodeVenueLog, VENUE_EVENT_TOPICS, type EncodedLog, type VenueEvent } from "../../venue/chain/abi.js";
+import {
+  ERC20_TRANSFER_TOPIC,
+  encodeVenueLog,
+  VENUE_EVENT_TOPICS,
+  type EncodedLog,
+  type VenueEvent,
+} from "../../venue/chain/abi.js";
 import { encodeLogWords } from "../../venue/chain/words.js";
 import { CONTRACTS, NEG_RISK_GET_FEE_BIPS_SELECTOR, POLYGON_CHAIN_ID } from "../../venue/contracts.js";
 import { SAFE_GET_OWNERS_SELECTOR } from "../../venue/safe-owners.js";
-import { blockAt, blockTimestamp, type World } from "../world/index.js";
+import { COLLATERAL_TOKENS, blockAt, blockTimestamp, type World } from "../world/index.js";
 import { blockHash, logsInBlocks, type SimLog } from "./chain-logs.js";
+import { transferLogsInBlocks, type SimTransferLog } from "./funding-logs.js";
 import { SimErrorReply, json, type RouteHandler, type SimReply } from "./http.js";
 import type { VenueState } from "./venue-state.js";
 
@@ -120,6 +129,8 @@ function blockJson(world: World, n: number) {
   const transactions: string[] = [];
   for (let j = j0; j < j1; j++) transactions.push(world.txHashOfMatch(j));
   for (let i = i0; i < i1; i++) transactions.push(world.txHashOfOp(i));
+  const [f0, f1] = world.funding.between(ts, ts + 1);
+  for (let i = f0; i < f1; i++) transactions.push(world.txHashOfFunding(i));
   return {
     number: hex(n),
     hash: blockHash(world, n),
@@ -169,12 +180,43 @@ function ethCall(world: World, rawCall: unknown): string {
   return `0x${(fees.get(`0x${match[1]}`) ?? 0).toString(16).padStart(64, "0")}`;
 }
 
-/** One topic position of a filter: null (anything), one value, or alternatives. */
-function topicMatcher(value: unknown): ((topic: string | undefined) => boolean) | null {
+/** One topic position of a filter: null (anything), or the values allowed there (one, or alternatives). */
+function topicValues(value: unknown): ReadonlySet<string> | null {
   if (value === null || value === undefined) return null;
-  const allowed = new Set((Array.isArray(value) ? value : [value]).map((v) => String(v).toLowerCase()));
-  return (topic) => topic !== undefined && allowed.has(topic);
+  return new Set((Array.isArray(value) ? value : [value]).map((v) => String(v).toLowerCase()));
 }
+
+const matchesTopics = (filter: readonly (ReadonlySet<string> | null)[], topics: readonly string[]) =>
+  filter.every((allowed, k) => allowed === null || (topics[k] !== undefined && allowed.has(topics[k]!)));
+
+/** The addresses held by address topic words (12 zero bytes, then the address); other words hold none. */
+const topicAddresses = (words: ReadonlySet<string>): Set<string> =>
+  new Set([...words].filter((w) => /^0x0{24}[0-9a-f]{40}$/.test(w)).map((w) => `0x${w.slice(26)}`));
+
+/** Two sources of logs, each in chain order, merged in chain order (block, then log index). */
+function* inChainOrder<A extends SimLog | SimTransferLog, B extends SimLog | SimTransferLog>(
+  a: Iterator<A>,
+  b: Iterator<B>,
+): Generator<A | B> {
+  let x = a.next();
+  let y = b.next();
+  while (!x.done || !y.done) {
+    const takeA =
+      !x.done &&
+      (y.done ||
+        x.value.blockNumber < y.value.blockNumber ||
+        (x.value.blockNumber === y.value.blockNumber && x.value.logIndex < y.value.logIndex));
+    if (takeA) {
+      yield x.value as A;
+      x = a.next();
+    } else {
+      yield (y as IteratorYieldResult<B>).value;
+      y = b.next();
+    }
+  }
+}
+
+const NONE: Iterator<never> = [][Symbol.iterator]();
 
 /** A log whose exchange emits from another address: that address wherever the log names the exchange. */
 function movedLog(log: SimLog, moved: ReadonlyMap<string, string>): SimLog {
@@ -210,17 +252,37 @@ function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number
       : new Set(
           (Array.isArray(filter.address) ? filter.address : [filter.address]).map((a) => String(a).toLowerCase()),
         );
-  const topics = Array.isArray(filter.topics) ? filter.topics.map(topicMatcher) : [];
+  const topics = Array.isArray(filter.topics) ? filter.topics.map(topicValues) : [];
   const topic0 = topics[0] ?? null;
   const deeper = topics.slice(1).some((m) => m !== null);
-  const out: { log: SimLog; encoded: EncodedLog | null }[] = [];
-  for (const served of logsInBlocks(world, from, to)) {
-    const log = moved.size > 0 ? movedLog(served, moved) : served;
-    if (addresses && !addresses.has(log.event.address)) continue;
-    if (topic0 && !topic0(VENUE_EVENT_TOPICS[log.event.kind])) continue;
-    // Encoding is the costly part: only done up front when a filter looks past topic0.
-    const encoded = deeper ? encodeLog(log.event) : null;
-    if (encoded && !topics.every((m, k) => m === null || m(encoded.topics[k]))) continue;
+  // No venue event comes from a collateral token or has the ERC-20 Transfer topic; no transfer is a venue event.
+  const venue =
+    !(addresses && [...addresses].every((a) => COLLATERAL_TOKENS.includes(a))) &&
+    !(topic0 && [...topic0].every((t) => t === ERC20_TRANSFER_TOPIC));
+  const transfers =
+    (!addresses || COLLATERAL_TOKENS.some((a) => addresses.has(a))) && (!topic0 || topic0.has(ERC20_TRANSFER_TOPIC));
+  const recipients = topics[2] ? topicAddresses(topics[2]) : null;
+  const out: { log: SimLog | SimTransferLog; encoded: EncodedLog | null }[] = [];
+  const sources = inChainOrder(
+    venue ? logsInBlocks(world, from, to) : NONE,
+    transfers ? transferLogsInBlocks(world, from, to, recipients) : NONE,
+  );
+  for (const served of sources) {
+    let log: SimLog | SimTransferLog;
+    let encoded: EncodedLog | null;
+    if ("encoded" in served) {
+      log = served;
+      encoded = served.encoded;
+      if ((addresses && !addresses.has(encoded.address)) || !matchesTopics(topics, encoded.topics)) continue;
+    } else {
+      const venueLog = moved.size > 0 ? movedLog(served, moved) : served;
+      log = venueLog;
+      if (addresses && !addresses.has(venueLog.event.address)) continue;
+      if (topic0 && !topic0.has(VENUE_EVENT_TOPICS[venueLog.event.kind])) continue;
+      // Encoding is the costly part: only done up front when a filter looks past topic0.
+      encoded = deeper ? encodeLog(venueLog.event) : null;
+      if (encoded && !matchesTopics(topics, encoded.topics)) continue;
+    }
     out.push({ log, encoded });
     if (out.length > maxLogs) {
       // Like providers, suggest a range that fits: up to the block before the one that overflowed.
@@ -233,7 +295,7 @@ function getLogs(world: World, rawFilter: unknown, head: number, maxLogs: number
   // Logs come block by block: a block's number, hash and timestamp are written once.
   let block = { number: -1, hex: "", hash: "", timestamp: "" };
   return out.map(({ log, encoded }) => {
-    const { address, topics: logTopics, data } = encoded ?? encodeLog(log.event);
+    const { address, topics: logTopics, data } = encoded ?? encodeLog((log as SimLog).event);
     if (log.blockNumber !== block.number) {
       block = {
         number: log.blockNumber,

@@ -7,7 +7,7 @@ import type { Catalog } from "./catalog.js";
 import type { Population } from "./population.js";
 import { PROFILES } from "./population.js";
 import { searchCumulative, type Rng } from "./random.js";
-import { ARCHETYPES, CATEGORIES, type ResolvedWorldOptions } from "./types.js";
+import { CATEGORIES, WALLET_ARCHETYPES, type ResolvedWorldOptions } from "./types.js";
 
 const DAY = 86_400;
 /** A flipping whale's taker weight in its markets, relative to a whale's: it comes back often enough to turn. */
@@ -87,7 +87,7 @@ export function buildAudience(o: ResolvedWorldOptions, catalog: Catalog, pop: Po
   const entryTaker: number[] = [];
   const entryMaker: number[] = [];
   const add = (market: number, wallet: number, boost = 1) => {
-    const p = PROFILES[ARCHETYPES[pop.archetypeCode[wallet]!]!];
+    const p = PROFILES[WALLET_ARCHETYPES[pop.archetypeCode[wallet]!]!];
     entryMarket.push(market);
     entryWallet.push(wallet);
     entryTaker.push(p.takerWeight * boost);
@@ -121,7 +121,7 @@ export function buildAudience(o: ResolvedWorldOptions, catalog: Catalog, pop: Po
 
   const W = pop.wallets.length;
   for (let w = 0; w < W; w++) {
-    const archetype = ARCHETYPES[pop.archetypeCode[w]!]!;
+    const archetype = WALLET_ARCHETYPES[pop.archetypeCode[w]!]!;
     const count = pop.marketCount[w]!;
     const taken = new Set<number>();
     switch (archetype) {
@@ -158,7 +158,7 @@ export function buildAudience(o: ResolvedWorldOptions, catalog: Catalog, pop: Po
   }
 
   // Every market gets at least one market maker, so that MINT and MERGE always find a counterparty.
-  const makers = [...Array(W).keys()].filter((w) => ARCHETYPES[pop.archetypeCode[w]!] === "market_maker");
+  const makers = [...Array(W).keys()].filter((w) => WALLET_ARCHETYPES[pop.archetypeCode[w]!] === "market_maker");
   const hasMaker = new Uint8Array(M);
   for (let i = 0; i < entryMarket.length; i++)
     if (entryMaker[i]! >= PROFILES.market_maker.makerWeight) hasMaker[entryMarket[i]!] = 1;

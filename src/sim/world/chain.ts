@@ -13,6 +13,7 @@
  * - V2: the wallet calls a collateral adapter (pUSD in and out), which the events name; the adapter's ERC-1155
  *   transfer with the wallet comes after a split and before a merge, redemption or conversion (`opLogLayout`);
  * - RESOLUTION `ConditionResolution`, REWARD the collateral `Transfer`: one log each.
+ * A wallet's funding is a collateral `Transfer` in a transaction of its own, after its block's (funding.ts).
  */
 import { CONTRACTS } from "../../venue/contracts.js";
 import type { MatchType, OpType } from "./types.js";

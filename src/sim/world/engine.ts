@@ -89,6 +89,20 @@ export class TradingEngine {
     return 0;
   }
 
+  /**
+   * One order of an informed bet (informed-trading.ts): wallet w buys `usd` worth of `outcome` from the market's
+   * resting orders at the moment's price, with at most `maxFills` fills. Returns the fills written (0: none).
+   */
+  placeBet(w: number, m: number, ts: number, outcome: number, usd: number, rng: Rng, maxFills: number): number {
+    if (maxFills < 2) return 0;
+    const yes = this.tradePrice(m, ts, rng);
+    this.now = ts;
+    this.intent.outcome = outcome;
+    this.intent.side = BUY;
+    this.intent.shares = sharesFor(usd, outcome === YES ? yes : PRICE_ONE - yes);
+    return this.execute(m, ts, yes, w, this.ctx.holdings.book(m), rng, Math.min(maxFills, 1 + MAX_MAKERS) - 1);
+  }
+
   private execute(
     m: number,
     ts: number,

@@ -1,17 +1,21 @@
 /**
- * generateWorld: catalog, population and audiences first, then the trading history day by day. Each day's fill
- * budget is spread over the markets trading that day (more toward each market's end), match slots and planned
- * operations are put in time order, and the engine replays them, so the columns come out chronological.
+ * generateWorld: catalog, population, the informed layer and audiences first, then the trading history day by day,
+ * then the funding of every wallet. Each day's fill budget is spread over the markets trading that day (more toward
+ * each market's end), match slots, planned operations and informed bets are put in time order, and the engine
+ * replays them, so the columns come out chronological.
  */
 import { buildAudience, tradingDays } from "./audience.js";
 import { Holdings } from "./books.js";
 import { buildCatalog } from "./catalog.js";
 import { TradeTables } from "./columns.js";
 import { TradingEngine, type SimContext } from "./engine.js";
+import { FundingLedger, fundEstablishedWallets } from "./funding.js";
+import { freshWallets, planInformed, type InformedPlan } from "./informed.js";
+import { InformedTrading } from "./informed-trading.js";
 import { Operations } from "./operations.js";
 import { buildPopulation } from "./population.js";
 import { Rng, seedWords } from "./random.js";
-import { DayItems, ITEM_MATCH, randomInstant } from "./timeline.js";
+import { DayItems, ITEM_INFORMED_BET, ITEM_MATCH, randomInstant } from "./timeline.js";
 import type { ResolvedWorldOptions, WorldOptions } from "./types.js";
 import { World } from "./world.js";
 
@@ -41,6 +45,8 @@ export function generateWorld(options: WorldOptions): World {
   const key = seedWords(o.seed);
   const catalog = buildCatalog(o, key, Rng.derive(key, "catalog"));
   const pop = buildPopulation(o, key, Rng.derive(key, "population"));
+  const ledger = new FundingLedger(key);
+  const informed = planInformed(o, catalog, pop, ledger, Rng.derive(key, "informed"));
   const audience = buildAudience(o, catalog, pop, Rng.derive(key, "audience"));
   const tables = new TradeTables(
     Math.ceil(o.fills / 2.2),
@@ -49,15 +55,20 @@ export function generateWorld(options: WorldOptions): World {
     (m) => catalog.markets[m]!.negRisk,
   );
   const ctx: SimContext = { o, catalog, pop, audience, tables, holdings: new Holdings(catalog.markets.length) };
-  runHistory(ctx, Rng.derive(key, "trading"));
+  runHistory(ctx, informed, Rng.derive(key, "trading"), Rng.derive(key, "informed-trading"));
   tables.trim();
-  return new World(o, key, catalog, pop, audience, tables);
+  fundEstablishedWallets(ledger, o, pop, freshWallets(pop), informed.owners, tables.lastTs, Rng.derive(key, "funding"));
+  const funding = ledger.place(tables, catalog.markets);
+  return new World(o, key, catalog, pop, audience, tables, informed, funding);
 }
 
-function runHistory(ctx: SimContext, rng: Rng): void {
+function runHistory(ctx: SimContext, plan: InformedPlan, rng: Rng, informedRng: Rng): void {
   const { o, catalog, tables } = ctx;
   const engine = new TradingEngine(ctx);
   const operations = new Operations(ctx);
+  const informed = new InformedTrading(ctx, plan, engine, informedRng);
+  // The ordinary trading's fill target: the world's, less what the informed bets still to come may take.
+  const budget = () => o.fills - informed.pendingReserve;
   const markets = catalog.markets;
   const hasTakers = (m: number) => ctx.audience.takerOffsets[m + 1]! > ctx.audience.takerOffsets[m]!;
   // Volume grows over the window; days on which no market trades get no share of the fill budget.
@@ -83,7 +94,7 @@ function runHistory(ctx: SimContext, rng: Rng): void {
     const produced = tables.fillCount;
     // Fills per match slot so far (a slot can come to nothing when nobody in the market wants to trade).
     const fillsPerSlot = slots > 50 && produced > 0 ? produced / slots : 2.3;
-    const dayFills = suffix[day]! > 0 ? ((o.fills - produced) * dayWeight[day]!) / suffix[day]! : 0;
+    const dayFills = suffix[day]! > 0 ? ((budget() - produced) * dayWeight[day]!) / suffix[day]! : 0;
     const dayMatches = Math.max(0, (dayFills / fillsPerSlot) * (lastDay ? 1.3 : 1));
 
     let total = 0;
@@ -119,16 +130,21 @@ function runHistory(ctx: SimContext, rng: Rng): void {
       }
     }
     operations.planDay(day, d0, d1, items, rng);
+    informed.planDay(d0, d1, items);
 
     const order = items.order(d0);
     for (let k = 0; k < order.length; k++) {
       const i = order[k]!;
+      if (items.kind[i] === ITEM_INFORMED_BET) {
+        informed.execute(items.a[i]!, items.ts[i]!, o.fills - tables.fillCount);
+        continue;
+      }
       if (items.kind[i] !== ITEM_MATCH) {
         operations.execute(items, i, rng);
         continue;
       }
       // The budget is a ceiling on every day, not only the last: a busy early day must not overshoot it.
-      const left = o.fills - tables.fillCount;
+      const left = budget() - tables.fillCount;
       if (left < 2) continue;
       slots++;
       engine.match(items.a[i]!, items.ts[i]!, rng, left);

@@ -20,6 +20,9 @@ export const ID_DOMAIN = {
   txOp: hashString("tx-op"),
   order: hashString("order-hash"),
   block: hashString("block-hash"),
+  /** Accounts that fund wallets and are not wallets of the world: funders, hop wallets, personal accounts. */
+  fundingAccount: hashString("funding-account"),
+  txFunding: hashString("tx-funding"),
 } as const;
 
 const scratch = new Uint32Array(8);

@@ -9,6 +9,7 @@
  *   world.fillsOfWallet(w) / world.matchesOfMarket(m)      lazy indexes
  *   referencePnl(world, w)                                 /positions, /closed-positions, user P&L curve
  *   startLive(world, { from, matchesPerSecond }).advanceTo(now)
+ *   world.informed / world.funding                         insiders and decoys, every wallet's funding (ground truth)
  */
 export { generateWorld, resolveWorldOptions, WORLD_DEFAULTS } from "./generate.js";
 export { World, worldDigest } from "./world.js";
@@ -45,4 +46,13 @@ export {
 export { notionalMicro, takerFeeMicro } from "./fees.js";
 export { FLAG_NO, FLAG_SELL, FLAG_TAKER, TradeTables } from "./columns.js";
 export { PROFILES, archetypeCounts } from "./population.js";
+export { InformedPlan, LONG_ODDS, type InformedBet } from "./informed.js";
+export {
+  COLLATERAL_TOKENS,
+  FUNDING_HUBS,
+  FundingTransfers,
+  type FundingGroup,
+  type FundingGroupKind,
+  type FundingHub,
+} from "./funding.js";
 export * from "./types.js";

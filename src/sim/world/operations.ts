@@ -20,7 +20,6 @@ import {
   type PlannedItem,
 } from "./timeline.js";
 import {
-  ARCHETYPES,
   NO,
   OP_CONVERSION,
   OP_MERGE,
@@ -28,6 +27,7 @@ import {
   OP_RESOLUTION,
   OP_REWARD,
   OP_SPLIT,
+  WALLET_ARCHETYPES,
   YES,
 } from "./types.js";
 
@@ -53,7 +53,7 @@ export class Operations {
       if (m.tradingStop >= o.start && m.tradingStop < o.end) push(this.sweepsByDay, dayOf(m.tradingStop), m.index);
     }
     pop.archetypeCode.forEach((code, w) => {
-      const a = ARCHETYPES[code];
+      const a = WALLET_ARCHETYPES[code];
       if (a === "market_maker") this.marketMakers.push(w);
       else if (a === "volume_bot") this.bots.push(w);
       else if (a === "negrisk_converter") this.converters.push(w);
@@ -61,7 +61,7 @@ export class Operations {
     for (let m = 0; m < catalog.markets.length; m++) {
       for (let i = audience.takerOffsets[m]!; i < audience.takerOffsets[m + 1]!; i++) {
         const w = audience.takerWallets[i]!;
-        const a = ARCHETYPES[pop.archetypeCode[w]!];
+        const a = WALLET_ARCHETYPES[pop.archetypeCode[w]!];
         if (a === "market_maker") push(this.followedMarkets, w, m);
         else if (a === "negrisk_converter" && catalog.markets[m]!.negRisk) {
           const e = catalog.markets[m]!.eventIndex;
@@ -143,7 +143,7 @@ export class Operations {
       case ITEM_SWEEP: {
         const book = holdings.book(a);
         for (const w of [...book.wallets]) {
-          if (ARCHETYPES[this.ctx.pop.archetypeCode[w]!] !== "market_maker") continue;
+          if (WALLET_ARCHETYPES[this.ctx.pop.archetypeCode[w]!] !== "market_maker") continue;
           const pairs = Math.min(book.shares(w, YES), book.shares(w, NO));
           if (pairs >= LOT) this.merge(ts, w, a, pairs);
         }
@@ -211,7 +211,7 @@ export class Operations {
       const n = book.balances[1][slot]!;
       if (y + n === 0) return;
       const wins = truth === 2 || (truth === YES ? y > 0 : n > 0);
-      const p = PROFILES[ARCHETYPES[pop.archetypeCode[w]!]!];
+      const p = PROFILES[WALLET_ARCHETYPES[pop.archetypeCode[w]!]!];
       if (!rng.chance(wins ? p.redeemWin : p.redeemLose)) return;
       const at = day + 1 + Math.floor(rng.exponential(2));
       const ts = randomInstant(rng, o.start + at * DAY, o.start + (at + 1) * DAY);

@@ -5,7 +5,15 @@
 import { ID_DOMAIN, address } from "./ids.js";
 import { bio, handle, pseudonym } from "./names.js";
 import type { Rng } from "./random.js";
-import { ARCHETYPES, CATEGORIES, type Archetype, type ResolvedWorldOptions, type WorldWallet } from "./types.js";
+import {
+  ARCHETYPES,
+  CATEGORIES,
+  WALLET_ARCHETYPES,
+  type Archetype,
+  type PopulationArchetype,
+  type ResolvedWorldOptions,
+  type WorldWallet,
+} from "./types.js";
 
 const DAY = 86_400;
 
@@ -151,7 +159,27 @@ export const PROFILES: Record<Archetype, ArchetypeProfile> = {
     redeemWin: 0.95,
     redeemLose: 0.6,
   },
+  // The informed layer's fresh wallets (informed.ts): never drawn by the population, never in an audience (no
+  // weights); they trade only their planned bet, and redeem as the profiles say.
+  insider: informedProfile(0.97, 0.5),
+  fresh_loser: informedProfile(0.9, 0.2),
+  hub_funded_fresh: informedProfile(0.95, 0.3),
 };
+
+function informedProfile(redeemWin: number, redeemLose: number): ArchetypeProfile {
+  return {
+    share: 0,
+    min: 0,
+    takerWeight: 0,
+    makerWeight: 0,
+    markets: [0, 0],
+    sizeUsd: [4_000, 40_000],
+    knowledge: [0, 0],
+    named: 0.2,
+    redeemWin,
+    redeemLose,
+  };
+}
 
 /** The share of whales that reverse their side in some markets (`flipper`). */
 const FLIPPER_CHANCE = 0.5;
@@ -174,19 +202,19 @@ export interface Population {
   alignedGroups: number[][];
 }
 
-/** Archetype → its code in `Population.archetypeCode` (the index in ARCHETYPES). */
+/** Archetype → its code in `Population.archetypeCode` (the index in WALLET_ARCHETYPES). */
 export const ARCHETYPE_CODE: Readonly<Record<Archetype, number>> = Object.fromEntries(
-  ARCHETYPES.map((a, i) => [a, i]),
+  WALLET_ARCHETYPES.map((a, i) => [a, i]),
 ) as Record<Archetype, number>;
 
 /** A lookup table by archetype code: 1 for the listed archetypes. */
 export function archetypeMask(archetypes: readonly Archetype[]): Uint8Array {
-  return Uint8Array.from(ARCHETYPES, (a) => (archetypes.includes(a) ? 1 : 0));
+  return Uint8Array.from(WALLET_ARCHETYPES, (a) => (archetypes.includes(a) ? 1 : 0));
 }
 
-/** How many wallets of each archetype a world of `total` wallets gets. */
-export function archetypeCounts(total: number): Record<Archetype, number> {
-  const counts = {} as Record<Archetype, number>;
+/** How many wallets of each archetype a world of `total` wallets gets (before the informed layer takes its own). */
+export function archetypeCounts(total: number): Record<PopulationArchetype, number> {
+  const counts = {} as Record<PopulationArchetype, number>;
   let special = 0;
   for (const a of ARCHETYPES) {
     if (a === "retail") continue;
@@ -215,7 +243,7 @@ function groupSizes(rng: Rng, count: number): number[] {
 
 export function buildPopulation(o: ResolvedWorldOptions, key: readonly [number, number], rng: Rng): Population {
   const counts = archetypeCounts(o.wallets);
-  const labels: { archetype: Archetype; group: number }[] = [];
+  const labels: { archetype: PopulationArchetype; group: number }[] = [];
   const ringSizes = groupSizes(rng, counts.wash_trader);
   const alignedSizes = groupSizes(rng, counts.aligned_whale);
   for (const a of ARCHETYPES) {

@@ -3,11 +3,13 @@ import { V2_CUTOVER_TS } from "./chain.js";
 import { FLAG_TAKER } from "./columns.js";
 import { takerFeeMicro } from "./fees.js";
 import {
-  ARCHETYPES,
   CATEGORIES,
   MATCH_TYPES,
+  INFORMED_KINDS,
   OP_TYPES,
+  WALLET_ARCHETYPES,
   type Archetype,
+  type InformedKind,
   type Category,
   type MatchType,
   type OpType,
@@ -35,6 +37,12 @@ export interface WorldStats {
   archetypes: Record<Archetype, number>;
   washRings: number;
   alignedGroups: number;
+  /** The informed layer's bets by kind, and its insider groups (informed.ts). */
+  informedBets: Record<InformedKind, number>;
+  insiderGroups: number;
+  /** Collateral transfers funding the wallets, and the groups sharing a funder that is not a hub (funding.ts). */
+  fundingTransfers: number;
+  fundingGroups: number;
   matches: number;
   fills: number;
   fillsPerMatch: number;
@@ -52,7 +60,7 @@ export interface WorldStats {
 
 export function worldStats(world: World): WorldStats {
   const t = world.tables;
-  const archetypes = Object.fromEntries(ARCHETYPES.map((a) => [a, 0])) as Record<Archetype, number>;
+  const archetypes = Object.fromEntries(WALLET_ARCHETYPES.map((a) => [a, 0])) as Record<Archetype, number>;
   for (const w of world.wallets) archetypes[w.archetype]++;
   const marketsByCategory = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>;
   const marketsByStatus = { open: 0, pending: 0, resolved: 0 };
@@ -76,7 +84,7 @@ export function worldStats(world: World): WorldStats {
     if (rate && t.fillFlags[to - 1]! & FLAG_TAKER) fees += takerFeeMicro(t.fillSize[to - 1]!, t.matchPrice[j]!, rate);
   }
   MATCH_TYPES.forEach((name, code) => (fillsByType[name] = typeCounts[code]!));
-  const byArchetype = new Float64Array(ARCHETYPES.length);
+  const byArchetype = new Float64Array(WALLET_ARCHETYPES.length);
   for (let f = 0; f < t.fillCount; f++) byArchetype[world.population.archetypeCode[t.fillWallet[f]!]!]!++;
   const ops = Object.fromEntries(OP_TYPES.map((o) => [o, 0])) as Record<OpType, number>;
   for (let i = 0; i < t.opCount; i++) ops[OP_TYPES[t.opType[i]!]!]++;
@@ -102,6 +110,12 @@ export function worldStats(world: World): WorldStats {
     archetypes,
     washRings: world.population.washRings.length,
     alignedGroups: world.population.alignedGroups.length,
+    informedBets: Object.fromEntries(
+      INFORMED_KINDS.map((k) => [k, world.informed.bets.filter((b) => b.kind === k).length]),
+    ) as Record<InformedKind, number>,
+    insiderGroups: world.funding.groups.filter((g) => g.kind === "insider").length,
+    fundingTransfers: world.funding.count,
+    fundingGroups: world.funding.groups.length,
     matches: t.matchCount,
     fills,
     fillsPerMatch: t.matchCount ? fills / t.matchCount : 0,
@@ -111,7 +125,7 @@ export function worldStats(world: World): WorldStats {
       MINT: share(fillsByType.MINT),
       MERGE: share(fillsByType.MERGE),
     },
-    fillShareByArchetype: Object.fromEntries(ARCHETYPES.map((a, i) => [a, share(byArchetype[i]!)])) as Record<
+    fillShareByArchetype: Object.fromEntries(WALLET_ARCHETYPES.map((a, i) => [a, share(byArchetype[i]!)])) as Record<
       Archetype,
       number
     >,
@@ -136,10 +150,12 @@ export function formatWorldStats(s: WorldStats): string {
     `         ${CATEGORIES.map((c) => `${c} ${s.marketsByCategory[c]}`).join(", ")}`,
     `         open ${s.marketsByStatus.open}, closed-pending ${s.marketsByStatus.pending}, resolved ${s.marketsByStatus.resolved} (${pct(s.resolvedShare)}: YES ${s.resolutions.YES}, NO ${s.resolutions.NO}, 50-50 ${s.resolutions["50-50"]})`,
     `wallets  ${int(s.wallets)} (${s.washRings} wash rings, ${s.alignedGroups} aligned-whale groups)`,
-    ...ARCHETYPES.map(
+    ...WALLET_ARCHETYPES.map(
       (a) =>
         `         ${a.padEnd(18)} ${String(s.archetypes[a]).padStart(6)} wallets  ${pct(s.fillShareByArchetype[a]).padStart(6)} of fills`,
     ),
+    `informed ${INFORMED_KINDS.map((k) => `${k} ${s.informedBets[k]}`).join(", ")} (${s.insiderGroups} insider groups)`,
+    `funding  ${int(s.fundingTransfers)} collateral transfers, ${s.fundingGroups} groups sharing a funder`,
     `fills    ${int(s.fills)} in ${int(s.matches)} matches (${s.fillsPerMatch.toFixed(2)} fills/match); V1 ${int(s.v1Fills)}, V2 ${int(s.v2Fills)}`,
     `         MINT ${pct(s.fillShareByType.MINT)}, MERGE ${pct(s.fillShareByType.MERGE)}, COMPLEMENTARY ${pct(s.fillShareByType.COMPLEMENTARY)}`,
     `volume   ${int(s.volumeUsd)} USD, taker fees ${int(s.feesUsd)} USD`,

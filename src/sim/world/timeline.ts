@@ -13,6 +13,8 @@ export const ITEM_REWARD = 4;
 export const ITEM_RESOLVE = 5;
 export const ITEM_REDEEM = 6;
 export const ITEM_SWEEP = 7;
+/** One order of an informed bet (informed-trading.ts). */
+export const ITEM_INFORMED_BET = 8;
 
 export interface PlannedItem {
   ts: number;

@@ -37,7 +37,7 @@ export const OP_REDEEM = 3;
 export const OP_REWARD = 4;
 export const OP_RESOLUTION = 5;
 
-/** Ground-truth behaviour of a wallet (what the analytics should discover). */
+/** Ground-truth behaviour of a wallet (what the analytics should discover): the archetypes the population draws. */
 export const ARCHETYPES = [
   "retail",
   "noise",
@@ -50,7 +50,20 @@ export const ARCHETYPES = [
   "aligned_whale",
   "negrisk_converter",
 ] as const;
-export type Archetype = (typeof ARCHETYPES)[number];
+export type PopulationArchetype = (typeof ARCHETYPES)[number];
+
+/**
+ * The informed layer's fresh wallets (informed.ts), taken from the population's retail wallets: insiders, and the
+ * two decoy kinds that are fresh wallets too (the third, `late_whale`, is a whale of the population).
+ */
+export const FRESH_ARCHETYPES = ["insider", "fresh_loser", "hub_funded_fresh"] as const;
+/** Every archetype a wallet can have; a wallet's archetype code is its index here. */
+export const WALLET_ARCHETYPES = [...ARCHETYPES, ...FRESH_ARCHETYPES] as const;
+export type Archetype = (typeof WALLET_ARCHETYPES)[number];
+
+/** An informed bet's kind: an insider's, or a decoy's that looks like one on every axis but one (informed.ts). */
+export const INFORMED_KINDS = ["insider", "fresh_loser", "late_whale", "hub_funded_fresh"] as const;
+export type InformedKind = (typeof INFORMED_KINDS)[number];
 
 export interface Tag {
   id: string;

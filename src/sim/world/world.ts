@@ -9,6 +9,8 @@ import type { Catalog } from "./catalog.js";
 import { blockAt, exchangeAddress, exchangeVersion, matchMechanicsLogs, opLogLayout } from "./chain.js";
 import { FLAG_NO, FLAG_SELL, FLAG_TAKER, type TradeTables } from "./columns.js";
 import { notionalMicro, takerFeeMicro } from "./fees.js";
+import type { FundingTransfers } from "./funding.js";
+import type { InformedPlan } from "./informed.js";
 import { ID_DOMAIN, bytes32, type Hex } from "./ids.js";
 import { LazyGroupIndex, lowerBound } from "./indexes.js";
 import type { Population } from "./population.js";
@@ -55,6 +57,10 @@ export class World {
     readonly audience: Audience,
     /** The columns. Valid up to their counts; arrays are replaced when live mode grows them. */
     readonly tables: TradeTables,
+    /** The insiders' and decoys' bets (ground truth: informed.ts); Pelagic never sees it. */
+    readonly informed: InformedPlan,
+    /** Every collateral transfer that funded a wallet, in chain order, and the funding groups (funding.ts). */
+    readonly funding: FundingTransfers,
   ) {
     this.start = options.start;
     this.end = options.end;
@@ -274,6 +280,11 @@ export class World {
     return bytes32(this.key, ID_DOMAIN.txOp, i);
   }
 
+  /** The transaction of funding transfer i (world.funding). */
+  txHashOfFunding(i: number): Hex {
+    return bytes32(this.key, ID_DOMAIN.txFunding, i);
+  }
+
   opsBetween(from: number, to: number): [number, number] {
     const t = this.tables;
     return [lowerBound(t.opTs, t.opCount, from), lowerBound(t.opTs, t.opCount, to)];
@@ -386,5 +397,9 @@ export function worldDigest(world: World): string {
     t.opTxIndex,
   ])
     add(a, t.opCount);
+  const f = world.funding;
+  h.update(JSON.stringify({ bets: world.informed.bets, groups: f.groups, from: f.from, to: f.to }));
+  for (const a of [f.ts, f.amount, f.logIndex, f.txIndex, world.informed.spentMicro, world.informed.shares])
+    add(a, a.length);
   return h.digest("hex");
 }

@@ -63,6 +63,13 @@ export const CONDITION_RESOLUTION = parseAbiItem(
   "event ConditionResolution(bytes32 indexed conditionId, address indexed oracle, bytes32 indexed questionId, uint256 outcomeSlotCount, uint256[] payoutNumerators)",
 );
 
+/**
+ * The collateral tokens' ERC-20 transfer (USDC.e, pUSD): how collateral reaches a wallet. Not one of the venue's
+ * events (the chain pipeline never asks for it): a wallet's funding is read by its recipient topic.
+ */
+export const ERC20_TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
+export const ERC20_TRANSFER_TOPIC: Hex = toEventSelector(ERC20_TRANSFER);
+
 /** V2 `side`: the order's side, 0 = BUY (pays collateral), 1 = SELL (gives outcome tokens). */
 export const SIDE_BUY = 0;
 export const SIDE_SELL = 1;
