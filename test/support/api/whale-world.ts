@@ -4,6 +4,7 @@
  * by hand from the rows it wrote. The app runs over a real store (SQLite, or PostgreSQL with TEST_DATABASE_URL).
  */
 import { createKey } from "../../../src/accounts/keys.js";
+import { insertRows } from "../../../src/store/derived-tables.js";
 import { insertFills, type NewFill } from "../../../src/store/fills.js";
 import { openTestApp, type TestApp } from "../app.js";
 import type { StoreBackend } from "../backends.js";
@@ -40,7 +41,7 @@ export async function openWhaleWorld(
 /** Inserts a row of the columns given; the table's defaults fill the others (Kysely's types ask for every column). */
 async function insert(
   t: TestApp,
-  table: "events" | "markets" | "wallets" | "wallet_stats" | "positions" | "position_snapshots",
+  table: "events" | "markets" | "wallets" | "wallet_stats" | "positions",
   row: Record<string, unknown>,
 ): Promise<void> {
   await t.store.db
@@ -145,15 +146,20 @@ export async function addSnapshot(
   t: TestApp,
   s: { day: number; wallet: string; market: number; yesCost: number; noCost: number },
 ): Promise<void> {
-  await insert(t, "position_snapshots", {
-    day: s.day,
-    wallet: s.wallet,
-    condition_id: condition(s.market),
-    yes_shares: Math.round(s.yesCost * 2 * MICRO),
-    yes_cost: s.yesCost,
-    no_shares: Math.round(s.noCost * 2 * MICRO),
-    no_cost: s.noCost,
-  });
+  // Stored by wallet and market ids through the derived tables' writer (src/store/id-keyed.ts).
+  await t.store.transaction((tx) =>
+    insertRows(tx, "position_snapshots", [
+      {
+        day: s.day,
+        wallet: s.wallet,
+        condition_id: condition(s.market),
+        yes_shares: Math.round(s.yesCost * 2 * MICRO),
+        yes_cost: s.yesCost,
+        no_shares: Math.round(s.noCost * 2 * MICRO),
+        no_cost: s.noCost,
+      },
+    ]),
+  );
 }
 
 let fills = 0;
