@@ -26,8 +26,8 @@ import { storeWorld } from "./support/world-app.js";
 
 const COMPACT_FILLS = "0029_compact_fills";
 /** Answers that move by themselves between two rounds: the AI report's generation, the key's own usage. */
-/** Not about fills, or whose tables come with a later migration (the alerts, 0032). */
-const UNSTABLE = [/\/ai-analysis$/, /\/key\/verify$/, /^\/api\/v2\/alerts\//];
+/** Not about fills, or whose tables come with a later migration (the alerts, 0032; funding, 0037). */
+const UNSTABLE = [/\/ai-analysis$/, /\/key\/verify$/, /^\/api\/v2\/alerts\//, /\/funding(\/|$)/];
 /** A search's own timing. */
 const ELAPSED = /"_elapsed_ms":\d+(\.\d+)?/g;
 

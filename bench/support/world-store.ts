@@ -12,6 +12,7 @@ import { performance } from "node:perf_hooks";
 import { loadConfig } from "../../src/config/index.js";
 import { rebuild } from "../../src/derive/rebuild.js";
 import { loadVenueCache, loadWorld } from "../../src/derive/testing/stored-world.js";
+import { loadWorldFunding } from "../../src/derive/testing/stored-funding.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { generateWorld } from "../../src/sim/world/index.js";
 import { openStore } from "../../src/store/database.js";
@@ -76,6 +77,8 @@ export async function prepareWorldStore(fills: number, log: (line: string) => vo
     log(`stored its markets, fills and activity (${elapsed()})`);
     await loadVenueCache(store, world, world.end);
     log(`stored the venue's per-wallet cache (${elapsed()})`);
+    await loadWorldFunding(store, world, config.funding);
+    log(`stored its funding transfers and clusters (${elapsed()})`);
     await rebuild(store, config, clock);
     log(`derived positions and statistics (${elapsed()})`);
   } finally {

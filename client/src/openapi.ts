@@ -5118,6 +5118,334 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/wallet/{address}/funding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A wallet's funding: its funders hop by hop, its paths back to a hub, and its funding cluster */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description wallet address: 0x followed by 40 hex digits */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description address, lower-cased */
+                            wallet: string;
+                            /** @description whether the wallet's incoming transfers were read (false: queued) */
+                            traced: boolean;
+                            /** @description the last block read for it */
+                            traced_to_block: number | null;
+                            /** @description FUNDING_HOPS: how many transfers back funding is followed */
+                            hop_limit: number;
+                            /** @description collateral received from its direct funders, over the kept transfers (USD) */
+                            funded_usd: number;
+                            /** @description its first funding transfer (unix seconds) */
+                            first_funded_at: number | null;
+                            /** @description every funder within the hop limit, hop by hop, biggest first */
+                            funders: {
+                                /** @description address, lower-cased */
+                                address: string;
+                                /** @description transfers between it and the wallet: 1 for a direct funder */
+                                hop: number;
+                                /** @description the address it funded on the way to the wallet (the wallet at hop 1) */
+                                funded: string;
+                                /** @description hub: an exchange or bridge of the hub table (ends a path); busy_account: funded FUNDING_HUB_FANOUT traced addresses or more (a hub too); wallet: a wallet Pelagic knows; account: any other address */
+                                kind: "hub" | "busy_account" | "wallet" | "account";
+                                /** @description the hub's name, for a hub of the table */
+                                hub_name: string | null;
+                                /** @description collateral it sent to `funded`, over the kept transfers (USD) */
+                                usd: number;
+                                /** @description kept transfers from it to `funded` */
+                                transfers: number;
+                                /** @description its first transfer to `funded` (unix seconds) */
+                                first_ts: number;
+                            }[];
+                            /** @description paths back from its biggest funders (3 per account, 20 at most) */
+                            paths: {
+                                /** @description the accounts the collateral came through, nearest first */
+                                addresses: string[];
+                                /** @description hub: at a hub; hop_limit: FUNDING_HOPS transfers back; unfunded: at an account with no funding read */
+                                ends: "hub" | "hop_limit" | "unfunded";
+                                /** @description the hub a path ends at */
+                                hub_name: string | null;
+                                /** @description the path's first transfer into the wallet, summed per funder (USD) */
+                                usd: number;
+                            }[];
+                            /** @description its funding cluster; null when it shares no non-hub funder with another wallet */
+                            cluster: {
+                                /** @description the cluster's id: its funder's address */
+                                cluster_id: string;
+                                /** @description address, lower-cased */
+                                funder: string;
+                                /** @description transfers from the funder to this wallet; null when it joined through another shared funder */
+                                funder_hops: number | null;
+                                /** @description wallets in the cluster */
+                                size: number;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description The address is one of the venue's exchange contracts, not a user wallet (HTTP 400) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ContractAddressError"];
+                    };
+                };
+                /** @description Error with a human-readable detail */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/funding/cluster/{cluster_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A funding cluster: its members and their positions combined */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description combined positions to return, the most bought first (1..500) */
+                    positions?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description a funding cluster: its funder's address (0x followed by 40 hex digits) */
+                    cluster_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cluster_id: string;
+                            /** @description address, lower-cased */
+                            funder: string;
+                            funder_kind: "wallet" | "account";
+                            size: number;
+                            /** @description collateral the members received from their direct funders (USD) */
+                            funded_usd: number;
+                            /** @description the members' total P&L (USD) */
+                            total_pnl: number;
+                            /** @description the members' volume (USD) */
+                            total_volume: number;
+                            members: {
+                                /** @description address, lower-cased */
+                                wallet: string;
+                                name: string | null;
+                                /** @description transfers from the cluster's funder; null when it joined through another shared funder */
+                                funder_hops: number | null;
+                                /** @description collateral from its direct funders (USD) */
+                                funded_usd: number;
+                                first_funded_at: number | null;
+                                /** @description its total P&L (USD); null before the Deriver wrote its statistics */
+                                total_pnl: number | null;
+                                total_volume: number | null;
+                                total_trades: number;
+                                is_smart: boolean;
+                            }[];
+                            /** @description the members' positions summed per market and outcome */
+                            positions: {
+                                condition_id: string;
+                                market_id: string | null;
+                                market_title: string | null;
+                                slug: string | null;
+                                outcome: "YES" | "NO";
+                                /** @description members holding or having held it */
+                                members: number;
+                                /** @description bought over the positions' lives (USD) */
+                                bought_usd: number;
+                                /** @description shares still held */
+                                open_shares: number;
+                                /** @description the outcome's price (its payout once resolved) */
+                                current_price: number | null;
+                                /** @description open shares at the current price (USD) */
+                                open_value_usd: number | null;
+                                /** @description realized P&L, before fees (USD) */
+                                realized_pnl: number;
+                                first_ts: number;
+                                last_ts: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error with a human-readable detail */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/funding/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Funding clusters, the biggest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description rows to return (1..500) */
+                    limit?: number;
+                    /** @description rows to skip */
+                    offset?: number;
+                    /** @description clusters of at least this many wallets */
+                    min_size?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description clusters of at least min_size wallets */
+                            total: number;
+                            has_more: boolean;
+                            clusters: {
+                                cluster_id: string;
+                                /** @description address, lower-cased */
+                                funder: string;
+                                size: number;
+                                /** @description the members' total P&L (USD) */
+                                total_pnl: number;
+                                /** @description the members' volume (USD) */
+                                total_volume: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/wallet/{address}/pnl-history": {
         parameters: {
             query?: never;

@@ -26,6 +26,7 @@ const BY_NAME: Readonly<Record<string, number>> = {
   fee_usd: MICRO,
   size: MICRO,
   shares: MICRO,
+  open_shares: MICRO,
   tokens: MICRO,
   // Prices named without "price".
   yes: PRICE,

@@ -12,6 +12,7 @@ import { whaleReads, markets, insights, boards } from "./sections/reads.js";
 import { derive, limits, wallet, live, ai, drilldowns } from "./sections/service.js";
 import { mcp } from "./sections/mcp.js";
 import { alerts } from "./sections/alerts.js";
+import { funding } from "./sections/funding.js";
 import { checkRetrySchedule, checkWebhookKey } from "./isw-settings.js";
 
 export { ConfigError, redactUrl };
@@ -39,6 +40,7 @@ export const settings = {
   ingest,
   mcp,
   alerts,
+  funding,
 } as const;
 
 export type Config = Resolved<typeof settings> & {

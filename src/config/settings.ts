@@ -117,6 +117,33 @@ export function extraExchanges(env: string, description: string): Setting<readon
   return { ...parsed, defaultText: "(none)" };
 }
 
+export interface ExtraHub {
+  /** Lower case, 0x and 40 hex digits. */
+  readonly address: string;
+  readonly name: string;
+}
+
+/** `0x<40 hex>` or `0x<40 hex>:<name>`, comma-separated: funding hubs added to the built-in table (src/venue/funding-hubs.ts). */
+export function extraHubs(env: string, description: string): Setting<readonly ExtraHub[]> {
+  const parsed = setting<readonly ExtraHub[]>(env, [], description, (raw) =>
+    raw
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "")
+      .map((entry) => {
+        const match = /^(0x[0-9a-fA-F]{40})(?::(.+))?$/.exec(entry);
+        if (!match)
+          throw new ConfigError(
+            env,
+            `"${entry}" is not a hub: write its address, optionally with a name, e.g. 0x28c6c06298d514db089934071355e5743bf21d60:Binance 14`,
+          );
+        const address = match[1]!.toLowerCase();
+        return { address, name: match[2]?.trim() || address };
+      }),
+  );
+  return { ...parsed, defaultText: "(none)" };
+}
+
 export function str(env: string, defaultValue: string, description: string): Setting<string> {
   return setting(env, defaultValue, description, (raw) => raw);
 }

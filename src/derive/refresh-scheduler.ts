@@ -15,6 +15,7 @@ import { PendingWrites } from "./pending-writes.js";
 import { dayStart, storedWatermarks } from "./rebuild.js";
 import { sumWashLegs } from "./wallet-inputs.js";
 import { StreamedHours, firstKeptBoundary } from "./hourly-points.js";
+import { FundingClusterWriter } from "./funding-clusters.js";
 
 const HOUR = 3_600;
 /** Share of the refresh interval spent recomputing wash-ring shares, and wallets summed per query. */
@@ -65,7 +66,9 @@ export class RefreshScheduler {
     { name: "wallet statistics and ranks", run: (round) => this.applier.writeWallets(round.asOf, true) },
     { name: "market statistics", run: (round) => this.writeMarketStats(round.asOf, round.now) },
     { name: "daily P&L points", run: (round) => this.writeDailyPoints(round.asOf) },
+    { name: "funding clusters", run: async () => void (await this.fundingClusters.refresh()) },
   ];
+  private readonly fundingClusters: FundingClusterWriter;
 
   constructor(
     private readonly deps: DeriverDeps,
@@ -73,6 +76,7 @@ export class RefreshScheduler {
     private readonly reads: RecentReads,
     warm: { readonly at: number; readonly watermarks: Watermarks; readonly asOf: number },
   ) {
+    this.fundingClusters = new FundingClusterWriter(deps.store, deps.config.funding);
     this.warmedAt = this.lastRefreshAt = warm.at;
     this.watermarks = warm.watermarks;
     this.pointsHour = Math.floor(warm.asOf / HOUR);

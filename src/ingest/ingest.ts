@@ -32,6 +32,7 @@ import { parseIngestStart } from "./ingest-start.js";
 import { LiveFeed } from "./live-feed.js";
 import { MarketDirectory } from "./market-directory.js";
 import { MarketsSync } from "./markets-sync.js";
+import { FundingSync, fundingSyncOptions } from "./funding-sync.js";
 import { follow, runUntilCaughtUp, Stopped, type Pipeline, type RunnerContext } from "./runner.js";
 import { expectedIngestSources } from "./sources.js";
 import { createWalletSyncQueue, type WalletSyncQueue } from "./wallet-sync-queue.js";
@@ -62,6 +63,8 @@ export class Ingest {
   private readonly writer: BatchWriter;
   private readonly markets: Pipeline;
   private readonly fills: Pipeline;
+  /** Where the wallets' collateral came from: on the chain only, with FUNDING on. */
+  private readonly funding: Pipeline | null = null;
   private readonly live: LiveFeed;
   private readonly chainReader: ChainReader | null = null;
   private readonly runner: RunnerContext;
@@ -105,6 +108,8 @@ export class Ingest {
         indexBuildMemory: indexBuildMemory(config),
         unlisted: { recheckSeconds: unlistedRecheckSeconds, keepDays: unlistedKeepDays },
       });
+      if (config.funding.enabled)
+        this.funding = new FundingSync(ctx, venue.chain, fundingSyncOptions(config), config.funding.extraHubs);
     } else {
       if (start?.kind === "block")
         logger.warn("INGEST_START is a block number but no VENUE_RPC_URL is set: the Data API backfill starts now");
@@ -174,6 +179,16 @@ export class Ingest {
   }
 
   /**
+   * Reads the funding of every wallet seen so far (and their funders') until none is left; resolves at once without
+   * a chain. `start` keeps it following after the first sync; tests and benches call it to finish a read.
+   */
+  async traceFunding(signal?: AbortSignal): Promise<void> {
+    if (!this.funding) return;
+    const combined = signal ? AbortSignal.any([signal, this.controller.signal]) : this.controller.signal;
+    await runUntilCaughtUp(this.funding, this.runner, combined);
+  }
+
+  /**
    * Before `ready`: when the chain history may be shorter than some wallets' (no VENUE_HISTORY_START at or after
    * its start), their wins and losses need the venue's closed positions, so the wallets people look at first (the
    * listed ones: Smart Money and the leaderboards' first pages) are synced now, at most INGEST_READY_WALLETS.
@@ -206,6 +221,9 @@ export class Ingest {
         await Promise.all([
           follow(this.markets, this.runner, config.marketsIntervalSeconds * 1000, signal),
           follow(this.fills, this.runner, config.pollSeconds * 1000, signal),
+          ...(this.funding
+            ? [follow(this.funding, this.runner, this.deps.config.funding.pollSeconds * 1000, signal)]
+            : []),
         ]);
       } catch (error) {
         if (!(error instanceof Stopped))

@@ -13,6 +13,8 @@ export const SOURCES = {
   live: "rtds-live",
   /** Per-wallet syncs of positions, closed positions, activity and the P&L curve. */
   wallets: WALLET_SYNC_SOURCE,
+  /** The collateral transfers into the wallets Pelagic sees, followed back a few hops (issue 52). */
+  funding: "chain-funding",
 } as const;
 
 /** Where fills come from: chain logs when an RPC URL is configured, else the Data API. */

@@ -100,3 +100,16 @@ export {
   type EventStand,
   type WhaleFlip,
 } from "./whale-signals.js";
+export {
+  busyFunders,
+  edgesInto,
+  fundingClusters,
+  fundingPaths,
+  hubTest,
+  sharedFunderCandidates,
+  type FundingCluster,
+  type FundingClusterMember,
+  type FundingEdge,
+  type FundingPath,
+  type PathEnd,
+} from "./funding-graph.js";

@@ -521,6 +521,39 @@ export interface ApiKeysTable {
   ended_at: number | null;
 }
 
+/** A wallet, or an account that funded one, whose incoming collateral transfers are read (migration 0037). */
+export interface FundingAddressesTable {
+  address: string;
+  /** Transfers between it and the nearest wallet it funded: 0 for a wallet. */
+  hop: number;
+  /** The last block read for it; null until read. */
+  traced_to_block: number | null;
+  /** Incoming transfers kept (at most FUNDING_MAX_TRANSFERS). */
+  transfers: number;
+}
+
+/** A collateral token's `Transfer` log into a traced address. */
+export interface FundingTransfersTable {
+  block_number: number;
+  log_index: number;
+  tx_hash: string;
+  ts: number;
+  /** The collateral token's address (USDC.e or pUSD), lower case. */
+  token: string;
+  from_address: string;
+  to_address: string;
+  amount_micro: number;
+}
+
+/** A wallet's funding cluster (src/derive/funding-clusters.ts), rewritten whole. */
+export interface FundingClustersTable {
+  wallet: string;
+  /** The cluster's funder: the shared non-hub funder most of its members reach. */
+  cluster_id: string;
+  /** Transfers from that funder to the wallet; null when the wallet joined through another shared funder. */
+  funder_hops: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -555,4 +588,7 @@ export interface Database {
   table_changes: TableChangesTable;
   wallet_sync_requests: WalletSyncRequestsTable;
   unlisted_market_records: UnlistedMarketRecordsTable;
+  funding_addresses: FundingAddressesTable;
+  funding_transfers: FundingTransfersTable;
+  funding_clusters: FundingClustersTable;
 }

@@ -17,6 +17,7 @@ export * from "./arcgis.js";
 export * from "./categories.js";
 export * from "./chain/index.js";
 export * from "./contracts.js";
+export * from "./funding-hubs.js";
 export * from "./data-api.js";
 export * from "./gamma.js";
 export * from "./http.js";

@@ -9,13 +9,12 @@ import { createKey } from "../../src/accounts/keys.js";
 import { decimalsOf } from "../../src/api/rounding.js";
 import { storeBackends } from "../support/backends.js";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
-import { operationSubjects, operationUrls } from "../support/api/operations.js";
+import { operationSubjects, operationUrls, type OperationSubjects } from "../support/api/operations.js";
 
 describe.each(storeBackends)("every GET route on $kind", (backend) => {
   let w: WorldApp;
   let key: string;
-  let wallet: string;
-  let market: { id: string; condition_id: string };
+  let subjects: OperationSubjects;
 
   beforeAll(async () => {
     w = await openWorldApp({
@@ -28,7 +27,7 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
       },
     });
     key = (await createKey(w.store.db, { account: "every-route", plan: "premium", now: w.now })).key;
-    ({ wallet, market } = await operationSubjects(w.store, w.now));
+    subjects = await operationSubjects(w.store, w.now);
     // The alerts' item routes name the account's destination and rule 1 (operations.ts).
     const post = (url: string, payload: object) =>
       w.app.inject({ method: "POST", url, headers: { "x-api-key": key }, payload });
@@ -37,7 +36,7 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
   }, 120_000);
   afterAll(async () => w?.close());
 
-  const urls = () => operationUrls(w.app, { wallet, market, now: w.now });
+  const urls = () => operationUrls(w.app, subjects);
 
   const call = (url: string, headers: Record<string, string> = {}) =>
     w.app.inject({ url, headers: { "x-api-key": key, authorization: `Bearer ${key}`, ...headers } });

@@ -36,6 +36,7 @@ import { alertMatches } from "./0033_alert_matches.js";
 import { positionsDigest } from "./0034_positions_digest.js";
 import { territoryWebhooksAsAlerts } from "./0035_territory_webhooks_as_alerts.js";
 import { idKeyedTables } from "./0036_id_keyed_tables.js";
+import { funding } from "./0037_funding.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -71,4 +72,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0034_positions_digest": positionsDigest,
   "0035_territory_webhooks_as_alerts": territoryWebhooksAsAlerts,
   "0036_id_keyed_tables": idKeyedTables,
+  "0037_funding": funding,
 };

@@ -18,12 +18,15 @@ export interface OperationSubjects {
   readonly market: { readonly id: string; readonly condition_id: string };
   /** The world's last instant (unix seconds). */
   readonly now: number;
+  /** The world's biggest funding cluster (its funder), when it has one. */
+  readonly clusterId?: string;
 }
 
 /** A valid value of a parameter named `name` of type `type`: the subjects' where it names one, else 1 or "x". */
 export function valueFor(subjects: OperationSubjects, name: string, type: string | undefined): string {
   if (name === "address" || name === "wallet" || name === "addr") return subjects.wallet;
   if (name === "market_id") return subjects.market.id;
+  if (name === "cluster_id") return subjects.clusterId ?? `0x${"0".repeat(40)}`;
   if (name === "condition_id" || name === "market") return subjects.market.condition_id;
   // The every-route tests make the key's account one alert destination and one rule first: each is number 1.
   if (name === "rule_id" || name === "destination_id") return "1";
@@ -73,5 +76,15 @@ export async function operationSubjects(store: Store, now: number): Promise<Oper
     .select(["id", "condition_id"])
     .where("condition_id", "=", traded.condition_id)
     .executeTakeFirstOrThrow();
-  return { wallet, market, now };
+  const cluster = await store.db
+    .selectFrom("funding_clusters")
+    .select("cluster_id")
+    .groupBy("cluster_id")
+    .orderBy((eb) => eb.fn.countAll(), "desc")
+    .orderBy("cluster_id")
+    .limit(1)
+    .executeTakeFirst()
+    // A store of a layout before migration 0037 has no funding tables.
+    .catch(() => undefined);
+  return { wallet, market, now, clusterId: cluster?.cluster_id };
 }

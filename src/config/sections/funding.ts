@@ -1,0 +1,47 @@
+/**
+ * Settings, part of src/config/index.ts: where wallets' collateral came from (issue 52). The ingest reads the
+ * collateral tokens' `Transfer` logs into each wallet it sees and follows them back `FUNDING_HOPS` transfers; the
+ * Deriver groups wallets that share a funder which is not a hub (docs/METRICS.md, "Funding clusters").
+ */
+import { bool, extraHubs, int } from "../settings.js";
+
+export const funding = {
+  enabled: bool(
+    "FUNDING",
+    true,
+    "read where wallets' collateral came from (the collateral tokens' Transfer logs; needs VENUE_RPC_URL) and group wallets by shared funders",
+  ),
+  hops: int("FUNDING_HOPS", 3, "how many transfers back a wallet's funding is followed (a hub ends a path sooner)", {
+    min: 1,
+    max: 6,
+  }),
+  extraHubs: extraHubs(
+    "FUNDING_HUBS",
+    "hubs (exchanges, bridges) added to the built-in table: they end a funding path and group nobody; `0x<40 hex>` or `0x<40 hex>:<name>`, comma-separated",
+  ),
+  hubFanout: int(
+    "FUNDING_HUB_FANOUT",
+    25,
+    "an account that funded this many of the addresses Pelagic traced counts as a hub the table does not know: it groups nobody",
+    { min: 2 },
+  ),
+  addressesPerQuery: int(
+    "FUNDING_ADDRESSES_PER_QUERY",
+    50,
+    "addresses whose incoming collateral transfers one eth_getLogs asks for (topic alternatives)",
+    { min: 1, max: 1_000 },
+  ),
+  maxTransfers: int(
+    "FUNDING_MAX_TRANSFERS",
+    50,
+    "incoming collateral transfers kept per address, the earliest first: funding comes before trading",
+    { min: 1, max: 10_000 },
+  ),
+  startBlock: int("FUNDING_START_BLOCK", 0, "the first block read for funding transfers", { min: 0 }),
+  pollSeconds: int(
+    "FUNDING_POLL_SECONDS",
+    10,
+    "how often the funding reader looks for wallets it has not traced, once it has traced every one",
+    { min: 1, max: 3_600 },
+  ),
+};

@@ -1,0 +1,182 @@
+/**
+ * Funding end to end (issue 52): the real Ingest reads the simulated venue, its funding reader reads the collateral
+ * tokens' Transfer logs the simulated chain serves, the Deriver groups wallets, and the API answers. Expectations are
+ * the simulation's ground truth (its funding groups and informed bets), which Pelagic never reads.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SimVenue } from "../src/sim/servers/index.js";
+import { SMALL_WORLD, closeVenues, smallVenue } from "../src/sim/servers/testing/venues.js";
+import { loadWorldFunding } from "../src/derive/testing/stored-funding.js";
+import { FUNDING_HUBS } from "../src/sim/world/index.js";
+import { storeBackends } from "./support/backends.js";
+import { openSimApp, type SimApp } from "./support/sim-app.js";
+
+let venue: SimVenue;
+
+beforeAll(async () => {
+  venue = await smallVenue({ worldOptions: { ...SMALL_WORLD, seed: 5 } });
+}, 60_000);
+afterAll(closeVenues);
+
+const address = (w: number) => venue.world.wallets[w]!.proxyWallet;
+
+/** Pairs of wallets put together: precision and recall of `found` against `truth`, over the wallets both may hold. */
+function pairwise(found: readonly string[][], truth: readonly string[][]) {
+  const pairs = (groups: readonly string[][]) => {
+    const out = new Set<string>();
+    for (const g of groups) {
+      const sorted = [...g].sort();
+      for (let i = 0; i < sorted.length; i++)
+        for (let j = i + 1; j < sorted.length; j++) out.add(`${sorted[i]}|${sorted[j]}`);
+    }
+    return out;
+  };
+  const [f, t] = [pairs(found), pairs(truth)];
+  const both = [...f].filter((p) => t.has(p)).length;
+  return { precision: f.size ? both / f.size : 1, recall: t.size ? both / t.size : 1, truthPairs: t.size };
+}
+
+describe.each(storeBackends)("funding paths and clusters on $kind", (backend) => {
+  let app: SimApp;
+  const get = async (url: string) => {
+    const response = await app.t.app.inject(url);
+    return { status: response.statusCode, body: response.json() };
+  };
+
+  beforeAll(async () => {
+    app = await openSimApp(backend, venue, {
+      env: { RATE_FREE_PER_MINUTE: "100000" },
+      beforeRefresh: (h) => h.ingest.traceFunding(),
+    });
+  }, 240_000);
+  afterAll(async () => app?.close());
+
+  /** The truth's groups, restricted to the wallets Pelagic saw (those that traded). */
+  async function truthGroups() {
+    const seen = new Set(
+      (await app.h.store.db.selectFrom("wallets").select("address").execute()).map((r) => r.address),
+    );
+    return venue.world.funding.groups
+      .map((g) => ({ ...g, wallets: [...new Set(g.members.map(address).filter((a) => seen.has(a)))] }))
+      .filter((g) => g.wallets.length > 1);
+  }
+
+  it("recovers the planted funding groups (pairwise precision and recall at least 0.9)", async () => {
+    const list = await get("/api/v2/funding/clusters?limit=500");
+    expect(list.status).toBe(200);
+    const found: string[][] = [];
+    for (const c of list.body.clusters) {
+      const detail = await get(`/api/v2/funding/cluster/${c.cluster_id}`);
+      expect(detail.status).toBe(200);
+      expect(detail.body.size).toBe(c.size);
+      found.push(detail.body.members.map((m: { wallet: string }) => m.wallet));
+    }
+    const groups = await truthGroups();
+    const score = pairwise(
+      found,
+      groups.map((g) => g.wallets),
+    );
+    expect(score.truthPairs).toBeGreaterThan(5);
+    expect(score.precision).toBeGreaterThanOrEqual(0.9);
+    expect(score.recall).toBeGreaterThanOrEqual(0.9);
+    // Biggest first.
+    const sizes = list.body.clusters.map((c: { size: number }) => c.size);
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+  });
+
+  it("names an insider group's funder as its cluster, with the members' bets combined on the market they backed", async () => {
+    const insiders = (await truthGroups()).filter((g) => g.kind === "insider");
+    expect(insiders.length).toBeGreaterThan(0);
+    for (const group of insiders) {
+      const { status, body } = await get(`/api/v2/funding/cluster/${group.funder}`);
+      expect(status).toBe(200);
+      expect(body.members.map((m: { wallet: string }) => m.wallet)).toEqual([...group.wallets].sort());
+      const market = venue.world.markets[group.market]!;
+      const bets = venue.world.informed.bets.filter((b) => group.members.includes(b.wallet));
+      const outcome = bets[0]!.outcome === 0 ? "YES" : "NO";
+      const combined = body.positions.find(
+        (p: { condition_id: string; outcome: string }) =>
+          p.condition_id === market.conditionId && p.outcome === outcome,
+      );
+      expect(combined, `${group.funder} on ${market.conditionId}`).toBeDefined();
+      expect(combined.members).toBe(group.wallets.length);
+      const spent =
+        bets.reduce((s, b) => s + venue.world.informed.spentMicro[venue.world.informed.bets.indexOf(b)]!, 0) / 1e6;
+      expect(combined.bought_usd).toBeGreaterThanOrEqual(spent * 0.97);
+    }
+  });
+
+  it("follows an insider's funding back through its hops to the group's funder", async () => {
+    const group = (await truthGroups()).find((g) => g.kind === "insider" && g.paths.some((p) => p.length > 1))!;
+    const k = group.members.findIndex((w) => group.paths[group.members.indexOf(w)]!.length > 1);
+    const wallet = address(group.members[k]!);
+    const truthPath = group.paths[k]!;
+    const { status, body } = await get(`/api/v2/wallet/${wallet}/funding`);
+    expect(status).toBe(200);
+    expect(body.traced).toBe(true);
+    expect(body.cluster).toMatchObject({ cluster_id: group.funder, funder_hops: truthPath.length });
+    expect(body.paths.some((p: { addresses: string[] }) => truthPath.every((a, i) => p.addresses[i] === a))).toBe(true);
+    expect(body.funders.find((f: { address: string }) => f.address === group.funder)).toMatchObject({
+      hop: truthPath.length,
+      kind: "account",
+    });
+  });
+
+  it("leaves a fresh wallet funded straight from an exchange out of every cluster, its path ending at the hub", async () => {
+    const hubs = new Map(FUNDING_HUBS.map((h) => [h.address, h.name]));
+    const decoy = venue.world.informed.bets.find((b) => b.kind === "hub_funded_fresh")!;
+    const { body } = await get(`/api/v2/wallet/${address(decoy.wallet)}/funding`);
+    expect(body.cluster).toBeNull();
+    const hub = body.paths.find((p: { ends: string }) => p.ends === "hub");
+    expect(hub.addresses).toHaveLength(1);
+    expect(hub.hub_name).toBe(hubs.get(hub.addresses[0]));
+    expect(body.funders[0]).toMatchObject({ hop: 1, kind: "hub" });
+  });
+
+  it("reads nothing twice: a second pass stores no transfer again", async () => {
+    const count = async () =>
+      Number(
+        (
+          await app.h.store.db
+            .selectFrom("funding_transfers")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    expect(before).toBeGreaterThan(100);
+    await app.h.store.db.updateTable("funding_addresses").set({ traced_to_block: null }).execute();
+    await app.h.ingest.traceFunding();
+    expect(await count()).toBe(before);
+  });
+
+  it("stores what the bench and test worlds store without the reader (src/derive/testing/stored-funding.ts)", async () => {
+    const db = app.h.store.db;
+    const snapshot = async () => ({
+      transfers: await db
+        .selectFrom("funding_transfers")
+        .selectAll()
+        .orderBy("block_number")
+        .orderBy("log_index")
+        .execute(),
+      addresses: await db
+        .selectFrom("funding_addresses")
+        .select(["address", "hop", "transfers"])
+        .orderBy("address")
+        .execute(),
+      clusters: await db.selectFrom("funding_clusters").selectAll().orderBy("wallet").execute(),
+    });
+    const read = await snapshot();
+    for (const table of ["funding_transfers", "funding_addresses", "funding_clusters"] as const)
+      await db.deleteFrom(table).execute();
+    await loadWorldFunding(app.h.store, venue.world, app.h.config.funding);
+    expect(await snapshot()).toEqual(read);
+  });
+
+  it("answers 404 for a funder without a cluster and 422 for a malformed one", async () => {
+    expect((await get(`/api/v2/funding/cluster/0x${"1".repeat(40)}`)).status).toBe(404);
+    const bad = await get("/api/v2/funding/cluster/0x12");
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(["path", "cluster_id"]);
+  });
+});
