@@ -26,8 +26,15 @@ import { storeWorld } from "./support/world-app.js";
 
 const COMPACT_FILLS = "0029_compact_fills";
 /** Answers that move by themselves between two rounds: the AI report's generation, the key's own usage. */
-/** Not about fills, or whose tables come with a later migration (the alerts, 0032; funding, 0037). */
-const UNSTABLE = [/\/ai-analysis$/, /\/key\/verify$/, /^\/api\/v2\/alerts\//, /\/funding(\/|$)/];
+/** Not about fills, or whose tables come with a later migration (the alerts, 0032; funding, 0037; insider scores, 0038). */
+const UNSTABLE = [
+  /\/ai-analysis$/,
+  /\/key\/verify$/,
+  /^\/api\/v2\/alerts\//,
+  /\/funding(\/|$)/,
+  /\/insider(-alerts)?$/,
+  /\/informed-flow$/,
+];
 /** A search's own timing. */
 const ELAPSED = /"_elapsed_ms":\d+(\.\d+)?/g;
 

@@ -196,6 +196,15 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
         .locator("[data-testid=whale-matches] li a")
         .evaluateAll((links) => links.map((a) => a.getAttribute("href"))),
     ).toEqual(matches.matches.map((m) => `#/wallet/${m.wallet}`));
+    // Its funding as the API reads it (the stored world carries its funding transfers).
+    const funding = await world.get<{ funders: unknown[]; cluster: { size: number } | null }>(
+      `/api/v2/wallet/${wallet}/funding`,
+    );
+    expect(funding.funders.length).toBeGreaterThan(0);
+    expect(await page.locator("[data-testid=funders] li").count()).toBe(Math.min(12, funding.funders.length));
+    expect(await page.locator("[data-testid=funding-cluster]").textContent()).toContain(
+      funding.cluster ? `funding cluster of ${funding.cluster.size} wallets` : "Shares no funder",
+    );
     await expect.poll(() => page.locator("[data-testid=watching]").textContent()).toMatch(/[1-9]\d* watching/);
     await page.locator("[data-section=p-l] .uplot").waitFor();
     await photograph("wallet");

@@ -13,6 +13,7 @@ import { loadConfig } from "../../src/config/index.js";
 import { rebuild } from "../../src/derive/rebuild.js";
 import { loadVenueCache, loadWorld } from "../../src/derive/testing/stored-world.js";
 import { loadWorldFunding } from "../../src/derive/testing/stored-funding.js";
+import { InsiderScoreWriter } from "../../src/derive/insider-scores.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { generateWorld } from "../../src/sim/world/index.js";
 import { openStore } from "../../src/store/database.js";
@@ -81,6 +82,8 @@ export async function prepareWorldStore(fills: number, log: (line: string) => vo
     log(`stored its funding transfers and clusters (${elapsed()})`);
     await rebuild(store, config, clock);
     log(`derived positions and statistics (${elapsed()})`);
+    await new InsiderScoreWriter(store, config.insider).refresh(world.end, true);
+    log(`scored the bets (${elapsed()})`);
   } finally {
     await store.close();
   }

@@ -5446,6 +5446,429 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/insider-alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Insider alerts (Premium): bets whose insider score reaches min_score, the highest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description bets scoring at least this much (0..100; default INSIDER_MIN_SCORE, 80) */
+                    min_score?: number;
+                    /** @description bets whose last fill is this recent (days) */
+                    days?: number;
+                    /** @description All (or empty), Crypto, Geopolitics, Sports, Politics, Economics, Tech/AI; case-insensitive, Tech and AI also mean Tech/AI. Anything else is a 422 */
+                    category?: string;
+                    /** @description one market: its condition id or the venue's market id; empty: every market */
+                    market?: string;
+                    /** @description rows to return (1..500) */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            min_score: number;
+                            days: number;
+                            count: number;
+                            /** @description when the scores were computed (unix seconds) */
+                            computed_at: number | null;
+                            alerts: {
+                                wallet: string;
+                                condition_id: string;
+                                market_id: string | null;
+                                market_title: string | null;
+                                category: ("SPORTS" | "GEOPOLITICS" | "CRYPTO" | "POLITICS" | "ECONOMICS" | "TECH") | null;
+                                outcome: "YES" | "NO";
+                                /** @description the insider score, 0..100 (docs/METRICS.md, Insider score) */
+                                score: number;
+                                /** @description 0..1: how sure the score is, from what corroborates the bet beyond itself */
+                                confidence: number;
+                                /** @description collateral the position bought (USD) */
+                                bet_usd: number;
+                                /** @description its average entry price */
+                                avg_price: number;
+                                /** @description the outcome's price now */
+                                current_price: number | null;
+                                first_ts: number;
+                                last_ts: number;
+                                /** @description the wallet's funding cluster (/api/v2/funding/cluster/{cluster_id}) */
+                                cluster_id: string | null;
+                                components: {
+                                    /** @enum {unknown} */
+                                    name: "freshness" | "shared_funder" | "outcome" | "timing" | "size" | "odds" | "concentration";
+                                    /** @description 0..1; null when it cannot be known yet (an open market's outcome): it then counts for nothing */
+                                    value: number | null;
+                                    /** @description its weight in the score */
+                                    weight: number;
+                                    /** @description what the value was computed from */
+                                    basis: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/market/{condition_id}/informed-flow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A market's informed flow (Premium): which side the flagged money is on, against the price */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description bets scoring at least this much (0..100; default INSIDER_MIN_SCORE, 80) */
+                    min_score?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description the market's condition id or the venue's market id */
+                    condition_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            condition_id: string;
+                            market_id: string;
+                            market_title: string;
+                            resolution: string | null;
+                            min_score: number;
+                            price_yes: number | null;
+                            price_no: number | null;
+                            yes: {
+                                /** @description flagged collateral on this side (USD) */
+                                usd: number;
+                                wallets: number;
+                                /** @description distinct funding clusters among them */
+                                clusters: number;
+                                avg_score: number | null;
+                            };
+                            no: {
+                                /** @description flagged collateral on this side (USD) */
+                                usd: number;
+                                wallets: number;
+                                /** @description distinct funding clusters among them */
+                                clusters: number;
+                                avg_score: number | null;
+                            };
+                            /** @description the side with more flagged money; null when none or even */
+                            flagged_side: ("YES" | "NO") | null;
+                            /** @description that side's price now */
+                            flagged_side_price: number | null;
+                            /** @description whether the flagged money backs the side the price calls less likely */
+                            against_price: boolean | null;
+                            bets: {
+                                wallet: string;
+                                condition_id: string;
+                                market_id: string | null;
+                                market_title: string | null;
+                                category: ("SPORTS" | "GEOPOLITICS" | "CRYPTO" | "POLITICS" | "ECONOMICS" | "TECH") | null;
+                                outcome: "YES" | "NO";
+                                /** @description the insider score, 0..100 (docs/METRICS.md, Insider score) */
+                                score: number;
+                                /** @description 0..1: how sure the score is, from what corroborates the bet beyond itself */
+                                confidence: number;
+                                /** @description collateral the position bought (USD) */
+                                bet_usd: number;
+                                /** @description its average entry price */
+                                avg_price: number;
+                                /** @description the outcome's price now */
+                                current_price: number | null;
+                                first_ts: number;
+                                last_ts: number;
+                                /** @description the wallet's funding cluster (/api/v2/funding/cluster/{cluster_id}) */
+                                cluster_id: string | null;
+                                components: {
+                                    /** @enum {unknown} */
+                                    name: "freshness" | "shared_funder" | "outcome" | "timing" | "size" | "odds" | "concentration";
+                                    /** @description 0..1; null when it cannot be known yet (an open market's outcome): it then counts for nothing */
+                                    value: number | null;
+                                    /** @description its weight in the score */
+                                    weight: number;
+                                    /** @description what the value was computed from */
+                                    basis: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error with a human-readable detail */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/wallet/{address}/insider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A wallet's insider scores (Premium): each of its scored bets with its components */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description bets scoring at least this much (0..100; default INSIDER_MIN_SCORE, 80) */
+                    min_score?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description wallet address: 0x followed by 40 hex digits */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            wallet: string;
+                            min_score: number;
+                            best_score: number | null;
+                            /** @description bets scoring min_score or more */
+                            flagged: number;
+                            /** @description every scored bet of the wallet, the highest first */
+                            bets: {
+                                wallet: string;
+                                condition_id: string;
+                                market_id: string | null;
+                                market_title: string | null;
+                                category: ("SPORTS" | "GEOPOLITICS" | "CRYPTO" | "POLITICS" | "ECONOMICS" | "TECH") | null;
+                                outcome: "YES" | "NO";
+                                /** @description the insider score, 0..100 (docs/METRICS.md, Insider score) */
+                                score: number;
+                                /** @description 0..1: how sure the score is, from what corroborates the bet beyond itself */
+                                confidence: number;
+                                /** @description collateral the position bought (USD) */
+                                bet_usd: number;
+                                /** @description its average entry price */
+                                avg_price: number;
+                                /** @description the outcome's price now */
+                                current_price: number | null;
+                                first_ts: number;
+                                last_ts: number;
+                                /** @description the wallet's funding cluster (/api/v2/funding/cluster/{cluster_id}) */
+                                cluster_id: string | null;
+                                components: {
+                                    /** @enum {unknown} */
+                                    name: "freshness" | "shared_funder" | "outcome" | "timing" | "size" | "odds" | "concentration";
+                                    /** @description 0..1; null when it cannot be known yet (an open market's outcome): it then counts for nothing */
+                                    value: number | null;
+                                    /** @description its weight in the score */
+                                    weight: number;
+                                    /** @description what the value was computed from */
+                                    basis: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description The address is one of the venue's exchange contracts, not a user wallet (HTTP 400) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ContractAddressError"];
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error with a human-readable detail */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/wallet/{address}/pnl-history": {
         parameters: {
             query?: never;

@@ -50,6 +50,11 @@ const BY_NAME: Readonly<Record<string, number>> = {
   profit_factor: PERCENT,
   payoff_ratio: PERCENT,
   skill_z: PERCENT,
+  // Insider scores (0..100), their confidence, and each component's value and weight (0..1).
+  score: PERCENT,
+  confidence: PRICE,
+  value: PRICE,
+  weight: PRICE,
   // A wallet's category shares, percent.
   SPORTS: PERCENT,
   GEOPOLITICS: PERCENT,

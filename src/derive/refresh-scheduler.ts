@@ -16,6 +16,7 @@ import { dayStart, storedWatermarks } from "./rebuild.js";
 import { sumWashLegs } from "./wallet-inputs.js";
 import { StreamedHours, firstKeptBoundary } from "./hourly-points.js";
 import { FundingClusterWriter } from "./funding-clusters.js";
+import { InsiderScoreWriter } from "./insider-scores.js";
 
 const HOUR = 3_600;
 /** Share of the refresh interval spent recomputing wash-ring shares, and wallets summed per query. */
@@ -67,8 +68,11 @@ export class RefreshScheduler {
     { name: "market statistics", run: (round) => this.writeMarketStats(round.asOf, round.now) },
     { name: "daily P&L points", run: (round) => this.writeDailyPoints(round.asOf) },
     { name: "funding clusters", run: async () => void (await this.fundingClusters.refresh()) },
+    // After the statistics and the clusters it reads; a full round (each passing hour, the first sync's end) scores at once.
+    { name: "insider scores", run: async (round) => void (await this.insiderScores.refresh(round.now, round.full)) },
   ];
   private readonly fundingClusters: FundingClusterWriter;
+  private readonly insiderScores: InsiderScoreWriter;
 
   constructor(
     private readonly deps: DeriverDeps,
@@ -77,6 +81,7 @@ export class RefreshScheduler {
     warm: { readonly at: number; readonly watermarks: Watermarks; readonly asOf: number },
   ) {
     this.fundingClusters = new FundingClusterWriter(deps.store, deps.config.funding);
+    this.insiderScores = new InsiderScoreWriter(deps.store, deps.config.insider);
     this.warmedAt = this.lastRefreshAt = warm.at;
     this.watermarks = warm.watermarks;
     this.pointsHour = Math.floor(warm.asOf / HOUR);

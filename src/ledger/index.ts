@@ -113,3 +113,15 @@ export {
   type FundingPath,
   type PathEnd,
 } from "./funding-graph.js";
+export {
+  FULL_VOLUME_SHARE,
+  INSIDER_COMPONENTS,
+  INSIDER_WEIGHTS,
+  insiderComponents,
+  insiderConfidence,
+  insiderScore,
+  type InsiderBet,
+  type InsiderComponent,
+  type InsiderScore,
+  type ScoredComponent,
+} from "./insider-score.js";

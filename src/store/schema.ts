@@ -554,6 +554,26 @@ export interface FundingClustersTable {
   funder_hops: number | null;
 }
 
+/** A scored bet (migration 0038; src/derive/insider-scores.ts), rewritten whole. */
+export interface InsiderScoresTable {
+  wallet: string;
+  condition_id: string;
+  outcome_index: number;
+  /** 0..100. */
+  score: number;
+  /** 0..1. */
+  confidence: number;
+  bet_usd: number;
+  avg_price: number;
+  first_ts: number;
+  last_ts: number;
+  /** The wallet's funding cluster, if any. */
+  cluster_id: string | null;
+  /** JSON: the components, each with its value, weight and basis. */
+  components: string;
+  computed_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -591,4 +611,5 @@ export interface Database {
   funding_addresses: FundingAddressesTable;
   funding_transfers: FundingTransfersTable;
   funding_clusters: FundingClustersTable;
+  insider_scores: InsiderScoresTable;
 }

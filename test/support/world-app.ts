@@ -7,6 +7,7 @@
 import { rebuild } from "../../src/derive/rebuild.js";
 import { loadVenueCache, loadWorld } from "../../src/derive/testing/stored-world.js";
 import { loadWorldFunding } from "../../src/derive/testing/stored-funding.js";
+import { InsiderScoreWriter } from "../../src/derive/insider-scores.js";
 import { smallWorld } from "../../src/sim/world/testing/worlds.js";
 import type { World, WorldOptions } from "../../src/sim/world/index.js";
 import type { Config } from "../../src/config/index.js";
@@ -65,4 +66,5 @@ export async function storeWorld(
   if (venueCache) await loadVenueCache(store, world, now);
   await loadWorldFunding(store, world, config.funding);
   await rebuild(store, config, clock);
+  await new InsiderScoreWriter(store, config.insider).refresh(now, true);
 }

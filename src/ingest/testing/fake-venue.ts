@@ -211,15 +211,25 @@ export class FakeChain {
       );
     }
     if (call.method === "eth_getLogs") {
-      const filter = call.params[0] as { fromBlock: string; toBlock: string; address?: string[]; topics?: string[][] };
+      const filter = call.params[0] as {
+        fromBlock: string;
+        toBlock: string;
+        address?: string | string[];
+        topics?: (string | string[] | null)[];
+      };
       const from = Number(BigInt(filter.fromBlock));
       const to = Math.min(Number(BigInt(filter.toBlock)), this.head);
-      const addresses = filter.address?.map((a) => a.toLowerCase());
-      const topics = filter.topics?.[0]?.map((t) => t.toLowerCase());
+      const lower = (v: string | string[]) => (Array.isArray(v) ? v : [v]).map((a) => a.toLowerCase());
+      const addresses = filter.address === undefined ? undefined : lower(filter.address);
+      // As a node reads topics: per position, one value, alternatives, or null for any.
+      const topics = (filter.topics ?? []).map((t) => (t === null ? null : lower(t)));
       const logs = this.logs
         .filter((l) => l.block >= from && l.block <= to)
         .filter((l) => !addresses || addresses.includes(String(l.json.address).toLowerCase()))
-        .filter((l) => !topics || topics.includes(String((l.json.topics as string[] | undefined)?.[0]).toLowerCase()))
+        .filter((l) => {
+          const logTopics = (l.json.topics as string[] | undefined) ?? [];
+          return topics.every((allowed, k) => !allowed || allowed.includes(String(logTopics[k]).toLowerCase()));
+        })
         .map((l) => l.json);
       if (logs.length > this.maxLogs)
         return {

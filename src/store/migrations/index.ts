@@ -37,6 +37,7 @@ import { positionsDigest } from "./0034_positions_digest.js";
 import { territoryWebhooksAsAlerts } from "./0035_territory_webhooks_as_alerts.js";
 import { idKeyedTables } from "./0036_id_keyed_tables.js";
 import { funding } from "./0037_funding.js";
+import { insiderScores } from "./0038_insider_scores.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -73,4 +74,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0035_territory_webhooks_as_alerts": territoryWebhooksAsAlerts,
   "0036_id_keyed_tables": idKeyedTables,
   "0037_funding": funding,
+  "0038_insider_scores": insiderScores,
 };

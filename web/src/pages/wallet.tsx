@@ -1,6 +1,7 @@
 /**
  * A wallet: overview (each figure with where it comes from), P&L chart by period, open and closed positions,
- * highlights, similar traders, whale matches, and a presence ping while the page is open.
+ * highlights, similar traders, whale matches, funding and insider scores (wallet-informed.tsx), and a presence ping
+ * while the page is open.
  */
 import { useState } from "preact/hooks";
 import { type Answer, api, type QueryParam, useEvery, useLoad } from "../api.js";
@@ -9,6 +10,7 @@ import { Choice, Empty, MarketLink, Section, Show, Stat } from "../components/ui
 import { ago, count, pct, shortAddress, signedUsd, tone, usd, when } from "../format.js";
 import { href } from "../router.js";
 import { categoryLabel } from "./home.js";
+import { WalletFunding, WalletInsider } from "./wallet-informed.js";
 import { ClosedPositions, OpenPositions } from "./wallet-positions.js";
 
 type Period = QueryParam<"/api/v2/wallet/{address}/pnl-history", "period">;
@@ -346,6 +348,12 @@ export function WalletPage(props: { address: string }) {
         </Section>
         <Section title="Whale matches" note="Smart Money that holds or held the same market and side.">
           <WhaleMatches address={address} />
+        </Section>
+        <Section title="Funding" note="Collateral transfers into the wallet, followed back to an exchange or bridge.">
+          <WalletFunding address={address} />
+        </Section>
+        <Section title="Insider scores" note="Its large recent bets, scored 0 to 100 (80 and over: an insider alert).">
+          <WalletInsider address={address} />
         </Section>
       </div>
     </>

@@ -3,7 +3,7 @@
  * and combined positions (/api/v2/funding/cluster/{cluster_id}), and the clusters by size (/api/v2/funding/clusters).
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { FundingReads } from "../../../analytics/funding/funding-reads.js";
+import { FundingReads } from "../../../analytics/informed/funding-reads.js";
 import { access } from "../../access.js";
 import type { AppContext } from "../../context.js";
 import { notFound } from "../../errors.js";

@@ -1,9 +1,10 @@
 /**
- * Settings, part of src/config/index.ts: where wallets' collateral came from (issue 52). The ingest reads the
- * collateral tokens' `Transfer` logs into each wallet it sees and follows them back `FUNDING_HOPS` transfers; the
- * Deriver groups wallets that share a funder which is not a hub (docs/METRICS.md, "Funding clusters").
+ * Settings, part of src/config/index.ts: informed flow (issue 52). Funding: the ingest reads the collateral tokens'
+ * `Transfer` logs into each wallet it sees and follows them back `FUNDING_HOPS` transfers; the Deriver groups
+ * wallets that share a funder which is not a hub (docs/METRICS.md, "Funding clusters"). Insider scores: the
+ * Deriver scores every large enough bet (docs/METRICS.md, "Insider score").
  */
-import { bool, extraHubs, int } from "../settings.js";
+import { bool, extraHubs, int, num } from "../settings.js";
 
 export const funding = {
   enabled: bool(
@@ -43,5 +44,22 @@ export const funding = {
     10,
     "how often the funding reader looks for wallets it has not traced, once it has traced every one",
     { min: 1, max: 3_600 },
+  ),
+};
+
+export const insider = {
+  minUsd: num("INSIDER_MIN_USD", 1_000, "a position is scored as a bet from this much collateral bought (USD)", {
+    min: 0,
+  }),
+  minScore: num("INSIDER_MIN_SCORE", 80, "insider score (0..100) from which a bet is an insider alert", {
+    min: 0,
+    max: 100,
+  }),
+  windowDays: int("INSIDER_WINDOW_DAYS", 90, "bets whose first fill is this recent are scored", { min: 1, max: 3_650 }),
+  refreshSeconds: int(
+    "INSIDER_REFRESH_SECONDS",
+    300,
+    "how often the Deriver scores the bets again (the scores move with fills, funding and resolutions)",
+    { min: 1, max: 86_400 },
   ),
 };

@@ -31,8 +31,6 @@ export interface FunderRow {
   first_ts: number;
 }
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
 export class FundingReads {
   private readonly hubs: ReadonlyMap<string, FundingHub>;
 
@@ -86,7 +84,7 @@ export class FundingReads {
           funded: e.to,
           kind: this.hubs.has(e.from) ? "hub" : busy.has(e.from) ? "busy_account" : "account",
           hub_name: this.hubs.get(e.from)?.name ?? null,
-          usd: round2(e.usd),
+          usd: e.usd,
           transfers: e.transfers,
           first_ts: e.firstTs,
         });
@@ -101,14 +99,14 @@ export class FundingReads {
       addresses: p.addresses,
       ends: p.ends,
       hub_name: p.ends === "hub" ? (this.hubs.get(p.addresses.at(-1)!)?.name ?? null) : null,
-      usd: round2(p.usd),
+      usd: p.usd,
     }));
     return {
       wallet: address,
       traced: traced?.traced_to_block != null && Number(traced.hop) === 0,
       traced_to_block: traced?.traced_to_block == null ? null : Number(traced.traced_to_block),
       hop_limit: this.settings.hops,
-      funded_usd: round2(funders.filter((f) => f.hop === 1).reduce((s, f) => s + f.usd, 0)),
+      funded_usd: funders.filter((f) => f.hop === 1).reduce((s, f) => s + f.usd, 0),
       first_funded_at: funders
         .filter((f) => f.hop === 1)
         .reduce<number | null>((m, f) => (m === null || f.first_ts < m ? f.first_ts : m), null),
@@ -171,17 +169,17 @@ export class FundingReads {
       funder: clusterId,
       funder_kind: members.includes(clusterId) ? ("wallet" as const) : ("account" as const),
       size: members.length,
-      funded_usd: round2([...fundedBy.values()].reduce((s, f) => s + f.usd, 0)),
-      total_pnl: round2(rows.reduce((s, r) => s + Number(r.total_pnl ?? 0), 0)),
-      total_volume: round2(rows.reduce((s, r) => s + Number(r.total_volume ?? 0), 0)),
+      funded_usd: [...fundedBy.values()].reduce((s, f) => s + f.usd, 0),
+      total_pnl: rows.reduce((s, r) => s + Number(r.total_pnl ?? 0), 0),
+      total_volume: rows.reduce((s, r) => s + Number(r.total_volume ?? 0), 0),
       members: rows.map((r) => ({
         wallet: r.wallet,
         name: names.get(r.wallet) ?? null,
         funder_hops: r.funder_hops == null ? null : Number(r.funder_hops),
-        funded_usd: round2(fundedBy.get(r.wallet)?.usd ?? 0),
+        funded_usd: fundedBy.get(r.wallet)?.usd ?? 0,
         first_funded_at: fundedBy.get(r.wallet)?.first ?? null,
-        total_pnl: r.total_pnl == null ? null : round2(Number(r.total_pnl)),
-        total_volume: r.total_volume == null ? null : round2(Number(r.total_volume)),
+        total_pnl: r.total_pnl == null ? null : Number(r.total_pnl),
+        total_volume: r.total_volume == null ? null : Number(r.total_volume),
         total_trades: r.total_trades == null ? 0 : Number(r.total_trades),
         is_smart: Number(r.is_smart ?? 0) === 1,
       })),
@@ -237,11 +235,11 @@ export class FundingReads {
         slug: r.slug ?? null,
         outcome: outcome === 0 ? ("YES" as const) : ("NO" as const),
         members: Number(r.members),
-        bought_usd: round2(Number(r.bought) / MICRO),
+        bought_usd: Number(r.bought) / MICRO,
         open_shares: openShares,
         current_price: price ?? null,
-        open_value_usd: price == null ? null : round2(openShares * price),
-        realized_pnl: round2(Number(r.realized) / MICRO),
+        open_value_usd: price == null ? null : openShares * price,
+        realized_pnl: Number(r.realized) / MICRO,
         first_ts: Number(r.first_ts),
         last_ts: Number(r.last_ts),
       };
@@ -285,8 +283,8 @@ export class FundingReads {
         cluster_id: r.cluster_id,
         funder: r.cluster_id,
         size: Number(r.size),
-        total_pnl: round2(Number(r.total_pnl)),
-        total_volume: round2(Number(r.total_volume)),
+        total_pnl: Number(r.total_pnl),
+        total_volume: Number(r.total_volume),
       })),
     };
   }

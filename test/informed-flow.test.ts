@@ -1,9 +1,10 @@
 /**
- * Funding end to end (issue 52): the real Ingest reads the simulated venue, its funding reader reads the collateral
+ * Informed flow end to end (issue 52), funding and insider scores: the real Ingest reads the simulated venue, its funding reader reads the collateral
  * tokens' Transfer logs the simulated chain serves, the Deriver groups wallets, and the API answers. Expectations are
  * the simulation's ground truth (its funding groups and informed bets), which Pelagic never reads.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey } from "../src/accounts/keys.js";
 import type { SimVenue } from "../src/sim/servers/index.js";
 import { SMALL_WORLD, closeVenues, smallVenue } from "../src/sim/servers/testing/venues.js";
 import { loadWorldFunding } from "../src/derive/testing/stored-funding.js";
@@ -38,8 +39,9 @@ function pairwise(found: readonly string[][], truth: readonly string[][]) {
 
 describe.each(storeBackends)("funding paths and clusters on $kind", (backend) => {
   let app: SimApp;
+  let key = "";
   const get = async (url: string) => {
-    const response = await app.t.app.inject(url);
+    const response = await app.t.app.inject({ url, headers: key ? { "x-api-key": key } : {} });
     return { status: response.statusCode, body: response.json() };
   };
 
@@ -48,6 +50,7 @@ describe.each(storeBackends)("funding paths and clusters on $kind", (backend) =>
       env: { RATE_FREE_PER_MINUTE: "100000" },
       beforeRefresh: (h) => h.ingest.traceFunding(),
     });
+    key = (await createKey(app.h.store.db, { account: "informed", plan: "premium", now: venue.state.now() })).key;
   }, 240_000);
   afterAll(async () => app?.close());
 
@@ -178,5 +181,96 @@ describe.each(storeBackends)("funding paths and clusters on $kind", (backend) =>
     const bad = await get("/api/v2/funding/cluster/0x12");
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(["path", "cluster_id"]);
+  });
+
+  /** The planted bets Pelagic's store holds (the wallet traded), by kind, as "wallet|condition" keys. */
+  function plantedBets() {
+    const byKind = new Map<string, Set<string>>();
+    venue.world.informed.bets.forEach((b, i) => {
+      if (venue.world.informed.spentMicro[i]! <= 0) return;
+      const key = `${address(b.wallet)}|${venue.world.markets[b.market]!.conditionId}`;
+      byKind.set(b.kind, (byKind.get(b.kind) ?? new Set()).add(key));
+    });
+    return byKind;
+  }
+
+  it("flags the planted insiders' bets and none of their look-alikes (precision and recall at least 0.9)", async () => {
+    const { status, body } = await get("/api/v2/insider-alerts?days=365&limit=500");
+    expect(status).toBe(200);
+    const flagged = new Set(
+      body.alerts.map((a: { wallet: string; condition_id: string }) => `${a.wallet}|${a.condition_id}`),
+    );
+    const planted = plantedBets();
+    const insiders = planted.get("insider")!;
+    expect(insiders.size).toBeGreaterThan(3);
+    const hits = [...insiders].filter((k) => flagged.has(k)).length;
+    expect(hits / insiders.size).toBeGreaterThanOrEqual(0.9);
+    expect(hits / flagged.size).toBeGreaterThanOrEqual(0.9);
+    for (const decoy of ["late_whale", "hub_funded_fresh", "fresh_loser"])
+      expect(
+        [...(planted.get(decoy) ?? [])].filter((k) => flagged.has(k)),
+        decoy,
+      ).toEqual([]);
+    // Highest first, each at least the threshold.
+    const scores = body.alerts.map((a: { score: number }) => a.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(Math.min(...scores)).toBeGreaterThanOrEqual(80);
+  });
+
+  it("shows every component with its value and weight, and the score is their weighted sum", async () => {
+    const { body } = await get("/api/v2/insider-alerts?days=365&limit=50&min_score=0");
+    expect(body.alerts.length).toBeGreaterThan(10);
+    for (const alert of body.alerts) {
+      const known = alert.components.filter((c: { value: number | null }) => c.value !== null);
+      const weights = alert.components.reduce((s: number, c: { weight: number }) => s + c.weight, 0);
+      expect(weights).toBeCloseTo(1, 9);
+      const sum = known.reduce((s: number, c: { value: number; weight: number }) => s + c.value * c.weight, 0);
+      const weight = known.reduce((s: number, c: { weight: number }) => s + c.weight, 0);
+      expect(alert.score).toBeCloseTo((100 * sum) / weight, 1);
+      expect(alert.confidence).toBeGreaterThan(0);
+      expect(alert.confidence).toBeLessThan(1);
+    }
+  });
+
+  it("puts a market's flagged money on the side its insiders backed", async () => {
+    const bet = venue.world.informed.bets.find(
+      (b, i) => b.kind === "insider" && venue.world.informed.spentMicro[i]! > 0,
+    )!;
+    const market = venue.world.markets[bet.market]!;
+    const { status, body } = await get(`/api/v2/market/${market.conditionId}/informed-flow`);
+    expect(status).toBe(200);
+    expect(body.flagged_side).toBe(bet.outcome === 0 ? "YES" : "NO");
+    const side = bet.outcome === 0 ? body.yes : body.no;
+    const spent = venue.world.informed.bets.reduce(
+      (s, b, i) =>
+        b.kind === "insider" && b.market === bet.market ? s + venue.world.informed.spentMicro[i]! / 1e6 : s,
+      0,
+    );
+    expect(side.usd).toBeGreaterThanOrEqual(spent * 0.97);
+    expect(body.bets.every((b: { score: number }) => b.score >= 80)).toBe(true);
+  });
+
+  it("scores a wallet's bets in its own view: an insider over the threshold, a late whale under it", async () => {
+    const planted = plantedBets();
+    const insider = [...planted.get("insider")!][0]!.split("|")[0]!;
+    const whale = [...(planted.get("late_whale") ?? [])][0]?.split("|")[0];
+    const mine = await get(`/api/v2/wallet/${insider}/insider`);
+    expect(mine.status).toBe(200);
+    expect(mine.body.best_score).toBeGreaterThanOrEqual(80);
+    expect(mine.body.flagged).toBeGreaterThan(0);
+    if (whale) {
+      const theirs = await get(`/api/v2/wallet/${whale}/insider`);
+      expect(theirs.body.flagged).toBe(0);
+    }
+  });
+
+  it("keeps the insider routes Premium", async () => {
+    const saved = key;
+    key = "";
+    try {
+      expect((await get("/api/v2/insider-alerts")).status).toBe(401);
+    } finally {
+      key = saved;
+    }
   });
 });

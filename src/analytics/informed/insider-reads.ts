@@ -1,0 +1,174 @@
+/**
+ * Insider reads (issue 52): the insider alerts (bets scoring INSIDER_MIN_SCORE or more), a market's informed flow
+ * (which side the flagged money is on, against the price), and a wallet's scored bets, from `insider_scores`
+ * (src/derive/insider-scores.ts; the rule: src/ledger/insider-score.ts).
+ */
+import { sql } from "kysely";
+import type { ScoredComponent } from "../../ledger/index.js";
+import type { Store } from "../../store/database.js";
+import type { Category } from "../../venue/categories.js";
+
+const DAY = 86_400;
+
+function scoredBets(store: Store) {
+  return store.db
+    .selectFrom("insider_scores as s")
+    .leftJoin("markets as m", "m.condition_id", "s.condition_id")
+    .select([
+      "s.wallet",
+      "s.condition_id",
+      "s.outcome_index",
+      "s.score",
+      "s.confidence",
+      "s.bet_usd",
+      "s.avg_price",
+      "s.first_ts",
+      "s.last_ts",
+      "s.cluster_id",
+      "s.components",
+      "s.computed_at",
+      "m.id as market_id",
+      "m.question",
+      "m.category",
+      "m.price_yes",
+      "m.price_no",
+    ]);
+}
+
+type ScoredRow = Awaited<ReturnType<ReturnType<typeof scoredBets>["execute"]>>[number];
+
+function bet(r: ScoredRow) {
+  const outcome = Number(r.outcome_index) === 0 ? ("YES" as const) : ("NO" as const);
+  return {
+    wallet: r.wallet,
+    condition_id: r.condition_id,
+    market_id: r.market_id ?? null,
+    market_title: r.question ?? null,
+    category: (r.category as Category | null) ?? null,
+    outcome,
+    score: Number(r.score),
+    confidence: Number(r.confidence),
+    bet_usd: Number(r.bet_usd),
+    avg_price: Number(r.avg_price),
+    current_price: (outcome === "YES" ? r.price_yes : r.price_no) ?? null,
+    first_ts: Number(r.first_ts),
+    last_ts: Number(r.last_ts),
+    cluster_id: r.cluster_id,
+    components: (JSON.parse(r.components) as ScoredComponent[]).map((c) => ({
+      name: c.name,
+      value: c.value,
+      weight: c.weight,
+      basis: c.basis,
+    })),
+  };
+}
+
+export interface AlertFilter {
+  readonly minScore: number;
+  readonly days: number;
+  readonly category: Category | null;
+  readonly market: string | null;
+  readonly limit: number;
+}
+
+export class InsiderReads {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
+
+  /** Bets scoring `minScore` or more whose last fill is within `days`, the highest first. */
+  async alerts(filter: AlertFilter) {
+    let query = scoredBets(this.store)
+      .where("s.score", ">=", filter.minScore)
+      .where("s.last_ts", ">=", this.now() - filter.days * DAY);
+    if (filter.category) query = query.where("m.category", "=", filter.category);
+    if (filter.market)
+      query = query.where((eb) => eb.or([eb("s.condition_id", "=", filter.market!), eb("m.id", "=", filter.market!)]));
+    const rows = await query
+      .orderBy("s.score", "desc")
+      .orderBy("s.last_ts", "desc")
+      .orderBy("s.wallet")
+      .orderBy("s.condition_id")
+      .limit(filter.limit)
+      .execute();
+    const computed = await this.computedAt();
+    return {
+      min_score: filter.minScore,
+      days: filter.days,
+      count: rows.length,
+      computed_at: computed,
+      alerts: rows.map(bet),
+    };
+  }
+
+  private async computedAt(): Promise<number | null> {
+    const row = await this.store.db
+      .selectFrom("insider_scores")
+      .select(sql<number | null>`max(computed_at)`.as("at"))
+      .executeTakeFirst();
+    return row?.at == null ? null : Number(row.at);
+  }
+
+  /** A market's flagged money per side against its price; null when the market is not stored. */
+  async marketFlow(conditionId: string, minScore: number) {
+    const market = await this.store.db
+      .selectFrom("markets")
+      .select(["id", "condition_id", "question", "price_yes", "price_no", "resolution"])
+      .where((eb) => eb.or([eb("condition_id", "=", conditionId), eb("id", "=", conditionId)]))
+      .executeTakeFirst();
+    if (!market) return null;
+    const rows = await scoredBets(this.store)
+      .where("s.condition_id", "=", market.condition_id)
+      .where("s.score", ">=", minScore)
+      .orderBy("s.score", "desc")
+      .orderBy("s.wallet")
+      .execute();
+    const bets = rows.map(bet);
+    const side = (outcome: "YES" | "NO") => {
+      const on = bets.filter((b) => b.outcome === outcome);
+      return {
+        usd: on.reduce((s, b) => s + b.bet_usd, 0),
+        wallets: new Set(on.map((b) => b.wallet)).size,
+        clusters: new Set(on.map((b) => b.cluster_id).filter((c) => c !== null)).size,
+        avg_score: on.length ? on.reduce((s, b) => s + b.score, 0) / on.length : null,
+      };
+    };
+    const [yes, no] = [side("YES"), side("NO")];
+    const flagged = yes.usd === no.usd ? null : yes.usd > no.usd ? ("YES" as const) : ("NO" as const);
+    const priceOfFlagged = flagged === null ? null : flagged === "YES" ? market.price_yes : market.price_no;
+    return {
+      condition_id: market.condition_id,
+      market_id: market.id,
+      market_title: market.question,
+      resolution: market.resolution,
+      min_score: minScore,
+      price_yes: market.price_yes,
+      price_no: market.price_no,
+      yes,
+      no,
+      flagged_side: flagged,
+      flagged_side_price: priceOfFlagged ?? null,
+      against_price: priceOfFlagged == null ? null : priceOfFlagged < 0.5,
+      bets,
+    };
+  }
+
+  /** A wallet's scored bets, the highest first, and its best score. */
+  async wallet(address: string, minScore: number) {
+    const rows = await scoredBets(this.store)
+      .where("s.wallet", "=", address)
+      .orderBy("s.score", "desc")
+      .orderBy("s.last_ts", "desc")
+      .orderBy("s.condition_id")
+      .execute();
+    const bets = rows.map(bet);
+    return {
+      wallet: address,
+      min_score: minScore,
+      best_score: bets[0]?.score ?? null,
+      flagged: bets.filter((b) => b.score >= minScore).length,
+      bets,
+    };
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Insider scores (issue 52, Premium, X-API-Key): the insider alerts (/api/v2/insider-alerts), a market's informed
+ * flow (/api/v2/market/{condition_id}/informed-flow) and a wallet's scored bets (/api/v2/wallet/{address}/insider).
+ */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { InsiderReads } from "../../../analytics/informed/insider-reads.js";
+import { access } from "../../access.js";
+import type { AppContext } from "../../context.js";
+import { notFound } from "../../errors.js";
+import { WalletParams, categoryFilter, refuseContractAddresses, walletErrorResponses } from "../../params.js";
+import {
+  InformedFlowBody,
+  InsiderAlertsBody,
+  InsiderAlertsQuery,
+  MarketParams,
+  MinScoreQuery,
+  WalletInsiderBody,
+} from "./insider-schemas.js";
+
+const TAGS = ["insider scores"];
+
+export const insiderRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
+  const reads = new InsiderReads(ctx.store, () => ctx.platform.clock.now());
+  const { minScore } = ctx.config.insider;
+  const premium = { access: access.premiumXApiKey };
+
+  app.get(
+    "/api/v2/insider-alerts",
+    {
+      config: premium,
+      schema: {
+        summary: "Insider alerts (Premium): bets whose insider score reaches min_score, the highest first",
+        tags: TAGS,
+        querystring: InsiderAlertsQuery(minScore),
+        response: { 200: InsiderAlertsBody },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return reads.alerts({
+        minScore: q.min_score,
+        days: q.days,
+        category: categoryFilter(q.category),
+        market: q.market === "" ? null : q.market,
+        limit: q.limit,
+      });
+    },
+  );
+
+  app.get(
+    "/api/v2/market/:condition_id/informed-flow",
+    {
+      config: premium,
+      schema: {
+        summary: "A market's informed flow (Premium): which side the flagged money is on, against the price",
+        tags: TAGS,
+        params: MarketParams,
+        querystring: MinScoreQuery(minScore),
+        response: { 200: InformedFlowBody, 404: { $ref: "ErrorBody#" } },
+      },
+    },
+    async (request) => {
+      const flow = await reads.marketFlow(request.params.condition_id, request.query.min_score);
+      if (!flow) throw notFound("Market not found");
+      return flow;
+    },
+  );
+
+  app.get(
+    "/api/v2/wallet/:address/insider",
+    {
+      config: premium,
+      preHandler: refuseContractAddresses,
+      schema: {
+        summary: "A wallet's insider scores (Premium): each of its scored bets with its components",
+        tags: TAGS,
+        params: WalletParams,
+        querystring: MinScoreQuery(minScore),
+        response: { 200: WalletInsiderBody, ...walletErrorResponses },
+      },
+    },
+    async (request) => reads.wallet(await ctx.wallets.requireProxy(request.params.address), request.query.min_score),
+  );
+};
