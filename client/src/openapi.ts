@@ -10480,7 +10480,7 @@ export interface paths {
                                 id: number;
                                 name: string;
                                 /** @enum {unknown} */
-                                kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                                kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip" | "insider_alert";
                                 filters: {
                                     wallets: string[];
                                     markets: string[];
@@ -10496,6 +10496,8 @@ export interface paths {
                                     cities: string[];
                                     /** @description territory_event: the least severity told (null: any) */
                                     min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
+                                    /** @description insider_alert: the least insider score told (null: INSIDER_MIN_SCORE) */
+                                    min_score: number | null;
                                 };
                                 destination_ids: number[];
                                 /** @enum {unknown} */
@@ -10576,10 +10578,10 @@ export interface paths {
                         /** @description the account's own name for it */
                         name: string;
                         /**
-                         * @description wallet_trade: a watched wallet trades (wallets required; markets, categories, side and min_usd narrow it); market_whale_trade: a Smart Money wallet trades a watched market (markets required; side and min_usd, default ALERTS_WHALE_MIN_USD); whale_trade: a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories; smart_new_market: a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it); price_move: a watched market's YES price moves by at least min_points (percentage points) within window_minutes (default 60) of its trades (markets and min_points required); territory_event: the territory monitor publishes an event (CAPTURED, THREAT_*...) for one of cities (none: all) at min_severity or above (none: any); consensus_flip: a watched market's Smart Money consensus (the side more whales stand on) changes side (markets required)
+                         * @description wallet_trade: a watched wallet trades (wallets required; markets, categories, side and min_usd narrow it); market_whale_trade: a Smart Money wallet trades a watched market (markets required; side and min_usd, default ALERTS_WHALE_MIN_USD); whale_trade: a Smart Money wallet trades at least min_usd (default ALERTS_WHALE_MIN_USD) anywhere, or in categories; smart_new_market: a Smart Money wallet buys into a market no Smart Money wallet held (categories and min_usd, default 0, narrow it); price_move: a watched market's YES price moves by at least min_points (percentage points) within window_minutes (default 60) of its trades (markets and min_points required); territory_event: the territory monitor publishes an event (CAPTURED, THREAT_*...) for one of cities (none: all) at min_severity or above (none: any); consensus_flip: a watched market's Smart Money consensus (the side more whales stand on) changes side (markets required); insider_alert: a bet reaches the insider score min_score (default INSIDER_MIN_SCORE) in markets or categories (none: all)
                          * @enum {unknown}
                          */
-                        kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                        kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip" | "insider_alert";
                         filters?: {
                             /** @description wallet addresses (wallet_trade: required) */
                             wallets?: string[];
@@ -10605,6 +10607,8 @@ export interface paths {
                              * @enum {unknown}
                              */
                             min_severity?: "SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @description insider_alert: bets at or above this insider score (0..100); none: INSIDER_MIN_SCORE */
+                            min_score?: number;
                         };
                         /** @description the account's destinations this rule sends to */
                         destination_ids: number[];
@@ -10624,7 +10628,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip" | "insider_alert";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -10640,6 +10644,8 @@ export interface paths {
                                 cities: string[];
                                 /** @description territory_event: the least severity told (null: any) */
                                 min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
+                                /** @description insider_alert: the least insider score told (null: INSIDER_MIN_SCORE) */
+                                min_score: number | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */
@@ -10735,7 +10741,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip" | "insider_alert";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -10751,6 +10757,8 @@ export interface paths {
                                 cities: string[];
                                 /** @description territory_event: the least severity told (null: any) */
                                 min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
+                                /** @description insider_alert: the least insider score told (null: INSIDER_MIN_SCORE) */
+                                min_score: number | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */
@@ -10930,6 +10938,8 @@ export interface paths {
                              * @enum {unknown}
                              */
                             min_severity?: "SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @description insider_alert: bets at or above this insider score (0..100); none: INSIDER_MIN_SCORE */
+                            min_score?: number;
                         };
                         /** @description the account's destinations this rule sends to */
                         destination_ids?: number[];
@@ -10948,7 +10958,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip" | "insider_alert";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -10964,6 +10974,8 @@ export interface paths {
                                 cities: string[];
                                 /** @description territory_event: the least severity told (null: any) */
                                 min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
+                                /** @description insider_alert: the least insider score told (null: INSIDER_MIN_SCORE) */
+                                min_score: number | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */
@@ -11060,7 +11072,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip" | "insider_alert";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -11076,6 +11088,8 @@ export interface paths {
                                 cities: string[];
                                 /** @description territory_event: the least severity told (null: any) */
                                 min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
+                                /** @description insider_alert: the least insider score told (null: INSIDER_MIN_SCORE) */
+                                min_score: number | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */
@@ -11176,7 +11190,7 @@ export interface paths {
                             id: number;
                             name: string;
                             /** @enum {unknown} */
-                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip";
+                            kind: "wallet_trade" | "market_whale_trade" | "whale_trade" | "smart_new_market" | "price_move" | "territory_event" | "consensus_flip" | "insider_alert";
                             filters: {
                                 wallets: string[];
                                 markets: string[];
@@ -11192,6 +11206,8 @@ export interface paths {
                                 cities: string[];
                                 /** @description territory_event: the least severity told (null: any) */
                                 min_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
+                                /** @description insider_alert: the least insider score told (null: INSIDER_MIN_SCORE) */
+                                min_score: number | null;
                             };
                             destination_ids: number[];
                             /** @enum {unknown} */

@@ -48,6 +48,23 @@ export interface ConsensusFacts {
   readonly at: number;
 }
 
+/** A bet that reached a rule's insider score (src/ledger/insider-score.ts). */
+export interface InsiderFacts {
+  readonly wallet: string;
+  readonly condition_id: string;
+  readonly market_id: string | null;
+  readonly market_question: string | null;
+  readonly category: string | null;
+  readonly outcome: "YES" | "NO";
+  readonly score: number;
+  readonly confidence: number;
+  readonly bet_usd: number;
+  readonly avg_price: number;
+  readonly cluster_id: string | null;
+  /** Unix seconds: the bet's last fill. */
+  readonly last_ts: number;
+}
+
 export interface AlertEvent {
   readonly type: `alert.${RuleKind}` | "alert.test";
   readonly rule: { readonly id: number; readonly name: string; readonly kind: RuleKind } | null;
@@ -57,6 +74,8 @@ export interface AlertEvent {
   readonly territory?: TerritoryFacts;
   /** consensus_flip: the market and its sides. */
   readonly consensus?: ConsensusFacts;
+  /** insider_alert: the bet and its score. */
+  readonly insider?: InsiderFacts;
   /** The dashboard's pages: the trade's wallet and market, or the territory page. */
   readonly links: { readonly wallet: string | null; readonly market: string | null; readonly territory?: string };
   /** price_move: the market's YES price moved from → to within the rule's window (the trade is the one that moved it). */

@@ -1,7 +1,8 @@
 /**
  * An alert about something other than a trade written for a chat: a territory monitor's event (the city, the event
  * and its severity, the subscription, the details, a link to the territory page) or a market's consensus that
- * changed side (the market, the sides, the whales on each, a link to the market page). A webhook gets the alert as
+ * changed side (the market, the sides, the whales on each, a link to the market page), or a bet that reached an
+ * insider score (the wallet, the market and side, the score, a link to the wallet page). A webhook gets the alert as
  * data (formatters.ts).
  */
 import type { AlertEvent } from "./alert-event.js";
@@ -37,7 +38,7 @@ interface Described {
 
 function describe(event: AlertEvent): Described {
   const prefix = `${event.test ? "[test] " : ""}${event.rule?.name ?? "Pelagic"}`;
-  const { territory, consensus } = event;
+  const { territory, consensus, insider } = event;
   if (territory)
     return {
       title: `${prefix}: ${territory.event_type} in ${territory.city} (${territory.severity})`,
@@ -47,6 +48,16 @@ function describe(event: AlertEvent): Described {
       linkText: "Territory map",
       colour: COLOURS[territory.severity] ?? 0x95_a5_a6,
       when: new Date(territory.created_at * 1_000).toISOString(),
+    };
+  if (insider)
+    return {
+      title: `${prefix}: insider score ${insider.score.toFixed(0)} on ${insider.outcome}`,
+      heading: insider.market_question ?? insider.condition_id,
+      details: `${insider.wallet} bought $${Math.round(insider.bet_usd).toLocaleString("en-US")} at ${insider.avg_price.toFixed(3)} (confidence ${insider.confidence.toFixed(2)}${insider.cluster_id ? `, funding cluster ${insider.cluster_id}` : ""})`,
+      link: event.links.wallet,
+      linkText: "Wallet page",
+      colour: COLOURS[insider.outcome]!,
+      when: new Date(insider.last_ts * 1_000).toISOString(),
     };
   const c = consensus!;
   return {

@@ -8,7 +8,9 @@
  * - `price_move`: a watched market's YES price moves by at least `min_points` (percentage points) within `window_minutes`
  *   (default 60) of trades (`markets` and `min_points` required);
  * - `territory_event`: the territory monitor publishes an event (`cities`, none: all; `min_severity`, none: any);
- * - `consensus_flip`: a watched market's Smart Money consensus changes side (`markets` required).
+ * - `consensus_flip`: a watched market's Smart Money consensus changes side (`markets` required);
+ * - `insider_alert`: a bet reaches the insider score `min_score` (default INSIDER_MIN_SCORE; optional `markets`,
+ *   `categories`).
  */
 import type { Config } from "../config/index.js";
 import { THREAT_LEVELS, type ThreatLevel } from "../isw/threat.js";
@@ -33,6 +35,8 @@ export interface RuleFilters {
   readonly cities: readonly string[];
   /** territory_event: the least severity told (null: any). */
   readonly min_severity: ThreatLevel | null;
+  /** insider_alert: the least insider score told (null: INSIDER_MIN_SCORE). */
+  readonly min_score: number | null;
 }
 
 /** The filters as a request sends them (every field optional; which are required depends on the kind). */
@@ -46,6 +50,7 @@ export interface FiltersInput {
   readonly window_minutes?: number;
   readonly cities?: readonly string[];
   readonly min_severity?: ThreatLevel;
+  readonly min_score?: number;
 }
 
 export const RULE_KIND_TEXT: Readonly<Record<RuleKind, string>> = {
@@ -59,6 +64,8 @@ export const RULE_KIND_TEXT: Readonly<Record<RuleKind, string>> = {
     "a watched market's Smart Money consensus (the side more whales stand on) changes side (markets required)",
   territory_event:
     "the territory monitor publishes an event (CAPTURED, THREAT_*...) for one of cities (none: all) at min_severity or above (none: any)",
+  insider_alert:
+    "a bet reaches the insider score min_score (default INSIDER_MIN_SCORE) in markets or categories (none: all)",
   price_move:
     "a watched market's YES price moves by at least min_points (percentage points) within window_minutes (default 60) of its trades (markets and min_points required)",
 };
@@ -160,6 +167,10 @@ export function normalizeFilters(kind: RuleKind, input: FiltersInput, settings: 
     if (input.cities !== undefined) refuse("cities", "only a territory_event rule takes cities");
     if (input.min_severity !== undefined) refuse("min_severity", "only a territory_event rule takes min_severity");
   }
+  const insider = kind === "insider_alert";
+  if (insider && (input.side !== undefined || input.min_usd !== undefined))
+    refuse(input.side !== undefined ? "side" : "min_usd", "an insider_alert rule hears of scored bets: min_score");
+  if (!insider && input.min_score !== undefined) refuse("min_score", "only an insider_alert rule takes min_score");
   if (input.min_severity !== undefined && !THREAT_LEVELS.includes(input.min_severity))
     refuse("min_severity", `one of ${THREAT_LEVELS.join(", ")}`);
   const price = kind === "price_move";
@@ -168,10 +179,11 @@ export function normalizeFilters(kind: RuleKind, input: FiltersInput, settings: 
     markets,
     categories,
     side,
-    min_usd: input.min_usd ?? (price || territory || kind === "consensus_flip" ? 0 : defaultMin),
+    min_usd: input.min_usd ?? (price || territory || insider || kind === "consensus_flip" ? 0 : defaultMin),
     min_points: price ? (input.min_points ?? null) : null,
     window_minutes: price ? (input.window_minutes ?? PRICE_WINDOW_DEFAULT_MINUTES) : null,
     cities: territory ? cities : [],
     min_severity: territory ? (input.min_severity ?? null) : null,
+    min_score: insider ? (input.min_score ?? null) : null,
   };
 }

@@ -46,6 +46,7 @@ export function ruleOf(row: RuleRow): Rule {
       window_minutes: filters.window_minutes ?? null,
       cities: filters.cities ?? [],
       min_severity: filters.min_severity ?? null,
+      min_score: filters.min_score ?? null,
     },
     destination_ids: JSON.parse(row.destination_ids) as number[],
   };

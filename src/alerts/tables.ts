@@ -16,6 +16,7 @@ export const RULE_KINDS = [
   "price_move",
   "territory_event",
   "consensus_flip",
+  "insider_alert",
 ] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 

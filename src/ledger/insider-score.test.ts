@@ -22,7 +22,8 @@ const INSIDER: InsiderBet = {
   clusterBackers: 2,
 };
 
-const componentValue = (bet: InsiderBet, name: string) => insiderScore(bet).components.find((c) => c.name === name)!.value;
+const componentValue = (bet: InsiderBet, name: string) =>
+  insiderScore(bet).components.find((c) => c.name === name)!.value;
 
 describe("insider score", () => {
   it("scores a fresh, funded, late, long-odds, winning bet backed by its cluster 100, with confidence 4/5", () => {

@@ -8,6 +8,7 @@
  */
 import { AlertMatcher } from "../alerts/matcher.js";
 import { ConsensusFlips } from "../alerts/consensus-flips.js";
+import { InsiderAlerts } from "../alerts/insider-alerts.js";
 import { TerritoryAlerts } from "../alerts/territory-alerts.js";
 import { ALERTS_DUE_CHANNEL } from "../alerts/delivery-worker.js";
 import type { Config } from "../config/index.js";
@@ -65,6 +66,7 @@ export async function startIngestSide(
     ? [
         ...(territory ? [new TerritoryAlerts({ store, config, clock: platform.clock, logger, onStored: wake })] : []),
         new ConsensusFlips({ store, config, clock: platform.clock, logger, onStored: wake }),
+        new InsiderAlerts({ store, config, clock: platform.clock, logger, onStored: wake }),
       ]
     : [];
   await options.beforeIngest?.(ingest);

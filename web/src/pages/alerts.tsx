@@ -178,24 +178,30 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
               : {}),
             ...(severity ? { min_severity: severity as "SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL" } : {}),
           }
-        : kind === "price_move"
+        : kind === "insider_alert"
           ? {
-              markets: subjects,
-              ...(points ? { min_points: Number(points) } : {}),
-              ...(windowMinutes ? { window_minutes: Number(windowMinutes) } : {}),
-            }
-          : {
-              ...(kind === "wallet_trade"
-                ? { wallets: subjects }
-                : kind === "market_whale_trade"
-                  ? { markets: subjects }
-                  : {}),
+              ...(subjects.length > 0 ? { markets: subjects } : {}),
               ...(categories.length > 0 ? { categories } : {}),
-              ...(kind === "smart_new_market" || kind === "consensus_flip"
-                ? {}
-                : { side: String(form.get("side")) as "buy" | "sell" | "both" }),
-              ...(min && kind !== "consensus_flip" ? { min_usd: Number(min) } : {}),
-            };
+              ...(String(form.get("min_score") ?? "").trim() ? { min_score: Number(form.get("min_score")) } : {}),
+            }
+          : kind === "price_move"
+            ? {
+                markets: subjects,
+                ...(points ? { min_points: Number(points) } : {}),
+                ...(windowMinutes ? { window_minutes: Number(windowMinutes) } : {}),
+              }
+            : {
+                ...(kind === "wallet_trade"
+                  ? { wallets: subjects }
+                  : kind === "market_whale_trade"
+                    ? { markets: subjects }
+                    : {}),
+                ...(categories.length > 0 ? { categories } : {}),
+                ...(kind === "smart_new_market" || kind === "consensus_flip"
+                  ? {}
+                  : { side: String(form.get("side")) as "buy" | "sell" | "both" }),
+                ...(min && kind !== "consensus_flip" ? { min_usd: Number(min) } : {}),
+              };
     const destination_ids = form.getAll("destination").map(Number);
     const { error } = await api.POST("/api/v2/alerts/rules", {
       body: { name: String(form.get("name") ?? ""), kind, filters, destination_ids },
@@ -265,8 +271,15 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
             <option value="price_move">A market's price moves</option>
             <option value="territory_event">A territory event</option>
             <option value="consensus_flip">A market's consensus flips</option>
+            <option value="insider_alert">A bet scores as an insider's</option>
           </select>
         </label>
+        {kind === "insider_alert" ? (
+          <label>
+            Least insider score
+            <input name="min_score" type="number" min="0" max="100" step="any" placeholder="80" />
+          </label>
+        ) : null}
         {kind === "territory_event" ? (
           <label>
             Least severity
@@ -286,7 +299,9 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
               ? "Wallets"
               : kind === "territory_event"
                 ? "Cities (none: all)"
-                : "Markets (condition ids)"}
+                : kind === "insider_alert"
+                  ? "Markets (condition ids; none: all)"
+                  : "Markets (condition ids)"}
             <input name="subjects" placeholder="0x…, 0x…" />
           </label>
         )}
@@ -315,7 +330,9 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
           Side
           <select
             name="side"
-            disabled={["smart_new_market", "price_move", "territory_event", "consensus_flip"].includes(kind)}
+            disabled={["smart_new_market", "price_move", "territory_event", "consensus_flip", "insider_alert"].includes(
+              kind,
+            )}
           >
             <option value="both">Both</option>
             <option value="buy">Buy</option>
@@ -329,7 +346,7 @@ function Rules(props: { list: Rule[]; destinations: Destination[]; changed: () =
             type="number"
             min="0"
             step="any"
-            disabled={["price_move", "territory_event", "consensus_flip"].includes(kind)}
+            disabled={["price_move", "territory_event", "consensus_flip", "insider_alert"].includes(kind)}
           />
         </label>
         <fieldset>

@@ -22,7 +22,8 @@ const TAGS = ["alerts"];
 
 function ruleBody(rule: Rule) {
   const { id, name, kind, filters, destination_ids, status, created_at, updated_at, webhook_format } = rule;
-  const { wallets, markets, categories, side, min_usd, min_points, window_minutes, cities, min_severity } = filters;
+  const { wallets, markets, categories, side, min_usd, min_points, window_minutes, cities, min_severity, min_score } =
+    filters;
   return {
     id,
     name,
@@ -37,6 +38,7 @@ function ruleBody(rule: Rule) {
       window_minutes,
       cities: [...cities],
       min_severity,
+      min_score,
     },
     destination_ids: [...destination_ids],
     status,

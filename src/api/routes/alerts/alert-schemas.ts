@@ -122,6 +122,13 @@ const FiltersInput = Type.Object(
     min_severity: Type.Optional(
       Type.Enum([...THREAT_LEVELS], { description: "territory_event: events at or above this severity; none: any" }),
     ),
+    min_score: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 100,
+        description: "insider_alert: bets at or above this insider score (0..100); none: INSIDER_MIN_SCORE",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -137,6 +144,9 @@ const Filters = Type.Object({
   cities: Type.Array(Type.String(), { description: "territory_event: the cities (none: all)" }),
   min_severity: Type.Union([Type.Enum([...THREAT_LEVELS]), Type.Null()], {
     description: "territory_event: the least severity told (null: any)",
+  }),
+  min_score: Type.Union([Type.Number(), Type.Null()], {
+    description: "insider_alert: the least insider score told (null: INSIDER_MIN_SCORE)",
   }),
 });
 
