@@ -26,7 +26,7 @@ import { storeWorld } from "./support/world-app.js";
 
 const COMPACT_FILLS = "0029_compact_fills";
 /** Answers that move by themselves between two rounds: the AI report's generation, the key's own usage. */
-/** Not about fills, or whose tables come with a later migration (the alerts, 0032; funding, 0037; insider scores, 0038). */
+/** Not about fills, or whose tables come with a later migration (the alerts, 0032; funding, 0037; insider scores, 0038; the signal ledger, 0039). */
 const UNSTABLE = [
   /\/ai-analysis$/,
   /\/key\/verify$/,
@@ -34,6 +34,7 @@ const UNSTABLE = [
   /\/funding(\/|$)/,
   /\/insider(-alerts)?$/,
   /\/informed-flow$/,
+  /\/scorecard(\/|$)/,
 ];
 /** A search's own timing. */
 const ELAPSED = /"_elapsed_ms":\d+(\.\d+)?/g;

@@ -332,6 +332,21 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     await photograph("territory");
   });
 
+  it("scorecard: the chain's check and each kind's grades, as the API answers them", async () => {
+    await open("#/scorecard");
+    type Card = { chain: { verified: boolean; records: number }; rows: Array<{ kind: string; month: string }> };
+    const card = await world.get<Card>("/api/v2/scorecard");
+    expect(card.chain.verified).toBe(true);
+    const chain = await page.locator("[data-testid=scorecard-chain]").textContent();
+    expect(chain).toMatch(/^The chain holds: [\d,]+ signals recorded/);
+    // The Deriver records as the demo trades: the page shows an answer at least as old as the one read here.
+    const shown = Number(/holds: ([\d,]+)/.exec(chain!)![1]!.replace(/,/g, ""));
+    expect(shown).toBeLessThanOrEqual(card.chain.records);
+    if (card.rows.length > 0)
+      expect(await page.locator("[data-testid=scorecard-rows] tbody tr").count()).toBeGreaterThan(0);
+    await photograph("scorecard");
+  });
+
   it("keyboard: the skip button comes first and leads into the page; Tab reaches every control, its focus drawn", async () => {
     const top = await world.get<{ whales: Array<{ wallet: string }> }>("/api/v2/whales/leaderboard?limit=1");
     for (const hash of ["#/leaderboards", `#/wallet/${top.whales[0]!.wallet}`]) {

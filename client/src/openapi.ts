@@ -5869,6 +5869,189 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/scorecard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How Pelagic's signals fared: hit rate and follow return per kind and month, and the chain's check */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            chain: {
+                                /** @description records checked, in chain order, up to the first that does not fit */
+                                records: number;
+                                /** @description the last record's number */
+                                head_seq: number | null;
+                                /** @description the last record's hash (SHA-256, hex): publish it to pin the ledger */
+                                head_hash: string | null;
+                                /** @description every record links to the one before and hashes to its own hash */
+                                verified: boolean;
+                                /** @description the first record that does not fit */
+                                broken_seq: number | null;
+                                broken_reason: string | null;
+                            };
+                            /** @description per kind and month, then per kind over all months (month all) */
+                            rows: {
+                                /** @description insider_alert, whale_alert or consensus */
+                                kind: string;
+                                /** @description YYYY-MM of emission (UTC), or all */
+                                month: string;
+                                signals: number;
+                                /** @description signals whose market has resolved */
+                                graded: number;
+                                /** @description graded signals whose backed outcome won */
+                                hits: number;
+                                /** @description hits ÷ graded (0..1) */
+                                hit_rate: number | null;
+                                /** @description its 95% Wilson interval, low end */
+                                hit_rate_low: number | null;
+                                /** @description its 95% Wilson interval, high end */
+                                hit_rate_high: number | null;
+                                /** @description graded signals with a trade after them to follow at */
+                                followed: number;
+                                /** @description mean return of following at that trade's price with the taker fee, held to the payout */
+                                mean_return: number | null;
+                                /** @description its 95% interval, low end (mean − 1.96 s/√n) */
+                                mean_return_low: number | null;
+                                /** @description its 95% interval, high end */
+                                mean_return_high: number | null;
+                            }[];
+                            as_of: number;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/scorecard/signals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The recorded signals in chain order, with their hashes and grades */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description signals after this record number */
+                    after_seq?: number;
+                    /** @description one kind; empty: every kind */
+                    kind?: string;
+                    /** @description rows to return (1..1000) */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            has_more: boolean;
+                            signals: {
+                                seq: number;
+                                kind: string;
+                                emitted_at: number;
+                                condition_id: string;
+                                /** @description the outcome it backs */
+                                outcome: "YES" | "NO";
+                                wallet: string | null;
+                                /** @description what it is about (recorded once) */
+                                ref: string;
+                                /** @description JSON: its figures when emitted, as hashed */
+                                detail: string;
+                                prev_hash: string;
+                                hash: string;
+                                /** @description the backed outcome's payout once resolved */
+                                payout: number | null;
+                                /** @description the first trade's price on the backed outcome after it */
+                                entry_price: number | null;
+                                /** @description the return of following it there, with the taker fee, once resolved */
+                                follow_return: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/wallet/{address}/pnl-history": {
         parameters: {
             query?: never;

@@ -11,6 +11,7 @@ import { insertDeliveries, ruleDeliveries } from "./delivery-rows.js";
 import { PollingWatcher, type WatcherDeps } from "./polling-watcher.js";
 import { ruleOf } from "./rules.js";
 import { alertsDb } from "./tables.js";
+import { scoredBetsWithMarkets } from "../store/insider-scores.js";
 
 /** How far back a bet's last fill may be to be told: well within the deliveries' keeping (ALERTS_DELIVERIES_KEPT_DAYS). */
 export const INSIDER_ALERT_DAYS = 7;
@@ -38,23 +39,7 @@ export class InsiderAlerts extends PollingWatcher {
       const least = Math.min(...rules.map((rule) => rule.filters.min_score ?? fallback));
       const nowMs = this.deps.clock.nowMs();
       const since = Math.floor(nowMs / 1_000) - INSIDER_ALERT_DAYS * DAY;
-      const bets = await db
-        .selectFrom("insider_scores as s")
-        .leftJoin("markets as m", "m.condition_id", "s.condition_id")
-        .select([
-          "s.wallet",
-          "s.condition_id",
-          "s.outcome_index",
-          "s.score",
-          "s.confidence",
-          "s.bet_usd",
-          "s.avg_price",
-          "s.cluster_id",
-          "s.last_ts",
-          "m.id as market_id",
-          "m.question",
-          "m.category",
-        ])
+      const bets = await scoredBetsWithMarkets(tx.db)
         .where("s.score", ">=", least)
         .where("s.last_ts", ">=", since)
         .orderBy("s.score", "desc")

@@ -37,6 +37,7 @@ import { walletHistoryRoutes } from "./routes/wallet-history/wallet-history.js";
 import { walletInsightRoutes } from "./routes/wallet-insights/wallet-insights.js";
 import { fundingRoutes } from "./routes/informed/funding.js";
 import { insiderRoutes } from "./routes/informed/insiders.js";
+import { scorecardRoutes } from "./routes/informed/scorecard.js";
 import { walletSearchRoutes } from "./routes/wallet/wallet-search.js";
 import { analyticsRoutes } from "./routes/analytics/analytics.js";
 import { homeRoutes } from "./routes/site/home.js";
@@ -184,6 +185,7 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   await typed.register(walletInsightRoutes, ctx);
   await typed.register(fundingRoutes, ctx);
   await typed.register(insiderRoutes, ctx);
+  await typed.register(scorecardRoutes, ctx);
   await typed.register(walletHistoryRoutes, ctx);
   await typed.register(walletSearchRoutes, ctx);
   await typed.register(leaderboardRoutes, ctx);

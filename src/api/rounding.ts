@@ -55,6 +55,15 @@ const BY_NAME: Readonly<Record<string, number>> = {
   confidence: PRICE,
   value: PRICE,
   weight: PRICE,
+  // The scorecard's ratios (0..1) and returns.
+  hit_rate: PRICE,
+  hit_rate_low: PRICE,
+  hit_rate_high: PRICE,
+  mean_return: PRICE,
+  mean_return_low: PRICE,
+  mean_return_high: PRICE,
+  follow_return: PRICE,
+  payout: PRICE,
   // A wallet's category shares, percent.
   SPORTS: PERCENT,
   GEOPOLITICS: PERCENT,

@@ -24,6 +24,7 @@ const COMMAND_MODULES = new Map<string, () => Promise<CommandSpec>>([
   ["sim", async () => (await import("./sim.js")).simCommand],
   ["demo", async () => (await import("./demo.js")).demoCommand],
   ["mcp", async () => (await import("./mcp.js")).mcpCommand],
+  ["scorecard", async () => (await import("./scorecard.js")).scorecardCommand],
 ]);
 
 export const COMMAND_NAMES: readonly string[] = [...COMMAND_MODULES.keys()];

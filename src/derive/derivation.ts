@@ -43,7 +43,7 @@ import { compareEventOrder, isIncome, type OrderKey } from "./stored-events.js";
 import { type WashLegs, sumWashLegs, type WalletStoreInputs } from "./wallet-inputs.js";
 import type { PriceHistory, StreamedHours } from "./hourly-points.js";
 
-export type DeriveConfig = LedgerConfig & Pick<Config, "whales" | "derive" | "funding" | "insider">;
+export type DeriveConfig = LedgerConfig & Pick<Config, "whales" | "derive" | "funding" | "insider" | "alerts">;
 
 /** Rows stored after these ids, whose keys a read reports (a batch may still hand them over). */
 export interface RecentRows {

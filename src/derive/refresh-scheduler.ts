@@ -17,6 +17,7 @@ import { sumWashLegs } from "./wallet-inputs.js";
 import { StreamedHours, firstKeptBoundary } from "./hourly-points.js";
 import { FundingClusterWriter } from "./funding-clusters.js";
 import { InsiderScoreWriter } from "./insider-scores.js";
+import { SignalRecorder } from "./signal-recorder.js";
 
 const HOUR = 3_600;
 /** Share of the refresh interval spent recomputing wash-ring shares, and wallets summed per query. */
@@ -70,7 +71,10 @@ export class RefreshScheduler {
     { name: "funding clusters", run: async () => void (await this.fundingClusters.refresh()) },
     // After the statistics and the clusters it reads; a full round (each passing hour, the first sync's end) scores at once.
     { name: "insider scores", run: async (round) => void (await this.insiderScores.refresh(round.now, round.full)) },
+    // Last: what this round's figures say is recorded as emitted now.
+    { name: "signal ledger", run: async (round) => void (await this.signals.record(round.now)) },
   ];
+  private readonly signals: SignalRecorder;
   private readonly fundingClusters: FundingClusterWriter;
   private readonly insiderScores: InsiderScoreWriter;
 
@@ -82,6 +86,7 @@ export class RefreshScheduler {
   ) {
     this.fundingClusters = new FundingClusterWriter(deps.store, deps.config.funding);
     this.insiderScores = new InsiderScoreWriter(deps.store, deps.config.insider);
+    this.signals = new SignalRecorder(deps.store, deps.config);
     this.warmedAt = this.lastRefreshAt = warm.at;
     this.watermarks = warm.watermarks;
     this.pointsHour = Math.floor(warm.asOf / HOUR);

@@ -35,6 +35,8 @@ export const ERROR_CODES = {
   AI_ANSWER_MALFORMED: "a model's wallet analysis breaks a rule (sections, figures not among the inputs, advice)",
   AI_GENERATION_FAILED: "writing a wallet analysis failed (the model server, its answer, or the rules)",
   MCP_ROUTE_MISSING: "a tool of the MCP server names a route the served OpenAPI document does not have",
+  SIGNAL_CHAIN_BROKEN:
+    "the signal ledger's hash chain does not hold: a record was edited, dropped or put out of order (pelagic scorecard)",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -125,3 +125,12 @@ export {
   type InsiderScore,
   type ScoredComponent,
 } from "./insider-score.js";
+export {
+  followReturn,
+  meanInterval,
+  scorecardRows,
+  takerFeePerShare,
+  wilsonInterval,
+  type GradedSignal,
+  type ScorecardRow,
+} from "./scorecard.js";

@@ -574,6 +574,25 @@ export interface InsiderScoresTable {
   computed_at: number;
 }
 
+/** A signal Pelagic emitted (migration 0039; src/store/signal-ledger.ts): a link of the hash chain. */
+export interface SignalLedgerTable {
+  seq: number;
+  /** insider_alert, whale_alert, consensus. */
+  kind: string;
+  /** Unix seconds. */
+  emitted_at: number;
+  condition_id: string;
+  /** The outcome the signal backs. */
+  outcome_index: number;
+  wallet: string | null;
+  /** What the signal is about, once: the same signal is never recorded twice. */
+  ref: string;
+  /** JSON: the signal's figures when emitted. */
+  detail: string;
+  prev_hash: string;
+  hash: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -612,4 +631,5 @@ export interface Database {
   funding_transfers: FundingTransfersTable;
   funding_clusters: FundingClustersTable;
   insider_scores: InsiderScoresTable;
+  signal_ledger: SignalLedgerTable;
 }

@@ -6,6 +6,7 @@ import { MarketPage } from "./pages/market.js";
 import { PremiumPage } from "./pages/premium.js";
 import { TerritoryPage } from "./pages/territory.js";
 import { AlertsPage } from "./pages/alerts.js";
+import { ScorecardPage } from "./pages/scorecard.js";
 import { WalletPage } from "./pages/wallet.js";
 import { href, useRoute, type Route } from "./router.js";
 
@@ -15,6 +16,7 @@ const NAV: Array<{ page: Route["page"]; label: string; href: string }> = [
   { page: "premium", label: "Whale alerts", href: href.premium() },
   { page: "territory", label: "Territory", href: href.territory() },
   { page: "alerts", label: "Your alerts", href: href.alerts() },
+  { page: "scorecard", label: "Scorecard", href: href.scorecard() },
 ];
 
 function Page(props: { route: Route }) {
@@ -34,6 +36,8 @@ function Page(props: { route: Route }) {
       return <TerritoryPage />;
     case "alerts":
       return <AlertsPage />;
+    case "scorecard":
+      return <ScorecardPage />;
     default:
       return (
         <section class="card">

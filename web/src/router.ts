@@ -9,6 +9,7 @@ export type Route =
   | { page: "premium" }
   | { page: "territory" }
   | { page: "alerts" }
+  | { page: "scorecard" }
   | { page: "not-found"; path: string };
 
 export function parseRoute(hash: string): Route {
@@ -21,6 +22,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === "premium") return { page: "premium" };
   if (parts[0] === "territory") return { page: "territory" };
   if (parts[0] === "alerts") return { page: "alerts" };
+  if (parts[0] === "scorecard") return { page: "scorecard" };
   return { page: "not-found", path };
 }
 
@@ -32,6 +34,7 @@ export const href = {
   premium: () => "#/premium",
   territory: () => "#/territory",
   alerts: () => "#/alerts",
+  scorecard: () => "#/scorecard",
 };
 
 export function useRoute(): Route {

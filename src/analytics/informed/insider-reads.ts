@@ -6,34 +6,12 @@
 import { sql } from "kysely";
 import type { ScoredComponent } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
+import { scoredBetsWithMarkets } from "../../store/insider-scores.js";
 import type { Category } from "../../venue/categories.js";
 
 const DAY = 86_400;
 
-function scoredBets(store: Store) {
-  return store.db
-    .selectFrom("insider_scores as s")
-    .leftJoin("markets as m", "m.condition_id", "s.condition_id")
-    .select([
-      "s.wallet",
-      "s.condition_id",
-      "s.outcome_index",
-      "s.score",
-      "s.confidence",
-      "s.bet_usd",
-      "s.avg_price",
-      "s.first_ts",
-      "s.last_ts",
-      "s.cluster_id",
-      "s.components",
-      "s.computed_at",
-      "m.id as market_id",
-      "m.question",
-      "m.category",
-      "m.price_yes",
-      "m.price_no",
-    ]);
-}
+const scoredBets = (store: Store) => scoredBetsWithMarkets(store.db);
 
 type ScoredRow = Awaited<ReturnType<ReturnType<typeof scoredBets>["execute"]>>[number];
 

@@ -38,6 +38,7 @@ import { territoryWebhooksAsAlerts } from "./0035_territory_webhooks_as_alerts.j
 import { idKeyedTables } from "./0036_id_keyed_tables.js";
 import { funding } from "./0037_funding.js";
 import { insiderScores } from "./0038_insider_scores.js";
+import { signalLedger } from "./0039_signal_ledger.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -75,4 +76,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0036_id_keyed_tables": idKeyedTables,
   "0037_funding": funding,
   "0038_insider_scores": insiderScores,
+  "0039_signal_ledger": signalLedger,
 };

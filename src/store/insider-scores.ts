@@ -1,0 +1,28 @@
+/** The scored bets (`insider_scores`, migration 0038) with their market's id, question, category and prices. */
+import type { Kysely } from "kysely";
+import type { Database } from "./schema.js";
+
+export function scoredBetsWithMarkets(db: Kysely<Database>) {
+  return db
+    .selectFrom("insider_scores as s")
+    .leftJoin("markets as m", "m.condition_id", "s.condition_id")
+    .select([
+      "s.wallet",
+      "s.condition_id",
+      "s.outcome_index",
+      "s.score",
+      "s.confidence",
+      "s.bet_usd",
+      "s.avg_price",
+      "s.first_ts",
+      "s.last_ts",
+      "s.cluster_id",
+      "s.components",
+      "s.computed_at",
+      "m.id as market_id",
+      "m.question",
+      "m.category",
+      "m.price_yes",
+      "m.price_no",
+    ]);
+}
