@@ -121,7 +121,7 @@ try {
   const foundOf = new Map(clusters.map((c) => [c.wallet, c.cluster_id]));
   const label = (map: Map<string, string>) => new Map([...seen].map((w) => [w, map.get(w) ?? `alone:${w}`]));
   const score = clusteringScores(label(foundOf), label(truthOf));
-  // A wash ring may name a wallet twice: a planted group is its distinct traded wallets.
+  // A planted group as Pelagic can see it: its members that traded.
   const tradedMembers = (g: (typeof truth.groups)[number]) => [
     ...new Set(g.members.map((m) => m.wallet).filter((w) => seen.has(w))),
   ];

@@ -179,24 +179,20 @@ interface GroupKey {
 }
 
 /**
- * SQL for a statement that groups or partitions every stored fill by wallet or market (`rebuild`, and the migrations
- * that filled a table from stored fills): today, `fill_rows` by its integer ids, the texts joined once per group
- * (through the view, the whole table was sorted by the texts, each row's joined first); before 0029, the `fills`
- * table by its text columns.
+ * SQL for a statement that groups or partitions every stored fill by market (`rebuild`, and the migrations that
+ * filled a table from stored fills): today, `fill_rows` by its integer id, the text joined once per group (through
+ * the view, the whole table was sorted by the texts, each row's joined first); before 0029, the `fills` table by its
+ * text column. (The tables grouped by wallet read `filledFrom` of src/store/id-keyed.ts.)
  */
-export function groupedFills(layout: FillsLayout): { table: string; wallet: GroupKey; market: GroupKey } {
+export function groupedFills(layout: FillsLayout): { table: string; market: GroupKey } {
   const plain = (column: string): GroupKey => ({ column, text: (g) => ({ join: "", text: `${g}.${column}` }) });
-  if (layout === "table") return { table: "fills", wallet: plain("wallet"), market: plain("condition_id") };
-  const byId = (column: string, dictionary: { table: string; column: string }, alias: string): GroupKey => ({
-    column,
-    text: (g) => ({
-      join: ` join ${dictionary.table} ${alias} on ${alias}.id = ${g}.${column}`,
-      text: `${alias}.${dictionary.column}`,
-    }),
-  });
+  if (layout === "table") return { table: "fills", market: plain("condition_id") };
+  const { table, column } = FILL_DICTIONARIES.conditions;
   return {
     table: FILL_ROWS,
-    wallet: byId("wallet_id", FILL_DICTIONARIES.addresses, "ga"),
-    market: byId("condition_ref", FILL_DICTIONARIES.conditions, "gm"),
+    market: {
+      column: "condition_ref",
+      text: (g) => ({ join: ` join ${table} gm on gm.id = ${g}.condition_ref`, text: `gm.${column}` }),
+    },
   };
 }

@@ -10,7 +10,7 @@
  * "Snapshots, fees, daily fill counts and last moves store wallet and market ids".
  */
 import type { Dictionary } from "./dictionaries.js";
-import { FILL_DICTIONARIES, type FillsLayout } from "./fill-layout.js";
+import { FILL_DICTIONARIES, FILL_ROWS, type FillsLayout } from "./fill-layout.js";
 
 /** Each table's rows table and its columns in the table's order, texts by the names readers know. */
 export const ID_KEYED = {
@@ -75,15 +75,15 @@ export function idKeyedViewSql(table: IdKeyedTable): string {
 }
 
 /**
- * Where a statement that fills an id-keyed table from every stored fill writes, and its columns' names there: today
- * its rows table, grouped straight from `fill_rows`' ids (no text is joined); for the migrations that ran before
- * 0029 (`layout` "table"), the table of texts they created.
+ * Where a statement that fills an id-keyed table from every stored fill reads and writes, and its columns' names
+ * there: today from `fill_rows` into its rows table, grouped straight by the ids (no text is joined); for the
+ * migrations that ran before 0029 (`layout` "table"), from the `fills` table into the table of texts they created.
  */
 export function filledFrom(
   table: IdKeyedTable,
   layout: FillsLayout,
-): { name: string; column: (name: string) => string } {
+): { source: string; name: string; column: (name: string) => string } {
   return layout === "table"
-    ? { name: table, column: (name) => name }
-    : { name: ID_KEYED[table].rows, column: storedColumn };
+    ? { source: "fills", name: table, column: (name) => name }
+    : { source: FILL_ROWS, name: ID_KEYED[table].rows, column: storedColumn };
 }

@@ -5,7 +5,7 @@
  * days it starts and ends within from the fills.
  */
 import { sql, type Kysely } from "kysely";
-import { groupedFills, type FillsLayout } from "./fill-layout.js";
+import type { FillsLayout } from "./fill-layout.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import { filledFrom } from "./id-keyed.js";
 import { queryRows } from "./raw-sql.js";
@@ -31,8 +31,8 @@ export async function fillWalletDailyFillsFromFills(
 ): Promise<void> {
   // Integer division of non-negative times floors on both stores.
   const day = kind === "sqlite" ? `ts / ${FILL_DAY_SECONDS}` : `(ts / ${FILL_DAY_SECONDS})::bigint`;
-  const { table } = groupedFills(layout);
   const target = filledFrom("wallet_daily_fills", layout);
+  const table = target.source;
   const wallet = target.column("wallet");
   await sql`delete from ${sql.raw(target.name)}`.execute(db);
   await sql`insert into ${sql.raw(target.name)} (${sql.raw(wallet)}, day, fills, usd)

@@ -4,7 +4,7 @@
  * TypeScript and, for the migration that fills the table from stored fills, in SQL), that fill, and the read.
  */
 import { sql, type Kysely } from "kysely";
-import { groupedFills, type FillsLayout } from "./fill-layout.js";
+import type { FillsLayout } from "./fill-layout.js";
 import { filledFrom } from "./id-keyed.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import type { Database, EntryType, WalletFeesTable } from "./schema.js";
@@ -44,8 +44,8 @@ export async function fillWalletFeesFromFills(
   layout: FillsLayout = "compact",
 ): Promise<void> {
   const key = feeKeySql(kind);
-  const { table } = groupedFills(layout);
   const target = filledFrom("wallet_fees", layout);
+  const table = target.source;
   const wallet = sql.raw(target.column("wallet"));
   await sql`delete from ${sql.raw(target.name)}`.execute(db);
   await sql`insert into ${sql.raw(target.name)} (${wallet}, month, entry_type, role, fees, volume, fills, charged)

@@ -5,7 +5,7 @@
  * table from stored fills (the migration that adds it, and `rebuild` up to the replay's watermark) and the read.
  */
 import { sql, type Kysely } from "kysely";
-import { groupedFills, type FillsLayout } from "./fill-layout.js";
+import type { FillsLayout } from "./fill-layout.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import { filledFrom } from "./id-keyed.js";
 import { queryRows } from "./raw-sql.js";
@@ -40,8 +40,8 @@ export async function fillWalletLastMovesFromFills(
   throughId = Number.MAX_SAFE_INTEGER,
   layout: FillsLayout = "compact",
 ): Promise<void> {
-  const { table } = groupedFills(layout);
   const target = filledFrom("wallet_last_moves", layout);
+  const table = target.source;
   const [wallet, market] = [target.column("wallet"), target.column("condition_id")];
   const copied = LAST_MOVE_COLUMNS.slice(2).map((c) => (c === "fill_id" ? "id" : c));
   await sql`delete from ${sql.raw(target.name)}`.execute(db);
