@@ -6,7 +6,7 @@
  */
 import { sql } from "kysely";
 import type { Config } from "../../config/index.js";
-import { fundingPaths, hubTest, type FundingEdge } from "../../ledger/index.js";
+import { edgesInto, fundingPaths, hubTest, type FundingEdge } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
 import { fundingEdgesInto } from "../../store/funding.js";
 import { chunks } from "../../store/raw-sql.js";
@@ -64,7 +64,7 @@ export class FundingReads {
       .select(["hop", "traced_to_block"])
       .where("address", "=", address)
       .executeTakeFirst();
-    const into = new Map<string, FundingEdge[]>();
+    const read: FundingEdge[] = [];
     const busy = new Set<string>();
     const funders: FunderRow[] = [];
     const seen = new Set([address]);
@@ -75,7 +75,7 @@ export class FundingReads {
       const isHub = hubTest(this.hubs, busy);
       const next: string[] = [];
       for (const e of edges.sort((a, b) => b.usd - a.usd || (a.from < b.from ? -1 : 1))) {
-        into.set(e.to, [...(into.get(e.to) ?? []), e]);
+        read.push(e);
         if (seen.has(e.from)) continue;
         seen.add(e.from);
         funders.push({
@@ -95,6 +95,7 @@ export class FundingReads {
     const wallets = await this.knownWallets(funders.map((f) => f.address));
     for (const f of funders) if (f.kind === "account" && wallets.has(f.address)) f.kind = "wallet";
     const isHub = hubTest(this.hubs, busy);
+    const into = edgesInto(read);
     const paths = fundingPaths(address, (a) => into.get(a) ?? [], isHub, this.settings.hops).map((p) => ({
       addresses: p.addresses,
       ends: p.ends,

@@ -6,7 +6,6 @@
 import { sql } from "kysely";
 import { followReturn, resolutionPayoutYes, scorecardRows, sidePayout, type GradedSignal } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
-import { chunks } from "../../store/raw-sql.js";
 import type { Resolution } from "../../store/schema.js";
 import { verifySignalChain, type ChainCheck } from "../../store/signal-ledger.js";
 import { MICRO } from "../../venue/units.js";
@@ -39,52 +38,46 @@ export class ScorecardReads {
   /** Every recorded signal with its grade so far. */
   private async graded(): Promise<Graded[]> {
     const db = this.store.db;
-    const records = await db
-      .selectFrom("signal_ledger")
-      .select(["seq", "kind", "emitted_at", "condition_id", "outcome_index"])
-      .orderBy("seq")
+    // One statement: each record with its market's resolution and fee rate, and the first trade on its outcome after it.
+    const rows = await db
+      .selectFrom("signal_ledger as s")
+      .leftJoin("markets as m", "m.condition_id", "s.condition_id")
+      .leftJoin("market_resolutions as r", "r.condition_id", "s.condition_id")
+      .select((eb) => [
+        "s.seq",
+        "s.kind",
+        "s.emitted_at",
+        "s.condition_id",
+        "s.outcome_index",
+        "m.fee_rate",
+        eb.fn.coalesce("r.resolution", "m.resolution").as("resolution"),
+        eb
+          .selectFrom("fills as f")
+          .select("f.price")
+          .whereRef("f.condition_id", "=", "s.condition_id")
+          .whereRef("f.outcome_index", "=", "s.outcome_index")
+          .whereRef("f.ts", ">", "s.emitted_at")
+          .orderBy("f.ts")
+          .orderBy("f.id")
+          .limit(1)
+          .as("entry_price"),
+      ])
+      .orderBy("s.seq")
       .execute();
-    const markets = new Map<string, { resolution: Resolution | null; feeRate: number }>();
-    for (const part of chunks([...new Set(records.map((r) => r.condition_id))])) {
-      const rows = await db
-        .selectFrom("markets as m")
-        .leftJoin("market_resolutions as r", "r.condition_id", "m.condition_id")
-        .select([
-          "m.condition_id",
-          "m.fee_rate",
-          (eb) => eb.fn.coalesce("r.resolution", "m.resolution").as("resolution"),
-        ])
-        .where("m.condition_id", "in", part)
-        .execute();
-      for (const r of rows)
-        markets.set(r.condition_id, { resolution: r.resolution ?? null, feeRate: Number(r.fee_rate) });
-    }
-    const out: Graded[] = [];
-    for (const r of records) {
-      const market = markets.get(r.condition_id);
+    return rows.map((r) => {
       const outcome = Number(r.outcome_index);
-      const entry = await db
-        .selectFrom("fills")
-        .select("price")
-        .where("condition_id", "=", r.condition_id)
-        .where("outcome_index", "=", outcome)
-        .where("ts", ">", Number(r.emitted_at))
-        .orderBy("ts")
-        .orderBy("id")
-        .limit(1)
-        .executeTakeFirst();
-      out.push({
+      const resolution = (r.resolution ?? null) as Resolution | null;
+      return {
         seq: Number(r.seq),
         kind: r.kind,
         emittedAt: Number(r.emitted_at),
         conditionId: r.condition_id,
         outcomeIndex: outcome,
-        payout: market?.resolution ? sidePayout(resolutionPayoutYes(market.resolution), outcome) / MICRO : null,
-        entryPrice: entry ? Number(entry.price) : null,
-        feeRate: market?.feeRate ?? 0,
-      });
-    }
-    return out;
+        payout: resolution ? sidePayout(resolutionPayoutYes(resolution), outcome) / MICRO : null,
+        entryPrice: r.entry_price == null ? null : Number(r.entry_price),
+        feeRate: Number(r.fee_rate ?? 0),
+      };
+    });
   }
 
   private async compute() {
