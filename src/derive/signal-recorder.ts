@@ -7,7 +7,7 @@
  *   the first refresh are history, not signals); a buy backs its outcome, a sale the other one;
  * - `consensus`: a market's Smart Money consensus (the side more whales stand on, `market_stats`) when first taken
  *   or changed to the other side.
- * Emitted at the refresh's clock. One transaction per refresh: the fill watermark moves with the records.
+ * Emitted at the refresh's clock. One write per refresh: the fill watermark moves with the records.
  */
 import { sql } from "kysely";
 import type { Config } from "../config/index.js";
@@ -34,12 +34,13 @@ export class SignalRecorder {
 
   /** Records what was emitted since the last refresh; returns how many records were appended. */
   async record(now: number): Promise<number> {
-    return this.store.db.transaction().execute(async (tx) => {
-      const signals = [
-        ...(await this.insiderAlerts(tx, now)),
-        ...(await this.whaleAlerts(tx, now)),
-        ...(await this.consensus(tx, now)),
-      ];
+    // Read first, then write in one short transaction (a SQLite connection serves nothing else while one is open);
+    // the Deriver is the ledger's one writer, so nothing changes what was read before the write.
+    const db = this.store.db;
+    const whales = await this.whaleAlerts(db, now);
+    const signals = [...(await this.insiderAlerts(db, now)), ...whales.signals, ...(await this.consensus(db, now))];
+    return db.transaction().execute(async (tx) => {
+      if (whales.watermark !== null) await writeDeriveState(tx, FILL_WATERMARK, whales.watermark);
       return appendSignals(tx, signals);
     });
   }
@@ -71,15 +72,13 @@ export class SignalRecorder {
     }));
   }
 
-  private async whaleAlerts(db: Store["db"], now: number): Promise<NewSignal[]> {
+  /** The whale alerts since the watermark, and where the watermark moves (null: it stays). */
+  private async whaleAlerts(db: Store["db"], now: number): Promise<{ signals: NewSignal[]; watermark: number | null }> {
     const watermark = await readDeriveState(db, FILL_WATERMARK);
     const top = await db.selectFrom("fill_rows").select(sql<number | null>`max(id)`.as("id")).executeTakeFirst();
     const highest = Number(top?.id ?? 0);
-    if (watermark === 0) {
-      // The first look: what is stored is history; signals start with the next fill.
-      await writeDeriveState(db, FILL_WATERMARK, Math.max(1, highest));
-      return [];
-    }
+    // The first look: what is stored is history; signals start with the next fill.
+    if (watermark === 0) return { signals: [], watermark: Math.max(1, highest) };
     const rows = await db
       .selectFrom("fills as f")
       .innerJoin("wallet_stats as w", "w.wallet", "f.wallet")
@@ -92,8 +91,7 @@ export class SignalRecorder {
       .limit(FILLS_PER_ROUND)
       .execute();
     const reached = rows.length === FILLS_PER_ROUND ? Number(rows.at(-1)!.id) : highest;
-    if (reached > watermark) await writeDeriveState(db, FILL_WATERMARK, reached);
-    return rows.map((r) => {
+    const signals = rows.map((r): NewSignal => {
       const outcome = Number(r.outcome_index);
       return {
         kind: "whale_alert",
@@ -105,6 +103,7 @@ export class SignalRecorder {
         detail: JSON.stringify({ side: r.side, outcome_index: outcome, price: r.price, usd: Number(r.usd) / MICRO }),
       };
     });
+    return { signals, watermark: reached > watermark ? reached : null };
   }
 
   private async consensus(db: Store["db"], now: number): Promise<NewSignal[]> {
