@@ -20,7 +20,6 @@ export interface RawClient {
   close(): void;
 }
 
-const preciseNowMs = () => performance.timeOrigin + performance.now();
 /** The number's end is part of the pattern: a number cut by a chunk's end is not taken. */
 const RECEIVED_AT = /"relay_received_at_ms":(\d+)[,}]/g;
 /** Kept from the end of a chunk for the next: longer than the field and its number. */
@@ -29,7 +28,9 @@ const CARRY = 48;
 function noter(received: Received): (chunk: Buffer) => void {
   let carry = "";
   return (chunk) => {
-    const atMs = preciseNowMs();
+    // The server's clock: relay_received_at_ms is Date.now() there, and performance.now() drifts from it when the
+    // system clock is stepped.
+    const atMs = Date.now();
     const text = carry + chunk.toString("latin1");
     let end = 0;
     for (const match of text.matchAll(RECEIVED_AT)) {

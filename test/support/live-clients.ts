@@ -7,7 +7,8 @@ export interface SseFrame {
   readonly event?: string;
   readonly data?: string;
   readonly comment?: string;
-  /** When it was parsed, ms since the epoch with a fraction. */
+  /** When it was parsed, ms since the epoch by the wall clock: the clock the server stamps `relay_received_at_ms` with
+   * (performance.now() runs apart from it whenever the system clock is stepped, by seconds on a VM's first minutes). */
   readonly atMs: number;
 }
 
@@ -25,8 +26,6 @@ export interface SseClient {
   waitFor(what: string, done: (frames: SseFrame[]) => boolean, ms?: number): Promise<void>;
   close(): void;
 }
-
-export const preciseNowMs = () => performance.timeOrigin + performance.now();
 
 function parseFrame(block: string, atMs: number): SseFrame {
   const frame: { event?: string; data?: string; comment?: string; atMs: number } = { atMs };
@@ -77,7 +76,7 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
       }
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => {
-        const atMs = preciseNowMs();
+        const atMs = Date.now();
         buffer += chunk;
         let end: number;
         while ((end = buffer.indexOf("\n\n")) >= 0) {
