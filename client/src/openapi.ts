@@ -5869,6 +5869,333 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/ahead-of-news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ahead of the news (Premium): wallets that traded toward a territory event's move in the hours before it */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description events this recent (days) */
+                    days?: number;
+                    /** @description a city's name, any case; empty: every city */
+                    city?: string;
+                    /** @description one market: its condition id or the venue's market id; empty: every market */
+                    market?: string;
+                    /** @description one wallet (0x and 40 hex digits); empty: every wallet */
+                    wallet?: "" | string;
+                    /** @description wallets with at least this much collateral on the side the market moved to (USD; default AHEAD_MIN_USD, 500) */
+                    min_usd?: number;
+                    /** @description rows to return (1..500) */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            days: number;
+                            /** @description trades this many hours or less before the event count (AHEAD_HOURS_BEFORE) */
+                            hours_before: number;
+                            /** @description the price after: the last trade within this many hours (AHEAD_HOURS_AFTER) */
+                            hours_after: number;
+                            /** @description the YES price move (0..1) from which the event moved the market (AHEAD_MIN_MOVE) */
+                            min_move: number;
+                            min_usd: number;
+                            count: number;
+                            /** @description one wallet ahead of one event in one market; the latest event first, the largest wallet first */
+                            signals: {
+                                event: {
+                                    id: number;
+                                    event_type: string;
+                                    city: string;
+                                    subscription_label: string;
+                                    /** @description ISO 8601, UTC */
+                                    timestamp: string;
+                                };
+                                condition_id: string;
+                                market_id: string;
+                                market_title: string;
+                                slug: string | null;
+                                /** @description YES price of the last trade before the window opened */
+                                price_window_start: number | null;
+                                /** @description YES price of the last trade at or before the event */
+                                price_before: number | null;
+                                /** @description YES price of the last trade within hours_after of it */
+                                price_after: number | null;
+                                /** @description price_after - price_before */
+                                move: number | null;
+                                /** @description the outcome the event moved the market toward; null when it moved less than min_move */
+                                moved_to: ("YES" | "NO") | null;
+                                wallet: string;
+                                /** @description the outcome its trades favoured: the one that rose */
+                                outcome: "YES" | "NO";
+                                /** @description shares of that outcome (a sale of the other outcome counts as a purchase) */
+                                shares: number;
+                                /** @description their cost at that outcome's price (USD) */
+                                usd: number;
+                                avg_price: number;
+                                /** @description their value at the price after the event, less their cost */
+                                gain_usd: number;
+                                first_ts: number;
+                                last_ts: number;
+                                /** @description hours from its first such trade to the event */
+                                lead_hours: number;
+                                /** @description the evidence: its fills toward the move in the window */
+                                fills: {
+                                    tx_hash: string;
+                                    ts: number;
+                                    outcome: "YES" | "NO";
+                                    side: "BUY" | "SELL";
+                                    /** @description MINT, MERGE or COMPLEMENTARY */
+                                    settlement: string | null;
+                                    /** @description shares */
+                                    size: number;
+                                    /** @description the traded outcome's price */
+                                    price: number;
+                                    usd: number;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/isw/events/{event_id}/ahead-of-news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One territory event's linked markets (Premium): how each moved, and who traded toward it before */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description wallets with at least this much collateral on the side the market moved to (USD; default AHEAD_MIN_USD, 500) */
+                    min_usd?: number;
+                };
+                header?: never;
+                path: {
+                    event_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            event: {
+                                id: number;
+                                city: string;
+                                /** @enum {unknown} */
+                                event_type: "CAPTURED" | "THREAT_CRITICAL" | "THREAT_HIGH" | "THREAT_MEDIUM" | "THREAT_LOW" | "THREAT_REDUCED" | "MAP_ROLLBACK" | "CAPTURE_CONFIRMED";
+                                /**
+                                 * @description SAFE < LOW < MEDIUM < HIGH < CRITICAL (CRITICAL: the subscription's trigger holds)
+                                 * @enum {unknown}
+                                 */
+                                severity: "SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                                previous_severity: ("SAFE" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL") | null;
+                                details: string;
+                                /** @description ISO 8601, UTC */
+                                timestamp: string;
+                                subscription_id: number;
+                                subscription_label: string;
+                                /** @enum {unknown} */
+                                check_type: "single" | "enter" | "entirety";
+                                market_slug_pattern: string;
+                                coverage: number | null;
+                                closest_distance_m: number | null;
+                                /** @description the map version that caused it (its layers' versions: /isw/status map) */
+                                map_version_id: number;
+                            };
+                            /** @description whether it is of a type the signal list reads (CAPTURED, THREAT_CRITICAL, THREAT_HIGH) */
+                            news_event: boolean;
+                            /** @description trades this many hours or less before the event count (AHEAD_HOURS_BEFORE) */
+                            hours_before: number;
+                            /** @description the price after: the last trade within this many hours (AHEAD_HOURS_AFTER) */
+                            hours_after: number;
+                            /** @description the YES price move (0..1) from which the event moved the market (AHEAD_MIN_MOVE) */
+                            min_move: number;
+                            min_usd: number;
+                            /** @description the markets its slug pattern links to that traded around it */
+                            markets: {
+                                condition_id: string;
+                                market_id: string;
+                                market_title: string;
+                                slug: string | null;
+                                /** @description YES price of the last trade before the window opened */
+                                price_window_start: number | null;
+                                /** @description YES price of the last trade at or before the event */
+                                price_before: number | null;
+                                /** @description YES price of the last trade within hours_after of it */
+                                price_after: number | null;
+                                /** @description price_after - price_before */
+                                move: number | null;
+                                /** @description the outcome the event moved the market toward; null when it moved less than min_move */
+                                moved_to: ("YES" | "NO") | null;
+                                wallets: {
+                                    wallet: string;
+                                    /** @description the outcome its trades favoured: the one that rose */
+                                    outcome: "YES" | "NO";
+                                    /** @description shares of that outcome (a sale of the other outcome counts as a purchase) */
+                                    shares: number;
+                                    /** @description their cost at that outcome's price (USD) */
+                                    usd: number;
+                                    avg_price: number;
+                                    /** @description their value at the price after the event, less their cost */
+                                    gain_usd: number;
+                                    first_ts: number;
+                                    last_ts: number;
+                                    /** @description hours from its first such trade to the event */
+                                    lead_hours: number;
+                                    /** @description the evidence: its fills toward the move in the window */
+                                    fills: {
+                                        tx_hash: string;
+                                        ts: number;
+                                        outcome: "YES" | "NO";
+                                        side: "BUY" | "SELL";
+                                        /** @description MINT, MERGE or COMPLEMENTARY */
+                                        settlement: string | null;
+                                        /** @description shares */
+                                        size: number;
+                                        /** @description the traded outcome's price */
+                                        price: number;
+                                        usd: number;
+                                    }[];
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Missing, invalid, rotated or revoked API key (detail says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Valid API key, but the plan is not Premium */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error with a human-readable detail */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Validation error: invalid or unknown parameters */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPValidationError"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after the Retry-After header (60 s) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/scorecard": {
         parameters: {
             query?: never;
@@ -5908,7 +6235,7 @@ export interface paths {
                             };
                             /** @description per kind and month, then per kind over all months (month all) */
                             rows: {
-                                /** @description insider_alert, whale_alert or consensus */
+                                /** @description insider_alert, whale_alert, consensus or whale_flip */
                                 kind: string;
                                 /** @description YYYY-MM of emission (UTC), or all */
                                 month: string;

@@ -12,6 +12,7 @@ import { SecretBox } from "./webhooks/secret-box.js";
 import { ManualClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
+import { marketRow } from "../store/testing/market-row.js";
 import { createDestination } from "./destinations.js";
 import { fanOutMatches, type MatchedFill } from "./alert-matches.js";
 import { AlertMatcher } from "./matcher.js";
@@ -65,35 +66,18 @@ describe.each(storeBackends)("the alerts' matcher on $kind", (backend) => {
       .execute();
     await store.db
       .insertInto("markets")
-      .values({
-        id: "77",
-        condition_id: MARKET,
-        question: "Will it rain?",
-        slug: "rain",
-        event_id: null,
-        category: "Sports",
-        yes_token_id: "1",
-        no_token_id: "2",
-        price_yes: 0.5,
-        price_no: 0.5,
-        volume: 0,
-        volume_24h: 0,
-        liquidity: 0,
-        start_date: null,
-        end_date: null,
-        created_at: null,
-        closed: 0,
-        closed_time: null,
-        resolution: null,
-        neg_risk: 0,
-        neg_risk_market_id: null,
-        neg_risk_question_id: null,
-        group_item_title: null,
-        fee_rate: 0,
-        image: null,
-        exchange_version: null,
-        updated_at: 0,
-      })
+      .values(
+        marketRow({
+          id: "77",
+          condition_id: MARKET,
+          question: "Will it rain?",
+          slug: "rain",
+          category: "Sports",
+          yes_token_id: "1",
+          no_token_id: "2",
+          exchange_version: null,
+        }),
+      )
       .execute();
     const box = new SecretBox(Buffer.alloc(32, 7));
     const policy = { resolve: async () => [], allowLoopback: false };

@@ -36,6 +36,7 @@ import { walletCoreRoutes } from "./routes/wallet/wallet.js";
 import { walletHistoryRoutes } from "./routes/wallet-history/wallet-history.js";
 import { walletInsightRoutes } from "./routes/wallet-insights/wallet-insights.js";
 import { fundingRoutes } from "./routes/informed/funding.js";
+import { aheadOfNewsRoutes } from "./routes/informed/ahead-of-news.js";
 import { insiderRoutes } from "./routes/informed/insiders.js";
 import { scorecardRoutes } from "./routes/informed/scorecard.js";
 import { walletSearchRoutes } from "./routes/wallet/wallet-search.js";
@@ -185,6 +186,7 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
   await typed.register(walletInsightRoutes, ctx);
   await typed.register(fundingRoutes, ctx);
   await typed.register(insiderRoutes, ctx);
+  await typed.register(aheadOfNewsRoutes, ctx);
   await typed.register(scorecardRoutes, ctx);
   await typed.register(walletHistoryRoutes, ctx);
   await typed.register(walletSearchRoutes, ctx);

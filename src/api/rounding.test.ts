@@ -101,6 +101,9 @@ describe("every number field of the document", () => {
     "whales",
     "roles",
     "hold_min_positions",
+    // Ahead of the news: the windows in force (AHEAD_HOURS_*), settings echoed as set.
+    "hours_before",
+    "hours_after",
   ]);
   const AS_IS_PATTERN = /^(farmer|skill_min|smart_min|rank_min|min_)|(^|_)days(_|$)/;
 

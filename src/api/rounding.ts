@@ -64,6 +64,10 @@ const BY_NAME: Readonly<Record<string, number>> = {
   mean_return_high: PRICE,
   follow_return: PRICE,
   payout: PRICE,
+  // Ahead of the news: a YES price's move and its minimum (0..1), and hours from a trade to the event.
+  move: PRICE,
+  min_move: PRICE,
+  lead_hours: PERCENT,
   // A wallet's category shares, percent.
   SPORTS: PERCENT,
   GEOPOLITICS: PERCENT,

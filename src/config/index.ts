@@ -12,7 +12,7 @@ import { whaleReads, markets, insights, boards } from "./sections/reads.js";
 import { derive, limits, wallet, live, ai, drilldowns } from "./sections/service.js";
 import { mcp } from "./sections/mcp.js";
 import { alerts } from "./sections/alerts.js";
-import { funding, insider } from "./sections/informed.js";
+import { aheadOfNews, funding, insider } from "./sections/informed.js";
 import { checkRetrySchedule, checkWebhookKey } from "./isw-settings.js";
 
 export { ConfigError, redactUrl };
@@ -42,6 +42,7 @@ export const settings = {
   alerts,
   funding,
   insider,
+  aheadOfNews,
 } as const;
 
 export type Config = Resolved<typeof settings> & {

@@ -6,7 +6,10 @@
  * - `whale_alert`: a Smart Money fill of ALERTS_WHALE_MIN_USD or more stored since the last refresh (the fills before
  *   the first refresh are history, not signals); a buy backs its outcome, a sale the other one;
  * - `consensus`: a market's Smart Money consensus (the side more whales stand on, `market_stats`) when first taken
- *   or changed to the other side.
+ *   or changed to the other side;
+ * - `whale_flip`: a Smart Money wallet whose net position in a market stood on one team at the latest daily snapshot
+ *   a day old or more and stands on the other now (`whaleFlip`, the rule of /api/v2/whale-flips), once per change of
+ *   side; it backs the new side.
  * Emitted at the refresh's clock. One write per refresh: the fill watermark moves with the records.
  */
 import { sql } from "kysely";
@@ -15,6 +18,7 @@ import type { Store } from "../store/database.js";
 import { readDeriveState, writeDeriveState } from "../store/derive-state.js";
 import { appendSignals, type NewSignal } from "../store/signal-ledger.js";
 import { MICRO } from "../venue/units.js";
+import { whaleFlip } from "../ledger/index.js";
 
 const DAY = 86_400;
 /** derive_state: the highest fill id looked at for whale alerts (0: not started). */
@@ -29,7 +33,7 @@ const unresolved = (alias: string) =>
 export class SignalRecorder {
   constructor(
     private readonly store: Store,
-    private readonly config: Pick<Config, "insider" | "alerts">,
+    private readonly config: Pick<Config, "insider" | "alerts" | "whales">,
   ) {}
 
   /** Records what was emitted since the last refresh; returns how many records were appended. */
@@ -38,7 +42,12 @@ export class SignalRecorder {
     // the Deriver is the ledger's one writer, so nothing changes what was read before the write.
     const db = this.store.db;
     const whales = await this.whaleAlerts(db, now);
-    const signals = [...(await this.insiderAlerts(db, now)), ...whales.signals, ...(await this.consensus(db, now))];
+    const signals = [
+      ...(await this.insiderAlerts(db, now)),
+      ...whales.signals,
+      ...(await this.consensus(db, now)),
+      ...(await this.whaleFlips(db, now)),
+    ];
     return db.transaction().execute(async (tx) => {
       if (whales.watermark !== null) await writeDeriveState(tx, FILL_WATERMARK, whales.watermark);
       return appendSignals(tx, signals);
@@ -115,15 +124,7 @@ export class SignalRecorder {
       .orderBy("s.condition_id")
       .execute();
     if (standing.length === 0) return [];
-    const last = new Map<string, { side: number; count: number }>();
-    const recorded = await db
-      .selectFrom("signal_ledger")
-      .select(["condition_id", "outcome_index", "seq"])
-      .where("kind", "=", "consensus")
-      .orderBy("seq")
-      .execute();
-    for (const r of recorded)
-      last.set(r.condition_id, { side: Number(r.outcome_index), count: (last.get(r.condition_id)?.count ?? 0) + 1 });
+    const last = await lastSides(db, "consensus", (r) => r.condition_id);
     const out: NewSignal[] = [];
     for (const m of standing) {
       const side = Number(m.whales_yes) > Number(m.whales_no) ? 0 : 1;
@@ -141,4 +142,82 @@ export class SignalRecorder {
     }
     return out;
   }
+
+  private async whaleFlips(db: Store["db"], now: number): Promise<NewSignal[]> {
+    const day = await db
+      .selectFrom("position_snapshots")
+      .select(sql<number | null>`max(day)`.as("day"))
+      .where("day", "<=", Math.floor(now / DAY) * DAY - DAY)
+      .executeTakeFirst();
+    if (day?.day == null) return [];
+    const [then, open] = await Promise.all([
+      db
+        .selectFrom("position_snapshots as s")
+        .innerJoin("wallet_stats as w", "w.wallet", "s.wallet")
+        .select(["s.wallet", "s.condition_id", "s.yes_cost", "s.no_cost"])
+        .where("s.day", "=", Number(day.day))
+        .where("w.is_smart", "=", 1)
+        .where(unresolved("s"))
+        .orderBy("s.wallet")
+        .orderBy("s.condition_id")
+        .execute(),
+      db
+        .selectFrom("positions as p")
+        .innerJoin("wallet_stats as w", "w.wallet", "p.wallet")
+        .select(["p.wallet", "p.condition_id", "p.outcome_index", "p.shares", "p.avg_price"])
+        .where("w.is_smart", "=", 1)
+        .where("p.status", "=", "open")
+        .where("p.shares", ">", 0)
+        .execute(),
+    ]);
+    const netNow = new Map<string, number>();
+    for (const p of open) {
+      const key = `${p.wallet}:${p.condition_id}`;
+      const cost = (Number(p.shares) * Number(p.avg_price)) / MICRO;
+      netNow.set(key, (netNow.get(key) ?? 0) + (Number(p.outcome_index) === 0 ? cost : -cost));
+    }
+    const last = await lastSides(db, "whale_flip", (r) => `${r.wallet}:${r.condition_id}`);
+    const { consensusMinUsd, flipMinSwingUsd } = this.config.whales;
+    const out: NewSignal[] = [];
+    for (const r of then) {
+      const key = `${r.wallet}:${r.condition_id}`;
+      const oldNet = Number(r.yes_cost) - Number(r.no_cost);
+      const newNet = netNow.get(key) ?? 0;
+      const flip = whaleFlip(oldNet, newNet, consensusMinUsd, flipMinSwingUsd);
+      if (!flip) continue;
+      const side = flip.newSide === "YES" ? 0 : 1;
+      const before = last.get(key);
+      if (before?.side === side) continue;
+      out.push({
+        kind: "whale_flip",
+        emitted_at: now,
+        condition_id: r.condition_id,
+        outcome_index: side,
+        wallet: r.wallet,
+        ref: `flip:${key}:${(before?.count ?? 0) + 1}`,
+        detail: JSON.stringify({ old_net_usd: oldNet, new_net_usd: newNet, swing_usd: flip.swingUsd }),
+      });
+    }
+    return out;
+  }
+}
+
+/** The side each key's last record of `kind` backs, and how many records the key has. */
+async function lastSides(
+  db: Store["db"],
+  kind: string,
+  keyOf: (r: { condition_id: string; wallet: string | null }) => string,
+): Promise<Map<string, { side: number; count: number }>> {
+  const recorded = await db
+    .selectFrom("signal_ledger")
+    .select(["condition_id", "wallet", "outcome_index"])
+    .where("kind", "=", kind)
+    .orderBy("seq")
+    .execute();
+  const last = new Map<string, { side: number; count: number }>();
+  for (const r of recorded) {
+    const key = keyOf(r);
+    last.set(key, { side: Number(r.outcome_index), count: (last.get(key)?.count ?? 0) + 1 });
+  }
+  return last;
 }

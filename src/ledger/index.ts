@@ -134,3 +134,13 @@ export {
   type GradedSignal,
   type ScorecardRow,
 } from "./scorecard.js";
+export {
+  aheadOfNews,
+  marketMove,
+  yesPrice,
+  type AheadOfNews,
+  type AheadRules,
+  type AheadWallet,
+  type MarketMove,
+  type NewsTrade,
+} from "./ahead-of-news.js";

@@ -577,7 +577,7 @@ export interface InsiderScoresTable {
 /** A signal Pelagic emitted (migration 0039; src/store/signal-ledger.ts): a link of the hash chain. */
 export interface SignalLedgerTable {
   seq: number;
-  /** insider_alert, whale_alert, consensus. */
+  /** insider_alert, whale_alert, consensus, whale_flip. */
   kind: string;
   /** Unix seconds. */
   emitted_at: number;

@@ -110,4 +110,29 @@ describe("the demo's world has whale flips", () => {
     }
     expect((await get<{ flips: Flip[] }>("/api/public/v1/whale-flips?days=7&limit=100")).flips).toEqual(flips);
   });
+
+  it("records each flip of the last day in the scorecard's chain once, backing the new side", async () => {
+    const { flips } = await get<{ flips: Array<Flip & { condition_id: string }> }>(
+      "/api/public/v1/whale-flips?days=1&limit=100",
+    );
+    const resolved = new Set(
+      (await t.store.db.selectFrom("market_resolutions").select("condition_id").execute()).map((r) => r.condition_id),
+    );
+    const open = flips.filter((f) => !resolved.has(f.condition_id));
+    const recorded = await t.store.db
+      .selectFrom("signal_ledger")
+      .select(["wallet", "condition_id", "outcome_index"])
+      .where("kind", "=", "whale_flip")
+      .execute();
+    console.log(`the demo's world: ${open.length} whale flips over the last day about open markets`);
+    expect(open.length).toBeGreaterThan(0);
+    const key = (wallet: string | null, condition: string, side: string) => `${wallet} ${condition} ${side}`;
+    expect(recorded.map((r) => key(r.wallet, r.condition_id, r.outcome_index === 0 ? "YES" : "NO")).sort()).toEqual(
+      open.map((f) => key(f.wallet, f.condition_id, f.new_side)).sort(),
+    );
+    // The next refresh finds the same flips and records none of them again.
+    await deriver.refresh({ full: true });
+    const again = await t.store.db.selectFrom("signal_ledger").select("seq").where("kind", "=", "whale_flip").execute();
+    expect(again).toHaveLength(recorded.length);
+  });
 });

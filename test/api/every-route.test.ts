@@ -9,7 +9,12 @@ import { createKey } from "../../src/accounts/keys.js";
 import { decimalsOf } from "../../src/api/rounding.js";
 import { storeBackends } from "../support/backends.js";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
-import { operationSubjects, operationUrls, type OperationSubjects } from "../support/api/operations.js";
+import {
+  operationSubjects,
+  operationUrls,
+  recordTerritoryEvents,
+  type OperationSubjects,
+} from "../support/api/operations.js";
 
 describe.each(storeBackends)("every GET route on $kind", (backend) => {
   let w: WorldApp;
@@ -33,6 +38,7 @@ describe.each(storeBackends)("every GET route on $kind", (backend) => {
       w.app.inject({ method: "POST", url, headers: { "x-api-key": key }, payload });
     await post("/api/v2/alerts/destinations", { kind: "webhook", name: "every route", url: "https://93.184.216.34/" });
     await post("/api/v2/alerts/rules", { name: "every route", kind: "whale_trade", destination_ids: [1] });
+    await recordTerritoryEvents(w.store);
   }, 120_000);
   afterAll(async () => w?.close());
 

@@ -11,6 +11,7 @@ import { BUILT_IN_CITIES, type CityInput } from "../../src/isw/cities.js";
 import { iswDb } from "../../src/isw/tables.js";
 import { pointSubscriptions } from "../../src/isw/testing/bakhmut-places.js";
 import { replayProbe } from "../../src/isw/testing/replay-probe.js";
+import { marketRow } from "../../src/store/testing/market-row.js";
 import { storeBackends } from "../support/backends.js";
 import { openTestApp, type TestApp } from "../support/app.js";
 
@@ -42,35 +43,20 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
     for (let day = 0; day < 12; day++) await run.day(day);
     await t.store.db
       .insertInto("markets")
-      .values({
-        id: "901",
-        condition_id: `0x${"9".repeat(64)}`,
-        question: "Will Russia capture all of Bakhmut by June 30?",
-        slug: "will-russia-capture-all-of-bakhmut-by-june-30",
-        event_id: null,
-        category: "Geopolitics",
-        yes_token_id: "9011",
-        no_token_id: "9012",
-        price_yes: 0.93,
-        price_no: 0.07,
-        volume: 125_000,
-        volume_24h: 0,
-        liquidity: 0,
-        start_date: null,
-        end_date: START / 1000 + 40 * 86_400,
-        created_at: null,
-        closed: 0,
-        closed_time: null,
-        resolution: null,
-        neg_risk: 0,
-        neg_risk_market_id: null,
-        neg_risk_question_id: null,
-        group_item_title: null,
-        fee_rate: 0,
-        image: null,
-        exchange_version: 2,
-        updated_at: START / 1000,
-      })
+      .values(
+        marketRow({
+          id: "901",
+          condition_id: `0x${"9".repeat(64)}`,
+          question: "Will Russia capture all of Bakhmut by June 30?",
+          slug: "will-russia-capture-all-of-bakhmut-by-june-30",
+          category: "Geopolitics",
+          price_yes: 0.93,
+          price_no: 0.07,
+          volume: 125_000,
+          end_date: START / 1000 + 40 * 86_400,
+          updated_at: START / 1000,
+        }),
+      )
       .execute();
     premium = (await createKey(t.store.db, { account: "analyst", plan: "premium", now: t.clock.now() })).key;
     free = (await createKey(t.store.db, { account: "reader", plan: "free", now: t.clock.now() })).key;
@@ -357,6 +343,7 @@ describe.each(storeBackends)("territory endpoints on $kind", (backend) => {
       "/api/public/v1/isw/premium/status",
       "/api/public/v1/isw/status",
       "/api/v2/isw/events",
+      "/api/v2/isw/events/{event_id}/ahead-of-news",
       "/api/v2/isw/layers",
       "/api/v2/isw/premium/events",
       "/api/v2/isw/premium/status",

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { marketIndex } from "../../src/analytics/markets/market-index.js";
 import { BackgroundWork } from "../../src/platform/background-work.js";
+import { marketRow } from "../../src/store/testing/market-row.js";
 import { openTestApp, type TestApp } from "../support/app.js";
 
 let t: TestApp;
@@ -10,35 +11,23 @@ const NOW = Date.UTC(2026, 5, 1) / 1000;
 async function addMarket(id: string, question: string) {
   await t.store.db
     .insertInto("markets")
-    .values({
-      id,
-      condition_id: `0x${id.padStart(64, "0")}`,
-      question,
-      slug: question.toLowerCase().replace(/\W+/g, "-"),
-      event_id: null,
-      category: "Crypto",
-      yes_token_id: `${id}1`,
-      no_token_id: `${id}2`,
-      price_yes: 0.4,
-      price_no: 0.6,
-      volume: 1000,
-      volume_24h: 10,
-      liquidity: 0,
-      start_date: NOW - 86_400,
-      end_date: NOW + 10 * 86_400,
-      created_at: NOW - 86_400,
-      closed: 0,
-      closed_time: null,
-      resolution: null,
-      neg_risk: 0,
-      neg_risk_market_id: null,
-      neg_risk_question_id: null,
-      group_item_title: null,
-      fee_rate: 0,
-      image: null,
-      exchange_version: 2,
-      updated_at: NOW,
-    })
+    .values(
+      marketRow({
+        id,
+        condition_id: `0x${id.padStart(64, "0")}`,
+        question,
+        slug: question.toLowerCase().replace(/\W+/g, "-"),
+        category: "Crypto",
+        price_yes: 0.4,
+        price_no: 0.6,
+        volume: 1000,
+        volume_24h: 10,
+        start_date: NOW - 86_400,
+        end_date: NOW + 10 * 86_400,
+        created_at: NOW - 86_400,
+        updated_at: NOW,
+      }),
+    )
     .execute();
 }
 

@@ -61,14 +61,14 @@ export const LAYERS: readonly Layer[] = [
     what: "runs the ledger over the stored events and writes the derived tables",
   },
   {
-    name: "analytics",
-    mayImport: ["errors", "config", "platform", "store", "kept", "venue", "ledger"],
-    what: "read models: what the routes answer, from the stored tables",
-  },
-  {
     name: "isw",
     mayImport: ["errors", "config", "platform", "store", "venue"],
     what: "the territory monitor: probes of the war map's layers, geometry, threat levels, events, webhooks",
+  },
+  {
+    name: "analytics",
+    mayImport: ["errors", "config", "platform", "store", "kept", "venue", "ledger", "isw"],
+    what: "read models: what the routes answer, from the stored tables",
   },
   {
     name: "alerts",

@@ -63,3 +63,30 @@ export const insider = {
     { min: 1, max: 86_400 },
   ),
 };
+
+export const aheadOfNews = {
+  hoursBefore: num(
+    "AHEAD_HOURS_BEFORE",
+    6,
+    "a trade this many hours or less before a territory event counts as ahead of it",
+    { min: 0.25, max: 72 },
+  ),
+  hoursAfter: num(
+    "AHEAD_HOURS_AFTER",
+    2,
+    "the price after a territory event: the linked market's last trade within this many hours of it",
+    { min: 0.25, max: 48 },
+  ),
+  minMove: num(
+    "AHEAD_MIN_MOVE",
+    0.1,
+    "a territory event moved its market when the YES price after it differs from the price before by this much (0..1)",
+    { min: 0.01, max: 1 },
+  ),
+  minUsd: num(
+    "AHEAD_MIN_USD",
+    500,
+    "a wallet is named ahead of the news from this much collateral on the side the market moved to (USD)",
+    { min: 0 },
+  ),
+};

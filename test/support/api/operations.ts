@@ -4,6 +4,7 @@
  * comparison call.
  */
 import type { FastifyInstance } from "fastify";
+import { replayProbe } from "../../../src/isw/testing/replay-probe.js";
 import type { Store } from "../../../src/store/database.js";
 
 /** Streams stay open by design; they have tests of their own. */
@@ -30,6 +31,8 @@ export function valueFor(subjects: OperationSubjects, name: string, type: string
   if (name === "condition_id" || name === "market") return subjects.market.condition_id;
   // The every-route tests make the key's account one alert destination and one rule first: each is number 1.
   if (name === "rule_id" || name === "destination_id") return "1";
+  // And they record the territory monitor's events first (operations.ts, `recordTerritoryEvents`): number 1 is one.
+  if (name === "event_id") return "1";
   if (name === "since" || name === "after") return String(subjects.now - 7 * 86_400);
   if (name === "before") return String(subjects.now);
   return type === "integer" || type === "number" ? "1" : "x";
@@ -49,7 +52,8 @@ export async function operationUrls(
     const query = new URLSearchParams();
     for (const p of get.parameters ?? [])
       if (p.in === "query" && p.required) query.set(p.name, valueFor(subjects, p.name, p.schema?.type));
-    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => valueFor(subjects, name, "string"));
+    const pathType = (name: string) => get.parameters?.find((p) => p.in === "path" && p.name === name)?.schema?.type;
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => valueFor(subjects, name, pathType(name)));
     urls.push({ template, url: query.size > 0 ? `${path}?${query}` : path });
   }
   return urls;
@@ -87,4 +91,11 @@ export async function operationSubjects(store: Store, now: number): Promise<Oper
     // A store of a layout before migration 0037 has no funding tables.
     .catch(() => undefined);
   return { wallet, market, now, clusterId: cluster?.cluster_id };
+}
+
+/** Probes the real map snapshots a day at a time until the territory monitor records an event (the first is number 1). */
+export async function recordTerritoryEvents(store: Store): Promise<void> {
+  const run = replayProbe(store, { env: { ISW_CONFIRM_AFTER_HOURS: "0" } });
+  for (let day = 0; day < 12; day++) if ((await run.day(day)).length > 0) return;
+  throw new Error("the replay recorded no territory event");
 }

@@ -9,6 +9,7 @@ import { count, pct } from "../format.js";
 const KINDS: Record<string, string> = {
   insider_alert: "Insider alerts",
   whale_alert: "Whale alerts",
+  whale_flip: "Whale flips",
   consensus: "Smart Money consensus",
 };
 

@@ -18,7 +18,7 @@ const Chain = Type.Object({
 });
 
 const Row = Type.Object({
-  kind: Type.String({ description: "insider_alert, whale_alert or consensus" }),
+  kind: Type.String({ description: "insider_alert, whale_alert, consensus or whale_flip" }),
   month: Type.String({ description: "YYYY-MM of emission (UTC), or all" }),
   signals: Type.Integer(),
   graded: Type.Integer({ description: "signals whose market has resolved" }),

@@ -110,7 +110,7 @@ export const StatusSummaryBody = Type.Object({
   stale: Type.Boolean(),
 });
 
-const Event = Type.Object({
+export const Event = Type.Object({
   id: Type.Integer(),
   city: Type.String(),
   event_type: Type.Enum([...EVENT_TYPES]),
