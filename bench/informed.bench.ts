@@ -13,6 +13,12 @@
  * insiders' bets: precision, recall, and each decoy kind's false-positive rate. Goal: precision and recall at least
  * 0.9 at the default threshold.
  *
+ * Scorecard: the world's last `BENCH_REPLAY_DAYS` (20) replayed as the service lives them
+ * (src/derive/testing/signal-replay.ts: batches through the Deriver, a full refresh every `BENCH_REPLAY_STEP_HOURS`
+ * (12), each recording the signals of the moment), then each kind's grades on /api/v2/scorecard's read against the
+ * same grades computed from the simulation's hidden outcomes and fills (src/sim/world/testing/truth-grades.ts). Goal:
+ * equal.
+ *
  *   BENCH_FILLS=1000000 npm run bench informed
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -32,6 +38,8 @@ import { recordWalletSightings } from "../src/store/wallets.js";
 import { ChainClient } from "../src/venue/chain/client.js";
 import { VenueHttpClient } from "../src/venue/http.js";
 import { benchWorldOptions, prepareWorldStore } from "./support/world-store.js";
+import { ScorecardReads } from "../src/analytics/informed/scorecard-reads.js";
+import { gradeRecordedFromTruth, replayWithRefreshes } from "../src/derive/testing/signal-replay.js";
 
 const fills = Number(process.env.BENCH_FILLS ?? 1_000_000);
 const seconds = (t0: number) => ((performance.now() - t0) / 1000).toFixed(1);
@@ -186,4 +194,43 @@ try {
   }
 } finally {
   await derived.close();
+}
+
+// The scorecard replayed against the ground truth.
+const replayDays = Number(process.env.BENCH_REPLAY_DAYS ?? 20);
+const stepHours = Number(process.env.BENCH_REPLAY_STEP_HOURS ?? 12);
+const replayDir = mkdtempSync(join(tmpdir(), "pelagic-scorecard-bench-"));
+const replayed = await openStore({ kind: "sqlite", sqlitePath: join(replayDir, "pelagic.sqlite"), sqliteCacheMb: 256 });
+try {
+  await migrateStore(replayed);
+  const started = performance.now();
+  const { refreshes } = await replayWithRefreshes(replayed, world, loadConfig({ DATA_DIR: replayDir }), {
+    from: world.end - replayDays * 86_400,
+    stepSeconds: stepHours * 3_600,
+  });
+  console.log(`scorecard replay: the last ${replayDays} days, ${refreshes} refreshes, in ${seconds(started)} s`);
+  const truth = await gradeRecordedFromTruth(replayed, world);
+  const { rows } = await new ScorecardReads(replayed, () => world.end * 1000).scorecard();
+  const pct = (n: number | null) => (n === null ? "-" : `${(100 * n).toFixed(2)}%`);
+  const ret = (n: number | null) => (n === null ? "-" : n.toFixed(4));
+  let equal = true;
+  for (const g of truth) {
+    const row = rows.find((r) => r.kind === g.kind && r.month === "all")!;
+    const hitRate = g.graded ? g.hits / g.graded : null;
+    const meanReturn = g.followed ? g.returnSum / g.followed : null;
+    const same =
+      row.signals === g.signals &&
+      row.graded === g.graded &&
+      row.hits === g.hits &&
+      row.followed === g.followed &&
+      Math.abs((row.mean_return ?? 0) - (meanReturn ?? 0)) < 1e-9;
+    equal &&= same;
+    console.log(
+      `  ${g.kind}: ${g.signals} signals, ${g.graded} graded; hit rate ${pct(row.hit_rate)} (truth ${pct(hitRate)}), mean follow return ${ret(row.mean_return)} (truth ${ret(meanReturn)}) ${same ? "equal" : "DIFFERENT"}`,
+    );
+  }
+  console.log(`scorecard grades equal to the ground truth's replay: ${equal ? "yes" : "NO"}`);
+} finally {
+  await replayed.close();
+  rmSync(replayDir, { recursive: true, force: true });
 }

@@ -11,14 +11,13 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { loadConfig } from "../../src/config/index.js";
 import { rebuild } from "../../src/derive/rebuild.js";
-import { loadVenueCache, loadWorld } from "../../src/derive/testing/stored-world.js";
+import { loadVenueCache, loadWorld, recordWorldWallets } from "../../src/derive/testing/stored-world.js";
 import { loadWorldFunding } from "../../src/derive/testing/stored-funding.js";
 import { InsiderScoreWriter } from "../../src/derive/insider-scores.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { generateWorld } from "../../src/sim/world/index.js";
 import { openStore } from "../../src/store/database.js";
 import { migrateStore } from "../../src/store/migrate.js";
-import { recordWalletSightings } from "../../src/store/wallets.js";
 
 /** The bench worlds end on a fixed day, so the same world is rebuilt identically run after run. */
 export const BENCH_WORLD_END = Date.UTC(2026, 10, 21) / 1000;
@@ -61,20 +60,7 @@ export async function prepareWorldStore(fills: number, log: (line: string) => vo
     await migrateStore(store);
     const clock = new ManualClock(world.end * 1000);
     await loadWorld(store, world, { batchRows: 50_000 });
-    await store.transaction((tx) =>
-      recordWalletSightings(
-        tx,
-        world.wallets.map((w) => ({
-          address: w.proxyWallet,
-          ts: w.createdAt,
-          name: w.name || null,
-          pseudonym: w.pseudonym,
-          bio: w.bio || null,
-          profileImage: w.profileImage || null,
-        })),
-        world.end,
-      ),
-    );
+    await recordWorldWallets(store, world, world.end);
     log(`stored its markets, fills and activity (${elapsed()})`);
     await loadVenueCache(store, world, world.end);
     log(`stored the venue's per-wallet cache (${elapsed()})`);

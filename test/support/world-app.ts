@@ -5,7 +5,7 @@
  * world's end. The world itself is returned, so tests can compute expectations independently of the API.
  */
 import { rebuild } from "../../src/derive/rebuild.js";
-import { loadVenueCache, loadWorld } from "../../src/derive/testing/stored-world.js";
+import { loadVenueCache, loadWorld, recordWorldWallets } from "../../src/derive/testing/stored-world.js";
 import { loadWorldFunding } from "../../src/derive/testing/stored-funding.js";
 import { InsiderScoreWriter } from "../../src/derive/insider-scores.js";
 import { smallWorld } from "../../src/sim/world/testing/worlds.js";
@@ -13,7 +13,6 @@ import type { World, WorldOptions } from "../../src/sim/world/index.js";
 import type { Config } from "../../src/config/index.js";
 import type { Clock } from "../../src/platform/clock.js";
 import type { Store } from "../../src/store/database.js";
-import { recordWalletSightings } from "../../src/store/wallets.js";
 import { openTestApp, type TestApp } from "./app.js";
 import type { StoreBackend } from "./backends.js";
 
@@ -49,20 +48,7 @@ export async function storeWorld(
 ): Promise<void> {
   const now = world.end;
   await loadWorld(store, world);
-  await store.transaction((tx) =>
-    recordWalletSightings(
-      tx,
-      world.wallets.map((w) => ({
-        address: w.proxyWallet,
-        ts: w.createdAt,
-        name: w.name || null,
-        pseudonym: w.pseudonym,
-        bio: w.bio || null,
-        profileImage: w.profileImage || null,
-      })),
-      now,
-    ),
-  );
+  await recordWorldWallets(store, world, now);
   if (venueCache) await loadVenueCache(store, world, now);
   await loadWorldFunding(store, world, config.funding);
   await rebuild(store, config, clock);

@@ -26,6 +26,7 @@ import {
   type NewResolution,
 } from "../../store/markets.js";
 import { replaceVenueClosedPositions, replaceVenuePnlPoints, saveWalletSync } from "../../store/wallet-cache.js";
+import { recordWalletSightings } from "../../store/wallets.js";
 import type { DeriveConfig } from "../derivation.js";
 
 export const deriveConfig = (env: Record<string, string> = {}): DeriveConfig => loadConfig(env);
@@ -354,4 +355,22 @@ export async function loadVenueCache(
       });
     });
   }
+}
+
+/** Every wallet of the world seen, with its profile, at `at` (the wallet sync's sightings). */
+export async function recordWorldWallets(store: Store, world: World, at: number): Promise<void> {
+  await store.transaction((tx) =>
+    recordWalletSightings(
+      tx,
+      world.wallets.map((w) => ({
+        address: w.proxyWallet,
+        ts: w.createdAt,
+        name: w.name || null,
+        pseudonym: w.pseudonym,
+        bio: w.bio || null,
+        profileImage: w.profileImage || null,
+      })),
+      at,
+    ),
+  );
 }
