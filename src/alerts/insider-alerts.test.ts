@@ -38,7 +38,7 @@ describe.each(storeBackends)("insider scores as alerts on $kind", (backend) => {
     first_ts: lastTs - 60,
     last_ts: lastTs,
     cluster_id: null,
-    components: "[]",
+    facts: "[]",
     computed_at: clock.now(),
   });
 

@@ -6,7 +6,14 @@
  */
 import { sql } from "kysely";
 import type { Config } from "../config/index.js";
-import { insiderScore, resolutionPayoutYes, sidePayout, type InsiderBet } from "../ledger/index.js";
+import {
+  decodeInsiderFacts,
+  encodeInsiderFacts,
+  insiderScore,
+  resolutionPayoutYes,
+  sidePayout,
+  type InsiderBet,
+} from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import { chunks } from "../store/raw-sql.js";
 import type { InsiderScoresTable, Resolution } from "../store/schema.js";
@@ -188,13 +195,15 @@ export async function scoreBets(store: Store, settings: Settings, now: number): 
       inCluster: cluster !== null,
       clusterBackers: cluster ? backers.get(backingKey(c, cluster))! - 1 : 0,
     };
-    const scored = insiderScore(bet);
+    // Scored from the facts as stored, so that the components the reads compute from them add up to the score.
+    const facts = encodeInsiderFacts(bet);
+    const scored = insiderScore(decodeInsiderFacts(bet, facts));
     return {
       ...c,
       score: scored.score,
       confidence: scored.confidence,
       cluster_id: cluster,
-      components: JSON.stringify(scored.components),
+      facts,
       computed_at: now,
     };
   });

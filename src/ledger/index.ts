@@ -117,6 +117,8 @@ export {
   FULL_VOLUME_SHARE,
   INSIDER_COMPONENTS,
   INSIDER_WEIGHTS,
+  decodeInsiderFacts,
+  encodeInsiderFacts,
   insiderComponents,
   insiderConfidence,
   insiderScore,

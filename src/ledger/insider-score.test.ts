@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { insiderScore, type InsiderBet } from "./insider-score.js";
+import { decodeInsiderFacts, encodeInsiderFacts, insiderScore, type InsiderBet } from "./insider-score.js";
 
 const T = 1_780_000_000;
 const HOUR = 3_600;
@@ -113,6 +113,36 @@ describe("insider score", () => {
         expect(scored.confidence).toBeGreaterThan(0);
         expect(scored.confidence).toBeLessThan(1);
       }),
+    );
+  });
+
+  it("keeps a bet's facts in a short array that gives the bet back, money to the cent", () => {
+    const stored = encodeInsiderFacts({ ...INSIDER, walletBoughtUsd: 10_000.004, marketEnd: null, won: null });
+    expect(stored).toBe(`[${T - 24 * HOUR},0,10000,200000,50000,null,null,1,2]`);
+    const own = {
+      betUsd: INSIDER.betUsd,
+      avgPrice: INSIDER.avgPrice,
+      firstTs: INSIDER.firstTs,
+      lastTs: INSIDER.lastTs,
+    };
+    expect(decodeInsiderFacts(own, stored)).toEqual({ ...INSIDER, marketEnd: null, won: null });
+    fc.assert(
+      fc.property(
+        fc.record({
+          betUsd: fc.double({ min: 1, max: 1e7, noNaN: true }),
+          walletBoughtUsd: fc.double({ min: 1, max: 1e8, noNaN: true }),
+          marketsBefore: fc.nat(50),
+          won: fc.constantFrom(true, false, null),
+          inCluster: fc.boolean(),
+          clusterBackers: fc.nat(5),
+        }),
+        (drawn) => {
+          const bet = { ...INSIDER, ...drawn };
+          const back = decodeInsiderFacts(bet, encodeInsiderFacts(bet));
+          expect({ ...back, walletBoughtUsd: 0 }).toEqual({ ...bet, walletBoughtUsd: 0 });
+          expect(Math.abs(back.walletBoughtUsd - bet.walletBoughtUsd)).toBeLessThanOrEqual(0.005 + 1e-9);
+        },
+      ),
     );
   });
 });

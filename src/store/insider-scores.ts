@@ -1,4 +1,8 @@
-/** The scored bets (`insider_scores`, migration 0038) with their market's id, question, category and prices. */
+/**
+ * The scored bets (`insider_scores`, migrations 0038 and 0040) with their market's id, question, category and prices.
+ * A row keeps the bet's own figures as columns and the rest of what its components are computed from as `facts`
+ * (`encodeInsiderFacts` in src/ledger/insider-score.ts): the reads compute the components again with the ledger's rule.
+ */
 import type { Kysely } from "kysely";
 import type { Database } from "./schema.js";
 
@@ -17,7 +21,7 @@ export function scoredBetsWithMarkets(db: Kysely<Database>) {
       "s.first_ts",
       "s.last_ts",
       "s.cluster_id",
-      "s.components",
+      "s.facts",
       "s.computed_at",
       "m.id as market_id",
       "m.question",

@@ -569,8 +569,8 @@ export interface InsiderScoresTable {
   last_ts: number;
   /** The wallet's funding cluster, if any. */
   cluster_id: string | null;
-  /** JSON: the components, each with its value, weight and basis. */
-  components: string;
+  /** JSON: the facts the components are computed from beside the columns (src/store/insider-scores.ts, `encodeInsiderFacts`). */
+  facts: string;
   computed_at: number;
 }
 

@@ -4,7 +4,7 @@
  * (src/derive/insider-scores.ts; the rule: src/ledger/insider-score.ts).
  */
 import { sql } from "kysely";
-import type { ScoredComponent } from "../../ledger/index.js";
+import { decodeInsiderFacts, insiderComponents } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
 import { scoredBetsWithMarkets } from "../../store/insider-scores.js";
 import type { Category } from "../../venue/categories.js";
@@ -32,12 +32,17 @@ function bet(r: ScoredRow) {
     first_ts: Number(r.first_ts),
     last_ts: Number(r.last_ts),
     cluster_id: r.cluster_id,
-    components: (JSON.parse(r.components) as ScoredComponent[]).map((c) => ({
-      name: c.name,
-      value: c.value,
-      weight: c.weight,
-      basis: c.basis,
-    })),
+    components: insiderComponents(
+      decodeInsiderFacts(
+        {
+          betUsd: Number(r.bet_usd),
+          avgPrice: Number(r.avg_price),
+          firstTs: Number(r.first_ts),
+          lastTs: Number(r.last_ts),
+        },
+        r.facts,
+      ),
+    ),
   };
 }
 

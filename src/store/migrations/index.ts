@@ -39,6 +39,7 @@ import { idKeyedTables } from "./0036_id_keyed_tables.js";
 import { funding } from "./0037_funding.js";
 import { insiderScores } from "./0038_insider_scores.js";
 import { signalLedger } from "./0039_signal_ledger.js";
+import { insiderFacts } from "./0040_insider_facts.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -77,4 +78,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0037_funding": funding,
   "0038_insider_scores": insiderScores,
   "0039_signal_ledger": signalLedger,
+  "0040_insider_facts": insiderFacts,
 };
