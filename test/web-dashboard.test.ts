@@ -329,6 +329,16 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     // The replayed map moves on while the page loads: what it lists is the start of a later answer.
     const listed = await page.locator("[data-testid=events] li").count();
     expect(listed).toBeLessThanOrEqual(events.events.length);
+    // Who traded ahead of the news is Premium: a notice without the key, the API's signals with it.
+    expect(await page.locator("[data-testid=ahead-premium]").count()).toBe(1);
+    await page.evaluate(`localStorage.setItem("pelagic.apiKey", ${JSON.stringify(world.premiumKey)})`);
+    await open("#/territory");
+    const ahead = await world.get<{ signals: unknown[] }>("/api/v2/ahead-of-news?days=30&limit=50", {
+      "x-api-key": world.premiumKey,
+    });
+    expect(await page.locator("[data-testid=ahead-premium]").count()).toBe(0);
+    expect(await page.locator("[data-testid=ahead-signal]").count()).toBe(ahead.signals.length);
+    await page.evaluate('localStorage.removeItem("pelagic.apiKey")');
     await photograph("territory");
   });
 

@@ -1,12 +1,12 @@
 /**
  * The territory monitor: every subscription drawn on a plain SVG map (an equirectangular projection scaled by the
  * cosine of the middle latitude; no tiles, so it works offline), coloured by its threat level, with the cities,
- * the summary by level and the event list.
+ * the summary by level, the event list and, with the user's Premium key, the wallets that traded ahead of the news.
  */
 import { useState } from "preact/hooks";
-import { api, useLoad, type Answer } from "../api.js";
-import { Empty, Section, Show, Stat, Table } from "../components/ui.js";
-import { count, pct, when } from "../format.js";
+import { api, premiumKey, useLoad, type Answer } from "../api.js";
+import { Empty, MarketLink, Section, Show, Stat, Table } from "../components/ui.js";
+import { cents, count, pct, shortAddress, usd, when } from "../format.js";
 import { href } from "../router.js";
 
 type Status = Answer<"/api/v2/isw/status">;
@@ -227,6 +227,51 @@ function Events() {
   );
 }
 
+/** Wallets that traded toward a territory event's move in the hours before it (Premium). */
+function AheadOfNews() {
+  const key = premiumKey.get();
+  const signals = useLoad(
+    () =>
+      key
+        ? api.GET("/api/v2/ahead-of-news", {
+            params: { query: { days: 30, limit: 50 } },
+            headers: premiumKey.headers(),
+          })
+        : Promise.reject(new Error("no key")),
+    [key],
+  );
+  if (!key)
+    return (
+      <Empty>
+        <span data-testid="ahead-premium">
+          Who traded ahead of the news is Premium: enter a key on the <a href={href.premium()}>whale alerts</a> page.
+        </span>
+      </Empty>
+    );
+  return (
+    <Show loaded={signals}>
+      {(a) =>
+        a.signals.length === 0 ? (
+          <Empty>No wallet traded ahead of an event that moved its market in the last 30 days.</Empty>
+        ) : (
+          <ul class="feed" data-testid="ahead-signals">
+            {a.signals.map((x) => (
+              <li key={`${x.event.id}-${x.condition_id}-${x.wallet}`} data-testid="ahead-signal">
+                <a href={href.wallet(x.wallet)}>{shortAddress(x.wallet)}</a> bought {x.outcome} for {usd(x.usd)}{" "}
+                {x.lead_hours.toFixed(1)} h before <strong>{x.event.event_type}</strong> {x.event.subscription_label}
+                <div class="muted small">
+                  <MarketLink id={x.market_id} label={x.market_title} /> moved {cents(x.price_before)} to{" "}
+                  {cents(x.price_after)} (YES) · gain {usd(x.gain_usd)} · {when(x.event.timestamp)}
+                </div>
+              </li>
+            ))}
+          </ul>
+        )
+      }
+    </Show>
+  );
+}
+
 export function TerritoryPage() {
   const status = useLoad(() => api.GET("/api/v2/isw/status"), []);
   const layers = useLoad(() => api.GET("/api/v2/isw/layers"), []);
@@ -263,6 +308,13 @@ export function TerritoryPage() {
             </Section>
             <Section title="Events" wide>
               <Events />
+            </Section>
+            <Section
+              title="Traded ahead of the news"
+              note="Wallets on the side a linked market moved to after a capture or a critical or high threat, in the hours before it."
+              wide
+            >
+              <AheadOfNews />
             </Section>
           </div>
         )}
