@@ -2,8 +2,8 @@
  * The informed bets in the trading history: each goes in as a few orders over a couple of minutes (a large order
  * sweeps the resting orders a match at a time), from a random stream of its own. The fills a bet may take are
  * held back from the ordinary trading's budget until the bet goes in (`pendingReserve`), so that no bet finds the
- * budget spent and the world still ends at its fill target (a few fills short when a bet in the last hours leaves part
- * of its reserve unused, with no trading after it to take them).
+ * budget spent and the world still ends at its fill target (short by up to about 0.5% when the last trading day's
+ * matches come to fewer fills than its budget, or a bet in the last hours leaves part of its reserve unused).
  */
 import type { SimContext, TradingEngine } from "./engine.js";
 import type { InformedPlan } from "./informed.js";

@@ -207,8 +207,9 @@ describe("the informed layer (issue 52)", () => {
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), (seed) => {
         const w = smallWorld(seed, { markets: 120, wallets: 800, fills: 15_000, days: 90, end: TEST_END });
         expect(w.fillCount).toBeLessThanOrEqual(15_000);
-        // A bet that goes in during the last hours may leave part of the fills held back for it unused (seed 18: 4).
-        expect(w.fillCount).toBeGreaterThanOrEqual(15_000 * 0.999);
+        // The last trading day's matches can come to fewer fills than its budget (40 seeds: 25 within 1, the most 60
+        // short, seed 327972); a bet in the last hours may also leave part of the fills held back for it unused.
+        expect(w.fillCount).toBeGreaterThanOrEqual(15_000 * 0.995);
         for (const [b, bet] of w.informed.bets.entries()) {
           if (bet.kind === "late_whale") continue;
           const { funding, fills } = onChain(w, bet.wallet);
