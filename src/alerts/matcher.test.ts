@@ -13,6 +13,7 @@ import { ManualClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
 import { marketRow } from "../store/testing/market-row.js";
+import { insertRows } from "../store/derived-tables.js";
 import { createDestination } from "./destinations.js";
 import { fanOutMatches, type MatchedFill } from "./alert-matches.js";
 import { AlertMatcher } from "./matcher.js";
@@ -146,24 +147,25 @@ describe.each(storeBackends)("the alerts' matcher on $kind", (backend) => {
 
   it("tells of a Smart Money buy into a market no Smart Money held, once, and not of one they hold", async () => {
     const THIRD = `0x${"f5".repeat(32)}`;
-    await store.db
-      .insertInto("positions")
-      .values({
-        wallet: WHALE,
-        token_id: "1",
-        condition_id: MARKET,
-        outcome_index: 0,
-        shares: 5_000_000,
-        avg_price: 0.5,
-        total_bought: 2_500_000,
-        realized_pnl: 0,
-        fees: 0,
-        first_ts: clock.now() - 100,
-        last_ts: clock.now() - 100,
-        closed_ts: null,
-        status: "open",
-      })
-      .execute();
+    await store.transaction((tx) =>
+      insertRows(tx, "positions", [
+        {
+          wallet: WHALE,
+          token_id: "1",
+          condition_id: MARKET,
+          outcome_index: 0,
+          shares: 5_000_000,
+          avg_price: 0.5,
+          total_bought: 2_500_000,
+          realized_pnl: 0,
+          fees: 0,
+          first_ts: clock.now() - 100,
+          last_ts: clock.now() - 100,
+          closed_ts: null,
+          status: "open",
+        },
+      ]),
+    );
     const opened = await createRule(store, {
       account: "b",
       rule: { name: "new", kind: "smart_new_market", filters: {}, destination_ids: [rules.destinationB!] },

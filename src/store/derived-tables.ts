@@ -6,7 +6,7 @@
  * is written to its rows table, each wallet and market as its id.
  */
 import type { StoreTransaction } from "./database.js";
-import { ID_COLUMNS, ID_KEYED, idsOf, isIdKeyed, storedColumn } from "./id-keyed.js";
+import { ID_COLUMNS, ID_KEYED, POSITION_COLUMNS, idsOf, isIdKeyed, storedColumn } from "./id-keyed.js";
 import { addToDictionarySql, dictionaryIds } from "./dictionaries.js";
 import { copyRows, sqlIdentifier } from "./pg-copy.js";
 import { inSlices, placeholders, queryRows } from "./raw-sql.js";
@@ -42,24 +42,7 @@ export const DERIVED_TABLES: {
     };
   };
 } = {
-  positions: {
-    columns: [
-      "wallet",
-      "token_id",
-      "condition_id",
-      "outcome_index",
-      "shares",
-      "avg_price",
-      "total_bought",
-      "realized_pnl",
-      "fees",
-      "first_ts",
-      "last_ts",
-      "closed_ts",
-      "status",
-    ],
-    key: ["wallet", "token_id"],
-  },
+  positions: { columns: POSITION_COLUMNS, key: ["wallet", "token_id"] },
   wallet_stats: {
     columns: [
       "wallet",

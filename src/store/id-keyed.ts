@@ -1,16 +1,35 @@
 /**
  * Tables stored with their wallet, and their market where they have one, as ids (issue 49): the hourly and daily P&L
  * points and the venue's P&L points (migration 0031), the daily position snapshots, a wallet's fees, daily fill
- * counts and last moves (0036). Their rows are mostly their key: a 42-character address and a 66-character condition
- * id in every row and again in every key entry. Each is a table `<rows>` with `wallet_id` (the address's id in
- * `address_ids`, the fills' dictionary) and `condition_ref` (the market's id in `condition_ids`) in place of the
- * texts, and a view by the old name that gives every reader the rows as they always were. Writes go through
+ * counts and last moves (0036), the positions (0041). Their rows are mostly their key: a 42-character address and a
+ * 66-character condition id in every row and again in every key entry (a position's 78-digit token id too). Each is a
+ * table `<rows>` with `wallet_id` (the address's id in `address_ids`, the fills' dictionary), `condition_ref` (the
+ * market's id in `condition_ids`) and `token_ref` (`token_ids`) in place of the texts, and a view by the old name
+ * that gives every reader the rows as they always were. Writes go through
  * src/store/derived-tables.ts, which stores the ids. Decisions: docs/decisions.md,
- * "Series keyed by a wallet store its id" and
- * "Snapshots, fees, daily fill counts and last moves store wallet and market ids".
+ * "Series keyed by a wallet store its id",
+ * "Snapshots, fees, daily fill counts and last moves store wallet and market ids" and
+ * "Positions store wallet, token and market ids".
  */
 import type { Dictionary } from "./dictionaries.js";
 import { FILL_DICTIONARIES, FILL_ROWS, type FillsLayout } from "./fill-layout.js";
+
+/** The positions' columns in their order (the derived tables' writer's too). */
+export const POSITION_COLUMNS = [
+  "wallet",
+  "token_id",
+  "condition_id",
+  "outcome_index",
+  "shares",
+  "avg_price",
+  "total_bought",
+  "realized_pnl",
+  "fees",
+  "first_ts",
+  "last_ts",
+  "closed_ts",
+  "status",
+] as const;
 
 /** Each table's rows table and its columns in the table's order, texts by the names readers know. */
 export const ID_KEYED = {
@@ -29,6 +48,7 @@ export const ID_KEYED = {
     rows: "wallet_last_move_rows",
     columns: ["wallet", "condition_id", "ts", "fill_id", "side", "outcome_index", "entry_type", "size", "usd", "price"],
   },
+  positions: { rows: "position_rows", columns: POSITION_COLUMNS },
 } as const;
 
 export type IdKeyedTable = keyof typeof ID_KEYED;
@@ -41,6 +61,7 @@ export function isIdKeyed(table: string): table is IdKeyedTable {
 export const ID_COLUMNS: Readonly<Record<string, { stored: string; dictionary: Dictionary }>> = {
   wallet: { stored: "wallet_id", dictionary: FILL_DICTIONARIES.addresses },
   condition_id: { stored: "condition_ref", dictionary: FILL_DICTIONARIES.conditions },
+  token_id: { stored: "token_ref", dictionary: FILL_DICTIONARIES.tokens },
 };
 
 /** An id-keyed table's column as stored: `wallet` becomes `wallet_id`, `condition_id` `condition_ref`. */

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
 import { listCheckpoints, readCheckpoint, recordSourceError, saveCheckpoint } from "./checkpoints.js";
 import type { Store } from "./database.js";
+import { insertRows } from "./derived-tables.js";
 import {
   chainFillKey,
   createDeferredFillIndexes,
@@ -440,8 +441,8 @@ describe.each(storeBackends)("store on $kind", (backend) => {
       closed_ts: null,
       status: "open" as const,
     };
-    await store.db.insertInto("positions").values(position).execute();
-    await expect(store.db.insertInto("positions").values(position).execute()).rejects.toThrow();
+    await store.transaction((tx) => insertRows(tx, "positions", [position]));
+    await expect(store.transaction((tx) => insertRows(tx, "positions", [position]))).rejects.toThrow();
     const count = await sql<{ n: number }>`select count(*) as n from positions`.execute(store.db);
     expect(Number(count.rows[0]?.n)).toBe(1);
   });

@@ -1,3 +1,4 @@
+import { updatePositionsSql } from "../../src/store/testing/positions.js";
 import { AT, expectServed } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Mover } from "../../src/analytics/windows/movers.js";
@@ -128,7 +129,7 @@ describe("GET /api/analytics/whale-clusters", () => {
     const where = `wallet = '${whale}' and condition_id = '${market}' and status = 'open' and shares > 0`;
     const closed = await rows<{ token_id: string }>(t, `select token_id from positions where ${where}`);
     const tokens = closed.map((r) => `'${r.token_id}'`).join(", ");
-    await rows(t, `update positions set status = 'closed' where ${where}`);
+    await rows(t, updatePositionsSql("status = 'closed'", where));
     try {
       t.clock.set(windowStart + 299_000);
       expect((await get<{ clusters: Cluster[] }>(t, "/api/analytics/whale-clusters?limit=5")).body.clusters).toEqual(
@@ -143,7 +144,7 @@ describe("GET /api/analytics/whale-clusters", () => {
       if (same) expect(same.wallets.map((w) => w.wallet)).not.toContain(whale);
       expect(next.length).toBeGreaterThan(0);
     } finally {
-      await rows(t, `update positions set status = 'open' where wallet = '${whale}' and token_id in (${tokens})`);
+      await rows(t, updatePositionsSql("status = 'open'", `wallet = '${whale}' and token_id in (${tokens})`));
       t.clock.set(start);
     }
   });

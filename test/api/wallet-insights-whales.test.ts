@@ -3,6 +3,7 @@
  * related markets and similar traders, over a simulated world. Expectations are computed here from the stored
  * positions, statistics and markets, never by the analytics under test.
  */
+import { updatePositionsSql } from "../../src/store/testing/positions.js";
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category } from "../../src/venue/categories.js";
 import { AT, expectServed } from "../support/served-numbers.js";
@@ -281,7 +282,7 @@ describe("caching windows", () => {
         side,
       );
       await f.q(
-        "update positions set status = 'closed' where status = 'open' and condition_id = ? and outcome_index = ?",
+        updatePositionsSql("status = 'closed'", "status = 'open' and condition_id = ? and outcome_index = ?"),
         side,
       );
 

@@ -3,6 +3,7 @@
  * replayed by the simulation: src/sim/world/reference-pnl.ts) and its markets' resolutions: every resolved outcome
  * side a wallet bought, its average entry, cost, settled P&L net of fees and whether its side won.
  */
+import { updatePositionsSql } from "../../src/store/testing/positions.js";
 import { AT, expectServed, servedAs } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referencePnl } from "../../src/sim/world/index.js";
@@ -255,7 +256,7 @@ describe("kept answers", () => {
     const rawUpdate = (text: string, params: unknown[]) => queryRows(f.w.store.db, f.w.store.kind, text, params);
     try {
       // A position written alone (no Deriver does that): the kept answers stand.
-      await rawUpdate(`update positions set realized_pnl = realized_pnl + 1000000 where ${position}`, key);
+      await rawUpdate(updatePositionsSql("realized_pnl = realized_pnl + 1000000", position), key);
       expect((await get(f, backtest)).body).toEqual(before.backtest.body);
       expect((await get(f, history)).body).toEqual(before.history.body);
       // The Deriver writes a wallet's positions with its statistics row: that write retires them.
@@ -265,7 +266,7 @@ describe("kept answers", () => {
       expectServed(after.backtest.body.positions[0].pnl, before.backtest.body.positions[0].pnl + 1, AT.usd, [AT.usd]);
       expectServed(entry(after.history).pnl, entry(before.history).pnl + 1, AT.usd, [AT.usd]);
     } finally {
-      await rawUpdate(`update positions set realized_pnl = realized_pnl - 1000000 where ${position}`, key);
+      await rawUpdate(updatePositionsSql("realized_pnl = realized_pnl - 1000000", position), key);
       await rawUpdate("update wallet_stats set computed_at = computed_at - 1 where wallet = ?", [wallet]);
     }
   });

@@ -32,9 +32,8 @@ describe.each(storeBackends)("highlights on $kind", (backend) => {
   it("settle the day in progress as the daily points do: a resolved winner not yet redeemed is already booked", async () => {
     const { store, dispose } = await backend.open();
     try {
-      await store.db
-        .insertInto("positions")
-        .values([
+      await store.transaction((tx) =>
+        insertRows(tx, "positions", [
           // Day D − 3: sold at a loss of $30.
           position(1, { realized_pnl: -30_000_000, last_ts: (D - 3) * DAY + 100, closed_ts: (D - 3) * DAY + 100 }),
           // Day D − 2: resolved YES, 100 shares bought at 0.80 still held: settled +$20 at the resolution.
@@ -50,8 +49,8 @@ describe.each(storeBackends)("highlights on $kind", (backend) => {
           // ... and $5 realized selling part of a position still open; its market resolved NO since, but the ledger
           // has not reached that resolution yet (the position is open): its 10 shares at 0.50 are not settled.
           position(4, { shares: 10_000_000, realized_pnl: 5_000_000, last_ts: D * DAY + 700, status: "open" }),
-        ])
-        .execute();
+        ]),
+      );
       const resolution = (n: number, outcome: "YES" | "NO", t: number) => ({
         condition_id: condition(n),
         resolution: outcome,

@@ -118,7 +118,8 @@ export async function openPositions(
   freshSeconds: number,
 ): Promise<OpenPositions> {
   const [rows, sync] = await Promise.all([
-    positionsWithMarkets(store, wallet).where("p.status", "=", "open").execute(),
+    // By token id: the order the positions' key kept before they were stored by ids (0041), for answers that give it.
+    positionsWithMarkets(store, wallet).where("p.status", "=", "open").orderBy("p.token_id").execute(),
     store.db.selectFrom("wallet_sync").select(["synced_at", "status"]).where("wallet", "=", wallet).executeTakeFirst(),
   ]);
   const fresh = sync?.status === "ok" && sync.synced_at !== null && sync.synced_at >= now - freshSeconds;

@@ -40,6 +40,7 @@ import { funding } from "./0037_funding.js";
 import { insiderScores } from "./0038_insider_scores.js";
 import { signalLedger } from "./0039_signal_ledger.js";
 import { insiderFacts } from "./0040_insider_facts.js";
+import { positionsByIds } from "./0041_positions_by_ids.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -79,4 +80,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0038_insider_scores": insiderScores,
   "0039_signal_ledger": signalLedger,
   "0040_insider_facts": insiderFacts,
+  "0041_positions_by_ids": positionsByIds,
 };

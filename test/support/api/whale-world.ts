@@ -41,7 +41,7 @@ export async function openWhaleWorld(
 /** Inserts a row of the columns given; the table's defaults fill the others (Kysely's types ask for every column). */
 async function insert(
   t: TestApp,
-  table: "events" | "markets" | "wallets" | "wallet_stats" | "positions",
+  table: "events" | "markets" | "wallets" | "wallet_stats",
   row: Record<string, unknown>,
 ): Promise<void> {
   await t.store.db
@@ -125,7 +125,8 @@ export async function addPosition(
   t: TestApp,
   p: { wallet: string; market: number; outcome: 0 | 1; shares: number; avgPrice: number; status?: "open" | "closed" },
 ): Promise<void> {
-  await insert(t, "positions", {
+  // Stored by ids through the derived tables' writer (src/store/id-keyed.ts).
+  const position = {
     wallet: p.wallet,
     token_id: `${p.market}0${p.outcome + 1}`,
     condition_id: condition(p.market),
@@ -138,8 +139,9 @@ export async function addPosition(
     first_ts: NOW - 30 * DAY,
     last_ts: NOW - DAY,
     closed_ts: p.status === "closed" ? NOW - DAY : null,
-    status: p.status ?? "open",
-  });
+    status: p.status ?? ("open" as const),
+  };
+  await t.store.transaction((tx) => insertRows(tx, "positions", [position]));
 }
 
 export async function addSnapshot(
