@@ -221,7 +221,7 @@ export class InsiderScoreWriter {
   async refresh(now: number, force = false): Promise<boolean> {
     if (!force && now - this.lastRun < this.settings.refreshSeconds) return false;
     const rows = await scoreBets(this.store, this.settings, now);
-    await this.store.db.transaction().execute(async (tx) => {
+    await this.store.transaction(async ({ db: tx }) => {
       await tx.deleteFrom("insider_scores").execute();
       for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
         await tx

@@ -48,9 +48,9 @@ export class SignalRecorder {
       ...(await this.consensus(db, now)),
       ...(await this.whaleFlips(db, now)),
     ];
-    return db.transaction().execute(async (tx) => {
-      if (whales.watermark !== null) await writeDeriveState(tx, FILL_WATERMARK, whales.watermark);
-      return appendSignals(tx, signals);
+    return this.store.transaction(async (tx) => {
+      if (whales.watermark !== null) await writeDeriveState(tx.db, FILL_WATERMARK, whales.watermark);
+      return appendSignals(tx.db, signals);
     });
   }
 

@@ -89,6 +89,26 @@ export function setSqliteCacheMb(database: SqliteDatabase.Database, mb: number):
   database.pragma(`cache_size = ${-Math.round(mb * 1024)}`);
 }
 
+/**
+ * SQLite: a transaction that takes the write lock when it begins (BEGIN IMMEDIATE), waiting `busy_timeout` for
+ * another process's writer. A deferred transaction that reads and then writes fails at once with SQLITE_BUSY when
+ * another connection committed in between (its snapshot is stale; no wait helps), which an API process creating an
+ * alert rule while the ingest process committed batches met as a 500. Kysely's transactions begin deferred.
+ */
+async function immediateTransaction<T>(db: Kysely<Database>, fn: (conn: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const result = await fn(conn);
+      await sql`commit`.execute(conn);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(conn).catch(() => undefined);
+      throw error;
+    }
+  });
+}
+
 function openSqlite(options: StoreOptions): Store {
   const path = options.sqlitePath ?? ":memory:";
   if (path !== ":memory:") touchPrivateFile(path);
@@ -115,7 +135,7 @@ function openSqlite(options: StoreOptions): Store {
     db,
     schema: undefined,
     sqlite: database,
-    transaction: (fn) => db.transaction().execute((trx) => fn({ kind: "sqlite", db: trx, raw })),
+    transaction: (fn) => immediateTransaction(db, (conn) => fn({ kind: "sqlite", db: conn, raw })),
     async ping() {
       await sql`select 1`.execute(db);
     },
