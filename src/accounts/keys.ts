@@ -6,6 +6,7 @@
 import { PelagicError } from "../errors/index.js";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { createQueryId, type CompiledQuery, type Kysely, type Transaction } from "kysely";
+import { writeTransaction } from "../store/database.js";
 import type { Database, KeyStatus, Plan } from "../store/schema.js";
 
 export const KEY_PREFIX = "pelagic_";
@@ -176,7 +177,7 @@ export async function setAccountPlan(
   plan: Plan,
   announcer: KeyChangeAnnouncer,
 ): Promise<{ previous: Plan; keys: number }> {
-  const changed = await db.transaction().execute(async (trx) => {
+  const changed = await writeTransaction(db, async (trx) => {
     const row = await trx.selectFrom("accounts").select(["id", "plan"]).where("name", "=", account).executeTakeFirst();
     if (!row) throw new AccountError(`no account ${account}`);
     await trx.updateTable("accounts").set({ plan }).where("id", "=", row.id).execute();
@@ -232,7 +233,7 @@ export async function rotateKey(
   now: number,
   announcer: KeyChangeAnnouncer,
 ): Promise<IssuedKey> {
-  const issued = await db.transaction().execute(async (trx) => {
+  const issued = await writeTransaction(db, async (trx) => {
     const row = await findActiveByPrefix(trx, prefix);
     if (row?.status !== "active") throw new KeyNotFoundError(`no active key ${shownPrefixOf(prefix)}`);
     await trx.updateTable("api_keys").set({ status: "rotated", ended_at: now }).where("id", "=", row.id).execute();

@@ -3,7 +3,7 @@
  * both behind one Kysely<Database>. Both dialects return plain numbers for integer columns.
  */
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPool } from "kysely";
+import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type PostgresPool } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.js";
 import type { StoreKind } from "./migrations/column-types.js";
@@ -107,6 +107,16 @@ async function immediateTransaction<T>(db: Kysely<Database>, fn: (conn: Kysely<D
       throw error;
     }
   });
+}
+
+/**
+ * A transaction for code that holds a Kysely rather than the store (the accounts' keys): on SQLite begun IMMEDIATE as
+ * `store.transaction` is, elsewhere Kysely's own.
+ */
+export function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.getExecutor().adapter instanceof SqliteAdapter
+    ? immediateTransaction(db, fn)
+    : db.transaction().execute(fn);
 }
 
 function openSqlite(options: StoreOptions): Store {
