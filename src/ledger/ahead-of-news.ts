@@ -97,7 +97,7 @@ function lastPriceMicro(trades: readonly NewsTrade[], from: number, to: number):
  * How the market moved across the event. `trades` in time order cover at least the window before the event and
  * `hoursAfter` after it; `priceWindowStart` is passed in, read from before the window.
  */
-export function marketMove(
+function marketMove(
   trades: readonly NewsTrade[],
   eventTs: number,
   rules: AheadRules,

@@ -138,7 +138,6 @@ export {
 } from "./scorecard.js";
 export {
   aheadOfNews,
-  marketMove,
   yesPrice,
   type AheadOfNews,
   type AheadRules,

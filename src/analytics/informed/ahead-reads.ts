@@ -6,7 +6,7 @@
  */
 import { sql } from "kysely";
 import type { Config } from "../../config/index.js";
-import { eventView, type EventRow } from "../../isw/event-view.js";
+import { eventView, isoTime, type EventRow } from "../../isw/event-view.js";
 import { likePattern } from "../../isw/read-model.js";
 import { iswDb } from "../../isw/tables.js";
 import { aheadOfNews, yesPrice, type AheadRules, type AheadWallet, type NewsTrade } from "../../ledger/index.js";
@@ -116,8 +116,7 @@ export class AheadOfNewsReads {
     const rules = { ...this.rules, minUsd: filter.minUsd };
     const signals = [];
     for (const row of onePerMoment(rows)) {
-      for (const market of await this.marketsAround(row, rules)) {
-        if (filter.market && market.condition_id !== filter.market && market.market_id !== filter.market) continue;
+      for (const market of await this.marketsAround(row, rules, filter.market)) {
         const { wallets, ...evidence } = market;
         for (const wallet of wallets) {
           if (filter.wallet && wallet.wallet !== filter.wallet) continue;
@@ -127,7 +126,7 @@ export class AheadOfNewsReads {
               event_type: row.event_type,
               city: row.city,
               subscription_label: row.subscription_label,
-              timestamp: eventView(row).timestamp,
+              timestamp: isoTime(row.created_at),
             },
             ...evidence,
             ...wallet,
@@ -157,16 +156,17 @@ export class AheadOfNewsReads {
     };
   }
 
-  /** The markets the event's slug pattern links to that traded around it, each with its move and wallets. */
-  private async marketsAround(event: EventRow, rules: AheadRules) {
-    const markets = await this.store.db
+  /**
+   * The markets the event's slug pattern links to (only `market`, its condition or market id, when given) that traded
+   * around it, each with its move and wallets.
+   */
+  private async marketsAround(event: EventRow, rules: AheadRules, market: string | null = null) {
+    let linked = this.store.db
       .selectFrom("markets")
       .select(["id", "condition_id", "question", "slug"])
-      .where(sql<boolean>`slug like ${likePattern(event.market_slug_pattern)} escape '\\'`)
-      .orderBy("end_date")
-      .orderBy("id")
-      .limit(MAX_LINKED_MARKETS)
-      .execute();
+      .where(sql<boolean>`slug like ${likePattern(event.market_slug_pattern)} escape '\\'`);
+    if (market) linked = linked.where((eb) => eb.or([eb("condition_id", "=", market), eb("id", "=", market)]));
+    const markets = await linked.orderBy("end_date").orderBy("id").limit(MAX_LINKED_MARKETS).execute();
     const out = [];
     for (const market of markets) {
       const trades = await this.trades(market.condition_id, event.created_at, rules);

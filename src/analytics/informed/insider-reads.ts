@@ -17,6 +17,12 @@ type ScoredRow = Awaited<ReturnType<ReturnType<typeof scoredBets>["execute"]>>[n
 
 function bet(r: ScoredRow) {
   const outcome = Number(r.outcome_index) === 0 ? ("YES" as const) : ("NO" as const);
+  const own = {
+    betUsd: Number(r.bet_usd),
+    avgPrice: Number(r.avg_price),
+    firstTs: Number(r.first_ts),
+    lastTs: Number(r.last_ts),
+  };
   return {
     wallet: r.wallet,
     condition_id: r.condition_id,
@@ -26,23 +32,13 @@ function bet(r: ScoredRow) {
     outcome,
     score: Number(r.score),
     confidence: Number(r.confidence),
-    bet_usd: Number(r.bet_usd),
-    avg_price: Number(r.avg_price),
+    bet_usd: own.betUsd,
+    avg_price: own.avgPrice,
     current_price: (outcome === "YES" ? r.price_yes : r.price_no) ?? null,
-    first_ts: Number(r.first_ts),
-    last_ts: Number(r.last_ts),
+    first_ts: own.firstTs,
+    last_ts: own.lastTs,
     cluster_id: r.cluster_id,
-    components: insiderComponents(
-      decodeInsiderFacts(
-        {
-          betUsd: Number(r.bet_usd),
-          avgPrice: Number(r.avg_price),
-          firstTs: Number(r.first_ts),
-          lastTs: Number(r.last_ts),
-        },
-        r.facts,
-      ),
-    ),
+    components: insiderComponents(decodeInsiderFacts(own, r.facts)),
   };
 }
 
