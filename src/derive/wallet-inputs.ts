@@ -14,7 +14,7 @@ import {
 import { chainHistoryFrom, holdsWholeHistory } from "../store/checkpoints.js";
 import type { Store } from "../store/database.js";
 import type { Direction, PnlPointsTable } from "../store/schema.js";
-import { FILL_DICTIONARIES, FILL_ROWS } from "../store/fill-layout.js";
+import { FILL_DICTIONARIES, FILL_ROWS, fillCodeTextSql } from "../store/fill-layout.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import { walletIdsOf } from "../store/id-keyed.js";
 import { fromMicro } from "../venue/units.js";
@@ -206,7 +206,7 @@ export async function sumWashLegs(
 function washLegsSql(condition: string): string {
   const { addresses, tokens } = FILL_DICTIONARIES;
   return `select w.${addresses.column} as wallet, c.${addresses.column} as counterparty, t.${tokens.column} as token_id,
-      g.side, g.size, g.usd
+      ${fillCodeTextSql("side", "g")} as side, g.size, g.usd
     from (
       select f.wallet_id, f.counterparty_id, f.token_ref, f.side, sum(f.size) as size, sum(f.usd) as usd
       from ${FILL_ROWS} f where f.counterparty_id is not null${condition}

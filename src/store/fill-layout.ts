@@ -7,7 +7,9 @@
  *   `0x` and 64 lower-case hex digits, as its text (`tx_text`, `order_text`), so that every stored text reads back
  *   exactly;
  * - no key of its own where the key follows from its block and log (`chainFillKey`): `key_text` holds only the keys
- *   that do not (the Data API's fills).
+ *   that do not (the Data API's fills);
+ * - since migration 0042, its source, side and entry type as small integers (`FILL_CODES`), and no price where the
+ *   price is its amount over its size (`storedPrice`), as it is for every fill the chain gives.
  * The view `fills` gives every reader the row as it always was, text for text; only writes (src/store/fill-rows.ts)
  * and the queries that must reach the ids (docs/decisions.md, "Fills are stored compact, and read through a view")
  * address `fill_rows`.
@@ -61,6 +63,56 @@ export function chainKeyParts(key: string): { block: number; log: number } | nul
   return chainFillKey(block, log) === key ? { block, log } : null;
 }
 
+/**
+ * `fill_rows`' enum columns as small integers (migration 0042): a value's code is its place in its list. The role
+ * stays text: the whale makers' partial index and the market-side fills filter on it (`whaleSizeMakerFills`,
+ * `marketSideFills`), and a filter through the view's decoding would not reach the index.
+ */
+export const FILL_CODES = {
+  source: ["chain", "data_api"],
+  side: ["BUY", "SELL"],
+  entry_type: ["MINT", "MERGE", "COMPLEMENTARY"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type CodedFillColumn = keyof typeof FILL_CODES;
+
+/** A coded column's value as stored (null stays null); a value outside its list is refused. */
+export function fillCode(column: CodedFillColumn, value: string | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  const code = (FILL_CODES[column] as readonly string[]).indexOf(value);
+  if (code < 0)
+    throw new Error(`fills: ${column} ${JSON.stringify(value)} is not one of ${FILL_CODES[column].join(", ")}`);
+  return code;
+}
+
+/** SQL: a coded column of `fill_rows` under alias `f` read back as its text. */
+export function fillCodeTextSql(column: CodedFillColumn, f = "f"): string {
+  const cases = FILL_CODES[column].map((value, code) => `when ${code} then '${value}'`).join(" ");
+  return `(case ${f}.${column} ${cases} end)`;
+}
+
+/** SQL: a text's code in a coded column, for a statement over `fill_rows` (a literal, so that an index can use it). */
+export function fillCodeSql(column: CodedFillColumn, value: string): string {
+  return String(fillCode(column, value));
+}
+
+/**
+ * The price a fill stores: none (null) when it is exactly its amount over its size, as the stores divide them
+ * (`fillPriceSql`), else the price as given.
+ */
+export function storedPrice(fill: { price: number; usd: number; size: number }): number | null {
+  const [price, usd, size] = [Number(fill.price), Number(fill.usd), Number(fill.size)];
+  return size > 0 && usd / size === price ? null : price;
+}
+
+/**
+ * SQL: the price of a `fill_rows` row under alias `f`, stored or computed as `storedPrice` left it out (SQLite reads
+ * `double precision` as REAL: both stores divide two doubles, as JavaScript does).
+ */
+export function fillPriceSql(f = "f"): string {
+  return `coalesce(${f}.price, cast(${f}.usd as double precision) / nullif(${f}.size, 0))`;
+}
+
 /** `fill_rows`' columns written as they come, after the key, hash and dictionary columns. */
 export const PLAIN_FILL_COLUMNS = [
   "source",
@@ -102,18 +154,21 @@ export function fillKeySql(kind: StoreKind, f = "f"): string {
   return `coalesce(${f}.key_text, ${chainFillKeySql(kind, f)})`;
 }
 
+/** How `fill_rows` holds its enums and prices: as text, every price stored (0029), or coded (0042, today's). */
+export type FillRowsEnums = "text" | "coded";
+
 /**
  * The view `fills`: `fill_rows` with its dictionaries' values and its hashes and keys as text, columns in
  * FillsTable's order. The wallet and market by outer joins on the dictionaries' primary keys: both stores leave out a
  * join whose columns a query does not read, and turn it into an inner join (searched from the value) where a query
  * filters on it. The counterparty and token, which no query filters on, by subqueries: a query that does not read
  * them does not read their ids either, so an index without those ids still covers it (SQLite counts the columns of
- * a left-out join's condition as read). Migration 0029 creates it from here: a change to it is a new migration that
- * creates it again.
+ * a left-out join's condition as read). Migrations 0029 and 0042 create it from here: a change to it is a new
+ * migration that creates it again.
  */
-export function fillsViewSql(kind: StoreKind): string {
+export function fillsViewSql(kind: StoreKind, enums: FillRowsEnums = "coded"): string {
   const { addresses, conditions } = FILL_DICTIONARIES;
-  const columns = fillColumnsSql(kind);
+  const columns = fillColumnsSql(kind, enums);
   return `create view fills as select
     ${Object.entries(columns)
       .map(([name, expression]) => `${expression} as ${name}`)
@@ -127,13 +182,14 @@ export function fillsViewSql(kind: StoreKind): string {
  * SQL: the view's columns over `fill_rows` under alias `f`, the wallet's dictionary row `w` and the market's `m`, in
  * FillsTable's order.
  */
-export function fillColumnsSql(kind: StoreKind): Record<keyof FillsTable, string> {
+export function fillColumnsSql(kind: StoreKind, enums: FillRowsEnums = "coded"): Record<keyof FillsTable, string> {
   const { addresses, tokens } = FILL_DICTIONARIES;
   const text = kind === "postgres" ? ' collate "C"' : "";
+  const coded = (column: CodedFillColumn) => (enums === "coded" ? `${fillCodeTextSql(column)}${text}` : `f.${column}`);
   return {
     id: "f.id",
     fill_key: `(${fillKeySql(kind)})${text}`,
-    source: "f.source",
+    source: coded("source"),
     tx_hash: `(${hashText(kind, "f.tx_hash", "f.tx_text")})${text}`,
     log_index: "f.log_index",
     block_number: "f.block_number",
@@ -144,13 +200,13 @@ export function fillColumnsSql(kind: StoreKind): Record<keyof FillsTable, string
     condition_id: "m.condition_id",
     token_id: `(select t.token_id from ${tokens.table} t where t.id = f.token_ref)`,
     outcome_index: "f.outcome_index",
-    side: "f.side",
+    side: coded("side"),
     size: "f.size",
     usd: "f.usd",
-    price: "f.price",
+    price: enums === "coded" ? fillPriceSql() : "f.price",
     fee: "f.fee",
     ts: "f.ts",
-    entry_type: "f.entry_type",
+    entry_type: coded("entry_type"),
     exchange_version: "f.exchange_version",
   };
 }
@@ -170,6 +226,15 @@ export function fillsInWalletOrderSql(): string {
 
 /** Which layout a statement over every stored fill runs on: today's, or the `fills` table the migrations before 0029 ran on. */
 export type FillsLayout = "compact" | "table";
+
+/**
+ * SQL: a fills column that `fill_rows` codes (0042) as readers know it, over the stored fills of `layout` under alias
+ * `f`: the column itself in the `fills` table before 0029, its text or price from `fill_rows` today.
+ */
+export function storedFillSql(layout: FillsLayout, column: CodedFillColumn | "price", f: string): string {
+  if (layout === "table") return `${f}.${column}`;
+  return column === "price" ? fillPriceSql(f) : fillCodeTextSql(column, f);
+}
 
 /** A grouping column of `groupedFills`, and how a grouped subquery's row gets its text back. */
 interface GroupKey {

@@ -1,7 +1,7 @@
 /**
  * Fills written in the compact layout (src/store/fill-layout.ts): each fill's addresses, market and token replaced by
- * their dictionary ids (new values added to the dictionaries in the same transaction), its hashes and key stored as
- * the layout says. Idempotent by natural key: a replayed fill inserts nothing and is not returned.
+ * their dictionary ids (new values added to the dictionaries in the same transaction), its hashes, key, enums and
+ * price stored as the layout says. Idempotent by natural key: a replayed fill inserts nothing and is not returned.
  * SQLite: one prepared statement run per row, ids looked up once per value and call (a call is one transaction, so
  * no id outlives a rollback). PostgreSQL: the rows COPY'd into a temporary table, then set-based statements add the
  * new dictionary values and move the rows over with their ids, in input order.
@@ -14,9 +14,11 @@ import {
   FILL_DICTIONARIES,
   FILL_ROWS,
   PLAIN_FILL_COLUMNS,
+  fillCode,
   fillKeySql,
   storedFillKey,
   storedHash,
+  storedPrice,
 } from "./fill-layout.js";
 import { ensureFillPartitions } from "./fill-partitions.js";
 import type { FillsTable } from "./schema.js";
@@ -51,18 +53,18 @@ function compactRow(fill: NewFill): CompactRow {
     tx_text: tx.text,
     order_hash: order.bytes,
     order_text: order.text,
-    source: fill.source,
+    source: fillCode("source", fill.source),
     log_index: fill.log_index,
     block_number: fill.block_number,
     role: fill.role,
     outcome_index: fill.outcome_index,
-    side: fill.side,
+    side: fillCode("side", fill.side),
     size: fill.size,
     usd: fill.usd,
-    price: fill.price,
+    price: storedPrice(fill),
     fee: fill.fee,
     ts: fill.ts,
-    entry_type: fill.entry_type,
+    entry_type: fillCode("entry_type", fill.entry_type),
     exchange_version: fill.exchange_version,
     wallet: fill.wallet,
     counterparty: fill.counterparty,
@@ -110,15 +112,16 @@ async function sqliteInsert(handle: SqliteDatabase.Database, fills: readonly New
   return fresh;
 }
 
-const STAGING = `${FILL_ROWS}_incoming`;
+// Named anew with 0042: a session that staged the text columns before the migration keeps its own temporary table.
+const STAGING = `${FILL_ROWS}_staged`;
 
 /** The staging table: the stored columns, the dictionaries' values as text, and the input order. */
 const STAGING_TABLE = `create temp table if not exists ${STAGING} (
   ord bigint generated always as identity,
   key_text text collate "C", tx_hash bytea, tx_text text collate "C", order_hash bytea, order_text text collate "C",
-  source text collate "C", log_index bigint, block_number bigint, role text collate "C", outcome_index bigint,
-  side text collate "C", size bigint, usd bigint, price double precision, fee bigint, ts bigint,
-  entry_type text collate "C", exchange_version bigint,
+  source smallint, log_index bigint, block_number bigint, role text collate "C", outcome_index bigint,
+  side smallint, size bigint, usd bigint, price double precision, fee bigint, ts bigint,
+  entry_type smallint, exchange_version bigint,
   wallet text collate "C", counterparty text collate "C", condition_id text collate "C", token_id text collate "C"
 ) on commit delete rows`;
 

@@ -5,7 +5,7 @@
  * YES price (in TypeScript and, for the migration that fills the table from stored fills, in SQL), that fill, and
  * the read.
  */
-import { chainKeyParts, groupedFills, type FillsLayout } from "./fill-layout.js";
+import { chainKeyParts, groupedFills, storedFillSql, type FillsLayout } from "./fill-layout.js";
 import { sql, type Kysely } from "kysely";
 import type { StoreKind } from "./migrations/column-types.js";
 import type { Store } from "./database.js";
@@ -41,12 +41,15 @@ export async function fillMarketDailyPricesFromFills(
   const { table, market } = groupedFills(layout);
   const name = market.text("g");
   const key = market.column;
-  const yes = (f: string) => `case when ${f}outcome_index = 0 then ${f}price else 1 - ${f}price end`;
+  const yes = (f: string) => {
+    const price = storedFillSql(layout, "price", f);
+    return `case when ${f}.outcome_index = 0 then ${price} else 1 - ${price} end`;
+  };
   await sql`delete from market_daily_prices`.execute(db);
   await sql`insert into market_daily_prices
       (condition_id, day, weighted, shares, trades, usd, close_ts, close_id, close_yes)
-    select ${sql.raw(name.text)}, g.day, g.weighted, g.shares, g.trades, g.usd, c.ts, c.id, ${sql.raw(yes("c."))} from (
-      select ${sql.raw(key)}, ts - ts % ${DAY} as day, sum((${sql.raw(yes(""))}) * size) as weighted, sum(size) as shares,
+    select ${sql.raw(name.text)}, g.day, g.weighted, g.shares, g.trades, g.usd, c.ts, c.id, ${sql.raw(yes("c"))} from (
+      select ${sql.raw(key)}, ts - ts % ${DAY} as day, sum((${sql.raw(yes(table))}) * size) as weighted, sum(size) as shares,
         count(*) as trades, sum(usd) as usd, max(ts * ${sql.raw(String(ID_SPAN))} + id) as latest
       from ${sql.raw(table)} where ${sql.raw(marketSideFills())} and id <= ${throughId}
       group by ${sql.raw(key)}, day

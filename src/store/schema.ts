@@ -112,20 +112,7 @@ export interface FillsTable {
 export interface FillRowsTable
   extends Pick<
     FillsTable,
-    | "id"
-    | "source"
-    | "log_index"
-    | "block_number"
-    | "role"
-    | "outcome_index"
-    | "side"
-    | "size"
-    | "usd"
-    | "price"
-    | "fee"
-    | "ts"
-    | "entry_type"
-    | "exchange_version"
+    "id" | "log_index" | "block_number" | "role" | "outcome_index" | "size" | "usd" | "fee" | "ts" | "exchange_version"
   > {
   /** The natural key where it does not follow from block and log (`chainFillKey`), else null. */
   key_text: string | null;
@@ -138,6 +125,12 @@ export interface FillRowsTable
   counterparty_id: number | null;
   condition_ref: number;
   token_ref: number;
+  /** Coded since 0042 (`FILL_CODES`, src/store/fill-layout.ts). */
+  source: number;
+  side: number;
+  entry_type: number | null;
+  /** Null where it is `usd / size` (`storedPrice`). */
+  price: number | null;
 }
 
 /** A dictionary of the compact layout: each value once, with its id. */

@@ -4,7 +4,7 @@
  * TypeScript and, for the migration that fills the table from stored fills, in SQL), that fill, and the read.
  */
 import { sql, type Kysely } from "kysely";
-import type { FillsLayout } from "./fill-layout.js";
+import { storedFillSql, type FillsLayout } from "./fill-layout.js";
 import { filledFrom } from "./id-keyed.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import type { Database, EntryType, WalletFeesTable } from "./schema.js";
@@ -24,13 +24,14 @@ export function feeRole(role: "maker" | "taker" | null): WalletFeesTable["role"]
   return role ?? "unknown";
 }
 
-/** `feeMonth`, `feeEntryType` and `feeRole` as SQL over `fills`. */
-function feeKeySql(kind: StoreKind) {
+/** `feeMonth`, `feeEntryType` and `feeRole` as SQL over the stored fills of `layout` (`table`: their table or its alias). */
+function feeKeySql(kind: StoreKind, layout: FillsLayout, table: string) {
   const month =
     kind === "sqlite"
       ? sql`strftime('%Y-%m', ts, 'unixepoch')`
       : sql`to_char(to_timestamp(ts) at time zone 'UTC', 'YYYY-MM')`;
-  return { month, entryType: sql`coalesce(entry_type, 'UNCLASSIFIED')`, role: sql`coalesce(role, 'unknown')` };
+  const entryType = storedFillSql(layout, "entry_type", table);
+  return { month, entryType: sql.raw(`coalesce(${entryType}, 'UNCLASSIFIED')`), role: sql`coalesce(role, 'unknown')` };
 }
 
 /**
@@ -43,9 +44,9 @@ export async function fillWalletFeesFromFills(
   kind: StoreKind,
   layout: FillsLayout = "compact",
 ): Promise<void> {
-  const key = feeKeySql(kind);
   const target = filledFrom("wallet_fees", layout);
   const table = target.source;
+  const key = feeKeySql(kind, layout, table);
   const wallet = sql.raw(target.column("wallet"));
   await sql`delete from ${sql.raw(target.name)}`.execute(db);
   await sql`insert into ${sql.raw(target.name)} (${wallet}, month, entry_type, role, fees, volume, fills, charged)

@@ -5,7 +5,7 @@
  * table from stored fills (the migration that adds it, and `rebuild` up to the replay's watermark) and the read.
  */
 import { sql, type Kysely } from "kysely";
-import type { FillsLayout } from "./fill-layout.js";
+import { storedFillSql, type FillsLayout } from "./fill-layout.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import { filledFrom } from "./id-keyed.js";
 import { queryRows } from "./raw-sql.js";
@@ -43,10 +43,16 @@ export async function fillWalletLastMovesFromFills(
   const target = filledFrom("wallet_last_moves", layout);
   const table = target.source;
   const [wallet, market] = [target.column("wallet"), target.column("condition_id")];
-  const copied = LAST_MOVE_COLUMNS.slice(2).map((c) => (c === "fill_id" ? "id" : c));
+  const copied = LAST_MOVE_COLUMNS.slice(2).map((c) =>
+    c === "fill_id"
+      ? "f.id"
+      : c === "side" || c === "entry_type" || c === "price"
+        ? storedFillSql(layout, c, "f")
+        : `f.${c}`,
+  );
   await sql`delete from ${sql.raw(target.name)}`.execute(db);
   await sql`insert into ${sql.raw(target.name)} (${sql.raw([wallet, market, ...LAST_MOVE_COLUMNS.slice(2)].join(", "))})
-    select ${sql.raw([`g.${wallet}`, `g.${market}`, ...copied.map((c) => `f.${c}`)].join(", "))} from (
+    select ${sql.raw([`g.${wallet}`, `g.${market}`, ...copied].join(", "))} from (
       select ${sql.raw(`${wallet}, ${market}`)}, max(ts * ${sql.raw(String(ID_SPAN))} + id) as latest
       from ${sql.raw(table)} where id <= ${throughId}
       group by ${sql.raw(`${wallet}, ${market}`)}

@@ -25,6 +25,6 @@ function rebuildWithoutAutoincrement(db: Kysely<unknown>, table: string): Promis
     db,
     table,
     (definition) => (/\bautoincrement\b/i.test(definition) ? definition.replace(/\bautoincrement\b/i, "") : null),
-    "id",
+    { order: "id" },
   );
 }

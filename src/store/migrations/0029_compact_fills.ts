@@ -85,7 +85,7 @@ export const compactFills: StoreMigration = {
     } else {
       await run("drop table fills");
     }
-    await run(fillsViewSql(kind));
+    await run(fillsViewSql(kind, "text"));
     for (const index of keyFillIndexes(kind)) await createFillIndex(db, index, FILL_ROWS);
     for (const index of COMPACT_DEFERRED_FILL_INDEXES)
       if (standing.has(index.name)) await createFillIndex(db, index, FILL_ROWS);

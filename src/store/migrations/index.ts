@@ -41,6 +41,7 @@ import { insiderScores } from "./0038_insider_scores.js";
 import { signalLedger } from "./0039_signal_ledger.js";
 import { insiderFacts } from "./0040_insider_facts.js";
 import { positionsByIds } from "./0041_positions_by_ids.js";
+import { codedFills } from "./0042_coded_fills.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -81,4 +82,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0039_signal_ledger": signalLedger,
   "0040_insider_facts": insiderFacts,
   "0041_positions_by_ids": positionsByIds,
+  "0042_coded_fills": codedFills,
 };

@@ -2,7 +2,8 @@
  * Rebuilding a SQLite table under a changed definition (SQLite cannot alter a table's storage in place): the table
  * created again as `rewrite` turns its `create table` text, its rows copied (ids kept), the old one dropped, the new
  * one renamed, its indexes created again as they stood. Nothing happens when `rewrite` returns null (the table is
- * as wanted already) or the table does not exist.
+ * as wanted already) or the table does not exist. `copy` orders the copied rows, and gives the select list that turns
+ * an old row into a new one (every column as it is by default).
  */
 import { sql, type Kysely } from "kysely";
 
@@ -10,7 +11,7 @@ export async function rebuildSqliteTable(
   db: Kysely<unknown>,
   table: string,
   rewrite: (definition: string) => string | null,
-  order = "",
+  copy: { order?: string; select?: string } = {},
 ): Promise<void> {
   const schema = await sql<{ type: string; name: string; sql: string | null }>`
     select type, name, sql from sqlite_master where tbl_name = ${table} order by type desc`.execute(db);
@@ -21,7 +22,10 @@ export async function rebuildSqliteTable(
   const indexes = schema.rows.filter((r) => r.type === "index" && r.sql !== null).map((r) => r.sql as string);
   const rebuilt = `${table}_rebuilt`;
   await sql.raw(rewritten.replace(/^create table\s+("?)[a-z_]+\1/i, `create table "${rebuilt}"`)).execute(db);
-  await sql.raw(`insert into "${rebuilt}" select * from "${table}"${order ? ` order by ${order}` : ""}`).execute(db);
+  const { order, select = "*" } = copy;
+  await sql
+    .raw(`insert into "${rebuilt}" select ${select} from "${table}"${order ? ` order by ${order}` : ""}`)
+    .execute(db);
   await sql`drop table ${sql.id(table)}`.execute(db);
   await sql`alter table ${sql.id(rebuilt)} rename to ${sql.id(table)}`.execute(db);
   for (const index of indexes) await sql.raw(index).execute(db);

@@ -1,0 +1,70 @@
+/**
+ * Issue 49: `fill_rows` stores its source, side and entry type as small integers (`FILL_CODES`,
+ * src/store/fill-layout.ts) and no price where the price is the fill's amount over its size (`storedPrice`: every
+ * fill the chain gives). On the 1,000,000-fill world the words and the price were about 30 bytes of a 114-byte row on
+ * SQLite, and the covering index by wallet and market held the side and entry type again. The view `fills` is made
+ * again to read the codes back as their texts and the price back as stored or computed, so every reader sees the
+ * rows as before.
+ * SQLite: the table rebuilt under the new column types (its indexes made again as they stood: a first sync's deferred
+ * ones stay deferred). PostgreSQL: one `alter table` that rewrites the partitions and their indexes once.
+ */
+import { sql, type Kysely } from "kysely";
+import { FILL_CODES, FILL_ROWS, type CodedFillColumn, fillsViewSql } from "../fill-layout.js";
+import type { StoreKind, StoreMigration } from "./column-types.js";
+import { rebuildSqliteTable } from "./sqlite-rebuild.js";
+
+const CODED = Object.keys(FILL_CODES) as CodedFillColumn[];
+
+/** SQL: a coded column's stored text turned into its code (a text outside the list: null, which `not null` refuses). */
+function codeOf(column: CodedFillColumn): string {
+  const cases = FILL_CODES[column].map((value, code) => `when '${value}' then ${code}`).join(" ");
+  return `case ${column} ${cases} end`;
+}
+
+/** SQL: the stored price, or null where `storedPrice` leaves it out. */
+const PRICE_KEPT = "case when size > 0 and price = cast(usd as double precision) / size then null else price end";
+
+export const codedFills: StoreMigration = {
+  async up(db: Kysely<unknown>, kind: StoreKind) {
+    await sql`drop view fills`.execute(db);
+    if (kind === "sqlite") await rebuildSqlite(db);
+    else await alterPostgres(db);
+    await sql.raw(fillsViewSql(kind)).execute(db);
+  },
+};
+
+async function rebuildSqlite(db: Kysely<unknown>): Promise<void> {
+  const columns = await sql<{ name: string }>`select name from pragma_table_info(${FILL_ROWS}) order by cid`.execute(
+    db,
+  );
+  const select = columns.rows
+    .map(({ name }) =>
+      CODED.includes(name as CodedFillColumn)
+        ? `${codeOf(name as CodedFillColumn)} as ${name}`
+        : name === "price"
+          ? `${PRICE_KEPT} as price`
+          : name,
+    )
+    .join(", ");
+  await rebuildSqliteTable(
+    db,
+    FILL_ROWS,
+    (definition) => {
+      let coded = definition;
+      for (const column of CODED) coded = coded.replace(new RegExp(`"${column}" text`), `"${column}" integer`);
+      coded = coded.replace(/"price" real not null/, '"price" real');
+      return coded === definition ? null : coded;
+    },
+    { order: "id", select },
+  );
+}
+
+async function alterPostgres(db: Kysely<unknown>): Promise<void> {
+  const changes = [
+    ...CODED.map((column) => `alter column ${column} type smallint using (${codeOf(column)})`),
+    "alter column price drop not null",
+    `alter column price type double precision using (${PRICE_KEPT})`,
+  ];
+  await sql.raw(`alter table ${FILL_ROWS} ${changes.join(", ")}`).execute(db);
+  await sql.raw(`analyze ${FILL_ROWS}`).execute(db);
+}
