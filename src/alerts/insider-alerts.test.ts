@@ -17,6 +17,7 @@ import { InsiderAlerts } from "./insider-alerts.js";
 import { createRule } from "./rules.js";
 import { alertsDb } from "./tables.js";
 import { SecretBox } from "./webhooks/secret-box.js";
+import { insertRows } from "../store/derived-tables.js";
 
 const MARKET = `0x${"1a".repeat(32)}`;
 const OTHER = `0x${"2b".repeat(32)}`;
@@ -72,15 +73,14 @@ describe.each(storeBackends)("insider scores as alerts on $kind", (backend) => {
     });
     expect(rule.filters).toMatchObject({ min_score: 85, markets: [MARKET], min_usd: 0 });
     const now = clock.now();
-    await store.db
-      .insertInto("insider_scores")
-      .values([
+    await store.transaction((tx) =>
+      insertRows(tx, "insider_scores", [
         bet(1, 92, MARKET, now + 60),
         bet(2, 84, MARKET, now + 60),
         bet(3, 99, OTHER, now + 60),
         bet(4, 97, MARKET, now - 600),
-      ])
-      .execute();
+      ]),
+    );
     const watcher = new InsiderAlerts({ store, config, clock, logger: createLogger("silent") });
     expect(await watcher.look()).toBe(1);
     expect(await watcher.look()).toBe(0);

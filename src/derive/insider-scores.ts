@@ -15,12 +15,12 @@ import {
   type InsiderBet,
 } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
+import { deleteAll, insertRows } from "../store/derived-tables.js";
 import { chunks } from "../store/raw-sql.js";
 import type { InsiderScoresTable, Resolution } from "../store/schema.js";
 import { MICRO } from "../venue/units.js";
 
 const DAY = 86_400;
-const ROWS_PER_INSERT = 500;
 
 type Settings = Pick<Config["insider"], "minUsd" | "windowDays">;
 
@@ -221,13 +221,9 @@ export class InsiderScoreWriter {
   async refresh(now: number, force = false): Promise<boolean> {
     if (!force && now - this.lastRun < this.settings.refreshSeconds) return false;
     const rows = await scoreBets(this.store, this.settings, now);
-    await this.store.transaction(async ({ db: tx }) => {
-      await tx.deleteFrom("insider_scores").execute();
-      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
-        await tx
-          .insertInto("insider_scores")
-          .values(rows.slice(i, i + ROWS_PER_INSERT))
-          .execute();
+    await this.store.transaction(async (tx) => {
+      await deleteAll(tx, "insider_scores");
+      await insertRows(tx, "insider_scores", rows);
     });
     this.lastRun = now;
     return true;

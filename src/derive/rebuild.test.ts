@@ -5,6 +5,7 @@ import { ManualClock } from "../platform/clock.js";
 import { referencePnl } from "../sim/world/index.js";
 import { smallWorld } from "../sim/world/testing/worlds.js";
 import type { Store } from "../store/database.js";
+import { replaceVenueClosedPositions } from "../store/wallet-cache.js";
 import { backfillBoardExtras } from "../store/migrations/0005_board_extras.js";
 import { countSettlementsFromFills } from "../store/migrations/0022_market_settlement_counts.js";
 import { dayStart, derivedTables, deriveFromStore, rebuild, writeDerivedTables } from "./rebuild.js";
@@ -103,15 +104,19 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
       .map((w) => ({ w, closed: referencePnl(world, w.index).closedPositions }))
       .find(({ closed }) => closed.length >= 10)!;
     const kept = truncated.closed.slice(0, Math.floor(truncated.closed.length * 0.9));
-    await store.db
-      .deleteFrom("venue_closed_positions")
+    const tokens = new Set(kept.map((c) => world.tokenId(c.token)));
+    const cached = await store.db
+      .selectFrom("venue_closed_positions")
+      .selectAll()
       .where("wallet", "=", truncated.w.proxyWallet)
-      .where(
-        "token_id",
-        "not in",
-        kept.map((c) => world.tokenId(c.token)),
-      )
       .execute();
+    await store.transaction((tx) =>
+      replaceVenueClosedPositions(
+        tx,
+        truncated.w.proxyWallet,
+        cached.filter((c) => tokens.has(c.token_id)),
+      ),
+    );
     await rebuild(store, config, clock);
     const stats = new Map(
       (await store.db.selectFrom("wallet_stats").selectAll().execute()).map((row) => [row.wallet, row]),

@@ -1,12 +1,23 @@
 /**
- * Bulk writes of the derived tables (what `src/derive/` computes, and the venue's P&L points a wallet sync replaces)
+ * Bulk writes of the derived tables (what `src/derive/` computes, and the venue's positions and P&L points a wallet
+ * sync replaces)
  * inside a transaction. SQLite: one prepared statement run per row on the transaction's connection. PostgreSQL: COPY,
  * straight into the table after it was emptied, else through a temporary table and INSERT ... ON CONFLICT DO UPDATE
  * (which replaces a row's values, or, for a table of sums, adds to them). An id-keyed table (src/store/id-keyed.ts)
  * is written to its rows table, each wallet and market as its id.
  */
 import type { StoreTransaction } from "./database.js";
-import { ID_COLUMNS, ID_KEYED, POSITION_COLUMNS, idsOf, isIdKeyed, storedColumn } from "./id-keyed.js";
+import {
+  ID_COLUMNS,
+  ID_KEYED,
+  INSIDER_SCORE_COLUMNS,
+  POSITION_COLUMNS,
+  VENUE_CLOSED_POSITION_COLUMNS,
+  VENUE_POSITION_COLUMNS,
+  idsOf,
+  isIdKeyed,
+  storedColumn,
+} from "./id-keyed.js";
 import { addToDictionarySql, dictionaryIds } from "./dictionaries.js";
 import { copyRows, sqlIdentifier } from "./pg-copy.js";
 import { inSlices, placeholders, queryRows } from "./raw-sql.js";
@@ -25,7 +36,10 @@ export type DerivedTable =
   | "wallet_fees"
   | "wallet_daily_fills"
   | "market_daily_prices"
-  | "wallet_last_moves";
+  | "wallet_last_moves"
+  | "venue_positions"
+  | "venue_closed_positions"
+  | "insider_scores";
 
 /** Each derived table's columns and primary key. */
 export const DERIVED_TABLES: {
@@ -128,6 +142,9 @@ export const DERIVED_TABLES: {
     key: ["condition_id", "day"],
     latest: { columns: ["close_ts", "close_id", "close_yes"], order: ["close_ts", "close_id"] },
   },
+  venue_positions: { columns: VENUE_POSITION_COLUMNS, key: ["wallet", "token_id"] },
+  venue_closed_positions: { columns: VENUE_CLOSED_POSITION_COLUMNS, key: ["wallet", "token_id"] },
+  insider_scores: { columns: INSIDER_SCORE_COLUMNS, key: ["wallet", "condition_id", "outcome_index"] },
   // Nothing to add up: adding rows keeps, per wallet and market, the later fill.
   wallet_last_moves: {
     columns: LAST_MOVE_COLUMNS,

@@ -1,7 +1,7 @@
 /**
  * Tables stored with their wallet, and their market where they have one, as ids (issue 49): the hourly and daily P&L
  * points and the venue's P&L points (migration 0031), the daily position snapshots, a wallet's fees, daily fill
- * counts and last moves (0036), the positions (0041). Their rows are mostly their key: a 42-character address and a
+ * counts and last moves (0036), the positions (0041), the venue's open and closed positions of a wallet (0043), the scored bets (0044). Their rows are mostly their key: a 42-character address and a
  * 66-character condition id in every row and again in every key entry (a position's 78-digit token id too). Each is a
  * table `<rows>` with `wallet_id` (the address's id in `address_ids`, the fills' dictionary), `condition_ref` (the
  * market's id in `condition_ids`) and `token_ref` (`token_ids`) in place of the texts, and a view by the old name
@@ -31,6 +31,61 @@ export const POSITION_COLUMNS = [
   "status",
 ] as const;
 
+/** The venue's open positions of a wallet (its per-wallet cache), columns in their order. */
+export const VENUE_POSITION_COLUMNS = [
+  "wallet",
+  "token_id",
+  "condition_id",
+  "outcome_index",
+  "size",
+  "avg_price",
+  "cur_price",
+  "initial_value",
+  "current_value",
+  "cash_pnl",
+  "realized_pnl",
+  "total_bought",
+  "redeemable",
+  "mergeable",
+  "title",
+  "slug",
+  "event_slug",
+  "synced_at",
+] as const;
+
+/** The venue's closed positions of a wallet, columns in their order. */
+export const VENUE_CLOSED_POSITION_COLUMNS = [
+  "wallet",
+  "token_id",
+  "condition_id",
+  "outcome_index",
+  "avg_price",
+  "cur_price",
+  "total_bought",
+  "realized_pnl",
+  "ts",
+  "title",
+  "slug",
+  "event_slug",
+  "synced_at",
+] as const;
+
+/** The scored bets (src/derive/insider-scores.ts), columns in their order. */
+export const INSIDER_SCORE_COLUMNS = [
+  "wallet",
+  "condition_id",
+  "outcome_index",
+  "score",
+  "confidence",
+  "bet_usd",
+  "avg_price",
+  "first_ts",
+  "last_ts",
+  "cluster_id",
+  "computed_at",
+  "facts",
+] as const;
+
 /** Each table's rows table and its columns in the table's order, texts by the names readers know. */
 export const ID_KEYED = {
   pnl_points: { rows: "pnl_point_rows", columns: ["wallet", "resolution", "t", "pnl"] },
@@ -49,6 +104,9 @@ export const ID_KEYED = {
     columns: ["wallet", "condition_id", "ts", "fill_id", "side", "outcome_index", "entry_type", "size", "usd", "price"],
   },
   positions: { rows: "position_rows", columns: POSITION_COLUMNS },
+  venue_positions: { rows: "venue_position_rows", columns: VENUE_POSITION_COLUMNS },
+  venue_closed_positions: { rows: "venue_closed_position_rows", columns: VENUE_CLOSED_POSITION_COLUMNS },
+  insider_scores: { rows: "insider_score_rows", columns: INSIDER_SCORE_COLUMNS },
 } as const;
 
 export type IdKeyedTable = keyof typeof ID_KEYED;

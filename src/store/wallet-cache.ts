@@ -19,31 +19,21 @@ export type NewVenueClosedPosition = Insertable<VenueClosedPositionsTable>;
 export type NewVenuePnlPoint = Insertable<VenuePnlPointsTable>;
 export type WalletSyncRow = Selectable<WalletSyncTable>;
 
-const ROWS_PER_STATEMENT = 500;
-
 /** The venue can list a row twice across pages; the primary key keeps one. */
 function uniqueBy<T>(rows: readonly T[], key: (row: T) => string): T[] {
   return [...new Map(rows.map((r) => [key(r), r])).values()];
 }
 
-async function replaceRows<T extends "venue_positions" | "venue_closed_positions">(
+/** An id-keyed table (src/store/id-keyed.ts), written as the derived tables are: the wallet's rows replaced whole. */
+async function replaceRows<T extends "venue_positions" | "venue_closed_positions" | "venue_pnl_points">(
   tx: StoreTransaction,
   table: T,
   wallet: string,
   rows: readonly Insertable<Database[T]>[],
   key: (row: Insertable<Database[T]>) => string,
 ): Promise<void> {
-  await (tx.db as Kysely<Database>)
-    .deleteFrom(table as "venue_positions")
-    .where("wallet", "=", wallet)
-    .execute();
-  const unique = uniqueBy(rows, key);
-  for (let i = 0; i < unique.length; i += ROWS_PER_STATEMENT) {
-    await tx.db
-      .insertInto(table)
-      .values(unique.slice(i, i + ROWS_PER_STATEMENT) as never)
-      .execute();
-  }
+  await deleteWhereIn(tx, table, "wallet", [wallet]);
+  await insertRows(tx, table, uniqueBy(rows, key) as Database[T][]);
 }
 
 export function replaceVenuePositions(
@@ -62,18 +52,12 @@ export function replaceVenueClosedPositions(
   return replaceRows(tx, "venue_closed_positions", wallet, rows, (r) => r.token_id);
 }
 
-/** An id-keyed table (src/store/id-keyed.ts): written as the derived tables are. */
-export async function replaceVenuePnlPoints(
+export function replaceVenuePnlPoints(
   tx: StoreTransaction,
   wallet: string,
   rows: readonly NewVenuePnlPoint[],
 ): Promise<void> {
-  await deleteWhereIn(tx, "venue_pnl_points", "wallet", [wallet]);
-  await insertRows(
-    tx,
-    "venue_pnl_points",
-    uniqueBy(rows, (r) => String(r.t)),
-  );
+  return replaceRows(tx, "venue_pnl_points", wallet, rows, (r) => String(r.t));
 }
 
 export async function saveWalletSync(db: Kysely<Database>, row: WalletSyncRow): Promise<void> {

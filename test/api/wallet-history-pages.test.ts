@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { worldFillRows } from "../../src/derive/testing/stored-world.js";
 import { insertFills } from "../../src/store/fills.js";
+import { replaceVenuePositions } from "../../src/store/wallet-cache.js";
 import { storeBackends } from "../support/backends.js";
 import { AT, expectServed } from "../support/served-numbers.js";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
@@ -178,7 +179,7 @@ describe.each(storeBackends)("on $kind", (backend) => {
       const v1 = () => get(`/api/public/v1/wallet/${W}/positions`, { "x-api-key": premium });
       const open = await rows(t, `select * from positions where wallet = '${W}' and status = 'open'`);
       expect(open.length).toBeGreaterThan(0);
-      await t.store.db.deleteFrom("venue_positions").where("wallet", "=", W).execute();
+      await t.store.transaction((tx) => replaceVenuePositions(tx, W, []));
       await t.store.db.updateTable("wallet_sync").set({ status: "error" }).where("wallet", "=", W).execute();
       expect((await v2()).body).toMatchObject({ source: "cache", total: open.length });
       expect((await v1()).body).toMatchObject({ source: "cache", count: open.length });

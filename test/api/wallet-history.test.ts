@@ -131,23 +131,24 @@ describe("pnl-history-chain", () => {
     const [model] = await q<Record<string, unknown>>("select * from venue_closed_positions where wallet = ? limit 1", [
       cached,
     ]);
-    await q(
-      "insert into venue_closed_positions (wallet, token_id, condition_id, outcome_index, avg_price, cur_price, total_bought, realized_pnl, ts, title, slug, event_slug, synced_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      [
-        cached,
-        "test-chain-token",
-        model!.condition_id,
-        0,
-        0.5,
-        1,
-        2_000_000,
-        1_250_000,
-        later,
-        null,
-        null,
-        null,
-        later,
-      ],
+    await w.store.transaction((tx) =>
+      insertRows(tx, "venue_closed_positions", [
+        {
+          wallet: cached,
+          token_id: "test-chain-token",
+          condition_id: String(model!.condition_id),
+          outcome_index: 0,
+          avg_price: 0.5,
+          cur_price: 1,
+          total_bought: 2_000_000,
+          realized_pnl: 1_250_000,
+          ts: later,
+          title: null,
+          slug: null,
+          event_slug: null,
+          synced_at: later,
+        },
+      ]),
     );
     expect((await get(url)).body).toEqual(first);
     await q(

@@ -6,10 +6,9 @@
  * a wallet's positions by status and close (`positions_wallet_closed`, 0021) and a market's open positions read from
  * the index alone (`positions_condition_holders`, 0025).
  */
-import { sql, type Kysely } from "kysely";
-import { ID_KEYED, storedColumn } from "../id-keyed.js";
+import type { Kysely } from "kysely";
 import type { StoreKind, StoreMigration } from "./column-types.js";
-import { moveToIds, type MovedTable } from "./move-to-ids.js";
+import { createIdKeyedIndexes, moveToIds, type MovedTable } from "./move-to-ids.js";
 
 const POSITIONS: MovedTable = {
   columns: [
@@ -39,9 +38,6 @@ export const POSITION_INDEXES = {
 export const positionsByIds: StoreMigration = {
   async up(db: Kysely<unknown>, kind: StoreKind) {
     await moveToIds(db, kind, "positions", POSITIONS);
-    for (const [name, columns] of Object.entries(POSITION_INDEXES))
-      await sql
-        .raw(`create index ${name} on ${ID_KEYED.positions.rows} (${columns.map(storedColumn).join(", ")})`)
-        .execute(db);
+    await createIdKeyedIndexes(db, "positions", POSITION_INDEXES);
   },
 };

@@ -42,6 +42,8 @@ import { signalLedger } from "./0039_signal_ledger.js";
 import { insiderFacts } from "./0040_insider_facts.js";
 import { positionsByIds } from "./0041_positions_by_ids.js";
 import { codedFills } from "./0042_coded_fills.js";
+import { venueCacheByIds } from "./0043_venue_cache_by_ids.js";
+import { insiderScoresByIds } from "./0044_insider_scores_by_ids.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -83,4 +85,6 @@ export const migrations: Record<string, StoreMigration> = {
   "0040_insider_facts": insiderFacts,
   "0041_positions_by_ids": positionsByIds,
   "0042_coded_fills": codedFills,
+  "0043_venue_cache_by_ids": venueCacheByIds,
+  "0044_insider_scores_by_ids": insiderScoresByIds,
 };

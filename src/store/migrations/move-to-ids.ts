@@ -1,5 +1,6 @@
 /**
- * A table moved to its id-keyed rows table (src/store/id-keyed.ts), for the migrations that move one (0036, 0041):
+ * A table moved to its id-keyed rows table (src/store/id-keyed.ts), for the migrations that move one (0036, 0041,
+ * 0043, 0044):
  * the values its id columns name added to their dictionaries, the rows table created with its key (WITHOUT ROWID on
  * SQLite: the rows are their key), the rows copied in key order with their ids, the table dropped and a view by its
  * name made to read the rows as before.
@@ -48,4 +49,16 @@ export async function moveToIds(
   await run(`drop table ${table}`);
   await run(idKeyedViewSql(table));
   if (kind === "postgres") await run(`analyze ${rows}`);
+}
+
+/** Indexes on an id-keyed table's rows, each by the columns readers know (stored as their ids where they are). */
+export async function createIdKeyedIndexes(
+  db: Kysely<unknown>,
+  table: IdKeyedTable,
+  indexes: Readonly<Record<string, readonly string[]>>,
+): Promise<void> {
+  for (const [name, columns] of Object.entries(indexes))
+    await sql
+      .raw(`create index ${name} on ${ID_KEYED[table].rows} (${columns.map(storedColumn).join(", ")})`)
+      .execute(db);
 }

@@ -6,6 +6,7 @@ import { buildApp } from "../../../src/api/app.js";
 import { loadConfig } from "../../../src/config/index.js";
 import { createPlatform, type Platform } from "../../../src/platform/index.js";
 import { createLogger } from "../../../src/platform/logger.js";
+import { replaceVenuePositions } from "../../../src/store/wallet-cache.js";
 import { openWorldApp, type WorldApp } from "../world-app.js";
 
 /**
@@ -121,9 +122,10 @@ export async function storeVenuePositions(
   curPrice: number,
 ): Promise<void> {
   const now = t.clock.now();
-  await t.store.db
-    .insertInto("venue_positions")
-    .values(
+  await t.store.transaction((tx) =>
+    replaceVenuePositions(
+      tx,
+      wallet,
       open.map((p) => ({
         wallet,
         token_id: p.token_id,
@@ -144,6 +146,6 @@ export async function storeVenuePositions(
         event_slug: null,
         synced_at: now,
       })),
-    )
-    .execute();
+    ),
+  );
 }
