@@ -24,6 +24,7 @@ import { fillMonthsBetween, ensureFillPartitions } from "../../src/store/fill-pa
 import { createDeferredFillIndexes, dropDeferredFillIndexes } from "../../src/store/fills.js";
 import { FILL_ROWS } from "../../src/store/fill-layout.js";
 import { migrateStore } from "../../src/store/migrate.js";
+import { migrations } from "../../src/store/migrations/index.js";
 import { copyRows, sqlIdentifier } from "../../src/store/pg-copy.js";
 
 export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pelagic_bench";
@@ -47,7 +48,8 @@ async function ensureDatabase(url: string): Promise<void> {
 /** Which world: its folder's name, and its last fill (the bench writes a key into the store each run, nothing else). */
 function worldStamp(sqlitePath: string, sqlite: SqliteDatabase.Database): string {
   const last = sqlite.prepare("select max(id) as id, max(ts) as ts from fills").get() as { id: number; ts: number };
-  return `${basename(dirname(sqlitePath))} ${last.id} ${last.ts}`;
+  // The layout too: a world copied under an earlier migration is copied again.
+  return `${basename(dirname(sqlitePath))} ${last.id} ${last.ts} ${Object.keys(migrations).at(-1)}`;
 }
 
 /** Read each run again: the Premium key the bench has just created in the world's store (support/bench-fixtures.ts). */

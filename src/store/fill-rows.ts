@@ -119,9 +119,9 @@ const STAGING = `${FILL_ROWS}_staged`;
 const STAGING_TABLE = `create temp table if not exists ${STAGING} (
   ord bigint generated always as identity,
   key_text text collate "C", tx_hash bytea, tx_text text collate "C", order_hash bytea, order_text text collate "C",
-  source smallint, log_index bigint, block_number bigint, role text collate "C", outcome_index bigint,
+  source smallint, log_index integer, block_number bigint, role text collate "C", outcome_index smallint,
   side smallint, size bigint, usd bigint, price double precision, fee bigint, ts bigint,
-  entry_type smallint, exchange_version bigint,
+  entry_type smallint, exchange_version smallint,
   wallet text collate "C", counterparty text collate "C", condition_id text collate "C", token_id text collate "C"
 ) on commit delete rows`;
 

@@ -6,7 +6,9 @@
  * again to read the codes back as their texts and the price back as stored or computed, so every reader sees the
  * rows as before.
  * SQLite: the table rebuilt under the new column types (its indexes made again as they stood: a first sync's deferred
- * ones stay deferred). PostgreSQL: one `alter table` that rewrites the partitions and their indexes once.
+ * ones stay deferred). PostgreSQL: one `alter table` that rewrites the partitions and their indexes once, and in it the
+ * log index, outcome and exchange version narrowed to the types they need (a row's 8-byte integers each padded it to
+ * an 8-byte boundary: 152 bytes of data a fill, 124 after; 190.7 -> about 160 bytes a fill with the header).
  */
 import { sql, type Kysely } from "kysely";
 import { FILL_CODES, FILL_ROWS, type CodedFillColumn, fillsViewSql } from "../fill-layout.js";
@@ -64,6 +66,10 @@ async function alterPostgres(db: Kysely<unknown>): Promise<void> {
     ...CODED.map((column) => `alter column ${column} type smallint using (${codeOf(column)})`),
     "alter column price drop not null",
     `alter column price type double precision using (${PRICE_KEPT})`,
+    // In the same rewrite, the small numbers in small types: each 8-byte column padded its row out to 8 bytes.
+    "alter column log_index type integer",
+    "alter column outcome_index type smallint",
+    "alter column exchange_version type smallint",
   ];
   await sql.raw(`alter table ${FILL_ROWS} ${changes.join(", ")}`).execute(db);
   await sql.raw(`analyze ${FILL_ROWS}`).execute(db);
