@@ -7,12 +7,13 @@
  * snapshot is the state at 00:00 UTC of asOf's day: events before it are streamed first, the snapshot
  * taken, then the day's events follow (wallets are independent, so each still sees its events in order). The kept
  * days' snapshots that the store lacks (all of them after a first sync) are taken the same way, each between two
- * ranges, so that whale flips can look back from the first answer.
+ * ranges, so that whale flips can look back from the first answer; each is written as it is taken (a past day's is
+ * final), the rest in the one transaction.
  */
 import { performance } from "node:perf_hooks";
 import { SECONDS_PER_DAY, whaleConsensus, type WalletAssessment } from "../ledger/index.js";
 import type { Clock } from "../platform/clock.js";
-import type { Store } from "../store/database.js";
+import type { Store, StoreTransaction } from "../store/database.js";
 import type {
   Database,
   MarketStatsTable,
@@ -72,7 +73,7 @@ export interface DerivedFromStore {
   readonly asOf: number;
   /** 00:00 UTC of asOf's day. */
   readonly day: number;
-  /** The kept days' snapshots the store lacked, oldest first, then asOf's day's (always taken). */
+  /** asOf's day's snapshot (always taken; the kept days the store lacked are written as the replay takes them). */
   readonly snapshots: DaySnapshot[];
   /** The hourly P&L points of the kept window up to asOf (hourly-points.ts). */
   readonly hourlyPoints: PnlPointsTable[];
@@ -137,7 +138,11 @@ export async function deriveFromStore(
     if (before === undefined || !snapshotDays.includes(before)) continue;
     // Every wallet's points up to the day's start, before the snapshot sweeps the resolutions due then.
     if (derivation.hours) derivation.hours.finish(derivation.state, liveKeys(derivation), before);
-    snapshots.push({ day: before, rows: derivation.snapshotRows(before) });
+    const snapshot = { day: before, rows: derivation.snapshotRows(before) };
+    // A kept day the store lacked is final (the state at that day's start): written as it is taken, so that the
+    // replay holds one day's rows, not every kept day's (8.2 million rows at 10,000,000 fills).
+    if (before === day) snapshots.push(snapshot);
+    else await store.transaction((tx) => replaceSnapshot(tx, snapshot));
   }
   derivation.hours = null;
   hours?.finish(derivation.state, liveKeys(derivation), asOf);
@@ -208,7 +213,8 @@ export interface DerivedTables {
   readonly positions: PositionsTable[];
   readonly walletStats: Database["wallet_stats"][];
   readonly marketStats: MarketStatsTable[];
-  readonly dailyPoints: PnlPointsTable[];
+  /** Every wallet's daily points, computed a chunk at a time as they are written (all at once: 1 GB at 10M fills). */
+  readonly dailyPoints: () => Iterable<PnlPointsTable[]>;
   readonly hourlyPoints: PnlPointsTable[];
   readonly walletFees: WalletFeesTable[];
   /** The daily sums and last moves of the fills up to this id are written from SQL; the three lists hold the later fills'. */
@@ -230,11 +236,9 @@ export async function derivedTables(
     venueHistoryStart: derived.derivation.config.derive.venueHistoryStart,
   });
   const assessed: Array<[string, WalletAssessment]> = [];
-  const dailyPoints: PnlPointsTable[] = [];
   for (const { address } of derivation.liveBooks()) {
     const assessment = derivation.assess(address, inputs(address), asOf);
     if (assessment) assessed.push([address, assessment]);
-    dailyPoints.push(...derivation.dailyPoints(address, asOf));
   }
   derivation.rank();
   const consensus = whaleConsensus(derivation.state, derivation.whaleBooks(), derivation.config.whales.consensusMinUsd);
@@ -242,7 +246,7 @@ export async function derivedTables(
     positions: derivation.positionRows(),
     walletStats: assessed.map(([address, assessment]) => derivation.statsRow(address, assessment, computedAt)),
     marketStats: marketStatsRows(derivation.fills.marketTotals, await volume24h(store, asOf), consensus, computedAt),
-    dailyPoints,
+    dailyPoints: () => dailyPointChunks(derivation, asOf),
     hourlyPoints: derived.hourlyPoints,
     // Every stored fill's sums; the Deriver's batches add theirs from zero.
     walletFees: derivation.fills.walletFees.take(),
@@ -266,12 +270,9 @@ export async function writeDerivedTables(
     await insertRows(tx, "wallet_stats", tables.walletStats);
     await deleteAll(tx, "market_stats");
     await insertRows(tx, "market_stats", tables.marketStats);
-    for (const snapshot of snapshots) {
-      await deleteAll(tx, "position_snapshots", "day = ?", [snapshot.day]);
-      await insertRows(tx, "position_snapshots", snapshot.rows);
-    }
+    for (const snapshot of snapshots) await replaceSnapshot(tx, snapshot);
     await deleteAll(tx, "pnl_points");
-    await insertRows(tx, "pnl_points", tables.dailyPoints);
+    for (const chunk of tables.dailyPoints()) await insertRows(tx, "pnl_points", chunk);
     await insertRows(tx, "pnl_points", tables.hourlyPoints);
     await deleteAll(tx, "wallet_fees");
     await insertRows(tx, "wallet_fees", tables.walletFees);
@@ -283,6 +284,25 @@ export async function writeDerivedTables(
     await upsertRows(tx, "wallet_last_moves", tables.walletLastMoves, "add");
     await bumpStatsGeneration(tx);
   });
+}
+
+async function replaceSnapshot(tx: StoreTransaction, snapshot: DaySnapshot): Promise<void> {
+  await deleteAll(tx, "position_snapshots", "day = ?", [snapshot.day]);
+  await insertRows(tx, "position_snapshots", snapshot.rows);
+}
+
+/** Daily points are written in chunks of about this many rows. */
+const DAILY_POINTS_PER_WRITE = 50_000;
+
+function* dailyPointChunks(derivation: Derivation, asOf: number): Generator<PnlPointsTable[]> {
+  let chunk: PnlPointsTable[] = [];
+  for (const { address } of derivation.liveBooks()) {
+    for (const point of derivation.dailyPoints(address, asOf)) chunk.push(point);
+    if (chunk.length < DAILY_POINTS_PER_WRITE) continue;
+    yield chunk;
+    chunk = [];
+  }
+  if (chunk.length > 0) yield chunk;
 }
 
 export interface RebuildResult {
