@@ -1,10 +1,9 @@
 /**
  * Bulk writes of the derived tables (what `src/derive/` computes, and the venue's positions and P&L points a wallet
- * sync replaces)
- * inside a transaction. SQLite: one prepared statement run per row on the transaction's connection. PostgreSQL: COPY,
- * straight into the table after it was emptied, else through a temporary table and INSERT ... ON CONFLICT DO UPDATE
- * (which replaces a row's values, or, for a table of sums, adds to them). An id-keyed table (src/store/id-keyed.ts)
- * is written to its rows table, each wallet and market as its id.
+ * sync replaces) inside a transaction. SQLite: one prepared statement run per row on the transaction's connection.
+ * PostgreSQL: COPY, straight into the table after it was emptied, else through a temporary table and INSERT ... ON
+ * CONFLICT DO UPDATE (which replaces a row's values, or, for a table of sums, adds to them). An id-keyed table
+ * (src/store/id-keyed.ts) is written to its rows table, each wallet and market as its id.
  */
 import type { StoreTransaction } from "./database.js";
 import {

@@ -91,11 +91,6 @@ export function fillCodeTextSql(column: CodedFillColumn, f = "f"): string {
   return `(case ${f}.${column} ${cases} end)`;
 }
 
-/** SQL: a text's code in a coded column, for a statement over `fill_rows` (a literal, so that an index can use it). */
-export function fillCodeSql(column: CodedFillColumn, value: string): string {
-  return String(fillCode(column, value));
-}
-
 /**
  * The price a fill stores: none (null) when it is exactly its amount over its size, as the stores divide them
  * (`fillPriceSql`), else the price as given.
@@ -228,12 +223,13 @@ export function fillsInWalletOrderSql(): string {
 export type FillsLayout = "compact" | "table";
 
 /**
- * SQL: a fills column that `fill_rows` codes (0042) as readers know it, over the stored fills of `layout` under alias
- * `f`: the column itself in the `fills` table before 0029, its text or price from `fill_rows` today.
+ * SQL: a fills column (not one stored as a dictionary id) as readers know it, over the stored fills of `layout` under
+ * alias `f`: the column itself, but for those `fill_rows` codes (0042), read back as their text or price.
  */
-export function storedFillSql(layout: FillsLayout, column: CodedFillColumn | "price", f: string): string {
-  if (layout === "table") return `${f}.${column}`;
-  return column === "price" ? fillPriceSql(f) : fillCodeTextSql(column, f);
+export function storedFillSql(layout: FillsLayout, column: string, f: string): string {
+  if (layout === "compact" && column === "price") return fillPriceSql(f);
+  if (layout === "compact" && Object.hasOwn(FILL_CODES, column)) return fillCodeTextSql(column as CodedFillColumn, f);
+  return `${f}.${column}`;
 }
 
 /** A grouping column of `groupedFills`, and how a grouped subquery's row gets its text back. */

@@ -1,8 +1,9 @@
 /**
  * Tables stored with their wallet, and their market where they have one, as ids (issue 49): the hourly and daily P&L
  * points and the venue's P&L points (migration 0031), the daily position snapshots, a wallet's fees, daily fill
- * counts and last moves (0036), the positions (0041), the venue's open and closed positions of a wallet (0043), the scored bets (0044). Their rows are mostly their key: a 42-character address and a
- * 66-character condition id in every row and again in every key entry (a position's 78-digit token id too). Each is a
+ * counts and last moves (0036), the positions (0041), the venue's open and closed positions of a wallet (0043), the
+ * scored bets (0044). Their rows are mostly their key: a 42-character address and a 66-character condition id in
+ * every row and again in every key entry (a position's 78-digit token id too). Each is a
  * table `<rows>` with `wallet_id` (the address's id in `address_ids`, the fills' dictionary), `condition_ref` (the
  * market's id in `condition_ids`) and `token_ref` (`token_ids`) in place of the texts, and a view by the old name
  * that gives every reader the rows as they always were. Writes go through

@@ -43,13 +43,7 @@ export async function fillWalletLastMovesFromFills(
   const target = filledFrom("wallet_last_moves", layout);
   const table = target.source;
   const [wallet, market] = [target.column("wallet"), target.column("condition_id")];
-  const copied = LAST_MOVE_COLUMNS.slice(2).map((c) =>
-    c === "fill_id"
-      ? "f.id"
-      : c === "side" || c === "entry_type" || c === "price"
-        ? storedFillSql(layout, c, "f")
-        : `f.${c}`,
-  );
+  const copied = LAST_MOVE_COLUMNS.slice(2).map((c) => storedFillSql(layout, c === "fill_id" ? "id" : c, "f"));
   await sql`delete from ${sql.raw(target.name)}`.execute(db);
   await sql`insert into ${sql.raw(target.name)} (${sql.raw([wallet, market, ...LAST_MOVE_COLUMNS.slice(2)].join(", "))})
     select ${sql.raw([`g.${wallet}`, `g.${market}`, ...copied].join(", "))} from (

@@ -23,8 +23,11 @@ function codeOf(column: CodedFillColumn): string {
   return `case ${column} ${cases} end`;
 }
 
-/** SQL: the stored price, or null where `storedPrice` leaves it out. */
-const PRICE_KEPT = "case when size > 0 and price = cast(usd as double precision) / size then null else price end";
+/** SQL: each changed column's value from the old row: its code, or the price (null where `storedPrice` drops it). */
+const CONVERTED: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(CODED.map((column) => [column, codeOf(column)])),
+  price: "case when size > 0 and price = cast(usd as double precision) / size then null else price end",
+};
 
 export const codedFills: StoreMigration = {
   async up(db: Kysely<unknown>, kind: StoreKind) {
@@ -39,15 +42,7 @@ async function rebuildSqlite(db: Kysely<unknown>): Promise<void> {
   const columns = await sql<{ name: string }>`select name from pragma_table_info(${FILL_ROWS}) order by cid`.execute(
     db,
   );
-  const select = columns.rows
-    .map(({ name }) =>
-      CODED.includes(name as CodedFillColumn)
-        ? `${codeOf(name as CodedFillColumn)} as ${name}`
-        : name === "price"
-          ? `${PRICE_KEPT} as price`
-          : name,
-    )
-    .join(", ");
+  const select = columns.rows.map(({ name }) => (CONVERTED[name] ? `${CONVERTED[name]} as ${name}` : name)).join(", ");
   await rebuildSqliteTable(
     db,
     FILL_ROWS,
@@ -63,9 +58,9 @@ async function rebuildSqlite(db: Kysely<unknown>): Promise<void> {
 
 async function alterPostgres(db: Kysely<unknown>): Promise<void> {
   const changes = [
-    ...CODED.map((column) => `alter column ${column} type smallint using (${codeOf(column)})`),
+    ...CODED.map((column) => `alter column ${column} type smallint using (${CONVERTED[column]})`),
     "alter column price drop not null",
-    `alter column price type double precision using (${PRICE_KEPT})`,
+    `alter column price type double precision using (${CONVERTED.price})`,
     // In the same rewrite, the small numbers in small types: each 8-byte column padded its row out to 8 bytes.
     "alter column log_index type integer",
     "alter column outcome_index type smallint",
