@@ -4,7 +4,8 @@
  * stored and derived, then copied into a store in the layout before 0029 (test/support/earlier-layout.ts); every GET
  * operation of the served document is answered by an app over that store; the store is migrated; a new app over the
  * migrated store answers every one again: the same status, content type and body, byte for byte. Then ingest goes on
- * in the new layout, and a replayed fill is refused. On SQLite, and on PostgreSQL with TEST_DATABASE_URL.
+ * in the new layout, and a replayed fill or activity row (0045) is refused. On SQLite, and on PostgreSQL with
+ * TEST_DATABASE_URL.
  */
 import type { FastifyInstance } from "fastify";
 import { type Kysely, sql } from "kysely";
@@ -12,11 +13,11 @@ import { describe, expect, it } from "vitest";
 import { createKey } from "../src/accounts/keys.js";
 import { buildApp } from "../src/api/app.js";
 import { loadConfig } from "../src/config/index.js";
-import { worldFillRows } from "../src/derive/testing/stored-world.js";
+import { worldFillRows, worldOperationRows } from "../src/derive/testing/stored-world.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { createLogger } from "../src/platform/logger.js";
 import { smallWorld } from "../src/sim/world/testing/worlds.js";
-import { insertFills } from "../src/store/fills.js";
+import { insertActivity, insertFills } from "../src/store/fills.js";
 import { migrateStore } from "../src/store/migrate.js";
 import { migrations } from "../src/store/migrations/index.js";
 import { operationSubjects, operationUrls } from "./support/api/operations.js";
@@ -105,6 +106,14 @@ describe.each(storeBackends)("migrating a stored world to compact fills, on $kin
       const stored = await store.db.selectFrom("fills").selectAll().orderBy("id").execute();
       expect(stored.map(({ id: _id, ...fill }) => fill)).toEqual(written);
       expect(await store.transaction((tx) => insertFills(tx, written.slice(0, 50)))).toEqual([]);
+      // So do the activity rows (0045), every kind of key among them, in the order they were written.
+      const operations = [...worldOperationRows(world)].flatMap((row) => ("activity" in row ? [row.activity] : []));
+      const activity = await store.db.selectFrom("wallet_activity").selectAll().orderBy("id").execute();
+      const plain = (row: Record<string, unknown>) =>
+        Object.fromEntries(Object.entries(row).filter(([column, value]) => column !== "id" && value != null));
+      expect(activity.map(plain)).toEqual(operations.map(plain));
+      expect(new Set(operations.map((a) => a.source))).toEqual(new Set(["chain", "data_api"]));
+      expect(await store.transaction((tx) => insertActivity(tx, operations))).toEqual([]);
     } finally {
       await disposePlatform();
       await current.dispose();

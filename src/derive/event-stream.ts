@@ -12,6 +12,7 @@
  */
 import type { Store, StoreTransaction } from "../store/database.js";
 import { preparedStatement } from "../store/sqlite-statements.js";
+import { activityColumnsSql, activityInWalletOrderSql } from "../store/activity-layout.js";
 import { fillColumnsSql, fillsInWalletOrderSql } from "../store/fill-layout.js";
 import { dialectText } from "../store/raw-sql.js";
 import {
@@ -61,8 +62,8 @@ const DEFAULT_PAGE_ROWS = 20_000;
 const waitTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Where a table's rows are read from: the table (or view) itself, or, for every wallet's fills on SQLite, `fill_rows`
- * with wallets in address order (src/store/fill-layout.ts, `fillsInWalletOrderSql`), its columns as the view's.
+ * Where a table's rows are read from: the view itself, or, for every wallet's rows on SQLite, the rows table with
+ * wallets in address order (`fillsInWalletOrderSql`, `activityInWalletOrderSql`), its columns as the view's.
  */
 interface RowSource {
   readonly from: string;
@@ -70,10 +71,12 @@ interface RowSource {
 }
 
 function rowSource(store: Store, spec: TableSpec<unknown>, scope: StreamScope): RowSource {
-  if (store.kind !== "sqlite" || spec.table !== "fills" || scope.wallet !== undefined)
-    return { from: spec.table, column: (name) => name };
-  const columns = fillColumnsSql("sqlite") as Record<string, string>;
-  return { from: fillsInWalletOrderSql(), column: (name) => columns[name] ?? name };
+  if (store.kind !== "sqlite" || scope.wallet !== undefined) return { from: spec.table, column: (name) => name };
+  const [from, columns] =
+    spec.table === "fills"
+      ? [fillsInWalletOrderSql(), fillColumnsSql("sqlite") as Record<string, string>]
+      : [activityInWalletOrderSql(), activityColumnsSql("sqlite") as Record<string, string>];
+  return { from, column: (name) => columns[name] ?? name };
 }
 
 /** The select list (natural keys of recent rows only) and the scope's conditions, after an optional keyset condition. */

@@ -77,19 +77,44 @@ export const FILL_CODES = {
 export type CodedFillColumn = keyof typeof FILL_CODES;
 
 /** A coded column's value as stored (null stays null); a value outside its list is refused. */
-export function fillCode(column: CodedFillColumn, value: string | null | undefined): number | null {
+export function storedCode<C extends Record<string, readonly string[]>>(
+  codes: C,
+  column: keyof C & string,
+  value: string | null | undefined,
+): number | null {
   if (value === null || value === undefined) return null;
-  const code = (FILL_CODES[column] as readonly string[]).indexOf(value);
-  if (code < 0)
-    throw new Error(`fills: ${column} ${JSON.stringify(value)} is not one of ${FILL_CODES[column].join(", ")}`);
+  const list = codes[column] as readonly string[];
+  const code = list.indexOf(value);
+  if (code < 0) throw new Error(`store: ${column} ${JSON.stringify(value)} is not one of ${list.join(", ")}`);
   return code;
 }
 
-/** SQL: a coded column of `fill_rows` under alias `f` read back as its text. */
-export function fillCodeTextSql(column: CodedFillColumn, f = "f"): string {
-  const cases = FILL_CODES[column].map((value, code) => `when ${code} then '${value}'`).join(" ");
-  return `(case ${f}.${column} ${cases} end)`;
+/** SQL: a coded column under alias `alias` read back as its text. */
+export function codeTextSql<C extends Record<string, readonly string[]>>(
+  codes: C,
+  column: keyof C & string,
+  alias: string,
+): string {
+  const cases = codes[column]!.map((value, code) => `when ${code} then '${value}'`).join(" ");
+  return `(case ${alias}.${column} ${cases} end)`;
 }
+
+/** SQL: a coded column's stored text under alias `alias` turned into its code (a text outside the list: null). */
+export function textToCodeSql<C extends Record<string, readonly string[]>>(
+  codes: C,
+  column: keyof C & string,
+  alias?: string,
+): string {
+  const cases = codes[column]!.map((value, code) => `when '${value}' then ${code}`).join(" ");
+  return `case ${alias ? `${alias}.` : ""}${column} ${cases} end`;
+}
+
+/** A coded column of `fill_rows` as stored. */
+export const fillCode = (column: CodedFillColumn, value: string | null | undefined): number | null =>
+  storedCode(FILL_CODES, column, value);
+
+/** SQL: a coded column of `fill_rows` under alias `f` read back as its text. */
+export const fillCodeTextSql = (column: CodedFillColumn, f = "f"): string => codeTextSql(FILL_CODES, column, f);
 
 /**
  * The price a fill stores: none (null) when it is exactly its amount over its size, as the stores divide them
@@ -125,8 +150,21 @@ export const PLAIN_FILL_COLUMNS = [
   "exchange_version",
 ] as const;
 
+/** SQL: a hash's text column as `storedHash` stores it: its 32 bytes when canonical, else its text (for migrations). */
+export function storedHashSql(kind: StoreKind, column: string): { bytes: string; text: string } {
+  const canonical =
+    kind === "postgres"
+      ? `${column} ~ '^0x[0-9a-f]{64}$'`
+      : `(length(${column}) = 66 and substr(${column}, 1, 2) = '0x' and substr(${column}, 3) not glob '*[^0-9a-f]*')`;
+  const decoded = kind === "postgres" ? `decode(substr(${column}, 3), 'hex')` : `unhex(substr(${column}, 3))`;
+  return {
+    bytes: `case when ${canonical} then ${decoded} end`,
+    text: `case when ${canonical} then null else ${column} end`,
+  };
+}
+
 /** SQL: a stored hash (`<column>` blob, `<text column>` text) read back as the text it was written as. */
-function hashText(kind: StoreKind, column: string, textColumn: string): string {
+export function hashText(kind: StoreKind, column: string, textColumn: string): string {
   const hex = kind === "sqlite" ? `lower(hex(${column}))` : `encode(${column}, 'hex')`;
   // SQLite's hex(null) is '', not null.
   return `coalesce(${textColumn}, case when ${column} is not null then '0x' || ${hex} end)`;

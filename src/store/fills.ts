@@ -1,131 +1,25 @@
 /**
  * Writing fills and wallet activity: batched, idempotent by natural key (a replayed batch inserts nothing),
  * and fast enough for backfills. Each call returns the rows that were new, so listeners see every row once.
- * Fills go through src/store/fill-rows.ts (the compact layout); activity rows as below.
- * SQLite: one prepared statement run per row on the raw handle, with one reused values array (measured 1.6x faster
- * than multi-row statements through Kysely, and faster than raw multi-row statements too: 300,000 fills, 91,000
- * against 77,000 rows per CPU second for 200 rows per statement with `returning`). PostgreSQL: COPY, straight into
- * the table when no row exists yet (a backfill past its checkpoint), else through a temporary table and
- * INSERT ... SELECT ... ON CONFLICT DO NOTHING (measured 1.4x the former INSERT ... SELECT FROM unnest).
- * Call inside the transaction that also saves the source's checkpoint.
+ * Both go through src/store/compact-writer.ts (fills: src/store/fill-rows.ts; activity: src/store/activity-rows.ts).
+ * Call inside the transaction that also saves the source's checkpoint. Also here: the fills indexes a first sync
+ * defers.
  */
 import type { Insertable } from "kysely";
-import type SqliteDatabase from "better-sqlite3";
 import type pg from "pg";
+import { insertCompactActivity } from "./activity-rows.js";
 import { setSqliteCacheMb, type StoreTransaction } from "./database.js";
 import { FILL_ROWS } from "./fill-layout.js";
 import { insertCompactFills } from "./fill-rows.js";
-import { copyRows, sqlIdentifier } from "./pg-copy.js";
-import { rowBinder } from "./row-values.js";
-import { preparedStatement } from "./sqlite-statements.js";
-import { recordWalletsOfFills } from "./wallets.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
+import { recordWalletsOfFills } from "./wallets.js";
 import { createFillIndex } from "./migrations/0014_drilldown_fill_indexes.js";
 import { COMPACT_DEFERRED_FILL_INDEXES } from "./migrations/0029_compact_fills.js";
-import { yieldToLoop } from "../platform/yield-to-loop.js";
 
 export { chainFillKey, CHAIN_KEY_BLOCK_DIGITS, CHAIN_KEY_LOG_DIGITS } from "./fill-layout.js";
 
 export type NewFill = Insertable<FillsTable>;
 export type NewActivity = Insertable<WalletActivityTable>;
-
-interface TableSpec {
-  table: "wallet_activity";
-  key: string;
-  columns: readonly string[];
-}
-
-const ACTIVITY: TableSpec = {
-  table: "wallet_activity",
-  key: "activity_key",
-  columns: [
-    "activity_key",
-    "source",
-    "wallet",
-    "type",
-    "condition_id",
-    "token_id",
-    "outcome_index",
-    "size",
-    "usd",
-    "price",
-    "ts",
-    "tx_hash",
-    "log_index",
-    "neg_risk_market_id",
-    "index_set",
-    "fee",
-  ],
-};
-
-/** SQLite runs this many rows, then lets the event loop breathe (the driver is synchronous). */
-const SQLITE_ROWS_PER_SLICE = 10_000;
-type SqliteHandle = SqliteDatabase.Database;
-const UNIQUE_VIOLATION = "23505";
-
-async function insertIgnoringDuplicates<R extends Record<string, unknown>>(
-  tx: StoreTransaction,
-  spec: TableSpec,
-  rows: readonly R[],
-): Promise<R[]> {
-  if (rows.length === 0) return [];
-  if (tx.raw.kind === "sqlite") return sqliteInsert(tx.raw.handle, spec, rows);
-  return postgresInsert(tx.raw.client, spec, rows);
-}
-
-async function sqliteInsert<R extends Record<string, unknown>>(
-  handle: SqliteHandle,
-  spec: TableSpec,
-  rows: readonly R[],
-): Promise<R[]> {
-  const statement = preparedStatement(
-    handle,
-    `insert into ${spec.table} (${spec.columns.join(", ")}) values (${spec.columns.map(() => "?").join(", ")}) on conflict (${spec.key}) do nothing`,
-  );
-  const bind = rowBinder(spec.columns);
-  const values = new Array<unknown>(spec.columns.length);
-  const fresh: R[] = [];
-  for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_SLICE) {
-    if (start > 0) await yieldToLoop();
-    const end = Math.min(rows.length, start + SQLITE_ROWS_PER_SLICE);
-    for (let i = start; i < end; i++) {
-      const row = rows[i] as R;
-      bind(row, values);
-      if (statement.run(values).changes > 0) fresh.push(row);
-    }
-  }
-  return fresh;
-}
-
-async function postgresInsert<R extends Record<string, unknown>>(
-  client: pg.PoolClient,
-  spec: TableSpec,
-  rows: readonly R[],
-): Promise<R[]> {
-  await client.query("savepoint bulk_insert");
-  try {
-    await copyRows(client, spec.table, spec.columns, rows);
-    await client.query("release savepoint bulk_insert");
-    return [...rows];
-  } catch (error) {
-    await client.query("rollback to savepoint bulk_insert");
-    if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-  }
-  const staging = `${spec.table}_incoming`;
-  await client.query(
-    `create temp table if not exists ${staging} (like ${spec.table} including defaults) on commit delete rows`,
-  );
-  await client.query(`truncate ${staging}`);
-  await copyRows(client, staging, spec.columns, rows);
-  const columns = spec.columns.map(sqlIdentifier).join(", ");
-  const conflict = sqlIdentifier(spec.key);
-  const result = await client.query<{ key: string }>(
-    `insert into ${spec.table} (${columns}) select ${columns} from ${staging} on conflict (${conflict}) do nothing returning ${spec.key} as key`,
-  );
-  // A key repeated within the batch is inserted once and reported once.
-  const inserted = new Set(result.rows.map((r) => r.key));
-  return rows.filter((row) => inserted.delete(row[spec.key] as string));
-}
 
 /** Inserts fills, skipping those whose `fill_key` is already stored; returns the new ones. */
 export function insertFills(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
@@ -134,7 +28,7 @@ export function insertFills(tx: StoreTransaction, fills: readonly NewFill[]): Pr
 
 /** Inserts activity rows, skipping those whose `activity_key` is already stored; returns the new ones. */
 export function insertActivity(tx: StoreTransaction, rows: readonly NewActivity[]): Promise<NewActivity[]> {
-  return insertIgnoringDuplicates(tx, ACTIVITY, rows as ReadonlyArray<NewActivity & Record<string, unknown>>);
+  return insertCompactActivity(tx, rows);
 }
 
 /**

@@ -1,22 +1,14 @@
 /**
  * A wallet's own operations besides its fills, newest first: splits, merges, redemptions and NegRisk conversions
  * from the chain (made directly or through a collateral adapter, src/venue/chain/attribution.ts), and the rewards
- * and rebates its venue sync read. Over the (wallet, ts) index of `wallet_activity`.
+ * and rebates its venue sync read. Over the stored key (wallet, ts, id) of `activity_rows` (src/store/activity-layout.ts).
  */
 import type { Store } from "../../store/database.js";
 import { queryRows } from "../../store/raw-sql.js";
 import type { ActivityType, WalletActivityTable } from "../../store/schema.js";
 import { MICRO } from "../../venue/units.js";
 
-export const ACTIVITY_TYPES: readonly ActivityType[] = [
-  "SPLIT",
-  "MERGE",
-  "REDEEM",
-  "CONVERSION",
-  "REWARD",
-  "MAKER_REBATE",
-  "TAKER_REBATE",
-];
+export { ACTIVITY_TYPES } from "../../store/activity-layout.js";
 
 export interface ActivityQuery {
   limit: number;

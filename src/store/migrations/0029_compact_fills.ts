@@ -11,7 +11,7 @@
  * unique keys holding `ts` as a partitioned table's must.
  */
 import { sql, type Kysely } from "kysely";
-import { FILL_DICTIONARIES, FILL_ROWS, chainFillKeySql, fillsViewSql } from "../fill-layout.js";
+import { FILL_DICTIONARIES, FILL_ROWS, chainFillKeySql, fillsViewSql, storedHashSql } from "../fill-layout.js";
 import { defaultFillPartition, fillMonthsBetween } from "../fill-partitions.js";
 import { whaleSizeMakerFills } from "../schema.js";
 import { columnTypes, type StoreKind, type StoreMigration } from "./column-types.js";
@@ -166,13 +166,8 @@ async function createFillRows(db: Kysely<unknown>, kind: StoreKind): Promise<voi
  * src/store/fill-layout.ts (`storedHash`, `storedFillKey`), here in each dialect's SQL.
  */
 function copyFillsSql(kind: StoreKind): string {
-  const canonical = (column: string) =>
-    kind === "postgres"
-      ? `${column} ~ '^0x[0-9a-f]{64}$'`
-      : `(length(${column}) = 66 and substr(${column}, 1, 2) = '0x' and substr(${column}, 3) not glob '*[^0-9a-f]*')`;
-  const bytes = (column: string) =>
-    `case when ${canonical(column)} then ${kind === "postgres" ? `decode(substr(${column}, 3), 'hex')` : `unhex(substr(${column}, 3))`} end`;
-  const text = (column: string) => `case when ${canonical(column)} then null else ${column} end`;
+  const bytes = (column: string) => storedHashSql(kind, column).bytes;
+  const text = (column: string) => storedHashSql(kind, column).text;
   const chainKey = chainFillKeySql(kind, "f");
   const { addresses, conditions, tokens } = FILL_DICTIONARIES;
   return `insert into ${FILL_ROWS} (id, key_text, source, tx_hash, tx_text, log_index, block_number, order_hash,

@@ -11,21 +11,15 @@
  * an 8-byte boundary: 152 bytes of data a fill, 124 after; 190.7 -> about 160 bytes a fill with the header).
  */
 import { sql, type Kysely } from "kysely";
-import { FILL_CODES, FILL_ROWS, type CodedFillColumn, fillsViewSql } from "../fill-layout.js";
+import { FILL_CODES, FILL_ROWS, type CodedFillColumn, fillsViewSql, textToCodeSql } from "../fill-layout.js";
 import type { StoreKind, StoreMigration } from "./column-types.js";
 import { rebuildSqliteTable } from "./sqlite-rebuild.js";
 
 const CODED = Object.keys(FILL_CODES) as CodedFillColumn[];
 
-/** SQL: a coded column's stored text turned into its code (a text outside the list: null, which `not null` refuses). */
-function codeOf(column: CodedFillColumn): string {
-  const cases = FILL_CODES[column].map((value, code) => `when '${value}' then ${code}`).join(" ");
-  return `case ${column} ${cases} end`;
-}
-
 /** SQL: each changed column's value from the old row: its code, or the price (null where `storedPrice` drops it). */
 const CONVERTED: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(CODED.map((column) => [column, codeOf(column)])),
+  ...Object.fromEntries(CODED.map((column) => [column, textToCodeSql(FILL_CODES, column)])),
   price: "case when size > 0 and price = cast(usd as double precision) / size then null else price end",
 };
 

@@ -44,6 +44,7 @@ import { positionsByIds } from "./0041_positions_by_ids.js";
 import { codedFills } from "./0042_coded_fills.js";
 import { venueCacheByIds } from "./0043_venue_cache_by_ids.js";
 import { insiderScoresByIds } from "./0044_insider_scores_by_ids.js";
+import { activityByIds } from "./0045_activity_by_ids.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -87,4 +88,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0042_coded_fills": codedFills,
   "0043_venue_cache_by_ids": venueCacheByIds,
   "0044_insider_scores_by_ids": insiderScoresByIds,
+  "0045_activity_by_ids": activityByIds,
 };
