@@ -339,11 +339,14 @@ export class Derivation {
     return rows;
   }
 
-  /** The positions rows of one wallet, or of every wallet. */
-  positionRows(address?: string): PositionsTable[] {
-    if (address !== undefined)
-      return positionRows(this.state, this.keyOf(address)).map((row) => ({ ...row, wallet: address }));
-    return this.aliases.live(positionRows(this.state));
+  /** The positions rows of one wallet. */
+  positionRows(address: string): PositionsTable[] {
+    return positionRows(this.state, this.keyOf(address)).map((row) => ({ ...row, wallet: address }));
+  }
+
+  /** How many positions the live wallets hold (what `positionRows()` would give, not built). */
+  positionCount(): number {
+    return this.liveBooks().reduce((n, { book }) => n + this.state.positionIndices(book).length, 0);
   }
 
   snapshotRows(at: number): PositionSnapshotsTable[] {

@@ -210,7 +210,8 @@ async function windowPrices(store: Store, windowStart: number): Promise<PriceHis
 }
 
 export interface DerivedTables {
-  readonly positions: PositionsTable[];
+  /** Every live wallet's positions, built a chunk of wallets at a time as they are written (845,576 rows at 10M fills). */
+  readonly positions: () => Iterable<PositionsTable[]>;
   readonly walletStats: Database["wallet_stats"][];
   readonly marketStats: MarketStatsTable[];
   /** Every wallet's daily points, computed a chunk at a time as they are written (all at once: 1 GB at 10M fills). */
@@ -243,7 +244,7 @@ export async function derivedTables(
   derivation.rank();
   const consensus = whaleConsensus(derivation.state, derivation.whaleBooks(), derivation.config.whales.consensusMinUsd);
   return {
-    positions: derivation.positionRows(),
+    positions: () => positionChunks(derivation),
     walletStats: assessed.map(([address, assessment]) => derivation.statsRow(address, assessment, computedAt)),
     marketStats: marketStatsRows(derivation.fills.marketTotals, await volume24h(store, asOf), consensus, computedAt),
     dailyPoints: () => dailyPointChunks(derivation, asOf),
@@ -265,7 +266,7 @@ export async function writeDerivedTables(
 ): Promise<void> {
   await store.transaction(async (tx) => {
     await deleteAll(tx, "positions");
-    await insertRows(tx, "positions", tables.positions);
+    for (const chunk of tables.positions()) await insertRows(tx, "positions", chunk);
     await deleteAll(tx, "wallet_stats");
     await insertRows(tx, "wallet_stats", tables.walletStats);
     await deleteAll(tx, "market_stats");
@@ -291,19 +292,26 @@ async function replaceSnapshot(tx: StoreTransaction, snapshot: DaySnapshot): Pro
   await insertRows(tx, "position_snapshots", snapshot.rows);
 }
 
-/** Daily points are written in chunks of about this many rows. */
-const DAILY_POINTS_PER_WRITE = 50_000;
+/** Rows built per wallet are written in chunks of about this many rows. */
+const ROWS_PER_WRITE = 50_000;
 
-function* dailyPointChunks(derivation: Derivation, asOf: number): Generator<PnlPointsTable[]> {
-  let chunk: PnlPointsTable[] = [];
+/** Every live wallet's rows, `ofWallet` called a wallet at a time, gathered into chunks of about ROWS_PER_WRITE. */
+function* walletRowChunks<R>(derivation: Derivation, ofWallet: (address: string) => readonly R[]): Generator<R[]> {
+  let chunk: R[] = [];
   for (const { address } of derivation.liveBooks()) {
-    for (const point of derivation.dailyPoints(address, asOf)) chunk.push(point);
-    if (chunk.length < DAILY_POINTS_PER_WRITE) continue;
+    for (const row of ofWallet(address)) chunk.push(row);
+    if (chunk.length < ROWS_PER_WRITE) continue;
     yield chunk;
     chunk = [];
   }
   if (chunk.length > 0) yield chunk;
 }
+
+const dailyPointChunks = (derivation: Derivation, asOf: number) =>
+  walletRowChunks(derivation, (address) => derivation.dailyPoints(address, asOf));
+
+const positionChunks = (derivation: Derivation) =>
+  walletRowChunks(derivation, (address) => derivation.positionRows(address));
 
 export interface RebuildResult {
   readonly asOf: number;
@@ -332,7 +340,7 @@ export async function rebuild(store: Store, config: DeriveConfig, clock: Clock):
     asOf: derived.asOf,
     fills: derived.derivation.liveBooks().reduce((n, { book }) => n + book.trades, 0),
     wallets: tables.walletStats.length,
-    positions: tables.positions.length,
+    positions: derived.derivation.positionCount(),
     markets: tables.marketStats.length,
     replayMs: derived.replayMs,
     statsMs: writeStarted - statsStarted,

@@ -3,7 +3,6 @@
  * (which side the flagged money is on, against the price), and a wallet's scored bets, from `insider_scores`
  * (src/derive/insider-scores.ts; the rule: src/ledger/insider-score.ts).
  */
-import { sql } from "kysely";
 import { decodeInsiderFacts, insiderComponents } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
 import { scoredBetsWithMarkets } from "../../store/insider-scores.js";
@@ -81,12 +80,10 @@ export class InsiderReads {
     };
   }
 
+  /** When the scores were computed: any row's, as the Deriver rewrites them all at once (a max read every row). */
   private async computedAt(): Promise<number | null> {
-    const row = await this.store.db
-      .selectFrom("insider_scores")
-      .select(sql<number | null>`max(computed_at)`.as("at"))
-      .executeTakeFirst();
-    return row?.at == null ? null : Number(row.at);
+    const row = await this.store.db.selectFrom("insider_scores").select("computed_at").limit(1).executeTakeFirst();
+    return row ? Number(row.computed_at) : null;
   }
 
   /** A market's flagged money per side against its price; null when the market is not stored. */
