@@ -8,8 +8,6 @@ import { queryRows } from "../../store/raw-sql.js";
 import type { ActivityType, WalletActivityTable } from "../../store/schema.js";
 import { MICRO } from "../../venue/units.js";
 
-export { ACTIVITY_TYPES } from "../../store/activity-layout.js";
-
 export interface ActivityQuery {
   limit: number;
   offset: number;

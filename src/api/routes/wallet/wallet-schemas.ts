@@ -2,7 +2,7 @@
 import { Type } from "typebox";
 import { Nullable } from "../../nullable.js";
 import { CATEGORIES } from "../../../venue/categories.js";
-import { ACTIVITY_TYPES } from "../../../analytics/wallet/wallet-activity.js";
+import { ACTIVITY_TYPES } from "../../../store/activity-layout.js";
 
 const Usd = (description: string) => Type.Number({ description: `${description} (USD)` });
 
