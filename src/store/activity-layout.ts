@@ -11,6 +11,7 @@
  * (`activity_rows_id`), as the table's row ids were before. PostgreSQL keeps its heap and sequence.
  * The view `wallet_activity` gives every reader the rows as they always were.
  */
+import type { Insertable } from "kysely";
 import { FILL_CODES, FILL_DICTIONARIES, codeTextSql, hashText, storedCode, storedHash } from "./fill-layout.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import type { ActivityType, WalletActivityTable } from "./schema.js";
@@ -33,7 +34,7 @@ export const ACTIVITY_CODES = { source: FILL_CODES.source, type: ACTIVITY_TYPES 
 /** A chain operation's natural key: its transaction and its log's index there. */
 export const chainActivityKey = (txHash: string, logIndex: number): string => `chain:${txHash}:${logIndex}`;
 
-type KeyedActivity = Pick<WalletActivityTable, "activity_key" | "tx_hash" | "log_index">;
+type KeyedActivity = Pick<Insertable<WalletActivityTable>, "activity_key" | "tx_hash" | "log_index">;
 
 /** The key an operation stores: none when it follows from its (canonical) transaction hash and log, else its text. */
 export function storedActivityKey(row: KeyedActivity, txStoredAsBytes: boolean): string | null {
@@ -92,7 +93,7 @@ export function activityInWalletOrderSql(): string {
 }
 
 /** An operation's values as `activity_rows` stores them, its dictionaries' values still as text (fixed shape, no spread). */
-export function compactActivity(row: Omit<WalletActivityTable, "id">): Record<string, unknown> {
+export function compactActivity(row: Insertable<WalletActivityTable>): Record<string, unknown> {
   const hash = storedHash(row.tx_hash);
   return {
     key_text: storedActivityKey(row, hash.bytes !== null),

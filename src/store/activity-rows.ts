@@ -36,7 +36,7 @@ const ACTIVITY_TABLE: CompactTable<NewActivity> = {
     { id: "condition_ref", text: "condition_id", dictionary: FILL_DICTIONARIES.conditions },
     { id: "token_ref", text: "token_id", dictionary: FILL_DICTIONARIES.tokens },
   ],
-  compact: (row) => compactActivity(row as Omit<WalletActivityTable, "id">),
+  compact: compactActivity,
   key: (row) => row.activity_key,
   keySql: activityKeySql("postgres", ACTIVITY_ROWS),
   numbered: "id",

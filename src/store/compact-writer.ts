@@ -65,15 +65,7 @@ async function sqliteInsert<R>(
     `insert into ${layout.table} (${columns.join(", ")}) values (${columns.map(() => "?").join(", ")}) on conflict do nothing`,
   );
   const ids = layout.refs.map((ref) => ({ ref, of: dictionaryIds(handle, ref.dictionary) }));
-  let next = layout.numbered
-    ? Number(
-        (
-          preparedStatement(handle, `select coalesce(max(${layout.numbered}), 0) as n from ${layout.table}`).get() as {
-            n: number;
-          }
-        ).n,
-      ) + 1
-    : 0;
+  let next = layout.numbered ? largest(handle, layout.table, layout.numbered) + 1 : 0;
   const bind = rowBinder(columns);
   const values = new Array<unknown>(columns.length);
   const fresh: R[] = [];
@@ -96,6 +88,12 @@ async function sqliteInsert<R>(
     }
   }
   return fresh;
+}
+
+/** SQLite: the largest value of a column (0 when the table is empty), through its index. */
+function largest(handle: SqliteDatabase.Database, table: string, column: string): number {
+  const row = preparedStatement(handle, `select coalesce(max(${column}), 0) as n from ${table}`).get() as { n: number };
+  return Number(row.n);
 }
 
 async function postgresInsert<R>(client: pg.PoolClient, layout: CompactTable<R>, rows: readonly R[]): Promise<R[]> {
