@@ -9,6 +9,8 @@ import type { SimVenue } from "../src/sim/servers/index.js";
 import { SMALL_WORLD, closeVenues, smallVenue } from "../src/sim/servers/testing/venues.js";
 import { loadWorldFunding } from "../src/derive/testing/stored-funding.js";
 import { FUNDING_HUBS } from "../src/sim/world/index.js";
+import { STATS_GENERATION, readDeriveState, writeDeriveState } from "../src/store/derive-state.js";
+import { replaceFundingClusters } from "../src/store/funding.js";
 import { storeBackends } from "./support/backends.js";
 import { openSimApp, type SimApp } from "./support/sim-app.js";
 
@@ -181,6 +183,42 @@ describe.each(storeBackends)("funding paths and clusters on $kind", (backend) =>
     const bad = await get("/api/v2/funding/cluster/0x12");
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(["path", "cluster_id"]);
+  });
+
+  it("keeps the clusters' page until the Deriver rewrites the clusters or the statistics", async () => {
+    const db = app.h.store.db;
+    const page = "/api/v2/funding/clusters?limit=3";
+    const first = (await get(page)).body;
+    const biggest = first.clusters[0];
+    const rows = await db.selectFrom("funding_clusters").selectAll().execute();
+    const member = rows.find((r) => r.cluster_id === biggest.cluster_id)!.wallet;
+    // A write that is not the Deriver's rewrite does not reach the kept page: it is served as kept.
+    await db.deleteFrom("funding_clusters").where("cluster_id", "=", biggest.cluster_id).execute();
+    expect((await get(page)).body).toEqual(first);
+    // The Deriver's rewrite (here without the biggest cluster) retires it.
+    await replaceFundingClusters(
+      db,
+      rows.filter((r) => r.cluster_id !== biggest.cluster_id),
+    );
+    const without = (await get(page)).body;
+    expect(without.total).toBe(first.total - 1);
+    expect(without.clusters.map((c: { cluster_id: string }) => c.cluster_id)).not.toContain(biggest.cluster_id);
+    await replaceFundingClusters(db, rows);
+    expect((await get(page)).body).toEqual(first);
+    // So does a rewrite of the statistics (a member's P&L moved, its generation bumped).
+    const pnl = (
+      await db.selectFrom("wallet_stats").select("total_pnl").where("wallet", "=", member).executeTakeFirstOrThrow()
+    ).total_pnl;
+    await db
+      .updateTable("wallet_stats")
+      .set({ total_pnl: pnl + 1000 })
+      .where("wallet", "=", member)
+      .execute();
+    await writeDeriveState(db, STATS_GENERATION, (await readDeriveState(db, STATS_GENERATION)) + 1);
+    expect((await get(page)).body.clusters[0].total_pnl).toBeCloseTo(biggest.total_pnl + 1000, 2);
+    await db.updateTable("wallet_stats").set({ total_pnl: pnl }).where("wallet", "=", member).execute();
+    await writeDeriveState(db, STATS_GENERATION, (await readDeriveState(db, STATS_GENERATION)) + 1);
+    expect((await get(page)).body).toEqual(first);
   });
 
   /** The planted bets Pelagic's store holds (the wallet traded), by kind, as "wallet|condition" keys. */

@@ -19,7 +19,7 @@ import { VERSION } from "../package.js";
 import { appContext, type AppInput } from "./context.js";
 import { registerEtags } from "./etag.js";
 import { registerSyncHeader } from "./sync-header.js";
-import { roundingSerializers } from "./rounding.js";
+import { processSerializers, processValidators, roundingSerializers } from "./compiled-schemas.js";
 import { ErrorBody, ValidationErrorBody, registerErrorHandling } from "./errors.js";
 import { ContractAddressBody } from "./params.js";
 import { applyQueryConventions } from "./query-conventions.js";
@@ -117,9 +117,13 @@ export async function buildApp(input: AppInput, logger: Logger): Promise<Fastify
     logController: new AccessLog(server.slowRequestMs),
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: "array", useDefaults: true } },
     // With ROUND_NUMBERS, every response schema's serializer rounds its numbers to what they mean first (src/api/rounding.ts).
-    ...(server.roundNumbers
-      ? { schemaController: { compilersFactory: { buildSerializer: roundingSerializers() } } }
-      : {}),
+    // Compiled once per process, for every app it builds (src/api/compiled-schemas.ts).
+    schemaController: {
+      compilersFactory: {
+        buildValidator: processValidators,
+        buildSerializer: server.roundNumbers ? roundingSerializers : processSerializers,
+      },
+    },
   });
 
   // Nothing computed from a store still filling is kept; what was kept before it filled is dropped.

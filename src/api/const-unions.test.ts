@@ -2,7 +2,7 @@ import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { constUnionsAsTypes } from "./const-unions.js";
 import { Nullable } from "./nullable.js";
-import { roundingSerializers } from "./rounding.js";
+import { roundingSerializers } from "./compiled-schemas.js";
 
 const Result = Type.Union([Type.Literal("win"), Type.Literal("loss"), Type.Literal("even")]);
 const Row = Type.Object({
@@ -39,7 +39,7 @@ describe("unions of constants for the serializer", () => {
   });
 
   it("are written as JSON.stringify writes them", () => {
-    const compile = roundingSerializers()({}, {});
+    const compile = roundingSerializers({}, {});
     const serialize = compile({ schema: Type.Array(Row), method: "GET", url: "/", httpStatus: "200" } as never);
     const rows = [
       { result: "win", side: "YES", level: 1, where: { x: 1.5 }, name: "a" },

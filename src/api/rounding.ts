@@ -1,13 +1,11 @@
 /**
  * Numbers in answers rounded to what they mean, in one place: the serializer of every route's response schema
- * (`roundingSerializers`, given to Fastify in src/api/app.ts) rounds each number field `decimalsOf` names before
+ * (`roundingSerializers` in src/api/compiled-schemas.ts, given to Fastify in src/api/app.ts) rounds each number field `decimalsOf` names before
  * it writes the JSON, so answers built per request and answers kept serialized (`reply.serialize`) alike carry
  * `win_rate` 92.11 rather than 92.10526315789474. The walk is compiled once per schema, from the schema: it visits only
  * the objects that hold a rounded field, and copies them (the read models' cached objects keep full precision).
  * The precision of each field, and why: docs/decisions.md ("Numbers rounded to what they mean").
  */
-import { SerializerSelector } from "@fastify/fast-json-stringify-compiler";
-import { constUnionsAsTypes } from "./const-unions.js";
 
 /** USD: whole cents, as the contract writes amounts (19.99 USD). */
 const USD = 2;
@@ -176,22 +174,4 @@ function walkFor(schema: Schema, decimals?: number): Walk | null {
 /** The rounding walk of a response schema (null: it has no field to round). */
 export function roundingFor(schema: unknown): Walk | null {
   return typeof schema === "object" && schema !== null ? walkFor(schema as Schema) : null;
-}
-
-type SerializerFactory = ReturnType<typeof SerializerSelector>;
-
-/**
- * Fastify's own serializer compiler (fast-json-stringify, with the shared schemas), each route's serializer
- * preceded by its schema's rounding walk; unions of constants are written by type (src/api/const-unions.ts).
- */
-export function roundingSerializers(): SerializerFactory {
-  const fastJson = SerializerSelector();
-  return (externalSchemas, options) => {
-    const compile = fastJson(constUnionsAsTypes(externalSchemas), options);
-    return (route) => {
-      const serialize = compile({ ...route, schema: constUnionsAsTypes(route.schema) });
-      const round = roundingFor(route.schema);
-      return round ? (data: unknown) => serialize(round(data)) : serialize;
-    };
-  };
 }

@@ -1,15 +1,17 @@
 /**
  * Named counters and flags of the derived tables (`derive_state`): `stats_generation`, bumped in the transaction of
  * each rebuild and refresh of wallet_stats (API processes reload what they keep when it moves), and
- * `first_sync_derived`, set once the statistics of the ingest's first full sync are written (`ready` in health).
+ * `first_sync_derived`, set once the statistics of the ingest's first full sync are written (`ready` in health), and
+ * `funding_generation`, bumped in the transaction that rewrites the funding clusters.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { StoreTransaction } from "./database.js";
 import { queryRows } from "./raw-sql.js";
 import type { Database } from "./schema.js";
 
 export const STATS_GENERATION = "stats_generation";
 export const FIRST_SYNC_DERIVED = "first_sync_derived";
+export const FUNDING_GENERATION = "funding_generation";
 
 export async function readDeriveState(db: Kysely<Database>, name: string): Promise<number> {
   const row = await db.selectFrom("derive_state").select("value").where("name", "=", name).executeTakeFirst();
@@ -21,6 +23,22 @@ export async function writeDeriveState(db: Kysely<Database>, name: string, value
     .insertInto("derive_state")
     .values({ name, value })
     .onConflict((oc) => oc.column("name").doUpdateSet({ value }))
+    .execute();
+}
+
+/** The named counters' values in one read (0 for a counter never written), in the order of `names`. */
+export async function readDeriveStates(db: Kysely<Database>, names: readonly string[]): Promise<number[]> {
+  const rows = await db.selectFrom("derive_state").select(["name", "value"]).where("name", "in", names).execute();
+  const byName = new Map(rows.map((r) => [r.name, Number(r.value)]));
+  return names.map((name) => byName.get(name) ?? 0);
+}
+
+/** Adds one to a named counter, writing it at 1 where it was never written. */
+export async function bumpDeriveState(db: Kysely<Database>, name: string): Promise<void> {
+  await db
+    .insertInto("derive_state")
+    .values({ name, value: 1 })
+    .onConflict((oc) => oc.column("name").doUpdateSet({ value: sql`derive_state.value + 1` }))
     .execute();
 }
 

@@ -4,6 +4,7 @@
  * src/ingest/funding-sync.ts.
  */
 import { sql, type Kysely, type Transaction } from "kysely";
+import { FUNDING_GENERATION, bumpDeriveState } from "./derive-state.js";
 import type { Database, FundingClustersTable, FundingTransfersTable } from "./schema.js";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -142,7 +143,7 @@ export async function fundingMark(db: Db): Promise<string> {
   return `${Number(r.transfers)}:${Number(r.traced)}`;
 }
 
-/** The clusters, rewritten whole in one transaction. */
+/** The clusters, rewritten whole in one transaction that bumps `funding_generation` (what kept answers are stamped with). */
 export async function replaceFundingClusters(
   db: Kysely<Database>,
   rows: readonly FundingClustersTable[],
@@ -150,5 +151,6 @@ export async function replaceFundingClusters(
   await db.transaction().execute(async (tx) => {
     await tx.deleteFrom("funding_clusters").execute();
     for (const part of slices(rows)) await tx.insertInto("funding_clusters").values(part).execute();
+    await bumpDeriveState(tx, FUNDING_GENERATION);
   });
 }

@@ -8,6 +8,7 @@ import { sql } from "kysely";
 import type { Config } from "../../config/index.js";
 import { edgesInto, fundingPaths, hubTest, type FundingEdge } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
+import { FUNDING_GENERATION, STATS_GENERATION, readDeriveStates } from "../../store/derive-state.js";
 import { fundingEdgesInto } from "../../store/funding.js";
 import { chunks } from "../../store/raw-sql.js";
 import { fundingHubs, type FundingHub } from "../../venue/index.js";
@@ -248,6 +249,14 @@ export class FundingReads {
   }
 
   /** Clusters of at least `minSize` wallets, biggest first, a page at a time. */
+  /**
+   * What the clusters' page is computed from: the clusters (rewritten whole, bumping `funding_generation`) and the
+   * members' statistics (`stats_generation`). One read of two rows.
+   */
+  async clustersStamp(): Promise<string> {
+    return (await readDeriveStates(this.store.db, [FUNDING_GENERATION, STATS_GENERATION])).join(":");
+  }
+
   async clusters(page: { limit: number; offset: number; minSize: number }) {
     const db = this.store.db;
     const rows = await db

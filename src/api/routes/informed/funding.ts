@@ -61,11 +61,21 @@ export const fundingRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       config: { access: access.public },
       schema: {
         summary: "Funding clusters, the biggest first",
+        description:
+          "Each cluster's size and its members' P&L and volume summed. Kept until the Deriver rewrites the clusters or the statistics.",
         tags: TAGS,
         querystring: ClustersQuery,
         response: { 200: ClustersBody },
       },
     },
-    async (request) => reads.clusters({ ...request.query, minSize: request.query.min_size }),
+    async (request, reply) => {
+      const { limit, offset, min_size: minSize } = request.query;
+      return ctx.stampedBodies.send(
+        reply,
+        `funding-clusters|${limit}|${offset}|${minSize}`,
+        await reads.clustersStamp(),
+        () => reads.clusters({ limit, offset, minSize }),
+      );
+    },
   );
 };
