@@ -13,6 +13,7 @@ import { outcomeSide } from "../markets/market-facts.js";
 import { fromMicro } from "../../venue/units.js";
 import { FILL_COLUMNS, firstAfter, numeric, type WhaleFill, type WindowView } from "./whale-fill-window.js";
 import type { WhaleReads } from "./whale-reads.js";
+import { candidatesNewestFirst } from "./window-positions.js";
 import { keysetBeforeText } from "../reads/keyset.js";
 
 export interface AlertQuery {
@@ -117,7 +118,8 @@ function smartMatches(view: WindowView, q: AlertQuery, index: MarketIndex, now: 
   const { after, upTo } = feedBounds(now, q);
   const keep = matcher(q, index);
   const found: Array<{ fill: WhaleFill; who: Trader }> = [];
-  for (let i = firstAfter(view.fills, upTo) - 1; i >= 0 && found.length <= q.limit; i--) {
+  for (const i of candidatesNewestFirst(view.fills, firstAfter(view.fills, upTo), q)) {
+    if (found.length > q.limit) break;
     const f = view.fills[i]!;
     if (f.ts <= after) break;
     if (!keep(f)) continue;
