@@ -5376,7 +5376,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Funding clusters, the biggest first */
+        /**
+         * Funding clusters, the biggest first
+         * @description Each cluster's size and its members' P&L and volume summed. Kept until the Deriver rewrites the clusters or the statistics.
+         */
         get: {
             parameters: {
                 query?: {
