@@ -25,6 +25,7 @@ const LONG_POLES = [
   "src/derive/rebuild.test.ts",
   "test/live-sim.test.ts",
   "test/read-replica.test.ts",
+  "test/scorecard-replay.test.ts",
   "test/ready-then-data.test.ts",
   "test/ingest-truth.test.ts",
   "test/ai-analysis-processes.test.ts",
