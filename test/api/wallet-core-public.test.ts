@@ -295,14 +295,18 @@ describe("the load signal", () => {
       expect(monitor.degraded()).toBe(true);
       monitor.leave();
       monitor.leave();
-      await new Promise<void>((resolve) =>
-        setTimeout(() => {
-          const until = performance.now() + 250;
-          while (performance.now() < until);
-          resolve();
-        }, 30),
-      );
-      await new Promise((r) => setTimeout(r, 40));
+      // A stall of 250 ms, again (three at most) while the monitor has not seen one: on a loaded machine the
+      // histogram's timer may not have sampled the loop around the first.
+      for (let stalls = 0; stalls < 3 && monitor.loopDelayMs() <= 50; stalls++) {
+        await new Promise<void>((resolve) =>
+          setTimeout(() => {
+            const until = performance.now() + 250;
+            while (performance.now() < until);
+            resolve();
+          }, 30),
+        );
+        await new Promise((r) => setTimeout(r, 40));
+      }
       expect(monitor.loopDelayMs()).toBeGreaterThan(50);
       expect(monitor.degraded()).toBe(true);
     } finally {
