@@ -9,7 +9,7 @@ import type { SimVenue } from "../src/sim/servers/index.js";
 import { SMALL_WORLD, closeVenues, smallVenue } from "../src/sim/servers/testing/venues.js";
 import { loadWorldFunding } from "../src/derive/testing/stored-funding.js";
 import { FUNDING_HUBS } from "../src/sim/world/index.js";
-import { STATS_GENERATION, readDeriveState, writeDeriveState } from "../src/store/derive-state.js";
+import { STATS_GENERATION, bumpDeriveState } from "../src/store/derive-state.js";
 import { replaceFundingClusters } from "../src/store/funding.js";
 import { storeBackends } from "./support/backends.js";
 import { openSimApp, type SimApp } from "./support/sim-app.js";
@@ -214,10 +214,10 @@ describe.each(storeBackends)("funding paths and clusters on $kind", (backend) =>
       .set({ total_pnl: pnl + 1000 })
       .where("wallet", "=", member)
       .execute();
-    await writeDeriveState(db, STATS_GENERATION, (await readDeriveState(db, STATS_GENERATION)) + 1);
+    await bumpDeriveState(db, STATS_GENERATION);
     expect((await get(page)).body.clusters[0].total_pnl).toBeCloseTo(biggest.total_pnl + 1000, 2);
     await db.updateTable("wallet_stats").set({ total_pnl: pnl }).where("wallet", "=", member).execute();
-    await writeDeriveState(db, STATS_GENERATION, (await readDeriveState(db, STATS_GENERATION)) + 1);
+    await bumpDeriveState(db, STATS_GENERATION);
     expect((await get(page)).body).toEqual(first);
   });
 

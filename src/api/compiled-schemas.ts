@@ -20,14 +20,18 @@ function keptPerProcess<F>(factory: F): F {
   const compile = factory as Factory;
   const compiledBySet = new Map<string, Map<string, unknown>>();
   const kept: Factory = (externalSchemas, options) => {
-    const compileRoute = compile(externalSchemas, options);
+    // The factory's own per-app work (Ajv's instance, the shared schemas' rewrite) only when a schema is new.
+    let compileRoute: ReturnType<Factory> | undefined;
     const set = JSON.stringify([externalSchemas, options]);
     let compiled = compiledBySet.get(set);
     if (!compiled) compiledBySet.set(set, (compiled = new Map()));
     const bySchema = compiled;
     return (route) => {
       const key = JSON.stringify(route.schema);
-      if (!bySchema.has(key)) bySchema.set(key, compileRoute(route));
+      if (!bySchema.has(key)) {
+        compileRoute ??= compile(externalSchemas, options);
+        bySchema.set(key, compileRoute(route));
+      }
       return bySchema.get(key);
     };
   };

@@ -1,9 +1,10 @@
 /**
  * Numbers in answers rounded to what they mean, in one place: the serializer of every route's response schema
- * (`roundingSerializers` in src/api/compiled-schemas.ts, given to Fastify in src/api/app.ts) rounds each number field `decimalsOf` names before
- * it writes the JSON, so answers built per request and answers kept serialized (`reply.serialize`) alike carry
- * `win_rate` 92.11 rather than 92.10526315789474. The walk is compiled once per schema, from the schema: it visits only
- * the objects that hold a rounded field, and copies them (the read models' cached objects keep full precision).
+ * (`roundingSerializers` in src/api/compiled-schemas.ts, given to Fastify in src/api/app.ts) rounds each number field
+ * `decimalsOf` names before it writes the JSON, so answers built per request and answers kept serialized
+ * (`reply.serialize`) alike carry `win_rate` 92.11 rather than 92.10526315789474. The walk is compiled once per
+ * schema, from the schema: it visits only the objects that hold a rounded field, and copies them (the read models'
+ * cached objects keep full precision).
  * The precision of each field, and why: docs/decisions.md ("Numbers rounded to what they mean").
  */
 

@@ -6,7 +6,6 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { StoreTransaction } from "./database.js";
-import { queryRows } from "./raw-sql.js";
 import type { Database } from "./schema.js";
 
 export const STATS_GENERATION = "stats_generation";
@@ -44,5 +43,5 @@ export async function bumpDeriveState(db: Kysely<Database>, name: string): Promi
 
 /** Bumps the generation of the whole wallet_stats table, in the transaction of each rebuild and refresh. */
 export async function bumpStatsGeneration(tx: StoreTransaction): Promise<void> {
-  await queryRows(tx.db, tx.kind, "update derive_state set value = value + 1 where name = ?", [STATS_GENERATION]);
+  await bumpDeriveState(tx.db, STATS_GENERATION);
 }

@@ -248,7 +248,6 @@ export class FundingReads {
     });
   }
 
-  /** Clusters of at least `minSize` wallets, biggest first, a page at a time. */
   /**
    * What the clusters' page is computed from: the clusters (rewritten whole, bumping `funding_generation`) and the
    * members' statistics (`stats_generation`). One read of two rows.
@@ -257,6 +256,7 @@ export class FundingReads {
     return (await readDeriveStates(this.store.db, [FUNDING_GENERATION, STATS_GENERATION])).join(":");
   }
 
+  /** Clusters of at least `minSize` wallets, biggest first, a page at a time. */
   async clusters(page: { limit: number; offset: number; minSize: number }) {
     const db = this.store.db;
     const rows = await db
