@@ -43,7 +43,10 @@ export interface CommittedRows {
 /** What the Deriver and its parts (this batch path, the refresh jobs) work with. */
 export interface DeriverDeps {
   readonly store: Store;
-  readonly config: Pick<Config, "ledger" | "farmer" | "smart" | "whales" | "derive" | "funding" | "insider" | "alerts">;
+  readonly config: Pick<
+    Config,
+    "ledger" | "farmer" | "smart" | "whales" | "derive" | "funding" | "insider" | "alerts" | "store"
+  >;
   readonly clock: Clock;
   readonly logger: Logger;
 }

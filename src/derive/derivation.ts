@@ -40,10 +40,11 @@ import { positionRow, positionRows, positionSnapshotRows, positionsDigest, walle
 import { FillCounts } from "./fill-counts.js";
 import { WalletAliases } from "./wallet-aliases.js";
 import { compareEventOrder, isIncome, type OrderKey } from "./stored-events.js";
-import { type WashLegs, sumWashLegs, type WalletStoreInputs } from "./wallet-inputs.js";
+import { type WashLegs, sumReplayWashLegs, type WalletStoreInputs } from "./wallet-inputs.js";
 import type { PriceHistory, StreamedHours } from "./hourly-points.js";
 
-export type DeriveConfig = LedgerConfig & Pick<Config, "whales" | "derive" | "funding" | "insider" | "alerts">;
+export type DeriveConfig = LedgerConfig &
+  Pick<Config, "whales" | "derive" | "funding" | "insider" | "alerts" | "store">;
 
 /** Rows stored after these ids, whose keys a read reports (a batch may still hand them over). */
 export interface RecentRows {
@@ -113,7 +114,12 @@ export class Derivation {
 
   /** The deferred wallets' wash shares, from legs summed by the store a few wallets at a time (after the streams: each book's volume is whole). */
   async settleDeferredLegs(store: Store): Promise<void> {
-    await sumWashLegs(store, [...this.deferredLegs], (wallet, legs) => this.setWashLegs(wallet, legs));
+    await sumReplayWashLegs(
+      store,
+      [...this.deferredLegs],
+      (wallet, legs) => this.setWashLegs(wallet, legs),
+      this.config.store.sqliteReplaySortCacheMb,
+    );
     this.deferredLegs.clear();
   }
 

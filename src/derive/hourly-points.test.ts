@@ -1,8 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LedgerFill } from "../ledger/index.js";
 import { T0, buy, market, tokenOf } from "../ledger/testing/events.js";
 import { Derivation } from "./derivation.js";
-import { HOUR, LiveHours, PriceHistory, StreamedHours } from "./hourly-points.js";
+import { HOUR, HourlyPointColumns, LiveHours, PriceHistory, StreamedHours } from "./hourly-points.js";
 import { deriveConfig } from "./testing/stored-world.js";
 
 const W = "0x1111000000000000000000000000000000000001";
@@ -64,7 +65,7 @@ describe("hourly P&L points", () => {
       [W, V].map((address) => ({ address, key: address })),
       now,
     );
-    expect(sorted(hours.rows)).toEqual(expected);
+    expect(sorted([...hours.points.rows()])).toEqual(expected);
   });
 
   it("keep only the prices a window needs: before its start, the last fill", () => {
@@ -82,5 +83,34 @@ describe("hourly P&L points", () => {
     expect(prices.tradedIn(token, at(5))).toBe(true);
     expect(prices.tradedIn(token, at(2))).toBe(false);
     expect([...prices.marketsTradedIn(at(5))]).toEqual(["m1"]);
+  });
+});
+
+describe("HourlyPointColumns", () => {
+  it("gives back every point pushed, in order and in chunks, past its growth", () => {
+    const wallets = [W, V, "0x3333000000000000000000000000000000000003"];
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 3_000 }),
+        fc.integer({ min: 1, max: 700 }),
+        fc.double(),
+        (count, size, scale) => {
+          const rows = Array.from({ length: count }, (_, i) => ({
+            wallet: wallets[(i * 7) % 3]!,
+            resolution: "hour" as const,
+            t: T0 + i * HOUR,
+            pnl: (i - count / 2) * scale,
+          }));
+          const columns = new HourlyPointColumns();
+          for (const row of rows) columns.push(row);
+          expect(columns.length).toBe(count);
+          expect([...columns.rows()]).toEqual(rows);
+          const chunks = [...columns.chunks(size)];
+          expect(chunks.slice(0, -1).every((chunk) => chunk.length === size)).toBe(true);
+          expect(chunks.flat()).toEqual(rows);
+        },
+      ),
+      { numRuns: 30 },
+    );
   });
 });

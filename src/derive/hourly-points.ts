@@ -155,11 +155,69 @@ export function hourlyPoints(
 }
 
 /**
+ * Hourly points kept column by column until they are written: a rebuild takes every wallet's points of the kept
+ * window before one write (6.8 million at 10,000,000 fills), which as objects were about half a GB of its peak.
+ */
+export class HourlyPointColumns {
+  private readonly walletIds = new Map<string, number>();
+  private readonly wallets: string[] = [];
+  private walletOf = new Int32Array(1_024);
+  private times = new Float64Array(1_024);
+  private values = new Float64Array(1_024);
+  private count = 0;
+
+  get length(): number {
+    return this.count;
+  }
+
+  push(row: PnlPointsTable): void {
+    if (this.count === this.times.length) this.grow();
+    let id = this.walletIds.get(row.wallet);
+    if (id === undefined) {
+      id = this.wallets.push(row.wallet) - 1;
+      this.walletIds.set(row.wallet, id);
+    }
+    this.walletOf[this.count] = id;
+    this.times[this.count] = row.t;
+    this.values[this.count++] = row.pnl;
+  }
+
+  /** The points as rows, in the order they were taken. */
+  *rows(): Generator<PnlPointsTable> {
+    for (let i = 0; i < this.count; i++)
+      yield { wallet: this.wallets[this.walletOf[i]!]!, resolution: "hour", t: this.times[i]!, pnl: this.values[i]! };
+  }
+
+  /** The rows in chunks of `size`, built as they are asked for. */
+  *chunks(size: number): Generator<PnlPointsTable[]> {
+    let chunk: PnlPointsTable[] = [];
+    for (const row of this.rows()) {
+      chunk.push(row);
+      if (chunk.length < size) continue;
+      yield chunk;
+      chunk = [];
+    }
+    if (chunk.length > 0) yield chunk;
+  }
+
+  private grow(): void {
+    const size = this.times.length * 2;
+    const walletOf = new Int32Array(size);
+    walletOf.set(this.walletOf);
+    const times = new Float64Array(size);
+    times.set(this.times);
+    const values = new Float64Array(size);
+    values.set(this.values);
+    [this.walletOf, this.times, this.values] = [walletOf, times, values];
+  }
+}
+
+/**
  * The points of wallets streamed one at a time (a rebuild, a wallet derived again): before each event of a wallet,
  * its boundaries up to the event's time; `finish` takes every wallet up to a time.
  */
 export class StreamedHours {
-  readonly rows: PnlPointsTable[] = [];
+  readonly points = new HourlyPointColumns();
   private readonly next = new Map<string, number>();
   private readonly lastEvent = new Map<string, number>();
 
@@ -196,7 +254,8 @@ export class StreamedHours {
     const book = state.wallet(key);
     if (!book) return;
     const lastEventTs = this.lastEvent.get(address) ?? this.lastEventBefore(address);
-    this.rows.push(...hourlyPoints(state, book, address, from, to - (to % HOUR), lastEventTs, this.prices));
+    for (const row of hourlyPoints(state, book, address, from, to - (to % HOUR), lastEventTs, this.prices))
+      this.points.push(row);
   }
 }
 

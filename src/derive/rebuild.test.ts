@@ -11,7 +11,7 @@ import { countSettlementsFromFills } from "../store/migrations/0022_market_settl
 import { dayStart, derivedTables, deriveFromStore, rebuild, writeDerivedTables } from "./rebuild.js";
 import { HOUR, firstKeptBoundary } from "./hourly-points.js";
 import { deriveConfig, loadVenueCache, loadWorld, worldFillRows } from "./testing/stored-world.js";
-import { WashLegs, loadWalletInputs, loadWashLegs } from "./wallet-inputs.js";
+import { WashLegs, loadWalletInputs, loadWashLegs, sumReplayWashLegs } from "./wallet-inputs.js";
 
 const world = smallWorld(11);
 const config = deriveConfig();
@@ -95,6 +95,28 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     expect(spanning).toBeGreaterThan(10);
     expect(books.length - spanning).toBeGreaterThan(10);
     expect(washed).toBeGreaterThan(0);
+    // Every wallet's legs at once (on SQLite, one pass over every fill: they are most of the store's addresses).
+    expect(books.length * 2).toBeGreaterThanOrEqual(
+      Number(
+        (
+          await store.db
+            .selectFrom("address_ids")
+            .select((e) => e.fn.countAll().as("n"))
+            .executeTakeFirst()
+        )?.n,
+      ),
+    );
+    const together = new Map<string, WashLegs>();
+    await sumReplayWashLegs(
+      store,
+      books.map((b) => b.address),
+      (wallet, walletLegs) => together.set(wallet, walletLegs),
+      config.store.sqliteReplaySortCacheMb,
+    );
+    for (const { address, book } of books)
+      expect(together.get(address)?.share(book.volume, config.farmer), address).toBe(
+        (legs.get(address) ?? new WashLegs()).share(book.volume, config.farmer),
+      );
   });
 
   it("takes wins and losses from the venue's closed positions when its cache holds the ledger's expected count", async () => {

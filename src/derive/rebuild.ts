@@ -13,7 +13,7 @@
 import { performance } from "node:perf_hooks";
 import { SECONDS_PER_DAY, whaleConsensus, type WalletAssessment } from "../ledger/index.js";
 import type { Clock } from "../platform/clock.js";
-import type { Store, StoreTransaction } from "../store/database.js";
+import { type Store, type StoreTransaction, withSqliteCacheMb } from "../store/database.js";
 import type {
   Database,
   MarketStatsTable,
@@ -26,7 +26,7 @@ import type {
   WalletFeesTable,
 } from "../store/schema.js";
 import { Derivation, type DeriveConfig, type RecentRows } from "./derivation.js";
-import { HOUR, PriceHistory, StreamedHours, firstKeptBoundary } from "./hourly-points.js";
+import { HOUR, HourlyPointColumns, PriceHistory, StreamedHours, firstKeptBoundary } from "./hourly-points.js";
 import { loadMarketFacts } from "./market-facts.js";
 import { marketStatsRows, volume24h } from "./market-stats.js";
 import { queryRows } from "../store/raw-sql.js";
@@ -76,7 +76,7 @@ export interface DerivedFromStore {
   /** asOf's day's snapshot (always taken; the kept days the store lacked are written as the replay takes them). */
   readonly snapshots: DaySnapshot[];
   /** The hourly P&L points of the kept window up to asOf (hourly-points.ts). */
-  readonly hourlyPoints: PnlPointsTable[];
+  readonly hourlyPoints: HourlyPointColumns;
   /** Milliseconds spent reading and replaying. */
   readonly replayMs: number;
 }
@@ -96,11 +96,17 @@ export async function deriveFromStore(
   const started = performance.now();
   const facts = await loadMarketFacts(store.db);
   const { fills } = await storedWatermarks(store);
-  const [previous] = await queryRows<{ n: number }>(store.db, store.kind, "select count(*) as n from wallet_stats");
-  // Sizes from the store, so that the ledger's tables do not grow on the way (estimates are fine).
+  const [previous] = await queryRows<{ wallets: number; positions: number }>(
+    store.db,
+    store.kind,
+    "select (select count(*) from wallet_stats) as wallets, (select count(*) from positions) as positions",
+  );
+  // Sizes from the previous derivation, so that the ledger's tables do not grow on the way (estimates are fine); a
+  // first one grows them as it goes. Sized from the fills, the positions took 5 million slots (960 MB) for the
+  // 845,576 positions of 10,000,000 fills.
   const derivation = new Derivation(facts, config, {
-    positions: Math.ceil(fills / 2),
-    wallets: Math.max(1_024, Number(previous?.n ?? 0)),
+    positions: Math.ceil(Number(previous?.positions ?? 0) * 1.1),
+    wallets: Math.max(1_024, Number(previous?.wallets ?? 0)),
   });
   derivation.fills.inSqlThrough = fills;
   const asOf = Math.min(now, await storedFrontier(store));
@@ -150,7 +156,14 @@ export async function deriveFromStore(
   derivation.state.advanceTo(asOf);
   // Every wallet's statistics are written next: the changes counted while streaming are not pending.
   derivation.fills.recentVolumes.advance(now);
-  return { derivation, asOf, day, snapshots, hourlyPoints: hours?.rows ?? [], replayMs: performance.now() - started };
+  return {
+    derivation,
+    asOf,
+    day,
+    snapshots,
+    hourlyPoints: hours?.points ?? new HourlyPointColumns(),
+    replayMs: performance.now() - started,
+  };
 }
 
 /**
@@ -216,10 +229,12 @@ export interface DerivedTables {
   readonly marketStats: MarketStatsTable[];
   /** Every wallet's daily points, computed a chunk at a time as they are written (all at once: 1 GB at 10M fills). */
   readonly dailyPoints: () => Iterable<PnlPointsTable[]>;
-  readonly hourlyPoints: PnlPointsTable[];
+  readonly hourlyPoints: HourlyPointColumns;
   readonly walletFees: WalletFeesTable[];
   /** The daily sums and last moves of the fills up to this id are written from SQL; the three lists hold the later fills'. */
   readonly fillTablesInSqlThrough: number;
+  /** SQLite's page cache while those statements sort every stored fill (SQLITE_REPLAY_SORT_CACHE_MB). */
+  readonly sqliteSortCacheMb: number;
   readonly walletDailyFills: WalletDailyFillsTable[];
   readonly marketDailyPrices: MarketDailyPricesTable[];
   readonly walletLastMoves: WalletLastMovesTable[];
@@ -233,7 +248,7 @@ export async function derivedTables(
 ): Promise<DerivedTables> {
   const { derivation, asOf } = derived;
   const inputs = await loadWalletInputs(store, "all", asOf, {
-    hourlyPoints: derived.hourlyPoints,
+    hourlyPoints: derived.hourlyPoints.rows(),
     venueHistoryStart: derived.derivation.config.derive.venueHistoryStart,
   });
   const assessed: Array<[string, WalletAssessment]> = [];
@@ -252,6 +267,7 @@ export async function derivedTables(
     // Every stored fill's sums; the Deriver's batches add theirs from zero.
     walletFees: derivation.fills.walletFees.take(),
     fillTablesInSqlThrough: derivation.fills.inSqlThrough,
+    sqliteSortCacheMb: derivation.config.store.sqliteReplaySortCacheMb,
     walletDailyFills: derivation.fills.walletDailyFills.take(),
     marketDailyPrices: derivation.fills.marketDailyPrices.take(),
     walletLastMoves: derivation.fills.walletLastMoves.take(),
@@ -274,17 +290,31 @@ export async function writeDerivedTables(
     for (const snapshot of snapshots) await replaceSnapshot(tx, snapshot);
     await deleteAll(tx, "pnl_points");
     for (const chunk of tables.dailyPoints()) await insertRows(tx, "pnl_points", chunk);
-    await insertRows(tx, "pnl_points", tables.hourlyPoints);
+    for (const chunk of tables.hourlyPoints.chunks(ROWS_PER_WRITE)) await insertRows(tx, "pnl_points", chunk);
     await deleteAll(tx, "wallet_fees");
     await insertRows(tx, "wallet_fees", tables.walletFees);
-    await fillWalletDailyFillsFromFills(tx.db, tx.kind, tables.fillTablesInSqlThrough);
-    await upsertRows(tx, "wallet_daily_fills", tables.walletDailyFills, "add");
-    await fillMarketDailyPricesFromFills(tx.db, tables.fillTablesInSqlThrough);
-    await upsertRows(tx, "market_daily_prices", tables.marketDailyPrices, "add");
-    await fillWalletLastMovesFromFills(tx.db, tables.fillTablesInSqlThrough);
-    await upsertRows(tx, "wallet_last_moves", tables.walletLastMoves, "add");
+    await writeFillSums(tx, tables);
     await bumpStatsGeneration(tx);
   });
+}
+
+/**
+ * The daily sums and last moves: those of the fills up to `fillTablesInSqlThrough` grouped by the store (each
+ * statement sorts every stored fill: on SQLite with the page cache at the replay's sort size, which sizes the
+ * sorter's runs), then the later fills' added.
+ */
+async function writeFillSums(tx: StoreTransaction, tables: DerivedTables): Promise<void> {
+  const through = tables.fillTablesInSqlThrough;
+  const write = async () => {
+    await fillWalletDailyFillsFromFills(tx.db, tx.kind, through);
+    await upsertRows(tx, "wallet_daily_fills", tables.walletDailyFills, "add");
+    await fillMarketDailyPricesFromFills(tx.db, through);
+    await upsertRows(tx, "market_daily_prices", tables.marketDailyPrices, "add");
+    await fillWalletLastMovesFromFills(tx.db, through);
+    await upsertRows(tx, "wallet_last_moves", tables.walletLastMoves, "add");
+  };
+  if (tx.raw.kind === "sqlite") await withSqliteCacheMb(tx.raw.handle, tables.sqliteSortCacheMb, write);
+  else await write();
 }
 
 async function replaceSnapshot(tx: StoreTransaction, snapshot: DaySnapshot): Promise<void> {

@@ -144,7 +144,7 @@ export class RefreshScheduler {
     for (const address of rederive) {
       const hours = new StreamedHours(first, live.lastTaken, live.prices, () => Number.NEGATIVE_INFINITY);
       await d.rederive(this.deps.store, address, this.reads.rows(this.watermarks, false), hours);
-      pending.rewrittenHourly.set(address, hours.rows);
+      pending.rewrittenHourly.set(address, [...hours.points.rows()]);
       pending.markRewritten(address, d.state.wallet(d.keyOf(address))?.lastTrade ?? 0);
       this.washComputedAt.set(address, round.now);
       washDue.delete(address);

@@ -11,12 +11,15 @@ import {
   type PnlPoint,
   type VenueClosedPositions,
 } from "../ledger/index.js";
+import type SqliteDatabase from "better-sqlite3";
 import { chainHistoryFrom, holdsWholeHistory } from "../store/checkpoints.js";
-import type { Store } from "../store/database.js";
 import type { Direction, PnlPointsTable } from "../store/schema.js";
+import type { Dictionary } from "../store/dictionaries.js";
 import { FILL_DICTIONARIES, FILL_ROWS, fillCodeTextSql } from "../store/fill-layout.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import { walletIdsOf } from "../store/id-keyed.js";
+import { preparedStatement } from "../store/sqlite-statements.js";
+import { type Store, withSqliteCacheMb } from "../store/database.js";
 import { fromMicro } from "../venue/units.js";
 
 export interface WalletStoreInputs {
@@ -80,7 +83,7 @@ async function latestPoints(
 }
 
 /** The latest of each wallet's hourly points at or before `cutoff`. */
-function latestOf(points: readonly PnlPointsTable[], cutoff: number): Map<string, PnlPoint> {
+function latestOf(points: Iterable<PnlPointsTable>, cutoff: number): Map<string, PnlPoint> {
   const out = new Map<string, PnlPoint>();
   for (const row of points) {
     if (row.resolution !== "hour" || row.t > cutoff) continue;
@@ -100,7 +103,7 @@ export async function loadWalletInputs(
   asOf: number,
   options: {
     /** The ledger's hourly points to read instead of the stored ones (a rebuild's, before it writes them). */
-    hourlyPoints?: readonly PnlPointsTable[];
+    hourlyPoints?: Iterable<PnlPointsTable>;
     /** VENUE_HISTORY_START: a chain history from no later holds every wallet's whole history. */
     venueHistoryStart?: number;
   } = {},
@@ -215,6 +218,79 @@ function washLegsSql(condition: string): string {
     join ${addresses.table} w on w.id = g.wallet_id
     join ${addresses.table} c on c.id = g.counterparty_id
     join ${tokens.table} t on t.id = g.token_ref`;
+}
+
+/**
+ * The wash legs of the wallets a replay deferred (`Derivation.settleDeferredLegs`), as `sumWashLegs` hands them over.
+ * On SQLite, wallets that are most of the store's (a first derivation defers nearly every one) are summed in one
+ * pass over every fill, with the page cache at `sqliteSortCacheMb` meanwhile (it sizes the sorter's runs). The pass
+ * holds the thread until SQLite has sorted, which a replay does anyway; the live refresh keeps to `sumWashLegs`.
+ */
+export async function sumReplayWashLegs(
+  store: Store,
+  wallets: readonly string[],
+  each: (wallet: string, legs: WashLegs) => void,
+  sqliteSortCacheMb: number,
+): Promise<void> {
+  const handle = store.sqlite;
+  if (!handle || wallets.length < (await storedAddressCount(store)) * ONE_PASS_SHARE)
+    return sumWashLegs(store, wallets, each);
+  const wanted = new Set(wallets);
+  await withSqliteCacheMb(handle, sqliteSortCacheMb, () => {
+    for (const [wallet, legs] of everyWalletsWashLegs(handle)) if (wanted.delete(wallet)) each(wallet, legs);
+  });
+  for (const wallet of wanted) each(wallet, new WashLegs());
+}
+
+/**
+ * The share of the store's addresses above which summing every wallet's legs in one pass is quicker: the per-wallet
+ * reads fetch each fill's row from wherever time order stored it (at 1,000,000 fills 87 reads of 50 wallets took
+ * 5.7 s, one pass 3.9 s; at 10,000,000 the random reads ran from disk).
+ */
+const ONE_PASS_SHARE = 0.5;
+
+async function storedAddressCount(store: Store): Promise<number> {
+  const { table } = FILL_DICTIONARIES.addresses;
+  const [row] = await queryRows<{ n: number }>(store.db, store.kind, `select count(*) as n from ${table}`);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * SQLite: every wallet's wash legs, a wallet at a time in the order of its id, from one scan of `fill_rows` in stored
+ * order whose groups SQLite sorts once (with the sorter's threads), the ids turned into text from the dictionaries
+ * read first (no other statement may run on the connection while this one iterates). The sums are those of
+ * `washLegsSql`: the same groups of integer amounts.
+ */
+function* everyWalletsWashLegs(handle: SqliteDatabase.Database): Generator<[string, WashLegs]> {
+  const { addresses, tokens } = FILL_DICTIONARIES;
+  const textsById = (dictionary: Dictionary) =>
+    new Map(
+      preparedStatement(handle, `select id, ${dictionary.column} from ${dictionary.table}`).raw().all() as Array<
+        [number, string]
+      >,
+    );
+  const [addressOf, tokenOf] = [textsById(addresses), textsById(tokens)];
+  const groups = handle
+    .prepare(
+      `select f.wallet_id, f.counterparty_id, f.token_ref, ${fillCodeTextSql("side")} as side, sum(f.size), sum(f.usd)
+      from ${FILL_ROWS} f not indexed where f.counterparty_id is not null
+      group by f.wallet_id, f.counterparty_id, f.token_ref, f.side
+      order by f.wallet_id, f.counterparty_id, f.token_ref, f.side`,
+    )
+    .raw();
+  let walletId: number | null = null;
+  let legs = new WashLegs();
+  for (const [wallet, counterparty, token, side, size, usd] of groups.iterate() as IterableIterator<
+    [number, number, number, Direction, number, number]
+  >) {
+    if (wallet !== walletId) {
+      if (walletId !== null) yield [addressOf.get(walletId)!, legs];
+      walletId = wallet;
+      legs = new WashLegs();
+    }
+    legs.add(addressOf.get(counterparty)!, tokenOf.get(token)!, side, Number(size), Number(usd));
+  }
+  if (walletId !== null) yield [addressOf.get(walletId)!, legs];
 }
 
 /** The wash legs of the given wallets, summed by the store. */

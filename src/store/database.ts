@@ -90,6 +90,25 @@ export function setSqliteCacheMb(database: SqliteDatabase.Database, mb: number):
 }
 
 /**
+ * Runs `work` with the connection's page cache at `mb`, then puts it back. SQLite sorts (an index build, a grouping)
+ * in runs as large as the page cache, then merges them: one run of 256 MiB sorted 1.6x slower than runs of 8 MiB,
+ * which the sort's helper threads also share.
+ */
+export async function withSqliteCacheMb<T>(
+  handle: SqliteDatabase.Database,
+  mb: number,
+  work: () => T | Promise<T>,
+): Promise<T> {
+  const cacheSize = handle.pragma("cache_size", { simple: true }) as number;
+  setSqliteCacheMb(handle, mb);
+  try {
+    return await work();
+  } finally {
+    handle.pragma(`cache_size = ${cacheSize}`);
+  }
+}
+
+/**
  * SQLite: a transaction that takes the write lock when it begins (BEGIN IMMEDIATE), waiting `busy_timeout` for
  * another process's writer. A deferred transaction that reads and then writes fails at once with SQLITE_BUSY when
  * another connection committed in between (its snapshot is stale; no wait helps), which an API process creating an

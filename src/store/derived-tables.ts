@@ -155,6 +155,12 @@ export const DERIVED_TABLES: {
 /** SQLite runs this many rows, then lets the event loop breathe (the driver is synchronous). */
 const SQLITE_ROWS_PER_SLICE = 10_000;
 
+/**
+ * Rows one SQLite insert carries: a statement a row spent a third of a large write on each statement's own stepping
+ * (500,000 P&L points: 0.69 s a row at a time, 0.47 s fifty at a time).
+ */
+const SQLITE_ROWS_PER_INSERT = 50;
+
 type Row = Record<string, unknown>;
 
 /** Into an emptied table; replacing rows with the same key; adding to their values (a table of sums). */
@@ -201,26 +207,34 @@ async function sqliteWrite(
 ): Promise<void> {
   const { columns } = DERIVED_TABLES[table];
   const { name, columns: stored } = target(table);
-  const statement = preparedStatement(
-    tx.raw.handle,
-    `insert into ${name} (${stored.join(", ")}) values ${placeholders(stored.length)}${onConflict(table, mode)}`,
-  );
+  // Rows in one statement are inserted in their order, each conflict resolved as a statement of its own would.
+  const insertOf = (count: number) =>
+    preparedStatement(
+      tx.raw.handle,
+      `insert into ${name} (${stored.join(", ")}) values ${Array.from({ length: count }, () => placeholders(stored.length)).join(", ")}${onConflict(table, mode)}`,
+    );
   const ids = idColumns(table).map((c) => ({
     at: columns.indexOf(c as never),
     column: c,
     idOf: dictionaryIds(tx.raw.handle, ID_COLUMNS[c]!.dictionary),
   }));
-  const values = new Array<unknown>(columns.length);
+  const width = columns.length;
+  const values = new Array<unknown>(width * SQLITE_ROWS_PER_INSERT);
+  let buffered = 0;
   for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_SLICE) {
     if (start > 0) await yieldToLoop();
     const end = Math.min(rows.length, start + SQLITE_ROWS_PER_SLICE);
     for (let i = start; i < end; i++) {
       const row = rows[i]!;
-      for (let c = 0; c < columns.length; c++) values[c] = row[columns[c]!] ?? null;
-      for (const id of ids) values[id.at] = id.idOf(row[id.column] as string);
-      statement.run(values);
+      const at = buffered * width;
+      for (let c = 0; c < width; c++) values[at + c] = row[columns[c]!] ?? null;
+      for (const id of ids) values[at + id.at] = id.idOf(row[id.column] as string);
+      if (++buffered < SQLITE_ROWS_PER_INSERT) continue;
+      insertOf(buffered).run(values);
+      buffered = 0;
     }
   }
+  if (buffered > 0) insertOf(buffered).run(values.slice(0, buffered * width));
 }
 
 /** Past this many rows a staging table is truncated after use rather than emptied by the next write's delete. */

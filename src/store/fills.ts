@@ -8,7 +8,7 @@
 import type { Insertable } from "kysely";
 import type pg from "pg";
 import { insertCompactActivity } from "./activity-rows.js";
-import { setSqliteCacheMb, type StoreTransaction } from "./database.js";
+import { type StoreTransaction, withSqliteCacheMb } from "./database.js";
 import { FILL_ROWS } from "./fill-layout.js";
 import { insertCompactFills } from "./fill-rows.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
@@ -60,16 +60,8 @@ export async function createDeferredFillIndexes(tx: StoreTransaction, memory?: I
     await setPostgresBulkMemory(tx.raw.client, memory);
     return create();
   }
-  // SQLite sorts an index's keys in runs as large as the page cache, then merges them: one run of 256 MiB sorted
-  // 1.6x slower than runs of 8 MiB, which the sort's helper threads also share (src/store/database.ts).
-  const handle = tx.raw.handle;
-  const cacheSize = handle.pragma("cache_size", { simple: true }) as number;
-  setSqliteCacheMb(handle, memory.sqliteCacheMb);
-  try {
-    await create();
-  } finally {
-    handle.pragma(`cache_size = ${cacheSize}`);
-  }
+  // SQLite sorts an index's keys in runs as large as the page cache (src/store/database.ts).
+  await withSqliteCacheMb(tx.raw.handle, memory.sqliteCacheMb, create);
 }
 
 /**

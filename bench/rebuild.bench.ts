@@ -1,0 +1,69 @@
+/**
+ * A first derivation of the bench world (issue 49: a 10,000,000-fill rebuild in under 3 minutes and 2 GB):
+ *   npm run bench rebuild                         (BENCH_FILLS=1000000; BENCH_FILLS=1000000,10000000 measures each)
+ *   BENCH_REBUILD_NODE_ARGS=--max-old-space-size=1024 npm run bench rebuild   (the rebuild's process under a heap cap)
+ * For each world (support/world-store.ts, built once and kept in BENCH_DIR): a copy of its file without its position
+ * snapshots (as a first sync leaves a store: the replay takes every kept day's), the page cache dropped where this
+ * process may (support/page-cache.ts), then `rebuild` with the world's clock in a process of its own, which prints
+ * its phases, the rows it wrote and its peak RSS. The copy is deleted afterwards. Figures only; nothing is asserted.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadConfig } from "../src/config/index.js";
+import { rebuild } from "../src/derive/rebuild.js";
+import { ManualClock } from "../src/platform/clock.js";
+import { openStore } from "../src/store/database.js";
+import { deleteAll } from "../src/store/derived-tables.js";
+import { dropPageCache } from "./support/page-cache.js";
+import { BENCH_WORLD_END, prepareWorldStore } from "./support/world-store.js";
+
+const FILLS = (process.env.BENCH_FILLS ?? "1000000").split(",").filter(Boolean).map(Number);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+/** In the rebuild's own process: the store at `sqlitePath`, its snapshots deleted, rebuilt. */
+async function rebuildCopy(sqlitePath: string): Promise<void> {
+  const config = loadConfig({ DATA_DIR: join(sqlitePath, "..") });
+  const store = await openStore({ kind: "sqlite", sqlitePath, sqliteCacheMb: config.store.sqliteCacheMb });
+  try {
+    await store.transaction((tx) => deleteAll(tx, "position_snapshots"));
+    const started = performance.now();
+    const r = await rebuild(store, config, new ManualClock(BENCH_WORLD_END * 1000));
+    console.log(
+      `  rebuild ${seconds(performance.now() - started)}: replay ${seconds(r.replayMs)}, statistics ${seconds(r.statsMs)}, write ${seconds(r.writeMs)}; ` +
+        `${fmt(r.fills)} fills, ${fmt(r.wallets)} wallets, ${fmt(r.positions)} positions; ` +
+        `peak RSS ${fmt(process.resourceUsage().maxRSS / 1024)} MB`,
+    );
+  } finally {
+    await store.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const nodeArgs = (process.env.BENCH_REBUILD_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  console.log(
+    `rebuild of the bench world without its snapshots; the rebuild's node arguments: ${nodeArgs.join(" ") || "none"}`,
+  );
+  for (const fills of FILLS) {
+    const world = await prepareWorldStore(fills);
+    const dir = mkdtempSync(join(world.dataDir, "rebuild-"));
+    try {
+      const copy = join(dir, "pelagic.sqlite");
+      copyFileSync(world.sqlitePath, copy);
+      const dropped = dropPageCache();
+      console.log(`${fmt(fills)} fills (page cache ${dropped ? "dropped" : "not dropped: not root"}):`);
+      const run = spawnSync(process.execPath, [...nodeArgs, "--import", "tsx", fileURLToPath(import.meta.url)], {
+        stdio: "inherit",
+        env: { ...process.env, BENCH_REBUILD_STORE: copy },
+      });
+      if (run.status !== 0) console.log(`  the rebuild's process failed (${run.status ?? run.signal})`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+const target = process.env.BENCH_REBUILD_STORE;
+await (target ? rebuildCopy(target) : main());
