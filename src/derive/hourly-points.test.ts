@@ -4,6 +4,7 @@ import type { LedgerFill } from "../ledger/index.js";
 import { T0, buy, market, tokenOf } from "../ledger/testing/events.js";
 import { Derivation } from "./derivation.js";
 import { HOUR, HourlyPointColumns, LiveHours, PriceHistory, StreamedHours } from "./hourly-points.js";
+import { rowChunks } from "./rebuild.js";
 import { deriveConfig } from "./testing/stored-world.js";
 
 const W = "0x1111000000000000000000000000000000000001";
@@ -87,7 +88,7 @@ describe("hourly P&L points", () => {
 });
 
 describe("HourlyPointColumns", () => {
-  it("gives back every point pushed, in order and in chunks, past its growth", () => {
+  it("gives back every point pushed, in order (and in chunks of rowChunks), past its growth", () => {
     const wallets = [W, V, "0x3333000000000000000000000000000000000003"];
     fc.assert(
       fc.property(
@@ -105,7 +106,7 @@ describe("HourlyPointColumns", () => {
           for (const row of rows) columns.push(row);
           expect(columns.length).toBe(count);
           expect([...columns.rows()]).toEqual(rows);
-          const chunks = [...columns.chunks(size)];
+          const chunks = [...rowChunks(columns.rows(), size)];
           expect(chunks.slice(0, -1).every((chunk) => chunk.length === size)).toBe(true);
           expect(chunks.flat()).toEqual(rows);
         },

@@ -188,18 +188,6 @@ export class HourlyPointColumns {
       yield { wallet: this.wallets[this.walletOf[i]!]!, resolution: "hour", t: this.times[i]!, pnl: this.values[i]! };
   }
 
-  /** The rows in chunks of `size`, built as they are asked for. */
-  *chunks(size: number): Generator<PnlPointsTable[]> {
-    let chunk: PnlPointsTable[] = [];
-    for (const row of this.rows()) {
-      chunk.push(row);
-      if (chunk.length < size) continue;
-      yield chunk;
-      chunk = [];
-    }
-    if (chunk.length > 0) yield chunk;
-  }
-
   private grow(): void {
     const size = this.times.length * 2;
     const walletOf = new Int32Array(size);

@@ -290,7 +290,7 @@ export async function writeDerivedTables(
     for (const snapshot of snapshots) await replaceSnapshot(tx, snapshot);
     await deleteAll(tx, "pnl_points");
     for (const chunk of tables.dailyPoints()) await insertRows(tx, "pnl_points", chunk);
-    for (const chunk of tables.hourlyPoints.chunks(ROWS_PER_WRITE)) await insertRows(tx, "pnl_points", chunk);
+    for (const chunk of rowChunks(tables.hourlyPoints.rows())) await insertRows(tx, "pnl_points", chunk);
     await deleteAll(tx, "wallet_fees");
     await insertRows(tx, "wallet_fees", tables.walletFees);
     await writeFillSums(tx, tables);
@@ -322,20 +322,29 @@ async function replaceSnapshot(tx: StoreTransaction, snapshot: DaySnapshot): Pro
   await insertRows(tx, "position_snapshots", snapshot.rows);
 }
 
-/** Rows built per wallet are written in chunks of about this many rows. */
+/** Rows built per wallet (and the hourly points) are written in chunks of this many rows. */
 const ROWS_PER_WRITE = 50_000;
 
-/** Every live wallet's rows, `ofWallet` called a wallet at a time, gathered into chunks of about ROWS_PER_WRITE. */
-function* walletRowChunks<R>(derivation: Derivation, ofWallet: (address: string) => readonly R[]): Generator<R[]> {
+/** Rows gathered into chunks of `size` (the last one shorter), each built as it is asked for. */
+export function* rowChunks<R>(rows: Iterable<R>, size = ROWS_PER_WRITE): Generator<R[]> {
   let chunk: R[] = [];
-  for (const { address } of derivation.liveBooks()) {
-    for (const row of ofWallet(address)) chunk.push(row);
-    if (chunk.length < ROWS_PER_WRITE) continue;
+  for (const row of rows) {
+    chunk.push(row);
+    if (chunk.length < size) continue;
     yield chunk;
     chunk = [];
   }
   if (chunk.length > 0) yield chunk;
 }
+
+/** Every live wallet's rows, `ofWallet` called a wallet at a time. */
+function* walletRows<R>(derivation: Derivation, ofWallet: (address: string) => readonly R[]): Generator<R> {
+  for (const { address } of derivation.liveBooks()) yield* ofWallet(address);
+}
+
+/** Every live wallet's rows in chunks of ROWS_PER_WRITE, each built as it is asked for. */
+const walletRowChunks = <R>(derivation: Derivation, ofWallet: (address: string) => readonly R[]) =>
+  rowChunks(walletRows(derivation, ofWallet));
 
 const dailyPointChunks = (derivation: Derivation, asOf: number) =>
   walletRowChunks(derivation, (address) => derivation.dailyPoints(address, asOf));

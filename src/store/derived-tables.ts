@@ -218,6 +218,7 @@ async function sqliteWrite(
     column: c,
     idOf: dictionaryIds(tx.raw.handle, ID_COLUMNS[c]!.dictionary),
   }));
+  const fullInsert = insertOf(SQLITE_ROWS_PER_INSERT);
   const width = columns.length;
   const values = new Array<unknown>(width * SQLITE_ROWS_PER_INSERT);
   let buffered = 0;
@@ -230,7 +231,7 @@ async function sqliteWrite(
       for (let c = 0; c < width; c++) values[at + c] = row[columns[c]!] ?? null;
       for (const id of ids) values[at + id.at] = id.idOf(row[id.column] as string);
       if (++buffered < SQLITE_ROWS_PER_INSERT) continue;
-      insertOf(buffered).run(values);
+      fullInsert.run(values);
       buffered = 0;
     }
   }
