@@ -17,7 +17,13 @@ const src = join(root, "src");
 const dist = join(root, "dist");
 
 /** The command line and the modules worker threads start from (src/platform/worker-entry.ts). */
-const ENTRIES = ["commands/index", "runtime/ingest-thread", "runtime/aggregates-thread", "ingest/chain-reader-worker"];
+const ENTRIES = [
+  "commands/index",
+  "runtime/ingest-thread",
+  "runtime/aggregates-thread",
+  "ingest/chain-reader-worker",
+  "derive/replay-read-thread",
+];
 /** Loaded from node_modules at run time: a native addon, and optional packages that are not installed. */
 const EXTERNAL = ["better-sqlite3", "pg-native"];
 

@@ -40,7 +40,8 @@ import { positionRow, positionRows, positionSnapshotRows, positionsDigest, walle
 import { FillCounts } from "./fill-counts.js";
 import { WalletAliases } from "./wallet-aliases.js";
 import { compareEventOrder, isIncome, type OrderKey } from "./stored-events.js";
-import { type WashLegs, sumReplayWashLegs, type WalletStoreInputs } from "./wallet-inputs.js";
+import { replayRingVolumes, type WalletStoreInputs } from "./wallet-inputs.js";
+import { ringShare, type WashLegs } from "./wash-legs.js";
 import type { PriceHistory, StreamedHours } from "./hourly-points.js";
 
 export type DeriveConfig = LedgerConfig &
@@ -70,6 +71,7 @@ export class Derivation {
   private readonly lastOrder = new Map<string, OrderKey>();
   private readonly washShares = new Map<string, number | null>();
   private readonly deferredLegs = new Set<string>();
+  private ringVolumes: Promise<Map<string, number | null>> | null = null;
   /** The fill prices hourly points read (every fill applied or streamed is observed). */
   prices: PriceHistory | null = null;
   /** While a stream computes hourly points (a rebuild, a wallet derived again). */
@@ -112,15 +114,28 @@ export class Derivation {
     for (const wallet of wallets) this.deferredLegs.add(wallet);
   }
 
-  /** The deferred wallets' wash shares, from legs summed by the store a few wallets at a time (after the streams: each book's volume is whole). */
-  async settleDeferredLegs(store: Store): Promise<void> {
-    await sumReplayWashLegs(
+  /**
+   * Starts summing the deferred wallets' legs in the store (`replayRingVolumes`), which may run beside the streams
+   * (on SQLite, a read thread of its own); `settleDeferredLegs` takes the result.
+   */
+  startDeferredLegs(store: Store): void {
+    this.ringVolumes ??= replayRingVolumes(
       store,
       [...this.deferredLegs],
-      (wallet, legs) => this.setWashLegs(wallet, legs),
+      this.config.farmer,
       this.config.store.sqliteReplaySortCacheMb,
     );
+    // Taken by settleDeferredLegs; a rebuild that fails before it must not leave the rejection unhandled.
+    this.ringVolumes.catch(() => undefined);
+  }
+
+  /** The deferred wallets' wash shares, from their legs summed by the store (after the streams: each book's volume is whole). */
+  async settleDeferredLegs(store: Store): Promise<void> {
+    this.startDeferredLegs(store);
+    const volumes = await this.ringVolumes!;
+    for (const wallet of this.deferredLegs) this.setRingVolume(wallet, volumes.get(wallet) ?? null);
     this.deferredLegs.clear();
+    this.ringVolumes = null;
   }
 
   /** Whether the wallet's wash legs wait for `settleDeferredLegs`. */
@@ -131,7 +146,7 @@ export class Derivation {
   /** Streams stored rows of the scope into the ledger. */
   async load(store: Store, scope: StreamScope, options: StreamOptions): Promise<void> {
     const stream = new StreamIntoLedger(this, options);
-    await streamWalletEvents(store, scope, (row) => stream.apply(row));
+    await streamWalletEvents(store, scope, (row) => stream.apply(row), undefined, options.cache);
     stream.finish();
   }
 
@@ -263,8 +278,13 @@ export class Derivation {
 
   /** Sets a wallet's wash legs (summed by the store or while streaming). */
   setWashLegs(address: string, legs: WashLegs): void {
+    this.setRingVolume(address, legs.ringVolume(this.config.farmer));
+  }
+
+  /** The wallet's wash share from the volume it round-tripped with its ring (`WashLegs.ringVolume`). */
+  private setRingVolume(address: string, ringVolume: number | null): void {
     const book = this.state.wallet(this.keyOf(address));
-    this.washShares.set(address, book ? legs.share(book.volume, this.config.farmer) : null);
+    this.washShares.set(address, book ? ringShare(ringVolume, book.volume) : null);
   }
 
   /** Assesses a wallet as of `asOf` and records its standing; undefined for an unknown wallet. */

@@ -5,12 +5,13 @@
  * PostgreSQL with TEST_DATABASE_URL.
  */
 import { describe, expect, it } from "vitest";
-import { storeBackends } from "../../test/support/backends.js";
+import { sqliteBackend, storeBackends } from "../../test/support/backends.js";
 import { smallWorld } from "../sim/world/testing/worlds.js";
-import type { Store } from "../store/database.js";
+import { openStore, type Store } from "../store/database.js";
+import { migrateStore } from "../store/migrate.js";
 import { queryRows } from "../store/raw-sql.js";
 import { type StreamScope, type StreamedRow, streamWalletEvents } from "./event-stream.js";
-import { compareEventOrder } from "./stored-events.js";
+import { FILL_COLUMNS, compareEventOrder } from "./stored-events.js";
 import { loadWorld } from "./testing/stored-world.js";
 
 async function streamed(store: Store, scope: StreamScope, pageRows: number): Promise<StreamedRow[]> {
@@ -42,6 +43,22 @@ describe.each(storeBackends)("the replay's event stream, on $kind", (backend) =>
         expect(a.row.wallet <= b.row.wallet).toBe(true);
         if (a.row.wallet === b.row.wallet) expect(compareEventOrder(orderKey(a), orderKey(b))).toBeLessThanOrEqual(0);
       }
+      // Each row as the view `fills` gives it, column for column (the SQLite stream reads ids and the dictionaries).
+      const viewed = new Map(
+        (
+          await queryRows<Record<string, unknown>>(
+            store.db,
+            store.kind,
+            `select id, ${FILL_COLUMNS.join(", ")} from fills`,
+          )
+        ).map((row) => [Number(row.id), row]),
+      );
+      const streamedFills = whole.filter((r) => r.kind === 0);
+      expect(streamedFills.length).toBe(viewed.size);
+      for (const { row } of streamedFills) {
+        const view = viewed.get(row.id)!;
+        expect(row).toEqual(Object.fromEntries(Object.keys(row).map((name) => [name, view[name]])));
+      }
       for (const pageRows of [1, 7, 100])
         expect((await streamed(store, {}, pageRows)).map(identity)).toEqual(whole.map(identity));
 
@@ -61,3 +78,20 @@ describe.each(storeBackends)("the replay's event stream, on $kind", (backend) =>
     }
   }, 120_000);
 });
+
+it("reads a SQLite store in memory on the caller's thread, as a file's pages on the page thread", async () => {
+  const world = smallWorld(3);
+  const { store: file, dispose } = await sqliteBackend.open();
+  const memory = await openStore({ kind: "sqlite", sqlitePath: ":memory:" });
+  try {
+    await migrateStore(memory);
+    await loadWorld(file, world);
+    await loadWorld(memory, world);
+    const fromFile = (await streamed(file, {}, 50)).map((r) => ({ ...r.row }));
+    expect(fromFile.length).toBeGreaterThan(1_000);
+    expect((await streamed(memory, {}, 50)).map((r) => ({ ...r.row }))).toEqual(fromFile);
+  } finally {
+    await memory.close();
+    await dispose();
+  }
+}, 120_000);

@@ -4,8 +4,9 @@
  * about 3x faster than in time order), and give each wallet's rows in one run, so per-wallet aggregates need
  * only the current wallet in memory.
  *
- * SQLite: keyset pages of each table on its (wallet, ts) index (ties by id). PostgreSQL: a cursor over each
- * table in one repeatable-read transaction, so the stream is one snapshot and the planner sees the whole scan.
+ * SQLite: keyset pages of each table on its (wallet, ts) index (ties by id); every wallet's fills as pages of ids
+ * read ahead on a thread of their own (fill-pages.ts). PostgreSQL: a cursor over each table in one repeatable-read
+ * transaction, so the stream is one snapshot and the planner sees the whole scan.
  *
  * The merge compares wallet addresses in JavaScript; the store's order agrees because addresses are
  * lower-case hexadecimal (byte order and every collation agree on those characters).
@@ -13,7 +14,9 @@
 import type { Store, StoreTransaction } from "../store/database.js";
 import { preparedStatement } from "../store/sqlite-statements.js";
 import { activityColumnsSql, activityInWalletOrderSql } from "../store/activity-layout.js";
-import { fillColumnsSql, fillsInWalletOrderSql } from "../store/fill-layout.js";
+import type SqliteDatabase from "better-sqlite3";
+import { readFillPages, type FillPages } from "./replay-reads.js";
+import { FillPageDecoder, type FillPagePlan } from "./fill-pages.js";
 import { dialectText } from "../store/raw-sql.js";
 import {
   ACTIVITY_COLUMNS,
@@ -62,8 +65,8 @@ const DEFAULT_PAGE_ROWS = 20_000;
 const waitTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Where a table's rows are read from: the view itself, or, for every wallet's rows on SQLite, the rows table with
- * wallets in address order (`fillsInWalletOrderSql`, `activityInWalletOrderSql`), its columns as the view's.
+ * Where a table's rows are read from: the view itself, or, for every wallet's activity on SQLite, the rows table with
+ * wallets in address order (`activityInWalletOrderSql`), its columns as the view's.
  */
 interface RowSource {
   readonly from: string;
@@ -71,12 +74,10 @@ interface RowSource {
 }
 
 function rowSource(store: Store, spec: TableSpec<unknown>, scope: StreamScope): RowSource {
-  if (store.kind !== "sqlite" || scope.wallet !== undefined) return { from: spec.table, column: (name) => name };
-  const [from, columns] =
-    spec.table === "fills"
-      ? [fillsInWalletOrderSql(), fillColumnsSql("sqlite") as Record<string, string>]
-      : [activityInWalletOrderSql(), activityColumnsSql("sqlite") as Record<string, string>];
-  return { from, column: (name) => columns[name] ?? name };
+  if (store.kind !== "sqlite" || scope.wallet !== undefined || spec.table === "fills")
+    return { from: spec.table, column: (name) => name };
+  const columns = activityColumnsSql("sqlite") as Record<string, string>;
+  return { from: activityInWalletOrderSql(), column: (name) => columns[name] ?? name };
 }
 
 /** The select list (natural keys of recent rows only) and the scope's conditions, after an optional keyset condition. */
@@ -190,6 +191,42 @@ class SqlitePager<R extends KeyedRow> extends Pager<R> {
   }
 }
 
+/**
+ * What one caller's streams share: on SQLite, the dictionaries' texts every wallet's fills are decoded with (read once
+ * for a rebuild's many time ranges, and let go with the caller).
+ */
+export class StreamCache {
+  private decoder: { handle: SqliteDatabase.Database; decoder: FillPageDecoder } | null = null;
+
+  fillDecoder(handle: SqliteDatabase.Database): FillPageDecoder {
+    if (this.decoder?.handle !== handle) this.decoder = { handle, decoder: new FillPageDecoder(handle) };
+    return this.decoder.decoder;
+  }
+}
+
+/** SQLite, every wallet's fills: pages read ahead on a read thread (replay-reads.ts), decoded here. */
+class SqliteFillPager extends Pager<StoredFill & { id: number }> {
+  private pages: FillPages | null = null;
+
+  constructor(
+    private readonly handle: SqliteDatabase.Database,
+    private readonly plan: FillPagePlan,
+    private readonly decoder: FillPageDecoder,
+  ) {
+    super(plan.pageRows);
+  }
+
+  protected async next(): Promise<Array<StoredFill & { id: number }>> {
+    this.pages ??= readFillPages(this.handle, this.plan);
+    const page = await this.pages.next();
+    return page ? this.decoder.rows(page) : [];
+  }
+
+  close(): void {
+    this.pages?.close();
+  }
+}
+
 class PostgresCursor<R extends KeyedRow> extends Pager<R> {
   private declared = false;
 
@@ -254,6 +291,7 @@ export async function streamWalletEvents(
   scope: StreamScope,
   visit: (row: StreamedRow) => void,
   pageRows = DEFAULT_PAGE_ROWS,
+  cache = new StreamCache(),
 ): Promise<void> {
   const fills: TableSpec<StoredFill & { id: number }> = {
     table: "fills",
@@ -267,12 +305,26 @@ export async function streamWalletEvents(
     keysAbove: scope.keysAbove?.activity ?? 0,
     decode: activityFromArray,
   };
-  if (store.kind === "sqlite")
-    return merge(
-      new SqlitePager(store, fills, scope, pageRows),
-      new SqlitePager(store, activity, scope, pageRows),
-      visit,
-    );
+  if (store.kind === "sqlite") {
+    const fillPager =
+      scope.wallet === undefined
+        ? new SqliteFillPager(
+            store.sqlite!,
+            {
+              pageRows,
+              ...(scope.before !== undefined ? { before: scope.before } : {}),
+              ...(scope.from !== undefined ? { from: scope.from } : {}),
+              keysAbove: fills.keysAbove,
+            },
+            cache.fillDecoder(store.sqlite!),
+          )
+        : new SqlitePager(store, fills, scope, pageRows);
+    try {
+      return await merge(fillPager, new SqlitePager(store, activity, scope, pageRows), visit);
+    } finally {
+      if (fillPager instanceof SqliteFillPager) fillPager.close();
+    }
+  }
   await store.transaction(async (tx) => {
     if (tx.raw.kind !== "postgres") throw new Error("expected a PostgreSQL transaction");
     const pg = tx as StoreTransaction & { raw: { kind: "postgres" } };

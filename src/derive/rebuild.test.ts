@@ -11,7 +11,8 @@ import { countSettlementsFromFills } from "../store/migrations/0022_market_settl
 import { dayStart, derivedTables, deriveFromStore, rebuild, writeDerivedTables } from "./rebuild.js";
 import { HOUR, firstKeptBoundary } from "./hourly-points.js";
 import { deriveConfig, loadVenueCache, loadWorld, worldFillRows } from "./testing/stored-world.js";
-import { WashLegs, loadWalletInputs, loadWashLegs, sumReplayWashLegs } from "./wallet-inputs.js";
+import { loadWalletInputs, loadWashLegs, replayRingVolumes } from "./wallet-inputs.js";
+import { WashLegs, ringShare } from "./wash-legs.js";
 
 const world = smallWorld(11);
 const config = deriveConfig();
@@ -106,15 +107,14 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
         )?.n,
       ),
     );
-    const together = new Map<string, WashLegs>();
-    await sumReplayWashLegs(
+    const together = await replayRingVolumes(
       store,
       books.map((b) => b.address),
-      (wallet, walletLegs) => together.set(wallet, walletLegs),
+      config.farmer,
       config.store.sqliteReplaySortCacheMb,
     );
     for (const { address, book } of books)
-      expect(together.get(address)?.share(book.volume, config.farmer), address).toBe(
+      expect(ringShare(together.get(address) ?? null, book.volume), address).toBe(
         (legs.get(address) ?? new WashLegs()).share(book.volume, config.farmer),
       );
   });

@@ -26,6 +26,7 @@ import type {
   WalletFeesTable,
 } from "../store/schema.js";
 import { Derivation, type DeriveConfig, type RecentRows } from "./derivation.js";
+import { StreamCache } from "./event-stream.js";
 import { HOUR, HourlyPointColumns, PriceHistory, StreamedHours, firstKeptBoundary } from "./hourly-points.js";
 import { loadMarketFacts } from "./market-facts.js";
 import { marketStatsRows, volume24h } from "./market-stats.js";
@@ -123,7 +124,8 @@ export async function deriveFromStore(
   derivation.fills.recentVolumes.advance(now);
   const snapshotDays = [...(await missingSnapshotDays(store, config, now, day)), day];
   const splits = [...new Set([...snapshotDays, ...(hours ? [windowStart] : [])])].sort((a, b) => a - b);
-  // Wallets streamed in more than one range: their wash legs are summed by the store once the streams are done.
+  // Wallets streamed in more than one range: their wash legs are summed by the store, beside the streams where it
+  // can (SQLite: a read thread of its own), and taken once the streams are done.
   derivation.deferLegs(
     (
       await queryRows<{ wallet: string }>(store.db, store.kind, "select distinct wallet from fills where ts >= ?", [
@@ -131,14 +133,16 @@ export async function deriveFromStore(
       ])
     ).map((r) => r.wallet),
   );
+  derivation.startDeferredLegs(store);
   const snapshots: DaySnapshot[] = [];
+  const cache = new StreamCache();
   for (let i = 0; i <= splits.length; i++) {
     const range = { ...(i > 0 ? { from: splits[i - 1] } : {}), ...(i < splits.length ? { before: splits[i] } : {}) };
     if (hours && range.from !== undefined && range.from >= windowStart) derivation.hours = hours;
     await derivation.load(
       store,
       { ...range, keysAbove },
-      { countMarkets: true, washLegs: i === 0 ? "all" : "none", onKey: recent?.onKey },
+      { countMarkets: true, washLegs: i === 0 ? "all" : "none", cache, ...(recent ? { onKey: recent.onKey } : {}) },
     );
     const before = range.before;
     if (before === undefined || !snapshotDays.includes(before)) continue;

@@ -4,11 +4,11 @@
  * its last applied order and the wash legs summed on the way.
  */
 import type { LedgerEvent, LedgerState } from "../ledger/index.js";
-import type { StreamedRow } from "./event-stream.js";
+import type { StreamCache, StreamedRow } from "./event-stream.js";
 import type { FillCounts } from "./fill-counts.js";
 import type { PriceHistory, StreamedHours } from "./hourly-points.js";
 import { activityEvent, fillEvent, isIncomeType, type OrderKey } from "./stored-events.js";
-import { WashLegs } from "./wallet-inputs.js";
+import { WashLegs } from "./wash-legs.js";
 
 export interface StreamOptions {
   /** Add each fill to the fill counts (rows seen for the first time). */
@@ -17,6 +17,8 @@ export interface StreamOptions {
   readonly washLegs: "all" | "none";
   /** Called with the natural key of each row read with its key (see `StreamScope.keysAbove`). */
   readonly onKey?: (key: string) => void;
+  /** What the caller's streams share (a rebuild's many time ranges); a stream of its own by default. */
+  readonly cache?: StreamCache;
 }
 
 /** What a stream writes to (a Derivation). */

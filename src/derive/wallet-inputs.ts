@@ -5,21 +5,18 @@
  */
 import {
   summarizeVenueClosedPositions,
-  washRing,
-  type CounterpartyFill,
   type LedgerConfig,
   type PnlPoint,
   type VenueClosedPositions,
 } from "../ledger/index.js";
-import type SqliteDatabase from "better-sqlite3";
 import { chainHistoryFrom, holdsWholeHistory } from "../store/checkpoints.js";
 import type { Direction, PnlPointsTable } from "../store/schema.js";
-import type { Dictionary } from "../store/dictionaries.js";
 import { FILL_DICTIONARIES, FILL_ROWS, fillCodeTextSql } from "../store/fill-layout.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import { walletIdsOf } from "../store/id-keyed.js";
-import { preparedStatement } from "../store/sqlite-statements.js";
-import { type Store, withSqliteCacheMb } from "../store/database.js";
+import type { Store } from "../store/database.js";
+import { readRingVolumes } from "./replay-reads.js";
+import { WashLegs } from "./wash-legs.js";
 import { fromMicro } from "../venue/units.js";
 
 export interface WalletStoreInputs {
@@ -152,38 +149,6 @@ export async function loadWalletInputs(
   return (wallet) => inputs.get(wallet) ?? unsynced;
 }
 
-/**
- * A wallet's fills with each counterparty, summed per (counterparty, token, side): what `washRing` adds up
- * anyway, so the legs summed while streaming and those summed by the store give the same share.
- */
-export class WashLegs {
-  private readonly legs = new Map<string, CounterpartyFill & { size: number; usd: number }>();
-
-  add(counterparty: string | null, tokenId: string, side: Direction, size: number, usd: number): void {
-    if (!counterparty) return;
-    const key = `${counterparty}\n${tokenId}\n${side}`;
-    const leg = this.legs.get(key);
-    if (leg) {
-      leg.size += size;
-      leg.usd += usd;
-    } else {
-      this.legs.set(key, { counterparty, tokenId, side, size, usd });
-    }
-  }
-
-  get empty(): boolean {
-    return this.legs.size === 0;
-  }
-
-  /** The wash-ring share of `volume` (micro-units); null when no counterparty is known. */
-  share(volume: number, cfg: LedgerConfig["farmer"]): number | null {
-    if (this.legs.size === 0) return null;
-    // A fixed order, so that float sums do not depend on the order the legs were gathered in.
-    const ordered = [...this.legs.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, leg]) => leg);
-    return washRing(ordered, volume, cfg).share;
-  }
-}
-
 /** Wallets whose wash legs one store read sums (each read groups every fill of its wallets). */
 const WASH_WALLETS_PER_QUERY = 50;
 
@@ -221,25 +186,23 @@ function washLegsSql(condition: string): string {
 }
 
 /**
- * The wash legs of the wallets a replay deferred (`Derivation.settleDeferredLegs`), as `sumWashLegs` hands them over.
- * On SQLite, wallets that are most of the store's (a first derivation defers nearly every one) are summed in one
- * pass over every fill, with the page cache at `sqliteSortCacheMb` meanwhile (it sizes the sorter's runs). The pass
- * holds the thread until SQLite has sorted, which a replay does anyway; the live refresh keeps to `sumWashLegs`.
+ * The ring volumes (`WashLegs.ringVolume`) of the wallets a replay deferred (`Derivation.settleDeferredLegs`); a wallet
+ * without legs has none (null). On SQLite, wallets that are most of the store's (a first derivation defers nearly every
+ * one) are summed in one pass over every fill (`readRingVolumes`: on a read thread of its own, beside the replay);
+ * elsewhere, and for the live refresh's few, by the store a few wallets at a time.
  */
-export async function sumReplayWashLegs(
+export async function replayRingVolumes(
   store: Store,
   wallets: readonly string[],
-  each: (wallet: string, legs: WashLegs) => void,
+  cfg: LedgerConfig["farmer"],
   sqliteSortCacheMb: number,
-): Promise<void> {
+): Promise<Map<string, number | null>> {
   const handle = store.sqlite;
-  if (!handle || wallets.length < (await storedAddressCount(store)) * ONE_PASS_SHARE)
-    return sumWashLegs(store, wallets, each);
-  const wanted = new Set(wallets);
-  await withSqliteCacheMb(handle, sqliteSortCacheMb, () => {
-    for (const [wallet, legs] of everyWalletsWashLegs(handle)) if (wanted.delete(wallet)) each(wallet, legs);
-  });
-  for (const wallet of wanted) each(wallet, new WashLegs());
+  if (handle && wallets.length >= (await storedAddressCount(store)) * ONE_PASS_SHARE)
+    return readRingVolumes(handle, cfg, sqliteSortCacheMb);
+  const volumes = new Map<string, number | null>();
+  await sumWashLegs(store, wallets, (wallet, legs) => volumes.set(wallet, legs.ringVolume(cfg)));
+  return volumes;
 }
 
 /**
@@ -253,44 +216,6 @@ async function storedAddressCount(store: Store): Promise<number> {
   const { table } = FILL_DICTIONARIES.addresses;
   const [row] = await queryRows<{ n: number }>(store.db, store.kind, `select count(*) as n from ${table}`);
   return Number(row?.n ?? 0);
-}
-
-/**
- * SQLite: every wallet's wash legs, a wallet at a time in the order of its id, from one scan of `fill_rows` in stored
- * order whose groups SQLite sorts once (with the sorter's threads), the ids turned into text from the dictionaries
- * read first (no other statement may run on the connection while this one iterates). The sums are those of
- * `washLegsSql`: the same groups of integer amounts.
- */
-function* everyWalletsWashLegs(handle: SqliteDatabase.Database): Generator<[string, WashLegs]> {
-  const { addresses, tokens } = FILL_DICTIONARIES;
-  const textsById = (dictionary: Dictionary) =>
-    new Map(
-      preparedStatement(handle, `select id, ${dictionary.column} from ${dictionary.table}`).raw().all() as Array<
-        [number, string]
-      >,
-    );
-  const [addressOf, tokenOf] = [textsById(addresses), textsById(tokens)];
-  const groups = handle
-    .prepare(
-      `select f.wallet_id, f.counterparty_id, f.token_ref, ${fillCodeTextSql("side")} as side, sum(f.size), sum(f.usd)
-      from ${FILL_ROWS} f not indexed where f.counterparty_id is not null
-      group by f.wallet_id, f.counterparty_id, f.token_ref, f.side
-      order by f.wallet_id, f.counterparty_id, f.token_ref, f.side`,
-    )
-    .raw();
-  let walletId: number | null = null;
-  let legs = new WashLegs();
-  for (const [wallet, counterparty, token, side, size, usd] of groups.iterate() as IterableIterator<
-    [number, number, number, Direction, number, number]
-  >) {
-    if (wallet !== walletId) {
-      if (walletId !== null) yield [addressOf.get(walletId)!, legs];
-      walletId = wallet;
-      legs = new WashLegs();
-    }
-    legs.add(addressOf.get(counterparty)!, tokenOf.get(token)!, side, Number(size), Number(usd));
-  }
-  if (walletId !== null) yield [addressOf.get(walletId)!, legs];
 }
 
 /** The wash legs of the given wallets, summed by the store. */

@@ -148,6 +148,20 @@ export function washRing(
   totalVolume: number,
   cfg: Pick<Config["farmer"], "washRingMaxCounterparties">,
 ): WashRing {
+  const ring = offsettingRing(fills, cfg);
+  return { share: washShare(ring.volume, totalVolume), counterparties: ring.counterparties };
+}
+
+/** The ring's share of a wallet's volume, from the volume it round-tripped (`offsettingRing`). */
+export function washShare(ringVolume: number, totalVolume: number): number {
+  return totalVolume > 0 ? ringVolume / totalVolume : 0;
+}
+
+/** The ring of `washRing` and the volume it round-tripped, which does not depend on the wallet's volume. */
+export function offsettingRing(
+  fills: Iterable<CounterpartyFill>,
+  cfg: Pick<Config["farmer"], "washRingMaxCounterparties">,
+): { volume: number; counterparties: string[] } {
   const legs = new Map<string, Map<string, { bought: number; boughtUsd: number; sold: number; soldUsd: number }>>();
   for (const fill of fills) {
     if (!fill.counterparty || fill.size <= 0) continue;
@@ -174,8 +188,7 @@ export function washRing(
   }
   offsetting.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const ring = offsetting.slice(0, cfg.washRingMaxCounterparties);
-  const ringVolume = ring.reduce((sum, [, volume]) => sum + volume, 0);
-  return { share: totalVolume > 0 ? ringVolume / totalVolume : 0, counterparties: ring.map(([c]) => c) };
+  return { volume: ring.reduce((sum, [, volume]) => sum + volume, 0), counterparties: ring.map(([c]) => c) };
 }
 
 function round(value: number, digits: number): number {

@@ -244,19 +244,6 @@ export function fillColumnsSql(kind: StoreKind, enums: FillRowsEnums = "coded"):
   };
 }
 
-/**
- * SQLite: the view's tables joined with wallets in address order, for a read of every wallet's fills ordered by
- * wallet, time and id (the Deriver's replay, src/derive/event-stream.ts). The dictionary's address index drives the
- * outer loop (CROSS JOIN keeps it outside) and each wallet's fills come from `fills_wallet_ts` in (ts, id) order, so
- * the order needs no sort; through the view, ordering by the address sorted the whole table for every page (ids are
- * not in address order): 0.9 s a page of 20,000 at 1,000,000 fills, 0.1 s this way.
- */
-export function fillsInWalletOrderSql(): string {
-  const { addresses, conditions } = FILL_DICTIONARIES;
-  return `${addresses.table} w cross join ${FILL_ROWS} f on f.wallet_id = w.id
-    left join ${conditions.table} m on m.id = f.condition_ref`;
-}
-
 /** Which layout a statement over every stored fill runs on: today's, or the `fills` table the migrations before 0029 ran on. */
 export type FillsLayout = "compact" | "table";
 
