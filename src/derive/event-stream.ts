@@ -16,7 +16,7 @@ import { preparedStatement } from "../store/sqlite-statements.js";
 import { activityColumnsSql, activityInWalletOrderSql } from "../store/activity-layout.js";
 import type SqliteDatabase from "better-sqlite3";
 import { readFillPages, type FillPages } from "./replay-reads.js";
-import { FillPageDecoder, type FillPagePlan } from "./fill-pages.js";
+import { FillPageDecoder, type FillPagePlan, pageWalletIds } from "./fill-pages.js";
 import { dialectText } from "../store/raw-sql.js";
 import {
   ACTIVITY_COLUMNS,
@@ -65,22 +65,28 @@ const DEFAULT_PAGE_ROWS = 20_000;
 const waitTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Where a table's rows are read from: the view itself, or, for every wallet's activity on SQLite, the rows table with
- * wallets in address order (`activityInWalletOrderSql`), its columns as the view's.
+ * Where a table's rows are read from, and the wallet order they come in: the view by address; or, for every wallet's
+ * activity on SQLite, the rows table with wallets in the order of their ids (`activityInWalletOrderSql`), its columns
+ * as the view's, as every wallet's fills come there (fill-pages.ts).
  */
 interface RowSource {
   readonly from: string;
   readonly column: (name: string) => string;
+  /** SQL: what orders the wallets (each row's key in the merge). */
+  readonly walletOrder: string;
 }
 
 function rowSource(store: Store, spec: TableSpec<unknown>, scope: StreamScope): RowSource {
   if (store.kind !== "sqlite" || scope.wallet !== undefined || spec.table === "fills")
-    return { from: spec.table, column: (name) => name };
+    return { from: spec.table, column: (name) => name, walletOrder: "wallet" };
   const columns = activityColumnsSql("sqlite") as Record<string, string>;
-  return { from: activityInWalletOrderSql(), column: (name) => columns[name] ?? name };
+  return { from: activityInWalletOrderSql(), column: (name) => columns[name] ?? name, walletOrder: "w.id" };
 }
 
-/** The select list (natural keys of recent rows only) and the scope's conditions, after an optional keyset condition. */
+/**
+ * The select list (natural keys of recent rows only, the wallet's order last) and the scope's conditions, after an
+ * optional keyset condition.
+ */
 function scoped(
   spec: TableSpec<unknown>,
   source: RowSource,
@@ -92,6 +98,7 @@ function scoped(
   const select = ["id", ...spec.columns].map((name) =>
     name === key ? `case when ${c("id")} > ? then ${c(name)} else '' end as ${name}` : c(name),
   );
+  select.push(`${source.walletOrder} as wallet_order`);
   const params: unknown[] = [spec.keysAbove];
   const where: string[] = [];
   if (scope.wallet !== undefined) {
@@ -111,36 +118,49 @@ function scoped(
     params.push(scope.from);
   }
   return {
-    text: `select ${select.join(", ")} from ${source.from}${where.length ? ` where ${where.join(" and ")}` : ""} order by ${c("wallet")}, ${c("ts")}, ${c("id")}`,
+    text: `select ${select.join(", ")} from ${source.from}${where.length ? ` where ${where.join(" and ")}` : ""} order by ${source.walletOrder}, ${c("ts")}, ${c("id")}`,
     params,
   };
 }
 
+/** A row's wallet in the stream's wallet order: its address, or on SQLite's every-wallet path its id. */
+type WalletKey = string | number;
+
+/** A page of rows, and each row's wallet key. */
+interface Page<R> {
+  readonly rows: R[];
+  readonly keys: WalletKey[];
+}
+
 /** One table's rows in (wallet, ts, id) order, a page at a time. */
 abstract class Pager<R extends KeyedRow> {
-  private page: R[] = [];
+  private page: Page<R> = { rows: [], keys: [] };
   private at = 0;
   protected exhausted = false;
 
   constructor(protected readonly pageRows: number) {}
 
   get head(): R | undefined {
-    return this.page[this.at];
+    return this.page.rows[this.at];
+  }
+
+  get headKey(): WalletKey {
+    return this.page.keys[this.at]!;
   }
 
   /** Moves past the head; true when the page is used up and the next must be loaded (an await per page, not per row). */
   advance(): boolean {
     this.at++;
-    return this.at >= this.page.length;
+    return this.at >= this.page.rows.length;
   }
 
   async load(): Promise<void> {
     this.at = 0;
-    this.page = this.exhausted ? [] : await this.next();
-    if (this.page.length < this.pageRows) this.exhausted = true;
+    this.page = this.exhausted ? { rows: [], keys: [] } : await this.next();
+    if (this.page.rows.length < this.pageRows) this.exhausted = true;
   }
 
-  protected abstract next(): Promise<R[]>;
+  protected abstract next(): Promise<Page<R>>;
 }
 
 /**
@@ -149,7 +169,7 @@ abstract class Pager<R extends KeyedRow> {
  * uncommitted rows.
  */
 class SqlitePager<R extends KeyedRow> extends Pager<R> {
-  private last: R | undefined;
+  private last: { row: R; key: WalletKey } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -160,33 +180,33 @@ class SqlitePager<R extends KeyedRow> extends Pager<R> {
     super(pageRows);
   }
 
-  protected async next(): Promise<R[]> {
+  protected async next(): Promise<Page<R>> {
     const last = this.last;
     const source = rowSource(this.store, this.spec, this.scope);
-    const [wallet, ts, id] = ["wallet", "ts", "id"].map(source.column) as [string, string, string];
+    const [ts, id] = ["ts", "id"].map(source.column) as [string, string];
+    const wallet = source.walletOrder;
     const handle = this.store.sqlite!;
     while (handle.inTransaction) await waitTurn();
-    const read = (keyset: { condition: string; params: unknown[] } | undefined, limit: number): R[] => {
+    const read = (keyset: { condition: string; params: unknown[] } | undefined, limit: number): unknown[][] => {
       const { text, params } = scoped(this.spec, source, this.scope, keyset);
-      return (preparedStatement(handle, `${text} limit ${limit}`).raw(true).all(params) as unknown[][]).map(
-        this.spec.decode,
-      );
+      return preparedStatement(handle, `${text} limit ${limit}`).raw(true).all(params) as unknown[][];
     };
     // After the last row read: that wallet's later rows, then the next wallets' (two seeks; one condition with an
     // OR would scan the wallet's rows from its first for each page, pages of a busy wallet growing quadratic).
-    const laterOfWallet = last && { condition: `(${ts}, ${id}) > (?, ?)`, params: [last.ts, last.id] };
-    let page: R[];
-    if (!last) page = read(undefined, this.pageRows);
-    else if (this.scope.wallet !== undefined) page = read(laterOfWallet, this.pageRows);
+    const laterOfWallet = last && { condition: `(${ts}, ${id}) > (?, ?)`, params: [last.row.ts, last.row.id] };
+    let values: unknown[][];
+    if (!last) values = read(undefined, this.pageRows);
+    else if (this.scope.wallet !== undefined) values = read(laterOfWallet, this.pageRows);
     else {
-      page = read(
-        { condition: `${wallet} = ? and ${laterOfWallet!.condition}`, params: [last.wallet, last.ts, last.id] },
+      values = read(
+        { condition: `${wallet} = ? and ${laterOfWallet!.condition}`, params: [last.key, ...laterOfWallet!.params] },
         this.pageRows,
       );
-      if (page.length < this.pageRows)
-        page = page.concat(read({ condition: `${wallet} > ?`, params: [last.wallet] }, this.pageRows - page.length));
+      if (values.length < this.pageRows)
+        values = values.concat(read({ condition: `${wallet} > ?`, params: [last.key] }, this.pageRows - values.length));
     }
-    this.last = page[page.length - 1] ?? this.last;
+    const page = { rows: values.map(this.spec.decode), keys: values.map((row) => row[row.length - 1] as WalletKey) };
+    if (values.length > 0) this.last = { row: page.rows[values.length - 1]!, key: page.keys[values.length - 1]! };
     return page;
   }
 }
@@ -216,10 +236,10 @@ class SqliteFillPager extends Pager<StoredFill & { id: number }> {
     super(plan.pageRows);
   }
 
-  protected async next(): Promise<Array<StoredFill & { id: number }>> {
+  protected async next(): Promise<Page<StoredFill & { id: number }>> {
     this.pages ??= readFillPages(this.handle, this.plan);
     const page = await this.pages.next();
-    return page ? this.decoder.rows(page) : [];
+    return page ? { rows: this.decoder.rows(page), keys: pageWalletIds(page) } : { rows: [], keys: [] };
   }
 
   close(): void {
@@ -240,15 +260,17 @@ class PostgresCursor<R extends KeyedRow> extends Pager<R> {
     super(pageRows);
   }
 
-  protected async next(): Promise<R[]> {
+  protected async next(): Promise<Page<R>> {
     const client = this.tx.raw.client;
     if (!this.declared) {
-      const { text, params } = scoped(this.spec, { from: this.spec.table, column: (name) => name }, this.scope);
+      const source = { from: this.spec.table, column: (name: string) => name, walletOrder: "wallet" };
+      const { text, params } = scoped(this.spec, source, this.scope);
       await client.query(`declare ${this.name} no scroll cursor for ${dialectText("postgres", text)}`, params);
       this.declared = true;
     }
     const result = await client.query({ text: `fetch forward ${this.pageRows} from ${this.name}`, rowMode: "array" });
-    return (result.rows as unknown[][]).map(this.spec.decode);
+    const values = result.rows as unknown[][];
+    return { rows: values.map(this.spec.decode), keys: values.map((row) => row[row.length - 1] as WalletKey) };
   }
 }
 
@@ -266,8 +288,8 @@ async function merge(
     const fillFirst =
       !act ||
       (fill !== undefined &&
-        (fill.wallet < act.wallet ||
-          (fill.wallet === act.wallet &&
+        (fills.headKey < activity.headKey ||
+          (fills.headKey === activity.headKey &&
             compareEventOrder(
               { ts: fill.ts, logIndex: fill.log_index, kind: 0 },
               { ts: act.ts, logIndex: act.log_index, kind: 1 },
@@ -283,8 +305,9 @@ async function merge(
 }
 
 /**
- * Calls `visit` with every stored fill and activity row in the scope, each wallet's rows in ledger order,
- * wallets in ascending address order. Holds at most one page of each table.
+ * Calls `visit` with every stored fill and activity row in the scope, each wallet's rows in ledger order, wallets
+ * in ascending address order (on SQLite, every wallet's rows: in the order of the wallets' ids, the order of the
+ * derived tables' keys, so that a rebuild's writes append). Holds at most one page of each table.
  */
 export async function streamWalletEvents(
   store: Store,

@@ -1,5 +1,5 @@
 /**
- * Every wallet's fills in (address, ts, id) order on SQLite, a page at a time, as ids and numbers packed in one
+ * Every wallet's fills in (wallet id, ts, id) order on SQLite, a page at a time, as ids and numbers packed in one
  * Float64Array: what the rebuild's replay streams. The page is read where `readFillPage` runs (the read thread of
  * replay-reads.ts, or the caller's thread for a store in memory) and turned into rows with the dictionaries' texts
  * by `FillPageDecoder` on the replay's thread, so the replay's thread spends no time in SQLite's page reads (each
@@ -65,21 +65,22 @@ const at = Object.fromEntries(PACKED_COLUMNS.map(([name], i) => [name, i])) as R
 
 /**
  * The statement for rows after `cursor`: the rest of its wallet (`same`), or the wallets after it (`later`). Two seeks:
- * one condition with an OR would scan the wallet's rows from its first for each page. The address dictionary's index
- * drives the outer loop (CROSS JOIN keeps it outside) and each wallet's fills come from `fills_wallet_ts`, so the order
- * needs no sort.
+ * one condition with an OR would scan the wallet's rows from its first for each page. The address dictionary in id
+ * order drives the outer loop (CROSS JOIN keeps it outside) and each wallet's fills in the time range come from
+ * `fills_wallet_ts`, so the order needs no sort (`fill_rows` ordered by wallet id alone was read through `fills_ts`
+ * and sorted). Wallets come in the order of their ids: the order of the derived tables' keys.
  */
 function pageSql(plan: FillPagePlan, after: "first" | "same" | "later", limit: number): string {
   const { addresses } = FILL_DICTIONARIES;
   const select = [...PACKED_COLUMNS.map(([, sql]) => sql), `case when f.id > ? then ${fillKeySql("sqlite", "f")} end`];
   const where: string[] = [];
   if (after === "same") where.push("w.id = ? and (f.ts, f.id) > (?, ?)");
-  if (after === "later") where.push(`w.address > (select address from ${addresses.table} where id = ?)`);
+  if (after === "later") where.push("w.id > ?");
   if (plan.before !== undefined) where.push("f.ts < ?");
   if (plan.from !== undefined) where.push("f.ts >= ?");
   return `select ${select.join(", ")} from ${addresses.table} w cross join ${FILL_ROWS} f on f.wallet_id = w.id${
     where.length ? ` where ${where.join(" and ")}` : ""
-  } order by w.address, f.ts, f.id limit ${limit}`;
+  } order by w.id, f.ts, f.id limit ${limit}`;
 }
 
 /** The statement's parameters in the order `pageSql` places them. */
@@ -116,6 +117,13 @@ export function readFillPage(
     if (key !== null) keys.push([r, key]);
   });
   return { values, rows: rows.length, keys };
+}
+
+/** Each row's wallet id. */
+export function pageWalletIds(page: FillPage): number[] {
+  const ids = new Array<number>(page.rows);
+  for (let r = 0; r < page.rows; r++) ids[r] = page.values[r * WIDTH + at.wallet_id]!;
+  return ids;
 }
 
 /** Where the page after `page` starts (null when `page` is empty). */

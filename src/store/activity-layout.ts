@@ -83,8 +83,8 @@ export function activityViewSql(kind: StoreKind): string {
 }
 
 /**
- * SQLite: the view's tables joined with wallets in address order, for the Deriver's replay of every wallet's activity
- * by wallet, time and id without a sort (as `readFillPage` of src/derive/fill-pages.ts does for fills).
+ * SQLite: the view's tables joined with wallets in the order of their ids, for the Deriver's replay of every wallet's
+ * activity by wallet id, time and id without a sort (as `readFillPage` of src/derive/fill-pages.ts reads fills).
  */
 export function activityInWalletOrderSql(): string {
   const { addresses, conditions } = FILL_DICTIONARIES;
