@@ -114,4 +114,33 @@ describe("HourlyPointColumns", () => {
       { numRuns: 30 },
     );
   });
+
+  it("gives each wallet's points once, in the order taken, then the wallets' not taken", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 400, size: "max" }),
+        fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 8 }),
+        (walletOfPoint, takenOrder) => {
+          const address = (n: number) => `0x${String(n).padStart(40, "0")}`;
+          const rows = walletOfPoint.map((n, i) => ({
+            wallet: address(n),
+            resolution: "hour" as const,
+            t: T0 + i * HOUR,
+            pnl: i,
+          }));
+          const columns = new HourlyPointColumns();
+          for (const row of rows) columns.push(row);
+          const byWallet = columns.byWallet();
+          const given = takenOrder.flatMap((n) => byWallet.take(address(n)));
+          const taken = new Set(takenOrder.map(address));
+          for (const wallet of taken)
+            expect(given.filter((r) => r.wallet === wallet)).toEqual(rows.filter((r) => r.wallet === wallet));
+          const rest = [...byWallet.rest()];
+          expect(rest.every((r) => !taken.has(r.wallet))).toBe(true);
+          expect([...given, ...rest].sort((a, b) => a.t - b.t)).toEqual(rows);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
 });

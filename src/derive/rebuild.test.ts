@@ -401,7 +401,7 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     const broken = {
       ...tables,
       positions: () => [[...tables.positions()].flat().map((p) => ({ ...p, shares: 0 }))],
-      dailyPoints: () => [[{ wallet: "0x1", resolution: "day" as const, t: 0, pnl: null as unknown as number }]],
+      pnlPoints: () => [[{ wallet: "0x1", resolution: "day" as const, t: 0, pnl: null as unknown as number }]],
     };
     await expect(writeDerivedTables(store, broken, derived.snapshots)).rejects.toThrow();
     expect(await store.db.selectFrom("positions").selectAll().orderBy("wallet").orderBy("token_id").execute()).toEqual(

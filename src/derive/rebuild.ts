@@ -231,9 +231,11 @@ export interface DerivedTables {
   readonly positions: () => Iterable<PositionsTable[]>;
   readonly walletStats: Database["wallet_stats"][];
   readonly marketStats: MarketStatsTable[];
-  /** Every wallet's daily points, computed a chunk at a time as they are written (all at once: 1 GB at 10M fills). */
-  readonly dailyPoints: () => Iterable<PnlPointsTable[]>;
-  readonly hourlyPoints: HourlyPointColumns;
+  /**
+   * Every wallet's P&L points, its daily ones (computed a chunk at a time as they are written: all at once, 1 GB at
+   * 10M fills) then its hourly ones, wallet after wallet.
+   */
+  readonly pnlPoints: () => Iterable<PnlPointsTable[]>;
   readonly walletFees: WalletFeesTable[];
   /** The daily sums and last moves of the fills up to this id are written from SQL; the three lists hold the later fills'. */
   readonly fillTablesInSqlThrough: number;
@@ -266,8 +268,7 @@ export async function derivedTables(
     positions: () => positionChunks(derivation),
     walletStats: assessed.map(([address, assessment]) => derivation.statsRow(address, assessment, computedAt)),
     marketStats: marketStatsRows(derivation.fills.marketTotals, await volume24h(store, asOf), consensus, computedAt),
-    dailyPoints: () => dailyPointChunks(derivation, asOf),
-    hourlyPoints: derived.hourlyPoints,
+    pnlPoints: () => pnlPointChunks(derivation, asOf, derived.hourlyPoints),
     // Every stored fill's sums; the Deriver's batches add theirs from zero.
     walletFees: derivation.fills.walletFees.take(),
     fillTablesInSqlThrough: derivation.fills.inSqlThrough,
@@ -293,8 +294,7 @@ export async function writeDerivedTables(
     await insertRows(tx, "market_stats", tables.marketStats);
     for (const snapshot of snapshots) await replaceSnapshot(tx, snapshot);
     await deleteAll(tx, "pnl_points");
-    for (const chunk of tables.dailyPoints()) await insertRows(tx, "pnl_points", chunk);
-    for (const chunk of rowChunks(tables.hourlyPoints.rows())) await insertRows(tx, "pnl_points", chunk);
+    for (const chunk of tables.pnlPoints()) await insertRows(tx, "pnl_points", chunk);
     await deleteAll(tx, "wallet_fees");
     await insertRows(tx, "wallet_fees", tables.walletFees);
     await writeFillSums(tx, tables);
@@ -350,8 +350,19 @@ function* walletRows<R>(derivation: Derivation, ofWallet: (address: string) => r
 const walletRowChunks = <R>(derivation: Derivation, ofWallet: (address: string) => readonly R[]) =>
   rowChunks(walletRows(derivation, ofWallet));
 
-const dailyPointChunks = (derivation: Derivation, asOf: number) =>
-  walletRowChunks(derivation, (address) => derivation.dailyPoints(address, asOf));
+/**
+ * Every live wallet's daily then hourly points, wallet after wallet (the order of the table's key: the inserts
+ * append), then the hourly points of any wallet not live.
+ */
+function pnlPointChunks(derivation: Derivation, asOf: number, hourly: HourlyPointColumns): Iterable<PnlPointsTable[]> {
+  const byWallet = hourly.byWallet();
+  return rowChunks(
+    (function* () {
+      yield* walletRows(derivation, (address) => [...derivation.dailyPoints(address, asOf), ...byWallet.take(address)]);
+      yield* byWallet.rest();
+    })(),
+  );
+}
 
 const positionChunks = (derivation: Derivation) =>
   walletRowChunks(derivation, (address) => derivation.positionRows(address));
