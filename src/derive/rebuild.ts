@@ -33,6 +33,7 @@ import { marketStatsRows, volume24h } from "./market-stats.js";
 import { queryRows } from "../store/raw-sql.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
 import { deleteAll, insertRows, upsertRows } from "../store/derived-tables.js";
+import { DictionaryIdCache } from "../store/dictionaries.js";
 import { fillMarketDailyPricesFromFills } from "../store/market-daily-prices.js";
 import { fillWalletDailyFillsFromFills } from "../store/wallet-daily-fills.js";
 import { fillWalletLastMovesFromFills } from "../store/wallet-last-moves.js";
@@ -136,6 +137,8 @@ export async function deriveFromStore(
   derivation.startDeferredLegs(store);
   const snapshots: DaySnapshot[] = [];
   const cache = new StreamCache();
+  // The snapshots' dictionary ids, remembered from one day's write to the next (a failed write ends the derivation).
+  const ids = new DictionaryIdCache();
   for (let i = 0; i <= splits.length; i++) {
     const range = { ...(i > 0 ? { from: splits[i - 1] } : {}), ...(i < splits.length ? { before: splits[i] } : {}) };
     if (hours && range.from !== undefined && range.from >= windowStart) derivation.hours = hours;
@@ -152,7 +155,7 @@ export async function deriveFromStore(
     // A kept day the store lacked is final (the state at that day's start): written as it is taken, so that the
     // replay holds one day's rows, not every kept day's (8.2 million rows at 10,000,000 fills).
     if (before === day) snapshots.push(snapshot);
-    else await store.transaction((tx) => replaceSnapshot(tx, snapshot));
+    else await store.transaction((tx) => replaceSnapshot(tx, snapshot, ids));
   }
   derivation.hours = null;
   hours?.finish(derivation.state, liveKeys(derivation), asOf);
@@ -286,15 +289,17 @@ export async function writeDerivedTables(
   snapshots: readonly DaySnapshot[],
 ): Promise<void> {
   await store.transaction(async (tx) => {
+    // Each value's id looked up once for the transaction's writes (none outlives it).
+    const ids = new DictionaryIdCache();
     await deleteAll(tx, "positions");
-    for (const chunk of tables.positions()) await insertRows(tx, "positions", chunk);
+    for (const chunk of tables.positions()) await insertRows(tx, "positions", chunk, ids);
     await deleteAll(tx, "wallet_stats");
     await insertRows(tx, "wallet_stats", tables.walletStats);
     await deleteAll(tx, "market_stats");
     await insertRows(tx, "market_stats", tables.marketStats);
-    for (const snapshot of snapshots) await replaceSnapshot(tx, snapshot);
+    for (const snapshot of snapshots) await replaceSnapshot(tx, snapshot, ids);
     await deleteAll(tx, "pnl_points");
-    for (const chunk of tables.pnlPoints()) await insertRows(tx, "pnl_points", chunk);
+    for (const chunk of tables.pnlPoints()) await insertRows(tx, "pnl_points", chunk, ids);
     await deleteAll(tx, "wallet_fees");
     await insertRows(tx, "wallet_fees", tables.walletFees);
     await writeFillSums(tx, tables);
@@ -321,9 +326,9 @@ async function writeFillSums(tx: StoreTransaction, tables: DerivedTables): Promi
   else await write();
 }
 
-async function replaceSnapshot(tx: StoreTransaction, snapshot: DaySnapshot): Promise<void> {
+async function replaceSnapshot(tx: StoreTransaction, snapshot: DaySnapshot, ids?: DictionaryIdCache): Promise<void> {
   await deleteAll(tx, "position_snapshots", "day = ?", [snapshot.day]);
-  await insertRows(tx, "position_snapshots", snapshot.rows);
+  await insertRows(tx, "position_snapshots", snapshot.rows, ids);
 }
 
 /** Rows built per wallet (and the hourly points) are written in chunks of this many rows. */

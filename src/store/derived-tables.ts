@@ -17,7 +17,7 @@ import {
   isIdKeyed,
   storedColumn,
 } from "./id-keyed.js";
-import { addToDictionarySql, dictionaryIds } from "./dictionaries.js";
+import { addToDictionarySql, type DictionaryIdCache, dictionaryIds } from "./dictionaries.js";
 import { copyRows, sqlIdentifier } from "./pg-copy.js";
 import { inSlices, placeholders, queryRows } from "./raw-sql.js";
 import type { Database } from "./schema.js";
@@ -204,6 +204,7 @@ async function sqliteWrite(
   table: DerivedTable,
   rows: readonly Row[],
   mode: WriteMode,
+  ids?: DictionaryIdCache,
 ): Promise<void> {
   const { columns } = DERIVED_TABLES[table];
   const { name, columns: stored } = target(table);
@@ -213,10 +214,10 @@ async function sqliteWrite(
       tx.raw.handle,
       `insert into ${name} (${stored.join(", ")}) values ${Array.from({ length: count }, () => placeholders(stored.length)).join(", ")}${onConflict(table, mode)}`,
     );
-  const ids = idColumns(table).map((c) => ({
+  const idsOf = idColumns(table).map((c) => ({
     at: columns.indexOf(c as never),
     column: c,
-    idOf: dictionaryIds(tx.raw.handle, ID_COLUMNS[c]!.dictionary),
+    idOf: dictionaryIds(tx.raw.handle, ID_COLUMNS[c]!.dictionary, ids?.of(ID_COLUMNS[c]!.dictionary)),
   }));
   const fullInsert = insertOf(SQLITE_ROWS_PER_INSERT);
   const width = columns.length;
@@ -229,7 +230,7 @@ async function sqliteWrite(
       const row = rows[i]!;
       const at = buffered * width;
       for (let c = 0; c < width; c++) values[at + c] = row[columns[c]!] ?? null;
-      for (const id of ids) values[at + id.at] = id.idOf(row[id.column] as string);
+      for (const id of idsOf) values[at + id.at] = id.idOf(row[id.column] as string);
       if (++buffered < SQLITE_ROWS_PER_INSERT) continue;
       fullInsert.run(values);
       buffered = 0;
@@ -281,10 +282,16 @@ async function postgresWrite(
   if (rows.length > STAGING_DELETE_ROWS) await client.query(`truncate ${staging}`);
 }
 
-function write(tx: StoreTransaction, table: DerivedTable, rows: readonly Row[], mode: WriteMode): Promise<void> {
+function write(
+  tx: StoreTransaction,
+  table: DerivedTable,
+  rows: readonly Row[],
+  mode: WriteMode,
+  ids?: DictionaryIdCache,
+): Promise<void> {
   if (rows.length === 0) return Promise.resolve();
   return tx.raw.kind === "sqlite"
-    ? sqliteWrite(tx as StoreTransaction & { raw: { kind: "sqlite" } }, table, rows, mode)
+    ? sqliteWrite(tx as StoreTransaction & { raw: { kind: "sqlite" } }, table, rows, mode, ids)
     : postgresWrite(tx as StoreTransaction & { raw: { kind: "postgres" } }, table, rows, mode);
 }
 
@@ -301,13 +308,17 @@ export function upsertRows<T extends DerivedTable>(
   return write(tx, table, rows as unknown as Row[], onKey);
 }
 
-/** Inserts rows into a table (or part of one) the caller has just emptied. */
+/**
+ * Inserts rows into a table (or part of one) the caller has just emptied; `ids`: the dictionary ids of a piece of
+ * work that fails whole (SQLite).
+ */
 export function insertRows<T extends DerivedTable>(
   tx: StoreTransaction,
   table: T,
   rows: readonly Database[T][],
+  ids?: DictionaryIdCache,
 ): Promise<void> {
-  return write(tx, table, rows as unknown as Row[], "insert");
+  return write(tx, table, rows as unknown as Row[], "insert", ids);
 }
 
 /** Deletes the rows whose `column` is one of `values` (and that match `extra`, e.g. `resolution = 'day'`). */

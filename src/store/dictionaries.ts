@@ -11,11 +11,17 @@ export interface Dictionary {
   readonly column: string;
 }
 
-/** SQLite: a dictionary's id of a value, added if new; remembered for the call (one transaction). */
-export function dictionaryIds(handle: SqliteDatabase.Database, dictionary: Dictionary): (value: string) => number {
+/**
+ * SQLite: a dictionary's id of a value, added if new; remembered for the call (one transaction), or in `known` for a
+ * writer whose work is dropped with any transaction of it that rolls back (`DictionaryIdCache`).
+ */
+export function dictionaryIds(
+  handle: SqliteDatabase.Database,
+  dictionary: Dictionary,
+  known = new Map<string, number>(),
+): (value: string) => number {
   const find = preparedStatement(handle, `select id from ${dictionary.table} where ${dictionary.column} = ?`);
   const add = preparedStatement(handle, `insert into ${dictionary.table} (${dictionary.column}) values (?)`);
-  const known = new Map<string, number>();
   return (value) => {
     let id = known.get(value);
     if (id === undefined) {
@@ -25,6 +31,21 @@ export function dictionaryIds(handle: SqliteDatabase.Database, dictionary: Dicti
     }
     return id;
   };
+}
+
+/**
+ * Ids remembered across the write calls of one piece of work that fails whole (a rebuild: any of its transactions
+ * that rolls back ends it, and the cache with it), so that each value is looked up once, not once per call: an id
+ * added in a transaction that rolled back must never be used after it.
+ */
+export class DictionaryIdCache {
+  private readonly byTable = new Map<string, Map<string, number>>();
+
+  of(dictionary: Dictionary): Map<string, number> {
+    let known = this.byTable.get(dictionary.table);
+    if (!known) this.byTable.set(dictionary.table, (known = new Map()));
+    return known;
+  }
 }
 
 /**
