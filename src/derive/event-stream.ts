@@ -8,8 +8,9 @@
  * read ahead on a thread of their own (fill-pages.ts). PostgreSQL: a cursor over each table in one repeatable-read
  * transaction, so the stream is one snapshot and the planner sees the whole scan.
  *
- * The merge compares wallet addresses in JavaScript; the store's order agrees because addresses are
- * lower-case hexadecimal (byte order and every collation agree on those characters).
+ * The merge compares each row's wallet key in JavaScript: on SQLite's every-wallet path the wallet's id, else its
+ * address, where the store's order agrees because addresses are lower-case hexadecimal (byte order and every
+ * collation agree on those characters).
  */
 import type { Store, StoreTransaction } from "../store/database.js";
 import { preparedStatement } from "../store/sqlite-statements.js";

@@ -7,6 +7,7 @@
  */
 import type SqliteDatabase from "better-sqlite3";
 import { FILL_CODES, FILL_DICTIONARIES, FILL_ROWS, fillKeySql, fillPriceSql } from "../store/fill-layout.js";
+import { DictionaryTexts } from "../store/dictionaries.js";
 import { preparedStatement } from "../store/sqlite-statements.js";
 import type { StoredFill } from "./stored-events.js";
 
@@ -135,38 +136,6 @@ export function pageCursor(page: FillPage): FillPageCursor | null {
     ts: page.values[last + at.ts]!,
     id: page.values[last + at.id]!,
   };
-}
-
-/** A dictionary's texts by id, read from the store as far as ids go; ids added later are read when first met. */
-class DictionaryTexts {
-  private readonly texts: string[] = [];
-  private readHighest = 0;
-
-  constructor(
-    private readonly handle: SqliteDatabase.Database,
-    private readonly dictionary: { readonly table: string; readonly column: string },
-  ) {
-    this.readAbove();
-  }
-
-  private readAbove(): void {
-    const rows = this.handle
-      .prepare(`select id, ${this.dictionary.column} from ${this.dictionary.table} where id > ? order by id`)
-      .raw(true)
-      .all(this.readHighest) as Array<[number, string]>;
-    for (const [id, text] of rows) this.texts[id] = text;
-    if (rows.length > 0) this.readHighest = rows[rows.length - 1]![0];
-  }
-
-  text(id: number): string {
-    let text = this.texts[id];
-    if (text === undefined) {
-      this.readAbove();
-      text = this.texts[id];
-      if (text === undefined) throw new Error(`store: no ${this.dictionary.table} row ${id}`);
-    }
-    return text;
-  }
 }
 
 const nullable = (value: number): number | null => (Number.isNaN(value) ? null : value);

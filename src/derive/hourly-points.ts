@@ -154,15 +154,16 @@ export function hourlyPoints(
   return rows;
 }
 
-/**
- * Hourly points kept column by column until they are written: a rebuild takes every wallet's points of the kept
- * window before one write (6.8 million at 10,000,000 fills), which as objects were about half a GB of its peak.
- */
 /** Hourly points by wallet: each wallet's taken once, then those of wallets not taken. */
 export interface HourlyPointsByWallet {
   take(wallet: string): PnlPointsTable[];
   rest(): Generator<PnlPointsTable>;
 }
+
+/**
+ * Hourly points kept column by column until they are written: a rebuild takes every wallet's points of the kept
+ * window before one write (6.8 million at 10,000,000 fills), which as objects were about half a GB of its peak.
+ */
 
 export class HourlyPointColumns {
   private readonly walletIds = new Map<string, number>();

@@ -89,7 +89,9 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     let washed = 0;
     for (const { address, book } of books) {
       const share = derivation.assess(address, inputs(address), asOf)?.farmerMetrics.washRingVolumeShare;
-      expect(share, address).toBe((legs.get(address) ?? new WashLegs()).share(book.volume, config.farmer));
+      expect(share, address).toBe(
+        ringShare((legs.get(address) ?? new WashLegs()).ringVolume(config.farmer), book.volume),
+      );
       if (recent.has(address)) spanning++;
       if ((share ?? 0) > 0) washed++;
     }
@@ -115,7 +117,7 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     );
     for (const { address, book } of books)
       expect(ringShare(together.get(address) ?? null, book.volume), address).toBe(
-        (legs.get(address) ?? new WashLegs()).share(book.volume, config.farmer),
+        ringShare((legs.get(address) ?? new WashLegs()).ringVolume(config.farmer), book.volume),
       );
   });
 

@@ -7,9 +7,8 @@ import type SqliteDatabase from "better-sqlite3";
 import type { LedgerConfig } from "../ledger/assess.js";
 import { type CounterpartyFill, offsettingRing, washShare } from "../ledger/farmer.js";
 import type { Direction } from "../ledger/types.js";
-import type { Dictionary } from "../store/dictionaries.js";
+import { DictionaryTexts } from "../store/dictionaries.js";
 import { FILL_DICTIONARIES, FILL_ROWS, fillCodeTextSql } from "../store/fill-layout.js";
-import { preparedStatement } from "../store/sqlite-statements.js";
 
 /**
  * A wallet's fills with each counterparty, summed per (counterparty, token, side): what `washRing` adds up
@@ -41,11 +40,6 @@ export class WashLegs {
     const ordered = [...this.legs.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, leg]) => leg);
     return offsettingRing(ordered, cfg).volume;
   }
-
-  /** The wash-ring share of `volume` (micro-units); null when no counterparty is known. */
-  share(volume: number, cfg: LedgerConfig["farmer"]): number | null {
-    return ringShare(this.ringVolume(cfg), volume);
-  }
 }
 
 /** The share of `volume` a ring's volume is (`WashLegs.ringVolume`; null stays null). */
@@ -60,14 +54,8 @@ export function ringShare(ringVolume: number | null, volume: number): number | n
  * `washLegsSql`: the same groups of integer amounts.
  */
 export function* everyWalletsWashLegs(handle: SqliteDatabase.Database): Generator<[string, WashLegs]> {
-  const { addresses, tokens } = FILL_DICTIONARIES;
-  const textsById = (dictionary: Dictionary) =>
-    new Map(
-      preparedStatement(handle, `select id, ${dictionary.column} from ${dictionary.table}`).raw().all() as Array<
-        [number, string]
-      >,
-    );
-  const [addressOf, tokenOf] = [textsById(addresses), textsById(tokens)];
+  const addresses = new DictionaryTexts(handle, FILL_DICTIONARIES.addresses);
+  const tokens = new DictionaryTexts(handle, FILL_DICTIONARIES.tokens);
   const groups = handle
     .prepare(
       `select f.wallet_id, f.counterparty_id, f.token_ref, ${fillCodeTextSql("side")} as side, sum(f.size), sum(f.usd)
@@ -82,13 +70,13 @@ export function* everyWalletsWashLegs(handle: SqliteDatabase.Database): Generato
     [number, number, number, Direction, number, number]
   >) {
     if (wallet !== walletId) {
-      if (walletId !== null) yield [addressOf.get(walletId)!, legs];
+      if (walletId !== null) yield [addresses.text(walletId), legs];
       walletId = wallet;
       legs = new WashLegs();
     }
-    legs.add(addressOf.get(counterparty)!, tokenOf.get(token)!, side, Number(size), Number(usd));
+    legs.add(addresses.text(counterparty), tokens.text(token), side, Number(size), Number(usd));
   }
-  if (walletId !== null) yield [addressOf.get(walletId)!, legs];
+  if (walletId !== null) yield [addresses.text(walletId), legs];
 }
 
 /** Every wallet's ring volume (`WashLegs.ringVolume`) from one pass over the fills (`everyWalletsWashLegs`). */

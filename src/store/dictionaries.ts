@@ -33,6 +33,40 @@ export function dictionaryIds(
   };
 }
 
+/** A dictionary's texts by id, read from the store as far as ids go; ids added later are read when first met. */
+export class DictionaryTexts {
+  private readonly texts: string[] = [];
+  private readHighest = 0;
+
+  constructor(
+    private readonly handle: SqliteDatabase.Database,
+    private readonly dictionary: Dictionary,
+  ) {
+    this.readAbove();
+  }
+
+  private readAbove(): void {
+    const rows = preparedStatement(
+      this.handle,
+      `select id, ${this.dictionary.column} from ${this.dictionary.table} where id > ? order by id`,
+    )
+      .raw(true)
+      .all(this.readHighest) as Array<[number, string]>;
+    for (const [id, text] of rows) this.texts[id] = text;
+    if (rows.length > 0) this.readHighest = rows[rows.length - 1]![0];
+  }
+
+  text(id: number): string {
+    let text = this.texts[id];
+    if (text === undefined) {
+      this.readAbove();
+      text = this.texts[id];
+      if (text === undefined) throw new Error(`store: no ${this.dictionary.table} row ${id}`);
+    }
+    return text;
+  }
+}
+
 /**
  * Ids remembered across the write calls of one piece of work that fails whole (a rebuild: any of its transactions
  * that rolls back ends it, and the cache with it), so that each value is looked up once, not once per call: an id
