@@ -33,7 +33,9 @@ import { marketStatsRows, volume24h } from "./market-stats.js";
 import { queryRows } from "../store/raw-sql.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
 import { deleteAll, insertRows, upsertRows } from "../store/derived-tables.js";
-import { DictionaryIdCache } from "../store/dictionaries.js";
+import { DictionaryIdCache, DictionaryTexts } from "../store/dictionaries.js";
+import { FILL_DICTIONARIES, FILL_ROWS } from "../store/fill-layout.js";
+import { preparedStatement } from "../store/sqlite-statements.js";
 import { fillMarketDailyPricesFromFills } from "../store/market-daily-prices.js";
 import { fillWalletDailyFillsFromFills } from "../store/wallet-daily-fills.js";
 import { fillWalletLastMovesFromFills } from "../store/wallet-last-moves.js";
@@ -127,13 +129,7 @@ export async function deriveFromStore(
   const splits = [...new Set([...snapshotDays, ...(hours ? [windowStart] : [])])].sort((a, b) => a - b);
   // Wallets streamed in more than one range: their wash legs are summed by the store, beside the streams where it
   // can (SQLite: a read thread of its own), and taken once the streams are done.
-  derivation.deferLegs(
-    (
-      await queryRows<{ wallet: string }>(store.db, store.kind, "select distinct wallet from fills where ts >= ?", [
-        splits[0],
-      ])
-    ).map((r) => r.wallet),
-  );
+  derivation.deferLegs(await walletsFilledFrom(store, splits[0]!));
   derivation.startDeferredLegs(store);
   const snapshots: DaySnapshot[] = [];
   const cache = new StreamCache();
@@ -204,9 +200,40 @@ function liveKeys(derivation: Derivation): Array<{ address: string; key: string 
   return derivation.liveBooks().map(({ address, book }) => ({ address, key: book.address }));
 }
 
-/** The fill prices of the window from `windowStart` on (the earlier ones are observed as the replay streams them). */
+/** The wallets with a fill at or after `from`: each wallet's first such fill sought on its (wallet, ts) index. */
+async function walletsFilledFrom(store: Store, from: number): Promise<string[]> {
+  const { addresses } = FILL_DICTIONARIES;
+  const rows = await queryRows<{ address: string }>(
+    store.db,
+    store.kind,
+    `select w.${addresses.column} as address from ${addresses.table} w
+      where exists (select 1 from ${FILL_ROWS} f where f.wallet_id = w.id and f.ts >= ?)`,
+    [from],
+  );
+  return rows.map((r) => r.address);
+}
+
+/**
+ * The fill prices of the window from `windowStart` on (the earlier ones are observed as the replay streams them). On
+ * SQLite the rows' ids, turned into texts here (through the view, each row joined its market's and token's rows: four
+ * times as long).
+ */
 async function windowPrices(store: Store, windowStart: number): Promise<PriceHistory> {
   const prices = new PriceHistory(windowStart);
+  const handle = store.sqlite;
+  if (handle) {
+    const conditions = new DictionaryTexts(handle, FILL_DICTIONARIES.conditions);
+    const tokens = new DictionaryTexts(handle, FILL_DICTIONARIES.tokens);
+    const rows = preparedStatement(
+      handle,
+      `select token_ref, condition_ref, ts, log_index, usd, size from ${FILL_ROWS} where ts >= ?`,
+    )
+      .raw(true)
+      .all(windowStart) as Array<[number, number, number, number | null, number, number]>;
+    for (const [token, condition, ts, logIndex, usd, size] of rows)
+      prices.observe(tokens.text(token), conditions.text(condition), ts, logIndex, usd, size);
+    return prices;
+  }
   const rows = await queryRows<{
     token_id: string;
     condition_id: string;
