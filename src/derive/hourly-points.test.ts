@@ -143,4 +143,31 @@ describe("HourlyPointColumns", () => {
       { numRuns: 100 },
     );
   });
+  it("gives each wallet's latest point at or before a cutoff, the first of equal times", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 30 })), {
+          maxLength: 300,
+          size: "max",
+        }),
+        fc.integer({ min: -1, max: 31 }),
+        (points, cutoffHour) => {
+          const address = (n: number) => `0x${String(n).padStart(40, "0")}`;
+          const columns = new HourlyPointColumns();
+          points.forEach(([wallet, hour], i) =>
+            columns.push({ wallet: address(wallet), resolution: "hour", t: T0 + hour * HOUR, pnl: i }),
+          );
+          const cutoff = T0 + cutoffHour * HOUR;
+          const expected = new Map<string, { t: number; p: number }>();
+          points.forEach(([wallet, hour], i) => {
+            const t = T0 + hour * HOUR;
+            const known = expected.get(address(wallet));
+            if (t <= cutoff && (!known || t > known.t)) expected.set(address(wallet), { t, p: i });
+          });
+          expect(columns.latestAtOrBefore(cutoff)).toEqual(expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });

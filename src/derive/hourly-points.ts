@@ -7,7 +7,7 @@
  * [B - 1 h, B), the wallet had an event, a token it holds open at B was traded, or a market where it holds shares
  * resolved.
  */
-import { fillPrice, ledgerValueAt, type LedgerState, type WalletBook } from "../ledger/index.js";
+import { fillPrice, ledgerValueAt, type LedgerState, type PnlPoint, type WalletBook } from "../ledger/index.js";
 import type { PnlPointsTable } from "../store/schema.js";
 
 export const HOUR = 3_600;
@@ -193,6 +193,21 @@ export class HourlyPointColumns {
   *rows(): Generator<PnlPointsTable> {
     for (let i = 0; i < this.count; i++)
       yield { wallet: this.wallets[this.walletOf[i]!]!, resolution: "hour", t: this.times[i]!, pnl: this.values[i]! };
+  }
+
+  /** Each wallet's latest point at or before `cutoff` (read from the columns: as rows, 6.8 million objects at 10M fills). */
+  latestAtOrBefore(cutoff: number): Map<string, PnlPoint> {
+    const latest = new Float64Array(this.wallets.length).fill(Number.NaN);
+    const at = new Int32Array(this.wallets.length);
+    for (let i = 0; i < this.count; i++) {
+      const t = this.times[i]!;
+      const w = this.walletOf[i]!;
+      if (t <= cutoff && !(t <= latest[w]!)) [latest[w], at[w]] = [t, i];
+    }
+    const out = new Map<string, PnlPoint>();
+    for (let w = 0; w < this.wallets.length; w++)
+      if (!Number.isNaN(latest[w]!)) out.set(this.wallets[w]!, { t: latest[w]!, p: this.values[at[w]!]! });
+    return out;
   }
 
   /**

@@ -284,7 +284,7 @@ export async function derivedTables(
 ): Promise<DerivedTables> {
   const { derivation, asOf } = derived;
   const inputs = await loadWalletInputs(store, "all", asOf, {
-    hourlyPoints: derived.hourlyPoints.rows(),
+    hourlyPoints: derived.hourlyPoints,
     venueHistoryStart: derived.derivation.config.derive.venueHistoryStart,
   });
   const assessed: Array<[string, WalletAssessment]> = [];
