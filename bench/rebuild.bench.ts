@@ -2,6 +2,7 @@
  * A first derivation of the bench world (issue 49: a 10,000,000-fill rebuild in under 3 minutes and 2 GB):
  *   npm run bench rebuild                         (BENCH_FILLS=1000000; BENCH_FILLS=1000000,10000000 measures each)
  *   BENCH_REBUILD_NODE_ARGS=--max-old-space-size=1024 npm run bench rebuild   (the rebuild's process under a heap cap)
+ *   SQLITE_CACHE_MB=32 npm run bench rebuild        (the service's settings reach the rebuild's configuration)
  * For each world (support/world-store.ts, built once and kept in BENCH_DIR): a copy of its file without its position
  * snapshots (as a first sync leaves a store: the replay takes every kept day's), the page cache dropped where this
  * process may (support/page-cache.ts), then `rebuild` with the world's clock in a process of its own, which prints
@@ -25,7 +26,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /** In the rebuild's own process: the store at `sqlitePath`, its snapshots deleted, rebuilt. */
 async function rebuildCopy(sqlitePath: string): Promise<void> {
-  const config = loadConfig({ DATA_DIR: join(sqlitePath, "..") });
+  const config = loadConfig({ ...process.env, DATA_DIR: join(sqlitePath, "..") });
   const store = await openStore({ kind: "sqlite", sqlitePath, sqliteCacheMb: config.store.sqliteCacheMb });
   try {
     await store.transaction((tx) => deleteAll(tx, "position_snapshots"));
