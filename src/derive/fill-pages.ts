@@ -142,9 +142,9 @@ const nullable = (value: number): number | null => (Number.isNaN(value) ? null :
 
 /** Turns pages into rows with the dictionaries' texts (the dictionaries read once, from the caller's connection). */
 export class FillPageDecoder {
-  private readonly addresses: DictionaryTexts;
-  private readonly conditions: DictionaryTexts;
-  private readonly tokens: DictionaryTexts;
+  readonly addresses: DictionaryTexts;
+  readonly conditions: DictionaryTexts;
+  readonly tokens: DictionaryTexts;
 
   constructor(handle: SqliteDatabase.Database) {
     this.addresses = new DictionaryTexts(handle, FILL_DICTIONARIES.addresses);

@@ -164,7 +164,6 @@ export interface HourlyPointsByWallet {
  * Hourly points kept column by column until they are written: a rebuild takes every wallet's points of the kept
  * window before one write (6.8 million at 10,000,000 fills), which as objects were about half a GB of its peak.
  */
-
 export class HourlyPointColumns {
   private readonly walletIds = new Map<string, number>();
   private readonly wallets: string[] = [];

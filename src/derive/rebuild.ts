@@ -33,7 +33,7 @@ import { marketStatsRows, volume24h } from "./market-stats.js";
 import { queryRows } from "../store/raw-sql.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
 import { deleteAll, insertRows, upsertRows } from "../store/derived-tables.js";
-import { DictionaryIdCache, DictionaryTexts } from "../store/dictionaries.js";
+import { DictionaryIdCache } from "../store/dictionaries.js";
 import { FILL_DICTIONARIES, FILL_ROWS } from "../store/fill-layout.js";
 import { preparedStatement } from "../store/sqlite-statements.js";
 import { fillMarketDailyPricesFromFills } from "../store/market-daily-prices.js";
@@ -118,7 +118,8 @@ export async function deriveFromStore(
   const keysAbove = recent?.keysAbove ?? { fills: Number.MAX_SAFE_INTEGER, activity: Number.MAX_SAFE_INTEGER };
   const firstHour = firstKeptBoundary(now, config.derive.hourlyPointsDays);
   const windowStart = firstHour - HOUR;
-  derivation.prices = await windowPrices(store, windowStart);
+  const cache = new StreamCache();
+  derivation.prices = await windowPrices(store, windowStart, cache);
   const hours =
     asOf >= firstHour
       ? new StreamedHours(firstHour, asOf, derivation.prices, (address) => derivation.lastEventTs(address))
@@ -132,7 +133,6 @@ export async function deriveFromStore(
   derivation.deferLegs(await walletsFilledFrom(store, splits[0]!));
   derivation.startDeferredLegs(store);
   const snapshots: DaySnapshot[] = [];
-  const cache = new StreamCache();
   // The snapshots' dictionary ids, remembered from one day's write to the next (a failed write ends the derivation).
   const ids = new DictionaryIdCache();
   for (let i = 0; i <= splits.length; i++) {
@@ -215,15 +215,14 @@ async function walletsFilledFrom(store: Store, from: number): Promise<string[]> 
 
 /**
  * The fill prices of the window from `windowStart` on (the earlier ones are observed as the replay streams them). On
- * SQLite the rows' ids, turned into texts here (through the view, each row joined its market's and token's rows: four
- * times as long).
+ * SQLite the rows' ids, turned into texts with the dictionaries the replay's streams decode with (through the view,
+ * each row joined its market's and token's rows: four times as long).
  */
-async function windowPrices(store: Store, windowStart: number): Promise<PriceHistory> {
+async function windowPrices(store: Store, windowStart: number, cache: StreamCache): Promise<PriceHistory> {
   const prices = new PriceHistory(windowStart);
   const handle = store.sqlite;
   if (handle) {
-    const conditions = new DictionaryTexts(handle, FILL_DICTIONARIES.conditions);
-    const tokens = new DictionaryTexts(handle, FILL_DICTIONARIES.tokens);
+    const { conditions, tokens } = cache.fillDecoder(handle);
     const rows = preparedStatement(
       handle,
       `select token_ref, condition_ref, ts, log_index, usd, size from ${FILL_ROWS} where ts >= ?`,
