@@ -411,7 +411,7 @@ const config = (() => {
 })();
 const now = AS_OF + 2 * HORIZON;
 const stats = measure(() => wallets.map((w) => assessWallet(state, w, { now }, config)).filter((a) => a !== undefined));
-const heaviest = state.wallets().sort((a, b) => b.positionCount - a.positionCount)[0]!;
+const heaviest = [...state.wallets()].sort((a, b) => b.positionCount - a.positionCount)[0]!;
 const heavy = measure(() => assessWallet(state, heaviest.address, { now }, config));
 console.log(
   `wallet statistics: ${fmt((stats.cpuMs * 1000) / stats.result.length, 1)} µs CPU per wallet over ${fmt(stats.result.length)} wallets; ` +

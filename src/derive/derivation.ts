@@ -36,7 +36,13 @@ import type {
 import { fromMicro } from "../venue/units.js";
 import { streamWalletEvents, type StreamScope } from "./event-stream.js";
 import { StreamIntoLedger, type StreamOptions } from "./stream-into-ledger.js";
-import { positionRow, positionRows, positionSnapshotRows, positionsDigest, walletStatsRow } from "./ledger-rows.js";
+import {
+  positionRow,
+  positionRows,
+  positionSnapshotRowStream,
+  positionsDigest,
+  walletStatsRow,
+} from "./ledger-rows.js";
 import { FillCounts } from "./fill-counts.js";
 import { WalletAliases } from "./wallet-aliases.js";
 import { compareEventOrder, isIncome, type OrderKey } from "./stored-events.js";
@@ -335,12 +341,12 @@ export class Derivation {
   }
 
   statsRow(address: string, assessment: WalletAssessment, computedAt: number): Database["wallet_stats"] {
-    return {
-      ...walletStatsRow(assessment, this.rankings.get(address), computedAt),
-      wallet: address,
-      ...this.boardColumns(address),
-      positions_digest: positionsDigest(this.state, this.state.wallet(this.keyOf(address))),
-    };
+    // Completed in place: an object spread of its fifty columns built each row as a dictionary (10 KB a row).
+    const row: Partial<Database["wallet_stats"]> = walletStatsRow(assessment, this.rankings.get(address), computedAt);
+    row.wallet = address;
+    Object.assign(row, this.boardColumns(address));
+    row.positions_digest = positionsDigest(this.state, this.state.wallet(this.keyOf(address)));
+    return row as Database["wallet_stats"];
   }
 
   /** The leaderboards' figures of a wallet: average entry over its positions, 30-day volumes as of the last advance. */
@@ -376,7 +382,12 @@ export class Derivation {
   }
 
   snapshotRows(at: number): PositionSnapshotsTable[] {
-    return this.aliases.live(positionSnapshotRows(this.state, at, this.config.whales.consensusMinUsd));
+    return [...this.snapshotRowStream(at)];
+  }
+
+  /** `snapshotRows`, each wallet's made as the stream reaches it (the ledger must not move until it is read). */
+  snapshotRowStream(at: number): Iterable<PositionSnapshotsTable> {
+    return this.aliases.liveRows(positionSnapshotRowStream(this.state, at, this.config.whales.consensusMinUsd));
   }
 
   /** A wallet's daily points from its realized history, dated after `since` and up to `asOf`. */

@@ -127,38 +127,62 @@ function scoped(
 /** A row's wallet in the stream's wallet order: its address, or on SQLite's every-wallet path its id. */
 type WalletKey = string | number;
 
-/** A page of rows, and each row's wallet key. */
+/**
+ * A page of rows, each made when the stream reaches it (a page's rows made at once outlive the young generation while
+ * the replay works through them: garbage for the old one), and each row's wallet key.
+ */
 interface Page<R> {
-  readonly rows: R[];
-  readonly keys: WalletKey[];
+  readonly length: number;
+  row(index: number): R;
+  key(index: number): WalletKey;
+}
+
+const EMPTY_PAGE: Page<never> = {
+  length: 0,
+  row: () => {
+    throw new RangeError("an empty page has no rows");
+  },
+  key: () => 0,
+};
+
+/** Rows as the store returned them (arrays), each decoded when asked for; the wallet key is the last value. */
+function arrayPage<R>(values: unknown[][], decode: (values: readonly unknown[]) => R): Page<R> {
+  return {
+    length: values.length,
+    row: (index) => decode(values[index]!),
+    key: (index) => values[index]![values[index]!.length - 1] as WalletKey,
+  };
 }
 
 /** One table's rows in (wallet, ts, id) order, a page at a time. */
 abstract class Pager<R extends KeyedRow> {
-  private page: Page<R> = { rows: [], keys: [] };
+  private page: Page<R> = EMPTY_PAGE;
   private at = 0;
+  private current: R | undefined;
   protected exhausted = false;
 
   constructor(protected readonly pageRows: number) {}
 
   get head(): R | undefined {
-    return this.page.rows[this.at];
+    return this.current;
   }
 
   get headKey(): WalletKey {
-    return this.page.keys[this.at]!;
+    return this.page.key(this.at);
   }
 
   /** Moves past the head; true when the page is used up and the next must be loaded (an await per page, not per row). */
   advance(): boolean {
     this.at++;
-    return this.at >= this.page.rows.length;
+    this.current = this.at < this.page.length ? this.page.row(this.at) : undefined;
+    return this.current === undefined;
   }
 
   async load(): Promise<void> {
     this.at = 0;
-    this.page = this.exhausted ? { rows: [], keys: [] } : await this.next();
-    if (this.page.rows.length < this.pageRows) this.exhausted = true;
+    this.page = this.exhausted ? EMPTY_PAGE : await this.next();
+    this.current = this.page.length > 0 ? this.page.row(0) : undefined;
+    if (this.page.length < this.pageRows) this.exhausted = true;
   }
 
   protected abstract next(): Promise<Page<R>>;
@@ -170,7 +194,7 @@ abstract class Pager<R extends KeyedRow> {
  * uncommitted rows.
  */
 class SqlitePager<R extends KeyedRow> extends Pager<R> {
-  private last: { row: R; key: WalletKey } | undefined;
+  private last: { ts: number; id: number; key: WalletKey } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -194,7 +218,7 @@ class SqlitePager<R extends KeyedRow> extends Pager<R> {
     };
     // After the last row read: that wallet's later rows, then the next wallets' (two seeks; one condition with an
     // OR would scan the wallet's rows from its first for each page, pages of a busy wallet growing quadratic).
-    const laterOfWallet = last && { condition: `(${ts}, ${id}) > (?, ?)`, params: [last.row.ts, last.row.id] };
+    const laterOfWallet = last && { condition: `(${ts}, ${id}) > (?, ?)`, params: [last.ts, last.id] };
     let values: unknown[][];
     if (!last) values = read(undefined, this.pageRows);
     else if (this.scope.wallet !== undefined) values = read(laterOfWallet, this.pageRows);
@@ -206,8 +230,11 @@ class SqlitePager<R extends KeyedRow> extends Pager<R> {
       if (values.length < this.pageRows)
         values = values.concat(read({ condition: `${wallet} > ?`, params: [last.key] }, this.pageRows - values.length));
     }
-    const page = { rows: values.map(this.spec.decode), keys: values.map((row) => row[row.length - 1] as WalletKey) };
-    if (values.length > 0) this.last = { row: page.rows[values.length - 1]!, key: page.keys[values.length - 1]! };
+    const page = arrayPage(values, this.spec.decode);
+    if (values.length > 0) {
+      const { ts, id } = page.row(values.length - 1);
+      this.last = { ts, id, key: page.key(values.length - 1) };
+    }
     return page;
   }
 }
@@ -240,7 +267,10 @@ class SqliteFillPager extends Pager<StoredFill & { id: number }> {
   protected async next(): Promise<Page<StoredFill & { id: number }>> {
     this.pages ??= readFillPages(this.handle, this.plan);
     const page = await this.pages.next();
-    return page ? { rows: this.decoder.rows(page), keys: pageWalletIds(page) } : { rows: [], keys: [] };
+    if (!page) return EMPTY_PAGE;
+    const walletIds = pageWalletIds(page);
+    const rows = this.decoder.rows(page);
+    return { length: rows.length, row: rows.row, key: (index) => walletIds[index]! };
   }
 
   close(): void {
@@ -270,8 +300,7 @@ class PostgresCursor<R extends KeyedRow> extends Pager<R> {
       this.declared = true;
     }
     const result = await client.query({ text: `fetch forward ${this.pageRows} from ${this.name}`, rowMode: "array" });
-    const values = result.rows as unknown[][];
-    return { rows: values.map(this.spec.decode), keys: values.map((row) => row[row.length - 1] as WalletKey) };
+    return arrayPage(result.rows as unknown[][], this.spec.decode);
   }
 }
 

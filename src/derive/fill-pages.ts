@@ -138,6 +138,12 @@ export function pageCursor(page: FillPage): FillPageCursor | null {
   };
 }
 
+/** A page's rows by index, each decoded as it is asked for. */
+export interface DecodedFillPage {
+  readonly length: number;
+  row(index: number): StoredFill & { id: number };
+}
+
 const nullable = (value: number): number | null => (Number.isNaN(value) ? null : value);
 
 /** Turns pages into rows with the dictionaries' texts (the dictionaries read once, from the caller's connection). */
@@ -152,34 +158,37 @@ export class FillPageDecoder {
     this.tokens = new DictionaryTexts(handle, FILL_DICTIONARIES.tokens);
   }
 
-  rows(page: FillPage): Array<StoredFill & { id: number }> {
-    const v = page.values;
+  /**
+   * The page's rows, each turned into an object when asked for: a page's rows made at once outlive the young
+   * generation while the replay works through them, and every page's would be garbage for the old one.
+   */
+  rows(page: FillPage): DecodedFillPage {
     const keys = new Map(page.keys);
-    const out: Array<StoredFill & { id: number }> = new Array(page.rows);
-    for (let r = 0; r < page.rows; r++) {
-      const o = r * WIDTH;
-      const counterparty = nullable(v[o + at.counterparty_id]!);
-      const role = nullable(v[o + at.role]!);
-      const entryType = nullable(v[o + at.entry_type]!);
-      out[r] = {
-        id: v[o + at.id]!,
-        fill_key: keys.get(r) ?? "",
-        wallet: this.addresses.text(v[o + at.wallet_id]!),
-        counterparty: counterparty === null ? null : this.addresses.text(counterparty),
-        role: role === null ? null : ROLES[role]!,
-        condition_id: this.conditions.text(v[o + at.condition_ref]!),
-        token_id: this.tokens.text(v[o + at.token_ref]!),
-        outcome_index: v[o + at.outcome_index]!,
-        side: FILL_CODES.side[v[o + at.side]!]!,
-        size: v[o + at.size]!,
-        usd: v[o + at.usd]!,
-        price: v[o + at.price]!,
-        fee: nullable(v[o + at.fee]!),
-        ts: v[o + at.ts]!,
-        log_index: nullable(v[o + at.log_index]!),
-        entry_type: entryType === null ? null : FILL_CODES.entry_type[entryType]!,
-      };
-    }
-    return out;
+    return { length: page.rows, row: (r) => this.row(page.values, r, keys.get(r) ?? "") };
+  }
+
+  private row(v: Float64Array, r: number, key: string): StoredFill & { id: number } {
+    const o = r * WIDTH;
+    const counterparty = nullable(v[o + at.counterparty_id]!);
+    const role = nullable(v[o + at.role]!);
+    const entryType = nullable(v[o + at.entry_type]!);
+    return {
+      id: v[o + at.id]!,
+      fill_key: key,
+      wallet: this.addresses.text(v[o + at.wallet_id]!),
+      counterparty: counterparty === null ? null : this.addresses.text(counterparty),
+      role: role === null ? null : ROLES[role]!,
+      condition_id: this.conditions.text(v[o + at.condition_ref]!),
+      token_id: this.tokens.text(v[o + at.token_ref]!),
+      outcome_index: v[o + at.outcome_index]!,
+      side: FILL_CODES.side[v[o + at.side]!]!,
+      size: v[o + at.size]!,
+      usd: v[o + at.usd]!,
+      price: v[o + at.price]!,
+      fee: nullable(v[o + at.fee]!),
+      ts: v[o + at.ts]!,
+      log_index: nullable(v[o + at.log_index]!),
+      entry_type: entryType === null ? null : FILL_CODES.entry_type[entryType]!,
+    };
   }
 }

@@ -4,7 +4,7 @@ import type { LedgerFill } from "../ledger/index.js";
 import { T0, buy, market, tokenOf } from "../ledger/testing/events.js";
 import { Derivation } from "./derivation.js";
 import { HOUR, HourlyPointColumns, LiveHours, PriceHistory, StreamedHours } from "./hourly-points.js";
-import { rowChunks } from "./rebuild.js";
+import { rowChunks } from "../store/derived-tables.js";
 import { deriveConfig } from "./testing/stored-world.js";
 
 const W = "0x1111000000000000000000000000000000000001";

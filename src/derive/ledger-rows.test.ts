@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assessWallet, computeRankings, replay } from "../ledger/index.js";
 import { DAY, T0, buy, defaultLedgerConfig, market, micro, redeem, sell } from "../ledger/testing/events.js";
-import { positionRows, positionSnapshotRows, positionsDigest, walletStatsRow } from "./ledger-rows.js";
+import { positionRows, positionSnapshotRowStream, positionsDigest, walletStatsRow } from "./ledger-rows.js";
 
 const config = defaultLedgerConfig();
 const W = "0xeeee000000000000000000000000000000000005";
@@ -17,7 +17,7 @@ describe("position snapshots", () => {
       sell(W, "m2", 0, 10, 0.6, { ts: T0 + 1 }),
       buy(V, "m1", 1, 10, 0.3),
     ]);
-    const rows = positionSnapshotRows(state, T0 + 5 * 3_600);
+    const rows = [...positionSnapshotRowStream(state, T0 + 5 * 3_600)];
     expect(rows).toHaveLength(2);
     expect(rows.find((r) => r.wallet === W)).toEqual({
       day: T0,
@@ -35,7 +35,7 @@ describe("position snapshots", () => {
       no_cost: 3,
     });
     // with a 30 USD floor per side: W's YES leg (40) keeps its market, with both legs; V (3) is on no side
-    expect(positionSnapshotRows(state, T0 + 5 * 3_600, 30)).toEqual([
+    expect([...positionSnapshotRowStream(state, T0 + 5 * 3_600, 30)]).toEqual([
       {
         day: T0,
         wallet: W,

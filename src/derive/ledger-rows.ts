@@ -37,7 +37,8 @@ export function positionRow(state: LedgerState, position: Position): PositionsTa
 
 /** Every position of one wallet, or of every wallet. */
 export function positionRows(state: LedgerState, wallet?: string): PositionsTable[] {
-  const books = wallet === undefined ? state.wallets() : [state.wallet(wallet)].filter((b): b is WalletBook => !!b);
+  const books =
+    wallet === undefined ? [...state.wallets()] : [state.wallet(wallet)].filter((b): b is WalletBook => !!b);
   return books.flatMap((book) => state.positionIndices(book).map((p) => positionRow(state, state.positions.read(p))));
 }
 
@@ -125,11 +126,23 @@ export function walletStatsRow(
  * (shares * average price), dated at 00:00 UTC of the day containing `at` (the ledger is advanced to `at`).
  * Markets where neither side reaches `minSideCostUsd` are left out: below the consensus minimum a wallet is on
  * no side (docs/METRICS.md), so there is nothing a flip could start from, and most open positions are that small.
+ * Each wallet's rows are made as the stream reaches the wallet; the ledger is advanced to `at` at once, and must not
+ * move until the stream is read.
  */
-export function positionSnapshotRows(state: LedgerState, at: number, minSideCostUsd = 0): PositionSnapshotsTable[] {
+export function positionSnapshotRowStream(
+  state: LedgerState,
+  at: number,
+  minSideCostUsd = 0,
+): Generator<PositionSnapshotsTable> {
   state.advanceTo(at);
-  const day = Math.floor(at / SECONDS_PER_DAY) * SECONDS_PER_DAY;
-  const rows: PositionSnapshotsTable[] = [];
+  return snapshotRowsOfWallets(state, Math.floor(at / SECONDS_PER_DAY) * SECONDS_PER_DAY, minSideCostUsd);
+}
+
+function* snapshotRowsOfWallets(
+  state: LedgerState,
+  day: number,
+  minSideCostUsd: number,
+): Generator<PositionSnapshotsTable> {
   for (const book of state.wallets()) {
     const byMarket = new Map<number, PositionSnapshotsTable>();
     for (const p of state.positionIndices(book)) {
@@ -148,7 +161,6 @@ export function positionSnapshotRows(state: LedgerState, at: number, minSideCost
           no_cost: 0,
         };
         byMarket.set(condition, row);
-        rows.push(row);
       }
       const cost = positionCostUsd(position);
       if (position.outcomeIndex === 0) {
@@ -159,6 +171,7 @@ export function positionSnapshotRows(state: LedgerState, at: number, minSideCost
         row.no_cost = cost;
       }
     }
+    for (const row of byMarket.values())
+      if (minSideCostUsd <= 0 || Math.max(row.yes_cost, row.no_cost) >= minSideCostUsd) yield row;
   }
-  return minSideCostUsd > 0 ? rows.filter((row) => Math.max(row.yes_cost, row.no_cost) >= minSideCostUsd) : rows;
 }

@@ -402,8 +402,8 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     // The last table written holds a row the schema refuses.
     const broken = {
       ...tables,
-      positions: () => [[...tables.positions()].flat().map((p) => ({ ...p, shares: 0 }))],
-      pnlPoints: () => [[{ wallet: "0x1", resolution: "day" as const, t: 0, pnl: null as unknown as number }]],
+      positions: () => [...tables.positions()].map((p) => ({ ...p, shares: 0 })),
+      pnlPoints: () => [{ wallet: "0x1", resolution: "day" as const, t: 0, pnl: null as unknown as number }],
     };
     await expect(writeDerivedTables(store, broken, derived.snapshots)).rejects.toThrow();
     expect(await store.db.selectFrom("positions").selectAll().orderBy("wallet").orderBy("token_id").execute()).toEqual(

@@ -32,7 +32,7 @@ import { loadMarketFacts } from "./market-facts.js";
 import { marketStatsRows, volume24h } from "./market-stats.js";
 import { queryRows } from "../store/raw-sql.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
-import { deleteAll, insertRows, upsertRows } from "../store/derived-tables.js";
+import { deleteAll, insertRowStream, insertRows, upsertRows } from "../store/derived-tables.js";
 import { DictionaryIdCache } from "../store/dictionaries.js";
 import { FILL_DICTIONARIES, FILL_ROWS } from "../store/fill-layout.js";
 import { preparedStatement } from "../store/sqlite-statements.js";
@@ -69,7 +69,7 @@ export async function storedWatermarks(store: Store): Promise<{ fills: number; a
 /** The positions open at 00:00 UTC of a day (position_snapshots). */
 export interface DaySnapshot {
   readonly day: number;
-  readonly rows: readonly PositionSnapshotsTable[];
+  readonly rows: Iterable<PositionSnapshotsTable>;
 }
 
 export interface DerivedFromStore {
@@ -147,11 +147,13 @@ export async function deriveFromStore(
     if (before === undefined || !snapshotDays.includes(before)) continue;
     // Every wallet's points up to the day's start, before the snapshot sweeps the resolutions due then.
     if (derivation.hours) derivation.hours.finish(derivation.state, liveKeys(derivation), before);
-    const snapshot = { day: before, rows: derivation.snapshotRows(before) };
-    // A kept day the store lacked is final (the state at that day's start): written as it is taken, so that the
-    // replay holds one day's rows, not every kept day's (8.2 million rows at 10,000,000 fills).
-    if (before === day) snapshots.push(snapshot);
-    else await store.transaction((tx) => replaceSnapshot(tx, snapshot, ids));
+    // A kept day the store lacked is final (the state at that day's start): written as it is taken, each row as it is
+    // made, so that the replay holds one day's rows, not every kept day's (8.2 million rows at 10,000,000 fills).
+    if (before === day) snapshots.push({ day: before, rows: derivation.snapshotRows(before) });
+    else {
+      const snapshot = { day: before, rows: derivation.snapshotRowStream(before) };
+      await store.transaction((tx) => replaceSnapshot(tx, snapshot, ids));
+    }
   }
   derivation.hours = null;
   hours?.finish(derivation.state, liveKeys(derivation), asOf);
@@ -256,15 +258,15 @@ async function windowPrices(store: Store, windowStart: number, cache: StreamCach
 }
 
 export interface DerivedTables {
-  /** Every live wallet's positions, built a chunk of wallets at a time as they are written (845,576 rows at 10M fills). */
-  readonly positions: () => Iterable<PositionsTable[]>;
+  /** Every live wallet's positions, each built as it is written (845,576 rows at 10M fills). */
+  readonly positions: () => Iterable<PositionsTable>;
   readonly walletStats: Database["wallet_stats"][];
   readonly marketStats: MarketStatsTable[];
   /**
-   * Every wallet's P&L points, its daily ones (computed a chunk at a time as they are written: all at once, 1 GB at
+   * Every wallet's P&L points, its daily ones (computed a wallet at a time as they are written: all at once, 1 GB at
    * 10M fills) then its hourly ones, wallet after wallet.
    */
-  readonly pnlPoints: () => Iterable<PnlPointsTable[]>;
+  readonly pnlPoints: () => Iterable<PnlPointsTable>;
   readonly walletFees: WalletFeesTable[];
   /** The daily sums and last moves of the fills up to this id are written from SQL; the three lists hold the later fills'. */
   readonly fillTablesInSqlThrough: number;
@@ -294,10 +296,10 @@ export async function derivedTables(
   derivation.rank();
   const consensus = whaleConsensus(derivation.state, derivation.whaleBooks(), derivation.config.whales.consensusMinUsd);
   return {
-    positions: () => positionChunks(derivation),
+    positions: () => walletRows(derivation, (address) => derivation.positionRows(address)),
     walletStats: assessed.map(([address, assessment]) => derivation.statsRow(address, assessment, computedAt)),
     marketStats: marketStatsRows(derivation.fills.marketTotals, await volume24h(store, asOf), consensus, computedAt),
-    pnlPoints: () => pnlPointChunks(derivation, asOf, derived.hourlyPoints),
+    pnlPoints: () => pnlPointRows(derivation, asOf, derived.hourlyPoints),
     // Every stored fill's sums; the Deriver's batches add theirs from zero.
     walletFees: derivation.fills.walletFees.take(),
     fillTablesInSqlThrough: derivation.fills.inSqlThrough,
@@ -318,14 +320,14 @@ export async function writeDerivedTables(
     // Each value's id looked up once for the transaction's writes (none outlives it).
     const ids = new DictionaryIdCache();
     await deleteAll(tx, "positions");
-    for (const chunk of tables.positions()) await insertRows(tx, "positions", chunk, ids);
+    await insertRowStream(tx, "positions", tables.positions(), ids);
     await deleteAll(tx, "wallet_stats");
     await insertRows(tx, "wallet_stats", tables.walletStats);
     await deleteAll(tx, "market_stats");
     await insertRows(tx, "market_stats", tables.marketStats);
     for (const snapshot of snapshots) await replaceSnapshot(tx, snapshot, ids);
     await deleteAll(tx, "pnl_points");
-    for (const chunk of tables.pnlPoints()) await insertRows(tx, "pnl_points", chunk, ids);
+    await insertRowStream(tx, "pnl_points", tables.pnlPoints(), ids);
     await deleteAll(tx, "wallet_fees");
     await insertRows(tx, "wallet_fees", tables.walletFees);
     await writeFillSums(tx, tables);
@@ -354,22 +356,7 @@ async function writeFillSums(tx: StoreTransaction, tables: DerivedTables): Promi
 
 async function replaceSnapshot(tx: StoreTransaction, snapshot: DaySnapshot, ids?: DictionaryIdCache): Promise<void> {
   await deleteAll(tx, "position_snapshots", "day = ?", [snapshot.day]);
-  await insertRows(tx, "position_snapshots", snapshot.rows, ids);
-}
-
-/** Rows built per wallet (and the hourly points) are written in chunks of this many rows. */
-const ROWS_PER_WRITE = 50_000;
-
-/** Rows gathered into chunks of `size` (the last one shorter), each built as it is asked for. */
-export function* rowChunks<R>(rows: Iterable<R>, size = ROWS_PER_WRITE): Generator<R[]> {
-  let chunk: R[] = [];
-  for (const row of rows) {
-    chunk.push(row);
-    if (chunk.length < size) continue;
-    yield chunk;
-    chunk = [];
-  }
-  if (chunk.length > 0) yield chunk;
+  await insertRowStream(tx, "position_snapshots", snapshot.rows, ids);
 }
 
 /** Every live wallet's rows, `ofWallet` called a wallet at a time. */
@@ -377,26 +364,15 @@ function* walletRows<R>(derivation: Derivation, ofWallet: (address: string) => r
   for (const { address } of derivation.liveBooks()) yield* ofWallet(address);
 }
 
-/** Every live wallet's rows in chunks of ROWS_PER_WRITE, each built as it is asked for. */
-const walletRowChunks = <R>(derivation: Derivation, ofWallet: (address: string) => readonly R[]) =>
-  rowChunks(walletRows(derivation, ofWallet));
-
 /**
  * Every live wallet's daily then hourly points, wallet after wallet (the order of the table's key: the inserts
  * append), then the hourly points of any wallet not live.
  */
-function pnlPointChunks(derivation: Derivation, asOf: number, hourly: HourlyPointColumns): Iterable<PnlPointsTable[]> {
+function* pnlPointRows(derivation: Derivation, asOf: number, hourly: HourlyPointColumns): Generator<PnlPointsTable> {
   const byWallet = hourly.byWallet();
-  return rowChunks(
-    (function* () {
-      yield* walletRows(derivation, (address) => [...derivation.dailyPoints(address, asOf), ...byWallet.take(address)]);
-      yield* byWallet.rest();
-    })(),
-  );
+  yield* walletRows(derivation, (address) => [...derivation.dailyPoints(address, asOf), ...byWallet.take(address)]);
+  yield* byWallet.rest();
 }
-
-const positionChunks = (derivation: Derivation) =>
-  walletRowChunks(derivation, (address) => derivation.positionRows(address));
 
 export interface RebuildResult {
   readonly asOf: number;

@@ -28,13 +28,16 @@ export class WalletAliases {
   }
 
   /** Rows of live wallets only, under their addresses. */
-  live<R extends { wallet: string }>(rows: R[]): R[] {
-    const out: R[] = [];
+  live<R extends { wallet: string }>(rows: Iterable<R>): R[] {
+    return [...this.liveRows(rows)];
+  }
+
+  /** `live`, each row given as it is reached. */
+  *liveRows<R extends { wallet: string }>(rows: Iterable<R>): Generator<R> {
     for (const row of rows) {
       const address = this.liveAddress(row.wallet);
       if (address === null) continue;
-      out.push(address === row.wallet ? row : { ...row, wallet: address });
+      yield address === row.wallet ? row : { ...row, wallet: address };
     }
-    return out;
   }
 }

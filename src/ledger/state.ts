@@ -77,9 +77,10 @@ export class LedgerState {
     return id === undefined || id < 0 ? undefined : this.walletTable.read(id);
   }
 
-  /** Copies of every wallet's aggregates. */
-  wallets(): WalletBook[] {
-    return this.walletTable.addresses.map((_, id) => this.walletTable.read(id));
+  /** Copies of every wallet's aggregates, each made as it is reached. */
+  *wallets(): Generator<WalletBook> {
+    const count = this.walletTable.addresses.length;
+    for (let id = 0; id < count; id++) yield this.walletTable.read(id);
   }
 
   /** Indices of a wallet's positions in the table (newest first). */
