@@ -198,18 +198,25 @@ export function indexSetQuestions(indexSet: string): number[] {
  * NegRisk market or index set, as the Data API lists them, or a market operation without its market).
  */
 export function activityEvent(row: StoredActivity): LedgerActivity | null {
-  const base = { kind: "activity" as const, wallet: row.wallet, ts: row.ts };
+  // Each event one literal: a spread of shared fields made every activity row an object copied twice.
+  const { wallet, ts } = row;
   switch (row.type) {
     case "SPLIT":
     case "MERGE":
-      return row.condition_id ? { ...base, type: row.type, conditionId: row.condition_id, amount: row.size } : null;
+      return row.condition_id
+        ? { kind: "activity", wallet, ts, type: row.type, conditionId: row.condition_id, amount: row.size }
+        : null;
     case "REDEEM":
-      return row.condition_id ? { ...base, type: "REDEEM", conditionId: row.condition_id, payoutYes: null } : null;
+      return row.condition_id
+        ? { kind: "activity", wallet, ts, type: "REDEEM", conditionId: row.condition_id, payoutYes: null }
+        : null;
     case "CONVERSION":
       if (!row.neg_risk_market_id || !row.index_set) return null;
       // An unknown adapter fee counts as none: the YES received are then overstated by the fee.
       return {
-        ...base,
+        kind: "activity",
+        wallet,
+        ts,
         type: "CONVERSION",
         negRiskEventId: row.neg_risk_market_id,
         indexSet: indexSetQuestions(row.index_set),
@@ -219,7 +226,7 @@ export function activityEvent(row: StoredActivity): LedgerActivity | null {
     case "REWARD":
     case "MAKER_REBATE":
     case "TAKER_REBATE":
-      return { ...base, type: row.type, usd: row.usd };
+      return { kind: "activity", wallet, ts, type: row.type, usd: row.usd };
   }
 }
 
