@@ -81,6 +81,9 @@ export default defineConfig({
     sequence: { sequencer: LongPolesFirst },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // What a test polls for (a page rendered after its requests, a delivery) is awaited up to 10 s, not vitest's 1 s:
+    // on CI's loaded two cores a browser page's first render after a key's check once took longer than a second.
+    expect: { poll: { timeout: 10_000 } },
     restoreMocks: true,
     setupFiles: ["test/support/setup.ts"],
     globalSetup: ["test/support/global-setup.ts"],
