@@ -5,12 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
-import { deleteAll, deleteWhereIn, insertRows, upsertRows } from "./derived-tables.js";
+import { deleteAll, deleteWhereIn, insertRowStream, insertRows, upsertRows } from "./derived-tables.js";
 import { queryRows } from "./raw-sql.js";
 import { replaceVenuePnlPoints } from "./wallet-cache.js";
 
 const A = `0x${"a".repeat(40)}`;
 const B = `0x${"b".repeat(40)}`;
+const C = `0x${"c".repeat(40)}`;
 
 describe.each(storeBackends)("the id-keyed tables, on $kind", (backend) => {
   it("store each wallet once as an id, and read back through their views as written", async () => {
@@ -184,6 +185,48 @@ describe.each(storeBackends)("the id-keyed tables, on $kind", (backend) => {
           /SEARCH r USING PRIMARY KEY \(wallet_id=\?\)/,
         );
       }
+    } finally {
+      await dispose();
+    }
+  });
+
+  it("take a stream of rows as its generator makes them, past SQLite's slices and PostgreSQL's copy chunks", async () => {
+    const { store, dispose } = await backend.open();
+    try {
+      // Point i: wallet A, B or C in turn, hour i / 3 + 1, P&L i / 4 (exact in binary, so the sum is too).
+      const count = 120_001;
+      let made = 0;
+      function* points() {
+        for (let i = 0; i < count; i++) {
+          made++;
+          yield {
+            wallet: [A, B, C][i % 3]!,
+            resolution: "hour" as const,
+            t: 3_600 * (Math.floor(i / 3) + 1),
+            pnl: i / 4,
+          };
+        }
+      }
+      const stream = points();
+      expect(made).toBe(0);
+      await store.transaction((tx) => insertRowStream(tx, "pnl_points", stream));
+      expect(made).toBe(count);
+      const [totals] = await queryRows<{ n: number; pnl: number; last: number }>(
+        store.db,
+        store.kind,
+        "select count(*) as n, sum(pnl) as pnl, max(t) as last from pnl_points",
+      );
+      expect(Number(totals!.n)).toBe(count);
+      expect(Number(totals!.pnl)).toBe(((count - 1) * count) / 2 / 4);
+      expect(Number(totals!.last)).toBe(3_600 * 40_001);
+      const lastOfC = await store.db
+        .selectFrom("pnl_points")
+        .selectAll()
+        .where("wallet", "=", C)
+        .orderBy("t", "desc")
+        .limit(1)
+        .execute();
+      expect(lastOfC).toEqual([{ wallet: C, resolution: "hour", t: 3_600 * 40_000, pnl: 119_999 / 4 }]);
     } finally {
       await dispose();
     }
