@@ -13,7 +13,14 @@ import type { Clock } from "../platform/clock.js";
 import type { Logger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
-import { deleteAll, deleteWhereIn, insertRows, updateRanks, upsertRows } from "../store/derived-tables.js";
+import {
+  deleteAll,
+  deleteWhereIn,
+  insertRowStream,
+  insertRows,
+  updateRanks,
+  upsertRows,
+} from "../store/derived-tables.js";
 import type { NewActivity, NewFill } from "../store/fills.js";
 import { fillIdsByKey } from "../store/market-daily-prices.js";
 import type { NewResolution } from "../store/markets.js";
@@ -228,10 +235,11 @@ export class BatchApplier {
       for (const change of this.derivation.advance(day))
         this.pending.mark(change.address, [change.conditionId], change.resolvedAt);
       if (day >= oldest) {
-        const rows = this.derivation.snapshotRows(day);
+        // Each row made as it is written (a day's rows gathered first were old-generation garbage: see rebuild.ts).
+        const rows = this.derivation.snapshotRowStream(day);
         await this.deps.store.transaction(async (tx) => {
           await deleteAll(tx, "position_snapshots", "day = ?", [day]);
-          await insertRows(tx, "position_snapshots", rows);
+          await insertRowStream(tx, "position_snapshots", rows);
         });
       }
       this.snapshotDay = day;
