@@ -13,21 +13,14 @@ import type { Clock } from "../platform/clock.js";
 import type { Logger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
-import {
-  deleteAll,
-  deleteWhereIn,
-  insertRowStream,
-  insertRows,
-  updateRanks,
-  upsertRows,
-} from "../store/derived-tables.js";
+import { deleteWhereIn, insertRows, updateRanks, upsertRows } from "../store/derived-tables.js";
 import type { NewActivity, NewFill } from "../store/fills.js";
 import { fillIdsByKey } from "../store/market-daily-prices.js";
 import type { NewResolution } from "../store/markets.js";
 import type { Derivation, RecentRows } from "./derivation.js";
 import type { LiveHours } from "./hourly-points.js";
 import { PendingWrites } from "./pending-writes.js";
-import { dayStart } from "./rebuild.js";
+import { dayStart, replaceSnapshot } from "./rebuild.js";
 import {
   isIncome,
   isIncomeType,
@@ -236,11 +229,8 @@ export class BatchApplier {
         this.pending.mark(change.address, [change.conditionId], change.resolvedAt);
       if (day >= oldest) {
         // Each row made as it is written (a day's rows gathered first were old-generation garbage: see rebuild.ts).
-        const rows = this.derivation.snapshotRowStream(day);
-        await this.deps.store.transaction(async (tx) => {
-          await deleteAll(tx, "position_snapshots", "day = ?", [day]);
-          await insertRowStream(tx, "position_snapshots", rows);
-        });
+        const snapshot = { day, rows: this.derivation.snapshotRowStream(day) };
+        await this.deps.store.transaction((tx) => replaceSnapshot(tx, snapshot));
       }
       this.snapshotDay = day;
     }

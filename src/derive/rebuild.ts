@@ -354,7 +354,12 @@ async function writeFillSums(tx: StoreTransaction, tables: DerivedTables): Promi
   else await write();
 }
 
-async function replaceSnapshot(tx: StoreTransaction, snapshot: DaySnapshot, ids?: DictionaryIdCache): Promise<void> {
+/** A day's snapshot in place of the stored one, each row made as it is written when the rows are a stream. */
+export async function replaceSnapshot(
+  tx: StoreTransaction,
+  snapshot: DaySnapshot,
+  ids?: DictionaryIdCache,
+): Promise<void> {
   await deleteAll(tx, "position_snapshots", "day = ?", [snapshot.day]);
   await insertRowStream(tx, "position_snapshots", snapshot.rows, ids);
 }
