@@ -18,7 +18,7 @@ import { loadConfig } from "../src/config/index.js";
 import { rebuild } from "../src/derive/rebuild.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { openStore } from "../src/store/database.js";
-import { deleteAll } from "../src/store/derived-tables.js";
+import { deleteAllSnapshots } from "../src/store/position-snapshots.js";
 import { dropPageCache } from "./support/page-cache.js";
 import { BENCH_WORLD_END, prepareWorldStore } from "./support/world-store.js";
 
@@ -31,7 +31,7 @@ async function rebuildCopy(sqlitePath: string): Promise<void> {
   const config = loadConfig({ ...process.env, DATA_DIR: join(sqlitePath, "..") });
   const store = await openStore({ kind: "sqlite", sqlitePath, sqliteCacheMb: config.store.sqliteCacheMb });
   try {
-    await store.transaction((tx) => deleteAll(tx, "position_snapshots"));
+    await store.transaction(deleteAllSnapshots);
     const started = performance.now();
     const r = await rebuild(store, config, new ManualClock(BENCH_WORLD_END * 1000));
     console.log(

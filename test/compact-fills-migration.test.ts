@@ -81,10 +81,14 @@ describe.each(storeBackends)("migrating a stored world to compact fills, on $kin
       // Today's app reads wallet_stats.positions_digest (0034, a stamp, in no answer's body), which the layout
       // before 0029 lacks: the first rounds run with 0034's column added, dropped again before the migrations run.
       await migrations["0034_positions_digest"]!.up(store.db as unknown as Kysely<unknown>, store.kind);
+      // It reads the days a snapshot was taken from position_snapshot_days (0046) too: made the same way from the
+      // stored days for those rounds.
+      await sql`create table position_snapshot_days as select distinct day from position_snapshots`.execute(store.db);
       // A first round records what the views count (lookups, sync requests); the second is the one compared.
       await answers();
       const before = await answers();
       await sql`alter table wallet_stats drop column positions_digest`.execute(store.db);
+      await sql`drop table position_snapshot_days`.execute(store.db);
 
       const applied = await migrateStore(store);
       // 0029 and every migration after it (0030 rebuilds SQLite's text-keyed derived tables WITHOUT ROWID).

@@ -20,7 +20,8 @@ import type { NewResolution } from "../store/markets.js";
 import type { Derivation, RecentRows } from "./derivation.js";
 import type { LiveHours } from "./hourly-points.js";
 import { PendingWrites } from "./pending-writes.js";
-import { dayStart, replaceSnapshot } from "./rebuild.js";
+import { dayStart } from "./rebuild.js";
+import { replaceSnapshot } from "../store/position-snapshots.js";
 import {
   isIncome,
   isIncomeType,

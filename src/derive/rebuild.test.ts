@@ -390,7 +390,7 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
       expect(await storedSnapshot(store, day), new Date(day * 1000).toISOString()).toEqual(referenceSnapshot(day));
     // A later start finds them stored: the replay takes the day's own snapshot only.
     const again = await deriveFromStore(store, config, clock.now());
-    expect(again.snapshots.map((s) => s.day)).toEqual([today]);
+    expect(again.snapshots.days).toEqual([today]);
   });
 
   it("replaces the previous results atomically: a write that fails leaves them as they were", async () => {

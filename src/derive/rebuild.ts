@@ -11,7 +11,7 @@
  * final), the rest in the one transaction.
  */
 import { performance } from "node:perf_hooks";
-import { SECONDS_PER_DAY, whaleConsensus, type WalletAssessment } from "../ledger/index.js";
+import { whaleConsensus, type WalletAssessment } from "../ledger/index.js";
 import type { Clock } from "../platform/clock.js";
 import { type Store, type StoreTransaction, withSqliteCacheMb } from "../store/database.js";
 import type {
@@ -40,9 +40,10 @@ import { fillMarketDailyPricesFromFills } from "../store/market-daily-prices.js"
 import { fillWalletDailyFillsFromFills } from "../store/wallet-daily-fills.js";
 import { fillWalletLastMovesFromFills } from "../store/wallet-last-moves.js";
 import { INCOME_TYPES } from "./stored-events.js";
+import { dayStart, type PendingSnapshots, SnapshotTaker } from "./snapshot-runs.js";
 import { loadWalletInputs } from "./wallet-inputs.js";
 
-export const dayStart = (t: number): number => Math.floor(t / SECONDS_PER_DAY) * SECONDS_PER_DAY;
+export { dayStart };
 
 /** The latest stored event time (rewards and rebates aside, which come from per-wallet syncs at any time). */
 export async function storedFrontier(store: Store): Promise<number> {
@@ -66,19 +67,13 @@ export async function storedWatermarks(store: Store): Promise<{ fills: number; a
   return { fills: Number(fills?.id ?? 0), activity: Number(activity?.id ?? 0) };
 }
 
-/** The positions open at 00:00 UTC of a day (position_snapshots). */
-export interface DaySnapshot {
-  readonly day: number;
-  readonly rows: Iterable<PositionSnapshotsTable>;
-}
-
 export interface DerivedFromStore {
   readonly derivation: Derivation;
   readonly asOf: number;
   /** 00:00 UTC of asOf's day. */
   readonly day: number;
   /** asOf's day's snapshot (always taken; the kept days the store lacked are written as the replay takes them). */
-  readonly snapshots: DaySnapshot[];
+  readonly snapshots: PendingSnapshots;
   /** The hourly P&L points of the kept window up to asOf (hourly-points.ts). */
   readonly hourlyPoints: HourlyPointColumns;
   /** Milliseconds spent reading and replaying. */
@@ -126,13 +121,14 @@ export async function deriveFromStore(
       : null;
   // The leaderboards' 30-day volumes end at the clock, as the API's window did (backfilling, they stay empty).
   derivation.fills.recentVolumes.advance(now);
-  const snapshotDays = [...(await missingSnapshotDays(store, config, now, day)), day];
+  const taker = await SnapshotTaker.open(store, config.derive.snapshotDays, now, day);
+  const snapshotDays = taker.days;
   const splits = [...new Set([...snapshotDays, ...(hours ? [windowStart] : [])])].sort((a, b) => a - b);
   // Wallets streamed in more than one range: their wash legs are summed by the store, beside the streams where it
   // can (SQLite: a read thread of its own), and taken once the streams are done.
   derivation.deferLegs(await walletsFilledFrom(store, splits[0]!));
   derivation.startDeferredLegs(store);
-  const snapshots: DaySnapshot[] = [];
+  let snapshots: PendingSnapshots | undefined;
   // The snapshots' dictionary ids, remembered from one day's write to the next (a failed write ends the derivation).
   const ids = new DictionaryIdCache();
   for (let i = 0; i <= splits.length; i++) {
@@ -149,11 +145,8 @@ export async function deriveFromStore(
     if (derivation.hours) derivation.hours.finish(derivation.state, liveKeys(derivation), before);
     // A kept day the store lacked is final (the state at that day's start): written as it is taken, each row as it is
     // made, so that the replay holds one day's rows, not every kept day's (8.2 million rows at 10,000,000 fills).
-    if (before === day) snapshots.push({ day: before, rows: derivation.snapshotRows(before) });
-    else {
-      const snapshot = { day: before, rows: derivation.snapshotRowStream(before) };
-      await store.transaction((tx) => replaceSnapshot(tx, snapshot, ids));
-    }
+    if (before === day) snapshots = taker.pending(day, derivation.snapshotRows(before));
+    else await taker.takePast(store, before, derivation.snapshotRowStream(before), ids);
   }
   derivation.hours = null;
   hours?.finish(derivation.state, liveKeys(derivation), asOf);
@@ -165,36 +158,10 @@ export async function deriveFromStore(
     derivation,
     asOf,
     day,
-    snapshots,
+    snapshots: snapshots!,
     hourlyPoints: hours?.points ?? new HourlyPointColumns(),
     replayMs: performance.now() - started,
   };
-}
-
-/**
- * The kept days (POSITION_SNAPSHOT_DAYS back from the clock's day) before `day` that have no stored snapshot, from the
- * first day that began after the first stored fill (no position was open at an earlier one).
- */
-async function missingSnapshotDays(store: Store, config: DeriveConfig, now: number, day: number): Promise<number[]> {
-  const [first] = await queryRows<{ t: number | null }>(store.db, store.kind, "select min(ts) as t from fills");
-  if (first?.t === null || first?.t === undefined) return [];
-  const oldest = Math.max(
-    dayStart(now) - config.derive.snapshotDays * SECONDS_PER_DAY,
-    dayStart(Number(first.t)) + SECONDS_PER_DAY,
-  );
-  const taken = new Set(
-    (
-      await queryRows<{ day: number }>(
-        store.db,
-        store.kind,
-        "select distinct day from position_snapshots where day >= ?",
-        [oldest],
-      )
-    ).map((r) => Number(r.day)),
-  );
-  const days: number[] = [];
-  for (let d = oldest; d < day; d += SECONDS_PER_DAY) if (!taken.has(d)) days.push(d);
-  return days;
 }
 
 /** Every live wallet with its ledger key. */
@@ -314,7 +281,7 @@ export async function derivedTables(
 export async function writeDerivedTables(
   store: Store,
   tables: DerivedTables,
-  snapshots: readonly DaySnapshot[],
+  snapshots: PendingSnapshots,
 ): Promise<void> {
   await store.transaction(async (tx) => {
     // Each value's id looked up once for the transaction's writes (none outlives it).
@@ -325,7 +292,7 @@ export async function writeDerivedTables(
     await insertRows(tx, "wallet_stats", tables.walletStats);
     await deleteAll(tx, "market_stats");
     await insertRows(tx, "market_stats", tables.marketStats);
-    for (const snapshot of snapshots) await replaceSnapshot(tx, snapshot, ids);
+    await snapshots.write(tx, ids);
     await deleteAll(tx, "pnl_points");
     await insertRowStream(tx, "pnl_points", tables.pnlPoints(), ids);
     await deleteAll(tx, "wallet_fees");
@@ -352,16 +319,6 @@ async function writeFillSums(tx: StoreTransaction, tables: DerivedTables): Promi
   };
   if (tx.raw.kind === "sqlite") await withSqliteCacheMb(tx.raw.handle, tables.sqliteSortCacheMb, write);
   else await write();
-}
-
-/** A day's snapshot in place of the stored one, each row made as it is written when the rows are a stream. */
-export async function replaceSnapshot(
-  tx: StoreTransaction,
-  snapshot: DaySnapshot,
-  ids?: DictionaryIdCache,
-): Promise<void> {
-  await deleteAll(tx, "position_snapshots", "day = ?", [snapshot.day]);
-  await insertRowStream(tx, "position_snapshots", snapshot.rows, ids);
 }
 
 /** Every live wallet's rows, `ofWallet` called a wallet at a time. */

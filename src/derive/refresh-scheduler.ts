@@ -7,6 +7,7 @@
 import { performance } from "node:perf_hooks";
 import { SECONDS_PER_DAY, whaleConsensus } from "../ledger/index.js";
 import { deleteAll, deleteWhereIn, insertRows, upsertRows } from "../store/derived-tables.js";
+import { pruneSnapshots } from "../store/position-snapshots.js";
 import { queryRows } from "../store/raw-sql.js";
 import type { BatchApplier, DeriverDeps, RecentReads } from "./batch-applier.js";
 import { loadMarketFacts } from "./market-facts.js";
@@ -276,7 +277,7 @@ export class RefreshScheduler {
       await upsertRows(tx, "pnl_points", rows);
       if (!passed) return;
       await deleteAll(tx, "pnl_points", "resolution = 'hour' and t < ?", [oldest]);
-      await deleteAll(tx, "position_snapshots", "day < ?", [dayStart(now) - derive.snapshotDays * SECONDS_PER_DAY]);
+      await pruneSnapshots(tx, dayStart(now) - derive.snapshotDays * SECONDS_PER_DAY);
     });
     hours.pending = hours.pending.slice(rows.length);
     for (const [wallet] of rewritten) pending.rewrittenHourly.delete(wallet);

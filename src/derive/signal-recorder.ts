@@ -16,6 +16,7 @@ import { sql } from "kysely";
 import type { Config } from "../config/index.js";
 import type { Store } from "../store/database.js";
 import { readDeriveState, writeDeriveState } from "../store/derive-state.js";
+import { latestSnapshotDay } from "../store/position-snapshots.js";
 import { appendSignals, type NewSignal } from "../store/signal-ledger.js";
 import { MICRO } from "../venue/units.js";
 import { whaleFlip } from "../ledger/index.js";
@@ -144,18 +145,14 @@ export class SignalRecorder {
   }
 
   private async whaleFlips(db: Store["db"], now: number): Promise<NewSignal[]> {
-    const day = await db
-      .selectFrom("position_snapshots")
-      .select(sql<number | null>`max(day)`.as("day"))
-      .where("day", "<=", Math.floor(now / DAY) * DAY - DAY)
-      .executeTakeFirst();
-    if (day?.day == null) return [];
+    const day = await latestSnapshotDay(db, this.store.kind, Math.floor(now / DAY) * DAY - DAY);
+    if (day === null) return [];
     const [then, open] = await Promise.all([
       db
         .selectFrom("position_snapshots as s")
         .innerJoin("wallet_stats as w", "w.wallet", "s.wallet")
         .select(["s.wallet", "s.condition_id", "s.yes_cost", "s.no_cost"])
-        .where("s.day", "=", Number(day.day))
+        .where("s.day", "=", day)
         .where("w.is_smart", "=", 1)
         .where(unresolved("s"))
         .orderBy("s.wallet")

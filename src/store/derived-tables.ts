@@ -30,6 +30,7 @@ export type DerivedTable =
   | "wallet_stats"
   | "market_stats"
   | "position_snapshots"
+  | "position_snapshot_runs"
   | "pnl_points"
   | "venue_pnl_points"
   | "wallet_fees"
@@ -128,6 +129,10 @@ export const DERIVED_TABLES: {
   position_snapshots: {
     columns: ["day", "wallet", "condition_id", "yes_shares", "yes_cost", "no_shares", "no_cost"],
     key: ["day", "wallet", "condition_id"],
+  },
+  position_snapshot_runs: {
+    columns: ["wallet", "condition_id", "from_day", "until_day", "yes_shares", "yes_cost", "no_shares", "no_cost"],
+    key: ["wallet", "condition_id", "from_day"],
   },
   pnl_points: { columns: ["wallet", "resolution", "t", "pnl"], key: ["wallet", "resolution", "t"] },
   venue_pnl_points: { columns: ["wallet", "t", "pnl"], key: ["wallet", "t"] },

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import { deleteAll, deleteWhereIn, insertRowStream, insertRows, upsertRows } from "./derived-tables.js";
+import { addSnapshotRows, pruneSnapshots } from "./position-snapshots.js";
 import { queryRows } from "./raw-sql.js";
 import { replaceVenuePnlPoints } from "./wallet-cache.js";
 
@@ -92,10 +93,8 @@ describe.each(storeBackends)("the id-keyed tables, on $kind", (backend) => {
         no_shares: 0,
         no_cost: 0,
       });
-      await store.transaction((tx) =>
-        insertRows(tx, "position_snapshots", [snapshot(86_400, A, M, 10), snapshot(86_400, B, N, 20)]),
-      );
-      await store.transaction((tx) => insertRows(tx, "position_snapshots", [snapshot(172_800, A, N, 30)]));
+      await store.transaction((tx) => addSnapshotRows(tx, [snapshot(86_400, A, M, 10), snapshot(86_400, B, N, 20)]));
+      await store.transaction((tx) => addSnapshotRows(tx, [snapshot(172_800, A, N, 30)]));
       const snapshots = () =>
         store.db
           .selectFrom("position_snapshots")
@@ -123,7 +122,7 @@ describe.each(storeBackends)("the id-keyed tables, on $kind", (backend) => {
         [172_800, A],
       );
       expect(byWallet).toEqual([{ condition_id: N }]);
-      await store.transaction((tx) => deleteAll(tx, "position_snapshots", "day < ?", [172_800]));
+      await store.transaction((tx) => pruneSnapshots(tx, 172_800));
       expect((await snapshots()).map((r) => r.day)).toEqual([172_800]);
       const markets = await queryRows<{ condition_id: string }>(
         store.db,

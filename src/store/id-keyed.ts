@@ -91,9 +91,14 @@ export const INSIDER_SCORE_COLUMNS = [
 export const ID_KEYED = {
   pnl_points: { rows: "pnl_point_rows", columns: ["wallet", "resolution", "t", "pnl"] },
   venue_pnl_points: { rows: "venue_pnl_point_rows", columns: ["wallet", "t", "pnl"] },
+  // Since 0046 the rows of the day being written (src/store/position-snapshots.ts): the days are stored as runs.
   position_snapshots: {
     rows: "position_snapshot_rows",
     columns: ["day", "wallet", "condition_id", "yes_shares", "yes_cost", "no_shares", "no_cost"],
+  },
+  position_snapshot_runs: {
+    rows: "position_snapshot_run_rows",
+    columns: ["wallet", "condition_id", "from_day", "until_day", "yes_shares", "yes_cost", "no_shares", "no_cost"],
   },
   wallet_fees: {
     rows: "wallet_fee_rows",

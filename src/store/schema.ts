@@ -310,6 +310,26 @@ export interface PositionSnapshotsTable {
   no_cost: number;
 }
 
+/**
+ * How the snapshots are stored (migration 0046): one row per wallet, market and run of taken days over which its
+ * position stayed the same, from `from_day` up to (not including) `until_day`. `position_snapshots` joins them to
+ * `position_snapshot_days`, the days taken (src/store/position-snapshots.ts).
+ */
+export interface PositionSnapshotRunsTable {
+  wallet: string;
+  condition_id: string;
+  from_day: number;
+  until_day: number;
+  yes_shares: number;
+  yes_cost: number;
+  no_shares: number;
+  no_cost: number;
+}
+
+export interface PositionSnapshotDaysTable {
+  day: number;
+}
+
 export interface PnlPointsTable {
   wallet: string;
   resolution: "hour" | "day";
@@ -603,6 +623,8 @@ export interface Database {
   wallet_stats: WalletStatsTable & WalletBoardColumns;
   market_stats: MarketStatsTable;
   position_snapshots: PositionSnapshotsTable;
+  position_snapshot_runs: PositionSnapshotRunsTable;
+  position_snapshot_days: PositionSnapshotDaysTable;
   pnl_points: PnlPointsTable;
   wallet_fees: WalletFeesTable;
   wallet_daily_fills: WalletDailyFillsTable;

@@ -6,6 +6,7 @@
  * positions (smart-holdings.ts). The routes keep each answer for the clock hour.
  */
 import { SECONDS_PER_DAY, whaleFlip, isoDay } from "../../ledger/index.js";
+import { latestSnapshotDay } from "../../store/position-snapshots.js";
 import { inSlices, placeholders, queryRows } from "../../store/raw-sql.js";
 import type { WhaleReads } from "./whale-reads.js";
 
@@ -43,13 +44,7 @@ export interface WhaleFlipsAnswer {
 async function comparisonDay(reads: WhaleReads, now: number, days: number): Promise<number | null> {
   const today = Math.floor(now / SECONDS_PER_DAY) * SECONDS_PER_DAY;
   const target = today - Math.max(1, days) * SECONDS_PER_DAY;
-  const [row] = await queryRows<{ day: number | null }>(
-    reads.store.db,
-    reads.store.kind,
-    "select max(day) as day from position_snapshots where day <= ?",
-    [target],
-  );
-  return row?.day === null || row?.day === undefined ? null : Number(row.day);
+  return latestSnapshotDay(reads.store.db, reads.store.kind, target);
 }
 
 /** Every flip since the comparison snapshot, largest swing first. */

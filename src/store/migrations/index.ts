@@ -45,6 +45,7 @@ import { codedFills } from "./0042_coded_fills.js";
 import { venueCacheByIds } from "./0043_venue_cache_by_ids.js";
 import { insiderScoresByIds } from "./0044_insider_scores_by_ids.js";
 import { activityByIds } from "./0045_activity_by_ids.js";
+import { snapshotRuns } from "./0046_snapshot_runs.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -89,4 +90,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0043_venue_cache_by_ids": venueCacheByIds,
   "0044_insider_scores_by_ids": insiderScoresByIds,
   "0045_activity_by_ids": activityByIds,
+  "0046_snapshot_runs": snapshotRuns,
 };

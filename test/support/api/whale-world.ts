@@ -5,6 +5,7 @@
  */
 import { createKey } from "../../../src/accounts/keys.js";
 import { insertRows } from "../../../src/store/derived-tables.js";
+import { addSnapshotRows } from "../../../src/store/position-snapshots.js";
 import { insertFills, type NewFill } from "../../../src/store/fills.js";
 import { openTestApp, type TestApp } from "../app.js";
 import type { StoreBackend } from "../backends.js";
@@ -148,9 +149,9 @@ export async function addSnapshot(
   t: TestApp,
   s: { day: number; wallet: string; market: number; yesCost: number; noCost: number },
 ): Promise<void> {
-  // Stored by wallet and market ids through the derived tables' writer (src/store/id-keyed.ts).
+  // Stored as a run of the day (src/store/position-snapshots.ts).
   await t.store.transaction((tx) =>
-    insertRows(tx, "position_snapshots", [
+    addSnapshotRows(tx, [
       {
         day: s.day,
         wallet: s.wallet,

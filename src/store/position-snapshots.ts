@@ -1,0 +1,201 @@
+/**
+ * The daily position snapshots, stored as runs (issue 49, migration 0046). A snapshot is every wallet's open
+ * position per market at 00:00 UTC of a day; about two thirds of a day's rows equal the day before's, so each
+ * (wallet, market) is stored once per run of taken days over which it stayed the same:
+ *   `position_snapshot_run_rows`: wallet and market ids, `from_day`, `until_day` (the run holds on the taken days d
+ *     with from_day <= d < until_day) and the position's four values;
+ *   `position_snapshot_days`: the days taken (a day with no open position is taken too);
+ *   `position_snapshot_rows`: only the rows of the days being written, merged into the runs and emptied in the
+ *     same transaction.
+ * The view `position_snapshots` joins the days to the runs and reads as the table of one row per day always did.
+ * Invariant: no run ends after the day after the latest taken day, so a day after the latest is covered by no run.
+ * Decision: docs/decisions.md, "Snapshots are stored as runs of days".
+ */
+import type { Store, StoreKind, StoreTransaction } from "./database.js";
+import { insertRowStream } from "./derived-tables.js";
+import type { DictionaryIdCache } from "./dictionaries.js";
+import { FILL_DICTIONARIES } from "./fill-layout.js";
+import { ID_KEYED } from "./id-keyed.js";
+import { queryRows } from "./raw-sql.js";
+import type { PositionSnapshotsTable } from "./schema.js";
+
+export const SNAPSHOT_STAGE = ID_KEYED.position_snapshots.rows;
+export const SNAPSHOT_RUNS = ID_KEYED.position_snapshot_runs.rows;
+export const SNAPSHOT_DAYS = "position_snapshot_days";
+
+const DAY = 86_400;
+const VALUES = ["yes_shares", "yes_cost", "no_shares", "no_cost"] as const;
+const RUN_COLUMNS = `wallet_id, condition_ref, from_day, until_day, ${VALUES.join(", ")}`;
+
+const keyMatch = (a: string, b: string) =>
+  `${a}.wallet_id = ${b}.wallet_id and ${a}.condition_ref = ${b}.condition_ref`;
+const valuesMatch = (a: string, b: string) => VALUES.map((c) => `${a}.${c} = ${b}.${c}`).join(" and ");
+const valuesOf = (a: string) => VALUES.map((c) => `${a}.${c}`).join(", ");
+
+/** The positions open at 00:00 UTC of a day. */
+export interface DaySnapshot {
+  readonly day: number;
+  readonly rows: Iterable<PositionSnapshotsTable>;
+}
+
+/** The view by the old table's name: each taken day with the runs that hold on it, wallet and market as texts. */
+export function snapshotViewSql(): string {
+  const { addresses, conditions } = FILL_DICTIONARIES;
+  return `create view position_snapshots as select d.day as day, w.${addresses.column} as wallet,
+      c.${conditions.column} as condition_id, ${VALUES.map((c) => `r.${c} as ${c}`).join(", ")}
+    from ${SNAPSHOT_DAYS} d join ${SNAPSHOT_RUNS} r on r.from_day <= d.day and r.until_day > d.day
+    left join ${addresses.table} w on w.id = r.wallet_id left join ${conditions.table} c on c.id = r.condition_ref`;
+}
+
+const dayLiteral = (day: number): string => {
+  if (!Number.isSafeInteger(day)) throw new Error(`not a day: ${day}`);
+  return String(day);
+};
+
+async function run(tx: StoreTransaction, text: string): Promise<void> {
+  await queryRows(tx.db, tx.kind, text);
+}
+
+/** The latest taken day, or null. */
+async function latestDay(tx: StoreTransaction): Promise<number | null> {
+  const [row] = await queryRows<{ day: number | null }>(tx.db, tx.kind, `select max(day) as day from ${SNAPSHOT_DAYS}`);
+  return row?.day === null || row?.day === undefined ? null : Number(row.day);
+}
+
+/**
+ * Takes `day` out of every run that holds on it: a run over it and later days keeps its later part as a run of its
+ * own. The day is no longer taken.
+ */
+async function detachDay(tx: StoreTransaction, day: number): Promise<void> {
+  const latest = await latestDay(tx);
+  if (latest === null || day > latest) return;
+  const d = dayLiteral(day);
+  const next = dayLiteral(day + DAY);
+  if (day < latest)
+    await run(
+      tx,
+      `insert into ${SNAPSHOT_RUNS} (${RUN_COLUMNS})
+        select wallet_id, condition_ref, ${next}, until_day, ${VALUES.join(", ")} from ${SNAPSHOT_RUNS}
+        where from_day <= ${d} and until_day > ${next}`,
+    );
+  await run(tx, `update ${SNAPSHOT_RUNS} set until_day = ${d} where from_day < ${d} and until_day > ${d}`);
+  await run(tx, `delete from ${SNAPSHOT_RUNS} where from_day = ${d}`);
+  await run(tx, `delete from ${SNAPSHOT_DAYS} where day = ${d}`);
+}
+
+/**
+ * Merges the staged rows of `day` into the runs: a run that held the same position on the day before goes on,
+ * any other row starts a run. `split`: the day is not after the latest taken day, so the staged markets' runs over
+ * it are cut around it first, and a run that then meets the same position's next run is joined to it.
+ */
+async function mergeStagedDay(tx: StoreTransaction, day: number, split: boolean): Promise<void> {
+  const d = dayLiteral(day);
+  const next = dayLiteral(day + DAY);
+  const staged = `${SNAPSHOT_STAGE} s`;
+  if (split) {
+    await run(
+      tx,
+      `insert into ${SNAPSHOT_RUNS} (${RUN_COLUMNS})
+        select r.wallet_id, r.condition_ref, ${next}, r.until_day, ${valuesOf("r")}
+        from ${staged} join ${SNAPSHOT_RUNS} r on ${keyMatch("r", "s")}
+        where s.day = ${d} and r.from_day <= ${d} and r.until_day > ${next}`,
+    );
+    await run(
+      tx,
+      `update ${SNAPSHOT_RUNS} as r set until_day = ${d} from ${staged}
+        where s.day = ${d} and ${keyMatch("r", "s")} and r.from_day < ${d} and r.until_day > ${d}`,
+    );
+    await run(
+      tx,
+      `delete from ${SNAPSHOT_RUNS} where (wallet_id, condition_ref, from_day) in
+        (select wallet_id, condition_ref, ${d} from ${SNAPSHOT_STAGE} where day = ${d})`,
+    );
+  }
+  await run(
+    tx,
+    `update ${SNAPSHOT_RUNS} as r set until_day = ${next} from ${staged}
+      where s.day = ${d} and ${keyMatch("r", "s")} and r.until_day = ${d} and ${valuesMatch("r", "s")}`,
+  );
+  await run(
+    tx,
+    `insert into ${SNAPSHOT_RUNS} (${RUN_COLUMNS})
+      select s.wallet_id, s.condition_ref, ${d}, ${next}, ${valuesOf("s")} from ${staged}
+      where s.day = ${d} and not exists (select 1 from ${SNAPSHOT_RUNS} r
+        where ${keyMatch("r", "s")} and r.from_day <= ${d} and r.until_day = ${next})`,
+  );
+  if (!split) return;
+  // A run that now ends where the same position's next run starts goes on through it.
+  await run(
+    tx,
+    `update ${SNAPSHOT_RUNS} as l set until_day = r.until_day from ${SNAPSHOT_RUNS} as r
+      where l.until_day = ${next} and r.from_day = ${next} and ${keyMatch("l", "r")} and ${valuesMatch("l", "r")}`,
+  );
+  await run(
+    tx,
+    `delete from ${SNAPSHOT_RUNS} as r where r.from_day = ${next} and exists (select 1 from ${SNAPSHOT_RUNS} l
+      where ${keyMatch("l", "r")} and l.from_day < ${next} and l.until_day = r.until_day)`,
+  );
+}
+
+/** Records days as taken. */
+export async function recordSnapshotDays(tx: StoreTransaction, days: Iterable<number>): Promise<void> {
+  for (const day of days)
+    await run(tx, `insert into ${SNAPSHOT_DAYS} (day) values (${dayLiteral(day)}) on conflict (day) do nothing`);
+}
+
+/** Adds rows to their days' snapshots (markets a day does not hold yet), and records those days as taken. */
+export async function addSnapshotRows(
+  tx: StoreTransaction,
+  rows: Iterable<PositionSnapshotsTable>,
+  ids?: DictionaryIdCache,
+): Promise<void> {
+  await insertRowStream(tx, "position_snapshots", rows, ids);
+  const days = (
+    await queryRows<{ day: number }>(tx.db, tx.kind, `select distinct day from ${SNAPSHOT_STAGE} order by day`)
+  ).map((r) => Number(r.day));
+  if (days.length === 0) return;
+  const latest = await latestDay(tx);
+  for (const day of days) await mergeStagedDay(tx, day, latest !== null && day <= latest);
+  await recordSnapshotDays(tx, days);
+  await run(tx, tx.kind === "postgres" ? `truncate ${SNAPSHOT_STAGE}` : `delete from ${SNAPSHOT_STAGE}`);
+}
+
+/** A day's snapshot in place of the stored one, each row made as it is written when the rows are a stream. */
+export async function replaceSnapshot(tx: StoreTransaction, snapshot: DaySnapshot, ids?: DictionaryIdCache) {
+  await detachDay(tx, snapshot.day);
+  await addSnapshotRows(tx, snapshot.rows, ids);
+  await recordSnapshotDays(tx, [snapshot.day]);
+}
+
+/** Forgets the days before `day`, and the runs that held on those days only. */
+export async function pruneSnapshots(tx: StoreTransaction, day: number): Promise<void> {
+  await run(tx, `delete from ${SNAPSHOT_DAYS} where day < ${dayLiteral(day)}`);
+  await run(tx, `delete from ${SNAPSHOT_RUNS} where until_day <= ${dayLiteral(day)}`);
+}
+
+/** Forgets every snapshot. */
+export async function deleteAllSnapshots(tx: StoreTransaction): Promise<void> {
+  for (const table of [SNAPSHOT_RUNS, SNAPSHOT_DAYS, SNAPSHOT_STAGE]) await run(tx, `delete from ${table}`);
+}
+
+/** The taken days from `from` on, oldest first. */
+export async function snapshotDaysFrom(store: Pick<Store, "db" | "kind">, from: number): Promise<number[]> {
+  const rows = await queryRows<{ day: number }>(
+    store.db,
+    store.kind,
+    `select day from ${SNAPSHOT_DAYS} where day >= ? order by day`,
+    [from],
+  );
+  return rows.map((r) => Number(r.day));
+}
+
+/** The latest taken day at or before `day`, or null. */
+export async function latestSnapshotDay(db: Store["db"], kind: StoreKind, day: number): Promise<number | null> {
+  const [row] = await queryRows<{ day: number | null }>(
+    db,
+    kind,
+    `select max(day) as day from ${SNAPSHOT_DAYS} where day <= ?`,
+    [day],
+  );
+  return row?.day === null || row?.day === undefined ? null : Number(row.day);
+}
