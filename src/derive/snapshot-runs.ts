@@ -3,8 +3,7 @@
  * in order instead of merged into the store a day at a time: each (wallet, market) holds an open run while its
  * position stays the same from one taken day to the next; a run is given out when it ends, the open ones at the end.
  * The open runs are kept in columns by slot, a slot reused when its run ends, so that a run living many days is not
- * an object the collector must move and later free (docs/decisions.md, "A rebuild writes past days' snapshots as it
- * takes them, and makes each derived row as it is written").
+ * an object the collector must move and later free (docs/decisions.md, "Snapshots are stored as runs of days").
  */
 import { SECONDS_PER_DAY } from "../ledger/index.js";
 import type { Store, StoreTransaction } from "../store/database.js";
