@@ -1,14 +1,14 @@
 /**
  * Migrations 0029 (fills in the compact layout, src/store/fill-layout.ts) and those after it (0030: SQLite's
  * text-keyed derived tables WITHOUT ROWID; 0031: the P&L series by wallet id) change no answer. A simulated world is
- * stored and derived, then copied into a store in the layout before 0029 (test/support/earlier-layout.ts); every GET
- * operation of the served document is answered by an app over that store; the store is migrated; a new app over the
- * migrated store answers every one again: the same status, content type and body, byte for byte. Then ingest goes on
+ * stored and derived in today's layout, then copied into a store in the layout before 0029
+ * (test/support/earlier-layout.ts), which is migrated; every GET operation of the served document is answered by an
+ * app over each store: the same status, content type and body, byte for byte. Then ingest goes on
  * in the new layout, and a replayed fill or activity row (0045) is refused. On SQLite, and on PostgreSQL with
  * TEST_DATABASE_URL.
  */
 import type { FastifyInstance } from "fastify";
-import { type Kysely, sql } from "kysely";
+import type { Store } from "../src/store/database.js";
 import { describe, expect, it } from "vitest";
 import { createKey } from "../src/accounts/keys.js";
 import { buildApp } from "../src/api/app.js";
@@ -41,7 +41,7 @@ const UNSTABLE = [
 const ELAPSED = /"_elapsed_ms":\d+(\.\d+)?/g;
 
 describe.each(storeBackends)("migrating a stored world to compact fills, on $kind", (backend) => {
-  it("answers every GET operation byte for byte as before, and ingest goes on", async () => {
+  it("answers every GET operation byte for byte as the same world stored in today's layout, and ingest goes on", async () => {
     const { store, dispose } = await backend.open({ migrations: migrationsBefore(COMPACT_FILLS) });
     const current = await backend.open();
     const world = smallWorld(7);
@@ -57,12 +57,17 @@ describe.each(storeBackends)("migrating a stored world to compact fills, on $kin
     try {
       await storeWorld(current.store, world, config, clock);
       await copyIntoEarlierLayout(current.store, store);
-      const { key } = await createKey(store.db, { account: "migration", plan: "premium", now: world.end });
-      const subjects = await operationSubjects(store, world.end);
+      const subjects = await operationSubjects(current.store, world.end);
 
-      const answers = async (): Promise<Map<string, string>> => {
+      // A first round records what the views count (lookups, sync requests); the second is the one compared.
+      const answers = async (over: Store): Promise<Map<string, string>> => {
+        const { key } = await createKey(over.db, { account: "migration", plan: "premium", now: world.end });
+        await ask(over, key);
+        return ask(over, key);
+      };
+      const ask = async (over: Store, key: string): Promise<Map<string, string>> => {
         const app: FastifyInstance = await buildApp(
-          { config, store, platform, expectedSources: [], startedAt: clock.now() },
+          { config, store: over, platform, expectedSources: [], startedAt: clock.now() },
           createLogger("silent"),
         );
         await app.ready();
@@ -78,17 +83,9 @@ describe.each(storeBackends)("migrating a stored world to compact fills, on $kin
           await app.close();
         }
       };
-      // Today's app reads wallet_stats.positions_digest (0034, a stamp, in no answer's body), which the layout
-      // before 0029 lacks: the first rounds run with 0034's column added, dropped again before the migrations run.
-      await migrations["0034_positions_digest"]!.up(store.db as unknown as Kysely<unknown>, store.kind);
-      // It reads the days a snapshot was taken from position_snapshot_days (0046) too: made the same way from the
-      // stored days for those rounds.
-      await sql`create table position_snapshot_days as select distinct day from position_snapshots`.execute(store.db);
-      // A first round records what the views count (lookups, sync requests); the second is the one compared.
-      await answers();
-      const before = await answers();
-      await sql`alter table wallet_stats drop column positions_digest`.execute(store.db);
-      await sql`drop table position_snapshot_days`.execute(store.db);
+      // Today's code reads today's layout only (the fills' rows by their dictionaries' ids, among others): the
+      // answers before are those of the same world stored in today's layout, which the migrated copy must give.
+      const before = await answers(current.store);
 
       const applied = await migrateStore(store);
       // 0029 and every migration after it (0030 rebuilds SQLite's text-keyed derived tables WITHOUT ROWID).
@@ -97,7 +94,7 @@ describe.each(storeBackends)("migrating a stored world to compact fills, on $kin
           .filter((name) => name >= COMPACT_FILLS)
           .map((name) => [name, "Success"]),
       );
-      const after = await answers();
+      const after = await answers(store);
 
       expect(before.size).toBeGreaterThan(40);
       expect([...before.values()].filter((a) => a.startsWith("200 ")).length).toBeGreaterThan(40);

@@ -8,8 +8,10 @@
 import type { Insertable } from "kysely";
 import type pg from "pg";
 import { insertCompactActivity } from "./activity-rows.js";
-import { type StoreTransaction, withSqliteCacheMb } from "./database.js";
-import { FILL_ROWS } from "./fill-layout.js";
+import { type Store, type StoreTransaction, withSqliteCacheMb } from "./database.js";
+import { FILL_ROWS, fillPriceSql } from "./fill-layout.js";
+import { idOf } from "./id-keyed.js";
+import { firstRow } from "./raw-sql.js";
 import { insertCompactFills } from "./fill-rows.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
 import { recordWalletsOfFills } from "./wallets.js";
@@ -25,6 +27,19 @@ export type NewActivity = Insertable<WalletActivityTable>;
 export function insertFills(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
   return insertCompactFills(tx, fills);
 }
+
+/** A market's last fill before `before` (Unix seconds): its outcome and price, or undefined. */
+export function marketFillBefore(
+  store: Pick<Store, "db" | "kind">,
+  conditionId: string,
+  before: number,
+): Promise<{ outcome_index: number; price: number } | undefined> {
+  return firstRow(store.db, store.kind, MARKET_FILL_BEFORE, [conditionId, before]);
+}
+
+// By the market's id (`idOf`): through the view, PostgreSQL walked the fills' time index back from `before`.
+const MARKET_FILL_BEFORE = `select f.outcome_index, ${fillPriceSql("f")} as price from ${FILL_ROWS} f
+  where f.condition_ref = ${idOf("condition_id")} and f.ts < ? order by f.ts desc, f.id desc limit 1`;
 
 /** Inserts activity rows, skipping those whose `activity_key` is already stored; returns the new ones. */
 export function insertActivity(tx: StoreTransaction, rows: readonly NewActivity[]): Promise<NewActivity[]> {

@@ -137,6 +137,17 @@ export function idsOf(column: string, values: string): string {
   return `(select id from ${table} where ${text} in ${values})`;
 }
 
+/**
+ * SQL: the id of one value (a `?` parameter) of a column stored as an id, as a scalar subquery. PostgreSQL runs it
+ * first and reads the rows by the id (an index condition), where a filter on the text through a view's join leaves
+ * its planner guessing: for the latest row of a market it walked the whole table's time index backwards (20 s at
+ * 10,000,000 fills for a market idle since its first days).
+ */
+export function idOf(column: string): string {
+  const { table, column: text } = ID_COLUMNS[column]!.dictionary;
+  return `(select id from ${table} where ${text} = ?)`;
+}
+
 /** SQL: the ids of the addresses a subquery or list gives. */
 export const walletIdsOf = (addresses: string): string => idsOf("wallet", addresses);
 

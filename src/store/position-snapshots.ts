@@ -56,18 +56,12 @@ async function run(tx: StoreTransaction, text: string): Promise<void> {
   await queryRows(tx.db, tx.kind, text);
 }
 
-/** The latest taken day, or null. */
-async function latestDay(tx: StoreTransaction): Promise<number | null> {
-  const [row] = await queryRows<{ day: number | null }>(tx.db, tx.kind, `select max(day) as day from ${SNAPSHOT_DAYS}`);
-  return row?.day === null || row?.day === undefined ? null : Number(row.day);
-}
-
 /**
  * Takes `day` out of every run that holds on it: a run over it and later days keeps its later part as a run of its
  * own. The day is no longer taken.
  */
 async function detachDay(tx: StoreTransaction, day: number): Promise<void> {
-  const latest = await latestDay(tx);
+  const latest = await latestSnapshotDay(tx.db, tx.kind);
   if (latest === null || day > latest) return;
   const d = dayLiteral(day);
   const next = dayLiteral(day + DAY);
@@ -154,7 +148,7 @@ export async function addSnapshotRows(
     await queryRows<{ day: number }>(tx.db, tx.kind, `select distinct day from ${SNAPSHOT_STAGE} order by day`)
   ).map((r) => Number(r.day));
   if (days.length === 0) return;
-  const latest = await latestDay(tx);
+  const latest = await latestSnapshotDay(tx.db, tx.kind);
   for (const day of days) await mergeStagedDay(tx, day, latest !== null && day <= latest);
   await recordSnapshotDays(tx, days);
   await run(tx, tx.kind === "postgres" ? `truncate ${SNAPSHOT_STAGE}` : `delete from ${SNAPSHOT_STAGE}`);
@@ -167,8 +161,17 @@ export async function replaceSnapshot(tx: StoreTransaction, snapshot: DaySnapsho
   await recordSnapshotDays(tx, [snapshot.day]);
 }
 
-/** Forgets the days before `day`, and the runs that held on those days only. */
+/**
+ * Forgets the days before `day`, and the runs that held on those days only (a scan of the runs, so only when a day
+ * is forgotten: once a day, though the refresh asks every hour).
+ */
 export async function pruneSnapshots(tx: StoreTransaction, day: number): Promise<void> {
+  const [oldest] = await queryRows<{ day: number | null }>(
+    tx.db,
+    tx.kind,
+    `select min(day) as day from ${SNAPSHOT_DAYS}`,
+  );
+  if (oldest?.day === null || oldest?.day === undefined || Number(oldest.day) >= day) return;
   await run(tx, `delete from ${SNAPSHOT_DAYS} where day < ${dayLiteral(day)}`);
   await run(tx, `delete from ${SNAPSHOT_RUNS} where until_day <= ${dayLiteral(day)}`);
 }
@@ -189,8 +192,12 @@ export async function snapshotDaysFrom(store: Pick<Store, "db" | "kind">, from: 
   return rows.map((r) => Number(r.day));
 }
 
-/** The latest taken day at or before `day`, or null. */
-export async function latestSnapshotDay(db: Store["db"], kind: StoreKind, day: number): Promise<number | null> {
+/** The latest taken day (at or before `day`, if given), or null. */
+export async function latestSnapshotDay(
+  db: Store["db"],
+  kind: StoreKind,
+  day = Number.MAX_SAFE_INTEGER,
+): Promise<number | null> {
   const [row] = await queryRows<{ day: number | null }>(
     db,
     kind,

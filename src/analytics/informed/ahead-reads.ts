@@ -12,6 +12,7 @@ import { iswDb } from "../../isw/tables.js";
 import { aheadOfNews, yesPrice, type AheadRules, type AheadWallet, type NewsTrade } from "../../ledger/index.js";
 import type { OutcomeIndex } from "../../ledger/types.js";
 import type { Store } from "../../store/database.js";
+import { marketFillBefore } from "../../store/fills.js";
 import { isProtocolAddress } from "../../venue/contracts.js";
 import { MICRO } from "../../venue/units.js";
 
@@ -218,15 +219,7 @@ export class AheadOfNewsReads {
 
   /** The YES price of the market's last fill before `ts`. */
   private async priceBefore(conditionId: string, ts: number): Promise<number | null> {
-    const row = await this.store.db
-      .selectFrom("fills")
-      .select(["outcome_index", "price"])
-      .where("condition_id", "=", conditionId)
-      .where("ts", "<", ts)
-      .orderBy("ts", "desc")
-      .orderBy("id", "desc")
-      .limit(1)
-      .executeTakeFirst();
+    const row = await marketFillBefore(this.store, conditionId, ts);
     return row ? yesPrice({ outcomeIndex: Number(row.outcome_index) as OutcomeIndex, price: Number(row.price) }) : null;
   }
 }

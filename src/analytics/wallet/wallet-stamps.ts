@@ -5,6 +5,8 @@
  * write of its ledger rows (the Deriver writes a wallet's positions in the transaction that writes its statistics).
  */
 import type { Store } from "../../store/database.js";
+import { FILL_ROWS } from "../../store/fill-layout.js";
+import { idOf, storedColumn } from "../../store/id-keyed.js";
 import { marketDailyPricesStamp } from "../../store/market-daily-prices.js";
 import { stampRow, stampRows } from "../../store/stamp-reads.js";
 
@@ -129,10 +131,11 @@ export async function walletMarketFillsStamp(
 
 const WALLET_MARKET_COUNT = "select count(*) as n, max(id) as last from fills where wallet = ? and condition_id = ?";
 
-const LATEST_FILL = {
-  wallet: "select id, ts from fills where wallet = ? order by ts desc, id desc limit 1",
-  condition_id: "select id, ts from fills where condition_id = ? order by ts desc, id desc limit 1",
-};
+const latestFillOf = (column: "wallet" | "condition_id") =>
+  `select id, ts from ${FILL_ROWS} where ${storedColumn(column)} = ${idOf(column)} order by ts desc, id desc limit 1`;
+
+/** Read from the fills' rows by the dictionary's id (see `idOf`): one range of the (key, ts) index, newest first. */
+const LATEST_FILL = { wallet: latestFillOf("wallet"), condition_id: latestFillOf("condition_id") };
 
 /** The latest fill of a wallet or a market, read through its (key, ts) index. */
 async function latestFillStamp(store: Store, key: "wallet" | "condition_id", value: string): Promise<string> {

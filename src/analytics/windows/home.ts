@@ -6,6 +6,7 @@ import { changePct, type OutcomeSide, SECONDS_PER_DAY } from "../../ledger/index
 import { inTimeSlices, queryRows } from "../../store/raw-sql.js";
 import { CATEGORIES, type Category } from "../../venue/categories.js";
 import type { Store } from "../../store/database.js";
+import { marketFillBefore } from "../../store/fills.js";
 import { marketSideFills, type Direction, type EntryType } from "../../store/schema.js";
 import { loadMarkets, outcomeSide } from "../markets/market-facts.js";
 import { loadNames } from "../wallet/display-names.js";
@@ -112,15 +113,7 @@ async function hourlyYesPrices(
   const start = now - 24 * HOUR;
   const yes = (r: { outcome_index: number; price: number }) => (r.outcome_index === 0 ? r.price : 1 - r.price);
   const [before, inside] = await Promise.all([
-    store.db
-      .selectFrom("fills")
-      .select(["outcome_index", "price"])
-      .where("condition_id", "=", conditionId)
-      .where("ts", "<=", start)
-      .orderBy("ts", "desc")
-      .orderBy("id", "desc")
-      .limit(1)
-      .executeTakeFirst(),
+    marketFillBefore(store, conditionId, start + 1),
     store.db
       .selectFrom("fills")
       .select(["outcome_index", "price", "ts"])
