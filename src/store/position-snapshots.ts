@@ -166,14 +166,11 @@ export async function replaceSnapshot(tx: StoreTransaction, snapshot: DaySnapsho
  * is forgotten: once a day, though the refresh asks every hour).
  */
 export async function pruneSnapshots(tx: StoreTransaction, day: number): Promise<void> {
-  const [oldest] = await queryRows<{ day: number | null }>(
-    tx.db,
-    tx.kind,
-    `select min(day) as day from ${SNAPSHOT_DAYS}`,
-  );
-  if (oldest?.day === null || oldest?.day === undefined || Number(oldest.day) >= day) return;
-  await run(tx, `delete from ${SNAPSHOT_DAYS} where day < ${dayLiteral(day)}`);
-  await run(tx, `delete from ${SNAPSHOT_RUNS} where until_day <= ${dayLiteral(day)}`);
+  const d = dayLiteral(day);
+  const due = await queryRows(tx.db, tx.kind, `select 1 from ${SNAPSHOT_DAYS} where day < ${d} limit 1`);
+  if (due.length === 0) return;
+  await run(tx, `delete from ${SNAPSHOT_DAYS} where day < ${d}`);
+  await run(tx, `delete from ${SNAPSHOT_RUNS} where until_day <= ${d}`);
 }
 
 /** Forgets every snapshot. */

@@ -113,7 +113,7 @@ async function hourlyYesPrices(
   const start = now - 24 * HOUR;
   const yes = (r: { outcome_index: number; price: number }) => (r.outcome_index === 0 ? r.price : 1 - r.price);
   const [before, inside] = await Promise.all([
-    marketFillBefore(store, conditionId, start + 1),
+    marketFillBefore(store, conditionId, start + 1), // at or before the window's start
     store.db
       .selectFrom("fills")
       .select(["outcome_index", "price", "ts"])
