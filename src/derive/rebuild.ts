@@ -31,6 +31,7 @@ import { HOUR, HourlyPointColumns, PriceHistory, StreamedHours, firstKeptBoundar
 import { loadMarketFacts } from "./market-facts.js";
 import { marketStatsRows, volume24h } from "./market-stats.js";
 import { queryRows } from "../store/raw-sql.js";
+import { FILL_ENDS } from "../store/fills.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
 import { deleteAll, insertRowStream, insertRows, upsertRows } from "../store/derived-tables.js";
 import { DictionaryIdCache } from "../store/dictionaries.js";
@@ -47,7 +48,7 @@ export { dayStart };
 
 /** The latest stored event time (rewards and rebates aside, which come from per-wallet syncs at any time). */
 export async function storedFrontier(store: Store): Promise<number> {
-  const [fills] = await queryRows<{ t: number | null }>(store.db, store.kind, "select max(ts) as t from fills");
+  const [fills] = await queryRows<{ t: number | null }>(store.db, store.kind, `select ${FILL_ENDS.latestTs} as t`);
   const [activity] = await queryRows<{ t: number | null }>(
     store.db,
     store.kind,
@@ -58,7 +59,7 @@ export async function storedFrontier(store: Store): Promise<number> {
 
 /** The highest stored row ids: rows stored later than a read that began here are above them. */
 export async function storedWatermarks(store: Store): Promise<{ fills: number; activity: number }> {
-  const [fills] = await queryRows<{ id: number | null }>(store.db, store.kind, "select max(id) as id from fills");
+  const [fills] = await queryRows<{ id: number | null }>(store.db, store.kind, `select ${FILL_ENDS.lastId} as id`);
   const [activity] = await queryRows<{ id: number | null }>(
     store.db,
     store.kind,

@@ -7,6 +7,7 @@
  */
 import { SECONDS_PER_DAY } from "../ledger/index.js";
 import type { Store, StoreTransaction } from "../store/database.js";
+import { FILL_ENDS } from "../store/fills.js";
 import { insertRowStream } from "../store/derived-tables.js";
 import type { DictionaryIdCache } from "../store/dictionaries.js";
 import {
@@ -135,7 +136,7 @@ export class SnapshotTaker {
   ) {}
 
   static async open(store: Store, snapshotDays: number, now: number, day: number): Promise<SnapshotTaker> {
-    const [first] = await queryRows<{ t: number | null }>(store.db, store.kind, "select min(ts) as t from fills");
+    const [first] = await queryRows<{ t: number | null }>(store.db, store.kind, `select ${FILL_ENDS.earliestTs} as t`);
     if (first?.t === null || first?.t === undefined) return new SnapshotTaker([day], null);
     const oldest = Math.max(
       dayStart(now) - snapshotDays * SECONDS_PER_DAY,

@@ -200,15 +200,30 @@ export type FillRowsEnums = "text" | "coded";
  * migration that creates it again.
  */
 export function fillsViewSql(kind: StoreKind, enums: FillRowsEnums = "coded"): string {
-  const { addresses, conditions } = FILL_DICTIONARIES;
   const columns = fillColumnsSql(kind, enums);
   return `create view fills as select
     ${Object.entries(columns)
       .map(([name, expression]) => `${expression} as ${name}`)
       .join(",\n    ")}
-  from ${FILL_ROWS} f
-  left join ${addresses.table} w on w.id = f.wallet_id
-  left join ${conditions.table} m on m.id = f.condition_ref`;
+  from ${FILLS_JOINED}`;
+}
+
+/**
+ * `fill_rows` as `f` with its wallet's dictionary row as `w` and its market's as `m`: the view's FROM, and the FROM of
+ * the reads that filter `fill_rows` by a dictionary id (`idOf`) and select with `fillSelectSql`.
+ */
+export const FILLS_JOINED = `${FILL_ROWS} f
+  left join ${FILL_DICTIONARIES.addresses.table} w on w.id = f.wallet_id
+  left join ${FILL_DICTIONARIES.conditions.table} m on m.id = f.condition_ref`;
+
+/**
+ * SQL: a select list of the view's columns over `FILLS_JOINED`, each read as the view reads it. For the per-request
+ * reads that must filter by the ids: through the view, PostgreSQL plans a filter on a dictionary's text as a join
+ * whose value it does not know, and read every fill of a busy wallet (or every Smart Money fill) to keep a page.
+ */
+export function fillSelectSql(kind: StoreKind, names: readonly (keyof FillsTable)[]): string {
+  const columns = fillColumnsSql(kind);
+  return names.map((name) => `${columns[name]} as ${name}`).join(", ");
 }
 
 /**

@@ -2,10 +2,12 @@
  * One market: finding it by any of its ids, the lookup record, its event group, recent smart-whale trades and a
  * daily YES price history from fills, the settlement breakdown of its volume, and its URL on the venue.
  */
-import type { Store } from "../../store/database.js";
+import type { Store, StoreKind } from "../../store/database.js";
+import { FILLS_JOINED, fillSelectSql } from "../../store/fill-layout.js";
+import { idOf } from "../../store/id-keyed.js";
 import { readMarketDailyPrices } from "../../store/market-daily-prices.js";
-import { firstRow } from "../../store/raw-sql.js";
-import type { Direction, EntryType } from "../../store/schema.js";
+import { firstRow, queryRows } from "../../store/raw-sql.js";
+import type { Direction, EntryType, FillsTable } from "../../store/schema.js";
 import { fromMicro } from "../../venue/units.js";
 import type { IndexedMarket, MarketIndex } from "./market-index.js";
 import { marketRow } from "./markets-search.js";
@@ -75,32 +77,26 @@ export interface WhaleTrade {
   tx_hash: string;
 }
 
+/**
+ * `fill_rows` by the market's id (`idOf`): PostgreSQL walks the market's (market, ts) range newest first until the page
+ * holds `limit` Smart Money fills, where through the view it read every fill of every Smart Money wallet and then
+ * kept the market's (743 ms against 42 ms for a busy market of the 1,000,000-fill world).
+ */
+const whaleTradesSql = (kind: StoreKind) => `select
+  ${fillSelectSql(kind, ["ts", "wallet", "side", "outcome_index", "price", "size", "usd", "entry_type", "role", "tx_hash"])},
+  wn.name, wn.pseudonym
+  from ${FILLS_JOINED} join wallet_stats s on s.wallet = w.address left join wallets wn on wn.address = w.address
+  where f.condition_ref = ${idOf("condition_id")} and s.is_smart = 1 order by f.ts desc, f.id desc limit ?`;
+const WHALE_TRADES = { sqlite: whaleTradesSql("sqlite"), postgres: whaleTradesSql("postgres") };
+
+type WhaleTradeRow = Pick<
+  FillsTable,
+  "wallet" | "side" | "outcome_index" | "price" | "size" | "usd" | "entry_type" | "role" | "tx_hash"
+> & { ts: number; name: string | null; pseudonym: string | null };
+
 /** The newest fills of Smart Money wallets in a market. */
 export async function recentWhaleTrades(store: Store, conditionId: string, limit: number): Promise<WhaleTrade[]> {
-  const rows = await store.db
-    .selectFrom("fills as f")
-    .innerJoin("wallet_stats as s", "s.wallet", "f.wallet")
-    .leftJoin("wallets as w", "w.address", "f.wallet")
-    .where("f.condition_id", "=", conditionId)
-    .where("s.is_smart", "=", 1)
-    .select([
-      "f.ts",
-      "f.wallet",
-      "w.name",
-      "w.pseudonym",
-      "f.side",
-      "f.outcome_index",
-      "f.price",
-      "f.size",
-      "f.usd",
-      "f.entry_type",
-      "f.role",
-      "f.tx_hash",
-    ])
-    .orderBy("f.ts", "desc")
-    .orderBy("f.id", "desc")
-    .limit(limit)
-    .execute();
+  const rows = await queryRows<WhaleTradeRow>(store.db, store.kind, WHALE_TRADES[store.kind], [conditionId, limit]);
   return rows.map((r) => ({
     timestamp: r.ts,
     wallet: r.wallet,

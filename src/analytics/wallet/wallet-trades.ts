@@ -2,7 +2,9 @@
  * Layer 2: a wallet's raw fills (contract: "Raw trade fill"), newest first, over the (wallet, ts) index; and the
  * fees it paid, from the sums the Deriver keeps per month, entry type and role (`wallet_fees`).
  */
-import type { Store } from "../../store/database.js";
+import type { Store, StoreKind } from "../../store/database.js";
+import { FILL_DICTIONARIES, FILLS_JOINED, fillSelectSql } from "../../store/fill-layout.js";
+import { idOf } from "../../store/id-keyed.js";
 import { queryRows } from "../../store/raw-sql.js";
 import type { FillsTable } from "../../store/schema.js";
 import { readWalletFees } from "../../store/wallet-fees.js";
@@ -28,10 +30,18 @@ export function sinceBound(since: number, now: number): number | null {
   return since;
 }
 
-const TRADES = `select f.condition_id, f.token_id, f.outcome_index, f.side, f.size, f.price, f.usd, f.ts, f.tx_hash,
-  f.entry_type, f.fee, m.id as market_id, m.question, m.slug, t.outcome
-  from fills f left join markets m on m.condition_id = f.condition_id left join market_tokens t on t.token_id = f.token_id
-  where f.wallet = ?`;
+/**
+ * `fill_rows` by the wallet's id (`idOf`), its token's dictionary row joined (not the view's subquery) for its
+ * outcome: PostgreSQL then walks the wallet's (wallet, ts) range newest first and stops at the page, where through
+ * the view it read every fill of the window (178 ms against 5 ms for a busy wallet of the 1,000,000-fill world).
+ */
+const tradesSql = (kind: StoreKind) => `select
+  ${fillSelectSql(kind, ["condition_id", "outcome_index", "side", "size", "price", "usd", "ts", "tx_hash", "entry_type", "fee"])},
+  tk.token_id as token_id, mk.id as market_id, mk.question, mk.slug, t.outcome
+  from ${FILLS_JOINED} left join ${FILL_DICTIONARIES.tokens.table} tk on tk.id = f.token_ref
+  left join markets mk on mk.condition_id = m.condition_id left join market_tokens t on t.token_id = tk.token_id
+  where f.wallet_id = ${idOf("wallet")}`;
+const TRADES = { sqlite: tradesSql("sqlite"), postgres: tradesSql("postgres") };
 
 type TradeRow = Pick<
   FillsTable,
@@ -54,7 +64,7 @@ export async function walletTradesUntil(store: Store, wallet: string, q: TradesQ
   const rows = await queryRows<TradeRow>(
     store.db,
     store.kind,
-    `${TRADES}${bounds} order by f.ts desc, f.id desc limit ? offset ?`,
+    `${TRADES[store.kind]}${bounds} order by f.ts desc, f.id desc limit ? offset ?`,
     [wallet, ...(lower !== null ? [lower] : []), ...(q.before > 0 ? [q.before] : []), q.limit + 1, q.offset],
   );
   const page = rows.slice(0, q.limit);

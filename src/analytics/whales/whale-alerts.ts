@@ -5,6 +5,7 @@
  */
 import type { Category } from "../../venue/categories.js";
 import { placeholders, queryRows } from "../../store/raw-sql.js";
+import { FILL_ENDS } from "../../store/fills.js";
 import type { Store } from "../../store/database.js";
 import { STATS_GENERATION } from "../../store/derive-state.js";
 import type { IndexedMarket, MarketIndex } from "../markets/market-index.js";
@@ -161,7 +162,7 @@ export async function storeFeed(store: Store): Promise<StoreFeed> {
   const [row] = await queryRows<{ id: number | null; ts: number | null; generation: number | null }>(
     store.db,
     store.kind,
-    `select (select max(id) from fills) as id, (select max(ts) from fills) as ts,
+    `select ${FILL_ENDS.lastId} as id, ${FILL_ENDS.latestTs} as ts,
        (select value from derive_state where name = ?) as generation`,
     [STATS_GENERATION],
   );

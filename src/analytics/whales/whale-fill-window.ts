@@ -10,6 +10,7 @@
  * Smart Money list are dropped and those of wallets that joined it read (by the fills' wallet index).
  */
 import { inSlices, placeholders, queryRows } from "../../store/raw-sql.js";
+import { FILL_ENDS } from "../../store/fills.js";
 import type { Direction, EntryType } from "../../store/schema.js";
 import type { Roster, RosterCopyDeps } from "./smart-roster.js";
 import { yieldToLoop } from "../../platform/yield-to-loop.js";
@@ -147,7 +148,7 @@ export class WhaleFillWindow {
     const [row] = await queryRows<{ id: number | null }>(
       this.deps.store.db,
       this.deps.store.kind,
-      "select max(id) as id from fills",
+      `select ${FILL_ENDS.lastId} as id`,
     );
     return Number(row?.id ?? 0);
   }
