@@ -226,6 +226,12 @@ export function fillSelectSql(kind: StoreKind, names: readonly (keyof FillsTable
   return names.map((name) => `${columns[name]} as ${name}`).join(", ");
 }
 
+/** A statement's text for each store, written once per process (`sql(kind)` reads the kind's column expressions). */
+export const textPerStore = (sql: (kind: StoreKind) => string): Readonly<Record<StoreKind, string>> => ({
+  sqlite: sql("sqlite"),
+  postgres: sql("postgres"),
+});
+
 /**
  * SQL: the view's columns over `fill_rows` under alias `f`, the wallet's dictionary row `w` and the market's `m`, in
  * FillsTable's order.

@@ -3,7 +3,7 @@
  * daily YES price history from fills, the settlement breakdown of its volume, and its URL on the venue.
  */
 import type { Store, StoreKind } from "../../store/database.js";
-import { FILLS_JOINED, fillSelectSql } from "../../store/fill-layout.js";
+import { FILLS_JOINED, fillSelectSql, textPerStore } from "../../store/fill-layout.js";
 import { idOf } from "../../store/id-keyed.js";
 import { readMarketDailyPrices } from "../../store/market-daily-prices.js";
 import { firstRow, queryRows } from "../../store/raw-sql.js";
@@ -87,7 +87,7 @@ const whaleTradesSql = (kind: StoreKind) => `select
   wn.name, wn.pseudonym
   from ${FILLS_JOINED} join wallet_stats s on s.wallet = w.address left join wallets wn on wn.address = w.address
   where f.condition_ref = ${idOf("condition_id")} and s.is_smart = 1 order by f.ts desc, f.id desc limit ?`;
-const WHALE_TRADES = { sqlite: whaleTradesSql("sqlite"), postgres: whaleTradesSql("postgres") };
+const WHALE_TRADES = textPerStore(whaleTradesSql);
 
 type WhaleTradeRow = Pick<
   FillsTable,

@@ -3,8 +3,6 @@
  * previous one, so rows stored meanwhile (newer ones, or late ones inside a page already read) never show a row
  * twice nor shift one out, as an offset would.
  */
-import { sql, type SelectQueryBuilder } from "kysely";
-
 export interface Keyset {
   /** The `before` of the next page (the last row's timestamp); null on the last page. */
   next_before: number | null;
@@ -21,9 +19,6 @@ export interface KeysetBound {
   inclusive: boolean;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnySelect = SelectQueryBuilder<any, any, any>;
-
 /** The bound as SQL text (empty when there is none) and its parameters, for reads written as plain text. */
 export function keysetBeforeText(
   columns: { ts: string; id: string },
@@ -38,20 +33,4 @@ export function keysetBeforeText(
       params: [bound.before, bound.before, bound.beforeId],
     };
   return { text: ` and ${ts} ${bound.inclusive ? "<=" : "<"} ?`, params: [bound.before] };
-}
-
-/** `query` restricted to the rows before the bound; `columns` name the timestamp and id columns (with their alias). */
-export function keysetBefore<Q extends AnySelect>(
-  query: Q,
-  columns: { ts: string; id: string },
-  bound: KeysetBound,
-): Q {
-  const { text, params } = keysetBeforeText(columns, bound);
-  if (!text) return query;
-  // The text's placeholders become bound values, in order.
-  const pieces = text.slice(" and ".length).split("?");
-  const parts = pieces.flatMap((piece, i) =>
-    i < params.length ? [sql.raw(piece), sql`${params[i]}`] : [sql.raw(piece)],
-  );
-  return query.where(sql<boolean>`${sql.join(parts, sql.raw(""))}`) as Q;
 }

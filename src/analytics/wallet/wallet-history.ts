@@ -3,7 +3,9 @@
  * moment, and the latest move per market labelled by its economic meaning.
  */
 import type { OutcomeSide } from "../../ledger/index.js";
-import type { Store } from "../../store/database.js";
+import type { Store, StoreKind } from "../../store/database.js";
+import { FILLS_JOINED, fillSelectSql, textPerStore } from "../../store/fill-layout.js";
+import { idOf } from "../../store/id-keyed.js";
 import { firstRow, queryRows } from "../../store/raw-sql.js";
 import { walletFillTotals } from "../../store/wallet-daily-fills.js";
 import { readWalletLastMoves } from "../../store/wallet-last-moves.js";
@@ -149,8 +151,11 @@ export function changesSinceUntil(since: number, now: number): number {
 
 // changes-since's reads are plain text, as `firstRow` says why.
 const POINT_AT = "select pnl from pnl_points where wallet = ? and resolution = ? and t <= ? order by t desc limit 1";
-const LAST_FILL =
-  "select id, condition_id, side, outcome_index, entry_type, size, usd, price, ts from fills where wallet = ? and ts <= ? order by ts desc, id desc limit 1";
+/** By the wallet's id (`idOf`): through the view, PostgreSQL walked every fill's time index back (1.6 s at 1M fills). */
+const lastFillSql = (kind: StoreKind) => `select
+  ${fillSelectSql(kind, ["id", "condition_id", "side", "outcome_index", "entry_type", "size", "usd", "price", "ts"])}
+  from ${FILLS_JOINED} where f.wallet_id = ${idOf("wallet")} and f.ts <= ? order by f.ts desc, f.id desc limit 1`;
+const LAST_FILL = textPerStore(lastFillSql);
 
 function pointAt(store: Store, wallet: string, resolution: "hour" | "day", t: number) {
   return firstRow<{ pnl: number }>(store.db, store.kind, POINT_AT, [wallet, resolution, t]);
@@ -175,7 +180,7 @@ export async function changesSince(store: Store, wallet: string, since: number, 
   const [totals, last, delta] = await Promise.all([
     // Whole days from the Deriver's daily sums, the range's first and last days from the fills.
     counted ? walletFillTotals(store.db, store.kind, wallet, effective, now) : undefined,
-    firstRow<FillRow>(store.db, store.kind, LAST_FILL, [wallet, now]),
+    firstRow<FillRow>(store.db, store.kind, LAST_FILL[store.kind], [wallet, now]),
     counted ? pnlDelta(store, wallet, effective, now) : 0,
   ]);
   const market = last ? (await loadMarkets(store, [last.condition_id])).get(last.condition_id) : undefined;

@@ -3,7 +3,7 @@
  * fees it paid, from the sums the Deriver keeps per month, entry type and role (`wallet_fees`).
  */
 import type { Store, StoreKind } from "../../store/database.js";
-import { FILL_DICTIONARIES, FILLS_JOINED, fillSelectSql } from "../../store/fill-layout.js";
+import { FILL_DICTIONARIES, FILLS_JOINED, fillSelectSql, textPerStore } from "../../store/fill-layout.js";
 import { idOf } from "../../store/id-keyed.js";
 import { queryRows } from "../../store/raw-sql.js";
 import type { FillsTable } from "../../store/schema.js";
@@ -41,7 +41,7 @@ const tradesSql = (kind: StoreKind) => `select
   from ${FILLS_JOINED} left join ${FILL_DICTIONARIES.tokens.table} tk on tk.id = f.token_ref
   left join markets mk on mk.condition_id = m.condition_id left join market_tokens t on t.token_id = tk.token_id
   where f.wallet_id = ${idOf("wallet")}`;
-const TRADES = { sqlite: tradesSql("sqlite"), postgres: tradesSql("postgres") };
+const TRADES = textPerStore(tradesSql);
 
 type TradeRow = Pick<
   FillsTable,
