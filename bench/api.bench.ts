@@ -3,6 +3,7 @@
  * Fastify route with a fixed pre-serialized body):
  *   npm run bench api                               (BENCH_FILLS=1000000 for a smaller world)
  *   BENCH_ONLY=overview,leaderboard npm run bench api   (operations whose path contains one of the words)
+ *   BENCH_START=40 npm run bench api   (from the 40th operation on, in the document's order: a long run taken in parts)
  *   BENCH_SECONDS=3 (each run), BENCH_ROTATE=200 (wallets or markets rotated), BENCH_COLD=10 (first requests timed)
  *   BENCH_DROP_CACHES=1: the kernel's page cache emptied before each operation's service starts (support/page-cache.ts;
  *   root only), so its first requests read the store from disk: the cold truth at a world larger than the cache
@@ -72,6 +73,7 @@ const DROP_CACHES = process.env.BENCH_DROP_CACHES === "1";
 /** Tried once at the start, so the header can say whether the figures are cold. */
 const cachesDropped = DROP_CACHES && dropPageCache();
 const ONLY = process.env.BENCH_ONLY?.split(",").filter(Boolean);
+const START = Number(process.env.BENCH_START ?? 1);
 const CEILING_RATE = 1_000;
 /** Body sizes (bytes) the ceiling is also measured at, for each row's share of the ceiling at its own size. */
 const CEILING_SIZES = [1_024, 4_096, 16_384, 65_536];
@@ -93,9 +95,9 @@ async function servedDocument(): Promise<OpenApiDocument> {
 }
 
 const { operations, skipped } = benchOperations(await servedDocument(), fixtures, rotations, ROTATE);
-const selected = operations.filter(
-  (o) => !ONLY || ONLY.some((word) => o.template.includes(word) || o.label.includes(word)),
-);
+const selected = operations
+  .filter((o) => !ONLY || ONLY.some((word) => o.template.includes(word) || o.label.includes(word)))
+  .slice(START - 1);
 
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
