@@ -1,7 +1,7 @@
 /**
  * What the API bench rotates its requests over, read from the prepared world store: the busiest wallets (most
  * fills) with a market each has traded, the busiest markets (largest volume), words of their slugs (market search),
- * the wallets' names and address prefixes (wallet search), a Premium key, and the world's last fill (the bench's
+ * the wallets' names and address prefixes (wallet search), the largest funding clusters, a Premium key, and the world's last fill (the bench's
  * services run with their clock there: support/clocked-service.ts).
  */
 import { createKey } from "../../src/accounts/keys.js";
@@ -14,6 +14,8 @@ export interface BenchFixtures {
   readonly wallets: ReadonlyArray<{ address: string; name: string | null; conditionId: string }>;
   /** Largest volume first. */
   readonly markets: ReadonlyArray<{ id: string; slug: string; conditionId: string }>;
+  /** Funding clusters' ids (their funders' addresses), most members first. */
+  readonly clusters: readonly string[];
   readonly premiumKey: string;
   /** The world's last fill, unix seconds. */
   readonly end: number;
@@ -56,13 +58,23 @@ export async function readFixtures(sqlitePath: string, count: number): Promise<B
       slug: m.slug,
       conditionId: m.condition_id,
     }));
+    const clusters = (
+      await store.db
+        .selectFrom("funding_clusters")
+        .select("cluster_id")
+        .groupBy("cluster_id")
+        .orderBy((eb) => eb.fn.countAll(), "desc")
+        .orderBy("cluster_id")
+        .limit(count)
+        .execute()
+    ).map((c) => c.cluster_id);
     const [last] = await queryRows<{ end: number }>(store.db, store.kind, "select max(ts) as end from fills");
     const { key } = await createKey(store.db, {
       account: "bench",
       plan: "premium",
       now: Math.floor(Date.now() / 1000),
     });
-    return { wallets, markets, premiumKey: key, end: Number(last?.end) };
+    return { wallets, markets, clusters, premiumKey: key, end: Number(last?.end) };
   } finally {
     await store.close();
   }

@@ -77,6 +77,8 @@ function valueFor(name: string, template: string, i: number, fx: BenchFixtures):
     case "condition_id":
     case "market":
       return walletScoped ? wallet.conditionId : market.conditionId;
+    case "cluster_id":
+      return fx.clusters.length > 0 ? fx.clusters[i % fx.clusters.length] : undefined;
     case "since":
       return String(fx.end - 7 * DAY);
     case "after":
