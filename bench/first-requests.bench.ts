@@ -9,8 +9,9 @@
  * embedded one, the medians of the second pass, and any path whose status differs between the two stores; then the
  * operations whose first requests are slowest on PostgreSQL. A read PostgreSQL plans badly (a time index walked
  * backwards through every partition, every fill of a wallet read to keep a page) shows here as a first request tens
- * or thousands of times slower than SQLite's; docs/decisions.md, "Per-request reads of one wallet's or market's fills
- * filter `fill_rows` by id", was found this way. Latencies only: throughput and p99 under load are the api bench's.
+ * or thousands of times slower than SQLite's; the decision
+ * "Per-request reads of one wallet's or market's fills filter `fill_rows` by id" (docs/decisions.md) came from it.
+ * Latencies only: throughput and p99 under load are the api bench's.
  */
 import { readFixtures } from "./support/bench-fixtures.js";
 import { drilldownPaths } from "./support/drilldown-targets.js";
