@@ -37,12 +37,7 @@ const rotations = { whaleAlerts: await whaleAlertPaths(sqlitePath), drilldowns: 
 const redisPrefix = `pelagic-bench-first-${process.pid}:`;
 
 const embedded = await startService(dataDir, fixtures.end);
-const [scaled, ...others] = await startScaledServices(dataDir, fixtures.end, {
-  databaseUrl,
-  redisUrl: REDIS_URL,
-  redisPrefix,
-});
-await Promise.all(others.map((s) => s.close()));
+const [scaled] = await startScaledServices(dataDir, fixtures.end, { databaseUrl, redisUrl: REDIS_URL, redisPrefix }, 1);
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const ms = (n: number) => (n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString("en-US"));

@@ -139,13 +139,14 @@ export async function load(
 export const SCALED_API_PROCESSES = 2;
 
 /**
- * The scaled mode without its ingest: SCALED_API_PROCESSES fresh `serve --role api` processes on the PostgreSQL
+ * The scaled mode without its ingest: `processes` (SCALED_API_PROCESSES) fresh `serve --role api` processes on the PostgreSQL
  * world `databaseUrl`, sharing Redis under `redisPrefix`, rate limits out of the way, clocks at `clockAt`.
  */
 export function startScaledServices(
   dataDir: string,
   clockAt: number,
   shared: { databaseUrl: string; redisUrl: string; redisPrefix: string },
+  processes = SCALED_API_PROCESSES,
 ): Promise<Server[]> {
   const env = {
     ROLE: "api",
@@ -153,5 +154,5 @@ export function startScaledServices(
     REDIS_URL: shared.redisUrl,
     REDIS_PREFIX: shared.redisPrefix,
   };
-  return Promise.all(Array.from({ length: SCALED_API_PROCESSES }, () => startService(dataDir, clockAt, env)));
+  return Promise.all(Array.from({ length: processes }, () => startService(dataDir, clockAt, env)));
 }

@@ -8,9 +8,9 @@
 import type { Insertable } from "kysely";
 import type pg from "pg";
 import { insertCompactActivity } from "./activity-rows.js";
-import { type Store, type StoreTransaction, withSqliteCacheMb } from "./database.js";
-import { FILL_ROWS, fillPriceSql } from "./fill-layout.js";
-import { idOf } from "./id-keyed.js";
+import { type Store, type StoreKind, type StoreTransaction, withSqliteCacheMb } from "./database.js";
+import { FILL_ROWS, FILLS_JOINED, fillSelectSql, textPerStore } from "./fill-layout.js";
+import { idOf, storedColumn } from "./id-keyed.js";
 import { firstRow } from "./raw-sql.js";
 import { insertCompactFills } from "./fill-rows.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
@@ -39,18 +39,33 @@ export function insertFills(tx: StoreTransaction, fills: readonly NewFill[]): Pr
   return insertCompactFills(tx, fills);
 }
 
+/**
+ * SQL: the latest fill of one wallet or market (a `?` parameter), of all or before a time (`bound`, a second `?`), as
+ * the view's columns `names`: `fill_rows` by the dictionary's id (`idOf`), one range of its (key, ts) index read
+ * newest first. Through the view PostgreSQL walked every fill's time index backwards until one was the subject's
+ * (20 s for a market idle since the 10,000,000-fill world's first days).
+ */
+export function latestFillSql(
+  kind: StoreKind,
+  key: "wallet" | "condition_id",
+  names: readonly (keyof FillsTable)[],
+  bound?: "<" | "<=",
+): string {
+  const before = bound ? ` and f.ts ${bound} ?` : "";
+  return `select ${fillSelectSql(kind, names)} from ${FILLS_JOINED}
+  where f.${storedColumn(key)} = ${idOf(key)}${before} order by f.ts desc, f.id desc limit 1`;
+}
+
 /** A market's last fill before `before` (Unix seconds): its outcome and price, or undefined. */
 export function marketFillBefore(
   store: Pick<Store, "db" | "kind">,
   conditionId: string,
   before: number,
 ): Promise<{ outcome_index: number; price: number } | undefined> {
-  return firstRow(store.db, store.kind, MARKET_FILL_BEFORE, [conditionId, before]);
+  return firstRow(store.db, store.kind, MARKET_FILL_BEFORE[store.kind], [conditionId, before]);
 }
 
-// By the market's id (`idOf`): through the view, PostgreSQL walked the fills' time index back from `before`.
-const MARKET_FILL_BEFORE = `select f.outcome_index, ${fillPriceSql("f")} as price from ${FILL_ROWS} f
-  where f.condition_ref = ${idOf("condition_id")} and f.ts < ? order by f.ts desc, f.id desc limit 1`;
+const MARKET_FILL_BEFORE = textPerStore((kind) => latestFillSql(kind, "condition_id", ["outcome_index", "price"], "<"));
 
 /** Inserts activity rows, skipping those whose `activity_key` is already stored; returns the new ones. */
 export function insertActivity(tx: StoreTransaction, rows: readonly NewActivity[]): Promise<NewActivity[]> {

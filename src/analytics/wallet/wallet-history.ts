@@ -3,10 +3,10 @@
  * moment, and the latest move per market labelled by its economic meaning.
  */
 import type { OutcomeSide } from "../../ledger/index.js";
-import type { Store, StoreKind } from "../../store/database.js";
-import { FILLS_JOINED, fillSelectSql, textPerStore } from "../../store/fill-layout.js";
-import { idOf } from "../../store/id-keyed.js";
-import { firstRow, queryRows } from "../../store/raw-sql.js";
+import type { Store } from "../../store/database.js";
+import { textPerStore } from "../../store/fill-layout.js";
+import { latestFillSql } from "../../store/fills.js";
+import { firstRow } from "../../store/raw-sql.js";
 import { walletFillTotals } from "../../store/wallet-daily-fills.js";
 import { readWalletLastMoves } from "../../store/wallet-last-moves.js";
 import type { EntryType, WalletLastMovesTable } from "../../store/schema.js";
@@ -151,11 +151,14 @@ export function changesSinceUntil(since: number, now: number): number {
 
 // changes-since's reads are plain text, as `firstRow` says why.
 const POINT_AT = "select pnl from pnl_points where wallet = ? and resolution = ? and t <= ? order by t desc limit 1";
-/** By the wallet's id (`idOf`): through the view, PostgreSQL walked every fill's time index back (1.6 s at 1M fills). */
-const lastFillSql = (kind: StoreKind) => `select
-  ${fillSelectSql(kind, ["id", "condition_id", "side", "outcome_index", "entry_type", "size", "usd", "price", "ts"])}
-  from ${FILLS_JOINED} where f.wallet_id = ${idOf("wallet")} and f.ts <= ? order by f.ts desc, f.id desc limit 1`;
-const LAST_FILL = textPerStore(lastFillSql);
+const LAST_FILL = textPerStore((kind) =>
+  latestFillSql(
+    kind,
+    "wallet",
+    ["id", "condition_id", "side", "outcome_index", "entry_type", "size", "usd", "price", "ts"],
+    "<=",
+  ),
+);
 
 function pointAt(store: Store, wallet: string, resolution: "hour" | "day", t: number) {
   return firstRow<{ pnl: number }>(store.db, store.kind, POINT_AT, [wallet, resolution, t]);

@@ -5,8 +5,8 @@
  * write of its ledger rows (the Deriver writes a wallet's positions in the transaction that writes its statistics).
  */
 import type { Store } from "../../store/database.js";
-import { FILL_ROWS } from "../../store/fill-layout.js";
-import { idOf, storedColumn } from "../../store/id-keyed.js";
+import { textPerStore } from "../../store/fill-layout.js";
+import { latestFillSql } from "../../store/fills.js";
 import { marketDailyPricesStamp } from "../../store/market-daily-prices.js";
 import { stampRow, stampRows } from "../../store/stamp-reads.js";
 
@@ -131,14 +131,13 @@ export async function walletMarketFillsStamp(
 
 const WALLET_MARKET_COUNT = "select count(*) as n, max(id) as last from fills where wallet = ? and condition_id = ?";
 
-const latestFillOf = (column: "wallet" | "condition_id") =>
-  `select id, ts from ${FILL_ROWS} where ${storedColumn(column)} = ${idOf(column)} order by ts desc, id desc limit 1`;
-
-/** Read from the fills' rows by the dictionary's id (see `idOf`): one range of the (key, ts) index, newest first. */
-const LATEST_FILL = { wallet: latestFillOf("wallet"), condition_id: latestFillOf("condition_id") };
+const LATEST_FILL = {
+  wallet: textPerStore((kind) => latestFillSql(kind, "wallet", ["id", "ts"])),
+  condition_id: textPerStore((kind) => latestFillSql(kind, "condition_id", ["id", "ts"])),
+};
 
 /** The latest fill of a wallet or a market, read through its (key, ts) index. */
 async function latestFillStamp(store: Store, key: "wallet" | "condition_id", value: string): Promise<string> {
-  const row = await stampRow<{ id: number; ts: number }>(store, LATEST_FILL[key], [value]);
+  const row = await stampRow<{ id: number; ts: number }>(store, LATEST_FILL[key][store.kind], [value]);
   return row ? `${row.id}@${row.ts}` : "none";
 }
