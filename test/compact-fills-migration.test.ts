@@ -1,6 +1,6 @@
 /**
  * Migrations 0029 (fills in the compact layout, src/store/fill-layout.ts) and those after it (0030: SQLite's
- * text-keyed derived tables WITHOUT ROWID; 0031: the P&L series by wallet id) change no answer. A simulated world is
+ * text-keyed derived tables WITHOUT ROWID; 0031: the P&L series by wallet id; 0047: packed) change no answer. A simulated world is
  * stored and derived in today's layout, then copied into a store in the layout before 0029
  * (test/support/earlier-layout.ts), which is migrated; every GET operation of the served document is answered by an
  * app over each store: the same status, content type and body, byte for byte. Then ingest goes on

@@ -26,13 +26,8 @@ import {
 } from "../ledger/index.js";
 import type { Config } from "../config/index.js";
 import type { Store } from "../store/database.js";
-import type {
-  Database,
-  PnlPointsTable,
-  PositionSnapshotsTable,
-  PositionsTable,
-  WalletBoardColumns,
-} from "../store/schema.js";
+import type { PnlPointRow } from "../store/pnl-series.js";
+import type { Database, PositionSnapshotsTable, PositionsTable, WalletBoardColumns } from "../store/schema.js";
 import { fromMicro } from "../venue/units.js";
 import { streamWalletEvents, type StreamScope } from "./event-stream.js";
 import { StreamIntoLedger, type StreamOptions } from "./stream-into-ledger.js";
@@ -391,7 +386,7 @@ export class Derivation {
   }
 
   /** A wallet's daily points from its realized history, dated after `since` and up to `asOf`. */
-  dailyPoints(address: string, asOf: number, since = Number.NEGATIVE_INFINITY): PnlPointsTable[] {
+  dailyPoints(address: string, asOf: number, since = Number.NEGATIVE_INFINITY): PnlPointRow[] {
     return dailySettledPnl(this.state, this.keyOf(address))
       .filter((point) => point.t > since && point.t <= asOf)
       .map(({ t, pnl }) => ({ wallet: address, resolution: "day" as const, t, pnl }));

@@ -7,6 +7,7 @@ import { createLogger } from "../platform/logger.js";
 import { smallWorld } from "../sim/world/testing/worlds.js";
 import type { Store } from "../store/database.js";
 import { FIRST_SYNC_DERIVED, readDeriveState } from "../store/derive-state.js";
+import { storedPnlPoints } from "../store/testing/pnl-points.js";
 import { createDeferredFillIndexes, dropDeferredFillIndexes } from "../store/fills.js";
 import type { DerivedTable } from "../store/derived-tables.js";
 import type { CommittedRows } from "./batch-applier.js";
@@ -97,21 +98,21 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
         .map((r) => JSON.stringify({ ...r, weighted: Number(Number(r.weighted).toPrecision(12)) }))
         .sort();
     expect(await prices(store), "market_daily_prices").toEqual(await prices(reference));
-    const daily = (row: Record<string, unknown>) => row.resolution === "day";
-    expect(await rows(store, "pnl_points", daily)).toEqual(await rows(reference, "pnl_points", daily));
+    const daily = { resolution: "day" } as const;
+    expect(await storedPnlPoints(store, daily)).toEqual(await storedPnlPoints(reference, daily));
     // The hourly points of the kept window too: the rebuild writes the ones the batches' path took hour by hour.
     const kept = clock.now() - config.derive.hourlyPointsDays * SECONDS_PER_DAY;
-    const hourly = (row: Record<string, unknown>) => row.resolution === "hour" && (row.t as number) >= kept;
-    const expected = await rows(reference, "pnl_points", hourly);
+    const hourly = async (s: Store) => (await storedPnlPoints(s, { resolution: "hour" })).filter((p) => p.t >= kept);
+    const expected = await hourly(reference);
     expect(expected.length).toBeGreaterThan(100);
-    expect(await rows(store, "pnl_points", hourly)).toEqual(expected);
+    expect(await hourly(store)).toEqual(expected);
   }
 
   /** Nothing derived while the first sync runs; once its last batch builds the index, what a rebuild derives. */
   async function expectDerivedAtSyncEnd(store: Store, deriver: Deriver, clock: ManualClock): Promise<void> {
     await deriver.idle();
-    for (const table of ["positions", "wallet_stats", "pnl_points"] as const)
-      expect(await rows(store, table), table).toEqual([]);
+    for (const table of ["positions", "wallet_stats"] as const) expect(await rows(store, table), table).toEqual([]);
+    expect(await storedPnlPoints(store)).toEqual([]);
     await store.transaction((tx) => createDeferredFillIndexes(tx));
     await deriver.firstSyncCaughtUp();
     await expectSameAsRebuild(store, clock);
@@ -291,12 +292,7 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
       (await store.db.selectFrom("position_snapshots").select("day").distinct().execute()).map((r) => r.day),
     );
     for (const day of days) expect(snapshotDays.has(day)).toBe(true);
-    const hours = await store.db
-      .selectFrom("pnl_points")
-      .select("t")
-      .distinct()
-      .where("resolution", "=", "hour")
-      .execute();
+    const hours = await storedPnlPoints(store, { resolution: "hour" });
     expect(hours.length).toBeGreaterThan(1);
     expect(hours.every(({ t }) => t % 3_600 === 0 && t <= clock.now())).toBe(true);
     // pnl_24h compares with the hourly point a day back.
@@ -311,13 +307,10 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
     const late = batches[12]!;
     await deriver.onCommitted(late);
     await deriver.refresh();
-    const oldest = (
-      await store.db
-        .selectFrom("pnl_points")
-        .select((eb) => eb.fn.min("t").as("t"))
-        .where("resolution", "=", "hour")
-        .executeTakeFirst()
-    )?.t;
+    const oldest = (await storedPnlPoints(store, { resolution: "hour" })).reduce(
+      (min, p) => Math.min(min, p.t),
+      Number.POSITIVE_INFINITY,
+    );
     expect(oldest ?? Infinity).toBeGreaterThanOrEqual(clock.now() - config.derive.hourlyPointsDays * SECONDS_PER_DAY);
   });
 });

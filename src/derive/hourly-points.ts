@@ -8,7 +8,7 @@
  * resolved.
  */
 import { fillPrice, ledgerValueAt, type LedgerState, type PnlPoint, type WalletBook } from "../ledger/index.js";
-import type { PnlPointsTable } from "../store/schema.js";
+import type { PnlPointRow } from "../store/pnl-series.js";
 
 export const HOUR = 3_600;
 
@@ -127,11 +127,11 @@ export function hourlyPoints(
   until: number,
   lastEventTs: number,
   prices: PriceHistory,
-): PnlPointsTable[] {
+): PnlPointRow[] {
   const { positions: table, markets } = state;
   // Positions that can move: shares in a market whose resolution has not reached them.
   const open = state.positionIndices(book).filter((p) => table.shares(p) > 0 && !table.isResolved(p));
-  const rows: PnlPointsTable[] = [];
+  const rows: PnlPointRow[] = [];
   if (open.length === 0 && lastEventTs < from - HOUR) return rows;
   const priceAt = (at: number) => (token: number) => {
     const tokenId = markets.tokenIds[token];
@@ -156,8 +156,8 @@ export function hourlyPoints(
 
 /** Hourly points by wallet: each wallet's taken once, then those of wallets not taken. */
 export interface HourlyPointsByWallet {
-  take(wallet: string): PnlPointsTable[];
-  rest(): Generator<PnlPointsTable>;
+  take(wallet: string): PnlPointRow[];
+  rest(): Generator<PnlPointRow>;
 }
 
 /**
@@ -176,7 +176,7 @@ export class HourlyPointColumns {
     return this.count;
   }
 
-  push(row: PnlPointsTable): void {
+  push(row: PnlPointRow): void {
     if (this.count === this.times.length) this.grow();
     let id = this.walletIds.get(row.wallet);
     if (id === undefined) {
@@ -189,7 +189,7 @@ export class HourlyPointColumns {
   }
 
   /** The points as rows, in the order they were taken. */
-  *rows(): Generator<PnlPointsTable> {
+  *rows(): Generator<PnlPointRow> {
     for (let i = 0; i < this.count; i++)
       yield { wallet: this.wallets[this.walletOf[i]!]!, resolution: "hour", t: this.times[i]!, pnl: this.values[i]! };
   }
@@ -223,9 +223,9 @@ export class HourlyPointColumns {
     const next = starts.slice(0, wallets);
     for (let i = 0; i < this.count; i++) order[next[this.walletOf[i]!]!++] = i;
     const taken = new Uint8Array(wallets);
-    const rowsOf = (w: number): PnlPointsTable[] => {
+    const rowsOf = (w: number): PnlPointRow[] => {
       taken[w] = 1;
-      const rows: PnlPointsTable[] = [];
+      const rows: PnlPointRow[] = [];
       for (let k = starts[w]!; k < starts[w + 1]!; k++) {
         const i = order[k]!;
         rows.push({ wallet: this.wallets[w]!, resolution: "hour", t: this.times[i]!, pnl: this.values[i]! });
@@ -317,7 +317,7 @@ export interface LiveLedger {
  * in it. Points wait in `pending` until the refresh writes them.
  */
 export class LiveHours {
-  pending: PnlPointsTable[] = [];
+  pending: PnlPointRow[] = [];
   /** Wallets with an event since the last boundary. */
   private readonly moved: Set<string>;
 

@@ -1,6 +1,6 @@
 /**
  * The stateful side of the ledger: reads the store, runs the pure ledger (src/ledger), writes its results
- * (positions, wallet_stats, market_stats, position_snapshots, pnl_points). `rebuild` recomputes everything;
+ * (positions, wallet_stats, market_stats, position_snapshots, the P&L series). `rebuild` recomputes everything;
  * the Deriver keeps the tables current from the ingest's committed batches. See deriver.ts for what is written
  * when, and rebuild.ts for the "as of" rule.
  */

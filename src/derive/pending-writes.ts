@@ -5,7 +5,7 @@
  * Marks are cleared only once written, so a failed write is retried at the next batch or refresh.
  */
 import { SECONDS_PER_DAY } from "../ledger/index.js";
-import type { PnlPointsTable } from "../store/schema.js";
+import type { PnlPointRow } from "../store/pnl-series.js";
 
 const dayOf = (t: number) => Math.floor(t / SECONDS_PER_DAY) * SECONDS_PER_DAY;
 
@@ -18,7 +18,7 @@ export class PendingWrites {
   readonly rewrittenPositions = new Set<string>();
   readonly rewrittenDaily = new Set<string>();
   /** Wallets derived again, with their hourly points of the kept window (replacing theirs). */
-  readonly rewrittenHourly = new Map<string, PnlPointsTable[]>();
+  readonly rewrittenHourly = new Map<string, PnlPointRow[]>();
 
   /** A wallet's positions in these markets changed at `ts` (a booking on that day). */
   mark(address: string, conditionIds: Iterable<string>, ts: number): void {

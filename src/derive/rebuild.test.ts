@@ -6,6 +6,7 @@ import { referencePnl } from "../sim/world/index.js";
 import { smallWorld } from "../sim/world/testing/worlds.js";
 import type { Store } from "../store/database.js";
 import { replaceVenueClosedPositions } from "../store/wallet-cache.js";
+import { storedPnlPoints } from "../store/testing/pnl-points.js";
 import { backfillBoardExtras } from "../store/migrations/0005_board_extras.js";
 import { countSettlementsFromFills } from "../store/migrations/0022_market_settlement_counts.js";
 import { dayStart, derivedTables, deriveFromStore, rebuild, writeDerivedTables } from "./rebuild.js";
@@ -370,7 +371,7 @@ describe.each(storeBackends)("rebuild on $kind", (backend) => {
     const expected = referenceSnapshot(dayStart(asOf));
     expect(expected.size).toBeGreaterThan(100);
     expect(await storedSnapshot(store, dayStart(asOf))).toEqual(expected);
-    const points = await store.db.selectFrom("pnl_points").selectAll().where("resolution", "=", "day").execute();
+    const points = await storedPnlPoints(store, { resolution: "day" });
     expect(points.length).toBeGreaterThan(0);
     expect(points.every((p) => p.t % 86_400 === 0 && p.t <= asOf)).toBe(true);
   });

@@ -14,11 +14,10 @@ import { performance } from "node:perf_hooks";
 import { whaleConsensus, type WalletAssessment } from "../ledger/index.js";
 import type { Clock } from "../platform/clock.js";
 import { type Store, type StoreTransaction, withSqliteCacheMb } from "../store/database.js";
+import { type PnlPointRow, replacePnlPoints } from "../store/pnl-series.js";
 import type {
   Database,
   MarketStatsTable,
-  PnlPointsTable,
-  PositionSnapshotsTable,
   PositionsTable,
   MarketDailyPricesTable,
   WalletDailyFillsTable,
@@ -234,7 +233,7 @@ export interface DerivedTables {
    * Every wallet's P&L points, its daily ones (computed a wallet at a time as they are written: all at once, 1 GB at
    * 10M fills) then its hourly ones, wallet after wallet.
    */
-  readonly pnlPoints: () => Iterable<PnlPointsTable>;
+  readonly pnlPoints: () => Iterable<PnlPointRow>;
   readonly walletFees: WalletFeesTable[];
   /** The daily sums and last moves of the fills up to this id are written from SQL; the three lists hold the later fills'. */
   readonly fillTablesInSqlThrough: number;
@@ -294,8 +293,7 @@ export async function writeDerivedTables(
     await deleteAll(tx, "market_stats");
     await insertRows(tx, "market_stats", tables.marketStats);
     await snapshots.write(tx, ids);
-    await deleteAll(tx, "pnl_points");
-    await insertRowStream(tx, "pnl_points", tables.pnlPoints(), ids);
+    await replacePnlPoints(tx, "both", "all", tables.pnlPoints());
     await deleteAll(tx, "wallet_fees");
     await insertRows(tx, "wallet_fees", tables.walletFees);
     await writeFillSums(tx, tables);
@@ -331,7 +329,7 @@ function* walletRows<R>(derivation: Derivation, ofWallet: (address: string) => r
  * Every live wallet's daily then hourly points, wallet after wallet (the order of the table's key: the inserts
  * append), then the hourly points of any wallet not live.
  */
-function* pnlPointRows(derivation: Derivation, asOf: number, hourly: HourlyPointColumns): Generator<PnlPointsTable> {
+function* pnlPointRows(derivation: Derivation, asOf: number, hourly: HourlyPointColumns): Generator<PnlPointRow> {
   const byWallet = hourly.byWallet();
   yield* walletRows(derivation, (address) => [...derivation.dailyPoints(address, asOf), ...byWallet.take(address)]);
   yield* byWallet.rest();

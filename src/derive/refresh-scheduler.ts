@@ -6,7 +6,8 @@
  */
 import { performance } from "node:perf_hooks";
 import { SECONDS_PER_DAY, whaleConsensus } from "../ledger/index.js";
-import { deleteAll, deleteWhereIn, insertRows, upsertRows } from "../store/derived-tables.js";
+import { upsertRows } from "../store/derived-tables.js";
+import { mergePnlPoints, prunePnlSeries, replacePnlPoints } from "../store/pnl-series.js";
 import { pruneSnapshots } from "../store/position-snapshots.js";
 import { queryRows } from "../store/raw-sql.js";
 import type { BatchApplier, DeriverDeps, RecentReads } from "./batch-applier.js";
@@ -237,13 +238,13 @@ export class RefreshScheduler {
       pending.rewrittenDaily.has(w) ? [] : d.dailyPoints(w, asOf, PendingWrites.firstDay(daily)),
     );
     await this.deps.store.transaction(async (tx) => {
-      await deleteWhereIn(tx, "pnl_points", "wallet", rewritten, "resolution = 'day'");
-      await insertRows(
+      await replacePnlPoints(
         tx,
-        "pnl_points",
+        "day",
+        rewritten,
         rewritten.flatMap((w) => d.dailyPoints(w, asOf)),
       );
-      await upsertRows(tx, "pnl_points", rows);
+      await mergePnlPoints(tx, rows);
     });
     pending.dailyWritten(asOf);
   }
@@ -262,21 +263,15 @@ export class RefreshScheduler {
     const { derive } = this.deps.config;
     const oldest = now - derive.hourlyPointsDays * SECONDS_PER_DAY;
     await this.deps.store.transaction(async (tx) => {
-      await deleteWhereIn(
+      await replacePnlPoints(
         tx,
-        "pnl_points",
-        "wallet",
+        "hour",
         rewritten.map(([wallet]) => wallet),
-        "resolution = 'hour'",
-      );
-      await insertRows(
-        tx,
-        "pnl_points",
         rewritten.flatMap(([, points]) => points),
       );
-      await upsertRows(tx, "pnl_points", rows);
+      await mergePnlPoints(tx, rows);
       if (!passed) return;
-      await deleteAll(tx, "pnl_points", "resolution = 'hour' and t < ?", [oldest]);
+      await prunePnlSeries(tx, "hour", oldest);
       await pruneSnapshots(tx, dayStart(now) - derive.snapshotDays * SECONDS_PER_DAY);
     });
     hours.pending = hours.pending.slice(rows.length);

@@ -13,7 +13,8 @@ import { chainHistoryFrom, holdsWholeHistory } from "../store/checkpoints.js";
 import type { Direction } from "../store/schema.js";
 import { FILL_DICTIONARIES, FILL_ROWS, fillCodeTextSql } from "../store/fill-layout.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
-import { ID_KEYED, walletIdsOf } from "../store/id-keyed.js";
+import { walletIdsOf } from "../store/id-keyed.js";
+import { seriesPointsAt } from "../store/pnl-series.js";
 import type { HourlyPointColumns } from "./hourly-points.js";
 import type { Store } from "../store/database.js";
 import { readRingVolumes } from "./replay-reads.js";
@@ -63,31 +64,16 @@ async function selectFor<T>(
   );
 }
 
-/**
- * The latest point at or before `cutoff` per wallet, from a (wallet, t, pnl) table (our hourly points, or the venue's
- * curve): each wallet's found by a seek on its rows' key (wallet id, t), where grouping every row took 5 s at 10M fills.
- */
+/** The latest point at or before `cutoff` per wallet of a series: our hourly points, or the venue's curve (micro-USD). */
 async function latestPoints(
   store: Store,
-  table: "pnl_points" | "venue_pnl_points",
+  series: "hour" | "venue",
   cutoff: number,
   wallets: WalletSelection,
 ): Promise<Map<string, PnlPoint>> {
-  const { table: addresses, column: address } = FILL_DICTIONARIES.addresses;
-  const rowsTable = ID_KEYED[table].rows;
-  const hourly = (alias: string) => (table === "pnl_points" ? ` and ${alias}.resolution = 'hour'` : "");
-  const rows = await selectFor<{ wallet: string; t: number; pnl: number }>(
-    store,
-    `select w.${address} as wallet, r.t, r.pnl from ${addresses} w join ${rowsTable} r on r.wallet_id = w.id${hourly("r")}
-      and r.t = (select max(x.t) from ${rowsTable} x where x.wallet_id = w.id${hourly("x")} and x.t <= ?)
-      where 1 = 1/*wallets*/`,
-    [cutoff],
-    wallets,
-    `w.${address}`,
-  );
-  // venue_pnl_points are micro-units, ours USD.
-  const scale = table === "venue_pnl_points" ? fromMicro : (usd: number) => usd;
-  return new Map(rows.map((r) => [r.wallet, { t: Number(r.t), p: scale(Number(r.pnl)) }]));
+  const points = await seriesPointsAt(store, series, wallets, cutoff);
+  const scale = series === "venue" ? fromMicro : (usd: number) => usd;
+  return new Map([...points].map(([wallet, { t, pnl }]) => [wallet, { t, p: scale(pnl) }]));
 }
 
 /**
@@ -130,8 +116,8 @@ export async function loadWalletInputs(
   const cutoff = asOf - 86_400;
   const ours = hourlyPoints
     ? hourlyPoints.latestAtOrBefore(cutoff)
-    : await latestPoints(store, "pnl_points", cutoff, wallets);
-  const venue = await latestPoints(store, "venue_pnl_points", cutoff, wallets);
+    : await latestPoints(store, "hour", cutoff, wallets);
+  const venue = await latestPoints(store, "venue", cutoff, wallets);
   const inputs = new Map<string, WalletStoreInputs>();
   for (const [wallet, point] of ours) inputs.set(wallet, Object.assign({}, unsynced, { pnlPoints: [point] }));
   for (const row of synced) {

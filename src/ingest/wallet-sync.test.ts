@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
 import { readWalletSync } from "../store/wallet-cache.js";
+import { storedVenuePnlPoints } from "../store/testing/pnl-points.js";
 import { CONTRACTS, type DataActivityRow, type DataClosedPositionRow, type DataPositionRow } from "../venue/index.js";
 import { address, hash32, startFakeVenue, type FakeVenue } from "./testing/fake-venue.js";
 import { openIngestHarness, type IngestHarness } from "./testing/harness.js";
@@ -119,9 +120,9 @@ describe.each(storeBackends)("wallet sync on $kind", (backend) => {
         .where("token_id", "=", "8003")
         .executeTakeFirst(),
     ).toEqual({ realized_pnl: -5_000_000 });
-    expect(await h.store.db.selectFrom("venue_pnl_points").select(["t", "pnl"]).orderBy("t").execute()).toEqual([
-      { t: 1_776_000_000, pnl: 10_500_000 },
-      { t: 1_776_086_400, pnl: 1_234_560_000 },
+    expect(await storedVenuePnlPoints(h.store)).toEqual([
+      { wallet: WALLET, t: 1_776_000_000, pnl: 10_500_000 },
+      { wallet: WALLET, t: 1_776_086_400, pnl: 1_234_560_000 },
     ]);
     // A position the venue no longer lists is gone after the next sync.
     venue.dataApi.positions = [position(2)];

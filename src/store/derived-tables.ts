@@ -1,6 +1,6 @@
 /**
  * Bulk writes of the derived tables (what `src/derive/` computes, and the venue's positions and P&L points a wallet
- * sync replaces) inside a transaction. SQLite: one prepared statement run per row on the transaction's connection.
+ * sync replaces; the P&L series: src/store/pnl-series.ts) inside a transaction. SQLite: one prepared statement run per row on the transaction's connection.
  * PostgreSQL: COPY, straight into the table after it was emptied, else through a temporary table and INSERT ... ON
  * CONFLICT DO UPDATE (which replaces a row's values, or, for a table of sums, adds to them). An id-keyed table
  * (src/store/id-keyed.ts) is written to its rows table, each wallet and market as its id.
@@ -31,8 +31,6 @@ export type DerivedTable =
   | "market_stats"
   | "position_snapshots"
   | "position_snapshot_runs"
-  | "pnl_points"
-  | "venue_pnl_points"
   | "wallet_fees"
   | "wallet_daily_fills"
   | "market_daily_prices"
@@ -134,8 +132,6 @@ export const DERIVED_TABLES: {
     columns: ["wallet", "condition_id", "from_day", "until_day", "yes_shares", "yes_cost", "no_shares", "no_cost"],
     key: ["wallet", "condition_id", "from_day"],
   },
-  pnl_points: { columns: ["wallet", "resolution", "t", "pnl"], key: ["wallet", "resolution", "t"] },
-  venue_pnl_points: { columns: ["wallet", "t", "pnl"], key: ["wallet", "t"] },
   wallet_fees: {
     columns: ["wallet", "month", "entry_type", "role", "fees", "volume", "fills", "charged"],
     key: ["wallet", "month", "entry_type", "role"],

@@ -5,81 +5,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
-import { deleteAll, deleteWhereIn, insertRowStream, insertRows, upsertRows } from "./derived-tables.js";
+import { deleteWhereIn, insertRowStream, upsertRows } from "./derived-tables.js";
 import { addSnapshotRows, pruneSnapshots } from "./position-snapshots.js";
 import { queryRows } from "./raw-sql.js";
-import { replaceVenuePnlPoints } from "./wallet-cache.js";
 
 const A = `0x${"a".repeat(40)}`;
 const B = `0x${"b".repeat(40)}`;
 const C = `0x${"c".repeat(40)}`;
 
 describe.each(storeBackends)("the id-keyed tables, on $kind", (backend) => {
-  it("store each wallet once as an id, and read back through their views as written", async () => {
-    const { store, dispose } = await backend.open();
-    try {
-      const points = [
-        { wallet: A, resolution: "hour" as const, t: 3_600, pnl: 1.5 },
-        { wallet: A, resolution: "day" as const, t: 86_400, pnl: -2.25 },
-        { wallet: B, resolution: "hour" as const, t: 3_600, pnl: 10 },
-      ];
-      await store.transaction((tx) => insertRows(tx, "pnl_points", points));
-      // Replacing a key's value, and adding a point.
-      await store.transaction((tx) =>
-        upsertRows(tx, "pnl_points", [
-          { wallet: B, resolution: "hour", t: 3_600, pnl: 12 },
-          { wallet: B, resolution: "hour", t: 7_200, pnl: 13 },
-        ]),
-      );
-      const all = () =>
-        store.db.selectFrom("pnl_points").selectAll().orderBy("wallet").orderBy("resolution").orderBy("t").execute();
-      expect(await all()).toEqual([
-        { wallet: A, resolution: "day", t: 86_400, pnl: -2.25 },
-        { wallet: A, resolution: "hour", t: 3_600, pnl: 1.5 },
-        { wallet: B, resolution: "hour", t: 3_600, pnl: 12 },
-        { wallet: B, resolution: "hour", t: 7_200, pnl: 13 },
-      ]);
-      const ids = await queryRows<{ address: string }>(store.db, store.kind, "select address from address_ids");
-      expect(ids.map((r) => r.address).sort()).toEqual([A, B]);
-
-      // B has no daily points: nothing goes.
-      await store.transaction((tx) => deleteWhereIn(tx, "pnl_points", "wallet", [B], "resolution = 'day'"));
-      expect(await all()).toHaveLength(4);
-      await store.transaction((tx) => deleteAll(tx, "pnl_points", "resolution = 'hour' and t < ?", [7_200]));
-      expect((await all()).map((r) => [r.wallet, r.resolution, r.t])).toEqual([
-        [A, "day", 86_400],
-        [B, "hour", 7_200],
-      ]);
-      await store.transaction((tx) => deleteWhereIn(tx, "pnl_points", "wallet", [A]));
-      expect((await all()).map((r) => r.wallet)).toEqual([B]);
-
-      // The venue's points: replaced whole per wallet, a point listed twice kept once.
-      await store.transaction((tx) =>
-        replaceVenuePnlPoints(tx, A, [
-          { wallet: A, t: 10, pnl: 5_000_000 },
-          { wallet: A, t: 20, pnl: 6_000_000 },
-          { wallet: A, t: 20, pnl: 6_000_000 },
-        ]),
-      );
-      await store.transaction((tx) => replaceVenuePnlPoints(tx, B, [{ wallet: B, t: 10, pnl: 1 }]));
-      await store.transaction((tx) => replaceVenuePnlPoints(tx, A, [{ wallet: A, t: 30, pnl: 7_000_000 }]));
-      expect(
-        await store.db.selectFrom("venue_pnl_points").selectAll().orderBy("wallet").orderBy("t").execute(),
-      ).toEqual([
-        { wallet: A, t: 30, pnl: 7_000_000 },
-        { wallet: B, t: 10, pnl: 1 },
-      ]);
-      const stored = await queryRows<{ n: number }>(
-        store.db,
-        store.kind,
-        "select count(*) as n from venue_pnl_point_rows",
-      );
-      expect(Number(stored[0]!.n)).toBe(2);
-    } finally {
-      await dispose();
-    }
-  });
-
   it("store a wallet and a market as ids: snapshots, sums and last moves read back through their views", async () => {
     const { store, dispose } = await backend.open();
     const [M, N] = [`0x${"1".repeat(64)}`, `0x${"2".repeat(64)}`];
@@ -192,40 +126,35 @@ describe.each(storeBackends)("the id-keyed tables, on $kind", (backend) => {
   it("take a stream of rows as its generator makes them, past SQLite's slices and PostgreSQL's copy chunks", async () => {
     const { store, dispose } = await backend.open();
     try {
-      // Point i: wallet A, B or C in turn, hour i / 3 + 1, P&L i / 4 (exact in binary, so the sum is too).
+      // Row i: wallet A, B or C in turn, day i / 3 + 1, i dollars (micro-units) in one fill.
       const count = 120_001;
       let made = 0;
-      function* points() {
+      function* rows() {
         for (let i = 0; i < count; i++) {
           made++;
-          yield {
-            wallet: [A, B, C][i % 3]!,
-            resolution: "hour" as const,
-            t: 3_600 * (Math.floor(i / 3) + 1),
-            pnl: i / 4,
-          };
+          yield { wallet: [A, B, C][i % 3]!, day: 86_400 * (Math.floor(i / 3) + 1), fills: 1, usd: i };
         }
       }
-      const stream = points();
+      const stream = rows();
       expect(made).toBe(0);
-      await store.transaction((tx) => insertRowStream(tx, "pnl_points", stream));
+      await store.transaction((tx) => insertRowStream(tx, "wallet_daily_fills", stream));
       expect(made).toBe(count);
-      const [totals] = await queryRows<{ n: number; pnl: number; last: number }>(
+      const [totals] = await queryRows<{ n: number; usd: number; last: number }>(
         store.db,
         store.kind,
-        "select count(*) as n, sum(pnl) as pnl, max(t) as last from pnl_points",
+        "select count(*) as n, sum(usd) as usd, max(day) as last from wallet_daily_fills",
       );
       expect(Number(totals!.n)).toBe(count);
-      expect(Number(totals!.pnl)).toBe(((count - 1) * count) / 2 / 4);
-      expect(Number(totals!.last)).toBe(3_600 * 40_001);
+      expect(Number(totals!.usd)).toBe(((count - 1) * count) / 2);
+      expect(Number(totals!.last)).toBe(86_400 * 40_001);
       const lastOfC = await store.db
-        .selectFrom("pnl_points")
+        .selectFrom("wallet_daily_fills")
         .selectAll()
         .where("wallet", "=", C)
-        .orderBy("t", "desc")
+        .orderBy("day", "desc")
         .limit(1)
         .execute();
-      expect(lastOfC).toEqual([{ wallet: C, resolution: "hour", t: 3_600 * 40_000, pnl: 119_999 / 4 }]);
+      expect(lastOfC).toEqual([{ wallet: C, day: 86_400 * 40_000, fills: 1, usd: 119_999 }]);
     } finally {
       await dispose();
     }

@@ -89,6 +89,7 @@ export const INSIDER_SCORE_COLUMNS = [
 
 /** Each table's rows table and its columns in the table's order, texts by the names readers know. */
 export const ID_KEYED = {
+  // Until 0047 packed the P&L series (src/store/pnl-series.ts): the migrations before it make these views.
   pnl_points: { rows: "pnl_point_rows", columns: ["wallet", "resolution", "t", "pnl"] },
   venue_pnl_points: { rows: "venue_pnl_point_rows", columns: ["wallet", "t", "pnl"] },
   // Since 0046 the rows of the day being written (src/store/position-snapshots.ts): the days are stored as runs.

@@ -330,11 +330,11 @@ export interface PositionSnapshotDaysTable {
   day: number;
 }
 
-export interface PnlPointsTable {
-  wallet: string;
-  resolution: "hour" | "day";
-  t: number;
-  pnl: number;
+/** A wallet's P&L series, packed (src/store/pnl-series.ts: which series a code is, how its points are packed). */
+export interface PnlSeriesTable {
+  wallet_id: number;
+  series: number;
+  points: Uint8Array;
 }
 
 /**
@@ -461,13 +461,6 @@ export interface VenueClosedPositionsTable {
   slug: string | null;
   event_slug: string | null;
   synced_at: number;
-}
-
-/** The venue's lifetime P&L curve of a wallet (user-pnl), in USD micro-units. */
-export interface VenuePnlPointsTable {
-  wallet: string;
-  t: number;
-  pnl: number;
 }
 
 /** Per-wallet sync state: when, how much the venue handed out, and whether a pagination ceiling cut it short. */
@@ -625,7 +618,7 @@ export interface Database {
   position_snapshots: PositionSnapshotsTable;
   position_snapshot_runs: PositionSnapshotRunsTable;
   position_snapshot_days: PositionSnapshotDaysTable;
-  pnl_points: PnlPointsTable;
+  pnl_series: PnlSeriesTable;
   wallet_fees: WalletFeesTable;
   wallet_daily_fills: WalletDailyFillsTable;
   market_daily_prices: MarketDailyPricesTable;
@@ -634,7 +627,6 @@ export interface Database {
   market_resolutions: MarketResolutionsTable;
   venue_positions: VenuePositionsTable;
   venue_closed_positions: VenueClosedPositionsTable;
-  venue_pnl_points: VenuePnlPointsTable;
   wallet_sync: WalletSyncTable;
   wallet_lookups: WalletLookupsTable;
   wallet_lookup_clients: WalletLookupClientsTable;

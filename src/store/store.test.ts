@@ -32,7 +32,7 @@ const TABLES = [
   "wallet_stats",
   "market_stats",
   "position_snapshots",
-  "pnl_points",
+  "pnl_series",
   "ingest_checkpoints",
   "accounts",
   "api_keys",

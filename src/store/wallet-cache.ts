@@ -6,17 +6,17 @@
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type { StoreTransaction } from "./database.js";
 import { deleteWhereIn, insertRows } from "./derived-tables.js";
-import type {
-  Database,
-  VenueClosedPositionsTable,
-  VenuePnlPointsTable,
-  VenuePositionsTable,
-  WalletSyncTable,
-} from "./schema.js";
+import { replaceVenuePnlSeries } from "./pnl-series.js";
+import type { Database, VenueClosedPositionsTable, VenuePositionsTable, WalletSyncTable } from "./schema.js";
 
 export type NewVenuePosition = Insertable<VenuePositionsTable>;
 export type NewVenueClosedPosition = Insertable<VenueClosedPositionsTable>;
-export type NewVenuePnlPoint = Insertable<VenuePnlPointsTable>;
+/** A point of the venue's lifetime P&L curve of a wallet (user-pnl), in USD micro-units. */
+export interface NewVenuePnlPoint {
+  readonly wallet: string;
+  readonly t: number;
+  readonly pnl: number;
+}
 export type WalletSyncRow = Selectable<WalletSyncTable>;
 
 /** The venue can list a row twice across pages; the primary key keeps one. */
@@ -25,7 +25,7 @@ function uniqueBy<T>(rows: readonly T[], key: (row: T) => string): T[] {
 }
 
 /** An id-keyed table (src/store/id-keyed.ts), written as the derived tables are: the wallet's rows replaced whole. */
-async function replaceRows<T extends "venue_positions" | "venue_closed_positions" | "venue_pnl_points">(
+async function replaceRows<T extends "venue_positions" | "venue_closed_positions">(
   tx: StoreTransaction,
   table: T,
   wallet: string,
@@ -52,12 +52,17 @@ export function replaceVenueClosedPositions(
   return replaceRows(tx, "venue_closed_positions", wallet, rows, (r) => r.token_id);
 }
 
+/** The venue's curve of a wallet, replaced whole (src/store/pnl-series.ts packs it). */
 export function replaceVenuePnlPoints(
   tx: StoreTransaction,
   wallet: string,
   rows: readonly NewVenuePnlPoint[],
 ): Promise<void> {
-  return replaceRows(tx, "venue_pnl_points", wallet, rows, (r) => String(r.t));
+  return replaceVenuePnlSeries(
+    tx,
+    wallet,
+    rows.map(({ t, pnl }) => ({ t, pnl })),
+  );
 }
 
 export async function saveWalletSync(db: Kysely<Database>, row: WalletSyncRow): Promise<void> {

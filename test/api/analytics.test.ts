@@ -1,3 +1,4 @@
+import { dailyPnlAt } from "../../src/store/testing/pnl-points.js";
 import { updatePositionsSql } from "../../src/store/testing/positions.js";
 import { AT, expectServed } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -156,18 +157,25 @@ describe("GET /api/analytics/whale-clusters", () => {
 });
 
 describe("GET /api/analytics/top-movers", () => {
-  const pnlAt = (at: number) =>
-    `coalesce((select p.pnl from pnl_points p where p.wallet = s.wallet and p.resolution = 'day' and p.t <= ${at} order by p.t desc limit 1), 0)`;
-
   it("the wallets (never farmers) whose P&L rose most over 7 days, with a daily sparkline", async () => {
     const res = await get<{ winners: Mover[]; days: number }>(t, "/api/analytics/top-movers?limit=50");
     expect(res.status).toBe(200);
     expect(res.body.days).toBe(7);
-    const expected = await rows<{ wallet: string; now: number; delta: number; win_rate: number; closed: number }>(
-      t,
-      `select * from (select s.wallet, ${pnlAt(t.now)} as now, ${pnlAt(t.now)} - ${pnlAt(t.now - 7 * DAY)} as delta, s.win_rate, s.wins + s.losses as closed
-         from wallet_stats s where s.is_farmer = 0) x where delta > 0 order by delta desc, wallet limit 50`,
-    );
+    const pnlAt = await dailyPnlAt(t.store);
+    const expected = (
+      await rows<{ wallet: string; win_rate: number; closed: number }>(
+        t,
+        "select s.wallet, s.win_rate, s.wins + s.losses as closed from wallet_stats s where s.is_farmer = 0",
+      )
+    )
+      .map((s) => ({
+        ...s,
+        now: pnlAt(s.wallet, t.now),
+        delta: pnlAt(s.wallet, t.now) - pnlAt(s.wallet, t.now - 7 * DAY),
+      }))
+      .filter((s) => s.delta > 0)
+      .sort((a, b) => b.delta - a.delta || (a.wallet < b.wallet ? -1 : 1))
+      .slice(0, 50);
     expect(expected.length).toBeGreaterThan(3);
     expect(res.body.winners.map((w) => w.wallet)).toEqual(expected.map((e) => e.wallet));
     for (const [i, w] of res.body.winners.entries()) {
@@ -178,11 +186,7 @@ describe("GET /api/analytics/top-movers", () => {
       // The sparkline is written to four decimals (it is also a price curve elsewhere), P&L and delta to cents.
       expectServed(w.sparkline[7], expected[i]!.now, AT.price);
       expectServed(w.delta, w.sparkline[7]! - w.sparkline[0]!, AT.usd, [AT.price, AT.price]);
-      const [mid] = await rows<{ p: number }>(
-        t,
-        `select ${pnlAt(t.now - 4 * DAY)} as p from wallet_stats s where s.wallet = '${w.wallet}'`,
-      );
-      expectServed(w.sparkline[3], mid!.p, AT.price);
+      expectServed(w.sparkline[3], pnlAt(w.wallet, t.now - 4 * DAY), AT.price);
     }
     expect((await get<{ winners: Mover[] }>(t, "/api/analytics/top-movers")).body.winners).toHaveLength(
       Math.min(10, expected.length),

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../src/accounts/keys.js";
 import type { BoardWallet, Trader } from "../../src/analytics/boards/leaderboard.js";
 import type { WorldApp } from "../support/world-app.js";
+import { dailyPnlAt } from "../../src/store/testing/pnl-points.js";
 import {
   SMART,
   expect422,
@@ -317,25 +318,29 @@ describe("GET /api/public/v1/whales/leaderboard", () => {
 });
 
 describe("GET /api/leaderboard", () => {
-  const pnlAt = (at: number) =>
-    `coalesce((select p.pnl from pnl_points p where p.wallet = s.wallet and p.resolution = 'day' and p.t <= ${at} order by p.t desc limit 1), 0)`;
+  type Stats = { wallet: string; pnl_24h: number | null; total_pnl: number; total_volume: number };
+  type PnlAt = (wallet: string, at: number) => number;
+  const over = (days: number) => (s: Stats, pnlAt: PnlAt) =>
+    pnlAt(s.wallet, t.now) - pnlAt(s.wallet, t.now - days * DAY);
 
   it.each([
-    ["24h", (): string => "coalesce(s.pnl_24h, 0)"],
-    ["7d", (): string => `${pnlAt(t.now)} - ${pnlAt(t.now - 7 * DAY)}`],
-    ["30d", (): string => `${pnlAt(t.now)} - ${pnlAt(t.now - 30 * DAY)}`],
-    ["all", (): string => "s.total_pnl"],
-  ] as const)("period=%s ranks Smart Money by P&L over the period", async (period, pnlSql) => {
+    ["24h", (s: Stats) => s.pnl_24h ?? 0],
+    ["7d", over(7)],
+    ["30d", over(30)],
+    ["all", (s: Stats) => s.total_pnl],
+  ] as const)("period=%s ranks Smart Money by P&L over the period", async (period, pnlOf) => {
     const res = await get<{ traders: Trader[]; period: string; filter: string }>(
       t,
       `/api/leaderboard?period=${period}&filter=smart&limit=200`,
     );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ period, filter: "smart" });
-    const expected = await rows<{ wallet: string; pnl: number; total_pnl: number; total_volume: number }>(
-      t,
-      `select s.wallet, ${pnlSql()} as pnl, s.total_pnl, s.total_volume from wallet_stats s where ${SMART} order by pnl desc, s.wallet asc`,
-    );
+    const pnlAt = await dailyPnlAt(t.store);
+    const expected = (
+      await rows<Stats>(t, `select s.wallet, s.pnl_24h, s.total_pnl, s.total_volume from wallet_stats s where ${SMART}`)
+    )
+      .map((s) => ({ ...s, pnl: pnlOf(s, pnlAt) }))
+      .sort((a, b) => b.pnl - a.pnl || (a.wallet < b.wallet ? -1 : 1));
     expect(res.body.traders.map((r) => r.wallet)).toEqual(expected.map((e) => e.wallet));
     res.body.traders.forEach((r, i) => {
       expectServed(r.total_pnl, expected[i]!.pnl, AT.usd);

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openWorldApp, type WorldApp } from "../support/world-app.js";
 import { rebuild } from "../../src/derive/rebuild.js";
 import { insertFills } from "../../src/store/fills.js";
-import { deleteWhereIn, insertRows } from "../../src/store/derived-tables.js";
+import { insertRows } from "../../src/store/derived-tables.js";
+import { deletePnlSeries, mergePnlPoints } from "../../src/store/pnl-series.js";
+import { dailyPnlAt, storedPnlPoints } from "../../src/store/testing/pnl-points.js";
 import { DAY, describeWalletErrors, getJson, sqlRows } from "../support/api/wallet-insights.js";
 
 let w: WorldApp;
@@ -39,10 +41,7 @@ afterAll(() => w?.close());
 
 describe("pnl-history", () => {
   it("answers daily points of the last 30 days by default and all of them for ALL", async () => {
-    const rows = await q<{ t: number; pnl: number }>(
-      "select t, pnl from pnl_points where wallet = ? and resolution = 'day' order by t",
-      [active],
-    );
+    const rows = await storedPnlPoints(w.store, { wallet: active, resolution: "day" });
     expect(rows.length).toBeGreaterThan(2);
     const all = rows.map((r) => ({ t: r.t, p: servedAs(r.pnl, AT.usd) }));
     const { status, body } = await get(`/api/v2/wallet/${active}/pnl-history`);
@@ -52,9 +51,8 @@ describe("pnl-history", () => {
   });
 
   it("answers the hourly points the rebuild wrote for 1D: a wallet rebuilt from the store has its intraday curve", async () => {
-    const rows = await q<{ t: number; pnl: number }>(
-      "select t, pnl from pnl_points where wallet = ? and resolution = 'hour' and t >= ? order by t",
-      [active, w.now - DAY],
+    const rows = (await storedPnlPoints(w.store, { wallet: active, resolution: "hour" })).filter(
+      (r) => r.t >= w.now - DAY,
     );
     expect(rows.length).toBeGreaterThan(1);
     const day = (await get(`/api/v2/wallet/${active}/pnl-history?period=1D`)).body;
@@ -68,10 +66,9 @@ describe("pnl-history", () => {
       t: w.now - (i + 1) * 3600,
       pnl: 1000 - i,
     }));
-    const dropHours = () =>
-      w.store.transaction((tx) => deleteWhereIn(tx, "pnl_points", "wallet", [cached], "resolution = 'hour'"));
+    const dropHours = () => w.store.transaction((tx) => deletePnlSeries(tx, ["hour"], [cached]));
     await dropHours();
-    await w.store.transaction((tx) => insertRows(tx, "pnl_points", hours));
+    await w.store.transaction((tx) => mergePnlPoints(tx, hours));
     try {
       const expectWithin = (seconds: number) =>
         hours
@@ -233,15 +230,8 @@ describe("changes-since", () => {
     ]);
     expect(capped.effective_since).toBe(w.now - 30 * DAY);
     expect(capped.trades_count).toBe(Number(month!.n));
-    const [daily] = await q<{ pnl: number }>(
-      "select pnl from pnl_points where wallet = ? and resolution = 'day' and t <= ? order by t desc limit 1",
-      [active, w.now - 30 * DAY],
-    );
-    const [latest] = await q<{ pnl: number }>(
-      "select pnl from pnl_points where wallet = ? and resolution = 'day' and t <= ? order by t desc limit 1",
-      [active, w.now],
-    );
-    expectServed(capped.pnl_delta, latest!.pnl - (daily?.pnl ?? 0), AT.usd);
+    const pnlAt = await dailyPnlAt(w.store);
+    expectServed(capped.pnl_delta, pnlAt(active, w.now) - pnlAt(active, w.now - 30 * DAY), AT.usd);
   });
 
   it("counts nothing when since is under 60 s ago", async () => {

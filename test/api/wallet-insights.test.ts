@@ -3,6 +3,7 @@
  * here from the stored tables with SQL and plain loops (never by the analytics under test); streaks and holds are
  * also checked against the ledger's own wallet statistics, which come from the raw fills.
  */
+import { storedPnlPoints } from "../../src/store/testing/pnl-points.js";
 import { describe, expect, it } from "vitest";
 import { CATEGORIES } from "../../src/venue/categories.js";
 import { AT, expectServed, servedAs } from "../support/served-numbers.js";
@@ -116,10 +117,7 @@ describe("closed-insights", () => {
  * point, on the day of the latest trade or close), and positions closed that day.
  */
 async function days(wallet: string) {
-  const points = await f.q<{ t: number; pnl: number }>(
-    "select t, pnl from pnl_points where wallet = ? and resolution = 'day' order by t",
-    [wallet],
-  );
+  const points = await storedPnlPoints(f.w.store, { wallet, resolution: "day" });
   const out = new Map<number, { pnl: number; closes: number }>();
   const add = (d: number, pnl: number, closes: number) =>
     out.set(d, { pnl: (out.get(d)?.pnl ?? 0) + pnl, closes: (out.get(d)?.closes ?? 0) + closes });

@@ -1,12 +1,13 @@
 /**
  * A store as an earlier layout holds it, for the migration tests: what today's code wrote into a store with every
  * migration, copied into a store migrated only so far, table by table from the same-named table or view (the
- * columns both have, ids kept). Tables its triggers have filled already, and SQLite's FTS5 tables, are left as the
+ * columns both have, ids kept; the P&L series, packed today, as their points). Tables its triggers have filled already, and SQLite's FTS5 tables, are left as the
  * triggers and the index's own writer keep them. PostgreSQL's sequences are moved past the copied ids.
  */
 import { sql } from "kysely";
 import type { Store } from "../../src/store/database.js";
 import { queryRows } from "../../src/store/raw-sql.js";
+import { storedPnlPoints, storedVenuePnlPoints } from "../../src/store/testing/pnl-points.js";
 
 const ROWS_PER_INSERT = 200;
 
@@ -49,18 +50,27 @@ async function inCopyOrder(store: Store, tables: readonly string[]): Promise<str
   return [...tables.filter((t) => triggered.has(t)), ...tables.filter((t) => !triggered.has(t))];
 }
 
+/** Tables today's store keeps packed (src/store/pnl-series.ts), read as the rows an earlier layout held. */
+const PACKED: Record<string, (store: Store) => Promise<Record<string, unknown>[]>> = {
+  pnl_points: async (store) => (await storedPnlPoints(store)).map((row) => ({ ...row })),
+  venue_pnl_points: storedVenuePnlPoints,
+};
+
 export async function copyIntoEarlierLayout(current: Store, earlier: Store): Promise<void> {
   for (const table of await inCopyOrder(earlier, await tablesOf(earlier))) {
-    const source = new Set(await columnsOf(current, table));
+    const packed = PACKED[table];
+    const source = new Set(packed ? Object.keys((await packed(current))[0] ?? {}) : await columnsOf(current, table));
     const columns = (await columnsOf(earlier, table)).filter((c) => source.has(c));
     if (columns.length === 0) continue;
     const [present] = await queryRows<{ n: number }>(earlier.db, earlier.kind, `select count(*) as n from ${table}`);
     if (Number(present?.n) > 0) continue;
-    const rows = await queryRows<Record<string, unknown>>(
-      current.db,
-      current.kind,
-      `select ${columns.join(", ")} from ${table}`,
-    );
+    const rows = packed
+      ? (await packed(current)).map((row) => Object.fromEntries(columns.map((c) => [c, row[c]])))
+      : await queryRows<Record<string, unknown>>(
+          current.db,
+          current.kind,
+          `select ${columns.join(", ")} from ${table}`,
+        );
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
       await earlier.db
         .insertInto(table as never)

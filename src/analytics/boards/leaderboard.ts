@@ -6,7 +6,8 @@
  */
 import type { Config } from "../../config/index.js";
 import { makerShare, returnOnVolumePct, roleProfile, type RoleProfile, SECONDS_PER_DAY } from "../../ledger/index.js";
-import { inSlices, keysetPages, queryRows } from "../../store/raw-sql.js";
+import { pointAt, seriesOfWallets } from "../../store/pnl-series.js";
+import { inSlices, keysetPages } from "../../store/raw-sql.js";
 import { parseCategory, type Category } from "../../venue/categories.js";
 import type { Store } from "../../store/database.js";
 import { parseCategoryShares, rankedCategories } from "../wallet/category-shares.js";
@@ -218,8 +219,8 @@ const SETTLED_PNL_SLICE = 500;
 
 /**
  * Each wallet's cumulative settled P&L at `from` and at `to`: the last daily P&L point at or before each instant, 0
- * before its first. One index seek per wallet and instant (pnl_points' key is wallet, resolution, t), a slice of
- * wallets at a time: a scan of every daily point grouped by wallet took over a second on SQLite in one block.
+ * before its first. One packed row per wallet (src/store/pnl-series.ts), a slice of wallets at a time, the
+ * service's other requests running between two slices.
  */
 export async function settledPnlAt(
   store: Store,
@@ -227,23 +228,19 @@ export async function settledPnlAt(
   from: number,
   to: number,
 ): Promise<Map<string, { from: number; to: number }>> {
-  const lastPoint = (as: string) =>
-    `(select p.pnl from pnl_points p where p.wallet = w.wallet and p.resolution = 'day' and p.t <= ?
-       order by p.t desc limit 1) as ${as}`;
   const rows = await inSlices(
     wallets,
-    (slice) =>
-      queryRows<{ wallet: string; pnl_from: number | null; pnl_to: number | null }>(
-        store.db,
-        store.kind,
-        `with w(wallet) as (values ${slice.map(() => "(?)").join(", ")})
-         select w.wallet, ${lastPoint("pnl_from")}, ${lastPoint("pnl_to")} from w`,
-        [...slice, from, to],
-      ),
+    async (slice) => {
+      const daily = await seriesOfWallets(store, "day", slice);
+      return slice.map((wallet) => {
+        const points = daily.get(wallet) ?? [];
+        return [wallet, { from: pointAt(points, from)?.pnl ?? 0, to: pointAt(points, to)?.pnl ?? 0 }] as const;
+      });
+    },
     SETTLED_PNL_SLICE,
     true,
   );
-  return new Map(rows.map((r) => [r.wallet, { from: Number(r.pnl_from ?? 0), to: Number(r.pnl_to ?? 0) }]));
+  return new Map(rows);
 }
 
 /** A row of `/api/leaderboard`, under the API's names. */

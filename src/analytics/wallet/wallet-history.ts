@@ -6,6 +6,7 @@ import type { OutcomeSide } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
 import { textPerStore } from "../../store/fill-layout.js";
 import { latestFillSql } from "../../store/fills.js";
+import { pointAt, walletSeries } from "../../store/pnl-series.js";
 import { firstRow } from "../../store/raw-sql.js";
 import { walletFillTotals } from "../../store/wallet-daily-fills.js";
 import { readWalletLastMoves } from "../../store/wallet-last-moves.js";
@@ -44,15 +45,9 @@ export function pnlHistoryUntil(period: PnlPeriod, points: readonly { t: number 
 
 export async function pnlHistory(store: Store, wallet: string, period: PnlPeriod, now: number) {
   const window = PERIOD_WINDOWS[period];
-  let query = store.db
-    .selectFrom("pnl_points")
-    .select(["t", "pnl"])
-    .where("wallet", "=", wallet)
-    .where("resolution", "=", window.resolution)
-    .where("t", "<=", now);
-  if (window.seconds !== null) query = query.where("t", ">=", now - window.seconds);
-  const rows = await query.orderBy("t").execute();
-  return { address: wallet, period, points: rows.map((r) => ({ t: r.t, p: r.pnl })) };
+  const from = window.seconds === null ? Number.NEGATIVE_INFINITY : now - window.seconds;
+  const points = (await walletSeries(store, wallet, window.resolution)).filter((p) => p.t >= from && p.t <= now);
+  return { address: wallet, period, points: points.map((p) => ({ t: p.t, p: p.pnl })) };
 }
 
 /**
@@ -150,7 +145,6 @@ export function changesSinceUntil(since: number, now: number): number {
 }
 
 // changes-since's reads are plain text, as `firstRow` says why.
-const POINT_AT = "select pnl from pnl_points where wallet = ? and resolution = ? and t <= ? order by t desc limit 1";
 const LAST_FILL = textPerStore((kind) =>
   latestFillSql(
     kind,
@@ -160,20 +154,17 @@ const LAST_FILL = textPerStore((kind) =>
   ),
 );
 
-function pointAt(store: Store, wallet: string, resolution: "hour" | "day", t: number) {
-  return firstRow<{ pnl: number }>(store.db, store.kind, POINT_AT, [wallet, resolution, t]);
-}
-
 /**
  * Change of the wallet's P&L points from `from` to `now`, within one series: hourly points when they reach back
  * to `from`, else daily ones; a wallet with no point that old had a P&L of 0 then.
  */
 async function pnlDelta(store: Store, wallet: string, from: number, now: number): Promise<number> {
-  for (const resolution of ["hour", "day"] as const) {
-    const reference = await pointAt(store, wallet, resolution, from);
-    if (reference) return ((await pointAt(store, wallet, resolution, now))?.pnl ?? reference.pnl) - reference.pnl;
+  const [hourly, daily] = await Promise.all([walletSeries(store, wallet, "hour"), walletSeries(store, wallet, "day")]);
+  for (const series of [hourly, daily]) {
+    const reference = pointAt(series, from);
+    if (reference) return (pointAt(series, now)?.pnl ?? reference.pnl) - reference.pnl;
   }
-  const latest = (await pointAt(store, wallet, "day", now)) ?? (await pointAt(store, wallet, "hour", now));
+  const latest = pointAt(daily, now) ?? pointAt(hourly, now);
   return latest?.pnl ?? 0;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { storeBackends } from "../../../test/support/backends.js";
 import { insertRows } from "../../store/derived-tables.js";
+import { mergePnlPoints } from "../../store/pnl-series.js";
 import type { PositionsTable } from "../../store/schema.js";
 import { walletHighlights } from "./wallet-insights.js";
 
@@ -67,7 +68,7 @@ describe.each(storeBackends)("highlights on $kind", (backend) => {
       // The ledger's daily points (cumulative settled net P&L, dated at the end of their day): −30 after D − 3,
       // −30 + 20 = −10 after D − 2. Day D has none yet.
       await store.transaction((tx) =>
-        insertRows(tx, "pnl_points", [
+        mergePnlPoints(tx, [
           { wallet: WALLET, resolution: "day", t: (D - 2) * DAY, pnl: -30 },
           { wallet: WALLET, resolution: "day", t: (D - 1) * DAY, pnl: -10 },
         ]),

@@ -16,6 +16,7 @@ import {
   isoDay,
 } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
+import { walletSeries } from "../../store/pnl-series.js";
 import { CATEGORIES, type Category } from "../../venue/categories.js";
 import { loadMarkets, outcomeSide, type MarketInfo } from "../markets/market-facts.js";
 import { parseCategoryShares } from "./category-shares.js";
@@ -241,13 +242,7 @@ export async function dailyRealized(
   wallet: string,
   positions: readonly PositionFacts[],
 ): Promise<Map<number, { pnl: number; closes: number }>> {
-  const points = await store.db
-    .selectFrom("pnl_points")
-    .select(["t", "pnl"])
-    .where("wallet", "=", wallet)
-    .where("resolution", "=", "day")
-    .orderBy("t")
-    .execute();
+  const points = await walletSeries(store, wallet, "day");
   const days = new Map<number, { pnl: number; closes: number }>();
   const bucket = (day: number) => {
     let b = days.get(day);

@@ -3,6 +3,7 @@
  * TOP_MOVERS_DAYS, from the daily P&L points, with the daily curve as a sparkline.
  */
 import type { Store } from "../../store/database.js";
+import { seriesOfWallets } from "../../store/pnl-series.js";
 import { loadNames } from "../wallet/display-names.js";
 import { SECONDS_PER_DAY } from "../../ledger/index.js";
 import { settledPnlAt } from "../boards/leaderboard.js";
@@ -64,21 +65,10 @@ export async function topMovers(store: Store, now: number, days: number, limit: 
     .slice(0, limit);
   if (top.length === 0) return [];
   const wallets = top.map((m) => m.s.wallet);
-  const [points, names] = await Promise.all([
-    store.db
-      .selectFrom("pnl_points")
-      .select(["wallet", "t", "pnl"])
-      .where("resolution", "=", "day")
-      .where("wallet", "in", wallets)
-      .where("t", "<=", now)
-      .orderBy("wallet")
-      .orderBy("t")
-      .execute(),
-    loadNames(store, wallets),
-  ]);
+  const [points, names] = await Promise.all([seriesOfWallets(store, "day", wallets), loadNames(store, wallets)]);
   const instants = Array.from({ length: days }, (_, i) => start + i * SECONDS_PER_DAY).concat(now);
   return top.map(({ s, pnl, delta }) => {
-    const mine = points.filter((p) => p.wallet === s.wallet);
+    const mine = (points.get(s.wallet) ?? []).filter((p) => p.t <= now);
     const sparkline = instants.map((at) => {
       let value = 0;
       for (const p of mine) if (p.t <= at) value = p.pnl;

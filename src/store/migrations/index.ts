@@ -46,6 +46,7 @@ import { venueCacheByIds } from "./0043_venue_cache_by_ids.js";
 import { insiderScoresByIds } from "./0044_insider_scores_by_ids.js";
 import { activityByIds } from "./0045_activity_by_ids.js";
 import { snapshotRuns } from "./0046_snapshot_runs.js";
+import { packedPnlSeries } from "./0047_packed_pnl_series.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -91,4 +92,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0044_insider_scores_by_ids": insiderScoresByIds,
   "0045_activity_by_ids": activityByIds,
   "0046_snapshot_runs": snapshotRuns,
+  "0047_packed_pnl_series": packedPnlSeries,
 };
