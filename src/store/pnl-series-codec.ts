@@ -19,13 +19,19 @@ const SCALED = 1;
 const DOUBLE = 2;
 const MODES = 4;
 
-/** Appends a non-negative safe integer as a base-128 varint (arithmetic, not bitwise: past 2^31 too). */
-function pushVarint(out: number[], n: number): void {
+/** The most bytes a point takes: a tag and a value, each at most 8 bytes (a varint of a safe integer, or a double). */
+const MAX_POINT_BYTES = 16;
+/** Where points are packed before their bytes are copied out (grown as a longer series asks). */
+let scratch = Buffer.alloc(64 * 1024);
+
+/** Writes a non-negative safe integer at `at` as a base-128 varint (arithmetic, not bitwise: past 2^31 too). */
+function writeVarint(n: number, at: number): number {
   while (n >= 128) {
-    out.push((n % 128) + 128);
+    scratch[at++] = (n % 128) + 128;
     n = Math.floor(n / 128);
   }
-  out.push(n);
+  scratch[at++] = n;
+  return at;
 }
 
 const zigzag = (n: number): number => (n < 0 ? -2 * n - 1 : 2 * n);
@@ -40,29 +46,26 @@ function scaledOf(pnl: number, scale: number): number | undefined {
 
 /** The points (in increasing time, integer times) as bytes; `scale` as the series' (see the header). */
 export function encodeSeries(points: readonly SeriesPoint[], scale: number): Buffer {
-  const out: number[] = [];
+  if (scratch.length < points.length * MAX_POINT_BYTES) scratch = Buffer.alloc(points.length * MAX_POINT_BYTES * 2);
+  let at = 0;
   let previousT = 0;
   let previousPnl = 0;
   let lastScaled = 0;
-  const double = Buffer.alloc(8);
   for (const { t, pnl } of points) {
     const step = t - previousT;
-    if (!Number.isSafeInteger(t) || (out.length > 0 && step <= 0) || step < 0)
+    if (!Number.isSafeInteger(t) || (at > 0 && step <= 0) || step < 0)
       throw new Error(`pnl series: time ${t} does not follow ${previousT}`);
     if (typeof pnl !== "number") throw new Error(`pnl series: the value at ${t} is not a number`);
     const scaled = Object.is(pnl, previousPnl) ? undefined : scaledOf(pnl, scale);
     const mode = Object.is(pnl, previousPnl) ? SAME : scaled !== undefined ? SCALED : DOUBLE;
-    pushVarint(out, step * MODES + mode);
+    at = writeVarint(step * MODES + mode, at);
     if (mode === SCALED) {
-      pushVarint(out, zigzag(scaled! - lastScaled));
+      at = writeVarint(zigzag(scaled! - lastScaled), at);
       lastScaled = scaled!;
-    } else if (mode === DOUBLE) {
-      double.writeDoubleLE(pnl);
-      out.push(...double);
-    }
+    } else if (mode === DOUBLE) at = scratch.writeDoubleLE(pnl, at);
     [previousT, previousPnl] = [t, pnl];
   }
-  return Buffer.from(out);
+  return Buffer.from(scratch.subarray(0, at));
 }
 
 /** Reads the points of `bytes` one at a time, in time order; stops where `visit` returns false. */
@@ -107,12 +110,19 @@ export function decodeSeries(bytes: Uint8Array, scale: number): SeriesPoint[] {
   return points;
 }
 
-/** The latest point at or before `at`, without decoding past it. */
-export function seriesPointAt(bytes: Uint8Array, scale: number, at: number): SeriesPoint | undefined {
-  let found: SeriesPoint | undefined;
+/** The latest point at or before each instant, in one pass that stops past the latest instant. */
+export function packedPointsAt(
+  bytes: Uint8Array,
+  scale: number,
+  instants: readonly number[],
+): (SeriesPoint | undefined)[] {
+  const found: (SeriesPoint | undefined)[] = instants.map(() => undefined);
+  const last = Math.max(...instants);
   visitSeries(bytes, scale, (t, pnl) => {
-    if (t > at) return false;
-    found = { t, pnl };
+    if (t > last) return false;
+    instants.forEach((at, i) => {
+      if (t <= at) found[i] = { t, pnl };
+    });
   });
   return found;
 }

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
 import { migrateStore } from "./migrate.js";
-import { decodeSeries, encodeSeries, mergeSeries, seriesPointAt } from "./pnl-series-codec.js";
+import { decodeSeries, encodeSeries, mergeSeries, packedPointsAt } from "./pnl-series-codec.js";
 import {
   deletePnlSeries,
   mergePnlPoints,
@@ -14,6 +14,7 @@ import {
   prunePnlSeries,
   replacePnlPoints,
   seriesPointsAt,
+  seriesPointsAtEach,
   walletSeries,
 } from "./pnl-series.js";
 import { queryRows } from "./raw-sql.js";
@@ -55,12 +56,13 @@ describe("the P&L series codec", () => {
     );
   });
 
-  it("finds the point at an instant as a scan of the decoded points does", () => {
+  it("finds the point at each instant as a scan of the decoded points does", () => {
+    const instant = fc.integer({ min: 1_700_000_000, max: 1_700_000_000 + 60 * 10_000_000 });
     fc.assert(
-      fc.property(series, fc.integer({ min: 1_700_000_000, max: 1_700_000_000 + 60 * 10_000_000 }), (points, at) => {
-        const expected = [...points].reverse().find((p) => p.t <= at);
-        expect(seriesPointAt(encodeSeries(points, 1e6), 1e6, at)).toEqual(expected);
-        expect(pointAt(points, at)).toEqual(expected);
+      fc.property(series, fc.array(instant, { minLength: 1, maxLength: 3 }), (points, instants) => {
+        const expected = instants.map((at) => [...points].reverse().find((p) => p.t <= at));
+        expect(packedPointsAt(encodeSeries(points, 1e6), 1e6, instants)).toEqual(expected);
+        expect(instants.map((at) => pointAt(points, at))).toEqual(expected);
       }),
     );
   });
@@ -145,6 +147,12 @@ describe.each(storeBackends)("the P&L series, on $kind", (backend) => {
         ]),
       );
 
+      expect(await seriesPointsAtEach(store, "hour", [A, B, `0x${"c".repeat(40)}`], [0, 7_200])).toEqual(
+        new Map([
+          [A, [undefined, { t: 3_600, pnl: 1.5 }]],
+          [B, [undefined, { t: 7_200, pnl: 13 }]],
+        ]),
+      );
       // B has no daily points: replacing them writes its new ones and leaves its hourly ones.
       await store.transaction((tx) =>
         replacePnlPoints(tx, "day", [B], [{ wallet: B, resolution: "day", t: 86_400, pnl: 4 }]),
@@ -175,11 +183,19 @@ describe.each(storeBackends)("the P&L series, on $kind", (backend) => {
           yield { wallet, resolution: "hour" as const, t: 3_600, pnl: i / 4 };
           yield { wallet, resolution: "hour" as const, t: 7_200, pnl: i / 2 };
         }
+        // The first wallet's hourly series met again after the others: merged over what was written of it.
+        yield { wallet: wallets[0]!, resolution: "hour" as const, t: 10_800, pnl: 5 };
+        yield { wallet: wallets[0]!, resolution: "hour" as const, t: 3_600, pnl: 7 };
       }
       await store.transaction((tx) => replacePnlPoints(tx, "both", "all", rows()));
       const stored = await storedPnlPoints(store);
-      expect(stored).toHaveLength(3 * wallets.length);
-      expect(stored.reduce((sum, r) => sum + r.pnl, 0)).toBe(((1_200 * 1_201) / 2) * (1 + 1 / 4 + 1 / 2));
+      expect(stored).toHaveLength(3 * wallets.length + 1);
+      expect(stored.reduce((sum, r) => sum + r.pnl, 0)).toBe(((1_200 * 1_201) / 2) * (1 + 1 / 4 + 1 / 2) + 5 + 7);
+      expect(await walletSeries(store, wallets[0]!, "hour")).toEqual([
+        { t: 3_600, pnl: 7 },
+        { t: 7_200, pnl: 0 },
+        { t: 10_800, pnl: 5 },
+      ]);
       expect(await walletSeries(store, wallets[1_200]!, "hour")).toEqual([
         { t: 3_600, pnl: 300 },
         { t: 7_200, pnl: 600 },

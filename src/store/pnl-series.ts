@@ -15,8 +15,8 @@ import {
   decodeSeries,
   encodeSeries,
   mergeSeries,
-  seriesPointAt,
   type SeriesPoint,
+  packedPointsAt,
   visitSeries,
 } from "./pnl-series-codec.js";
 import { chunks, placeholders, queryRows } from "./raw-sql.js";
@@ -117,12 +117,25 @@ export async function seriesPointsAt(
   at: number,
 ): Promise<Map<string, SeriesPoint>> {
   const out = new Map<string, SeriesPoint>();
+  for (const [wallet, [point]] of await seriesPointsAtEach(store, series, wallets, [at]))
+    if (point) out.set(wallet, point);
+  return out;
+}
+
+/**
+ * Each given wallet's (or every wallet's) latest point at or before each instant (undefined where it has none),
+ * each wallet's row read once and decoded no further than the latest instant; a wallet without a row is left out.
+ */
+export async function seriesPointsAtEach(
+  store: Reader,
+  series: PnlSeriesName,
+  wallets: readonly string[] | "all",
+  instants: readonly number[],
+): Promise<Map<string, (SeriesPoint | undefined)[]>> {
+  const out = new Map<string, (SeriesPoint | undefined)[]>();
   const { scale } = PNL_SERIES[series];
   const rows = wallets === "all" ? everyPacked(store, series) : await packedOf(store, series, wallets);
-  for await (const { wallet, points } of rows) {
-    const point = seriesPointAt(points, scale, at);
-    if (point) out.set(wallet, point);
-  }
+  for await (const { wallet, points } of rows) out.set(wallet, packedPointsAt(points, scale, instants));
   return out;
 }
 
@@ -239,12 +252,37 @@ export function mergePnlPoints(tx: StoreTransaction, rows: Iterable<PnlPointRow>
   return writeSeries(tx, groupPoints(rows), "merge");
 }
 
-/** The points of wallets rows write, a few hundred wallets at a time (a rebuild's stream: wallet after wallet). */
-const STREAMED_WALLETS = WALLETS_PER_STATEMENT;
+/** Packed rows a write gathers before it stores them (a rebuild's stream: a few hundred wallets at a time). */
+const STREAMED_SERIES = WALLETS_PER_STATEMENT;
+
+/** A wallet's series packed, to be stored as its whole row. */
+interface PackedWrite {
+  readonly wallet: string;
+  readonly series: PnlSeriesName;
+  readonly bytes: Buffer;
+}
+
+async function writePacked(tx: StoreTransaction, writes: readonly PackedWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  const ids = await walletIds(
+    tx,
+    writes.map((w) => w.wallet),
+  );
+  await writePackedRows(
+    tx,
+    writes.map((w) => [ids.get(w.wallet)!, PNL_SERIES[w.series].code, w.bytes]),
+  );
+}
+
+/** Points in increasing time as they are when they came so (a stream's), else sorted with a time's last point kept. */
+const inTimeOrder = (points: SeriesPoint[]): SeriesPoint[] =>
+  points.every((p, i) => i === 0 || p.t > points[i - 1]!.t) ? points : mergeSeries([], points);
 
 /**
  * Stores the given wallets' whole series of `resolution` (the stored ones replaced; a wallet without a row here
- * keeps none); `rows` may come as a stream, each wallet's rows adjacent (a rebuild's, written as they are made).
+ * keeps none). `rows` may be a stream (a rebuild's, made as they are written): each wallet's series is packed as
+ * soon as its adjacent rows end and only packed rows are held until they are stored, a few hundred at a time; a
+ * series met again later in the stream is merged over what was written of it.
  */
 export async function replacePnlPoints(
   tx: StoreTransaction,
@@ -253,18 +291,36 @@ export async function replacePnlPoints(
   rows: Iterable<PnlPointRow>,
 ): Promise<void> {
   await deletePnlSeries(tx, resolution === "both" ? ["hour", "day"] : [resolution], wallets);
-  let batch: PnlPointRow[] = [];
-  let last: string | undefined;
-  let walletsInBatch = 0;
-  for (const row of rows) {
-    if (row.wallet !== last && ++walletsInBatch > STREAMED_WALLETS) {
-      await writeSeries(tx, groupPoints(batch), "merge");
-      [batch, walletsInBatch] = [[], 1];
+  const written = new Set<string>();
+  const again = new Map<string, SeriesWrite>();
+  let packed: PackedWrite[] = [];
+  let group: { wallet: string; series: "hour" | "day"; points: SeriesPoint[] } | undefined;
+  const close = async () => {
+    if (!group) return;
+    const { wallet, series } = group;
+    const key = `${series}:${wallet}`;
+    const points = inTimeOrder(group.points);
+    group = undefined;
+    if (written.has(key)) {
+      again.set(key, { wallet, series, points: mergeSeries(again.get(key)?.points ?? [], points) });
+      return;
     }
-    last = row.wallet;
-    batch.push(row);
+    written.add(key);
+    packed.push({ wallet, series, bytes: encodeSeries(points, PNL_SERIES[series].scale) });
+    if (packed.length < STREAMED_SERIES) return;
+    await writePacked(tx, packed);
+    packed = [];
+  };
+  for (const { wallet, resolution: series, t, pnl } of rows) {
+    if (group?.wallet !== wallet || group.series !== series) {
+      await close();
+      group = { wallet, series, points: [] };
+    }
+    group.points.push({ t, pnl });
   }
-  await writeSeries(tx, groupPoints(batch), "merge");
+  await close();
+  await writePacked(tx, packed);
+  await writeSeries(tx, [...again.values()], "merge");
 }
 
 /** Deletes the given wallets' (or every wallet's) series of the named kinds. */

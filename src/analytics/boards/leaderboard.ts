@@ -6,7 +6,7 @@
  */
 import type { Config } from "../../config/index.js";
 import { makerShare, returnOnVolumePct, roleProfile, type RoleProfile, SECONDS_PER_DAY } from "../../ledger/index.js";
-import { pointAt, seriesOfWallets } from "../../store/pnl-series.js";
+import { seriesPointsAtEach } from "../../store/pnl-series.js";
 import { inSlices, keysetPages } from "../../store/raw-sql.js";
 import { parseCategory, type Category } from "../../venue/categories.js";
 import type { Store } from "../../store/database.js";
@@ -231,10 +231,10 @@ export async function settledPnlAt(
   const rows = await inSlices(
     wallets,
     async (slice) => {
-      const daily = await seriesOfWallets(store, "day", slice);
+      const daily = await seriesPointsAtEach(store, "day", slice, [from, to]);
       return slice.map((wallet) => {
-        const points = daily.get(wallet) ?? [];
-        return [wallet, { from: pointAt(points, from)?.pnl ?? 0, to: pointAt(points, to)?.pnl ?? 0 }] as const;
+        const [atFrom, atTo] = daily.get(wallet) ?? [];
+        return [wallet, { from: atFrom?.pnl ?? 0, to: atTo?.pnl ?? 0 }] as const;
       });
     },
     SETTLED_PNL_SLICE,
