@@ -110,20 +110,31 @@ export function decodeSeries(bytes: Uint8Array, scale: number): SeriesPoint[] {
   return points;
 }
 
-/** The latest point at or before each instant, in one pass that stops past the latest instant. */
+/**
+ * The latest point at or before each instant, in one pass that stops past the latest instant (a point made only
+ * where an instant takes it: a leaderboard asks this of every wallet's daily series).
+ */
 export function packedPointsAt(
   bytes: Uint8Array,
   scale: number,
   instants: readonly number[],
 ): (SeriesPoint | undefined)[] {
   const found: (SeriesPoint | undefined)[] = instants.map(() => undefined);
-  const last = Math.max(...instants);
+  const order = instants.map((_, i) => i).sort((a, b) => instants[a]! - instants[b]!);
+  let next = 0;
+  let lastT = Number.NaN;
+  let lastPnl = 0;
+  const settleUpTo = (t: number) => {
+    for (; next < order.length && t > instants[order[next]!]!; next++)
+      if (!Number.isNaN(lastT)) found[order[next]!] = { t: lastT, pnl: lastPnl };
+  };
   visitSeries(bytes, scale, (t, pnl) => {
-    if (t > last) return false;
-    instants.forEach((at, i) => {
-      if (t <= at) found[i] = { t, pnl };
-    });
+    settleUpTo(t);
+    if (next === order.length) return false;
+    lastT = t;
+    lastPnl = pnl;
   });
+  settleUpTo(Number.POSITIVE_INFINITY);
   return found;
 }
 
