@@ -35,6 +35,14 @@ export const PNL_SERIES = {
 
 export type PnlSeriesName = keyof typeof PNL_SERIES;
 
+/** A series' name by its code in the table. */
+const SERIES_BY_CODE = new Map<number, PnlSeriesName>(
+  Object.entries(PNL_SERIES).map(([name, { code }]) => [code, name as PnlSeriesName]),
+);
+
+/** SQL: the rows of some (wallet id, series code) keys, two parameters a key. */
+const keysWhere = (count: number) => Array.from({ length: count }, () => "(wallet_id = ? and series = ?)").join(" or ");
+
 /** One point of our series as the Deriver makes it (the table `pnl_points` had these columns). */
 export interface PnlPointRow {
   readonly wallet: string;
@@ -194,12 +202,7 @@ async function writeSeries(tx: StoreTransaction, writes: readonly SeriesWrite[],
     else rows.push([...key, encodeSeries(merged, PNL_SERIES[series].scale)]);
   }
   for (const slice of chunks(emptied, WALLETS_PER_STATEMENT))
-    await queryRows(
-      tx.db,
-      tx.kind,
-      `delete from ${PNL_SERIES_TABLE} where ${slice.map(() => "(wallet_id = ? and series = ?)").join(" or ")}`,
-      slice.flat(),
-    );
+    await queryRows(tx.db, tx.kind, `delete from ${PNL_SERIES_TABLE} where ${keysWhere(slice.length)}`, slice.flat());
   await writePackedRows(tx, rows);
 }
 
@@ -223,13 +226,12 @@ async function storedOf(tx: StoreTransaction, writes: readonly SeriesWrite[], id
     const rows = await queryRows<{ wallet_id: number; series: number; points: Uint8Array }>(
       tx.db,
       tx.kind,
-      `select wallet_id, series, points from ${PNL_SERIES_TABLE}
-        where ${slice.map(() => "(wallet_id = ? and series = ?)").join(" or ")}`,
+      `select wallet_id, series, points from ${PNL_SERIES_TABLE} where ${keysWhere(slice.length)}`,
       slice.flat(),
     );
     for (const row of rows) {
-      const name = (Object.keys(PNL_SERIES) as PnlSeriesName[]).find((n) => PNL_SERIES[n].code === Number(row.series))!;
-      stored.set(`${row.wallet_id}:${row.series}`, decodeSeries(row.points, PNL_SERIES[name].scale));
+      const { scale } = PNL_SERIES[SERIES_BY_CODE.get(Number(row.series))!];
+      stored.set(`${row.wallet_id}:${row.series}`, decodeSeries(row.points, scale));
     }
   }
   return stored;
