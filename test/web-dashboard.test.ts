@@ -381,6 +381,30 @@ describe.skipIf(skipReason !== null)("the web dashboard in Chromium", () => {
     expect(await page.evaluate<boolean>('document.getElementById("main").contains(document.activeElement)')).toBe(true);
   });
 
+  it("a key entered while the keyless check is still out: the page goes by the key's answer, not the late one", async () => {
+    await open("#/");
+    await page.evaluate('localStorage.removeItem("pelagic.apiKey")');
+    // The check the page makes before any key is entered answers last, after the entered key's.
+    const keyless = "**/api/v2/key/verify";
+    await page.route(keyless, async (route) => {
+      if (route.request().headers()["x-api-key"] === undefined) await new Promise((r) => setTimeout(r, 1_500));
+      await route.continue();
+    });
+    try {
+      await page.goto("about:blank");
+      await page.goto(`${world.url}/#/alerts`);
+      await page.fill("input[name=key]", world.premiumKey);
+      await page.click("form[aria-label='Premium key'] button[type=submit]");
+      await expect.poll(() => page.locator("[data-testid=key-status]").textContent()).toContain("Premium plan");
+      await page.waitForTimeout(2_000);
+      expect(await page.locator("[data-section=destinations]").count()).toBe(1);
+    } finally {
+      await page.unroute(keyless);
+      await page.click("text=Forget the key");
+    }
+    await expect.poll(() => page.locator("[data-section=destinations]").count()).toBe(0);
+  });
+
   it("alerts: adds a destination and a rule through the page, and shows the deliveries they make", async () => {
     await checkAlertsPage(page, world, platforms);
   }, 300_000);

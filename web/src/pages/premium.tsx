@@ -2,7 +2,7 @@
  * Whale alerts and flips (Premium): the user's key is entered here and kept in this browser's localStorage only;
  * every Premium call sends it as X-API-Key. Without a key, or with one the service refuses, the page says so.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, premiumKey, useLoad } from "../api.js";
 import { Choice, Empty, MarketLink, Section, Show, Stat, Table } from "../components/ui.js";
 import { ago, cents, count, pct, shortAddress, signedUsd, tone, usd, when } from "../format.js";
@@ -13,11 +13,13 @@ import { BigPositions } from "./premium-positions.js";
 /** The key's form; tells the page whether the kept key may call Premium endpoints (the service's answer). */
 export function KeyForm(props: { onPremium: (key: string | null) => void }) {
   const [stored, setStored] = useState(premiumKey.get());
-  const verify = useLoad(async () => {
-    const answer = await api.GET("/api/v2/key/verify", { headers: premiumKey.headers() });
-    props.onPremium(answer.data?.valid && answer.data.premium ? stored : null);
-    return answer;
-  }, [stored]);
+  const verify = useLoad(() => api.GET("/api/v2/key/verify", { headers: premiumKey.headers() }), [stored]);
+  // Told from the kept answer, not from inside the request: an answer for a key no longer kept (the check made
+  // before a key was entered, coming back after the new key's) is dropped by useLoad and must not reach the page.
+  useEffect(() => {
+    if (verify.state !== "loading")
+      props.onPremium(verify.state === "ok" && verify.data.valid && verify.data.premium ? stored : null);
+  }, [verify]);
   const keep = (key: string) => {
     premiumKey.set(key);
     setStored(key);
