@@ -5,28 +5,14 @@ import {
   orderedBatchEvents,
   type StoredActivity,
   type StoredFill,
+  storedFill,
 } from "./stored-events.js";
+import { newFill } from "../store/testing/new-fill.js";
 
 const W = "0x00000000000000000000000000000000000000aa";
 
 function fill(key: string, ts: number, logIndex: number | null): StoredFill {
-  return {
-    fill_key: key,
-    wallet: W,
-    counterparty: null,
-    role: "taker",
-    condition_id: "0xc",
-    token_id: "1",
-    outcome_index: 0,
-    side: "BUY",
-    size: 1_000_000,
-    usd: 500_000,
-    price: 0.5,
-    fee: 0,
-    ts,
-    log_index: logIndex,
-    entry_type: "COMPLEMENTARY",
-  };
+  return storedFill(newFill({ fill_key: key, wallet: W, ts, log_index: logIndex, entry_type: "COMPLEMENTARY" }));
 }
 
 function activity(

@@ -4,6 +4,7 @@ import { ManualClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";
 import { readCheckpoint, saveCheckpoint } from "../store/checkpoints.js";
 import type { Store } from "../store/database.js";
+import { newFill } from "../store/testing/new-fill.js";
 import type { NewActivity, NewFill } from "../store/fills.js";
 import { CONTRACTS } from "../venue/index.js";
 import { BatchWriter, type CommittedBatch } from "./batch-writer.js";
@@ -13,29 +14,7 @@ const OTHER = "0x0000000000000000000000000000000000000b0b";
 const EXCHANGE = CONTRACTS.ctfExchangeV2.toLowerCase();
 
 function fill(key: string, overrides: Partial<NewFill> = {}): NewFill {
-  return {
-    fill_key: key,
-    source: "chain",
-    tx_hash: "0xt",
-    log_index: 0,
-    block_number: 1,
-    order_hash: null,
-    wallet: WALLET,
-    counterparty: OTHER,
-    role: "maker",
-    condition_id: "0xc",
-    token_id: "1",
-    outcome_index: 0,
-    side: "BUY",
-    size: 1_000_000,
-    usd: 500_000,
-    price: 0.5,
-    fee: 0,
-    ts: 1_770_000_000,
-    entry_type: "MINT",
-    exchange_version: 2,
-    ...overrides,
-  };
+  return newFill({ fill_key: key, wallet: WALLET, counterparty: OTHER, role: "maker", ...overrides });
 }
 
 const merge = (wallet: string, key: string): NewActivity => ({

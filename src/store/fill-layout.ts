@@ -9,7 +9,9 @@
  * - no key of its own where the key follows from its block and log (`chainFillKey`): `key_text` holds only the keys
  *   that do not (the Data API's fills);
  * - since migration 0042, its source, side and entry type as small integers (`FILL_CODES`), and no price where the
- *   price is its amount over its size (`storedPrice`), as it is for every fill the chain gives.
+ *   price is its amount over its size (`storedPrice`), as it is for every fill the chain gives;
+ * - since migration 0048, no transaction hash where it is the hash of the chain fill before it in its block
+ *   (`fillsWithImpliedTx`, `fillTxHashSql`): a match's fills share one transaction, whose logs are consecutive.
  * The view `fills` gives every reader the row as it always was, text for text; only writes (src/store/fill-rows.ts)
  * and the queries that must reach the ids (docs/decisions.md, "Fills are stored compact, and read through a view")
  * address `fill_rows`.
@@ -187,8 +189,54 @@ export function fillKeySql(kind: StoreKind, f = "f"): string {
   return `coalesce(${f}.key_text, ${chainFillKeySql(kind, f)})`;
 }
 
-/** How `fill_rows` holds its enums and prices: as text, every price stored (0029), or coded (0042, today's). */
-export type FillRowsEnums = "text" | "coded";
+/**
+ * Which `fill_rows` the view reads: enums and prices as text, every price stored (0029); coded (0042); and every
+ * transaction hash stored, or (0048, today's) only the first of each run of a transaction's fills in its block.
+ */
+export type FillRowsVersion = "text" | "coded" | "implied-tx";
+
+const CANONICAL_TX = /^0x[0-9a-f]{64}$/;
+
+/**
+ * The fills of a batch whose transaction hash `fill_rows` leaves out: a chain fill (no stored key) whose block's
+ * fill just before it in the batch, by log index, is of the same transaction and time. A transaction's logs are
+ * consecutive in its block, so the hash is that of the nearest earlier fill of the block that stores one
+ * (`fillTxHashSql`). The fill before it is in the same batch, so it is stored when this one is (a replayed one
+ * already was); a fill whose predecessor came in another batch keeps its hash.
+ */
+export function fillsWithImpliedTx<F extends ChainPlace>(fills: readonly F[]): Set<F> {
+  const chain = fills.filter(
+    (f) => f.block_number != null && f.log_index != null && storedFillKey(f) === null && CANONICAL_TX.test(f.tx_hash),
+  );
+  chain.sort((a, b) => a.block_number! - b.block_number! || a.log_index! - b.log_index!);
+  const implied = new Set<F>();
+  for (let i = 1; i < chain.length; i++) {
+    const [before, fill] = [chain[i - 1]!, chain[i]!];
+    const sameRun =
+      before.block_number === fill.block_number &&
+      before.log_index! < fill.log_index! &&
+      before.ts === fill.ts &&
+      before.tx_hash === fill.tx_hash;
+    if (sameRun) implied.add(fill);
+  }
+  return implied;
+}
+
+type ChainPlace = Pick<FillsTable, "fill_key" | "tx_hash"> &
+  Partial<Pick<FillsTable, "block_number" | "log_index">> & { ts: number | bigint };
+
+/**
+ * SQL: the transaction hash of the `fill_rows` row under alias `f`, as text: stored, or (a chain fill that stores
+ * none: `fillsWithImpliedTx`) the hash of the nearest earlier chain fill of its block and time that stores one, read
+ * through the natural key's index.
+ */
+export function fillTxHashSql(kind: StoreKind, f = "f"): string {
+  const earlier = `select ${hashText(kind, "p.tx_hash", "p.tx_text")} from ${FILL_ROWS} p
+      where p.key_text is null and p.block_number = ${f}.block_number and p.log_index < ${f}.log_index
+        and p.ts = ${f}.ts and (p.tx_hash is not null or p.tx_text is not null)
+      order by p.log_index desc limit 1`;
+  return `coalesce(${hashText(kind, `${f}.tx_hash`, `${f}.tx_text`)}, case when ${f}.key_text is null then (${earlier}) end)`;
+}
 
 /**
  * The view `fills`: `fill_rows` with its dictionaries' values and its hashes and keys as text, columns in
@@ -196,11 +244,11 @@ export type FillRowsEnums = "text" | "coded";
  * join whose columns a query does not read, and turn it into an inner join (searched from the value) where a query
  * filters on it. The counterparty and token, which no query filters on, by subqueries: a query that does not read
  * them does not read their ids either, so an index without those ids still covers it (SQLite counts the columns of
- * a left-out join's condition as read). Migrations 0029 and 0042 create it from here: a change to it is a new
+ * a left-out join's condition as read). Migrations 0029, 0042 and 0048 create it from here: a change to it is a new
  * migration that creates it again.
  */
-export function fillsViewSql(kind: StoreKind, enums: FillRowsEnums = "coded"): string {
-  const columns = fillColumnsSql(kind, enums);
+export function fillsViewSql(kind: StoreKind, version: FillRowsVersion = "implied-tx"): string {
+  const columns = fillColumnsSql(kind, version);
   return `create view fills as select
     ${Object.entries(columns)
       .map(([name, expression]) => `${expression} as ${name}`)
@@ -236,15 +284,20 @@ export const textPerStore = (sql: (kind: StoreKind) => string): Readonly<Record<
  * SQL: the view's columns over `fill_rows` under alias `f`, the wallet's dictionary row `w` and the market's `m`, in
  * FillsTable's order.
  */
-export function fillColumnsSql(kind: StoreKind, enums: FillRowsEnums = "coded"): Record<keyof FillsTable, string> {
+export function fillColumnsSql(
+  kind: StoreKind,
+  version: FillRowsVersion = "implied-tx",
+): Record<keyof FillsTable, string> {
   const { addresses, tokens } = FILL_DICTIONARIES;
   const text = kind === "postgres" ? ' collate "C"' : "";
+  const enums = version === "text" ? "text" : "coded";
   const coded = (column: CodedFillColumn) => (enums === "coded" ? `${fillCodeTextSql(column)}${text}` : `f.${column}`);
+  const txHash = version === "implied-tx" ? fillTxHashSql(kind) : hashText(kind, "f.tx_hash", "f.tx_text");
   return {
     id: "f.id",
     fill_key: `(${fillKeySql(kind)})${text}`,
     source: coded("source"),
-    tx_hash: `(${hashText(kind, "f.tx_hash", "f.tx_text")})${text}`,
+    tx_hash: `(${txHash})${text}`,
     log_index: "f.log_index",
     block_number: "f.block_number",
     order_hash: `(${hashText(kind, "f.order_hash", "f.order_text")})${text}`,

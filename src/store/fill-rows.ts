@@ -11,6 +11,7 @@ import {
   PLAIN_FILL_COLUMNS,
   fillCode,
   fillKeySql,
+  fillsWithImpliedTx,
   storedFillKey,
   storedHash,
   storedPrice,
@@ -29,8 +30,8 @@ type CompactRow = Record<string, unknown>;
  * A fill's values as `fill_rows` stores them, its dictionaries' values still as text: one object literal of a fixed
  * shape, no spread (per-row code: docs/decisions.md, "Object spreads in per-row code").
  */
-function compactRow(fill: NewFill): CompactRow {
-  const tx = storedHash(fill.tx_hash);
+function compactRow(fill: NewFill, txImplied: boolean): CompactRow {
+  const tx = txImplied ? { bytes: null, text: null } : storedHash(fill.tx_hash);
   const order = storedHash(fill.order_hash);
   return {
     key_text: storedFillKey(fill),
@@ -76,7 +77,7 @@ const FILL_TABLE: CompactTable<NewFill> = {
     { id: "condition_ref", text: "condition_id", dictionary: conditions },
     { id: "token_ref", text: "token_id", dictionary: tokens },
   ],
-  compact: compactRow,
+  compact: (fill) => compactRow(fill, false),
   key: (fill) => fill.fill_key,
   keySql: fillKeySql("postgres", FILL_ROWS),
   staging: {
@@ -99,5 +100,7 @@ const FILL_TABLE: CompactTable<NewFill> = {
 
 /** Inserts fills, skipping those whose `fill_key` is already stored; returns the new ones, in input order. */
 export function insertCompactFills(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
-  return insertCompactRows(tx, FILL_TABLE, fills);
+  const implied = fillsWithImpliedTx(fills);
+  if (implied.size === 0) return insertCompactRows(tx, FILL_TABLE, fills);
+  return insertCompactRows(tx, { ...FILL_TABLE, compact: (fill) => compactRow(fill, implied.has(fill)) }, fills);
 }

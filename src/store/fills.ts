@@ -16,7 +16,7 @@ import { insertCompactFills } from "./fill-rows.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
 import { recordWalletsOfFills } from "./wallets.js";
 import { createFillIndex } from "./migrations/0014_drilldown_fill_indexes.js";
-import { COMPACT_DEFERRED_FILL_INDEXES } from "./migrations/0029_compact_fills.js";
+import { DEFERRED_FILL_INDEXES } from "./migrations/0048_implied_tx_hashes.js";
 
 export { chainFillKey, CHAIN_KEY_BLOCK_DIGITS, CHAIN_KEY_LOG_DIGITS } from "./fill-layout.js";
 
@@ -76,9 +76,8 @@ export function insertActivity(tx: StoreTransaction, rows: readonly NewActivity[
  * The fills indexes a first sync builds once, when it reaches the head, instead of row by row: their keys (wallet,
  * market) put each insert at a random place, which made a backfill several times slower than appending. `fills_ts`
  * and the natural key's stay: chain order appends to both, and the deriver's time-window queries read `fills_ts`.
- * Defined with the layout that holds them (migration 0029_compact_fills).
+ * Defined with the layout that holds them (migrations 0029_compact_fills and 0048_implied_tx_hashes).
  */
-const DEFERRED_FILL_INDEXES = COMPACT_DEFERRED_FILL_INDEXES;
 
 /** Drops the deferred fills indexes (if present), in the caller's transaction. */
 export async function dropDeferredFillIndexes(tx: StoreTransaction): Promise<void> {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openStore, type Store } from "./database.js";
 import { insertFills, type NewFill } from "./fills.js";
 import { migrateStore } from "./migrate.js";
+import { newFill } from "./testing/new-fill.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -29,28 +30,18 @@ async function fileStore(backgroundCheckpoints: boolean): Promise<{ store: Store
 async function writeFills(store: Store): Promise<void> {
   const fills = Array.from(
     { length: 20_000 },
-    (_, i): NewFill => ({
-      fill_key: `chain:${String(i).padStart(10, "0")}:000000`,
-      source: "chain",
-      tx_hash: `0x${"ab".repeat(32)}`,
-      log_index: 0,
-      block_number: i,
-      order_hash: `0x${"cd".repeat(32)}`,
-      wallet: `0x${String(i).padStart(40, "1")}`,
-      counterparty: null,
-      role: "maker",
-      condition_id: `0x${"c".repeat(64)}`,
-      token_id: "1".repeat(76),
-      outcome_index: 0,
-      side: "BUY",
-      size: 1_000_000,
-      usd: 500_000,
-      price: 0.5,
-      fee: 0,
-      ts: 1_777_000_000 + i,
-      entry_type: "MINT",
-      exchange_version: 2,
-    }),
+    (_, i): NewFill =>
+      newFill({
+        fill_key: `chain:${String(i).padStart(10, "0")}:000000`,
+        tx_hash: `0x${"ab".repeat(32)}`,
+        block_number: i,
+        order_hash: `0x${"cd".repeat(32)}`,
+        wallet: `0x${String(i).padStart(40, "1")}`,
+        role: "maker",
+        condition_id: `0x${"c".repeat(64)}`,
+        token_id: "1".repeat(76),
+        ts: 1_777_000_000 + i,
+      }),
   );
   await store.transaction((tx) => insertFills(tx, fills));
 }

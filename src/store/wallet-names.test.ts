@@ -9,6 +9,7 @@ import { findWalletByName } from "../analytics/wallet/wallet-overview.js";
 import type { Store } from "./database.js";
 import { estimateNameIndexed, indexNameChanges, storeLower, textGrams, walletsNamed } from "./wallet-names.js";
 import { insertFills, type NewFill } from "./fills.js";
+import { newFill } from "./testing/new-fill.js";
 import { recordFirstSightings, recordWalletSightings, recordWalletsOfFills, type WalletSighting } from "./wallets.js";
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
@@ -159,21 +160,15 @@ describe.each(storeBackends)("name indexes on $kind", (backend) => {
         .where("address", "in", [named1, seenOnce, seenTwice])
         .orderBy("address")
         .execute();
-    const fill = (n: number, address: string, ts: number): NewFill => ({
-      fill_key: `chain:${String(n).padStart(10, "0")}:000000`,
-      source: "chain",
-      tx_hash: `0x${n}`,
-      wallet: address,
-      condition_id: "0xcond",
-      token_id: "1",
-      outcome_index: 0,
-      side: "BUY",
-      size: 1_000_000,
-      usd: 500_000,
-      price: 0.5,
-      fee: 0,
-      ts,
-    });
+    const fill = (n: number, address: string, ts: number): NewFill =>
+      newFill({
+        fill_key: `chain:${String(n).padStart(10, "0")}:000000`,
+        tx_hash: `0x${n}`,
+        block_number: n,
+        wallet: address,
+        condition_id: "0xcond",
+        ts,
+      });
     // A batch: each wallet at its first fill; the named wallet's row exists and is left as it is.
     await store.transaction(async (tx) => {
       await insertFills(tx, [fill(1, named1, 40), fill(2, seenTwice, 45), fill(3, seenOnce, 80)]);

@@ -28,7 +28,7 @@ export const codedFills: StoreMigration = {
     await sql`drop view fills`.execute(db);
     if (kind === "sqlite") await rebuildSqlite(db);
     else await alterPostgres(db);
-    await sql.raw(fillsViewSql(kind)).execute(db);
+    await sql.raw(fillsViewSql(kind, "coded")).execute(db);
   },
 };
 

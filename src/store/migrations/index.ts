@@ -47,6 +47,7 @@ import { insiderScoresByIds } from "./0044_insider_scores_by_ids.js";
 import { activityByIds } from "./0045_activity_by_ids.js";
 import { snapshotRuns } from "./0046_snapshot_runs.js";
 import { packedPnlSeries } from "./0047_packed_pnl_series.js";
+import { impliedTxHashes } from "./0048_implied_tx_hashes.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -93,4 +94,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0045_activity_by_ids": activityByIds,
   "0046_snapshot_runs": snapshotRuns,
   "0047_packed_pnl_series": packedPnlSeries,
+  "0048_implied_tx_hashes": impliedTxHashes,
 };

@@ -1,0 +1,85 @@
+/**
+ * Issue 49: a chain fill stores no transaction hash where it is the hash of the chain fill before it in its block
+ * (`fillsWithImpliedTx`, src/store/fill-layout.ts): a match's fills share one transaction, whose logs are
+ * consecutive in the block, so the view reads the hash at the nearest earlier fill that stores one (`fillTxHashSql`).
+ * On the 1,000,000-fill world a fill's 32-byte hash was a third of its row, and 2.65 fills share a transaction.
+ * The whale makers' index, which covers the pages of whale trades, takes the key, block and log the view now reads.
+ * SQLite: the table rebuilt without the implied hashes (packed pages; its indexes made again as they stood).
+ * PostgreSQL: the hashes cleared, then the table rewritten once (an `alter` whose conversion is not a plain copy), so
+ * that the cleared rows' old versions leave the files.
+ */
+import { sql, type Kysely } from "kysely";
+import { FILL_ROWS, fillsViewSql } from "../fill-layout.js";
+import type { StoreKind, StoreMigration } from "./column-types.js";
+import { createFillIndex, type FillIndex } from "./0014_drilldown_fill_indexes.js";
+import { COMPACT_DEFERRED_FILL_INDEXES } from "./0029_compact_fills.js";
+import { rebuildSqliteTable } from "./sqlite-rebuild.js";
+
+const WHALE_SIZE_MAKERS = "fills_whale_size_makers";
+
+const WHALE_SIZE_MAKERS_BEFORE = COMPACT_DEFERRED_FILL_INDEXES.find((index) => index.name === WHALE_SIZE_MAKERS)!;
+
+/** The whale makers' index, with the columns the view reads a fill's hash from (key, block, log) added. */
+const WHALE_SIZE_MAKERS_INDEX: FillIndex = {
+  ...WHALE_SIZE_MAKERS_BEFORE,
+  columns: [...WHALE_SIZE_MAKERS_BEFORE.columns, "key_text", "block_number", "log_index"],
+};
+
+/** The fills indexes a first sync defers (src/store/fills.ts), as they stand since this migration. */
+export const DEFERRED_FILL_INDEXES: readonly FillIndex[] = COMPACT_DEFERRED_FILL_INDEXES.map((index) =>
+  index.name === WHALE_SIZE_MAKERS ? WHALE_SIZE_MAKERS_INDEX : index,
+);
+
+/** SQL: the ids (and times) of the chain fills whose hash is the one of the chain fill before them in their block. */
+const IMPLIED = `select id, ts from (
+    select id, ts, tx_hash, tx_text, lag(tx_hash) over run as before_hash, lag(ts) over run as before_ts
+    from ${FILL_ROWS} where key_text is null
+    window run as (partition by block_number order by log_index)
+  ) r where tx_text is null and tx_hash = before_hash and ts = before_ts`;
+
+export const impliedTxHashes: StoreMigration = {
+  async up(db: Kysely<unknown>, kind: StoreKind) {
+    const run = (text: string) => sql.raw(text).execute(db);
+    await run("drop view fills");
+    const standing = await whaleIndexStanding(db, kind);
+    await run(`drop index if exists ${WHALE_SIZE_MAKERS}`);
+    if (kind === "sqlite") await rebuildSqlite(db);
+    else await rewritePostgres(db);
+    if (standing) await createFillIndex(db, WHALE_SIZE_MAKERS_INDEX, FILL_ROWS);
+    if (kind === "postgres") await run(`analyze ${FILL_ROWS}`);
+    await run(fillsViewSql(kind, "implied-tx"));
+  },
+};
+
+async function rebuildSqlite(db: Kysely<unknown>): Promise<void> {
+  const implied = "temp.fill_rows_implied_tx";
+  await sql.raw(`create table ${implied} (id integer primary key)`).execute(db);
+  await sql.raw(`insert into ${implied} select id from (${IMPLIED})`).execute(db);
+  const columns = await sql<{ name: string }>`select name from pragma_table_info(${FILL_ROWS}) order by cid`.execute(
+    db,
+  );
+  const select = columns.rows
+    .map(({ name }) =>
+      name === "tx_hash" ? `case when id in (select id from ${implied}) then null else tx_hash end as tx_hash` : name,
+    )
+    .join(", ");
+  await rebuildSqliteTable(db, FILL_ROWS, (definition) => definition, { order: "id", select });
+  await sql.raw(`drop table ${implied}`).execute(db);
+}
+
+async function rewritePostgres(db: Kysely<unknown>): Promise<void> {
+  await sql
+    .raw(`update ${FILL_ROWS} f set tx_hash = null from (${IMPLIED}) r where f.id = r.id and f.ts = r.ts`)
+    .execute(db);
+  // Not a plain copy, so PostgreSQL writes every partition afresh (live rows only) and builds its indexes again.
+  await sql.raw(`alter table ${FILL_ROWS} alter column tx_hash type bytea using (tx_hash || ''::bytea)`).execute(db);
+}
+
+async function whaleIndexStanding(db: Kysely<unknown>, kind: StoreKind): Promise<boolean> {
+  const found =
+    kind === "sqlite"
+      ? await sql`select name from sqlite_master where type = 'index' and name = ${WHALE_SIZE_MAKERS}`.execute(db)
+      : await sql`select indexname from pg_indexes
+          where schemaname = current_schema() and indexname = ${WHALE_SIZE_MAKERS}`.execute(db);
+  return found.rows.length > 0;
+}
