@@ -85,7 +85,7 @@ const FILL_TABLE: CompactTable<NewFill> = {
     definition: `create temp table if not exists ${STAGING} (
       ord bigint generated always as identity,
       key_text text collate "C", tx_hash bytea, tx_text text collate "C", order_hash bytea, order_text text collate "C",
-      source smallint, log_index integer, block_number bigint, role text collate "C", outcome_index smallint,
+      source smallint, log_index integer, block_number integer, role text collate "C", outcome_index smallint,
       side smallint, size bigint, usd bigint, price double precision, fee bigint, ts bigint,
       entry_type smallint, exchange_version smallint,
       wallet text collate "C", counterparty text collate "C", condition_id text collate "C", token_id text collate "C"
