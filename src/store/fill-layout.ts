@@ -17,7 +17,7 @@
  * address `fill_rows`.
  */
 import type { StoreKind } from "./migrations/column-types.js";
-import type { FillsTable } from "./schema.js";
+import { type FillsTable, isWhaleSizeMakerFill } from "./schema.js";
 
 export const FILL_ROWS = "fill_rows";
 
@@ -202,12 +202,15 @@ const CANONICAL_TX = /^0x[0-9a-f]{64}$/;
  * fill just before it in the batch, by log index, is of the same transaction and time. A transaction's logs are
  * consecutive in its block, so the hash is that of the nearest earlier fill of the block that stores one
  * (`fillTxHashSql`). The fill before it is in the same batch, so it is stored when this one is (a replayed one
- * already was); a fill whose predecessor came in another batch keeps its hash.
+ * already was); a fill whose predecessor came in another batch keeps its hash. So does a whale-size maker fill
+ * (`isWhaleSizeMakerFill`): the whale makers' index covers the pages of whale trades with the hash, and a hash read at
+ * another fill would read that fill's table page, cold on a large store.
  */
 export function fillsWithImpliedTx<F extends ChainPlace>(fills: readonly F[]): Set<F> {
   const chain = fills.filter(
     (f) => f.block_number != null && f.log_index != null && storedFillKey(f) === null && CANONICAL_TX.test(f.tx_hash),
   );
+  const leftOut = (fill: F) => !isWhaleSizeMakerFill(fill);
   chain.sort((a, b) => a.block_number! - b.block_number! || a.log_index! - b.log_index!);
   const implied = new Set<F>();
   for (let i = 1; i < chain.length; i++) {
@@ -217,13 +220,13 @@ export function fillsWithImpliedTx<F extends ChainPlace>(fills: readonly F[]): S
       before.log_index! < fill.log_index! &&
       before.ts === fill.ts &&
       before.tx_hash === fill.tx_hash;
-    if (sameRun) implied.add(fill);
+    if (sameRun && leftOut(fill)) implied.add(fill);
   }
   return implied;
 }
 
 type ChainPlace = Pick<FillsTable, "fill_key" | "tx_hash"> &
-  Partial<Pick<FillsTable, "block_number" | "log_index">> & { ts: number | bigint };
+  Partial<Pick<FillsTable, "block_number" | "log_index" | "role">> & { ts: number | bigint; usd: number | bigint };
 
 /**
  * SQL: the transaction hash of the `fill_rows` row under alias `f`, as text: stored, or (a chain fill that stores

@@ -11,7 +11,7 @@ import { insertCompactActivity } from "./activity-rows.js";
 import { type Store, type StoreKind, type StoreTransaction, withSqliteCacheMb } from "./database.js";
 import { FILL_ROWS, FILLS_JOINED, fillSelectSql, textPerStore } from "./fill-layout.js";
 import { idOf, storedColumn } from "./id-keyed.js";
-import { firstRow, placeholders, queryRows } from "./raw-sql.js";
+import { firstRow } from "./raw-sql.js";
 import { insertCompactFills } from "./fill-rows.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
 import { recordWalletsOfFills } from "./wallets.js";
@@ -66,25 +66,6 @@ export function marketFillBefore(
 }
 
 const MARKET_FILL_BEFORE = textPerStore((kind) => latestFillSql(kind, "condition_id", ["outcome_index", "price"], "<"));
-
-/**
- * The transaction hashes of some fills (by id), as the view reads them. For the reads that pick a page out of many
- * fills: a hash stored once per run of a transaction's fills (migration 0048) costs a seek where it is read at
- * another fill, so only the page's are read.
- */
-export async function fillTxHashes(
-  store: Pick<Store, "db" | "kind">,
-  ids: readonly number[],
-): Promise<Map<number, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await queryRows<{ id: number; tx_hash: string }>(
-    store.db,
-    store.kind,
-    `select f.id as id, ${fillSelectSql(store.kind, ["tx_hash"])} from ${FILL_ROWS} f where f.id in ${placeholders(ids.length)}`,
-    [...ids],
-  );
-  return new Map(rows.map((r) => [Number(r.id), r.tx_hash]));
-}
 
 /** Inserts activity rows, skipping those whose `activity_key` is already stored; returns the new ones. */
 export function insertActivity(tx: StoreTransaction, rows: readonly NewActivity[]): Promise<NewActivity[]> {

@@ -35,7 +35,11 @@ const chainFills = fc
       for (const { fills: count, gap } of transactions) {
         tx += 1;
         log += gap;
-        for (let i = 0; i < count; i++) fills.push(fillAt(block, log++, hash(tx), 1_770_000_000 + b * BLOCK_SECONDS));
+        for (let i = 0; i < count; i++) {
+          const fill = fillAt(block, log++, hash(tx), 1_770_000_000 + b * BLOCK_SECONDS);
+          // Now and then a whale-size maker fill, which keeps its hash.
+          fills.push(log % 7 === 3 ? { ...fill, role: "maker", usd: 600_000_000, size: 1_000_000_000 } : fill);
+        }
         if (tx % 5 === 0) fills.push({ ...fillAt(block, 0, hash(tx), 1_770_000_000), fill_key: `data:${tx}` });
       }
     });
@@ -58,7 +62,7 @@ const batched = chainFills.chain((fills) =>
 );
 
 describe("the fills whose transaction hash is left out", () => {
-  it("are the chain fills after a fill of the same transaction, block and time in the batch, in any order given", () => {
+  it("are the chain fills after a fill of the same transaction, block and time in the batch, in any order given, but whale-size makers'", () => {
     const [a, b, c] = [hash(1), hash(2), hash(3)];
     const run = [fillAt(9, 3, a, 100), fillAt(9, 4, a, 100), fillAt(9, 6, a, 100), fillAt(9, 7, b, 100)];
     const others = [
@@ -68,6 +72,8 @@ describe("the fills whose transaction hash is left out", () => {
       fillAt(9, 10, "0xNotCanonical", 100), // written as text: kept
       fillAt(11, 0, c, 104),
       fillAt(11, 1, c, 106), // another time: kept
+      fillAt(12, 0, c, 108),
+      { ...fillAt(12, 1, c, 108), role: "maker" as const, usd: 500_000_000, size: 1_000_000_000 }, // whale-size maker: kept
     ];
     const expected = [run[1], run[2]];
     for (const order of [[...run, ...others], [...others, ...run].reverse()]) {
@@ -121,7 +127,9 @@ describe.each(storeBackends)("fills' transaction hashes on $kind", (backend) => 
   });
 
   it("are left out by migration 0048 where the writer would leave them out, and read back as before", async () => {
-    const fills = fc.sample(chainFills, { numRuns: 1, seed: 48 })[0]!;
+    const whaleRun = [0, 1, 2].map((log) => fillAt(80_000_000, log, hash(999), 1_780_000_000));
+    whaleRun[1] = { ...whaleRun[1]!, role: "maker", usd: 600_000_000, size: 1_000_000_000 };
+    const fills = [...fc.sample(chainFills, { numRuns: 1, seed: 48 })[0]!, ...whaleRun];
     const { store, dispose } = await backend.open({ migrations: migrationsBefore("0048_implied_tx_hashes") });
     try {
       // One fill a batch: every fill stores its hash, as before 0048.

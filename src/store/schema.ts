@@ -169,6 +169,11 @@ export function whaleSizeMakerFills(): string {
   return `role = 'maker' and usd >= ${WHALE_SIZE_USD * 1_000_000}`;
 }
 
+/** `whaleSizeMakerFills` of one fill (its `usd` in micro-units, as stored). */
+export function isWhaleSizeMakerFill(fill: { role?: string | null; usd: number | bigint }): boolean {
+  return fill.role === "maker" && Number(fill.usd) >= WHALE_SIZE_USD * 1_000_000;
+}
+
 export interface WalletActivityTable {
   id: Generated<number>;
   activity_key: string;

@@ -17,7 +17,6 @@
 import type { Kysely } from "kysely";
 import type { Store, StoreKind } from "../../store/database.js";
 import { FILLS_JOINED, fillSelectSql, textPerStore } from "../../store/fill-layout.js";
-import { fillTxHashes } from "../../store/fills.js";
 import { idOf } from "../../store/id-keyed.js";
 import { queryRows } from "../../store/raw-sql.js";
 import {
@@ -87,14 +86,13 @@ const chunkSize = (rows: number) => Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math
  */
 const CHUNK = textPerStore(
   (kind) => `select
-  ${fillSelectSql(kind, ["id", "ts", "wallet", "counterparty", "side", "outcome_index", "price", "usd", "size", "entry_type"])}
+  ${fillSelectSql(kind, ["id", "ts", "wallet", "counterparty", "side", "outcome_index", "price", "usd", "size", "entry_type", "tx_hash"])}
   from ${FILLS_JOINED} where f.condition_ref = ${idOf("condition_id")} and f.role = 'maker' and f.usd >= ?`,
 );
 
-/** A candidate row: without its transaction hash, read for the page's rows only (`fillTxHashes`). */
 type TradeRow = Pick<
   FillsTable,
-  "wallet" | "counterparty" | "side" | "outcome_index" | "price" | "usd" | "size" | "entry_type"
+  "wallet" | "counterparty" | "side" | "outcome_index" | "price" | "usd" | "size" | "entry_type" | "tx_hash"
 > & { id: number; ts: number };
 
 function readChunk(db: Kysely<Database>, kind: StoreKind, q: WhaleTradesQuery, bound: KeysetBound, size: number) {
@@ -163,12 +161,7 @@ export async function marketWhaleTrades(
     }
     throw error;
   }
-  const page = picked.slice(0, q.limit);
-  const hashes = await fillTxHashes(
-    store,
-    page.map((r) => r.id),
-  );
-  const trades: MarketWhaleTrade[] = page.map((r) => ({
+  const trades: MarketWhaleTrade[] = picked.slice(0, q.limit).map((r) => ({
     id: r.id,
     timestamp: r.ts,
     maker: r.wallet,
@@ -181,7 +174,7 @@ export async function marketWhaleTrades(
     usd_amount: fromMicro(r.usd),
     token_amount: fromMicro(r.size),
     entry_type: r.entry_type,
-    tx_hash: hashes.get(Number(r.id))!,
+    tx_hash: r.tx_hash,
   }));
   const more = picked.length > q.limit;
   return {

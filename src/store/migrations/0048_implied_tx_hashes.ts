@@ -3,7 +3,8 @@
  * (`fillsWithImpliedTx`, src/store/fill-layout.ts): a match's fills share one transaction, whose logs are
  * consecutive in the block, so the view reads the hash at the nearest earlier fill that stores one (`fillTxHashSql`).
  * On the 1,000,000-fill world a fill's 32-byte hash was a third of its row, and 2.65 fills share a transaction.
- * The whale makers' index, which covers the pages of whale trades, takes the key, block and log the view now reads.
+ * Whale-size maker fills keep their hash: the whale makers' index covers the pages of whale trades with it (and takes
+ * the key, block and log the view now reads).
  * SQLite: the table rebuilt without the implied hashes (packed pages; its indexes made again as they stood).
  * PostgreSQL: the hashes cleared, then the table rewritten once by narrowing its block number to a 4-byte integer
  * (Polygon's blocks number about 80 million; 2^31 is a century of 2-second blocks away): the cleared rows' old
@@ -12,6 +13,7 @@
  */
 import { sql, type Kysely } from "kysely";
 import { FILL_ROWS, fillsViewSql } from "../fill-layout.js";
+import { whaleSizeMakerFills } from "../schema.js";
 import type { StoreKind, StoreMigration } from "./column-types.js";
 import { createFillIndex, type FillIndex } from "./0014_drilldown_fill_indexes.js";
 import { COMPACT_DEFERRED_FILL_INDEXES } from "./0029_compact_fills.js";
@@ -34,10 +36,10 @@ export const DEFERRED_FILL_INDEXES: readonly FillIndex[] = COMPACT_DEFERRED_FILL
 
 /** SQL: the ids (and times) of the chain fills whose hash is the one of the chain fill before them in their block. */
 const IMPLIED = `select id, ts from (
-    select id, ts, tx_hash, tx_text, lag(tx_hash) over run as before_hash, lag(ts) over run as before_ts
+    select id, ts, tx_hash, tx_text, role, usd, lag(tx_hash) over run as before_hash, lag(ts) over run as before_ts
     from ${FILL_ROWS} where key_text is null
     window run as (partition by block_number order by log_index)
-  ) r where tx_text is null and tx_hash = before_hash and ts = before_ts`;
+  ) r where tx_text is null and tx_hash = before_hash and ts = before_ts and not (${whaleSizeMakerFills()})`;
 
 export const impliedTxHashes: StoreMigration = {
   async up(db: Kysely<unknown>, kind: StoreKind) {
