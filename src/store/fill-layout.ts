@@ -210,7 +210,6 @@ export function fillsWithImpliedTx<F extends ChainPlace>(fills: readonly F[]): S
   const chain = fills.filter(
     (f) => f.block_number != null && f.log_index != null && storedFillKey(f) === null && CANONICAL_TX.test(f.tx_hash),
   );
-  const leftOut = (fill: F) => !isWhaleSizeMakerFill(fill);
   chain.sort((a, b) => a.block_number! - b.block_number! || a.log_index! - b.log_index!);
   const implied = new Set<F>();
   for (let i = 1; i < chain.length; i++) {
@@ -220,7 +219,7 @@ export function fillsWithImpliedTx<F extends ChainPlace>(fills: readonly F[]): S
       before.log_index! < fill.log_index! &&
       before.ts === fill.ts &&
       before.tx_hash === fill.tx_hash;
-    if (sameRun && leftOut(fill)) implied.add(fill);
+    if (sameRun && !isWhaleSizeMakerFill(fill)) implied.add(fill);
   }
   return implied;
 }

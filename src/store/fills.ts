@@ -72,13 +72,6 @@ export function insertActivity(tx: StoreTransaction, rows: readonly NewActivity[
   return insertCompactActivity(tx, rows);
 }
 
-/**
- * The fills indexes a first sync builds once, when it reaches the head, instead of row by row: their keys (wallet,
- * market) put each insert at a random place, which made a backfill several times slower than appending. `fills_ts`
- * and the natural key's stay: chain order appends to both, and the deriver's time-window queries read `fills_ts`.
- * Defined with the layout that holds them (migrations 0029_compact_fills and 0048_implied_tx_hashes).
- */
-
 /** Drops the deferred fills indexes (if present), in the caller's transaction. */
 export async function dropDeferredFillIndexes(tx: StoreTransaction): Promise<void> {
   for (const index of DEFERRED_FILL_INDEXES) await tx.db.schema.dropIndex(index.name).ifExists().execute();

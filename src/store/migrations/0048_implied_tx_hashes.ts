@@ -29,7 +29,12 @@ const WHALE_SIZE_MAKERS_INDEX: FillIndex = {
   columns: [...WHALE_SIZE_MAKERS_BEFORE.columns, "key_text", "block_number", "log_index"],
 };
 
-/** The fills indexes a first sync defers (src/store/fills.ts), as they stand since this migration. */
+/**
+ * The fills indexes a first sync builds once, when it reaches the head, instead of row by row (src/store/fills.ts),
+ * as they stand since this migration: their keys (wallet, market) put each insert at a random place, which made a
+ * backfill several times slower than appending. `fills_ts` and the natural key's stay: chain order appends to both,
+ * and the deriver's time-window queries read `fills_ts`.
+ */
 export const DEFERRED_FILL_INDEXES: readonly FillIndex[] = COMPACT_DEFERRED_FILL_INDEXES.map((index) =>
   index.name === WHALE_SIZE_MAKERS ? WHALE_SIZE_MAKERS_INDEX : index,
 );
