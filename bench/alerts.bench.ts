@@ -74,7 +74,6 @@ function* history(now: number, elsewhere = false): Generator<NewFill[]> {
       tx_hash: `0x${hex(i, 64)}`,
       log_index: i % 20,
       block_number: 90_000_000 + Math.floor(i / 20),
-      order_hash: null,
       wallet: wallet(zipf(WALLETS) + shift * WALLETS),
       counterparty: null,
       role: "taker",

@@ -12,7 +12,8 @@
  *
  * Prints, per store: fills/s over the wall time of the first sync, the ingest process's CPU seconds (all its
  * threads) and fills per CPU second of it, the simulated node's CPU seconds meanwhile, the ingest's peak RSS, and
- * the CPU of the ingest's main thread and of its chain reader thread. On two cores the simulated node (which
+ * the CPU of the ingest's main thread and of its chain reader thread, and the synced store's bytes a fill (all in, and
+ * `fill_rows` with its indexes): a store as a sync writes it, beside the bench worlds' (`bench/store-size.bench.ts`). On two cores the simulated node (which
  * encodes every log it serves) competes with the ingest for the machine: the busier of the ingest's two threads
  * bounds it where the node runs elsewhere (as the real one does); both include what the contention for the cores
  * costs them here.
@@ -79,8 +80,16 @@ interface Threads {
 
 const end = Math.floor(Date.now() / 1000 / DAY) * DAY;
 
-interface Run {
+/** What a first sync left in its store. */
+interface Stored {
   readonly fills: number;
+  /** The whole store (SQLite: every page of every table and index; PostgreSQL: `pg_database_size`). */
+  readonly bytes: number;
+  /** `fill_rows` (every partition) with its indexes. */
+  readonly fillRowsBytes: number;
+}
+
+interface Run extends Stored {
   readonly seconds: number;
   readonly cpu: number;
   readonly threads: Threads;
@@ -88,13 +97,13 @@ interface Run {
   readonly peakRssMb: number;
 }
 
-/** Runs `pelagic ingest` until its first sync is done (its "caught up" line), then counts the stored fills. */
-async function backfill(env: Record<string, string>, simPid: number, countFills: () => Promise<number>): Promise<Run> {
+/** Runs `pelagic ingest` until its first sync is done (its "caught up" line), then measures what it stored. */
+async function backfill(env: Record<string, string>, simPid: number, measure: () => Promise<Stored>): Promise<Run> {
   const run = await runUntilCaughtUp(env, simPid);
-  return { ...run, fills: await countFills() };
+  return { ...run, ...(await measure()) };
 }
 
-function runUntilCaughtUp(env: Record<string, string>, simPid: number): Promise<Omit<Run, "fills">> {
+function runUntilCaughtUp(env: Record<string, string>, simPid: number): Promise<Omit<Run, keyof Stored>> {
   const child = spawn(process.execPath, [BIN, "ingest"], {
     env: { ...process.env, ...env, LOG_LEVEL: "info" },
     stdio: ["ignore", "pipe", "inherit"],
@@ -135,7 +144,8 @@ function report(label: string, run: Run): void {
   const n = (x: number) => Math.round(x).toLocaleString("en-US");
   console.log(
     `${label}: ${n(run.fills)} fills in ${run.seconds.toFixed(1)} s = ${n(run.fills / run.seconds)} fills/s; ` +
-      `ingest process ${run.cpu.toFixed(1)} CPU s = ${n(run.fills / run.cpu)} fills per CPU second; simulated node ${run.simCpu.toFixed(1)} CPU s meanwhile; ingest peak RSS ${n(run.peakRssMb)} MiB`,
+      `ingest process ${run.cpu.toFixed(1)} CPU s = ${n(run.fills / run.cpu)} fills per CPU second; simulated node ${run.simCpu.toFixed(1)} CPU s meanwhile; ingest peak RSS ${n(run.peakRssMb)} MiB; ` +
+      `store ${(run.bytes / run.fills).toFixed(1)} bytes a fill all in, fill_rows with its indexes ${(run.fillRowsBytes / run.fills).toFixed(1)}`,
   );
   const { main, reader, rest } = run.threads;
   console.log(
@@ -177,15 +187,29 @@ try {
   if (STORES.has("sqlite")) {
     const dir = mkdtempSync(join(tmpdir(), "pelagic-backfill-"));
     try {
-      const countFills = async () => {
+      const measure = async () => {
         const db = new Database(join(dir, "pelagic.sqlite"), { readonly: true });
         try {
-          return (db.prepare("select count(*) as n from fills").get() as { n: number }).n;
+          const pages = db.prepare("select name, sum(pgsize) as bytes from dbstat group by name").all() as {
+            name: string;
+            bytes: number;
+          }[];
+          const ofFills = new Set(
+            (db.prepare("select name from sqlite_master where tbl_name = 'fill_rows'").all() as { name: string }[]).map(
+              (r) => r.name,
+            ),
+          );
+          const sum = (rows: typeof pages) => rows.reduce((total, r) => total + r.bytes, 0);
+          return {
+            fills: (db.prepare("select count(*) as n from fills").get() as { n: number }).n,
+            bytes: sum(pages),
+            fillRowsBytes: sum(pages.filter((r) => ofFills.has(r.name))),
+          };
         } finally {
           db.close();
         }
       };
-      report("SQLite", await backfill({ ...env, DATA_DIR: dir }, simPid, countFills));
+      report("SQLite", await backfill({ ...env, DATA_DIR: dir }, simPid, measure));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -199,18 +223,24 @@ try {
       await admin.query(`create database ${database}`);
       const url = new URL(PG_ADMIN_URL);
       url.pathname = `/${database}`;
-      const countFills = async () => {
+      const measure = async () => {
         const client = new pg.Client({ connectionString: url.toString() });
         await client.connect();
         try {
-          return Number((await client.query<{ n: string }>("select count(*) as n from fills")).rows[0]!.n);
+          const [row] = (
+            await client.query<Record<"fills" | "bytes" | "fill_rows_bytes", string>>(`select
+              (select count(*) from fills) as fills, pg_database_size(current_database()) as bytes,
+              (select sum(pg_total_relation_size(inhrelid)) from pg_inherits
+                where inhparent = 'fill_rows'::regclass) as fill_rows_bytes`)
+          ).rows;
+          return { fills: Number(row!.fills), bytes: Number(row!.bytes), fillRowsBytes: Number(row!.fill_rows_bytes) };
         } finally {
           await client.end();
         }
       };
       report(
         "PostgreSQL",
-        await backfill({ ...env, DATABASE_URL: url.toString(), DATA_DIR: dataDir }, simPid, countFills),
+        await backfill({ ...env, DATABASE_URL: url.toString(), DATA_DIR: dataDir }, simPid, measure),
       );
     } catch (error) {
       console.log(`PostgreSQL: not measured (${(error as Error).message})`);

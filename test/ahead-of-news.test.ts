@@ -75,7 +75,6 @@ function fills(m: typeof LINKED, eventTs: number): NewFill[] {
     tx_hash: `0x${m.id}${String(k).padStart(60, "0")}`,
     log_index: null,
     block_number: null,
-    order_hash: null,
     wallet: wallet(name),
     counterparty: null,
     role: null,

@@ -28,7 +28,6 @@ function fill(ts: number, overrides: Partial<Insertable<FillsTable>> = {}): Inse
     tx_hash: `0x${block.toString(16)}`,
     log_index: 3,
     block_number: block,
-    order_hash: null,
     wallet: "0x1111111111111111111111111111111111111111",
     counterparty: "0x2222222222222222222222222222222222222222",
     role: "taker",

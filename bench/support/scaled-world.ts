@@ -22,6 +22,7 @@ import { openStore, type Store } from "../../src/store/database.js";
 import { FIRST_SYNC_DERIVED, writeDeriveState } from "../../src/store/derive-state.js";
 import { fillMonthsBetween, ensureFillPartitions } from "../../src/store/fill-partitions.js";
 import { createDeferredFillIndexes, dropDeferredFillIndexes } from "../../src/store/fills.js";
+import { indexBuildMemory } from "../../src/ingest/ingest.js";
 import { FILL_ROWS } from "../../src/store/fill-layout.js";
 import { migrateStore } from "../../src/store/migrate.js";
 import { migrations } from "../../src/store/migrations/index.js";
@@ -110,8 +111,7 @@ async function copyTables(
   log: (line: string) => void,
 ): Promise<void> {
   // As the batch that ends a first sync builds them.
-  const { ingest } = loadConfig({});
-  const indexBuildMemory = { postgresMb: ingest.indexBuildMemoryMb, sqliteCacheMb: ingest.sqliteIndexBuildCacheMb };
+  const memory = indexBuildMemory(loadConfig({}));
   const inSqlite = new Set(
     sqlite
       .prepare("select name from sqlite_master where type = 'table'")
@@ -157,7 +157,7 @@ async function copyTables(
         }
       }
       count += await copyRows(client, name, columns, batch);
-      if (name === FILL_ROWS) await createDeferredFillIndexes(tx, indexBuildMemory);
+      if (name === FILL_ROWS) await createDeferredFillIndexes(tx, memory);
       const sequence = columns.includes("id")
         ? (await client.query<{ name: string | null }>("select pg_get_serial_sequence($1, 'id') as name", [name]))
             .rows[0]?.name

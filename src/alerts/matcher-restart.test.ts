@@ -42,7 +42,6 @@ describe.each(storeBackends)("the alerts' matcher across a restarted ingest on $
       tx_hash: `0x${n.toString(16).padStart(64, "0")}`,
       log_index: 0,
       block_number: 50_000_000 + n,
-      order_hash: null,
       wallet,
       counterparty: null,
       role: "taker",

@@ -27,7 +27,6 @@ export function chainFillRow(fill: ChainFill, facts: TokenFacts, ts: number): Ne
     tx_hash: fill.txHash,
     log_index: fill.logIndex,
     block_number: fill.blockNumber,
-    order_hash: fill.orderHash,
     wallet: fill.wallet,
     counterparty: fill.counterparty,
     role: fill.role === "MAKER" ? "maker" : fill.role === "TAKER" ? "taker" : null,

@@ -39,7 +39,6 @@ export function apiFillRow(fill: ApiFill): NewFill {
     tx_hash: fill.txHash,
     log_index: null,
     block_number: null,
-    order_hash: null,
     wallet: fill.wallet,
     counterparty: null,
     role: null,

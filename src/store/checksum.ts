@@ -27,7 +27,6 @@ export type FillChecksumFields = Pick<
   | "entry_type"
   | "exchange_version"
   | "block_number"
-  | "order_hash"
 >;
 
 export type ActivityChecksumFields = Pick<
@@ -73,7 +72,6 @@ export function fillChecksumLine(f: FillChecksumFields): string {
     f.entry_type,
     f.exchange_version,
     f.block_number,
-    f.order_hash,
   ]
     .map(field)
     .join("|");

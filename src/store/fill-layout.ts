@@ -3,9 +3,9 @@
  * - its wallet, counterparty, market and token as small integer ids from three dictionaries (`address_ids`,
  *   `condition_ids`, `token_ids`): a 42-character address, a 66-character condition id and a 78-digit token id were
  *   written in the row and again in every index that holds them;
- * - its transaction and order hashes as 32-byte blobs (`tx_hash`, `order_hash`), or, for a hash not written as
- *   `0x` and 64 lower-case hex digits, as its text (`tx_text`, `order_text`), so that every stored text reads back
- *   exactly;
+ * - its transaction hash as 32 bytes (`tx_hash`), or, for a hash not written as `0x` and 64 lower-case hex digits,
+ *   as its text (`tx_text`), so that every stored text reads back exactly; since migration 0049, no order hash
+ *   (nothing reads it: `src/store/migrations/0049_no_order_hashes.ts`);
  * - no key of its own where the key follows from its block and log (`chainFillKey`): `key_text` holds only the keys
  *   that do not (the Data API's fills);
  * - since migration 0042, its source, side and entry type as small integers (`FILL_CODES`), and no price where the
@@ -246,7 +246,7 @@ export function fillTxHashSql(kind: StoreKind, f = "f"): string {
  * join whose columns a query does not read, and turn it into an inner join (searched from the value) where a query
  * filters on it. The counterparty and token, which no query filters on, by subqueries: a query that does not read
  * them does not read their ids either, so an index without those ids still covers it (SQLite counts the columns of
- * a left-out join's condition as read). Migrations 0029, 0042 and 0048 create it from here: a change to it is a new
+ * a left-out join's condition as read). Migrations 0029, 0042, 0048 and 0049 create it from here: a change to it is a new
  * migration that creates it again.
  */
 export function fillsViewSql(kind: StoreKind, version: FillRowsVersion = "implied-tx"): string {
@@ -302,7 +302,6 @@ export function fillColumnsSql(
     tx_hash: `(${txHash})${text}`,
     log_index: "f.log_index",
     block_number: "f.block_number",
-    order_hash: `(${hashText(kind, "f.order_hash", "f.order_text")})${text}`,
     wallet: "w.address",
     counterparty: `(select c.address from ${addresses.table} c where c.id = f.counterparty_id)`,
     role: "f.role",

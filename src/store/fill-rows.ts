@@ -22,7 +22,7 @@ import type { FillsTable } from "./schema.js";
 type NewFill = Insertable<FillsTable>;
 
 /** The columns a fill stores as the layout says, whatever the store. */
-const STORED_COLUMNS = ["key_text", "tx_hash", "tx_text", "order_hash", "order_text", ...PLAIN_FILL_COLUMNS] as const;
+const STORED_COLUMNS = ["key_text", "tx_hash", "tx_text", ...PLAIN_FILL_COLUMNS] as const;
 
 type CompactRow = Record<string, unknown>;
 
@@ -32,13 +32,10 @@ type CompactRow = Record<string, unknown>;
  */
 function compactRow(fill: NewFill, txImplied: boolean): CompactRow {
   const tx = txImplied ? { bytes: null, text: null } : storedHash(fill.tx_hash);
-  const order = storedHash(fill.order_hash);
   return {
     key_text: storedFillKey(fill),
     tx_hash: tx.bytes,
     tx_text: tx.text,
-    order_hash: order.bytes,
-    order_text: order.text,
     source: fillCode("source", fill.source),
     log_index: fill.log_index,
     block_number: fill.block_number,
@@ -84,7 +81,7 @@ const FILL_TABLE: CompactTable<NewFill> = {
     name: STAGING,
     definition: `create temp table if not exists ${STAGING} (
       ord bigint generated always as identity,
-      key_text text collate "C", tx_hash bytea, tx_text text collate "C", order_hash bytea, order_text text collate "C",
+      key_text text collate "C", tx_hash bytea, tx_text text collate "C",
       source smallint, log_index integer, block_number integer, role text collate "C", outcome_index smallint,
       side smallint, size bigint, usd bigint, price double precision, fee bigint, ts bigint,
       entry_type smallint, exchange_version smallint,

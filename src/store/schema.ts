@@ -88,7 +88,6 @@ export interface FillsTable {
   tx_hash: string;
   log_index: number | null;
   block_number: number | null;
-  order_hash: string | null;
   wallet: string;
   counterparty: string | null;
   role: "maker" | "taker" | null;
@@ -119,8 +118,6 @@ export interface FillRowsTable
   /** 32 bytes, or null when the hash is kept as text in `tx_text`. */
   tx_hash: Buffer | null;
   tx_text: string | null;
-  order_hash: Buffer | null;
-  order_text: string | null;
   wallet_id: number;
   counterparty_id: number | null;
   condition_ref: number;

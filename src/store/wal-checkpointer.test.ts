@@ -35,7 +35,6 @@ async function writeFills(store: Store): Promise<void> {
         fill_key: `chain:${String(i).padStart(10, "0")}:000000`,
         tx_hash: `0x${"ab".repeat(32)}`,
         block_number: i,
-        order_hash: `0x${"cd".repeat(32)}`,
         wallet: `0x${String(i).padStart(40, "1")}`,
         role: "maker",
         condition_id: `0x${"c".repeat(64)}`,

@@ -44,7 +44,6 @@ function madeUpFills(
     tx_hash: `0x${(from + i).toString(16).padStart(64, "0")}`,
     log_index: 0,
     block_number: 1,
-    order_hash: null,
     wallet: who(i)[0],
     counterparty: who(i)[1],
     role: "maker" as const,

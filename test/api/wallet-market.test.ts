@@ -67,7 +67,6 @@ function madeFill(p: WalletMarketPair, ts: number, n: number): NewFill {
     tx_hash: `0x${n.toString(16).padStart(64, "0")}`,
     log_index: null,
     block_number: null,
-    order_hash: null,
     wallet: p.wallet,
     counterparty: null,
     role: null,

@@ -52,7 +52,6 @@ export function truthFillRow(f: TruthFill): FillChecksumFields {
     entry_type: f.entryType,
     exchange_version: f.exchangeVersion === "v1" ? 1 : 2,
     block_number: f.blockNumber,
-    order_hash: f.orderHash,
   };
 }
 

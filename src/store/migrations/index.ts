@@ -48,6 +48,7 @@ import { activityByIds } from "./0045_activity_by_ids.js";
 import { snapshotRuns } from "./0046_snapshot_runs.js";
 import { packedPnlSeries } from "./0047_packed_pnl_series.js";
 import { impliedTxHashes } from "./0048_implied_tx_hashes.js";
+import { noOrderHashes } from "./0049_no_order_hashes.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -95,4 +96,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0046_snapshot_runs": snapshotRuns,
   "0047_packed_pnl_series": packedPnlSeries,
   "0048_implied_tx_hashes": impliedTxHashes,
+  "0049_no_order_hashes": noOrderHashes,
 };

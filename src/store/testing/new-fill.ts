@@ -10,7 +10,6 @@ export function newFill(fields: Partial<NewFill> & Pick<NewFill, "fill_key">): N
     tx_hash: "0xt",
     log_index: 0,
     block_number: 1,
-    order_hash: null,
     wallet: `0x${"1".repeat(40)}`,
     counterparty: null,
     role: "taker",
