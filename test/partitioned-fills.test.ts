@@ -96,7 +96,12 @@ async function indexNames(store: Store, table: string): Promise<string[]> {
   return result.rows.map((r) => r.name);
 }
 
-const storedFills = (store: Store) => store.db.selectFrom("fills").selectAll().orderBy("id").execute();
+/** The stored fills as readers see them: a fills table from before 0049 also holds an order hash, which none reads. */
+const storedFills = async (store: Store) =>
+  (await store.db.selectFrom("fills").selectAll().orderBy("id").execute()).map((fill) => {
+    const { order_hash: _, ...read } = fill as typeof fill & { order_hash?: unknown };
+    return read;
+  });
 
 describe.skipIf(!TEST_DATABASE_URL)("fills partitioned by month on PostgreSQL", () => {
   let own: Schema;
