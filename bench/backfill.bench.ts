@@ -26,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { startVenueProcess, type VenueProcess } from "../src/sim/venue-process.js";
+import { peakRssMb } from "./support/probe.js";
 import { isoDate } from "../src/sim/servers/format.js";
 import { venueEnvironment } from "../src/sim/servers/index.js";
 
@@ -51,9 +52,6 @@ function statCpuSeconds(path: string): number {
 }
 
 const cpuSeconds = (pid: number) => statCpuSeconds(`/proc/${pid}/stat`);
-/** The process's peak resident memory so far (VmHWM of /proc/<pid>/status), in MiB. */
-const peakRssMb = (pid: number) =>
-  Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
 
 /**
  * CPU seconds of the process's main thread (the pipeline: market lookups, rows, writes), of its busiest other
@@ -129,7 +127,7 @@ function runUntilCaughtUp(env: Record<string, string>, simPid: number): Promise<
             cpu: cpuSeconds(pid),
             threads: threadCpuSeconds(pid),
             simCpu: cpuSeconds(simPid) - simCpuStart,
-            peakRssMb: peakRssMb(pid),
+            peakRssMb: peakRssMb(pid) ?? 0,
           };
           child.removeAllListeners("exit");
           child.once("exit", () => resolve(run));

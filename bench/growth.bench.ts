@@ -116,7 +116,7 @@ for (const label of labels) {
     fmt(b.max.rps),
     `${fmt(rpsRatio, 2)}x`,
     `${ms(a.first.ms)} / ${ms(b.first.ms)} ms`,
-    `${a.rssMb ?? "?"} / ${b.rssMb ?? "?"} MB`,
+    `${a.rssMb === undefined ? "?" : fmt(a.rssMb)} / ${b.rssMb === undefined ? "?" : fmt(b.rssMb)} MB`,
     within ? "yes" : "NO",
   ];
   if (!within) misses.push(label);
