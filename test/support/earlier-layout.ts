@@ -30,7 +30,8 @@ async function tablesOf(store: Store): Promise<string[]> {
   return tables.filter((t) => !virtual.some((v) => t.startsWith(`${v.name}_`)));
 }
 
-async function columnsOf(store: Store, relation: string): Promise<string[]> {
+/** A table's or view's column names, in their order, on either store. */
+export async function columnsOf(store: Store, relation: string): Promise<string[]> {
   const text =
     store.kind === "sqlite"
       ? `select name from pragma_table_info(?)`

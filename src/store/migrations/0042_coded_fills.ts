@@ -13,7 +13,7 @@
 import { sql, type Kysely } from "kysely";
 import { FILL_CODES, FILL_ROWS, type CodedFillColumn, fillsViewSql, textToCodeSql } from "../fill-layout.js";
 import type { StoreKind, StoreMigration } from "./column-types.js";
-import { rebuildSqliteTable } from "./sqlite-rebuild.js";
+import { rebuildSqliteTable, sqliteColumns } from "./sqlite-rebuild.js";
 
 const CODED = Object.keys(FILL_CODES) as CodedFillColumn[];
 
@@ -33,10 +33,8 @@ export const codedFills: StoreMigration = {
 };
 
 async function rebuildSqlite(db: Kysely<unknown>): Promise<void> {
-  const columns = await sql<{ name: string }>`select name from pragma_table_info(${FILL_ROWS}) order by cid`.execute(
-    db,
-  );
-  const select = columns.rows.map(({ name }) => (CONVERTED[name] ? `${CONVERTED[name]} as ${name}` : name)).join(", ");
+  const columns = await sqliteColumns(db, FILL_ROWS);
+  const select = columns.map((name) => (CONVERTED[name] ? `${CONVERTED[name]} as ${name}` : name)).join(", ");
   await rebuildSqliteTable(
     db,
     FILL_ROWS,

@@ -17,7 +17,7 @@ import { whaleSizeMakerFills } from "../schema.js";
 import type { StoreKind, StoreMigration } from "./column-types.js";
 import { createFillIndex, type FillIndex } from "./0014_drilldown_fill_indexes.js";
 import { COMPACT_DEFERRED_FILL_INDEXES } from "./0029_compact_fills.js";
-import { rebuildSqliteTable } from "./sqlite-rebuild.js";
+import { rebuildSqliteTable, sqliteColumns } from "./sqlite-rebuild.js";
 
 const WHALE_SIZE_MAKERS = "fills_whale_size_makers";
 
@@ -64,11 +64,9 @@ async function rebuildSqlite(db: Kysely<unknown>): Promise<void> {
   const implied = "temp.fill_rows_implied_tx";
   await sql.raw(`create table ${implied} (id integer primary key)`).execute(db);
   await sql.raw(`insert into ${implied} select id from (${IMPLIED})`).execute(db);
-  const columns = await sql<{ name: string }>`select name from pragma_table_info(${FILL_ROWS}) order by cid`.execute(
-    db,
-  );
-  const select = columns.rows
-    .map(({ name }) =>
+  const columns = await sqliteColumns(db, FILL_ROWS);
+  const select = columns
+    .map((name) =>
       name === "tx_hash" ? `case when id in (select id from ${implied}) then null else tx_hash end as tx_hash` : name,
     )
     .join(", ");

@@ -14,7 +14,7 @@
 import { sql, type Kysely } from "kysely";
 import { FILL_ROWS, fillsViewSql } from "../fill-layout.js";
 import type { StoreKind, StoreMigration } from "./column-types.js";
-import { rebuildSqliteTable } from "./sqlite-rebuild.js";
+import { rebuildSqliteTable, sqliteColumns } from "./sqlite-rebuild.js";
 
 const ORDER_COLUMNS = ["order_hash", "order_text"] as const;
 
@@ -37,10 +37,9 @@ export const noOrderHashes: StoreMigration = {
 };
 
 async function rebuildSqliteWithout(db: Kysely<unknown>): Promise<void> {
-  const columns = await sql<{ name: string }>`select name from pragma_table_info(${FILL_ROWS}) order by cid`.execute(
-    db,
+  const kept = (await sqliteColumns(db, FILL_ROWS)).filter(
+    (name) => !(ORDER_COLUMNS as readonly string[]).includes(name),
   );
-  const kept = columns.rows.map((c) => c.name).filter((name) => !(ORDER_COLUMNS as readonly string[]).includes(name));
   const dropped = (definition: string) =>
     ORDER_COLUMNS.reduce(
       (text, column) => text.replace(new RegExp(`,\\s*"?${column}"?\\s+[a-z]+`, "i"), ""),

@@ -30,3 +30,9 @@ export async function rebuildSqliteTable(
   await sql`alter table ${sql.id(rebuilt)} rename to ${sql.id(table)}`.execute(db);
   for (const index of indexes) await sql.raw(index).execute(db);
 }
+
+/** A SQLite table's column names, in their order. */
+export async function sqliteColumns(db: Kysely<unknown>, table: string): Promise<string[]> {
+  const columns = await sql<{ name: string }>`select name from pragma_table_info(${table}) order by cid`.execute(db);
+  return columns.rows.map((c) => c.name);
+}
