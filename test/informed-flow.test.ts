@@ -302,6 +302,38 @@ describe.each(storeBackends)("funding paths and clusters on $kind", (backend) =>
     }
   });
 
+  it("pages a wallet's scored bets: the pages together are every bet, in order, with the whole wallet's counts on each", async () => {
+    const { body: all } = await get("/api/v2/insider-alerts?days=365&limit=500&min_score=0");
+    const bets = new Map<string, number>();
+    for (const a of all.alerts as { wallet: string }[]) bets.set(a.wallet, (bets.get(a.wallet) ?? 0) + 1);
+    const [wallet, recent] = [...bets].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
+    const whole = await get(`/api/v2/wallet/${wallet}/insider?limit=500`);
+    const scored = whole.body.total;
+    expect(scored).toBeGreaterThanOrEqual(Math.max(recent, 3));
+    expect(whole.body).toMatchObject({ count: scored, has_more: false, offset: 0 });
+    const key = (b: { condition_id: string; outcome: string }) => `${b.condition_id}|${b.outcome}`;
+    const paged: string[] = [];
+    for (let offset = 0; ; offset += 2) {
+      const page = await get(`/api/v2/wallet/${wallet}/insider?limit=2&offset=${offset}`);
+      expect(page.status).toBe(200);
+      expect(page.body).toMatchObject({
+        total: scored,
+        flagged: whole.body.flagged,
+        best_score: whole.body.best_score,
+        offset,
+        count: Math.min(2, scored - offset),
+        has_more: offset + 2 < scored,
+      });
+      paged.push(...page.body.bets.map(key));
+      if (!page.body.has_more) break;
+    }
+    expect(paged).toEqual(whole.body.bets.map(key));
+    const scores = whole.body.bets.map((b: { score: number }) => b.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(whole.body.flagged).toBe(scores.filter((s: number) => s >= whole.body.min_score).length);
+    expect((await get(`/api/v2/wallet/${wallet}/insider?limit=501`)).status).toBe(422);
+  });
+
   it("keeps the insider routes Premium", async () => {
     const saved = key;
     key = "";

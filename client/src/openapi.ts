@@ -5738,12 +5738,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A wallet's insider scores (Premium): each of its scored bets with its components */
+        /** A wallet's insider scores (Premium): its scored bets with their components, a page at a time */
         get: {
             parameters: {
                 query?: {
                     /** @description bets scoring at least this much (0..100; default INSIDER_MIN_SCORE, 80) */
                     min_score?: number;
+                    /** @description rows to return (1..500) */
+                    limit?: number;
+                    /** @description rows to skip */
+                    offset?: number;
                 };
                 header?: never;
                 path: {
@@ -5763,10 +5767,17 @@ export interface paths {
                         "application/json": {
                             wallet: string;
                             min_score: number;
+                            /** @description the wallet's highest score, over every scored bet */
                             best_score: number | null;
-                            /** @description bets scoring min_score or more */
+                            /** @description scored bets of the wallet scoring min_score or more, over every page */
                             flagged: number;
-                            /** @description every scored bet of the wallet, the highest first */
+                            /** @description every scored bet of the wallet */
+                            total: number;
+                            /** @description bets on this page */
+                            count: number;
+                            has_more: boolean;
+                            offset: number;
+                            /** @description the wallet's scored bets, the highest first (then the latest, the market, the outcome): one page */
                             bets: {
                                 wallet: string;
                                 condition_id: string;

@@ -131,20 +131,36 @@ export class InsiderReads {
   }
 
   /** A wallet's scored bets, the highest first, and its best score. */
-  async wallet(address: string, minScore: number) {
+  async wallet(address: string, minScore: number, page: { limit: number; offset: number }) {
+    const summary = await this.store.db
+      .selectFrom("insider_scores")
+      .select((eb) => [
+        eb.fn.countAll<number>().as("total"),
+        eb.fn.max("score").as("best"),
+        eb.fn.sum<number>(eb.case().when("score", ">=", minScore).then(1).else(0).end()).as("flagged"),
+      ])
+      .where("wallet", "=", address)
+      .executeTakeFirst();
     const rows = await scoredBets(this.store)
       .where("s.wallet", "=", address)
       .orderBy("s.score", "desc")
       .orderBy("s.last_ts", "desc")
       .orderBy("s.condition_id")
+      .orderBy("s.outcome_index")
+      .limit(page.limit)
+      .offset(page.offset)
       .execute();
-    const bets = rows.map(bet);
+    const total = Number(summary?.total ?? 0);
     return {
       wallet: address,
       min_score: minScore,
-      best_score: bets[0]?.score ?? null,
-      flagged: bets.filter((b) => b.score >= minScore).length,
-      bets,
+      best_score: summary?.best == null ? null : Number(summary.best),
+      flagged: Number(summary?.flagged ?? 0),
+      total,
+      count: rows.length,
+      has_more: page.offset + rows.length < total,
+      offset: page.offset,
+      bets: rows.map(bet),
     };
   }
 }

@@ -47,13 +47,16 @@ export function WalletFunding(props: { address: string }) {
   );
 }
 
+/** The wallet's highest scored bets shown (one page of the route). */
+const SHOWN_BETS = 8;
+
 export function WalletInsider(props: { address: string }) {
   const key = premiumKey.get();
   const scores = useLoad(
     () =>
       key
         ? api.GET("/api/v2/wallet/{address}/insider", {
-            params: { path: { address: props.address } },
+            params: { path: { address: props.address }, query: { limit: SHOWN_BETS } },
             headers: premiumKey.headers(),
           })
         : Promise.reject(new Error("no key")),
@@ -72,7 +75,7 @@ export function WalletInsider(props: { address: string }) {
           <Empty>No bet of this wallet is large and recent enough to score.</Empty>
         ) : (
           <ul class="feed" data-testid="insider-scores">
-            {s.bets.slice(0, 8).map((b) => (
+            {s.bets.map((b) => (
               <li key={`${b.condition_id}-${b.outcome}`}>
                 <strong>{b.score.toFixed(0)}</strong> {b.outcome} on{" "}
                 <MarketLink id={b.market_id} label={b.market_title ?? b.condition_id} />{" "}

@@ -6,7 +6,7 @@ import { Type } from "typebox";
 import { INSIDER_COMPONENTS } from "../../../ledger/index.js";
 import { CATEGORIES } from "../../../venue/categories.js";
 import { Nullable } from "../../nullable.js";
-import { Limit } from "../../params.js";
+import { Limit, Offset } from "../../params.js";
 import { CategoryParam } from "../markets/market-list-schemas.js";
 
 const Side = Type.Union([Type.Literal("YES"), Type.Literal("NO")]);
@@ -98,12 +98,25 @@ export const InformedFlowBody = Type.Object({
   bets: Type.Array(ScoredBet),
 });
 
+export const WalletInsiderQuery = (minScore: number) =>
+  Type.Object({
+    min_score: MinScore(minScore),
+    limit: Limit({ default: 100, max: 500 }),
+    offset: Offset,
+  });
+
 export const WalletInsiderBody = Type.Object({
   wallet: Type.String(),
   min_score: Type.Number(),
-  best_score: Nullable(Type.Number()),
-  flagged: Type.Integer({ description: "bets scoring min_score or more" }),
-  bets: Type.Array(ScoredBet, { description: "every scored bet of the wallet, the highest first" }),
+  best_score: Nullable(Type.Number(), "the wallet's highest score, over every scored bet"),
+  flagged: Type.Integer({ description: "scored bets of the wallet scoring min_score or more, over every page" }),
+  total: Type.Integer({ description: "every scored bet of the wallet" }),
+  count: Type.Integer({ description: "bets on this page" }),
+  has_more: Type.Boolean(),
+  offset: Type.Integer(),
+  bets: Type.Array(ScoredBet, {
+    description: "the wallet's scored bets, the highest first (then the latest, the market, the outcome): one page",
+  }),
 });
 
 export const MarketParams = Type.Object({

@@ -1,6 +1,6 @@
 /**
  * Insider scores (issue 52, Premium, X-API-Key): the insider alerts (/api/v2/insider-alerts), a market's informed
- * flow (/api/v2/market/{condition_id}/informed-flow) and a wallet's scored bets (/api/v2/wallet/{address}/insider).
+ * flow (/api/v2/market/{condition_id}/informed-flow) and a wallet's scored bets, paged (/api/v2/wallet/{address}/insider).
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { InsiderReads } from "../../../analytics/informed/insider-reads.js";
@@ -15,6 +15,7 @@ import {
   MarketParams,
   MinScoreQuery,
   WalletInsiderBody,
+  WalletInsiderQuery,
 } from "./insider-schemas.js";
 
 const TAGS = ["insider scores"];
@@ -72,13 +73,17 @@ export const insiderRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       config: premium,
       preHandler: refuseContractAddresses,
       schema: {
-        summary: "A wallet's insider scores (Premium): each of its scored bets with its components",
+        summary: "A wallet's insider scores (Premium): its scored bets with their components, a page at a time",
         tags: TAGS,
         params: WalletParams,
-        querystring: MinScoreQuery(minScore),
+        querystring: WalletInsiderQuery(minScore),
         response: { 200: WalletInsiderBody, ...walletErrorResponses },
       },
     },
-    async (request) => reads.wallet(await ctx.wallets.requireProxy(request.params.address), request.query.min_score),
+    async (request) => {
+      const q = request.query;
+      const wallet = await ctx.wallets.requireProxy(request.params.address);
+      return reads.wallet(wallet, q.min_score, { limit: q.limit, offset: q.offset });
+    },
   );
 };
