@@ -7,6 +7,7 @@
  */
 import type SqliteDatabase from "better-sqlite3";
 import { FILL_CODES, FILL_DICTIONARIES, FILL_ROWS, fillKeySql, fillPriceSql } from "../store/fill-layout.js";
+import { FILL_ROLES } from "../store/schema.js";
 import { DictionaryTexts } from "../store/dictionaries.js";
 import { preparedStatement } from "../store/sqlite-statements.js";
 import type { StoredFill } from "./stored-events.js";
@@ -37,8 +38,6 @@ export interface FillPage {
   readonly keys: Array<[number, string]>;
 }
 
-const ROLES = ["maker", "taker"] as const;
-
 /** The packed columns, each with its SQL over `fill_rows` f. */
 const PACKED_COLUMNS = [
   ["id", "f.id"],
@@ -46,7 +45,7 @@ const PACKED_COLUMNS = [
   ["counterparty_id", "f.counterparty_id"],
   ["condition_ref", "f.condition_ref"],
   ["token_ref", "f.token_ref"],
-  ["role", `case f.role ${ROLES.map((role, code) => `when '${role}' then ${code}`).join(" ")} end`],
+  ["role", "f.role"],
   ["outcome_index", "f.outcome_index"],
   ["side", "f.side"],
   ["size", "f.size"],
@@ -177,7 +176,7 @@ export class FillPageDecoder {
       fill_key: key,
       wallet: this.addresses.text(v[o + at.wallet_id]!),
       counterparty: counterparty === null ? null : this.addresses.text(counterparty),
-      role: role === null ? null : ROLES[role]!,
+      role: role === null ? null : FILL_ROLES[role]!,
       condition_id: this.conditions.text(v[o + at.condition_ref]!),
       token_id: this.tokens.text(v[o + at.token_ref]!),
       outcome_index: v[o + at.outcome_index]!,

@@ -11,13 +11,15 @@
  * - since migration 0042, its source, side and entry type as small integers (`FILL_CODES`), and no price where the
  *   price is its amount over its size (`storedPrice`), as it is for every fill the chain gives;
  * - since migration 0048, no transaction hash where it is the hash of the chain fill before it in its block
- *   (`fillsWithImpliedTx`, `fillTxHashSql`): a match's fills share one transaction, whose logs are consecutive.
+ *   (`fillsWithImpliedTx`, `fillTxHashSql`): a match's fills share one transaction, whose logs are consecutive;
+ * - since migration 0050, its role as a code (`FILL_ROLES`) and its exchange version less one (`storedExchangeVersion`):
+ *   both then take no byte of a SQLite record beyond its header's (0 and 1 are stored in the header alone).
  * The view `fills` gives every reader the row as it always was, text for text; only writes (src/store/fill-rows.ts)
  * and the queries that must reach the ids (docs/decisions.md, "Fills are stored compact, and read through a view")
  * address `fill_rows`.
  */
 import type { StoreKind } from "./migrations/column-types.js";
-import { type FillsTable, isWhaleSizeMakerFill } from "./schema.js";
+import { FILL_ROLES, type FillsTable, isWhaleSizeMakerFill } from "./schema.js";
 
 export const FILL_ROWS = "fill_rows";
 
@@ -66,9 +68,8 @@ export function chainKeyParts(key: string): { block: number; log: number } | nul
 }
 
 /**
- * `fill_rows`' enum columns as small integers (migration 0042): a value's code is its place in its list. The role
- * stays text: the whale makers' partial index and the market-side fills filter on it (`whaleSizeMakerFills`,
- * `marketSideFills`), and a filter through the view's decoding would not reach the index.
+ * `fill_rows`' enum columns as small integers (migration 0042): a value's code is its place in its list. The role is
+ * coded since 0050 (`FILL_ROLES`), kept apart from these: the statements of the migrations before it read it as text.
  */
 export const FILL_CODES = {
   source: ["chain", "data_api"],
@@ -117,6 +118,23 @@ export const fillCode = (column: CodedFillColumn, value: string | null | undefin
 
 /** SQL: a coded column of `fill_rows` under alias `f` read back as its text. */
 export const fillCodeTextSql = (column: CodedFillColumn, f = "f"): string => codeTextSql(FILL_CODES, column, f);
+
+/** A fill's role as `fill_rows` stores it (null stays null). */
+export const storedRole = (role: string | null | undefined): number | null =>
+  storedCode({ role: FILL_ROLES }, "role", role);
+
+/** SQL: `fill_rows.role` under alias `f` read back as its text. */
+export const roleTextSql = (f = "f"): string => codeTextSql({ role: FILL_ROLES }, "role", f);
+
+/**
+ * A fill's exchange version as stored since migration 0050: less one, so that today's version (2: every fill since the
+ * venue's exchange upgrade) is a 1, which SQLite keeps in the record header alone.
+ */
+export const storedExchangeVersion = (version: number | null | undefined): number | null =>
+  version === null || version === undefined ? null : version - 1;
+
+/** SQL: `fill_rows.exchange_version` under alias `f` read back as the version. */
+export const exchangeVersionSql = (f = "f"): string => `(${f}.exchange_version + 1)`;
 
 /**
  * The price a fill stores: none (null) when it is exactly its amount over its size, as the stores divide them
@@ -191,9 +209,10 @@ export function fillKeySql(kind: StoreKind, f = "f"): string {
 
 /**
  * Which `fill_rows` the view reads: enums and prices as text, every price stored (0029); coded (0042); and every
- * transaction hash stored, or (0048, today's) only the first of each run of a transaction's fills in its block.
+ * transaction hash stored, or (0048) only the first of each run of a transaction's fills in its block; and (0050,
+ * today's) the role coded and the exchange version less one.
  */
-export type FillRowsVersion = "text" | "coded" | "implied-tx";
+export type FillRowsVersion = "text" | "coded" | "implied-tx" | "coded-role";
 
 const CANONICAL_TX = /^0x[0-9a-f]{64}$/;
 
@@ -249,7 +268,7 @@ export function fillTxHashSql(kind: StoreKind, f = "f"): string {
  * a left-out join's condition as read). Migrations 0029, 0042, 0048 and 0049 create it from here: a change to it is a new
  * migration that creates it again.
  */
-export function fillsViewSql(kind: StoreKind, version: FillRowsVersion = "implied-tx"): string {
+export function fillsViewSql(kind: StoreKind, version: FillRowsVersion): string {
   const columns = fillColumnsSql(kind, version);
   return `create view fills as select
     ${Object.entries(columns)
@@ -288,13 +307,15 @@ export const textPerStore = (sql: (kind: StoreKind) => string): Readonly<Record<
  */
 export function fillColumnsSql(
   kind: StoreKind,
-  version: FillRowsVersion = "implied-tx",
+  version: FillRowsVersion = "coded-role",
 ): Record<keyof FillsTable, string> {
   const { addresses, tokens } = FILL_DICTIONARIES;
   const text = kind === "postgres" ? ' collate "C"' : "";
   const enums = version === "text" ? "text" : "coded";
   const coded = (column: CodedFillColumn) => (enums === "coded" ? `${fillCodeTextSql(column)}${text}` : `f.${column}`);
-  const txHash = version === "implied-tx" ? fillTxHashSql(kind) : hashText(kind, "f.tx_hash", "f.tx_text");
+  const impliedTx = version === "implied-tx" || version === "coded-role";
+  const txHash = impliedTx ? fillTxHashSql(kind) : hashText(kind, "f.tx_hash", "f.tx_text");
+  const codedRole = version === "coded-role";
   return {
     id: "f.id",
     fill_key: `(${fillKeySql(kind)})${text}`,
@@ -304,7 +325,7 @@ export function fillColumnsSql(
     block_number: "f.block_number",
     wallet: "w.address",
     counterparty: `(select c.address from ${addresses.table} c where c.id = f.counterparty_id)`,
-    role: "f.role",
+    role: codedRole ? `${roleTextSql()}${text}` : "f.role",
     condition_id: "m.condition_id",
     token_id: `(select t.token_id from ${tokens.table} t where t.id = f.token_ref)`,
     outcome_index: "f.outcome_index",
@@ -315,7 +336,7 @@ export function fillColumnsSql(
     fee: "f.fee",
     ts: "f.ts",
     entry_type: coded("entry_type"),
-    exchange_version: "f.exchange_version",
+    exchange_version: codedRole ? exchangeVersionSql() : "f.exchange_version",
   };
 }
 
@@ -324,10 +345,13 @@ export type FillsLayout = "compact" | "table";
 
 /**
  * SQL: a fills column (not one stored as a dictionary id) as readers know it, over the stored fills of `layout` under
- * alias `f`: the column itself, but for those `fill_rows` codes (0042), read back as their text or price.
+ * alias `f`: the column itself, but for those `fill_rows` codes (0042, 0050), read back as their text or value.
+ * "compact" is today's `fill_rows`: only the runtime's statements read it so (the migrations' read the `fills` table).
  */
 export function storedFillSql(layout: FillsLayout, column: string, f: string): string {
   if (layout === "compact" && column === "price") return fillPriceSql(f);
+  if (layout === "compact" && column === "role") return roleTextSql(f);
+  if (layout === "compact" && column === "exchange_version") return exchangeVersionSql(f);
   if (layout === "compact" && Object.hasOwn(FILL_CODES, column)) return fillCodeTextSql(column as CodedFillColumn, f);
   return `${f}.${column}`;
 }

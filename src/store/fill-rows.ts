@@ -1,6 +1,6 @@
 /**
  * Fills written in the compact layout (src/store/fill-layout.ts) through src/store/compact-writer.ts: each fill's
- * hashes, key, enums and price stored as the layout says, its addresses, market and token as dictionary ids.
+ * hashes, key, enums, role, exchange version and price stored as the layout says, its addresses, market and token as dictionary ids.
  */
 import type { Insertable } from "kysely";
 import { type CompactTable, insertCompactRows } from "./compact-writer.js";
@@ -12,9 +12,11 @@ import {
   fillCode,
   fillKeySql,
   fillsWithImpliedTx,
+  storedExchangeVersion,
   storedFillKey,
   storedHash,
   storedPrice,
+  storedRole,
 } from "./fill-layout.js";
 import { ensureFillPartitions } from "./fill-partitions.js";
 import type { FillsTable } from "./schema.js";
@@ -39,7 +41,7 @@ function compactRow(fill: NewFill, txImplied: boolean): CompactRow {
     source: fillCode("source", fill.source),
     log_index: fill.log_index,
     block_number: fill.block_number,
-    role: fill.role,
+    role: storedRole(fill.role),
     outcome_index: fill.outcome_index,
     side: fillCode("side", fill.side),
     size: fill.size,
@@ -48,7 +50,7 @@ function compactRow(fill: NewFill, txImplied: boolean): CompactRow {
     fee: fill.fee,
     ts: fill.ts,
     entry_type: fillCode("entry_type", fill.entry_type),
-    exchange_version: fill.exchange_version,
+    exchange_version: storedExchangeVersion(fill.exchange_version),
     wallet: fill.wallet,
     counterparty: fill.counterparty,
     condition_id: fill.condition_id,
@@ -82,7 +84,7 @@ const FILL_TABLE: CompactTable<NewFill> = {
     definition: `create temp table if not exists ${STAGING} (
       ord bigint generated always as identity,
       key_text text collate "C", tx_hash bytea, tx_text text collate "C",
-      source smallint, log_index integer, block_number integer, role text collate "C", outcome_index smallint,
+      source smallint, log_index integer, block_number integer, role smallint, outcome_index smallint,
       side smallint, size bigint, usd bigint, price double precision, fee bigint, ts bigint,
       entry_type smallint, exchange_version smallint,
       wallet text collate "C", counterparty text collate "C", condition_id text collate "C", token_id text collate "C"

@@ -16,7 +16,7 @@ import { insertCompactFills } from "./fill-rows.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
 import { recordWalletsOfFills } from "./wallets.js";
 import { createFillIndex } from "./migrations/0014_drilldown_fill_indexes.js";
-import { DEFERRED_FILL_INDEXES } from "./migrations/0048_implied_tx_hashes.js";
+import { DEFERRED_FILL_INDEXES } from "./migrations/0050_coded_roles.js";
 
 export { chainFillKey, CHAIN_KEY_BLOCK_DIGITS, CHAIN_KEY_LOG_DIGITS } from "./fill-layout.js";
 

@@ -51,7 +51,7 @@ export async function fillMarketDailyPricesFromFills(
     select ${sql.raw(name.text)}, g.day, g.weighted, g.shares, g.trades, g.usd, c.ts, c.id, ${sql.raw(yes("c"))} from (
       select ${sql.raw(key)}, ts - ts % ${DAY} as day, sum((${sql.raw(yes(table))}) * size) as weighted, sum(size) as shares,
         count(*) as trades, sum(usd) as usd, max(ts * ${sql.raw(String(ID_SPAN))} + id) as latest
-      from ${sql.raw(table)} where ${sql.raw(marketSideFills())} and id <= ${throughId}
+      from ${sql.raw(table)} where ${sql.raw(marketSideFills("", layout === "compact" ? "coded" : "text"))} and id <= ${throughId}
       group by ${sql.raw(key)}, day
     ) g join ${sql.raw(table)} c on c.id = g.latest % ${sql.raw(String(ID_SPAN))}${sql.raw(name.join)}`.execute(db);
 }

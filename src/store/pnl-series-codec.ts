@@ -4,7 +4,8 @@
  * plus how the value is written:
  * - SAME: no value, the point before's again (a third of the hourly points: a wallet whose book did not move);
  * - SCALED: a zigzag varint, the value times the series' scale (1e6 for our USD series, 1 for the venue's micro-USD
- *   integers) less the last SCALED value's, where that round trip gives the value back exactly;
+ *   integers) less the last SCALED value's, where that round trip gives the value back exactly and the step's zigzag
+ *   is a safe integer (`MAX_SCALED_STEP`);
  * - DOUBLE: the value's 8 bytes (an hourly valuation is any double).
  * Every value reads back exactly as written (`Object.is`), -0 and non-finite numbers included.
  */
@@ -35,6 +36,12 @@ function writeVarint(n: number, at: number): number {
 }
 
 const zigzag = (n: number): number => (n < 0 ? -2 * n - 1 : 2 * n);
+/**
+ * The largest step between two SCALED values whose zigzag a double holds exactly: past it (two safe integers of
+ * opposite signs, each past 2^51) the value is written as a DOUBLE. A float subtraction of two safe integers is exact
+ * below this bound, and rounds to at least it above, so the test on the computed step is exact.
+ */
+const MAX_SCALED_STEP = 2 ** 52 - 1;
 const unzigzag = (n: number): number => (n % 2 === 1 ? -(n + 1) / 2 : n / 2);
 
 /** The value as a scaled integer when that gives it back exactly, else undefined. */
@@ -56,7 +63,9 @@ export function encodeSeries(points: readonly SeriesPoint[], scale: number): Buf
     if (!Number.isSafeInteger(t) || (at > 0 && step <= 0) || step < 0)
       throw new Error(`pnl series: time ${t} does not follow ${previousT}`);
     if (typeof pnl !== "number") throw new Error(`pnl series: the value at ${t} is not a number`);
-    const scaled = Object.is(pnl, previousPnl) ? undefined : scaledOf(pnl, scale);
+    const scaledValue = Object.is(pnl, previousPnl) ? undefined : scaledOf(pnl, scale);
+    const scaled =
+      scaledValue !== undefined && Math.abs(scaledValue - lastScaled) <= MAX_SCALED_STEP ? scaledValue : undefined;
     const mode = Object.is(pnl, previousPnl) ? SAME : scaled !== undefined ? SCALED : DOUBLE;
     at = writeVarint(step * MODES + mode, at);
     if (mode === SCALED) {

@@ -145,12 +145,29 @@ export interface TokenIdsTable {
 }
 
 /**
- * SQL condition on `fills` (under `alias`, if any): the fills that count toward their market's trades and volume,
- * as `countsTowardMarket` in src/ledger/market-totals.ts says (the taker's side; unknown roles count too).
+ * `fill_rows.role` as stored since migration 0050: a role's code is its place here. The whale makers' partial index
+ * and the market-side fills filter on the code (`whaleSizeMakerFills`, `marketSideFills`); src/store/fill-layout.ts
+ * stores and reads it.
  */
-export function marketSideFills(alias = ""): string {
+export const FILL_ROLES = ["maker", "taker"] as const;
+
+/** Which form a statement meets `fill_rows.role` in: text (before 0050, and the `fills` view), or coded. */
+export type RoleForm = "text" | "coded";
+
+/** SQL: `role` (under `alias`, if any) equal to `role`, in the form the statement meets it. */
+export function roleIsSql(role: (typeof FILL_ROLES)[number], form: RoleForm, alias = ""): string {
+  const column = alias ? `${alias}.role` : "role";
+  return `${column} = ${form === "coded" ? FILL_ROLES.indexOf(role) : `'${role}'`}`;
+}
+
+/**
+ * SQL condition on `fills` (under `alias`, if any; `coded`: on `fill_rows` since 0050): the fills that count toward
+ * their market's trades and volume, as `countsTowardMarket` in src/ledger/market-totals.ts says (the taker's side;
+ * unknown roles count too).
+ */
+export function marketSideFills(alias = "", form: RoleForm = "text"): string {
   const role = alias ? `${alias}.role` : "role";
-  return `(${role} is null or ${role} <> 'maker')`;
+  return `(${role} is null or not ${roleIsSql("maker", form, alias)})`;
 }
 
 /**
@@ -161,9 +178,12 @@ export function marketSideFills(alias = ""): string {
  */
 export const WHALE_SIZE_USD = 500;
 
-/** SQL condition on `fills`: maker fills of at least WHALE_SIZE_USD, as literals (a store uses a partial index only for them). */
-export function whaleSizeMakerFills(): string {
-  return `role = 'maker' and usd >= ${WHALE_SIZE_USD * 1_000_000}`;
+/**
+ * SQL condition on `fill_rows`: maker fills of at least WHALE_SIZE_USD, as literals (a store uses a partial index only
+ * for them); the role coded as today (0050), or as text for the migrations before it.
+ */
+export function whaleSizeMakerFills(form: RoleForm = "coded"): string {
+  return `${roleIsSql("maker", form)} and usd >= ${WHALE_SIZE_USD * 1_000_000}`;
 }
 
 /** `whaleSizeMakerFills` of one fill (its `usd` in micro-units, as stored). */

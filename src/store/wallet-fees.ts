@@ -31,7 +31,12 @@ function feeKeySql(kind: StoreKind, layout: FillsLayout, table: string) {
       ? sql`strftime('%Y-%m', ts, 'unixepoch')`
       : sql`to_char(to_timestamp(ts) at time zone 'UTC', 'YYYY-MM')`;
   const entryType = storedFillSql(layout, "entry_type", table);
-  return { month, entryType: sql.raw(`coalesce(${entryType}, 'UNCLASSIFIED')`), role: sql`coalesce(role, 'unknown')` };
+  const role = storedFillSql(layout, "role", table);
+  return {
+    month,
+    entryType: sql.raw(`coalesce(${entryType}, 'UNCLASSIFIED')`),
+    role: sql.raw(`coalesce(${role}, 'unknown')`),
+  };
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { sql } from "kysely";
 import type { Store } from "../../src/store/database.js";
+import { FILL_ROLES } from "../../src/store/schema.js";
 import { queryRows } from "../../src/store/raw-sql.js";
 import { storedPnlPoints, storedVenuePnlPoints } from "../../src/store/testing/pnl-points.js";
 
@@ -77,6 +78,7 @@ export async function copyIntoEarlierLayout(current: Store, earlier: Store): Pro
         .insertInto(table as never)
         .values(rows.slice(i, i + ROWS_PER_INSERT) as never)
         .execute();
+    if (table === "fill_rows") await fillRowsAsBefore0050(earlier);
     if (earlier.kind === "postgres" && columns.includes("id") && rows.length > 0) {
       const sequence = await queryRows<{ s: string | null }>(
         earlier.db,
@@ -88,4 +90,23 @@ export async function copyIntoEarlierLayout(current: Store, earlier: Store): Pro
         await sql`select setval(${sequence[0].s}, (select max(id) from ${sql.table(table)}))`.execute(earlier.db);
     }
   }
+}
+
+/**
+ * Before migration 0050, `fill_rows` held a fill's role as text and its exchange version as it is: where a store's
+ * layout is that old, turns rows today's writer (or a copy) wrote into the codes back into those. Nothing otherwise.
+ */
+export async function fillRowsAsBefore0050(store: Store): Promise<void> {
+  const text =
+    store.kind === "sqlite"
+      ? "select lower(type) as type from pragma_table_info('fill_rows') where name = 'role'"
+      : `select data_type as type from information_schema.columns
+           where table_schema = current_schema() and table_name = 'fill_rows' and column_name = 'role'`;
+  const [role] = await queryRows<{ type: string }>(store.db, store.kind, text);
+  if (role?.type !== "text") return;
+  const code = store.kind === "sqlite" ? "cast(role as integer)" : "role::integer";
+  await sql
+    .raw(`update fill_rows set role = case ${code} ${FILL_ROLES.map((r, i) => `when ${i} then '${r}'`).join(" ")} end,
+      exchange_version = exchange_version + 1`)
+    .execute(store.db);
 }

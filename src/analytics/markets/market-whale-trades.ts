@@ -21,6 +21,7 @@ import { idOf } from "../../store/id-keyed.js";
 import { queryRows } from "../../store/raw-sql.js";
 import {
   WHALE_SIZE_USD,
+  roleIsSql,
   whaleSizeMakerFills,
   type Database,
   type Direction,
@@ -87,7 +88,7 @@ const chunkSize = (rows: number) => Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math
 const CHUNK = textPerStore(
   (kind) => `select
   ${fillSelectSql(kind, ["id", "ts", "wallet", "counterparty", "side", "outcome_index", "price", "usd", "size", "entry_type", "tx_hash"])}
-  from ${FILLS_JOINED} where f.condition_ref = ${idOf("condition_id")} and f.role = 'maker' and f.usd >= ?`,
+  from ${FILLS_JOINED} where f.condition_ref = ${idOf("condition_id")} and ${roleIsSql("maker", "coded", "f")} and f.usd >= ?`,
 );
 
 type TradeRow = Pick<

@@ -48,7 +48,7 @@ export const WHALE_SIZE_MAKERS_INDEX: FillIndex = {
     "entry_type",
     "tx_hash",
   ],
-  where: whaleSizeMakerFills(),
+  where: whaleSizeMakerFills("text"),
 };
 
 /** Creates a fills index unless it exists: on `fills`, or on `fill_rows` since migration 0029. */
@@ -70,11 +70,16 @@ export const drilldownFillIndexes: StoreMigration = {
 };
 
 /** Whether `fills_wallet_ts` exists: it does unless a first sync deferred the fills indexes. */
-export async function walletIndexPresent(db: Kysely<unknown>, kind: StoreKind): Promise<boolean> {
+export function walletIndexPresent(db: Kysely<unknown>, kind: StoreKind): Promise<boolean> {
+  return indexPresent(db, kind, "fills_wallet_ts");
+}
+
+/** Whether the index `name` exists. */
+export async function indexPresent(db: Kysely<unknown>, kind: StoreKind, name: string): Promise<boolean> {
   const found =
     kind === "sqlite"
-      ? await sql`select name from sqlite_master where type = 'index' and name = 'fills_wallet_ts'`.execute(db)
-      : await sql`select indexname from pg_indexes where schemaname = current_schema() and indexname = 'fills_wallet_ts'`.execute(
+      ? await sql`select name from sqlite_master where type = 'index' and name = ${name}`.execute(db)
+      : await sql`select indexname from pg_indexes where schemaname = current_schema() and indexname = ${name}`.execute(
           db,
         );
   return found.rows.length > 0;

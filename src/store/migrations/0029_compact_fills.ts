@@ -58,7 +58,7 @@ export const COMPACT_DEFERRED_FILL_INDEXES: readonly FillIndex[] = [
       "tx_hash",
       "tx_text",
     ],
-    where: whaleSizeMakerFills(),
+    where: whaleSizeMakerFills("text"),
   },
 ];
 

@@ -12,53 +12,58 @@
  * column (on the 1M world 145.6 -> about 138 bytes a row, the key's entries 40.6 -> about 31).
  */
 import { sql, type Kysely } from "kysely";
-import { FILL_ROWS, fillsViewSql } from "../fill-layout.js";
+import { FILL_ROWS, type FillRowsVersion, fillsViewSql } from "../fill-layout.js";
 import { whaleSizeMakerFills } from "../schema.js";
 import type { StoreKind, StoreMigration } from "./column-types.js";
-import { createFillIndex, type FillIndex } from "./0014_drilldown_fill_indexes.js";
+import { createFillIndex, type FillIndex, indexPresent } from "./0014_drilldown_fill_indexes.js";
 import { COMPACT_DEFERRED_FILL_INDEXES } from "./0029_compact_fills.js";
 import { rebuildSqliteTable, sqliteColumns } from "./sqlite-rebuild.js";
 
-const WHALE_SIZE_MAKERS = "fills_whale_size_makers";
+export const WHALE_SIZE_MAKERS = "fills_whale_size_makers";
 
 const WHALE_SIZE_MAKERS_BEFORE = COMPACT_DEFERRED_FILL_INDEXES.find((index) => index.name === WHALE_SIZE_MAKERS)!;
 
 /** The whale makers' index, with the columns the view reads a fill's hash from (key, block, log) added. */
-const WHALE_SIZE_MAKERS_INDEX: FillIndex = {
+export const WHALE_SIZE_MAKERS_INDEX: FillIndex = {
   ...WHALE_SIZE_MAKERS_BEFORE,
   columns: [...WHALE_SIZE_MAKERS_BEFORE.columns, "key_text", "block_number", "log_index"],
 };
-
-/**
- * The fills indexes a first sync builds once, when it reaches the head, instead of row by row (src/store/fills.ts),
- * as they stand since this migration: their keys (wallet, market) put each insert at a random place, which made a
- * backfill several times slower than appending. `fills_ts` and the natural key's stay: chain order appends to both,
- * and the deriver's time-window queries read `fills_ts`.
- */
-export const DEFERRED_FILL_INDEXES: readonly FillIndex[] = COMPACT_DEFERRED_FILL_INDEXES.map((index) =>
-  index.name === WHALE_SIZE_MAKERS ? WHALE_SIZE_MAKERS_INDEX : index,
-);
 
 /** SQL: the ids (and times) of the chain fills whose hash is the one of the chain fill before them in their block. */
 const IMPLIED = `select id, ts from (
     select id, ts, tx_hash, tx_text, role, usd, lag(tx_hash) over run as before_hash, lag(ts) over run as before_ts
     from ${FILL_ROWS} where key_text is null
     window run as (partition by block_number order by log_index)
-  ) r where tx_text is null and tx_hash = before_hash and ts = before_ts and not (${whaleSizeMakerFills()})`;
+  ) r where tx_text is null and tx_hash = before_hash and ts = before_ts and not (${whaleSizeMakerFills("text")})`;
 
 export const impliedTxHashes: StoreMigration = {
-  async up(db: Kysely<unknown>, kind: StoreKind) {
-    const run = (text: string) => sql.raw(text).execute(db);
-    await run("drop view fills");
-    const standing = await whaleIndexStanding(db, kind);
-    await run(`drop index if exists ${WHALE_SIZE_MAKERS}`);
-    if (kind === "sqlite") await rebuildSqlite(db);
-    else await rewritePostgres(db);
-    if (standing) await createFillIndex(db, WHALE_SIZE_MAKERS_INDEX, FILL_ROWS);
-    if (kind === "postgres") await run(`analyze ${FILL_ROWS}`);
-    await run(fillsViewSql(kind, "implied-tx"));
-  },
+  up: (db: Kysely<unknown>, kind: StoreKind) =>
+    rewriteFillRows(db, kind, {
+      rewrite: () => (kind === "sqlite" ? rebuildSqlite(db) : rewritePostgres(db)),
+      whaleIndex: WHALE_SIZE_MAKERS_INDEX,
+      view: "implied-tx",
+    }),
 };
+
+/**
+ * A migration that writes `fill_rows` afresh (0048, 0050): the view dropped, the whale makers' index dropped (its
+ * predicate or columns may change with the rows) and, if it stood, made again as `whaleIndex` after `rewrite`; then
+ * statistics, and the view as of `view`.
+ */
+export async function rewriteFillRows(
+  db: Kysely<unknown>,
+  kind: StoreKind,
+  steps: { rewrite: () => Promise<void>; whaleIndex: FillIndex; view: FillRowsVersion },
+): Promise<void> {
+  const run = (text: string) => sql.raw(text).execute(db);
+  await run("drop view fills");
+  const standing = await indexPresent(db, kind, WHALE_SIZE_MAKERS);
+  await run(`drop index if exists ${WHALE_SIZE_MAKERS}`);
+  await steps.rewrite();
+  if (standing) await createFillIndex(db, steps.whaleIndex, FILL_ROWS);
+  if (kind === "postgres") await run(`analyze ${FILL_ROWS}`);
+  await run(fillsViewSql(kind, steps.view));
+}
 
 async function rebuildSqlite(db: Kysely<unknown>): Promise<void> {
   const implied = "temp.fill_rows_implied_tx";
@@ -80,13 +85,4 @@ async function rewritePostgres(db: Kysely<unknown>): Promise<void> {
     .execute(db);
   // A change of type: PostgreSQL writes every partition afresh (live rows only) and builds its indexes again.
   await sql.raw(`alter table ${FILL_ROWS} alter column block_number type integer`).execute(db);
-}
-
-async function whaleIndexStanding(db: Kysely<unknown>, kind: StoreKind): Promise<boolean> {
-  const found =
-    kind === "sqlite"
-      ? await sql`select name from sqlite_master where type = 'index' and name = ${WHALE_SIZE_MAKERS}`.execute(db)
-      : await sql`select indexname from pg_indexes
-          where schemaname = current_schema() and indexname = ${WHALE_SIZE_MAKERS}`.execute(db);
-  return found.rows.length > 0;
 }

@@ -32,7 +32,7 @@ export const noOrderHashes: StoreMigration = {
       await run(`alter table ${FILL_ROWS} alter column log_index type integer using log_index + 0`);
       await run(`analyze ${FILL_ROWS}`);
     }
-    await run(fillsViewSql(kind));
+    await run(fillsViewSql(kind, "implied-tx"));
   },
 };
 

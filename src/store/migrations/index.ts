@@ -49,6 +49,7 @@ import { snapshotRuns } from "./0046_snapshot_runs.js";
 import { packedPnlSeries } from "./0047_packed_pnl_series.js";
 import { impliedTxHashes } from "./0048_implied_tx_hashes.js";
 import { noOrderHashes } from "./0049_no_order_hashes.js";
+import { codedRoles } from "./0050_coded_roles.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -97,4 +98,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0047_packed_pnl_series": packedPnlSeries,
   "0048_implied_tx_hashes": impliedTxHashes,
   "0049_no_order_hashes": noOrderHashes,
+  "0050_coded_roles": codedRoles,
 };
