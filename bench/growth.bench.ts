@@ -5,8 +5,9 @@
  * with the page cache dropped before it (support/page-cache.ts; root only, the header says whether it was):
  *   BENCH_DROP_CACHES=1 npm run bench growth     (BENCH_FILLS=1000000,10000000; BENCH_SECONDS=2; BENCH_ONLY=words)
  * Prints per operation the p99 at its fixed rate and the throughput on each world, the larger world's ratio to the
- * smaller's (p99 up, throughput down), the service's peak RSS on each, and whether both ratios stay within
- * GOAL_RATIO; then the rows that miss.
+ * smaller's (p99 up, throughput down), the first path's answer (JSON bytes) and the service's peak RSS on each, and
+ * whether both ratios stay within GOAL_RATIO; then the rows that miss, each marked where its answer on the larger
+ * world is more than GOAL_RATIO times the smaller's (more to send: not a read that grew with the store).
  */
 import { readFixtures } from "./support/bench-fixtures.js";
 import { drilldownPaths } from "./support/drilldown-targets.js";
@@ -61,6 +62,7 @@ const labels = [...worlds[0].operations.keys()].filter(
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ms = (n: number) => (n < 10 ? fmt(n, 1) : fmt(n));
+const kb = (bytes: number) => fmt(bytes / 1024, bytes < 10_240 ? 1 : 0);
 const millions = (n: number) => `${fmt(n / 1_000_000, n % 1_000_000 === 0 ? 0 : 1)}M`;
 const p99Of = (f: OperationFigures) => fixedFigures(f.fixed)?.p99;
 const p99Cell = (f: OperationFigures) => {
@@ -84,6 +86,7 @@ const header = [
   `req/s ${large}`,
   "req/s ratio",
   `first request ${small} / ${large}`,
+  `answer ${small} / ${large}`,
   `peak RSS ${small} / ${large}`,
   "within goal",
 ];
@@ -106,6 +109,7 @@ for (const label of labels) {
   const p99Ratio = p99a !== undefined && p99b !== undefined ? p99b / p99a : undefined;
   const rpsRatio = a.max.rps / b.max.rps;
   const within = (p99Ratio === undefined || p99Ratio <= GOAL_RATIO) && rpsRatio <= GOAL_RATIO;
+  const answerRatio = b.first.jsonBytes / Math.max(1, a.first.jsonBytes);
   const row = [
     label,
     `${fmt(a.rate)}/s`,
@@ -116,10 +120,11 @@ for (const label of labels) {
     fmt(b.max.rps),
     `${fmt(rpsRatio, 2)}x`,
     `${ms(a.first.ms)} / ${ms(b.first.ms)} ms`,
+    `${kb(a.first.jsonBytes)} / ${kb(b.first.jsonBytes)} KB`,
     `${a.rssMb === undefined ? "?" : fmt(a.rssMb)} / ${b.rssMb === undefined ? "?" : fmt(b.rssMb)} MB`,
     within ? "yes" : "NO",
   ];
-  if (!within) misses.push(label);
+  if (!within) misses.push(answerRatio > GOAL_RATIO ? `${label} (answer ${fmt(answerRatio, 1)}x larger)` : label);
   rows.push(row);
   console.error(line(row));
 }
