@@ -13,6 +13,8 @@ import { cpuMicros } from "./process-cpu.js";
 export interface RunSettings {
   /** Each run's length. */
   readonly seconds: number;
+  /** The fixed-rate run's length, when not `seconds`: its p99 is the rate times this over 100th slowest request. */
+  readonly fixedSeconds?: number;
   /** First requests timed after the first. */
   readonly cold: number;
 }
@@ -74,7 +76,13 @@ export async function measureOperation(
     const cpuBefore = cpuMicros(service.pid);
     const max = await load(service.url, operation, { seconds: settings.seconds, connections: CONNECTIONS });
     const cpuPerRequestUs = (cpuMicros(service.pid) - cpuBefore) / (max.rps * settings.seconds);
-    const fixed = await fixedRun(service.url, operation, operation.rate, max, settings.seconds);
+    const fixed = await fixedRun(
+      service.url,
+      operation,
+      operation.rate,
+      max,
+      settings.fixedSeconds ?? settings.seconds,
+    );
     return {
       startMs,
       first,
