@@ -119,12 +119,14 @@ export const fillCode = (column: CodedFillColumn, value: string | null | undefin
 /** SQL: a coded column of `fill_rows` under alias `f` read back as its text. */
 export const fillCodeTextSql = (column: CodedFillColumn, f = "f"): string => codeTextSql(FILL_CODES, column, f);
 
+/** `fill_rows.role`'s codes (0050), in the form `storedCode`, `codeTextSql` and `textToCodeSql` take. */
+export const ROLE_CODES = { role: FILL_ROLES } as const;
+
 /** A fill's role as `fill_rows` stores it (null stays null). */
-export const storedRole = (role: string | null | undefined): number | null =>
-  storedCode({ role: FILL_ROLES }, "role", role);
+export const storedRole = (role: string | null | undefined): number | null => storedCode(ROLE_CODES, "role", role);
 
 /** SQL: `fill_rows.role` under alias `f` read back as its text. */
-export const roleTextSql = (f = "f"): string => codeTextSql({ role: FILL_ROLES }, "role", f);
+export const roleTextSql = (f = "f"): string => codeTextSql(ROLE_CODES, "role", f);
 
 /**
  * A fill's exchange version as stored since migration 0050: less one, so that today's version (2: every fill since the
@@ -214,6 +216,12 @@ export function fillKeySql(kind: StoreKind, f = "f"): string {
  */
 export type FillRowsVersion = "text" | "coded" | "implied-tx" | "coded-role";
 
+const FILL_ROWS_VERSIONS: readonly FillRowsVersion[] = ["text", "coded", "implied-tx", "coded-role"];
+
+/** Whether `fill_rows` of `version` has the change `since` brought. */
+const hasSince = (version: FillRowsVersion, since: FillRowsVersion): boolean =>
+  FILL_ROWS_VERSIONS.indexOf(version) >= FILL_ROWS_VERSIONS.indexOf(since);
+
 const CANONICAL_TX = /^0x[0-9a-f]{64}$/;
 
 /**
@@ -265,7 +273,7 @@ export function fillTxHashSql(kind: StoreKind, f = "f"): string {
  * join whose columns a query does not read, and turn it into an inner join (searched from the value) where a query
  * filters on it. The counterparty and token, which no query filters on, by subqueries: a query that does not read
  * them does not read their ids either, so an index without those ids still covers it (SQLite counts the columns of
- * a left-out join's condition as read). Migrations 0029, 0042, 0048 and 0049 create it from here: a change to it is a new
+ * a left-out join's condition as read). Migrations 0029, 0042, 0048, 0049 and 0050 create it from here: a change to it is a new
  * migration that creates it again.
  */
 export function fillsViewSql(kind: StoreKind, version: FillRowsVersion): string {
@@ -311,11 +319,10 @@ export function fillColumnsSql(
 ): Record<keyof FillsTable, string> {
   const { addresses, tokens } = FILL_DICTIONARIES;
   const text = kind === "postgres" ? ' collate "C"' : "";
-  const enums = version === "text" ? "text" : "coded";
-  const coded = (column: CodedFillColumn) => (enums === "coded" ? `${fillCodeTextSql(column)}${text}` : `f.${column}`);
-  const impliedTx = version === "implied-tx" || version === "coded-role";
-  const txHash = impliedTx ? fillTxHashSql(kind) : hashText(kind, "f.tx_hash", "f.tx_text");
-  const codedRole = version === "coded-role";
+  const codedEnums = hasSince(version, "coded");
+  const coded = (column: CodedFillColumn) => (codedEnums ? `${fillCodeTextSql(column)}${text}` : `f.${column}`);
+  const txHash = hasSince(version, "implied-tx") ? fillTxHashSql(kind) : hashText(kind, "f.tx_hash", "f.tx_text");
+  const codedRole = hasSince(version, "coded-role");
   return {
     id: "f.id",
     fill_key: `(${fillKeySql(kind)})${text}`,
@@ -332,7 +339,7 @@ export function fillColumnsSql(
     side: coded("side"),
     size: "f.size",
     usd: "f.usd",
-    price: enums === "coded" ? fillPriceSql() : "f.price",
+    price: codedEnums ? fillPriceSql() : "f.price",
     fee: "f.fee",
     ts: "f.ts",
     entry_type: coded("entry_type"),
@@ -349,12 +356,17 @@ export type FillsLayout = "compact" | "table";
  * "compact" is today's `fill_rows`: only the runtime's statements read it so (the migrations' read the `fills` table).
  */
 export function storedFillSql(layout: FillsLayout, column: string, f: string): string {
-  if (layout === "compact" && column === "price") return fillPriceSql(f);
-  if (layout === "compact" && column === "role") return roleTextSql(f);
-  if (layout === "compact" && column === "exchange_version") return exchangeVersionSql(f);
-  if (layout === "compact" && Object.hasOwn(FILL_CODES, column)) return fillCodeTextSql(column as CodedFillColumn, f);
-  return `${f}.${column}`;
+  if (layout === "table") return `${f}.${column}`;
+  if (Object.hasOwn(FILL_CODES, column)) return fillCodeTextSql(column as CodedFillColumn, f);
+  return COMPACT_READS[column]?.(f) ?? `${f}.${column}`;
 }
+
+/** Today's `fill_rows` columns stored otherwise than read, beside the coded enums: each read back over alias `f`. */
+const COMPACT_READS: Readonly<Record<string, (f: string) => string>> = {
+  price: fillPriceSql,
+  role: roleTextSql,
+  exchange_version: exchangeVersionSql,
+};
 
 /** A grouping column of `groupedFills`, and how a grouped subquery's row gets its text back. */
 interface GroupKey {

@@ -1,6 +1,7 @@
 /**
  * Fills written in the compact layout (src/store/fill-layout.ts) through src/store/compact-writer.ts: each fill's
- * hashes, key, enums, role, exchange version and price stored as the layout says, its addresses, market and token as dictionary ids.
+ * hashes, key, enums, role, exchange version and price stored as the layout says, its addresses, market and token as
+ * dictionary ids.
  */
 import type { Insertable } from "kysely";
 import { type CompactTable, insertCompactRows } from "./compact-writer.js";

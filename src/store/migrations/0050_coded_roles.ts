@@ -9,8 +9,8 @@
  * partition once and builds its indexes again.
  */
 import { sql, type Kysely } from "kysely";
-import { FILL_ROWS, textToCodeSql } from "../fill-layout.js";
-import { FILL_ROLES, whaleSizeMakerFills } from "../schema.js";
+import { FILL_ROWS, ROLE_CODES, textToCodeSql } from "../fill-layout.js";
+import { whaleSizeMakerFills } from "../schema.js";
 import type { StoreKind, StoreMigration } from "./column-types.js";
 import type { FillIndex } from "./0014_drilldown_fill_indexes.js";
 import { COMPACT_DEFERRED_FILL_INDEXES } from "./0029_compact_fills.js";
@@ -31,7 +31,7 @@ export const DEFERRED_FILL_INDEXES: readonly FillIndex[] = COMPACT_DEFERRED_FILL
 );
 
 /** SQL: a stored role's text turned into its code. */
-const ROLE_CODE = textToCodeSql({ role: FILL_ROLES }, "role");
+const ROLE_CODE = textToCodeSql(ROLE_CODES, "role");
 
 export const codedRoles: StoreMigration = {
   up: (db: Kysely<unknown>, kind: StoreKind) =>
