@@ -280,7 +280,8 @@ describe.skipIf(!TEST_DATABASE_URL)("migration 0016 on a stored fills table", ()
         fill_rows_p202602: 2,
       });
       // The same indexes (0024's fills_wallet_condition_sums in place of fills_wallet_condition_ts; the natural key's
-      // two halves in place of its constraint), fills_condition_ts still left to the first sync.
+      // two halves in place of its constraint; 0051's fill_spans in place of fills_ts), fills_condition_ts still left
+      // to the first sync.
       expect(indexesBefore).toEqual([
         "fills_fill_key_key",
         "fills_pkey",
@@ -293,7 +294,6 @@ describe.skipIf(!TEST_DATABASE_URL)("migration 0016 on a stored fills table", ()
         "fill_rows_chain_key",
         "fill_rows_pkey",
         "fill_rows_text_key",
-        "fills_ts",
         "fills_wallet_condition_sums",
         "fills_wallet_ts",
         "fills_whale_size_makers",

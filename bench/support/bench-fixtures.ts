@@ -6,6 +6,7 @@
  */
 import { createKey } from "../../src/accounts/keys.js";
 import { openStore } from "../../src/store/database.js";
+import { FILL_ENDS } from "../../src/store/fills.js";
 import { migrateStore } from "../../src/store/migrate.js";
 import { queryRows } from "../../src/store/raw-sql.js";
 
@@ -68,7 +69,7 @@ export async function readFixtures(sqlitePath: string, count: number): Promise<B
         .limit(count)
         .execute()
     ).map((c) => c.cluster_id);
-    const [last] = await queryRows<{ end: number }>(store.db, store.kind, "select max(ts) as end from fills");
+    const [last] = await queryRows<{ end: number }>(store.db, store.kind, `select ${FILL_ENDS.latestTs} as end`);
     const { key } = await createKey(store.db, {
       account: "bench",
       plan: "premium",

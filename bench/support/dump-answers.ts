@@ -15,6 +15,8 @@ import { loadConfig } from "../../src/config/index.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { createLogger } from "../../src/platform/logger.js";
 import { openStore } from "../../src/store/database.js";
+import { FILL_ENDS } from "../../src/store/fills.js";
+import { queryRows } from "../../src/store/raw-sql.js";
 import { operationSubjects, operationUrls } from "../../test/support/api/operations.js";
 import { memoryPlatform } from "../../test/support/backends.js";
 
@@ -25,11 +27,8 @@ const ELAPSED = /"_elapsed_ms":\d+(\.\d+)?/g;
 const [path, out, wallets = "10"] = process.argv.slice(2);
 if (!path || !out) throw new Error("usage: dump-answers.ts <pelagic.sqlite> <answers.json> [wallets]");
 const store = await openStore({ kind: "sqlite", sqlitePath: path });
-const last = await store.db
-  .selectFrom("fills")
-  .select((eb) => eb.fn.max("ts").as("ts"))
-  .executeTakeFirstOrThrow();
-const now = Number(last.ts) + 60;
+const [last] = await queryRows<{ ts: number }>(store.db, store.kind, `select ${FILL_ENDS.latestTs} as ts`);
+const now = Number(last!.ts) + 60;
 const clock = new ManualClock();
 clock.set(now * 1000);
 const config = loadConfig({

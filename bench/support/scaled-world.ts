@@ -21,7 +21,7 @@ import { saveCheckpoint } from "../../src/store/checkpoints.js";
 import { openStore, type Store } from "../../src/store/database.js";
 import { FIRST_SYNC_DERIVED, writeDeriveState } from "../../src/store/derive-state.js";
 import { fillMonthsBetween, ensureFillPartitions } from "../../src/store/fill-partitions.js";
-import { createDeferredFillIndexes, dropDeferredFillIndexes } from "../../src/store/fills.js";
+import { createDeferredFillIndexes, dropDeferredFillIndexes, FILL_ENDS } from "../../src/store/fills.js";
 import { indexBuildMemory } from "../../src/ingest/ingest.js";
 import { FILL_ROWS } from "../../src/store/fill-layout.js";
 import { migrateStore } from "../../src/store/migrate.js";
@@ -48,7 +48,10 @@ async function ensureDatabase(url: string): Promise<void> {
 
 /** Which world: its folder's name, and its last fill (the bench writes a key into the store each run, nothing else). */
 function worldStamp(sqlitePath: string, sqlite: SqliteDatabase.Database): string {
-  const last = sqlite.prepare("select max(id) as id, max(ts) as ts from fills").get() as { id: number; ts: number };
+  const last = sqlite.prepare(`select ${FILL_ENDS.lastId} as id, ${FILL_ENDS.latestTs} as ts`).get() as {
+    id: number;
+    ts: number;
+  };
   // The layout too: a world copied under an earlier migration is copied again.
   return `${basename(dirname(sqlitePath))} ${last.id} ${last.ts} ${Object.keys(migrations).at(-1)}`;
 }
@@ -136,7 +139,7 @@ async function copyTables(
       await client.query(`truncate ${sqlIdentifier(name)}`);
       if (name === FILL_ROWS) {
         await dropDeferredFillIndexes(tx);
-        const span = sqlite.prepare(`select min(ts) as first, max(ts) as last from ${FILL_ROWS}`).get() as {
+        const span = sqlite.prepare(`select ${FILL_ENDS.earliestTs} as first, ${FILL_ENDS.latestTs} as last`).get() as {
           first: number | null;
           last: number | null;
         };

@@ -5,6 +5,7 @@
  * clock second they were computed in, so a target of one query would measure that kept answer.
  */
 import { openStore } from "../../src/store/database.js";
+import { FILL_ENDS } from "../../src/store/fills.js";
 import { queryRows } from "../../src/store/raw-sql.js";
 
 const ROTATED = 100;
@@ -12,7 +13,7 @@ const ROTATED = 100;
 export async function whaleAlertPaths(sqlitePath: string): Promise<{ filtered: string[]; everyWallet: string[] }> {
   const store = await openStore({ kind: "sqlite", sqlitePath });
   try {
-    const [last] = await queryRows<{ end: number }>(store.db, store.kind, "select max(ts) as end from fills");
+    const [last] = await queryRows<{ end: number }>(store.db, store.kind, `select ${FILL_ENDS.latestTs} as end`);
     const end = Number(last!.end);
     const smartSince = `from fills f join wallet_stats s on s.wallet = f.wallet where s.is_smart = 1 and s.is_farmer = 0 and f.ts > ${end - 86_400}`;
     const wallets = await queryRows<{ wallet: string }>(

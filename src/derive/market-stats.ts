@@ -4,19 +4,26 @@
  */
 import { marketVolume, type MarketTotals, type TeamCounts } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
+import { inFillWindow } from "../store/fill-spans.js";
 import { queryRows } from "../store/raw-sql.js";
 import { marketSideFills, type MarketStatsTable } from "../store/schema.js";
 import { fromMicro } from "../venue/units.js";
 
-/** Volume (micro-units) per market over the 24 h before `asOf`, by the store's time index. */
+/** Volume (micro-units) per market over the 24 h before `asOf`, read by the fills' id ranges of that time. */
 export async function volume24h(store: Store, asOf: number): Promise<Map<string, number>> {
-  const rows = await queryRows<{ condition_id: string; usd: number }>(
-    store.db,
-    store.kind,
-    `select condition_id, sum(usd) as usd from fills where ts > ? and ts <= ? and ${marketSideFills()} group by condition_id`,
-    [asOf - 86_400, asOf],
+  const after = asOf - 86_400;
+  const rows = await inFillWindow(store, after, asOf, (first, last) =>
+    queryRows<{ condition_id: string; usd: number }>(
+      store.db,
+      store.kind,
+      `select condition_id, sum(usd) as usd from fills
+        where id between ? and ? and ts > ? and ts <= ? and ${marketSideFills()} group by condition_id`,
+      [first, last, after, asOf],
+    ),
   );
-  return new Map(rows.map((r) => [r.condition_id, Number(r.usd)]));
+  const volumes = new Map<string, number>();
+  for (const r of rows) volumes.set(r.condition_id, (volumes.get(r.condition_id) ?? 0) + Number(r.usd));
+  return volumes;
 }
 
 /** The market_stats rows of every market with trades or whales. */

@@ -30,6 +30,7 @@ import { HOUR, HourlyPointColumns, PriceHistory, StreamedHours, firstKeptBoundar
 import { loadMarketFacts } from "./market-facts.js";
 import { marketStatsRows, volume24h } from "./market-stats.js";
 import { queryRows } from "../store/raw-sql.js";
+import { inFillWindow } from "../store/fill-spans.js";
 import { FILL_ENDS } from "../store/fills.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
 import { deleteAll, insertRowStream, insertRows, upsertRows } from "../store/derived-tables.js";
@@ -192,26 +193,36 @@ async function windowPrices(store: Store, windowStart: number, cache: StreamCach
   const handle = store.sqlite;
   if (handle) {
     const { conditions, tokens } = cache.fillDecoder(handle);
-    const rows = preparedStatement(
+    const statement = preparedStatement(
       handle,
-      `select token_ref, condition_ref, ts, log_index, usd, size from ${FILL_ROWS} where ts >= ?`,
-    )
-      .raw(true)
-      .all(windowStart) as Array<[number, number, number, number | null, number, number]>;
+      `select token_ref, condition_ref, ts, log_index, usd, size from ${FILL_ROWS} where id between ? and ? and ts >= ?`,
+    ).raw(true);
+    const rows = await inFillWindow(
+      store,
+      windowStart - 1,
+      Number.POSITIVE_INFINITY,
+      async (first, last) =>
+        statement.all(first, last, windowStart) as Array<[number, number, number, number | null, number, number]>,
+    );
     for (const [token, condition, ts, logIndex, usd, size] of rows)
       prices.observe(tokens.text(token), conditions.text(condition), ts, logIndex, usd, size);
     return prices;
   }
-  const rows = await queryRows<{
-    token_id: string;
-    condition_id: string;
-    ts: number;
-    log_index: number | null;
-    usd: number;
-    size: number;
-  }>(store.db, store.kind, "select token_id, condition_id, ts, log_index, usd, size from fills where ts >= ?", [
-    windowStart,
-  ]);
+  const rows = await inFillWindow(store, windowStart - 1, Number.POSITIVE_INFINITY, (first, last) =>
+    queryRows<{
+      token_id: string;
+      condition_id: string;
+      ts: number;
+      log_index: number | null;
+      usd: number;
+      size: number;
+    }>(
+      store.db,
+      store.kind,
+      "select token_id, condition_id, ts, log_index, usd, size from fills where id between ? and ? and ts >= ?",
+      [first, last, windowStart],
+    ),
+  );
   for (const r of rows)
     prices.observe(
       r.token_id,

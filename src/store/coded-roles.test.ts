@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
-import { fillRowsAsBefore0050 } from "../../test/support/earlier-layout.js";
+import { fillRowsAsBefore0050, insertFillsBefore0051 } from "../../test/support/earlier-layout.js";
 import type { Store } from "./database.js";
 import { chainFillKey } from "./fill-layout.js";
 import { insertFills, type NewFill } from "./fills.js";
@@ -58,7 +58,7 @@ describe.each(storeBackends)("coded roles, on $kind", (backend) => {
     const { store, dispose } = await backend.open({ migrations: migrationsBefore("0050_coded_roles") });
     try {
       const fills = someFills();
-      await store.transaction((tx) => insertFills(tx, fills));
+      await insertFillsBefore0051(store, fills);
       await fillRowsAsBefore0050(store);
       const read = await viewRows(store);
       expect(read.map((r) => r.role)).toEqual(fills.map((f) => f.role));

@@ -46,18 +46,30 @@ export interface CompactTable<R> {
 /** SQLite runs this many rows, then lets the event loop breathe (the driver is synchronous). */
 const SQLITE_ROWS_PER_SLICE = 10_000;
 
-/** Inserts rows, skipping those whose natural key is already stored; returns the new ones, in input order. */
-export function insertCompactRows<R>(tx: StoreTransaction, layout: CompactTable<R>, rows: readonly R[]): Promise<R[]> {
+/** Told each row stored, with the id the table gave it. */
+export type OnStored<R> = (id: number, row: R) => void;
+
+/**
+ * Inserts rows, skipping those whose natural key is already stored; returns the new ones, in input order, each also
+ * told to `onStored` with its id.
+ */
+export function insertCompactRows<R>(
+  tx: StoreTransaction,
+  layout: CompactTable<R>,
+  rows: readonly R[],
+  onStored?: OnStored<R>,
+): Promise<R[]> {
   if (rows.length === 0) return Promise.resolve([]);
   return tx.raw.kind === "sqlite"
-    ? sqliteInsert(tx.raw.handle, layout, rows)
-    : postgresInsert(tx.raw.client, layout, rows);
+    ? sqliteInsert(tx.raw.handle, layout, rows, onStored)
+    : postgresInsert(tx.raw.client, layout, rows, onStored);
 }
 
 async function sqliteInsert<R>(
   handle: SqliteDatabase.Database,
   layout: CompactTable<R>,
   rows: readonly R[],
+  onStored: OnStored<R> | undefined,
 ): Promise<R[]> {
   const columns = [...layout.stored, ...layout.refs.map((r) => r.id), ...(layout.numbered ? [layout.numbered] : [])];
   const statement = preparedStatement(
@@ -81,8 +93,10 @@ async function sqliteInsert<R>(
       }
       if (layout.numbered) compact[layout.numbered] = next;
       bind(compact, values);
-      if (statement.run(values).changes > 0) {
+      const result = statement.run(values);
+      if (result.changes > 0) {
         fresh.push(row);
+        onStored?.(Number(result.lastInsertRowid), row);
         next++;
       }
     }
@@ -96,7 +110,12 @@ function largest(handle: SqliteDatabase.Database, table: string, column: string)
   return Number(row.n);
 }
 
-async function postgresInsert<R>(client: pg.PoolClient, layout: CompactTable<R>, rows: readonly R[]): Promise<R[]> {
+async function postgresInsert<R>(
+  client: pg.PoolClient,
+  layout: CompactTable<R>,
+  rows: readonly R[],
+  onStored: OnStored<R> | undefined,
+): Promise<R[]> {
   await layout.prepare?.(client, rows);
   const { name: staging, definition } = layout.staging;
   await client.query(definition);
@@ -114,16 +133,23 @@ async function postgresInsert<R>(client: pg.PoolClient, layout: CompactTable<R>,
   const joins = layout.refs.map(
     (r, i) => `left join ${r.dictionary.table} r${i} on r${i}.${r.dictionary.column} = s.${r.text}`,
   );
-  const result = await client.query<{ key: string }>(
+  const result = await client.query<{ key: string; id: string }>(
     `insert into ${layout.table} (${[...layout.stored, ...layout.refs.map((r) => r.id)].join(", ")})
     select ${[...layout.stored.map((c) => `s.${c}`), ...layout.refs.map((_, i) => `r${i}.id`)].join(", ")}
     from ${staging} s
     ${joins.join("\n    ")}
     order by s.ord
     on conflict do nothing
-    returning ${layout.keySql} as key`,
+    returning ${layout.keySql} as key, ${layout.table}.id`,
   );
   // A key repeated within the batch is inserted once and reported once.
-  const inserted = new Set(result.rows.map((r) => r.key));
-  return rows.filter((row) => inserted.delete(layout.key(row)));
+  const inserted = new Map(result.rows.map((r) => [r.key, Number(r.id)]));
+  return rows.filter((row) => {
+    const key = layout.key(row);
+    const id = inserted.get(key);
+    if (id === undefined) return false;
+    inserted.delete(key);
+    onStored?.(id, row);
+    return true;
+  });
 }

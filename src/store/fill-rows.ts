@@ -20,6 +20,7 @@ import {
   storedRole,
 } from "./fill-layout.js";
 import { ensureFillPartitions } from "./fill-partitions.js";
+import { recordFillSpans } from "./fill-spans.js";
 import type { FillsTable } from "./schema.js";
 
 type NewFill = Insertable<FillsTable>;
@@ -98,9 +99,24 @@ const FILL_TABLE: CompactTable<NewFill> = {
     ),
 };
 
-/** Inserts fills, skipping those whose `fill_key` is already stored; returns the new ones, in input order. */
-export function insertCompactFills(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
+/** PostgreSQL: fill writers take turns (SQLite's transactions already do), so ids come in the order spans are kept. */
+const FILL_WRITE_LOCK = 0x66696c73; // "fils"
+
+/**
+ * Inserts fills, skipping those whose `fill_key` is already stored; returns the new ones, in input order. Their ids
+ * go into `fill_spans` in the same transaction (src/store/fill-spans.ts): each above every id stored before, as the
+ * spans' rule needs, since concurrent writers on PostgreSQL wait for each other's commit.
+ */
+export async function insertCompactFills(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
+  if (fills.length === 0) return [];
+  if (tx.raw.kind === "postgres") await tx.raw.client.query("select pg_advisory_xact_lock($1)", [FILL_WRITE_LOCK]);
   const implied = fillsWithImpliedTx(fills);
-  if (implied.size === 0) return insertCompactRows(tx, FILL_TABLE, fills);
-  return insertCompactRows(tx, { ...FILL_TABLE, compact: (fill) => compactRow(fill, implied.has(fill)) }, fills);
+  const layout =
+    implied.size === 0
+      ? FILL_TABLE
+      : { ...FILL_TABLE, compact: (fill: NewFill) => compactRow(fill, implied.has(fill)) };
+  const stored: Array<{ id: number; ts: number }> = [];
+  const fresh = await insertCompactRows(tx, layout, fills, (id, fill) => stored.push({ id, ts: Number(fill.ts) }));
+  await recordFillSpans(tx, stored);
+  return fresh;
 }

@@ -10,6 +10,7 @@ import type pg from "pg";
 import { insertCompactActivity } from "./activity-rows.js";
 import { type Store, type StoreKind, type StoreTransaction, withSqliteCacheMb } from "./database.js";
 import { FILL_ROWS, FILLS_JOINED, fillSelectSql, textPerStore } from "./fill-layout.js";
+import { SPAN_ENDS } from "./fill-spans.js";
 import { idOf, storedColumn } from "./id-keyed.js";
 import { firstRow } from "./raw-sql.js";
 import { insertCompactFills } from "./fill-rows.js";
@@ -24,14 +25,13 @@ export type NewFill = Insertable<FillsTable>;
 export type NewActivity = Insertable<WalletActivityTable>;
 
 /**
- * SQL scalar subqueries: the store's last fill id, and its fills' latest and earliest times, each an index end of
- * `fill_rows`. Through the view's joins PostgreSQL reads no max from an index end: it scanned every fill (480 ms a
- * read at 1,000,000 fills, paid by every whale alert).
+ * SQL scalar subqueries: the store's last fill id (an end of `fill_rows`' key), and its fills' latest and earliest
+ * times (from the newest and oldest of `fill_spans`). Through the view's joins PostgreSQL reads no max from an index
+ * end: it scanned every fill (480 ms a read at 1,000,000 fills, paid by every whale alert).
  */
 export const FILL_ENDS = {
   lastId: `(select max(id) from ${FILL_ROWS})`,
-  latestTs: `(select max(ts) from ${FILL_ROWS})`,
-  earliestTs: `(select min(ts) from ${FILL_ROWS})`,
+  ...SPAN_ENDS,
 } as const;
 
 /** Inserts fills, skipping those whose `fill_key` is already stored; returns the new ones. */

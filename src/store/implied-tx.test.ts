@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
-import { fillRowsAsBefore0050 } from "../../test/support/earlier-layout.js";
+import { fillRowsAsBefore0050, insertFillsBefore0051 } from "../../test/support/earlier-layout.js";
 import type { Store } from "./database.js";
 import { chainFillKey, fillsWithImpliedTx } from "./fill-layout.js";
 import { insertFills, type NewFill } from "./fills.js";
@@ -134,7 +134,7 @@ describe.each(storeBackends)("fills' transaction hashes on $kind", (backend) => 
     const { store, dispose } = await backend.open({ migrations: migrationsBefore("0048_implied_tx_hashes") });
     try {
       // One fill a batch: every fill stores its hash, as before 0048.
-      for (const fill of fills) await store.transaction((tx) => insertFills(tx, [fill]));
+      for (const fill of fills) await insertFillsBefore0051(store, [fill]);
       await fillRowsAsBefore0050(store);
       expect(await leftOut(store)).toBe(0);
       await migrateStore(store);

@@ -7,7 +7,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
-import { columnsOf, fillRowsAsBefore0050 } from "../../test/support/earlier-layout.js";
+import { columnsOf, fillRowsAsBefore0050, insertFillsBefore0051 } from "../../test/support/earlier-layout.js";
 import type { Store } from "./database.js";
 import { chainFillKey } from "./fill-layout.js";
 import { insertFills, type NewFill } from "./fills.js";
@@ -60,7 +60,7 @@ describe.each(storeBackends)("order hashes, on $kind", (backend) => {
   it("leave fill_rows with migration 0049: every fill reads back as before, the rows written without them", async () => {
     const { store, dispose } = await backend.open({ migrations: migrationsBefore("0049_no_order_hashes") });
     try {
-      await store.transaction((tx) => insertFills(tx, someFills()));
+      await insertFillsBefore0051(store, someFills());
       await fillRowsAsBefore0050(store);
       // As a sync wrote them before 0049: a chain fill's order hash as 32 bytes; one written not canonically, as text.
       await sql`update fill_rows set order_hash = tx_hash where key_text is null`.execute(store.db);
@@ -83,7 +83,7 @@ describe.each(storeBackends)("order hashes, on $kind", (backend) => {
   it("are dropped in place where no fill holds one", async () => {
     const { store, dispose } = await backend.open({ migrations: migrationsBefore("0049_no_order_hashes") });
     try {
-      await store.transaction((tx) => insertFills(tx, someFills()));
+      await insertFillsBefore0051(store, someFills());
       await fillRowsAsBefore0050(store);
       const read = await viewRows(store);
       await migrateStore(store);

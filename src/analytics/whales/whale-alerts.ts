@@ -1,11 +1,13 @@
 /**
  * The whale alerts feed (/api/v2/whale-alerts): fills of smart whales in the last `minutes`, newest first, with
  * filters. Smart whales' fills are answered from the in-memory copy of the last 48 h (whale-fill-window.ts);
- * `smart_only=false` widens the feed to every wallet, which only the store holds: it walks the fills' time index.
+ * `smart_only=false` widens the feed to every wallet, which only the store holds: it reads the fills' id ranges of
+ * each hour (src/store/fill-spans.ts), newest first.
  */
 import type { Category } from "../../venue/categories.js";
 import { placeholders, queryRows } from "../../store/raw-sql.js";
 import { FILL_ENDS } from "../../store/fills.js";
+import { inFillWindow } from "../../store/fill-spans.js";
 import type { Store } from "../../store/database.js";
 import { STATS_GENERATION } from "../../store/derive-state.js";
 import type { IndexedMarket, MarketIndex } from "../markets/market-index.js";
@@ -172,6 +174,19 @@ export async function storeFeed(store: Store): Promise<StoreFeed> {
 /** Rows the store pages through when a filter is applied in code (the category). */
 const SCAN_PAGE = 500;
 
+/** Every wallet's fills are read newest first this many seconds of fill time at a time, each sorted in code. */
+const SPAN_CHUNK_SECONDS = 3_600;
+
+type StoreRow = WhaleFill & {
+  is_smart: number | null;
+  is_farmer: number | null;
+  win_rate: number | null;
+  total_pnl: number | null;
+};
+
+const STORE_ROWS = `select ${FILL_COLUMNS}, s.is_smart, s.is_farmer, s.win_rate, s.total_pnl
+  from fills f left join wallet_stats s on s.wallet = f.wallet`;
+
 /**
  * Every wallet's fills matching the query, newest first, at most limit + 1, read from the store as of `now`; and
  * until when the same store (`feed`'s stamp) gives the same ones, as `smartMatches` says.
@@ -182,50 +197,21 @@ async function storeMatches(store: Store, feed: StoreFeed, q: AlertQuery, index:
   return { found, asOf: now, until: keptUntil(found, above, now, q.minutes) };
 }
 
-/** Every wallet's fills matching the query, newest first, at most limit + 1: the fills' time index, paged by (ts, id). */
+/**
+ * Every wallet's fills matching the query, newest first, at most limit + 1: a wallet's or a market's through their
+ * (key, time) indexes paged by (ts, id), every wallet's by the fills' id ranges of each hour (`fill_spans`).
+ */
 async function allMatches(store: Store, q: AlertQuery, index: MarketIndex, now: number) {
-  const { after, upTo } = feedBounds(now, q);
   const keep = matcher(q, index);
-  const where = ["f.ts > ?", "f.ts <= ?", "f.usd >= ?"];
-  const params: unknown[] = [after, upTo, microFloor(q.minUsd)];
-  if (q.wallets) {
-    where.push(`f.wallet in ${placeholders(q.wallets.size)}`);
-    params.push(...q.wallets);
-  }
-  if (q.conditionId) {
-    where.push("f.condition_id = ?");
-    params.push(q.conditionId);
-  }
-  const pageRows = q.category ? SCAN_PAGE : q.limit + 1;
-  type Row = WhaleFill & {
-    is_smart: number | null;
-    is_farmer: number | null;
-    win_rate: number | null;
-    total_pnl: number | null;
-  };
-  const found: Row[] = [];
-  let cursor: { ts: number; id: number } | null = null;
-  while (found.length <= q.limit) {
-    const keyset = keysetBeforeText(
-      { ts: "f.ts", id: "f.id" },
-      { before: cursor?.ts ?? 0, beforeId: cursor?.id ?? 0, inclusive: false },
-    );
-    const rows: Row[] = await queryRows<Row>(
-      store.db,
-      store.kind,
-      `select ${FILL_COLUMNS}, s.is_smart, s.is_farmer, s.win_rate, s.total_pnl
-         from fills f left join wallet_stats s on s.wallet = f.wallet
-        where ${where.join(" and ")}${keyset.text} order by f.ts desc, f.id desc limit ${pageRows}`,
-      [...params, ...keyset.params],
-    );
+  const found: StoreRow[] = [];
+  const take = (rows: readonly StoreRow[]): boolean => {
     for (const r of rows) {
       const f = numeric(r);
       if (keep(f) && found.length <= q.limit) found.push(f);
     }
-    if (rows.length < pageRows) break;
-    const last = rows[rows.length - 1]!;
-    cursor = { ts: Number(last.ts), id: Number(last.id) };
-  }
+    return found.length > q.limit;
+  };
+  await (q.wallets || q.conditionId ? keyedNewestFirst(store, q, now, take) : spansNewestFirst(store, q, now, take));
   const names = await loadNames(
     store,
     found.map((r) => r.wallet),
@@ -241,6 +227,67 @@ async function allMatches(store: Store, q: AlertQuery, index: MarketIndex, now: 
     return { fill: r, who };
   });
 }
+
+/** Reads the query's fills newest first, handing them to `take` until it says it has enough. */
+type NewestFirst = (
+  store: Store,
+  q: AlertQuery,
+  now: number,
+  take: (rows: readonly StoreRow[]) => boolean,
+) => Promise<void>;
+
+/** The fills of the query's wallets or market, newest first, page by page. */
+const keyedNewestFirst: NewestFirst = async (store, q, now, take) => {
+  const { after, upTo } = feedBounds(now, q);
+  const where = ["f.ts > ?", "f.ts <= ?", "f.usd >= ?"];
+  const params: unknown[] = [after, upTo, microFloor(q.minUsd)];
+  if (q.wallets) {
+    where.push(`f.wallet in ${placeholders(q.wallets.size)}`);
+    params.push(...q.wallets);
+  }
+  if (q.conditionId) {
+    where.push("f.condition_id = ?");
+    params.push(q.conditionId);
+  }
+  const pageRows = q.category ? SCAN_PAGE : q.limit + 1;
+  for (let cursor: { ts: number; id: number } | null = null; ; ) {
+    const keyset = keysetBeforeText(
+      { ts: "f.ts", id: "f.id" },
+      { before: cursor?.ts ?? 0, beforeId: cursor?.id ?? 0, inclusive: false },
+    );
+    const rows = await queryRows<StoreRow>(
+      store.db,
+      store.kind,
+      `${STORE_ROWS} where ${where.join(" and ")}${keyset.text} order by f.ts desc, f.id desc limit ${pageRows}`,
+      [...params, ...keyset.params],
+    );
+    if (take(rows) || rows.length < pageRows) return;
+    const last = rows[rows.length - 1]!;
+    cursor = { ts: Number(last.ts), id: Number(last.id) };
+  }
+};
+
+/** Every wallet's fills, newest first, an hour of fill time at a time. */
+const spansNewestFirst: NewestFirst = async (store, q, now, take) => {
+  const { after, upTo } = feedBounds(now, q);
+  const minUsd = microFloor(q.minUsd);
+  for (let chunkUpTo = upTo; chunkUpTo > after; chunkUpTo -= SPAN_CHUNK_SECONDS) {
+    const chunkAfter = Math.max(after, chunkUpTo - SPAN_CHUNK_SECONDS);
+    const rows = await inFillWindow(store, chunkAfter, chunkUpTo, (first, last) =>
+      queryRows<StoreRow>(
+        store.db,
+        store.kind,
+        `${STORE_ROWS} where f.id between ? and ? and f.ts > ? and f.ts <= ? and f.usd >= ?`,
+        [first, last, chunkAfter, chunkUpTo, minUsd],
+      ),
+    );
+    const newestFirst = rows
+      .map((r) => ({ r, ts: Number(r.ts), id: Number(r.id) }))
+      .sort((a, b) => b.ts - a.ts || b.id - a.id)
+      .map((x) => x.r);
+    if (take(newestFirst)) return;
+  }
+};
 
 /**
  * The feed as of `now` (unix seconds), from `source` (the smart whales' copy as of now, or every wallet's fills in the

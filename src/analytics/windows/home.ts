@@ -6,6 +6,7 @@ import { changePct, type OutcomeSide, SECONDS_PER_DAY } from "../../ledger/index
 import { inTimeSlices, queryRows } from "../../store/raw-sql.js";
 import { CATEGORIES, type Category } from "../../venue/categories.js";
 import type { Store } from "../../store/database.js";
+import { inFillWindow } from "../../store/fill-spans.js";
 import { marketFillBefore } from "../../store/fills.js";
 import { marketSideFills, type Direction, type EntryType } from "../../store/schema.js";
 import { loadMarkets, outcomeSide } from "../markets/market-facts.js";
@@ -279,13 +280,15 @@ export async function categoryVolumes(
         ),
       )
     : await inTimeSlices(mid - hours * HOUR, now, HOUR, (after, upTo) =>
-        queryRows<VolumeRow>(
-          store.db,
-          store.kind,
-          `select f.condition_id, '' as wallet, ${volumes}
-             from fills f where f.ts > ? and f.ts <= ? and ${marketSideFills("f")}
-            group by f.condition_id`,
-          [mid, mid, after, upTo],
+        inFillWindow(store, after, upTo, (first, last) =>
+          queryRows<VolumeRow>(
+            store.db,
+            store.kind,
+            `select f.condition_id, '' as wallet, ${volumes}
+               from fills f where f.id between ? and ? and f.ts > ? and f.ts <= ? and ${marketSideFills("f")}
+              group by f.condition_id`,
+            [mid, mid, first, last, after, upTo],
+          ),
         ),
       );
   const rows = sumByMarketAndWallet(slices);

@@ -50,6 +50,7 @@ import { packedPnlSeries } from "./0047_packed_pnl_series.js";
 import { impliedTxHashes } from "./0048_implied_tx_hashes.js";
 import { noOrderHashes } from "./0049_no_order_hashes.js";
 import { codedRoles } from "./0050_coded_roles.js";
+import { fillSpans } from "./0051_fill_spans.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -99,4 +100,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0048_implied_tx_hashes": impliedTxHashes,
   "0049_no_order_hashes": noOrderHashes,
   "0050_coded_roles": codedRoles,
+  "0051_fill_spans": fillSpans,
 };
