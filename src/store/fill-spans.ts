@@ -11,7 +11,7 @@
  * disjoint. A span's range may hold other buckets' fills: readers keep their own bounds on `ts`.
  */
 import type { Store, StoreTransaction } from "./database.js";
-import { inSlices, placeholders, queryRows } from "./raw-sql.js";
+import { chunks, inSlices, placeholders, queryRows } from "./raw-sql.js";
 
 export const FILL_SPANS = "fill_spans";
 
@@ -162,7 +162,7 @@ export async function writeFillSpans(
   tx: Pick<StoreTransaction, "db" | "kind">,
   spans: readonly FillSpan[],
 ): Promise<void> {
-  await inSlices(spans, async (slice) => {
+  for (const slice of chunks(spans)) {
     const values = slice.map(() => "(?, ?, ?, ?, ?)").join(", ");
     await queryRows(
       tx.db,
@@ -172,6 +172,5 @@ export async function writeFillSpans(
          set last_id = excluded.last_id, min_ts = excluded.min_ts, max_ts = excluded.max_ts`,
       slice.flatMap((s) => [s.bucket, s.firstId, s.lastId, s.minTs, s.maxTs]),
     );
-    return [];
-  });
+  }
 }

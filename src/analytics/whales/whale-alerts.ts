@@ -281,11 +281,8 @@ const spansNewestFirst: NewestFirst = async (store, q, now, take) => {
         [first, last, chunkAfter, chunkUpTo, minUsd],
       ),
     );
-    const newestFirst = rows
-      .map((r) => ({ r, ts: Number(r.ts), id: Number(r.id) }))
-      .sort((a, b) => b.ts - a.ts || b.id - a.id)
-      .map((x) => x.r);
-    if (take(newestFirst)) return;
+    rows.sort((a, b) => Number(b.ts) - Number(a.ts) || Number(b.id) - Number(a.id));
+    if (take(rows)) return;
   }
 };
 
