@@ -15,7 +15,6 @@ import type { Store } from "../store/database.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
 import { deleteWhereIn, insertRows, updateRanks, upsertRows } from "../store/derived-tables.js";
 import type { NewActivity, NewFill } from "../store/fills.js";
-import { fillIdsByKey } from "../store/market-daily-prices.js";
 import type { NewResolution } from "../store/markets.js";
 import type { Derivation, RecentRows } from "./derivation.js";
 import type { LiveHours } from "./hourly-points.js";
@@ -34,7 +33,7 @@ import {
 import { loadWalletInputs } from "./wallet-inputs.js";
 import { loadMarketFacts } from "./market-facts.js";
 
-/** The new rows of one committed ingest batch (the ingest's `CommittedBatch` is one). */
+/** The new rows of one committed ingest batch (the ingest's `CommittedBatch` is one): each fill with its stored id. */
 export interface CommittedRows {
   readonly fills: readonly NewFill[];
   readonly activity: readonly NewActivity[];
@@ -50,6 +49,12 @@ export interface DeriverDeps {
   >;
   readonly clock: Clock;
   readonly logger: Logger;
+}
+
+/** The id a committed fill was stored under (the writer gives each new fill its id: src/store/fill-rows.ts). */
+function storedId(fill: NewFill): number {
+  if (fill.id === undefined) throw new Error(`derive: the committed fill ${fill.fill_key} came without its stored id`);
+  return fill.id;
 }
 
 /** A ledger this far behind the clock is catching up with a backfill. */
@@ -124,7 +129,7 @@ export class BatchApplier {
       // A fill before an hourly point already taken moves its token's price there: its market's holders are derived again.
       if (this.hours.taken(row.ts, now)) for (const holder of d.holdersOf(row.condition_id)) this.rederive.add(holder);
       const read = this.reads.get(row.fill_key);
-      if (!read?.counted) d.fills.add(fill);
+      if (!read?.counted) d.fills.add(fill, storedId(row));
       d.observe(row.ts);
       if (read) continue;
       fills.push(fill);
@@ -293,13 +298,6 @@ export class BatchApplier {
     // The fees of the fills counted since the last write, added to the stored sums (cleared once written).
     const fees = d.fills.walletFees.rows();
     const walletDays = d.fills.walletDailyFills.rows();
-    // A day's close and a wallet's last move are latest fills by (ts, id): the ids of the batch's candidates, stored by now.
-    const missing = [...d.fills.marketDailyPrices.missingIds(), ...d.fills.walletLastMoves.missingIds()];
-    if (missing.length > 0) {
-      const ids = await fillIdsByKey(this.deps.store.db, this.deps.store.kind, missing);
-      d.fills.marketDailyPrices.withIds(ids);
-      d.fills.walletLastMoves.withIds(ids);
-    }
     const prices = d.fills.marketDailyPrices.rows();
     const lastMoves = d.fills.walletLastMoves.rows();
     await this.deps.store.transaction(async (tx) => {

@@ -34,15 +34,15 @@ export class FillCounts {
    */
   inSqlThrough = 0;
 
-  /** Counts a fill seen for the first time. `id`: its row's, when read from the store (a batch's fills come without). */
-  add(fill: StoredFill & { readonly id?: number }): void {
+  /** Counts a fill seen for the first time, stored under `id`. */
+  add(fill: StoredFill, id: number): void {
     this.marketTotals.add(fill.condition_id, fill.role, fill.entry_type, fill.usd);
     this.recentVolumes.add(fill.wallet, fill.ts, fill.role, fill.entry_type, fill.usd);
     this.walletFees.add(fill);
-    if (fill.id !== undefined && fill.id <= this.inSqlThrough) return;
+    if (id <= this.inSqlThrough) return;
     this.walletDailyFills.add(fill);
-    this.marketDailyPrices.add(fill, fill.id ?? null);
-    this.walletLastMoves.add(fill, fill.id ?? null);
+    this.marketDailyPrices.add(fill, id);
+    this.walletLastMoves.add(fill, id);
   }
 
   /** Whether sums wait to be added to the stored tables. */

@@ -26,20 +26,20 @@ const SEPARATOR = "\u0000";
 export class MarketDailyPriceSums {
   private readonly sums = new Map<string, DaySums>();
   /** Per key, the day's close: its YES price. */
-  private readonly closes = new LatestFills<number>("market_daily_prices");
+  private readonly closes = new LatestFills<number>();
 
   get size(): number {
     return this.sums.size;
   }
 
   add(
-    fill: Pick<StoredFill, "fill_key" | "role" | "condition_id" | "ts" | "outcome_index" | "price" | "size" | "usd">,
-    id: number | null,
+    fill: Pick<StoredFill, "role" | "condition_id" | "ts" | "outcome_index" | "price" | "size" | "usd">,
+    id: number,
   ): void {
     if (!countsTowardMarket(fill.role)) return;
     const key = `${fill.condition_id}${SEPARATOR}${priceDay(fill.ts)}`;
     const yes = yesPrice(fill.outcome_index, fill.price);
-    this.closes.add(key, fill.ts, id, fill.fill_key, yes);
+    this.closes.add(key, fill.ts, id, yes);
     const sum = this.sums.get(key);
     if (!sum) {
       this.sums.set(key, { weighted: yes * fill.size, shares: fill.size, trades: 1, usd: fill.usd });
@@ -51,17 +51,7 @@ export class MarketDailyPriceSums {
     sum.usd += fill.usd;
   }
 
-  /** The keys of the close candidates whose ids are not known yet. */
-  missingIds(): string[] {
-    return this.closes.missingIds();
-  }
-
-  /** Gives the candidates their ids (by fill key). */
-  withIds(ids: ReadonlyMap<string, number>): void {
-    this.closes.withIds(ids);
-  }
-
-  /** The sums as rows of the table (each candidate's id known: see `withIds`). */
+  /** The sums as rows of the table. */
   rows(): MarketDailyPricesTable[] {
     return [...this.sums].map(([key, s]) => {
       const [conditionId, day] = key.split(SEPARATOR) as [string, string];

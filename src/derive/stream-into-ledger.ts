@@ -56,7 +56,7 @@ export class StreamIntoLedger {
     if (streamed.kind === 0) {
       const fill = streamed.row;
       event = fillEvent(fill);
-      if (options.countMarkets) target.fills.add(fill);
+      if (options.countMarkets) target.fills.add(fill, fill.id);
       if (this.summingLegs) this.legs.add(fill.counterparty, fill.token_id, fill.side, fill.size, fill.usd);
       target.prices?.observe(fill.token_id, fill.condition_id, fill.ts, fill.log_index, fill.usd, fill.size);
     } else {

@@ -13,7 +13,7 @@ type Move = Omit<WalletLastMovesTable, "wallet" | "condition_id" | "ts" | "fill_
 const SEPARATOR = "\u0000";
 
 export class WalletLastMoves {
-  private readonly latest = new LatestFills<Move>("wallet_last_moves");
+  private readonly latest = new LatestFills<Move>();
 
   get size(): number {
     return this.latest.size;
@@ -22,12 +22,12 @@ export class WalletLastMoves {
   add(
     fill: Pick<
       StoredFill,
-      "fill_key" | "wallet" | "condition_id" | "ts" | "side" | "outcome_index" | "entry_type" | "size" | "usd" | "price"
+      "wallet" | "condition_id" | "ts" | "side" | "outcome_index" | "entry_type" | "size" | "usd" | "price"
     >,
-    id: number | null,
+    id: number,
   ): void {
     const { side, outcome_index, entry_type, size, usd, price } = fill;
-    this.latest.add(`${fill.wallet}${SEPARATOR}${fill.condition_id}`, fill.ts, id, fill.fill_key, {
+    this.latest.add(`${fill.wallet}${SEPARATOR}${fill.condition_id}`, fill.ts, id, {
       side,
       outcome_index,
       entry_type,
@@ -37,17 +37,7 @@ export class WalletLastMoves {
     });
   }
 
-  /** The fill keys of the candidates whose ids are not known yet. */
-  missingIds(): string[] {
-    return this.latest.missingIds();
-  }
-
-  /** Gives the candidates their ids (by fill key). */
-  withIds(ids: ReadonlyMap<string, number>): void {
-    this.latest.withIds(ids);
-  }
-
-  /** The latest fills as rows of the table (each candidate's id known: see `withIds`). */
+  /** The latest fills as rows of the table. */
   rows(): WalletLastMovesTable[] {
     return this.latest.entries().map(([key, { ts, id, value }]) => {
       const [wallet, conditionId] = key.split(SEPARATOR) as [string, string];

@@ -13,7 +13,9 @@
  * - since migration 0048, no transaction hash where it is the hash of the chain fill before it in its block
  *   (`fillsWithImpliedTx`, `fillTxHashSql`): a match's fills share one transaction, whose logs are consecutive;
  * - since migration 0050, its role as a code (`FILL_ROLES`) and its exchange version less one (`storedExchangeVersion`):
- *   both then take no byte of a SQLite record beyond its header's (0 and 1 are stored in the header alone).
+ *   both then take no byte of a SQLite record beyond its header's (0 and 1 are stored in the header alone);
+ * - since migration 0052, no index on its natural key: the writer finds a chain fill already stored among the stored
+ *   fills of its time (src/store/fill-rows.ts), and a left-out hash is read at the ids just before the fill.
  * The view `fills` gives every reader the row as it always was, text for text; only writes (src/store/fill-rows.ts)
  * and the queries that must reach the ids (docs/decisions.md, "Fills are stored compact, and read through a view")
  * address `fill_rows`.
@@ -55,16 +57,6 @@ export function storedFillKey(
 ): string | null {
   const { block_number: block, log_index: log } = fill;
   return block != null && log != null && fill.fill_key === chainFillKey(block, log) ? null : fill.fill_key;
-}
-
-const CHAIN_KEY = /^chain:(\d+):(\d+)$/;
-
-/** The block and log a key follows from (a key `storedFillKey` does not store), else null. */
-export function chainKeyParts(key: string): { block: number; log: number } | null {
-  const match = CHAIN_KEY.exec(key);
-  if (!match) return null;
-  const [block, log] = [Number(match[1]), Number(match[2])];
-  return chainFillKey(block, log) === key ? { block, log } : null;
 }
 
 /**
@@ -211,12 +203,13 @@ export function fillKeySql(kind: StoreKind, f = "f"): string {
 
 /**
  * Which `fill_rows` the view reads: enums and prices as text, every price stored (0029); coded (0042); and every
- * transaction hash stored, or (0048) only the first of each run of a transaction's fills in its block; and (0050,
- * today's) the role coded and the exchange version less one.
+ * transaction hash stored, or (0048) only the first of each run of a transaction's fills in its block, found by the
+ * natural key's index; the role coded and the exchange version less one (0050); and (0052, today's) the run's hash
+ * found among the ids just before the fill, the natural key's index gone.
  */
-export type FillRowsVersion = "text" | "coded" | "implied-tx" | "coded-role";
+export type FillRowsVersion = "text" | "coded" | "implied-tx" | "coded-role" | "tx-by-id";
 
-const FILL_ROWS_VERSIONS: readonly FillRowsVersion[] = ["text", "coded", "implied-tx", "coded-role"];
+const FILL_ROWS_VERSIONS: readonly FillRowsVersion[] = ["text", "coded", "implied-tx", "coded-role", "tx-by-id"];
 
 /** Whether `fill_rows` of `version` has the change `since` brought. */
 const hasSince = (version: FillRowsVersion, since: FillRowsVersion): boolean =>
@@ -225,42 +218,56 @@ const hasSince = (version: FillRowsVersion, since: FillRowsVersion): boolean =>
 const CANONICAL_TX = /^0x[0-9a-f]{64}$/;
 
 /**
- * The fills of a batch whose transaction hash `fill_rows` leaves out: a chain fill (no stored key) whose block's
- * fill just before it in the batch, by log index, is of the same transaction and time. A transaction's logs are
- * consecutive in its block, so the hash is that of the nearest earlier fill of the block that stores one
- * (`fillTxHashSql`). The fill before it is in the same batch, so it is stored when this one is (a replayed one
- * already was); a fill whose predecessor came in another batch keeps its hash. So does a whale-size maker fill
- * (`isWhaleSizeMakerFill`): the whale makers' index covers the pages of whale trades with the hash, and a hash read at
- * another fill would read that fill's table page, cold on a large store.
+ * How many ids before a fill the view looks for the hash a fill leaves out (`fillTxHashSql`): a run of a
+ * transaction's fills that is longer stores its hash again (`fillsWithImpliedTx`). A match on the venue fills a
+ * handful of orders; 64 is far above.
+ */
+export const IMPLIED_TX_REACH = 64;
+
+/**
+ * The fills of a batch, in the order they are stored, whose transaction hash `fill_rows` leaves out: a chain fill
+ * (no stored key) stored just after a chain fill of the same block, an earlier log, the same time and the same
+ * transaction. Stored one after the other, they have consecutive ids, so the hash is that of the nearest earlier id of
+ * the block that stores one, fewer than `IMPLIED_TX_REACH` ids back (`fillTxHashSql`). A whale-size maker fill
+ * (`isWhaleSizeMakerFill`) keeps its hash: the whale makers' index covers the pages of whale trades with the hash,
+ * and a hash read at another fill would read that fill's table page, cold on a large store.
  */
 export function fillsWithImpliedTx<F extends ChainPlace>(fills: readonly F[]): Set<F> {
-  const chain = fills.filter(
-    (f) => f.block_number != null && f.log_index != null && storedFillKey(f) === null && CANONICAL_TX.test(f.tx_hash),
-  );
-  chain.sort((a, b) => a.block_number! - b.block_number! || a.log_index! - b.log_index!);
   const implied = new Set<F>();
-  for (let i = 1; i < chain.length; i++) {
-    const [before, fill] = [chain[i - 1]!, chain[i]!];
+  let sinceStored = 0;
+  for (let i = 1; i < fills.length; i++) {
+    const [before, fill] = [fills[i - 1]!, fills[i]!];
     const sameRun =
+      isCanonicalChainFill(before) &&
+      isCanonicalChainFill(fill) &&
       before.block_number === fill.block_number &&
       before.log_index! < fill.log_index! &&
       before.ts === fill.ts &&
       before.tx_hash === fill.tx_hash;
-    if (sameRun && !isWhaleSizeMakerFill(fill)) implied.add(fill);
+    sinceStored = sameRun && implied.has(before) ? sinceStored + 1 : 1;
+    if (sameRun && sinceStored < IMPLIED_TX_REACH && !isWhaleSizeMakerFill(fill)) implied.add(fill);
   }
   return implied;
 }
+
+const isCanonicalChainFill = (f: ChainPlace): boolean =>
+  f.block_number != null && f.log_index != null && storedFillKey(f) === null && CANONICAL_TX.test(f.tx_hash);
 
 type ChainPlace = Pick<FillsTable, "fill_key" | "tx_hash"> &
   Partial<Pick<FillsTable, "block_number" | "log_index" | "role">> & { ts: number | bigint; usd: number | bigint };
 
 /**
  * SQL: the transaction hash of the `fill_rows` row under alias `f`, as text: stored, or (a chain fill that stores
- * none: `fillsWithImpliedTx`) the hash of the nearest earlier chain fill of its block and time that stores one, read
- * through the natural key's index.
+ * none: `fillsWithImpliedTx`) the hash of the nearest earlier chain fill of its block and time that stores one:
+ * before 0052 by log index, through the natural key's index; since, by id, among the `IMPLIED_TX_REACH` before it.
  */
-export function fillTxHashSql(kind: StoreKind, f = "f"): string {
-  const earlier = `select ${hashText(kind, "p.tx_hash", "p.tx_text")} from ${FILL_ROWS} p
+export function fillTxHashSql(kind: StoreKind, f = "f", version: FillRowsVersion = "tx-by-id"): string {
+  const earlier = hasSince(version, "tx-by-id")
+    ? `select ${hashText(kind, "p.tx_hash", "p.tx_text")} from ${FILL_ROWS} p
+      where p.id < ${f}.id and p.id >= ${f}.id - ${IMPLIED_TX_REACH} and p.key_text is null
+        and p.block_number = ${f}.block_number and p.ts = ${f}.ts and (p.tx_hash is not null or p.tx_text is not null)
+      order by p.id desc limit 1`
+    : `select ${hashText(kind, "p.tx_hash", "p.tx_text")} from ${FILL_ROWS} p
       where p.key_text is null and p.block_number = ${f}.block_number and p.log_index < ${f}.log_index
         and p.ts = ${f}.ts and (p.tx_hash is not null or p.tx_text is not null)
       order by p.log_index desc limit 1`;
@@ -273,7 +280,7 @@ export function fillTxHashSql(kind: StoreKind, f = "f"): string {
  * join whose columns a query does not read, and turn it into an inner join (searched from the value) where a query
  * filters on it. The counterparty and token, which no query filters on, by subqueries: a query that does not read
  * them does not read their ids either, so an index without those ids still covers it (SQLite counts the columns of
- * a left-out join's condition as read). Migrations 0029, 0042, 0048, 0049 and 0050 create it from here: a change to it is a new
+ * a left-out join's condition as read). Migrations 0029, 0042, 0048, 0049, 0050 and 0052 create it from here: a change to it is a new
  * migration that creates it again.
  */
 export function fillsViewSql(kind: StoreKind, version: FillRowsVersion): string {
@@ -315,13 +322,15 @@ export const textPerStore = (sql: (kind: StoreKind) => string): Readonly<Record<
  */
 export function fillColumnsSql(
   kind: StoreKind,
-  version: FillRowsVersion = "coded-role",
+  version: FillRowsVersion = "tx-by-id",
 ): Record<keyof FillsTable, string> {
   const { addresses, tokens } = FILL_DICTIONARIES;
   const text = kind === "postgres" ? ' collate "C"' : "";
   const codedEnums = hasSince(version, "coded");
   const coded = (column: CodedFillColumn) => (codedEnums ? `${fillCodeTextSql(column)}${text}` : `f.${column}`);
-  const txHash = hasSince(version, "implied-tx") ? fillTxHashSql(kind) : hashText(kind, "f.tx_hash", "f.tx_text");
+  const txHash = hasSince(version, "implied-tx")
+    ? fillTxHashSql(kind, "f", version)
+    : hashText(kind, "f.tx_hash", "f.tx_text");
   const codedRole = hasSince(version, "coded-role");
   return {
     id: "f.id",

@@ -20,7 +20,8 @@ import {
   storedRole,
 } from "./fill-layout.js";
 import { ensureFillPartitions } from "./fill-partitions.js";
-import { recordFillSpans } from "./fill-spans.js";
+import { bucketIdRanges, bucketOf, recordFillSpans } from "./fill-spans.js";
+import { queryRows } from "./raw-sql.js";
 import type { FillsTable } from "./schema.js";
 
 type NewFill = Insertable<FillsTable>;
@@ -99,24 +100,64 @@ const FILL_TABLE: CompactTable<NewFill> = {
     ),
 };
 
-/** PostgreSQL: fill writers take turns (SQLite's transactions already do), so ids come in the order spans are kept. */
+/**
+ * PostgreSQL: fill writers take turns (SQLite's transactions already do), so that ids come in the order spans are
+ * kept, and a writer's look for stored fills sees every fill stored before its own.
+ */
 const FILL_WRITE_LOCK = 0x66696c73; // "fils"
 
 /**
- * Inserts fills, skipping those whose `fill_key` is already stored; returns the new ones, in input order. Their ids
- * go into `fill_spans` in the same transaction (src/store/fill-spans.ts): each above every id stored before, as the
- * spans' rule needs, since concurrent writers on PostgreSQL wait for each other's commit.
+ * Inserts fills, skipping those whose `fill_key` is already stored; returns the new ones, in input order, each given
+ * the id it was stored under. Their ids go into `fill_spans` in the same transaction (src/store/fill-spans.ts): each
+ * above every id stored before, as the spans' rule needs, since concurrent writers on PostgreSQL wait for each other's
+ * commit.
  */
 export async function insertCompactFills(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
   if (fills.length === 0) return [];
   if (tx.raw.kind === "postgres") await tx.raw.client.query("select pg_advisory_xact_lock($1)", [FILL_WRITE_LOCK]);
-  const implied = fillsWithImpliedTx(fills);
+  const unstored = await withoutStoredChainFills(tx, fills);
+  const implied = fillsWithImpliedTx(unstored);
   const layout =
     implied.size === 0
       ? FILL_TABLE
       : { ...FILL_TABLE, compact: (fill: NewFill) => compactRow(fill, implied.has(fill)) };
   const stored: Array<{ id: number; ts: number }> = [];
-  const fresh = await insertCompactRows(tx, layout, fills, (id, fill) => stored.push({ id, ts: Number(fill.ts) }));
+  const fresh = await insertCompactRows(tx, layout, unstored, (id, fill) => {
+    fill.id = id;
+    stored.push({ id, ts: Number(fill.ts) });
+  });
   await recordFillSpans(tx, stored);
   return fresh;
+}
+
+/**
+ * The fills less the chain fills already stored, each chain fill once (the first given). `fill_rows` has no index on
+ * a chain fill's key, its block and log (docs/decisions.md,
+ * "A chain fill's key is checked among the fills of its time"): a place on the chain fixes the block, so the time, so
+ * a stored one lies in the spans of its time's bucket, which are read whole (a sync's batch covers a few buckets, the
+ * live feed's the newest). A fill keyed by its own text (the Data API's) passes: its key's unique index skips it if
+ * stored.
+ */
+async function withoutStoredChainFills(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
+  const placeOf = (fill: NewFill) => (storedFillKey(fill) === null ? `${fill.block_number}:${fill.log_index}` : null);
+  const buckets = new Set<number>();
+  for (const fill of fills) if (placeOf(fill) !== null) buckets.add(bucketOf(Number(fill.ts)));
+  if (buckets.size === 0) return [...fills];
+  const seen = new Set<string>();
+  for (const [first, last] of await bucketIdRanges(tx, [...buckets])) {
+    const rows = await queryRows<{ block_number: number; log_index: number }>(
+      tx.db,
+      tx.kind,
+      `select block_number, log_index from ${FILL_ROWS} where id between ? and ? and key_text is null`,
+      [first, last],
+    );
+    for (const row of rows) seen.add(`${row.block_number}:${row.log_index}`);
+  }
+  return fills.filter((fill) => {
+    const place = placeOf(fill);
+    if (place === null) return true;
+    if (seen.has(place)) return false;
+    seen.add(place);
+    return true;
+  });
 }

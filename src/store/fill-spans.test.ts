@@ -22,6 +22,7 @@ import {
 } from "./fill-spans.js";
 import { FILL_ENDS, insertFills, type NewFill } from "./fills.js";
 import { migrateStore } from "./migrate.js";
+import { indexPresent } from "./migrations/0014_drilldown_fill_indexes.js";
 import { queryRows } from "./raw-sql.js";
 import { newFill } from "./testing/new-fill.js";
 
@@ -217,11 +218,7 @@ describe.each(storeBackends)("fill spans, on $kind", (backend) => {
       expect(await windowIds(store, T0 + 100, T0 + 2_000)).toEqual(
         fills.filter((f) => f.ts > T0 + 100 && f.ts <= T0 + 2_000).map((f) => f.id),
       );
-      const index =
-        store.kind === "sqlite"
-          ? "select name from sqlite_master where type = 'index' and name = 'fills_ts'"
-          : "select indexname as name from pg_indexes where schemaname = current_schema() and indexname = 'fills_ts'";
-      expect(await queryRows(store.db, store.kind, index)).toEqual([]);
+      expect(await indexPresent(store.db, store.kind, "fills_ts")).toBe(false);
     } finally {
       await dispose();
     }

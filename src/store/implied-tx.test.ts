@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
 import { fillRowsAsBefore0050, insertFillsBefore0051 } from "../../test/support/earlier-layout.js";
 import type { Store } from "./database.js";
-import { chainFillKey, fillsWithImpliedTx } from "./fill-layout.js";
+import { chainFillKey, fillsWithImpliedTx, IMPLIED_TX_REACH } from "./fill-layout.js";
 import { insertFills, type NewFill } from "./fills.js";
 import { migrateStore } from "./migrate.js";
 import { queryRows } from "./raw-sql.js";
@@ -51,35 +51,47 @@ function fillAt(block: number, log: number, tx: string, ts: number): NewFill {
   return newFill({ fill_key: chainFillKey(block, log), tx_hash: tx, log_index: log, block_number: block, ts });
 }
 
-/** The fills cut into batches at the given points, the batches in a shuffled order. */
+/** The fills cut into batches at the given points, the batches (and maybe the fills of each) in reverse order. */
 const batched = chainFills.chain((fills) =>
   fc
-    .tuple(fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, fills.length - 1) })), fc.boolean())
-    .map(([cuts, reversed]) => {
+    .tuple(fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, fills.length - 1) })), fc.boolean(), fc.boolean())
+    .map(([cuts, reversed, backwards]) => {
       const edges = [0, ...cuts.filter((c) => c < fills.length).sort((a, b) => a - b), fills.length];
       const batches = edges.slice(1).map((end, i) => fills.slice(edges[i], end));
-      return { fills, batches: reversed ? batches.reverse() : batches };
+      const ordered = backwards ? batches.map((batch) => [...batch].reverse()) : batches;
+      return { fills, batches: reversed ? ordered.reverse() : ordered };
     }),
 );
 
 describe("the fills whose transaction hash is left out", () => {
-  it("are the chain fills after a fill of the same transaction, block and time in the batch, in any order given, but whale-size makers'", () => {
+  it("are the chain fills stored just after a fill of the same transaction, block and time, but whale-size makers'", () => {
     const [a, b, c] = [hash(1), hash(2), hash(3)];
-    const run = [fillAt(9, 3, a, 100), fillAt(9, 4, a, 100), fillAt(9, 6, a, 100), fillAt(9, 7, b, 100)];
-    const others = [
-      fillAt(10, 0, b, 102), // another block: its first fill keeps the hash
-      { ...fillAt(9, 8, b, 100), fill_key: "data:1" }, // a Data API fill keeps it
+    const fills = [
+      fillAt(9, 3, a, 100),
+      fillAt(9, 4, a, 100), // left out
+      fillAt(9, 6, a, 100), // left out: the log index may skip
+      fillAt(9, 7, b, 100), // another transaction: kept
+      fillAt(10, 0, b, 102), // another block: kept
+      { ...fillAt(9, 8, b, 100), fill_key: "data:1" }, // a Data API fill: kept
       fillAt(9, 9, "0xNotCanonical", 100),
       fillAt(9, 10, "0xNotCanonical", 100), // written as text: kept
       fillAt(11, 0, c, 104),
       fillAt(11, 1, c, 106), // another time: kept
       fillAt(12, 0, c, 108),
       { ...fillAt(12, 1, c, 108), role: "maker" as const, usd: 500_000_000, size: 1_000_000_000 }, // whale-size maker: kept
+      fillAt(12, 2, c, 108), // left out: the whale maker's hash is stored just before
+      fillAt(12, 4, c, 108), // left out
+      fillAt(12, 3, c, 108), // an earlier log than the fill stored before it: kept
     ];
-    const expected = [run[1], run[2]];
-    for (const order of [[...run, ...others], [...others, ...run].reverse()]) {
-      expect([...fillsWithImpliedTx(order)].sort((x, y) => x.log_index! - y.log_index!)).toEqual(expected);
-    }
+    expect([...fillsWithImpliedTx(fills)]).toEqual([fills[1], fills[2], fills[12], fills[13]]);
+    expect(fillsWithImpliedTx([...fills].reverse()).size).toBe(1);
+  });
+
+  it(`store the hash again after ${IMPLIED_TX_REACH - 1} left out, so that the view finds it within its reach`, () => {
+    const run = Array.from({ length: 2 * IMPLIED_TX_REACH + 1 }, (_, log) => fillAt(9, log, hash(1), 100));
+    const implied = fillsWithImpliedTx(run);
+    const kept = run.filter((fill) => !implied.has(fill)).map((fill) => fill.log_index);
+    expect(kept).toEqual([0, IMPLIED_TX_REACH, 2 * IMPLIED_TX_REACH]);
   });
 });
 
@@ -142,6 +154,27 @@ describe.each(storeBackends)("fills' transaction hashes on $kind", (backend) => 
       expect(fillsWithImpliedTx(fills).size).toBeGreaterThan(0);
       const read = await viewHashes(store);
       for (const fill of fills) expect(read.get(fill.fill_key)).toBe(fill.tx_hash);
+    } finally {
+      await dispose();
+    }
+  });
+
+  it("are stored again by migration 0052 where the run's fills were stored out of log order, and read back as before", async () => {
+    // Stored last log first, one fill a batch: 0048 leaves out each run's later hashes by log index, which the ids
+    // before them (later logs, stored earlier) do not hold.
+    const fills = fc.sample(chainFills, { numRuns: 1, seed: 52 })[0]!.reverse();
+    const { store, dispose } = await backend.open({ migrations: migrationsBefore("0048_implied_tx_hashes") });
+    try {
+      for (const fill of fills) await insertFillsBefore0051(store, [fill]);
+      await fillRowsAsBefore0050(store);
+      await migrateStore(store, migrationsBefore("0052_no_chain_key_index"));
+      const before = await leftOut(store);
+      expect(before).toBeGreaterThan(0);
+      expect(await viewHashes(store)).toEqual(new Map(fills.map((f) => [f.fill_key, f.tx_hash])));
+      await migrateStore(store);
+      // Those kept out read a whale-size maker's hash, stored just before them.
+      expect(await leftOut(store)).toBeLessThan(before);
+      expect(await viewHashes(store)).toEqual(new Map(fills.map((f) => [f.fill_key, f.tx_hash])));
     } finally {
       await dispose();
     }

@@ -5,11 +5,11 @@
  * YES price (in TypeScript and, for the migration that fills the table from stored fills, in SQL), that fill, and
  * the read.
  */
-import { chainKeyParts, groupedFills, storedFillSql, type FillsLayout } from "./fill-layout.js";
+import { groupedFills, storedFillSql, type FillsLayout } from "./fill-layout.js";
 import { sql, type Kysely } from "kysely";
 import type { StoreKind } from "./migrations/column-types.js";
 import type { Store } from "./database.js";
-import { inSlices, placeholders, queryRows } from "./raw-sql.js";
+import { queryRows } from "./raw-sql.js";
 import { stampRows } from "./stamp-reads.js";
 import { ID_SPAN } from "./wallet-last-moves.js";
 import { marketSideFills, type Database, type MarketDailyPricesTable } from "./schema.js";
@@ -89,37 +89,4 @@ export async function marketDailyPricesStamp(store: Store, conditionId: string) 
     [conditionId],
   );
   return Number(row?.n ?? 0);
-}
-
-/** The ids of stored fills by their keys (read over the natural key's indexes of `fill_rows`). */
-export async function fillIdsByKey(db: Kysely<Database>, kind: StoreKind, keys: readonly string[]) {
-  const ids = new Map<string, number>();
-  const chain: { key: string; block: number; log: number }[] = [];
-  const texts: string[] = [];
-  for (const key of keys) {
-    const parts = chainKeyParts(key);
-    if (parts) chain.push({ key, ...parts });
-    else texts.push(key);
-  }
-  const byPlace = new Map(chain.map((c) => [`${c.block}:${c.log}`, c.key]));
-  const placed = await inSlices(chain, (slice) =>
-    queryRows<{ id: number; block_number: number; log_index: number }>(
-      db,
-      kind,
-      `select id, block_number, log_index from fill_rows where key_text is null
-        and (block_number, log_index) in (values ${slice.map(() => "(cast(? as bigint), cast(? as bigint))").join(", ")})`,
-      slice.flatMap((c) => [c.block, c.log]),
-    ),
-  );
-  for (const r of placed) ids.set(byPlace.get(`${r.block_number}:${r.log_index}`) as string, Number(r.id));
-  const keyed = await inSlices(texts, (slice) =>
-    queryRows<{ id: number; key_text: string }>(
-      db,
-      kind,
-      `select id, key_text from fill_rows where key_text in ${placeholders(slice.length)}`,
-      slice,
-    ),
-  );
-  for (const r of keyed) ids.set(r.key_text, Number(r.id));
-  return ids;
 }

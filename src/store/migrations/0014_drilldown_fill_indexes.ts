@@ -75,7 +75,12 @@ export function walletIndexPresent(db: Kysely<unknown>, kind: StoreKind): Promis
 }
 
 /** Whether the index `name` exists. */
-export async function indexPresent(db: Kysely<unknown>, kind: StoreKind, name: string): Promise<boolean> {
+export async function indexPresent(
+  // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
+  db: Kysely<any>,
+  kind: StoreKind,
+  name: string,
+): Promise<boolean> {
   const found =
     kind === "sqlite"
       ? await sql`select name from sqlite_master where type = 'index' and name = ${name}`.execute(db)

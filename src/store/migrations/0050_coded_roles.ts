@@ -23,8 +23,8 @@ const CODED_WHALE_SIZE_MAKERS_INDEX: FillIndex = { ...WHALE_SIZE_MAKERS_INDEX, w
 /**
  * The fills indexes a first sync builds once, when it reaches the head, instead of row by row (src/store/fills.ts),
  * as they stand today: their keys (wallet, market) put each insert at a random place, which made a backfill several
- * times slower than appending. The natural key's stays: chain order appends to it (so did `fills_ts`, which migration
- * 0051 replaced with `fill_spans`).
+ * times slower than appending. The natural key's stayed: chain order appends to it (so did `fills_ts`, which migration
+ * 0051 replaced with `fill_spans`; 0052 dropped the chain key's).
  */
 export const DEFERRED_FILL_INDEXES: readonly FillIndex[] = COMPACT_DEFERRED_FILL_INDEXES.map((index) =>
   index.name === WHALE_SIZE_MAKERS ? CODED_WHALE_SIZE_MAKERS_INDEX : index,

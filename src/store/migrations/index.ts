@@ -51,6 +51,7 @@ import { impliedTxHashes } from "./0048_implied_tx_hashes.js";
 import { noOrderHashes } from "./0049_no_order_hashes.js";
 import { codedRoles } from "./0050_coded_roles.js";
 import { fillSpans } from "./0051_fill_spans.js";
+import { noChainKeyIndex } from "./0052_no_chain_key_index.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -101,4 +102,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0049_no_order_hashes": noOrderHashes,
   "0050_coded_roles": codedRoles,
   "0051_fill_spans": fillSpans,
+  "0052_no_chain_key_index": noChainKeyIndex,
 };
