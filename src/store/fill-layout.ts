@@ -234,12 +234,13 @@ export const IMPLIED_TX_REACH = 64;
  */
 export function fillsWithImpliedTx<F extends ChainPlace>(fills: readonly F[]): Set<F> {
   const implied = new Set<F>();
+  const chain = fills.map(isCanonicalChainFill);
   let sinceStored = 0;
   for (let i = 1; i < fills.length; i++) {
     const [before, fill] = [fills[i - 1]!, fills[i]!];
     const sameRun =
-      isCanonicalChainFill(before) &&
-      isCanonicalChainFill(fill) &&
+      chain[i - 1]! &&
+      chain[i]! &&
       before.block_number === fill.block_number &&
       before.log_index! < fill.log_index! &&
       before.ts === fill.ts &&

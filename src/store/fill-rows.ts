@@ -20,8 +20,8 @@ import {
   storedRole,
 } from "./fill-layout.js";
 import { ensureFillPartitions } from "./fill-partitions.js";
-import { bucketIdRanges, bucketOf, recordFillSpans } from "./fill-spans.js";
-import { queryRows } from "./raw-sql.js";
+import { bucketOf, FILL_SPANS, recordFillSpans, SPAN_SECONDS } from "./fill-spans.js";
+import { inSlices, placeholders, queryRows } from "./raw-sql.js";
 import type { FillsTable } from "./schema.js";
 
 type NewFill = Insertable<FillsTable>;
@@ -139,22 +139,26 @@ export async function insertCompactFills(tx: StoreTransaction, fills: readonly N
  * stored.
  */
 async function withoutStoredChainFills(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
-  const placeOf = (fill: NewFill) => (storedFillKey(fill) === null ? `${fill.block_number}:${fill.log_index}` : null);
+  const places = fills.map((fill) => (storedFillKey(fill) === null ? `${fill.block_number}:${fill.log_index}` : null));
   const buckets = new Set<number>();
-  for (const fill of fills) if (placeOf(fill) !== null) buckets.add(bucketOf(Number(fill.ts)));
+  fills.forEach((fill, i) => {
+    if (places[i] !== null) buckets.add(bucketOf(Number(fill.ts)));
+  });
   if (buckets.size === 0) return [...fills];
-  const seen = new Set<string>();
-  for (const [first, last] of await bucketIdRanges(tx, [...buckets])) {
-    const rows = await queryRows<{ block_number: number; log_index: number }>(
+  // The buckets' time bounds also keep PostgreSQL's plan to the partitions that hold them.
+  const stored = await inSlices([...buckets], (slice) =>
+    queryRows<{ block_number: number; log_index: number }>(
       tx.db,
       tx.kind,
-      `select block_number, log_index from ${FILL_ROWS} where id between ? and ? and key_text is null`,
-      [first, last],
-    );
-    for (const row of rows) seen.add(`${row.block_number}:${row.log_index}`);
-  }
-  return fills.filter((fill) => {
-    const place = placeOf(fill);
+      `select f.block_number, f.log_index from ${FILL_SPANS} s
+        join ${FILL_ROWS} f on f.id between s.first_id and s.last_id
+        where s.bucket in ${placeholders(slice.length)} and f.key_text is null and f.ts >= ? and f.ts < ?`,
+      [...slice, Math.min(...slice), Math.max(...slice) + SPAN_SECONDS],
+    ),
+  );
+  const seen = new Set(stored.map((row) => `${row.block_number}:${row.log_index}`));
+  return fills.filter((_, i) => {
+    const place = places[i]!;
     if (place === null) return true;
     if (seen.has(place)) return false;
     seen.add(place);

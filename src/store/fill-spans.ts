@@ -134,22 +134,6 @@ export async function inFillWindow<R>(
   return out;
 }
 
-/** Id ranges (as `spanIdRanges` gives them) that hold every stored fill of the buckets starting at `buckets`. */
-export async function bucketIdRanges(
-  store: Pick<Store, "db" | "kind">,
-  buckets: readonly number[],
-): Promise<Array<[number, number]>> {
-  const rows = await inSlices(buckets, (slice) =>
-    queryRows<Pick<SpanRow, "first_id" | "last_id">>(
-      store.db,
-      store.kind,
-      `select first_id, last_id from ${FILL_SPANS} where bucket in ${placeholders(slice.length)}`,
-      slice,
-    ),
-  );
-  return spanIdRanges(rows.map((r) => ({ firstId: Number(r.first_id), lastId: Number(r.last_id) })));
-}
-
 /** Records fills just stored (id and time each; any order), in the caller's transaction. */
 export async function recordFillSpans(
   tx: StoreTransaction,
