@@ -140,10 +140,7 @@ export async function insertCompactFills(tx: StoreTransaction, fills: readonly N
  */
 async function withoutStoredChainFills(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
   const places = fills.map((fill) => (storedFillKey(fill) === null ? `${fill.block_number}:${fill.log_index}` : null));
-  const buckets = new Set<number>();
-  fills.forEach((fill, i) => {
-    if (places[i] !== null) buckets.add(bucketOf(Number(fill.ts)));
-  });
+  const buckets = new Set(fills.filter((_, i) => places[i] !== null).map((fill) => bucketOf(Number(fill.ts))));
   if (buckets.size === 0) return [...fills];
   // The buckets' time bounds also keep PostgreSQL's plan to the partitions that hold them.
   const stored = await inSlices([...buckets], (slice) =>

@@ -18,11 +18,10 @@ export const noChainKeyIndex: StoreMigration = {
     const run = (text: string) => sql.raw(text).execute(db);
     await run("drop view fills");
     const [byLog, byId] = [fillTxHashSql(kind, "f", "coded-role"), fillTxHashSql(kind, "f", "tx-by-id")];
-    const differs = kind === "postgres" ? "is distinct from" : "is not";
     await run(`create temp table ${OWN_TX} as select id, ts, tx from (
         select f.id, f.ts, ${byLog} as tx, ${byId} as read_by_id from ${FILL_ROWS} f
         where f.tx_hash is null and f.tx_text is null and f.key_text is null
-      ) r where read_by_id ${differs} tx`);
+      ) r where read_by_id is distinct from tx`);
     const hash = storedHashSql(kind, "r.tx");
     await run(`update ${FILL_ROWS} as f set tx_hash = ${hash.bytes}, tx_text = ${hash.text}
       from ${OWN_TX} r where f.id = r.id and f.ts = r.ts`);
