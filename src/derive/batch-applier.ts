@@ -14,6 +14,7 @@ import type { Logger } from "../platform/logger.js";
 import type { Store } from "../store/database.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
 import { deleteWhereIn, insertRows, updateRanks, upsertRows } from "../store/derived-tables.js";
+import { writeSmartWallets } from "../store/smart-wallets.js";
 import type { NewActivity, NewFill } from "../store/fills.js";
 import type { NewResolution } from "../store/markets.js";
 import type { Derivation, RecentRows } from "./derivation.js";
@@ -309,6 +310,10 @@ export class BatchApplier {
       );
       await upsertRows(tx, "positions", positions);
       await upsertRows(tx, "wallet_stats", stats);
+      await writeSmartWallets(
+        tx,
+        stats.map((row) => row.wallet),
+      );
       await updateRanks(tx, ranks);
       await upsertRows(tx, "wallet_fees", fees, "add");
       await upsertRows(tx, "wallet_daily_fills", walletDays, "add");

@@ -10,6 +10,7 @@ import { FIRST_SYNC_DERIVED, readDeriveState } from "../store/derive-state.js";
 import { storedPnlPoints } from "../store/testing/pnl-points.js";
 import { createDeferredFillIndexes, dropDeferredFillIndexes } from "../store/fills.js";
 import type { DerivedTable } from "../store/derived-tables.js";
+import { queryRows } from "../store/raw-sql.js";
 import type { CommittedRows } from "./batch-applier.js";
 import { Deriver } from "./deriver.js";
 import { dayStart, rebuild } from "./rebuild.js";
@@ -29,6 +30,24 @@ async function rows(
     .filter((row) => !where || where(row))
     .map((row) => JSON.stringify(row))
     .sort();
+}
+
+/** The addresses `smart_wallet_ids` holds, checked against wallet_stats' flags. */
+async function smartWallets(store: Store): Promise<string[]> {
+  const held = await queryRows<{ address: string }>(
+    store.db,
+    store.kind,
+    "select w.address from smart_wallet_ids s join address_ids w on w.id = s.wallet_id order by w.address",
+  );
+  const flagged = await store.db
+    .selectFrom("wallet_stats")
+    .select("wallet")
+    .where("is_smart", "=", 1)
+    .orderBy("wallet")
+    .execute();
+  expect(flagged.length).toBeGreaterThan(0);
+  expect(held.map((r) => r.address)).toEqual(flagged.map((r) => r.wallet));
+  return held.map((r) => r.address);
 }
 
 const storedTrades = async (store: Store, wallet: string) =>
@@ -92,6 +111,7 @@ describe.each(storeBackends)("the Deriver on $kind", (backend) => {
       "wallet_last_moves",
     ] as const)
       expect(await rows(store, table), table).toEqual(await rows(reference, table));
+    expect(await smartWallets(store)).toEqual(await smartWallets(reference));
     // The daily price sums to 12 digits: a batch's are added to the stored ones, in another order than a rebuild's.
     const prices = async (s: Store) =>
       (await s.db.selectFrom("market_daily_prices").selectAll().execute())

@@ -34,6 +34,7 @@ import { inFillWindow } from "../store/fill-spans.js";
 import { FILL_ENDS } from "../store/fills.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
 import { deleteAll, insertRowStream, insertRows, upsertRows } from "../store/derived-tables.js";
+import { refillSmartWallets } from "../store/smart-wallets.js";
 import { DictionaryIdCache } from "../store/dictionaries.js";
 import { FILL_DICTIONARIES, FILL_ROWS } from "../store/fill-layout.js";
 import { preparedStatement } from "../store/sqlite-statements.js";
@@ -301,6 +302,7 @@ export async function writeDerivedTables(
     await insertRowStream(tx, "positions", tables.positions(), ids);
     await deleteAll(tx, "wallet_stats");
     await insertRows(tx, "wallet_stats", tables.walletStats);
+    await refillSmartWallets(tx.db, tx.kind);
     await deleteAll(tx, "market_stats");
     await insertRows(tx, "market_stats", tables.marketStats);
     await snapshots.write(tx, ids);

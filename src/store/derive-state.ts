@@ -2,7 +2,8 @@
  * Named counters and flags of the derived tables (`derive_state`): `stats_generation`, bumped in the transaction of
  * each rebuild and refresh of wallet_stats (API processes reload what they keep when it moves), and
  * `first_sync_derived`, set once the statistics of the ingest's first full sync are written (`ready` in health), and
- * `funding_generation`, bumped in the transaction that rewrites the funding clusters.
+ * `funding_generation`, bumped in the transaction that rewrites the funding clusters, and `smart_generation`, bumped
+ * in each that changes the Smart Money wallets' ids.
  */
 import { type Kysely, sql } from "kysely";
 import type { StoreTransaction } from "./database.js";
@@ -11,6 +12,8 @@ import type { Database } from "./schema.js";
 export const STATS_GENERATION = "stats_generation";
 export const FIRST_SYNC_DERIVED = "first_sync_derived";
 export const FUNDING_GENERATION = "funding_generation";
+/** Bumped in each transaction that changes `smart_wallet_ids` (src/store/smart-wallets.ts). */
+export const SMART_GENERATION = "smart_generation";
 
 export async function readDeriveState(db: Kysely<Database>, name: string): Promise<number> {
   const row = await db.selectFrom("derive_state").select("value").where("name", "=", name).executeTakeFirst();

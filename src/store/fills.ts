@@ -17,7 +17,7 @@ import { insertCompactFills } from "./fill-rows.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
 import { recordWalletsOfFills } from "./wallets.js";
 import { createFillIndex } from "./migrations/0014_drilldown_fill_indexes.js";
-import { DEFERRED_FILL_INDEXES } from "./migrations/0050_coded_roles.js";
+import { deferredFillIndexes } from "./migrations/0053_smart_wallet_ids.js";
 
 export { chainFillKey, CHAIN_KEY_BLOCK_DIGITS, CHAIN_KEY_LOG_DIGITS } from "./fill-layout.js";
 
@@ -74,7 +74,7 @@ export function insertActivity(tx: StoreTransaction, rows: readonly NewActivity[
 
 /** Drops the deferred fills indexes (if present), in the caller's transaction. */
 export async function dropDeferredFillIndexes(tx: StoreTransaction): Promise<void> {
-  for (const index of DEFERRED_FILL_INDEXES) await tx.db.schema.dropIndex(index.name).ifExists().execute();
+  for (const index of deferredFillIndexes(tx.kind)) await tx.db.schema.dropIndex(index.name).ifExists().execute();
 }
 
 /** Memory of a deferred index build: PostgreSQL's sort memory, and SQLite's page cache meanwhile (it sizes SQLite's sorted runs). */
@@ -86,7 +86,7 @@ export interface IndexBuildMemory {
 /** Creates the deferred fills indexes that are missing, in the caller's transaction, with `memory` when given. */
 export async function createDeferredFillIndexes(tx: StoreTransaction, memory?: IndexBuildMemory): Promise<void> {
   const create = async () => {
-    for (const index of DEFERRED_FILL_INDEXES) await createFillIndex(tx.db, index, FILL_ROWS);
+    for (const index of deferredFillIndexes(tx.kind)) await createFillIndex(tx.db, index, FILL_ROWS);
   };
   if (!memory) return create();
   if (tx.raw.kind === "postgres") {
@@ -126,7 +126,7 @@ async function setPostgresBulkMemory(client: pg.PoolClient, memory: IndexBuildMe
 
 /** Whether every deferred fills index exists. */
 export async function deferredFillIndexesPresent(tx: StoreTransaction): Promise<boolean> {
-  const names = DEFERRED_FILL_INDEXES.map((index) => index.name);
+  const names = deferredFillIndexes(tx.kind).map((index) => index.name);
   const found =
     tx.raw.kind === "sqlite"
       ? tx.raw.handle

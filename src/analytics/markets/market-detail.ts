@@ -7,6 +7,7 @@ import { FILLS_JOINED, fillSelectSql, textPerStore } from "../../store/fill-layo
 import { idOf } from "../../store/id-keyed.js";
 import { readMarketDailyPrices } from "../../store/market-daily-prices.js";
 import { firstRow, queryRows } from "../../store/raw-sql.js";
+import { SMART_WALLET_IDS } from "../../store/smart-wallets.js";
 import type { Direction, EntryType, FillsTable } from "../../store/schema.js";
 import { fromMicro } from "../../venue/units.js";
 import type { IndexedMarket, MarketIndex } from "./market-index.js";
@@ -78,15 +79,18 @@ export interface WhaleTrade {
 }
 
 /**
- * `fill_rows` by the market's id (`idOf`): PostgreSQL walks the market's (market, ts) range newest first until the page
- * holds `limit` Smart Money fills, where through the view it read every fill of every Smart Money wallet and then
- * kept the market's (743 ms against 42 ms for a busy market of the 1,000,000-fill world).
+ * `fill_rows` by the market's id (`idOf`), walked newest first until the page holds `limit` fills of Smart Money
+ * wallets (`smart_wallet_ids`, src/store/smart-wallets.ts). On SQLite the walk is of `fills_condition_ts_wallet`,
+ * which holds each fill's wallet, so only the page's own fills are read from the table. Through the view,
+ * PostgreSQL read every fill of every Smart Money wallet and then kept the market's (743 ms against 42 ms for a busy
+ * market of the 1,000,000-fill world).
  */
 const whaleTradesSql = (kind: StoreKind) => `select
   ${fillSelectSql(kind, ["ts", "wallet", "side", "outcome_index", "price", "size", "usd", "entry_type", "role", "tx_hash"])},
   wn.name, wn.pseudonym
-  from ${FILLS_JOINED} join wallet_stats s on s.wallet = w.address left join wallets wn on wn.address = w.address
-  where f.condition_ref = ${idOf("condition_id")} and s.is_smart = 1 order by f.ts desc, f.id desc limit ?`;
+  from ${FILLS_JOINED} join ${SMART_WALLET_IDS} s on s.wallet_id = f.wallet_id
+  left join wallets wn on wn.address = w.address
+  where f.condition_ref = ${idOf("condition_id")} order by f.ts desc, f.id desc limit ?`;
 const WHALE_TRADES = textPerStore(whaleTradesSql);
 
 type WhaleTradeRow = Pick<

@@ -21,12 +21,11 @@ import { rebuildSqliteTable, sqliteColumns } from "./sqlite-rebuild.js";
 const CODED_WHALE_SIZE_MAKERS_INDEX: FillIndex = { ...WHALE_SIZE_MAKERS_INDEX, where: whaleSizeMakerFills("coded") };
 
 /**
- * The fills indexes a first sync builds once, when it reaches the head, instead of row by row (src/store/fills.ts),
- * as they stand today: their keys (wallet, market) put each insert at a random place, which made a backfill several
- * times slower than appending. The natural key's stayed: chain order appends to it (so did `fills_ts`, which migration
- * 0051 replaced with `fill_spans`; 0052 dropped the chain key's).
+ * The fills indexes a first sync defers (src/store/fills.ts), as they stood from this migration to 0053 (which
+ * gives `fills_condition_ts` each fill's wallet). The natural key's stayed: chain order appends to it (so did
+ * `fills_ts`, which migration 0051 replaced with `fill_spans`; 0052 dropped the chain key's).
  */
-export const DEFERRED_FILL_INDEXES: readonly FillIndex[] = COMPACT_DEFERRED_FILL_INDEXES.map((index) =>
+export const CODED_ROLE_DEFERRED_FILL_INDEXES: readonly FillIndex[] = COMPACT_DEFERRED_FILL_INDEXES.map((index) =>
   index.name === WHALE_SIZE_MAKERS ? CODED_WHALE_SIZE_MAKERS_INDEX : index,
 );
 

@@ -52,6 +52,7 @@ import { noOrderHashes } from "./0049_no_order_hashes.js";
 import { codedRoles } from "./0050_coded_roles.js";
 import { fillSpans } from "./0051_fill_spans.js";
 import { noChainKeyIndex } from "./0052_no_chain_key_index.js";
+import { smartWalletIds } from "./0053_smart_wallet_ids.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -103,4 +104,5 @@ export const migrations: Record<string, StoreMigration> = {
   "0050_coded_roles": codedRoles,
   "0051_fill_spans": fillSpans,
   "0052_no_chain_key_index": noChainKeyIndex,
+  "0053_smart_wallet_ids": smartWalletIds,
 };
