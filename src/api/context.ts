@@ -12,12 +12,14 @@ import { WhaleReads } from "../analytics/whales/whale-reads.js";
 import type { Config } from "../config/index.js";
 import type { LiveDeps } from "../live/index.js";
 import { BoardTable } from "../analytics/boards/board-table.js";
+import { GenerationStamp } from "../kept/generation-stamp.js";
 import { StampedBodies } from "../kept/stamped-bodies.js";
 import type { Keeping } from "../kept/ttl-bodies.js";
 import { BackgroundWork } from "../platform/background-work.js";
 import { mebibytes } from "../platform/bounded-map.js";
 import type { Platform } from "../platform/index.js";
 import type { Store } from "../store/database.js";
+import { SMART_GENERATION } from "../store/derive-state.js";
 import { KeyChecks } from "./key-checks.js";
 import { WarmUps } from "./warm-up.js";
 
@@ -66,6 +68,8 @@ export interface AppContext extends AppInput {
   readonly whaleBook: WhaleBook;
   /** Today's Smart Money list, reloaded when `stats_generation` moves (the market whale trades read it). */
   readonly smartList: SmartList;
+  /** `smart_generation` as this process last saw it: a market's trades page is kept under it. */
+  readonly smartStamp: GenerationStamp;
   /** What every kind of kept answers takes from the process: the clock, GZIP_MIN_BYTES and readiness. */
   readonly keeping: Keeping;
   /** Per-wallet and per-market answers kept under the stamp of their inputs (WALLET_INSIGHTS_CACHED_MB). */
@@ -99,6 +103,12 @@ export function appContext(input: AppInput): AppContext {
       input.platform.clock,
       input.config.drilldowns.smartListCheckSeconds,
       background,
+    ),
+    smartStamp: new GenerationStamp(
+      input.store,
+      input.platform.clock,
+      SMART_GENERATION,
+      input.config.drilldowns.smartListCheckSeconds,
     ),
     keeping,
     stampedBodies: new StampedBodies(

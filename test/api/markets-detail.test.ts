@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findMarket, venueUrl } from "../../src/analytics/markets/market-detail.js";
 import { marketIndex } from "../../src/analytics/markets/market-index.js";
 import { BackgroundWork } from "../../src/platform/background-work.js";
+import { writeSmartWallets } from "../../src/store/smart-wallets.js";
+import { sql } from "kysely";
 import type { WorldApp } from "../support/world-app.js";
 import { getJson, isSortedDesc, netPositions, openMarketsWorld, rows } from "../support/api/markets.js";
 
@@ -158,6 +160,26 @@ describe("GET /api/v2/market/{market_id}/trades", () => {
     );
     expectServed(day.close_yes, yes(ofDay[ofDay.length - 1]!), AT.price);
     expect(history.map((d: any) => d.t)).toEqual([...history.map((d: any) => d.t)].sort((a, b) => a - b));
+  });
+
+  it("computes its kept page again once a wallet leaves or joins Smart Money, with no new fill", async () => {
+    const url = `/api/v2/market/${market.id}/trades?limit=5`;
+    const before = (await getJson(t, url)).body.trades;
+    const leaving: string = before[0].wallet;
+    const setSmart = (flag: number) =>
+      t.store.transaction(async (tx) => {
+        await sql`update wallet_stats set is_smart = ${flag} where wallet = ${leaving}`.execute(tx.db);
+        await writeSmartWallets(tx, [leaving]);
+      });
+    const afterCheck = () => t.clock.set(t.clock.nowMs() + (t.config.drilldowns.smartListCheckSeconds + 1) * 1000);
+    await setSmart(0);
+    afterCheck();
+    const without = (await getJson(t, url)).body.trades;
+    expect(without.length).toBeGreaterThan(0);
+    expect(without.some((trade: { wallet: string }) => trade.wallet === leaving)).toBe(false);
+    await setSmart(1);
+    afterCheck();
+    expect((await getJson(t, url)).body.trades).toEqual(before);
   });
 
   it("answers 422 past its limit and 404 for an unknown market", async () => {

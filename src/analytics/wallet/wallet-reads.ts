@@ -24,7 +24,8 @@ import {
   type WalletIdentity,
   type WalletView,
 } from "./wallet-overview.js";
-import { StatsStamp } from "../../kept/stats-stamp.js";
+import { GenerationStamp } from "../../kept/generation-stamp.js";
+import { STATS_GENERATION } from "../../store/derive-state.js";
 import { syncRequesterOf } from "./sync-requests.js";
 import { LiveVenueError, liveSignerStats, type LiveVenue } from "./wallet-signer.js";
 
@@ -50,10 +51,15 @@ export interface WalletReadsDeps {
 export class WalletReads {
   private live: LiveVenue | undefined;
   /** The statistics' stamp every kept overview is keyed by (the sender's serialized ones too). */
-  readonly stamp: StatsStamp;
+  readonly stamp: GenerationStamp;
 
   constructor(private readonly deps: WalletReadsDeps) {
-    this.stamp = new StatsStamp(deps.store, deps.platform.clock, deps.config.boards.leaderboardCheckSeconds);
+    this.stamp = new GenerationStamp(
+      deps.store,
+      deps.platform.clock,
+      STATS_GENERATION,
+      deps.config.boards.leaderboardCheckSeconds,
+    );
   }
 
   get store(): Store {

@@ -5,7 +5,6 @@
  * write of its ledger rows (the Deriver writes a wallet's positions in the transaction that writes its statistics).
  */
 import type { Store } from "../../store/database.js";
-import { readDeriveState, SMART_GENERATION } from "../../store/derive-state.js";
 import { textPerStore } from "../../store/fill-layout.js";
 import { latestFillSql } from "../../store/fills.js";
 import { marketDailyPricesStamp } from "../../store/market-daily-prices.js";
@@ -99,17 +98,15 @@ export function marketFillsStamp(store: Store, conditionId: string): Promise<str
 }
 
 /**
- * The market's latest fill, the fills its daily prices hold and the Smart Money list's generation: the Deriver
- * writes the prices after the fills are stored, and a wallet can join or leave Smart Money with no fill in the
- * market, so an answer kept in between would otherwise miss either until the market's next fill.
+ * The market's latest fill and the fills its daily prices hold: the Deriver writes those after the fills are
+ * stored, and an answer kept in between would otherwise miss them until the market's next fill.
  */
 export async function marketTradesStamp(store: Store, conditionId: string): Promise<string> {
-  const [fills, priced, smart] = await Promise.all([
+  const [fills, priced] = await Promise.all([
     marketFillsStamp(store, conditionId),
     marketDailyPricesStamp(store, conditionId),
-    readDeriveState(store.db, SMART_GENERATION),
   ]);
-  return `${fills}|${priced}|${smart}`;
+  return `${fills}|${priced}`;
 }
 
 /**

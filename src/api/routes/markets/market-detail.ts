@@ -107,24 +107,24 @@ export const marketDetailRoutes: FastifyPluginAsyncTypebox<AppContext> = async (
     async (request, reply) => {
       const m = await find(request.params.market_id);
       const limit = request.query.limit as number;
-      // Kept serialized under the market's latest fill and its daily prices: a new fill, or its daily prices
-      // written by the Deriver, retire it. The history is one indexed read of the Deriver's daily sums.
-      return answers.send(
-        reply,
-        `market-trades|${m.condition_id}|${limit}`,
-        await marketTradesStamp(ctx.store, m.condition_id),
-        async () => {
-          const trades = await recentWhaleTrades(ctx.store, m.condition_id, limit);
-          const history = await dailyPriceHistory(ctx.store, m.condition_id);
-          return {
-            market_id: m.id,
-            condition_id: m.condition_id,
-            count: trades.length,
-            trades,
-            price_history: history,
-          };
-        },
-      );
+      // Kept serialized under the market's latest fill, its daily prices and the Smart Money set's generation: a
+      // new fill, its daily prices written by the Deriver, or a wallet joining or leaving Smart Money retire it.
+      // The history is one indexed read of the Deriver's daily sums.
+      const [fills, smart] = await Promise.all([
+        marketTradesStamp(ctx.store, m.condition_id),
+        ctx.smartStamp.current(),
+      ]);
+      return answers.send(reply, `market-trades|${m.condition_id}|${limit}`, `${fills}|${smart}`, async () => {
+        const trades = await recentWhaleTrades(ctx.store, m.condition_id, limit);
+        const history = await dailyPriceHistory(ctx.store, m.condition_id);
+        return {
+          market_id: m.id,
+          condition_id: m.condition_id,
+          count: trades.length,
+          trades,
+          price_history: history,
+        };
+      });
     },
   );
 

@@ -1,6 +1,6 @@
 /**
  * Sends wallet overviews (the v2 overview and its alias, the public v1 overview): the proxy view is kept
- * serialized in this process, per address, load state and statistics stamp (src/kept/stats-stamp.ts: a
+ * serialized in this process, per address, load state and statistics stamp (src/kept/generation-stamp.ts: a
  * refresh of the statistics retires it), for the overview window; the live views (signer,
  * union) are answered as the wallet reads compute them. Every answer counts a community lookup for its proxy.
  */
