@@ -10,7 +10,7 @@ import { FIRST_SYNC_DERIVED, readDeriveState } from "../store/derive-state.js";
 import { storedPnlPoints } from "../store/testing/pnl-points.js";
 import { createDeferredFillIndexes, dropDeferredFillIndexes } from "../store/fills.js";
 import type { DerivedTable } from "../store/derived-tables.js";
-import { queryRows } from "../store/raw-sql.js";
+import { heldSmartWallets } from "../store/testing/smart-wallets.js";
 import type { CommittedRows } from "./batch-applier.js";
 import { Deriver } from "./deriver.js";
 import { dayStart, rebuild } from "./rebuild.js";
@@ -34,11 +34,7 @@ async function rows(
 
 /** The addresses `smart_wallet_ids` holds, checked against wallet_stats' flags. */
 async function smartWallets(store: Store): Promise<string[]> {
-  const held = await queryRows<{ address: string }>(
-    store.db,
-    store.kind,
-    "select w.address from smart_wallet_ids s join address_ids w on w.id = s.wallet_id order by w.address",
-  );
+  const held = await heldSmartWallets(store);
   const flagged = await store.db
     .selectFrom("wallet_stats")
     .select("wallet")
@@ -46,8 +42,8 @@ async function smartWallets(store: Store): Promise<string[]> {
     .orderBy("wallet")
     .execute();
   expect(flagged.length).toBeGreaterThan(0);
-  expect(held.map((r) => r.address)).toEqual(flagged.map((r) => r.wallet));
-  return held.map((r) => r.address);
+  expect(held).toEqual(flagged.map((r) => r.wallet));
+  return held;
 }
 
 const storedTrades = async (store: Store, wallet: string) =>

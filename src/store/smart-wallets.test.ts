@@ -17,6 +17,7 @@ import { indexPresent } from "./migrations/0014_drilldown_fill_indexes.js";
 import { queryRows } from "./raw-sql.js";
 import { writeSmartWallets } from "./smart-wallets.js";
 import { newFill } from "./testing/new-fill.js";
+import { heldSmartWallets } from "./testing/smart-wallets.js";
 
 const WALLETS = Array.from({ length: 6 }, (_, i) => `0x${String(i + 1).repeat(40)}`);
 const MARKETS = ["0xaa", "0xbb"];
@@ -54,13 +55,9 @@ async function flag(store: Store, smart: ReadonlyMap<string, boolean>): Promise<
   });
 }
 
-async function heldWallets(store: Store): Promise<string[]> {
-  const rows = await queryRows<{ address: string }>(
-    store.db,
-    store.kind,
-    "select w.address from smart_wallet_ids s join address_ids w on w.id = s.wallet_id order by w.address",
-  );
-  return rows.map((r) => r.address);
+/** The wallets `flags` (the latest flag written for each) marks Smart Money. */
+function flaggedSmart(flags: ReadonlyMap<string, boolean>): Set<string> {
+  return new Set([...flags].filter(([, isSmart]) => isSmart).map(([wallet]) => wallet));
 }
 
 /** The page worked out from FILLS: the market's fills of `smart` wallets, newest first, later-stored first. */
@@ -98,10 +95,9 @@ describe.each(storeBackends)("Smart Money wallets' ids on $kind", (backend) => {
             const written = new Map(step);
             for (const [wallet, isSmart] of written) flags.set(wallet, isSmart);
             await flag(store, written);
-            const smart = new Set([...flags].filter(([, isSmart]) => isSmart).map(([wallet]) => wallet));
-            expect(await heldWallets(store)).toEqual([...smart].sort());
+            expect(await heldSmartWallets(store)).toEqual([...flaggedSmart(flags)].sort());
           }
-          await expectPages(store, new Set([...flags].filter(([, s]) => s).map(([w]) => w)));
+          await expectPages(store, flaggedSmart(flags));
         } finally {
           await dispose();
         }
@@ -161,7 +157,7 @@ describe.each(storeBackends)("Smart Money wallets' ids on $kind", (backend) => {
       await storeFlags(store.db, store.kind, new Map(WALLETS.map((wallet) => [wallet, smart.has(wallet)])));
       expect(await indexPresent(store.db, store.kind, "fills_condition_ts")).toBe(true);
       await migrateStore(store);
-      expect(await heldWallets(store)).toEqual([...smart].sort());
+      expect(await heldSmartWallets(store)).toEqual([...smart].sort());
       // PostgreSQL keeps the index by market and time (its scan reads each entry's row anyway).
       const sqlite = store.kind === "sqlite";
       expect(await indexPresent(store.db, store.kind, "fills_condition_ts")).toBe(!sqlite);
