@@ -14,9 +14,12 @@ import type { Database } from "./schema.js";
 
 export const SMART_WALLET_IDS = "smart_wallet_ids";
 
+/** The smart-whale condition on a wallet_stats alias: Smart Money is never a farmer, whatever a stale row says. */
+export const smartSql = (alias: string) => `${alias}.is_smart = 1 and ${alias}.is_farmer = 0`;
+
 /** SQL: the ids of the Smart Money wallets among those `where` keeps (a condition on `s`, wallet_stats). */
 const smartIdsSql = (where: string) => `select w.id from wallet_stats s
-  join ${FILL_DICTIONARIES.addresses.table} w on w.address = s.wallet where s.is_smart = 1${where ? ` and ${where}` : ""}`;
+  join ${FILL_DICTIONARIES.addresses.table} w on w.address = s.wallet where ${smartSql("s")}${where ? ` and ${where}` : ""}`;
 
 /**
  * After `wallets`' rows of wallet_stats were written in `tx`: their ids in or out of the Smart Money set, and
@@ -56,4 +59,15 @@ export async function refillSmartWallets(
   await queryRows(store, kind, `delete from ${SMART_WALLET_IDS}`);
   await queryRows(store, kind, `insert into ${SMART_WALLET_IDS} (wallet_id) ${smartIdsSql("")}`);
   await bumpDeriveState(store, SMART_GENERATION);
+}
+
+/** The Smart Money wallets' addresses, as the set holds them now. */
+export async function smartWalletAddresses(store: { db: Kysely<Database>; kind: StoreKind }): Promise<string[]> {
+  const { table, column } = FILL_DICTIONARIES.addresses;
+  const rows = await queryRows<{ address: string }>(
+    store.db,
+    store.kind,
+    `select a.${column} as address from ${SMART_WALLET_IDS} s join ${table} a on a.id = s.wallet_id`,
+  );
+  return rows.map((r) => r.address);
 }

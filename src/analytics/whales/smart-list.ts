@@ -1,18 +1,18 @@
 /**
- * One API process's copy of today's Smart Money list (the addresses whose wallet_stats say is_smart and not a
- * farmer: `smartSql`), which flags whale trades. Reloaded only when the Deriver rewrote wallet_stats
- * (`stats_generation` moved), looked at every SMART_LIST_CHECK_SECONDS; only a process's first read waits for a load.
+ * One API process's copy of today's Smart Money list (the addresses of `smart_wallet_ids`: those whose wallet_stats
+ * say is_smart and not a farmer), which flags whale trades. Reloaded only when the set changed (`smart_generation`
+ * moved: a refresh that rewrites wallet_stats without moving a wallet in or out of Smart Money leaves it), looked at
+ * every SMART_LIST_CHECK_SECONDS; only a process's first read waits for a load.
  */
 import type { BackgroundWork } from "../../platform/background-work.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Store } from "../../store/database.js";
-import { STATS_GENERATION, readDeriveState } from "../../store/derive-state.js";
-import { queryRows } from "../../store/raw-sql.js";
-import { smartSql } from "../windows/site.js";
+import { SMART_GENERATION, readDeriveState } from "../../store/derive-state.js";
+import { smartWalletAddresses } from "../../store/smart-wallets.js";
 
 export interface SmartWallets {
   readonly wallets: ReadonlySet<string>;
-  /** The stats generation the list was read at: answers computed from it are keyed by it. */
+  /** The Smart Money generation the list was read at: answers computed from it are keyed by it. */
   readonly generation: number;
 }
 
@@ -36,7 +36,7 @@ export class SmartList {
     if (!this.loading && (now - this.checkedAt >= this.checkSeconds || now < this.checkedAt)) {
       this.checkedAt = now;
       this.background.run("smart list", () =>
-        readDeriveState(this.store.db, STATS_GENERATION).then((generation) =>
+        readDeriveState(this.store.db, SMART_GENERATION).then((generation) =>
           generation !== loaded.generation && !this.loading ? this.reload() : undefined,
         ),
       );
@@ -46,13 +46,8 @@ export class SmartList {
 
   private reload(): Promise<SmartWallets> {
     const loading = (async () => {
-      const generation = await readDeriveState(this.store.db, STATS_GENERATION);
-      const rows = await queryRows<{ wallet: string }>(
-        this.store.db,
-        this.store.kind,
-        `select s.wallet from wallet_stats s where ${smartSql("s")}`,
-      );
-      return { generation, wallets: new Set(rows.map((r) => r.wallet)) };
+      const generation = await readDeriveState(this.store.db, SMART_GENERATION);
+      return { generation, wallets: new Set(await smartWalletAddresses(this.store)) };
     })();
     this.loading = loading;
     return loading

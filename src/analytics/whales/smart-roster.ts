@@ -9,7 +9,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { Store } from "../../store/database.js";
 import { STATS_GENERATION, readDeriveState } from "../../store/derive-state.js";
 import { queryRows } from "../../store/raw-sql.js";
-import { smartSql } from "../windows/site.js";
+import { smartSql } from "../../store/smart-wallets.js";
 
 export interface RosterWhale {
   /** Profile name, else pseudonym, else null. */

@@ -10,7 +10,7 @@ import type { Store } from "../../store/database.js";
 import { loadMarkets } from "../markets/market-facts.js";
 import { loadNames } from "../wallet/display-names.js";
 import { fromMicro } from "../../venue/units.js";
-import { smartSql } from "./site.js";
+import { smartSql } from "../../store/smart-wallets.js";
 import { inSmartSlices } from "./smart-slices.js";
 
 export interface WhaleCluster {

@@ -7,7 +7,7 @@ import type { Store } from "../../store/database.js";
 import { categoryVolumes } from "./home.js";
 import { loadMarkets } from "../markets/market-facts.js";
 import { fromMicro } from "../../venue/units.js";
-import { smartSql } from "./site.js";
+import { smartSql } from "../../store/smart-wallets.js";
 
 const HOUR = 3_600;
 

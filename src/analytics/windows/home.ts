@@ -12,7 +12,7 @@ import { marketSideFills, type Direction, type EntryType } from "../../store/sch
 import { loadMarkets, outcomeSide } from "../markets/market-facts.js";
 import { loadNames } from "../wallet/display-names.js";
 import { fromMicro } from "../../venue/units.js";
-import { smartSql } from "./site.js";
+import { smartSql } from "../../store/smart-wallets.js";
 import { inSmartSlices } from "./smart-slices.js";
 
 export const WHALE_MOVES = 8;

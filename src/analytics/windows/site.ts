@@ -5,9 +5,6 @@ import type { Store } from "../../store/database.js";
 export const HOT_WINNERS = 8;
 export const HOT_LOSERS = 7;
 
-/** The smart-whale condition on a wallet_stats alias: Smart Money is never a farmer, whatever a stale row says. */
-export const smartSql = (alias: string) => `${alias}.is_smart = 1 and ${alias}.is_farmer = 0`;
-
 export interface SiteStats {
   smart_whales: number;
   markets: number;

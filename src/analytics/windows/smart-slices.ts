@@ -7,7 +7,7 @@
  */
 import { inSlices, placeholders, queryRows } from "../../store/raw-sql.js";
 import type { Store } from "../../store/database.js";
-import { smartSql } from "./site.js";
+import { smartSql } from "../../store/smart-wallets.js";
 
 const SLICE = 100;
 
