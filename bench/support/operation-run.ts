@@ -17,6 +17,8 @@ export interface RunSettings {
   readonly fixedSeconds?: number;
   /** First requests timed after the first. */
   readonly cold: number;
+  /** The discarded closed loop before the throughput run (default WARM_UP_SECONDS). */
+  readonly warmUpSeconds?: number;
 }
 
 export const CONNECTIONS = 10;
@@ -72,7 +74,10 @@ export async function measureOperation(
     const cold: number[] = [];
     for (let i = 1; i <= Math.min(settings.cold, operation.paths.length - 1); i++)
       cold.push((await probe(service.url, operation.paths[i]!, options)).ms);
-    await load(service.url, operation, { seconds: WARM_UP_SECONDS, connections: CONNECTIONS });
+    await load(service.url, operation, {
+      seconds: settings.warmUpSeconds ?? WARM_UP_SECONDS,
+      connections: CONNECTIONS,
+    });
     const cpuBefore = cpuMicros(service.pid);
     const max = await load(service.url, operation, { seconds: settings.seconds, connections: CONNECTIONS });
     const cpuPerRequestUs = (cpuMicros(service.pid) - cpuBefore) / (max.rps * settings.seconds);
