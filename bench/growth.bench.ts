@@ -12,9 +12,9 @@
  * the service as it serves that rotation, not how much of the cold pass a short run happened to hold
  * (docs/decisions.md, "The growth bench reads every path once before it measures").
  * Prints per operation the p99 at its fixed rate and the throughput on each world, the larger world's ratio to the
- * smaller's (p99 up, throughput down), the service's CPU time a request over the throughput run (which the machine's
- * scheduling moves far less than the throughput: it tells a read that costs more from a run that got less of the
- * machine), the cold pass, the first path's answer (JSON bytes) and the service's peak RSS
+ * smaller's (p99 up, throughput down), the service's CPU time a request over the throughput run (a read that costs
+ * more shows there run after run; a fresh service's figure still moves by up to 2x between runs), the cold pass,
+ * the first path's answer (JSON bytes) and the service's peak RSS
  * on each, and whether both ratios stay within GOAL_RATIO; then the rows that miss, each marked where its answer on
  * the larger world is more than GOAL_RATIO times the smaller's (more to send: not a read that grew with the store),
  * and the rows whose cold pass's median grew more than GOAL_RATIO.
