@@ -6,7 +6,6 @@ import type { ThreadMetrics } from "../platform/metrics.js";
 import { Readiness } from "../analytics/reads/readiness.js";
 import { WalletReads } from "../analytics/wallet/wallet-reads.js";
 import { type AggregateComputer, InThreadAggregates } from "../analytics/windows/window-aggregates.js";
-import { SmartList } from "../analytics/whales/smart-list.js";
 import { WhaleBook } from "../analytics/whales/whale-book.js";
 import { WhaleReads } from "../analytics/whales/whale-reads.js";
 import type { Config } from "../config/index.js";
@@ -66,9 +65,7 @@ export interface AppContext extends AppInput {
   readonly boards: BoardTable;
   /** Every Smart Money position by (market, side) and by whale, as the whale matches read it; reloaded in the background. */
   readonly whaleBook: WhaleBook;
-  /** Today's Smart Money list, reloaded when `stats_generation` moves (the market whale trades read it). */
-  readonly smartList: SmartList;
-  /** `smart_generation` as this process last saw it: a market's trades page is kept under it. */
+  /** `smart_generation` as this process last saw it: a market's trades page and whale trades are kept under it. */
   readonly smartStamp: GenerationStamp;
   /** What every kind of kept answers takes from the process: the clock, GZIP_MIN_BYTES and readiness. */
   readonly keeping: Keeping;
@@ -98,12 +95,6 @@ export function appContext(input: AppInput): AppContext {
     keyChecks: new KeyChecks(primary.db, input.platform.clock, input.config.limits),
     boards: new BoardTable(input.store, input.config, input.platform.clock, background),
     whaleBook: new WhaleBook(input.store, input.platform.clock, input.config.whaleReads.bookRefreshSeconds, background),
-    smartList: new SmartList(
-      input.store,
-      input.platform.clock,
-      input.config.drilldowns.smartListCheckSeconds,
-      background,
-    ),
     smartStamp: new GenerationStamp(
       input.store,
       input.platform.clock,

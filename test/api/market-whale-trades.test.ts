@@ -1,11 +1,13 @@
 /**
  * A market's whale trades (issue 25), v2 and public v1, on every store backend: each trade is a maker's fill (the
- * maker and its taker), whale-class when either is on today's Smart Money list. Expected rows come from the
+ * maker and its taker), whale-class when either is in today's Smart Money set, whose changes a kept answer follows. Expected rows come from the
  * simulated world's fills and the stored Smart Money flags; keyset pages are read while fills keep arriving; a read
  * past the time-out answers 503 with Retry-After.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "kysely";
 import { insertFills, type NewFill } from "../../src/store/fills.js";
+import { writeSmartWallets } from "../../src/store/smart-wallets.js";
 import { storeBackends } from "../support/backends.js";
 import { get, openDrilldownWorld, worldFills, type Fixture, type WorldFill } from "../support/api/drilldowns.js";
 
@@ -207,6 +209,34 @@ describe.each(storeBackends)("market whale trades on $kind", (backend) => {
     expect(fresh.body.as_of).toBe(f.w.now + 11);
     expect(fresh.body.trades[0].tx_hash).toBe(later[0]!.tx_hash);
     f.w.clock.set(f.w.now * 1000);
+  });
+
+  it("follows the Smart Money set within SMART_LIST_CHECK_SECONDS, before its kept answer would expire", async () => {
+    const query = url("before=0&min_usd=1&limit=50");
+    const before = (await get(f, query)).body.trades;
+    const leaving: string = before.find((t: { maker_is_whale: boolean }) => t.maker_is_whale).maker;
+    const setSmart = (flag: number) =>
+      f.w.store.transaction(async (tx) => {
+        await sql`update wallet_stats set is_smart = ${flag} where wallet = ${leaving}`.execute(tx.db);
+        await writeSmartWallets(tx, [leaving]);
+      });
+    const afterCheck = (checks: number) =>
+      f.w.clock.set((f.w.now + checks * (f.w.config.drilldowns.smartListCheckSeconds + 1)) * 1000);
+    try {
+      await setSmart(0);
+      afterCheck(1);
+      const without = (await get(f, query)).body.trades;
+      expect(without.length).toBeGreaterThan(0);
+      for (const t of without) {
+        expect(t.maker_is_whale || t.taker_is_whale).toBe(true);
+        expect((t.maker === leaving && t.maker_is_whale) || (t.taker === leaving && t.taker_is_whale)).toBe(false);
+      }
+      await setSmart(1);
+      afterCheck(2);
+      expect((await get(f, query)).body.trades).toEqual(before);
+    } finally {
+      f.w.clock.set(f.w.now * 1000);
+    }
   });
 
   it("answers 503 with Retry-After when a read runs past WHALE_TRADES_TIMEOUT_MS", async () => {

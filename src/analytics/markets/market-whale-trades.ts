@@ -8,17 +8,18 @@
  * role (Data API) pair nobody and are not trades here. `side`, `direction`, `price` and `usd_amount` are the maker
  * order's, as its OrderFilled event states them; `min_usd` applies to `usd_amount`.
  *
- * Whale-class: the maker or the taker is on today's Smart Money list (`SmartList`). The fills are read in growing
- * chunks, newest first, and filtered here, so that no statement reads far past what a page needs: with `min_usd` at or
- * above WHALE_SIZE_USD from the partial index of whale-size maker fills alone (it holds every column answered),
- * otherwise over the (condition_id, ts) index. The read stops with a `timed_out` refusal once it ran
- * WHALE_TRADES_TIMEOUT_MS (checked between chunks; PostgreSQL also cancels a statement past it).
+ * Whale-class: the maker or the taker is in today's Smart Money set (`smart_wallet_ids`). The market's maker fills are
+ * read in growing chunks, newest first, as their ids, times and two flags (whether maker and taker are in the set),
+ * and filtered here, so that no statement reads far past what a page needs; then the page's fills are read whole over
+ * the same range of the same index: with `min_usd` at or above WHALE_SIZE_USD the partial index of whale-size maker
+ * fills alone (it holds every column answered), otherwise the market's time index. The read stops with a `timed_out`
+ * refusal once it ran WHALE_TRADES_TIMEOUT_MS (checked between chunks; PostgreSQL also cancels a statement past it).
  */
 import type { Kysely } from "kysely";
 import type { Store, StoreKind } from "../../store/database.js";
-import { FILLS_JOINED, fillSelectSql, textPerStore } from "../../store/fill-layout.js";
+import { FILL_ROWS, FILLS_JOINED, fillSelectSql, textPerStore } from "../../store/fill-layout.js";
 import { idOf } from "../../store/id-keyed.js";
-import { queryRows } from "../../store/raw-sql.js";
+import { placeholders, queryRows } from "../../store/raw-sql.js";
 import {
   WHALE_SIZE_USD,
   roleIsSql,
@@ -28,6 +29,7 @@ import {
   type EntryType,
   type FillsTable,
 } from "../../store/schema.js";
+import { SMART_WALLET_IDS } from "../../store/smart-wallets.js";
 import { StatementTimeout, withStatementTimeout } from "../../store/statement-timeout.js";
 import { fromMicro, MICRO } from "../../venue/units.js";
 import { outcomeSide } from "./market-facts.js";
@@ -81,45 +83,65 @@ const MIN_CHUNK = 128;
 const MAX_CHUNK = 16_384;
 const chunkSize = (rows: number) => Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(rows)));
 
+/** SQL: whether the fill's maker (its wallet) or its taker (its counterparty) is in the Smart Money set. */
+const MAKER_IN_SET = `exists (select 1 from ${SMART_WALLET_IDS} s where s.wallet_id = f.wallet_id)`;
+const TAKER_IN_SET = `exists (select 1 from ${SMART_WALLET_IDS} s where s.wallet_id = f.counterparty_id)`;
+
 /**
- * `fill_rows` by the market's id (`idOf`): through the view, PostgreSQL walked every fill's time index back looking
- * for the market's (970 ms for a market idle since the 1,000,000-fill world's first days).
+ * The market's maker fills, by the market's id (`idOf`): through the view, PostgreSQL walked every fill's time index
+ * back looking for the market's (970 ms for a market idle since the 1,000,000-fill world's first days).
  */
-const CHUNK = textPerStore(
+const MARKET_MAKER_FILLS = `f.condition_ref = ${idOf("condition_id")} and ${roleIsSql("maker", "coded", "f")} and f.usd >= ?`;
+
+/** The candidates: ids, times and the two flags, from index entries and the set's rows. */
+const CANDIDATES = `select f.id, f.ts, ${MAKER_IN_SET} as maker_in_set, ${TAKER_IN_SET} as taker_in_set
+  from ${FILL_ROWS} f where ${MARKET_MAKER_FILLS}`;
+
+/**
+ * The page's fills read whole, over the time span the candidates came from. `+f.id` keeps SQLite from reading them
+ * by row id: the range of the whale-size makers' index holds every column, the table's rows are elsewhere on disk.
+ */
+const PAGE_ROWS = textPerStore(
   (kind) => `select
   ${fillSelectSql(kind, ["id", "ts", "wallet", "counterparty", "side", "outcome_index", "price", "usd", "size", "entry_type", "tx_hash"])}
-  from ${FILLS_JOINED} where f.condition_ref = ${idOf("condition_id")} and ${roleIsSql("maker", "coded", "f")} and f.usd >= ?`,
+  from ${FILLS_JOINED} where ${MARKET_MAKER_FILLS}`,
 );
+
+interface Candidate {
+  id: number;
+  ts: number;
+  maker_in_set: number | boolean;
+  taker_in_set: number | boolean;
+}
 
 type TradeRow = Pick<
   FillsTable,
   "wallet" | "counterparty" | "side" | "outcome_index" | "price" | "usd" | "size" | "entry_type" | "tx_hash"
 > & { id: number; ts: number };
 
+const whaleSizeOnly = (q: WhaleTradesQuery) => (q.minUsd >= WHALE_SIZE_USD ? ` and ${whaleSizeMakerFills()}` : "");
+
 function readChunk(db: Kysely<Database>, kind: StoreKind, q: WhaleTradesQuery, bound: KeysetBound, size: number) {
-  const whaleSize = q.minUsd >= WHALE_SIZE_USD ? ` and ${whaleSizeMakerFills()}` : "";
   const keyset = keysetBeforeText({ ts: "f.ts", id: "f.id" }, bound);
-  return queryRows<TradeRow>(
+  return queryRows<Candidate>(
     db,
     kind,
-    `${CHUNK[kind]}${whaleSize}${keyset.text} order by f.ts desc, f.id desc limit ?`,
+    `${CANDIDATES}${whaleSizeOnly(q)}${keyset.text} order by f.ts desc, f.id desc limit ?`,
     [q.conditionId, Math.ceil(q.minUsd * MICRO), ...keyset.params, size],
   );
 }
 
-/** The page's trades (and one more, to tell whether there is a next page), in page order. */
-async function pickTrades(
+/** The page's candidates (and one more, to tell whether there is a next page), in page order. */
+async function pickCandidates(
   db: Kysely<Database>,
   kind: StoreKind,
   q: WhaleTradesQuery,
-  smart: ReadonlySet<string>,
   limits: Required<WhaleTradesLimits>,
   deadline: number,
-): Promise<TradeRow[]> {
+): Promise<Candidate[]> {
   const want = q.limit + 1;
-  const keep = (c: TradeRow) =>
-    q.wallets === "all" || smart.has(c.wallet) || (c.counterparty !== null && smart.has(c.counterparty));
-  const picked: TradeRow[] = [];
+  const keep = (c: Candidate) => q.wallets === "all" || Boolean(c.maker_in_set) || Boolean(c.taker_in_set);
+  const picked: Candidate[] = [];
   let bound: KeysetBound = { before: q.before, beforeId: q.beforeId, inclusive: true };
   let size = q.wallets === "all" ? want : chunkSize(want * FIRST_CHUNK_FACTOR);
   let read = 0;
@@ -138,19 +160,38 @@ async function pickTrades(
   }
 }
 
-/** A page of the market's whale-class trades; `timed_out` past the time-out. */
-export async function marketWhaleTrades(
-  store: Store,
+/** The picked fills read whole, each with its flags, in page order. */
+async function pickTrades(
+  db: Kysely<Database>,
+  kind: StoreKind,
   q: WhaleTradesQuery,
-  smart: ReadonlySet<string>,
-  limits: WhaleTradesLimits,
+  limits: Required<WhaleTradesLimits>,
+  deadline: number,
 ) {
+  const picked = await pickCandidates(db, kind, q, limits, deadline);
+  if (picked.length === 0) return [];
+  const rows = await queryRows<TradeRow>(
+    db,
+    kind,
+    `${PAGE_ROWS[kind]}${whaleSizeOnly(q)} and f.ts >= ? and f.ts <= ? and +f.id in ${placeholders(picked.length)}`,
+    [q.conditionId, Math.ceil(q.minUsd * MICRO), picked.at(-1)!.ts, picked[0]!.ts, ...picked.map((c) => c.id)],
+  );
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  return picked.map((c) => ({
+    row: byId.get(Number(c.id))!,
+    makerInSet: Boolean(c.maker_in_set),
+    takerInSet: Boolean(c.taker_in_set),
+  }));
+}
+
+/** A page of the market's whale-class trades; `timed_out` past the time-out. */
+export async function marketWhaleTrades(store: Store, q: WhaleTradesQuery, limits: WhaleTradesLimits) {
   const clock = { ...limits, now: limits.now ?? (() => performance.now()) };
   const deadline = clock.now() + limits.timeoutMs;
-  let picked: TradeRow[];
+  let picked: Awaited<ReturnType<typeof pickTrades>>;
   try {
     picked = await withStatementTimeout(store, limits.timeoutMs, (db) =>
-      pickTrades(db, store.kind, q, smart, clock, deadline),
+      pickTrades(db, store.kind, q, clock, deadline),
     );
   } catch (error) {
     if (error instanceof StatementTimeout) {
@@ -162,13 +203,13 @@ export async function marketWhaleTrades(
     }
     throw error;
   }
-  const trades: MarketWhaleTrade[] = picked.slice(0, q.limit).map((r) => ({
+  const trades: MarketWhaleTrade[] = picked.slice(0, q.limit).map(({ row: r, makerInSet, takerInSet }) => ({
     id: r.id,
     timestamp: r.ts,
     maker: r.wallet,
     taker: r.counterparty,
-    maker_is_whale: smart.has(r.wallet),
-    taker_is_whale: r.counterparty !== null && smart.has(r.counterparty),
+    maker_is_whale: makerInSet,
+    taker_is_whale: r.counterparty !== null && takerInSet,
     side: outcomeSide(r.outcome_index),
     direction: r.side,
     price: r.price,

@@ -260,7 +260,7 @@ export const drilldowns = {
   smartListCheckSeconds: int(
     "SMART_LIST_CHECK_SECONDS",
     5,
-    "how often an API process looks whether the Smart Money set changed (only then it reloads the Smart Money list that flags whale trades, and computes a market's kept trades page again)",
+    "how often an API process looks whether the Smart Money set changed (a market's kept trades page and whale trades are then computed again)",
     { min: 0 },
   ),
 } as const;

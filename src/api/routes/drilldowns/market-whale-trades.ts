@@ -1,7 +1,7 @@
 /**
  * A market's whale trades (Premium): `/api/v2/market/{condition_id}/whale-trades` (X-API-Key) and its public v1 twin
  * (either header), paged by keyset, stopped with a 503 past WHALE_TRADES_TIMEOUT_MS. A read asked again (same market,
- * page, filters and Smart Money list) is answered from the serialized answer for WHALE_TRADES_CACHE_SECONDS.
+ * page, filters and Smart Money set) is answered from the serialized answer for WHALE_TRADES_CACHE_SECONDS.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { marketWhaleTrades } from "../../../analytics/markets/market-whale-trades.js";
@@ -21,7 +21,6 @@ import { indexedMarket } from "../markets/market-schemas.js";
 
 export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const { store, config } = ctx;
-  const smart = ctx.smartList;
   const limits = {
     timeoutMs: config.drilldowns.whaleTradesTimeoutMs,
     retryAfterSeconds: config.drilldowns.whaleTradesRetryAfterSeconds,
@@ -64,8 +63,8 @@ export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = asy
             "before_id continues a page inside before's second: it needs before",
           );
         const market = (await indexedMarket(ctx, request.params.condition_id)).condition_id;
-        const list = await smart.current();
-        const key = [market, q.before, q.before_id, q.min_usd, q.limit, q.wallets, list.generation].join(":");
+        const smartGeneration = await ctx.smartStamp.current();
+        const key = [market, q.before, q.before_id, q.min_usd, q.limit, q.wallets, smartGeneration].join(":");
         const body = await answers.get(key, async (now) => {
           const query = {
             conditionId: market,
@@ -76,7 +75,7 @@ export const marketWhaleTradeRoutes: FastifyPluginAsyncTypebox<AppContext> = asy
             wallets: q.wallets,
           };
           return reply.serialize({
-            ...(await marketWhaleTrades(store, query, list.wallets, limits)),
+            ...(await marketWhaleTrades(store, query, limits)),
             as_of: now,
           }) as string;
         });
