@@ -39,6 +39,7 @@ async function smartWallets(store: Store): Promise<string[]> {
     .selectFrom("wallet_stats")
     .select("wallet")
     .where("is_smart", "=", 1)
+    .where("is_farmer", "=", 0)
     .orderBy("wallet")
     .execute();
   expect(flagged.length).toBeGreaterThan(0);

@@ -60,14 +60,3 @@ export async function refillSmartWallets(
   await queryRows(store, kind, `insert into ${SMART_WALLET_IDS} (wallet_id) ${smartIdsSql("")}`);
   await bumpDeriveState(store, SMART_GENERATION);
 }
-
-/** The Smart Money wallets' addresses, as the set holds them now. */
-export async function smartWalletAddresses(store: { db: Kysely<Database>; kind: StoreKind }): Promise<string[]> {
-  const { table, column } = FILL_DICTIONARIES.addresses;
-  const rows = await queryRows<{ address: string }>(
-    store.db,
-    store.kind,
-    `select a.${column} as address from ${SMART_WALLET_IDS} s join ${table} a on a.id = s.wallet_id`,
-  );
-  return rows.map((r) => r.address);
-}

@@ -209,7 +209,7 @@ export async function marketWhaleTrades(store: Store, q: WhaleTradesQuery, limit
     maker: r.wallet,
     taker: r.counterparty,
     maker_is_whale: makerInSet,
-    taker_is_whale: r.counterparty !== null && takerInSet,
+    taker_is_whale: takerInSet,
     side: outcomeSide(r.outcome_index),
     direction: r.side,
     price: r.price,
