@@ -12,7 +12,6 @@ import type { Store } from "../src/store/database.js";
 import { describe, expect, it } from "vitest";
 import { createKey } from "../src/accounts/keys.js";
 import { buildApp } from "../src/api/app.js";
-import { loadConfig } from "../src/config/index.js";
 import { worldFillRows, worldOperationRows } from "../src/derive/testing/stored-world.js";
 import { ManualClock } from "../src/platform/clock.js";
 import { createLogger } from "../src/platform/logger.js";
@@ -23,6 +22,7 @@ import { migrations } from "../src/store/migrations/index.js";
 import { operationSubjects, operationUrls } from "./support/api/operations.js";
 import { memoryPlatform, migrationsBefore, storeBackends } from "./support/backends.js";
 import { copyIntoEarlierLayout } from "./support/earlier-layout.js";
+import { migrationWorldConfig } from "./support/migration-answers.js";
 import { storeWorld } from "./support/world-app.js";
 
 const COMPACT_FILLS = "0029_compact_fills";
@@ -47,12 +47,7 @@ describe.each(storeBackends)("migrating a stored world to compact fills, on $kin
     const world = smallWorld(7);
     const clock = new ManualClock();
     clock.set(world.end * 1000);
-    const config = loadConfig({
-      LOG_LEVEL: "silent",
-      SMART_MIN_RESOLVED_MARKETS: "3",
-      RATE_FREE_PER_MINUTE: "1000000",
-      RATE_PREMIUM_PER_MINUTE: "1000000",
-    });
+    const config = migrationWorldConfig();
     const { platform, dispose: disposePlatform } = await memoryPlatform.open(clock);
     try {
       await storeWorld(current.store, world, config, clock);

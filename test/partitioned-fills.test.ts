@@ -11,7 +11,8 @@ import { volume24h } from "../src/derive/market-stats.js";
 import { emptyStats } from "../src/analytics/wallet/wallet-overview.js";
 import { openStore, type Store } from "../src/store/database.js";
 import { chainFillKey, insertFills } from "../src/store/fills.js";
-import { fillCode, storedExchangeVersion, storedRole } from "../src/store/fill-layout.js";
+import { packFillCodes } from "../src/store/fill-codes.js";
+import { fillCode, storedRole } from "../src/store/fill-layout.js";
 import { migrateStore } from "../src/store/migrate.js";
 import { migrations } from "../src/store/migrations/index.js";
 import type { Database, FillsTable } from "../src/store/schema.js";
@@ -177,12 +178,18 @@ describe.skipIf(!TEST_DATABASE_URL)("fills partitioned by month on PostgreSQL", 
 
   it("a fill written around the write path waits in the default partition and moves into its month when that is created", async () => {
     const stray = fill(at(2024, 6, 10));
-    // Written straight into fill_rows, with the dictionaries' ids of values stored before and the enums' and role's codes.
-    await sql`insert into fill_rows (source, tx_text, log_index, block_number, wallet_id, counterparty_id, role,
-        condition_ref, token_ref, outcome_index, side, size, usd, price, fee, ts, entry_type, exchange_version)
-      select ${fillCode("source", stray.source)}, ${stray.tx_hash}, ${stray.log_index}, ${stray.block_number}, w.id, c.id, ${storedRole(stray.role)},
-        m.id, t.id, ${stray.outcome_index}, ${fillCode("side", stray.side)}, ${stray.size}, ${stray.usd}, ${stray.price}, 0, ${stray.ts},
-        ${fillCode("entry_type", stray.entry_type)}, ${storedExchangeVersion(stray.exchange_version)}
+    // Written straight into fill_rows, with the dictionaries' ids of values stored before and the packed codes.
+    const codes = packFillCodes({
+      side: fillCode("side", stray.side),
+      entry_type: fillCode("entry_type", stray.entry_type),
+      role: storedRole(stray.role),
+      exchange_version: stray.exchange_version ?? null,
+      source: fillCode("source", stray.source),
+    });
+    await sql`insert into fill_rows (tx_text, log_index, block_number, wallet_id, counterparty_id,
+        condition_ref, token_ref, outcome_index, size, usd, price, fee, ts, codes)
+      select ${stray.tx_hash}, ${stray.log_index}, ${stray.block_number}, w.id, c.id,
+        m.id, t.id, ${stray.outcome_index}, ${stray.size}, ${stray.usd}, ${stray.price}, 0, ${stray.ts}, ${codes}
       from address_ids w, address_ids c, condition_ids m, token_ids t
       where w.address = ${stray.wallet} and c.address = ${stray.counterparty} and m.condition_id = ${stray.condition_id}
         and t.token_id = ${stray.token_id}`.execute(own.store.db);

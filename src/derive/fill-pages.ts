@@ -6,6 +6,7 @@
  * wallet's fills are rows scattered over a table stored in time order) and creates no string a dictionary holds.
  */
 import type SqliteDatabase from "better-sqlite3";
+import { FILL_CODES_COLUMN, unpackFillCode } from "../store/fill-codes.js";
 import { FILL_CODES, FILL_DICTIONARIES, FILL_ROWS, fillKeySql, fillPriceSql } from "../store/fill-layout.js";
 import { FILL_ROLES } from "../store/schema.js";
 import { DictionaryTexts } from "../store/dictionaries.js";
@@ -45,16 +46,14 @@ const PACKED_COLUMNS = [
   ["counterparty_id", "f.counterparty_id"],
   ["condition_ref", "f.condition_ref"],
   ["token_ref", "f.token_ref"],
-  ["role", "f.role"],
+  ["codes", `f.${FILL_CODES_COLUMN}`],
   ["outcome_index", "f.outcome_index"],
-  ["side", "f.side"],
   ["size", "f.size"],
   ["usd", "f.usd"],
   ["price", fillPriceSql("f")],
   ["fee", "f.fee"],
   ["ts", "f.ts"],
   ["log_index", "f.log_index"],
-  ["entry_type", "f.entry_type"],
 ] as const;
 
 const WIDTH = PACKED_COLUMNS.length;
@@ -169,8 +168,9 @@ export class FillPageDecoder {
   private row(v: Float64Array, r: number, key: string): StoredFill & { id: number } {
     const o = r * WIDTH;
     const counterparty = nullable(v[o + at.counterparty_id]!);
-    const role = nullable(v[o + at.role]!);
-    const entryType = nullable(v[o + at.entry_type]!);
+    const codes = v[o + at.codes]!;
+    const role = unpackFillCode(codes, "role");
+    const entryType = unpackFillCode(codes, "entry_type");
     return {
       id: v[o + at.id]!,
       fill_key: key,
@@ -180,7 +180,7 @@ export class FillPageDecoder {
       condition_id: this.conditions.text(v[o + at.condition_ref]!),
       token_id: this.tokens.text(v[o + at.token_ref]!),
       outcome_index: v[o + at.outcome_index]!,
-      side: FILL_CODES.side[v[o + at.side]!]!,
+      side: FILL_CODES.side[unpackFillCode(codes, "side")!]!,
       size: v[o + at.size]!,
       usd: v[o + at.usd]!,
       price: v[o + at.price]!,

@@ -16,6 +16,7 @@ import {
 } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
 import { deleteAll, insertRows } from "../store/derived-tables.js";
+import { fundingEdgesInto } from "../store/funding.js";
 import { chunks } from "../store/raw-sql.js";
 import type { InsiderScoresTable, Resolution } from "../store/schema.js";
 import { MICRO } from "../venue/units.js";
@@ -62,15 +63,10 @@ async function walletHistories(store: Store, wallets: readonly string[]): Promis
       h.since = Math.min(h.since, Number(r.first_ts));
       out.set(r.wallet, h);
     }
-    const funded = await store.db
-      .selectFrom("funding_transfers")
-      .select(["to_address", sql<number>`min(ts)`.as("ts")])
-      .where("to_address", "in", part)
-      .groupBy("to_address")
-      .execute();
-    for (const f of funded) {
-      const h = out.get(f.to_address);
-      if (h) h.since = Math.min(h.since, Number(f.ts));
+    // When each was first funded: its earliest transfer in, over its senders.
+    for (const edge of await fundingEdgesInto(store, part)) {
+      const h = out.get(edge.to);
+      if (h) h.since = Math.min(h.since, edge.firstTs);
     }
   }
   for (const h of out.values()) h.marketStarts.sort((a, b) => a - b);

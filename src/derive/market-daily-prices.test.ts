@@ -6,6 +6,7 @@ import { ManualClock } from "../platform/clock.js";
 import { createLogger } from "../platform/logger.js";
 import { smallWorld } from "../sim/world/testing/worlds.js";
 import type { Store } from "../store/database.js";
+import { deleteAll } from "../store/derived-tables.js";
 import { insertFills, type NewFill } from "../store/fills.js";
 import { fillMarketDailyPricesFromFills } from "../store/market-daily-prices.js";
 import { fillWalletDailyFillsFromFills } from "../store/wallet-daily-fills.js";
@@ -123,7 +124,7 @@ describe.each(storeBackends)("market_daily_prices on $kind", (backend) => {
     // The unknown role's fill, stored after the taker's on the same second; the maker's does not count.
     expect(day.close_yes).toBe(model.outcome_index === 0 ? 0.30000000000000004 : 1 - 0.30000000000000004);
 
-    await store.db.deleteFrom("market_daily_prices").execute();
+    await store.transaction((tx) => deleteAll(tx, "market_daily_prices"));
     await fillMarketDailyPricesFromFills(store.db);
     await expectHistoriesAsReplayed(store);
   });

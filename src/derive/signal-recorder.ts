@@ -17,6 +17,7 @@ import type { Config } from "../config/index.js";
 import type { Store } from "../store/database.js";
 import { readDeriveState, writeDeriveState } from "../store/derive-state.js";
 import { latestSnapshotDay } from "../store/position-snapshots.js";
+import { POSITION_STATUS_CODE, positionsWithStatusCode } from "../store/position-status.js";
 import { appendSignals, type NewSignal } from "../store/signal-ledger.js";
 import { MICRO } from "../venue/units.js";
 import { whaleFlip } from "../ledger/index.js";
@@ -65,6 +66,7 @@ export class SignalRecorder {
       .orderBy("score", "desc")
       .orderBy("wallet")
       .orderBy("condition_id")
+      .orderBy("outcome_index")
       .execute();
     return rows.map((r) => ({
       kind: "insider_alert",
@@ -159,11 +161,11 @@ export class SignalRecorder {
         .orderBy("s.condition_id")
         .execute(),
       db
-        .selectFrom("positions as p")
+        .selectFrom(positionsWithStatusCode(this.store.kind))
         .innerJoin("wallet_stats as w", "w.wallet", "p.wallet")
         .select(["p.wallet", "p.condition_id", "p.outcome_index", "p.shares", "p.avg_price"])
         .where("w.is_smart", "=", 1)
-        .where("p.status", "=", "open")
+        .where("p.status_code", "=", POSITION_STATUS_CODE.open)
         .where("p.shares", ">", 0)
         .execute(),
     ]);

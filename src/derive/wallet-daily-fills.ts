@@ -5,7 +5,7 @@
  * Deriver's batches add theirs to the stored rows.
  */
 import type { WalletDailyFillsTable } from "../store/schema.js";
-import { fillDay } from "../store/wallet-daily-fills.js";
+import { dayNumberOf } from "../store/day-numbers.js";
 import type { StoredFill } from "./stored-events.js";
 
 const SEPARATOR = "\u0000";
@@ -19,7 +19,7 @@ export class WalletDailyFillSums {
   }
 
   add(fill: Pick<StoredFill, "wallet" | "ts" | "usd">): void {
-    const key = `${fill.wallet}${SEPARATOR}${fillDay(fill.ts)}`;
+    const key = `${fill.wallet}${SEPARATOR}${dayNumberOf(fill.ts)}`;
     const sum = this.sums.get(key);
     if (sum) {
       sum[0] += 1;

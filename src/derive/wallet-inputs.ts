@@ -11,7 +11,8 @@ import {
 } from "../ledger/index.js";
 import { chainHistoryFrom, holdsWholeHistory } from "../store/checkpoints.js";
 import type { Direction } from "../store/schema.js";
-import { FILL_DICTIONARIES, FILL_ROWS, fillCodeTextSql } from "../store/fill-layout.js";
+import { fillCodeSql } from "../store/fill-codes.js";
+import { codeTextSql, FILL_CODES, FILL_DICTIONARIES, FILL_ROWS } from "../store/fill-layout.js";
 import { inSlices, placeholders, queryRows } from "../store/raw-sql.js";
 import { walletIdsOf } from "../store/id-keyed.js";
 import { seriesPointsAt } from "../store/pnl-series.js";
@@ -162,11 +163,12 @@ export async function sumWashLegs(
 function washLegsSql(condition: string): string {
   const { addresses, tokens } = FILL_DICTIONARIES;
   return `select w.${addresses.column} as wallet, c.${addresses.column} as counterparty, t.${tokens.column} as token_id,
-      ${fillCodeTextSql("side", "g")} as side, g.size, g.usd
+      ${codeTextSql(FILL_CODES, "side", "g")} as side, g.size, g.usd
     from (
-      select f.wallet_id, f.counterparty_id, f.token_ref, f.side, sum(f.size) as size, sum(f.usd) as usd
+      select f.wallet_id, f.counterparty_id, f.token_ref, ${fillCodeSql("side")} as side, sum(f.size) as size,
+        sum(f.usd) as usd
       from ${FILL_ROWS} f where f.counterparty_id is not null${condition}
-      group by f.wallet_id, f.counterparty_id, f.token_ref, f.side
+      group by f.wallet_id, f.counterparty_id, f.token_ref, ${fillCodeSql("side")}
     ) g
     join ${addresses.table} w on w.id = g.wallet_id
     join ${addresses.table} c on c.id = g.counterparty_id

@@ -8,6 +8,7 @@ import type { LedgerConfig } from "../ledger/assess.js";
 import { type CounterpartyFill, offsettingRing, washShare } from "../ledger/farmer.js";
 import type { Direction } from "../ledger/types.js";
 import { DictionaryTexts } from "../store/dictionaries.js";
+import { fillCodeSql } from "../store/fill-codes.js";
 import { FILL_DICTIONARIES, FILL_ROWS, fillCodeTextSql } from "../store/fill-layout.js";
 
 /**
@@ -60,8 +61,8 @@ export function* everyWalletsWashLegs(handle: SqliteDatabase.Database): Generato
     .prepare(
       `select f.wallet_id, f.counterparty_id, f.token_ref, ${fillCodeTextSql("side")} as side, sum(f.size), sum(f.usd)
       from ${FILL_ROWS} f not indexed where f.counterparty_id is not null
-      group by f.wallet_id, f.counterparty_id, f.token_ref, f.side
-      order by f.wallet_id, f.counterparty_id, f.token_ref, f.side`,
+      group by f.wallet_id, f.counterparty_id, f.token_ref, ${fillCodeSql("side")}
+      order by f.wallet_id, f.counterparty_id, f.token_ref, ${fillCodeSql("side")}`,
     )
     .raw();
   let walletId: number | null = null;

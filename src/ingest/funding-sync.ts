@@ -97,7 +97,7 @@ export class FundingSync implements Pipeline {
       this.ctx.logger.warn({ source: this.source, rejected: rejected.length }, "malformed transfer logs skipped");
     const blocks = [...new Set(logs.map((l) => Number(BigInt(l.blockNumber))))];
     const times = await this.chain.blockTimestamps(blocks, signal);
-    await saveTracedFunding(db, { ...this.kept(pending, logs, times), toBlock });
+    await saveTracedFunding(this.ctx.store, { ...this.kept(pending, logs, times), toBlock });
     return { caughtUp: false };
   }
 

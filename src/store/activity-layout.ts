@@ -3,7 +3,8 @@
  * (src/store/fill-layout.ts). `activity_rows` holds an operation with:
  * - its wallet, market and token as ids from the fills' dictionaries;
  * - its transaction hash as a 32-byte blob (`tx_hash`), or as its text (`tx_text`) when not written canonically;
- * - no key of its own where the key follows from its transaction and log (`chainActivityKey`, every chain operation):
+ * - no key of its own where the key follows from its transaction and log (`chainActivityKey`, every chain operation),
+ *   and no index on that key since 0057 (src/store/activity-rows.ts looks among its wallet's rows of its time):
  *   `key_text` holds the others (the Data API's rewards and rebates);
  * - its source and type as small integers (`ACTIVITY_CODES`).
  * On SQLite the rows are stored WITHOUT ROWID by (wallet, time, id): a wallet's page of activity is a few adjacent

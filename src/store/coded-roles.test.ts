@@ -1,18 +1,19 @@
 /**
  * Migration 0050 (src/store/migrations/0050_coded_roles.ts): `fill_rows` stores a fill's role as a code and its
  * exchange version less one. A store written before migrates: every fill reads back through the view as before, the
- * rows hold the codes, the whale makers' index holds exactly the whale-size maker fills (test/api/market-whale-trades.test.ts
+ * rows hold the codes (packed with three others since 0059), the whale makers' index holds exactly the whale-size maker fills (test/api/market-whale-trades.test.ts
  * reads a market's whale trades through it), and a fill written after is coded alike. On SQLite, and on PostgreSQL with TEST_DATABASE_URL.
  */
 import { describe, expect, it } from "vitest";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
 import { fillRowsAsBefore0050, insertFillsBefore0051 } from "../../test/support/earlier-layout.js";
 import type { Store } from "./database.js";
+import { fillCodeSql } from "./fill-codes.js";
 import { chainFillKey } from "./fill-layout.js";
 import { insertFills, type NewFill } from "./fills.js";
 import { migrateStore } from "./migrate.js";
 import { queryRows } from "./raw-sql.js";
-import { WHALE_SIZE_USD } from "./schema.js";
+import { WHALE_SIZE_USD, whaleSizeMakerFills } from "./schema.js";
 import { newFill } from "./testing/new-fill.js";
 
 const FILLS = 2_000;
@@ -39,13 +40,18 @@ const viewRows = (store: Store) =>
   queryRows<Record<string, unknown>>(store.db, store.kind, "select * from fills order by id", []);
 
 const storedRoles = async (store: Store) =>
-  (await queryRows<{ role: number | null }>(store.db, store.kind, "select role from fill_rows order by id", [])).map(
-    (r) => (r.role === null ? null : Number(r.role)),
-  );
+  (
+    await queryRows<{ role: number | null }>(
+      store.db,
+      store.kind,
+      `select ${fillCodeSql("role", "")} as role from fill_rows order by id`,
+      [],
+    )
+  ).map((r) => (r.role === null ? null : Number(r.role)));
 
 /** The fills the whale makers' index holds: read through it, by market and time. */
 async function whaleMakerIds(store: Store): Promise<number[]> {
-  const where = `role = 0 and usd >= ${WHALE_SIZE_USD * 1_000_000}`;
+  const where = whaleSizeMakerFills();
   const text =
     store.kind === "sqlite"
       ? `select id from fill_rows indexed by fills_whale_size_makers where ${where} order by id`

@@ -1,5 +1,6 @@
 /**
- * Rows written into a compact table (fills, src/store/fill-layout.ts; activity, src/store/activity-layout.ts): each
+ * Rows written into a compact table (fills, src/store/fill-layout.ts; activity, src/store/activity-layout.ts; the
+ * funding transfers, src/store/funding-layout.ts): each
  * row's addresses, markets and tokens replaced by their dictionary ids (new values added to the dictionaries in the
  * same transaction), the rest as the layout's `compact` gives it. Idempotent by natural key: a replayed row inserts
  * nothing and is not returned.
@@ -35,12 +36,42 @@ export interface CompactTable<R> {
   /** The row's natural key, and the same over the table in SQL (PostgreSQL's `returning`). */
   key(row: R): string;
   keySql: string;
+  /** PostgreSQL: a row's id as `returning` reports it; the table's `id` unless told (`null`: a table without). */
+  readonly idSql?: string;
   /** SQLite: an id column the writer numbers (the next after the largest), for a table whose rows are not keyed by it. */
   readonly numbered?: string;
   /** PostgreSQL: the temporary table's definition, the stored columns and refs' texts with their types, and `ord`. */
   readonly staging: { readonly name: string; readonly definition: string };
   /** PostgreSQL: done before the rows are moved (fills: the months' partitions). */
   prepare?(client: pg.PoolClient, rows: readonly R[]): Promise<void>;
+}
+
+/**
+ * PostgreSQL: waits until the other writers that take `lock` (an advisory lock held to the commit) have committed, so
+ * that a writer's look for stored rows sees every row stored before its own. SQLite's transactions already take turns.
+ */
+export async function takeWriteTurn(tx: StoreTransaction, lock: number): Promise<void> {
+  if (tx.raw.kind === "postgres") await tx.raw.client.query("select pg_advisory_xact_lock($1)", [lock]);
+}
+
+/**
+ * The rows less those whose natural key no unique index holds (a chain fill's or chain operation's place, `places[i]`;
+ * null for a row whose key an index holds) and that are `stored` already, or repeat an earlier row of the batch: each
+ * place once, the first given.
+ */
+export function withoutStoredPlaces<R>(
+  rows: readonly R[],
+  places: readonly (string | null)[],
+  stored: Iterable<string>,
+): R[] {
+  const seen = new Set(stored);
+  return rows.filter((_, i) => {
+    const place = places[i] ?? null;
+    if (place === null) return true;
+    if (seen.has(place)) return false;
+    seen.add(place);
+    return true;
+  });
 }
 
 /** SQLite runs this many rows, then lets the event loop breathe (the driver is synchronous). */
@@ -140,7 +171,7 @@ async function postgresInsert<R>(
     ${joins.join("\n    ")}
     order by s.ord
     on conflict do nothing
-    returning ${layout.keySql} as key, ${layout.table}.id`,
+    returning ${layout.keySql} as key, ${layout.idSql ?? `${layout.table}.id`} as id`,
   );
   // A key repeated within the batch is inserted once and reported once.
   const inserted = new Map(result.rows.map((r) => [r.key, Number(r.id)]));

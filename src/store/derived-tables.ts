@@ -3,25 +3,33 @@
  * sync replaces; the P&L series: src/store/pnl-series.ts) inside a transaction. SQLite: one prepared statement run per row on the transaction's connection.
  * PostgreSQL: COPY, straight into the table after it was emptied, else through a temporary table and INSERT ... ON
  * CONFLICT DO UPDATE (which replaces a row's values, or, for a table of sums, adds to them). An id-keyed table
- * (src/store/id-keyed.ts) is written to its rows table, each wallet and market as its id.
+ * (src/store/id-keyed.ts) is written to its rows table, each wallet and market as its id, each column it codes
+ * (`codedColumns`, since 0056) as its code, and each it codes exactly (`exactCodes`, since 0061) as its codes or
+ * itself (`storedExactly`).
  */
 import type { StoreTransaction } from "./database.js";
 import {
   ID_COLUMNS,
   ID_KEYED,
   INSIDER_SCORE_COLUMNS,
+  MARKET_DAILY_PRICE_COLUMNS,
   POSITION_COLUMNS,
   VENUE_CLOSED_POSITION_COLUMNS,
   VENUE_POSITION_COLUMNS,
+  codedColumns,
+  exactCodes,
   idsOf,
   isIdKeyed,
   storedColumn,
 } from "./id-keyed.js";
+import type { ColumnCode } from "./coded-columns.js";
+import { type ExactCode, exactCodeColumns, storedExactly } from "./exact-codes.js";
 import { addToDictionarySql, type DictionaryIdCache, dictionaryIds } from "./dictionaries.js";
 import { copyRows, sqlIdentifier } from "./pg-copy.js";
 import { inSlices, placeholders, queryRows } from "./raw-sql.js";
 import type { Database } from "./schema.js";
 import { preparedStatement } from "./sqlite-statements.js";
+import { MARKET_STATS_COLUMNS, WALLET_STATS_COLUMNS } from "./stats-columns.js";
 import { LAST_MOVE_COLUMNS } from "./wallet-last-moves.js";
 import { yieldToLoop } from "../platform/yield-to-loop.js";
 
@@ -55,75 +63,8 @@ export const DERIVED_TABLES: {
   };
 } = {
   positions: { columns: POSITION_COLUMNS, key: ["wallet", "token_id"] },
-  wallet_stats: {
-    columns: [
-      "wallet",
-      "computed_at",
-      "total_trades",
-      "total_markets",
-      "total_volume",
-      "last_trade",
-      "active_count",
-      "resolved",
-      "wins",
-      "losses",
-      "win_rate",
-      "win_source",
-      "market_wins",
-      "market_losses",
-      "market_win_rate",
-      "total_pnl",
-      "total_pnl_source",
-      "realized_pnl",
-      "unrealized_pnl",
-      "gross_profit",
-      "gross_loss",
-      "profit_factor",
-      "pnl_24h",
-      "is_smart",
-      "is_farmer",
-      "farmer_reason",
-      "has_skill",
-      "skill_z",
-      "edge_bps",
-      "skill_sample",
-      "profitable_streak",
-      "median_hold_days",
-      "hold_positions_count",
-      "categories",
-      "rank_pnl",
-      "rank_winrate",
-      "rank_volume",
-      "rank_profit_factor",
-      "avg_entry_price",
-      "mint_volume_30d",
-      "merge_volume_30d",
-      "maker_volume_30d",
-      "volume_30d",
-      "positions_digest",
-    ],
-    key: ["wallet"],
-  },
-  market_stats: {
-    columns: [
-      "condition_id",
-      "computed_at",
-      "trades",
-      "volume",
-      "volume_24h",
-      "whales_yes",
-      "whales_no",
-      "mint_usd",
-      "merge_usd",
-      "complementary_usd",
-      "unclassified_usd",
-      "mint_trades",
-      "merge_trades",
-      "complementary_trades",
-      "unclassified_trades",
-    ],
-    key: ["condition_id"],
-  },
+  wallet_stats: { columns: WALLET_STATS_COLUMNS, key: ["wallet"] },
+  market_stats: { columns: MARKET_STATS_COLUMNS, key: ["condition_id"] },
   position_snapshots: {
     columns: ["day", "wallet", "condition_id", "yes_shares", "yes_cost", "no_shares", "no_cost"],
     key: ["day", "wallet", "condition_id"],
@@ -138,7 +79,7 @@ export const DERIVED_TABLES: {
   },
   wallet_daily_fills: { columns: ["wallet", "day", "fills", "usd"], key: ["wallet", "day"] },
   market_daily_prices: {
-    columns: ["condition_id", "day", "weighted", "shares", "trades", "usd", "close_ts", "close_id", "close_yes"],
+    columns: MARKET_DAILY_PRICE_COLUMNS,
     key: ["condition_id", "day"],
     latest: { columns: ["close_ts", "close_id", "close_yes"], order: ["close_ts", "close_id"] },
   },
@@ -171,12 +112,35 @@ type WriteMode = "insert" | "replace" | "add";
 function target(table: DerivedTable): { name: string; columns: readonly string[]; key: readonly string[] } {
   const { columns, key } = DERIVED_TABLES[table];
   if (!isIdKeyed(table)) return { name: table, columns, key };
-  return { name: ID_KEYED[table].rows, columns: columns.map(storedColumn), key: key.map(storedColumn) };
+  const codes = codedColumns(table);
+  const stored = (c: string) => codes[c]?.storedAs ?? storedColumn(c);
+  return { name: ID_KEYED[table].rows, columns: writtenColumns(table).map(stored), key: key.map(stored) };
+}
+
+/** A table's exactly coded columns, each with its code (none unless id-keyed and so coded). */
+function exactOf(table: DerivedTable): Readonly<Record<string, ExactCode>> {
+  return isIdKeyed(table) ? exactCodes(table) : {};
+}
+
+/** The columns a row is written with: the table's, then the codes of its exactly coded columns (`asWritten`). */
+function writtenColumns(table: DerivedTable): readonly string[] {
+  return [...DERIVED_TABLES[table].columns, ...exactCodeColumns(exactOf(table))];
+}
+
+/** A row as written: its exactly coded columns as stored (the row itself for a table with none). */
+function asWritten(table: DerivedTable): (row: Row) => Row {
+  const exact = exactOf(table);
+  return Object.keys(exact).length === 0 ? (row) => row : (row) => storedExactly(exact, row);
 }
 
 /** The columns of a table written as ids (none unless id-keyed). */
 function idColumns(table: DerivedTable): readonly string[] {
   return isIdKeyed(table) ? DERIVED_TABLES[table].columns.filter((c) => ID_COLUMNS[c]) : [];
+}
+
+/** The columns of a table written as codes, each with its code (none unless id-keyed and coded). */
+function codesOf(table: DerivedTable): [string, ColumnCode][] {
+  return isIdKeyed(table) ? Object.entries(codedColumns(table)) : [];
 }
 
 /** The ON CONFLICT clause of a mode (empty for "insert"). */
@@ -220,19 +184,23 @@ async function sqliteWrite(
     column: c,
     idOf: dictionaryIds(tx.raw.handle, ID_COLUMNS[c]!.dictionary, ids?.of(ID_COLUMNS[c]!.dictionary)),
   }));
+  const codes = codesOf(table).map(([c, code]) => ({ at: columns.indexOf(c as never), column: c, code }));
   const fullInsert = insertOf(SQLITE_ROWS_PER_INSERT);
-  const width = columns.length;
+  const [written, writable] = [writtenColumns(table), asWritten(table)];
+  const width = written.length;
   const values = new Array<unknown>(width * SQLITE_ROWS_PER_INSERT);
   let buffered = 0;
   let inSlice = 0;
-  for (const row of rows) {
+  for (const given of rows) {
     if (inSlice++ === SQLITE_ROWS_PER_SLICE) {
       await yieldToLoop();
       inSlice = 1;
     }
+    const row = writable(given);
     const at = buffered * width;
-    for (let c = 0; c < width; c++) values[at + c] = row[columns[c]!] ?? null;
+    for (let c = 0; c < width; c++) values[at + c] = row[written[c]!] ?? null;
     for (const id of idsOf) values[at + id.at] = id.idOf(row[id.column] as string);
+    for (const coded of codes) values[at + coded.at] = coded.code.stored(row[coded.column], row);
     if (++buffered < SQLITE_ROWS_PER_INSERT) continue;
     fullInsert.run(values);
     buffered = 0;
@@ -252,30 +220,38 @@ async function postgresWrite(
   const { columns } = DERIVED_TABLES[table];
   const client = tx.raw.client;
   const ids = idColumns(table);
-  if (mode === "insert" && ids.length === 0) {
+  const codes = new Map(codesOf(table));
+  const written = writtenColumns(table);
+  const exactColumns = written.slice(columns.length);
+  if (mode === "insert" && ids.length === 0 && codes.size === 0 && exactColumns.length === 0) {
     await copyRows(client, table, columns, rows);
     return;
   }
-  const staging = `${table}_derived_incoming`;
+  // Exact codes are staged beside the view's columns, under a name of their own: a session that wrote the table
+  // before 0061 keeps the staging table it made then, without them.
+  const staging = exactColumns.length > 0 ? `${table}_exact_incoming` : `${table}_derived_incoming`;
+  const stagedCodes = exactColumns.map((c) => `, ${sqlIdentifier(c)} bigint`).join("");
   await client.query(
-    `create temp table if not exists ${staging} (like ${table} including defaults) on commit delete rows`,
+    `create temp table if not exists ${staging} (like ${table} including defaults${stagedCodes}) on commit delete rows`,
   );
   // Emptied by a delete, which a small staging table takes in microseconds; a truncate changes the catalog (about
   // a millisecond, paid per wallet by the wallet sync). A large batch is truncated after its insert, so that no
   // later write in the transaction scans its dead rows.
   await client.query(`delete from ${staging}`);
-  await copyRows(client, staging, columns, rows);
+  await copyRows(client, staging, written, exactColumns.length > 0 ? rows.map(asWritten(table)) : rows);
   const { name, columns: stored } = target(table);
-  let select = `select ${columns.map(sqlIdentifier).join(", ")} from ${staging}`;
-  if (ids.length > 0) {
+  let select = `select ${written.map(sqlIdentifier).join(", ")} from ${staging}`;
+  if (ids.length > 0 || codes.size > 0) {
     const joins: string[] = [];
     for (const [i, c] of ids.entries()) {
       const dictionary = ID_COLUMNS[c]!.dictionary;
       await client.query(addToDictionarySql(dictionary, `select distinct ${c} as v from ${staging}`));
       joins.push(`join ${dictionary.table} d${i} on d${i}.${dictionary.column} = s.${c}`);
     }
-    const values = columns.map((c) => (ids.includes(c) ? `d${ids.indexOf(c)}.id` : `s.${sqlIdentifier(c)}`));
-    select = `select ${values.join(", ")} from ${staging} s ${joins.join(" ")}`;
+    // The staging table is like the view: a coded column holds its text, turned into its code on the way.
+    const value = (c: string) =>
+      ids.includes(c) ? `d${ids.indexOf(c)}.id` : (codes.get(c)?.codeSql("s") ?? `s.${sqlIdentifier(c)}`);
+    select = `select ${written.map(value).join(", ")} from ${staging} s ${joins.join(" ")}`;
   }
   await client.query(
     `insert into ${name} (${stored.map(sqlIdentifier).join(", ")}) ${select}${onConflict(table, mode, sqlIdentifier)}`,
@@ -371,14 +347,19 @@ export async function deleteWhereIn(
 ): Promise<void> {
   const { name } = target(table);
   const byId = idColumns(table).includes(column);
-  await inSlices(values, (slice) => {
+  const code = codesOf(table).find(([c]) => c === column)?.[1];
+  const stored = code ? values.map((v) => code.stored(v)) : values;
+  await inSlices(stored, (slice) => {
     const list = placeholders(slice.length);
     const where = byId ? `${storedColumn(column)} in ${idsOf(column, list)}` : `${column} in ${list}`;
     return queryRows(tx.db, tx.kind, `delete from ${name} where ${where}${extra ? ` and ${extra}` : ""}`, slice);
   });
 }
 
-/** Empties a table, or the part of it matching `where` (which names no wallet or market: an id-keyed table stores ids). */
+/**
+ * Empties a table, or the part of it matching `where` (which names no wallet or market, nor a coded column's text:
+ * an id-keyed table stores ids and codes).
+ */
 export async function deleteAll(
   tx: StoreTransaction,
   table: DerivedTable,

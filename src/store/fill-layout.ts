@@ -12,14 +12,17 @@
  *   price is its amount over its size (`storedPrice`), as it is for every fill the chain gives;
  * - since migration 0048, no transaction hash where it is the hash of the chain fill before it in its block
  *   (`fillsWithImpliedTx`, `fillTxHashSql`): a match's fills share one transaction, whose logs are consecutive;
- * - since migration 0050, its role as a code (`FILL_ROLES`) and its exchange version less one (`storedExchangeVersion`):
+ * - since migration 0050, its role as a code (`FILL_ROLES`) and its exchange version less one (today's version, 2, a 1):
  *   both then take no byte of a SQLite record beyond its header's (0 and 1 are stored in the header alone);
  * - since migration 0052, no index on its natural key: the writer finds a chain fill already stored among the stored
  *   fills of its time (src/store/fill-rows.ts), and a left-out hash is read at the ids just before the fill.
+ * - since migration 0059, its source, side, entry type, role and exchange version packed into one small integer
+ *   (`codes`, src/store/fill-codes.ts): five columns took five bytes of every row's record header.
  * The view `fills` gives every reader the row as it always was, text for text; only writes (src/store/fill-rows.ts)
  * and the queries that must reach the ids (docs/decisions.md, "Fills are stored compact, and read through a view")
  * address `fill_rows`.
  */
+import { FILL_CODES_COLUMN, fillCodeSql } from "./fill-codes.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import { FILL_ROLES, type FillsTable, isWhaleSizeMakerFill } from "./schema.js";
 
@@ -90,8 +93,13 @@ export function codeTextSql<C extends Record<string, readonly string[]>>(
   column: keyof C & string,
   alias: string,
 ): string {
-  const cases = codes[column]!.map((value, code) => `when ${code} then '${value}'`).join(" ");
-  return `(case ${alias}.${column} ${cases} end)`;
+  return listTextSql(codes[column]!, `${alias}.${column}`);
+}
+
+/** SQL: the code `code` (an expression) read back as its text in `list`. */
+function listTextSql(list: readonly string[], code: string): string {
+  const cases = list.map((value, at) => `when ${at} then '${value}'`).join(" ");
+  return `(case ${code} ${cases} end)`;
 }
 
 /** SQL: a coded column's stored text under alias `alias` turned into its code (a text outside the list: null). */
@@ -108,8 +116,9 @@ export function textToCodeSql<C extends Record<string, readonly string[]>>(
 export const fillCode = (column: CodedFillColumn, value: string | null | undefined): number | null =>
   storedCode(FILL_CODES, column, value);
 
-/** SQL: a coded column of `fill_rows` under alias `f` read back as its text. */
-export const fillCodeTextSql = (column: CodedFillColumn, f = "f"): string => codeTextSql(FILL_CODES, column, f);
+/** SQL: a coded column of today's `fill_rows` (packed since 0059: src/store/fill-codes.ts) under alias `f`, as its text. */
+export const fillCodeTextSql = (column: CodedFillColumn, f = "f"): string =>
+  listTextSql(FILL_CODES[column], fillCodeSql(column, f));
 
 /** `fill_rows.role`'s codes (0050), in the form `storedCode`, `codeTextSql` and `textToCodeSql` take. */
 export const ROLE_CODES = { role: FILL_ROLES } as const;
@@ -117,18 +126,11 @@ export const ROLE_CODES = { role: FILL_ROLES } as const;
 /** A fill's role as `fill_rows` stores it (null stays null). */
 export const storedRole = (role: string | null | undefined): number | null => storedCode(ROLE_CODES, "role", role);
 
-/** SQL: `fill_rows.role` under alias `f` read back as its text. */
-export const roleTextSql = (f = "f"): string => codeTextSql(ROLE_CODES, "role", f);
+/** SQL: today's `fill_rows` role (packed since 0059) under alias `f` read back as its text. */
+export const roleTextSql = (f = "f"): string => listTextSql(FILL_ROLES, fillCodeSql("role", f));
 
-/**
- * A fill's exchange version as stored since migration 0050: less one, so that today's version (2: every fill since the
- * venue's exchange upgrade) is a 1, which SQLite keeps in the record header alone.
- */
-export const storedExchangeVersion = (version: number | null | undefined): number | null =>
-  version === null || version === undefined ? null : version - 1;
-
-/** SQL: `fill_rows.exchange_version` under alias `f` read back as the version. */
-export const exchangeVersionSql = (f = "f"): string => `(${f}.exchange_version + 1)`;
+/** SQL: today's `fill_rows` exchange version (packed since 0059, as the version itself) under alias `f`. */
+export const exchangeVersionSql = (f = "f"): string => fillCodeSql("exchange_version", f);
 
 /**
  * The price a fill stores: none (null) when it is exactly its amount over its size, as the stores divide them
@@ -149,19 +151,15 @@ export function fillPriceSql(f = "f"): string {
 
 /** `fill_rows`' columns written as they come, after the key, hash and dictionary columns. */
 export const PLAIN_FILL_COLUMNS = [
-  "source",
   "log_index",
   "block_number",
-  "role",
   "outcome_index",
-  "side",
   "size",
   "usd",
   "price",
   "fee",
   "ts",
-  "entry_type",
-  "exchange_version",
+  FILL_CODES_COLUMN,
 ] as const;
 
 /** SQL: a hash's text column as `storedHash` stores it: its 32 bytes when canonical, else its text (for migrations). */
@@ -204,12 +202,19 @@ export function fillKeySql(kind: StoreKind, f = "f"): string {
 /**
  * Which `fill_rows` the view reads: enums and prices as text, every price stored (0029); coded (0042); and every
  * transaction hash stored, or (0048) only the first of each run of a transaction's fills in its block, found by the
- * natural key's index; the role coded and the exchange version less one (0050); and (0052, today's) the run's hash
- * found among the ids just before the fill, the natural key's index gone.
+ * natural key's index; the role coded and the exchange version less one (0050); (0052) the run's hash found among
+ * the ids just before the fill, the natural key's index gone; and (0059, today's) the five codes packed in `codes`.
  */
-export type FillRowsVersion = "text" | "coded" | "implied-tx" | "coded-role" | "tx-by-id";
+export type FillRowsVersion = "text" | "coded" | "implied-tx" | "coded-role" | "tx-by-id" | "packed-codes";
 
-const FILL_ROWS_VERSIONS: readonly FillRowsVersion[] = ["text", "coded", "implied-tx", "coded-role", "tx-by-id"];
+const FILL_ROWS_VERSIONS: readonly FillRowsVersion[] = [
+  "text",
+  "coded",
+  "implied-tx",
+  "coded-role",
+  "tx-by-id",
+  "packed-codes",
+];
 
 /** Whether `fill_rows` of `version` has the change `since` brought. */
 const hasSince = (version: FillRowsVersion, since: FillRowsVersion): boolean =>
@@ -281,7 +286,7 @@ export function fillTxHashSql(kind: StoreKind, f = "f", version: FillRowsVersion
  * join whose columns a query does not read, and turn it into an inner join (searched from the value) where a query
  * filters on it. The counterparty and token, which no query filters on, by subqueries: a query that does not read
  * them does not read their ids either, so an index without those ids still covers it (SQLite counts the columns of
- * a left-out join's condition as read). Migrations 0029, 0042, 0048, 0049, 0050 and 0052 create it from here: a change to it is a new
+ * a left-out join's condition as read). Migrations 0029, 0042, 0048, 0049, 0050, 0052 and 0059 create it from here: a change to it is a new
  * migration that creates it again.
  */
 export function fillsViewSql(kind: StoreKind, version: FillRowsVersion): string {
@@ -323,16 +328,23 @@ export const textPerStore = (sql: (kind: StoreKind) => string): Readonly<Record<
  */
 export function fillColumnsSql(
   kind: StoreKind,
-  version: FillRowsVersion = "tx-by-id",
+  version: FillRowsVersion = "packed-codes",
 ): Record<keyof FillsTable, string> {
   const { addresses, tokens } = FILL_DICTIONARIES;
   const text = kind === "postgres" ? ' collate "C"' : "";
   const codedEnums = hasSince(version, "coded");
-  const coded = (column: CodedFillColumn) => (codedEnums ? `${fillCodeTextSql(column)}${text}` : `f.${column}`);
+  const codedRole = hasSince(version, "coded-role");
+  const packed = hasSince(version, "packed-codes");
+  const coded = (column: CodedFillColumn) =>
+    packed
+      ? `${fillCodeTextSql(column)}${text}`
+      : codedEnums
+        ? `${codeTextSql(FILL_CODES, column, "f")}${text}`
+        : `f.${column}`;
+  const role = packed ? roleTextSql() : codedRole ? codeTextSql(ROLE_CODES, "role", "f") : undefined;
   const txHash = hasSince(version, "implied-tx")
     ? fillTxHashSql(kind, "f", version)
     : hashText(kind, "f.tx_hash", "f.tx_text");
-  const codedRole = hasSince(version, "coded-role");
   return {
     id: "f.id",
     fill_key: `(${fillKeySql(kind)})${text}`,
@@ -342,7 +354,7 @@ export function fillColumnsSql(
     block_number: "f.block_number",
     wallet: "w.address",
     counterparty: `(select c.address from ${addresses.table} c where c.id = f.counterparty_id)`,
-    role: codedRole ? `${roleTextSql()}${text}` : "f.role",
+    role: role ? `${role}${text}` : "f.role",
     condition_id: "m.condition_id",
     token_id: `(select t.token_id from ${tokens.table} t where t.id = f.token_ref)`,
     outcome_index: "f.outcome_index",
@@ -353,7 +365,7 @@ export function fillColumnsSql(
     fee: "f.fee",
     ts: "f.ts",
     entry_type: coded("entry_type"),
-    exchange_version: codedRole ? exchangeVersionSql() : "f.exchange_version",
+    exchange_version: packed ? exchangeVersionSql() : codedRole ? "(f.exchange_version + 1)" : "f.exchange_version",
   };
 }
 
@@ -377,29 +389,3 @@ const COMPACT_READS: Readonly<Record<string, (f: string) => string>> = {
   role: roleTextSql,
   exchange_version: exchangeVersionSql,
 };
-
-/** A grouping column of `groupedFills`, and how a grouped subquery's row gets its text back. */
-interface GroupKey {
-  readonly column: string;
-  /** The join (none before 0029) and the text, for the subquery `g` that kept `column`. */
-  text(g: string): { join: string; text: string };
-}
-
-/**
- * SQL for a statement that groups or partitions every stored fill by market (`rebuild`, and the migrations that
- * filled a table from stored fills): today, `fill_rows` by its integer id, the text joined once per group (through
- * the view, the whole table was sorted by the texts, each row's joined first); before 0029, the `fills` table by its
- * text column. (The tables grouped by wallet read `filledFrom` of src/store/id-keyed.ts.)
- */
-export function groupedFills(layout: FillsLayout): { table: string; market: GroupKey } {
-  const plain = (column: string): GroupKey => ({ column, text: (g) => ({ join: "", text: `${g}.${column}` }) });
-  if (layout === "table") return { table: "fills", market: plain("condition_id") };
-  const { table, column } = FILL_DICTIONARIES.conditions;
-  return {
-    table: FILL_ROWS,
-    market: {
-      column: "condition_ref",
-      text: (g) => ({ join: ` join ${table} gm on gm.id = ${g}.condition_ref`, text: `gm.${column}` }),
-    },
-  };
-}

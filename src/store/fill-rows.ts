@@ -1,10 +1,10 @@
 /**
  * Fills written in the compact layout (src/store/fill-layout.ts) through src/store/compact-writer.ts: each fill's
- * hashes, key, enums, role, exchange version and price stored as the layout says, its addresses, market and token as
+ * hashes, key, packed codes (src/store/fill-codes.ts) and price stored as the layout says, its addresses, market and token as
  * dictionary ids.
  */
 import type { Insertable } from "kysely";
-import { type CompactTable, insertCompactRows } from "./compact-writer.js";
+import { type CompactTable, insertCompactRows, takeWriteTurn, withoutStoredPlaces } from "./compact-writer.js";
 import type { StoreTransaction } from "./database.js";
 import {
   FILL_DICTIONARIES,
@@ -13,12 +13,12 @@ import {
   fillCode,
   fillKeySql,
   fillsWithImpliedTx,
-  storedExchangeVersion,
   storedFillKey,
   storedHash,
   storedPrice,
   storedRole,
 } from "./fill-layout.js";
+import { packFillCodes } from "./fill-codes.js";
 import { ensureFillPartitions } from "./fill-partitions.js";
 import { bucketOf, FILL_SPANS, recordFillSpans, SPAN_SECONDS } from "./fill-spans.js";
 import { inSlices, placeholders, queryRows } from "./raw-sql.js";
@@ -41,19 +41,21 @@ function compactRow(fill: NewFill, txImplied: boolean): CompactRow {
     key_text: storedFillKey(fill),
     tx_hash: tx.bytes,
     tx_text: tx.text,
-    source: fillCode("source", fill.source),
     log_index: fill.log_index,
     block_number: fill.block_number,
-    role: storedRole(fill.role),
     outcome_index: fill.outcome_index,
-    side: fillCode("side", fill.side),
     size: fill.size,
     usd: fill.usd,
     price: storedPrice(fill),
     fee: fill.fee,
     ts: fill.ts,
-    entry_type: fillCode("entry_type", fill.entry_type),
-    exchange_version: storedExchangeVersion(fill.exchange_version),
+    codes: packFillCodes({
+      side: fillCode("side", fill.side),
+      entry_type: fillCode("entry_type", fill.entry_type),
+      role: storedRole(fill.role),
+      exchange_version: fill.exchange_version ?? null,
+      source: fillCode("source", fill.source),
+    }),
     wallet: fill.wallet,
     counterparty: fill.counterparty,
     condition_id: fill.condition_id,
@@ -65,8 +67,8 @@ function compactRow(fill: NewFill, txImplied: boolean): CompactRow {
   };
 }
 
-// Named anew with 0042: a session that staged the text columns before the migration keeps its own temporary table.
-const STAGING = `${FILL_ROWS}_staged`;
+// Named anew with 0059: a session that staged the five code columns before the migration keeps its own temporary table.
+const STAGING = `${FILL_ROWS}_packed_staged`;
 
 const { addresses, conditions, tokens } = FILL_DICTIONARIES;
 
@@ -87,9 +89,8 @@ const FILL_TABLE: CompactTable<NewFill> = {
     definition: `create temp table if not exists ${STAGING} (
       ord bigint generated always as identity,
       key_text text collate "C", tx_hash bytea, tx_text text collate "C",
-      source smallint, log_index integer, block_number integer, role smallint, outcome_index smallint,
-      side smallint, size bigint, usd bigint, price double precision, fee bigint, ts bigint,
-      entry_type smallint, exchange_version smallint,
+      log_index integer, block_number integer, outcome_index smallint,
+      size bigint, usd bigint, price double precision, fee bigint, ts bigint, codes smallint,
       wallet text collate "C", counterparty text collate "C", condition_id text collate "C", token_id text collate "C"
     ) on commit delete rows`,
   },
@@ -114,7 +115,7 @@ const FILL_WRITE_LOCK = 0x66696c73; // "fils"
  */
 export async function insertCompactFills(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
   if (fills.length === 0) return [];
-  if (tx.raw.kind === "postgres") await tx.raw.client.query("select pg_advisory_xact_lock($1)", [FILL_WRITE_LOCK]);
+  await takeWriteTurn(tx, FILL_WRITE_LOCK);
   const unstored = await withoutStoredChainFills(tx, fills);
   const implied = fillsWithImpliedTx(unstored);
   const layout =
@@ -153,12 +154,9 @@ async function withoutStoredChainFills(tx: StoreTransaction, fills: readonly New
       [...slice, Math.min(...slice), Math.max(...slice) + SPAN_SECONDS],
     ),
   );
-  const seen = new Set(stored.map((row) => `${row.block_number}:${row.log_index}`));
-  return fills.filter((_, i) => {
-    const place = places[i]!;
-    if (place === null) return true;
-    if (seen.has(place)) return false;
-    seen.add(place);
-    return true;
-  });
+  return withoutStoredPlaces(
+    fills,
+    places,
+    stored.map((row) => `${row.block_number}:${row.log_index}`),
+  );
 }

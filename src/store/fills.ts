@@ -17,7 +17,7 @@ import { insertCompactFills } from "./fill-rows.js";
 import type { FillsTable, WalletActivityTable } from "./schema.js";
 import { recordWalletsOfFills } from "./wallets.js";
 import { createFillIndex } from "./migrations/0014_drilldown_fill_indexes.js";
-import { deferredFillIndexes } from "./migrations/0053_smart_wallet_ids.js";
+import { deferredFillIndexes } from "./migrations/0059_packed_fill_codes.js";
 
 export { chainFillKey, CHAIN_KEY_BLOCK_DIGITS, CHAIN_KEY_LOG_DIGITS } from "./fill-layout.js";
 

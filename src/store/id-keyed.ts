@@ -2,18 +2,35 @@
  * Tables stored with their wallet, and their market where they have one, as ids (issue 49): the hourly and daily P&L
  * points and the venue's P&L points (migration 0031), the daily position snapshots, a wallet's fees, daily fill
  * counts and last moves (0036), the positions (0041), the venue's open and closed positions of a wallet (0043), the
- * scored bets (0044). Their rows are mostly their key: a 42-character address and a 66-character condition id in
+ * scored bets (0044), the markets' daily prices (0056). Their rows are mostly their key: a 42-character address and a 66-character condition id in
  * every row and again in every key entry (a position's 78-digit token id too). Each is a
  * table `<rows>` with `wallet_id` (the address's id in `address_ids`, the fills' dictionary), `condition_ref` (the
  * market's id in `condition_ids`) and `token_ref` (`token_ids`) in place of the texts, and a view by the old name
- * that gives every reader the rows as they always were. Writes go through
- * src/store/derived-tables.ts, which stores the ids. Decisions: docs/decisions.md,
+ * that gives every reader the rows as they always were. Since 0056 a table may store columns of a few values as
+ * small integers too (`codes`, src/store/coded-columns.ts), which its view reads back as their texts, and since 0061
+ * numbers and a JSON text as integers where those give them back exactly (`exact`, src/store/exact-codes.ts). Writes
+ * go through src/store/derived-tables.ts, which stores the ids and codes. Decisions: docs/decisions.md,
  * "Series keyed by a wallet store its id",
  * "Snapshots, fees, daily fill counts and last moves store wallet and market ids" and
- * "Positions store wallet, token and market ids".
+ * "Positions store wallet, token and market ids",
+ * "Fees and last moves code their enums and months; daily prices store market ids",
+ * "Positions code their status" and
+ * "Scored bets store their facts, confidence and price as integers".
  */
+import {
+  type ColumnCode,
+  FEE_CODES,
+  LAST_MOVE_CODES,
+  listCode,
+  MONTH_CODE,
+  POSITION_STATUS_CODES,
+} from "./coded-columns.js";
+import { RUN_DAY_CODES } from "./day-numbers.js";
 import type { Dictionary } from "./dictionaries.js";
+import { decimalCode, type ExactCode } from "./exact-codes.js";
 import { FILL_DICTIONARIES, FILL_ROWS, type FillsLayout } from "./fill-layout.js";
+import { INSIDER_FACTS_CODE } from "./insider-facts.js";
+import type { StoreKind } from "./migrations/column-types.js";
 
 /** The positions' columns in their order (the derived tables' writer's too). */
 export const POSITION_COLUMNS = [
@@ -87,7 +104,24 @@ export const INSIDER_SCORE_COLUMNS = [
   "facts",
 ] as const;
 
-/** Each table's rows table and its columns in the table's order, texts by the names readers know. */
+/** The markets' daily prices (src/store/market-daily-prices.ts), columns in their order. */
+export const MARKET_DAILY_PRICE_COLUMNS = [
+  "condition_id",
+  "day",
+  "weighted",
+  "shares",
+  "trades",
+  "usd",
+  "close_ts",
+  "close_id",
+  "close_yes",
+] as const;
+
+/**
+ * Each table's rows table and its columns in the table's order, texts by the names readers know; `codes`: the
+ * columns stored as small integers since 0056 (a snapshot run's days since 0058, a position's status since 0060);
+ * `exact`: the columns stored as integers where those give the value back exactly, else as it is, since 0061.
+ */
 export const ID_KEYED = {
   // Until 0047 packed the P&L series (src/store/pnl-series.ts): the migrations before it make these views.
   pnl_points: { rows: "pnl_point_rows", columns: ["wallet", "resolution", "t", "pnl"] },
@@ -100,26 +134,57 @@ export const ID_KEYED = {
   position_snapshot_runs: {
     rows: "position_snapshot_run_rows",
     columns: ["wallet", "condition_id", "from_day", "until_day", "yes_shares", "yes_cost", "no_shares", "no_cost"],
+    // Since 0058 a run's first day as its day number and its length in days (src/store/day-numbers.ts).
+    codes: RUN_DAY_CODES,
   },
   wallet_fees: {
     rows: "wallet_fee_rows",
     columns: ["wallet", "month", "entry_type", "role", "fees", "volume", "fills", "charged"],
+    codes: { month: MONTH_CODE, entry_type: listCode(FEE_CODES, "entry_type"), role: listCode(FEE_CODES, "role") },
   },
   wallet_daily_fills: { rows: "wallet_daily_fill_rows", columns: ["wallet", "day", "fills", "usd"] },
   wallet_last_moves: {
     rows: "wallet_last_move_rows",
     columns: ["wallet", "condition_id", "ts", "fill_id", "side", "outcome_index", "entry_type", "size", "usd", "price"],
+    codes: { side: listCode(LAST_MOVE_CODES, "side"), entry_type: listCode(LAST_MOVE_CODES, "entry_type") },
   },
-  positions: { rows: "position_rows", columns: POSITION_COLUMNS },
+  positions: {
+    rows: "position_rows",
+    columns: POSITION_COLUMNS,
+    // Since 0060 (src/store/position-status.ts).
+    codes: { status: listCode(POSITION_STATUS_CODES, "status") },
+  },
   venue_positions: { rows: "venue_position_rows", columns: VENUE_POSITION_COLUMNS },
   venue_closed_positions: { rows: "venue_closed_position_rows", columns: VENUE_CLOSED_POSITION_COLUMNS },
-  insider_scores: { rows: "insider_score_rows", columns: INSIDER_SCORE_COLUMNS },
+  insider_scores: {
+    rows: "insider_score_rows",
+    columns: INSIDER_SCORE_COLUMNS,
+    // Since 0061 (src/store/exact-codes.ts, src/store/insider-facts.ts).
+    exact: {
+      confidence: decimalCode("confidence", "confidence_bps", 4),
+      avg_price: decimalCode("avg_price", "avg_price_micro", 6),
+      facts: INSIDER_FACTS_CODE,
+    },
+  },
+  market_daily_prices: { rows: "market_daily_price_rows", columns: MARKET_DAILY_PRICE_COLUMNS },
 } as const;
 
 export type IdKeyedTable = keyof typeof ID_KEYED;
 
 export function isIdKeyed(table: string): table is IdKeyedTable {
   return Object.hasOwn(ID_KEYED, table);
+}
+
+/** The columns a table stores as small integers (since 0056), each with its code; none for most. */
+export function codedColumns(table: IdKeyedTable): Readonly<Record<string, ColumnCode>> {
+  const entry = ID_KEYED[table];
+  return "codes" in entry ? entry.codes : {};
+}
+
+/** The columns a table stores as integers where those give them back exactly (since 0061), with their codes. */
+export function exactCodes(table: IdKeyedTable): Readonly<Record<string, ExactCode>> {
+  const entry = ID_KEYED[table];
+  return "exact" in entry ? entry.exact : {};
 }
 
 /** The text columns stored as ids: each one's stored name and dictionary. */
@@ -156,19 +221,40 @@ export const walletIdsOf = (addresses: string): string => idsOf("wallet", addres
  * The view that reads an id-keyed table as it was: each text by its id, through outer joins on the dictionaries'
  * primary keys, which both stores leave out of a query that does not read the text (a `max(day)` reads the rows'
  * key alone) and turn into inner joins where a query filters on it. Every id is in its dictionary, so the outer
- * joins find what inner ones would.
+ * joins find what inner ones would. `codesOn`: the store on which a view made since 0056 reads the table's coded
+ * columns (`codedColumns`) back as their texts (compared byte by byte on PostgreSQL, as its text columns), and since
+ * 0061 its exactly coded ones (`exactCodes`) from their codes or kept values; without it the view reads every
+ * column as stored, as the views made before did (and the one `moveToIds` makes: it moves a table's columns as they
+ * are).
  */
-export function idKeyedViewSql(table: IdKeyedTable): string {
+export function idKeyedViewSql(table: IdKeyedTable, codesOn?: StoreKind): string {
+  return `create view ${table} as ${idKeyedSelectSql(table, codesOn)}`;
+}
+
+/**
+ * SQL: the select of the view by the table's name (`idKeyedViewSql`); `storedToo`: coded columns read as stored as
+ * well, each as `<column>_code`, for a read that filters on a code where an index holds it (the view's text is
+ * computed: a filter on it reaches no index).
+ */
+export function idKeyedSelectSql(table: IdKeyedTable, codesOn?: StoreKind, storedToo: readonly string[] = []): string {
   const { rows, columns } = ID_KEYED[table];
+  const codes = codesOn ? codedColumns(table) : {};
+  const exact = codesOn ? exactCodes(table) : {};
+  const collation = codesOn === "postgres" ? ' collate "C"' : "";
   const joins: string[] = [];
   const select = columns.map((c) => {
+    const code = codes[c];
+    if (code) return `${code.textSql("r")}${code.number ? "" : collation} as ${c}`;
+    const coded = exact[c];
+    if (coded && codesOn) return `${coded.valueSql("r", codesOn)}${coded.number ? "" : collation} as ${c}`;
     const id = ID_COLUMNS[c];
     if (!id) return `r.${c} as ${c}`;
     const alias = `d${joins.length}`;
     joins.push(`left join ${id.dictionary.table} ${alias} on ${alias}.id = r.${id.stored}`);
     return `${alias}.${id.dictionary.column} as ${c}`;
   });
-  return `create view ${table} as select ${select.join(", ")}\n    from ${rows} r ${joins.join(" ")}`;
+  for (const c of storedToo) select.push(`r.${codes[c]?.storedAs ?? c} as ${c}_code`);
+  return `select ${select.join(", ")}\n    from ${rows} r ${joins.join(" ")}`;
 }
 
 /**

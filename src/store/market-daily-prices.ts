@@ -3,10 +3,12 @@
  * with the YES price of the day's last fill in (ts, id) order. The rows are computed by
  * src/derive/market-daily-prices.ts (the Deriver and `rebuild`); here are the rules that name a fill's row and its
  * YES price (in TypeScript and, for the migration that fills the table from stored fills, in SQL), that fill, and
- * the read.
+ * the read. Since migration 0056 the rows store the market as its id (`market_daily_price_rows`, src/store/id-keyed.ts)
+ * and the view `market_daily_prices` reads them as before; the reads here go to the rows by the market's id.
  */
-import { groupedFills, storedFillSql, type FillsLayout } from "./fill-layout.js";
+import { storedFillSql, type FillsLayout } from "./fill-layout.js";
 import { sql, type Kysely } from "kysely";
+import { filledFrom, ID_KEYED, idOf } from "./id-keyed.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import type { Store } from "./database.js";
 import { queryRows } from "./raw-sql.js";
@@ -30,7 +32,8 @@ export function yesPrice(outcomeIndex: number, price: number): number {
  * Replaces the table's rows with the sums of every stored market-side fill (or of those with an id up to
  * `throughId`), in one statement: the migration that adds the table, and `rebuild` and the Deriver's warm start
  * (src/derive/rebuild.ts). A day's close is the fill of its greatest `ts * 2^32 + id`, read by id after the sums
- * (`ID_SPAN`, wallet-last-moves.ts): ranking every fill of the day took twice the time.
+ * (`ID_SPAN`, wallet-last-moves.ts): ranking every fill of the day took twice the time. Today's `fill_rows` are
+ * grouped by the market's id, which the rows store as it is (`filledFrom`).
  */
 export async function fillMarketDailyPricesFromFills(
   // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
@@ -38,38 +41,47 @@ export async function fillMarketDailyPricesFromFills(
   throughId = Number.MAX_SAFE_INTEGER,
   layout: FillsLayout = "compact",
 ): Promise<void> {
-  const { table, market } = groupedFills(layout);
-  const name = market.text("g");
-  const key = market.column;
+  const target = filledFrom("market_daily_prices", layout);
+  const table = target.source;
+  const market = sql.raw(target.column("condition_id"));
   const yes = (f: string) => {
     const price = storedFillSql(layout, "price", f);
     return `case when ${f}.outcome_index = 0 then ${price} else 1 - ${price} end`;
   };
-  await sql`delete from market_daily_prices`.execute(db);
-  await sql`insert into market_daily_prices
-      (condition_id, day, weighted, shares, trades, usd, close_ts, close_id, close_yes)
-    select ${sql.raw(name.text)}, g.day, g.weighted, g.shares, g.trades, g.usd, c.ts, c.id, ${sql.raw(yes("c"))} from (
-      select ${sql.raw(key)}, ts - ts % ${DAY} as day, sum((${sql.raw(yes(table))}) * size) as weighted, sum(size) as shares,
+  await sql`delete from ${sql.raw(target.name)}`.execute(db);
+  await sql`insert into ${sql.raw(target.name)}
+      (${market}, day, weighted, shares, trades, usd, close_ts, close_id, close_yes)
+    select g.${market}, g.day, g.weighted, g.shares, g.trades, g.usd, c.ts, c.id, ${sql.raw(yes("c"))} from (
+      select ${market}, ts - ts % ${DAY} as day, sum((${sql.raw(yes(table))}) * size) as weighted, sum(size) as shares,
         count(*) as trades, sum(usd) as usd, max(ts * ${sql.raw(String(ID_SPAN))} + id) as latest
-      from ${sql.raw(table)} where ${sql.raw(marketSideFills("", layout === "compact" ? "coded" : "text"))} and id <= ${throughId}
-      group by ${sql.raw(key)}, day
-    ) g join ${sql.raw(table)} c on c.id = g.latest % ${sql.raw(String(ID_SPAN))}${sql.raw(name.join)}`.execute(db);
+      from ${sql.raw(table)} where ${sql.raw(marketSideFills("", layout === "compact" ? "packed" : "text"))} and id <= ${throughId}
+      group by ${market}, day
+    ) g join ${sql.raw(table)} c on c.id = g.latest % ${sql.raw(String(ID_SPAN))}`.execute(db);
 }
 
-/** The market's rows oldest day first (one read over the primary key), numbers as numbers on either store. */
+const ROWS = ID_KEYED.market_daily_prices.rows;
+
+/** The rows' columns but the market's id, as the view names them. */
+const DAY_COLUMNS = ID_KEYED.market_daily_prices.columns.slice(1).join(", ");
+
+/**
+ * The market's rows oldest day first, numbers as numbers on either store: one range of the rows' key, found by the
+ * market's id (`idOf`), which PostgreSQL knows before it plans the range (docs/decisions.md,
+ * "A latest fill is read by its dictionary id").
+ */
 export async function readMarketDailyPrices(
   db: Kysely<Database>,
   kind: StoreKind,
   conditionId: string,
 ): Promise<MarketDailyPricesTable[]> {
-  const rows = await queryRows<MarketDailyPricesTable>(
+  const rows = await queryRows<Omit<MarketDailyPricesTable, "condition_id">>(
     db,
     kind,
-    "select * from market_daily_prices where condition_id = ? order by day",
+    `select ${DAY_COLUMNS} from ${ROWS} where condition_ref = ${idOf("condition_id")} order by day`,
     [conditionId],
   );
   return rows.map((r) => ({
-    condition_id: r.condition_id,
+    condition_id: conditionId,
     day: Number(r.day),
     weighted: Number(r.weighted),
     shares: Number(r.shares),
@@ -85,7 +97,7 @@ export async function readMarketDailyPrices(
 export async function marketDailyPricesStamp(store: Store, conditionId: string) {
   const [row] = await stampRows<{ n: number | null }>(
     store,
-    "select sum(trades) as n from market_daily_prices where condition_id = ?",
+    `select sum(trades) as n from ${ROWS} where condition_ref = ${idOf("condition_id")}`,
     [conditionId],
   );
   return Number(row?.n ?? 0);

@@ -1,7 +1,8 @@
 /**
  * The positions' indexes since 0041 (the rows by ids, src/store/id-keyed.ts) on both stores: a wallet's positions by
  * status and close, and a market's open positions, whose holders' read (`holdersQuery`) SQLite answers from the index
- * alone through the `positions` view, each holder's address by its dictionary's primary key.
+ * alone through the positions as the view reads them (by the status's code since 0060: src/store/position-status.ts),
+ * each holder's address by its dictionary's primary key.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/support/backends.js";
@@ -27,7 +28,7 @@ describe.each(storeBackends)("the positions' indexes on $kind", (backend) => {
   });
 
   it.runIf(backend.kind === "sqlite")("reads a market's open positions from the index alone", async () => {
-    const { sql: text, parameters } = holdersQuery(store.db, "0xabc").compile();
+    const { sql: text, parameters } = holdersQuery(store.db, store.kind, "0xabc").compile();
     const plan = (await store.sqlite?.prepare(`explain query plan ${text}`).all(...parameters)) as { detail: string }[];
     expect(plan.map((step) => step.detail)).toContainEqual(
       "SEARCH r USING COVERING INDEX positions_condition_holders (condition_ref=? AND status=?)",

@@ -2,16 +2,20 @@
  * The daily position snapshots, stored as runs (issue 49, migration 0046). A snapshot is every wallet's open
  * position per market at 00:00 UTC of a day; about two thirds of a day's rows equal the day before's, so each
  * (wallet, market) is stored once per run of taken days over which it stayed the same:
- *   `position_snapshot_run_rows`: wallet and market ids, `from_day`, `until_day` (the run holds on the taken days d
- *     with from_day <= d < until_day) and the position's four values;
- *   `position_snapshot_days`: the days taken (a day with no open position is taken too);
- *   `position_snapshot_rows`: only the rows of the days being written, merged into the runs and emptied in the
- *     same transaction.
- * The view `position_snapshots` joins the days to the runs and reads as the table of one row per day always did.
+ *   `position_snapshot_run_rows`: wallet and market ids, `from_day` and `day_count` (since 0058 the first day's
+ *     number and the run's length in days, src/store/day-numbers.ts: the run holds on the taken days numbered n
+ *     with from_day <= n < from_day + day_count) and the position's four values;
+ *   `position_snapshot_days`: the days taken (a day with no open position is taken too), as unix seconds;
+ *   `position_snapshot_rows`: only the rows of the days being written (unix seconds), merged into the runs and
+ *     emptied in the same transaction.
+ * The view `position_snapshots` joins the days to the runs and reads as the table of one row per day always did;
+ * `position_snapshot_runs` reads the runs with their days in unix seconds (`from_day`, `until_day`).
  * Invariant: no run ends after the day after the latest taken day, so a day after the latest is covered by no run.
- * Decision: docs/decisions.md, "Snapshots are stored as runs of days".
+ * Decisions: docs/decisions.md, "Snapshots are stored as runs of days" and
+ * "Snapshot runs store day numbers and their length".
  */
 import type { Store, StoreKind, StoreTransaction } from "./database.js";
+import { dayNumber, dayNumberSql, runEndSql } from "./day-numbers.js";
 import { insertRowStream } from "./derived-tables.js";
 import type { DictionaryIdCache } from "./dictionaries.js";
 import { FILL_DICTIONARIES } from "./fill-layout.js";
@@ -23,9 +27,8 @@ export const SNAPSHOT_STAGE = ID_KEYED.position_snapshots.rows;
 export const SNAPSHOT_RUNS = ID_KEYED.position_snapshot_runs.rows;
 export const SNAPSHOT_DAYS = "position_snapshot_days";
 
-const DAY = 86_400;
 const VALUES = ["yes_shares", "yes_cost", "no_shares", "no_cost"] as const;
-const RUN_COLUMNS = `wallet_id, condition_ref, from_day, until_day, ${VALUES.join(", ")}`;
+const RUN_COLUMNS = `wallet_id, condition_ref, from_day, day_count, ${VALUES.join(", ")}`;
 
 const keyMatch = (a: string, b: string) =>
   `${a}.wallet_id = ${b}.wallet_id and ${a}.condition_ref = ${b}.condition_ref`;
@@ -38,16 +41,29 @@ export interface DaySnapshot {
   readonly rows: Iterable<PositionSnapshotsTable>;
 }
 
-/** The view by the old table's name: each taken day with the runs that hold on it, wallet and market as texts. */
-export function snapshotViewSql(): string {
+/**
+ * How the runs store their days: in unix seconds, `from_day` and `until_day`, as 0046 made them; or since 0058 as
+ * day numbers, `from_day` and `day_count`.
+ */
+export type RunDays = "seconds" | "day numbers";
+
+/**
+ * The view by the old table's name: each taken day with the runs that hold on it, wallet and market as texts. The
+ * taken days stay in seconds, so a read of one day (`day = ?`) seeks their key; each run is found by its key
+ * (wallet, market, `from_day`), its end filtered.
+ */
+export function snapshotViewSql(runDays: RunDays = "seconds"): string {
   const { addresses, conditions } = FILL_DICTIONARIES;
+  const day = runDays === "seconds" ? "d.day" : dayNumberSql("d.day");
+  const end = runDays === "seconds" ? "r.until_day" : runEndSql("r");
   return `create view position_snapshots as select d.day as day, w.${addresses.column} as wallet,
       c.${conditions.column} as condition_id, ${VALUES.map((c) => `r.${c} as ${c}`).join(", ")}
-    from ${SNAPSHOT_DAYS} d join ${SNAPSHOT_RUNS} r on r.from_day <= d.day and r.until_day > d.day
+    from ${SNAPSHOT_DAYS} d join ${SNAPSHOT_RUNS} r on r.from_day <= ${day} and ${end} > ${day}
     left join ${addresses.table} w on w.id = r.wallet_id left join ${conditions.table} c on c.id = r.condition_ref`;
 }
 
-const dayLiteral = (day: number): string => {
+/** A day as the taken days and the staged rows hold it (unix seconds), for SQL text. */
+const secondsLiteral = (day: number): string => {
   if (!Number.isSafeInteger(day)) throw new Error(`not a day: ${day}`);
   return String(day);
 };
@@ -63,18 +79,21 @@ async function run(tx: StoreTransaction, text: string): Promise<void> {
 async function detachDay(tx: StoreTransaction, day: number): Promise<void> {
   const latest = await latestSnapshotDay(tx.db, tx.kind);
   if (latest === null || day > latest) return;
-  const d = dayLiteral(day);
-  const next = dayLiteral(day + DAY);
+  const n = dayNumber(day);
+  const next = n + 1;
   if (day < latest)
     await run(
       tx,
       `insert into ${SNAPSHOT_RUNS} (${RUN_COLUMNS})
-        select wallet_id, condition_ref, ${next}, until_day, ${VALUES.join(", ")} from ${SNAPSHOT_RUNS}
-        where from_day <= ${d} and until_day > ${next}`,
+        select wallet_id, condition_ref, ${next}, ${runEndSql()} - ${next}, ${VALUES.join(", ")} from ${SNAPSHOT_RUNS}
+        where from_day <= ${n} and ${runEndSql()} > ${next}`,
     );
-  await run(tx, `update ${SNAPSHOT_RUNS} set until_day = ${d} where from_day < ${d} and until_day > ${d}`);
-  await run(tx, `delete from ${SNAPSHOT_RUNS} where from_day = ${d}`);
-  await run(tx, `delete from ${SNAPSHOT_DAYS} where day = ${d}`);
+  await run(
+    tx,
+    `update ${SNAPSHOT_RUNS} set day_count = ${n} - from_day where from_day < ${n} and ${runEndSql()} > ${n}`,
+  );
+  await run(tx, `delete from ${SNAPSHOT_RUNS} where from_day = ${n}`);
+  await run(tx, `delete from ${SNAPSHOT_DAYS} where day = ${secondsLiteral(day)}`);
 }
 
 /**
@@ -83,58 +102,59 @@ async function detachDay(tx: StoreTransaction, day: number): Promise<void> {
  * it are cut around it first, and a run that then meets the same position's next run is joined to it.
  */
 async function mergeStagedDay(tx: StoreTransaction, day: number, split: boolean): Promise<void> {
-  const d = dayLiteral(day);
-  const next = dayLiteral(day + DAY);
+  const d = secondsLiteral(day);
+  const n = dayNumber(day);
+  const next = n + 1;
   const staged = `${SNAPSHOT_STAGE} s`;
   if (split) {
     await run(
       tx,
       `insert into ${SNAPSHOT_RUNS} (${RUN_COLUMNS})
-        select r.wallet_id, r.condition_ref, ${next}, r.until_day, ${valuesOf("r")}
+        select r.wallet_id, r.condition_ref, ${next}, ${runEndSql("r")} - ${next}, ${valuesOf("r")}
         from ${staged} join ${SNAPSHOT_RUNS} r on ${keyMatch("r", "s")}
-        where s.day = ${d} and r.from_day <= ${d} and r.until_day > ${next}`,
+        where s.day = ${d} and r.from_day <= ${n} and ${runEndSql("r")} > ${next}`,
     );
     await run(
       tx,
-      `update ${SNAPSHOT_RUNS} as r set until_day = ${d} from ${staged}
-        where s.day = ${d} and ${keyMatch("r", "s")} and r.from_day < ${d} and r.until_day > ${d}`,
+      `update ${SNAPSHOT_RUNS} as r set day_count = ${n} - r.from_day from ${staged}
+        where s.day = ${d} and ${keyMatch("r", "s")} and r.from_day < ${n} and ${runEndSql("r")} > ${n}`,
     );
     await run(
       tx,
       `delete from ${SNAPSHOT_RUNS} where (wallet_id, condition_ref, from_day) in
-        (select wallet_id, condition_ref, ${d} from ${SNAPSHOT_STAGE} where day = ${d})`,
+        (select wallet_id, condition_ref, ${n} from ${SNAPSHOT_STAGE} where day = ${d})`,
     );
   }
   await run(
     tx,
-    `update ${SNAPSHOT_RUNS} as r set until_day = ${next} from ${staged}
-      where s.day = ${d} and ${keyMatch("r", "s")} and r.until_day = ${d} and ${valuesMatch("r", "s")}`,
+    `update ${SNAPSHOT_RUNS} as r set day_count = ${next} - r.from_day from ${staged}
+      where s.day = ${d} and ${keyMatch("r", "s")} and ${runEndSql("r")} = ${n} and ${valuesMatch("r", "s")}`,
   );
   await run(
     tx,
     `insert into ${SNAPSHOT_RUNS} (${RUN_COLUMNS})
-      select s.wallet_id, s.condition_ref, ${d}, ${next}, ${valuesOf("s")} from ${staged}
+      select s.wallet_id, s.condition_ref, ${n}, 1, ${valuesOf("s")} from ${staged}
       where s.day = ${d} and not exists (select 1 from ${SNAPSHOT_RUNS} r
-        where ${keyMatch("r", "s")} and r.from_day <= ${d} and r.until_day = ${next})`,
+        where ${keyMatch("r", "s")} and r.from_day <= ${n} and ${runEndSql("r")} = ${next})`,
   );
   if (!split) return;
   // A run that now ends where the same position's next run starts goes on through it.
   await run(
     tx,
-    `update ${SNAPSHOT_RUNS} as l set until_day = r.until_day from ${SNAPSHOT_RUNS} as r
-      where l.until_day = ${next} and r.from_day = ${next} and ${keyMatch("l", "r")} and ${valuesMatch("l", "r")}`,
+    `update ${SNAPSHOT_RUNS} as l set day_count = ${runEndSql("r")} - l.from_day from ${SNAPSHOT_RUNS} as r
+      where ${runEndSql("l")} = ${next} and r.from_day = ${next} and ${keyMatch("l", "r")} and ${valuesMatch("l", "r")}`,
   );
   await run(
     tx,
     `delete from ${SNAPSHOT_RUNS} as r where r.from_day = ${next} and exists (select 1 from ${SNAPSHOT_RUNS} l
-      where ${keyMatch("l", "r")} and l.from_day < ${next} and l.until_day = r.until_day)`,
+      where ${keyMatch("l", "r")} and l.from_day < ${next} and ${runEndSql("l")} = ${runEndSql("r")})`,
   );
 }
 
 /** Records days as taken. */
 export async function recordSnapshotDays(tx: StoreTransaction, days: Iterable<number>): Promise<void> {
   for (const day of days)
-    await run(tx, `insert into ${SNAPSHOT_DAYS} (day) values (${dayLiteral(day)}) on conflict (day) do nothing`);
+    await run(tx, `insert into ${SNAPSHOT_DAYS} (day) values (${secondsLiteral(day)}) on conflict (day) do nothing`);
 }
 
 /** Adds rows to their days' snapshots (markets a day does not hold yet), and records those days as taken. */
@@ -166,11 +186,11 @@ export async function replaceSnapshot(tx: StoreTransaction, snapshot: DaySnapsho
  * is forgotten: once a day, though the refresh asks every hour).
  */
 export async function pruneSnapshots(tx: StoreTransaction, day: number): Promise<void> {
-  const d = dayLiteral(day);
+  const d = secondsLiteral(day);
   const due = await queryRows(tx.db, tx.kind, `select 1 from ${SNAPSHOT_DAYS} where day < ${d} limit 1`);
   if (due.length === 0) return;
   await run(tx, `delete from ${SNAPSHOT_DAYS} where day < ${d}`);
-  await run(tx, `delete from ${SNAPSHOT_RUNS} where until_day <= ${d}`);
+  await run(tx, `delete from ${SNAPSHOT_RUNS} where ${runEndSql()} <= ${dayNumber(day)}`);
 }
 
 /** Forgets every snapshot. */

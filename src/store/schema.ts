@@ -7,6 +7,7 @@
  * - JSON is stored as text.
  */
 import type { Generated } from "kysely";
+import { fillCodeSql } from "./fill-codes.js";
 import type { UnlistedMarketRecordsTable, WalletSyncRequestsTable } from "./queue-tables.js";
 
 export type Flag = 0 | 1;
@@ -151,23 +152,30 @@ export interface TokenIdsTable {
  */
 export const FILL_ROLES = ["maker", "taker"] as const;
 
-/** Which form a statement meets `fill_rows.role` in: text (before 0050, and the `fills` view), or coded. */
-export type RoleForm = "text" | "coded";
+/**
+ * Which form a statement meets a fill's role in: text (before 0050, and the `fills` view), coded (`fill_rows.role`,
+ * 0050 to 0059), or packed (today's `fill_rows`: the role's code among `codes`, src/store/fill-codes.ts).
+ */
+export type RoleForm = "text" | "coded" | "packed";
 
-/** SQL: `role` (under `alias`, if any) equal to `role`, in the form the statement meets it. */
+/** SQL: a fill's role (under `alias`, if any) in the form the statement meets it: a code, or the text. */
+function roleSql(form: RoleForm, alias: string): string {
+  if (form === "packed") return fillCodeSql("role", alias);
+  return alias ? `${alias}.role` : "role";
+}
+
+/** SQL: a fill's role (under `alias`, if any) equal to `role`, in the form the statement meets it. */
 export function roleIsSql(role: (typeof FILL_ROLES)[number], form: RoleForm, alias = ""): string {
-  const column = alias ? `${alias}.role` : "role";
-  return `${column} = ${form === "coded" ? FILL_ROLES.indexOf(role) : `'${role}'`}`;
+  return `${roleSql(form, alias)} = ${form === "text" ? `'${role}'` : FILL_ROLES.indexOf(role)}`;
 }
 
 /**
- * SQL condition on `fills` (under `alias`, if any; `coded`: on `fill_rows` since 0050): the fills that count toward
+ * SQL condition on `fills` (under `alias`, if any; `coded`, `packed`: on `fill_rows`): the fills that count toward
  * their market's trades and volume, as `countsTowardMarket` in src/ledger/market-totals.ts says (the taker's side;
  * unknown roles count too).
  */
 export function marketSideFills(alias = "", form: RoleForm = "text"): string {
-  const role = alias ? `${alias}.role` : "role";
-  return `(${role} is null or not ${roleIsSql("maker", form, alias)})`;
+  return `(${roleSql(form, alias)} is null or not ${roleIsSql("maker", form, alias)})`;
 }
 
 /**
@@ -180,9 +188,9 @@ export const WHALE_SIZE_USD = 500;
 
 /**
  * SQL condition on `fill_rows`: maker fills of at least WHALE_SIZE_USD, as literals (a store uses a partial index only
- * for them); the role coded as today (0050), or as text for the migrations before it.
+ * for them); the role packed as today (0059), or coded or as text for the migrations before it.
  */
-export function whaleSizeMakerFills(form: RoleForm = "coded"): string {
+export function whaleSizeMakerFills(form: RoleForm = "packed"): string {
   return `${roleIsSql("maker", form)} and usd >= ${WHALE_SIZE_USD * 1_000_000}`;
 }
 
@@ -335,7 +343,9 @@ export interface PositionSnapshotsTable {
 /**
  * How the snapshots are stored (migration 0046): one row per wallet, market and run of taken days over which its
  * position stayed the same, from `from_day` up to (not including) `until_day`. `position_snapshots` joins them to
- * `position_snapshot_days`, the days taken (src/store/position-snapshots.ts).
+ * `position_snapshot_days`, the days taken (src/store/position-snapshots.ts). The days in unix seconds, as the view
+ * `position_snapshot_runs` reads them: since 0058 the rows store the first day's number and the run's length in
+ * days (src/store/day-numbers.ts).
  */
 export interface PositionSnapshotRunsTable {
   wallet: string;
@@ -560,7 +570,10 @@ export interface FundingAddressesTable {
   transfers: number;
 }
 
-/** A collateral token's `Transfer` log into a traced address. */
+/**
+ * A collateral token's `Transfer` log into a traced address: since migration 0055 the view `funding_transfers` over
+ * `funding_transfer_rows` (src/store/funding-layout.ts), written by `saveTracedFunding`.
+ */
 export interface FundingTransfersTable {
   block_number: number;
   log_index: number;
@@ -597,7 +610,10 @@ export interface InsiderScoresTable {
   last_ts: number;
   /** The wallet's funding cluster, if any. */
   cluster_id: string | null;
-  /** JSON: the facts the components are computed from beside the columns (src/store/insider-scores.ts, `encodeInsiderFacts`). */
+  /**
+   * JSON: the facts the components are computed from beside the columns (src/store/insider-scores.ts,
+   * `encodeInsiderFacts`); stored as integers since 0061 and read back byte for byte (src/store/insider-facts.ts).
+   */
   facts: string;
   computed_at: number;
 }

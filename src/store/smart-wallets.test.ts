@@ -8,6 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
+import { insertFillsBefore0059 } from "../../test/support/earlier-layout.js";
 import { recentWhaleTrades } from "../analytics/markets/market-detail.js";
 import type { Store } from "./database.js";
 import { readDeriveState, SMART_GENERATION } from "./derive-state.js";
@@ -172,7 +173,7 @@ describe.each(storeBackends)("Smart Money wallets' ids on $kind", (backend) => {
   it("are made by migration 0053 from the stored statistics, with the market index that holds each fill's wallet on SQLite", async () => {
     const { store, dispose } = await backend.open({ migrations: migrationsBefore("0053_smart_wallet_ids") });
     try {
-      await store.transaction((tx) => insertFills(tx, FILLS));
+      await insertFillsBefore0059(store, FILLS);
       const smart = new Set([WALLETS[0]!, WALLETS[3]!, WALLETS[4]!]);
       await storeFlags(store.db, store.kind, new Map(WALLETS.map((wallet) => [wallet, smart.has(wallet)])));
       expect(await indexPresent(store.db, store.kind, "fills_condition_ts")).toBe(true);

@@ -5,32 +5,27 @@
  * days it starts and ends within from the fills.
  */
 import { sql, type Kysely } from "kysely";
+import { DAY_SECONDS, dayNumberSql } from "./day-numbers.js";
 import type { FillsLayout } from "./fill-layout.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import { filledFrom } from "./id-keyed.js";
 import { queryRows } from "./raw-sql.js";
 import type { Database } from "./schema.js";
 
-export const FILL_DAY_SECONDS = 86_400;
-
-/** The UTC day of a unix time, as the table numbers it. */
-export function fillDay(ts: number): number {
-  return Math.floor(ts / FILL_DAY_SECONDS);
-}
-
 /**
  * Replaces the table's rows with the sums of every stored fill (or of those with an id up to `throughId`), in one
  * statement: the migration that adds the table, and `rebuild` and the Deriver's warm start (src/derive/rebuild.ts).
+ * The statement is the same on both stores (`_kind`, which callers give, is no longer needed).
  */
 export async function fillWalletDailyFillsFromFills(
   // biome-ignore lint/suspicious/noExplicitAny: a migration's Kysely<unknown> and a store's Kysely<Database> alike
   db: Kysely<any>,
-  kind: StoreKind,
+  _kind: StoreKind,
   throughId = Number.MAX_SAFE_INTEGER,
   layout: FillsLayout = "compact",
 ): Promise<void> {
-  // Integer division of non-negative times floors on both stores.
-  const day = kind === "sqlite" ? `ts / ${FILL_DAY_SECONDS}` : `(ts / ${FILL_DAY_SECONDS})::bigint`;
+  // A fill's day number (src/store/day-numbers.ts, `dayNumberOf` in TypeScript); `ts` is a 64-bit integer on both stores.
+  const day = dayNumberSql("ts");
   const target = filledFrom("wallet_daily_fills", layout);
   const table = target.source;
   const wallet = target.column("wallet");
@@ -66,15 +61,15 @@ export async function walletFillTotals(
 ): Promise<FillTotals> {
   if (to <= from) return { fills: 0, usd: 0 };
   // Whole days: every second of them in (from, to].
-  const first = Math.ceil((from + 1) / FILL_DAY_SECONDS);
-  const last = Math.floor((to + 1) / FILL_DAY_SECONDS) - 1;
+  const first = Math.ceil((from + 1) / DAY_SECONDS);
+  const last = Math.floor((to + 1) / DAY_SECONDS) - 1;
   const read = async (text: string, params: readonly unknown[]) => {
     const [row] = await queryRows<{ n: number; usd: number }>(db, kind, text, params);
     return { fills: Number(row?.n ?? 0), usd: Number(row?.usd ?? 0) };
   };
   if (first > last) return read(PART, [wallet, from, to]);
-  const before = first * FILL_DAY_SECONDS - 1;
-  const after = (last + 1) * FILL_DAY_SECONDS - 1;
+  const before = first * DAY_SECONDS - 1;
+  const after = (last + 1) * DAY_SECONDS - 1;
   const parts = await Promise.all([
     before > from ? read(PART, [wallet, from, before]) : NONE,
     read(DAYS, [wallet, first, last]),

@@ -1,10 +1,14 @@
 /**
  * `wallet_fees` (src/store/schema.ts): what a wallet's fills sum to per UTC month, entry type and role. The rows are
  * computed by src/derive/wallet-fees.ts (the Deriver and `rebuild`); here are the rule that names a fill's row (in
- * TypeScript and, for the migration that fills the table from stored fills, in SQL), that fill, and the read.
+ * TypeScript and, for the migration that fills the table from stored fills, in SQL), that fill, and the read. Since
+ * migration 0056 the rows store the month, entry type and role as codes (src/store/coded-columns.ts), which the view
+ * `wallet_fees` reads back as these texts.
  */
 import { sql, type Kysely } from "kysely";
-import { storedFillSql, type FillsLayout } from "./fill-layout.js";
+import { FEE_CODES, monthCodeSql } from "./coded-columns.js";
+import { fillCodeSql } from "./fill-codes.js";
+import { storedCode, type FillsLayout } from "./fill-layout.js";
 import { filledFrom } from "./id-keyed.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import type { Database, EntryType, WalletFeesTable } from "./schema.js";
@@ -24,18 +28,27 @@ export function feeRole(role: "maker" | "taker" | null): WalletFeesTable["role"]
   return role ?? "unknown";
 }
 
-/** `feeMonth`, `feeEntryType` and `feeRole` as SQL over the stored fills of `layout` (`table`: their table or its alias). */
+/**
+ * `feeMonth`, `feeEntryType` and `feeRole` as SQL over the stored fills of `layout` (`table`: their table or its
+ * alias): as texts from the `fills` table of the migrations before 0029; as the codes the rows store from today's
+ * `fill_rows` (packed: src/store/fill-codes.ts), whose entry type and role codes are the table's own (`FEE_CODES`), a
+ * missing one the label's code.
+ */
 function feeKeySql(kind: StoreKind, layout: FillsLayout, table: string) {
   const month =
     kind === "sqlite"
-      ? sql`strftime('%Y-%m', ts, 'unixepoch')`
-      : sql`to_char(to_timestamp(ts) at time zone 'UTC', 'YYYY-MM')`;
-  const entryType = storedFillSql(layout, "entry_type", table);
-  const role = storedFillSql(layout, "role", table);
+      ? "strftime('%Y-%m', ts, 'unixepoch')"
+      : "to_char(to_timestamp(ts) at time zone 'UTC', 'YYYY-MM')";
+  const labelled = (column: keyof typeof FEE_CODES, none: string) =>
+    sql.raw(
+      layout === "table"
+        ? `coalesce(${table}.${column}, '${none}')`
+        : `coalesce(${fillCodeSql(column, table)}, ${storedCode(FEE_CODES, column, none)})`,
+    );
   return {
-    month,
-    entryType: sql.raw(`coalesce(${entryType}, 'UNCLASSIFIED')`),
-    role: sql.raw(`coalesce(${role}, 'unknown')`),
+    month: sql.raw(layout === "table" ? month : monthCodeSql(month)),
+    entryType: labelled("entry_type", feeEntryType(null)),
+    role: labelled("role", feeRole(null)),
   };
 }
 

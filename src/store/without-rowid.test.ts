@@ -1,12 +1,14 @@
 /**
  * Migration 0030 on SQLite: the derived tables keyed by text are WITHOUT ROWID, with their rows, their keys still
  * refusing a second row, and a read by key searching the key's b-tree alone. (The P&L series among them are stored
- * by wallet id since 0031 and packed since 0047: src/store/pnl-series.test.ts.)
+ * by wallet id since 0031 and packed since 0047: src/store/pnl-series.test.ts; every other one by its wallet's or
+ * market's id since, the markets' daily prices since 0056, each the same way.)
  */
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { sqliteBackend } from "../../test/support/backends.js";
 import { KEYED_BY_TEXT, withoutRowid } from "./migrations/0030_without_rowid.js";
+import { insertRows } from "./derived-tables.js";
 import { ID_KEYED, isIdKeyed } from "./id-keyed.js";
 import { PNL_SERIES_TABLE } from "./pnl-series.js";
 
@@ -28,7 +30,7 @@ describe("derived tables keyed by text, on SQLite", () => {
       for (const { sql: definition } of definitions.rows) expect(definition).toMatch(/without rowid$/i);
 
       const day = {
-        condition_id: "0xc",
+        condition_id: `0x${"c".repeat(64)}`,
         day: 1_728_000_000,
         weighted: 1_200_000,
         shares: 2_000_000,
@@ -38,18 +40,18 @@ describe("derived tables keyed by text, on SQLite", () => {
         close_id: 7,
         close_yes: 0.6,
       };
-      await store.db.insertInto("market_daily_prices").values(day).execute();
-      await expect(store.db.insertInto("market_daily_prices").values(day).execute()).rejects.toThrow(/UNIQUE/);
+      await store.transaction((tx) => insertRows(tx, "market_daily_prices", [day]));
+      await expect(store.transaction((tx) => insertRows(tx, "market_daily_prices", [day]))).rejects.toThrow(/UNIQUE/);
       // Run again, it changes nothing and keeps the row.
       await store.transaction((tx) => withoutRowid.up(tx.db as never, "sqlite"));
       expect(await store.db.selectFrom("market_daily_prices").selectAll().execute()).toEqual([day]);
       const plan = store
         .sqlite!.prepare(
-          "explain query plan select trades from market_daily_prices where condition_id = ? and day >= ?",
+          "explain query plan select trades from market_daily_price_rows where condition_ref = ? and day >= ?",
         )
-        .all("0xc", 0)
+        .all(1, 0)
         .map((r) => (r as { detail: string }).detail);
-      expect(plan).toEqual([expect.stringMatching(/^SEARCH market_daily_prices USING PRIMARY KEY/)]);
+      expect(plan).toEqual([expect.stringMatching(/^SEARCH market_daily_price_rows USING PRIMARY KEY/)]);
     } finally {
       await dispose();
     }

@@ -1,4 +1,5 @@
 import { dailyPnlAt } from "../../src/store/testing/pnl-points.js";
+import { POSITION_STATUS_CODE } from "../../src/store/position-status.js";
 import { updatePositionsSql } from "../../src/store/testing/positions.js";
 import { AT, expectServed } from "../support/served-numbers.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -130,7 +131,7 @@ describe("GET /api/analytics/whale-clusters", () => {
     const where = `wallet = '${whale}' and condition_id = '${market}' and status = 'open' and shares > 0`;
     const closed = await rows<{ token_id: string }>(t, `select token_id from positions where ${where}`);
     const tokens = closed.map((r) => `'${r.token_id}'`).join(", ");
-    await rows(t, updatePositionsSql("status = 'closed'", where));
+    await rows(t, updatePositionsSql(`status = ${POSITION_STATUS_CODE.closed}`, where));
     try {
       t.clock.set(windowStart + 299_000);
       expect((await get<{ clusters: Cluster[] }>(t, "/api/analytics/whale-clusters?limit=5")).body.clusters).toEqual(
@@ -145,7 +146,10 @@ describe("GET /api/analytics/whale-clusters", () => {
       if (same) expect(same.wallets.map((w) => w.wallet)).not.toContain(whale);
       expect(next.length).toBeGreaterThan(0);
     } finally {
-      await rows(t, updatePositionsSql("status = 'open'", `wallet = '${whale}' and token_id in (${tokens})`));
+      await rows(
+        t,
+        updatePositionsSql(`status = ${POSITION_STATUS_CODE.open}`, `wallet = '${whale}' and token_id in (${tokens})`),
+      );
       t.clock.set(start);
     }
   });

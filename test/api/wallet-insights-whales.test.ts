@@ -3,6 +3,7 @@
  * related markets and similar traders, over a simulated world. Expectations are computed here from the stored
  * positions, statistics and markets, never by the analytics under test.
  */
+import { POSITION_STATUS_CODE } from "../../src/store/position-status.js";
 import { updatePositionsSql } from "../../src/store/testing/positions.js";
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category } from "../../src/venue/categories.js";
@@ -282,7 +283,10 @@ describe("caching windows", () => {
         side,
       );
       await f.q(
-        updatePositionsSql("status = 'closed'", "status = 'open' and condition_id = ? and outcome_index = ?"),
+        updatePositionsSql(
+          `status = ${POSITION_STATUS_CODE.closed}`,
+          "status = 'open' and condition_id = ? and outcome_index = ?",
+        ),
         side,
       );
 

@@ -4,6 +4,7 @@
  * what a load from scratch holds, under a new version, and the API's answers are then the new copy's, not the kept
  * ones. A simulated world derived in two steps: the Deriver's warm start, then the later fills batch by batch.
  */
+import { POSITION_STATUS_CODE } from "../../src/store/position-status.js";
 import { updatePositionsSql } from "../../src/store/testing/positions.js";
 import { describe, expect, it } from "vitest";
 import { WhaleBook, type WhaleBookView } from "../../src/analytics/whales/whale-book.js";
@@ -66,7 +67,10 @@ describe("whale book reloads", () => {
       `select wallet from positions where status = 'open' and shares > 0 and wallet in ${placeholders(first.whaleAddresses.length)} limit 1`,
       [...first.whaleAddresses],
     );
-    await q(updatePositionsSql("shares = 0, status = 'closed'", "wallet = ? and status = 'open'"), [holder!.wallet]);
+    await q(
+      updatePositionsSql(`shares = 0, status = ${POSITION_STATUS_CODE.closed}`, "wallet = ? and status = 'open'"),
+      [holder!.wallet],
+    );
     await q("update wallet_stats set positions_digest = positions_digest + 1 where wallet = ?", [holder!.wallet]);
     clock.advance(61_000);
     const redeemed = await book.current();

@@ -4,11 +4,13 @@
  * columns both have, ids kept; the P&L series, packed today, as their points). Tables its triggers have filled already, and SQLite's FTS5 tables, are left as the
  * triggers and the index's own writer keep them. PostgreSQL's sequences are moved past the copied ids.
  */
-import { sql } from "kysely";
-import type { Store } from "../../src/store/database.js";
+import { type Kysely, sql } from "kysely";
+import type { Store, StoreTransaction } from "../../src/store/database.js";
+import { FILL_CODES_COLUMN, fillCodeSql, type PackedFillCode } from "../../src/store/fill-codes.js";
 import { FILL_SPANS } from "../../src/store/fill-spans.js";
 import { insertFills, type NewFill } from "../../src/store/fills.js";
 import { createFillSpansTable } from "../../src/store/migrations/0051_fill_spans.js";
+import { rebuildSqliteTable } from "../../src/store/migrations/sqlite-rebuild.js";
 import { FILL_ROLES } from "../../src/store/schema.js";
 import { queryRows } from "../../src/store/raw-sql.js";
 import { storedPnlPoints, storedVenuePnlPoints } from "../../src/store/testing/pnl-points.js";
@@ -35,7 +37,7 @@ async function tablesOf(store: Store): Promise<string[]> {
 }
 
 /** A table's or view's column names, in their order, on either store. */
-export async function columnsOf(store: Store, relation: string): Promise<string[]> {
+export async function columnsOf(store: Pick<Store, "db" | "kind">, relation: string): Promise<string[]> {
   const text =
     store.kind === "sqlite"
       ? `select name from pragma_table_info(?)`
@@ -121,8 +123,77 @@ export async function fillRowsAsBefore0050(store: Store): Promise<void> {
 export async function insertFillsBefore0051(store: Store, fills: readonly NewFill[]): Promise<NewFill[]> {
   return store.transaction(async (tx) => {
     await createFillSpansTable(tx.db, tx.kind);
-    const stored = await insertFills(tx, fills);
+    const stored = await insertFillsBefore0059In(tx, fills);
     await sql.raw(`drop table ${FILL_SPANS}`).execute(tx.db);
     return stored;
   });
+}
+
+/** Fills written by today's writer into a store migrated only to before 0059 (see `insertFillsBefore0059In`). */
+export async function insertFillsBefore0059(store: Store, fills: readonly NewFill[]): Promise<NewFill[]> {
+  return store.transaction((tx) => insertFillsBefore0059In(tx, fills));
+}
+
+/** The five columns 0059 packs, each as it stood from 0050 to 0059 (the version less one), from `codes`. */
+const UNPACKED_CODES: Readonly<Record<PackedFillCode, string>> = {
+  side: fillCodeSql("side", ""),
+  entry_type: fillCodeSql("entry_type", ""),
+  role: fillCodeSql("role", ""),
+  exchange_version: `${fillCodeSql("exchange_version", "")} - 1`,
+  source: fillCodeSql("source", ""),
+};
+
+/**
+ * Today's writer packs a fill's five codes into `codes` (src/store/fill-codes.ts); before 0059 `fill_rows` held them
+ * as five columns. For the write the table takes a `codes` column (its source and side may be null meanwhile), then
+ * the codes written are put in the five columns and the table is given back its own columns: on SQLite rebuilt twice
+ * (the view dropped meanwhile and made again as it was), on PostgreSQL altered. Does nothing but write on a store of
+ * today's layout.
+ */
+async function insertFillsBefore0059In(tx: StoreTransaction, fills: readonly NewFill[]): Promise<NewFill[]> {
+  if ((await columnsOf(tx, "fill_rows")).includes(FILL_CODES_COLUMN)) return insertFills(tx, fills);
+  const run = (text: string) => sql.raw(text).execute(tx.db);
+  const db = tx.db as unknown as Kysely<unknown>;
+  const unpack = `update fill_rows set ${Object.entries(UNPACKED_CODES)
+    .map(([column, value]) => `${column} = ${value}`)
+    .join(", ")} where ${FILL_CODES_COLUMN} is not null`;
+  if (tx.kind === "postgres") {
+    await run(`alter table fill_rows add column ${FILL_CODES_COLUMN} smallint,
+      alter column source drop not null, alter column side drop not null`);
+    const stored = await insertFills(tx, fills);
+    await run(unpack);
+    await run(`alter table fill_rows drop column ${FILL_CODES_COLUMN},
+      alter column source set not null, alter column side set not null`);
+    return stored;
+  }
+  const [view] = await queryRows<{ sql: string }>(tx.db, tx.kind, "select sql from sqlite_master where name = 'fills'");
+  const [table] = await queryRows<{ sql: string }>(
+    tx.db,
+    tx.kind,
+    "select sql from sqlite_master where type = 'table' and name = 'fill_rows'",
+  );
+  const columns = await columnsOf(tx, "fill_rows");
+  await run("drop view fills");
+  const widened = (definition: string) =>
+    definition.replace(/("(source|side)" \w+) not null/gi, "$1").replace(/\)\s*$/, `, "${FILL_CODES_COLUMN}" integer)`);
+  await rebuildSqliteTable(db, "fill_rows", widened, { order: "id", select: `*, null as ${FILL_CODES_COLUMN}` });
+  const stored = await insertFills(tx, fills);
+  await run(unpack);
+  await rebuildSqliteTable(db, "fill_rows", () => table!.sql, { order: "id", select: columns.join(", ") });
+  await run(view!.sql);
+  return stored;
+}
+
+/**
+ * A view of an id-keyed table turned back into the table of texts it reads (its columns and values), its rows table
+ * dropped: the table as it stood before the migration that moved it.
+ */
+export async function viewAsTableOfTexts(store: Store, view: string, rows: string): Promise<void> {
+  for (const statement of [
+    `create table ${view}_before as select * from ${view}`,
+    `drop view ${view}`,
+    `drop table ${rows}`,
+    `alter table ${view}_before rename to ${view}`,
+  ])
+    await sql.raw(statement).execute(store.db);
 }

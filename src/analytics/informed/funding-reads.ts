@@ -9,7 +9,7 @@ import type { Config } from "../../config/index.js";
 import { edgesInto, fundingPaths, hubTest, type FundingEdge } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
 import { FUNDING_GENERATION, STATS_GENERATION, readDeriveStates } from "../../store/derive-state.js";
-import { fundingEdgesInto } from "../../store/funding.js";
+import { fundingEdgesInto, recipientCounts } from "../../store/funding.js";
 import { chunks } from "../../store/raw-sql.js";
 import { fundingHubs, type FundingHub } from "../../venue/index.js";
 import { MICRO } from "../../venue/units.js";
@@ -44,17 +44,11 @@ export class FundingReads {
 
   /** Accounts among `addresses` that funded FUNDING_HUB_FANOUT traced addresses or more. */
   private async busy(addresses: readonly string[]): Promise<Set<string>> {
-    const busy = new Set<string>();
-    for (const part of chunks([...new Set(addresses)].filter((a) => !this.hubs.has(a)))) {
-      const rows = await this.store.db
-        .selectFrom("funding_transfers")
-        .select(["from_address", sql<number>`count(distinct to_address)`.as("n")])
-        .where("from_address", "in", part)
-        .groupBy("from_address")
-        .execute();
-      for (const r of rows) if (Number(r.n) >= this.settings.hubFanout) busy.add(r.from_address);
-    }
-    return busy;
+    const counts = await recipientCounts(
+      this.store,
+      [...new Set(addresses)].filter((a) => !this.hubs.has(a)),
+    );
+    return new Set([...counts].filter(([, n]) => n >= this.settings.hubFanout).map(([sender]) => sender));
   }
 
   /** A wallet's funding: whether it was read, its funders hop by hop, its paths back to a hub, and its cluster. */
@@ -71,7 +65,7 @@ export class FundingReads {
     const seen = new Set([address]);
     let frontier = [address];
     for (let hop = 1; hop <= this.settings.hops && frontier.length > 0; hop++) {
-      const edges = await fundingEdgesInto(db, frontier);
+      const edges = await fundingEdgesInto(this.store, frontier);
       for (const b of await this.busy(edges.map((e) => e.from))) busy.add(b);
       const isHub = hubTest(this.hubs, busy);
       const next: string[] = [];
@@ -159,7 +153,7 @@ export class FundingReads {
       .execute();
     if (rows.length === 0) return null;
     const members = rows.map((r) => r.wallet);
-    const [names, funding] = await Promise.all([loadNames(this.store, members), fundingEdgesInto(db, members)]);
+    const [names, funding] = await Promise.all([loadNames(this.store, members), fundingEdgesInto(this.store, members)]);
     const fundedBy = new Map<string, { usd: number; first: number }>();
     for (const e of funding) {
       const f = fundedBy.get(e.to) ?? { usd: 0, first: e.firstTs };

@@ -68,6 +68,7 @@ export class InsiderReads {
       .orderBy("s.last_ts", "desc")
       .orderBy("s.wallet")
       .orderBy("s.condition_id")
+      .orderBy("s.outcome_index")
       .limit(filter.limit)
       .execute();
     const computed = await this.computedAt();
@@ -99,6 +100,7 @@ export class InsiderReads {
       .where("s.score", ">=", minScore)
       .orderBy("s.score", "desc")
       .orderBy("s.wallet")
+      .orderBy("s.outcome_index")
       .execute();
     const bets = rows.map(bet);
     const side = (outcome: "YES" | "NO") => {

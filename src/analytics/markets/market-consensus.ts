@@ -7,7 +7,8 @@
  */
 import { teamOf, yesPct, type OutcomeSide } from "../../ledger/index.js";
 import type { Kysely } from "kysely";
-import type { Store } from "../../store/database.js";
+import type { Store, StoreKind } from "../../store/database.js";
+import { POSITION_STATUS_CODE, positionsWithStatusCode } from "../../store/position-status.js";
 import type { Database } from "../../store/schema.js";
 import { fromMicro } from "../../venue/units.js";
 
@@ -84,14 +85,17 @@ function ranking(rows: HolderRow[], by: (r: HolderRow) => number, top: number): 
   return { top: shown, all: aggregates(sorted), shown: aggregates(shown) };
 }
 
-/** Every open position of a market with its holder's statistics and names (read from migration 0025's index). */
-export function holdersQuery(db: Kysely<Database>, conditionId: string) {
+/**
+ * Every open position of a market with its holder's statistics and names (read from migration 0025's index, by the
+ * status's code: src/store/position-status.ts).
+ */
+export function holdersQuery(db: Kysely<Database>, kind: StoreKind, conditionId: string) {
   return db
-    .selectFrom("positions as p")
+    .selectFrom(positionsWithStatusCode(kind))
     .leftJoin("wallet_stats as s", "s.wallet", "p.wallet")
     .leftJoin("wallets as w", "w.address", "p.wallet")
     .where("p.condition_id", "=", conditionId)
-    .where("p.status", "=", "open")
+    .where("p.status_code", "=", POSITION_STATUS_CODE.open)
     .where("p.shares", ">", 0)
     .select([
       "p.wallet",
@@ -115,7 +119,7 @@ export async function marketHolders(
   minUsd: number,
   top = 10,
 ): Promise<MarketHolders> {
-  const rows: PositionJoin[] = await holdersQuery(store.db, conditionId).execute();
+  const rows: PositionJoin[] = await holdersQuery(store.db, store.kind, conditionId).execute();
   const bySide: Record<OutcomeSide, HolderRow[]> = { YES: [], NO: [] };
   const net = new Map<string, { yes: HolderRow | null; no: HolderRow | null; smart: boolean }>();
   for (const r of rows) {

@@ -91,7 +91,7 @@ const TAKER_IN_SET = `exists (select 1 from ${SMART_WALLET_IDS} s where s.wallet
  * The market's maker fills, by the market's id (`idOf`): through the view, PostgreSQL walked every fill's time index
  * back looking for the market's (970 ms for a market idle since the 1,000,000-fill world's first days).
  */
-const MARKET_MAKER_FILLS = `f.condition_ref = ${idOf("condition_id")} and ${roleIsSql("maker", "coded", "f")} and f.usd >= ?`;
+const MARKET_MAKER_FILLS = `f.condition_ref = ${idOf("condition_id")} and ${roleIsSql("maker", "packed", "f")} and f.usd >= ?`;
 
 /** The candidates: ids, times and the two flags, from index entries and the set's rows. */
 const CANDIDATES = `select f.id, f.ts, ${MAKER_IN_SET} as maker_in_set, ${TAKER_IN_SET} as taker_in_set

@@ -17,6 +17,7 @@ import {
 } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
 import { walletSeries } from "../../store/pnl-series.js";
+import { POSITION_STATUS_CODE, positionsWithStatusCode } from "../../store/position-status.js";
 import { CATEGORIES, type Category } from "../../venue/categories.js";
 import { loadMarkets, outcomeSide, type MarketInfo } from "../markets/market-facts.js";
 import { parseCategoryShares } from "./category-shares.js";
@@ -304,17 +305,17 @@ export async function walletHold(store: Store, wallet: string, now: number, conf
   const from = now - holdWindowDays * SECONDS_PER_DAY;
   const [closed, open] = await Promise.all([
     store.db
-      .selectFrom("positions")
+      .selectFrom(positionsWithStatusCode(store.kind))
       .select(["closed_ts", "first_ts"])
       .where("wallet", "=", wallet)
-      .where("status", "=", "closed")
+      .where("status_code", "=", POSITION_STATUS_CODE.closed)
       .where("closed_ts", ">=", from)
       .execute(),
     store.db
-      .selectFrom("positions")
+      .selectFrom(positionsWithStatusCode(store.kind))
       .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.sum<number>("first_ts").as("first")])
       .where("wallet", "=", wallet)
-      .where("status", "=", "open")
+      .where("status_code", "=", POSITION_STATUS_CODE.open)
       .executeTakeFirst(),
   ]);
   const holds = closed.map((p) => Number(p.closed_ts) - Number(p.first_ts));

@@ -4,7 +4,7 @@
  * busy wallet costs what it traded in that market, not all its history; the summary reads that index alone.
  */
 import { marketSides, type SideTotals } from "../../ledger/index.js";
-import type { Store } from "../../store/database.js";
+import type { Store, StoreKind } from "../../store/database.js";
 import { queryRows } from "../../store/raw-sql.js";
 import type { Direction, EntryType, FillsTable } from "../../store/schema.js";
 import { fromMicro } from "../../venue/units.js";
@@ -37,6 +37,14 @@ export interface WalletMarketTrade {
   counterparty: string | null;
 }
 
+/**
+ * How a wallet's fills of one second in one market are ordered: by id. SQLite's `fills_wallet_condition_sums` holds
+ * no `id` column since migration 0054 (each entry ends with its row id), and with a plain `id` the planner would take
+ * `fills_wallet_ts`, whose entries give (time, id) order without a sort, and read every fill of the wallet; `+id` is
+ * no column, so it keeps the covering index and sorts only each second's fills. PostgreSQL's index holds the column.
+ */
+const SAME_SECOND_ORDER: Record<StoreKind, string> = { sqlite: "+id", postgres: "id" };
+
 const MARKET_TRADES = `select id, ts, role, side, outcome_index, price, usd, size, fee, entry_type, tx_hash, counterparty
   from fills where wallet = ? and condition_id = ?`;
 
@@ -45,8 +53,12 @@ type MarketTradeRow = Pick<
   "role" | "side" | "outcome_index" | "price" | "usd" | "size" | "fee" | "entry_type" | "tx_hash" | "counterparty"
 > & { id: number; ts: number };
 
-/** The wallet's fills in one market, newest first (timestamp, then id), one page past the cursor. */
-export async function walletMarketTrades(store: Store, wallet: string, q: MarketTradesQuery) {
+/** The read of a wallet's fills in one market, newest first (timestamp, then id), one page past the cursor. */
+export function walletMarketTradesSql(
+  kind: StoreKind,
+  wallet: string,
+  q: MarketTradesQuery,
+): { text: string; params: unknown[] } {
   const keyset = keysetBeforeText({ ts: "ts", id: "id" }, { ...q, inclusive: false });
   const bounds = [keyset.text];
   const params: unknown[] = [wallet, q.conditionId, ...keyset.params];
@@ -55,12 +67,16 @@ export async function walletMarketTrades(store: Store, wallet: string, q: Market
     params.push(q.after);
   }
   // Plain text: the query builder's form cost more to build and compile than the read.
-  const rows = await queryRows<MarketTradeRow>(
-    store.db,
-    store.kind,
-    `${MARKET_TRADES}${bounds.join("")} order by ts desc, id desc limit ?`,
-    [...params, q.limit + 1],
-  );
+  return {
+    text: `${MARKET_TRADES}${bounds.join("")} order by ts desc, ${SAME_SECOND_ORDER[kind]} desc limit ?`,
+    params: [...params, q.limit + 1],
+  };
+}
+
+/** The wallet's fills in one market, newest first (timestamp, then id), one page past the cursor. */
+export async function walletMarketTrades(store: Store, wallet: string, q: MarketTradesQuery) {
+  const { text, params } = walletMarketTradesSql(store.kind, wallet, q);
+  const rows = await queryRows<MarketTradeRow>(store.db, store.kind, text, params);
   const page = rows.slice(0, q.limit);
   const trades: WalletMarketTrade[] = page.map((r) => ({
     id: r.id,
@@ -125,10 +141,10 @@ type SummaryFillRow = Pick<FillsTable, "outcome_index" | "side" | "size" | "usd"
  * The fills a summary sums, in the order it applies them. Every column is in the index `fills_wallet_condition_sums`
  * (migration 0024), so the read is one range of it and no table row.
  */
-export function summaryFillsSql(at: number): string {
+export function summaryFillsSql(kind: StoreKind, at: number): string {
   const upTo = at > 0 ? " and ts <= ?" : "";
   return `select outcome_index, side, size, usd, ts, entry_type from fills
-  where wallet = ? and condition_id = ?${upTo} order by ts, id`;
+  where wallet = ? and condition_id = ?${upTo} order by ts, ${SAME_SECOND_ORDER[kind]}`;
 }
 
 /**
@@ -139,7 +155,7 @@ export async function walletMarketSummary(store: Store, wallet: string, conditio
   const rows = await queryRows<SummaryFillRow>(
     store.db,
     store.kind,
-    summaryFillsSql(at),
+    summaryFillsSql(store.kind, at),
     at > 0 ? [wallet, conditionId, at] : [wallet, conditionId],
   );
   const [yes, no] = marketSides(

@@ -1,11 +1,12 @@
 /**
- * A wallet's positions from the ledger's `positions` table (indexed by wallet and status), joined with market
- * metadata: open positions (with the venue's synced prices as an overlay when fresh), closed positions with
- * their settled P&L, and resolved winners not yet redeemed.
+ * A wallet's positions from the ledger's `positions` table (indexed by wallet and status: filtered on the status's
+ * stored code, src/store/position-status.ts), joined with market metadata: open positions (with the venue's synced
+ * prices as an overlay when fresh), closed positions with their settled P&L, and resolved winners not yet redeemed.
  */
 import { sql, type SelectQueryBuilder } from "kysely";
 import { resolutionPayoutYes, settledNetUsd, sidePayout } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
+import { POSITION_STATUS_CODE, positionsWithStatusCode } from "../../store/position-status.js";
 import type { Resolution } from "../../store/schema.js";
 import { MICRO, fromMicro } from "../../venue/units.js";
 
@@ -20,7 +21,7 @@ export function payoutOf(resolution: Resolution, outcomeIndex: number): number {
  */
 export function positionsWithResolution(store: Store, wallet: string) {
   return store.db
-    .selectFrom("positions as p")
+    .selectFrom(positionsWithStatusCode(store.kind))
     .leftJoin("markets as m", "m.condition_id", "p.condition_id")
     .leftJoin("market_resolutions as r", "r.condition_id", "p.condition_id")
     .select([
@@ -119,7 +120,10 @@ export async function openPositions(
 ): Promise<OpenPositions> {
   const [rows, sync] = await Promise.all([
     // By token id: the order the positions' key kept before they were stored by ids (0041), for answers that give it.
-    positionsWithMarkets(store, wallet).where("p.status", "=", "open").orderBy("p.token_id").execute(),
+    positionsWithMarkets(store, wallet)
+      .where("p.status_code", "=", POSITION_STATUS_CODE.open)
+      .orderBy("p.token_id")
+      .execute(),
     store.db.selectFrom("wallet_sync").select(["synced_at", "status"]).where("wallet", "=", wallet).executeTakeFirst(),
   ]);
   const fresh = sync?.status === "ok" && sync.synced_at !== null && sync.synced_at >= now - freshSeconds;
@@ -184,7 +188,7 @@ function closedPosition(row: PositionJoinRow) {
 type AnyQuery = SelectQueryBuilder<any, any, any>;
 
 function applyClosedFilters<Q extends AnyQuery>(query: Q, q: ClosedQuery): Q {
-  let out = query.where("p.status", "=", "closed") as Q;
+  let out = query.where("p.status_code", "=", POSITION_STATUS_CODE.closed) as Q;
   if (q.minBuyCost > 0) out = out.where(sql<number>`p.total_bought * p.avg_price`, ">=", q.minBuyCost * MICRO) as Q;
   if (q.avgEntryMin > 0) out = out.where("p.avg_price", ">=", q.avgEntryMin) as Q;
   if (q.avgEntryMax > 0) out = out.where("p.avg_price", "<=", q.avgEntryMax) as Q;
@@ -225,7 +229,10 @@ export async function closedPositions(store: Store, wallet: string, q: ClosedQue
     .limit(q.limit)
     .offset(q.offset)
     .execute();
-  const total = await applyClosedFilters(store.db.selectFrom("positions as p").where("p.wallet", "=", wallet), q)
+  const total = await applyClosedFilters(
+    store.db.selectFrom(positionsWithStatusCode(store.kind)).where("p.wallet", "=", wallet),
+    q,
+  )
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
   return { closed: rows.map(closedPosition), total: Number(total.n) };
@@ -234,7 +241,7 @@ export async function closedPositions(store: Store, wallet: string, q: ClosedQue
 /** Positions of resolved markets whose winning (or 50-50) shares the wallet still holds: redeemable collateral. */
 export async function pendingRedemptions(store: Store, wallet: string) {
   const rows = await positionsWithMarkets(store, wallet)
-    .where("p.status", "=", "closed")
+    .where("p.status_code", "=", POSITION_STATUS_CODE.closed)
     .where("p.shares", ">", 0)
     .execute();
   const positions = rows

@@ -5,6 +5,7 @@
  * query with the event loop free in between, so a large store never holds the loop for the whole read.
  */
 import type { Store } from "../../store/database.js";
+import { POSITION_STATUS_CODE, positionsWithStatusCodeSql } from "../../store/position-status.js";
 import { inSlices, placeholders, queryRows } from "../../store/raw-sql.js";
 import { ReloadedCopy } from "../../kept/reloaded-copy.js";
 import { loadRoster, type Roster, type RosterCopyDeps } from "./smart-roster.js";
@@ -56,7 +57,8 @@ async function loadHoldings(store: Store, roster: Roster, now: number): Promise<
       }>(
         store.db,
         store.kind,
-        `select wallet, condition_id, outcome_index, shares, avg_price from positions where wallet in ${placeholders(slice.length)} and status = 'open' and shares > 0`,
+        `select wallet, condition_id, outcome_index, shares, avg_price from ${positionsWithStatusCodeSql(store.kind)} p
+          where wallet in ${placeholders(slice.length)} and status_code = ${POSITION_STATUS_CODE.open} and shares > 0`,
         slice,
       );
       await yieldToLoop();

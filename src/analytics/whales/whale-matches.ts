@@ -6,6 +6,7 @@ import { majoritySide, teamOf, yesPct, type OutcomeSide } from "../../ledger/ind
 import type { Config } from "../../config/index.js";
 import { CATEGORIES, type Category } from "../../venue/categories.js";
 import type { Store } from "../../store/database.js";
+import { POSITION_STATUS_CODE, positionsWithStatusCode } from "../../store/position-status.js";
 import { firstRow, chunks } from "../../store/raw-sql.js";
 import { loadActiveMarkets, loadMarkets, marketRef, outcomeSide } from "../markets/market-facts.js";
 import { parseCategoryShares, rankedCategories } from "../wallet/category-shares.js";
@@ -197,10 +198,10 @@ type Alignment = "aligned" | "against" | "no_consensus";
 export async function walletAlignment(store: Store, wallet: string, config: Config) {
   const [open, self] = await Promise.all([
     store.db
-      .selectFrom("positions")
+      .selectFrom(positionsWithStatusCode(store.kind))
       .select(["condition_id", "outcome_index", "shares", "avg_price"])
       .where("wallet", "=", wallet)
-      .where("status", "=", "open")
+      .where("status_code", "=", POSITION_STATUS_CODE.open)
       .where("shares", ">", 0)
       .execute(),
     store.db.selectFrom("wallet_stats").select("is_smart").where("wallet", "=", wallet).executeTakeFirst(),

@@ -4,6 +4,7 @@
  * is at least CONSENSUS_MIN_USD; a cluster needs CLUSTER_MIN_WHALES of them on one side.
  */
 import { teamOf, type OutcomeSide } from "../../ledger/index.js";
+import { POSITION_STATUS_CODE, positionsWithStatusCodeSql } from "../../store/position-status.js";
 import { queryRows } from "../../store/raw-sql.js";
 import type { Category } from "../../venue/categories.js";
 import type { Store } from "../../store/database.js";
@@ -37,8 +38,8 @@ export async function whaleClusters(
       `select p.wallet, p.condition_id,
               sum(case when p.outcome_index = 0 then p.shares * p.avg_price else 0 end) as yes_cost,
               sum(case when p.outcome_index = 0 then 0 else p.shares * p.avg_price end) as no_cost
-         from positions p join wallet_stats s on s.wallet = p.wallet
-        where ${smartSql("s")} and p.status = 'open' and p.shares > 0 and ${inSlice}
+         from ${positionsWithStatusCodeSql(store.kind)} p join wallet_stats s on s.wallet = p.wallet
+        where ${smartSql("s")} and p.status_code = ${POSITION_STATUS_CODE.open} and p.shares > 0 and ${inSlice}
         group by p.wallet, p.condition_id`,
       slice,
     ),

@@ -1,4 +1,5 @@
 /** Smart-money volume: the 24 h flow per category (/api/analytics/smart-money-flow) and the hourly YES/NO series (/api/analytics/whale-volume-24h). */
+import { POSITION_STATUS_CODE, positionsWithStatusCodeSql } from "../../store/position-status.js";
 import { queryRows } from "../../store/raw-sql.js";
 import { inSmartSlices } from "./smart-slices.js";
 import { changePct } from "../../ledger/index.js";
@@ -27,8 +28,9 @@ async function whaleHoldings(store: Store): Promise<Array<{ wallet: string; cond
     queryRows(
       store.db,
       store.kind,
-      `select distinct p.wallet, p.condition_id from positions p join wallet_stats s on s.wallet = p.wallet
-        where ${smartSql("s")} and p.status = 'open' and p.shares > 0 and ${inSlice}`,
+      `select distinct p.wallet, p.condition_id from ${positionsWithStatusCodeSql(store.kind)} p
+        join wallet_stats s on s.wallet = p.wallet
+        where ${smartSql("s")} and p.status_code = ${POSITION_STATUS_CODE.open} and p.shares > 0 and ${inSlice}`,
       slice,
     ),
   );

@@ -3,6 +3,7 @@
  * sparkline, the week's best smart whales by realized P&L, and the 24 h volume rotation between categories.
  */
 import { changePct, type OutcomeSide, SECONDS_PER_DAY } from "../../ledger/index.js";
+import { POSITION_STATUS_CODE, positionsWithStatusCodeSql } from "../../store/position-status.js";
 import { inTimeSlices, queryRows } from "../../store/raw-sql.js";
 import { CATEGORIES, type Category } from "../../venue/categories.js";
 import type { Store } from "../../store/database.js";
@@ -194,8 +195,9 @@ export async function topWhales(store: Store, now: number, days: number): Promis
       store.db,
       store.kind,
       `select p.wallet, sum(p.realized_pnl - p.fees) as pnl, count(*) as closed, max(s.total_pnl) as total_pnl, max(s.win_rate) as win_rate, max(s.profit_factor) as profit_factor
-       from positions p join wallet_stats s on s.wallet = p.wallet
-      where ${smartSql("s")} and p.status = 'closed' and p.closed_ts > ? and p.closed_ts <= ? and ${inSlice}
+       from ${positionsWithStatusCodeSql(store.kind)} p join wallet_stats s on s.wallet = p.wallet
+      where ${smartSql("s")} and p.status_code = ${POSITION_STATUS_CODE.closed} and p.closed_ts > ? and p.closed_ts <= ?
+        and ${inSlice}
       group by p.wallet order by pnl desc, p.wallet limit ${TOP_WHALES}`,
       [now - days * SECONDS_PER_DAY, now, ...slice],
     ),

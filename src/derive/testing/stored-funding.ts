@@ -61,7 +61,7 @@ export async function loadWorldFunding(
       .values(wallets.slice(i, i + 500).map((address) => ({ address, hop: 0, traced_to_block: null, transfers: 0 })))
       .onConflict((oc) => oc.column("address").doNothing())
       .execute();
-  await saveTracedFunding(store.db, { traced, toBlock: blockAt(world.end), transfers, funders });
+  await saveTracedFunding(store, { traced, toBlock: blockAt(world.end), transfers, funders });
   await new FundingClusterWriter(store, settings).refresh();
   return { addresses: traced.length, transfers: transfers.length };
 }

@@ -1,6 +1,6 @@
 /**
  * Issue 49: `fill_rows` stores a fill's role as a code (`FILL_ROLES`: maker 0, taker 1) and its exchange version less
- * one (`storedExchangeVersion`), src/store/fill-layout.ts. A SQLite record keeps the integers 0 and 1 in its header
+ * one (until 0059 packed both with three other codes: src/store/fill-codes.ts). A SQLite record keeps the integers 0 and 1 in its header
  * alone, so the role's 5 bytes of text ('maker', 'taker') and the version's byte (every fill since the venue's
  * exchange upgrade is of version 2) leave every row: 6 of a row's 72 bytes on the 1,000,000-fill world. The whale
  * makers' partial index filters on the code (`whaleSizeMakerFills`), so it is dropped and made again.

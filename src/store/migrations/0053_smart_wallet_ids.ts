@@ -12,7 +12,6 @@ import { FILL_ROWS } from "../fill-layout.js";
 import { refillSmartWallets, SMART_WALLET_IDS } from "../smart-wallets.js";
 import type { StoreKind, StoreMigration } from "./column-types.js";
 import { createFillIndex, type FillIndex, indexPresent } from "./0014_drilldown_fill_indexes.js";
-import { CODED_ROLE_DEFERRED_FILL_INDEXES } from "./0050_coded_roles.js";
 
 const MARKET_INDEX = "fills_condition_ts";
 
@@ -20,19 +19,6 @@ export const MARKET_WALLET_INDEX: FillIndex = {
   name: "fills_condition_ts_wallet",
   columns: ["condition_ref", "ts", "wallet_id"],
 };
-
-/**
- * The fills indexes a first sync builds once, when it reaches the head, instead of row by row (src/store/fills.ts),
- * as they stand today on each store: their keys (wallet, market) put each insert at a random place, which made a
- * backfill several times slower than appending.
- */
-export function deferredFillIndexes(kind: StoreKind): readonly FillIndex[] {
-  return kind === "sqlite" ? SQLITE_DEFERRED_FILL_INDEXES : CODED_ROLE_DEFERRED_FILL_INDEXES;
-}
-
-const SQLITE_DEFERRED_FILL_INDEXES = CODED_ROLE_DEFERRED_FILL_INDEXES.map((index) =>
-  index.name === MARKET_INDEX ? MARKET_WALLET_INDEX : index,
-);
 
 export const smartWalletIds: StoreMigration = {
   async up(db: Kysely<unknown>, kind: StoreKind) {

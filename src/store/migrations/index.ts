@@ -53,6 +53,14 @@ import { codedRoles } from "./0050_coded_roles.js";
 import { fillSpans } from "./0051_fill_spans.js";
 import { noChainKeyIndex } from "./0052_no_chain_key_index.js";
 import { smartWalletIds } from "./0053_smart_wallet_ids.js";
+import { sumsIndexWithoutId } from "./0054_sums_index_without_id.js";
+import { fundingByIds } from "./0055_funding_by_ids.js";
+import { codedDerivedTables } from "./0056_coded_derived_tables.js";
+import { noActivityChainKeyIndex } from "./0057_no_activity_chain_key_index.js";
+import { dayNumbers } from "./0058_day_numbers.js";
+import { packedFillCodes } from "./0059_packed_fill_codes.js";
+import { codedPositionStatus } from "./0060_coded_position_status.js";
+import { compactInsiderFacts } from "./0061_compact_insider_facts.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -105,4 +113,12 @@ export const migrations: Record<string, StoreMigration> = {
   "0051_fill_spans": fillSpans,
   "0052_no_chain_key_index": noChainKeyIndex,
   "0053_smart_wallet_ids": smartWalletIds,
+  "0054_sums_index_without_id": sumsIndexWithoutId,
+  "0055_funding_by_ids": fundingByIds,
+  "0056_coded_derived_tables": codedDerivedTables,
+  "0057_no_activity_chain_key_index": noActivityChainKeyIndex,
+  "0058_day_numbers": dayNumbers,
+  "0059_packed_fill_codes": packedFillCodes,
+  "0060_coded_position_status": codedPositionStatus,
+  "0061_compact_insider_facts": compactInsiderFacts,
 };

@@ -1,9 +1,10 @@
 /**
  * A table moved to its id-keyed rows table (src/store/id-keyed.ts), for the migrations that move one (0036, 0041,
- * 0043, 0044):
+ * 0043, 0044, 0056):
  * the values its id columns name added to their dictionaries, the rows table created with its key (WITHOUT ROWID on
  * SQLite: the rows are their key), the rows copied in key order with their ids, the table dropped and a view by its
- * name made to read the rows as before.
+ * name made to read the rows as before (its other columns as they are: a table's columns coded later, as 0056 codes
+ * those 0036 moved, get their view made again).
  */
 import { sql, type Kysely } from "kysely";
 import { addToDictionarySql } from "../dictionaries.js";

@@ -1,7 +1,8 @@
 /**
  * Test support: a change to stored positions written as the tests that stage one need it. The positions are a view
  * over their rows by ids (migration 0041, src/store/id-keyed.ts); this turns `update positions set <set> where <where>`
- * (the view's columns in `where`, the rows' plain columns in `set`) into the statement on the rows.
+ * (the view's columns in `where`, the rows' plain columns in `set`, a status as its code: `POSITION_STATUS_CODE`)
+ * into the statement on the rows.
  */
 import { ID_COLUMNS, ID_KEYED } from "../id-keyed.js";
 
