@@ -76,7 +76,8 @@ function monthTextSql(code: string): string {
   return `(cast(1970 + ${code} / 12 as text) || '-' || substr(cast(101 + ${code} % 12 as text), 2))`;
 }
 
-const qualified = (alias: string | undefined, column: string) => (alias ? `${alias}.${column}` : column);
+/** SQL: a column under alias `alias`, or unqualified. */
+export const qualified = (alias: string | undefined, column: string) => (alias ? `${alias}.${column}` : column);
 
 /** `wallet_fees.month`'s code. */
 export const MONTH_CODE: ColumnCode = {

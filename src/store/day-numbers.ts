@@ -7,7 +7,7 @@
  * which the views by the old names read back as seconds.
  * Decision: docs/decisions.md, "Snapshot runs store day numbers and their length".
  */
-import type { ColumnCode } from "./coded-columns.js";
+import { type ColumnCode, qualified } from "./coded-columns.js";
 
 export const DAY_SECONDS = 86_400;
 
@@ -43,8 +43,6 @@ export function dayNumberSql(seconds: string): string {
 export function daySecondsSql(day: string): string {
   return `(cast(${day} as bigint) * ${DAY_SECONDS})`;
 }
-
-const qualified = (alias: string | undefined, column: string) => (alias ? `${alias}.${column}` : column);
 
 /**
  * SQL: the day number a stored snapshot run (`position_snapshot_run_rows`, under alias `alias`) ends before, the

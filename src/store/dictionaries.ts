@@ -90,3 +90,12 @@ export function addToDictionarySql(dictionary: Dictionary, select: string): stri
   return `insert into ${dictionary.table} (${dictionary.column})
     select v from (${select}) d where v is not null order by v on conflict do nothing`;
 }
+
+/**
+ * SQL: the dictionary's value of the id `id` (an expression), as a scalar subquery over alias `alias`: a statement
+ * that does not read the value does not read the id either, and a group reads it once (a join of the groups merged
+ * PostgreSQL's plan with the whole dictionary).
+ */
+export function dictionaryValueSql(dictionary: Dictionary, id: string, alias: string): string {
+  return `(select ${alias}.${dictionary.column} from ${dictionary.table} ${alias} where ${alias}.id = ${id})`;
+}

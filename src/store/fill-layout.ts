@@ -22,6 +22,7 @@
  * and the queries that must reach the ids (docs/decisions.md, "Fills are stored compact, and read through a view")
  * address `fill_rows`.
  */
+import { dictionaryValueSql } from "./dictionaries.js";
 import { FILL_CODES_COLUMN, fillCodeSql } from "./fill-codes.js";
 import type { StoreKind } from "./migrations/column-types.js";
 import { FILL_ROLES, type FillsTable, isWhaleSizeMakerFill } from "./schema.js";
@@ -353,10 +354,10 @@ export function fillColumnsSql(
     log_index: "f.log_index",
     block_number: "f.block_number",
     wallet: "w.address",
-    counterparty: `(select c.address from ${addresses.table} c where c.id = f.counterparty_id)`,
+    counterparty: dictionaryValueSql(addresses, "f.counterparty_id", "c"),
     role: role ? `${role}${text}` : "f.role",
     condition_id: "m.condition_id",
-    token_id: `(select t.token_id from ${tokens.table} t where t.id = f.token_ref)`,
+    token_id: dictionaryValueSql(tokens, "f.token_ref", "t"),
     outcome_index: "f.outcome_index",
     side: coded("side"),
     size: "f.size",

@@ -9,6 +9,7 @@ import { sql, type Kysely, type Transaction } from "kysely";
 import { insertCompactRows } from "./compact-writer.js";
 import type { Store } from "./database.js";
 import { FUNDING_GENERATION, bumpDeriveState } from "./derive-state.js";
+import { dictionaryValueSql } from "./dictionaries.js";
 import { FILL_DICTIONARIES } from "./fill-layout.js";
 import { FUNDING_TRANSFER_ROWS, FUNDING_TRANSFER_TABLE } from "./funding-layout.js";
 import { walletIdsOf } from "./id-keyed.js";
@@ -100,14 +101,11 @@ export interface StoredFundingEdge {
 }
 
 /**
- * SQL: the address of an id, read once a group of rows grouped by their ids, as a scalar subquery: joined to the
- * groups, PostgreSQL merged them with the whole address dictionary (90 ms for the 1,000,000-fill world's 5,794 edges
- * beside a dictionary of a million addresses, 17 ms this way).
+ * SQL: the address of an id, read once a group of rows grouped by their ids: joined to the groups, PostgreSQL merged
+ * them with the whole address dictionary (90 ms for the 1,000,000-fill world's 5,794 edges beside a dictionary of a
+ * million addresses, 17 ms this way).
  */
-const addressOf = (id: string): string => {
-  const { table, column } = FILL_DICTIONARIES.addresses;
-  return `(select a.${column} from ${table} a where a.id = ${id})`;
-};
+const addressOf = (id: string): string => dictionaryValueSql(FILL_DICTIONARIES.addresses, id, "a");
 
 /**
  * SQL: the transfers `where` keeps, summed per sender and recipient, in the order of the texts (the order the edges

@@ -85,13 +85,11 @@ export const packedFillCodes: StoreMigration = {
       }
     const packed = packFillCodesSql(PACKED_FROM_COLUMNS);
     if (kind === "sqlite") await rebuildSqlite(db, packed);
-    else
-      await run(
-        `alter table ${FILL_ROWS} ${PACKED_COLUMNS.filter((c) => c !== "side")
-          .map((c) => `drop column ${c}`)
-          .join(", ")}, alter column side type smallint using (${packed})`,
-      );
-    if (kind === "postgres") await run(`alter table ${FILL_ROWS} rename column side to ${FILL_CODES_COLUMN}`);
+    else {
+      const drops = PACKED_COLUMNS.filter((c) => c !== "side").map((c) => `drop column ${c}`);
+      await run(`alter table ${FILL_ROWS} ${drops.join(", ")}, alter column side type smallint using (${packed})`);
+      await run(`alter table ${FILL_ROWS} rename column side to ${FILL_CODES_COLUMN}`);
+    }
     for (const index of standing) await createFillIndex(db, index, FILL_ROWS);
     if (kind === "postgres") await run(`analyze ${FILL_ROWS}`);
     await run(fillsViewSql(kind, "packed-codes"));
