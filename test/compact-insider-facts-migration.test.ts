@@ -1,14 +1,15 @@
 /**
- * Migration 0061 (the scored bets' facts, confidence and price stored as integers, src/store/insider-facts.ts,
- * src/store/exact-codes.ts) changes no answer. A simulated world is stored and derived in today's layout, the signal
- * recorder records its signals (insider alerts among them), and every answer that reads the scored bets or the
- * signals is taken: the insider alerts, each scored wallet's insider page, the informed flow of every scored market,
- * the scorecard and its signals. Then the scored bets are turned back into the table of texts they were before 0044
- * and migrated by 0044 and 0061 again (the store's other tables stay in today's layout: copied into a store migrated
- * only to before 0061, they would hold what later migrations wrote). The view reads every row as before (doubles bit
- * for bit, the facts' text byte for byte), every bet the Deriver scored is stored as integers, the recorder records
- * the same signals into an emptied ledger (hashes included), and every answer is the same: status, content type and
- * body, byte for byte. On SQLite, and on PostgreSQL with TEST_DATABASE_URL.
+ * Migrations 0061 (the scored bets' facts, confidence and price stored as integers, src/store/insider-facts.ts,
+ * src/store/exact-codes.ts) and 0063 (their score as its count of hundredths, src/store/insider-score-hundredths.ts)
+ * change no answer. A simulated world is stored and derived in today's layout, the signal recorder records its
+ * signals (insider alerts among them), and every answer that reads the scored bets or the signals is taken: the
+ * insider alerts, each scored wallet's insider page, the informed flow of every scored market, the scorecard and its
+ * signals. Then the scored bets are turned back into the table of texts they were before 0044 and migrated by 0044,
+ * 0061 and 0063 again (the store's other tables stay in today's layout: copied into a store migrated only to before
+ * 0061, they would hold what later migrations wrote). The view reads every row as before (doubles bit for bit, the
+ * facts' text byte for byte), every bet the Deriver scored is stored as integers, the recorder records the same
+ * signals into an emptied ledger (hashes included), and every answer is the same: status, content type and body,
+ * byte for byte. On SQLite, and on PostgreSQL with TEST_DATABASE_URL.
  */
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
@@ -16,7 +17,9 @@ import { SignalRecorder } from "../src/derive/signal-recorder.js";
 import type { Store } from "../src/store/database.js";
 import { insiderScoresByIds } from "../src/store/migrations/0044_insider_scores_by_ids.js";
 import { compactInsiderFacts } from "../src/store/migrations/0061_compact_insider_facts.js";
+import { insiderScoreHundredths } from "../src/store/migrations/0063_insider_score_hundredths.js";
 import { queryRows } from "../src/store/raw-sql.js";
+import { exactRows } from "../src/store/testing/exact-rows.js";
 import { storeBackends } from "./support/backends.js";
 import { answerTaker, expectSameAnswers, migrationWorld } from "./support/migration-answers.js";
 import { viewAsTableOfTexts } from "./support/earlier-layout.js";
@@ -24,16 +27,8 @@ import { storeWorld } from "./support/world-app.js";
 
 const run = (store: Store, text: string) => queryRows<Record<string, unknown>>(store.db, store.kind, text);
 
-/** Rows with each value told apart exactly: its type, a number by its shortest exact text (-0 too). */
-const exactly = (rows: readonly Record<string, unknown>[]) =>
-  rows.map((r) =>
-    Object.entries(r)
-      .map(([c, v]) => `${c}=${typeof v === "number" ? (Object.is(v, -0) ? "-0" : String(v)) : JSON.stringify(v)}`)
-      .join(" "),
-  );
-
 const scoredBets = async (store: Store) =>
-  exactly(await run(store, "select * from insider_scores order by wallet, condition_id, outcome_index"));
+  exactRows(await run(store, "select * from insider_scores order by wallet, condition_id, outcome_index"));
 const ledger = (store: Store) => run(store, "select * from signal_ledger order by seq");
 
 /** The URLs that read the scored bets or the signals: the lists, and the pages of every scored wallet and market. */
@@ -51,7 +46,7 @@ async function insiderUrls(store: Store): Promise<string[]> {
   ];
 }
 
-describe.each(storeBackends)("migrating the scored bets' facts to integers, on $kind", (backend) => {
+describe.each(storeBackends)("migrating the scored bets' facts and score to integers, on $kind", (backend) => {
   it("answers every insider, informed-flow and scorecard request as before, and records the same signals", async () => {
     const { store, dispose } = await backend.open();
     const { world, clock, config } = migrationWorld();
@@ -74,6 +69,8 @@ describe.each(storeBackends)("migrating the scored bets' facts to integers, on $
       await insiderScoresByIds.up(store.db as never, store.kind);
       expect(await run(store, "select count(*) as n from insider_score_rows where facts is null")).toEqual([{ n: 0 }]);
       await compactInsiderFacts.up(store.db as never, store.kind);
+      expect(await scoredBets(store)).toEqual(bets);
+      await insiderScoreHundredths.up(store.db as never, store.kind);
       expect(await scoredBets(store)).toEqual(bets);
       // Every bet the Deriver scored is stored as integers: no facts, confidence or price kept as it was.
       expect(

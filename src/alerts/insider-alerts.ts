@@ -11,6 +11,7 @@ import { insertDeliveries, ruleDeliveries } from "./delivery-rows.js";
 import { PollingWatcher, type WatcherDeps } from "./polling-watcher.js";
 import { ruleOf } from "./rules.js";
 import { alertsDb } from "./tables.js";
+import { hundredthsFrom } from "../store/insider-score-hundredths.js";
 import { scoredBetsWithMarkets } from "../store/insider-scores.js";
 
 /** How far back a bet's last fill may be to be told: well within the deliveries' keeping (ALERTS_DELIVERIES_KEPT_DAYS). */
@@ -39,10 +40,10 @@ export class InsiderAlerts extends PollingWatcher {
       const least = Math.min(...rules.map((rule) => rule.filters.min_score ?? fallback));
       const nowMs = this.deps.clock.nowMs();
       const since = Math.floor(nowMs / 1_000) - INSIDER_ALERT_DAYS * DAY;
-      const bets = await scoredBetsWithMarkets(tx.db)
-        .where("s.score", ">=", least)
+      const bets = await scoredBetsWithMarkets(tx.db, tx.kind)
+        .where("s.score_code", ">=", hundredthsFrom(least))
         .where("s.last_ts", ">=", since)
-        .orderBy("s.score", "desc")
+        .orderBy("s.score_code", "desc")
         .orderBy("s.wallet")
         .execute();
       const active = new Set(

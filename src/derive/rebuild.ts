@@ -32,6 +32,7 @@ import { marketStatsRows, volume24h } from "./market-stats.js";
 import { queryRows } from "../store/raw-sql.js";
 import { inFillWindow } from "../store/fill-spans.js";
 import { FILL_ENDS } from "../store/fills.js";
+import { LAST_ACTIVITY_ID } from "../store/activity-rows.js";
 import { bumpStatsGeneration } from "../store/derive-state.js";
 import { deleteAll, insertRowStream, insertRows, upsertRows } from "../store/derived-tables.js";
 import { refillSmartWallets } from "../store/smart-wallets.js";
@@ -58,15 +59,14 @@ export async function storedFrontier(store: Store): Promise<number> {
   return Math.max(Number(fills?.t ?? 0), Number(activity?.t ?? 0));
 }
 
-/** The highest stored row ids: rows stored later than a read that began here are above them. */
+/** The last row ids handed out (`LAST_ACTIVITY_ID`): rows stored later than a read that began here are above them. */
 export async function storedWatermarks(store: Store): Promise<{ fills: number; activity: number }> {
-  const [fills] = await queryRows<{ id: number | null }>(store.db, store.kind, `select ${FILL_ENDS.lastId} as id`);
-  const [activity] = await queryRows<{ id: number | null }>(
+  const [ends] = await queryRows<{ fills: number | null; activity: number | null }>(
     store.db,
     store.kind,
-    "select max(id) as id from wallet_activity",
+    `select ${FILL_ENDS.lastId} as fills, ${LAST_ACTIVITY_ID[store.kind]} as activity`,
   );
-  return { fills: Number(fills?.id ?? 0), activity: Number(activity?.id ?? 0) };
+  return { fills: Number(ends?.fills ?? 0), activity: Number(ends?.activity ?? 0) };
 }
 
 export interface DerivedFromStore {

@@ -16,6 +16,8 @@ import { sql } from "kysely";
 import type { Config } from "../config/index.js";
 import type { Store } from "../store/database.js";
 import { readDeriveState, writeDeriveState } from "../store/derive-state.js";
+import { hundredthsFrom } from "../store/insider-score-hundredths.js";
+import { scoredBetsWithScoreCode } from "../store/insider-scores.js";
 import { latestSnapshotDay } from "../store/position-snapshots.js";
 import { POSITION_STATUS_CODE, positionsWithStatusCode } from "../store/position-status.js";
 import { appendSignals, type NewSignal } from "../store/signal-ledger.js";
@@ -58,12 +60,12 @@ export class SignalRecorder {
 
   private async insiderAlerts(db: Store["db"], now: number): Promise<NewSignal[]> {
     const rows = await db
-      .selectFrom("insider_scores as s")
+      .selectFrom(scoredBetsWithScoreCode(this.store.kind))
       .select(["wallet", "condition_id", "outcome_index", "score", "confidence", "bet_usd", "avg_price"])
-      .where("score", ">=", this.config.insider.minScore)
+      .where("score_code", ">=", hundredthsFrom(this.config.insider.minScore))
       .where("last_ts", ">=", now - DAY)
       .where(unresolved("s"))
-      .orderBy("score", "desc")
+      .orderBy("score_code", "desc")
       .orderBy("wallet")
       .orderBy("condition_id")
       .orderBy("outcome_index")

@@ -165,7 +165,7 @@ describe.each(storeBackends)("chain logs on $kind", (backend) => {
 
   it("stores conversions, splits, merges and redemptions as wallet activity, and resolutions onto the markets", async () => {
     await h.ingest.runUntilCaughtUp();
-    const activity = await h.store.db.selectFrom("wallet_activity").selectAll().orderBy("ts").execute();
+    const activity = await h.store.db.selectFrom("wallet_activity").selectAll().orderBy("ts").orderBy("id").execute();
     expect(
       activity.map((a) => [
         a.activity_key,

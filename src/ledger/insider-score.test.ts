@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeInsiderFacts, encodeInsiderFacts, insiderScore, type InsiderBet } from "./insider-score.js";
+import { scoreHundredths } from "../store/insider-score-hundredths.js";
+import {
+  decodeInsiderFacts,
+  encodeInsiderFacts,
+  insiderScore,
+  scoreOfHundredths,
+  type InsiderBet,
+} from "./insider-score.js";
 
 const T = 1_780_000_000;
 const HOUR = 3_600;
@@ -85,7 +92,7 @@ describe("insider score", () => {
     );
   });
 
-  it("stays within 0..100 and its confidence within (0, 1)", () => {
+  it("stays within 0..100, in hundredths the store keeps, and its confidence within (0, 1)", () => {
     const bet = fc.record({
       betUsd: fc.double({ min: 0, max: 1e7, noNaN: true }),
       avgPrice: fc.double({ min: 0, max: 1, noNaN: true }),
@@ -110,6 +117,7 @@ describe("insider score", () => {
         });
         expect(scored.score).toBeGreaterThanOrEqual(0);
         expect(scored.score).toBeLessThanOrEqual(100);
+        expect(scoreOfHundredths(scoreHundredths(scored.score))).toBe(scored.score);
         expect(scored.confidence).toBeGreaterThan(0);
         expect(scored.confidence).toBeLessThan(1);
       }),

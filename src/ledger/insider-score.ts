@@ -133,13 +133,21 @@ export function insiderConfidence(bet: Pick<InsiderBet, "clusterBackers" | "won"
   return (1 + successes) / (2 + successes + failures);
 }
 
+/**
+ * The score a whole count of hundredths of a point is: the scorer rounds its weighted sum to such a count, and the
+ * store keeps a score as its count, refusing any other (src/store/insider-score-hundredths.ts).
+ */
+export function scoreOfHundredths(hundredths: number): number {
+  return hundredths / 100;
+}
+
 export function insiderScore(bet: InsiderBet): InsiderScore {
   const components = insiderComponents(bet);
   const known = components.filter((c) => c.value !== null);
   const weight = known.reduce((s, c) => s + c.weight, 0);
   const sum = known.reduce((s, c) => s + c.weight * c.value!, 0);
   return {
-    score: weight > 0 ? Math.round((10_000 * sum) / weight) / 100 : 0,
+    score: weight > 0 ? scoreOfHundredths(Math.round((10_000 * sum) / weight)) : 0,
     confidence: Math.round(10_000 * insiderConfidence(bet)) / 10_000,
     components,
   };

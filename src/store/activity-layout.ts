@@ -8,8 +8,9 @@
  *   `key_text` holds the others (the Data API's rewards and rebates);
  * - its source and type as small integers (`ACTIVITY_CODES`).
  * On SQLite the rows are stored WITHOUT ROWID by (wallet, time, id): a wallet's page of activity is a few adjacent
- * pages of the file, not a row looked up per operation; the writer gives each new row the next id
- * (`activity_rows_id`), as the table's row ids were before. PostgreSQL keeps its heap and sequence.
+ * pages of the file, not a row looked up per operation; the writer gives each new row the next id, as the table's
+ * row ids were before, from the table's counter (src/store/row-counters.ts, since 0062: no index holds the ids).
+ * PostgreSQL keeps its heap and sequence.
  * The view `wallet_activity` gives every reader the rows as they always were.
  */
 import type { Insertable } from "kysely";

@@ -1,14 +1,16 @@
 /**
  * Wallet activity written in its compact layout (src/store/activity-layout.ts) through src/store/compact-writer.ts.
- * SQLite numbers each new row (its rows are keyed by wallet, time and id, not by a row id). A chain operation already
- * stored is found among its wallet's rows of its time (migration 0057: no index on its transaction and log).
+ * SQLite numbers each new row (its rows are keyed by wallet, time and id, not by a row id) from the table's counter
+ * (migration 0062: no index on the ids). A chain operation already stored is found among its wallet's rows of its time
+ * (migration 0057: no index on its transaction and log).
  */
 import type { Insertable } from "kysely";
 import { ACTIVITY_ROWS, activityKeySql, compactActivity, storedActivityKey } from "./activity-layout.js";
 import { type CompactTable, insertCompactRows, takeWriteTurn, withoutStoredPlaces } from "./compact-writer.js";
 import type { StoreTransaction } from "./database.js";
-import { FILL_DICTIONARIES, storedHash } from "./fill-layout.js";
+import { FILL_DICTIONARIES, storedHash, textPerStore } from "./fill-layout.js";
 import { inSlices } from "./raw-sql.js";
+import { lastIdSql } from "./row-counters.js";
 import type { WalletActivityTable } from "./schema.js";
 import { preparedStatement } from "./sqlite-statements.js";
 
@@ -54,6 +56,14 @@ const ACTIVITY_TABLE: CompactTable<NewActivity> = {
     ) on commit delete rows`,
   },
 };
+
+/**
+ * SQL scalar: the last activity id handed out, so that rows stored after a read of it have higher ids (the Deriver's
+ * watermark): SQLite's counter, PostgreSQL's primary key's end (its writers take turns, so ids grow in commit order).
+ */
+export const LAST_ACTIVITY_ID = textPerStore((kind) =>
+  kind === "sqlite" ? lastIdSql(ACTIVITY_ROWS) : `(select max(id) from ${ACTIVITY_ROWS})`,
+);
 
 /**
  * PostgreSQL: activity writers take turns, so that a writer's look for stored operations sees every one before it. A

@@ -8,8 +8,7 @@
  * and on PostgreSQL with TEST_DATABASE_URL.
  */
 import { sql } from "kysely";
-import pg from "pg";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
 import { holdersQuery } from "../analytics/markets/market-consensus.js";
 import { walletHold } from "../analytics/wallet/wallet-insights.js";
@@ -22,6 +21,7 @@ import { migrateStore } from "./migrate.js";
 import { queryRows } from "./raw-sql.js";
 import type { PositionsTable } from "./schema.js";
 import { indexNamesOf } from "./testing/index-names.js";
+import { plansOf } from "./testing/query-plans.js";
 
 /** The codes the rows must hold, written out here rather than taken from the code under test. */
 /** A wallet's three latest closed positions, unfiltered. */
@@ -245,7 +245,7 @@ describe.each(storeBackends)("coded position status, on $kind", (backend) => {
         },
       };
       for (const [name, read] of Object.entries(reads)) {
-        const plans = await plansOf(store, read.run);
+        const plans = await plansOf(store, read.run, "position_rows");
         expect(plans.length, name).toBeGreaterThan(0);
         const searched = plans.find((plan) => plan.includes(read.index));
         if (store.kind === "sqlite") expect(searched, name).toContain(`${read.index} (${read.search})`);
@@ -257,7 +257,7 @@ describe.each(storeBackends)("coded position status, on $kind", (backend) => {
         () => pendingRedemptions(store, wallet),
         () => walletAlignment(store, wallet, CONFIG),
       ]) {
-        const plans = await plansOf(store, read);
+        const plans = await plansOf(store, read, "position_rows");
         expect(plans.length).toBeGreaterThan(0);
         for (const plan of plans) {
           expect(plan).not.toMatch(/SCAN r\b|Seq Scan on position_rows/);
@@ -270,41 +270,3 @@ describe.each(storeBackends)("coded position status, on $kind", (backend) => {
     }
   });
 });
-
-/**
- * The plans of the statements over the positions that `read` runs, as it runs them: SQLite's steps, PostgreSQL's
- * plan for the same parameters.
- */
-async function plansOf(store: Store, read: () => Promise<unknown>): Promise<string[]> {
-  const statements: [string, unknown[]][] = [];
-  const onPositions = (text: unknown) => typeof text === "string" && text.includes("position_rows");
-  if (store.sqlite) {
-    const prepare = vi.spyOn(store.sqlite, "prepare");
-    await read();
-    for (const [text] of prepare.mock.calls) if (onPositions(text)) statements.push([text, []]);
-    prepare.mockRestore();
-    return statements.map(([text]) =>
-      (
-        store.sqlite!.prepare(`explain query plan ${text}`).all(...Array.from(text.matchAll(/\?/g), () => 1)) as {
-          detail: string;
-        }[]
-      )
-        .map((step) => step.detail)
-        .join("\n"),
-    );
-  }
-  const query = vi.spyOn(pg.Client.prototype, "query");
-  await read();
-  for (const [text, values] of query.mock.calls as unknown as [unknown, unknown[] | undefined][])
-    if (onPositions(text)) statements.push([text as string, values ?? []]);
-  query.mockRestore();
-  return store.transaction(async (tx) => {
-    if (tx.raw.kind !== "postgres") throw new Error("postgres expected");
-    const plans: string[] = [];
-    for (const [text, values] of statements) {
-      const explained = await tx.raw.client.query(`explain ${text}`, values);
-      plans.push(explained.rows.map((r: Record<string, string>) => r["QUERY PLAN"]).join("\n"));
-    }
-    return plans;
-  });
-}

@@ -8,11 +8,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
+import { insertScoredBetsBefore0061 } from "../../test/support/earlier-layout.js";
 import type { Store } from "./database.js";
 import { deleteAll, insertRows, upsertRows } from "./derived-tables.js";
 import { scoredBetsWithMarkets } from "./insider-scores.js";
 import { migrateStore } from "./migrate.js";
 import { queryRows } from "./raw-sql.js";
+import { INSIDER_SCORE_COLUMNS } from "./id-keyed.js";
+import { exactRows } from "./testing/exact-rows.js";
+import { Rng, seedWords } from "../sim/world/random.js";
 import type { InsiderScoresTable } from "./schema.js";
 
 const WALLETS = [`0x${"a".repeat(40)}`, `0x${"b".repeat(40)}`, `0x${"c".repeat(40)}`];
@@ -76,7 +80,7 @@ const BETS: InsiderScoresTable[] = FACTS.map((facts, n) => ({
   wallet: WALLETS[n % WALLETS.length]!,
   condition_id: MARKETS[n % MARKETS.length]!,
   outcome_index: Math.floor(n / 15) % 2,
-  score: 100 / (n + 3),
+  score: Math.round(10_000 / (n + 3)) / 100,
   confidence: CONFIDENCES[n % CONFIDENCES.length]!,
   bet_usd: 66_803.54404776 + n,
   avg_price: PRICES[n % PRICES.length]!,
@@ -90,55 +94,28 @@ const BETS: InsiderScoresTable[] = FACTS.map((facts, n) => ({
 const run = (store: Store, text: string, params: readonly unknown[] = []) =>
   queryRows<Record<string, unknown>>(store.db, store.kind, text, params);
 
-/** A value as a text that tells every value apart: its type, a number by its shortest exact text (-0 too). */
-const exact = (v: unknown) =>
-  typeof v === "number" ? `number ${Object.is(v, -0) ? "-0" : String(v)}` : JSON.stringify(v);
-const exactRows = (rows: readonly Record<string, unknown>[]) =>
-  rows.map((r) => Object.entries(r).map(([column, v]) => `${column}=${exact(v)}`));
 const byKey = (a: InsiderScoresTable, b: InsiderScoresTable) =>
   a.wallet.localeCompare(b.wallet) || a.condition_id.localeCompare(b.condition_id) || a.outcome_index - b.outcome_index;
 
-/** The rows as the layout before 0061 held them (0044's: ids, the facts as text, the doubles as they are). */
-async function writeBefore0061(store: Store): Promise<void> {
-  for (const [table, column, values] of [
-    ["address_ids", "address", WALLETS],
-    ["condition_ids", "condition_id", MARKETS],
-  ] as const)
-    for (const value of values) await run(store, `insert into ${table} (${column}) values (?)`, [value]);
-  for (const b of BETS)
-    await run(
-      store,
-      `insert into insider_score_rows (wallet_id, condition_ref, outcome_index, score, confidence, bet_usd, avg_price,
-        first_ts, last_ts, cluster_id, computed_at, facts)
-        values ((select id from address_ids where address = ?), (select id from condition_ids where condition_id = ?),
-        ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        b.wallet,
-        b.condition_id,
-        b.outcome_index,
-        b.score,
-        b.confidence,
-        b.bet_usd,
-        b.avg_price,
-        b.first_ts,
-        b.last_ts,
-        b.cluster_id,
-        b.computed_at,
-        b.facts,
-      ],
-    );
-}
+/** The view's rows in key order, each value told apart exactly. */
+const viewRows = async (store: Store) =>
+  exactRows(await run(store, "select * from insider_scores order by wallet, condition_id, outcome_index"));
 
-/** The view's rows in key order, and the store's read of them with their markets, each value told apart exactly. */
-async function reads(store: Store) {
-  const view = await run(store, "select * from insider_scores order by wallet, condition_id, outcome_index");
-  const withMarkets = await scoredBetsWithMarkets(store.db)
+/**
+ * The store's read of the rows with their markets, the view's columns of each, as `viewRows` (it reads the score's
+ * count of hundredths too, which only 0063 stores: it reads the rows once migrated).
+ */
+async function readRows(store: Store) {
+  const rows = await scoredBetsWithMarkets(store.db, store.kind)
     .orderBy("s.wallet")
     .orderBy("s.condition_id")
     .orderBy("s.outcome_index")
     .execute();
-  return { view: exactRows(view), withMarkets: exactRows(withMarkets) };
+  return exactRows(rows.map((r) => Object.fromEntries(INSIDER_SCORE_COLUMNS.map((c) => [c, r[c]]))));
 }
+
+/** The view's rows and the store's read of them, each value told apart exactly. */
+const reads = async (store: Store) => ({ view: await viewRows(store), withMarkets: await readRows(store) });
 
 /** The rows as stored: by wallet and market text, each value told apart exactly (ids left out). */
 async function storedRows(store: Store) {
@@ -187,17 +164,6 @@ function expectStored(rows: readonly Record<string, unknown>[]): void {
   }
 }
 
-/** A seeded generator of numbers in [0, 1) (mulberry32), so that a failure repeats. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** Facts as the ledger would write them, of every magnitude: integers, whole cents (negative too) and nulls. */
 function randomFacts(random: () => number): string {
   const magnitude = () => Math.floor(random() * 10 ** Math.floor(random() * 16));
@@ -220,12 +186,13 @@ describe.each(storeBackends)("scored bets' facts, confidence and price as intege
   it("migration 0061 stores them as integers that give them back: reads as before, writes alike", async () => {
     const { store, dispose } = await backend.open({ migrations: migrationsBefore("0061_compact_insider_facts") });
     try {
-      await writeBefore0061(store);
-      const before = await reads(store);
-      expect(before.view).toHaveLength(BETS.length);
-      expect(before.view.map((r) => r.find((v) => v.startsWith("facts="))).sort()).toEqual(
-        FACTS.map((f) => `facts=${JSON.stringify(f)}`).sort(),
+      await insertScoredBetsBefore0061(store, BETS);
+      const written = await viewRows(store);
+      expect(written).toHaveLength(BETS.length);
+      expect((await run(store, "select facts from insider_scores")).map((r) => r.facts).sort()).toEqual(
+        [...FACTS].sort(),
       );
+      const before = { view: written, withMarkets: written };
 
       await migrateStore(store);
       expect(await reads(store)).toEqual(before);
@@ -264,7 +231,8 @@ describe.each(storeBackends)("scored bets' facts, confidence and price as intege
       expect(exactRows(view)).toEqual(exactRows(expected as unknown as Record<string, unknown>[]));
 
       // Facts of every magnitude the ledger writes: every one stored as integers, and read back byte for byte.
-      const random = seeded(61);
+      const rng = Rng.derive(seedWords(61), "facts");
+      const random = () => rng.next();
       const many = Array.from({ length: 400 }, (_, n) => ({
         ...BETS[0]!,
         condition_id: `0x${n.toString(16).padStart(64, "0")}`,

@@ -15,6 +15,7 @@ import type pg from "pg";
 import type { StoreTransaction } from "./database.js";
 import { addToDictionarySql, dictionaryIds, type Dictionary } from "./dictionaries.js";
 import { copyRows } from "./pg-copy.js";
+import { lastId, recordLastId } from "./row-counters.js";
 import { rowBinder } from "./row-values.js";
 import { preparedStatement } from "./sqlite-statements.js";
 import { yieldToLoop } from "../platform/yield-to-loop.js";
@@ -38,7 +39,10 @@ export interface CompactTable<R> {
   keySql: string;
   /** PostgreSQL: a row's id as `returning` reports it; the table's `id` unless told (`null`: a table without). */
   readonly idSql?: string;
-  /** SQLite: an id column the writer numbers (the next after the largest), for a table whose rows are not keyed by it. */
+  /**
+   * SQLite: an id column the writer numbers, for a table whose rows are not keyed by it: each new row the next after
+   * the last handed out, which the table's counter keeps (src/store/row-counters.ts; no index holds the ids).
+   */
   readonly numbered?: string;
   /** PostgreSQL: the temporary table's definition, the stored columns and refs' texts with their types, and `ord`. */
   readonly staging: { readonly name: string; readonly definition: string };
@@ -108,7 +112,8 @@ async function sqliteInsert<R>(
     `insert into ${layout.table} (${columns.join(", ")}) values (${columns.map(() => "?").join(", ")}) on conflict do nothing`,
   );
   const ids = layout.refs.map((ref) => ({ ref, of: dictionaryIds(handle, ref.dictionary) }));
-  let next = layout.numbered ? largest(handle, layout.table, layout.numbered) + 1 : 0;
+  const first = layout.numbered ? lastId(handle, layout.table) + 1 : 0;
+  let next = first;
   const bind = rowBinder(columns);
   const values = new Array<unknown>(columns.length);
   const fresh: R[] = [];
@@ -132,13 +137,8 @@ async function sqliteInsert<R>(
       }
     }
   }
+  if (layout.numbered && next > first) recordLastId(handle, layout.table, next - 1);
   return fresh;
-}
-
-/** SQLite: the largest value of a column (0 when the table is empty), through its index. */
-function largest(handle: SqliteDatabase.Database, table: string, column: string): number {
-  const row = preparedStatement(handle, `select coalesce(max(${column}), 0) as n from ${table}`).get() as { n: number };
-  return Number(row.n);
 }
 
 async function postgresInsert<R>(

@@ -8,14 +8,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
+import { insertSnapshotRowsBefore0065 } from "../../test/support/earlier-layout.js";
 import type { Store } from "./database.js";
 import { DAY_SECONDS, dayNumber, dayNumberOf, daySeconds } from "./day-numbers.js";
-import { insertRows, insertRowStream, upsertRows } from "./derived-tables.js";
+import { insertRowStream, upsertRows } from "./derived-tables.js";
 import { idOf } from "./id-keyed.js";
 import { migrateStore } from "./migrate.js";
 import { recordSnapshotDays, replaceSnapshot, SNAPSHOT_RUNS, SNAPSHOT_STAGE } from "./position-snapshots.js";
 import { queryRows } from "./raw-sql.js";
 import type { PositionSnapshotRunsTable, PositionSnapshotsTable, WalletDailyFillsTable } from "./schema.js";
+import { SNAPSHOT_COST_CODES } from "./snapshot-costs.js";
 import { walletFillTotals } from "./wallet-daily-fills.js";
 
 const WALLETS = [`0x${"a".repeat(40)}`, `0x${"b".repeat(40)}`] as const;
@@ -85,13 +87,12 @@ function runsOf(
 
 /** Runs and taken days written as a store before 0058 held them: both days in unix seconds, `until_day`. */
 async function writeRunsAsBefore0058(store: Store, runs: readonly PositionSnapshotRunsTable[], days: number[]) {
+  // The staged rows (whose form 0058 keeps) give the wallets and markets their dictionary ids.
+  await insertSnapshotRowsBefore0065(
+    store,
+    runs.map(({ from_day, until_day: _, ...run }) => ({ day: from_day, ...run })),
+  );
   await store.transaction(async (tx) => {
-    // The staged rows (whose form 0058 keeps) give the wallets and markets their dictionary ids.
-    await insertRows(
-      tx,
-      "position_snapshots",
-      runs.map(({ from_day, until_day: _, ...run }) => ({ day: from_day, ...run })),
-    );
     for (const r of runs)
       await queryRows(
         tx.db,
@@ -146,12 +147,14 @@ async function reads(store: Store, days: readonly number[]) {
   };
 }
 
-/** The runs as stored, wallet and market as texts. */
+/** The runs as stored, wallet and market as texts, the costs as read back from their prices (since 0065). */
 async function storedRuns(store: Store) {
+  const { yes_cost, no_cost } = SNAPSHOT_COST_CODES;
   const rows = await queryRows<Record<string, unknown>>(
     store.db,
     store.kind,
-    `select a.address as wallet, c.condition_id, r.from_day, r.day_count, r.yes_shares, r.yes_cost, r.no_shares, r.no_cost
+    `select a.address as wallet, c.condition_id, r.from_day, r.day_count, r.yes_shares,
+      ${yes_cost.valueSql("r", store.kind)} as yes_cost, r.no_shares, ${no_cost.valueSql("r", store.kind)} as no_cost
       from ${SNAPSHOT_RUNS} r join address_ids a on a.id = r.wallet_id join condition_ids c on c.id = r.condition_ref`,
   );
   return sorted(numbers(rows, ["from_day", "day_count", "yes_shares", "no_shares"]));

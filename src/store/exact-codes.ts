@@ -17,8 +17,11 @@ export interface ExactCode {
   readonly codes: readonly string[];
   /** Read back as a number, not a text (PostgreSQL gives it no collation). */
   readonly number?: true;
-  /** The value as stored: itself where the codes cannot give it back exactly, else null; then each code. */
-  stored(value: unknown): unknown[];
+  /**
+   * The value as stored: itself where the codes cannot give it back exactly, else null; then each code. `row`: the
+   * whole row, for a code read back with another column (a snapshot's cost with its shares, src/store/snapshot-costs.ts).
+   */
+  stored(value: unknown, row: Readonly<Row>): unknown[];
   /** SQL: the value read back from the row under alias `alias`: the kept value, else the one the codes give. */
   valueSql(alias: string, kind: StoreKind): string;
 }
@@ -30,7 +33,7 @@ export function storedExactly(codes: Readonly<Record<string, ExactCode>>, row: R
   // Copied by `Object.assign`: a spread's copy took its new columns ten times slower (13 µs a row, not 1.7).
   const stored: Row = Object.assign({}, row);
   for (const [column, code] of Object.entries(codes)) {
-    const values = code.stored(row[column]);
+    const values = code.stored(row[column], row);
     stored[column] = values[0];
     code.codes.forEach((name, i) => {
       stored[name] = values[i + 1];

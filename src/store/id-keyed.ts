@@ -8,14 +8,16 @@
  * market's id in `condition_ids`) and `token_ref` (`token_ids`) in place of the texts, and a view by the old name
  * that gives every reader the rows as they always were. Since 0056 a table may store columns of a few values as
  * small integers too (`codes`, src/store/coded-columns.ts), which its view reads back as their texts, and since 0061
- * numbers and a JSON text as integers where those give them back exactly (`exact`, src/store/exact-codes.ts). Writes
+ * numbers and a JSON text as integers where those give them back exactly (`exact`, src/store/exact-codes.ts); since
+ * 0063 a scored bet's score as its count of hundredths (src/store/insider-score-hundredths.ts). Writes
  * go through src/store/derived-tables.ts, which stores the ids and codes. Decisions: docs/decisions.md,
  * "Series keyed by a wallet store its id",
  * "Snapshots, fees, daily fill counts and last moves store wallet and market ids" and
  * "Positions store wallet, token and market ids",
  * "Fees and last moves code their enums and months; daily prices store market ids",
- * "Positions code their status" and
- * "Scored bets store their facts, confidence and price as integers".
+ * "Positions code their status",
+ * "Scored bets store their facts, confidence and price as integers" and
+ * "Scored bets store their score in hundredths".
  */
 import {
   type ColumnCode,
@@ -30,6 +32,8 @@ import type { Dictionary } from "./dictionaries.js";
 import { decimalCode, type ExactCode } from "./exact-codes.js";
 import { FILL_DICTIONARIES, FILL_ROWS, type FillsLayout } from "./fill-layout.js";
 import { INSIDER_FACTS_CODE } from "./insider-facts.js";
+import { SNAPSHOT_COST_CODES } from "./snapshot-costs.js";
+import { SCORE_CODE } from "./insider-score-hundredths.js";
 import type { StoreKind } from "./migrations/column-types.js";
 
 /** The positions' columns in their order (the derived tables' writer's too). */
@@ -119,8 +123,10 @@ export const MARKET_DAILY_PRICE_COLUMNS = [
 
 /**
  * Each table's rows table and its columns in the table's order, texts by the names readers know; `codes`: the
- * columns stored as small integers since 0056 (a snapshot run's days since 0058, a position's status since 0060);
- * `exact`: the columns stored as integers where those give the value back exactly, else as it is, since 0061.
+ * columns stored as small integers since 0056 (a snapshot run's days since 0058, a position's status since 0060, a
+ * scored bet's score since 0063);
+ * `exact`: the columns stored as integers where those give the value back exactly, else as it is, since 0061 (a
+ * snapshot's costs since 0065).
  */
 export const ID_KEYED = {
   // Until 0047 packed the P&L series (src/store/pnl-series.ts): the migrations before it make these views.
@@ -130,12 +136,16 @@ export const ID_KEYED = {
   position_snapshots: {
     rows: "position_snapshot_rows",
     columns: ["day", "wallet", "condition_id", "yes_shares", "yes_cost", "no_shares", "no_cost"],
+    // Since 0065 the costs as average prices, as the runs store them (src/store/snapshot-costs.ts).
+    exact: SNAPSHOT_COST_CODES,
   },
   position_snapshot_runs: {
     rows: "position_snapshot_run_rows",
     columns: ["wallet", "condition_id", "from_day", "until_day", "yes_shares", "yes_cost", "no_shares", "no_cost"],
     // Since 0058 a run's first day as its day number and its length in days (src/store/day-numbers.ts).
     codes: RUN_DAY_CODES,
+    // Since 0065 (src/store/snapshot-costs.ts).
+    exact: SNAPSHOT_COST_CODES,
   },
   wallet_fees: {
     rows: "wallet_fee_rows",
@@ -159,6 +169,8 @@ export const ID_KEYED = {
   insider_scores: {
     rows: "insider_score_rows",
     columns: INSIDER_SCORE_COLUMNS,
+    // Since 0063 (src/store/insider-score-hundredths.ts).
+    codes: { score: SCORE_CODE },
     // Since 0061 (src/store/exact-codes.ts, src/store/insider-facts.ts).
     exact: {
       confidence: decimalCode("confidence", "confidence_bps", 4),
@@ -225,21 +237,29 @@ export const walletIdsOf = (addresses: string): string => idsOf("wallet", addres
  * columns (`codedColumns`) back as their texts (compared byte by byte on PostgreSQL, as its text columns), and since
  * 0061 its exactly coded ones (`exactCodes`) from their codes or kept values; without it the view reads every
  * column as stored, as the views made before did (and the one `moveToIds` makes: it moves a table's columns as they
- * are).
+ * are). `codedLater`: coded columns read as stored all the same, for a migration that makes the view of its own
+ * layout, before a later one coded them.
  */
-export function idKeyedViewSql(table: IdKeyedTable, codesOn?: StoreKind): string {
-  return `create view ${table} as ${idKeyedSelectSql(table, codesOn)}`;
+export function idKeyedViewSql(table: IdKeyedTable, codesOn?: StoreKind, codedLater: readonly string[] = []): string {
+  return `create view ${table} as ${idKeyedSelectSql(table, codesOn, [], codedLater)}`;
 }
 
 /**
  * SQL: the select of the view by the table's name (`idKeyedViewSql`); `storedToo`: coded columns read as stored as
  * well, each as `<column>_code`, for a read that filters on a code where an index holds it (the view's text is
- * computed: a filter on it reaches no index).
+ * computed: a filter on it reaches no index); `codedLater`: as `idKeyedViewSql`'s.
  */
-export function idKeyedSelectSql(table: IdKeyedTable, codesOn?: StoreKind, storedToo: readonly string[] = []): string {
+export function idKeyedSelectSql(
+  table: IdKeyedTable,
+  codesOn?: StoreKind,
+  storedToo: readonly string[] = [],
+  codedLater: readonly string[] = [],
+): string {
   const { rows, columns } = ID_KEYED[table];
-  const codes = codesOn ? codedColumns(table) : {};
-  const exact = codesOn ? exactCodes(table) : {};
+  const unlessLater = <C>(coded: Readonly<Record<string, C>>): Record<string, C> =>
+    Object.fromEntries(Object.entries(coded).filter(([c]) => !codedLater.includes(c)));
+  const codes = codesOn ? unlessLater(codedColumns(table)) : {};
+  const exact = codesOn ? unlessLater(exactCodes(table)) : {};
   const collation = codesOn === "postgres" ? ' collate "C"' : "";
   const joins: string[] = [];
   const select = columns.map((c) => {

@@ -2,14 +2,29 @@
  * The scored bets (`insider_scores`, migrations 0038 and 0040) with their market's id, question, category and prices.
  * A row keeps the bet's own figures as columns and the rest of what its components are computed from as `facts`
  * (`encodeInsiderFacts` in src/ledger/insider-score.ts): the reads compute the components again with the ledger's rule.
- * Since 0061 the view gives `facts`, `confidence` and `avg_price` back from integers (src/store/insider-facts.ts).
+ * Since 0061 the view gives `facts`, `confidence` and `avg_price` back from integers (src/store/insider-facts.ts), and
+ * since 0063 the score from its count of hundredths, which the reads filter and order on as `score_code`
+ * (src/store/insider-score-hundredths.ts).
  */
-import type { Kysely } from "kysely";
-import type { Database } from "./schema.js";
+import { type Kysely, sql } from "kysely";
+import { textPerStore } from "./fill-layout.js";
+import { idKeyedSelectSql } from "./id-keyed.js";
+import type { StoreKind } from "./migrations/column-types.js";
+import type { Database, InsiderScoresTable } from "./schema.js";
 
-export function scoredBetsWithMarkets(db: Kysely<Database>) {
+const WITH_SCORE_CODE = textPerStore((kind) => `(${idKeyedSelectSql("insider_scores", kind, ["score"])})`);
+
+/**
+ * The scored bets as the view reads them, with `score_code` (the score as stored: its count of hundredths, which
+ * both indexes hold; `hundredthsFrom` turns a threshold into one), as `s`.
+ */
+export function scoredBetsWithScoreCode(kind: StoreKind) {
+  return sql<InsiderScoresTable & { score_code: number }>`${sql.raw(WITH_SCORE_CODE[kind])}`.as("s");
+}
+
+export function scoredBetsWithMarkets(db: Kysely<Database>, kind: StoreKind) {
   return db
-    .selectFrom("insider_scores as s")
+    .selectFrom(scoredBetsWithScoreCode(kind))
     .leftJoin("markets as m", "m.condition_id", "s.condition_id")
     .select([
       "s.wallet",

@@ -6,8 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
+import { insertSnapshotRowsBefore0065 } from "../../test/support/earlier-layout.js";
 import type { Store } from "./database.js";
-import { insertRows } from "./derived-tables.js";
 import { migrateStore } from "./migrate.js";
 import { deleteAllSnapshots, pruneSnapshots, replaceSnapshot } from "./position-snapshots.js";
 import type { PositionSnapshotsTable } from "./schema.js";
@@ -129,7 +129,7 @@ describe.each(storeBackends)("position snapshots stored as runs, on $kind", (bac
         try {
           // Days 1, 2, 3, ... with a missing one after the third: a run does not go on over a day not taken.
           const rows = days.flatMap((positions, i) => rowsOf(i < 3 ? i + 1 : i + 2, positions));
-          await store.transaction((tx) => insertRows(tx, "position_snapshots", rows));
+          await insertSnapshotRowsBefore0065(store, rows);
           const before = await storedSnapshots(store);
           expect(before).toEqual([...rows].sort(byKey));
           await migrateStore(store);

@@ -8,32 +8,44 @@
  *   `position_snapshot_days`: the days taken (a day with no open position is taken too), as unix seconds;
  *   `position_snapshot_rows`: only the rows of the days being written (unix seconds), merged into the runs and
  *     emptied in the same transaction.
+ * Since 0065 both the runs and the staged rows store each cost as the average price its shares cost it at, the cost
+ * itself only where that price does not give it back (src/store/snapshot-costs.ts): a run's values are compared and
+ * copied as stored, the views read the costs back.
  * The view `position_snapshots` joins the days to the runs and reads as the table of one row per day always did;
  * `position_snapshot_runs` reads the runs with their days in unix seconds (`from_day`, `until_day`).
  * Invariant: no run ends after the day after the latest taken day, so a day after the latest is covered by no run.
- * Decisions: docs/decisions.md, "Snapshots are stored as runs of days" and
- * "Snapshot runs store day numbers and their length".
+ * Decisions: docs/decisions.md, "Snapshots are stored as runs of days",
+ * "Snapshot runs store day numbers and their length" and "Snapshot runs store their costs as average prices".
  */
 import type { Store, StoreKind, StoreTransaction } from "./database.js";
 import { dayNumber, dayNumberSql, runEndSql } from "./day-numbers.js";
 import { insertRowStream } from "./derived-tables.js";
 import type { DictionaryIdCache } from "./dictionaries.js";
+import { type ExactCode, exactCodeColumns } from "./exact-codes.js";
 import { FILL_DICTIONARIES } from "./fill-layout.js";
 import { ID_KEYED } from "./id-keyed.js";
 import { queryRows } from "./raw-sql.js";
 import type { PositionSnapshotsTable } from "./schema.js";
+import { SNAPSHOT_COST_CODES } from "./snapshot-costs.js";
 
 export const SNAPSHOT_STAGE = ID_KEYED.position_snapshots.rows;
 export const SNAPSHOT_RUNS = ID_KEYED.position_snapshot_runs.rows;
 export const SNAPSHOT_DAYS = "position_snapshot_days";
 
+/** A position's values as the views read them. */
 const VALUES = ["yes_shares", "yes_cost", "no_shares", "no_cost"] as const;
-const RUN_COLUMNS = `wallet_id, condition_ref, from_day, day_count, ${VALUES.join(", ")}`;
+/**
+ * The values as the runs and the staged rows store them: each cost null where its price gives it back. Equal
+ * positions are stored alike, so two rows hold the same position where each stored value is the same, null or not.
+ */
+const STORED_VALUES = [...VALUES, ...exactCodeColumns(SNAPSHOT_COST_CODES)];
+const RUN_COLUMNS = `wallet_id, condition_ref, from_day, day_count, ${STORED_VALUES.join(", ")}`;
 
 const keyMatch = (a: string, b: string) =>
   `${a}.wallet_id = ${b}.wallet_id and ${a}.condition_ref = ${b}.condition_ref`;
-const valuesMatch = (a: string, b: string) => VALUES.map((c) => `${a}.${c} = ${b}.${c}`).join(" and ");
-const valuesOf = (a: string) => VALUES.map((c) => `${a}.${c}`).join(", ");
+const valuesMatch = (a: string, b: string) =>
+  STORED_VALUES.map((c) => `${a}.${c} is not distinct from ${b}.${c}`).join(" and ");
+const valuesOf = (a: string) => STORED_VALUES.map((c) => `${a}.${c}`).join(", ");
 
 /** The positions open at 00:00 UTC of a day. */
 export interface DaySnapshot {
@@ -50,14 +62,20 @@ export type RunDays = "seconds" | "day numbers";
 /**
  * The view by the old table's name: each taken day with the runs that hold on it, wallet and market as texts. The
  * taken days stay in seconds, so a read of one day (`day = ?`) seeks their key; each run is found by its key
- * (wallet, market, `from_day`), its end filtered.
+ * (wallet, market, `from_day`), its end filtered. `costsOn`: the store on which a view made since 0065 reads the
+ * costs back from their prices; without it the view reads them as stored, as the views made before did.
  */
-export function snapshotViewSql(runDays: RunDays = "seconds"): string {
+export function snapshotViewSql(runDays: RunDays = "seconds", costsOn?: StoreKind): string {
   const { addresses, conditions } = FILL_DICTIONARIES;
   const day = runDays === "seconds" ? "d.day" : dayNumberSql("d.day");
   const end = runDays === "seconds" ? "r.until_day" : runEndSql("r");
+  const costs: Readonly<Record<string, ExactCode>> = SNAPSHOT_COST_CODES;
+  const value = (c: string) => {
+    const cost = costs[c];
+    return costsOn && cost ? `${cost.valueSql("r", costsOn)} as ${c}` : `r.${c} as ${c}`;
+  };
   return `create view position_snapshots as select d.day as day, w.${addresses.column} as wallet,
-      c.${conditions.column} as condition_id, ${VALUES.map((c) => `r.${c} as ${c}`).join(", ")}
+      c.${conditions.column} as condition_id, ${VALUES.map(value).join(", ")}
     from ${SNAPSHOT_DAYS} d join ${SNAPSHOT_RUNS} r on r.from_day <= ${day} and ${end} > ${day}
     left join ${addresses.table} w on w.id = r.wallet_id left join ${conditions.table} c on c.id = r.condition_ref`;
 }
@@ -85,7 +103,7 @@ async function detachDay(tx: StoreTransaction, day: number): Promise<void> {
     await run(
       tx,
       `insert into ${SNAPSHOT_RUNS} (${RUN_COLUMNS})
-        select wallet_id, condition_ref, ${next}, ${runEndSql()} - ${next}, ${VALUES.join(", ")} from ${SNAPSHOT_RUNS}
+        select wallet_id, condition_ref, ${next}, ${runEndSql()} - ${next}, ${STORED_VALUES.join(", ")} from ${SNAPSHOT_RUNS}
         where from_day <= ${n} and ${runEndSql()} > ${next}`,
     );
   await run(

@@ -345,7 +345,8 @@ export interface PositionSnapshotsTable {
  * position stayed the same, from `from_day` up to (not including) `until_day`. `position_snapshots` joins them to
  * `position_snapshot_days`, the days taken (src/store/position-snapshots.ts). The days in unix seconds, as the view
  * `position_snapshot_runs` reads them: since 0058 the rows store the first day's number and the run's length in
- * days (src/store/day-numbers.ts).
+ * days (src/store/day-numbers.ts), and since 0065 each cost as the average price its shares cost it at
+ * (src/store/snapshot-costs.ts).
  */
 export interface PositionSnapshotRunsTable {
   wallet: string;
@@ -600,7 +601,7 @@ export interface InsiderScoresTable {
   wallet: string;
   condition_id: string;
   outcome_index: number;
-  /** 0..100. */
+  /** 0..100, in hundredths (stored as their count since 0063: src/store/insider-score-hundredths.ts). */
   score: number;
   /** 0..1. */
   confidence: number;

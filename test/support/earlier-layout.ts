@@ -8,11 +8,16 @@ import { type Kysely, sql } from "kysely";
 import type { Store, StoreTransaction } from "../../src/store/database.js";
 import { FILL_CODES_COLUMN, fillCodeSql, type PackedFillCode } from "../../src/store/fill-codes.js";
 import { FILL_SPANS } from "../../src/store/fill-spans.js";
-import { insertFills, type NewFill } from "../../src/store/fills.js";
+import { addToDictionarySql } from "../../src/store/dictionaries.js";
+import { ID_COLUMNS, idOf } from "../../src/store/id-keyed.js";
+import { SNAPSHOT_STAGE } from "../../src/store/position-snapshots.js";
+import { insertActivity, insertFills, type NewActivity, type NewFill } from "../../src/store/fills.js";
 import { createFillSpansTable } from "../../src/store/migrations/0051_fill_spans.js";
+import { startActivityCounter } from "../../src/store/migrations/0062_activity_ids_from_counter.js";
 import { rebuildSqliteTable } from "../../src/store/migrations/sqlite-rebuild.js";
-import { FILL_ROLES } from "../../src/store/schema.js";
+import { FILL_ROLES, type InsiderScoresTable, type PositionSnapshotsTable } from "../../src/store/schema.js";
 import { queryRows } from "../../src/store/raw-sql.js";
+import { ROW_COUNTERS } from "../../src/store/row-counters.js";
 import { storedPnlPoints, storedVenuePnlPoints } from "../../src/store/testing/pnl-points.js";
 
 const ROWS_PER_INSERT = 200;
@@ -196,4 +201,84 @@ export async function viewAsTableOfTexts(store: Store, view: string, rows: strin
     `alter table ${view}_before rename to ${view}`,
   ])
     await sql.raw(statement).execute(store.db);
+}
+
+/**
+ * Activity written by today's writer into a store migrated only to before 0062, whose SQLite has no `row_counters`:
+ * the writer's counter is started for the write (as 0062 starts it, at the largest stored id) and dropped after, as
+ * such a store holds none. Nothing but the write on PostgreSQL or a store of today's layout.
+ */
+export async function insertActivityBefore0062(store: Store, rows: readonly NewActivity[]): Promise<NewActivity[]> {
+  return store.transaction(async (tx) => {
+    const counted =
+      tx.kind !== "sqlite" ||
+      (await queryRows(tx.db, tx.kind, "select 1 from sqlite_master where name = ?", [ROW_COUNTERS])).length > 0;
+    if (counted) return insertActivity(tx, rows);
+    await startActivityCounter(tx.db as unknown as Kysely<unknown>);
+    const stored = await insertActivity(tx, rows);
+    await sql.raw(`drop table ${ROW_COUNTERS}`).execute(tx.db);
+    return stored;
+  });
+}
+
+/**
+ * A day's snapshot rows written into a store migrated only to before 0065 (from 0036 on), whose staged rows have no
+ * prices: today's writer stores a cost as its price (src/store/snapshot-costs.ts), so the rows are written with their
+ * costs as they are, each wallet and market by its id (added to its dictionary first).
+ */
+export async function insertSnapshotRowsBefore0065(
+  store: Store,
+  rows: readonly PositionSnapshotsTable[],
+): Promise<void> {
+  await store.transaction(async (tx) => {
+    for (const column of ["wallet", "condition_id"] as const) {
+      const { dictionary } = ID_COLUMNS[column]!;
+      for (const row of rows)
+        await queryRows(tx.db, tx.kind, addToDictionarySql(dictionary, "select ? as v"), [row[column]]);
+    }
+    for (const r of rows)
+      await queryRows(
+        tx.db,
+        tx.kind,
+        `insert into ${SNAPSHOT_STAGE} (day, wallet_id, condition_ref, yes_shares, yes_cost, no_shares, no_cost)
+          values (?, ${idOf("wallet")}, ${idOf("condition_id")}, ?, ?, ?, ?)`,
+        [r.day, r.wallet, r.condition_id, r.yes_shares, r.yes_cost, r.no_shares, r.no_cost],
+      );
+  });
+}
+
+/**
+ * Scored bets in the columns `insider_score_rows` had before 0061 (ids, the facts as text, every number as it is),
+ * which 0061 keeps for a value its integers do not give (so also 0061's and 0062's layout), their wallets and
+ * markets added to the dictionaries first.
+ */
+export async function insertScoredBetsBefore0061(store: Store, bets: readonly InsiderScoresTable[]): Promise<void> {
+  const run = (text: string, params: readonly unknown[]) => queryRows(store.db, store.kind, text, params);
+  for (const [table, column, values] of [
+    ["address_ids", "address", bets.map((b) => b.wallet)],
+    ["condition_ids", "condition_id", bets.map((b) => b.condition_id)],
+  ] as const)
+    for (const value of new Set(values))
+      await run(`insert into ${table} (${column}) values (?) on conflict do nothing`, [value]);
+  for (const b of bets)
+    await run(
+      `insert into insider_score_rows (wallet_id, condition_ref, outcome_index, score, confidence, bet_usd, avg_price,
+        first_ts, last_ts, cluster_id, computed_at, facts)
+        values ((select id from address_ids where address = ?), (select id from condition_ids where condition_id = ?),
+        ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        b.wallet,
+        b.condition_id,
+        b.outcome_index,
+        b.score,
+        b.confidence,
+        b.bet_usd,
+        b.avg_price,
+        b.first_ts,
+        b.last_ts,
+        b.cluster_id,
+        b.computed_at,
+        b.facts,
+      ],
+    );
 }

@@ -5,12 +5,13 @@
  */
 import { decodeInsiderFacts, insiderComponents } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
+import { hundredthsFrom } from "../../store/insider-score-hundredths.js";
 import { scoredBetsWithMarkets } from "../../store/insider-scores.js";
 import type { Category } from "../../venue/categories.js";
 
 const DAY = 86_400;
 
-const scoredBets = (store: Store) => scoredBetsWithMarkets(store.db);
+const scoredBets = (store: Store) => scoredBetsWithMarkets(store.db, store.kind);
 
 type ScoredRow = Awaited<ReturnType<ReturnType<typeof scoredBets>["execute"]>>[number];
 
@@ -58,13 +59,13 @@ export class InsiderReads {
   /** Bets scoring `minScore` or more whose last fill is within `days`, the highest first. */
   async alerts(filter: AlertFilter) {
     let query = scoredBets(this.store)
-      .where("s.score", ">=", filter.minScore)
+      .where("s.score_code", ">=", hundredthsFrom(filter.minScore))
       .where("s.last_ts", ">=", this.now() - filter.days * DAY);
     if (filter.category) query = query.where("m.category", "=", filter.category);
     if (filter.market)
       query = query.where((eb) => eb.or([eb("s.condition_id", "=", filter.market!), eb("m.id", "=", filter.market!)]));
     const rows = await query
-      .orderBy("s.score", "desc")
+      .orderBy("s.score_code", "desc")
       .orderBy("s.last_ts", "desc")
       .orderBy("s.wallet")
       .orderBy("s.condition_id")
@@ -97,8 +98,8 @@ export class InsiderReads {
     if (!market) return null;
     const rows = await scoredBets(this.store)
       .where("s.condition_id", "=", market.condition_id)
-      .where("s.score", ">=", minScore)
-      .orderBy("s.score", "desc")
+      .where("s.score_code", ">=", hundredthsFrom(minScore))
+      .orderBy("s.score_code", "desc")
       .orderBy("s.wallet")
       .orderBy("s.outcome_index")
       .execute();
@@ -145,7 +146,7 @@ export class InsiderReads {
       .executeTakeFirst();
     const rows = await scoredBets(this.store)
       .where("s.wallet", "=", address)
-      .orderBy("s.score", "desc")
+      .orderBy("s.score_code", "desc")
       .orderBy("s.last_ts", "desc")
       .orderBy("s.condition_id")
       .orderBy("s.outcome_index")

@@ -8,7 +8,7 @@
  */
 import type { Kysely } from "kysely";
 import type { StoreKind, StoreMigration } from "./column-types.js";
-import { rebuildSqliteTable } from "./sqlite-rebuild.js";
+import { rebuildSqliteTable, withoutRowidDefinition } from "./sqlite-rebuild.js";
 
 export const KEYED_BY_TEXT = [
   "pnl_points",
@@ -25,9 +25,6 @@ export const KEYED_BY_TEXT = [
 export const withoutRowid: StoreMigration = {
   async up(db: Kysely<unknown>, kind: StoreKind) {
     if (kind !== "sqlite") return;
-    for (const table of KEYED_BY_TEXT)
-      await rebuildSqliteTable(db, table, (definition) =>
-        /\bwithout rowid\s*$/i.test(definition) ? null : `${definition} without rowid`,
-      );
+    for (const table of KEYED_BY_TEXT) await rebuildSqliteTable(db, table, withoutRowidDefinition);
   },
 };

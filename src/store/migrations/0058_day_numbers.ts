@@ -37,7 +37,8 @@ export const dayNumbers: StoreMigration = {
       await run(`alter table ${SNAPSHOT_RUNS} rename column until_day to ${UNTIL_DAY.storedAs}`);
     }
     await run(snapshotViewSql("day numbers"));
-    await run(idKeyedViewSql("position_snapshot_runs", kind));
+    // This layout's view: the costs as stored, until 0065 stores them as average prices.
+    await run(idKeyedViewSql("position_snapshot_runs", kind, ["yes_cost", "no_cost"]));
     if (kind === "postgres") await run(`analyze ${SNAPSHOT_RUNS}`);
   },
 };

@@ -14,7 +14,7 @@ import { FILL_ROWS, fillsViewSql } from "../fill-layout.js";
 import { whaleSizeMakerFills } from "../schema.js";
 import type { StoreKind, StoreMigration } from "./column-types.js";
 import { createFillIndex, type FillIndex, indexPresent } from "./0014_drilldown_fill_indexes.js";
-import { WHALE_SIZE_MAKERS, WHALE_SIZE_MAKERS_INDEX } from "./0048_implied_tx_hashes.js";
+import { WHALE_SIZE_MAKERS_INDEX } from "./0048_implied_tx_hashes.js";
 import { CODED_ROLE_DEFERRED_FILL_INDEXES } from "./0050_coded_roles.js";
 import { MARKET_WALLET_INDEX } from "./0053_smart_wallet_ids.js";
 import { SQLITE_SUMS_INDEX } from "./0054_sums_index_without_id.js";

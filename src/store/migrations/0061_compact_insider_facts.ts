@@ -18,17 +18,16 @@
  * indexes and the view made again.
  */
 import { sql, type Kysely } from "kysely";
-import { exactCodeColumns, storedExactly } from "../exact-codes.js";
+import { exactCodeColumns } from "../exact-codes.js";
 import { exactCodes, ID_KEYED, idKeyedViewSql } from "../id-keyed.js";
 import { INSIDER_SCORE_INDEXES } from "./0044_insider_scores_by_ids.js";
 import { columnTypes, type StoreKind, type StoreMigration } from "./column-types.js";
+import { copyExactlyCoded } from "./copy-coded.js";
 import { createIdKeyedIndexes } from "./move-to-ids.js";
 
 const { rows: ROWS } = ID_KEYED.insider_scores;
 const CODES = exactCodes("insider_scores");
 const KEY = ["wallet_id", "condition_ref", "outcome_index"];
-
-type Row = Record<string, unknown>;
 
 /** The rows' columns from here on: 0044's (those coded exactly null where their codes hold them), then the codes. */
 const COLUMNS: readonly (readonly [string, "id" | "int" | "real" | "text", "null"?])[] = [
@@ -47,10 +46,6 @@ const COLUMNS: readonly (readonly [string, "id" | "int" | "real" | "text", "null
   ...exactCodeColumns(CODES).map((column) => [column, "int", "null"] as const),
 ];
 
-/** Rows read from the old table at a time, and written in one statement (23 parameters each). */
-const PAGE_ROWS = 5_000;
-const INSERT_ROWS = 100;
-
 export const compactInsiderFacts: StoreMigration = {
   async up(db: Kysely<unknown>, kind: StoreKind) {
     const run = (text: string) => sql.raw(text).execute(db);
@@ -60,10 +55,11 @@ export const compactInsiderFacts: StoreMigration = {
     await run(`alter table ${ROWS} rename to ${before}`);
     if (kind === "postgres") await run(`alter table ${before} rename constraint ${ROWS}_pk to ${before}_pk`);
     await createRows(db, kind);
-    await copyCoded(db, before);
+    await copyExactlyCoded(db, before, ROWS, { key: KEY, columns: COLUMNS.map(([name]) => name), codes: CODES });
     await run(`drop table ${before}`);
     await createIdKeyedIndexes(db, "insider_scores", INSIDER_SCORE_INDEXES);
-    await run(idKeyedViewSql("insider_scores", kind));
+    // This layout's view: the score stays a double until 0063 stores its hundredths.
+    await run(idKeyedViewSql("insider_scores", kind, ["score"]));
     if (kind === "postgres") await run(`analyze ${ROWS}`);
   },
 };
@@ -77,31 +73,4 @@ async function createRows(db: Kysely<unknown>, kind: StoreKind): Promise<void> {
   }
   create = create.addPrimaryKeyConstraint(`${ROWS}_pk`, KEY as never);
   await (kind === "sqlite" ? create.modifyEnd(sql`without rowid`) : create).execute();
-}
-
-/** The old table's rows, in key order a page at a time, written coded into the new one. */
-async function copyCoded(db: Kysely<unknown>, before: string): Promise<void> {
-  const key = sql.join(KEY.map((c) => sql.ref(c)));
-  let after: readonly unknown[] | null = null;
-  for (;;) {
-    const from = after ? sql`where (${key}) > (${sql.join(after)})` : sql``;
-    const page: Row[] = (
-      await sql<Row>`select * from ${sql.table(before)} ${from} order by ${key} limit ${PAGE_ROWS}`.execute(db)
-    ).rows;
-    for (let start = 0; start < page.length; start += INSERT_ROWS)
-      await insertCoded(db, page.slice(start, start + INSERT_ROWS));
-    if (page.length < PAGE_ROWS) return;
-    const last = page.at(-1)!;
-    after = KEY.map((c) => last[c]);
-  }
-}
-
-async function insertCoded(db: Kysely<unknown>, rows: readonly Row[]): Promise<void> {
-  const columns = COLUMNS.map(([name]) => name);
-  const values = rows.map((row) => {
-    const coded = storedExactly(CODES, row);
-    return sql`(${sql.join(columns.map((c) => coded[c] ?? null))})`;
-  });
-  const names = sql.join(columns.map((c) => sql.ref(c)));
-  await sql`insert into ${sql.table(ROWS)} (${names}) values ${sql.join(values)}`.execute(db);
 }

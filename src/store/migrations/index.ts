@@ -61,6 +61,10 @@ import { dayNumbers } from "./0058_day_numbers.js";
 import { packedFillCodes } from "./0059_packed_fill_codes.js";
 import { codedPositionStatus } from "./0060_coded_position_status.js";
 import { compactInsiderFacts } from "./0061_compact_insider_facts.js";
+import { activityIdsFromCounter } from "./0062_activity_ids_from_counter.js";
+import { insiderScoreHundredths } from "./0063_insider_score_hundredths.js";
+import { textKeyedWithoutRowid } from "./0064_text_keyed_without_rowid.js";
+import { compactSnapshotCosts } from "./0065_compact_snapshot_costs.js";
 
 export const migrations: Record<string, StoreMigration> = {
   "0001_core": core,
@@ -121,4 +125,8 @@ export const migrations: Record<string, StoreMigration> = {
   "0059_packed_fill_codes": packedFillCodes,
   "0060_coded_position_status": codedPositionStatus,
   "0061_compact_insider_facts": compactInsiderFacts,
+  "0062_activity_ids_from_counter": activityIdsFromCounter,
+  "0063_insider_score_hundredths": insiderScoreHundredths,
+  "0064_text_keyed_without_rowid": textKeyedWithoutRowid,
+  "0065_compact_snapshot_costs": compactSnapshotCosts,
 };

@@ -1,9 +1,9 @@
 /**
  * Rebuilding a SQLite table under a changed definition (SQLite cannot alter a table's storage in place): the table
  * created again as `rewrite` turns its `create table` text, its rows copied (ids kept), the old one dropped, the new
- * one renamed, its indexes created again as they stood. Nothing happens when `rewrite` returns null (the table is
- * as wanted already) or the table does not exist. `copy` orders the copied rows, and gives the select list that turns
- * an old row into a new one (every column as it is by default).
+ * one renamed, its indexes and triggers created again as they stood. Nothing happens when `rewrite` returns null (the
+ * table is as wanted already) or the table does not exist. `copy` orders the copied rows, and gives the select list
+ * that turns an old row into a new one (every column as it is by default).
  */
 import { sql, type Kysely } from "kysely";
 
@@ -18,8 +18,11 @@ export async function rebuildSqliteTable(
   const definition = schema.rows.find((r) => r.type === "table")?.sql;
   const rewritten = definition ? rewrite(definition) : null;
   if (!rewritten) return;
-  // The unique constraints' automatic indexes (sql null) come back with the table's definition.
-  const indexes = schema.rows.filter((r) => r.type === "index" && r.sql !== null).map((r) => r.sql as string);
+  // The unique constraints' automatic indexes (sql null) come back with the table's definition; the indexes and
+  // triggers written out go with the dropped table.
+  const dependents = schema.rows
+    .filter((r) => (r.type === "index" || r.type === "trigger") && r.sql !== null)
+    .map((r) => r.sql as string);
   const rebuilt = `${table}_rebuilt`;
   await sql.raw(rewritten.replace(/^create table\s+("?)[a-z_]+\1/i, `create table "${rebuilt}"`)).execute(db);
   const { order, select = "*" } = copy;
@@ -28,7 +31,12 @@ export async function rebuildSqliteTable(
     .execute(db);
   await sql`drop table ${sql.id(table)}`.execute(db);
   await sql`alter table ${sql.id(rebuilt)} rename to ${sql.id(table)}`.execute(db);
-  for (const index of indexes) await sql.raw(index).execute(db);
+  for (const dependent of dependents) await sql.raw(dependent).execute(db);
+}
+
+/** A table's definition stored in its key's b-tree (WITHOUT ROWID), or null when it is already. */
+export function withoutRowidDefinition(definition: string): string | null {
+  return /\bwithout rowid\s*$/i.test(definition) ? null : `${definition} without rowid`;
 }
 
 /** A SQLite table's column names, in their order. */
