@@ -46,6 +46,9 @@ export function storedExactly(codes: Readonly<Record<string, ExactCode>>, row: R
 export const exactCodeColumns = (codes: Readonly<Record<string, ExactCode>>): string[] =>
   Object.values(codes).flatMap((code) => code.codes);
 
+/** SQL: a term as a double on both stores (SQLite gives a type named `double precision` its REAL affinity). */
+export const doubleSql = (term: string): string => `cast(${term} as double precision)`;
+
 /**
  * A number kept to `places` decimal places (a price in micro-units, a ratio in basis points) as the integer count of
  * those units in column `code`: where the count divided by 10^places is the number itself, which both stores compute

@@ -12,6 +12,7 @@
  * reaches neither index. Decision: docs/decisions.md, "Scored bets store their score in hundredths".
  */
 import { type ColumnCode, qualified } from "./coded-columns.js";
+import { doubleSql } from "./exact-codes.js";
 
 const HUNDREDTHS = 100;
 
@@ -39,11 +40,8 @@ export function hundredthsFrom(least: number): number {
   return hundredths;
 }
 
-/**
- * SQL: a count of hundredths read back as its score, the same double on both stores (`double precision` is a
- * real on SQLite too).
- */
-const scoreSql = (hundredths: string) => `(cast(${hundredths} as double precision) / ${HUNDREDTHS})`;
+/** SQL: a count of hundredths read back as its score, the same double on both stores. */
+const scoreSql = (hundredths: string) => `(${doubleSql(hundredths)} / ${HUNDREDTHS})`;
 
 /**
  * `insider_scores.score` as stored. In SQL (the migration, PostgreSQL's staged rows) a score is turned into its count

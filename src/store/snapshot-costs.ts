@@ -8,7 +8,7 @@
  * src/store/exact-codes.ts: the writer and the migration code a row by `storedExactly`, the views read it back).
  * Decision: docs/decisions.md, "Snapshot runs store their costs as average prices".
  */
-import type { ExactCode } from "./exact-codes.js";
+import { doubleSql, type ExactCode } from "./exact-codes.js";
 
 /** Micro-shares times micro-units: the cost in USD is their product over this. */
 const SHARE_PRICE_UNITS = 1_000_000 * 1_000_000;
@@ -36,10 +36,9 @@ function priceTimesSharesCode(column: string, shares: string, code: string): Exa
       const exact = Math.abs(price) <= MAX_PRICE_CODE && Object.is((held * price) / SHARE_PRICE_UNITS, value);
       return exact ? [null, price] : [value, null];
     },
-    valueSql(alias, kind) {
-      const double = (term: string) => `cast(${term} as ${kind === "postgres" ? "double precision" : "real"})`;
-      const [held, price] = [double(`${alias}.${shares}`), double(`${alias}.${code}`)];
-      return `coalesce(${alias}.${column}, ${held} * ${price} / ${double(String(SHARE_PRICE_UNITS))})`;
+    valueSql(alias) {
+      const [held, price] = [doubleSql(`${alias}.${shares}`), doubleSql(`${alias}.${code}`)];
+      return `coalesce(${alias}.${column}, ${held} * ${price} / ${doubleSql(String(SHARE_PRICE_UNITS))})`;
     },
   };
 }
