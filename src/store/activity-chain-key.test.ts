@@ -10,46 +10,22 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
 import { insertActivityBefore0062 } from "../../test/support/earlier-layout.js";
-import { chainActivityKey } from "./activity-layout.js";
 import type { Store } from "./database.js";
 import { insertActivity, type NewActivity } from "./fills.js";
 import { migrateStore } from "./migrate.js";
 import { queryRows } from "./raw-sql.js";
+import { chainSplit, testHash } from "./testing/activity.js";
 import { indexNamesOf } from "./testing/index-names.js";
 
 const MIGRATION = "0057_no_activity_chain_key_index";
 const T0 = 1_770_000_000;
 const WALLETS = ["0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000b2"];
-const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
-
-/** A split of `wallet` at `ts`, in transaction `tx` (a number or a hash's text) at log `log`. */
-function chainOperation(wallet: string, ts: number, tx: number | string, log: number): NewActivity {
-  const txHash = typeof tx === "number" ? hash(tx) : tx;
-  return {
-    activity_key: chainActivityKey(txHash, log),
-    source: "chain",
-    wallet,
-    type: "SPLIT",
-    condition_id: hash(0xc0de),
-    token_id: null,
-    outcome_index: null,
-    size: 1_000_000 + log,
-    usd: 1_000_000 + log,
-    price: 0.5,
-    ts,
-    tx_hash: txHash,
-    log_index: log,
-    neg_risk_market_id: null,
-    index_set: null,
-    fee: null,
-  };
-}
 
 /** A reward as the Data API lists it: keyed by its own text, no log. */
 function dataApiReward(wallet: string, ts: number, tx: number): NewActivity {
   return {
-    ...chainOperation(wallet, ts, tx, 0),
-    activity_key: `data:${hash(tx)}:${wallet}:REWARD::${tx}:${tx}`,
+    ...chainSplit(wallet, ts, tx, 0),
+    activity_key: `data:${testHash(tx)}:${wallet}:REWARD::${tx}:${tx}`,
     source: "data_api",
     type: "REWARD",
     log_index: null,
@@ -60,13 +36,13 @@ function dataApiReward(wallet: string, ts: number, tx: number): NewActivity {
 function someActivity(): NewActivity[] {
   const [a, b] = WALLETS as [string, string];
   return [
-    chainOperation(a, T0, 1, 0),
-    chainOperation(a, T0, 1, 1), // the same transaction, another log
-    chainOperation(b, T0, 2, 0), // the same time, another wallet
-    chainOperation(a, T0 + 2, 3, 0),
-    chainOperation(b, T0 + 2, 3, 4),
-    chainOperation(a, T0 + 4, "0xNotCanonical", 2), // stored with its key's text
-    { ...chainOperation(b, T0 + 4, 5, 0), log_index: null, activity_key: "chain:no-log" },
+    chainSplit(a, T0, 1, 0),
+    chainSplit(a, T0, 1, 1), // the same transaction, another log
+    chainSplit(b, T0, 2, 0), // the same time, another wallet
+    chainSplit(a, T0 + 2, 3, 0),
+    chainSplit(b, T0 + 2, 3, 4),
+    chainSplit(a, T0 + 4, "0xNotCanonical", 2), // stored with its key's text
+    { ...chainSplit(b, T0 + 4, 5, 0), log_index: null, activity_key: "chain:no-log" },
     dataApiReward(a, T0 + 6, 6),
     dataApiReward(b, T0 + 6, 7),
   ];
@@ -111,15 +87,15 @@ describe.each(storeBackends)("activity's chain keys since 0057, on $kind", (back
     const { store, dispose } = await backend.open();
     try {
       const [a, b] = WALLETS as [string, string];
-      const first = [chainOperation(a, T0, 1, 0), chainOperation(b, T0, 2, 0)];
+      const first = [chainSplit(a, T0, 1, 0), chainSplit(b, T0, 2, 0)];
       expect(keysOf(await write(store, first))).toEqual(keysOf(first));
       expect(await write(store, [first[0]!])).toEqual([]);
 
-      const fresh = [chainOperation(a, T0, 3, 0), chainOperation(b, T0 + 2, 4, 1)];
+      const fresh = [chainSplit(a, T0, 3, 0), chainSplit(b, T0 + 2, 4, 1)];
       const mixed = [first[1]!, fresh[0]!, first[0]!, fresh[1]!, fresh[0]!];
       expect(keysOf(await write(store, mixed))).toEqual(keysOf(fresh));
 
-      const twice = chainOperation(a, T0 + 4, 5, 0);
+      const twice = chainSplit(a, T0 + 4, 5, 0);
       expect(keysOf(await write(store, [twice, twice, { ...twice }]))).toEqual([twice.activity_key]);
       expect(await storedKeys(store)).toEqual(keysOf([...first, ...fresh, twice]));
     } finally {
@@ -131,9 +107,9 @@ describe.each(storeBackends)("activity's chain keys since 0057, on $kind", (back
     const { store, dispose } = await backend.open();
     try {
       const [a] = WALLETS as [string];
-      const stored = chainOperation(a, T0, 1, 0);
+      const stored = chainSplit(a, T0, 1, 0);
       await write(store, [stored]);
-      const neighbours = [chainOperation(a, T0, 1, 1), chainOperation(a, T0, 2, 0), chainOperation(a, T0, 2, 1)];
+      const neighbours = [chainSplit(a, T0, 1, 1), chainSplit(a, T0, 2, 0), chainSplit(a, T0, 2, 1)];
       expect(keysOf(await write(store, [stored, ...neighbours]))).toEqual(keysOf(neighbours));
       expect(await storedKeys(store)).toEqual(keysOf([stored, ...neighbours]));
     } finally {
@@ -160,7 +136,7 @@ describe.each(storeBackends)("activity's chain keys since 0057, on $kind", (back
     // Operations at places 0..n-1: two wallets, a few times and transactions, so places share each part.
     const operations = (count: number) =>
       Array.from({ length: count }, (_, i) =>
-        chainOperation(WALLETS[i % 2]!, T0 + 2 * ((i >> 1) % 3), 1 + ((i >> 2) % 4), i),
+        chainSplit(WALLETS[i % 2]!, T0 + 2 * ((i >> 1) % 3), 1 + ((i >> 2) % 4), i),
       );
     const batches = fc.integer({ min: 1, max: 30 }).chain((count) =>
       fc

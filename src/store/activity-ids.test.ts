@@ -12,43 +12,25 @@ import { describe, expect, it } from "vitest";
 import { migrationsBefore, storeBackends } from "../../test/support/backends.js";
 import { insertActivityBefore0062 } from "../../test/support/earlier-layout.js";
 import { storedWatermarks } from "../derive/rebuild.js";
-import { chainActivityKey } from "./activity-layout.js";
 import type { Store } from "./database.js";
 import { insertActivity, type NewActivity } from "./fills.js";
 import { migrateStore } from "./migrate.js";
 import { queryRows } from "./raw-sql.js";
 import { ROW_COUNTERS } from "./row-counters.js";
+import { chainSplit, testHash } from "./testing/activity.js";
 import { indexNamesOf } from "./testing/index-names.js";
 
 const MIGRATION = "0062_activity_ids_from_counter";
 const T0 = 1_770_000_000;
 const WALLETS = ["0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000b2"];
-const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
 
 /** Operation `n`: a split (a reward as the Data API lists it for every third), of one of two wallets. */
 function operation(n: number): NewActivity {
   const wallet = WALLETS[n % 2]!;
-  const split: NewActivity = {
-    activity_key: chainActivityKey(hash(n), n % 5),
-    source: "chain",
-    wallet,
-    type: "SPLIT",
-    condition_id: hash(0xc0de),
-    token_id: null,
-    outcome_index: null,
-    size: 1_000_000 + n,
-    usd: 1_000_000 + n,
-    price: 0.5,
-    // Later operations are not always later in time: the ids follow the writes, not the times.
-    ts: T0 + 10 * (n % 7),
-    tx_hash: hash(n),
-    log_index: n % 5,
-    neg_risk_market_id: null,
-    index_set: null,
-    fee: null,
-  };
+  // Later operations are not always later in time: the ids follow the writes, not the times.
+  const split = chainSplit(wallet, T0 + 10 * (n % 7), n, n % 5, 1_000_000 + n);
   if (n % 3 !== 0) return split;
-  return { ...split, activity_key: `data:${hash(n)}:${wallet}:REWARD`, source: "data_api", type: "REWARD" };
+  return { ...split, activity_key: `data:${testHash(n)}:${wallet}:REWARD`, source: "data_api", type: "REWARD" };
 }
 const operations = (from: number, count: number) => Array.from({ length: count }, (_, i) => operation(from + i));
 
