@@ -2,8 +2,9 @@
  * `ready` means the service answers with its data: a service ingesting a simulated venue from scratch, asked for
  * its site figures, leaderboard, top movers and home page all through its first sync (so that any cache would
  * keep what it computed from a store still filling), answers each with data as soon as health says ready. On
- * SQLite and (with TEST_DATABASE_URL) PostgreSQL.
+ * SQLite and (with TEST_DATABASE_URL) PostgreSQL, where the fills' partitions are vacuumed and analyzed by then.
  */
+import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/index.js";
 import { simIngestEnv } from "../src/ingest/testing/sim-ingest.js";
@@ -92,5 +93,20 @@ describe.each(processStoreKinds)("ready, then data, on %s", (kind) => {
     expect(answers.movers.winners.length).toBeGreaterThan(0);
     expect(answers.hotMarkets.markets.length).toBeGreaterThan(0);
     expect(answers.rotation.categories.some((c) => c.volume_24h > 0)).toBe(true);
+    if (kind === "postgres") {
+      // The first sync's tables were vacuumed and analyzed before ready (src/store/settle.ts).
+      const reader = await store.open();
+      try {
+        const { rows } = await sql<{ name: string }>`select relname as name from pg_stat_user_tables
+          where relid in (select inhrelid from pg_inherits where inhparent = 'fill_rows'::regclass)
+            and (last_vacuum is null or last_analyze is null)`.execute(reader.db);
+        expect(rows.map((r) => r.name)).toEqual([]);
+        const partitions = await sql<{ n: number }>`select count(*) as n from pg_inherits
+          where inhparent = 'fill_rows'::regclass`.execute(reader.db);
+        expect(Number(partitions.rows[0]!.n)).toBeGreaterThan(0);
+      } finally {
+        await reader.close();
+      }
+    }
   }, 180_000);
 });

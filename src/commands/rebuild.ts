@@ -3,6 +3,7 @@ import type { Config } from "../config/index.js";
 import { rebuild } from "../derive/index.js";
 import { systemClock, type Clock } from "../platform/clock.js";
 import { withMigratedStore } from "../runtime/store.js";
+import { settleAfterBulkWrite } from "../store/settle.js";
 import type { CommandSpec } from "./spec.js";
 
 export async function runRebuildCommand(
@@ -12,6 +13,7 @@ export async function runRebuildCommand(
 ): Promise<void> {
   await withMigratedStore(config, async (store) => {
     const result = await rebuild(store, config, clock);
+    await settleAfterBulkWrite(store);
     const seconds = (ms: number) => (ms / 1000).toFixed(1);
     print(
       `rebuilt as of ${result.fills > 0 ? new Date(result.asOf * 1000).toISOString() : "(no stored fills)"}: ${result.fills} fills, ${result.wallets} wallets, ${result.positions} positions, ` +

@@ -17,6 +17,7 @@ import { SECONDS_PER_DAY } from "../ledger/index.js";
 import { metrics } from "../platform/metrics.js";
 import { FIRST_SYNC_DERIVED, writeDeriveState } from "../store/derive-state.js";
 import { deferredFillIndexesPresent } from "../store/fills.js";
+import { settleAfterBulkWrite } from "../store/settle.js";
 import { BatchApplier, RecentReads, type CommittedRows, type DeriverDeps } from "./batch-applier.js";
 import { deriveFromStore, derivedTables, storedWatermarks, writeDerivedTables } from "./rebuild.js";
 import { RefreshScheduler } from "./refresh-scheduler.js";
@@ -102,6 +103,7 @@ export class Deriver {
     const before = await storedWatermarks(store);
     const derived = await deriveFromStore(store, this.deps.config, now, this.reads.rows(before, true));
     await writeDerivedTables(store, await derivedTables(store, derived, now), derived.snapshots);
+    await this.settle();
     const { derivation } = derived;
     // Hourly points go on from the first boundary after as-of, with the wallets that had an event since the last one.
     const next = Math.floor(derived.asOf / HOUR) * HOUR + HOUR;
@@ -160,6 +162,27 @@ export class Deriver {
         this.firstSyncToRecord = false;
       }
     });
+  }
+
+  /**
+   * The tables just written vacuumed and analyzed (src/store/settle.ts): after a first sync this runs before `ready`;
+   * one that fails only costs speed.
+   */
+  private async settle(): Promise<void> {
+    const started = performance.now();
+    try {
+      await settleAfterBulkWrite(this.deps.store);
+      if (this.deps.store.kind === "postgres")
+        this.deps.logger.info(
+          { ms: Math.round(performance.now() - started) },
+          "derived tables written: store vacuumed and analyzed",
+        );
+    } catch (error) {
+      this.deps.logger.warn(
+        { err: error },
+        "vacuuming the store after its derivation failed; autovacuum is left to do it",
+      );
+    }
   }
 
   /**

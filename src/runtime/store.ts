@@ -6,6 +6,8 @@ import type { Config } from "../config/index.js";
 import { secretBoxFromConfig } from "../alerts/webhooks/secret-box.js";
 import { openStore, type Store } from "../store/database.js";
 import { migrateStore } from "../store/migrate.js";
+import { migrations } from "../store/migrations/index.js";
+import { settleAfterBulkWrite } from "../store/settle.js";
 
 export async function openConfiguredStore(
   config: Config,
@@ -23,10 +25,14 @@ export async function openConfiguredStore(
 
 /**
  * Brings the store's schema up to date as a configured process does: a migration that carries secrets over opens them
- * with the webhook key (ISW_WEBHOOK_KEY, or the key file in DATA_DIR).
+ * with the webhook key (ISW_WEBHOOK_KEY, or the key file in DATA_DIR). A stored layout that migrations rewrote (not a
+ * fresh store, whose tables are empty) is then settled as after a first sync (src/store/settle.ts).
  */
-export function migrateConfiguredStore(store: Store, config: Config) {
-  return migrateStore(store, undefined, { openSecrets: () => secretBoxFromConfig(config) });
+export async function migrateConfiguredStore(store: Store, config: Config) {
+  const results = await migrateStore(store, undefined, { openSecrets: () => secretBoxFromConfig(config) });
+  const applied = results.filter((r) => r.status === "Success").length;
+  if (applied > 0 && applied < Object.keys(migrations).length) await settleAfterBulkWrite(store);
+  return results;
 }
 
 /** The streaming replica the API reads from (DATABASE_READ_URL), or null when there is none. */
