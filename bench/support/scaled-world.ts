@@ -28,7 +28,7 @@ import { FILL_ROWS } from "../../src/store/fill-layout.js";
 import { migrateStore } from "../../src/store/migrate.js";
 import { migrations } from "../../src/store/migrations/index.js";
 import { copyRows, sqlIdentifier } from "../../src/store/pg-copy.js";
-import { settleAfterBulkWrite } from "../../src/store/settle.js";
+import { settleAfterBulkWrite, storeTableNames } from "../../src/store/settle.js";
 
 export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/pelagic_bench";
 
@@ -125,11 +125,8 @@ async function copyTables(
       .all()
       .map((r) => (r as { name: string }).name),
   );
-  const tables = await sql<{ name: string }>`select c.relname as name from pg_class c
-    where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p') and not c.relispartition
-      and c.relname not like 'kysely_%' order by c.relname`.execute(store.db);
-  for (const { name } of tables.rows) {
-    if (!inSqlite.has(name) || !selected(name)) continue;
+  for (const name of await storeTableNames(store)) {
+    if (name.startsWith("kysely_") || !inSqlite.has(name) || !selected(name)) continue;
     const rows = await store.transaction(async (tx) => {
       if (tx.raw.kind !== "postgres") throw new Error("a PostgreSQL store");
       const client = tx.raw.client;
