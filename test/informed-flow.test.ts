@@ -11,7 +11,9 @@ import { SMALL_WORLD, closeVenues, smallVenue } from "../src/sim/servers/testing
 import { loadWorldFunding } from "../src/derive/testing/stored-funding.js";
 import { FUNDING_HUBS } from "../src/sim/world/index.js";
 import { STATS_GENERATION, bumpDeriveState } from "../src/store/derive-state.js";
+import { deleteAll } from "../src/store/derived-tables.js";
 import { replaceFundingClusters } from "../src/store/funding.js";
+import { replaceInsiderScores } from "../src/store/insider-scores.js";
 import { FUNDING_TRANSFER_ROWS } from "../src/store/funding-layout.js";
 import { storeBackends } from "./support/backends.js";
 import { openSimApp, type SimApp } from "./support/sim-app.js";
@@ -51,7 +53,8 @@ describe.each(storeBackends)("funding paths and clusters on $kind", (backend) =>
 
   beforeAll(async () => {
     app = await openSimApp(backend, venue, {
-      env: { RATE_FREE_PER_MINUTE: "100000" },
+      // Kept answers outlive the clock's moves below (the alerts' window is what must retire them, not the keeping's limit).
+      env: { RATE_FREE_PER_MINUTE: "100000", WALLET_OVERVIEW_CACHE_SECONDS: String(3 * 365 * 86_400) },
       beforeRefresh: (h) => h.ingest.traceFunding(),
     });
     key = (await createKey(app.h.store.db, { account: "informed", plan: "premium", now: venue.state.now() })).key;
@@ -335,6 +338,64 @@ describe.each(storeBackends)("funding paths and clusters on $kind", (backend) =>
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect(whole.body.flagged).toBe(scores.filter((s: number) => s >= whole.body.min_score).length);
     expect((await get(`/api/v2/wallet/${wallet}/insider?limit=501`)).status).toBe(422);
+  });
+
+  it("keeps the insider answers until the scores are rewritten, a market's row changes or a bet leaves the window", async () => {
+    const store = app.h.store;
+    const alertsPage = "/api/v2/insider-alerts?days=365&limit=5";
+    const first = (await get(alertsPage)).body;
+    const top = first.alerts[0];
+    const walletPage = `/api/v2/wallet/${top.wallet}/insider?limit=500`;
+    const flowPage = `/api/v2/market/${top.condition_id}/informed-flow`;
+    const [wallet, flow] = [(await get(walletPage)).body, (await get(flowPage)).body];
+    const betKey = (b: { wallet: string; condition_id: string; outcome: string }) =>
+      `${b.wallet}|${b.condition_id}|${b.outcome}`;
+    const rows = await store.db.selectFrom("insider_scores").selectAll().execute();
+    // A write that is not the Deriver's rewrite does not reach the kept answers: they are served as kept.
+    await store.transaction((tx) => deleteAll(tx, "insider_scores"));
+    expect((await get(alertsPage)).body).toEqual(first);
+    expect((await get(walletPage)).body).toEqual(wallet);
+    expect((await get(flowPage)).body).toEqual(flow);
+    // The rewrite retires them: here without the top bet.
+    const outcome = (r: { outcome_index: number }) => (Number(r.outcome_index) === 0 ? "YES" : "NO");
+    await replaceInsiderScores(
+      store,
+      rows.filter((r) => betKey({ ...r, outcome: outcome(r) }) !== betKey(top)),
+    );
+    expect((await get(alertsPage)).body.alerts.map(betKey)).not.toContain(betKey(top));
+    expect((await get(walletPage)).body.total).toBe(wallet.total - 1);
+    expect((await get(flowPage)).body.bets.map(betKey)).not.toContain(betKey(top));
+    await replaceInsiderScores(store, rows);
+    expect((await get(alertsPage)).body).toEqual(first);
+    expect((await get(walletPage)).body).toEqual(wallet);
+    // A market's row written (its title here) reaches every answer that names the market.
+    const { question } = await store.db
+      .selectFrom("markets")
+      .select("question")
+      .where("condition_id", "=", top.condition_id)
+      .executeTakeFirstOrThrow();
+    const retitle = (title: string) =>
+      store.db.updateTable("markets").set({ question: title }).where("condition_id", "=", top.condition_id).execute();
+    await retitle("Renamed for the test");
+    expect((await get(alertsPage)).body.alerts[0].market_title).toBe("Renamed for the test");
+    expect((await get(walletPage)).body.bets.find((b: typeof top) => betKey(b) === betKey(top)).market_title).toBe(
+      "Renamed for the test",
+    );
+    expect((await get(flowPage)).body.market_title).toBe("Renamed for the test");
+    await retitle(question);
+    expect((await get(flowPage)).body).toEqual(flow);
+    expect((await get(alertsPage)).body).toEqual(first);
+    // The clock alone retires the alerts once the bet whose last fill is oldest leaves their window.
+    const oldest = Math.min(...first.alerts.map((a: { last_ts: number }) => a.last_ts));
+    const saved = app.t.clock.nowMs();
+    app.t.clock.set((oldest + 365 * 86_400 + 1) * 1000);
+    try {
+      const later = (await get(alertsPage)).body.alerts as { last_ts: number }[];
+      expect(later.every((a) => a.last_ts > oldest)).toBe(true);
+    } finally {
+      app.t.clock.set(saved);
+    }
+    expect((await get(alertsPage)).body).toEqual(first);
   });
 
   it("keeps the insider routes Premium", async () => {

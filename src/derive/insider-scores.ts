@@ -2,7 +2,7 @@
  * Insider scores (issue 52): every position bought for at least INSIDER_MIN_USD whose first fill is within
  * INSIDER_WINDOW_DAYS, scored by the ledger's rule (src/ledger/insider-score.ts) from the stored positions, the
  * wallets' funding and clusters, and the markets' figures and resolutions; `insider_scores` rewritten whole in one
- * transaction. Run by the Deriver's refresh, at most every INSIDER_REFRESH_SECONDS.
+ * transaction (`replaceInsiderScores`, which moves the stamp the API keeps its insider answers under). Run by the Deriver's refresh, at most every INSIDER_REFRESH_SECONDS.
  */
 import { sql } from "kysely";
 import type { Config } from "../config/index.js";
@@ -15,7 +15,7 @@ import {
   type InsiderBet,
 } from "../ledger/index.js";
 import type { Store } from "../store/database.js";
-import { deleteAll, insertRows } from "../store/derived-tables.js";
+import { replaceInsiderScores } from "../store/insider-scores.js";
 import { fundingEdgesInto } from "../store/funding.js";
 import { chunks } from "../store/raw-sql.js";
 import type { InsiderScoresTable, Resolution } from "../store/schema.js";
@@ -217,10 +217,7 @@ export class InsiderScoreWriter {
   async refresh(now: number, force = false): Promise<boolean> {
     if (!force && now - this.lastRun < this.settings.refreshSeconds) return false;
     const rows = await scoreBets(this.store, this.settings, now);
-    await this.store.transaction(async (tx) => {
-      await deleteAll(tx, "insider_scores");
-      await insertRows(tx, "insider_scores", rows);
-    });
+    await replaceInsiderScores(this.store, rows);
     this.lastRun = now;
     return true;
   }

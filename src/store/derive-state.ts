@@ -2,8 +2,9 @@
  * Named counters and flags of the derived tables (`derive_state`): `stats_generation`, bumped in the transaction of
  * each rebuild and refresh of wallet_stats (API processes reload what they keep when it moves), and
  * `first_sync_derived`, set once the statistics of the ingest's first full sync are written (`ready` in health), and
- * `funding_generation`, bumped in the transaction that rewrites the funding clusters, and `smart_generation`, bumped
- * in each that changes the Smart Money wallets' ids.
+ * `funding_generation`, bumped in the transaction that rewrites the funding clusters, `smart_generation`, bumped
+ * in each that changes the Smart Money wallets' ids, and `insider_generation`, bumped in the transaction that
+ * rewrites the insider scores.
  */
 import { type Kysely, sql } from "kysely";
 import type { StoreTransaction } from "./database.js";
@@ -14,6 +15,8 @@ export const FIRST_SYNC_DERIVED = "first_sync_derived";
 export const FUNDING_GENERATION = "funding_generation";
 /** Bumped in each transaction that changes `smart_wallet_ids` (src/store/smart-wallets.ts). */
 export const SMART_GENERATION = "smart_generation";
+/** Bumped in each transaction that rewrites `insider_scores` (src/derive/insider-scores.ts). */
+export const INSIDER_GENERATION = "insider_generation";
 
 export async function readDeriveState(db: Kysely<Database>, name: string): Promise<number> {
   const row = await db.selectFrom("derive_state").select("value").where("name", "=", name).executeTakeFirst();

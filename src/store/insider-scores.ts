@@ -7,6 +7,9 @@
  * (src/store/insider-score-hundredths.ts).
  */
 import { type Kysely, sql } from "kysely";
+import type { Store } from "./database.js";
+import { bumpDeriveState, INSIDER_GENERATION } from "./derive-state.js";
+import { deleteAll, insertRows } from "./derived-tables.js";
 import { textPerStore } from "./fill-layout.js";
 import { idKeyedSelectSql } from "./id-keyed.js";
 import type { StoreKind } from "./migrations/column-types.js";
@@ -45,4 +48,16 @@ export function scoredBetsWithMarkets(db: Kysely<Database>, kind: StoreKind) {
       "m.price_yes",
       "m.price_no",
     ]);
+}
+
+/**
+ * Replaces every scored bet, `insider_generation` bumped in the same transaction: the answers kept under it
+ * (src/analytics/informed/insider-reads.ts, `stamp`) are not served once the scores were rewritten.
+ */
+export async function replaceInsiderScores(store: Store, rows: readonly InsiderScoresTable[]): Promise<void> {
+  await store.transaction(async (tx) => {
+    await deleteAll(tx, "insider_scores");
+    await insertRows(tx, "insider_scores", rows);
+    await bumpDeriveState(tx.db, INSIDER_GENERATION);
+  });
 }

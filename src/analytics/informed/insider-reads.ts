@@ -5,11 +5,16 @@
  */
 import { decodeInsiderFacts, insiderComponents } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
+import { INSIDER_GENERATION } from "../../store/derive-state.js";
 import { hundredthsFrom } from "../../store/insider-score-hundredths.js";
 import { scoredBetsWithMarkets } from "../../store/insider-scores.js";
+import { stampRow } from "../../store/stamp-reads.js";
+import { tableChangesStamp } from "../../store/table-changes.js";
 import type { Category } from "../../venue/categories.js";
 
 const DAY = 86_400;
+
+const GENERATION = "select value from derive_state where name = ?";
 
 const scoredBets = (store: Store) => scoredBetsWithMarkets(store.db, store.kind);
 
@@ -55,6 +60,27 @@ export class InsiderReads {
     private readonly store: Store,
     private readonly now: () => number,
   ) {}
+
+  /**
+   * What every answer here is computed from: the scored bets, rewritten whole with `insider_generation` bumped in
+   * the same transaction, and the markets' rows (their titles, categories and prices; `table_changes`). Answers are
+   * kept under it (src/kept/stamped-bodies.ts).
+   */
+  async stamp(): Promise<string> {
+    const generation = await stampRow<{ value: number }>(this.store, GENERATION, [INSIDER_GENERATION]);
+    return `${Number(generation?.value ?? 0)}|${await tableChangesStamp(this.store, ["markets"])}`;
+  }
+
+  /**
+   * The alerts with the first second at which the clock alone may change them: when the bet of the answer whose
+   * last fill is oldest leaves the window of `days` (a bet outside it never comes back; new bets come with a new
+   * `stamp`).
+   */
+  async alertsUntil(filter: AlertFilter) {
+    const answer = await this.alerts(filter);
+    const oldest = Math.min(...answer.alerts.map((a) => a.last_ts));
+    return { answer, until: answer.alerts.length === 0 ? Number.POSITIVE_INFINITY : oldest + filter.days * DAY + 1 };
+  }
 
   /** Bets scoring `minScore` or more whose last fill is within `days`, the highest first. */
   async alerts(filter: AlertFilter) {

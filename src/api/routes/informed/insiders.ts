@@ -1,6 +1,9 @@
 /**
  * Insider scores (issue 52, Premium, X-API-Key): the insider alerts (/api/v2/insider-alerts), a market's informed
  * flow (/api/v2/market/{condition_id}/informed-flow) and a wallet's scored bets, paged (/api/v2/wallet/{address}/insider).
+ * Each answer is kept serialized under the scores' stamp (`InsiderReads.stamp`): the Deriver rewrites the scores at
+ * most every INSIDER_REFRESH_SECONDS, and a wallet's scored bets cost a read of all of them (docs/decisions.md,
+ * "Insider answers are kept until the scores or the markets are written").
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { InsiderReads } from "../../../analytics/informed/insider-reads.js";
@@ -22,6 +25,7 @@ const TAGS = ["insider scores"];
 
 export const insiderRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, ctx) => {
   const reads = new InsiderReads(ctx.store, () => ctx.platform.clock.now());
+  const answers = ctx.stampedBodies;
   const { minScore } = ctx.config.insider;
   const premium = { access: access.premiumXApiKey };
 
@@ -36,15 +40,17 @@ export const insiderRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
         response: { 200: InsiderAlertsBody },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
-      return reads.alerts({
+      const filter = {
         minScore: q.min_score,
         days: q.days,
         category: categoryFilter(q.category),
         market: q.market === "" ? null : q.market,
         limit: q.limit,
-      });
+      };
+      const key = `insider-alerts|${filter.minScore}|${filter.days}|${filter.category}|${filter.market}|${filter.limit}`;
+      return answers.sendUntil(reply, key, await reads.stamp(), () => reads.alertsUntil(filter));
     },
   );
 
@@ -60,10 +66,14 @@ export const insiderRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
         response: { 200: InformedFlowBody, 404: { $ref: "ErrorBody#" } },
       },
     },
-    async (request) => {
-      const flow = await reads.marketFlow(request.params.condition_id, request.query.min_score);
-      if (!flow) throw notFound("Market not found");
-      return flow;
+    async (request, reply) => {
+      const { condition_id } = request.params;
+      const { min_score } = request.query;
+      return answers.send(reply, `informed-flow|${condition_id}|${min_score}`, await reads.stamp(), async () => {
+        const flow = await reads.marketFlow(condition_id, min_score);
+        if (!flow) throw notFound("Market not found");
+        return flow;
+      });
     },
   );
 
@@ -80,10 +90,12 @@ export const insiderRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
         response: { 200: WalletInsiderBody, ...walletErrorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       const wallet = await ctx.wallets.requireProxy(request.params.address);
-      return reads.wallet(wallet, q.min_score, { limit: q.limit, offset: q.offset });
+      return answers.send(reply, `insider|${wallet}|${q.min_score}|${q.limit}|${q.offset}`, await reads.stamp(), () =>
+        reads.wallet(wallet, q.min_score, { limit: q.limit, offset: q.offset }),
+      );
     },
   );
 };
