@@ -2,7 +2,8 @@
  * Insider scores (issue 52): every position bought for at least INSIDER_MIN_USD whose first fill is within
  * INSIDER_WINDOW_DAYS, scored by the ledger's rule (src/ledger/insider-score.ts) from the stored positions, the
  * wallets' funding and clusters, and the markets' figures and resolutions; `insider_scores` rewritten whole in one
- * transaction (`replaceInsiderScores`, which moves the stamp the API keeps its insider answers under). Run by the Deriver's refresh, at most every INSIDER_REFRESH_SECONDS.
+ * transaction (`replaceInsiderScores`, which moves the stamp the API keeps its insider answers under). Run by the
+ * Deriver's refresh, at most every INSIDER_REFRESH_SECONDS.
  */
 import { sql } from "kysely";
 import type { Config } from "../config/index.js";

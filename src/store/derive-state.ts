@@ -7,8 +7,9 @@
  * rewrites the insider scores.
  */
 import { type Kysely, sql } from "kysely";
-import type { StoreTransaction } from "./database.js";
+import type { Store, StoreTransaction } from "./database.js";
 import type { Database } from "./schema.js";
+import { stampRow } from "./stamp-reads.js";
 
 export const STATS_GENERATION = "stats_generation";
 export const FIRST_SYNC_DERIVED = "first_sync_derived";
@@ -20,6 +21,15 @@ export const INSIDER_GENERATION = "insider_generation";
 
 export async function readDeriveState(db: Kysely<Database>, name: string): Promise<number> {
   const row = await db.selectFrom("derive_state").select("value").where("name", "=", name).executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
+/**
+ * A counter read as a request's stamp: on SQLite remembered while the store is unchanged (src/store/stamp-reads.ts),
+ * which `readDeriveState` is not (kept insider alerts: 5,006 requests a second through it, 2,821 through that).
+ */
+export async function deriveStateStamp(store: Store, name: string): Promise<number> {
+  const row = await stampRow<{ value: number }>(store, "select value from derive_state where name = ?", [name]);
   return Number(row?.value ?? 0);
 }
 

@@ -5,16 +5,13 @@
  */
 import { decodeInsiderFacts, insiderComponents } from "../../ledger/index.js";
 import type { Store } from "../../store/database.js";
-import { INSIDER_GENERATION } from "../../store/derive-state.js";
+import { deriveStateStamp, INSIDER_GENERATION } from "../../store/derive-state.js";
 import { hundredthsFrom } from "../../store/insider-score-hundredths.js";
 import { scoredBetsWithMarkets } from "../../store/insider-scores.js";
-import { stampRow } from "../../store/stamp-reads.js";
 import { tableChangesStamp } from "../../store/table-changes.js";
 import type { Category } from "../../venue/categories.js";
 
 const DAY = 86_400;
-
-const GENERATION = "select value from derive_state where name = ?";
 
 const scoredBets = (store: Store) => scoredBetsWithMarkets(store.db, store.kind);
 
@@ -67,8 +64,8 @@ export class InsiderReads {
    * kept under it (src/kept/stamped-bodies.ts).
    */
   async stamp(): Promise<string> {
-    const generation = await stampRow<{ value: number }>(this.store, GENERATION, [INSIDER_GENERATION]);
-    return `${Number(generation?.value ?? 0)}|${await tableChangesStamp(this.store, ["markets"])}`;
+    const generation = await deriveStateStamp(this.store, INSIDER_GENERATION);
+    return `${generation}|${await tableChangesStamp(this.store, ["markets"])}`;
   }
 
   /**
@@ -78,8 +75,7 @@ export class InsiderReads {
    */
   async alertsUntil(filter: AlertFilter) {
     const answer = await this.alerts(filter);
-    const oldest = Math.min(...answer.alerts.map((a) => a.last_ts));
-    return { answer, until: answer.alerts.length === 0 ? Number.POSITIVE_INFINITY : oldest + filter.days * DAY + 1 };
+    return { answer, until: Math.min(...answer.alerts.map((a) => a.last_ts + filter.days * DAY + 1)) };
   }
 
   /** Bets scoring `minScore` or more whose last fill is within `days`, the highest first. */
